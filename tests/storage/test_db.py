@@ -1,0 +1,102 @@
+"""The database layer: migrations, user_version, transactions (STYLE 9)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from storage.db import Database, Migration, bundled_migrations, split_statements
+
+
+async def test_fresh_database_is_migrated_to_the_newest_schema(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        newest = bundled_migrations()[-1].version
+        assert await db.user_version() == newest
+        tables = {
+            row["name"]
+            for row in await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        assert {"users", "chats", "games", "seats", "actions", "outbox"} <= tables
+        journal = await db.fetch_one("PRAGMA journal_mode")
+        assert journal is not None and journal[0] == "wal"
+        fks = await db.fetch_one("PRAGMA foreign_keys")
+        assert fks is not None and fks[0] == 1
+    finally:
+        await db.close()
+
+
+async def test_reopening_runs_only_new_migrations(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    first = Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")
+    second = Migration(2, "002_b.sql", "CREATE TABLE b (y INTEGER);\nINSERT INTO a VALUES (7);")
+    db = await Database.open(path, [first])
+    assert await db.user_version() == 1
+    await db.close()
+
+    db = await Database.open(path, [first, second])
+    try:
+        assert await db.user_version() == 2
+        rows = await db.fetch_all("SELECT x FROM a")
+        assert [r["x"] for r in rows] == [7]
+    finally:
+        await db.close()
+
+
+async def test_a_failing_migration_leaves_the_old_schema_and_version(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    good = Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")
+    bad = Migration(2, "002_b.sql", "CREATE TABLE b (y INTEGER);\nINSERT INTO nowhere VALUES (1);")
+    db = await Database.open(path, [good])
+    await db.close()
+    with pytest.raises(Exception, match="nowhere"):
+        await Database.open(path, [good, bad])
+    db = await Database.open(path, [good])
+    try:
+        assert await db.user_version() == 1
+        tables = {
+            r["name"]
+            for r in await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        assert "b" not in tables
+    finally:
+        await db.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path, [Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")])
+    await db.close()
+    with pytest.raises(RuntimeError, match="newer than this code"):
+        await Database.open(path, [])
+
+
+async def test_transaction_rolls_back_on_error(tmp_path: Path) -> None:
+    db = await Database.open(
+        tmp_path / "bot.sqlite3", [Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")]
+    )
+    try:
+        with pytest.raises(ZeroDivisionError):
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO a VALUES (1)")
+                raise ZeroDivisionError
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO a VALUES (2)")
+        rows = await db.fetch_all("SELECT x FROM a")
+        assert [r["x"] for r in rows] == [2]
+    finally:
+        await db.close()
+
+
+def test_split_statements_keeps_triggers_and_skips_comments() -> None:
+    script = """
+    -- a comment
+    CREATE TABLE a (x INTEGER);
+    CREATE TRIGGER t AFTER INSERT ON a BEGIN
+        UPDATE a SET x = x + 1;
+    END;
+    """
+    statements = split_statements(script)
+    assert len(statements) == 2
+    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
