@@ -1,0 +1,40 @@
+"""K-11: rating gains for a finished (or timed-out) Козёл match.
+
+Exact integer arithmetic: `round_half_up(n / 10)` for an integer `n` is
+`(n + 5) // 10`, so 7.5 becomes 8 and no float ever rounds the wrong way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domino.errors import DominoError
+
+
+def round_half_up_tenth(numerator: int) -> int:
+    """`numerator / 10` rounded half up (towards +infinity at .5): 75 -> 8, -15 -> -1."""
+    return (numerator + 5) // 10
+
+
+def rating_gains(points: Sequence[int]) -> tuple[int, ...]:
+    """K-11: each player of a finished match gains `max(1, round_half_up((100 - points) / 10))`.
+
+    Example: 25 points give 7.5, rounded to 8.
+    """
+    return tuple(max(1, round_half_up_tenth(100 - p)) for p in points)
+
+
+def timeout_rating_gains(points: Sequence[int], timed_out_seat: int) -> tuple[int, ...]:
+    """K-11 for a match aborted because `timed_out_seat` ran out of time.
+
+    That player gains nothing; every other player gains
+    `max(1, round_half_up((timed_out_points - points) / 10))`. Example: Alex timed out
+    with 32; Masha with 30 gains 1, Olya with 13 gains 2.
+    """
+    if not 0 <= timed_out_seat < len(points):
+        raise DominoError(f"seat {timed_out_seat} is not among {len(points)} players")
+    timed_out_points = points[timed_out_seat]
+    return tuple(
+        0 if seat == timed_out_seat else max(1, round_half_up_tenth(timed_out_points - p))
+        for seat, p in enumerate(points)
+    )

@@ -1,0 +1,318 @@
+"""Round and match scoring: pure functions from a round's outcome to the score sheet.
+
+Козёл (K-6 .. K-10) and Классика (T-4 .. T-6), chosen by `Ruleset.scoring`. Nothing
+here knows about turns or layouts: the input is a `RoundOutcome` (and, when a rule
+needs to know which tiles are left, the hands), the accounts before the round and
+the eggs carried in; the output is a `RoundResult`.
+
+Choices where RULES.md is silent (each one is repeated where it is implemented):
+
+- Sides (K-1): every seat is its own side, except with `teams` and four players,
+  where seats 0+2 and 1+3 form the two sides. Everything below applies to sides.
+- Hand value (C-9) is one number per hand and is used both for comparing hands and
+  for adding them up: a lone `0-0` counts `lone_blank` (on a fish only when
+  `lone_blank_on_fish`), a `6-6` still held counts `held_double_six` when that
+  option is on (never 0).
+- Eggs (K-9) arise only under `max_takes_all`; under `each` and
+  `fisherman_takes_all` a tie is nothing special. Eggs already carried are taken,
+  under any fish mode and however the round ends, by the single side with the most
+  hand points in the round; with a tie for the most they carry on.
+- With the rule of 13 switched off (`open_threshold` 0), and in Классика, every
+  account starts open: nothing is ever remembered.
+- Классика fish (T-5) with a lone `0-0`: it counts `lone_blank` (25) in the
+  comparison and in the sums when `lone_blank_on_fish` (the default), so holding
+  the blank alone is a penalty on a fish too; with the option off it counts 0 and
+  that hand can only win.
+- Классика with teams (four players, `teams`): a side that goes out scores the
+  other side's two hands; on a fish the side totals are compared as in T-5.
+- Who opens the next round: Козёл K-4 (who went out, or the fisherman);
+  Классика T-2 the round's winner (see `next_leader` for fish ties and teams).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domino.errors import DominoError
+from domino.rules import FishMode, Ruleset, Scoring
+from domino.tiles import BLANK_DOUBLE, SIX_DOUBLE, Tile
+from domino.views import Account, OutcomeKind, RoundOutcome, RoundResult
+
+Sides = tuple[tuple[int, ...], ...]
+
+
+def sides_for(ruleset: Ruleset, players: int) -> Sides:
+    """The seats of each side (K-1, C-2): `((0, 2), (1, 3))` in team play, else one per seat."""
+    ruleset.hand_size(players)  # refuses a player count the variant does not allow
+    if ruleset.teams and players == 4:
+        return ((0, 2), (1, 3))
+    return tuple((seat,) for seat in range(players))
+
+
+def side_of(sides: Sides, seat: int) -> int:
+    """The index of the side `seat` plays for."""
+    for index, seats in enumerate(sides):
+        if seat in seats:
+            return index
+    raise DominoError(f"seat {seat} is not in a match of {sum(map(len, sides))} players")
+
+
+def initial_scores(ruleset: Ruleset, sides: int) -> tuple[Account, ...]:
+    """Empty accounts; open from the start where nothing can be remembered (K-7 off, T)."""
+    always_open = ruleset.scoring is Scoring.CLASSIC or ruleset.open_threshold == 0
+    return tuple(Account(opened=always_open) for _ in range(sides))
+
+
+def hand_value(ruleset: Ruleset, hand: Sequence[Tile], *, fish: bool) -> int:
+    """One hand's value at the end of a round (C-9, K-6, T-4).
+
+    A lone `0-0` counts `ruleset.lone_blank` (on a fish only with
+    `lone_blank_on_fish`); with `held_double_six` set, a held `6-6` counts that much
+    instead of 12. An empty hand (the player went out) is worth 0.
+    """
+    if len(hand) == 1 and hand[0] == BLANK_DOUBLE:
+        return ruleset.lone_blank if (ruleset.lone_blank_on_fish or not fish) else 0
+    total = 0
+    for t in hand:
+        if t == SIX_DOUBLE and ruleset.held_double_six:
+            total += ruleset.held_double_six
+        else:
+            total += t.value
+    return total
+
+
+def seat_values(
+    ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None = None
+) -> tuple[int, ...]:
+    """Each seat's hand value (see `hand_value`) for this outcome.
+
+    Without `hands` the values come from `outcome.hand_values` alone: a seat that
+    holds tiles but has 0 pips holds exactly the `0-0` (the only blank tile), so the
+    lone-blank rule can still be applied; `held_double_six` needs the hands.
+    """
+    fish = outcome.kind is OutcomeKind.FISH
+    if hands is not None:
+        if len(hands) != len(outcome.hand_values):
+            raise DominoError(
+                f"{len(hands)} hands given for a round of {len(outcome.hand_values)} players"
+            )
+        return tuple(hand_value(ruleset, hand, fish=fish) for hand in hands)
+    if ruleset.held_double_six:
+        raise DominoError("the held_double_six option needs the hands, not only their sums")
+    lone_blank = ruleset.lone_blank if (ruleset.lone_blank_on_fish or not fish) else 0
+    values = []
+    for seat, pips in enumerate(outcome.hand_values):
+        went_out = outcome.kind is OutcomeKind.WENT_OUT and seat == outcome.seat
+        values.append(lone_blank if pips == 0 and not went_out else pips)
+    return tuple(values)
+
+
+def side_totals(values: Sequence[int], sides: Sides) -> tuple[int, ...]:
+    """Sum the seat values of each side (K-1: a team's points are its two hands)."""
+    return tuple(sum(values[seat] for seat in seats) for seats in sides)
+
+
+def _single_top(points: Sequence[int]) -> int | None:
+    """The one side with the most points, or None when several share the most."""
+    most = max(points)
+    tops = [index for index, p in enumerate(points) if p == most]
+    return tops[0] if len(tops) == 1 else None
+
+
+def _apply_rule_of_13(
+    ruleset: Ruleset, account: Account, points: int, *, went_out: bool
+) -> Account:
+    """K-7 for one side: record, remember, or open the account.
+
+    An open account records the round's points directly. An unopened one opens when
+    the round's points reach `open_threshold` and then records them together with
+    everything remembered; below the threshold the points are remembered, except that
+    a side that went out while unopened loses its remembered points.
+    """
+    if account.opened:
+        return Account(account.recorded + points, 0, True)
+    if points >= ruleset.open_threshold:
+        return Account(account.recorded + points + account.remembered, 0, True)
+    if went_out:
+        return Account(account.recorded, 0, False)
+    return Account(account.recorded, account.remembered + points, False)
+
+
+def score_round(
+    ruleset: Ruleset,
+    round_no: int,
+    outcome: RoundOutcome,
+    before: Sequence[Account],
+    eggs: int = 0,
+    hands: Sequence[Sequence[Tile]] | None = None,
+) -> RoundResult:
+    """Score one finished round: the score sheet's line for it.
+
+    `before` holds one account per side (`sides_for`), `eggs` the K-9 points carried
+    into the round, `hands` the tiles left in each seat's hand (needed only for the
+    `held_double_six` option; see `seat_values`).
+    """
+    players = len(outcome.hand_values)
+    sides = sides_for(ruleset, players)
+    if len(before) != len(sides):
+        raise DominoError(f"{len(before)} accounts given for {len(sides)} sides")
+    if eggs < 0:
+        raise DominoError(f"eggs cannot be negative, not {eggs}")
+    values = seat_values(ruleset, outcome, hands)
+    if ruleset.scoring is Scoring.CLASSIC:
+        return _score_classic(ruleset, round_no, outcome, tuple(before), values, sides)
+    return _score_kozel(ruleset, round_no, outcome, tuple(before), eggs, values, sides)
+
+
+def _score_kozel(
+    ruleset: Ruleset,
+    round_no: int,
+    outcome: RoundOutcome,
+    before: tuple[Account, ...],
+    eggs: int,
+    values: tuple[int, ...],
+    sides: Sides,
+) -> RoundResult:
+    """K-6 .. K-9 (the module docstring lists the choices for eggs and teams)."""
+    went_out_side = side_of(sides, outcome.seat) if outcome.kind is OutcomeKind.WENT_OUT else None
+    # K-6 / K-1: the side that went out scores 0; its partner's hand does not count.
+    hand_points = list(side_totals(values, sides))
+    if went_out_side is not None:
+        hand_points[went_out_side] = 0
+
+    points = list(hand_points)
+    losing_remembered: set[int] = set()  # K-9: sides whose remembered points reset
+    if outcome.kind is OutcomeKind.FISH and ruleset.fish is not FishMode.EACH:
+        total = sum(hand_points)
+        if ruleset.fish is FishMode.MAX_TAKES_ALL:
+            taker = _single_top(hand_points)
+            if taker is None:
+                # K-9 eggs: a draw; nothing recorded, remembered stay, the total carries.
+                return RoundResult(
+                    round_no=round_no,
+                    outcome=outcome,
+                    before=before,
+                    points=tuple(0 for _ in sides),
+                    after=before,
+                    eggs_before=eggs,
+                    eggs_after=eggs + total,
+                    eggs_taken_by=None,
+                )
+        else:
+            taker = side_of(sides, outcome.seat)
+        points = [total if index == taker else 0 for index in range(len(sides))]
+        losing_remembered = {index for index in range(len(sides)) if index != taker}
+
+    eggs_taken_by = None
+    eggs_after = eggs
+    if eggs:
+        eggs_taken_by = _single_top(hand_points)
+        if eggs_taken_by is not None:
+            points[eggs_taken_by] += eggs
+            eggs_after = 0
+
+    after = []
+    for index, account in enumerate(before):
+        if index in losing_remembered:
+            after.append(Account(account.recorded, 0, account.opened))
+        else:
+            after.append(
+                _apply_rule_of_13(ruleset, account, points[index], went_out=index == went_out_side)
+            )
+    return RoundResult(
+        round_no=round_no,
+        outcome=outcome,
+        before=before,
+        points=tuple(points),
+        after=tuple(after),
+        eggs_before=eggs,
+        eggs_after=eggs_after,
+        eggs_taken_by=eggs_taken_by,
+    )
+
+
+def _score_classic(
+    ruleset: Ruleset,
+    round_no: int,
+    outcome: RoundOutcome,
+    before: tuple[Account, ...],
+    values: tuple[int, ...],
+    sides: Sides,
+) -> RoundResult:
+    """T-4 (going out) and T-5 (fish); eggs do not exist in Классика."""
+    totals = side_totals(values, sides)
+    winner = classic_round_winner(ruleset, outcome, values)
+    points = [0] * len(sides)
+    if winner is not None:
+        others = sum(totals) - totals[winner]
+        if outcome.kind is OutcomeKind.WENT_OUT:
+            points[winner] = others  # T-4: the opponents' hands
+        else:
+            points[winner] = others - totals[winner]  # T-5: minus the winner's own
+    after = tuple(
+        Account(account.recorded + points[index], 0, account.opened)
+        for index, account in enumerate(before)
+    )
+    return RoundResult(
+        round_no=round_no,
+        outcome=outcome,
+        before=before,
+        points=tuple(points),
+        after=after,
+        eggs_before=0,
+        eggs_after=0,
+        eggs_taken_by=None,
+    )
+
+
+def classic_round_winner(
+    ruleset: Ruleset, outcome: RoundOutcome, values: Sequence[int]
+) -> int | None:
+    """The side that wins a Классика round (T-4, T-5), or None for a tied fish.
+
+    `values` are the seats' hand values (`seat_values`): the lowest side total wins a
+    fish, and a tie for the lowest wins nobody.
+    """
+    sides = sides_for(ruleset, len(values))
+    if outcome.kind is OutcomeKind.WENT_OUT:
+        return side_of(sides, outcome.seat)
+    totals = side_totals(values, sides)
+    lowest = min(totals)
+    winners = [index for index, total in enumerate(totals) if total == lowest]
+    return winners[0] if len(winners) == 1 else None
+
+
+def next_leader(
+    ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None = None
+) -> int:
+    """The seat that opens the next round with any tile (K-4, T-2).
+
+    Козёл: who went out, or the fisherman. Классика: who went out; on a fish the
+    winning side's seat with the lowest hand (a tie inside the side: the fisherman if
+    he is one of them, else the lower seat); on a tied fish (T-5, nobody wins) the
+    fisherman opens, as in Козёл.
+    """
+    if ruleset.scoring is Scoring.KOZEL or outcome.kind is OutcomeKind.WENT_OUT:
+        return outcome.seat
+    values = seat_values(ruleset, outcome, hands)
+    winner = classic_round_winner(ruleset, outcome, values)
+    if winner is None:
+        return outcome.seat
+    seats = sides_for(ruleset, len(values))[winner]
+    lowest = min(values[seat] for seat in seats)
+    candidates = [seat for seat in seats if values[seat] == lowest]
+    return outcome.seat if outcome.seat in candidates else candidates[0]
+
+
+def match_deciders(ruleset: Ruleset, scores: Sequence[Account]) -> tuple[int, ...]:
+    """The sides that end the match now, or () while it goes on (K-10, T-6).
+
+    A side has reached the target when its recorded points (never the remembered
+    ones) are at or above it. If several have, only those with the most points
+    count; equal ones all do. In Козёл they are the козёл(s), in Классика the winners.
+    """
+    reached = [index for index, account in enumerate(scores) if account.recorded >= ruleset.target]
+    if not reached:
+        return ()
+    most = max(scores[index].recorded for index in reached)
+    return tuple(index for index in reached if scores[index].recorded == most)

@@ -1,0 +1,38 @@
+"""K-11 rating gains, with exact half-up rounding."""
+
+from __future__ import annotations
+
+import pytest
+
+from domino.errors import DominoError
+from domino.rating import rating_gains, round_half_up_tenth, timeout_rating_gains
+
+
+def test_k11_worked_example_25_points_gain_8() -> None:
+    assert rating_gains((25,)) == (8,)
+
+
+@pytest.mark.parametrize(
+    ("numerator", "rounded"), [(75, 8), (74, 7), (5, 1), (4, 0), (0, 0), (-4, 0), (-15, -1)]
+)
+def test_round_half_up_tenth(numerator: int, rounded: int) -> None:
+    assert round_half_up_tenth(numerator) == rounded
+
+
+def test_k11_gains_are_at_least_one() -> None:
+    assert rating_gains((0, 95, 96, 101, 180)) == (10, 1, 1, 1, 1)
+
+
+def test_k11_timeout_worked_example() -> None:
+    # Alex timed out with 32: Masha (30) gains 1, Olya (13) gains 2, Alex nothing.
+    masha, alex, olya = 30, 32, 13
+    assert timeout_rating_gains((masha, alex, olya), timed_out_seat=1) == (1, 0, 2)
+
+
+def test_k11_timeout_player_with_more_points_than_the_leaver_still_gains_one() -> None:
+    assert timeout_rating_gains((10, 60, 75), timed_out_seat=0) == (0, 1, 1)
+
+
+def test_k11_timeout_seat_must_exist() -> None:
+    with pytest.raises(DominoError):
+        timeout_rating_gains((10, 20), timed_out_seat=2)
