@@ -1,0 +1,232 @@
+"""One outgoing queue per chat in front of the Bot API (TELEGRAM.md: limits).
+
+Everything the bot sends goes through `Outgoing.call(chat_id, method)`:
+
+- calls to one chat leave in order, spaced by a token bucket per chat (about one
+  message a second in a private chat, twenty a minute in a group, where edits
+  count too) and one bucket for the whole bot (about thirty a second);
+- a call with a `merge_key` (e.g. "edit the table message") that finds an older call
+  with the same key still waiting replaces it: the older caller gets the newer
+  call's result, and Telegram sees one edit instead of two;
+- 429 `retry_after` makes only that chat wait; other chats go on;
+- "message is not modified" is success (the message already shows what we want);
+- 5xx answers and dropped connections are retried a few times with backoff;
+  everything else (403, 400) reaches the caller as the aiogram exception.
+
+Time is injected (`clock`, `sleep`) so tests never wait for real.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import TelegramMethod
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+NOT_MODIFIED = "message is not modified"
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """A token bucket's shape: `rate` calls a second on average, `burst` at once."""
+
+    rate: float
+    burst: int
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How fast the bot lets itself talk. `Limits.off()` for benchmarks of the bot itself."""
+
+    private: Pace | None = Pace(rate=1.0, burst=3)
+    group: Pace | None = Pace(rate=20 / 60, burst=3)
+    overall: Pace | None = Pace(rate=25.0, burst=25)
+    retries: int = 5  # attempts after a 5xx or a dropped connection
+    backoff: float = 0.5  # first pause before such a retry, doubled each time
+
+    @classmethod
+    def off(cls) -> Limits:
+        return cls(private=None, group=None, overall=None)
+
+
+class TokenBucket:
+    def __init__(self, pace: Pace, clock: Callable[[], float]) -> None:
+        self.pace = pace
+        self.clock = clock
+        self.tokens = float(pace.burst)
+        self.updated = clock()
+
+    def wait_time(self) -> float:
+        """Seconds until a token is there (0: now)."""
+        moment = self.clock()
+        self.tokens = min(
+            float(self.pace.burst), self.tokens + (moment - self.updated) * self.pace.rate
+        )
+        self.updated = moment
+        return 0.0 if self.tokens >= 1.0 else (1.0 - self.tokens) / self.pace.rate
+
+    def take(self) -> None:
+        self.tokens -= 1.0
+
+
+@dataclass
+class _Job:
+    method: TelegramMethod[Any]
+    merge_key: Hashable | None
+    waiters: list[asyncio.Future[Any]] = field(default_factory=list)
+
+
+@dataclass
+class _ChatQueue:
+    jobs: deque[_Job] = field(default_factory=deque)
+    bucket: TokenBucket | None = None
+    worker: asyncio.Task[None] | None = None
+
+
+Caller = Callable[[TelegramMethod[Any]], Awaitable[Any]]
+
+
+class Outgoing:
+    """Per-chat ordered, paced, merging queues in front of `bot(method)`."""
+
+    def __init__(
+        self,
+        call: Caller,
+        limits: Limits | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    ) -> None:
+        self._call = call
+        self.limits = limits or Limits()
+        self._clock = clock
+        self._sleep = sleep
+        self._chats: dict[int, _ChatQueue] = {}
+        self._overall = TokenBucket(self.limits.overall, clock) if self.limits.overall else None
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.sent = 0  # calls that reached Telegram and succeeded, for logs and benchmarks
+        self.merged = 0  # calls folded into a newer one with the same merge_key
+
+    async def call(
+        self, chat_id: int, method: TelegramMethod[T], *, merge_key: Hashable | None = None
+    ) -> T:
+        """Queue `method` for `chat_id` and wait for Telegram's answer."""
+        return await self.submit(chat_id, method, merge_key=merge_key)
+
+    def submit(
+        self, chat_id: int, method: TelegramMethod[T], *, merge_key: Hashable | None = None
+    ) -> asyncio.Future[T]:
+        """Queue `method`; the returned future resolves with Telegram's answer."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        queue = self._chats.get(chat_id)
+        if queue is None:
+            queue = self._chats[chat_id] = _ChatQueue(bucket=self._bucket_for(chat_id))
+        if merge_key is not None:
+            for job in queue.jobs:
+                if job.merge_key == merge_key:
+                    job.method = method
+                    job.waiters.append(future)
+                    self.merged += 1
+                    return future
+        queue.jobs.append(_Job(method, merge_key, [future]))
+        self._idle.clear()
+        if queue.worker is None or queue.worker.done():
+            queue.worker = loop.create_task(self._work(chat_id, queue))
+        return future
+
+    async def drain(self) -> None:
+        """Wait until every queued call has been answered."""
+        await self._idle.wait()
+
+    async def close(self) -> None:
+        """Stop the workers; calls still waiting get CancelledError."""
+        for queue in self._chats.values():
+            if queue.worker is not None:
+                queue.worker.cancel()
+            for job in queue.jobs:
+                for waiter in job.waiters:
+                    waiter.cancel()
+        self._chats.clear()
+        self._idle.set()
+
+    def _bucket_for(self, chat_id: int) -> TokenBucket | None:
+        pace = self.limits.private if chat_id > 0 else self.limits.group
+        return TokenBucket(pace, self._clock) if pace else None
+
+    async def _work(self, chat_id: int, queue: _ChatQueue) -> None:
+        while queue.jobs:
+            await self._wait_turn(queue)
+            job = queue.jobs.popleft()
+            try:
+                result = await self._send(chat_id, job.method)
+            except Exception as exc:  # every caller learns the failure
+                for waiter in job.waiters:
+                    if not waiter.done():
+                        waiter.set_exception(exc)
+            else:
+                for waiter in job.waiters:
+                    if not waiter.done():
+                        waiter.set_result(result)
+        if all(not q.jobs for q in self._chats.values()):
+            self._idle.set()
+
+    async def _wait_turn(self, queue: _ChatQueue) -> None:
+        for bucket in (queue.bucket, self._overall):
+            if bucket is None:
+                continue
+            while (delay := bucket.wait_time()) > 0:
+                await self._sleep(delay)
+            bucket.take()
+
+    async def _send(self, chat_id: int, method: TelegramMethod[Any]) -> Any:
+        failures = 0
+        while True:
+            try:
+                result = await self._call(method)
+            except TelegramRetryAfter as exc:
+                log.warning(
+                    "chat %s: flood limit, %s waits %ss",
+                    chat_id,
+                    type(method).__name__,
+                    exc.retry_after,
+                )
+                await self._sleep(exc.retry_after)
+                continue
+            except TelegramBadRequest as exc:
+                if NOT_MODIFIED in exc.message:
+                    return True
+                raise
+            except (TelegramServerError, TelegramNetworkError, TimeoutError) as exc:
+                failures += 1
+                if failures > self.limits.retries:
+                    raise
+                pause = self.limits.backoff * 2 ** (failures - 1)
+                log.warning(
+                    "chat %s: %s failed (%s), retry %d in %.1fs",
+                    chat_id,
+                    type(method).__name__,
+                    exc,
+                    failures,
+                    pause,
+                )
+                await self._sleep(pause)
+                continue
+            self.sent += 1
+            return result

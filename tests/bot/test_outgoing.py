@@ -1,0 +1,161 @@
+"""The outgoing queue: order, pacing, merging, retry_after, retries (bot/outgoing.py).
+
+A fake clock stands in for time: `sleep` advances it, so nothing here waits for real.
+The end-to-end behaviour against tests/fakegram is covered by the bot's own tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+import pytest
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
+
+from bot.outgoing import Limits, Outgoing, Pace
+
+GROUP = -100
+PRIVATE = 7
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+class FakeApi:
+    """Records what reaches 'Telegram' with the fake time; raises scripted errors."""
+
+    def __init__(self, time: FakeTime) -> None:
+        self.time = time
+        self.calls: list[tuple[float, TelegramMethod[Any]]] = []
+        self.errors: list[Exception] = []
+
+    async def __call__(self, method: TelegramMethod[Any]) -> Any:
+        await asyncio.sleep(0)
+        self.calls.append((self.time.now, method))
+        if self.errors:
+            raise self.errors.pop(0)
+        return f"ok:{getattr(method, 'text', '')}"
+
+    def texts(self) -> list[str]:
+        return [getattr(m, "text", "") for _, m in self.calls]
+
+
+def make(limits: Limits | None = None) -> tuple[Outgoing, FakeApi, FakeTime]:
+    time = FakeTime()
+    api = FakeApi(time)
+    return Outgoing(api, limits, clock=time.clock, sleep=time.sleep), api, time
+
+
+def send(chat: int, text: str) -> SendMessage:
+    return SendMessage(chat_id=chat, text=text)
+
+
+async def test_calls_to_one_chat_leave_in_order_and_return_answers() -> None:
+    out, api, _ = make(Limits.off())
+    results = await asyncio.gather(*(out.call(GROUP, send(GROUP, str(i))) for i in range(5)))
+    assert results == [f"ok:{i}" for i in range(5)]
+    assert api.texts() == ["0", "1", "2", "3", "4"]
+
+
+async def test_a_group_is_paced_to_twenty_a_minute_after_its_burst() -> None:
+    out, api, _ = make(Limits(group=Pace(rate=20 / 60, burst=3), private=None, overall=None))
+    await asyncio.gather(*(out.call(GROUP, send(GROUP, str(i))) for i in range(23)))
+    times = [t for t, _ in api.calls]
+    assert times[:3] == [0.0, 0.0, 0.0]  # the burst
+    # No sliding minute holds more than 20 + burst calls; steady state is one per 3 s.
+    for start in times:
+        assert sum(1 for t in times if start <= t < start + 60) <= 23
+    gaps = [b - a for a, b in itertools.pairwise(times[3:])]
+    assert all(gap == pytest.approx(3.0) for gap in gaps)
+
+
+async def test_one_chats_pacing_does_not_delay_another_chat() -> None:
+    out, api, _ = make(Limits(group=Pace(rate=1 / 60, burst=1), private=None, overall=None))
+    slow = [out.submit(GROUP, send(GROUP, f"g{i}")) for i in range(3)]
+    await out.call(PRIVATE, send(PRIVATE, "p"))
+    await asyncio.gather(*slow)
+    # The private message went out while the group waited for its next token.
+    assert api.texts() == ["g0", "p", "g1", "g2"]
+    assert [t for t, m in api.calls if m.chat_id == GROUP] == [0.0, 60.0, 120.0]
+
+
+async def test_waiting_edits_of_one_message_are_merged_into_the_newest() -> None:
+    out, api, _ = make(Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None))
+    first = out.submit(GROUP, send(GROUP, "announce"))
+    edits = [
+        out.submit(
+            GROUP,
+            EditMessageText(chat_id=GROUP, message_id=5, text=f"table v{i}"),
+            merge_key=("edit", GROUP, 5),
+        )
+        for i in range(4)
+    ]
+    await asyncio.gather(first, *edits)
+    assert api.texts() == ["announce", "table v3"]
+    assert [e.result() for e in edits] == ["ok:table v3"] * 4
+    assert out.merged == 3
+
+
+async def test_retry_after_makes_only_that_chat_wait() -> None:
+    out, api, time = make(Limits.off())
+    method = send(GROUP, "x")
+    api.errors.append(TelegramRetryAfter(method, "Too Many Requests: retry after 7", 7))
+    result = await out.call(GROUP, method)
+    assert result == "ok:x"
+    assert time.sleeps == [7]
+    assert len(api.calls) == 2
+
+
+async def test_message_not_modified_counts_as_success() -> None:
+    out, api, _ = make(Limits.off())
+    method = EditMessageText(chat_id=GROUP, message_id=1, text="same")
+    api.errors.append(
+        TelegramBadRequest(
+            method,
+            "Bad Request: message is not modified: specified new message content and reply"
+            " markup are exactly the same as a current content and reply markup of the message",
+        )
+    )
+    assert await out.call(GROUP, method) is True
+
+
+async def test_server_errors_are_retried_with_backoff_then_given_up() -> None:
+    out, api, time = make(Limits(private=None, group=None, overall=None, retries=2, backoff=0.5))
+    method = send(PRIVATE, "x")
+    api.errors.extend([TelegramServerError(method, "Internal Server Error")] * 2)
+    assert await out.call(PRIVATE, method) == "ok:x"
+    assert time.sleeps == [0.5, 1.0]
+
+    api.errors.extend([TelegramServerError(method, "Internal Server Error")] * 3)
+    with pytest.raises(TelegramServerError):
+        await out.call(PRIVATE, method)
+
+
+async def test_forbidden_reaches_the_caller_and_the_queue_goes_on() -> None:
+    out, api, _ = make(Limits.off())
+    blocked = send(PRIVATE, "hand")
+    api.errors.append(TelegramForbiddenError(blocked, "Forbidden: bot was blocked by the user"))
+    failed = out.submit(PRIVATE, blocked)
+    after = out.submit(PRIVATE, send(PRIVATE, "next"))
+    with pytest.raises(TelegramForbiddenError):
+        await failed
+    assert await after == "ok:next"
+    await out.drain()
