@@ -1,0 +1,87 @@
+"""Computer players against hand-built views: they choose from `view.legal` only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domino.actions import DRAW, KNOCK, Action, Play
+from domino.errors import NotYourTurn
+from domino.layout import End, Placement
+from domino.players import GreedyPlayer, Player, RandomPlayer
+from domino.tiles import Tile
+from domino.views import LayoutView, RoundView
+
+
+def t(text: str) -> Tile:
+    return Tile.parse(text)
+
+
+def view(
+    legal: tuple[Action, ...], *, hand: tuple[str, ...] = (), turn: int | None = 0
+) -> RoundView:
+    centre = Placement(t("3-4"), None, 3, 4, 0)
+    layout = LayoutView(
+        placements=(centre,),
+        open_ends=((End.LEFT, 3), (End.RIGHT, 4)),
+        arms=((End.LEFT, ()), (End.RIGHT, ())),
+        spinner=None,
+    )
+    return RoundView(
+        seat=0,
+        players=2,
+        hand=tuple(t(x) for x in hand),
+        hand_counts=(len(hand), 6),
+        bazaar_size=14,
+        drawable=14,
+        layout=layout,
+        turn=turn,
+        turn_no=1,
+        history=(),
+        drawn=(),
+        legal=legal,
+        outcome=None,
+    )
+
+
+def play(tile: str, end: End) -> Play:
+    return Play(t(tile), end)
+
+
+def test_greedy_plays_the_heaviest_tile() -> None:
+    legal = (play("1-3", End.LEFT), play("4-6", End.RIGHT), play("3-5", End.LEFT))
+    assert GreedyPlayer().choose(view(legal, hand=("1-3", "4-6", "3-5"))) == play("4-6", End.RIGHT)
+
+
+def test_greedy_prefers_a_double_of_equal_value_then_the_higher_half() -> None:
+    legal = (play("2-4", End.RIGHT), play("3-3", End.LEFT), play("1-5", End.LEFT))
+    assert GreedyPlayer().choose(view(legal)) == play("3-3", End.LEFT)
+    legal = (play("2-4", End.RIGHT), play("1-5", End.LEFT))
+    assert GreedyPlayer().choose(view(legal)) == play("1-5", End.LEFT)
+
+
+def test_greedy_breaks_an_end_tie_by_end_order() -> None:
+    legal = (play("3-4", End.RIGHT), play("3-4", End.LEFT))
+    assert GreedyPlayer().choose(view(legal)) == play("3-4", End.LEFT)
+
+
+@pytest.mark.parametrize("only", [DRAW, KNOCK])
+def test_greedy_draws_or_knocks_when_that_is_all_it_can_do(only: Action) -> None:
+    assert GreedyPlayer().choose(view((only,), hand=("0-0",))) == only
+
+
+def test_random_player_is_reproducible_and_picks_only_legal_actions() -> None:
+    legal = (play("1-3", End.LEFT), play("4-6", End.RIGHT), play("3-5", End.LEFT))
+    one, two = RandomPlayer(random.Random(7)), RandomPlayer(random.Random(7))
+    picks = [one.choose(view(legal)) for _ in range(200)]
+    assert picks == [two.choose(view(legal)) for _ in range(200)]
+    assert set(picks) == set(legal)
+
+
+@pytest.mark.parametrize("player", [GreedyPlayer(), RandomPlayer(random.Random(1))])
+def test_players_refuse_a_view_without_a_turn(player: Player) -> None:
+    with pytest.raises(NotYourTurn):
+        player.choose(view((), turn=1))
+    with pytest.raises(NotYourTurn, match="over"):
+        player.choose(view((), turn=None))
