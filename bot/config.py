@@ -1,0 +1,48 @@
+"""The bot's settings, read once from the environment (STYLE 10).
+
+Only `bot/__main__.py` builds `Settings()`; everything else receives the values it
+needs. Variables (all optional but the token):
+
+| variable | default | meaning |
+| --- | --- | --- |
+| `BOT_TOKEN` | (required) | the token from @BotFather |
+| `DATABASE_PATH` | `data/domino.sqlite3` | the SQLite file; its folder is created |
+| `TELEGRAM_API_BASE` | unset: real Telegram | another Bot API server (`http://127.0.0.1:8081`) |
+| `LOG_LEVEL` | `INFO` | `DEBUG`, `INFO`, `WARNING`, ... |
+| `COMPUTER_DELAY` | `1.5` | seconds a computer player waits before moving, so people can follow |
+| `PACING` | `true` | keep within Telegram's flood limits; `false` only for benchmarks |
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    bot_token: SecretStr
+    database_path: Path = Path("data/domino.sqlite3")
+    telegram_api_base: str | None = None
+    log_level: str = "INFO"
+    computer_delay: float = Field(default=1.5, ge=0, le=30)
+    pacing: bool = True
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        bot_id, _, secret = value.get_secret_value().partition(":")
+        if not bot_id.isdigit() or not secret:
+            raise ValueError("BOT_TOKEN must look like 123456:ABC-DEF (the token from @BotFather)")
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _level_name(cls, value: str) -> str:
+        level = value.upper()
+        if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+            raise ValueError(f"LOG_LEVEL {value!r} is not a logging level")
+        return level
