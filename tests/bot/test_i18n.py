@@ -34,7 +34,7 @@ def test_language_is_taken_from_telegram_with_russian_by_default(
 
 def test_the_players_terms_are_used_in_russian() -> None:
     assert t("announce.fish", Lang.RU, name="Маша") == "🐟 Рыба! Рыбак — Маша."
-    assert t("announce.goat", name="Олег") == "🐐 Козёл — Олег"
+    assert t("announce.goat", names="Олег") == "🐐 Козёл — Олег"
     assert {t(f"term.{w}") for w in ("fish", "goat", "bazaar", "eggs", "knock")} == {
         "рыба",
         "козёл",
