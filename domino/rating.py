@@ -38,3 +38,13 @@ def timeout_rating_gains(points: Sequence[int], timed_out_seat: int) -> tuple[in
         0 if seat == timed_out_seat else max(1, round_half_up_tenth(timed_out_points - p))
         for seat, p in enumerate(points)
     )
+
+
+def classic_rating_gains(points: Sequence[int]) -> tuple[int, ...]:
+    """Rating for a finished Классика match, where points are good.
+
+    RULES.md gives K-11 for Козёл only; Классика mirrors it: each player gains
+    `max(1, round_half_up(points / 10))`, so the winner near 100 gains about 10 and
+    a player with nothing still gains 1.
+    """
+    return tuple(max(1, round_half_up_tenth(p)) for p in points)

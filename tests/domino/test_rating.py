@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from domino.errors import DominoError
-from domino.rating import rating_gains, round_half_up_tenth, timeout_rating_gains
+from domino.rating import (
+    classic_rating_gains,
+    rating_gains,
+    round_half_up_tenth,
+    timeout_rating_gains,
+)
 
 
 def test_k11_worked_example_25_points_gain_8() -> None:
@@ -36,3 +41,7 @@ def test_k11_timeout_player_with_more_points_than_the_leaver_still_gains_one() -
 def test_k11_timeout_seat_must_exist() -> None:
     with pytest.raises(DominoError):
         timeout_rating_gains((10, 20), timed_out_seat=2)
+
+
+def test_classic_rating_mirrors_k11() -> None:
+    assert classic_rating_gains((104, 25, 0)) == (10, 3, 1)
