@@ -15,10 +15,18 @@ which lie across the line).
 
 from __future__ import annotations
 
+import abc
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from domino.tiles import Tile
+from domino.errors import BadRuleset, BadState, IllegalMove
+from domino.rules import LayoutKind
+from domino.tiles import SUIT_MASK, Tile
+
+if TYPE_CHECKING:
+    from domino.views import LayoutView
 
 
 class End(StrEnum):
@@ -41,3 +49,280 @@ class Placement:
     @property
     def is_double(self) -> bool:
         return self.tile.is_double
+
+
+class Layout(abc.ABC):
+    """The table of one round: the tiles placed so far and the ends still open (C-4).
+
+    A layout checks geometry only (does this tile fit that end); whose turn it is and
+    what a player must play is the round's business (`domino.round`). Besides the
+    readable methods it keeps plain attributes for the engine's hot path, brought up
+    to date by every `place`: `table_mask` (tiles placed) and `fit_mask` (tiles that
+    would fit some open end, i.e. every tile carrying a pip an open end shows).
+    """
+
+    kind: ClassVar[LayoutKind]
+    table_mask: int
+    fit_mask: int
+
+    def __init__(self) -> None:
+        self._placements: list[Placement] = []
+        self._end_masks: tuple[tuple[End, int], ...] = ()
+        self.table_mask = 0
+        self.fit_mask = 0
+
+    @property
+    def placements(self) -> tuple[Placement, ...]:
+        """Every tile on the table, in play order (seq 0, 1, ...)."""
+        return tuple(self._placements)
+
+    @abc.abstractmethod
+    def open_ends(self) -> tuple[tuple[End, int], ...]:
+        """`(end, pip)` for each open end; () before the first tile."""
+
+    def end_masks(self) -> tuple[tuple[End, int], ...]:
+        """`(end, mask of the tiles that fit it)` for each end a player may choose.
+
+        Ends that would give the same table are offered once (see `LineLayout`).
+        """
+        return self._end_masks
+
+    @abc.abstractmethod
+    def place(self, tile: Tile, end: End | None) -> Placement:
+        """Lay `tile` on `end` (None only for the first tile) and return its placement.
+
+        Raises `IllegalMove` if the tile does not fit there; the layout is then unchanged.
+        """
+
+    @abc.abstractmethod
+    def copy(self) -> Layout:
+        """An independent copy (placements are immutable and shared)."""
+
+    @abc.abstractmethod
+    def arms(self) -> tuple[tuple[End, tuple[Placement, ...]], ...]:
+        """Each arm's placements from the centre outward (the geometry of `render/`)."""
+
+    @property
+    def spinner(self) -> Placement | None:
+        """The tile open on four sides (C-10); None in a line."""
+        return None
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.table_mask
+
+    def ends_for(self, tile: Tile) -> tuple[End, ...]:
+        """The ends a player may choose for `tile` (C-5); () before the first tile."""
+        bit = tile.bit
+        return tuple(end for end, mask in self._end_masks if mask & bit)
+
+    def _record(self, placement: Placement, end_masks: tuple[tuple[End, int], ...]) -> None:
+        self._placements.append(placement)
+        self.table_mask |= 1 << placement.tile.index
+        self._end_masks = end_masks
+        fit = 0
+        for _, mask in end_masks:
+            fit |= mask
+        self.fit_mask = fit
+
+    def _copy_into(self, new: Layout) -> None:
+        new._placements = self._placements.copy()
+        new._end_masks = self._end_masks
+        new.table_mask = self.table_mask
+        new.fit_mask = self.fit_mask
+
+    def view(self) -> LayoutView:
+        from domino.views import LayoutView  # views imports this module
+
+        return LayoutView(
+            placements=self.placements,
+            open_ends=self.open_ends(),
+            arms=self.arms(),
+            spinner=self.spinner,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form: the kind and each placement as `[tile, end]` in play order."""
+        return {
+            "kind": self.kind.value,
+            "placements": [[str(p.tile), p.end.value if p.end else None] for p in self._placements],
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> Layout:
+        """Rebuild a layout by replaying its placements; `BadState` if they do not fit."""
+        try:
+            layout = new_layout(LayoutKind(data["kind"]))
+            for tile_text, end_text in data["placements"]:
+                layout.place(Tile.parse(tile_text), End(end_text) if end_text else None)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadState(f"cannot read a layout from {dict(data)!r}: {exc}") from None
+        return layout
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return self.kind is other.kind and self._placements == other._placements
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        tiles = " ".join(f"{p.tile}{p.end.value if p.end else ''}" for p in self._placements)
+        return f"{type(self).__name__}({tiles})"
+
+
+_PLACEMENTS: dict[tuple[int, End | None, int, int], Placement] = {}
+
+
+def _placement(tile: Tile, end: End | None, inner: int, seq: int) -> Placement:
+    """Placements are immutable, so equal ones are shared (it saves the hot path time)."""
+    key = (tile.index, end, inner, seq)
+    placement = _PLACEMENTS.get(key)
+    if placement is None:
+        placement = _PLACEMENTS[key] = Placement(tile, end, inner, tile.other(inner), seq)
+    return placement
+
+
+def _no_end_error(
+    tile: Tile, end: End | None, open_ends: tuple[tuple[End, int], ...]
+) -> IllegalMove:
+    if end is None:
+        return IllegalMove(f"the first tile is already down: choose an end for {tile}")
+    pips = dict(open_ends)
+    if end not in pips:
+        return IllegalMove(f"the end {end.name} is not open on this table")
+    return IllegalMove(f"{tile} does not fit the {end.name} end, which shows {pips[end]}")
+
+
+class LineLayout(Layout):
+    """Two open ends, LEFT and RIGHT (C-4); doubles lie across and show their pip.
+
+    The first tile lies with its low half LEFT and its high half RIGHT. When both ends
+    show the same pip, a tile that fits is offered on LEFT only (`end_masks`): on a
+    line either side gives the same open ends, so the choice would only double the
+    moves. `place` still accepts RIGHT then (geometry allows it); the round refuses it.
+    """
+
+    kind = LayoutKind.LINE
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._left = -1  # pip showing at the LEFT end; -1 before the first tile
+        self._right = -1
+
+    @property
+    def pips(self) -> tuple[int, int]:
+        """The pips showing at the LEFT and RIGHT ends (-1, -1 before the first tile)."""
+        return self._left, self._right
+
+    def open_ends(self) -> tuple[tuple[End, int], ...]:
+        if self._left < 0:
+            return ()
+        return ((End.LEFT, self._left), (End.RIGHT, self._right))
+
+    def place(self, tile: Tile, end: End | None) -> Placement:
+        if self.table_mask >> tile.index & 1:
+            raise IllegalMove(f"{tile} is already on the table")
+        left, right = self._left, self._right
+        if left < 0:
+            if end is not None:
+                raise IllegalMove(f"the first tile {tile} opens the table: it takes no end")
+            placement = _placement(tile, None, tile.low, 0)
+            left, right = tile.low, tile.high
+        elif end is End.LEFT and (tile.low == left or tile.high == left):
+            placement = _placement(tile, end, left, len(self._placements))
+            left = placement.outer
+        elif end is End.RIGHT and (tile.low == right or tile.high == right):
+            placement = _placement(tile, end, right, len(self._placements))
+            right = placement.outer
+        else:
+            raise _no_end_error(tile, end, self.open_ends())
+        self._left, self._right = left, right
+        if left == right:
+            self._record(placement, ((End.LEFT, SUIT_MASK[left]),))
+        else:
+            self._record(placement, ((End.LEFT, SUIT_MASK[left]), (End.RIGHT, SUIT_MASK[right])))
+        return placement
+
+    def copy(self) -> LineLayout:
+        new = LineLayout.__new__(LineLayout)
+        self._copy_into(new)
+        new._left = self._left
+        new._right = self._right
+        return new
+
+    def arms(self) -> tuple[tuple[End, tuple[Placement, ...]], ...]:
+        if not self._placements:
+            return ()
+        left = tuple(p for p in self._placements if p.end is End.LEFT)
+        right = tuple(p for p in self._placements if p.end is End.RIGHT)
+        return ((End.LEFT, left), (End.RIGHT, right))
+
+
+class SpinnerLayout(Layout):
+    """A line whose opening double is a spinner (C-10, Осёл O-1).
+
+    If the first tile is a double it is the spinner: LEFT and RIGHT open first, and
+    once both have a tile the spinner opens UP and DOWN as well, showing its pip.
+    A first tile that is not a double makes an ordinary line (no spinner). Every open
+    end is offered separately, even when two show the same pip: with a spinner the
+    choice changes which arms grow.
+    """
+
+    kind = LayoutKind.SPINNER
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._ends: dict[End, int] = {}  # open end -> pip showing
+
+    @property
+    def spinner(self) -> Placement | None:
+        if self._placements and self._placements[0].is_double:
+            return self._placements[0]
+        return None
+
+    def open_ends(self) -> tuple[tuple[End, int], ...]:
+        return tuple((end, self._ends[end]) for end in End if end in self._ends)
+
+    def place(self, tile: Tile, end: End | None) -> Placement:
+        if self.table_mask >> tile.index & 1:
+            raise IllegalMove(f"{tile} is already on the table")
+        if not self._placements:
+            if end is not None:
+                raise IllegalMove(f"the first tile {tile} opens the table: it takes no end")
+            placement = _placement(tile, None, tile.low, 0)
+            self._ends = {End.LEFT: tile.low, End.RIGHT: tile.high}
+        elif end is not None and end in self._ends and tile.has(self._ends[end]):
+            placement = _placement(tile, end, self._ends[end], len(self._placements))
+            self._ends[end] = placement.outer
+        else:
+            raise _no_end_error(tile, end, self.open_ends())
+        first = self._placements[0] if self._placements else placement
+        if first.is_double and End.UP not in self._ends:
+            arms = {p.end for p in self._placements} | {placement.end}
+            if End.LEFT in arms and End.RIGHT in arms:
+                self._ends[End.UP] = self._ends[End.DOWN] = first.tile.low
+        ends = self.open_ends()
+        self._record(placement, tuple((e, SUIT_MASK[pip]) for e, pip in ends))
+        return placement
+
+    def copy(self) -> SpinnerLayout:
+        new = SpinnerLayout.__new__(SpinnerLayout)
+        self._copy_into(new)
+        new._ends = dict(self._ends)
+        return new
+
+    def arms(self) -> tuple[tuple[End, tuple[Placement, ...]], ...]:
+        if not self._placements:
+            return ()
+        ends = [end for end in End if end in self._ends]
+        return tuple((end, tuple(p for p in self._placements if p.end is end)) for end in ends)
+
+
+def new_layout(kind: LayoutKind) -> Layout:
+    """An empty layout of the given kind (C-4 line, C-10 spinner)."""
+    if kind is LayoutKind.LINE:
+        return LineLayout()
+    if kind is LayoutKind.SPINNER:
+        return SpinnerLayout()
+    raise BadRuleset(f"unknown layout kind {kind!r}")

@@ -1,0 +1,582 @@
+"""One round of a chain game: deal, opening, plays, draws, knocks, going out, fish.
+
+Representation
+--------------
+A `Round` is a mutable state machine behind a readable API. Inside, each hand is
+an `int` bitmask (bit `i` is `ALL_TILES[i]`, see `domino.tiles`), the bazaar is the
+dealt tuple in draw order plus a count of tiles drawn so far, and the table is a
+`Layout` (`domino.layout`). Legal moves come from masks: the tiles of a hand that
+fit an end showing `n` are `hand & SUIT_MASK[n]`. `Play` actions and events are
+interned (`domino._core`), so listing moves allocates only the result tuple. The
+public history (`Played`, `Drew`, `Knocked`) together with the deal determines the
+whole state; `to_dict` stores exactly that and `from_dict` replays it.
+
+Rules implemented (ids from docs/RULES.md)
+-----------------------------------------
+- C-3, C-11, K-2: the deal and redeal (`domino.deal`).
+- K-3 / T-2: the first round's leader must open with the tile `first_leader` names
+  (`opening_tile`); K-4 / later rounds: a given `leader` opens with any tile.
+- C-4: every later tile goes on an open end with an equal half; on a line whose two
+  ends show the same pip a fitting tile is offered on LEFT only (`LineLayout`).
+- C-5: holding a playable tile, the mover must play; with several fits they choose
+  the tile and the end (one `Play` per tile and end).
+- C-6 / K-5 / T-3: with nothing playable, `Draw` takes one tile (`bazaar[0]` of what
+  is left) and the turn stays; once a drawn tile fits it is the only playable tile
+  and must be played. The last `bazaar_reserve` tiles are never drawn.
+- C-7: nothing playable and nothing drawable: `Knock` passes the turn.
+- C-8: after a play, the mover with an empty hand went out (even if the table is now
+  blocked); otherwise, if no tile in any hand nor any drawable bazaar tile fits an
+  open end, the round ends at once in fish and the mover is the fisherman. The test
+  is on masks (tiles not on the table and not in the reserve, against the suits of
+  the open ends), so every block is found, not only the textbook one.
+- C-9: the outcome's `hand_values` are plain pip sums; special values are scoring's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domino import _core
+from domino._core import mask_of_tiles, tiles_in
+from domino.actions import (
+    DRAW,
+    KNOCK,
+    Action,
+    Draw,
+    Drew,
+    Event,
+    Knock,
+    Play,
+    Played,
+    parse_action,
+)
+from domino.deal import Deal, first_leader_masks
+from domino.deal import deal as deal_tiles
+from domino.errors import BadState, DominoError, IllegalMove, NotYourTurn, RoundOver
+from domino.layout import Layout, LineLayout, new_layout
+from domino.rules import Opening, Ruleset
+from domino.tiles import ALL_TILES, FULL_SET_MASK, Tile, mask_value
+from domino.views import OutcomeKind, RoundOutcome, RoundView
+
+STATE_VERSION = 1
+
+_OPENING_RULE = {Opening.LOWEST_DOUBLE_FROM_ONE: "K-3", Opening.HIGHEST_DOUBLE: "T-2"}
+
+
+def _tile_list(tiles: Sequence[object]) -> str:
+    names = [str(t) for t in tiles]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class Round:
+    """The state of one round; `apply` is the only way it changes.
+
+    Attributes read by callers: `ruleset`, `players`, `leader` (the seat that opened),
+    `opening_tile` (the tile the first round must open with, None when any tile may
+    open), `redeals` (C-11 reshuffles of this deal), `turn` (seat to move, None when
+    over), `turn_no` (actions applied so far), `outcome` (None until over).
+    """
+
+    __slots__ = (
+        "_bazaar",
+        "_deal",
+        "_drawn",
+        "_hands",
+        "_history",
+        "_layout",
+        "_reserved_mask",
+        "leader",
+        "opening_tile",
+        "outcome",
+        "players",
+        "redeals",
+        "ruleset",
+        "turn",
+        "turn_no",
+    )
+
+    ruleset: Ruleset
+    players: int
+    leader: int
+    opening_tile: Tile | None
+    redeals: int
+    turn: int | None
+    turn_no: int
+    outcome: RoundOutcome | None
+    _deal: Deal
+    _hands: list[int]  # bitmask per seat
+    _bazaar: tuple[Tile, ...]  # as dealt, in draw order
+    _drawn: int  # bazaar tiles drawn so far
+    _reserved_mask: int  # the bazaar tiles nobody may draw (C-6 bazaar_reserve)
+    _layout: Layout
+    _history: list[Event]
+
+    # ----------------------------------------------------------------- creation
+
+    @classmethod
+    def start(
+        cls, ruleset: Ruleset, players: int, rng: random.Random, *, leader: int | None = None
+    ) -> Round:
+        """Deal with `rng` (C-11 redeals included) and set up the opening.
+
+        `leader` None: the first round, opened per `ruleset.opening` (K-3 / T-2) with a
+        forced tile; a seat: a later round that seat opens with any tile (K-4, T-2).
+        """
+        return cls.from_deal(ruleset, players, deal_tiles(ruleset, players, rng), leader=leader)
+
+    @classmethod
+    def from_deal(
+        cls, ruleset: Ruleset, players: int, dealt: Deal, *, leader: int | None = None
+    ) -> Round:
+        """A round from a given deal (as `start`, without shuffling).
+
+        Any partition of the 28 tiles into `players` non-empty hands and a bazaar is
+        accepted, so tests and puzzles can craft positions; `deal` gives the
+        ruleset's hand sizes.
+        """
+        ruleset.hand_size(players)  # refuses a player count the variant does not allow
+        if len(dealt.hands) != players:
+            raise DominoError(f"the deal has {len(dealt.hands)} hands for {players} players")
+        masks = [mask_of_tiles(hand) for hand in dealt.hands]
+        every = sum(map(len, dealt.hands)) + len(dealt.bazaar)
+        union = mask_of_tiles(dealt.bazaar)
+        for mask in masks:
+            union |= mask
+        if every != len(ALL_TILES) or union != FULL_SET_MASK:
+            raise DominoError("a deal must hold each of the 28 tiles exactly once")
+        if not all(masks):
+            raise DominoError("every hand of a deal needs at least one tile")
+        opening: Tile | None = None
+        if leader is None:
+            leader, opening = first_leader_masks(ruleset, masks)
+        elif not 0 <= leader < players:
+            raise DominoError(f"no seat {leader} among {players} players")
+        self = cls.__new__(cls)
+        self.ruleset = ruleset
+        self.players = players
+        self.leader = leader
+        self.opening_tile = opening
+        self.redeals = dealt.redeals
+        self.turn = leader
+        self.turn_no = 0
+        self.outcome = None
+        hands = tuple(map(tiles_in, masks))
+        self._deal = dealt if hands == dealt.hands else Deal(hands, dealt.bazaar, dealt.redeals)
+        self._hands = masks
+        self._bazaar = dealt.bazaar
+        self._drawn = 0
+        reserve = min(ruleset.bazaar_reserve, len(dealt.bazaar))
+        self._reserved_mask = mask_of_tiles(dealt.bazaar[len(dealt.bazaar) - reserve :])
+        self._layout = new_layout(ruleset.layout)
+        self._history = []
+        return self
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """Public events in order; a `Drew` does not name the tile."""
+        return tuple(self._history)
+
+    @property
+    def layout(self) -> Layout:
+        """The table. Read it; change it only through `apply`."""
+        return self._layout
+
+    @property
+    def bazaar_size(self) -> int:
+        return len(self._bazaar) - self._drawn
+
+    @property
+    def drawable(self) -> int:
+        """Bazaar tiles that may still be drawn (C-6 `bazaar_reserve`)."""
+        return max(0, len(self._bazaar) - self._drawn - self.ruleset.bazaar_reserve)
+
+    @property
+    def deal(self) -> Deal:
+        """The deal this round started from (all hands and the bazaar order: secret)."""
+        return self._deal
+
+    def _seat(self, seat: int) -> int:
+        if not 0 <= seat < self.players:
+            raise DominoError(f"no seat {seat} among {self.players} players")
+        return seat
+
+    def hand(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles `seat` holds, sorted (low tiles first)."""
+        return tiles_in(self._hands[self._seat(seat)])
+
+    def hand_mask(self, seat: int) -> int:
+        return self._hands[self._seat(seat)]
+
+    def hand_values(self) -> tuple[int, ...]:
+        """Pips in each hand as plain sums (C-9 without special values)."""
+        return tuple(mask_value(hand) for hand in self._hands)
+
+    def drawn(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles `seat` drew this round, in the order drawn (secret to others)."""
+        self._seat(seat)
+        tiles: list[Tile] = []
+        count = 0
+        for event in self._history:
+            if type(event) is Drew:
+                if event.seat == seat:
+                    tiles.append(self._bazaar[count])
+                count += 1
+        return tuple(tiles)
+
+    def _playable(self, hand: int) -> int:
+        """The mover's tiles that may be played now (C-4, K-3 opening)."""
+        layout = self._layout
+        if layout.is_empty:
+            opening = self.opening_tile
+            return hand & opening.bit if opening is not None else hand
+        return hand & layout.fit_mask
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action of the seat to move; () when the round is over.
+
+        Plays are ordered by tile (index order), and for one tile LEFT before RIGHT
+        (then UP, DOWN). Otherwise exactly one of `DRAW` (C-6) or `KNOCK` (C-7).
+        """
+        turn = self.turn
+        if turn is None:
+            return ()
+        hand = self._hands[turn]
+        layout = self._layout
+        if not layout.table_mask:
+            opening = self.opening_tile
+            if opening is not None:
+                return (_core.OPENING_PLAYS[opening.index],)
+            return tuple(_core.OPENING_PLAYS[t.index] for t in tiles_in(hand))
+        playable = hand & layout.fit_mask
+        if not playable:
+            if len(self._bazaar) - self._drawn > self.ruleset.bazaar_reserve:
+                return (DRAW,)
+            return (KNOCK,)
+        end_masks = layout.end_masks()
+        plays = _core.PLAYS
+        actions: list[Action] = []
+        while playable:
+            bit = playable & -playable
+            index = bit.bit_length() - 1
+            for end, end_mask in end_masks:
+                if end_mask & bit:
+                    actions.append(plays[end][index])
+            playable ^= bit
+        return tuple(actions)
+
+    def is_legal(self, action: Action) -> bool:
+        return self._refusal(action, None) is None
+
+    def _must_play(self, playable: int, turn: int) -> IllegalMove:
+        history = self._history
+        if history and type(history[-1]) is Drew and history[-1].seat == turn:
+            drawn = self._bazaar[self._drawn - 1]
+            return IllegalMove(f"you drew {drawn}, which fits: you must play it (C-6)")
+        tiles = tiles_in(playable)
+        if len(tiles) == 1:
+            return IllegalMove(f"you hold {tiles[0]}, which fits: you must play it (C-5)")
+        return IllegalMove(
+            f"you hold {_tile_list(tiles)}, which fit: you must play one of them (C-5)"
+        )
+
+    def _refusal(self, action: Action, seat: int | None) -> DominoError | None:
+        """Why `action` (by `seat`, if given) may not be applied now; None if it may."""
+        turn = self.turn
+        if turn is None:
+            return RoundOver("the round is over: no more moves")
+        if seat is not None and seat != turn:
+            return NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s")
+        hand = self._hands[turn]
+        layout = self._layout
+        if isinstance(action, Play):
+            return self._play_refusal(action, hand, layout)
+        if layout.is_empty:
+            return IllegalMove("the round opens with a play, not a draw or a knock")
+        playable = hand & layout.fit_mask
+        if playable:
+            return self._must_play(playable, turn)
+        if isinstance(action, Draw):
+            if not self.drawable:
+                if self.bazaar_size:
+                    return IllegalMove(
+                        f"the last {self.bazaar_size} bazaar tile(s) may not be drawn (C-6): knock"
+                    )
+                return IllegalMove("the bazaar is empty: knock (C-7)")
+            return None
+        if self.drawable:  # a Knock
+            return IllegalMove(
+                f"the bazaar has {self.drawable} tile(s) to draw: draw, do not knock (C-6)"
+            )
+        return None
+
+    def _play_refusal(self, action: Play, hand: int, layout: Layout) -> DominoError | None:
+        tile, end = action.tile, action.end
+        if not hand & tile.bit:
+            return IllegalMove(f"you do not hold {tile}")
+        if layout.is_empty:
+            opening = self.opening_tile
+            if end is not None:
+                return IllegalMove(f"{tile} opens the round: play it without an end")
+            if opening is not None and tile is not opening:
+                rule = _OPENING_RULE[self.ruleset.opening]
+                return IllegalMove(f"the first round opens with {opening} ({rule}): play it")
+            return None
+        if end is None:
+            return IllegalMove(f"the table is open: choose an end for {tile}")
+        end_masks = layout.end_masks()
+        for choice, end_mask in end_masks:
+            if choice is end and end_mask & tile.bit:
+                return None
+        open_ends = layout.open_ends()
+        pips = dict(open_ends)
+        fits = [choice for choice, end_mask in end_masks if end_mask & tile.bit]
+        if not fits:
+            shown = _tile_list([pip for _, pip in open_ends])
+            return IllegalMove(f"{tile} does not fit the open ends {shown}")
+        if end not in pips:
+            return IllegalMove(f"the end {end.name} is not open on this table")
+        if tile.has(pips[end]):
+            return IllegalMove(
+                f"both ends show {pips[end]}: play {tile} on the {fits[0].name} end,"
+                " which gives the same table"
+            )
+        return IllegalMove(
+            f"{tile} does not fit the {end.name} end, which shows {pips[end]};"
+            f" it fits the {' or '.join(f.name for f in fits)} end"
+        )
+
+    # ----------------------------------------------------------------- changing
+
+    def apply(self, action: Action, seat: int | None = None) -> Event:
+        """Apply the mover's `action` and return the public event.
+
+        `seat` given and not the mover: `NotYourTurn`; the round over: `RoundOver`;
+        anything else not legal: `IllegalMove` naming the problem. A refused action
+        changes nothing.
+        """
+        turn = self.turn
+        if turn is None or (seat is not None and seat != turn) or not self._allowed(action, turn):
+            raise self._refusal(action, seat) or DominoError(f"cannot apply {action!r}")
+        event: Event
+        if type(action) is Play:
+            tile = action.tile
+            hand = self._hands[turn] ^ 1 << tile.index
+            self._hands[turn] = hand
+            layout = self._layout
+            layout.place(tile, action.end)
+            event = _core.played(turn, action.end, tile.index)
+            if not hand:  # C-8 (a): went out, even if the table is now blocked
+                self._finish(OutcomeKind.WENT_OUT, turn)
+            elif not layout.fit_mask & ~(layout.table_mask | self._reserved_mask):
+                self._finish(OutcomeKind.FISH, turn)  # C-8 (b): nothing live fits
+            else:
+                self.turn = (turn + 1) % self.players
+        elif type(action) is Draw:
+            drawn = self._bazaar[self._drawn]
+            self._drawn += 1
+            self._hands[turn] |= 1 << drawn.index
+            event = _core.drew(turn)  # C-6: the turn stays with the drawer
+        else:
+            event = _core.knocked(turn)
+            self.turn = (turn + 1) % self.players
+        self._history.append(event)
+        self.turn_no += 1
+        return event
+
+    def _allowed(self, action: Action, turn: int) -> bool:
+        """The quick yes of `_refusal` for the seat to move (no message built)."""
+        hand = self._hands[turn]
+        layout = self._layout
+        if type(action) is Play:
+            bit = 1 << action.tile.index
+            if not hand & bit:
+                return False
+            if not layout.table_mask:
+                opening = self.opening_tile
+                return action.end is None and (opening is None or action.tile is opening)
+            for end, end_mask in layout.end_masks():
+                if end is action.end:
+                    return bool(end_mask & bit)
+            return False
+        if not layout.table_mask or hand & layout.fit_mask:
+            return False
+        drawable = len(self._bazaar) - self._drawn > self.ruleset.bazaar_reserve
+        if type(action) is Draw:
+            return drawable
+        return type(action) is Knock and not drawable
+
+    def _finish(self, kind: OutcomeKind, seat: int) -> None:
+        self.outcome = RoundOutcome(kind, seat, self.hand_values())
+        self.turn = None
+
+    def playout(self, rng: random.Random) -> RoundOutcome:
+        """Play a copy to the end with uniformly random legal actions; `self` is untouched.
+
+        For computer players' simulations and the benchmark: on a line it runs the
+        mask kernel `_core.line_playout`, other layouts use `legal_actions`/`apply`.
+        """
+        if self.outcome is not None:
+            return self.outcome
+        sim = self.copy()
+        if sim._layout.is_empty:
+            sim.apply(rng.choice(sim.legal_actions()))
+            if sim.outcome is not None:
+                return sim.outcome
+        layout = sim._layout
+        if isinstance(layout, LineLayout):
+            left, right = layout.pips
+            end = len(sim._bazaar) - min(sim.ruleset.bazaar_reserve, len(sim._bazaar))
+            drawable = tuple(t.index for t in sim._bazaar[sim._drawn : end])
+            hands = sim._hands
+            went_out, seat = _core.line_playout(
+                hands,
+                left,
+                right,
+                sim.turn,  # type: ignore[arg-type]  # not over
+                drawable,
+                layout.table_mask | sim._reserved_mask,
+                rng,
+            )
+            kind = OutcomeKind.WENT_OUT if went_out else OutcomeKind.FISH
+            return RoundOutcome(kind, seat, tuple(mask_value(hand) for hand in hands))
+        while sim.outcome is None:
+            sim.apply(rng.choice(sim.legal_actions()))
+        return sim.outcome
+
+    def copy(self) -> Round:
+        new = Round.__new__(Round)
+        new.ruleset = self.ruleset
+        new.players = self.players
+        new.leader = self.leader
+        new.opening_tile = self.opening_tile
+        new.redeals = self.redeals
+        new.turn = self.turn
+        new.turn_no = self.turn_no
+        new.outcome = self.outcome
+        new._deal = self._deal
+        new._hands = self._hands.copy()
+        new._bazaar = self._bazaar
+        new._drawn = self._drawn
+        new._reserved_mask = self._reserved_mask
+        new._layout = self._layout.copy()
+        new._history = self._history.copy()
+        return new
+
+    # -------------------------------------------------------------------- views
+
+    def view(self, seat: int | None) -> RoundView:
+        """What `seat` may know (None: the public): own hand and drawn tiles, counts
+        of the others, bazaar size, the table, history; `legal` only on its turn."""
+        if seat is not None:
+            self._seat(seat)
+        return RoundView(
+            seat=seat,
+            players=self.players,
+            hand=self.hand(seat) if seat is not None else (),
+            hand_counts=tuple(hand.bit_count() for hand in self._hands),
+            bazaar_size=self.bazaar_size,
+            drawable=self.drawable,
+            layout=self._layout.view(),
+            turn=self.turn,
+            turn_no=self.turn_no,
+            history=self.history,
+            drawn=self.drawn(seat) if seat is not None else (),
+            legal=self.legal_actions() if seat is not None and seat == self.turn else (),
+            outcome=self.outcome,
+        )
+
+    # ------------------------------------------------------------ serialization
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe state: the ruleset, the deal, the opening and every action so far."""
+        return {
+            "version": STATE_VERSION,
+            "ruleset": self.ruleset.to_dict(),
+            "players": self.players,
+            "leader": self.leader,
+            "opening_tile": str(self.opening_tile) if self.opening_tile else None,
+            "deal": {
+                "hands": [[str(t) for t in hand] for hand in self._deal.hands],
+                "bazaar": [str(t) for t in self._deal.bazaar],
+                "redeals": self._deal.redeals,
+            },
+            "actions": [_action_text(event) for event in self._history],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Round:
+        """Rebuild a round from `to_dict` by replaying its actions; `BadState` if the
+        data is of another version or any action does not apply."""
+        try:
+            if data["version"] != STATE_VERSION:
+                raise BadState(f"round state version {data['version']}, expected {STATE_VERSION}")
+            ruleset = Ruleset.from_dict(data["ruleset"])
+            raw = data["deal"]
+            dealt = Deal(
+                tuple(tuple(Tile.parse(t) for t in hand) for hand in raw["hands"]),
+                tuple(Tile.parse(t) for t in raw["bazaar"]),
+                int(raw["redeals"]),
+            )
+            forced = data["opening_tile"] is not None
+            leader = int(data["leader"])
+            state = cls.from_deal(
+                ruleset, int(data["players"]), dealt, leader=None if forced else leader
+            )
+            if state.leader != leader or str(state.opening_tile) != str(data["opening_tile"]):
+                raise BadState(
+                    f"the deal opens with {state.opening_tile} by seat {state.leader},"
+                    " not as stored"
+                )
+            for text in data["actions"]:
+                state.apply(parse_action(text))
+        except BadState:
+            raise
+        except (DominoError, KeyError, TypeError, ValueError) as exc:
+            raise BadState(f"cannot read a round: {exc}") from None
+        return state
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.ruleset,
+            self.players,
+            self.leader,
+            self.opening_tile,
+            self.redeals,
+            self.turn,
+            self.turn_no,
+            self.outcome,
+            self._deal,
+            self._hands,
+            self._drawn,
+            self._layout,
+            self._history,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Round):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        state = "over" if self.outcome else f"seat {self.turn} to move"
+        return f"<Round {self.ruleset.variant} {self.players}p, turn {self.turn_no}, {state}>"
+
+
+def _action_text(event: Event) -> str:
+    if isinstance(event, Played):
+        return str(
+            _core.OPENING_PLAYS[event.tile.index]
+            if event.end is None
+            else Play(event.tile, event.end)
+        )
+    return str(DRAW) if isinstance(event, Drew) else str(KNOCK)
