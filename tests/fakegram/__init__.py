@@ -1,0 +1,157 @@
+"""fakegram: a local Telegram Bot API server that behaves like the real one.
+
+Telegram cannot be reached from tests, and mocks cannot show a flood error, a user who never
+pressed Start, a stale button or a restart. ``FakeTelegram`` is an aiohttp server on
+127.0.0.1 that the bot talks to over real HTTP, exactly as it would to api.telegram.org.
+
+Where the definitions come from: ``api.json`` beside this file is the Bot API reference as
+data (Bot API 10.1), from the open-source project telegram-bot-api-spec (MIT licence, see
+``LICENSE`` beside it).
+
+Starting it
+-----------
+In tests, use the fixtures of ``tests/conftest.py``: ``fakegram`` is a started server on an
+ephemeral port, ``fake_bot`` an aiogram ``Bot`` bound to it. At teardown the fixture fails the
+test if the bot sent a field the API does not define (the real server silently ignores it;
+it is always a bug) or called a method the fake does not model, and it re-parses every answer
+with aiogram's own models. Point any aiogram bot at it with::
+
+    Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
+
+By itself (benchmarks, manual checks): ``python -m tests.fakegram --port 8081 --demo``.
+
+The bot side
+------------
+``/bot{token}/{method}``, GET or POST, form-encoded, multipart (uploads, ``attach://``) or
+JSON; method names are case-insensitive. Every request is checked against ``api.json``:
+unknown method -> 404 ``Not Found``; missing required field or wrong type -> 400 in the
+real server's words (``Bad Request: message text is empty``, ``Bad Request: chat not
+found``, ``Bad Request: field "x" must be of type Integer``). Every answer is checked
+against the definitions too (only declared fields, right types). Modelled methods: getMe,
+getUpdates (long polling, offsets, allowed_updates, 409 on a second poller or while a
+webhook is set), setWebhook / deleteWebhook / getWebhookInfo (updates POSTed in order with
+``X-Telegram-Bot-Api-Secret-Token``; a method in the webhook's response body is executed),
+sendMessage, sendPhoto (the image is opened with Pillow; ``file_id`` reuse), editMessageText,
+editMessageCaption, editMessageMedia, editMessageReplyMarkup, deleteMessage,
+answerCallbackQuery, answerInlineQuery, setMyCommands / getMyCommands / deleteMyCommands,
+getChat, getChatMember, getChatAdministrators, pinChatMessage, unpinChatMessage,
+sendChatAction, leaveChat. Telegram's rules with its texts: text 1-4096 and caption 0-1024
+UTF-16 units after entity parsing; ``parse_mode=HTML`` parsed and validated (``can't parse
+entities: ...``), Markdown modes passed through unchecked; callback_data 1-64 bytes
+(``BUTTON_DATA_INVALID``); at most 8 buttons a row and 100 in all (``reply markup is too
+long``); ``message is not modified: ...``; ``message to edit not found`` / ``message to
+delete not found``; a callback query answered twice or after ``callback_timeout`` seconds
+(default 15, on the injectable ``clock``) -> ``query is too old ...``. An edit without
+``reply_markup`` removes the keyboard, as in Telegram.
+
+The world
+---------
+``fake.add_user("Алиса", username="alice")`` -> ``FakeUser``; ``fake.add_group("Домино",
+members=[alice, bob], admins=[alice])`` -> ``FakeChat`` (``supergroup=True`` for a
+supergroup). A user's private chat is ``user.private_chat``. The bot may write to a user
+only after they pressed Start (403 ``bot can't initiate conversation with a user``), not
+after they blocked it (403 ``bot was blocked by the user``), and to a group only while it is a
+member (403 ``bot was kicked from the group chat`` / ``... supergroup chat``). A group upgraded
+with ``await fake.upgrade_to_supergroup(group)`` answers 400 ``group chat was upgraded to a
+supergroup chat`` with ``parameters.migrate_to_chat_id``; the service messages
+``migrate_to_chat_id`` / ``migrate_from_chat_id`` arrive as updates. Privacy mode is on by
+default (in groups the bot sees commands, replies to it, mentions and service messages).
+Every chat keeps its messages as a client shows them now (``chat.visible_messages``,
+``chat.bot_messages``, ``chat.last_bot_message``): ``StoredMessage`` with text or photo (bytes
+and file_id), caption, keyboard (``message.buttons``), edit ``history``, ``deleted``,
+``pinned``.
+
+Acting as users (all awaitable)
+-------------------------------
+``await alice.start("join_42")`` (``/start join_42``), ``await alice.send(group, "hi")``,
+``await alice.command(group, "new")`` (``/new@botname`` in groups, with a ``bot_command``
+entity), ``answer = await alice.press(message, text="Войти")`` or ``data=...`` (resolves with
+the ``CallbackAnswer`` the client shows: ``text``, ``show_alert``, ``url``; ``answered=False``
+on timeout; ``stale=True`` presses a button from an earlier version of the message),
+``results = await alice.inline_query("2-5", chat=group)`` then
+``await alice.choose_inline_result(results, "id", chat=group)``, ``await alice.leave(group)``,
+``await alice.block()`` / ``unblock()``, ``await fake.remove_bot(group)``,
+``await fake.upgrade_to_supergroup(group)``.
+
+Waiting without sleeping: ``await fake.wait_for(lambda: ..., timeout=5)``,
+``await chat.wait_for_message(lambda m: "Ход" in m.content, after=previous)``,
+``await fake.idle()`` (no pending updates, no call in flight, quiet for 150 ms).
+
+Faults and flood limits
+-----------------------
+``fake.faults.fail_next("sendMessage", chat_id=..., nth=2, status=502, description=...)``,
+``fake.faults.flood_next("editMessageText", retry_after=1)``,
+``fake.faults.drop_next("sendPhoto", after_executing=True)`` (close the socket without an
+answer, optionally after doing the work), ``fake.faults.random(seed=7, server_error=0.05,
+flood=0.05, drop=0.02)``. ``fake.enable_flood_limits()`` switches Telegram's limits on:
+about 1 message a second per chat with a burst of 3, 20 a minute per group, 30 a second
+overall (edits count), answered with 429 ``Too Many Requests: retry after N`` and
+``parameters.retry_after``. Pass ``clock=ManualClock()`` to drive limits and timeouts.
+
+Transcript and the privacy check
+--------------------------------
+``fake.transcript`` holds every call in order (``Call``: seq, clock time, method, typed
+params, result or error); ``fake.transcript.calls("sendMessage")``, ``.dump()``.
+``HandPrivacy(fake)`` checks that no tile of a hand appears in any message, button,
+callback data, callback answer or inline result outside its owner's private chat::
+
+    privacy = HandPrivacy(fake, forms=("{a}-{b}", "[{a}|{b}]"))
+    privacy.deal(alice, ["2-5", "6-6"])   # secret from now on
+    privacy.reveal("2-5")                 # played: public from now on
+    privacy.assert_no_leaks()
+
+Example test
+------------
+::
+
+    async def test_start_greets(fakegram: FakeTelegram, bot_process: None) -> None:
+        alice = fakegram.add_user("Алиса", username="alice")
+        await alice.start()
+        reply = await alice.private_chat.wait_for_message()
+        assert "Привет" in reply.content
+"""
+
+from .errors import ApiError
+from .limits import Fault, Faults, FloodLimits, ManualClock
+from .privacy import DEFAULT_TILE_FORMS, HandPrivacy, Leak
+from .server import DEFAULT_TOKEN, Exposure, FakeTelegram
+from .spec import ApiSpec, load_spec
+from .transcript import Call, Transcript
+from .world import (
+    Button,
+    CallbackAnswer,
+    ChatType,
+    FakeChat,
+    FakeUser,
+    InlineAnswer,
+    MemberStatus,
+    Photo,
+    StoredMessage,
+)
+
+__all__ = [
+    "DEFAULT_TILE_FORMS",
+    "DEFAULT_TOKEN",
+    "ApiError",
+    "ApiSpec",
+    "Button",
+    "Call",
+    "CallbackAnswer",
+    "ChatType",
+    "Exposure",
+    "FakeChat",
+    "FakeTelegram",
+    "FakeUser",
+    "Fault",
+    "Faults",
+    "FloodLimits",
+    "HandPrivacy",
+    "InlineAnswer",
+    "Leak",
+    "ManualClock",
+    "MemberStatus",
+    "Photo",
+    "StoredMessage",
+    "Transcript",
+    "load_spec",
+]

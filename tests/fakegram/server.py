@@ -1,0 +1,1552 @@
+"""The fake Bot API server: HTTP front end, the methods, updates, webhooks and user actions."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import ClientSession, ClientTimeout, MultipartReader, web
+from PIL import Image
+
+from .errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request, forbidden
+from .limits import Clock, Faults, FloodControl, FloodLimits
+from .spec import ApiSpec, MethodSpec, UploadedFile, load_spec
+from .text import MAX_CAPTION, MAX_TEXT, format_text, utf16_len
+from .transcript import Call, Transcript
+from .world import (
+    Button,
+    CallbackAnswer,
+    ChatType,
+    FakeChat,
+    FakeUser,
+    InlineAnswer,
+    MemberStatus,
+    MessageVersion,
+    PendingQuery,
+    Photo,
+    StoredMessage,
+    keyboard_from_api,
+)
+
+DEFAULT_TOKEN = "123456789:AAFakegramTestTokenForTheLocalServer0"
+DEFAULT_ALLOWED = (
+    "message",
+    "edited_message",
+    "channel_post",
+    "edited_channel_post",
+    "inline_query",
+    "chosen_inline_result",
+    "callback_query",
+    "my_chat_member",
+)
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
+_CALLBACK_ACTIONS = (
+    "url",
+    "callback_data",
+    "web_app",
+    "login_url",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "copy_text",
+    "callback_game",
+    "pay",
+)
+_CHAT_ACTIONS = {
+    "typing",
+    "upload_photo",
+    "record_video",
+    "upload_video",
+    "record_voice",
+    "upload_voice",
+    "upload_document",
+    "choose_sticker",
+    "find_location",
+    "record_video_note",
+    "upload_video_note",
+}
+_COMMAND = re.compile(r"[a-z0-9_]{1,32}")
+_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+
+Handler = Callable[[dict[str, Any], Mapping[str, UploadedFile]], Any]
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """Something the bot showed: where, to whom, and the text of it (for privacy checks).
+
+    ``chat_id`` is the chat everyone in it sees; ``audience`` a single user (callback answers,
+    inline results); ``position`` the transcript position when it was shown.
+    """
+
+    position: int
+    chat_id: int | None
+    audience: int | None
+    kind: str
+    text: str
+
+
+@dataclass
+class _Update:
+    update_id: int
+    kind: str
+    body: dict[str, Any]
+
+
+class FakeTelegram:
+    """A local Telegram for one bot. See the package docstring for the tour."""
+
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        bot_username: str = "domino_test_bot",
+        bot_name: str = "Домино",
+        clock: Clock | None = None,
+        callback_timeout: float = 15.0,
+        inline_timeout: float = 10.0,
+        privacy_mode: bool = True,
+        webhook_retry_delay: float = 0.2,
+        spec: ApiSpec | None = None,
+    ) -> None:
+        self.token = token
+        self.bot_id = int(token.split(":", 1)[0])
+        self.bot_username = bot_username
+        self.bot_name = bot_name
+        self.clock: Clock = clock or time.monotonic
+        self.callback_timeout = callback_timeout
+        self.inline_timeout = inline_timeout
+        self.privacy_mode = privacy_mode
+        self.webhook_retry_delay = webhook_retry_delay
+        self.spec = spec or load_spec()
+        self.transcript = Transcript()
+        self.faults = Faults()
+        self.flood = FloodControl(self.clock)
+        self.problems: list[str] = []
+        self.exposures: list[Exposure] = []
+        self.delivered_updates: list[dict[str, Any]] = []
+        self.users: dict[int, FakeUser] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.files: dict[str, Photo] = {}
+        self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.webhook_url: str | None = None
+        self.webhook_last_error: str | None = None
+        self._webhook_secret: str | None = None
+        self._webhook_task: asyncio.Task[None] | None = None
+        self._allowed: tuple[str, ...] = DEFAULT_ALLOWED
+        self._updates: list[_Update] = []
+        self._update_ids = itertools.count(100_000_001)
+        self._user_ids = itertools.count(1_000_001)
+        self._group_ids = itertools.count(1)
+        self._query_ids = itertools.count(7_000_000_000_001)
+        self._file_ids = itertools.count(1)
+        self._pending_callbacks: dict[str, PendingQuery] = {}
+        self._pending_inline: dict[str, PendingQuery] = {}
+        self._inline_messages: dict[str, StoredMessage] = {}
+        self._poller: asyncio.Future[None] | None = None
+        self._change = asyncio.Event()
+        self._in_flight = 0
+        self._last_activity = time.monotonic()
+        self._runner: web.AppRunner | None = None
+        self._client: ClientSession | None = None
+        self.url = ""
+        self._handlers: dict[str, Handler] = {
+            "getme": self._get_me,
+            "sendmessage": self._send_message,
+            "sendphoto": self._send_photo,
+            "editmessagetext": self._edit_message_text,
+            "editmessagecaption": self._edit_message_caption,
+            "editmessagemedia": self._edit_message_media,
+            "editmessagereplymarkup": self._edit_message_reply_markup,
+            "deletemessage": self._delete_message,
+            "answercallbackquery": self._answer_callback_query,
+            "answerinlinequery": self._answer_inline_query,
+            "setmycommands": self._set_my_commands,
+            "getmycommands": self._get_my_commands,
+            "deletemycommands": self._delete_my_commands,
+            "getchat": self._get_chat,
+            "getchatmember": self._get_chat_member,
+            "getchatadministrators": self._get_chat_administrators,
+            "pinchatmessage": self._pin_chat_message,
+            "unpinchatmessage": self._unpin_chat_message,
+            "sendchataction": self._send_chat_action,
+            "leavechat": self._leave_chat,
+            "setwebhook": self._set_webhook,
+            "deletewebhook": self._delete_webhook,
+            "getwebhookinfo": self._get_webhook_info,
+        }
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
+        """Serve on ``host:port`` (0: an ephemeral port); return the base URL."""
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port, reuse_address=True)
+        await site.start()
+        bound = self._runner.addresses[0]
+        self.url = f"http://{bound[0]}:{bound[1]}"
+        return self.url
+
+    async def stop(self) -> None:
+        await self._stop_webhook()
+        if self._poller is not None and not self._poller.done():
+            self._poller.set_result(None)
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeTelegram:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    def bot_user(self) -> dict[str, Any]:
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": self.bot_name,
+            "username": self.bot_username,
+        }
+
+    def assert_clean(self) -> None:
+        """Fail if the bot sent anything the fake flagged (unknown fields, unsupported calls)."""
+        if self.problems:
+            raise AssertionError(
+                "the bot made calls the real Telegram would not accept as intended:\n  "
+                + "\n  ".join(self.problems)
+            )
+
+    # ---------------------------------------------------------------- the world
+
+    def add_user(
+        self,
+        first_name: str,
+        *,
+        username: str | None = None,
+        last_name: str | None = None,
+        language_code: str | None = "ru",
+        started: bool = False,
+        user_id: int | None = None,
+    ) -> FakeUser:
+        """A new person. ``started=True``: they have already pressed Start in the bot's chat."""
+        user = FakeUser(
+            self,
+            user_id if user_id is not None else next(self._user_ids),
+            first_name,
+            username=username,
+            last_name=last_name,
+            language_code=language_code,
+            started=started,
+        )
+        self.users[user.id] = user
+        if started:
+            self.private_chat(user)
+        return user
+
+    def private_chat(self, user: FakeUser) -> FakeChat:
+        chat = self.chats.get(user.id)
+        if chat is None:
+            chat = FakeChat(self, user.id, ChatType.PRIVATE, user=user)
+            chat.members = {user.id: MemberStatus.MEMBER}
+            self.chats[user.id] = chat
+        return chat
+
+    def add_group(
+        self,
+        title: str,
+        *,
+        members: tuple[FakeUser, ...] | list[FakeUser] = (),
+        admins: tuple[FakeUser, ...] | list[FakeUser] = (),
+        supergroup: bool = False,
+        bot_status: MemberStatus = MemberStatus.MEMBER,
+    ) -> FakeChat:
+        """A group (or supergroup) with the bot in it. The first admin (or member) owns it."""
+        number = next(self._group_ids)
+        chat_id = -(1_000_000_000_000 + number) if supergroup else -(4_000_000_000 + number)
+        chat_type = ChatType.SUPERGROUP if supergroup else ChatType.GROUP
+        chat = FakeChat(self, chat_id, chat_type, title=title, bot_status=bot_status)
+        everyone = [*admins, *(m for m in members if m not in admins)]
+        for index, user in enumerate(everyone):
+            if index == 0:
+                chat.members[user.id] = MemberStatus.CREATOR
+            elif user in admins:
+                chat.members[user.id] = MemberStatus.ADMINISTRATOR
+            else:
+                chat.members[user.id] = MemberStatus.MEMBER
+        self.chats[chat_id] = chat
+        return chat
+
+    def chat(self, chat_id: int) -> FakeChat:
+        return self.chats[chat_id]
+
+    def message(self, chat_id: int, message_id: int) -> StoredMessage:
+        """The stored message (also for an aiogram ``Message``: ``m.chat.id, m.message_id``)."""
+        return self.chats[chat_id].messages[message_id]
+
+    async def set_bot_status(
+        self, chat: FakeChat, status: MemberStatus, *, by: FakeUser | None = None
+    ) -> None:
+        """Change the bot's membership in a group; the bot gets ``my_chat_member``."""
+        old = chat.bot_status
+        chat.bot_status = status
+        actor = by or self._owner(chat)
+        self._push(
+            "my_chat_member",
+            {
+                "chat": chat.to_api(),
+                "from": actor.to_api(),
+                "date": self._now(),
+                "old_chat_member": self._member_json(self.bot_user(), old),
+                "new_chat_member": self._member_json(self.bot_user(), status),
+            },
+        )
+        if status is MemberStatus.MEMBER and not old.present:
+            self._service_message(chat, actor, {"new_chat_members": [self.bot_user()]})
+
+    async def remove_bot(self, chat: FakeChat, *, by: FakeUser | None = None) -> None:
+        """An admin kicks the bot: from now on every call to the chat gets 403."""
+        await self.set_bot_status(chat, MemberStatus.KICKED, by=by)
+
+    async def add_bot(self, chat: FakeChat, *, by: FakeUser | None = None) -> None:
+        await self.set_bot_status(chat, MemberStatus.MEMBER, by=by)
+
+    async def upgrade_to_supergroup(self, chat: FakeChat) -> FakeChat:
+        """The group becomes a supergroup with a new id; the old id answers 400 from now on."""
+        if chat.type is not ChatType.GROUP:
+            raise ValueError(f"{chat!r} is not a basic group")
+        number = next(self._group_ids)
+        new = FakeChat(
+            self,
+            -(1_000_000_000_000 + number),
+            ChatType.SUPERGROUP,
+            title=chat.title,
+            members=dict(chat.members),
+            bot_status=chat.bot_status,
+            migrated_from=chat.id,
+        )
+        self.chats[new.id] = new
+        chat.migrated_to = new.id
+        owner = self._owner(chat)
+        self._service_message(chat, owner, {"migrate_to_chat_id": new.id}, force=True)
+        self._service_message(new, owner, {"migrate_from_chat_id": chat.id}, force=True)
+        return new
+
+    def _owner(self, chat: FakeChat) -> FakeUser:
+        for uid, status in chat.members.items():
+            if status is MemberStatus.CREATOR:
+                return self.users[uid]
+        if chat.user is not None:
+            return chat.user
+        return next(iter(self.users.values()))
+
+    # ------------------------------------------------------------- acting as users
+
+    async def user_starts(self, user: FakeUser, payload: str | None) -> StoredMessage:
+        chat = self.private_chat(user)
+        if user.blocked:
+            await self.user_blocks(user, blocked=False)
+        user.started = True
+        text = f"/start {payload}" if payload else "/start"
+        return await self.user_sends(user, chat, text, None)
+
+    async def user_sends(
+        self, user: FakeUser, chat: FakeChat, text: str, reply_to: StoredMessage | None
+    ) -> StoredMessage:
+        if chat.type is ChatType.PRIVATE:
+            if chat.user is not user:
+                raise ValueError(f"{user.first_name} cannot write in another user's chat")
+            if not user.started and not text.startswith("/start"):
+                raise RuntimeError(f"{user.first_name} must press Start first (user.start())")
+        elif not chat.members.get(user.id, MemberStatus.LEFT).present:
+            raise ValueError(f"{user.first_name} is not a member of {chat!r}")
+        if chat.migrated_to is not None:
+            raise ValueError(f"{chat!r} was upgraded; write in chat {chat.migrated_to}")
+        entities = self._client_entities(text)
+        message = self._store(
+            chat,
+            user,
+            MessageVersion(text, tuple(entities), None, (), None, None, None),
+            reply_to=reply_to,
+        )
+        if self._bot_sees(chat, message):
+            self._push("message", self._message_json(message))
+        return message
+
+    def _client_entities(self, text: str) -> list[dict[str, Any]]:
+        """Entities a client fills in: bot commands and @mentions."""
+        entities: list[dict[str, Any]] = []
+        for match in re.finditer(r"(?<![\w/])/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?", text):
+            start = utf16_len(text[: match.start()])
+            entities.append(
+                {"type": "bot_command", "offset": start, "length": utf16_len(match.group(0))}
+            )
+        for match in re.finditer(r"(?<![\w/@])@[A-Za-z0-9_]{3,32}", text):
+            start = utf16_len(text[: match.start()])
+            entities.append(
+                {"type": "mention", "offset": start, "length": utf16_len(match.group(0))}
+            )
+        entities.sort(key=lambda e: e["offset"])
+        return entities
+
+    def _bot_sees(self, chat: FakeChat, message: StoredMessage) -> bool:
+        """Whether the bot receives a user's message (privacy mode in groups)."""
+        if chat.type is ChatType.PRIVATE:
+            return True
+        if not chat.bot_status.present:
+            return False
+        if not self.privacy_mode or message.service or message.via_bot:
+            return True
+        text = message.content
+        if text.startswith("/"):
+            command = text.split()[0]
+            return "@" not in command or command.endswith(f"@{self.bot_username}")
+        if message.reply_to is not None and message.reply_to.from_bot:
+            return True
+        return f"@{self.bot_username}" in text
+
+    async def user_presses(
+        self,
+        user: FakeUser,
+        message: StoredMessage | Any,
+        text: str | None,
+        data: str | None,
+        stale: bool,
+        timeout: float,
+    ) -> CallbackAnswer:
+        if text is None and data is None:
+            raise ValueError("find the button by text= or data=")
+        if not isinstance(message, StoredMessage):
+            message = self.message(message.chat.id, message.message_id)
+        if message.deleted:
+            raise LookupError(f"{message!r} is deleted; no client shows its buttons")
+        self._check_can_see(user, message.chat)
+        versions = [message.version, *reversed(message.history)] if stale else [message.version]
+        button: Button | None = None
+        for version in versions:
+            for row in version.keyboard or ():
+                for candidate in row:
+                    if (text is None or candidate.text == text) and (
+                        data is None or candidate.callback_data == data
+                    ):
+                        button = candidate
+                        break
+                if button:
+                    break
+            if button:
+                break
+        if button is None:
+            message.button(text=text, data=data)  # raises LookupError listing the buttons
+            raise AssertionError("unreachable")
+        if button.callback_data is None:
+            return CallbackAnswer(answered=False, url=button.url)
+        query_id = str(next(self._query_ids))
+        loop = asyncio.get_running_loop()
+        pending = PendingQuery(query_id, user, self.clock(), loop.create_future(), message=message)
+        self._pending_callbacks[query_id] = pending
+        self._push(
+            "callback_query",
+            {
+                "id": query_id,
+                "from": user.to_api(),
+                "message": self._message_json(message),
+                "chat_instance": str(abs(hash((message.chat.id, self.bot_id)))),
+                "data": button.callback_data,
+            },
+        )
+        try:
+            answer: CallbackAnswer = await asyncio.wait_for(asyncio.shield(pending.future), timeout)
+        except TimeoutError:
+            return CallbackAnswer(answered=False)
+        return answer
+
+    def _check_can_see(self, user: FakeUser, chat: FakeChat) -> None:
+        if chat.type is ChatType.PRIVATE:
+            if chat.user is not user:
+                raise ValueError(f"{user.first_name} cannot see {chat!r}")
+        elif not chat.members.get(user.id, MemberStatus.LEFT).present:
+            raise ValueError(f"{user.first_name} is not a member of {chat!r}")
+
+    async def user_inline_query(
+        self, user: FakeUser, query: str, chat: FakeChat | None, timeout: float
+    ) -> InlineAnswer:
+        query_id = str(next(self._query_ids))
+        pending = PendingQuery(
+            query_id, user, self.clock(), asyncio.get_running_loop().create_future(), query=query
+        )
+        self._pending_inline[query_id] = pending
+        body: dict[str, Any] = {"id": query_id, "from": user.to_api(), "query": query, "offset": ""}
+        if chat is not None:
+            self._check_can_see(user, chat)
+            body["chat_type"] = "sender" if chat.id == user.id else chat.type.value
+        self._push("inline_query", body)
+        try:
+            answer: InlineAnswer = await asyncio.wait_for(asyncio.shield(pending.future), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"the bot did not answer inline query {query!r}") from None
+        return answer
+
+    async def user_chooses_inline_result(
+        self, user: FakeUser, answer: InlineAnswer, result_id: str, chat: FakeChat
+    ) -> StoredMessage:
+        result = answer.result(result_id)
+        self._check_can_see(user, chat)
+        content = result.get("input_message_content")
+        if not content or "message_text" not in content:
+            raise ValueError(f"inline result {result_id!r} has no text message content")
+        text, entities = format_text(
+            content["message_text"], content.get("parse_mode"), content.get("entities")
+        )
+        keyboard, raw = keyboard_from_api(result.get("reply_markup"))
+        message = self._store(
+            chat, user, MessageVersion(text, tuple(entities), None, (), None, keyboard, raw)
+        )
+        message.via_bot = True
+        chosen: dict[str, Any] = {
+            "result_id": result_id,
+            "from": user.to_api(),
+            "query": answer.query,
+        }
+        if keyboard is not None:
+            inline_id = f"inl{next(self._file_ids)}"
+            self._inline_messages[inline_id] = message
+            chosen["inline_message_id"] = inline_id
+        self._push("chosen_inline_result", chosen)
+        if self._bot_sees(chat, message):
+            self._push("message", self._message_json(message))
+        return message
+
+    async def user_joins(self, user: FakeUser, chat: FakeChat) -> None:
+        chat.members[user.id] = MemberStatus.MEMBER
+        self._service_message(chat, user, {"new_chat_members": [user.to_api()]})
+
+    async def user_leaves(self, user: FakeUser, chat: FakeChat) -> None:
+        if chat.type is ChatType.PRIVATE:
+            raise ValueError("block the bot instead of leaving a private chat")
+        chat.members[user.id] = MemberStatus.LEFT
+        self._service_message(chat, user, {"left_chat_member": user.to_api()})
+
+    async def user_blocks(self, user: FakeUser, *, blocked: bool) -> None:
+        chat = self.private_chat(user)
+        if user.blocked == blocked:
+            return
+        user.blocked = blocked
+        old, new = (
+            (MemberStatus.MEMBER, MemberStatus.KICKED)
+            if blocked
+            else (MemberStatus.KICKED, MemberStatus.MEMBER)
+        )
+        self._push(
+            "my_chat_member",
+            {
+                "chat": chat.to_api(),
+                "from": user.to_api(),
+                "date": self._now(),
+                "old_chat_member": self._member_json(self.bot_user(), old),
+                "new_chat_member": self._member_json(self.bot_user(), new),
+            },
+        )
+
+    def _service_message(
+        self, chat: FakeChat, actor: FakeUser, service: dict[str, Any], *, force: bool = False
+    ) -> StoredMessage:
+        message = self._store(chat, actor, MessageVersion(None, (), None, (), None, None, None))
+        message.service = service
+        if force or self._bot_sees(chat, message):
+            self._push("message", self._message_json(message))
+        return message
+
+    # ------------------------------------------------------------- waiting helpers
+
+    def _pulse(self) -> None:
+        self._last_activity = time.monotonic()
+        self._change.set()
+        self._change = asyncio.Event()
+
+    async def wait_for(self, predicate: Callable[[], bool], *, timeout: float = 5.0) -> None:
+        """Return as soon as ``predicate()`` holds; re-checked whenever anything happens."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not predicate():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"condition not met within {timeout} s")
+            event = self._change
+            try:
+                await asyncio.wait_for(event.wait(), min(remaining, 0.25))
+            except TimeoutError:
+                continue
+
+    @property
+    def pending_updates(self) -> int:
+        """Updates not yet confirmed by the bot (polling) or delivered (webhook)."""
+        return len(self._updates)
+
+    async def idle(self, quiet: float = 0.15, *, timeout: float = 10.0) -> None:
+        """Wait until the bot has taken every update and made no call for ``quiet`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            calm = time.monotonic() - self._last_activity
+            if not self._updates and self._in_flight == 0 and calm >= quiet:
+                return
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(
+                    f"not idle within {timeout} s: {len(self._updates)} pending updates, "
+                    f"{self._in_flight} calls in flight"
+                )
+            await asyncio.sleep(min(max(quiet - calm, 0.01), remaining))
+
+    # ------------------------------------------------------------------ updates
+
+    def _push(self, kind: str, body: dict[str, Any]) -> None:
+        update_id = next(self._update_ids)
+        update: dict[str, Any] = {"update_id": update_id, kind: body}
+        self.spec.conform("Update", update, "update")
+        self._updates.append(_Update(update_id, kind, update))
+        self._pulse()
+
+    def _take_allowed(self, limit: int) -> list[dict[str, Any]]:
+        """The first deliverable updates; updates the bot did not subscribe to are dropped."""
+        kept: list[_Update] = []
+        for update in self._updates:
+            if update.kind in self._allowed:
+                kept.append(update)
+        self._updates = kept
+        return [u.body for u in kept[:limit]]
+
+    async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.webhook_url is not None:
+            raise ApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; "
+                "use deleteWebhook to delete the webhook first",
+            )
+        if self._poller is not None and not self._poller.done():
+            self._poller.set_exception(
+                ApiError(
+                    409,
+                    "Conflict: terminated by other getUpdates request; "
+                    "make sure that only one bot instance is running",
+                )
+            )
+        if "allowed_updates" in params:
+            self._allowed = tuple(params["allowed_updates"]) or DEFAULT_ALLOWED
+        offset = params.get("offset")
+        if offset is not None:
+            if offset < 0:
+                self._updates = self._updates[offset:]
+            else:
+                self._updates = [u for u in self._updates if u.update_id >= offset]
+            self._pulse()
+        limit = min(max(params.get("limit", 100), 1), 100)
+        found = self._take_allowed(limit)
+        timeout = params.get("timeout", 0)
+        if found or timeout <= 0:
+            return found
+        loop = asyncio.get_running_loop()
+        poller: asyncio.Future[None] = loop.create_future()
+        self._poller = poller
+        deadline = loop.time() + timeout
+        self._in_flight -= 1  # a waiting long poll is not bot activity
+        try:
+            while not found:
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    break
+                event = self._change
+                waiter: asyncio.Future[Any] = asyncio.ensure_future(event.wait())
+                await asyncio.wait(
+                    {waiter, poller}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
+                )
+                waiter.cancel()
+                if poller.done():
+                    if poller.exception() is not None:
+                        raise poller.exception()  # type: ignore[misc]
+                    break
+                found = self._take_allowed(limit)
+        finally:
+            self._in_flight += 1
+            if self._poller is poller:
+                self._poller = None
+        return found
+
+    # ------------------------------------------------------------------ webhook
+
+    def _set_webhook(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        url = p["url"]
+        if not url:
+            return self._delete_webhook(p, files)
+        if not url.startswith(("https://", "http://")):
+            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+        secret = p.get("secret_token")
+        if secret is not None and not _SECRET.fullmatch(secret):
+            raise bad_request("secret token contains unallowed characters")
+        if "allowed_updates" in p:
+            self._allowed = tuple(p["allowed_updates"]) or DEFAULT_ALLOWED
+        if p.get("drop_pending_updates"):
+            self._updates.clear()
+        self.webhook_url = url
+        self._webhook_secret = secret
+        if self._webhook_task is None or self._webhook_task.done():
+            self._webhook_task = asyncio.ensure_future(self._deliver_webhook())
+        self._pulse()
+        return True
+
+    def _delete_webhook(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        self.webhook_url = None
+        self._webhook_secret = None
+        if p.get("drop_pending_updates"):
+            self._updates.clear()
+        self._pulse()
+        return True
+
+    def _get_webhook_info(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        info: dict[str, Any] = {
+            "url": self.webhook_url or "",
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._updates),
+        }
+        if self.webhook_url:
+            info["max_connections"] = 40
+            info["allowed_updates"] = list(self._allowed)
+            if self.webhook_last_error:
+                info["last_error_date"] = self._now()
+                info["last_error_message"] = self.webhook_last_error
+        return info
+
+    async def _stop_webhook(self) -> None:
+        self.webhook_url = None
+        task = self._webhook_task
+        self._webhook_task = None
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def _deliver_webhook(self) -> None:
+        """POST updates one by one, in order, retrying until the bot's server takes each."""
+        if self._client is None:
+            self._client = ClientSession(timeout=ClientTimeout(total=30))
+        while self.webhook_url is not None:
+            batch = self._take_allowed(1)
+            if not batch:
+                event = self._change
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), 1.0)
+                continue
+            update = batch[0]
+            headers = {"Content-Type": "application/json"}
+            if self._webhook_secret:
+                headers["X-Telegram-Bot-Api-Secret-Token"] = self._webhook_secret
+            self._in_flight += 1
+            try:
+                async with self._client.post(
+                    self.webhook_url, data=json.dumps(update), headers=headers
+                ) as response:
+                    status = response.status
+                    reply = await self._webhook_reply(response) if status < 300 else None
+            except Exception as error:  # any failure: Telegram retries later
+                self.webhook_last_error = f"Connection failed: {type(error).__name__}"
+                status, reply = 0, None
+            finally:
+                self._in_flight -= 1
+            if 200 <= status < 300:
+                self._updates = [u for u in self._updates if u.update_id != update["update_id"]]
+                self.delivered_updates.append(update)
+                self.webhook_last_error = None
+                self._pulse()
+                if reply and "method" in reply:
+                    await self._run_webhook_reply(reply)
+                continue
+            if status:
+                self.webhook_last_error = f"Wrong response from the webhook: {status}"
+            await asyncio.sleep(self.webhook_retry_delay)
+
+    @staticmethod
+    async def _webhook_reply(response: Any) -> dict[str, Any] | None:
+        kind = response.headers.get("Content-Type", "")
+        if kind.startswith("application/json"):
+            body = await response.json()
+            return body if isinstance(body, dict) else None
+        if kind.startswith("multipart/"):
+            reader = MultipartReader.from_response(response)
+            fields: dict[str, Any] = {}
+            while (part := await reader.next()) is not None:
+                if part.name is None:  # type: ignore[union-attr]
+                    continue
+                data = await part.read()  # type: ignore[union-attr]
+                filename = getattr(part, "filename", None)
+                if filename:
+                    fields[part.name] = UploadedFile(part.name, filename, bytes(data))  # type: ignore[union-attr]
+                else:
+                    fields[part.name] = bytes(data).decode()  # type: ignore[union-attr]
+            return fields
+        return None
+
+    async def _run_webhook_reply(self, reply: dict[str, Any]) -> None:
+        method_name = str(reply.pop("method"))
+        spec = self.spec.method(method_name)
+        if spec is None:
+            self.problems.append(f"webhook reply with unknown method {method_name!r}")
+            return
+        raw = {k: v for k, v in reply.items() if not isinstance(v, UploadedFile)}
+        files = {k: v for k, v in reply.items() if isinstance(v, UploadedFile)}
+        await self._call(spec, {**raw, **files}, files, via="webhook-reply")
+
+    # --------------------------------------------------------------- HTTP front
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        if request.match_info["token"] != self.token:
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
+        spec = self.spec.method(request.match_info["method"])
+        if spec is None:
+            return web.json_response(
+                {"ok": False, "error_code": 404, "description": "Not Found"}, status=404
+            )
+        try:
+            raw, files = await self._read_params(request)
+        except ApiError as error:
+            return web.json_response(error.to_json(), status=error.status)
+        chat_hint = raw.get("chat_id")
+        chat_id = int(chat_hint) if isinstance(chat_hint, str) and _is_int(chat_hint) else None
+        fault = self.faults.pick(spec.name, chat_id)
+        if fault is not None and fault.drop:
+            if fault.after_executing:
+                await self._call(spec, raw, files, dropped=True)
+            else:
+                self._record(spec.name, raw, None, None, injected=True, dropped=True)
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response(status=500)
+        if fault is not None:
+            injected = fault.error()
+            self._record(spec.name, raw, None, injected, injected=True)
+            return web.json_response(injected.to_json(), status=injected.status)
+        ok, payload = await self._call(spec, raw, files)
+        return web.json_response(payload, status=200 if ok else payload["error_code"])
+
+    async def _read_params(
+        self, request: web.Request
+    ) -> tuple[dict[str, Any], dict[str, UploadedFile]]:
+        raw: dict[str, Any] = dict(request.query)
+        files: dict[str, UploadedFile] = {}
+        if request.method == "POST" and request.can_read_body:
+            kind = request.content_type
+            if kind == "application/json":
+                try:
+                    body = await request.json()
+                except ValueError:
+                    raise bad_request("can't parse JSON object") from None
+                if not isinstance(body, dict):
+                    raise bad_request("can't parse JSON object")
+                raw.update(body)
+            elif kind in ("application/x-www-form-urlencoded", "multipart/form-data"):
+                form = await request.post()
+                for key, value in form.items():
+                    if isinstance(value, str):
+                        raw[key] = value
+                    elif isinstance(value, web.FileField):
+                        content = value.file.read()
+                        files[key] = UploadedFile(key, value.filename or key, content)
+                    else:
+                        raw[key] = bytes(value).decode("utf-8", "replace")
+        for name, upload in files.items():
+            raw.setdefault(name, upload)
+        return raw, files
+
+    async def _call(
+        self,
+        spec: MethodSpec,
+        raw: dict[str, Any],
+        files: Mapping[str, UploadedFile],
+        *,
+        via: str = "http",
+        dropped: bool = False,
+    ) -> tuple[bool, dict[str, Any]]:
+        """Check, execute and record one call; return (ok, JSON body)."""
+        self._in_flight += 1
+        self._pulse()
+        params: dict[str, Any] = {}
+        try:
+            parsed = self.spec.parse_request(spec, raw)
+            params = parsed.params
+            for name in parsed.unknown_fields:
+                self.problems.append(f"{spec.name}: unknown field {name!r}")
+            handler = self._handlers.get(spec.name.lower())
+            if spec.name.lower() == "getupdates":
+                result: Any = await self._get_updates(params)
+            elif handler is None:
+                self.problems.append(f"{spec.name}: method not supported by fakegram")
+                raise bad_request(f"method {spec.name} is not supported by fakegram")
+            else:
+                result = handler(params, files)
+            result = self.spec.conform_result(spec, result)
+        except ApiError as error:
+            self._record(spec.name, params or raw, None, error, via=via, dropped=dropped)
+            return False, error.to_json()
+        finally:
+            self._in_flight -= 1
+            self._pulse()
+        self._record(spec.name, params, result, None, via=via, dropped=dropped)
+        return True, {"ok": True, "result": result}
+
+    def _record(
+        self,
+        method: str,
+        params: Mapping[str, Any],
+        result: Any,
+        error: ApiError | None,
+        *,
+        injected: bool = False,
+        dropped: bool = False,
+        via: str = "http",
+    ) -> None:
+        shown = {k: (repr(v) if isinstance(v, UploadedFile) else v) for k, v in params.items()}
+        self.transcript.append(
+            Call(
+                seq=self.transcript.next_seq(),
+                at=self.clock(),
+                wall=time.time(),
+                method=method,
+                params=shown,
+                ok=error is None and not (dropped and injected),
+                result=result,
+                error_code=error.status if error else None,
+                description=error.description if error else None,
+                parameters=error.parameters if error else None,
+                injected=injected,
+                dropped=dropped,
+                via=via,
+            )
+        )
+
+    # ------------------------------------------------------------ chat resolution
+
+    def _now(self) -> int:
+        return int(time.time())
+
+    def _find_chat(self, chat_id: int | str) -> FakeChat:
+        if isinstance(chat_id, int) and chat_id in self.chats:
+            return self.chats[chat_id]
+        raise bad_request("chat not found")
+
+    def _writable_chat(self, chat_id: int | str) -> FakeChat:
+        """The chat, if the bot may act in it now; the real server's error otherwise."""
+        chat = self._find_chat(chat_id)
+        if chat.migrated_to is not None:
+            raise bad_request(
+                "group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": chat.migrated_to},
+            )
+        if chat.type is ChatType.PRIVATE:
+            assert chat.user is not None
+            if chat.user.blocked:
+                raise forbidden("bot was blocked by the user")
+            if not chat.user.started:
+                raise forbidden("bot can't initiate conversation with a user")
+            return chat
+        kind = "supergroup chat" if chat.type is ChatType.SUPERGROUP else "group chat"
+        if chat.bot_status is MemberStatus.KICKED:
+            raise forbidden(f"bot was kicked from the {kind}")
+        if chat.bot_status is MemberStatus.LEFT:
+            raise forbidden(f"bot is not a member of the {kind}")
+        return chat
+
+    def _readable_chat(self, chat_id: int | str) -> FakeChat:
+        chat = self._find_chat(chat_id)
+        if chat.type is not ChatType.PRIVATE and chat.migrated_to is None:
+            return self._writable_chat(chat_id)
+        if chat.migrated_to is not None:
+            raise bad_request(
+                "group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": chat.migrated_to},
+            )
+        return chat
+
+    def _count_flood(self, chat: FakeChat) -> None:
+        self.flood.check(chat.id, chat.type is not ChatType.PRIVATE)
+
+    def enable_flood_limits(self, limits: FloodLimits | None = None) -> None:
+        """Switch Telegram's send limits on (they are off by default)."""
+        self.flood.enable(limits)
+
+    # -------------------------------------------------------------- messages
+
+    def _store(
+        self,
+        chat: FakeChat,
+        sender: FakeUser | None,
+        version: MessageVersion,
+        *,
+        reply_to: StoredMessage | None = None,
+    ) -> StoredMessage:
+        message = StoredMessage(
+            chat, chat.next_message_id, sender, self._now(), version, reply_to=reply_to
+        )
+        chat.messages[message.message_id] = message
+        chat.next_message_id += 1
+        return message
+
+    def _message_json(self, message: StoredMessage, *, nested: bool = False) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "message_id": message.message_id,
+            "from": self.bot_user() if message.sender is None else message.sender.to_api(),
+            "chat": message.chat.to_api(),
+            "date": message.date,
+        }
+        version = message.version
+        if message.edit_date is not None:
+            body["edit_date"] = message.edit_date
+        if message.via_bot:
+            body["via_bot"] = self.bot_user()
+        if message.reply_to is not None and not nested:
+            body["reply_to_message"] = self._message_json(message.reply_to, nested=True)
+        if version.text is not None:
+            body["text"] = version.text
+            if version.entities:
+                body["entities"] = [self._entity_json(e) for e in version.entities]
+        if version.photo is not None:
+            body["photo"] = self._photo_sizes(version.photo)
+            if version.caption:
+                body["caption"] = version.caption
+                if version.caption_entities:
+                    body["caption_entities"] = [
+                        self._entity_json(e) for e in version.caption_entities
+                    ]
+        if version.raw_keyboard is not None:
+            body["reply_markup"] = version.raw_keyboard
+        body.update(message.service)
+        return body
+
+    def _entity_json(self, entity: Mapping[str, Any]) -> dict[str, Any]:
+        if "user_id" in entity:
+            uid = int(entity["user_id"])
+            user = self.users.get(uid)
+            found = dict(entity)
+            del found["user_id"]
+            if user is None:
+                return {**found, "type": "text_link", "url": f"tg://user?id={uid}"}
+            return {**found, "user": user.to_api()}
+        return dict(entity)
+
+    def _photo_sizes(self, photo: Photo) -> list[dict[str, Any]]:
+        sizes = []
+        scale = 320 / max(photo.width, photo.height)
+        if scale < 1:
+            sizes.append(
+                {
+                    "file_id": f"{photo.file_id}-s",
+                    "file_unique_id": f"{photo.file_unique_id}-s",
+                    "width": max(1, round(photo.width * scale)),
+                    "height": max(1, round(photo.height * scale)),
+                }
+            )
+        sizes.append(
+            {
+                "file_id": photo.file_id,
+                "file_unique_id": photo.file_unique_id,
+                "width": photo.width,
+                "height": photo.height,
+                "file_size": len(photo.data),
+            }
+        )
+        return sizes
+
+    def _expose_message(self, message: StoredMessage) -> None:
+        version = message.version
+        parts = [version.text or "", version.caption or ""]
+        for row in version.keyboard or ():
+            for button in row:
+                parts.extend(
+                    v
+                    for v in (
+                        button.text,
+                        button.callback_data,
+                        button.url,
+                        button.switch_inline_query,
+                        button.switch_inline_query_current_chat,
+                    )
+                    if v
+                )
+        self.exposures.append(
+            Exposure(self.transcript.position, message.chat.id, None, "message", "\n".join(parts))
+        )
+
+    def _text_version(
+        self, p: dict[str, Any], key: str, entities_key: str, limit: int, too_long: str
+    ) -> tuple[str, tuple[Mapping[str, Any], ...]]:
+        text, entities = format_text(p.get(key) or "", p.get("parse_mode"), p.get(entities_key))
+        if utf16_len(text) > limit:
+            raise bad_request(too_long)
+        return text, tuple(entities)
+
+    def _check_markup(
+        self, markup: Mapping[str, Any] | None
+    ) -> tuple[tuple[tuple[Button, ...], ...] | None, Mapping[str, Any] | None]:
+        """Telegram's rules for inline keyboards (size, callback data, one action each)."""
+        if not markup or "inline_keyboard" not in markup:
+            return None, None
+        rows = markup["inline_keyboard"]
+        if sum(len(row) for row in rows) > 100 or any(len(row) > 8 for row in rows):
+            raise bad_request("reply markup is too long")
+        for row in rows:
+            for button in row:
+                actions = [key for key in _CALLBACK_ACTIONS if key in button]
+                if not actions:
+                    raise bad_request(
+                        "can't parse inline keyboard button: "
+                        "Text buttons are unallowed in the inline keyboard"
+                    )
+                if not button["text"]:
+                    raise bad_request("BUTTON_TEXT_INVALID")
+                if "callback_data" in button:
+                    size = len(button["callback_data"].encode("utf-8"))
+                    if not 1 <= size <= 64:
+                        raise bad_request("BUTTON_DATA_INVALID")
+                if "url" in button and not button["url"].startswith(
+                    ("http://", "https://", "tg://")
+                ):
+                    raise bad_request(
+                        f"inline keyboard button URL '{button['url']}' is invalid: Wrong HTTP URL"
+                    )
+        return keyboard_from_api(markup)
+
+    def _photo_from(self, value: Any, files: Mapping[str, UploadedFile]) -> Photo:
+        """The photo an InputFile-or-String field names: an upload or an earlier file_id."""
+        if isinstance(value, str) and value.startswith("attach://"):
+            name = value.removeprefix("attach://")
+            if name not in files:
+                raise bad_request(f"file attachment '{name}' not found")
+            value = files[name]
+        if isinstance(value, UploadedFile):
+            return self._upload_photo(value)
+        if isinstance(value, str) and value.startswith(("http://", "https://")):
+            raise bad_request("failed to get HTTP URL content")
+        photo = self.files.get(str(value))
+        if photo is None:
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        return photo
+
+    def _upload_photo(self, upload: UploadedFile) -> Photo:
+        if len(upload.data) > MAX_PHOTO_BYTES:
+            raise bad_request("file is too big")
+        try:
+            with Image.open(io.BytesIO(upload.data)) as image:
+                image.verify()
+            with Image.open(io.BytesIO(upload.data)) as image:
+                width, height = image.size
+                kind = image.format or "?"
+        except Exception:  # Pillow raises many kinds for a bad picture
+            raise bad_request("IMAGE_PROCESS_FAILED") from None
+        if width + height > 10_000 or max(width, height) > 20 * min(width, height):
+            raise bad_request("PHOTO_INVALID_DIMENSIONS")
+        number = next(self._file_ids)
+        photo = Photo(
+            file_id=f"AgACAgIAAxkDAAI{number:08d}fakegram",
+            file_unique_id=f"AQAD{number:06d}",
+            data=upload.data,
+            width=width,
+            height=height,
+            format=kind,
+        )
+        self.files[photo.file_id] = photo
+        self.files[f"{photo.file_id}-s"] = photo
+        return photo
+
+    def _reply_target(self, chat: FakeChat, p: dict[str, Any]) -> StoredMessage | None:
+        reply = p.get("reply_parameters")
+        if not reply:
+            return None
+        target = chat.messages.get(reply["message_id"])
+        if target is None or target.deleted:
+            if reply.get("allow_sending_without_reply"):
+                return None
+            raise bad_request("message to be replied not found")
+        return target
+
+    def _send_message(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        chat = self._writable_chat(p["chat_id"])
+        text, entities = self._text_version(p, "text", "entities", MAX_TEXT, "message is too long")
+        if not text:
+            raise bad_request("message text is empty")
+        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        reply_to = self._reply_target(chat, p)
+        self._count_flood(chat)
+        message = self._store(
+            chat,
+            None,
+            MessageVersion(text, entities, None, (), None, keyboard, raw),
+            reply_to=reply_to,
+        )
+        self._expose_message(message)
+        return self._message_json(message)
+
+    def _send_photo(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        chat = self._writable_chat(p["chat_id"])
+        caption, entities = self._text_version(
+            p, "caption", "caption_entities", MAX_CAPTION, "message caption is too long"
+        )
+        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        photo = self._photo_from(p["photo"], files)
+        reply_to = self._reply_target(chat, p)
+        self._count_flood(chat)
+        message = self._store(
+            chat,
+            None,
+            MessageVersion(None, (), caption or None, entities, photo, keyboard, raw),
+            reply_to=reply_to,
+        )
+        self._expose_message(message)
+        return self._message_json(message)
+
+    def _edit_target(self, p: dict[str, Any], missing: str) -> StoredMessage:
+        if "inline_message_id" in p:
+            found = self._inline_messages.get(p["inline_message_id"])
+            if found is None or found.deleted:
+                raise bad_request(missing)
+            return found
+        if "chat_id" not in p:
+            raise bad_request("chat_id is empty")
+        chat = self._writable_chat(p["chat_id"])
+        if "message_id" not in p:
+            raise bad_request("message identifier is not specified")
+        message = chat.messages.get(p["message_id"])
+        if message is None or message.deleted:
+            raise bad_request(missing)
+        return message
+
+    def _apply_edit(
+        self, p: dict[str, Any], message: StoredMessage, version: MessageVersion
+    ) -> Any:
+        if version == message.version:
+            raise bad_request(NOT_MODIFIED)
+        if "inline_message_id" not in p:
+            self._count_flood(message.chat)
+        message.history.append(message.version)
+        message.version = version
+        message.edit_date = self._now()
+        self._expose_message(message)
+        if "inline_message_id" in p:
+            return True
+        return self._message_json(message)
+
+    def _editable(self, p: dict[str, Any]) -> StoredMessage:
+        message = self._edit_target(p, "message to edit not found")
+        if not message.from_bot and not message.via_bot:
+            raise bad_request("message can't be edited")
+        return message
+
+    def _edit_message_text(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        message = self._editable(p)
+        if message.version.text is None:
+            raise bad_request("there is no text in the message to edit")
+        text, entities = self._text_version(p, "text", "entities", MAX_TEXT, "message is too long")
+        if not text:
+            raise bad_request("message text is empty")
+        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        old = message.version
+        return self._apply_edit(
+            p, message, MessageVersion(text, entities, None, (), old.photo, keyboard, raw)
+        )
+
+    def _edit_message_caption(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        message = self._editable(p)
+        if message.version.photo is None:
+            raise bad_request("there is no caption in the message to edit")
+        caption, entities = self._text_version(
+            p, "caption", "caption_entities", MAX_CAPTION, "message caption is too long"
+        )
+        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        old = message.version
+        return self._apply_edit(
+            p,
+            message,
+            MessageVersion(None, (), caption or None, entities, old.photo, keyboard, raw),
+        )
+
+    def _edit_message_media(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        message = self._editable(p)
+        media = p["media"]
+        if media.get("type") != "photo":
+            raise bad_request(f"fakegram models photo media only, got {media.get('type')!r}")
+        if message.version.photo is None:
+            raise bad_request("there is no media in the message to edit")
+        photo = self._photo_from(media["media"], files)
+        caption, entities = self._text_version(
+            media, "caption", "caption_entities", MAX_CAPTION, "message caption is too long"
+        )
+        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        return self._apply_edit(
+            p,
+            message,
+            MessageVersion(None, (), caption or None, entities, photo, keyboard, raw),
+        )
+
+    def _edit_message_reply_markup(
+        self, p: dict[str, Any], files: Mapping[str, UploadedFile]
+    ) -> Any:
+        message = self._editable(p)
+        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        old = message.version
+        return self._apply_edit(
+            p,
+            message,
+            MessageVersion(
+                old.text, old.entities, old.caption, old.caption_entities, old.photo, keyboard, raw
+            ),
+        )
+
+    def _delete_message(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        chat = self._writable_chat(p["chat_id"])
+        message = chat.messages.get(p["message_id"])
+        if message is None or message.deleted:
+            raise bad_request("message to delete not found")
+        bot_is_admin = chat.bot_status in (MemberStatus.ADMINISTRATOR, MemberStatus.CREATOR)
+        if not message.from_bot and chat.type is not ChatType.PRIVATE and not bot_is_admin:
+            raise bad_request("message can't be deleted")
+        message.deleted = True
+        message.pinned = False
+        return True
+
+    # -------------------------------------------------------------- answers
+
+    def _answer_callback_query(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        pending = self._pending_callbacks.get(p["callback_query_id"])
+        if pending is None or self.clock() - pending.created > self.callback_timeout:
+            raise bad_request(QUERY_TOO_OLD)
+        text = p.get("text")
+        if text is not None and utf16_len(text) > 200:
+            raise bad_request("MESSAGE_TOO_LONG")
+        url = p.get("url")
+        if url is not None and not url.startswith(
+            (f"https://t.me/{self.bot_username}", f"t.me/{self.bot_username}")
+        ):
+            raise bad_request("URL_INVALID")
+        del self._pending_callbacks[pending.id]
+        answer = CallbackAnswer(True, text, bool(p.get("show_alert")), url)
+        if not pending.future.done():
+            pending.future.set_result(answer)
+        shown = "\n".join(v for v in (text, url) if v)
+        self.exposures.append(
+            Exposure(self.transcript.position, None, pending.user.id, "callback answer", shown)
+        )
+        return True
+
+    def _answer_inline_query(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        pending = self._pending_inline.get(p["inline_query_id"])
+        if pending is None or self.clock() - pending.created > self.inline_timeout:
+            raise bad_request(QUERY_TOO_OLD)
+        results = p["results"]
+        if len(results) > 50:
+            raise bad_request("RESULTS_TOO_MUCH")
+        seen: set[str] = set()
+        for result in results:
+            if not 1 <= len(result["id"].encode()) <= 64:
+                raise bad_request("RESULT_ID_INVALID")
+            if result["id"] in seen:
+                raise bad_request("RESULT_ID_DUPLICATE")
+            seen.add(result["id"])
+            self._check_markup(result.get("reply_markup"))
+        del self._pending_inline[pending.id]
+        answer = InlineAnswer(
+            pending.id,
+            pending.query,
+            tuple(results),
+            bool(p.get("is_personal")),
+            p.get("cache_time"),
+            p.get("next_offset"),
+        )
+        if not pending.future.done():
+            pending.future.set_result(answer)
+        self.exposures.append(
+            Exposure(
+                self.transcript.position,
+                None,
+                pending.user.id,
+                "inline results",
+                json.dumps(results, ensure_ascii=False),
+            )
+        )
+        return True
+
+    # -------------------------------------------------------------- bot settings
+
+    def _get_me(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        return {
+            **self.bot_user(),
+            "can_join_groups": True,
+            "can_read_all_group_messages": not self.privacy_mode,
+            "supports_inline_queries": True,
+        }
+
+    @staticmethod
+    def _scope_key(p: dict[str, Any]) -> str:
+        scope = p.get("scope") or {"type": "default"}
+        return json.dumps([scope, p.get("language_code") or ""], sort_keys=True)
+
+    def _set_my_commands(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        commands = p["commands"]
+        if len(commands) > 100:
+            raise bad_request("too many commands")
+        for command in commands:
+            if not _COMMAND.fullmatch(command["command"]):
+                raise bad_request("BOT_COMMAND_INVALID")
+            if not 1 <= len(command["description"]) <= 256:
+                raise bad_request("command description must be 1-256 characters")
+        self.commands[self._scope_key(p)] = [dict(c) for c in commands]
+        return True
+
+    def _get_my_commands(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        return self.commands.get(self._scope_key(p), [])
+
+    def _delete_my_commands(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        self.commands.pop(self._scope_key(p), None)
+        return True
+
+    def commands_for(self, scope: str = "default", language_code: str = "") -> list[str]:
+        """Command names set for a scope type, e.g. ``commands_for("all_group_chats")``."""
+        key = json.dumps([{"type": scope}, language_code], sort_keys=True)
+        return [c["command"] for c in self.commands.get(key, [])]
+
+    # -------------------------------------------------------------- chats
+
+    def _get_chat(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        chat = self._readable_chat(p["chat_id"])
+        info = {
+            **chat.to_api(),
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": True,
+                "limited_gifts": True,
+                "unique_gifts": True,
+                "premium_subscription": True,
+                "gifts_from_channels": True,
+            },
+        }
+        pinned = chat.pinned
+        if pinned:
+            info["pinned_message"] = self._message_json(pinned[-1])
+        return info
+
+    def _member_json(self, user: dict[str, Any], status: MemberStatus) -> dict[str, Any]:
+        if status is MemberStatus.CREATOR:
+            return {"status": "creator", "user": user, "is_anonymous": False}
+        if status is MemberStatus.ADMINISTRATOR:
+            rights = (
+                "can_be_edited",
+                "is_anonymous",
+                "can_manage_chat",
+                "can_delete_messages",
+                "can_manage_video_chats",
+                "can_restrict_members",
+                "can_promote_members",
+                "can_change_info",
+                "can_invite_users",
+                "can_post_stories",
+                "can_edit_stories",
+                "can_delete_stories",
+            )
+            member: dict[str, Any] = {"status": "administrator", "user": user}
+            member.update({right: right != "is_anonymous" for right in rights})
+            member["can_be_edited"] = False
+            member["can_pin_messages"] = True
+            return member
+        if status is MemberStatus.KICKED:
+            return {"status": "kicked", "user": user, "until_date": 0}
+        return {"status": status.value, "user": user}
+
+    def _get_chat_member(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        chat = self._readable_chat(p["chat_id"])
+        user_id = p["user_id"]
+        if user_id == self.bot_id:
+            blocked = chat.user is not None and chat.user.blocked
+            status = MemberStatus.KICKED if blocked else chat.bot_status
+            return self._member_json(self.bot_user(), status)
+        user = self.users.get(user_id)
+        if user is None:
+            raise bad_request("user not found")
+        return self._member_json(user.to_api(), chat.members.get(user_id, MemberStatus.LEFT))
+
+    def _get_chat_administrators(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        chat = self._readable_chat(p["chat_id"])
+        if chat.type is ChatType.PRIVATE:
+            raise bad_request("there are no administrators in the private chat")
+        found = [
+            self._member_json(self.users[uid].to_api(), chat.members[uid])
+            for uid in chat.member_ids(admins_only=True)
+        ]
+        if chat.bot_status in (MemberStatus.ADMINISTRATOR, MemberStatus.CREATOR):
+            found.append(self._member_json(self.bot_user(), chat.bot_status))
+        return found
+
+    def _pin_chat_message(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        chat = self._writable_chat(p["chat_id"])
+        if chat.type is not ChatType.PRIVATE and chat.bot_status is MemberStatus.MEMBER:
+            raise bad_request("not enough rights to manage pinned messages in the chat")
+        message = chat.messages.get(p["message_id"])
+        if message is None or message.deleted:
+            raise bad_request("message to pin not found")
+        message.pinned = True
+        return True
+
+    def _unpin_chat_message(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        chat = self._writable_chat(p["chat_id"])
+        if chat.type is not ChatType.PRIVATE and chat.bot_status is MemberStatus.MEMBER:
+            raise bad_request("not enough rights to manage pinned messages in the chat")
+        pinned = chat.pinned
+        if "message_id" in p:
+            target = chat.messages.get(p["message_id"])
+            if target is None or target.deleted:
+                raise bad_request("message to unpin not found")
+            target.pinned = False
+        elif pinned:
+            pinned[-1].pinned = False
+        return True
+
+    def _send_chat_action(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        self._writable_chat(p["chat_id"])
+        if p["action"] not in _CHAT_ACTIONS:
+            raise bad_request("wrong parameter action in request")
+        return True
+
+    def _leave_chat(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        chat = self._find_chat(p["chat_id"])
+        if chat.type is ChatType.PRIVATE:
+            raise bad_request("chat member status can't be changed in private chats")
+        self._writable_chat(p["chat_id"])
+        old = chat.bot_status
+        chat.bot_status = MemberStatus.LEFT
+        self._push(
+            "my_chat_member",
+            {
+                "chat": chat.to_api(),
+                "from": self.bot_user(),
+                "date": self._now(),
+                "old_chat_member": self._member_json(self.bot_user(), old),
+                "new_chat_member": self._member_json(self.bot_user(), MemberStatus.LEFT),
+            },
+        )
+        return True
+
+
+def _is_int(text: str) -> bool:
+    return bool(re.fullmatch(r"-?\d+", text.strip()))

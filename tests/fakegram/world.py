@@ -1,0 +1,382 @@
+"""The fake's world: users, chats and the messages in them, as a client would show them now.
+
+Users and chats are handles bound to their :class:`~tests.fakegram.server.FakeTelegram`: the
+async methods on them act as the person would in a real client (send, press, start, leave,
+block) and the fake turns that into updates for the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .server import FakeTelegram
+
+
+class ChatType(enum.Enum):
+    PRIVATE = "private"
+    GROUP = "group"
+    SUPERGROUP = "supergroup"
+
+
+class MemberStatus(enum.Enum):
+    CREATOR = "creator"
+    ADMINISTRATOR = "administrator"
+    MEMBER = "member"
+    LEFT = "left"
+    KICKED = "kicked"
+
+    @property
+    def present(self) -> bool:
+        return self in (MemberStatus.CREATOR, MemberStatus.ADMINISTRATOR, MemberStatus.MEMBER)
+
+
+@dataclass(frozen=True)
+class Button:
+    """One inline keyboard button as shown by a client."""
+
+    text: str
+    callback_data: str | None = None
+    url: str | None = None
+    switch_inline_query: str | None = None
+    switch_inline_query_current_chat: str | None = None
+
+    @classmethod
+    def from_api(cls, raw: Mapping[str, Any]) -> Button:
+        return cls(
+            text=raw["text"],
+            callback_data=raw.get("callback_data"),
+            url=raw.get("url"),
+            switch_inline_query=raw.get("switch_inline_query"),
+            switch_inline_query_current_chat=raw.get("switch_inline_query_current_chat"),
+        )
+
+
+@dataclass(frozen=True)
+class Photo:
+    """An uploaded picture: its bytes as Pillow opened them, and the ids Telegram gave it."""
+
+    file_id: str
+    file_unique_id: str
+    data: bytes
+    width: int
+    height: int
+    format: str
+
+
+@dataclass(frozen=True)
+class MessageVersion:
+    """One state of a message's content (the current one, or one before an edit)."""
+
+    text: str | None
+    entities: tuple[Mapping[str, Any], ...]
+    caption: str | None
+    caption_entities: tuple[Mapping[str, Any], ...]
+    photo: Photo | None
+    keyboard: tuple[tuple[Button, ...], ...] | None
+    raw_keyboard: Mapping[str, Any] | None
+
+
+@dataclass(eq=False)
+class StoredMessage:
+    """A message in a chat as a client would show it now (with its edit history)."""
+
+    chat: FakeChat
+    message_id: int
+    sender: FakeUser | None  # None: the bot
+    date: int
+    version: MessageVersion
+    history: list[MessageVersion] = field(default_factory=list)
+    edit_date: int | None = None
+    deleted: bool = False
+    pinned: bool = False
+    service: dict[str, Any] = field(default_factory=dict)
+    via_bot: bool = False
+    reply_to: StoredMessage | None = None
+
+    @property
+    def from_bot(self) -> bool:
+        return self.sender is None
+
+    @property
+    def text(self) -> str | None:
+        return self.version.text
+
+    @property
+    def caption(self) -> str | None:
+        return self.version.caption
+
+    @property
+    def content(self) -> str:
+        """Text or caption, whichever the message has ("" for neither)."""
+        return self.version.text or self.version.caption or ""
+
+    @property
+    def photo(self) -> Photo | None:
+        return self.version.photo
+
+    @property
+    def keyboard(self) -> tuple[tuple[Button, ...], ...]:
+        return self.version.keyboard or ()
+
+    @property
+    def buttons(self) -> list[Button]:
+        return [button for row in self.keyboard for button in row]
+
+    def button(self, *, text: str | None = None, data: str | None = None) -> Button:
+        """The button with this exact ``text`` or ``data`` (raises ``LookupError`` if none)."""
+        for button in self.buttons:
+            if (text is None or button.text == text) and (
+                data is None or button.callback_data == data
+            ):
+                return button
+        raise LookupError(
+            f"no button text={text!r} data={data!r} on message {self.message_id} "
+            f"in chat {self.chat.id}; buttons: {[(b.text, b.callback_data) for b in self.buttons]}"
+        )
+
+    def __repr__(self) -> str:
+        who = "bot" if self.sender is None else self.sender.first_name
+        state = " deleted" if self.deleted else ""
+        return f"<message {self.chat.id}/{self.message_id} by {who}{state}: {self.content[:60]!r}>"
+
+
+@dataclass(frozen=True)
+class CallbackAnswer:
+    """What the client shows after a button press: the bot's answer, or nothing (timed out)."""
+
+    answered: bool
+    text: str | None = None
+    show_alert: bool = False
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class InlineAnswer:
+    """The bot's answer to an inline query, as the client would list it."""
+
+    query_id: str
+    query: str
+    results: tuple[Mapping[str, Any], ...]
+    is_personal: bool
+    cache_time: int | None
+    next_offset: str | None
+
+    def result(self, result_id: str) -> Mapping[str, Any]:
+        for item in self.results:
+            if item["id"] == result_id:
+                return item
+        raise LookupError(f"no inline result {result_id!r}; ids: {[r['id'] for r in self.results]}")
+
+
+@dataclass(eq=False)
+class FakeUser:
+    """A person using Telegram. The async methods act as they would in a client."""
+
+    fake: FakeTelegram = field(repr=False)
+    id: int
+    first_name: str
+    username: str | None = None
+    last_name: str | None = None
+    language_code: str | None = "ru"
+    started: bool = False
+    blocked: bool = False
+
+    def to_api(self) -> dict[str, Any]:
+        user: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            user["last_name"] = self.last_name
+        if self.username:
+            user["username"] = self.username
+        if self.language_code:
+            user["language_code"] = self.language_code
+        return user
+
+    @property
+    def private_chat(self) -> FakeChat:
+        return self.fake.private_chat(self)
+
+    async def start(self, payload: str | None = None) -> StoredMessage:
+        """Press Start in the private chat (``/start PAYLOAD`` for a deep link)."""
+        return await self.fake.user_starts(self, payload)
+
+    async def send(
+        self, chat: FakeChat | None, text: str, *, reply_to: StoredMessage | None = None
+    ) -> StoredMessage:
+        """Send ``text`` to ``chat`` (the private chat when None), entities filled as a client."""
+        return await self.fake.user_sends(self, chat or self.private_chat, text, reply_to)
+
+    async def command(
+        self, chat: FakeChat | None, name: str, args: str = "", *, mention: bool | None = None
+    ) -> StoredMessage:
+        """Send ``/name args``; in groups ``mention`` adds ``@botname`` (default: yes)."""
+        target = chat or self.private_chat
+        if mention is None:
+            mention = target.type is not ChatType.PRIVATE
+        text = f"/{name}@{self.fake.bot_username}" if mention else f"/{name}"
+        return await self.send(target, f"{text} {args}".rstrip())
+
+    async def press(
+        self,
+        message: StoredMessage | Any,
+        *,
+        text: str | None = None,
+        data: str | None = None,
+        stale: bool = False,
+        timeout: float = 5.0,
+    ) -> CallbackAnswer:
+        """Press an inline button found by ``text`` or ``data``; resolve with the bot's answer.
+
+        ``message`` is a :class:`StoredMessage` or anything with ``.chat.id`` and
+        ``.message_id`` (e.g. the aiogram ``Message`` a send returned).
+
+        ``stale=True`` also looks in earlier versions of the message, the way an old client
+        that has not refreshed would still show (and send) a button the bot edited away.
+        """
+        return await self.fake.user_presses(self, message, text, data, stale, timeout)
+
+    async def inline_query(
+        self, query: str, *, chat: FakeChat | None = None, timeout: float = 5.0
+    ) -> InlineAnswer:
+        """Type ``@bot query`` in ``chat``; resolve with the bot's answer."""
+        return await self.fake.user_inline_query(self, query, chat, timeout)
+
+    async def choose_inline_result(
+        self, answer: InlineAnswer, result_id: str, *, chat: FakeChat
+    ) -> StoredMessage:
+        """Pick a result from ``answer``: its message appears in ``chat`` (via the bot)."""
+        return await self.fake.user_chooses_inline_result(self, answer, result_id, chat)
+
+    async def join(self, chat: FakeChat) -> None:
+        await self.fake.user_joins(self, chat)
+
+    async def leave(self, chat: FakeChat) -> None:
+        await self.fake.user_leaves(self, chat)
+
+    async def block(self) -> None:
+        """Block the bot: it gets ``my_chat_member`` (kicked) and 403 on every send."""
+        await self.fake.user_blocks(self, blocked=True)
+
+    async def unblock(self) -> None:
+        await self.fake.user_blocks(self, blocked=False)
+
+
+@dataclass(eq=False)
+class FakeChat:
+    """A private chat, group or supergroup, with its members and messages."""
+
+    fake: FakeTelegram = field(repr=False)
+    id: int
+    type: ChatType
+    title: str | None = None
+    user: FakeUser | None = None  # the other side of a private chat
+    members: dict[int, MemberStatus] = field(default_factory=dict)
+    bot_status: MemberStatus = MemberStatus.MEMBER
+    migrated_to: int | None = None
+    migrated_from: int | None = None
+    messages: dict[int, StoredMessage] = field(default_factory=dict)
+    next_message_id: int = 1
+
+    def to_api(self) -> dict[str, Any]:
+        chat: dict[str, Any] = {"id": self.id, "type": self.type.value}
+        if self.type is ChatType.PRIVATE:
+            assert self.user is not None
+            chat["first_name"] = self.user.first_name
+            if self.user.username:
+                chat["username"] = self.user.username
+        else:
+            chat["title"] = self.title
+        return chat
+
+    @property
+    def visible_messages(self) -> list[StoredMessage]:
+        """Messages a client shows now (not deleted), oldest first."""
+        return [m for m in self.messages.values() if not m.deleted]
+
+    @property
+    def bot_messages(self) -> list[StoredMessage]:
+        return [m for m in self.visible_messages if m.from_bot]
+
+    @property
+    def last_bot_message(self) -> StoredMessage:
+        found = self.bot_messages
+        if not found:
+            raise LookupError(f"the bot has no message in chat {self.id}")
+        return found[-1]
+
+    @property
+    def pinned(self) -> list[StoredMessage]:
+        return [m for m in self.visible_messages if m.pinned]
+
+    def member_ids(self, *, admins_only: bool = False) -> list[int]:
+        wanted = (
+            (MemberStatus.CREATOR, MemberStatus.ADMINISTRATOR)
+            if admins_only
+            else (MemberStatus.CREATOR, MemberStatus.ADMINISTRATOR, MemberStatus.MEMBER)
+        )
+        return [uid for uid, status in self.members.items() if status in wanted]
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[StoredMessage], bool] | None = None,
+        *,
+        after: StoredMessage | int | None = None,
+        timeout: float = 5.0,
+    ) -> StoredMessage:
+        """The first visible bot message (newer than ``after``) that satisfies ``predicate``.
+
+        The predicate sees the message as it is now, so it also catches edits.
+        """
+        floor = after.message_id if isinstance(after, StoredMessage) else (after or 0)
+
+        def find() -> StoredMessage | None:
+            for message in self.bot_messages:
+                if message.message_id > floor and (predicate is None or predicate(message)):
+                    return message
+            return None
+
+        found: list[StoredMessage] = []
+
+        def ready() -> bool:
+            message = find()
+            if message is not None:
+                found.append(message)
+            return message is not None
+
+        try:
+            await self.fake.wait_for(ready, timeout=timeout)
+        except TimeoutError:
+            shown = "\n".join(f"  {m!r}" for m in self.visible_messages[-10:])
+            raise TimeoutError(
+                f"no matching bot message in chat {self.id} within {timeout} s; last:\n{shown}"
+            ) from None
+        return found[0]
+
+    def __repr__(self) -> str:
+        return f"<chat {self.id} {self.type.value} {self.title or ''}>"
+
+
+def keyboard_from_api(
+    raw: Mapping[str, Any] | None,
+) -> tuple[tuple[tuple[Button, ...], ...] | None, Mapping[str, Any] | None]:
+    """The inline keyboard of a ``reply_markup`` (other markups show no buttons on a message)."""
+    if not raw or "inline_keyboard" not in raw:
+        return None, None
+    rows: Sequence[Sequence[Mapping[str, Any]]] = raw["inline_keyboard"]
+    return tuple(tuple(Button.from_api(b) for b in row) for row in rows), raw
+
+
+@dataclass
+class PendingQuery:
+    """A callback or inline query waiting for the bot's answer."""
+
+    id: str
+    user: FakeUser
+    created: float
+    future: asyncio.Future[Any]
+    message: StoredMessage | None = None
+    query: str = ""
