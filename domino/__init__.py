@@ -1,0 +1,112 @@
+"""The domino engine: tiles, rulesets, rounds, matches, scoring and computer players.
+
+Standard library only; it knows nothing of Telegram. Start with `Match.new(KOZEL, 4)`,
+read `match.view(seat)`, and `match.apply(action, seat)`.
+"""
+
+from domino.actions import (
+    DRAW,
+    KNOCK,
+    Action,
+    Draw,
+    Drew,
+    Event,
+    Knock,
+    Knocked,
+    Play,
+    Played,
+    parse_action,
+)
+from domino.deal import Deal
+from domino.errors import (
+    BadRuleset,
+    BadState,
+    DominoError,
+    IllegalMove,
+    MatchOver,
+    NotYourTurn,
+    RoundOver,
+    StaleAction,
+)
+from domino.layout import End, Placement
+from domino.match import LoggedAction, Match
+from domino.players import GreedyPlayer, Player, RandomPlayer
+from domino.rating import classic_rating_gains, rating_gains, timeout_rating_gains
+from domino.round import Round
+from domino.rules import (
+    CLASSIC,
+    KOZEL,
+    RULESETS,
+    FishMode,
+    LayoutKind,
+    Opening,
+    Ruleset,
+    Scoring,
+    Variant,
+)
+from domino.scoring import score_round
+from domino.tiles import ALL_TILES, BadTile, Tile, tile
+from domino.views import (
+    Account,
+    LayoutView,
+    MatchView,
+    OutcomeKind,
+    RoundOutcome,
+    RoundResult,
+    RoundView,
+)
+
+__all__ = [
+    "ALL_TILES",
+    "CLASSIC",
+    "DRAW",
+    "KNOCK",
+    "KOZEL",
+    "RULESETS",
+    "Account",
+    "Action",
+    "BadRuleset",
+    "BadState",
+    "BadTile",
+    "Deal",
+    "DominoError",
+    "Draw",
+    "Drew",
+    "End",
+    "Event",
+    "FishMode",
+    "GreedyPlayer",
+    "IllegalMove",
+    "Knock",
+    "Knocked",
+    "LayoutKind",
+    "LayoutView",
+    "LoggedAction",
+    "Match",
+    "MatchOver",
+    "MatchView",
+    "NotYourTurn",
+    "Opening",
+    "OutcomeKind",
+    "Placement",
+    "Play",
+    "Played",
+    "Player",
+    "RandomPlayer",
+    "Round",
+    "RoundOutcome",
+    "RoundOver",
+    "RoundResult",
+    "RoundView",
+    "Ruleset",
+    "Scoring",
+    "StaleAction",
+    "Tile",
+    "Variant",
+    "classic_rating_gains",
+    "parse_action",
+    "rating_gains",
+    "score_round",
+    "tile",
+    "timeout_rating_gains",
+]

@@ -1,0 +1,229 @@
+"""`Match`: rounds in a row, scoring, K-4/T-2 leaders, K-10/T-6 end, JSON and replay."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from domino.actions import DRAW, KNOCK, Play
+from domino.errors import BadState, DominoError, IllegalMove, MatchOver, NotYourTurn
+from domino.match import FORMAT_VERSION, LoggedAction, Match, round_rng
+from domino.players import GreedyPlayer
+from domino.rating import classic_rating_gains, rating_gains
+from domino.rules import CLASSIC, KOZEL, Ruleset
+from domino.scoring import next_leader, score_round
+from domino.simulate import play_match
+from domino.tiles import Tile
+from domino.views import OutcomeKind
+
+GREEDY = (GreedyPlayer(),) * 4
+
+
+def play_round(match: Match) -> None:
+    """Play the current round to its end with greedy players."""
+    round_no = match.round_no
+    while match.round_no == round_no and not match.over:
+        seat = match.turn
+        assert seat is not None
+        match.apply(GREEDY[seat].choose(match.round.view(seat)), seat)
+
+
+def test_new_match_deals_the_first_round_with_the_k3_opener() -> None:
+    match = Match.new(KOZEL, 4, seed=11)
+    assert (match.round_no, match.results, match.eggs, match.over) == (1, (), 0, False)
+    assert match.sides == ((0,), (1,), (2,), (3,))
+    assert match.finished_round is None
+    opening = match.round.opening_tile
+    assert opening is not None and opening in match.round.hand(match.turn or 0)
+    assert match.legal_actions() == (Play(opening, None),)
+
+
+def test_a_seed_reproduces_the_match_and_rounds_are_dealt_independently() -> None:
+    a, b = Match.new(KOZEL, 3, seed=5), Match.new(KOZEL, 3, seed=5)
+    assert a == b and a.round.deal == b.round.deal
+    assert Match.new(KOZEL, 3, seed=6).round.deal != a.round.deal
+    assert round_rng(5, 1).random() != round_rng(5, 2).random()
+    assert round_rng(5, 2).random() == round_rng(5, 2).random()
+
+
+def test_without_a_seed_the_match_draws_a_secure_one() -> None:
+    seeds = {Match.new(KOZEL, 2).seed for _ in range(3)}
+    assert len(seeds) == 3 and all(0 <= s < 2**64 for s in seeds)
+
+
+def test_refused_actions_change_nothing() -> None:
+    match = Match.new(KOZEL, 4, seed=3)
+    before = match.to_json()
+    mover = match.turn
+    assert mover is not None
+    with pytest.raises(NotYourTurn):
+        match.apply(match.legal_actions()[0], (mover + 1) % 4)
+    with pytest.raises(IllegalMove):
+        match.apply(DRAW)
+    assert match.to_json() == before and match.log == ()
+
+
+def test_round_end_scores_and_deals_the_next_round_with_the_k4_leader() -> None:
+    match = Match.new(KOZEL, 4, seed=2)
+    play_round(match)
+    assert match.round_no == 2 and len(match.results) == 1
+    ended = match.finished_round
+    assert ended is not None and ended.outcome is not None
+    result = match.results[0]
+    hands = tuple(ended.hand(seat) for seat in range(4))
+    assert result == score_round(KOZEL, 1, ended.outcome, result.before, 0, hands)
+    assert match.scores == result.after and match.eggs == result.eggs_after
+    assert match.round.leader == ended.outcome.seat == match.turn
+    assert match.round.opening_tile is None  # K-4: any tile
+    assert len(match.round.legal_actions()) == 7
+    assert match.log[-1].round_no == 1 and match.round.turn_no == 0
+
+
+def test_log_names_round_and_seat_and_reads_back() -> None:
+    match = Match.new(KOZEL, 2, seed=8)
+    play_round(match)
+    entry = match.log[0]
+    assert entry.round_no == 1 and entry.seat == match.finished_round.leader  # type: ignore[union-attr]
+    assert LoggedAction.parse(str(entry)) == entry
+    with pytest.raises(BadState):
+        LoggedAction.parse("1:x:d")
+
+
+def whole_match(ruleset: Ruleset, players: int, seed: int) -> Match:
+    return play_match(Match.new(ruleset, players, seed), GREEDY)
+
+
+def test_kozel_match_ends_when_a_side_reaches_the_target() -> None:
+    match = whole_match(KOZEL, 4, seed=21)
+    assert match.over and match.turn is None and match.legal_actions() == ()
+    recorded = [a.recorded for a in match.scores]
+    assert max(recorded) >= KOZEL.target
+    assert match.losers == tuple(i for i, r in enumerate(recorded) if r == max(recorded))
+    assert match.winners == ()
+    assert all(max(a.recorded for a in r.after) < KOZEL.target for r in match.results[:-1])
+    assert match.finished_round is match.round and match.round.over
+    assert match.round_no == len(match.results)
+    with pytest.raises(MatchOver):
+        match.apply(KNOCK)
+    assert match.rating() == rating_gains(recorded)
+
+
+def test_target_125_takes_longer_than_target_101() -> None:
+    short = whole_match(KOZEL, 3, seed=4)
+    long = whole_match(KOZEL.with_options(target=125), 3, seed=4)
+    assert max(a.recorded for a in long.scores) >= 125
+    assert len(long.results) >= len(short.results)
+
+
+def test_team_match_scores_two_sides_and_partners_share_points() -> None:
+    teams = KOZEL.with_options(teams=True)
+    match = whole_match(teams, 4, seed=9)
+    assert match.sides == ((0, 2), (1, 3)) and len(match.scores) == 2
+    points = match.seat_points()
+    assert points[0] == points[2] == match.scores[0].recorded
+    assert points[1] == points[3] == match.scores[1].recorded
+    assert match.side_of(3) == 1
+    view = match.view(None)
+    assert view.sides == match.sides and view.side_of(2) == 0
+    assert match.rating()[0] == match.rating()[2]
+
+
+def test_classic_match_winner_and_t2_leaders() -> None:
+    match = whole_match(CLASSIC, 3, seed=13)
+    assert match.over and match.losers == ()
+    recorded = [a.recorded for a in match.scores]
+    assert match.winners == tuple(i for i, r in enumerate(recorded) if r == max(recorded))
+    assert max(recorded) >= CLASSIC.target
+    assert match.rating() == classic_rating_gains(recorded)
+    replayed = Match.new(CLASSIC, 3, match.seed)
+    for result in match.results[:-1]:
+        round_no = result.round_no
+        entries = [e for e in match.log if e.round_no == round_no]
+        for entry in entries:
+            replayed.apply(entry.action, entry.seat)
+        ended = replayed.finished_round
+        assert ended is not None and ended.outcome == result.outcome
+        hands = tuple(ended.hand(s) for s in range(3))
+        assert replayed.round.leader == next_leader(CLASSIC, result.outcome, hands)
+        if result.outcome.kind is OutcomeKind.WENT_OUT:
+            assert replayed.round.leader == result.outcome.seat
+
+
+def test_rating_needs_a_finished_match() -> None:
+    with pytest.raises(DominoError, match="not over"):
+        Match.new(KOZEL, 2, seed=1).rating()
+
+
+def test_views_show_only_the_viewers_hand() -> None:
+    match = Match.new(KOZEL, 3, seed=30)
+    public = match.view(None)
+    assert public.round.hand == () and public.round.legal == ()
+    for seat in range(3):
+        view = match.view(seat)
+        assert view.round.hand == match.round.hand(seat)
+        assert (view.round.legal != ()) == (seat == match.turn)
+        assert (view.scores, view.eggs, view.round_no) == (match.scores, 0, 1)
+
+
+def test_json_round_trip_mid_match_and_after_the_end() -> None:
+    match = Match.new(KOZEL.with_options(teams=True, target=125), 4, seed=17)
+    play_round(match)
+    play_round(match)
+    for _ in range(5):
+        match.apply(match.legal_actions()[0])
+    text = match.to_json()
+    assert json.loads(text)["version"] == FORMAT_VERSION
+    back = Match.from_json(text)
+    assert back == match and back.to_json() == text
+    assert back.finished_round == match.finished_round
+    done = play_match(back, GREEDY)
+    again = Match.from_json(done.to_json())
+    assert again == done and again.over and again.losers == done.losers
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(version=2), "version"),
+        (lambda d: d.pop("version"), "version"),
+        (lambda d: d.update(scores=[[5, 0, True]] * 4), "inconsistent"),
+        (lambda d: d.update(eggs=7), "eggs"),
+        (lambda d: d.update(over=True), "end of the match"),
+        (lambda d: d.update(players="four"), "integer"),
+        (lambda d: d.update(log=["1:0:zz"]), "action"),
+        (lambda d: d.pop("round"), "round"),
+        (lambda d: d["round"]["deal"]["hands"][0].append("9-9"), "round"),
+    ],
+)
+def test_from_json_refuses_broken_state(change: object, message: str) -> None:
+    match = Match.new(KOZEL, 4, seed=17)
+    play_round(match)
+    data = json.loads(match.to_json())
+    change(data)  # type: ignore[operator]
+    with pytest.raises(BadState, match=message):
+        Match.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("text", ["{", "[1, 2]", "null"])
+def test_from_json_refuses_what_is_not_a_match_object(text: str) -> None:
+    with pytest.raises(BadState):
+        Match.from_json(text)
+
+
+def test_replay_from_the_log_or_from_plain_actions() -> None:
+    match = Match.new(KOZEL, 4, seed=44)
+    play_round(match)
+    match.apply(match.legal_actions()[-1])
+    assert Match.replay(KOZEL, 4, 44, match.log) == match
+    assert Match.replay(KOZEL, 4, 44, [entry.action for entry in match.log]) == match
+    wrong_round = [LoggedAction(2, entry.seat, entry.action) for entry in match.log]
+    with pytest.raises(BadState, match="round"):
+        Match.replay(KOZEL, 4, 44, wrong_round)
+
+
+def test_a_tile_is_a_tile_after_json() -> None:
+    match = Match.new(KOZEL, 2, seed=1)
+    back = Match.from_json(match.to_json())
+    assert all(isinstance(t, Tile) for t in back.round.hand(0))
+    assert repr(back).startswith("Match(kozel, 2 players, round 1")
