@@ -272,8 +272,9 @@ class Round:
             playable ^= bit
         return tuple(actions)
 
-    def is_legal(self, action: Action) -> bool:
-        return self._refusal(action, None) is None
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        """Whether `apply(action, seat)` would be accepted."""
+        return self._refusal(action, seat) is None
 
     def _must_play(self, playable: int, turn: int) -> IllegalMove:
         history = self._history

@@ -1,0 +1,132 @@
+"""Layouts (C-4, C-10): geometry, open ends, choices and the JSON round trip."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from domino.errors import BadState, IllegalMove
+from domino.layout import End, Layout, LineLayout, Placement, SpinnerLayout, new_layout
+from domino.rules import LayoutKind
+from domino.tiles import SUIT_MASK, Tile
+
+
+def t(text: str) -> Tile:
+    return Tile.parse(text)
+
+
+def test_first_tile_low_half_left_high_half_right() -> None:
+    line = LineLayout()
+    assert line.open_ends() == () and line.end_masks() == () and line.is_empty
+    placement = line.place(t("2-5"), None)
+    assert placement == Placement(t("2-5"), None, inner=2, outer=5, seq=0)
+    assert line.open_ends() == ((End.LEFT, 2), (End.RIGHT, 5))
+    assert line.table_mask == t("2-5").bit
+
+
+def test_tiles_turn_to_match_the_end_they_touch() -> None:
+    line = LineLayout()
+    line.place(t("2-5"), None)
+    left = line.place(t("1-2"), End.LEFT)
+    right = line.place(t("5-6"), End.RIGHT)
+    assert (left.inner, left.outer, left.seq) == (2, 1, 1)
+    assert (right.inner, right.outer, right.seq) == (5, 6, 2)
+    assert line.open_ends() == ((End.LEFT, 1), (End.RIGHT, 6))
+    view = line.view()
+    assert view.chain(End.LEFT) == (left,)
+    assert view.chain(End.RIGHT) == (right,)
+    assert view.centre is not None and view.centre.tile == t("2-5")
+    assert view.last == right and view.spinner is None
+
+
+def test_a_double_lies_across_and_shows_its_pip() -> None:
+    line = LineLayout()
+    line.place(t("3-4"), None)
+    double = line.place(t("4-4"), End.RIGHT)
+    assert double.is_double and (double.inner, double.outer) == (4, 4)
+    assert line.open_ends() == ((End.LEFT, 3), (End.RIGHT, 4))
+
+
+def test_ends_for_lists_each_fitting_end_and_one_when_both_show_the_same_pip() -> None:
+    line = LineLayout()
+    line.place(t("2-5"), None)
+    assert line.ends_for(t("2-2")) == (End.LEFT,)
+    assert line.ends_for(t("0-2")) == (End.LEFT,)
+    assert line.ends_for(t("5-6")) == (End.RIGHT,)
+    assert line.ends_for(t("3-4")) == ()
+    same = LineLayout()
+    same.place(t("3-3"), None)
+    assert same.open_ends() == ((End.LEFT, 3), (End.RIGHT, 3))
+    assert same.ends_for(t("1-3")) == (End.LEFT,)
+    assert same.end_masks() == ((End.LEFT, SUIT_MASK[3]),)
+    assert same.fit_mask == SUIT_MASK[3]
+
+
+def test_place_refuses_what_does_not_fit_and_changes_nothing() -> None:
+    line = LineLayout()
+    line.place(t("2-5"), None)
+    before = line.copy()
+    with pytest.raises(IllegalMove, match="3-4 does not fit the LEFT end, which shows 2"):
+        line.place(t("3-4"), End.LEFT)
+    with pytest.raises(IllegalMove, match="choose an end"):
+        line.place(t("2-3"), None)
+    with pytest.raises(IllegalMove, match="end UP is not open"):
+        line.place(t("2-3"), End.UP)
+    with pytest.raises(IllegalMove, match="already on the table"):
+        line.place(t("2-5"), End.LEFT)
+    assert line == before
+    with pytest.raises(IllegalMove, match="takes no end"):
+        LineLayout().place(t("1-1"), End.LEFT)
+
+
+def test_copy_is_independent() -> None:
+    line = LineLayout()
+    line.place(t("2-5"), None)
+    copy = line.copy()
+    copy.place(t("5-5"), End.RIGHT)
+    assert len(line.placements) == 1 and len(copy.placements) == 2
+    assert line != copy
+
+
+@pytest.mark.parametrize("kind", list(LayoutKind))
+def test_to_dict_from_dict_round_trip(kind: LayoutKind) -> None:
+    layout = new_layout(kind)
+    layout.place(t("4-4"), None)
+    layout.place(t("1-4"), End.LEFT)
+    layout.place(t("4-6"), End.RIGHT)
+    back = Layout.from_dict(json.loads(json.dumps(layout.to_dict())))
+    assert back == layout
+    assert back.open_ends() == layout.open_ends()
+    assert type(back) is type(layout)
+
+
+def test_from_dict_refuses_placements_that_do_not_fit() -> None:
+    with pytest.raises(BadState, match="cannot read a layout"):
+        Layout.from_dict({"kind": "line", "placements": [["1-2", None], ["3-4", "L"]]})
+
+
+def test_spinner_opens_up_and_down_after_both_sides() -> None:
+    spinner = SpinnerLayout()
+    spinner.place(t("5-5"), None)
+    assert spinner.open_ends() == ((End.LEFT, 5), (End.RIGHT, 5))
+    assert spinner.ends_for(t("2-5")) == (End.LEFT, End.RIGHT)  # a spinner offers each end
+    spinner.place(t("2-5"), End.LEFT)
+    assert [end for end, _ in spinner.open_ends()] == [End.LEFT, End.RIGHT]
+    spinner.place(t("5-6"), End.RIGHT)
+    assert spinner.open_ends() == ((End.LEFT, 2), (End.RIGHT, 6), (End.UP, 5), (End.DOWN, 5))
+    up = spinner.place(t("3-5"), End.UP)
+    assert (up.inner, up.outer) == (5, 3)
+    view = spinner.view()
+    assert view.spinner is not None and view.spinner.tile == t("5-5")
+    assert view.chain(End.UP) == (up,)
+    assert view.chain(End.DOWN) == ()
+
+
+def test_spinner_layout_without_an_opening_double_is_a_line() -> None:
+    spinner = SpinnerLayout()
+    spinner.place(t("1-2"), None)
+    spinner.place(t("1-1"), End.LEFT)
+    spinner.place(t("2-2"), End.RIGHT)
+    assert spinner.spinner is None
+    assert spinner.open_ends() == ((End.LEFT, 1), (End.RIGHT, 2))
