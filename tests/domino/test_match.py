@@ -17,7 +17,7 @@ from domino.simulate import play_match
 from domino.tiles import Tile
 from domino.views import OutcomeKind
 
-GREEDY = (GreedyPlayer(),) * 4
+GREEDY = (GreedyPlayer(),) * 5
 
 
 def play_round(match: Match) -> None:
@@ -227,3 +227,30 @@ def test_a_tile_is_a_tile_after_json() -> None:
     back = Match.from_json(match.to_json())
     assert all(isinstance(t, Tile) for t in back.round.hand(0))
     assert repr(back).startswith("Match(kozel, 2 players, round 1")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "hand_size"),
+    [
+        (KOZEL, 2, 7),
+        (KOZEL, 3, 7),
+        (KOZEL, 4, 7),
+        (CLASSIC, 2, 7),
+        (CLASSIC, 3, 5),
+        (CLASSIC, 4, 5),
+        (CLASSIC, 5, 4),
+    ],
+)
+def test_k1_t1_hand_sizes_and_whole_matches(ruleset: Ruleset, players: int, hand_size: int) -> None:
+    match = Match.new(ruleset, players, seed=players)
+    assert all(len(match.round.hand(seat)) == hand_size for seat in range(players))
+    assert match.round.bazaar_size == 28 - players * hand_size
+    done = play_match(match, (GreedyPlayer(),) * players)
+    assert done.over and len(done.scores) == players
+
+
+def test_player_counts_outside_the_variant_are_refused() -> None:
+    with pytest.raises(DominoError, match="players"):
+        Match.new(KOZEL, 5, seed=1)
+    with pytest.raises(DominoError, match="players"):
+        Match.new(CLASSIC, 1, seed=1)
