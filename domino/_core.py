@@ -88,10 +88,11 @@ def line_playout(
     `hands` (masks, mutated in place), the pips at the two ends, the seat to move,
     the indices of the tiles still drawable in draw order and `blocked` (tiles on
     the table or in the undrawable bazaar reserve). The position must be after the
-    opening and not over. Each decision picks uniformly among the legal plays
-    (a tile fitting both ends counts twice unless the ends are equal, as in
-    `Round.legal_actions`); draws (C-6) and knocks (C-7) are forced. Returns
-    `(went_out, seat)`: who went out, or the fisherman (C-8).
+    opening and not over. Each decision takes `legal[int(rng.random() * len(legal))]`
+    of the plays `Round.legal_actions` would list (a tile fitting two different ends
+    counts twice); draws (C-6) and knocks (C-7) are forced and use no randomness.
+    So it plays exactly the game that loop would play with the public API, only
+    faster. Returns `(went_out, seat)`: who went out, or the fisherman (C-8).
     """
     players = len(hands)
     rand = rng.random
@@ -120,18 +121,23 @@ def line_playout(
             if not (on_left or on_right):  # C-7: knock
                 turn = (turn + 1) % players
                 continue
-        left_count = on_left.bit_count()
-        pick = int(rand() * (left_count + on_right.bit_count()))
-        to_left = pick < left_count
-        if to_left:
-            mask = on_left
-        else:
-            mask = on_right
-            pick -= left_count
-        while pick:
-            mask &= mask - 1
-            pick -= 1
-        bit = mask & -mask
+        # The pick-th of the legal plays in `Round.legal_actions` order: by tile,
+        # then LEFT before RIGHT.
+        pick = int(rand() * (on_left.bit_count() + on_right.bit_count()))
+        both = on_left | on_right
+        while True:
+            bit = both & -both
+            if bit & on_left:
+                if not pick:
+                    to_left = True
+                    break
+                pick -= 1
+            if bit & on_right:
+                if not pick:
+                    to_left = False
+                    break
+                pick -= 1
+            both ^= bit
         index = bit.bit_length() - 1
         hand ^= bit
         hands[turn] = hand

@@ -421,14 +421,17 @@ class Round:
     def playout(self, rng: random.Random) -> RoundOutcome:
         """Play a copy to the end with uniformly random legal actions; `self` is untouched.
 
-        For computer players' simulations and the benchmark: on a line it runs the
-        mask kernel `_core.line_playout`, other layouts use `legal_actions`/`apply`.
+        For computer players' simulations and the benchmark. Policy: a forced draw or
+        knock takes no randomness, otherwise the play `legal[int(rng.random() * n)]`
+        of the `n` legal actions. On a line the mask kernel `_core.line_playout`
+        plays exactly that game without building actions; other layouts step through
+        `legal_actions` and `apply`.
         """
         if self.outcome is not None:
             return self.outcome
         sim = self.copy()
         if sim._layout.is_empty:
-            sim.apply(rng.choice(sim.legal_actions()))
+            sim._random_step(rng)
             if sim.outcome is not None:
                 return sim.outcome
         layout = sim._layout
@@ -449,8 +452,17 @@ class Round:
             kind = OutcomeKind.WENT_OUT if went_out else OutcomeKind.FISH
             return RoundOutcome(kind, seat, tuple(mask_value(hand) for hand in hands))
         while sim.outcome is None:
-            sim.apply(rng.choice(sim.legal_actions()))
+            sim._random_step(rng)
         return sim.outcome
+
+    def _random_step(self, rng: random.Random) -> None:
+        """The playout policy: a forced draw or knock, else a uniform random play."""
+        legal = self.legal_actions()
+        first = legal[0]
+        if first is DRAW or first is KNOCK:
+            self.apply(first)
+        else:
+            self.apply(legal[int(rng.random() * len(legal))])
 
     def copy(self) -> Round:
         new = Round.__new__(Round)
