@@ -29,9 +29,6 @@ CREATE TABLE games (
     seats_wanted     INTEGER NOT NULL,
     match            TEXT,                      -- JSON: Match.to_json(), once started
     version          INTEGER NOT NULL DEFAULT 0, -- bumped by every change (optimistic locking)
-    lobby_message_id INTEGER,
-    table_message_id INTEGER,
-    table_file_id    TEXT,
     created_at       TEXT    NOT NULL,
     started_at       TEXT,
     ended_at         TEXT
@@ -47,7 +44,6 @@ CREATE TABLE seats (
     user_id         INTEGER REFERENCES users(id),   -- NULL: a computer player
     name            TEXT    NOT NULL,
     active          INTEGER NOT NULL DEFAULT 1,     -- 1 while the game is in the lobby or playing
-    hand_message_id INTEGER,
     PRIMARY KEY (game_id, seat)
 );
 
@@ -64,6 +60,20 @@ CREATE TABLE actions (
     actor_id    INTEGER,                       -- the person who pressed; NULL for a computer
     created_at  TEXT    NOT NULL,
     PRIMARY KEY (game_id, seq)
+);
+
+-- The messages that show a game (the lobby, the table, each hand), kept apart from the
+-- game's state: they change when Telegram answers, not when the game moves. `digest`
+-- is a hash of what the message shows now, so nothing is sent again that is already there.
+CREATE TABLE messages (
+    game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    role        TEXT    NOT NULL CHECK (role IN ('lobby', 'table', 'hand')),
+    seat        INTEGER NOT NULL DEFAULT -1,   -- the hand's seat; -1 for the lobby and the table
+    chat_id     INTEGER NOT NULL,
+    message_id  INTEGER NOT NULL,
+    file_id     TEXT,                          -- the table picture, reused by the hands
+    digest      TEXT,
+    PRIMARY KEY (game_id, role, seat)
 );
 
 -- Messages owed to Telegram, written in the same transaction as the change they

@@ -1,0 +1,104 @@
+"""The stored shapes of people, chats and games, as frozen dataclasses.
+
+Repositories (`storage.repo`) read and write these; services change a record with
+`dataclasses.replace` and save it back with the version they loaded, so a change
+made meanwhile by another press is detected instead of overwritten.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from domino.match import Match
+from domino.rules import Ruleset
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"  # players are joining; options may change
+    PLAYING = "playing"
+    FINISHED = "finished"  # the match reached its end (K-10 / T-6)
+    CANCELLED = "cancelled"  # ended by the creator or an admin before its end
+
+    @property
+    def active(self) -> bool:
+        return self in (GameStatus.LOBBY, GameStatus.PLAYING)
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    id: int
+    first_name: str
+    last_name: str | None = None
+    username: str | None = None
+    language: str = "ru"
+    can_message: bool = False  # pressed Start in the private chat and has not blocked the bot
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.first_name} {self.last_name}" if self.last_name else self.first_name
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRecord:
+    id: int
+    type: str
+    title: str | None = None
+    bot_member: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int
+    user_id: int | None  # None: a computer player
+    name: str
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+
+class Role(StrEnum):
+    LOBBY = "lobby"
+    TABLE = "table"
+    HAND = "hand"
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRecord:
+    """A message that shows a game, and a digest of what it shows now."""
+
+    game_id: int
+    role: Role
+    seat: int  # the hand's seat; -1 for the lobby and the table
+    chat_id: int
+    message_id: int
+    file_id: str | None = None
+    digest: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    id: int
+    chat_id: int
+    status: GameStatus
+    creator_id: int
+    ruleset: Ruleset
+    seats_wanted: int
+    seats: tuple[SeatRecord, ...] = ()
+    match: Match | None = None
+    version: int = 0
+    created_at: datetime = field(default_factory=datetime.now)
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat
+        return None
+
+    @property
+    def people(self) -> tuple[SeatRecord, ...]:
+        return tuple(s for s in self.seats if not s.is_computer)

@@ -1,0 +1,398 @@
+"""Every SQL statement about people, chats, games, actions and the outbox.
+
+Functions take a `Transaction` (writes, and reads that must see the transaction's
+own changes) or the `Database` (plain reads of committed state). They return the
+records of `storage.records`, never rows.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import aiosqlite
+
+from domino.match import Match
+from domino.rules import Ruleset
+from storage.db import Database, Transaction
+from storage.records import (
+    ChatRecord,
+    GameRecord,
+    GameStatus,
+    MessageRecord,
+    Role,
+    SeatRecord,
+    UserRecord,
+)
+
+ACTIVE = ("lobby", "playing")
+
+Reader = Database | Transaction
+
+
+class StorageError(Exception):
+    """A change the database refused for a reason the caller can explain to people."""
+
+
+class ChatBusy(StorageError):
+    """The chat already has a game in the lobby or in play."""
+
+
+class PlayerBusy(StorageError):
+    """The person already sits in another active game."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(f"user {user_id} already plays in another game")
+        self.user_id = user_id
+
+
+class VersionConflict(StorageError):
+    """The game changed since it was loaded (a second press, a timer); reload and retry."""
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def _parse_time(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+# People and chats ---------------------------------------------------------------
+
+
+async def upsert_user(
+    tx: Transaction, user: UserRecord, *, can_message: bool | None = None
+) -> None:
+    """Store a person's current name and language; `can_message` only when it is known."""
+    await tx.execute(
+        """
+        INSERT INTO users (id, first_name, last_name, username, language, can_message, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (id) DO UPDATE SET
+            first_name = excluded.first_name,
+            last_name = excluded.last_name,
+            username = excluded.username,
+            language = excluded.language,
+            can_message = CASE WHEN ? IS NULL THEN users.can_message ELSE excluded.can_message END,
+            updated_at = excluded.updated_at
+        """,
+        (
+            user.id,
+            user.first_name,
+            user.last_name,
+            user.username,
+            user.language,
+            int(bool(can_message)),
+            _iso(now()),
+            None if can_message is None else int(can_message),
+        ),
+    )
+
+
+async def set_can_message(tx: Transaction, user_id: int, can_message: bool) -> None:
+    await tx.execute("UPDATE users SET can_message = ? WHERE id = ?", (int(can_message), user_id))
+
+
+async def get_user(db: Reader, user_id: int) -> UserRecord | None:
+    row = await db.fetch_one("SELECT * FROM users WHERE id = ?", (user_id,))
+    if row is None:
+        return None
+    return UserRecord(
+        id=row["id"],
+        first_name=row["first_name"],
+        last_name=row["last_name"],
+        username=row["username"],
+        language=row["language"],
+        can_message=bool(row["can_message"]),
+    )
+
+
+async def upsert_chat(tx: Transaction, chat: ChatRecord) -> None:
+    await tx.execute(
+        """
+        INSERT INTO chats (id, type, title, bot_member, updated_at) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (id) DO UPDATE SET
+            type = excluded.type, title = excluded.title,
+            bot_member = excluded.bot_member, updated_at = excluded.updated_at
+        """,
+        (chat.id, chat.type, chat.title, int(chat.bot_member), _iso(now())),
+    )
+
+
+async def get_chat(db: Reader, chat_id: int) -> ChatRecord | None:
+    row = await db.fetch_one("SELECT * FROM chats WHERE id = ?", (chat_id,))
+    if row is None:
+        return None
+    return ChatRecord(row["id"], row["type"], row["title"], bool(row["bot_member"]))
+
+
+# Games --------------------------------------------------------------------------
+
+
+async def create_game(
+    tx: Transaction,
+    *,
+    chat_id: int,
+    creator_id: int,
+    ruleset: Ruleset,
+    seats_wanted: int,
+    seats: Iterable[SeatRecord] = (),
+) -> GameRecord:
+    """Open a lobby. Raises ChatBusy if the chat has an active game, PlayerBusy for a seat."""
+    try:
+        game_id = await tx.insert(
+            """
+            INSERT INTO games (chat_id, status, creator_id, ruleset, seats_wanted, created_at)
+            VALUES (?, 'lobby', ?, ?, ?, ?)
+            """,
+            (chat_id, creator_id, json.dumps(ruleset.to_dict()), seats_wanted, _iso(now())),
+        )
+    except sqlite3.IntegrityError as exc:
+        if "games" in str(exc) and "chat_id" in str(exc):
+            raise ChatBusy(f"chat {chat_id} already has a game") from None
+        raise
+    await _write_seats(tx, game_id, tuple(seats), active=True)
+    record = await load_game(tx, game_id)
+    assert record is not None
+    return record
+
+
+async def save_game(tx: Transaction, game: GameRecord) -> GameRecord:
+    """Write every mutable field of `game` if nobody changed it since it was loaded.
+
+    `game.version` must be the version that was loaded; the stored version becomes
+    `game.version + 1`, which the returned record carries. Raises VersionConflict if
+    the game moved on meanwhile, PlayerBusy if a seat's person sits in another game.
+    """
+    changed = await tx.execute(
+        """
+        UPDATE games SET
+            chat_id = ?, status = ?, ruleset = ?, seats_wanted = ?, match = ?,
+            version = version + 1, started_at = ?, ended_at = ?
+        WHERE id = ? AND version = ?
+        """,
+        (
+            game.chat_id,
+            game.status.value,
+            json.dumps(game.ruleset.to_dict()),
+            game.seats_wanted,
+            game.match.to_json() if game.match is not None else None,
+            _iso(game.started_at),
+            _iso(game.ended_at),
+            game.id,
+            game.version,
+        ),
+    )
+    if changed != 1:
+        raise VersionConflict(f"game {game.id} changed since version {game.version}")
+    await _write_seats(tx, game.id, game.seats, active=game.status.active)
+    saved = await load_game(tx, game.id)
+    assert saved is not None
+    return saved
+
+
+async def _write_seats(
+    tx: Transaction, game_id: int, seats: tuple[SeatRecord, ...], *, active: bool
+) -> None:
+    await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+    for seat in seats:
+        try:
+            await tx.execute(
+                """
+                INSERT INTO seats (game_id, seat, user_id, name, active) VALUES (?, ?, ?, ?, ?)
+                """,
+                (game_id, seat.seat, seat.user_id, seat.name, int(active)),
+            )
+        except sqlite3.IntegrityError as exc:
+            if seat.user_id is not None and "user_id" in str(exc):
+                raise PlayerBusy(seat.user_id) from None
+            raise
+
+
+async def load_game(db: Reader, game_id: int) -> GameRecord | None:
+    row = await db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        return None
+    seat_rows = await db.fetch_all(
+        "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+    )
+    return _game_from_rows(row, seat_rows)
+
+
+async def active_game_in_chat(db: Reader, chat_id: int) -> GameRecord | None:
+    row = await db.fetch_one(
+        "SELECT id FROM games WHERE chat_id = ? AND status IN (?, ?)", (chat_id, *ACTIVE)
+    )
+    return await load_game(db, row["id"]) if row else None
+
+
+async def active_game_of_user(db: Reader, user_id: int) -> GameRecord | None:
+    row = await db.fetch_one(
+        "SELECT game_id FROM seats WHERE user_id = ? AND active = 1", (user_id,)
+    )
+    return await load_game(db, row["game_id"]) if row else None
+
+
+async def active_games(db: Reader) -> list[GameRecord]:
+    """Every game in a lobby or in play: what a restarted bot must pick up again."""
+    rows = await db.fetch_all("SELECT id FROM games WHERE status IN (?, ?) ORDER BY id", ACTIVE)
+    games = [await load_game(db, row["id"]) for row in rows]
+    return [g for g in games if g is not None]
+
+
+def _game_from_rows(row: aiosqlite.Row, seat_rows: list[aiosqlite.Row]) -> GameRecord:
+    created = _parse_time(row["created_at"])
+    assert created is not None
+    return GameRecord(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        status=GameStatus(row["status"]),
+        creator_id=row["creator_id"],
+        ruleset=Ruleset.from_dict(json.loads(row["ruleset"])),
+        seats_wanted=row["seats_wanted"],
+        seats=tuple(
+            SeatRecord(s["seat"], s["user_id"], s["name"]) for s in seat_rows
+        ),
+        match=Match.from_json(row["match"]) if row["match"] else None,
+        version=row["version"],
+        created_at=created,
+        started_at=_parse_time(row["started_at"]),
+        ended_at=_parse_time(row["ended_at"]),
+    )
+
+
+# The messages that show a game ---------------------------------------------------
+
+
+async def game_messages(db: Reader, game_id: int) -> dict[tuple[Role, int], MessageRecord]:
+    """Every message that shows the game, by (role, seat)."""
+    rows = await db.fetch_all("SELECT * FROM messages WHERE game_id = ?", (game_id,))
+    found = {}
+    for r in rows:
+        record = MessageRecord(
+            r["game_id"],
+            Role(r["role"]),
+            r["seat"],
+            r["chat_id"],
+            r["message_id"],
+            r["file_id"],
+            r["digest"],
+        )
+        found[(record.role, record.seat)] = record
+    return found
+
+
+async def put_message(tx: Transaction, message: MessageRecord) -> None:
+    await tx.execute(
+        """
+        INSERT INTO messages (game_id, role, seat, chat_id, message_id, file_id, digest)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (game_id, role, seat) DO UPDATE SET
+            chat_id = excluded.chat_id, message_id = excluded.message_id,
+            file_id = excluded.file_id, digest = excluded.digest
+        """,
+        (
+            message.game_id,
+            message.role.value,
+            message.seat,
+            message.chat_id,
+            message.message_id,
+            message.file_id,
+            message.digest,
+        ),
+    )
+
+
+async def forget_message(tx: Transaction, game_id: int, role: Role, seat: int = -1) -> None:
+    await tx.execute(
+        "DELETE FROM messages WHERE game_id = ? AND role = ? AND seat = ?",
+        (game_id, role.value, seat),
+    )
+
+
+# The action log -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    seq: int
+    round_no: int
+    seat: int
+    action: str
+    actor_id: int | None
+
+
+async def append_action(
+    tx: Transaction,
+    game_id: int,
+    *,
+    round_no: int,
+    seat: int,
+    action: str,
+    actor_id: int | None,
+) -> int:
+    """Log one applied action; returns its sequence number (1, 2, ...)."""
+    row = await tx.fetch_one(
+        "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM actions WHERE game_id = ?", (game_id,)
+    )
+    seq = int(row["next"]) if row else 1
+    await tx.execute(
+        """
+        INSERT INTO actions (game_id, seq, round_no, seat, action, actor_id, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """,
+        (game_id, seq, round_no, seat, action, actor_id, _iso(now())),
+    )
+    return seq
+
+
+async def game_actions(db: Reader, game_id: int) -> list[ActionRecord]:
+    rows = await db.fetch_all("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+    return [
+        ActionRecord(r["seq"], r["round_no"], r["seat"], r["action"], r["actor_id"]) for r in rows
+    ]
+
+
+# The outbox ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxItem:
+    id: int
+    game_id: int | None
+    chat_id: int
+    kind: str
+    payload: dict[str, Any]
+
+
+async def enqueue(
+    tx: Transaction, *, game_id: int | None, chat_id: int, kind: str, payload: dict[str, Any]
+) -> int:
+    """Owe Telegram one message; commit it with the change it is about."""
+    return await tx.insert(
+        "INSERT INTO outbox (game_id, chat_id, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+        (game_id, chat_id, kind, json.dumps(payload, ensure_ascii=False), _iso(now())),
+    )
+
+
+async def pending_outbox(db: Reader, limit: int = 100) -> list[OutboxItem]:
+    rows = await db.fetch_all(
+        "SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?", (limit,)
+    )
+    return [
+        OutboxItem(r["id"], r["game_id"], r["chat_id"], r["kind"], json.loads(r["payload"]))
+        for r in rows
+    ]
+
+
+async def mark_sent(tx: Transaction, item_id: int) -> None:
+    await tx.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (_iso(now()), item_id))

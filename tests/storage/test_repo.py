@@ -1,0 +1,182 @@
+"""Repositories against a real temporary database file: games, seats, actions, outbox."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from domino.match import Match
+from domino.rules import KOZEL
+from storage import repo
+from storage.db import Database
+from storage.records import ChatRecord, GameStatus, MessageRecord, Role, SeatRecord, UserRecord
+
+GROUP = ChatRecord(id=-1001, type="supergroup", title="Дворик")
+MASHA = UserRecord(id=1, first_name="Маша", language="ru")
+OLEG = UserRecord(id=2, first_name="Олег", username="oleg", language="en")
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    async with database.transaction() as tx:
+        await repo.upsert_chat(tx, GROUP)
+        await repo.upsert_chat(tx, dataclasses.replace(GROUP, id=-1002))
+        await repo.upsert_user(tx, MASHA, can_message=True)
+        await repo.upsert_user(tx, OLEG)
+    yield database
+    await database.close()
+
+
+async def test_users_keep_can_message_unless_told(db: Database) -> None:
+    async with db.transaction() as tx:
+        await repo.upsert_user(tx, dataclasses.replace(MASHA, first_name="Мария"))
+    user = await repo.get_user(db, MASHA.id)
+    assert user is not None and user.first_name == "Мария" and user.can_message
+    async with db.transaction() as tx:
+        await repo.set_can_message(tx, MASHA.id, False)
+    user = await repo.get_user(db, MASHA.id)
+    assert user is not None and not user.can_message
+
+
+async def test_a_game_round_trips_with_its_match_and_seats(db: Database) -> None:
+    async with db.transaction() as tx:
+        game = await repo.create_game(
+            tx,
+            chat_id=GROUP.id,
+            creator_id=MASHA.id,
+            ruleset=KOZEL,
+            seats_wanted=2,
+            seats=[SeatRecord(0, MASHA.id, "Маша")],
+        )
+    assert game.status is GameStatus.LOBBY and game.version == 0
+    match = Match.new(KOZEL, 2, seed=7)
+    started = dataclasses.replace(
+        game,
+        status=GameStatus.PLAYING,
+        match=match,
+        seats=(*game.seats, SeatRecord(1, None, "Компьютер")),
+    )
+    async with db.transaction() as tx:
+        saved = await repo.save_game(tx, started)
+    assert saved.version == 1
+    loaded = await repo.load_game(db, game.id)
+    assert loaded is not None
+    assert loaded.match == match
+    assert loaded.seats == (SeatRecord(0, MASHA.id, "Маша"), SeatRecord(1, None, "Компьютер"))
+    assert loaded.seat_of(MASHA.id) == SeatRecord(0, MASHA.id, "Маша")
+    assert (await repo.active_game_in_chat(db, GROUP.id)) == loaded
+    assert (await repo.active_game_of_user(db, MASHA.id)) == loaded
+    assert [g.id for g in await repo.active_games(db)] == [game.id]
+
+
+async def test_one_active_game_per_chat(db: Database) -> None:
+    async with db.transaction() as tx:
+        await repo.create_game(
+            tx, chat_id=GROUP.id, creator_id=MASHA.id, ruleset=KOZEL, seats_wanted=4
+        )
+    with pytest.raises(repo.ChatBusy):
+        async with db.transaction() as tx:
+            await repo.create_game(
+                tx, chat_id=GROUP.id, creator_id=OLEG.id, ruleset=KOZEL, seats_wanted=4
+            )
+
+
+async def test_one_active_game_per_person_and_free_again_after_the_end(db: Database) -> None:
+    async with db.transaction() as tx:
+        first = await repo.create_game(
+            tx,
+            chat_id=GROUP.id,
+            creator_id=MASHA.id,
+            ruleset=KOZEL,
+            seats_wanted=2,
+            seats=[SeatRecord(0, MASHA.id, "Маша")],
+        )
+    with pytest.raises(repo.PlayerBusy) as busy:
+        async with db.transaction() as tx:
+            await repo.create_game(
+                tx,
+                chat_id=-1002,
+                creator_id=MASHA.id,
+                ruleset=KOZEL,
+                seats_wanted=2,
+                seats=[SeatRecord(0, MASHA.id, "Маша")],
+            )
+    assert busy.value.user_id == MASHA.id
+    assert await repo.active_game_in_chat(db, -1002) is None  # rolled back whole
+
+    async with db.transaction() as tx:
+        await repo.save_game(tx, dataclasses.replace(first, status=GameStatus.CANCELLED))
+    assert await repo.active_game_of_user(db, MASHA.id) is None
+    async with db.transaction() as tx:
+        await repo.create_game(
+            tx,
+            chat_id=-1002,
+            creator_id=MASHA.id,
+            ruleset=KOZEL,
+            seats_wanted=2,
+            seats=[SeatRecord(0, MASHA.id, "Маша")],
+        )
+
+
+async def test_saving_an_outdated_record_is_a_version_conflict(db: Database) -> None:
+    async with db.transaction() as tx:
+        game = await repo.create_game(
+            tx, chat_id=GROUP.id, creator_id=MASHA.id, ruleset=KOZEL, seats_wanted=2
+        )
+    async with db.transaction() as tx:
+        await repo.save_game(tx, dataclasses.replace(game, seats_wanted=3))
+    with pytest.raises(repo.VersionConflict):
+        async with db.transaction() as tx:
+            await repo.save_game(tx, dataclasses.replace(game, seats_wanted=4))
+    loaded = await repo.load_game(db, game.id)
+    assert loaded is not None and loaded.seats_wanted == 3 and loaded.version == 1
+
+
+async def test_actions_are_numbered_in_order(db: Database) -> None:
+    async with db.transaction() as tx:
+        game = await repo.create_game(
+            tx, chat_id=GROUP.id, creator_id=MASHA.id, ruleset=KOZEL, seats_wanted=2
+        )
+        for action in ("p1-1", "p1-4R", "d"):
+            await repo.append_action(
+                tx, game.id, round_no=1, seat=0, action=action, actor_id=MASHA.id
+            )
+    actions = await repo.game_actions(db, game.id)
+    assert [(a.seq, a.action) for a in actions] == [(1, "p1-1"), (2, "p1-4R"), (3, "d")]
+
+
+async def test_messages_are_kept_apart_from_the_game_version(db: Database) -> None:
+    async with db.transaction() as tx:
+        game = await repo.create_game(
+            tx, chat_id=GROUP.id, creator_id=MASHA.id, ruleset=KOZEL, seats_wanted=2
+        )
+        await repo.put_message(tx, MessageRecord(game.id, Role.TABLE, -1, GROUP.id, 10, "F1", "a"))
+        await repo.put_message(tx, MessageRecord(game.id, Role.HAND, 0, MASHA.id, 11))
+        await repo.put_message(tx, MessageRecord(game.id, Role.TABLE, -1, GROUP.id, 10, "F2", "b"))
+    messages = await repo.game_messages(db, game.id)
+    assert messages[(Role.TABLE, -1)].file_id == "F2"
+    assert messages[(Role.HAND, 0)].message_id == 11
+    loaded = await repo.load_game(db, game.id)
+    assert loaded is not None and loaded.version == 0
+    async with db.transaction() as tx:
+        await repo.forget_message(tx, game.id, Role.HAND, 0)
+    assert (Role.HAND, 0) not in await repo.game_messages(db, game.id)
+
+
+async def test_the_outbox_keeps_what_is_owed_until_marked_sent(db: Database) -> None:
+    async with db.transaction() as tx:
+        first = await repo.enqueue(
+            tx, game_id=None, chat_id=GROUP.id, kind="notice", payload={"text": "🐟 Рыба!"}
+        )
+        await repo.enqueue(
+            tx, game_id=None, chat_id=GROUP.id, kind="notice", payload={"text": "🐐"}
+        )
+    pending = await repo.pending_outbox(db)
+    assert [item.payload["text"] for item in pending] == ["🐟 Рыба!", "🐐"]
+    async with db.transaction() as tx:
+        await repo.mark_sent(tx, first)
+    assert [item.payload["text"] for item in await repo.pending_outbox(db)] == ["🐐"]
