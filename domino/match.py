@@ -151,16 +151,20 @@ class Match:
         (`BadState`).
         """
         match = cls.new(ruleset, players, seed)
-        for entry in actions:
+        for index, entry in enumerate(actions):
             if isinstance(entry, LoggedAction):
                 if entry.round_no != match.round_no:
                     raise BadState(
-                        f"log entry {entry} is for round {entry.round_no},"
+                        f"log entry {index} ({entry}) is for round {entry.round_no},"
                         f" but the match is in round {match.round_no}"
                     )
-                match.apply(entry.action, entry.seat)
+                action, seat = entry.action, entry.seat
             else:
-                match.apply(entry)
+                action, seat = entry, None
+            try:
+                match.apply(action, seat)
+            except DominoError as exc:
+                raise BadState(f"log entry {index} ({entry}) does not apply: {exc}") from None
         return match
 
     # --- state --------------------------------------------------------------------------
@@ -409,8 +413,32 @@ class Match:
             problems.append("the eggs differ from the last round's result")
         if self._over != self._round.over:
             problems.append("the match and its current round disagree on being over")
+        for name, rnd in (("round", self._round), ("finished round", self._finished_round)):
+            if rnd is not None and rnd.ruleset != self._ruleset:
+                problems.append(f"the {name} is played under another ruleset")
+        if self._over and self._finished_round != self._round:
+            problems.append("a finished match's last round must be its finished round")
+        if not self._log_fits():
+            problems.append("the action log does not match the rounds")
         if problems:
             raise BadState("inconsistent match state: " + "; ".join(problems))
+
+    def _log_fits(self) -> bool:
+        """The log's round numbers run 1, 2, ... and each kept round's count of
+        actions equals its `turn_no`."""
+        per_round: dict[int, int] = {}
+        last = 1
+        for entry in self._log:
+            if not last <= entry.round_no <= self._round_no:
+                return False
+            last = entry.round_no
+            per_round[entry.round_no] = per_round.get(entry.round_no, 0) + 1
+        if per_round.get(self._round_no, 0) != self._round.turn_no:
+            return False
+        finished = self._finished_round
+        if finished is None or self._over:  # when over, the finished round is the current one
+            return True
+        return per_round.get(self._round_no - 1, 0) == finished.turn_no
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):

@@ -160,6 +160,8 @@ def score_round(
         raise DominoError(f"eggs cannot be negative, not {eggs}")
     values = seat_values(ruleset, outcome, hands)
     if ruleset.scoring is Scoring.CLASSIC:
+        if eggs:
+            raise DominoError("Классика has no eggs (K-9 is Козёл's rule)")
         return _score_classic(ruleset, round_no, outcome, tuple(before), values, sides)
     return _score_kozel(ruleset, round_no, outcome, tuple(before), eggs, values, sides)
 

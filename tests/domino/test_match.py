@@ -192,6 +192,8 @@ def test_json_round_trip_mid_match_and_after_the_end() -> None:
         (lambda d: d.update(over=True), "end of the match"),
         (lambda d: d.update(players="four"), "integer"),
         (lambda d: d.update(log=["1:0:zz"]), "action"),
+        (lambda d: d.update(log=d["log"][1:]), "action log"),
+        (lambda d: d.update(ruleset=dict(d["ruleset"], target=125)), "another ruleset"),
         (lambda d: d.pop("round"), "round"),
         (lambda d: d["round"]["deal"]["hands"][0].append("9-9"), "round"),
     ],
@@ -220,6 +222,9 @@ def test_replay_from_the_log_or_from_plain_actions() -> None:
     wrong_round = [LoggedAction(2, entry.seat, entry.action) for entry in match.log]
     with pytest.raises(BadState, match="round"):
         Match.replay(KOZEL, 4, 44, wrong_round)
+    wrong_seat = [LoggedAction(1, (entry.seat + 1) % 4, entry.action) for entry in match.log]
+    with pytest.raises(BadState, match="does not apply"):
+        Match.replay(KOZEL, 4, 44, wrong_seat)
 
 
 def test_a_tile_is_a_tile_after_json() -> None:

@@ -370,6 +370,11 @@ def test_t6_first_to_the_target_wins(target: int) -> None:
     assert match_deciders(ruleset, (rec(target + 3), rec(target + 3))) == (0, 1)
 
 
+def test_classic_has_no_eggs() -> None:
+    with pytest.raises(DominoError, match="eggs"):
+        score_round(CLASSIC, 1, out(0, 0, 3, 4), initial_scores(CLASSIC, 3), eggs=5)
+
+
 def test_score_round_refuses_mismatched_accounts() -> None:
     with pytest.raises(DominoError, match="accounts"):
         score_round(KOZEL, 1, out(0, 0, 3, 4), (NONE, NONE))
