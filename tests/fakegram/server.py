@@ -1468,6 +1468,7 @@ class FakeTelegram:
             member: dict[str, Any] = {"status": "administrator", "user": user}
             member.update({right: right != "is_anonymous" for right in rights})
             member["can_be_edited"] = False
+            member["can_send_welcome_messages"] = False
             member["can_pin_messages"] = True
             return member
         if status is MemberStatus.KICKED:

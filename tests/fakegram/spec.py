@@ -22,6 +22,12 @@ from .errors import ApiError, bad_request
 
 SPEC_PATH = Path(__file__).with_name("api.json")
 
+# Fields aiogram 3.31 requires in answers that api.json (Bot API 10.1) does not list; the
+# real server sends them, so the fake declares them too rather than break the client.
+EXTRA_RESPONSE_FIELDS: Mapping[str, tuple[tuple[str, str, bool], ...]] = {
+    "ChatMemberAdministrator": (("can_send_welcome_messages", "Boolean", False),),
+}
+
 _DISCRIMINATOR = re.compile(r"(?:must be|always) [“\"]?([a-z_]+)")
 _INTEGER = re.compile(r"-?\d+")
 
@@ -80,6 +86,9 @@ class ApiSpec:
             if "subtypes" in raw:
                 self._subtypes[name] = tuple(raw["subtypes"])
             self._types[name] = {f["name"]: _field(f) for f in raw.get("fields", [])}
+        for name, extras in EXTRA_RESPONSE_FIELDS.items():
+            for field_name, type_name, required in extras:
+                self._types[name][field_name] = FieldSpec(field_name, (type_name,), required)
         self._discriminators: dict[str, tuple[str, str]] = {}
         for name, raw in data["types"].items():
             for raw_field in raw.get("fields", []):
