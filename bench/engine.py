@@ -1,0 +1,146 @@
+"""Engine benchmark: random rounds against the PyPI package `dominoes` 6.1.0.
+
+    .venv/bin/python bench/engine.py [--rounds N] [--repeats K]
+
+Both engines play the same game (Козёл with 4 players x 7 tiles, no bazaar, one
+line), dealt and played at random, in the same run on the same machine; each
+figure is the best of K repeats. Ours is measured twice: `Round.start` followed by
+`Round.playout` (the mask kernel computer players use), and `Round.start` followed
+by a loop of `legal_actions()` / `apply()` through the public API.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from domino.round import Round
+from domino.rules import KOZEL
+
+
+def best_time(run: Callable[[], None], repeats: int) -> float:
+    """Seconds of the fastest of `repeats` runs."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def ours_playout(rounds: int, rng: random.Random) -> None:
+    for _ in range(rounds):
+        Round.start(KOZEL, 4, rng).playout(rng)
+
+
+def ours_public_api(rounds: int, rng: random.Random) -> None:
+    for _ in range(rounds):
+        round_ = Round.start(KOZEL, 4, rng)
+        while round_.turn is not None:
+            legal = round_.legal_actions()
+            round_.apply(legal[int(rng.random() * len(legal))])
+
+
+def theirs(rounds: int, dominoes: object) -> None:
+    game_new = dominoes.Game.new  # type: ignore[attr-defined]
+    choice = random.choice
+    for _ in range(rounds):
+        game = game_new(starting_domino=None, starting_player=0)
+        while game.result is None:
+            game.make_move(*choice(game.valid_moves))
+
+
+def mid_round_positions(count: int, rng: random.Random) -> list[Round]:
+    """Rounds after 6 to 12 random actions that are still going on."""
+    positions: list[Round] = []
+    while len(positions) < count:
+        round_ = Round.start(KOZEL, 4, rng)
+        for _ in range(rng.randint(6, 12)):
+            if round_.over:
+                break
+            round_.apply(rng.choice(round_.legal_actions()))
+        if not round_.over:
+            positions.append(round_)
+    return positions
+
+
+def per_call_us(run: Callable[[], None], calls: int, repeats: int) -> float:
+    return best_time(run, repeats) / calls * 1e6
+
+
+def report_rounds(name: str, seconds: float, rounds: int) -> float:
+    us = seconds / rounds * 1e6
+    print(f"{name}: {rounds / seconds:,.0f} rounds/s ({us:.1f} µs/round)")
+    return us
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5000, help="rounds per timed run")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs; the best counts")
+    args = parser.parse_args()
+    rounds, repeats = args.rounds, args.repeats
+
+    print(f"Козёл, 4 players x 7 tiles, no bazaar; best of {repeats} runs of {rounds} rounds")
+    rng = random.Random(1)
+    playout_us = report_rounds(
+        "ours (start + playout)", best_time(lambda: ours_playout(rounds, rng), repeats), rounds
+    )
+    api_us = report_rounds(
+        "ours (start + legal_actions/apply)",
+        best_time(lambda: ours_public_api(rounds, rng), repeats),
+        rounds,
+    )
+    try:
+        import dominoes
+    except ImportError:
+        print("dominoes: not installed (pip install dominoes==6.1.0) - no comparison")
+    else:
+        random.seed(1)
+        version = getattr(dominoes, "__version__", "6.1.0")
+        theirs_us = report_rounds(
+            f"dominoes {version}", best_time(lambda: theirs(rounds, dominoes), repeats), rounds
+        )
+        print(f"ratio (dominoes / ours, playout): {theirs_us / playout_us:.2f}")
+        print(f"ratio (dominoes / ours, public API): {theirs_us / api_us:.2f}")
+
+    positions = mid_round_positions(2000, random.Random(2))
+
+    def all_legal() -> None:
+        for position in positions:
+            position.legal_actions()
+
+    print(f"legal_actions mid-round: {per_call_us(all_legal, len(positions), repeats):.2f} µs")
+
+    plays = [(p, p.legal_actions()[0]) for p in positions]
+    copies: list[list[Round]] = [[p.copy() for p in positions] for _ in range(repeats)]
+    times: list[float] = []
+    for batch in copies:
+        start = time.perf_counter()
+        for copy, (_, action) in zip(batch, plays, strict=True):
+            copy.apply(action)
+        times.append(time.perf_counter() - start)
+    print(f"apply (first legal action) mid-round: {min(times) / len(plays) * 1e6:.2f} µs")
+
+    def all_copies() -> None:
+        for position in positions:
+            position.copy()
+
+    print(f"copy mid-round: {per_call_us(all_copies, len(positions), repeats):.2f} µs")
+
+    def all_playouts() -> None:
+        playout_rng = random.Random(3)
+        for position in positions:
+            position.playout(playout_rng)
+
+    print(f"playout from mid-round: {per_call_us(all_playouts, len(positions), repeats):.1f} µs")
+
+
+if __name__ == "__main__":
+    main()
