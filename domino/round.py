@@ -128,20 +128,20 @@ class Round:
 
     @classmethod
     def from_deal(
-        cls, ruleset: Ruleset, players: int, dealt: Deal, *, leader: int | None = None
+        cls, ruleset: Ruleset, players: int, deal: Deal, *, leader: int | None = None
     ) -> Round:
         """A round from a given deal (as `start`, without shuffling).
 
         Any partition of the 28 tiles into `players` non-empty hands and a bazaar is
-        accepted, so tests and puzzles can craft positions; `deal` gives the
-        ruleset's hand sizes.
+        accepted, so tests and puzzles can craft positions; `domino.deal.deal`
+        deals the ruleset's hand sizes.
         """
         ruleset.hand_size(players)  # refuses a player count the variant does not allow
-        if len(dealt.hands) != players:
-            raise DominoError(f"the deal has {len(dealt.hands)} hands for {players} players")
-        masks = [mask_of_tiles(hand) for hand in dealt.hands]
-        every = sum(map(len, dealt.hands)) + len(dealt.bazaar)
-        union = mask_of_tiles(dealt.bazaar)
+        if len(deal.hands) != players:
+            raise DominoError(f"the deal has {len(deal.hands)} hands for {players} players")
+        masks = [mask_of_tiles(hand) for hand in deal.hands]
+        every = sum(map(len, deal.hands)) + len(deal.bazaar)
+        union = mask_of_tiles(deal.bazaar)
         for mask in masks:
             union |= mask
         if every != len(ALL_TILES) or union != FULL_SET_MASK:
@@ -158,17 +158,17 @@ class Round:
         self.players = players
         self.leader = leader
         self.opening_tile = opening
-        self.redeals = dealt.redeals
+        self.redeals = deal.redeals
         self.turn = leader
         self.turn_no = 0
         self.outcome = None
         hands = tuple(map(tiles_in, masks))
-        self._deal = dealt if hands == dealt.hands else Deal(hands, dealt.bazaar, dealt.redeals)
+        self._deal = deal if hands == deal.hands else Deal(hands, deal.bazaar, deal.redeals)
         self._hands = masks
-        self._bazaar = dealt.bazaar
+        self._bazaar = deal.bazaar
         self._drawn = 0
-        reserve = min(ruleset.bazaar_reserve, len(dealt.bazaar))
-        self._reserved_mask = mask_of_tiles(dealt.bazaar[len(dealt.bazaar) - reserve :])
+        reserve = min(ruleset.bazaar_reserve, len(deal.bazaar))
+        self._reserved_mask = mask_of_tiles(deal.bazaar[len(deal.bazaar) - reserve :])
         self._layout = new_layout(ruleset.layout)
         self._history = []
         return self

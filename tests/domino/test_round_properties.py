@@ -31,7 +31,7 @@ CONFIGS: list[tuple[Ruleset, int]] = [
 ]
 
 rounds = st.tuples(st.sampled_from(CONFIGS), st.integers(0, 2**32 - 1))
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
+SETTINGS = settings(max_examples=150, deadline=None, derandomize=True)
 
 
 def bazaar_left(round_: Round) -> tuple[Tile, ...]:
@@ -184,7 +184,7 @@ def reference_playout(round_: Round, rng: random.Random) -> Round:
     return sim
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=200, deadline=None, derandomize=True)
 @given(rounds, st.integers(0, 30))
 def test_the_playout_kernel_plays_the_public_api_game(
     config: tuple[tuple[Ruleset, int], int], steps: int
