@@ -1,0 +1,39 @@
+"""Pictures of the game: pure functions of engine views, PNG bytes out (Pillow).
+
+`render_table(view, names)` draws the table for the group chat from the public
+view; `render_scores(view, names, result)` draws the score sheet at the end of a
+round or match. `table_geometry(layout, area)` is the pure geometry under the
+table: where every tile lies, without pixels. Nothing here does I/O except
+`render.samples`, whose job is writing sample files.
+"""
+
+from render.geometry import (
+    DEFAULT_UNIT,
+    EndMark,
+    HalfBox,
+    Orientation,
+    Rect,
+    RenderError,
+    TableGeometry,
+    TileBox,
+    table_geometry,
+)
+from render.scores import SCORES_SIZE, render_scores
+from render.table import TABLE_AREA, TABLE_SIZE, render_table
+
+__all__ = [
+    "DEFAULT_UNIT",
+    "SCORES_SIZE",
+    "TABLE_AREA",
+    "TABLE_SIZE",
+    "EndMark",
+    "HalfBox",
+    "Orientation",
+    "Rect",
+    "RenderError",
+    "TableGeometry",
+    "TileBox",
+    "render_scores",
+    "render_table",
+    "table_geometry",
+]

@@ -1,0 +1,183 @@
+"""Drawing pieces shared by the pictures: colours, tile sprites, badges, the egg.
+
+Tiles, pips, badges and the egg are drawn once at four times their size and reduced,
+which gives smooth edges, then kept by size; a picture pastes them, so drawing a
+full table costs little more than encoding it.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from PIL import Image, ImageDraw
+
+from render import text
+from render.geometry import Orientation
+
+RGB = tuple[int, int, int]
+
+BACKGROUND: RGB = (24, 29, 36)
+PANEL: RGB = (41, 49, 60)
+PANEL_EDGE: RGB = (66, 77, 92)
+FELT: RGB = (27, 94, 63)
+FELT_EDGE: RGB = (18, 66, 44)
+FELT_TEXT: RGB = (120, 178, 146)
+INK: RGB = (236, 239, 243)
+MUTED: RGB = (150, 160, 172)
+TURN: RGB = (255, 202, 40)
+REMEMBERED: RGB = (255, 213, 79)  # Козёл K-7: remembered points "+N", in yellow
+RECORDED: RGB = (255, 82, 82)  # Козёл K-7: an open account, in red without a plus
+GOOD: RGB = (105, 240, 174)  # Классика: points are good
+TEAM_COLOURS: tuple[RGB, ...] = ((79, 195, 247), (255, 138, 101))
+TILE_FACE: RGB = (250, 246, 234)
+TILE_LAST: RGB = (255, 236, 170)
+TILE_EDGE: RGB = (60, 60, 60)
+PIP: RGB = (28, 28, 28)
+LAST_RING: RGB = (255, 145, 0)
+END_BADGE: RGB = (255, 213, 79)
+END_INK: RGB = (40, 30, 0)
+BACK_FACE: RGB = (176, 58, 46)
+BACK_EDGE: RGB = (250, 230, 220)
+EGG_SHELL: RGB = (247, 236, 214)
+EGG_EDGE: RGB = (170, 150, 120)
+
+_SCALE = 4
+_LOW, _MID, _HIGH = 0.25, 0.5, 0.75
+# Pip centres in a half, as fractions of its side, for a half whose tile lies
+# horizontally; a vertical tile uses the same points transposed (the six's rows of
+# three run along the tile).
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    0: (),
+    1: ((_MID, _MID),),
+    2: ((_HIGH, _LOW), (_LOW, _HIGH)),
+    3: ((_HIGH, _LOW), (_MID, _MID), (_LOW, _HIGH)),
+    4: ((_LOW, _LOW), (_HIGH, _LOW), (_LOW, _HIGH), (_HIGH, _HIGH)),
+    5: ((_LOW, _LOW), (_HIGH, _LOW), (_MID, _MID), (_LOW, _HIGH), (_HIGH, _HIGH)),
+    6: ((_LOW, _LOW), (_MID, _LOW), (_HIGH, _LOW), (_LOW, _HIGH), (_MID, _HIGH), (_HIGH, _HIGH)),
+}
+
+
+def pip_points(pip: int, orientation: Orientation) -> tuple[tuple[float, float], ...]:
+    """Where the dots of `pip` sit in a half, as fractions of its side (classic patterns)."""
+    points = _PIPS[pip]
+    if orientation is Orientation.VERTICAL:
+        return tuple((y, x) for x, y in points)
+    return points
+
+
+@functools.cache
+def tile_sprite(
+    first: int, second: int, unit: int, orientation: Orientation, last: bool = False
+) -> Image.Image:
+    """A face-up tile, `first` on the left (or top) half: `4u x 2u` or `2u x 4u`, RGBA."""
+    long, short = 4 * unit, 2 * unit
+    size = (long, short) if orientation is Orientation.HORIZONTAL else (short, long)
+    s = _SCALE
+    big = Image.new("RGBA", (size[0] * s, size[1] * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    inset = s  # one pixel of table shows between touching tiles
+    draw.rounded_rectangle(
+        (inset, inset, size[0] * s - inset - 1, size[1] * s - inset - 1),
+        radius=max(s, unit * s // 4),
+        fill=TILE_LAST if last else TILE_FACE,
+        outline=TILE_EDGE,
+        width=max(s, unit * s // 12),
+    )
+    half = short * s
+    line = max(s, unit * s // 14)
+    margin = unit * s // 4
+    if orientation is Orientation.HORIZONTAL:
+        draw.rectangle((half - line // 2, margin, half + line // 2, half - margin), fill=TILE_EDGE)
+        origins = ((0, 0), (half, 0))
+    else:
+        draw.rectangle((margin, half - line // 2, half - margin, half + line // 2), fill=TILE_EDGE)
+        origins = ((0, 0), (0, half))
+    radius = half * 0.11
+    for pip, (ox, oy) in zip((first, second), origins, strict=True):
+        for fx, fy in pip_points(pip, orientation):
+            cx, cy = ox + fx * half, oy + fy * half
+            draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PIP)
+    return big.reduce(s)
+
+
+@functools.cache
+def back_sprite(width: int, height: int) -> Image.Image:
+    """A small face-down tile, for the hand counts."""
+    s = _SCALE
+    big = Image.new("RGBA", (width * s, height * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    draw.rounded_rectangle(
+        (0, 0, width * s - 1, height * s - 1),
+        radius=width * s // 4,
+        fill=BACK_FACE,
+        outline=BACK_EDGE,
+        width=s * 2,
+    )
+    mid = height * s // 2
+    draw.line((width * s // 4, mid, width * s * 3 // 4, mid), fill=BACK_EDGE, width=s)
+    return big.reduce(s)
+
+
+@functools.cache
+def egg_sprite(height: int) -> Image.Image:
+    """An egg (DejaVu has no colour emoji, so 🥚 is drawn as a shape)."""
+    s = _SCALE
+    width = height * 3 // 4
+    big = Image.new("RGBA", (width * s, height * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    w, h = width * s, height * s
+    edge = 2 * s
+    # Narrow top, round bottom: a small ellipse over a larger one.
+    draw.ellipse((0, h * 0.28, w - 1, h - 1), fill=EGG_EDGE)
+    draw.ellipse((w * 0.1, 0, w * 0.9, h * 0.75), fill=EGG_EDGE)
+    draw.ellipse((edge, h * 0.28 + edge, w - 1 - edge, h - 1 - edge), fill=EGG_SHELL)
+    draw.ellipse((w * 0.1 + edge, edge, w * 0.9 - edge, h * 0.75 - edge), fill=EGG_SHELL)
+    draw.ellipse((w * 0.28, h * 0.2, w * 0.42, h * 0.38), fill=(255, 255, 255))
+    return big.reduce(s)
+
+
+@functools.cache
+def disc_sprite(diameter: int, fill: RGB, edge: RGB) -> Image.Image:
+    s = _SCALE
+    big = Image.new("RGBA", (diameter * s, diameter * s), (0, 0, 0, 0))
+    ImageDraw.Draw(big).ellipse(
+        (0, 0, diameter * s - 1, diameter * s - 1), fill=fill, outline=edge, width=2 * s
+    )
+    return big.reduce(s)
+
+
+def paste(canvas: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
+    canvas.paste(sprite, (x, y), sprite)
+
+
+def badge(
+    canvas: Image.Image,
+    centre: tuple[float, float],
+    diameter: int,
+    label: str,
+    fill: RGB = END_BADGE,
+    ink: RGB = END_INK,
+) -> None:
+    """A round badge with a short bold label (an open end's number)."""
+    x, y = round(centre[0] - diameter / 2), round(centre[1] - diameter / 2)
+    paste(canvas, disc_sprite(diameter, fill, ink), x, y)
+    size = max(8, diameter * 3 // 5)
+    ImageDraw.Draw(canvas).text(
+        centre, label, font=text.font(size, bold=True), fill=ink, anchor="mm"
+    )
+
+
+def write(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    label: str,
+    size: int,
+    fill: RGB,
+    bold: bool = False,
+    anchor: str = "la",
+    max_width: int | None = None,
+) -> float:
+    """Draw `label` (cleaned, and cut to `max_width` if given); return its width."""
+    shown = text.fit(label, size, max_width, bold) if max_width else text.clean(label, bold)
+    draw.text(xy, shown, font=text.font(size, bold), fill=fill, anchor=anchor)
+    return text.width(shown, size, bold)

@@ -1,0 +1,126 @@
+"""Sample pictures for people to look at: `python -m render.samples OUT_DIR`.
+
+Real seeded matches played by the engine's computer players, plus hand-built
+layouts (`render.demo`) for what a game rarely shows: all 28 tiles in one line and
+a spinner cross (C-10). Writing the files is this module's job; the drawing
+functions themselves do no I/O.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+
+from domino.layout import End
+from domino.match import Match
+from domino.players import GreedyPlayer, RandomPlayer
+from domino.rules import CLASSIC, KOZEL, LayoutKind, Ruleset
+from domino.views import Account, MatchView
+from render import demo
+from render.scores import render_scores
+from render.table import render_table
+
+NAMES = ("Маша", "Алексей", "Оля", "Серёга")
+ODD_NAMES = (
+    "Тётя Клава 🥚🐐",
+    "שרה כהן",
+    "Александра Константиновна Воскресенская-Преображенская" * 4,
+    "مريم",
+)
+
+
+def play(match: Match, moves: int | None = None, *, seed: int = 7) -> Match:
+    """Let computer players move `moves` times (None: to the end of the match)."""
+    rng = random.Random(seed)
+    players = [GreedyPlayer() if seat % 2 else RandomPlayer(rng) for seat in range(match.players)]
+    done = 0
+    while not match.over and (moves is None or done < moves):
+        seat = match.turn
+        if seat is None:
+            break
+        action = players[seat].choose(match.view(seat).round)
+        match.apply(action, seat)
+        done += 1
+    return match
+
+
+def play_rounds(match: Match, rounds: int, *, seed: int = 7) -> Match:
+    """Play until `rounds` rounds are finished (or the match is over)."""
+    while len(match.results) < rounds and not match.over:
+        play(match, 1, seed=seed + len(match.log))
+    return match
+
+
+def _full_line() -> MatchView:
+    line = demo.eulerian_line()
+    scores = [Account(20, 0, True), Account(0, 7), Account(), Account(45, 0, True)]
+    return demo.match_view(
+        demo.line_layout(line, 11), 4, turn=2, round_no=4, scores=scores, eggs=23
+    )
+
+
+def _cross() -> MatchView:
+    trail = demo.spinner_arms(3)
+    cut = demo.returns(trail, 3)
+    arms = demo.split_trail(trail, [cut[0], cut[1], cut[1] + 4])
+    lengths = (6, 4, 3, 5)
+    layout = demo.spinner_layout(
+        3,
+        {end: arm[:n] for end, arm, n in zip(End, arms, lengths, strict=True)},
+    )
+    return demo.match_view(layout, 3, bazaar=2, turn=1, round_no=2)
+
+
+def _table(ruleset: Ruleset, players: int, seed: int, rounds: int, moves: int | None) -> bytes:
+    match = play(play_rounds(Match.new(ruleset, players, seed=seed), rounds), moves)
+    return render_table(match.view(None), NAMES[:players])
+
+
+def _scores(ruleset: Ruleset, players: int, seed: int, rounds: int | None) -> bytes:
+    match = Match.new(ruleset, players, seed=seed)
+    match = play(match) if rounds is None else play_rounds(match, rounds)
+    return render_scores(match.view(None), NAMES[:players])
+
+
+def _odd_names() -> bytes:
+    return render_table(play(Match.new(KOZEL, 4, seed=6), 6).view(None), ODD_NAMES)
+
+
+def samples() -> Iterator[tuple[str, Callable[[], bytes]]]:
+    """(file name, picture maker) for every sample."""
+    teams = KOZEL.with_options(teams=True)
+    spinner = KOZEL.with_options(layout=LayoutKind.SPINNER)
+    yield "table_empty.png", partial(_table, KOZEL, 4, 1, 0, 0)
+    yield "table_midgame_3.png", partial(_table, KOZEL, 3, 2, 0, 11)
+    yield "table_midgame_2_round3.png", partial(_table, KOZEL, 2, 5, 2, 9)
+    yield "table_teams.png", partial(_table, teams, 4, 3, 2, 14)
+    yield "table_full_line.png", lambda: render_table(_full_line(), NAMES)
+    yield "table_spinner_cross.png", lambda: render_table(_cross(), NAMES[:3])
+    yield "table_spinner_real.png", partial(_table, spinner, 2, 4, 0, 16)
+    yield "table_odd_names.png", _odd_names
+    yield "table_match_end.png", partial(_table, KOZEL, 4, 30, 99, None)
+    for players in (2, 3, 4):
+        yield f"scores_{players}.png", partial(_scores, KOZEL, players, 10 + players, 3)
+    yield "scores_teams.png", partial(_scores, teams, 4, 20, 2)
+    yield "scores_match_end.png", partial(_scores, KOZEL, 4, 30, None)
+    yield "scores_match_end_classic.png", partial(_scores, CLASSIC, 3, 31, None)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m render.samples OUT_DIR", file=sys.stderr)
+        return 2
+    out = Path(argv[0])
+    out.mkdir(parents=True, exist_ok=True)
+    for name, make in samples():
+        data = make()
+        (out / name).write_bytes(data)
+        print(f"{out / name}  {len(data) / 1024:.0f} KB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,172 @@
+"""The score sheet shown at the end of a round and of a match: `render_scores`.
+
+One line per player (or team): the account before the round, the round's points,
+the account after it (K-8's table), who went out or made fish, the eggs (K-9), and
+at the end of the match the козёл (K-10) or, in Классика, the winner (T-6).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from domino.views import MatchView, OutcomeKind, RoundResult
+from render import draw, labels
+from render.geometry import Rect
+
+WIDTH, HEIGHT = 1280, 720
+SCORES_SIZE = (WIDTH, HEIGHT)
+"""The size of every score sheet picture, in pixels."""
+
+_NAME_X = 56
+_COLUMNS = (700, 905, 1120)  # centres of «было», «раунд», «стало»
+_ROW_HEIGHT = 96
+_LOSER_TINT: draw.RGB = (92, 38, 44)
+_WINNER_TINT: draw.RGB = (30, 84, 60)
+PNG_LEVEL = 1
+
+
+def render_scores(
+    view: MatchView, names: Sequence[str], result: RoundResult | None = None
+) -> bytes:
+    """The score sheet as PNG bytes of `SCORES_SIZE`; `result` defaults to the last round."""
+    labels.check_names(view, names)
+    if result is None and view.results:
+        result = view.results[-1]
+    canvas = Image.new("RGB", SCORES_SIZE, draw.BACKGROUND)
+    pen = ImageDraw.Draw(canvas)
+    _heading(canvas, pen, view, names, result)
+    top = 264
+    pen.line((40, top - 14, WIDTH - 40, top - 14), fill=draw.PANEL_EDGE, width=2)
+    for label, x in zip(("было", "раунд", "стало"), _COLUMNS, strict=True):
+        draw.write(pen, (x, top - 24), label, 26, draw.MUTED, anchor="md")
+    draw.write(
+        pen,
+        (_NAME_X, top - 24),
+        "игрок" if len(view.sides[0]) == 1 else "пара",
+        26,
+        draw.MUTED,
+        anchor="ld",
+    )
+    for side in range(len(view.sides)):
+        row = Rect(40, top + side * _ROW_HEIGHT, WIDTH - 40, top + (side + 1) * _ROW_HEIGHT - 8)
+        _row(canvas, pen, view, names, result, side, row)
+    footer = f"{labels.variant_name(view)} · игра до {view.ruleset.target}"
+    draw.write(pen, (WIDTH / 2, HEIGHT - 24), footer, 24, draw.MUTED, anchor="md")
+    out = io.BytesIO()
+    canvas.save(out, format="PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
+
+
+def _heading(
+    canvas: Image.Image,
+    pen: ImageDraw.ImageDraw,
+    view: MatchView,
+    names: Sequence[str],
+    result: RoundResult | None,
+) -> None:
+    if view.over:
+        title = "Матч окончен"
+    elif result is not None:
+        title = f"Раунд {result.round_no} · итоги"
+    else:
+        title = f"Счёт · раунд {view.round_no}"
+    draw.write(pen, (48, 34), title, 44, draw.INK, bold=True)
+    lines: list[tuple[str, draw.RGB]] = []
+    if view.over:
+        lines.append((labels.match_end(view, names), draw.RECORDED if view.losers else draw.GOOD))
+    if result is not None:
+        prefix = f"Раунд {result.round_no}: " if view.over else ""
+        lines.append((prefix + labels.outcome(result.outcome, names), draw.TURN))
+    y = 100
+    for label, colour in lines[:2]:
+        draw.write(pen, (48, y), label, 30, colour, bold=True, max_width=WIDTH - 96)
+        y += 44
+    eggs = _eggs_note(view, names, result)
+    if eggs:
+        egg = draw.egg_sprite(36)
+        draw.paste(canvas, egg, WIDTH - 60 - egg.width, 38)
+        draw.write(
+            pen,
+            (WIDTH - 72 - egg.width, 56),
+            eggs,
+            28,
+            draw.REMEMBERED,
+            bold=True,
+            anchor="rm",
+            max_width=560,
+        )
+
+
+def _eggs_note(view: MatchView, names: Sequence[str], result: RoundResult | None) -> str:
+    """K-9: eggs carried on («+23 в следующий раунд») or taken («+23 забирает Оля»)."""
+    if result is None:
+        return f"+{view.eggs}" if view.eggs else ""
+    if result.eggs_after:
+        return f"+{result.eggs_after} в следующий раунд"
+    if result.eggs_taken_by is not None and result.eggs_before:
+        who = labels.side_name(view, result.eggs_taken_by, names)
+        return f"+{result.eggs_before} забирает {who}"
+    return ""
+
+
+def _row(
+    canvas: Image.Image,
+    pen: ImageDraw.ImageDraw,
+    view: MatchView,
+    names: Sequence[str],
+    result: RoundResult | None,
+    side: int,
+    row: Rect,
+) -> None:
+    loser = view.over and side in view.losers
+    winner = view.over and side in view.winners
+    if loser or winner:
+        pen.rounded_rectangle(
+            (row.x0, row.y0, row.x1, row.y1), radius=14, fill=_LOSER_TINT if loser else _WINNER_TINT
+        )
+    else:
+        pen.rounded_rectangle((row.x0, row.y0, row.x1, row.y1), radius=14, fill=draw.PANEL)
+    mid = (row.y0 + row.y1) / 2
+    tags: list[tuple[str, draw.RGB]] = []
+    if loser:
+        tags.append(("козёл", draw.RECORDED))
+    if winner:
+        tags.append(("победа", draw.GOOD))
+    if result is not None:
+        seats = view.sides[side]
+        if result.outcome.seat in seats:
+            went_out = result.outcome.kind is OutcomeKind.WENT_OUT
+            tags.append(("домино" if went_out else "рыбак", draw.TURN))
+    name_width = _COLUMNS[0] - 90 - _NAME_X
+    name_y = mid - 14 if tags else mid
+    draw.write(
+        pen,
+        (_NAME_X, name_y),
+        labels.side_name(view, side, names),
+        34,
+        draw.INK,
+        bold=True,
+        anchor="lm",
+        max_width=name_width,
+    )
+    if tags:
+        x = float(_NAME_X)
+        for label, colour in tags:
+            x += draw.write(pen, (x, mid + 26), label, 22, colour, bold=True, anchor="lm") + 18
+    if result is None:
+        cells = [("—", draw.MUTED), ("—", draw.MUTED), labels.account(view, view.scores[side])]
+    else:
+        points = result.points[side]
+        cells = [
+            labels.account(view, result.before[side]),
+            (str(points), draw.INK),
+            labels.account(view, result.after[side]),
+        ]
+    for (label, colour), x in zip(cells, _COLUMNS, strict=True):
+        draw.write(pen, (x, mid), label, 40, colour, bold=True, anchor="mm", max_width=190)
+    if result is not None and result.eggs_taken_by == side and result.eggs_before:
+        egg = draw.egg_sprite(26)
+        draw.paste(canvas, egg, _COLUMNS[1] + 52, round(mid - egg.height / 2))
