@@ -312,7 +312,9 @@ class Round:
                     )
                 return IllegalMove("the bazaar is empty: knock (C-7)")
             return None
-        if self.drawable:  # a Knock
+        if type(action) is not Knock:
+            return IllegalMove(f"{action!r} is not an action: play, draw or knock")
+        if self.drawable:
             return IllegalMove(
                 f"the bazaar has {self.drawable} tile(s) to draw: draw, do not knock (C-6)"
             )
