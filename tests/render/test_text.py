@@ -1,0 +1,65 @@
+"""Text that fits and never crashes; the classic pip patterns."""
+
+from __future__ import annotations
+
+import pytest
+
+from render import draw, text
+from render.geometry import Orientation
+
+
+def test_fonts_are_shipped_with_their_licence_and_loaded_once() -> None:
+    assert (text.FONT_DIR / "DejaVuSans.ttf").is_file()
+    assert (text.FONT_DIR / "DejaVuSans-Bold.ttf").is_file()
+    assert "Bitstream" in (text.FONT_DIR / "LICENSE").read_text()
+    assert text.font(30, bold=True) is text.font(30, bold=True)
+
+
+def test_cyrillic_is_in_the_font() -> None:
+    assert all(text.has_glyph(c) for c in "АаЁёЖжЩщЪъЮюЯя")
+    assert text.clean("Козёл") == "Козёл"
+
+
+def test_glyphs_the_font_lacks_are_dropped_not_drawn_as_boxes() -> None:
+    assert not text.has_glyph("🐐")
+    assert not text.has_glyph("🥚")
+    assert text.clean("Вася 🐐") == "Вася"
+    assert text.clean("🐐🐐") == ""
+
+
+def test_control_characters_become_spaces() -> None:
+    assert text.clean("a\nb\tc\x00d") == "a b c d"
+
+
+def test_right_to_left_names_are_put_in_visual_order() -> None:
+    assert text.clean("שרה") == "הרש"
+    assert text.clean("Dana דנה") == "Dana דנה"  # mixed: left as written
+
+
+@pytest.mark.parametrize("name", ["Я" * 200, "W" * 200, "Александра Константиновна " * 8])
+def test_long_names_are_cut_with_an_ellipsis_to_fit(name: str) -> None:
+    shown = text.fit(name, 28, 240, bold=True)
+    assert shown.endswith(text.ELLIPSIS)
+    assert text.width(shown, 28, bold=True) <= 240
+    assert name.startswith(shown[:-1].rstrip())
+
+
+def test_short_names_are_left_alone() -> None:
+    assert text.fit("Оля", 28, 240) == "Оля"
+    assert text.fit("Оля", 28, 1) == text.ELLIPSIS
+
+
+@pytest.mark.parametrize("pip", range(7))
+@pytest.mark.parametrize("orientation", list(Orientation))
+def test_pip_patterns_are_the_classic_ones(pip: int, orientation: Orientation) -> None:
+    points = draw.pip_points(pip, orientation)
+    assert len(points) == len(set(points)) == pip
+    assert all(0 < x < 1 and 0 < y < 1 for x, y in points)
+    assert ((0.5, 0.5) in points) == (pip % 2 == 1)  # odd counts have the middle dot
+    if pip == 6:
+        rows = (
+            {y for _, y in points}
+            if orientation is Orientation.HORIZONTAL
+            else {x for x, _ in points}
+        )
+        assert len(rows) == 2  # two rows of three along the tile
