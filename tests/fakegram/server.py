@@ -517,6 +517,7 @@ class FakeTelegram:
             chat, user, MessageVersion(text, tuple(entities), None, (), None, keyboard, raw)
         )
         message.via_bot = True
+        self._expose_message(message, kind="inline message")
         chosen: dict[str, Any] = {
             "result_id": result_id,
             "from": user.to_api(),
@@ -591,6 +592,11 @@ class FakeTelegram:
                 await asyncio.wait_for(event.wait(), min(remaining, 0.25))
             except TimeoutError:
                 continue
+
+    @property
+    def long_polling(self) -> bool:
+        """Whether a getUpdates call is waiting for updates right now."""
+        return self._poller is not None and not self._poller.done()
 
     @property
     def pending_updates(self) -> int:
@@ -1070,7 +1076,7 @@ class FakeTelegram:
         )
         return sizes
 
-    def _expose_message(self, message: StoredMessage) -> None:
+    def _expose_message(self, message: StoredMessage, *, kind: str = "message") -> None:
         version = message.version
         parts = [version.text or "", version.caption or ""]
         for row in version.keyboard or ():
@@ -1087,7 +1093,7 @@ class FakeTelegram:
                     if v
                 )
         self.exposures.append(
-            Exposure(self.transcript.position, message.chat.id, None, "message", "\n".join(parts))
+            Exposure(self.transcript.position, message.chat.id, None, kind, "\n".join(parts))
         )
 
     def _text_version(
