@@ -2,13 +2,45 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import pytest
 from aiogram import Bot
 
 from tests.fakegram import FakeTelegram
 from tests.fakegram.aiogram_support import aiogram_parse_problems, make_bot
+
+FakegramFactory = Callable[..., Awaitable[FakeTelegram]]
+
+
+def _check(fake: FakeTelegram) -> None:
+    fake.assert_clean()
+    problems = aiogram_parse_problems(fake)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+async def fakegram_factory() -> AsyncIterator[FakegramFactory]:
+    """Start fakes with options: ``fake = await fakegram_factory(clock=ManualClock())``.
+
+    Each is stopped and checked at teardown like ``fakegram``.
+    """
+    started: list[FakeTelegram] = []
+
+    async def build(**options: Any) -> FakeTelegram:
+        fake = FakeTelegram(**options)
+        await fake.start()
+        started.append(fake)
+        return fake
+
+    try:
+        yield build
+    finally:
+        for fake in started:
+            await fake.stop()
+    for fake in started:
+        _check(fake)
 
 
 @pytest.fixture
@@ -24,9 +56,7 @@ async def fakegram() -> AsyncIterator[FakeTelegram]:
         yield fake
     finally:
         await fake.stop()
-    fake.assert_clean()
-    problems = aiogram_parse_problems(fake)
-    assert not problems, "\n".join(problems)
+    _check(fake)
 
 
 @pytest.fixture

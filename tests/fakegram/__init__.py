@@ -11,10 +11,12 @@ data (Bot API 10.1), from the open-source project telegram-bot-api-spec (MIT lic
 Starting it
 -----------
 In tests, use the fixtures of ``tests/conftest.py``: ``fakegram`` is a started server on an
-ephemeral port, ``fake_bot`` an aiogram ``Bot`` bound to it. At teardown the fixture fails the
-test if the bot sent a field the API does not define (the real server silently ignores it;
-it is always a bug) or called a method the fake does not model, and it re-parses every answer
-with aiogram's own models. Point any aiogram bot at it with::
+ephemeral port, ``fake_bot`` an aiogram ``Bot`` bound to it (``make_bot(fake)`` in
+``aiogram_support`` builds more), ``fakegram_factory`` starts fakes with options
+(``await fakegram_factory(clock=ManualClock(), privacy_mode=False)``). At teardown the
+fixtures fail the test if the bot sent a field the API does not define (the real server
+silently ignores it; it is always a bug) or called a method the fake does not model, and
+they re-parse every answer with aiogram's own models. Point any aiogram bot at it with::
 
     Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
 
@@ -27,7 +29,9 @@ JSON; method names are case-insensitive. Every request is checked against ``api.
 unknown method -> 404 ``Not Found``; missing required field or wrong type -> 400 in the
 real server's words (``Bad Request: message text is empty``, ``Bad Request: chat not
 found``, ``Bad Request: field "x" must be of type Integer``). Every answer is checked
-against the definitions too (only declared fields, right types). Modelled methods: getMe,
+against the definitions too (only declared fields, right types; the one field aiogram 3.31
+requires beyond api.json, ``ChatMemberAdministrator.can_send_welcome_messages``, is declared
+in ``spec.EXTRA_RESPONSE_FIELDS``). Modelled methods: getMe,
 getUpdates (long polling, offsets, allowed_updates, 409 on a second poller or while a
 webhook is set), setWebhook / deleteWebhook / getWebhookInfo (updates POSTed in order with
 ``X-Telegram-Bot-Api-Secret-Token``; a method in the webhook's response body is executed),
@@ -59,7 +63,7 @@ default (in groups the bot sees commands, replies to it, mentions and service me
 Every chat keeps its messages as a client shows them now (``chat.visible_messages``,
 ``chat.bot_messages``, ``chat.last_bot_message``): ``StoredMessage`` with text or photo (bytes
 and file_id), caption, keyboard (``message.buttons``), edit ``history``, ``deleted``,
-``pinned``.
+``pinned``. ``fake.message(chat_id, message_id)`` finds one, e.g. for an aiogram ``Message``.
 
 Acting as users (all awaitable)
 -------------------------------
@@ -75,7 +79,8 @@ on timeout; ``stale=True`` presses a button from an earlier version of the messa
 
 Waiting without sleeping: ``await fake.wait_for(lambda: ..., timeout=5)``,
 ``await chat.wait_for_message(lambda m: "Ход" in m.content, after=previous)``,
-``await fake.idle()`` (no pending updates, no call in flight, quiet for 150 ms).
+``await fake.idle()`` (no pending updates, no call in flight, quiet for 150 ms),
+``fake.long_polling`` (a getUpdates is waiting now), ``fake.pending_updates``.
 
 Faults and flood limits
 -----------------------

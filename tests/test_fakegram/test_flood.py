@@ -8,6 +8,7 @@ import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramRetryAfter
 
+from tests.conftest import FakegramFactory
 from tests.fakegram import FakeTelegram, FloodLimits, ManualClock
 from tests.fakegram.aiogram_support import make_bot
 
@@ -18,10 +19,8 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def fake(clock: ManualClock) -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(clock=clock) as server:
-        yield server
-        server.assert_clean()
+async def fake(clock: ManualClock, fakegram_factory: FakegramFactory) -> FakeTelegram:
+    return await fakegram_factory(clock=clock)
 
 
 @pytest.fixture

@@ -9,7 +9,9 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from tests.conftest import FakegramFactory
 from tests.fakegram import FakeTelegram, ManualClock
+from tests.fakegram.aiogram_support import make_bot
 from tests.fakegram.errors import NOT_MODIFIED
 from tests.fakegram.text import parse_html, utf16_len
 
@@ -115,36 +117,32 @@ async def test_edit_text_of_a_photo_message(fake_bot: Bot, alice_id: int) -> Non
         await fake_bot.edit_message_text("x", chat_id=alice_id, message_id=sent.message_id)
 
 
-async def test_callback_answer_once_and_in_time(fake_bot: Bot) -> None:
+async def test_callback_answer_once_and_in_time(fakegram_factory: FakegramFactory) -> None:
     clock = ManualClock()
-    from tests.fakegram import FakeTelegram as Fake
-    from tests.fakegram.aiogram_support import make_bot
+    fake = await fakegram_factory(clock=clock, callback_timeout=15)
+    bot = make_bot(fake)
+    try:
+        alice = fake.add_user("Алиса", started=True)
+        sent = await bot.send_message(alice.id, "x", reply_markup=keyboard(["a", "b"]))
+        press = asyncio.create_task(alice.press(sent, data="a", timeout=2))
+        (update,) = await bot.get_updates()
+        assert update.callback_query is not None and update.callback_query.data == "a"
+        with pytest.raises(TelegramBadRequest, match="MESSAGE_TOO_LONG"):
+            await bot.answer_callback_query(update.callback_query.id, text="x" * 201)
+        await bot.answer_callback_query(update.callback_query.id, text="x" * 200)
+        assert (await press).text == "x" * 200
+        with pytest.raises(TelegramBadRequest, match=TOO_OLD):
+            await bot.answer_callback_query(update.callback_query.id)
 
-    async with Fake(clock=clock, callback_timeout=15) as fake:
-        bot = make_bot(fake)
-        try:
-            alice = fake.add_user("Алиса", started=True)
-            sent = await bot.send_message(alice.id, "x", reply_markup=keyboard(["a", "b"]))
-            press = asyncio.create_task(alice.press(sent, data="a", timeout=2))
-            (update,) = await bot.get_updates()
-            assert update.callback_query is not None and update.callback_query.data == "a"
-            with pytest.raises(TelegramBadRequest, match="MESSAGE_TOO_LONG"):
-                await bot.answer_callback_query(update.callback_query.id, text="x" * 201)
-            await bot.answer_callback_query(update.callback_query.id, text="x" * 200)
-            assert (await press).text == "x" * 200
-            with pytest.raises(TelegramBadRequest, match=TOO_OLD):
-                await bot.answer_callback_query(update.callback_query.id)
-
-            late = asyncio.create_task(alice.press(sent, data="b", timeout=0.2))
-            (update,) = await bot.get_updates(offset=update.update_id + 1)
-            assert update.callback_query is not None
-            clock.advance(15.5)
-            with pytest.raises(TelegramBadRequest, match=TOO_OLD):
-                await bot.answer_callback_query(update.callback_query.id, text="поздно")
-            assert not (await late).answered
-        finally:
-            await bot.session.close()
-        fake.assert_clean()
+        late = asyncio.create_task(alice.press(sent, data="b", timeout=0.2))
+        (update,) = await bot.get_updates(offset=update.update_id + 1)
+        assert update.callback_query is not None
+        clock.advance(15.5)
+        with pytest.raises(TelegramBadRequest, match=TOO_OLD):
+            await bot.answer_callback_query(update.callback_query.id, text="поздно")
+        assert not (await late).answered
+    finally:
+        await bot.session.close()
 
 
 async def test_callback_answer_url_must_be_the_bots(fakegram: FakeTelegram, fake_bot: Bot) -> None:
@@ -199,3 +197,52 @@ def test_html_parser_nesting_and_numeric_entities() -> None:
     text, entities = parse_html('<pre><code class="language-py">a&#33;&#x3F;</code></pre>')
     assert text == "a!?"
     assert entities == [{"type": "pre", "language": "py", "offset": 0, "length": 3}]
+
+
+async def test_bot_commands_by_scope(fakegram: FakeTelegram, fake_bot: Bot) -> None:
+    from aiogram.types import BotCommand, BotCommandScopeAllGroupChats
+
+    group_scope = BotCommandScopeAllGroupChats()
+    await fake_bot.set_my_commands([BotCommand(command="new", description="Новая игра")])
+    await fake_bot.set_my_commands(
+        [BotCommand(command="join", description="Войти")], scope=group_scope
+    )
+    assert fakegram.commands_for() == ["new"]
+    assert fakegram.commands_for("all_group_chats") == ["join"]
+    assert [c.command for c in await fake_bot.get_my_commands(scope=group_scope)] == ["join"]
+    with pytest.raises(TelegramBadRequest, match="BOT_COMMAND_INVALID"):
+        await fake_bot.set_my_commands([BotCommand(command="Новая", description="x")])
+    await fake_bot.delete_my_commands()
+    assert await fake_bot.get_my_commands() == []
+
+
+async def test_chat_action(fake_bot: Bot, alice_id: int) -> None:
+    assert await fake_bot.send_chat_action(alice_id, "upload_photo")
+    with pytest.raises(TelegramBadRequest, match="wrong parameter action in request"):
+        await fake_bot.send_chat_action(alice_id, "dancing")
+
+
+async def test_inline_answer_limits(fakegram: FakeTelegram, fake_bot: Bot) -> None:
+    from typing import Any
+
+    from aiogram.types import InlineQueryResultArticle, InputTextMessageContent
+
+    def article(result_id: str) -> Any:
+        content = InputTextMessageContent(message_text=result_id)
+        return InlineQueryResultArticle(
+            id=result_id, title=result_id, input_message_content=content
+        )
+
+    alice = fakegram.add_user("Алиса", started=True)
+    asking = asyncio.create_task(alice.inline_query("x"))
+    (update,) = await fake_bot.get_updates()
+    assert update.inline_query is not None
+    query_id = update.inline_query.id
+    with pytest.raises(TelegramBadRequest, match="RESULTS_TOO_MUCH"):
+        await fake_bot.answer_inline_query(query_id, [article(str(n)) for n in range(51)])
+    with pytest.raises(TelegramBadRequest, match="RESULT_ID_DUPLICATE"):
+        await fake_bot.answer_inline_query(query_id, [article("a"), article("a")])
+    await fake_bot.answer_inline_query(query_id, [article("a")])
+    assert [r["id"] for r in (await asking).results] == ["a"]
+    with pytest.raises(TelegramBadRequest, match=TOO_OLD):
+        await fake_bot.answer_inline_query(query_id, [article("b")])
