@@ -7,7 +7,6 @@ at the end of the match the козёл (K-10) or, in Классика, the winne
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
@@ -23,9 +22,6 @@ SCORES_SIZE = (WIDTH, HEIGHT)
 _NAME_X = 56
 _COLUMNS = (700, 905, 1120)  # centres of «было», «раунд», «стало»
 _ROW_HEIGHT = 96
-_LOSER_TINT: draw.RGB = (92, 38, 44)
-_WINNER_TINT: draw.RGB = (30, 84, 60)
-PNG_LEVEL = 1
 
 
 def render_scores(
@@ -55,9 +51,7 @@ def render_scores(
         _row(canvas, pen, view, names, result, side, row)
     footer = f"{labels.variant_name(view)} · игра до {view.ruleset.target}"
     draw.write(pen, (WIDTH / 2, HEIGHT - 24), footer, 24, draw.MUTED, anchor="md")
-    out = io.BytesIO()
-    canvas.save(out, format="PNG", compress_level=PNG_LEVEL)
-    return out.getvalue()
+    return draw.encode_png(canvas)
 
 
 def _heading(
@@ -125,7 +119,9 @@ def _row(
     winner = view.over and side in view.winners
     if loser or winner:
         pen.rounded_rectangle(
-            (row.x0, row.y0, row.x1, row.y1), radius=14, fill=_LOSER_TINT if loser else _WINNER_TINT
+            (row.x0, row.y0, row.x1, row.y1),
+            radius=14,
+            fill=draw.LOSER_TINT if loser else draw.WINNER_TINT,
         )
     else:
         pen.rounded_rectangle((row.x0, row.y0, row.x1, row.y1), radius=14, fill=draw.PANEL)

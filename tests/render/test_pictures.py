@@ -26,7 +26,6 @@ from render import (
     render_table,
     table_geometry,
 )
-from render.scores import _LOSER_TINT, _WINNER_TINT
 
 NAMES = ("Маша", "Алексей", "Оля", "Серёга")
 ODD_NAMES = {
@@ -62,9 +61,8 @@ def opened(data: bytes, size: tuple[int, int]) -> Image.Image:
     image = Image.open(io.BytesIO(data))
     assert image.format == "PNG"
     assert image.size == size
-    assert image.mode == "RGB"
-    image.load()
-    return image
+    assert image.mode == "P"  # 8-bit palette PNG (render/draw.py)
+    return image.convert("RGB")
 
 
 def _views() -> dict[str, tuple[MatchView, int]]:
@@ -224,12 +222,12 @@ def test_score_sheet_marks_the_goat_and_the_winner() -> None:
     view, _ = VIEWS["match_over"]
     assert view.over and view.losers
     loser_sheet = opened(render_scores(view, NAMES), SCORES_SIZE)
-    assert _LOSER_TINT in _colours(loser_sheet, (0, 0, *SCORES_SIZE))
+    assert draw.LOSER_TINT in _colours(loser_sheet, (0, 0, *SCORES_SIZE))
     classic, players = VIEWS["classic_over"]
     assert classic.over and classic.winners
     winner_sheet = opened(render_scores(classic, NAMES[:players]), SCORES_SIZE)
-    assert _WINNER_TINT in _colours(winner_sheet, (0, 0, *SCORES_SIZE))
-    assert _LOSER_TINT not in _colours(winner_sheet, (0, 0, *SCORES_SIZE))
+    assert draw.WINNER_TINT in _colours(winner_sheet, (0, 0, *SCORES_SIZE))
+    assert draw.LOSER_TINT not in _colours(winner_sheet, (0, 0, *SCORES_SIZE))
 
 
 def test_score_sheet_before_any_round_shows_the_current_scores() -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from render import draw, text
 from render.geometry import Orientation
@@ -63,3 +66,24 @@ def test_pip_patterns_are_the_classic_ones(pip: int, orientation: Orientation) -
             else {x for x, _ in points}
         )
         assert len(rows) == 2  # two rows of three along the tile
+
+
+def test_every_named_colour_survives_the_palette_exactly() -> None:
+    named = [value for name, value in vars(draw).items() if name.isupper() and _is_rgb(value)]
+    named += list(draw.TEAM_COLOURS)
+    assert len(draw.palette_colours()) <= 256
+    image = Image.new("RGB", (len(named), 1))
+    for x, colour in enumerate(named):
+        image.putpixel((x, 0), colour)
+    decoded = Image.open(io.BytesIO(draw.encode_png(image)))
+    assert decoded.mode == "P"
+    back = decoded.convert("RGB")
+    assert [back.getpixel((x, 0)) for x in range(len(named))] == named
+
+
+def _is_rgb(value: object) -> bool:
+    return (
+        isinstance(value, tuple)
+        and len(value) == 3
+        and all(isinstance(c, int) and 0 <= c <= 255 for c in value)
+    )
