@@ -262,3 +262,39 @@ async def test_idle_and_wait_for(fakegram: FakeTelegram, fake_bot: Bot) -> None:
         await fakegram.wait_for(lambda: False, timeout=0.05)
     raw = json.dumps(fakegram.transcript.dump())
     assert isinstance(raw, str)
+
+
+async def test_aiogram_webhook_reply_in_the_response_body(
+    fakegram: FakeTelegram, fake_bot: Bot
+) -> None:
+    """aiogram's handler answers with the method as multipart in the HTTP response."""
+    from aiogram.methods import SendMessage
+    from aiogram.webhook.aiohttp_server import SimpleRequestHandler
+
+    alice = fakegram.add_user("Алиса", started=True)
+    router = Router()
+
+    @router.message()
+    async def echo(message: Message) -> SendMessage:
+        return message.answer(f"эхо: {message.text}")
+
+    dispatcher = Dispatcher()
+    dispatcher.include_router(router)
+    app = web.Application()
+    SimpleRequestHandler(
+        dispatcher, fake_bot, handle_in_background=False, secret_token="tok"
+    ).register(app, path="/hook")
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    host, port = runner.addresses[0][:2]
+    try:
+        await fake_bot.set_webhook(f"http://{host}:{port}/hook", secret_token="tok")
+        await alice.send(None, "раз")
+        reply = await alice.private_chat.wait_for_message()
+        assert reply.content == "эхо: раз"
+        (call,) = fakegram.transcript.calls("sendMessage")
+        assert call.via == "webhook-reply" and call.ok
+    finally:
+        await fake_bot.delete_webhook()
+        await runner.cleanup()

@@ -246,3 +246,16 @@ async def test_inline_answer_limits(fakegram: FakeTelegram, fake_bot: Bot) -> No
     assert [r["id"] for r in (await asking).results] == ["a"]
     with pytest.raises(TelegramBadRequest, match=TOO_OLD):
         await fake_bot.answer_inline_query(query_id, [article("b")])
+
+
+async def test_html_user_mention_becomes_text_mention(
+    fakegram: FakeTelegram, fake_bot: Bot
+) -> None:
+    alice = fakegram.add_user("Алиса", started=True)
+    sent = await fake_bot.send_message(
+        alice.id, f'Ход: <a href="tg://user?id={alice.id}">Алиса</a>', parse_mode="HTML"
+    )
+    assert sent.entities is not None
+    (mention,) = sent.entities
+    assert mention.type == "text_mention" and mention.user is not None
+    assert mention.user.id == alice.id and (mention.offset, mention.length) == (5, 5)
