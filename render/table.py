@@ -149,6 +149,10 @@ def _cards(
             )
         if turn:
             tags.append(("ход", draw.TURN))
+        if view.over and side in view.losers:
+            tags.append(("козёл", draw.RECORDED))  # K-10
+        if view.over and side in view.winners:
+            tags.append(("победа", draw.GOOD))  # T-6
         right = card.x1 - 14
         for label, colour in reversed(tags):
             right -= (

@@ -202,15 +202,26 @@ def test_random_chains_lay_out_cleanly(walk: tuple[Sequence[tuple[int, int]], in
 
 @pytest.mark.parametrize("kind", [LayoutKind.LINE, LayoutKind.SPINNER])
 def test_real_matches_lay_out_cleanly_after_every_move(kind: LayoutKind) -> None:
-    """Seeded matches played by the engine: the geometry holds after every move."""
+    """Seeded matches played by the engine: the geometry holds after every move, and a
+    new tile never moves the tiles already down (unless the tiles had to shrink, or a
+    spinner appeared and the table became a cross)."""
     for seed in range(3):
         match = Match.new(KOZEL.with_options(layout=kind), 2 + seed, seed=seed)
         rng = random.Random(seed)
         player = RandomPlayer(rng)
+        before: dict[int, Rect] = {}
+        before_key: tuple[int, int, bool] | None = None
         while not match.over and len(match.results) < 2:
             seat = match.turn
             assert seat is not None
             match.apply(player.choose(match.view(seat).round), seat)
             layout = match.view(None).round.layout
-            if layout.placements:
-                check_geometry(layout, table_geometry(layout, TABLE_AREA))
+            if not layout.placements:
+                continue
+            geometry = table_geometry(layout, TABLE_AREA)
+            check_geometry(layout, geometry)
+            key = (len(match.results), geometry.unit, geometry.cross)
+            now = {box.placement.seq: box.rect for box in geometry.tiles}
+            if key == before_key:
+                assert all(now[seq] == rect for seq, rect in before.items())
+            before, before_key = now, key
