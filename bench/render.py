@@ -14,6 +14,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,7 @@ def main() -> None:
         ("JPEG quality 90", {"format": "JPEG", "quality": 90}),
         ("JPEG quality 75", {"format": "JPEG", "quality": 75}),
     ):
-        line(label, *timed(lambda options=options: encode(picture, **options), rounds=15))
+        line(label, *timed(partial(encode, picture, **options), rounds=15))
     print(f"score sheet, 4 players, {SCORES_SIZE[0]}x{SCORES_SIZE[1]} px")
     line("render_scores", *timed(lambda: render_scores(view, NAMES)))
 

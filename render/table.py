@@ -5,12 +5,13 @@ tiles in each hand (as face-down tiles and a number), the bazaar, whose turn, th
 points. A seat's own view may be passed too; its hand is never drawn.
 
 Format: an 8-bit palette PNG (`draw.encode_png`). Measured with `bench/render.py` on
-the full 28-tile table with four players (1280x860 px): about 18 KB and 16 ms in
-all (of which 7 ms is encoding), against 58 KB / 15 ms of encoding alone for an RGB
-PNG at zlib level 1, 40 KB / 22 ms at level 6, and 88 KB (quality 75) to 125 KB
-(quality 90) for a JPEG, which also smears the pips and thin letters. A JPEG is
-neither smaller nor crisp here, because the picture is mostly flat colour, so the
-table is a PNG.
+the full 28-tile table with four players (1280x860 px, 2-core machine): 18 KB and
+10 ms median in all (16 ms while other work loads the machine), of which 6.4 ms is
+encoding; a blank picture through the same encoder (the floor) takes 4.9 ms. For
+the same picture an RGB PNG takes 15 ms (zlib level 1, 57 KB) or 22 ms (level 6,
+40 KB) to encode, and a JPEG is 89 KB at quality 75 and 125 KB at quality 90 and
+smears the pips and thin letters. JPEG is neither smaller nor crisp here, because
+the picture is mostly flat colour, so the table is a PNG.
 """
 
 from __future__ import annotations
