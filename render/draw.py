@@ -203,7 +203,7 @@ def write(
     max_width: int | None = None,
 ) -> float:
     """Draw `label` (cleaned, and cut to `max_width` if given); return its width."""
-    shown = text.fit(label, size, max_width, bold) if max_width else text.clean(label, bold)
+    shown = text.clean(label, bold) if max_width is None else text.fit(label, size, max_width, bold)
     draw.text(xy, shown, font=text.font(size, bold), fill=fill, anchor=anchor)
     return text.width(shown, size, bold)
 
