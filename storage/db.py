@@ -89,6 +89,7 @@ class Database:
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[object] | None = None  # the task inside transaction()
         self.path = path
 
     @classmethod
@@ -140,22 +141,36 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         """`BEGIN IMMEDIATE` ... `COMMIT`; `ROLLBACK` if the block raises."""
+        self._refuse_reentry()
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            self._owner = asyncio.current_task()
             try:
-                yield Transaction(self._conn)
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            else:
-                await self._conn.execute("COMMIT")
+                await self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield Transaction(self._conn)
+                except BaseException:
+                    await self._conn.execute("ROLLBACK")
+                    raise
+                else:
+                    await self._conn.execute("COMMIT")
+            finally:
+                self._owner = None
+
+    def _refuse_reentry(self) -> None:
+        """Using the Database inside its own transaction would wait for itself forever."""
+        if self._owner is not None and self._owner is asyncio.current_task():
+            raise RuntimeError(
+                "the database was used directly inside a transaction; use the transaction's handle"
+            )
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         """A read outside any transaction (sees the last committed state)."""
+        self._refuse_reentry()
         async with self._lock:
             return await Transaction(self._conn).fetch_one(sql, params)
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        self._refuse_reentry()
         async with self._lock:
             return await Transaction(self._conn).fetch_all(sql, params)
 

@@ -259,9 +259,7 @@ def _game_from_rows(row: aiosqlite.Row, seat_rows: list[aiosqlite.Row]) -> GameR
         creator_id=row["creator_id"],
         ruleset=Ruleset.from_dict(json.loads(row["ruleset"])),
         seats_wanted=row["seats_wanted"],
-        seats=tuple(
-            SeatRecord(s["seat"], s["user_id"], s["name"]) for s in seat_rows
-        ),
+        seats=tuple(SeatRecord(s["seat"], s["user_id"], s["name"]) for s in seat_rows),
         match=Match.from_json(row["match"]) if row["match"] else None,
         version=row["version"],
         created_at=created,

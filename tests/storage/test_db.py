@@ -100,3 +100,19 @@ def test_split_statements_keeps_triggers_and_skips_comments() -> None:
     statements = split_statements(script)
     assert len(statements) == 2
     assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+
+
+async def test_using_the_database_inside_its_own_transaction_fails_fast(tmp_path: Path) -> None:
+    db = await Database.open(
+        tmp_path / "bot.sqlite3", [Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")]
+    )
+    try:
+        with pytest.raises(RuntimeError, match="inside a transaction"):
+            async with db.transaction():
+                await db.fetch_all("SELECT x FROM a")
+        with pytest.raises(RuntimeError, match="inside a transaction"):
+            async with db.transaction(), db.transaction():
+                pass
+        assert await db.fetch_all("SELECT x FROM a") == []  # and nothing is stuck
+    finally:
+        await db.close()
