@@ -40,8 +40,94 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
     "term.eggs": {Lang.RU: "яйца", Lang.EN: "eggs"},
     "term.knock": {Lang.RU: "стучу", Lang.EN: "knock"},
     "term.fisherman": {Lang.RU: "рыбак", Lang.EN: "fisherman"},
+    "fish.each": {Lang.RU: "на всех", Lang.EN: "each scores"},
+    "fish.max_takes_all": {Lang.RU: "на одного", Lang.EN: "top takes all"},
+    "fish.fisherman_takes_all": {Lang.RU: "на рыбака", Lang.EN: "fisherman takes all"},
+    # The lobby.
+    "lobby.title": {Lang.RU: "🁢 <b>Домино: {variant}</b>", Lang.EN: "🁢 <b>Dominoes: {variant}</b>"},
+    "lobby.options": {
+        Lang.RU: "Игроков: {seats} · игра до {target}",
+        Lang.EN: "Players: {seats} · game to {target}",
+    },
+    "lobby.kozel_options": {
+        Lang.RU: "Рыба: {fish} · открыть счёт: {threshold}",
+        Lang.EN: "Fish: {fish} · open the account at: {threshold}",
+    },
+    "lobby.off": {Lang.RU: "нет", Lang.EN: "off"},
+    "lobby.teams_on": {
+        Lang.RU: "Пары: 2×2, партнёры напротив",
+        Lang.EN: "Teams: 2×2, partners opposite",
+    },
+    "lobby.teams_off": {Lang.RU: "Каждый сам за себя", Lang.EN: "Every player for themselves"},
+    "lobby.players": {
+        Lang.RU: "<b>Игроки ({joined}/{wanted}):</b>",
+        Lang.EN: "<b>Players ({joined}/{wanted}):</b>",
+    },
+    "lobby.hint": {
+        Lang.RU: "Нажмите «Играю», чтобы сесть за стол. Кости придут вам в личку.",
+        Lang.EN: "Press “Join” to take a seat. Your tiles arrive in a private chat.",
+    },
+    "btn.join": {Lang.RU: "🙋 Играю", Lang.EN: "🙋 Join"},
+    "btn.leave": {Lang.RU: "🚪 Выйти", Lang.EN: "🚪 Leave"},
+    "btn.add_computer": {Lang.RU: "🤖 Добавить компьютер", Lang.EN: "🤖 Add a computer player"},
+    "btn.opt_seats": {Lang.RU: "👥 Игроков: {n}", Lang.EN: "👥 Players: {n}"},
+    "btn.opt_target": {Lang.RU: "🎯 До {n}", Lang.EN: "🎯 To {n}"},
+    "btn.opt_fish": {Lang.RU: "🐟 Рыба: {mode}", Lang.EN: "🐟 Fish: {mode}"},
+    "btn.opt_threshold": {Lang.RU: "🔓 Открыть с {n}", Lang.EN: "🔓 Open at {n}"},
+    "btn.opt_teams_on": {Lang.RU: "🤝 Пары: да", Lang.EN: "🤝 Teams: yes"},
+    "btn.opt_teams_off": {Lang.RU: "🤝 Пары: нет", Lang.EN: "🤝 Teams: no"},
+    "btn.start": {Lang.RU: "▶️ Начать", Lang.EN: "▶️ Start"},
+    "btn.cancel": {Lang.RU: "✖️ Отменить", Lang.EN: "✖️ Cancel"},
+    "btn.cancel_yes": {Lang.RU: "Да, отменить игру", Lang.EN: "Yes, cancel the game"},
+    "btn.cancel_no": {Lang.RU: "Нет, играем дальше", Lang.EN: "No, play on"},
+    # The table in the group.
+    "table.title": {
+        Lang.RU: "<b>{variant}</b> · раунд {n}",
+        Lang.EN: "<b>{variant}</b> · round {n}",
+    },
+    "table.turn": {Lang.RU: "Ход: <b>{name}</b>", Lang.EN: "To move: <b>{name}</b>"},
+    "table.over": {Lang.RU: "Партия окончена.", Lang.EN: "The match is over."},
+    "table.team_score": {Lang.RU: "   пара {names}: {score}", Lang.EN: "   team {names}: {score}"},
+    "table.bazaar": {Lang.RU: "базар: {n}", Lang.EN: "boneyard: {n}"},
+    "table.ends": {Lang.RU: "концы: {ends}", Lang.EN: "open ends: {ends}"},
+    "event.played": {Lang.RU: "{name} ходит", Lang.EN: "{name} plays"},
+    "event.knocked": {Lang.RU: "{name}: стучу", Lang.EN: "{name}: knocks"},
+    "event.drew": {Lang.RU: "{name} берёт из базара", Lang.EN: "{name} draws"},
+    "table.cancelled": {Lang.RU: "✖️ Игра отменена.", Lang.EN: "✖️ The game was cancelled."},
+    "lobby.closed_started": {
+        Lang.RU: "🁢 <b>Игра началась!</b> Игроки: {names}",
+        Lang.EN: "🁢 <b>The game has started!</b> Players: {names}",
+    },
+    "lobby.closed_cancelled": {
+        Lang.RU: "✖️ Набор в игру отменён.",
+        Lang.EN: "✖️ The game was called off.",
+    },
+    # The hand in the private chat.
+    "hand.cancelled": {Lang.RU: "✖️ Игра отменена.", Lang.EN: "✖️ The game was cancelled."},
+    "btn.table": {Lang.RU: "🖼 Стол в группе", Lang.EN: "🖼 The table in the group"},
+    "hand.title": {
+        Lang.RU: "🁢 <b>{variant}</b> в «{chat}» · раунд {n}",
+        Lang.EN: "🁢 <b>{variant}</b> in “{chat}” · round {n}",
+    },
+    "hand.your_turn": {Lang.RU: "<b>Ваш ход!</b>", Lang.EN: "<b>Your turn!</b>"},
+    "hand.waiting": {Lang.RU: "Ходит {name}.", Lang.EN: "{name} is to move."},
+    "hand.over": {Lang.RU: "Партия окончена.", Lang.EN: "The match is over."},
+    "hand.drew": {Lang.RU: "Из базара: {tiles}", Lang.EN: "From the boneyard: {tiles}"},
+    "hand.empty_table": {Lang.RU: "Стол пуст.", Lang.EN: "The table is empty."},
+    "hand.others": {
+        Lang.RU: "У соперников: {others} · базар: {bazaar}",
+        Lang.EN: "Others hold: {others} · boneyard: {bazaar}",
+    },
+    "hand.scores": {Lang.RU: "Счёт: {scores}", Lang.EN: "Score: {scores}"},
+    "btn.end": {Lang.RU: "{tile} на {end}", Lang.EN: "{tile} on {end}"},
+    "btn.back": {Lang.RU: "↩️ Назад", Lang.EN: "↩️ Back"},
+    "btn.draw": {Lang.RU: "🎲 Взять из базара", Lang.EN: "🎲 Draw"},
+    "btn.knock": {Lang.RU: "✊ Стучу", Lang.EN: "✊ Knock"},
     # Announcements in the group.
-    "announce.went_out": {Lang.RU: "{name} вышел!", Lang.EN: "{name} went out!"},
+    "announce.went_out": {
+        Lang.RU: "🏁 Раунд {n}: вышел — {name}!",
+        Lang.EN: "🏁 Round {n}: {name} went out!",
+    },
     "announce.fish": {
         Lang.RU: "🐟 Рыба! Рыбак — {name}.",
         Lang.EN: "🐟 Fish! The fisherman is {name}.",
@@ -50,9 +136,190 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
         Lang.RU: "🥚 Яйца: {points} очков переходят в следующий раунд.",
         Lang.EN: "🥚 Eggs: {points} points carry over to the next round.",
     },
+    "announce.eggs_taken": {
+        Lang.RU: "🥚 Яйца ({points}) забирает {name}.",
+        Lang.EN: "🥚 {name} takes the eggs ({points}).",
+    },
     "announce.goat": {Lang.RU: "🐐 Козёл — {names}", Lang.EN: "🐐 The goat is {names}"},
     "announce.winner": {Lang.RU: "🏆 Победа — {names}", Lang.EN: "🏆 The winner is {names}"},
-    # Answers to presses that change nothing.
+    # Answers to presses and commands.
+    "answer.joined": {Lang.RU: "Вы за столом!", Lang.EN: "You have a seat!"},
+    "answer.left": {Lang.RU: "Вы вышли из-за стола.", Lang.EN: "You left the table."},
+    "answer.cancelled": {Lang.RU: "Игра отменена.", Lang.EN: "The game is cancelled."},
+    "answer.computer_added": {
+        Lang.RU: "Компьютер за столом.",
+        Lang.EN: "A computer player sits down.",
+    },
+    "answer.started": {
+        Lang.RU: "Поехали! Кости — в личке.",
+        Lang.EN: "Off we go! Tiles are in your private chat.",
+    },
+    "answer.tile_does_not_fit": {
+        Lang.RU: "Эта кость сейчас не подходит: отмеченные ✅ — подходят.",
+        Lang.EN: "That tile does not fit now: the ones marked ✅ do.",
+    },
+    "answer.choose_end": {Lang.RU: "Куда положить?", Lang.EN: "Which end?"},
+    "answer.drew": {Lang.RU: "Из базара: {tiles}", Lang.EN: "From the boneyard: {tiles}"},
+    "computer.name": {Lang.RU: "🤖 Компьютер {n}", Lang.EN: "🤖 Computer {n}"},
+    "computer.instead": {Lang.RU: "🤖 вместо {name}", Lang.EN: "🤖 for {name}"},
+    "lobby.already_running": {
+        Lang.RU: "В этом чате уже идёт игра. Закончите её или отмените: /cancel",
+        Lang.EN: "A game is already running in this chat. Finish it or /cancel it.",
+    },
+    "lobby.you_play_elsewhere": {
+        Lang.RU: "Вы уже играете в «{chat}». Доиграйте там или выйдите: /leave",
+        Lang.EN: "You are already playing in “{chat}”. Finish there or /leave.",
+    },
+    "start.welcome": {
+        Lang.RU: "👋 Привет! Я веду партии в домино («Козёл») в группах.\n"
+        "Добавьте меня в группу и напишите там /domino. Ваши кости будут приходить сюда.\n"
+        "Правила: /rules · помощь: /help",
+        Lang.EN: "👋 Hi! I run domino games («Kozel») in group chats.\n"
+        "Add me to a group and send /domino there. Your tiles will arrive here.\n"
+        "Rules: /rules · help: /help",
+    },
+    "start.joined": {
+        Lang.RU: "✅ Вы за столом в «{chat}». Ждём начала — кости придут сюда.",
+        Lang.EN: "✅ You have a seat in “{chat}”. Your tiles will arrive here once it starts.",
+    },
+    "start.already_joined": {
+        Lang.RU: "Вы уже за столом в «{chat}».",
+        Lang.EN: "You already have a seat in “{chat}”.",
+    },
+    "start.back_in_game": {
+        Lang.RU: "С возвращением! Ваши кости — ниже.",
+        Lang.EN: "Welcome back! Your tiles are below.",
+    },
+    "leave.not_playing": {
+        Lang.RU: "Вы сейчас не играете здесь.",
+        Lang.EN: "You are not playing here right now.",
+    },
+    "leave.done": {
+        Lang.RU: "Вы покинули игру. Ваше место занял компьютер.",
+        Lang.EN: "You left the game. A computer player took your seat.",
+    },
+    "hand.you_left": {Lang.RU: "Вы покинули эту игру.", Lang.EN: "You left this game."},
+    "hand.no_game": {
+        Lang.RU: "Вы сейчас не играете. Начните игру в группе: /domino",
+        Lang.EN: "You are not in a game. Start one in a group: /domino",
+    },
+    "cancel.nothing": {
+        Lang.RU: "Здесь нет игры, которую можно отменить.",
+        Lang.EN: "There is no game to cancel here.",
+    },
+    "cancel.confirm": {
+        Lang.RU: "Отменить текущую игру? Очки не сохранятся.",
+        Lang.EN: "Cancel the current game? Its scores will not be kept.",
+    },
+    "cancel.kept": {Lang.RU: "Играем дальше.", Lang.EN: "Playing on."},
+    "notice.left": {
+        Lang.RU: "🚪 {name} покидает игру, место занимает компьютер.",
+        Lang.EN: "🚪 {name} left the game; a computer player took the seat.",
+    },
+    "notice.unreachable": {
+        Lang.RU: "⚠️ Не могу написать {name} в личку. Откройте чат с @{bot} и нажмите «Start» "
+        "(или разблокируйте бота) — кости придут туда.",
+        Lang.EN: "⚠️ I cannot write to {name} privately. Open a chat with @{bot} and press "
+        "Start (or unblock the bot) to get your tiles.",
+    },
+    "notice.bot_removed": {
+        Lang.RU: "Меня удалили из «{chat}» — игра там остановлена.",
+        Lang.EN: "I was removed from “{chat}”, so the game there has stopped.",
+    },
+    "private.group_only": {
+        Lang.RU: "Игра идёт в группе: добавьте меня в группу и напишите там /domino.",
+        Lang.EN: "Games happen in groups: add me to a group and send /domino there.",
+    },
+    "private.cancel_in_group": {
+        Lang.RU: "Отменить игру можно в её группе: /cancel",
+        Lang.EN: "Cancel a game in its group: /cancel",
+    },
+    "private.unknown_command": {
+        Lang.RU: "Не знаю такой команды. Помощь: /help",
+        Lang.EN: "I do not know that command. Help: /help",
+    },
+    "group.hand_is_private": {
+        Lang.RU: "Ваши кости — в личном чате со мной.",
+        Lang.EN: "Your tiles are in your private chat with me.",
+    },
+    "btn.open_private": {Lang.RU: "Открыть личный чат", Lang.EN: "Open the private chat"},
+    "rules.kozel": {
+        Lang.RU: "<b>Козёл</b> — кто первым наберёт {target} очков, тот и козёл.\n"
+        "• 2–4 игрока, по 7 костей; остальное — базар. Вчетвером можно парами.\n"
+        "• Первым ходит тот, у кого 1-1 (нет — 2-2, … 6-6, 0-0).\n"
+        "• Кладите кость к концу с тем же числом. Есть что положить — кладите.\n"
+        "• Нечем ходить — берите из базара, пока не подойдёт; базар пуст — «стучу».\n"
+        "• Раунд кончается, когда кто-то вышел, или «рыбой»: ходить больше некому.\n"
+        "• Очки — сумма на ваших костях (одинокий 0-0 — 10). Пока счёт не открыт, очки "
+        "меньше 13 запоминаются (+N).\n"
+        "• Рыба: все очки получает набравший больше всех; ничья — «яйца» переходят дальше.",
+        Lang.EN: "<b>Kozel (Goat)</b>: whoever first reaches {target} points is the goat.\n"
+        "• 2–4 players, 7 tiles each; the rest is the boneyard. Four may play in pairs.\n"
+        "• The holder of 1-1 leads (else 2-2, … 6-6, 0-0).\n"
+        "• Lay a tile on an end with the same number. If you can play, you must.\n"
+        "• Cannot play: draw until a tile fits; boneyard empty: knock.\n"
+        "• A round ends when someone goes out, or in a fish: nobody can play.\n"
+        "• Points are the pips left in your hand (a lone 0-0 counts 10). Until your account "
+        "is open, rounds under 13 are remembered (+N).\n"
+        "• Fish: the player with the most points takes them all; a tie makes eggs that "
+        "carry over.",
+    },
+    "help.group": {
+        Lang.RU: "/domino — новая игра (лобби с кнопками)\n/rules — правила\n"
+        "/leave — выйти из игры (за вас доиграет компьютер)\n"
+        "/cancel — отменить игру (создатель или админ)\n/hand — где мои кости",
+        Lang.EN: "/domino — a new game (a lobby with buttons)\n/rules — the rules\n"
+        "/leave — leave the game (a computer plays on)\n"
+        "/cancel — cancel the game (creator or admin)\n/hand — where are my tiles",
+    },
+    "help.private": {
+        Lang.RU: "Здесь приходят ваши кости: нажимайте ✅ кость, чтобы сходить.\n"
+        "/hand — прислать руку заново\n/leave — выйти из игры\n/rules — правила\n"
+        "Начать игру: добавьте меня в группу и напишите там /domino.",
+        Lang.EN: "Your tiles arrive here: press a ✅ tile to play it.\n"
+        "/hand — send my hand again\n/leave — leave the game\n/rules — the rules\n"
+        "To start a game, add me to a group and send /domino there.",
+    },
+    # The command menu (setMyCommands).
+    "cmd.domino": {Lang.RU: "новая игра в домино", Lang.EN: "a new game of dominoes"},
+    "cmd.rules": {Lang.RU: "правила «Козла»", Lang.EN: "the rules of Kozel"},
+    "cmd.help": {Lang.RU: "помощь", Lang.EN: "help"},
+    "cmd.hand": {Lang.RU: "прислать мои кости заново", Lang.EN: "send my tiles again"},
+    "cmd.leave": {Lang.RU: "выйти из игры", Lang.EN: "leave the game"},
+    "cmd.cancel": {Lang.RU: "отменить игру", Lang.EN: "cancel the game"},
+    # Refusals: a press or command that changes nothing.
+    "alert.lobby_closed": {
+        Lang.RU: "Набор в эту игру закрыт.",
+        Lang.EN: "This game is no longer taking players.",
+    },
+    "alert.already_seated": {Lang.RU: "Вы уже за столом.", Lang.EN: "You already have a seat."},
+    "alert.not_seated": {Lang.RU: "Вы не за столом.", Lang.EN: "You do not have a seat."},
+    "alert.creator_only": {
+        Lang.RU: "Это может только тот, кто создал игру.",
+        Lang.EN: "Only the game's creator can do that.",
+    },
+    "alert.creator_or_admin": {
+        Lang.RU: "Отменить игру может её создатель или админ чата.",
+        Lang.EN: "Only the game's creator or a chat admin can cancel it.",
+    },
+    "alert.table_full": {Lang.RU: "Мест за столом больше нет.", Lang.EN: "The table is full."},
+    "alert.not_enough_players": {
+        Lang.RU: "Нужно игроков: {wanted}, за столом: {have}. "
+        "Позовите друзей или добавьте компьютер.",
+        Lang.EN: "{wanted} players needed, {have} seated. Invite friends or add a computer player.",
+    },
+    "alert.playing_elsewhere": {
+        Lang.RU: "Вы уже играете в другой игре. Доиграйте её или выйдите: /leave",
+        Lang.EN: "You are already in another game. Finish it or /leave it.",
+    },
+    "alert.teams_need_four": {
+        Lang.RU: "Пары бывают только вчетвером.",
+        Lang.EN: "Teams need four players.",
+    },
+    "alert.illegal": {
+        Lang.RU: "Так сходить нельзя.",
+        Lang.EN: "That move is not allowed.",
+    },
     "alert.not_in_game": {
         Lang.RU: "Вы не играете в этой партии.",
         Lang.EN: "You are not playing in this game.",

@@ -54,7 +54,8 @@ class Limits:
     """How fast the bot lets itself talk. `Limits.off()` for benchmarks of the bot itself."""
 
     private: Pace | None = Pace(rate=1.0, burst=3)
-    group: Pace | None = Pace(rate=20 / 60, burst=3)
+    # At most 3 + 16 = 19 calls in any minute: under the 20 a group allows.
+    group: Pace | None = Pace(rate=16 / 60, burst=3)
     overall: Pace | None = Pace(rate=25.0, burst=25)
     retries: int = 5  # attempts after a 5xx or a dropped connection
     backoff: float = 0.5  # first pause before such a retry, doubled each time

@@ -47,3 +47,20 @@ def test_the_players_terms_are_used_in_russian() -> None:
 def test_an_unknown_key_names_itself() -> None:
     with pytest.raises(KeyError, match=r"no\.such"):
         t("no.such", Lang.EN)
+
+
+def test_every_key_the_code_uses_exists() -> None:
+    """Catches a typo in a text key before a player sees a KeyError."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    namespaces = "|".join(sorted({key.split(".")[0] for key in TEXTS}))
+    literal = re.compile(rf'"((?:{namespaces})\.[a-z_]+)"')
+    used: set[str] = set()
+    for folder in ("bot", "handlers"):
+        for path in (root / folder).rglob("*.py"):
+            if path.name != "i18n.py":
+                used |= set(literal.findall(path.read_text(encoding="utf-8")))
+    assert used, "the scan found no keys at all"
+    assert sorted(used - set(TEXTS)) == []

@@ -1,0 +1,118 @@
+"""The composition root: `python -m bot` builds everything and runs it.
+
+Reads the settings once, opens the database (migrating it), points aiogram at
+Telegram or at `TELEGRAM_API_BASE`, wires the outgoing queue, the publisher and the
+game service into the Dispatcher, registers the commands in Russian and English,
+picks up every running game, then long-polls until SIGINT/SIGTERM. On the way out
+it lets in-flight work finish and the queues flush, within a bounded time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.methods import TelegramMethod
+from aiogram.types import BotCommand
+from pydantic import ValidationError
+
+import render
+from bot.config import Settings
+from bot.i18n import Lang, t
+from bot.outgoing import Limits, Outgoing
+from bot.publisher import Publisher
+from bot.service import GameService
+from handlers import get_routers
+from storage.db import Database
+
+log = logging.getLogger("bot")
+
+SHUTDOWN_GRACE = 8.0  # seconds for in-flight work and queues after SIGTERM
+COMMANDS = ("domino", "rules", "help", "hand", "leave", "cancel")
+
+
+def commands_for(lang: Lang) -> list[BotCommand]:
+    return [BotCommand(command=name, description=t(f"cmd.{name}", lang)) for name in COMMANDS]
+
+
+async def run(settings: Settings) -> None:
+    db = await Database.open(settings.database_path)
+    session = (
+        AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_base))
+        if settings.telegram_api_base
+        else AiohttpSession()
+    )
+    bot = Bot(settings.bot_token.get_secret_value(), session=session)
+    me = await bot.get_me()
+    assert me.username is not None, "a bot always has a username"
+
+    async def call(method: TelegramMethod[object]) -> object:
+        return await bot(method)
+
+    out = Outgoing(call, Limits() if settings.pacing else Limits.off())
+    service: GameService | None = None
+
+    async def language_of(user_id: int) -> Lang:
+        assert service is not None
+        return await service.language_of(user_id)
+
+    async def on_blocked(game_id: int, user_id: int) -> None:
+        assert service is not None
+        await service.person_unreachable(game_id, user_id)
+
+    publisher = Publisher(
+        db,
+        out,
+        render_table=render.render_table,
+        render_scores=render.render_scores,
+        language_of=language_of,
+        on_blocked=on_blocked,
+    )
+    service = GameService(
+        db, publisher, bot_username=me.username, computer_delay=settings.computer_delay
+    )
+
+    dp = Dispatcher()
+    dp.include_routers(*get_routers())
+    dp["games"] = service
+
+    await bot.delete_webhook(drop_pending_updates=False)
+    await bot.set_my_commands(commands_for(Lang.RU))
+    await bot.set_my_commands(commands_for(Lang.EN), language_code="en")
+    resumed = await service.resume()
+    log.info("@%s is up: %d running games picked up", me.username, resumed)
+    try:
+        await dp.start_polling(bot, handle_signals=True, close_bot_session=False)
+    finally:
+        log.info("stopping: letting queues flush")
+        await service.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(publisher.idle(), SHUTDOWN_GRACE / 2)
+            await asyncio.wait_for(out.drain(), SHUTDOWN_GRACE / 2)
+        await out.close()
+        await bot.session.close()
+        await db.close()
+        log.info("stopped")
+
+
+def main() -> int:
+    try:
+        settings = Settings()  # type: ignore[call-arg]  # filled from the environment
+    except ValidationError as exc:
+        print(f"configuration error:\n{exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    asyncio.run(run(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,432 @@
+"""Keeps the messages that show a game in step with its committed state.
+
+The service commits a change and calls `touch(game_id)`; the publisher then brings
+every message of the game up to date: the lobby, the group's table picture and each
+person's hand. Each message has its own worker that always reads the newest
+committed state, so a burst of moves becomes one edit (the group's table is paced to
+Telegram's 20 messages a minute and simply skips the states it had no time to show),
+and a hand never waits for the group's pacing.
+
+What a message shows is hashed (`digest`, stored with its id); a worker sends
+nothing when the digest is unchanged, which is what makes a restart quiet: every
+message is re-checked and only what really changed is edited.
+
+Announcements (who went out, рыба, the score sheet, the козёл) are rows of the
+outbox, written in the same transaction as the move that caused them and marked
+sent once Telegram has them (`flush_outbox`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, SendPhoto
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+)
+
+from bot import presenter
+from bot.i18n import Lang, t
+from bot.outgoing import Outgoing
+from domino.actions import Drew
+from domino.tiles import Tile
+from domino.views import MatchView
+from storage import repo
+from storage.db import Database
+from storage.records import GameRecord, GameStatus, MessageRecord, Role
+
+log = logging.getLogger(__name__)
+
+TableRenderer = Callable[[MatchView, Sequence[str]], bytes]
+ScoresRenderer = Callable[..., bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    game_id: int
+    role: Role
+    seat: int = -1
+
+
+def digest_of(*parts: Any) -> str:
+    blob = json.dumps(parts, ensure_ascii=False, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:32]
+
+
+def markup_data(markup: InlineKeyboardMarkup | None) -> Any:
+    return markup.model_dump(exclude_none=True) if markup else None
+
+
+class Publisher:
+    """Brings the lobby, table and hand messages of games up to date, one worker each."""
+
+    def __init__(
+        self,
+        db: Database,
+        out: Outgoing,
+        *,
+        render_table: TableRenderer,
+        render_scores: ScoresRenderer,
+        language_of: Callable[[int], Awaitable[Lang]],
+        on_blocked: Callable[[int, int], Awaitable[None]],
+    ) -> None:
+        self.db = db
+        self.out = out
+        self.render_table = render_table
+        self.render_scores = render_scores
+        self.language_of = language_of  # user id -> the language to write to them in
+        self.on_blocked = on_blocked  # (game_id, user_id): a person we cannot write to
+        self._dirty: dict[Target, bool] = {}
+        self._workers: dict[Target, asyncio.Task[None]] = {}
+        self._outbox_lock = asyncio.Lock()
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # --- scheduling -------------------------------------------------------------------
+
+    def touch(self, game: GameRecord) -> None:
+        """Something in `game` changed: bring all of its messages up to date."""
+        if game.status is GameStatus.LOBBY:
+            self._schedule(Target(game.id, Role.LOBBY))
+            return
+        self._schedule(Target(game.id, Role.LOBBY))
+        self._schedule(Target(game.id, Role.TABLE))
+        for seat in game.seats:
+            self._schedule(Target(game.id, Role.HAND, seat.seat))
+
+    def touch_hand(self, game_id: int, seat: int) -> None:
+        self._schedule(Target(game_id, Role.HAND, seat))
+
+    def _schedule(self, target: Target) -> None:
+        self._dirty[target] = True
+        worker = self._workers.get(target)
+        if worker is None or worker.done():
+            self._idle.clear()
+            self._workers[target] = asyncio.create_task(self._work(target))
+
+    async def _work(self, target: Target) -> None:
+        try:
+            while self._dirty.get(target):
+                self._dirty[target] = False
+                try:
+                    await self._sync(target)
+                except Exception:
+                    log.exception(
+                        "game %s: could not update the %s message",
+                        target.game_id,
+                        target.role.value,
+                    )
+        finally:
+            self._workers.pop(target, None)
+            self._dirty.pop(target, None)
+            if not self._workers:
+                self._idle.set()
+
+    async def idle(self) -> None:
+        """Wait until every message is up to date (tests, shutdown)."""
+        while not self._idle.is_set():
+            await self._idle.wait()
+            await asyncio.sleep(0)
+
+    # --- one message ------------------------------------------------------------------
+
+    async def _sync(self, target: Target) -> None:
+        game = await repo.load_game(self.db, target.game_id)
+        if game is None:
+            return
+        messages = await repo.game_messages(self.db, game.id)
+        existing = messages.get((target.role, target.seat))
+        if target.role is Role.LOBBY:
+            await self._sync_lobby(game, existing)
+        elif target.role is Role.TABLE:
+            await self._sync_table(game, existing)
+        else:
+            await self._sync_hand(game, target.seat, existing, messages.get((Role.TABLE, -1)))
+
+    async def group_lang(self, game: GameRecord) -> Lang:
+        return await self.language_of(game.creator_id)
+
+    async def _sync_lobby(self, game: GameRecord, existing: MessageRecord | None) -> None:
+        lang = await self.group_lang(game)
+        if game.status is GameStatus.LOBBY:
+            text = presenter.lobby_text(game, lang)
+            markup: InlineKeyboardMarkup | None = presenter.lobby_keyboard(game, lang)
+        elif existing is None:
+            return  # the lobby message is only ever edited after the lobby
+        else:
+            text = presenter.lobby_closed_text(game, lang)
+            markup = None
+        await self._show_text(game, Role.LOBBY, -1, game.chat_id, text, markup, existing)
+
+    async def _sync_table(self, game: GameRecord, existing: MessageRecord | None) -> None:
+        if game.match is None:
+            return
+        lang = await self.group_lang(game)
+        view = game.match.view(None)
+        names = [seat.name for seat in game.seats]
+        if game.status is GameStatus.CANCELLED:
+            caption = (
+                presenter.table_caption(view, names, lang) + "\n\n" + t("table.cancelled", lang)
+            )
+        else:
+            caption = presenter.table_caption(view, names, lang)
+        picture = self.render_table(view, names)
+        digest = digest_of(hashlib.sha256(picture).hexdigest(), caption)
+        if existing is not None and existing.digest == digest:
+            return
+        photo = BufferedInputFile(picture, filename=f"table-{game.id}.png")
+        if existing is None:
+            sent: Message = await self.out.call(
+                game.chat_id,
+                SendPhoto(chat_id=game.chat_id, photo=photo, caption=caption, parse_mode="HTML"),
+            )
+            await self._remember(game.id, Role.TABLE, -1, game.chat_id, sent, digest)
+            return
+        edited = await self.out.call(
+            game.chat_id,
+            EditMessageMedia(
+                chat_id=game.chat_id,
+                message_id=existing.message_id,
+                media=InputMediaPhoto(media=photo, caption=caption, parse_mode="HTML"),
+            ),
+            merge_key=("table", game.chat_id, existing.message_id),
+        )
+        await self._remember(game.id, Role.TABLE, -1, game.chat_id, edited, digest, existing)
+
+    async def _sync_hand(
+        self,
+        game: GameRecord,
+        seat: int,
+        existing: MessageRecord | None,
+        table: MessageRecord | None,
+        *,
+        choosing: Tile | None = None,
+    ) -> None:
+        if game.match is None or seat >= len(game.seats):
+            return
+        person = game.seats[seat]
+        if person.user_id is None:
+            return
+        lang = await self.language_of(person.user_id)
+        view = game.match.view(seat)
+        names = [s.name for s in game.seats]
+        title = await self._chat_title(game.chat_id)
+        text = presenter.hand_text(view, names, title, lang, drew=drawn_this_turn(view))
+        if game.status is GameStatus.CANCELLED:
+            text += "\n\n" + t("hand.cancelled", lang)
+        markup = None
+        if game.status is GameStatus.PLAYING:
+            markup = presenter.hand_keyboard(
+                view, game.id, len(game.match.log), lang, choosing=choosing
+            )
+        link = table_link(game.chat_id, table.message_id if table else None)
+        if link:
+            row = [InlineKeyboardButton(text=t("btn.table", lang), url=link)]
+            markup = InlineKeyboardMarkup(
+                inline_keyboard=[*(markup.inline_keyboard if markup else []), row]
+            )
+        await self._show_text(game, Role.HAND, seat, person.user_id, text, markup, existing)
+
+    async def show_end_choice(self, game: GameRecord, seat: int, tile: Tile) -> None:
+        """The tile fits both ends: the hand message asks on which end to lay it."""
+        messages = await repo.game_messages(self.db, game.id)
+        await self._sync_hand(
+            game,
+            seat,
+            messages.get((Role.HAND, seat)),
+            messages.get((Role.TABLE, -1)),
+            choosing=tile,
+        )
+
+    async def close_hand(self, game: GameRecord, seat: int, user_id: int, text: str) -> None:
+        """The person left the seat: their hand message keeps only `text`, no buttons."""
+        messages = await repo.game_messages(self.db, game.id)
+        existing = messages.get((Role.HAND, seat))
+        if existing is not None:
+            try:
+                await self.out.call(
+                    user_id,
+                    EditMessageText(
+                        chat_id=user_id,
+                        message_id=existing.message_id,
+                        text=text,
+                        reply_markup=None,
+                    ),
+                    merge_key=("text", user_id, existing.message_id),
+                )
+            except (TelegramBadRequest, TelegramForbiddenError) as exc:
+                log.info("game %s: could not close the hand of seat %s: %s", game.id, seat, exc)
+        await self.forget_hand(game.id, seat)
+
+    async def _show_text(
+        self,
+        game: GameRecord,
+        role: Role,
+        seat: int,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        existing: MessageRecord | None,
+    ) -> None:
+        digest = digest_of(text, markup_data(markup))
+        if existing is not None and existing.digest == digest:
+            return
+        try:
+            if existing is None:
+                sent: Message = await self.out.call(
+                    chat_id,
+                    SendMessage(chat_id=chat_id, text=text, reply_markup=markup, parse_mode="HTML"),
+                )
+                await self._remember(game.id, role, seat, chat_id, sent, digest)
+                return
+            await self.out.call(
+                chat_id,
+                EditMessageText(
+                    chat_id=chat_id,
+                    message_id=existing.message_id,
+                    text=text,
+                    reply_markup=markup,
+                    parse_mode="HTML",
+                ),
+                merge_key=("text", chat_id, existing.message_id),
+            )
+            await self._remember(game.id, role, seat, chat_id, None, digest, existing)
+        except TelegramForbiddenError:
+            if chat_id > 0:
+                await self.on_blocked(game.id, chat_id)
+            else:
+                raise
+        except TelegramBadRequest as exc:
+            if existing is not None and "message to edit not found" in exc.message:
+                # Deleted by someone: forget it, the next pass sends a fresh one.
+                async with self.db.transaction() as tx:
+                    await repo.forget_message(tx, game.id, role, seat)
+                self._schedule(Target(game.id, role, seat))
+                return
+            raise
+
+    async def _remember(
+        self,
+        game_id: int,
+        role: Role,
+        seat: int,
+        chat_id: int,
+        answer: Message | bool | None,
+        digest: str,
+        existing: MessageRecord | None = None,
+    ) -> None:
+        """Store which message shows (game, role, seat) and what it shows now."""
+        file_id = existing.file_id if existing else None
+        message_id = existing.message_id if existing else None
+        if isinstance(answer, Message):
+            message_id = answer.message_id
+            if answer.photo:
+                file_id = answer.photo[-1].file_id
+        if message_id is None:
+            raise RuntimeError(f"Telegram gave no message id for the {role.value} of {game_id}")
+        async with self.db.transaction() as tx:
+            await repo.put_message(
+                tx, MessageRecord(game_id, role, seat, chat_id, message_id, file_id, digest)
+            )
+
+    async def forget_hand(self, game_id: int, seat: int) -> None:
+        async with self.db.transaction() as tx:
+            await repo.forget_message(tx, game_id, Role.HAND, seat)
+
+    async def _chat_title(self, chat_id: int) -> str:
+        chat = await repo.get_chat(self.db, chat_id)
+        return chat.title if chat and chat.title else "?"
+
+    # --- announcements ----------------------------------------------------------------
+
+    async def flush_outbox(self) -> None:
+        """Send every announcement still owed, in order, marking each once Telegram has it."""
+        async with self._outbox_lock:
+            for item in await repo.pending_outbox(self.db):
+                try:
+                    await self._announce(item)
+                except TelegramForbiddenError:
+                    log.warning(
+                        "chat %s: announcement %s not delivered: the bot cannot write",
+                        item.chat_id,
+                        item.id,
+                    )
+                except Exception:
+                    log.exception(
+                        "chat %s: announcement %s failed; will retry", item.chat_id, item.id
+                    )
+                    continue
+                async with self.db.transaction() as tx:
+                    await repo.mark_sent(tx, item.id)
+
+    async def _announce(self, item: repo.OutboxItem) -> None:
+        game = await repo.load_game(self.db, item.game_id) if item.game_id else None
+        if game is None or game.match is None:
+            text = str(item.payload.get("text", ""))
+            if text:
+                await self.out.call(item.chat_id, SendMessage(chat_id=item.chat_id, text=text))
+            return
+        lang = await self.group_lang(game)
+        view = game.match.view(None)
+        names = [seat.name for seat in game.seats]
+        if item.kind == "round_end":
+            result = view.results[int(item.payload["round_no"]) - 1]
+            caption = presenter.round_end_text(view, result, names, lang)
+            picture = self.render_scores(view, names, result)
+            await self.out.call(
+                item.chat_id,
+                SendPhoto(
+                    chat_id=item.chat_id,
+                    photo=BufferedInputFile(picture, filename=f"round-{result.round_no}.png"),
+                    caption=caption,
+                    parse_mode="HTML",
+                ),
+            )
+        elif item.kind == "match_end":
+            await self.out.call(
+                item.chat_id,
+                SendMessage(
+                    chat_id=item.chat_id,
+                    text=presenter.match_end_text(view, names, lang),
+                    parse_mode="HTML",
+                ),
+            )
+        elif item.kind == "notice":
+            text = t(str(item.payload["key"]), lang, **item.payload.get("values", {}))
+            await self.out.call(
+                item.chat_id, SendMessage(chat_id=item.chat_id, text=text, parse_mode="HTML")
+            )
+        else:
+            log.error("outbox item %s has an unknown kind %r; dropped", item.id, item.kind)
+
+
+def drawn_this_turn(view: MatchView) -> tuple[Tile, ...]:
+    """The tiles the viewer drew in the turn still in progress (C-6), to tell them."""
+    rnd = view.round
+    if rnd.seat is None or rnd.turn != rnd.seat:
+        return ()
+    count = 0
+    for event in reversed(rnd.history):
+        if not isinstance(event, Drew) or event.seat != rnd.seat:
+            break
+        count += 1
+    return tuple(rnd.drawn[-count:]) if count else ()
+
+
+def table_link(chat_id: int, message_id: int | None) -> str | None:
+    """A t.me link to the group's table message; only supergroups have such links."""
+    text = str(chat_id)
+    if message_id is None or not text.startswith("-100"):
+        return None
+    return f"https://t.me/c/{text[4:]}/{message_id}"

@@ -1,0 +1,675 @@
+"""The game's use cases: open a lobby, join, start, play, leave, cancel, resume.
+
+Every use case follows one pattern: in one transaction load the game, check the
+request, change the game through the engine, save it (with its version) together
+with the action log and any announcements owed; only after the commit tell the
+publisher to bring the messages up to date. So nothing is announced that is not
+stored, a crash loses nothing that was confirmed, and a second press of the same
+button finds the game already moved on (its move number no longer matches) and is
+answered as stale instead of being applied twice.
+
+Refusals are answers, not errors: a press by an outsider, a stale button, a command
+in the wrong place all get a short polite `Answer` and change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from bot.callbacks import LobbyAction, LobbyOption, MoveKind
+from bot.i18n import Lang, lang_of, t
+from bot.publisher import Publisher
+from domino.actions import DRAW, KNOCK, Action, Draw, Play
+from domino.errors import DominoError
+from domino.layout import End
+from domino.match import Match
+from domino.players import GreedyPlayer
+from domino.rules import KOZEL, FishMode, Ruleset, Variant
+from domino.tiles import ALL_TILES, Tile
+from storage import repo
+from storage.db import Database, Transaction
+from storage.records import ChatRecord, GameRecord, GameStatus, SeatRecord, UserRecord
+
+log = logging.getLogger(__name__)
+
+TARGETS = {Variant.KOZEL: (101, 125), Variant.CLASSIC: (100, 150, 200)}
+THRESHOLDS = (13, 25, 31, 0)
+FISH_MODES = (FishMode.MAX_TAKES_ALL, FishMode.EACH, FishMode.FISHERMAN_TAKES_ALL)
+START_PAYLOAD_JOIN = "j"
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who pressed or wrote, as Telegram describes them."""
+
+    id: int
+    first_name: str
+    last_name: str | None = None
+    username: str | None = None
+    language_code: str | None = None
+
+    @property
+    def lang(self) -> Lang:
+        return lang_of(self.language_code)
+
+    @property
+    def name(self) -> str:
+        full = f"{self.first_name} {self.last_name}" if self.last_name else self.first_name
+        return " ".join(full.split()) or (self.username or str(self.id))
+
+    def record(self) -> UserRecord:
+        return UserRecord(
+            id=self.id,
+            first_name=self.first_name,
+            last_name=self.last_name,
+            username=self.username,
+            language=self.lang.value,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to a button press (answerCallbackQuery): a toast, an alert or a link."""
+
+    text: str = ""
+    alert: bool = False
+    url: str | None = None
+
+
+class Refusal(Exception):
+    """A request that changes nothing, with the text (key) that explains why."""
+
+    def __init__(self, key: str, *, alert: bool = True, **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.alert = alert
+        self.values = values
+
+    def answer(self, lang: Lang) -> Answer:
+        return Answer(t(self.key, lang, **self.values), alert=self.alert)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class GameService:
+    """All changes to games go through here."""
+
+    def __init__(
+        self,
+        db: Database,
+        publisher: Publisher,
+        *,
+        bot_username: str,
+        computer_delay: float = 1.5,
+        new_seed: Callable[[], int] = lambda: secrets.randbits(64),
+    ) -> None:
+        self.db = db
+        self.publisher = publisher
+        self.bot_username = bot_username
+        self.computer_delay = computer_delay
+        self.new_seed = new_seed
+        self._computer_tasks: dict[int, asyncio.Task[None]] = {}
+        self._closing = False
+
+    # --- people and chats -------------------------------------------------------------
+
+    async def remember(self, person: Person, *, can_message: bool | None = None) -> None:
+        async with self.db.transaction() as tx:
+            await repo.upsert_user(tx, person.record(), can_message=can_message)
+
+    async def language_of(self, user_id: int) -> Lang:
+        user = await repo.get_user(self.db, user_id)
+        return Lang(user.language) if user else Lang.RU
+
+    def join_link(self, game_id: int) -> str:
+        return f"https://t.me/{self.bot_username}?start={START_PAYLOAD_JOIN}{game_id}"
+
+    # --- the lobby --------------------------------------------------------------------
+
+    async def open_lobby(self, chat: ChatRecord, person: Person) -> str | None:
+        """/domino in a group: a new lobby, or a pointer to the game already there."""
+        async with self.db.transaction() as tx:
+            await repo.upsert_chat(tx, chat)
+            await repo.upsert_user(tx, person.record())
+            running = await repo.active_game_in_chat(tx, chat.id)
+            if running is not None:
+                return t("lobby.already_running", person.lang)
+            user = await repo.get_user(tx, person.id)
+            seats = [SeatRecord(0, person.id, person.name)] if user and user.can_message else []
+            try:
+                game = await repo.create_game(
+                    tx,
+                    chat_id=chat.id,
+                    creator_id=person.id,
+                    ruleset=KOZEL,
+                    seats_wanted=4,
+                    seats=seats,
+                )
+            except repo.PlayerBusy:
+                busy = await repo.active_game_of_user(tx, person.id)
+                return t(
+                    "lobby.you_play_elsewhere",
+                    person.lang,
+                    chat=await self._chat_title(tx, busy.chat_id if busy else chat.id),
+                )
+        log.info("chat %s game %s: lobby opened by %s", chat.id, game.id, person.id)
+        self.publisher.touch(game)
+        return None
+
+    async def lobby_press(
+        self, game_id: int, person: Person, action: LobbyAction, option: LobbyOption
+    ) -> Answer:
+        lang = person.lang
+        try:
+            async with self.db.transaction() as tx:
+                await repo.upsert_user(tx, person.record())
+                game = await repo.load_game(tx, game_id)
+                if game is None or game.status is not GameStatus.LOBBY:
+                    raise Refusal("alert.lobby_closed")
+                changed, answer = await self._lobby_change(tx, game, person, action, option)
+                if changed is None:
+                    return answer
+                saved = await repo.save_game(tx, changed)
+        except Refusal as refusal:
+            return refusal.answer(lang)
+        log.info("chat %s game %s: lobby %s by %s", saved.chat_id, saved.id, action.name, person.id)
+        self.publisher.touch(saved)
+        if saved.status is GameStatus.PLAYING:
+            self._kick_computers(saved)
+        return answer
+
+    async def _lobby_change(
+        self,
+        tx: Transaction,
+        game: GameRecord,
+        person: Person,
+        action: LobbyAction,
+        option: LobbyOption,
+    ) -> tuple[GameRecord | None, Answer]:
+        lang = person.lang
+        seated = game.seat_of(person.id)
+        creator = person.id == game.creator_id
+        if action is LobbyAction.JOIN:
+            if seated is not None:
+                raise Refusal("alert.already_seated", alert=False)
+            user = await repo.get_user(tx, person.id)
+            if user is None or not user.can_message:
+                return None, Answer(url=self.join_link(game.id))
+            return self._seat_person(game, person), Answer(t("answer.joined", lang))
+        if action is LobbyAction.LEAVE:
+            if seated is None:
+                raise Refusal("alert.not_seated", alert=False)
+            return _without_seat(game, seated.seat), Answer(t("answer.left", lang))
+        if action is LobbyAction.CANCEL:
+            if not creator:
+                raise Refusal("alert.creator_only")
+            return _ended(game, GameStatus.CANCELLED), Answer(t("answer.cancelled", lang))
+        if not creator:
+            raise Refusal("alert.creator_only")
+        if action is LobbyAction.ADD_COMPUTER:
+            if len(game.seats) >= game.seats_wanted:
+                raise Refusal("alert.table_full")
+            computers = sum(1 for s in game.seats if s.is_computer)
+            name = t("computer.name", await _language(tx, game.creator_id), n=computers + 1)
+            seats = (*game.seats, SeatRecord(len(game.seats), None, name))
+            return dataclasses.replace(game, seats=seats), Answer(t("answer.computer_added", lang))
+        if action is LobbyAction.OPTION:
+            return _with_option(game, option), Answer()
+        if action is LobbyAction.START:
+            if len(game.seats) < game.seats_wanted:
+                raise Refusal(
+                    "alert.not_enough_players", have=len(game.seats), wanted=game.seats_wanted
+                )
+            return self._started(game), Answer(t("answer.started", lang))
+        raise Refusal("alert.stale")
+
+    def _seat_person(self, game: GameRecord, person: Person) -> GameRecord:
+        if len(game.seats) >= game.seats_wanted:
+            raise Refusal("alert.table_full")
+        seats = (*game.seats, SeatRecord(len(game.seats), person.id, person.name))
+        return dataclasses.replace(game, seats=seats)
+
+    def _started(self, game: GameRecord) -> GameRecord:
+        rules = game.ruleset
+        if rules.teams and len(game.seats) != 4:
+            rules = rules.with_options(teams=False)
+        match = Match.new(rules, len(game.seats), seed=self.new_seed())
+        return dataclasses.replace(
+            game, status=GameStatus.PLAYING, ruleset=rules, match=match, started_at=utcnow()
+        )
+
+    async def join_by_link(self, person: Person, payload: str) -> str:
+        """/start j<game> in the private chat: the person can now be written to; seat them."""
+        await self.remember(person, can_message=True)
+        lang = person.lang
+        try:
+            game_id = int(payload.removeprefix(START_PAYLOAD_JOIN))
+        except ValueError:
+            return t("start.welcome", lang)
+        try:
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                if game is None or game.status is not GameStatus.LOBBY:
+                    raise Refusal("alert.lobby_closed")
+                title = await self._chat_title(tx, game.chat_id)
+                if game.seat_of(person.id) is not None:
+                    return t("start.already_joined", lang, chat=title)
+                saved = await repo.save_game(tx, self._seat_person(game, person))
+        except Refusal as refusal:
+            return t(refusal.key, lang, **refusal.values)
+        except repo.PlayerBusy:
+            return t("alert.playing_elsewhere", lang)
+        log.info("chat %s game %s: %s joined by link", saved.chat_id, saved.id, person.id)
+        self.publisher.touch(saved)
+        return t("start.joined", lang, chat=title)
+
+    async def welcome_back(self, person: Person) -> str:
+        """/start without a payload: the person can be written to; re-show their hand."""
+        await self.remember(person, can_message=True)
+        game = await repo.active_game_of_user(self.db, person.id)
+        if game is not None and game.status is GameStatus.PLAYING:
+            seat = game.seat_of(person.id)
+            if seat is not None:
+                self.publisher.touch_hand(game.id, seat.seat)
+            return t("start.back_in_game", person.lang)
+        return t("start.welcome", person.lang)
+
+    # --- play -------------------------------------------------------------------------
+
+    async def move_press(
+        self, game_id: int, person: Person, move: int, kind: MoveKind, tile_index: int, end: str
+    ) -> Answer:
+        lang = person.lang
+        try:
+            game = await repo.load_game(self.db, game_id)
+            seat, match = self._check_press(game, person, move)
+            assert game is not None
+            if kind is MoveKind.INFO:
+                if match.turn == seat:
+                    return Answer(t("answer.tile_does_not_fit", lang))
+                raise Refusal(
+                    "alert.not_your_turn", alert=False, name=game.seats[match.turn or 0].name
+                )
+            if match.turn != seat:
+                raise Refusal(
+                    "alert.not_your_turn", alert=False, name=game.seats[match.turn or 0].name
+                )
+            if kind is MoveKind.CHOOSE_END:
+                await self.publisher.show_end_choice(game, seat, _tile(tile_index))
+                return Answer(t("answer.choose_end", lang))
+            if kind is MoveKind.BACK:
+                self.publisher.touch_hand(game.id, seat)
+                return Answer()
+            actions = _actions_for(kind, tile_index, end)
+        except Refusal as refusal:
+            return refusal.answer(lang)
+        return await self._play(game_id, person, move, actions)
+
+    def _check_press(self, game: GameRecord | None, person: Person, move: int) -> tuple[int, Match]:
+        if game is None:
+            raise Refusal("alert.stale")
+        seat = game.seat_of(person.id)
+        if seat is None:
+            raise Refusal("alert.not_in_game")
+        if game.status is not GameStatus.PLAYING or game.match is None:
+            raise Refusal("alert.finished")
+        if move != len(game.match.log):
+            raise Refusal("alert.stale")
+        return seat.seat, game.match
+
+    async def _play(self, game_id: int, person: Person, move: int, actions: Action) -> Answer:
+        """Apply a person's action (a Draw means: draw until a tile fits, C-6)."""
+        lang = person.lang
+        drawn: list[Tile] = []
+        try:
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                seat, match = self._check_press(game, person, move)
+                assert game is not None
+                results_before = len(match.results)
+                try:
+                    if isinstance(actions, Draw):
+                        drawn = self._draw_until_playable(match, seat)
+                        await self._log_new_actions(tx, game, match, move, person.id)
+                    else:
+                        match.apply(actions, seat)
+                        await self._log_new_actions(tx, game, match, move, person.id)
+                except DominoError as exc:
+                    log.debug("game %s: refused %s from %s: %s", game_id, actions, person.id, exc)
+                    raise Refusal("alert.illegal") from None
+                saved = await self._save_after_moves(tx, game, match, results_before)
+        except Refusal as refusal:
+            return refusal.answer(lang)
+        self.publisher.touch(saved)
+        self._kick_computers(saved)
+        await self.publisher.flush_outbox()
+        if drawn:
+            return Answer(t("answer.drew", lang, tiles=", ".join(str(x) for x in drawn)))
+        return Answer()
+
+    @staticmethod
+    def _draw_until_playable(match: Match, seat: int) -> list[Tile]:
+        """C-6: draw one tile at a time until one fits or nothing is left to draw."""
+        before = set(match.round.hand(seat))
+        while any(isinstance(a, Draw) for a in match.legal_actions()):
+            match.apply(DRAW, seat)
+        return sorted(set(match.round.hand(seat)) - before)
+
+    async def _log_new_actions(
+        self, tx: Transaction, game: GameRecord, match: Match, move: int, actor: int | None
+    ) -> None:
+        for entry in match.log[move:]:
+            await repo.append_action(
+                tx,
+                game.id,
+                round_no=entry.round_no,
+                seat=entry.seat,
+                action=str(entry.action),
+                actor_id=actor,
+            )
+
+    async def _save_after_moves(
+        self, tx: Transaction, game: GameRecord, match: Match, results_before: int
+    ) -> GameRecord:
+        """Save the moved match; owe the announcements of every round it finished."""
+        changed = dataclasses.replace(game, match=match)
+        if match.over:
+            changed = _ended(changed, GameStatus.FINISHED)
+        saved = await repo.save_game(tx, changed)
+        for result in match.results[results_before:]:
+            await repo.enqueue(
+                tx,
+                game_id=game.id,
+                chat_id=game.chat_id,
+                kind="round_end",
+                payload={"round_no": result.round_no},
+            )
+        if match.over:
+            await repo.enqueue(
+                tx, game_id=game.id, chat_id=game.chat_id, kind="match_end", payload={}
+            )
+            log.info(
+                "chat %s game %s: match over after %d rounds",
+                game.chat_id,
+                game.id,
+                len(match.results),
+            )
+        return saved
+
+    # --- computer players -------------------------------------------------------------
+
+    def _kick_computers(self, game: GameRecord) -> None:
+        """If a computer is to move, let it (and any computer after it) move after a pause."""
+        match = game.match
+        if game.status is not GameStatus.PLAYING or match is None or match.turn is None:
+            return
+        if not game.seats[match.turn].is_computer or self._closing:
+            return
+        task = self._computer_tasks.get(game.id)
+        if task is None or task.done():
+            self._computer_tasks[game.id] = asyncio.create_task(self._computers_move(game.id))
+
+    async def _computers_move(self, game_id: int) -> None:
+        try:
+            await asyncio.sleep(self.computer_delay)
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+                    return
+                match = game.match
+                move = len(match.log)
+                results_before = len(match.results)
+                round_no = match.round_no
+                player = GreedyPlayer()
+                while (
+                    not match.over
+                    and match.turn is not None
+                    and game.seats[match.turn].is_computer
+                    and match.round_no == round_no
+                ):
+                    seat = match.turn
+                    match.apply(player.choose(match.view(seat).round), seat)
+                if len(match.log) == move:
+                    return
+                await self._log_new_actions(tx, game, match, move, None)
+                saved = await self._save_after_moves(tx, game, match, results_before)
+        except Exception:
+            log.exception("game %s: computer players failed to move", game_id)
+            return
+        finally:
+            self._computer_tasks.pop(game_id, None)
+        self.publisher.touch(saved)
+        await self.publisher.flush_outbox()
+        self._kick_computers(saved)
+
+    # --- leaving, cancelling, hands ---------------------------------------------------
+
+    async def leave(self, chat_id: int | None, person: Person) -> str:
+        """/leave: out of the lobby, or a computer player takes the seat mid-game."""
+        lang = person.lang
+        async with self.db.transaction() as tx:
+            game = await repo.active_game_of_user(tx, person.id)
+            if game is None or (chat_id is not None and game.chat_id != chat_id):
+                return t("leave.not_playing", lang)
+            seat = game.seat_of(person.id)
+            assert seat is not None
+            if game.status is GameStatus.LOBBY:
+                saved = await repo.save_game(tx, _without_seat(game, seat.seat))
+                text = t("answer.left", lang)
+            else:
+                name = t("computer.instead", await _language(tx, game.creator_id), name=seat.name)
+                seats = tuple(
+                    SeatRecord(s.seat, None, name) if s.seat == seat.seat else s for s in game.seats
+                )
+                saved = await repo.save_game(tx, dataclasses.replace(game, seats=seats))
+                await repo.enqueue(
+                    tx,
+                    game_id=game.id,
+                    chat_id=game.chat_id,
+                    kind="notice",
+                    payload={"key": "notice.left", "values": {"name": seat.name}},
+                )
+                text = t("leave.done", lang)
+        if saved.status is GameStatus.PLAYING:
+            await self.publisher.close_hand(saved, seat.seat, person.id, t("hand.you_left", lang))
+            self._kick_computers(saved)
+            await self.publisher.flush_outbox()
+        self.publisher.touch(saved)
+        return text
+
+    async def cancel_allowed(self, chat_id: int, person: Person, is_admin: bool) -> GameRecord:
+        game = await repo.active_game_in_chat(self.db, chat_id)
+        if game is None:
+            raise Refusal("cancel.nothing")
+        if person.id != game.creator_id and not is_admin:
+            raise Refusal("alert.creator_or_admin")
+        return game
+
+    async def cancel(self, game_id: int, person: Person, is_admin: bool) -> Answer:
+        lang = person.lang
+        try:
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                if game is None or not game.status.active:
+                    raise Refusal("alert.finished")
+                if person.id != game.creator_id and not is_admin:
+                    raise Refusal("alert.creator_or_admin")
+                saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
+        except Refusal as refusal:
+            return refusal.answer(lang)
+        log.info("chat %s game %s: cancelled by %s", saved.chat_id, saved.id, person.id)
+        self.publisher.touch(saved)
+        return Answer(t("answer.cancelled", lang))
+
+    async def resend_hand(self, person: Person) -> str | None:
+        """/hand: a fresh hand message at the bottom of the private chat."""
+        game = await repo.active_game_of_user(self.db, person.id)
+        if game is None or game.status is not GameStatus.PLAYING:
+            return t("hand.no_game", person.lang)
+        seat = game.seat_of(person.id)
+        assert seat is not None
+        await self.publisher.forget_hand(game.id, seat.seat)
+        self.publisher.touch_hand(game.id, seat.seat)
+        return None
+
+    # --- what Telegram tells us -------------------------------------------------------
+
+    async def person_unreachable(self, game_id: int, user_id: int) -> None:
+        """A hand could not be delivered (blocked, never started): tell the group once."""
+        async with self.db.transaction() as tx:
+            user = await repo.get_user(tx, user_id)
+            if user is None or not user.can_message:
+                return
+            await repo.set_can_message(tx, user_id, False)
+            game = await repo.load_game(tx, game_id)
+            if game is None:
+                return
+            await repo.enqueue(
+                tx,
+                game_id=game.id,
+                chat_id=game.chat_id,
+                kind="notice",
+                payload={
+                    "key": "notice.unreachable",
+                    "values": {"name": user.display_name, "bot": self.bot_username},
+                },
+            )
+        log.warning("game %s: cannot write to user %s", game_id, user_id)
+        await self.publisher.flush_outbox()
+
+    async def bot_left_group(self, chat_id: int) -> None:
+        """The bot was removed from a group: its game stops; the players are told."""
+        async with self.db.transaction() as tx:
+            chat = await repo.get_chat(tx, chat_id)
+            if chat is not None:
+                await repo.upsert_chat(tx, dataclasses.replace(chat, bot_member=False))
+            game = await repo.active_game_in_chat(tx, chat_id)
+            if game is None:
+                return
+            saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
+            title = chat.title if chat and chat.title else "?"
+            for seat in saved.people:
+                assert seat.user_id is not None
+                await repo.enqueue(
+                    tx,
+                    game_id=None,
+                    chat_id=seat.user_id,
+                    kind="notice",
+                    payload={
+                        "text": t(
+                            "notice.bot_removed", await _language(tx, seat.user_id), chat=title
+                        )
+                    },
+                )
+        log.warning("chat %s game %s: the bot was removed from the group", chat_id, saved.id)
+        for seat in saved.people:
+            self.publisher.touch_hand(saved.id, seat.seat)
+        await self.publisher.flush_outbox()
+
+    async def chat_migrated(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: its game follows the new chat id."""
+        async with self.db.transaction() as tx:
+            await tx.execute("UPDATE chats SET id = ? WHERE id = ?", (new_id, old_id))
+            await tx.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+            await tx.execute("UPDATE messages SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+
+    # --- start and stop ---------------------------------------------------------------
+
+    async def resume(self) -> int:
+        """After a (re)start: bring every running game's messages up to date, let computers
+        move, deliver owed announcements. Returns the number of games picked up."""
+        games = await repo.active_games(self.db)
+        for game in games:
+            self.publisher.touch(game)
+            self._kick_computers(game)
+        await self.publisher.flush_outbox()
+        log.info("resumed %d running games", len(games))
+        return len(games)
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = list(self._computer_tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    @staticmethod
+    async def _chat_title(tx: Transaction, chat_id: int) -> str:
+        chat = await repo.get_chat(tx, chat_id)
+        return chat.title if chat and chat.title else "?"
+
+
+async def _language(tx: Transaction, user_id: int) -> Lang:
+    user = await repo.get_user(tx, user_id)
+    return Lang(user.language) if user else Lang.RU
+
+
+def _tile(index: int) -> Tile:
+    if not 0 <= index < len(ALL_TILES):
+        raise Refusal("alert.illegal")
+    return ALL_TILES[index]
+
+
+def _actions_for(kind: MoveKind, tile_index: int, end: str) -> Action:
+    if kind is MoveKind.DRAW:
+        return DRAW
+    if kind is MoveKind.KNOCK:
+        return KNOCK
+    if kind is MoveKind.PLAY:
+        try:
+            side = End(end) if end else None
+        except ValueError:
+            raise Refusal("alert.illegal") from None
+        return Play(_tile(tile_index), side)
+    raise Refusal("alert.stale")
+
+
+def _without_seat(game: GameRecord, seat: int) -> GameRecord:
+    remaining = [s for s in game.seats if s.seat != seat]
+    seats = tuple(SeatRecord(i, s.user_id, s.name) for i, s in enumerate(remaining))
+    return dataclasses.replace(game, seats=seats)
+
+
+def _ended(game: GameRecord, status: GameStatus) -> GameRecord:
+    return dataclasses.replace(game, status=status, ended_at=utcnow())
+
+
+T = TypeVar("T")
+
+
+def _cycle(options: tuple[T, ...], current: T) -> T:
+    index = options.index(current) if current in options else -1
+    return options[(index + 1) % len(options)]
+
+
+def _with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
+    """The creator cycles one rule option (K-1 teams, K-7 threshold, K-9 fish, K-10 target)."""
+    rules: Ruleset = game.ruleset
+    wanted = game.seats_wanted
+    if option is LobbyOption.SEATS:
+        choices = tuple(n for n in (2, 3, 4) if n >= max(2, len(game.seats)))
+        wanted = _cycle(choices, wanted)
+        if wanted != 4 and rules.teams:
+            rules = rules.with_options(teams=False)
+    elif option is LobbyOption.TEAMS:
+        if wanted != 4:
+            raise Refusal("alert.teams_need_four")
+        rules = rules.with_options(teams=not rules.teams)
+    elif option is LobbyOption.TARGET:
+        rules = rules.with_options(target=_cycle(TARGETS[rules.variant], rules.target))
+    elif option is LobbyOption.FISH:
+        rules = rules.with_options(fish=_cycle(FISH_MODES, rules.fish))
+    elif option is LobbyOption.THRESHOLD:
+        rules = rules.with_options(open_threshold=_cycle(THRESHOLDS, rules.open_threshold))
+    else:
+        raise Refusal("alert.stale")
+    return dataclasses.replace(game, ruleset=rules, seats_wanted=wanted)
