@@ -1,0 +1,53 @@
+"""Inline buttons: the lobby, the hand, the confirmation of /cancel."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.types import CallbackQuery
+
+from bot.callbacks import CancelCb, LobbyCb, MoveCb
+from bot.i18n import t
+from bot.service import Answer, GameService
+from handlers.people import person_of
+
+router = Router(name="buttons")
+
+
+async def reply(call: CallbackQuery, answer: Answer) -> None:
+    await call.answer(text=answer.text or None, show_alert=answer.alert or None, url=answer.url)
+
+
+@router.callback_query(LobbyCb.filter())
+async def on_lobby(call: CallbackQuery, callback_data: LobbyCb, games: GameService) -> None:
+    answer = await games.lobby_press(
+        callback_data.game, person_of(call.from_user), callback_data.action, callback_data.option
+    )
+    await reply(call, answer)
+
+
+@router.callback_query(MoveCb.filter())
+async def on_move(call: CallbackQuery, callback_data: MoveCb, games: GameService) -> None:
+    answer = await games.move_press(
+        callback_data.game,
+        person_of(call.from_user),
+        callback_data.move,
+        callback_data.kind,
+        callback_data.tile,
+        callback_data.end,
+    )
+    await reply(call, answer)
+
+
+@router.callback_query(CancelCb.filter())
+async def on_cancel(
+    call: CallbackQuery, callback_data: CancelCb, bot: Bot, games: GameService
+) -> None:
+    person = person_of(call.from_user)
+    if not callback_data.confirm:
+        await reply(call, Answer(t("cancel.kept", person.lang)))
+        return
+    is_admin = False
+    if call.message is not None and call.message.chat.type != "private":
+        member = await bot.get_chat_member(call.message.chat.id, person.id)
+        is_admin = member.status in ("creator", "administrator")
+    await reply(call, await games.cancel(callback_data.game, person, is_admin))

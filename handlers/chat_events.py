@@ -1,0 +1,25 @@
+"""What happens to chats: the bot removed from a group, a group upgraded to a supergroup."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import IS_NOT_MEMBER, ChatMemberUpdatedFilter
+from aiogram.types import ChatMemberUpdated, Message
+
+from bot.service import GameService
+from handlers.people import GROUP_TYPES
+
+router = Router(name="chat_events")
+
+
+@router.my_chat_member(
+    ChatMemberUpdatedFilter(member_status_changed=IS_NOT_MEMBER), F.chat.type.in_(GROUP_TYPES)
+)
+async def on_removed(event: ChatMemberUpdated, games: GameService) -> None:
+    await games.bot_left_group(event.chat.id)
+
+
+@router.message(F.migrate_to_chat_id)
+async def on_migrated(message: Message, games: GameService) -> None:
+    assert message.migrate_to_chat_id is not None
+    await games.chat_migrated(message.chat.id, message.migrate_to_chat_id)

@@ -1,0 +1,106 @@
+"""Commands: /domino (/newgame), /start, /hand, /leave, /cancel, /rules, /help."""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.i18n import t
+from bot.presenter import cancel_confirm_keyboard
+from bot.service import GameService, Refusal
+from domino.rules import KOZEL
+from handlers.people import GROUP_TYPES, chat_of, person_of
+
+router = Router(name="commands")
+in_group = F.chat.type.in_(GROUP_TYPES)
+in_private = F.chat.type == "private"
+
+
+@router.message(Command("domino", "newgame"), in_group, F.from_user)
+async def on_new_game(message: Message, games: GameService) -> None:
+    assert message.from_user is not None
+    reply = await games.open_lobby(chat_of(message.chat), person_of(message.from_user))
+    if reply:
+        await message.reply(reply)
+
+
+@router.message(Command("domino", "newgame"), in_private, F.from_user)
+async def on_new_game_in_private(message: Message) -> None:
+    assert message.from_user is not None
+    await message.answer(t("private.group_only", person_of(message.from_user).lang))
+
+
+@router.message(CommandStart(), in_private, F.from_user)
+async def on_start(message: Message, command: CommandObject, games: GameService) -> None:
+    assert message.from_user is not None
+    person = person_of(message.from_user)
+    if command.args:
+        await message.answer(await games.join_by_link(person, command.args.strip()))
+    else:
+        await message.answer(await games.welcome_back(person))
+
+
+@router.message(Command("hand"), in_private, F.from_user)
+async def on_hand(message: Message, games: GameService) -> None:
+    assert message.from_user is not None
+    reply = await games.resend_hand(person_of(message.from_user))
+    if reply:
+        await message.answer(reply)
+
+
+@router.message(Command("hand"), in_group, F.from_user)
+async def on_hand_in_group(message: Message, games: GameService) -> None:
+    assert message.from_user is not None
+    lang = person_of(message.from_user).lang
+    button = InlineKeyboardButton(
+        text=t("btn.open_private", lang), url=f"https://t.me/{games.bot_username}?start=hand"
+    )
+    await message.reply(
+        t("group.hand_is_private", lang),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
+    )
+
+
+@router.message(Command("leave"), F.from_user)
+async def on_leave(message: Message, games: GameService) -> None:
+    assert message.from_user is not None
+    chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
+    await message.reply(await games.leave(chat_id, person_of(message.from_user)))
+
+
+@router.message(Command("cancel"), in_group, F.from_user)
+async def on_cancel(message: Message, bot: Bot, games: GameService) -> None:
+    assert message.from_user is not None
+    person = person_of(message.from_user)
+    member = await bot.get_chat_member(message.chat.id, person.id)
+    try:
+        game = await games.cancel_allowed(
+            message.chat.id, person, member.status in ("creator", "administrator")
+        )
+    except Refusal as refusal:
+        await message.reply(t(refusal.key, person.lang, **refusal.values))
+        return
+    await message.reply(
+        t("cancel.confirm", person.lang), reply_markup=cancel_confirm_keyboard(game.id, person.lang)
+    )
+
+
+@router.message(Command("cancel"), in_private, F.from_user)
+async def on_cancel_in_private(message: Message) -> None:
+    assert message.from_user is not None
+    await message.answer(t("private.cancel_in_group", person_of(message.from_user).lang))
+
+
+@router.message(Command("rules"), F.from_user)
+async def on_rules(message: Message) -> None:
+    assert message.from_user is not None
+    await message.answer(t("rules.kozel", person_of(message.from_user).lang, target=KOZEL.target))
+
+
+@router.message(Command("help"), F.from_user)
+async def on_help(message: Message) -> None:
+    assert message.from_user is not None
+    lang = person_of(message.from_user).lang
+    key = "help.private" if message.chat.type == "private" else "help.group"
+    await message.answer(t(key, lang))
