@@ -1,0 +1,286 @@
+"""The bot as a real process against tests/fakegram, and scripted people who play.
+
+`BotProcess` starts `python -m bot` exactly as the README's run command does (only
+the environment differs: the fake's URL and token, a database in a temporary folder,
+no pause for computer players), and can stop it with SIGTERM or kill it with SIGKILL
+and start it again on the same database. Its log is kept and checked: an unhandled
+exception anywhere fails the test that caused it.
+
+`Person` plays from their private chat the way a person would: reads the hand
+message, presses a marked tile (choosing an end when asked), draws or knocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import sqlite3
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from domino.match import Match
+from domino.round import Round
+from tests.fakegram import FakeTelegram
+from tests.fakegram.privacy import HandPrivacy
+from tests.fakegram.world import CallbackAnswer, FakeChat, FakeUser, StoredMessage
+
+ROOT = Path(__file__).resolve().parents[2]
+MOVE_PREFIX = "m1:"
+LOBBY_PREFIX = "l1:"
+
+
+class BotProcess:
+    """`python -m bot` in a subprocess, pointed at the fake."""
+
+    def __init__(self, fake: FakeTelegram, workdir: Path, **env: str) -> None:
+        self.fake = fake
+        self.workdir = workdir
+        self.database = workdir / "domino.sqlite3"
+        self.log_path = workdir / "bot.log"
+        self.env = {
+            **os.environ,
+            "BOT_TOKEN": fake.token,
+            "TELEGRAM_API_BASE": fake.url,
+            "DATABASE_PATH": str(self.database),
+            "COMPUTER_DELAY": "0",
+            "LOG_LEVEL": "INFO",
+            "PYTHONUNBUFFERED": "1",
+            **env,
+        }
+        self.process: asyncio.subprocess.Process | None = None
+        self.starts = 0
+
+    async def start(self) -> None:
+        """Start the bot and return once it is long-polling for updates."""
+        log = self.log_path.open("ab")
+        log.write(f"--- start {self.starts + 1}\n".encode())
+        log.flush()
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=log,
+        )
+        log.close()
+        self.starts += 1
+        await self.fake.wait_for(
+            lambda: (
+                self.fake.long_polling
+                or (self.process is not None and self.process.returncode is not None)
+            ),
+            timeout=60,
+        )
+        assert self.process.returncode is None, f"the bot exited at start:\n{self.log()}"
+
+    async def stop(self, timeout: float = 10.0) -> int:
+        """SIGTERM, and the exit code (the bot must be gone within `timeout`)."""
+        assert self.process is not None
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+        return await asyncio.wait_for(self.process.wait(), timeout)
+
+    async def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        await self.process.wait()
+
+    async def restart(self, *, kill: bool = True) -> None:
+        if kill:
+            await self.kill()
+        else:
+            await self.stop()
+        await self.start()
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def problems(self) -> list[str]:
+        """Log lines that show something went wrong inside the bot."""
+        return [
+            line
+            for line in self.log().splitlines()
+            if "Traceback" in line or " ERROR " in line or " CRITICAL " in line
+        ]
+
+    def stored_match(self, game_id: int | None = None) -> Match:
+        """The match as the bot stored it (read-only, committed state)."""
+        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
+            if game_id is None:
+                row = db.execute("SELECT match FROM games ORDER BY id DESC LIMIT 1").fetchone()
+            else:
+                row = db.execute("SELECT match FROM games WHERE id = ?", (game_id,)).fetchone()
+        assert row and row[0], "no started game in the database"
+        return Match.from_json(row[0])
+
+    def stored(self, sql: str, *params: object) -> list[tuple[object, ...]]:
+        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
+            return list(db.execute(sql, params).fetchall())
+
+
+@dataclass
+class Person:
+    """A person at the table, playing from their private chat."""
+
+    fake: FakeTelegram
+    user: FakeUser
+    presses: int = 0
+    answers: list[CallbackAnswer] = field(default_factory=list)
+
+    @property
+    def chat(self) -> FakeChat:
+        return self.user.private_chat
+
+    def hand(self) -> StoredMessage | None:
+        """The newest hand message (the one with tile buttons), if any."""
+        for message in reversed(self.chat.bot_messages):
+            if any((b.callback_data or "").startswith(MOVE_PREFIX) for b in message.buttons):
+                return message
+        return None
+
+    def my_turn(self) -> bool:
+        hand = self.hand()
+        return hand is not None and ("Ваш ход" in hand.content or "Your turn" in hand.content)
+
+    def choice(self, hand: StoredMessage) -> str | None:
+        """The callback data a simple person presses now: the first marked tile, the first
+        end offered, else draw or knock."""
+        moves = [b for b in hand.buttons if (b.callback_data or "").startswith(MOVE_PREFIX)]
+        kinds = {b.callback_data: b.callback_data.split(":")[3] for b in moves if b.callback_data}
+        for wanted in ("p", "e", "d", "k"):
+            for data, kind in kinds.items():
+                if kind == wanted:
+                    return data
+        return None
+
+    async def take_turn(self) -> bool:
+        """Make one press if it is this person's turn; True if a press was made."""
+        hand = self.hand()
+        if hand is None or not self.my_turn():
+            return False
+        data = self.choice(hand)
+        if data is None:
+            return False
+        answer = await self.user.press(hand, data=data, timeout=15)
+        self.presses += 1
+        self.answers.append(answer)
+        return True
+
+
+async def play_until(
+    fake: FakeTelegram, people: list[Person], done: Callable[[], bool], *, timeout: float = 240
+) -> None:
+    """The people play whenever it is their turn, until `done()`."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not done():
+        if loop.time() > deadline:
+            raise TimeoutError("the game did not reach its end in time")
+        moved = False
+        for person in people:
+            if await person.take_turn():
+                moved = True
+        if not moved:
+            try:
+                await fake.wait_for(
+                    lambda: (
+                        done()
+                        or any(
+                            p.my_turn() and p.choice(p.hand())
+                            for p in people
+                            if p.hand() is not None
+                        )
+                    ),
+                    timeout=min(30.0, max(0.1, deadline - loop.time())),
+                )
+            except TimeoutError:
+                continue
+
+
+TILE_FORMS = ("{a}-{b}", "{a}|{b}", "[{a}|{b}]")
+ROUND_MARK = re.compile(r"(?:раунд|round) (\d+)")
+
+
+def assert_hands_private(fake: FakeTelegram, match: Match, owners: dict[int, int]) -> int:
+    """No tile of a hand ever appears outside its owner's private chat.
+
+    `owners` maps seats to the user ids of the people in them (computers have no
+    chat). Rounds are replayed from the stored seed and log, so every hand the engine
+    dealt or drew is known; an exposure that names its round ("раунд N") is checked
+    against that round's hands, any other against every hand of the match. The group
+    must never show a tile in text at all (the picture shows the table). Returns the
+    number of exposures checked.
+    """
+    rounds = dealt_hands(match)
+    # The forms the bot writes tiles in; ":" is left out because callback data such as
+    # "l1:1:j" is full of colons and never carries a tile written that way.
+    privacy = HandPrivacy(fake, forms=TILE_FORMS)
+    checked = 0
+    for exposure in fake.exposures:
+        mark = ROUND_MARK.search(exposure.text)
+        candidates = (
+            [rounds[int(mark.group(1)) - 1]]
+            if mark and int(mark.group(1)) <= len(rounds)
+            else rounds
+        )
+        viewer = exposure.audience if exposure.audience is not None else exposure.chat_id
+        for hands in candidates:
+            for seat, tiles in hands.items():
+                owner = owners.get(seat)
+                if viewer == owner:
+                    continue
+                for tile in tiles:
+                    assert not privacy.pattern(tile).search(exposure.text), (
+                        f"tile {tile} of seat {seat} shown to {viewer} "
+                        f"({exposure.kind}): {exposure.text[:300]!r}"
+                    )
+        checked += 1
+    return checked
+
+
+def dealt_hands(match: Match) -> list[dict[int, set[str]]]:
+    """Per round, per seat: every tile the seat held at any time (dealt or drawn)."""
+    replayed = Match.replay(match.ruleset, match.players, match.seed, [])
+    rounds: list[dict[int, set[str]]] = []
+    entries = list(match.log)
+    index = 0
+    for round_no in range(1, match.round_no + 1):
+        current: Round = replayed.round
+        held = {seat: {str(t) for t in current.hand(seat)} for seat in range(match.players)}
+        while index < len(entries) and entries[index].round_no == round_no:
+            entry = entries[index]
+            replayed.apply(entry.action, entry.seat)
+            index += 1
+            if replayed.round_no == round_no:
+                for seat in range(match.players):
+                    held[seat] |= {str(t) for t in replayed.round.hand(seat)}
+            elif replayed.finished_round is not None:
+                for seat in range(match.players):
+                    held[seat] |= {str(t) for t in replayed.finished_round.hand(seat)}
+        rounds.append(held)
+    return rounds
+
+
+def lobby_message(group: FakeChat) -> StoredMessage:
+    for message in reversed(group.bot_messages):
+        if any((b.callback_data or "").startswith(LOBBY_PREFIX) for b in message.buttons):
+            return message
+    raise LookupError("no lobby message in the group")
+
+
+def button_data(message: StoredMessage, fragment: str) -> str:
+    for button in message.buttons:
+        if fragment in button.text and button.callback_data:
+            return button.callback_data
+    raise LookupError(f"no button with {fragment!r}: {[b.text for b in message.buttons]}")
+
+
+def dump(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
