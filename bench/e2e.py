@@ -1,0 +1,425 @@
+"""The bot's own capacity: N concurrent games through the real bot process over real HTTP.
+
+    .venv/bin/python bench/e2e.py --games 50 [--seconds 30] [--people 4|2] [--quick] [--keep]
+
+The bot runs as its own process (``python -m bot``, a temporary DATABASE_PATH,
+COMPUTER_DELAY=0, PACING=false), exactly as tests/e2e starts it. The fake Telegram runs in
+this process: the scripted people act through its in-process API (``user.press`` resolves
+with the answerCallbackQuery of that press), which a separate fake process would not offer.
+Its flood limits are off (the default), so only the bot's own speed is measured. This
+process also reports its own CPU use: if it nears one full core, the fake side, not the
+bot, was the limit of the run.
+
+Each game is its own group. By default 4 scripted people sit at it (``--people 4``): every
+engine action then comes from a press that travels the whole path (callback update,
+transaction, four hand edits and the table picture), so moves/s is not inflated by computer
+players, whose moves the bot applies in bulk inside one transaction. ``--people 2`` seats 2
+people and 2 computer players (the usual small table), for comparison. The game is set up
+as a person would: every person presses Start in the bot's chat, the first sends /domino in
+the group, the others press «Играю» (or the creator adds computers), the creator presses
+«Начать». Then the people press as soon as their hand message says it is their turn
+(first a playable tile, then an end if asked, else draw or knock).
+
+Figures, over the window from the first «Начать» press until the run stops (after
+``--seconds`` of play, or when every game has ended):
+
+- moves/s: engine actions the bot applied and stored (rows of the ``actions`` table,
+  people's and computers'), per second of wall time;
+- presses/s: move-button presses the people made, per second;
+- press -> answer: from a press until the bot's answerCallbackQuery for it reached the fake,
+  p50/p99/max in ms;
+- the bot's peak RSS (VmHWM from /proc/<pid>/status) in MB, and its CPU use;
+- the handler time aiogram logs for every update (p50/p99 in ms), from the bot's log.
+
+Nothing here is a test: no figure is asserted. The bot process is stopped (SIGTERM, then
+SIGKILL if it hangs) however the run ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import re
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.harness import BotProcess, Person, button_data  # noqa: E402
+from tests.fakegram import FakeTelegram  # noqa: E402
+from tests.fakegram.world import FakeChat, FakeUser, StoredMessage  # noqa: E402
+
+PRESS_TIMEOUT = 14.0  # seconds; the fake calls a query too old after 15
+SETUP_TIMEOUT = 120.0  # seconds for one game's lobby to fill
+SETUP_CONCURRENCY = 25  # games set up at once (setup is not measured)
+NO_CHANGE_RETRY = 2.0  # seconds after a press with no change to the hand before pressing again
+GOAT_MARK = "Козёл —"  # the match-end announcement in the group
+HANDLED = re.compile(r"Update id=\d+ is handled\. Duration (\d+) ms")
+MB = 1024 * 1024
+
+
+class Hub:
+    """Wakes whoever watches a chat when the bot calls the fake for that chat.
+
+    The fake's own ``wait_for`` re-checks every waiter on every change, which is fine for a
+    test and quadratic for hundreds of games. Here one task follows the fake's transcript
+    (every call the bot makes, in order, with its ``chat_id``) and sets only the events
+    subscribed to the chats those calls touched.
+    """
+
+    def __init__(self, fake: FakeTelegram) -> None:
+        self.fake = fake
+        self._seen = 0
+        self._watchers: dict[int, list[asyncio.Event]] = {}
+
+    def subscribe(self, chat_id: int, event: asyncio.Event) -> None:
+        self._watchers.setdefault(chat_id, []).append(event)
+
+    def unsubscribe(self, chat_id: int, event: asyncio.Event) -> None:
+        watchers = self._watchers.get(chat_id, [])
+        if event in watchers:
+            watchers.remove(event)
+
+    async def run(self) -> None:
+        transcript = self.fake.transcript
+        while True:
+            await self.fake.wait_for(lambda: len(transcript) > self._seen, timeout=3600)
+            end = len(transcript)
+            for index in range(self._seen, end):
+                chat_id = transcript[index].params.get("chat_id")
+                if isinstance(chat_id, int):
+                    for event in self._watchers.get(chat_id, ()):
+                        event.set()
+            self._seen = end
+
+    async def until(self, chat: FakeChat, ready: Callable[[], bool], timeout: float) -> None:
+        """Return once `ready()` holds, re-checked whenever the bot touches `chat`."""
+        event = asyncio.Event()
+        self.subscribe(chat.id, event)
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    event.clear()
+                    if ready():
+                        return
+                    await event.wait()
+        except TimeoutError:
+            shown = "\n".join(f"  {m!r}" for m in chat.visible_messages[-5:])
+            raise TimeoutError(
+                f"chat {chat.id}: not ready within {timeout} s; last:\n{shown}"
+            ) from None
+        finally:
+            self.unsubscribe(chat.id, event)
+
+    async def message(
+        self, chat: FakeChat, predicate: Callable[[StoredMessage], bool], timeout: float
+    ) -> StoredMessage:
+        found: list[StoredMessage] = []
+
+        def ready() -> bool:
+            found.extend(m for m in reversed(chat.bot_messages) if predicate(m))
+            return bool(found)
+
+        await self.until(chat, ready, timeout)
+        return found[0]
+
+
+@dataclass
+class Tally:
+    """What the people saw, for the whole run."""
+
+    latencies: list[float] = field(default_factory=list)  # seconds, answered presses
+    presses: int = 0  # move presses started inside the window
+    unanswered: int = 0
+    retries: int = 0  # presses repeated because nothing changed after the first
+    answers: Counter[str] = field(default_factory=Counter)  # what the bot answered, by text
+
+
+@dataclass
+class Game:
+    group: FakeChat
+    users: list[FakeUser]
+    lobby: StoredMessage | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def over(self) -> bool:
+        return any(GOAT_MARK in m.content for m in self.group.bot_messages[-3:])
+
+
+async def play(
+    person: Person, game: Game, hub: Hub, tally: Tally, window: Window, stop: asyncio.Event
+) -> None:
+    """Press whenever the hand says it is this person's turn, until the game ends or `stop`."""
+    wake = asyncio.Event()
+    chat = person.chat
+    hub.subscribe(chat.id, wake)
+    hub.subscribe(game.group.id, wake)
+    pressed: tuple[int, int] | None = None  # the hand (id, edits) the last press was made on
+    pressed_at = 0.0
+    try:
+        while not stop.is_set():
+            wake.clear()
+            if game.over():
+                game.done.set()
+                return
+            hand = person.hand()
+            if hand is not None and person.my_turn():
+                shown = (hand.message_id, len(hand.history))
+                now = time.perf_counter()
+                if shown == pressed and now - pressed_at > NO_CHANGE_RETRY:
+                    tally.retries += 1
+                    pressed = None
+                data = person.choice(hand) if shown != pressed else None
+                if data is not None:
+                    pressed, pressed_at = shown, now
+                    if window.started is not None and window.stopped is None:
+                        tally.presses += 1
+                    answer = await person.user.press(hand, data=data, timeout=PRESS_TIMEOUT)
+                    if not answer.answered:
+                        tally.unanswered += 1
+                        continue
+                    tally.latencies.append(time.perf_counter() - now)
+                    tally.answers[shape(answer.text or "")] += 1
+                    continue
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(NO_CHANGE_RETRY):
+                    await wake.wait()
+    finally:
+        hub.unsubscribe(chat.id, wake)
+        hub.unsubscribe(game.group.id, wake)
+
+
+@dataclass
+class Window:
+    started: float | None = None
+    stopped: float | None = None
+
+
+async def set_up(
+    fake: FakeTelegram, hub: Hub, number: int, people: int, limit: asyncio.Semaphore
+) -> Game:
+    """One group with its lobby full (4/4), not yet started."""
+    async with limit:
+        users = [
+            fake.add_user(f"Игрок {number}-{seat + 1}", username=f"p{number}_{seat + 1}")
+            for seat in range(people)
+        ]
+        group = fake.add_group(f"Стол {number}", members=users, admins=users[:1])
+        game = Game(group, users)
+        for user in users:
+            chat = user.private_chat
+            await user.start()
+            await hub.message(chat, lambda m: "Привет" in m.content, SETUP_TIMEOUT)
+        creator = users[0]
+        await creator.command(group, "domino")
+        lobby = await hub.message(group, lambda m: "Игроки" in m.content, SETUP_TIMEOUT)
+        for user in users[1:]:
+            answer = await user.press(lobby, data=button_data(lobby, "Играю"), timeout=60)
+            if not answer.answered or answer.url is not None:
+                raise RuntimeError(f"game {number}: {user.first_name} could not sit: {answer}")
+        for _ in range(4 - people):
+            await creator.press(lobby, data=button_data(lobby, "компьютер"), timeout=60)
+        await hub.until(group, lambda: "(4/4)" in lobby.content, SETUP_TIMEOUT)
+        game.lobby = lobby
+        return game
+
+
+def shape(text: str) -> str:
+    """An answer's text with the tiles and names in it masked, to count answers by kind."""
+    return re.sub(r"\d", "#", text)[:60] or "(no text)"
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The `share` quantile (0..1) by the nearest-rank method."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+def proc_status(pid: int, key: str) -> int:
+    """A `kB` field of /proc/<pid>/status, in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{key}:"):
+            return int(line.split()[1]) * 1024
+    raise LookupError(f"{key} not in /proc/{pid}/status")
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stored_counts(bot: BotProcess) -> tuple[int, int, Counter[str]]:
+    """(actions by people, actions by computers, games by status) as the bot committed them."""
+    with contextlib.closing(sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)) as db:
+        people, computers = db.execute(
+            "SELECT COUNT(actor_id), COUNT(*) - COUNT(actor_id) FROM actions"
+        ).fetchone()
+        statuses = Counter(
+            {
+                status: count
+                for status, count in db.execute(
+                    "SELECT status, COUNT(*) FROM games GROUP BY status"
+                )
+            }
+        )
+    return int(people), int(computers), statuses
+
+
+async def run(args: argparse.Namespace, workdir: Path) -> None:
+    fake = FakeTelegram()
+    await fake.start()
+    hub = Hub(fake)
+    hub_task = asyncio.create_task(hub.run())
+    bot = BotProcess(fake, workdir, PACING="false", COMPUTER_DELAY="0")
+    tally = Tally()
+    window = Window()
+    stop = asyncio.Event()
+    players: list[asyncio.Task[None]] = []
+    try:
+        await bot.start()
+        assert bot.process is not None
+        pid = bot.process.pid
+        setup_started = time.perf_counter()
+        limit = asyncio.Semaphore(SETUP_CONCURRENCY)
+        games = await asyncio.gather(
+            *(set_up(fake, hub, n + 1, args.people, limit) for n in range(args.games))
+        )
+        setup_seconds = time.perf_counter() - setup_started
+        print(
+            f"set up {len(games)} lobbies ({args.people} people + {4 - args.people} computers "
+            f"each) in {setup_seconds:.1f} s; bot RSS now "
+            f"{proc_status(pid, 'VmRSS') / MB:.0f} MB",
+            flush=True,
+        )
+
+        for game in games:
+            for user in game.users:
+                person = Person(fake, user)
+                players.append(asyncio.create_task(play(person, game, hub, tally, window, stop)))
+        bot_cpu_before = proc_cpu_seconds(pid)
+        own_cpu_before = time.process_time()
+        window.started = time.perf_counter()
+
+        async def start(game: Game) -> None:
+            assert game.lobby is not None
+            answer = await game.users[0].press(
+                game.lobby, data=button_data(game.lobby, "Начать"), timeout=60
+            )
+            if not answer.answered or answer.show_alert:
+                raise RuntimeError(f"{game.group.title}: the start was refused: {answer}")
+
+        await asyncio.gather(*(start(game) for game in games))
+        started_in = time.perf_counter() - window.started
+        all_done = asyncio.gather(*(game.done.wait() for game in games))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(all_done, timeout=args.seconds)
+        window.stopped = time.perf_counter()
+        stop.set()
+        people_moves, computer_moves, statuses = stored_counts(bot)
+        bot_cpu = proc_cpu_seconds(pid) - bot_cpu_before
+        own_cpu = time.process_time() - own_cpu_before
+        peak = proc_status(pid, "VmHWM")
+        await asyncio.gather(*players, return_exceptions=True)
+        players.clear()
+        code = await bot.stop(timeout=30)
+    finally:
+        stop.set()
+        for task in players:
+            task.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+        if bot.process is not None and bot.process.returncode is None:
+            await bot.kill()
+        hub_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await hub_task
+        await fake.stop()
+
+    elapsed = window.stopped - window.started
+    moves = people_moves + computer_moves
+    log = bot.log()
+    handled = [float(ms) for ms in HANDLED.findall(log)]
+    problems = bot.problems()
+    answered = len(tally.latencies)
+    print(
+        f"games: {args.games}, played {elapsed:.1f} s (all «Начать» answered after "
+        f"{started_in:.1f} s); finished {statuses.get('finished', 0)}, "
+        f"still playing {statuses.get('playing', 0)}"
+    )
+    print(
+        f"moves: {moves / elapsed:.1f} moves/s ({moves} engine actions: "
+        f"{people_moves} by people, {computer_moves} by computers)"
+    )
+    print(
+        f"presses: {tally.presses / elapsed:.1f} presses/s ({tally.presses} presses, "
+        f"{tally.unanswered} unanswered within {PRESS_TIMEOUT:.0f} s, "
+        f"{tally.retries} repeated after no change)"
+    )
+    print(
+        f"press -> answer: p50 {percentile(tally.latencies, 0.50) * 1000:.1f} ms, "
+        f"p99 {percentile(tally.latencies, 0.99) * 1000:.1f} ms, "
+        f"max {max(tally.latencies, default=float('nan')) * 1000:.1f} ms ({answered} answers)"
+    )
+    if handled:
+        print(
+            f"bot handler time (aiogram log): p50 {statistics.median(handled):.0f} ms, "
+            f"p99 {percentile(handled, 0.99):.0f} ms over {len(handled)} updates"
+        )
+    print(f"bot peak RSS: {peak / MB:.1f} MB (VmHWM)")
+    print(
+        f"CPU over the window: bot {bot_cpu / elapsed * 100:.0f}% of a core, "
+        f"this process (fake + people) {own_cpu / elapsed * 100:.0f}% of a core"
+    )
+    shown = ", ".join(f"{text!r} x{count}" for text, count in tally.answers.most_common(6))
+    print(f"answers by text: {shown}")
+    print(f"bot exit code: {code}; problems in its log: {len(problems)}")
+    for line in problems[:10]:
+        print(f"  {line}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
+    parser.add_argument(
+        "--seconds", type=float, default=30.0, help="seconds of play at most (default 30)"
+    )
+    parser.add_argument(
+        "--people",
+        type=int,
+        choices=(2, 4),
+        default=4,
+        help="scripted people per game; the other seats get computer players (default 4)",
+    )
+    parser.add_argument("--quick", action="store_true", help="a tiny run: 2 games, 5 seconds")
+    parser.add_argument("--keep", action="store_true", help="keep the bot's database and log")
+    args = parser.parse_args()
+    if args.quick:
+        args.games, args.seconds = 2, 5.0
+    workdir = Path(tempfile.mkdtemp(prefix="bench-e2e-"))
+    try:
+        asyncio.run(run(args, workdir))
+    finally:
+        if args.keep:
+            print(f"kept: {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
