@@ -40,11 +40,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import os
 import re
 import shutil
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
@@ -69,44 +69,48 @@ HANDLED = re.compile(r"Update id=\d+ is handled\. Duration (\d+) ms")
 MB = 1024 * 1024
 
 
+Listener = Callable[[], None]
+
+
 class Hub:
-    """Wakes whoever watches a chat when the bot calls the fake for that chat.
+    """Tells whoever watches a chat that the bot just called the fake for that chat.
 
     The fake's own ``wait_for`` re-checks every waiter on every change, which is fine for a
     test and quadratic for hundreds of games. Here one task follows the fake's transcript
-    (every call the bot makes, in order, with its ``chat_id``) and sets only the events
-    subscribed to the chats those calls touched.
+    (every call the bot makes, in order, with its ``chat_id``) and calls only the listeners
+    of the chats those calls touched. A call is in the transcript once the fake has applied
+    it, so a listener sees the chat as it is after the call.
     """
 
     def __init__(self, fake: FakeTelegram) -> None:
         self.fake = fake
         self._seen = 0
-        self._watchers: dict[int, list[asyncio.Event]] = {}
+        self._listeners: dict[int, list[Listener]] = {}
 
-    def subscribe(self, chat_id: int, event: asyncio.Event) -> None:
-        self._watchers.setdefault(chat_id, []).append(event)
+    def subscribe(self, chat_id: int, listener: Listener) -> None:
+        self._listeners.setdefault(chat_id, []).append(listener)
 
-    def unsubscribe(self, chat_id: int, event: asyncio.Event) -> None:
-        watchers = self._watchers.get(chat_id, [])
-        if event in watchers:
-            watchers.remove(event)
+    def unsubscribe(self, chat_id: int, listener: Listener) -> None:
+        listeners = self._listeners.get(chat_id, [])
+        if listener in listeners:
+            listeners.remove(listener)
 
     async def run(self) -> None:
         transcript = self.fake.transcript
         while True:
             await self.fake.wait_for(lambda: len(transcript) > self._seen, timeout=3600)
             end = len(transcript)
-            for index in range(self._seen, end):
-                chat_id = transcript[index].params.get("chat_id")
-                if isinstance(chat_id, int):
-                    for event in self._watchers.get(chat_id, ()):
-                        event.set()
+            touched = {transcript[index].params.get("chat_id") for index in range(self._seen, end)}
             self._seen = end
+            for chat_id in touched:
+                if isinstance(chat_id, int):
+                    for listener in tuple(self._listeners.get(chat_id, ())):
+                        listener()
 
     async def until(self, chat: FakeChat, ready: Callable[[], bool], timeout: float) -> None:
         """Return once `ready()` holds, re-checked whenever the bot touches `chat`."""
         event = asyncio.Event()
-        self.subscribe(chat.id, event)
+        self.subscribe(chat.id, event.set)
         try:
             async with asyncio.timeout(timeout):
                 while True:
@@ -120,7 +124,7 @@ class Hub:
                 f"chat {chat.id}: not ready within {timeout} s; last:\n{shown}"
             ) from None
         finally:
-            self.unsubscribe(chat.id, event)
+            self.unsubscribe(chat.id, event.set)
 
     async def message(
         self, chat: FakeChat, predicate: Callable[[StoredMessage], bool], timeout: float
@@ -139,11 +143,22 @@ class Hub:
 class Tally:
     """What the people saw, for the whole run."""
 
-    latencies: list[float] = field(default_factory=list)  # seconds, answered presses
+    answered: list[float] = field(default_factory=list)  # s from a press to its answer
+    shown: list[float] = field(default_factory=list)  # s from a press to the hand's next change
     presses: int = 0  # move presses started inside the window
     unanswered: int = 0
     retries: int = 0  # presses repeated because nothing changed after the first
     answers: Counter[str] = field(default_factory=Counter)  # what the bot answered, by text
+
+
+@dataclass
+class Window:
+    started: float | None = None
+    stopped: float | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.started is not None and self.stopped is None
 
 
 @dataclass
@@ -157,53 +172,75 @@ class Game:
         return any(GOAT_MARK in m.content for m in self.group.bot_messages[-3:])
 
 
-async def play(
-    person: Person, game: Game, hub: Hub, tally: Tally, window: Window, stop: asyncio.Event
-) -> None:
-    """Press whenever the hand says it is this person's turn, until the game ends or `stop`."""
-    wake = asyncio.Event()
-    chat = person.chat
-    hub.subscribe(chat.id, wake)
-    hub.subscribe(game.group.id, wake)
-    pressed: tuple[int, int] | None = None  # the hand (id, edits) the last press was made on
-    pressed_at = 0.0
-    try:
-        while not stop.is_set():
-            wake.clear()
-            if game.over():
-                game.done.set()
-                return
-            hand = person.hand()
-            if hand is not None and person.my_turn():
-                shown = (hand.message_id, len(hand.history))
-                now = time.perf_counter()
-                if shown == pressed and now - pressed_at > NO_CHANGE_RETRY:
-                    tally.retries += 1
-                    pressed = None
-                data = person.choice(hand) if shown != pressed else None
-                if data is not None:
-                    pressed, pressed_at = shown, now
-                    if window.started is not None and window.stopped is None:
-                        tally.presses += 1
-                    answer = await person.user.press(hand, data=data, timeout=PRESS_TIMEOUT)
-                    if not answer.answered:
-                        tally.unanswered += 1
-                        continue
-                    tally.latencies.append(time.perf_counter() - now)
-                    tally.answers[shape(answer.text or "")] += 1
-                    continue
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(NO_CHANGE_RETRY):
-                    await wake.wait()
-    finally:
-        hub.unsubscribe(chat.id, wake)
-        hub.unsubscribe(game.group.id, wake)
+def looks(message: StoredMessage) -> tuple[int, int]:
+    """Which message, in which of its versions (a new hand message or an edit changes it)."""
+    return message.message_id, len(message.history)
 
 
-@dataclass
-class Window:
-    started: float | None = None
-    stopped: float | None = None
+@dataclass(eq=False)
+class Player:
+    """One scripted person: presses as soon as their hand says it is their turn."""
+
+    person: Person
+    game: Game
+    tally: Tally
+    window: Window
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    pressed: tuple[int, int] | None = None  # the hand version the last press was made on
+    pressed_at: float = 0.0
+    awaiting_hand: bool = False
+
+    def on_change(self) -> None:
+        """The bot touched this person's private chat or the game's group."""
+        if self.awaiting_hand:
+            hand = self.person.hand()
+            if hand is not None and looks(hand) != self.pressed:
+                self.tally.shown.append(time.perf_counter() - self.pressed_at)
+                self.awaiting_hand = False
+        self.wake.set()
+
+    async def play(self, hub: Hub, stop: asyncio.Event) -> None:
+        """Press whenever it is this person's turn, until the game ends or `stop`."""
+        chats = (self.person.chat.id, self.game.group.id)
+        for chat_id in chats:
+            hub.subscribe(chat_id, self.on_change)
+        try:
+            while not stop.is_set():
+                self.wake.clear()
+                if self.game.over():
+                    self.game.done.set()
+                    return
+                if not await self.take_turn():
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(NO_CHANGE_RETRY):
+                            await self.wake.wait()
+        finally:
+            for chat_id in chats:
+                hub.unsubscribe(chat_id, self.on_change)
+
+    async def take_turn(self) -> bool:
+        """One press if the hand offers one that was not pressed yet; True if pressed."""
+        hand = self.person.hand()
+        if hand is None or not self.person.my_turn():
+            return False
+        now = time.perf_counter()
+        if looks(hand) == self.pressed:
+            if now - self.pressed_at < NO_CHANGE_RETRY:
+                return False
+            self.tally.retries += 1  # the bot answered but showed nothing new: press again
+        data = self.person.choice(hand)
+        if data is None:
+            return False
+        self.pressed, self.pressed_at, self.awaiting_hand = looks(hand), now, True
+        if self.window.open:
+            self.tally.presses += 1
+        answer = await self.person.user.press(hand, data=data, timeout=PRESS_TIMEOUT)
+        if not answer.answered:
+            self.tally.unanswered += 1
+            return True
+        self.tally.answered.append(time.perf_counter() - now)
+        self.tally.answers[shape(answer.text or "")] += 1
+        return True
 
 
 async def set_up(
@@ -269,27 +306,42 @@ def stored_counts(bot: BotProcess) -> tuple[int, int, Counter[str]]:
         people, computers = db.execute(
             "SELECT COUNT(actor_id), COUNT(*) - COUNT(actor_id) FROM actions"
         ).fetchone()
-        statuses = Counter(
-            {
-                status: count
-                for status, count in db.execute(
-                    "SELECT status, COUNT(*) FROM games GROUP BY status"
-                )
-            }
-        )
-    return int(people), int(computers), statuses
+        rows = db.execute("SELECT status, COUNT(*) FROM games GROUP BY status").fetchall()
+    return int(people), int(computers), Counter({str(status): int(n) for status, n in rows})
 
 
-async def run(args: argparse.Namespace, workdir: Path) -> None:
+async def sample_moves(bot: BotProcess, every: float, into: list[tuple[float, int]]) -> None:
+    """(when, stored actions) every `every` seconds: a timeline of the run."""
+    while True:
+        people, computers, _ = stored_counts(bot)
+        into.append((time.perf_counter(), people + computers))
+        await asyncio.sleep(every)
+
+
+@dataclass
+class Measured:
+    seconds: float  # the window: first «Начать» press to the stop
+    started_in: float  # until every «Начать» was answered
+    people_moves: int
+    computer_moves: int
+    statuses: Counter[str]
+    bot_cpu: float  # seconds of CPU the bot used in the window
+    own_cpu: float  # seconds of CPU this process (fake + people) used in the window
+    peak_rss: int  # bytes
+    timeline: list[tuple[float, int]]  # (when, stored actions) at each slice boundary
+    exit_code: int
+
+
+async def run(args: argparse.Namespace, workdir: Path, tally: Tally) -> tuple[Measured, str]:
+    """Set up, play, measure, stop the bot; the figures and the bot's log."""
     fake = FakeTelegram()
     await fake.start()
     hub = Hub(fake)
     hub_task = asyncio.create_task(hub.run())
     bot = BotProcess(fake, workdir, PACING="false", COMPUTER_DELAY="0")
-    tally = Tally()
     window = Window()
     stop = asyncio.Event()
-    players: list[asyncio.Task[None]] = []
+    tasks: list[asyncio.Task[None]] = []
     try:
         await bot.start()
         assert bot.process is not None
@@ -299,21 +351,21 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
         games = await asyncio.gather(
             *(set_up(fake, hub, n + 1, args.people, limit) for n in range(args.games))
         )
-        setup_seconds = time.perf_counter() - setup_started
         print(
             f"set up {len(games)} lobbies ({args.people} people + {4 - args.people} computers "
-            f"each) in {setup_seconds:.1f} s; bot RSS now "
+            f"each) in {time.perf_counter() - setup_started:.1f} s; bot RSS then "
             f"{proc_status(pid, 'VmRSS') / MB:.0f} MB",
             flush=True,
         )
-
         for game in games:
             for user in game.users:
-                person = Person(fake, user)
-                players.append(asyncio.create_task(play(person, game, hub, tally, window, stop)))
+                player = Player(Person(fake, user), game, tally, window)
+                tasks.append(asyncio.create_task(player.play(hub, stop)))
+        timeline: list[tuple[float, int]] = []
         bot_cpu_before = proc_cpu_seconds(pid)
         own_cpu_before = time.process_time()
         window.started = time.perf_counter()
+        tasks.append(asyncio.create_task(sample_moves(bot, args.slice, timeline)))
 
         async def start(game: Game) -> None:
             assert game.lobby is not None
@@ -325,70 +377,109 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
 
         await asyncio.gather(*(start(game) for game in games))
         started_in = time.perf_counter() - window.started
-        all_done = asyncio.gather(*(game.done.wait() for game in games))
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(all_done, timeout=args.seconds)
+            async with asyncio.timeout(args.seconds):
+                await asyncio.gather(*(game.done.wait() for game in games))
         window.stopped = time.perf_counter()
         stop.set()
         people_moves, computer_moves, statuses = stored_counts(bot)
+        timeline.append((window.stopped, people_moves + computer_moves))
         bot_cpu = proc_cpu_seconds(pid) - bot_cpu_before
         own_cpu = time.process_time() - own_cpu_before
         peak = proc_status(pid, "VmHWM")
-        await asyncio.gather(*players, return_exceptions=True)
-        players.clear()
+        tasks.pop().cancel()  # the sampler
+        await asyncio.gather(*tasks, return_exceptions=True)  # presses in flight end
+        tasks.clear()
         code = await bot.stop(timeout=30)
     finally:
         stop.set()
-        for task in players:
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*players, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         if bot.process is not None and bot.process.returncode is None:
             await bot.kill()
         hub_task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await hub_task
         await fake.stop()
+    measured = Measured(
+        seconds=window.stopped - window.started,
+        started_in=started_in,
+        people_moves=people_moves,
+        computer_moves=computer_moves,
+        statuses=statuses,
+        bot_cpu=bot_cpu,
+        own_cpu=own_cpu,
+        peak_rss=peak,
+        timeline=timeline,
+        exit_code=code,
+    )
+    return measured, bot.log()
 
-    elapsed = window.stopped - window.started
-    moves = people_moves + computer_moves
-    log = bot.log()
-    handled = [float(ms) for ms in HANDLED.findall(log)]
-    problems = bot.problems()
-    answered = len(tally.latencies)
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> None:
+    moves = m.people_moves + m.computer_moves
     print(
-        f"games: {args.games}, played {elapsed:.1f} s (all «Начать» answered after "
-        f"{started_in:.1f} s); finished {statuses.get('finished', 0)}, "
-        f"still playing {statuses.get('playing', 0)}"
+        f"games: {args.games}, played {m.seconds:.1f} s (every «Начать» answered after "
+        f"{m.started_in:.1f} s); finished {m.statuses.get('finished', 0)}, "
+        f"still playing {m.statuses.get('playing', 0)}"
     )
     print(
-        f"moves: {moves / elapsed:.1f} moves/s ({moves} engine actions: "
-        f"{people_moves} by people, {computer_moves} by computers)"
+        f"moves: {moves / m.seconds:.1f} moves/s ({moves} engine actions: "
+        f"{m.people_moves} by people, {m.computer_moves} by computers)"
     )
+    slices = [
+        (moves_after - moves_before) / (after - before)
+        for (before, moves_before), (after, moves_after) in itertools.pairwise(m.timeline)
+        if after - before > args.slice / 2
+    ]
+    print(f"moves/s in {args.slice:.0f} s slices: " + " ".join(f"{rate:.0f}" for rate in slices))
     print(
-        f"presses: {tally.presses / elapsed:.1f} presses/s ({tally.presses} presses, "
+        f"presses: {tally.presses / m.seconds:.1f} presses/s ({tally.presses} presses; "
         f"{tally.unanswered} unanswered within {PRESS_TIMEOUT:.0f} s, "
         f"{tally.retries} repeated after no change)"
     )
-    print(
-        f"press -> answer: p50 {percentile(tally.latencies, 0.50) * 1000:.1f} ms, "
-        f"p99 {percentile(tally.latencies, 0.99) * 1000:.1f} ms, "
-        f"max {max(tally.latencies, default=float('nan')) * 1000:.1f} ms ({answered} answers)"
-    )
+    for name, values in (("press -> answer", tally.answered), ("press -> hand", tally.shown)):
+        if values:
+            print(
+                f"{name}: p50 {ms(percentile(values, 0.5))}, p99 {ms(percentile(values, 0.99))}, "
+                f"max {ms(max(values))} ({len(values)} presses)"
+            )
+    handled = [int(n) for n in HANDLED.findall(log)]
     if handled:
         print(
-            f"bot handler time (aiogram log): p50 {statistics.median(handled):.0f} ms, "
-            f"p99 {percentile(handled, 0.99):.0f} ms over {len(handled)} updates"
+            f"bot handler time (aiogram log, setup included): p50 "
+            f"{percentile(handled, 0.5):.0f} ms, p99 {percentile(handled, 0.99):.0f} ms "
+            f"over {len(handled)} updates"
         )
-    print(f"bot peak RSS: {peak / MB:.1f} MB (VmHWM)")
+    print(f"bot peak RSS: {m.peak_rss / MB:.1f} MB (VmHWM)")
     print(
-        f"CPU over the window: bot {bot_cpu / elapsed * 100:.0f}% of a core, "
-        f"this process (fake + people) {own_cpu / elapsed * 100:.0f}% of a core"
+        f"CPU in the window: bot {m.bot_cpu / m.seconds * 100:.0f}% of a core, "
+        f"this process (fake + people) {m.own_cpu / m.seconds * 100:.0f}% of a core"
     )
-    shown = ", ".join(f"{text!r} x{count}" for text, count in tally.answers.most_common(6))
+    shown = ", ".join(f"{text!r} x{count}" for text, count in tally.answers.most_common(4))
     print(f"answers by text: {shown}")
-    print(f"bot exit code: {code}; problems in its log: {len(problems)}")
-    for line in problems[:10]:
-        print(f"  {line}")
+    errors = [line for line in log.splitlines() if " ERROR " in line or " CRITICAL " in line]
+    print(f"bot exit code: {m.exit_code}; errors in its log: {len(errors)}")
+    for kind, count in exceptions(log).most_common(5):
+        print(f"  {count} x {kind[:160]}")
+
+
+def exceptions(log: str) -> Counter[str]:
+    """The exceptions of the tracebacks in a log (the line each one ends with), counted."""
+    found: Counter[str] = Counter()
+    inside = False
+    for line in log.splitlines():
+        if line.startswith("Traceback"):
+            inside = True
+        elif inside and line and not line[0].isspace():
+            found[re.sub(r"\d+", "#", line)] += 1
+            inside = False
+    return found
 
 
 def main() -> None:
@@ -406,14 +497,19 @@ def main() -> None:
         default=4,
         help="scripted people per game; the other seats get computer players (default 4)",
     )
+    parser.add_argument(
+        "--slice", type=float, default=5.0, help="seconds per slice of the timeline (default 5)"
+    )
     parser.add_argument("--quick", action="store_true", help="a tiny run: 2 games, 5 seconds")
     parser.add_argument("--keep", action="store_true", help="keep the bot's database and log")
     args = parser.parse_args()
     if args.quick:
         args.games, args.seconds = 2, 5.0
     workdir = Path(tempfile.mkdtemp(prefix="bench-e2e-"))
+    tally = Tally()
     try:
-        asyncio.run(run(args, workdir))
+        measured, log = asyncio.run(run(args, workdir, tally))
+        report(args, measured, tally, log)
     finally:
         if args.keep:
             print(f"kept: {workdir}")
