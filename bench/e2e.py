@@ -41,6 +41,7 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import math
 import os
 import re
 import shutil
@@ -282,7 +283,7 @@ def percentile(values: Sequence[float], share: float) -> float:
     ordered = sorted(values)
     if not ordered:
         return float("nan")
-    rank = max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))
+    rank = max(0, min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1))
     return ordered[rank]
 
 
@@ -418,6 +419,8 @@ async def run(args: argparse.Namespace, workdir: Path, tally: Tally) -> tuple[Me
 
 
 def ms(seconds: float) -> str:
+    if math.isinf(seconds):
+        return f"> {PRESS_TIMEOUT * 1000:.0f} ms (unanswered)"
     return f"{seconds * 1000:.0f} ms"
 
 
@@ -443,7 +446,13 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
         f"{tally.unanswered} unanswered within {PRESS_TIMEOUT:.0f} s, "
         f"{tally.retries} repeated after no change)"
     )
-    for name, values in (("press -> answer", tally.answered), ("press -> hand", tally.shown)):
+    # A press never answered counts as infinitely slow, so a percentile is not flattered by
+    # leaving out the presses that fared worst.
+    never = [math.inf] * tally.unanswered
+    for name, values in (
+        ("press -> answer", tally.answered + never),
+        ("press -> hand", tally.shown),
+    ):
         if values:
             print(
                 f"{name}: p50 {ms(percentile(values, 0.5))}, p99 {ms(percentile(values, 0.99))}, "
