@@ -24,7 +24,7 @@ from pydantic import ValidationError
 import render
 from bot.config import Settings
 from bot.i18n import Lang, t
-from bot.outgoing import Limits, Outgoing
+from bot.outgoing import Limits, Outgoing, QueueMiddleware
 from bot.publisher import Publisher
 from bot.service import GameService
 from handlers import get_routers
@@ -55,6 +55,7 @@ async def run(settings: Settings) -> None:
         return await bot(method)
 
     out = Outgoing(call, Limits() if settings.pacing else Limits.off())
+    bot.session.middleware(QueueMiddleware(out))
     service: GameService | None = None
 
     async def language_of(user_id: int) -> Lang:
@@ -65,6 +66,10 @@ async def run(settings: Settings) -> None:
         assert service is not None
         await service.person_unreachable(game_id, user_id)
 
+    async def on_group_lost(chat_id: int) -> None:
+        assert service is not None
+        await service.bot_left_group(chat_id)
+
     publisher = Publisher(
         db,
         out,
@@ -72,6 +77,7 @@ async def run(settings: Settings) -> None:
         render_scores=render.render_scores,
         language_of=language_of,
         on_blocked=on_blocked,
+        on_group_lost=on_group_lost,
     )
     service = GameService(
         db, publisher, bot_username=me.username, computer_delay=settings.computer_delay

@@ -110,7 +110,11 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
         Lang.EN: "🁢 <b>{variant}</b> in “{chat}” · round {n}",
     },
     "hand.your_turn": {Lang.RU: "<b>Ваш ход!</b>", Lang.EN: "<b>Your turn!</b>"},
-    "hand.waiting": {Lang.RU: "Ходит {name}.", Lang.EN: "{name} is to move."},
+    "hand.waiting": {
+        Lang.RU: "Ходят соперники, стол — в группе. Нажмите на кость, чтобы узнать, чей ход.",
+        Lang.EN: "The others are moving; the table is in the group. "
+        "Press a tile to see whose turn it is.",
+    },
     "hand.over": {Lang.RU: "Партия окончена.", Lang.EN: "The match is over."},
     "hand.drew": {Lang.RU: "Из базара: {tiles}", Lang.EN: "From the boneyard: {tiles}"},
     "hand.empty_table": {Lang.RU: "Стол пуст.", Lang.EN: "The table is empty."},

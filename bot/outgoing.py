@@ -13,12 +13,16 @@ Everything the bot sends goes through `Outgoing.call(chat_id, method)`:
 - 5xx answers and dropped connections are retried a few times with backoff;
   everything else (403, 400) reaches the caller as the aiogram exception.
 
-Time is injected (`clock`, `sleep`) so tests never wait for real.
+`QueueMiddleware` puts the queue under aiogram's session, so a handler's plain
+`message.answer(...)` is paced like everything else: no call that sends or edits in a
+chat can overtake the limits. Time is injected (`clock`, `sleep`) so tests never wait
+for real.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections import deque
@@ -26,6 +30,10 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramNetworkError,
@@ -40,6 +48,26 @@ T = TypeVar("T")
 
 NOT_MODIFIED = "message is not modified"
 
+# Methods that put something in a chat and so count against its limits.
+PACED_METHODS = frozenset(
+    {
+        "sendMessage",
+        "sendPhoto",
+        "sendDocument",
+        "sendChatAction",
+        "editMessageText",
+        "editMessageCaption",
+        "editMessageMedia",
+        "editMessageReplyMarkup",
+        "deleteMessage",
+        "pinChatMessage",
+        "unpinChatMessage",
+    }
+)
+
+# Set inside the queue's own workers: their calls go straight to Telegram.
+_IN_QUEUE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_outgoing_queue", default=False)
+
 
 @dataclass(frozen=True, slots=True)
 class Pace:
@@ -53,7 +81,8 @@ class Pace:
 class Limits:
     """How fast the bot lets itself talk. `Limits.off()` for benchmarks of the bot itself."""
 
-    private: Pace | None = Pace(rate=1.0, burst=3)
+    # A little under Telegram's one a second, so that timing jitter never tips it over.
+    private: Pace | None = Pace(rate=0.95, burst=3)
     # At most 3 + 16 = 19 calls in any minute: under the 20 a group allows.
     group: Pace | None = Pace(rate=16 / 60, burst=3)
     overall: Pace | None = Pace(rate=25.0, burst=25)
@@ -172,11 +201,12 @@ class Outgoing:
         return TokenBucket(pace, self._clock) if pace else None
 
     async def _work(self, chat_id: int, queue: _ChatQueue) -> None:
+        _IN_QUEUE.set(True)
         while queue.jobs:
             await self._wait_turn(queue)
             job = queue.jobs.popleft()
             try:
-                result = await self._send(chat_id, job.method)
+                result = await self._send(chat_id, queue, job.method)
             except Exception as exc:  # every caller learns the failure
                 for waiter in job.waiters:
                     if not waiter.done():
@@ -196,7 +226,7 @@ class Outgoing:
                 await self._sleep(delay)
             bucket.take()
 
-    async def _send(self, chat_id: int, method: TelegramMethod[Any]) -> Any:
+    async def _send(self, chat_id: int, queue: _ChatQueue, method: TelegramMethod[Any]) -> Any:
         failures = 0
         while True:
             try:
@@ -209,6 +239,7 @@ class Outgoing:
                     exc.retry_after,
                 )
                 await self._sleep(exc.retry_after)
+                await self._wait_turn(queue)  # the retry is one more message for the limits
                 continue
             except TelegramBadRequest as exc:
                 if NOT_MODIFIED in exc.message:
@@ -231,3 +262,25 @@ class Outgoing:
                 continue
             self.sent += 1
             return result
+
+
+class QueueMiddleware(BaseRequestMiddleware):
+    """Routes every call that sends or edits in a chat through `Outgoing`."""
+
+    def __init__(self, out: Outgoing) -> None:
+        self.out = out
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[T],
+        bot: Any,
+        method: TelegramMethod[T],
+    ) -> Any:
+        chat_id = getattr(method, "chat_id", None)
+        if (
+            _IN_QUEUE.get()
+            or method.__api_method__ not in PACED_METHODS
+            or not isinstance(chat_id, int)
+        ):
+            return await make_request(bot, method)
+        return await self.out.call(chat_id, method)

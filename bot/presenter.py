@@ -247,18 +247,24 @@ def hand_text(
             n=view.round_no,
         )
     ]
-    if view.over:
-        lines.append(t("hand.over", lang))
-    elif rnd.turn == rnd.seat:
-        lines.append(t("hand.your_turn", lang))
-    elif rnd.turn is not None:
-        lines.append(t("hand.waiting", lang, name=html.escape(short_name(names[rnd.turn]))))
+    scores = [
+        f"{html.escape(side_names(view, side, names))} {score_text(view, side, lang)}"
+        for side in range(len(view.sides))
+    ]
+    if view.over or rnd.turn != rnd.seat:
+        # Off turn the text changes only with the player's own hand and the scores, so
+        # other people's moves cost no edit here (Telegram's limits); the tile buttons
+        # answer whose turn it is when pressed.
+        lines.append(t("hand.over" if view.over else "hand.waiting", lang))
+        lines.append(t("hand.scores", lang, scores=" · ".join(scores)))
+        return "\n".join(lines)
+    lines.append(t("hand.your_turn", lang))
     if drew:
         lines.append(t("hand.drew", lang, tiles=", ".join(str(x) for x in drew)))
     ends = rnd.layout.open_ends
     if ends:
         lines.append(t("table.ends", lang, ends=" · ".join(str(pip) for _, pip in ends)))
-    elif not view.over:
+    else:
         lines.append(t("hand.empty_table", lang))
     others = [
         f"{html.escape(short_name(names[seat]))}: {rnd.hand_counts[seat]}"
@@ -266,10 +272,6 @@ def hand_text(
         if seat != rnd.seat
     ]
     lines.append(t("hand.others", lang, others=", ".join(others), bazaar=rnd.bazaar_size))
-    scores = [
-        f"{html.escape(side_names(view, side, names))} {score_text(view, side, lang)}"
-        for side in range(len(view.sides))
-    ]
     lines.append(t("hand.scores", lang, scores=" · ".join(scores)))
     if view.eggs:
         lines.append(f"🥚 +{view.eggs}")
@@ -322,7 +324,10 @@ def hand_keyboard(
         elif len(ends) > 1:
             text, data = f"✅ {tile_label(tile)}", cb(MoveKind.CHOOSE_END, tile)
         else:
-            text, data = tile_label(tile), cb(MoveKind.INFO)
+            # Informational: no move number, so it does not change (or need an edit) as the
+            # game moves on; pressing it tells whose turn it is.
+            text = tile_label(tile)
+            data = MoveCb(game=game_id, move=0, kind=MoveKind.INFO).pack()
         buttons.append(InlineKeyboardButton(text=text, callback_data=data))
     rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
     extra: list[InlineKeyboardButton] = []

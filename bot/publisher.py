@@ -80,6 +80,7 @@ class Publisher:
         render_scores: ScoresRenderer,
         language_of: Callable[[int], Awaitable[Lang]],
         on_blocked: Callable[[int, int], Awaitable[None]],
+        on_group_lost: Callable[[int], Awaitable[None]],
     ) -> None:
         self.db = db
         self.out = out
@@ -87,6 +88,7 @@ class Publisher:
         self.render_scores = render_scores
         self.language_of = language_of  # user id -> the language to write to them in
         self.on_blocked = on_blocked  # (game_id, user_id): a person we cannot write to
+        self.on_group_lost = on_group_lost  # (chat_id): the bot can no longer write there
         self._dirty: dict[Target, bool] = {}
         self._workers: dict[Target, asyncio.Task[None]] = {}
         self._outbox_lock = asyncio.Lock()
@@ -121,6 +123,8 @@ class Publisher:
                 self._dirty[target] = False
                 try:
                     await self._sync(target)
+                except TelegramForbiddenError as exc:
+                    await self._forbidden(target, exc)
                 except Exception:
                     log.exception(
                         "game %s: could not update the %s message",
@@ -132,6 +136,14 @@ class Publisher:
             self._dirty.pop(target, None)
             if not self._workers:
                 self._idle.set()
+
+    async def _forbidden(self, target: Target, exc: TelegramForbiddenError) -> None:
+        """Telegram refuses the group (bot removed): the game cannot go on there."""
+        game = await repo.load_game(self.db, target.game_id)
+        if game is None:
+            return
+        log.warning("game %s: the group %s refuses the bot: %s", game.id, game.chat_id, exc.message)
+        await self.on_group_lost(game.chat_id)
 
     async def idle(self) -> None:
         """Wait until every message is up to date (tests, shutdown)."""
@@ -352,11 +364,14 @@ class Publisher:
 
     async def flush_outbox(self) -> None:
         """Send every announcement still owed, in order, marking each once Telegram has it."""
+        lost_groups: set[int] = set()
         async with self._outbox_lock:
             for item in await repo.pending_outbox(self.db):
                 try:
                     await self._announce(item)
                 except TelegramForbiddenError:
+                    if item.chat_id < 0:
+                        lost_groups.add(item.chat_id)
                     log.warning(
                         "chat %s: announcement %s not delivered: the bot cannot write",
                         item.chat_id,
@@ -369,6 +384,9 @@ class Publisher:
                     continue
                 async with self.db.transaction() as tx:
                     await repo.mark_sent(tx, item.id)
+        # Outside the lock: stopping a game owes announcements of its own.
+        for chat_id in sorted(lost_groups):
+            await self.on_group_lost(chat_id)
 
     async def _announce(self, item: repo.OutboxItem) -> None:
         game = await repo.load_game(self.db, item.game_id) if item.game_id else None

@@ -291,7 +291,7 @@ class GameService:
         lang = person.lang
         try:
             game = await repo.load_game(self.db, game_id)
-            seat, match = self._check_press(game, person, move)
+            seat, match = self._check_press(game, person, move, current=kind is not MoveKind.INFO)
             assert game is not None
             if kind is MoveKind.INFO:
                 if match.turn == seat:
@@ -314,7 +314,11 @@ class GameService:
             return refusal.answer(lang)
         return await self._play(game_id, person, move, actions)
 
-    def _check_press(self, game: GameRecord | None, person: Person, move: int) -> tuple[int, Match]:
+    def _check_press(
+        self, game: GameRecord | None, person: Person, move: int, *, current: bool = True
+    ) -> tuple[int, Match]:
+        """The pressing person's seat and the match; refused unless the press is theirs, the
+        game is running and (`current`) the button was drawn for the position as it is now."""
         if game is None:
             raise Refusal("alert.stale")
         seat = game.seat_of(person.id)
@@ -322,7 +326,7 @@ class GameService:
             raise Refusal("alert.not_in_game")
         if game.status is not GameStatus.PLAYING or game.match is None:
             raise Refusal("alert.finished")
-        if move != len(game.match.log):
+        if current and move != len(game.match.log):
             raise Refusal("alert.stale")
         return seat.seat, game.match
 

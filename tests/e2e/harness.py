@@ -268,6 +268,58 @@ def dealt_hands(match: Match) -> list[dict[int, set[str]]]:
     return rounds
 
 
+@dataclass
+class Table:
+    """A game set up through the lobby, as the tests drive it."""
+
+    group: FakeChat
+    lobby: StoredMessage
+    people: list[Person]
+    table: StoredMessage | None
+
+
+async def open_game(
+    fake: FakeTelegram,
+    people: list[FakeUser],
+    *,
+    computers: int = 0,
+    seats: int | None = None,
+    start: bool = True,
+    title: str = "Домино во дворе",
+    supergroup: bool = False,
+) -> Table:
+    """People who pressed Start in the bot's chat open a lobby, sit down, fill the other
+    seats with computers and (if `start`) start; the first person is the creator."""
+    group = fake.add_group(title, members=people, admins=people[:1], supergroup=supergroup)
+    for user in people:
+        await user.start()
+        await user.private_chat.wait_for_message(lambda m: "Привет" in m.content)
+    creator = people[0]
+    await creator.command(group, "domino")
+    lobby = await group.wait_for_message(lambda m: "Игроки" in m.content)
+    seats = seats or max(2, len(people) + computers)
+    while f"Игроков: {seats}" not in lobby.content:
+        shown = lobby.content
+        await creator.press(lobby, data=button_data(lobby, "👥"))
+        await group.wait_for_message(
+            lambda m, shown=shown: m is lobby and m.content != shown, timeout=60
+        )
+    for user in people[1:]:
+        answer = await user.press(lobby, data=button_data(lobby, "Играю"))
+        assert answer.answered and answer.url is None, answer
+    for _ in range(computers):
+        await creator.press(lobby, data=button_data(lobby, "компьютер"))
+    seated = len(people) + computers
+    await group.wait_for_message(lambda m: f"({seated}/{seats})" in m.content, timeout=60)
+    table = None
+    if start:
+        answer = await creator.press(lobby, data=button_data(lobby, "Начать"))
+        assert answer.answered and not answer.show_alert, answer
+        # With pacing on, the group's table waits its turn behind the lobby's edits.
+        table = await group.wait_for_message(lambda m: m.photo is not None, timeout=60)
+    return Table(group, lobby, [Person(fake, user) for user in people], table)
+
+
 def lobby_message(group: FakeChat) -> StoredMessage:
     for message in reversed(group.bot_messages):
         if any((b.callback_data or "").startswith(LOBBY_PREFIX) for b in message.buttons):

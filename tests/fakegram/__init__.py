@@ -74,8 +74,9 @@ the ``CallbackAnswer`` the client shows: ``text``, ``show_alert``, ``url``; ``an
 on timeout; ``stale=True`` presses a button from an earlier version of the message),
 ``results = await alice.inline_query("2-5", chat=group)`` then
 ``await alice.choose_inline_result(results, "id", chat=group)``, ``await alice.leave(group)``,
-``await alice.block()`` / ``unblock()``, ``await fake.remove_bot(group)``,
-``await fake.upgrade_to_supergroup(group)``.
+``await alice.forge_press(message, "any data")`` (a modified client: any callback
+data on a message the user can see), ``await alice.block()`` / ``unblock()``,
+``await fake.remove_bot(group)``, ``await fake.upgrade_to_supergroup(group)``.
 
 Waiting without sleeping: ``await fake.wait_for(lambda: ..., timeout=5)``,
 ``await chat.wait_for_message(lambda m: "Ход" in m.content, after=previous)``,

@@ -455,6 +455,18 @@ class FakeTelegram:
             raise AssertionError("unreachable")
         if button.callback_data is None:
             return CallbackAnswer(answered=False, url=button.url)
+        return await self._callback_query(user, message, button.callback_data, timeout)
+
+    async def user_forges_press(
+        self, user: FakeUser, message: StoredMessage, data: str, timeout: float
+    ) -> CallbackAnswer:
+        """A modified client: a callback query with any ``data`` on a message ``user`` sees."""
+        self._check_can_see(user, message.chat)
+        return await self._callback_query(user, message, data, timeout)
+
+    async def _callback_query(
+        self, user: FakeUser, message: StoredMessage, data: str, timeout: float
+    ) -> CallbackAnswer:
         query_id = str(next(self._query_ids))
         loop = asyncio.get_running_loop()
         pending = PendingQuery(query_id, user, self.clock(), loop.create_future(), message=message)
@@ -466,7 +478,7 @@ class FakeTelegram:
                 "from": user.to_api(),
                 "message": self._message_json(message),
                 "chat_instance": str(abs(hash((message.chat.id, self.bot_id)))),
-                "data": button.callback_data,
+                "data": data,
             },
         )
         try:

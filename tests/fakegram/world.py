@@ -239,6 +239,13 @@ class FakeUser:
         """
         return await self.fake.user_presses(self, message, text, data, stale, timeout)
 
+    async def forge_press(
+        self, message: StoredMessage, data: str, *, timeout: float = 5.0
+    ) -> CallbackAnswer:
+        """Send a callback query with any ``data`` on ``message``, as a modified client can:
+        for tests of forged, foreign and malformed button presses."""
+        return await self.fake.user_forges_press(self, message, data, timeout)
+
     async def inline_query(
         self, query: str, *, chat: FakeChat | None = None, timeout: float = 5.0
     ) -> InlineAnswer:

@@ -1,0 +1,50 @@
+"""A full four-seat match at full speed with Telegram's flood limits on: not one 429.
+
+The fake answers like Telegram (about one message a second per chat with a burst of
+three, twenty a minute per group, thirty a second overall, edits included); the bot
+runs with its own pacing on, as in production, and the people press as fast as the
+bot lets them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import BotProcess, assert_hands_private, open_game, play_until
+from tests.fakegram import FakeTelegram
+
+
+@pytest.fixture
+async def paced_bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    process = BotProcess(fakegram, tmp_path, PACING="true")
+    await process.start()
+    try:
+        yield process
+    finally:
+        assert await process.stop() == 0
+        assert not process.problems(), process.log()[-6000:]
+
+
+@pytest.mark.slow
+async def test_a_full_match_under_flood_limits_gets_no_429(
+    fakegram: FakeTelegram, paced_bot: BotProcess
+) -> None:
+    fakegram.enable_flood_limits()
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    game = await open_game(fakegram, [alice, bob], computers=2)
+    await play_until(
+        fakegram,
+        game.people,
+        lambda: any("Козёл —" in m.content for m in game.group.bot_messages),
+        timeout=600,
+    )
+    await fakegram.idle(timeout=60)
+    refused = [call for call in fakegram.transcript.calls() if call.error_code == 429]
+    assert refused == []
+    match = paced_bot.stored_match()
+    assert match.over
+    assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
