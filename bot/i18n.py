@@ -202,6 +202,7 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
         Lang.RU: "Вы покинули игру. Ваше место занял компьютер.",
         Lang.EN: "You left the game. A computer player took your seat.",
     },
+    "hand.moved": {Lang.RU: "Рука перенесена ниже ⬇️", Lang.EN: "Your hand moved below ⬇️"},
     "hand.you_left": {Lang.RU: "Вы покинули эту игру.", Lang.EN: "You left this game."},
     "hand.no_game": {
         Lang.RU: "Вы сейчас не играете. Начните игру в группе: /domino",

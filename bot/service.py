@@ -140,12 +140,12 @@ class GameService:
         async with self.db.transaction() as tx:
             await repo.upsert_chat(tx, chat)
             await repo.upsert_user(tx, person.record())
-            running = await repo.active_game_in_chat(tx, chat.id)
-            if running is not None:
-                return t("lobby.already_running", person.lang)
-            user = await repo.get_user(tx, person.id)
-            seats = [SeatRecord(0, person.id, person.name)] if user and user.can_message else []
-            try:
+        try:
+            async with self.db.transaction() as tx:
+                if await repo.active_game_in_chat(tx, chat.id) is not None:
+                    return t("lobby.already_running", person.lang)
+                user = await repo.get_user(tx, person.id)
+                seats = [SeatRecord(0, person.id, person.name)] if user and user.can_message else []
                 game = await repo.create_game(
                     tx,
                     chat_id=chat.id,
@@ -154,13 +154,10 @@ class GameService:
                     seats_wanted=4,
                     seats=seats,
                 )
-            except repo.PlayerBusy:
-                busy = await repo.active_game_of_user(tx, person.id)
-                return t(
-                    "lobby.you_play_elsewhere",
-                    person.lang,
-                    chat=await self._chat_title(tx, busy.chat_id if busy else chat.id),
-                )
+        except repo.PlayerBusy:  # raised out of the transaction, so the lobby is rolled back
+            busy = await repo.active_game_of_user(self.db, person.id)
+            title = await self._chat_title(self.db, busy.chat_id if busy else chat.id)
+            return t("lobby.you_play_elsewhere", person.lang, chat=title)
         log.info("chat %s game %s: lobby opened by %s", chat.id, game.id, person.id)
         self.publisher.touch(game)
         return None
@@ -181,6 +178,8 @@ class GameService:
                 saved = await repo.save_game(tx, changed)
         except Refusal as refusal:
             return refusal.answer(lang)
+        except repo.PlayerBusy:
+            return Answer(t("alert.playing_elsewhere", lang), alert=True)
         log.info("chat %s game %s: lobby %s by %s", saved.chat_id, saved.id, action.name, person.id)
         self.publisher.touch(saved)
         if saved.status is GameStatus.PLAYING:
@@ -521,7 +520,7 @@ class GameService:
             return t("hand.no_game", person.lang)
         seat = game.seat_of(person.id)
         assert seat is not None
-        await self.publisher.forget_hand(game.id, seat.seat)
+        await self.publisher.close_hand(game, seat.seat, person.id, t("hand.moved", person.lang))
         self.publisher.touch_hand(game.id, seat.seat)
         return None
 
@@ -607,8 +606,8 @@ class GameService:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     @staticmethod
-    async def _chat_title(tx: Transaction, chat_id: int) -> str:
-        chat = await repo.get_chat(tx, chat_id)
+    async def _chat_title(db: repo.Reader, chat_id: int) -> str:
+        chat = await repo.get_chat(db, chat_id)
         return chat.title if chat and chat.title else "?"
 
 

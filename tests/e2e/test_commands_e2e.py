@@ -1,0 +1,117 @@
+"""Commands in the group and in private: /rules, /help, /cancel, /leave, /hand, one game
+per person and per group, and a fresh game after the end."""
+
+from __future__ import annotations
+
+from tests.e2e.harness import BotProcess, button_data, open_game, play_until
+from tests.fakegram import FakeTelegram
+
+
+async def test_rules_help_and_commands_in_the_wrong_chat(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    english = fakegram.add_user("John", username="john", language_code="en")
+    group = fakegram.add_group("Двор", members=[alice, english], admins=[alice])
+    await alice.command(group, "rules")
+    rules = await group.wait_for_message(lambda m: "Козёл" in m.content)
+    assert "101" in rules.content and "базар" in rules.content and "стучу" in rules.content
+    await english.command(group, "rules")
+    await group.wait_for_message(lambda m: "goat" in m.content and "knock" in m.content)
+    await alice.command(group, "help")
+    await group.wait_for_message(lambda m: "/domino" in m.content and "/cancel" in m.content)
+
+    await alice.start()
+    await alice.command(None, "domino")
+    await alice.private_chat.wait_for_message(lambda m: "в группе" in m.content)
+    await alice.command(None, "cancel")
+    await alice.private_chat.wait_for_message(lambda m: "/cancel" in m.content)
+    await alice.command(None, "nonsense")
+    await alice.private_chat.wait_for_message(lambda m: "Не знаю такой команды" in m.content)
+    await alice.command(None, "hand")
+    await alice.private_chat.wait_for_message(lambda m: "не играете" in m.content)
+    await alice.command(group, "hand")
+    pointer = await group.wait_for_message(lambda m: "личном чате" in m.content)
+    assert pointer.buttons[0].url == "https://t.me/domino_test_bot?start=hand"
+
+
+async def test_one_game_per_group_and_per_person(fakegram: FakeTelegram, bot: BotProcess) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    game = await open_game(fakegram, [alice], seats=2, start=False, title="Первая")
+    await alice.command(game.group, "domino")
+    await game.group.wait_for_message(lambda m: "уже идёт игра" in m.content)
+
+    second = fakegram.add_group("Вторая", members=[alice, bob], admins=[bob])
+    await alice.command(second, "domino")
+    await second.wait_for_message(lambda m: "Вы уже играете в «Первая»" in m.content)
+    await bob.start()
+    await bob.command(second, "domino")
+    lobby = await second.wait_for_message(lambda m: "Игроки" in m.content)
+    refused = await alice.press(lobby, data=button_data(lobby, "Играю"))
+    assert refused.show_alert and "другой игре" in (refused.text or "")
+    assert "Алиса" not in lobby.content
+    assert bot.stored("SELECT COUNT(*) FROM seats WHERE user_id = ?", alice.id) == [(1,)]
+
+
+async def test_cancel_asks_first_and_only_the_creator_or_an_admin_may(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    game = await open_game(fakegram, [alice, bob], computers=2)
+    await bob.command(game.group, "cancel")
+    await game.group.wait_for_message(lambda m: "создатель или админ" in m.content)
+
+    await alice.command(game.group, "cancel")
+    confirm = await game.group.wait_for_message(lambda m: "Отменить текущую игру" in m.content)
+    kept = await alice.press(confirm, data=button_data(confirm, "Нет"))
+    assert kept.text == "Играем дальше."
+    forged = await bob.press(confirm, data=button_data(confirm, "Да"))
+    assert forged.show_alert and "создатель или админ" in (forged.text or "")
+    assert bot.stored("SELECT status FROM games") == [("playing",)]
+
+    done = await alice.press(confirm, data=button_data(confirm, "Да"))
+    assert done.text == "Игра отменена."
+    assert bot.stored("SELECT status FROM games") == [("cancelled",)]
+    assert game.table is not None
+    await game.group.wait_for_message(lambda m: m is game.table and "Игра отменена" in m.content)
+    for person in game.people:
+        await person.chat.wait_for_message(lambda m: "Игра отменена" in m.content)
+        assert person.hand() is None
+
+    # The group is free again at once.
+    await bob.command(game.group, "domino")
+    await game.group.wait_for_message(lambda m: "Игроки" in m.content and m is not game.lobby)
+
+
+async def test_leave_hands_the_seat_to_a_computer_and_hand_resends(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    game = await open_game(fakegram, [alice, bob], computers=2)
+    alice_person, bob_person = game.people
+
+    first = await alice.private_chat.wait_for_message(lambda m: "Козёл в «" in m.content)
+    await alice.command(None, "hand")
+    again = await alice.private_chat.wait_for_message(
+        lambda m: "Козёл в «" in m.content, after=first
+    )
+    assert again.buttons
+    await alice.private_chat.wait_for_message(lambda m: m is first and "ниже" in m.content)
+    assert not first.buttons
+
+    await bob.command(game.group, "leave")
+    await game.group.wait_for_message(lambda m: "Боб покидает игру" in m.content)
+    await bob.private_chat.wait_for_message(lambda m: "Вы покинули эту игру" in m.content)
+    assert bob_person.hand() is None
+    await play_until(
+        fakegram,
+        [alice_person],
+        lambda: any("Козёл —" in m.content for m in game.group.bot_messages),
+    )
+    assert bot.stored_match().over
+    # Archived: a new game can start in the same group.
+    await bob.command(game.group, "domino")
+    await game.group.wait_for_message(lambda m: "Игроки" in m.content and m is not game.lobby)
