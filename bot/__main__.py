@@ -14,10 +14,11 @@ import contextlib
 import logging
 import sys
 
-from aiogram import Bot, Dispatcher
+from aiogram import Bot, Dispatcher, methods
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.methods import TelegramMethod
+from aiogram.methods.base import Response
 from aiogram.types import BotCommand
 from pydantic import ValidationError
 
@@ -34,6 +35,25 @@ log = logging.getLogger("bot")
 
 SHUTDOWN_GRACE = 8.0  # seconds for in-flight work and queues after SIGTERM
 COMMANDS = ("domino", "rules", "help", "hand", "leave", "cancel")
+
+# aiogram parses every answer with `Response[<returned type>]`; pydantic caches those
+# models only weakly, so under load they were rebuilt again and again (milliseconds
+# each). Holding them here keeps them built.
+_RESPONSE_MODELS = [
+    Response[method.__returning__]  # type: ignore[name-defined]
+    for method in (
+        methods.SendMessage,
+        methods.SendPhoto,
+        methods.EditMessageText,
+        methods.EditMessageMedia,
+        methods.EditMessageReplyMarkup,
+        methods.DeleteMessage,
+        methods.AnswerCallbackQuery,
+        methods.GetUpdates,
+        methods.GetChatMember,
+        methods.GetMe,
+    )
+]
 
 
 def commands_for(lang: Lang) -> list[BotCommand]:
@@ -78,6 +98,7 @@ async def run(settings: Settings) -> None:
         language_of=language_of,
         on_blocked=on_blocked,
         on_group_lost=on_group_lost,
+        table_interval=settings.table_interval,
     )
     service = GameService(
         db, publisher, bot_username=me.username, computer_delay=settings.computer_delay
@@ -95,11 +116,14 @@ async def run(settings: Settings) -> None:
     try:
         await dp.start_polling(bot, handle_signals=True, close_bot_session=False)
     finally:
-        log.info("stopping: letting queues flush")
+        log.info("stopping: letting updates in hand finish and queues flush")
         await service.close()
+        in_hand = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        if in_hand:
+            await asyncio.wait(in_hand, timeout=SHUTDOWN_GRACE / 3)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(publisher.idle(), SHUTDOWN_GRACE / 2)
-            await asyncio.wait_for(out.drain(), SHUTDOWN_GRACE / 2)
+            await asyncio.wait_for(publisher.idle(), SHUTDOWN_GRACE / 3)
+            await asyncio.wait_for(out.drain(), SHUTDOWN_GRACE / 3)
         await out.close()
         await bot.session.close()
         await db.close()

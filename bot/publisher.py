@@ -81,6 +81,7 @@ class Publisher:
         language_of: Callable[[int], Awaitable[Lang]],
         on_blocked: Callable[[int, int], Awaitable[None]],
         on_group_lost: Callable[[int], Awaitable[None]],
+        table_interval: float = 2.0,
     ) -> None:
         self.db = db
         self.out = out
@@ -89,26 +90,52 @@ class Publisher:
         self.language_of = language_of  # user id -> the language to write to them in
         self.on_blocked = on_blocked  # (game_id, user_id): a person we cannot write to
         self.on_group_lost = on_group_lost  # (chat_id): the bot can no longer write there
+        # The group sees at most one new table picture per game this often: Telegram lets a
+        # group take 20 messages a minute, and a picture costs ~10 ms to draw.
+        self.table_interval = table_interval
         self._dirty: dict[Target, bool] = {}
         self._workers: dict[Target, asyncio.Task[None]] = {}
-        self._outbox_lock = asyncio.Lock()
         self._idle = asyncio.Event()
         self._idle.set()
+        # Caches of what the database holds, so a move costs no re-reading: the newest
+        # record of each game (handed over by `touch`), its messages, chat titles.
+        self._games: dict[int, GameRecord] = {}
+        self._messages: dict[int, dict[tuple[Role, int], MessageRecord]] = {}
+        self._titles: dict[int, str] = {}
+        self._table_shown: dict[int, float] = {}
+        self._outbox_lock = asyncio.Lock()
+        self._outbox_due = False
+        self._outbox_worker: asyncio.Task[None] | None = None
 
     # --- scheduling -------------------------------------------------------------------
 
-    def touch(self, game: GameRecord) -> None:
-        """Something in `game` changed: bring all of its messages up to date."""
+    def touch(self, game: GameRecord, *, group: bool = True) -> None:
+        """`game` was just committed: bring all of its messages up to date (with `group`
+        False only the hands: the group cannot be written to any more)."""
+        previous = self._games.get(game.id)
+        if previous is not None and previous.version > game.version:
+            return  # an older record arriving late; the newer one is scheduled already
+        self._games[game.id] = game
+        if not group:
+            for seat in game.seats:
+                self._schedule(Target(game.id, Role.HAND, seat.seat))
+            return
         if game.status is GameStatus.LOBBY:
             self._schedule(Target(game.id, Role.LOBBY))
             return
-        self._schedule(Target(game.id, Role.LOBBY))
+        if previous is None or previous.status is GameStatus.LOBBY:
+            self._schedule(Target(game.id, Role.LOBBY))  # once: "the game has started"
         self._schedule(Target(game.id, Role.TABLE))
         for seat in game.seats:
             self._schedule(Target(game.id, Role.HAND, seat.seat))
 
     def touch_hand(self, game_id: int, seat: int) -> None:
         self._schedule(Target(game_id, Role.HAND, seat))
+
+    def reload(self, game_id: int) -> None:
+        """Forget what is cached about a game that changed behind our back (a migrated chat)."""
+        self._games.pop(game_id, None)
+        self._messages.pop(game_id, None)
 
     def _schedule(self, target: Target) -> None:
         self._dirty[target] = True
@@ -120,6 +147,8 @@ class Publisher:
     async def _work(self, target: Target) -> None:
         try:
             while self._dirty.get(target):
+                if target.role is Role.TABLE:
+                    await self._table_turn(target.game_id)
                 self._dirty[target] = False
                 try:
                     await self._sync(target)
@@ -134,12 +163,20 @@ class Publisher:
         finally:
             self._workers.pop(target, None)
             self._dirty.pop(target, None)
-            if not self._workers:
+            if not self._workers and self._outbox_worker is None:
                 self._idle.set()
+
+    async def _table_turn(self, game_id: int) -> None:
+        """Wait until this game's table may show a new picture (`table_interval`)."""
+        shown = self._table_shown.get(game_id)
+        if shown is not None:
+            wait = shown + self.table_interval - asyncio.get_running_loop().time()
+            if wait > 0:
+                await asyncio.sleep(wait)
 
     async def _forbidden(self, target: Target, exc: TelegramForbiddenError) -> None:
         """Telegram refuses the group (bot removed): the game cannot go on there."""
-        game = await repo.load_game(self.db, target.game_id)
+        game = await self._game(target.game_id)
         if game is None:
             return
         log.warning("game %s: the group %s refuses the bot: %s", game.id, game.chat_id, exc.message)
@@ -153,11 +190,25 @@ class Publisher:
 
     # --- one message ------------------------------------------------------------------
 
+    async def _game(self, game_id: int) -> GameRecord | None:
+        game = self._games.get(game_id)
+        if game is None:
+            game = await repo.load_game(self.db, game_id)
+            if game is not None:
+                self._games[game_id] = game
+        return game
+
+    async def _messages_of(self, game_id: int) -> dict[tuple[Role, int], MessageRecord]:
+        messages = self._messages.get(game_id)
+        if messages is None:
+            messages = self._messages[game_id] = await repo.game_messages(self.db, game_id)
+        return messages
+
     async def _sync(self, target: Target) -> None:
-        game = await repo.load_game(self.db, target.game_id)
+        game = await self._game(target.game_id)
         if game is None:
             return
-        messages = await repo.game_messages(self.db, game.id)
+        messages = await self._messages_of(game.id)
         existing = messages.get((target.role, target.seat))
         if target.role is Role.LOBBY:
             await self._sync_lobby(game, existing)
@@ -194,6 +245,7 @@ class Publisher:
         else:
             caption = presenter.table_caption(view, names, lang)
         picture = self.render_table(view, names)
+        self._table_shown[game.id] = asyncio.get_running_loop().time()
         digest = digest_of(hashlib.sha256(picture).hexdigest(), caption)
         if existing is not None and existing.digest == digest:
             return
@@ -252,7 +304,7 @@ class Publisher:
 
     async def show_end_choice(self, game: GameRecord, seat: int, tile: Tile) -> None:
         """The tile fits both ends: the hand message asks on which end to lay it."""
-        messages = await repo.game_messages(self.db, game.id)
+        messages = await self._messages_of(game.id)
         await self._sync_hand(
             game,
             seat,
@@ -263,7 +315,7 @@ class Publisher:
 
     async def close_hand(self, game: GameRecord, seat: int, user_id: int, text: str) -> None:
         """The person left the seat: their hand message keeps only `text`, no buttons."""
-        messages = await repo.game_messages(self.db, game.id)
+        messages = await self._messages_of(game.id)
         existing = messages.get((Role.HAND, seat))
         if existing is not None:
             try:
@@ -322,8 +374,7 @@ class Publisher:
         except TelegramBadRequest as exc:
             if existing is not None and "message to edit not found" in exc.message:
                 # Deleted by someone: forget it, the next pass sends a fresh one.
-                async with self.db.transaction() as tx:
-                    await repo.forget_message(tx, game.id, role, seat)
+                await self._forget(game.id, role, seat)
                 self._schedule(Target(game.id, role, seat))
                 return
             raise
@@ -347,20 +398,48 @@ class Publisher:
                 file_id = answer.photo[-1].file_id
         if message_id is None:
             raise RuntimeError(f"Telegram gave no message id for the {role.value} of {game_id}")
+        record = MessageRecord(game_id, role, seat, chat_id, message_id, file_id, digest)
         async with self.db.transaction() as tx:
-            await repo.put_message(
-                tx, MessageRecord(game_id, role, seat, chat_id, message_id, file_id, digest)
-            )
+            await repo.put_message(tx, record)
+        (await self._messages_of(game_id))[(role, seat)] = record
 
     async def forget_hand(self, game_id: int, seat: int) -> None:
+        await self._forget(game_id, Role.HAND, seat)
+
+    async def _forget(self, game_id: int, role: Role, seat: int) -> None:
         async with self.db.transaction() as tx:
-            await repo.forget_message(tx, game_id, Role.HAND, seat)
+            await repo.forget_message(tx, game_id, role, seat)
+        (await self._messages_of(game_id)).pop((role, seat), None)
 
     async def _chat_title(self, chat_id: int) -> str:
-        chat = await repo.get_chat(self.db, chat_id)
-        return chat.title if chat and chat.title else "?"
+        title = self._titles.get(chat_id)
+        if title is None:
+            chat = await repo.get_chat(self.db, chat_id)
+            title = self._titles[chat_id] = chat.title if chat and chat.title else "?"
+        return title
 
     # --- announcements ----------------------------------------------------------------
+
+    def kick_outbox(self) -> None:
+        """Announcements were committed: send them soon, in the background (never in the
+        path of a button's answer)."""
+        self._outbox_due = True
+        if self._outbox_worker is None:
+            self._idle.clear()
+            self._outbox_worker = asyncio.create_task(self._outbox_work())
+
+    async def _outbox_work(self) -> None:
+        try:
+            while self._outbox_due:
+                self._outbox_due = False
+                try:
+                    await self.flush_outbox()
+                except Exception:
+                    log.exception("the outbox could not be flushed; it will be tried again")
+        finally:
+            self._outbox_worker = None
+            if not self._workers:
+                self._idle.set()
 
     async def flush_outbox(self) -> None:
         """Send every announcement still owed, in order, marking each once Telegram has it."""

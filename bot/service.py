@@ -119,16 +119,21 @@ class GameService:
         self.new_seed = new_seed
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
         self._closing = False
+        self._langs: dict[int, Lang] = {}  # user id -> language, as last seen
 
     # --- people and chats -------------------------------------------------------------
 
     async def remember(self, person: Person, *, can_message: bool | None = None) -> None:
         async with self.db.transaction() as tx:
             await repo.upsert_user(tx, person.record(), can_message=can_message)
+        self._langs[person.id] = person.lang
 
     async def language_of(self, user_id: int) -> Lang:
-        user = await repo.get_user(self.db, user_id)
-        return Lang(user.language) if user else Lang.RU
+        lang = self._langs.get(user_id)
+        if lang is None:
+            user = await repo.get_user(self.db, user_id)
+            lang = self._langs[user_id] = Lang(user.language) if user else Lang.RU
+        return lang
 
     def join_link(self, game_id: int) -> str:
         return f"https://t.me/{self.bot_username}?start={START_PAYLOAD_JOIN}{game_id}"
@@ -354,7 +359,8 @@ class GameService:
             return refusal.answer(lang)
         self.publisher.touch(saved)
         self._kick_computers(saved)
-        await self.publisher.flush_outbox()
+        if len(match.results) > results_before or match.over:
+            self.publisher.kick_outbox()
         if drawn:
             return Answer(t("answer.drew", lang, tiles=", ".join(str(x) for x in drawn)))
         return Answer()
@@ -451,7 +457,7 @@ class GameService:
         finally:
             self._computer_tasks.pop(game_id, None)
         self.publisher.touch(saved)
-        await self.publisher.flush_outbox()
+        self.publisher.kick_outbox()
         self._kick_computers(saved)
 
     # --- leaving, cancelling, hands ---------------------------------------------------
@@ -485,7 +491,7 @@ class GameService:
         if saved.status is GameStatus.PLAYING:
             await self.publisher.close_hand(saved, seat.seat, person.id, t("hand.you_left", lang))
             self._kick_computers(saved)
-            await self.publisher.flush_outbox()
+            self.publisher.kick_outbox()
         self.publisher.touch(saved)
         return text
 
@@ -547,7 +553,7 @@ class GameService:
                 },
             )
         log.warning("game %s: cannot write to user %s", game_id, user_id)
-        await self.publisher.flush_outbox()
+        self.publisher.kick_outbox()
 
     async def bot_left_group(self, chat_id: int) -> None:
         """The bot was removed from a group: its game stops; the players are told."""
@@ -574,9 +580,8 @@ class GameService:
                     },
                 )
         log.warning("chat %s game %s: the bot was removed from the group", chat_id, saved.id)
-        for seat in saved.people:
-            self.publisher.touch_hand(saved.id, seat.seat)
-        await self.publisher.flush_outbox()
+        self.publisher.touch(saved, group=False)
+        self.publisher.kick_outbox()
 
     async def chat_migrated(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its game follows the new chat id."""
@@ -584,6 +589,9 @@ class GameService:
             await tx.execute("UPDATE chats SET id = ? WHERE id = ?", (new_id, old_id))
             await tx.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
             await tx.execute("UPDATE messages SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+            moved = await tx.fetch_all("SELECT id FROM games WHERE chat_id = ?", (new_id,))
+        for row in moved:
+            self.publisher.reload(int(row["id"]))
 
     # --- start and stop ---------------------------------------------------------------
 
@@ -594,7 +602,7 @@ class GameService:
         for game in games:
             self.publisher.touch(game)
             self._kick_computers(game)
-        await self.publisher.flush_outbox()
+        self.publisher.kick_outbox()
         log.info("resumed %d running games", len(games))
         return len(games)
 

@@ -7,6 +7,7 @@ records of `storage.records`, never rows.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -194,10 +195,18 @@ async def save_game(tx: Transaction, game: GameRecord) -> GameRecord:
     )
     if changed != 1:
         raise VersionConflict(f"game {game.id} changed since version {game.version}")
-    await _write_seats(tx, game.id, game.seats, active=game.status.active)
-    saved = await load_game(tx, game.id)
-    assert saved is not None
-    return saved
+    rows = await tx.fetch_all(
+        "SELECT seat, user_id, name, active FROM seats WHERE game_id = ? ORDER BY seat",
+        (game.id,),
+    )
+    stored = tuple(SeatRecord(r["seat"], r["user_id"], r["name"]) for r in rows)
+    if stored != game.seats:
+        await _write_seats(tx, game.id, game.seats, active=game.status.active)
+    elif rows and bool(rows[0]["active"]) != game.status.active:
+        await tx.execute(
+            "UPDATE seats SET active = ? WHERE game_id = ?", (int(game.status.active), game.id)
+        )
+    return dataclasses.replace(game, version=game.version + 1)
 
 
 async def _write_seats(

@@ -48,6 +48,7 @@ class BotProcess:
             "TELEGRAM_API_BASE": fake.url,
             "DATABASE_PATH": str(self.database),
             "COMPUTER_DELAY": "0",
+            "TABLE_INTERVAL": "0.2",
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
             **env,
