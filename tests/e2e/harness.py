@@ -34,6 +34,17 @@ MOVE_PREFIX = "m1:"
 LOBBY_PREFIX = "l1:"
 
 
+def _die_with_parent() -> None:
+    """In the child: get SIGKILL when the test process dies, so no bot outlives its test
+    (Linux prctl PR_SET_PDEATHSIG; elsewhere nothing)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
 class BotProcess:
     """`python -m bot` in a subprocess, pointed at the fake."""
 
@@ -69,6 +80,7 @@ class BotProcess:
             env=self.env,
             stdout=log,
             stderr=log,
+            preexec_fn=_die_with_parent,
         )
         log.close()
         self.starts += 1
