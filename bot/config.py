@@ -11,7 +11,7 @@ needs. Variables (all optional but the token):
 | `LOG_LEVEL` | `INFO` | `DEBUG`, `INFO`, `WARNING`, ... |
 | `COMPUTER_DELAY` | `1.5` | seconds a computer player waits before moving, so people can follow |
 | `PACING` | `true` | keep within Telegram's flood limits; `false` only for benchmarks |
-| `TABLE_INTERVAL` | `2.0` | at least this many seconds between two pictures of one table |
+| `TABLE_INTERVAL` | `3.0` | at least this many seconds between two pictures of one table |
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     computer_delay: float = Field(default=1.5, ge=0, le=30)
     pacing: bool = True
-    table_interval: float = Field(default=2.0, ge=0, le=60)
+    table_interval: float = Field(default=3.0, ge=0, le=60)
 
     @field_validator("bot_token")
     @classmethod

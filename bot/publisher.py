@@ -81,7 +81,7 @@ class Publisher:
         language_of: Callable[[int], Awaitable[Lang]],
         on_blocked: Callable[[int, int], Awaitable[None]],
         on_group_lost: Callable[[int], Awaitable[None]],
-        table_interval: float = 2.0,
+        table_interval: float = 3.0,
     ) -> None:
         self.db = db
         self.out = out

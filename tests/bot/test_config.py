@@ -18,6 +18,7 @@ def test_defaults_need_only_the_token(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert settings.telegram_api_base is None
     assert settings.log_level == "INFO"
     assert settings.pacing is True
+    assert settings.table_interval == 3.0
     assert "secret-part" not in repr(settings)
     assert settings.bot_token.get_secret_value() == "123456:secret-part"
 
