@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+
 from aiogram import Bot, Router
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery
 
 from bot.callbacks import CancelCb, LobbyCb, MoveCb
@@ -11,10 +14,18 @@ from bot.service import Answer, GameService
 from handlers.people import person_of
 
 router = Router(name="buttons")
+log = logging.getLogger(__name__)
 
 
 async def reply(call: CallbackQuery, answer: Answer) -> None:
-    await call.answer(text=answer.text or None, show_alert=answer.alert or None, url=answer.url)
+    """Answer the press. Telegram forgets a press after ~15 s; answering it later is
+    refused, which only means the person's spinner already stopped: nothing to repair."""
+    try:
+        await call.answer(text=answer.text or None, show_alert=answer.alert or None, url=answer.url)
+    except TelegramBadRequest as exc:
+        if "query is too old" not in exc.message:
+            raise
+        log.info("a press by %s was answered too late: %s", call.from_user.id, exc.message)
 
 
 @router.callback_query(LobbyCb.filter())
