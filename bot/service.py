@@ -145,6 +145,7 @@ class GameService:
         async with self.db.transaction() as tx:
             await repo.upsert_chat(tx, chat)
             await repo.upsert_user(tx, person.record())
+        self._langs[person.id] = person.lang
         try:
             async with self.db.transaction() as tx:
                 if await repo.active_game_in_chat(tx, chat.id) is not None:
@@ -170,7 +171,7 @@ class GameService:
     async def lobby_press(
         self, game_id: int, person: Person, action: LobbyAction, option: LobbyOption
     ) -> Answer:
-        lang = person.lang
+        lang = self._langs[person.id] = person.lang
         try:
             async with self.db.transaction() as tx:
                 await repo.upsert_user(tx, person.record())
@@ -251,14 +252,16 @@ class GameService:
             game, status=GameStatus.PLAYING, ruleset=rules, match=match, started_at=utcnow()
         )
 
-    async def join_by_link(self, person: Person, payload: str) -> str:
+    async def start(self, person: Person, payload: str | None) -> str:
+        """/start in the private chat, with the payload of a deep link if any."""
+        if payload and payload.startswith(START_PAYLOAD_JOIN) and payload[1:].isdigit():
+            return await self.join_by_link(person, int(payload[1:]))
+        return await self.welcome_back(person)
+
+    async def join_by_link(self, person: Person, game_id: int) -> str:
         """/start j<game> in the private chat: the person can now be written to; seat them."""
         await self.remember(person, can_message=True)
         lang = person.lang
-        try:
-            game_id = int(payload.removeprefix(START_PAYLOAD_JOIN))
-        except ValueError:
-            return t("start.welcome", lang)
         try:
             async with self.db.transaction() as tx:
                 game = await repo.load_game(tx, game_id)

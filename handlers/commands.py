@@ -35,10 +35,8 @@ async def on_new_game_in_private(message: Message) -> None:
 async def on_start(message: Message, command: CommandObject, games: GameService) -> None:
     assert message.from_user is not None
     person = person_of(message.from_user)
-    if command.args:
-        await message.answer(await games.join_by_link(person, command.args.strip()))
-    else:
-        await message.answer(await games.welcome_back(person))
+    payload = command.args.strip() if command.args else None
+    await message.answer(await games.start(person, payload))
 
 
 @router.message(Command("hand"), in_private, F.from_user)

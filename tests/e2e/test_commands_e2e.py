@@ -33,6 +33,9 @@ async def test_rules_help_and_commands_in_the_wrong_chat(
     await alice.command(group, "hand")
     pointer = await group.wait_for_message(lambda m: "личном чате" in m.content)
     assert pointer.buttons[0].url == "https://t.me/domino_test_bot?start=hand"
+    before = alice.private_chat.last_bot_message
+    await alice.start("hand")  # following that link: not in a game, so a welcome
+    await alice.private_chat.wait_for_message(lambda m: "Привет" in m.content, after=before)
 
 
 async def test_one_game_per_group_and_per_person(fakegram: FakeTelegram, bot: BotProcess) -> None:
@@ -94,6 +97,8 @@ async def test_leave_hands_the_seat_to_a_computer_and_hand_resends(
     alice_person, bob_person = game.people
 
     first = await alice.private_chat.wait_for_message(lambda m: "Козёл в «" in m.content)
+    await alice.start("hand")  # the group's pointer link: back in the game
+    await alice.private_chat.wait_for_message(lambda m: "С возвращением" in m.content)
     await alice.command(None, "hand")
     again = await alice.private_chat.wait_for_message(
         lambda m: "Козёл в «" in m.content, after=first
