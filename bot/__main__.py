@@ -125,6 +125,7 @@ async def run(settings: Settings) -> None:
             await asyncio.wait_for(publisher.idle(), SHUTDOWN_GRACE / 3)
             await asyncio.wait_for(out.drain(), SHUTDOWN_GRACE / 3)
         await out.close()
+        publisher.close()
         await bot.session.close()
         await db.close()
         log.info("stopped")

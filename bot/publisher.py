@@ -23,6 +23,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +104,10 @@ class Publisher:
         self._messages: dict[int, dict[tuple[Role, int], MessageRecord]] = {}
         self._titles: dict[int, str] = {}
         self._table_shown: dict[int, float] = {}
+        # Pictures are drawn on one thread of their own: the event loop keeps answering
+        # presses meanwhile (Pillow lets go of the GIL while it encodes), and one thread
+        # keeps the shared fonts safe.
+        self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
         self._outbox_lock = asyncio.Lock()
         self._outbox_due = False
         self._outbox_worker: asyncio.Task[None] | None = None
@@ -244,7 +249,7 @@ class Publisher:
             )
         else:
             caption = presenter.table_caption(view, names, lang)
-        picture = self.render_table(view, names)
+        picture = await self._draw(self.render_table, view, names)
         self._table_shown[game.id] = asyncio.get_running_loop().time()
         digest = digest_of(hashlib.sha256(picture).hexdigest(), caption)
         if existing is not None and existing.digest == digest:
@@ -399,16 +404,14 @@ class Publisher:
         if message_id is None:
             raise RuntimeError(f"Telegram gave no message id for the {role.value} of {game_id}")
         record = MessageRecord(game_id, role, seat, chat_id, message_id, file_id, digest)
-        async with self.db.transaction() as tx:
-            await repo.put_message(tx, record)
+        await repo.put_message(self.db, record)
         (await self._messages_of(game_id))[(role, seat)] = record
 
     async def forget_hand(self, game_id: int, seat: int) -> None:
         await self._forget(game_id, Role.HAND, seat)
 
     async def _forget(self, game_id: int, role: Role, seat: int) -> None:
-        async with self.db.transaction() as tx:
-            await repo.forget_message(tx, game_id, role, seat)
+        await repo.forget_message(self.db, game_id, role, seat)
         (await self._messages_of(game_id)).pop((role, seat), None)
 
     async def _chat_title(self, chat_id: int) -> str:
@@ -419,6 +422,13 @@ class Publisher:
         return title
 
     # --- announcements ----------------------------------------------------------------
+
+    async def _draw(self, renderer: Callable[..., bytes], *args: Any) -> bytes:
+        return await asyncio.get_running_loop().run_in_executor(self._painter, renderer, *args)
+
+    def close(self) -> None:
+        """Release the drawing thread (after `idle()`)."""
+        self._painter.shutdown(wait=False, cancel_futures=True)
 
     def kick_outbox(self) -> None:
         """Announcements were committed: send them soon, in the background (never in the
@@ -480,7 +490,7 @@ class Publisher:
         if item.kind == "round_end":
             result = view.results[int(item.payload["round_no"]) - 1]
             caption = presenter.round_end_text(view, result, names, lang)
-            picture = self.render_scores(view, names, result)
+            picture = await self._draw(self.render_scores, view, names, result)
             await self.out.call(
                 item.chat_id,
                 SendPhoto(

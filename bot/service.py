@@ -296,6 +296,12 @@ class GameService:
         self, game_id: int, person: Person, move: int, kind: MoveKind, tile_index: int, end: str
     ) -> Answer:
         lang = person.lang
+        if kind in (MoveKind.PLAY, MoveKind.DRAW, MoveKind.KNOCK):
+            try:
+                action = _actions_for(kind, tile_index, end)
+            except Refusal as refusal:
+                return refusal.answer(lang)
+            return await self._play(game_id, person, move, action)
         try:
             game = await repo.load_game(self.db, game_id)
             seat, match = self._check_press(game, person, move, current=kind is not MoveKind.INFO)
@@ -313,13 +319,10 @@ class GameService:
             if kind is MoveKind.CHOOSE_END:
                 await self.publisher.show_end_choice(game, seat, _tile(tile_index))
                 return Answer(t("answer.choose_end", lang))
-            if kind is MoveKind.BACK:
-                self.publisher.touch_hand(game.id, seat)
-                return Answer()
-            actions = _actions_for(kind, tile_index, end)
+            self.publisher.touch_hand(game.id, seat)  # MoveKind.BACK: the hand as it was
+            return Answer()
         except Refusal as refusal:
             return refusal.answer(lang)
-        return await self._play(game_id, person, move, actions)
 
     def _check_press(
         self, game: GameRecord | None, person: Person, move: int, *, current: bool = True
@@ -346,6 +349,10 @@ class GameService:
                 game = await repo.load_game(tx, game_id)
                 seat, match = self._check_press(game, person, move)
                 assert game is not None
+                if match.turn != seat:
+                    raise Refusal(
+                        "alert.not_your_turn", alert=False, name=game.seats[match.turn or 0].name
+                    )
                 results_before = len(match.results)
                 try:
                     if isinstance(actions, Draw):
@@ -379,15 +386,13 @@ class GameService:
     async def _log_new_actions(
         self, tx: Transaction, game: GameRecord, match: Match, move: int, actor: int | None
     ) -> None:
-        for entry in match.log[move:]:
-            await repo.append_action(
-                tx,
-                game.id,
-                round_no=entry.round_no,
-                seat=entry.seat,
-                action=str(entry.action),
-                actor_id=actor,
-            )
+        await repo.append_actions(
+            tx,
+            game.id,
+            start=move,
+            actions=[(e.round_no, e.seat, str(e.action)) for e in match.log[move:]],
+            actor_id=actor,
+        )
 
     async def _save_after_moves(
         self, tx: Transaction, game: GameRecord, match: Match, results_before: int

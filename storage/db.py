@@ -61,6 +61,11 @@ class Transaction:
         await cursor.close()
         return changed
 
+    async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        """Run one statement for each row of parameters, in one call to SQLite."""
+        cursor = await self._conn.executemany(sql, [tuple(row) for row in rows])
+        await cursor.close()
+
     async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run an INSERT; return the new row's id."""
         cursor = await self._conn.execute(sql, tuple(params))
@@ -162,6 +167,13 @@ class Database:
             raise RuntimeError(
                 "the database was used directly inside a transaction; use the transaction's handle"
             )
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """One statement on its own, outside any transaction: SQLite makes a single
+        statement atomic by itself, so this saves the BEGIN and COMMIT round trips."""
+        self._refuse_reentry()
+        async with self._lock:
+            return await Transaction(self._conn).execute(sql, params)
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         """A read outside any transaction (sees the last committed state)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -298,8 +298,10 @@ async def game_messages(db: Reader, game_id: int) -> dict[tuple[Role, int], Mess
     return found
 
 
-async def put_message(tx: Transaction, message: MessageRecord) -> None:
-    await tx.execute(
+async def put_message(db: Database | Transaction, message: MessageRecord) -> None:
+    """Record which message shows (game, role, seat); one statement, so `db` may be the
+    Database itself (no transaction needed)."""
+    await db.execute(
         """
         INSERT INTO messages (game_id, role, seat, chat_id, message_id, file_id, digest)
         VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -319,8 +321,10 @@ async def put_message(tx: Transaction, message: MessageRecord) -> None:
     )
 
 
-async def forget_message(tx: Transaction, game_id: int, role: Role, seat: int = -1) -> None:
-    await tx.execute(
+async def forget_message(
+    db: Database | Transaction, game_id: int, role: Role, seat: int = -1
+) -> None:
+    await db.execute(
         "DELETE FROM messages WHERE game_id = ? AND role = ? AND seat = ?",
         (game_id, role.value, seat),
     )
@@ -338,28 +342,27 @@ class ActionRecord:
     actor_id: int | None
 
 
-async def append_action(
+async def append_actions(
     tx: Transaction,
     game_id: int,
     *,
-    round_no: int,
-    seat: int,
-    action: str,
+    start: int,
+    actions: Sequence[tuple[int, int, str]],
     actor_id: int | None,
-) -> int:
-    """Log one applied action; returns its sequence number (1, 2, ...)."""
-    row = await tx.fetch_one(
-        "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM actions WHERE game_id = ?", (game_id,)
-    )
-    seq = int(row["next"]) if row else 1
-    await tx.execute(
+) -> None:
+    """Log applied actions `(round_no, seat, action)`; the first gets the sequence number
+    `start + 1`, so the log's numbers are the match's move numbers (1, 2, ...)."""
+    moment = _iso(now())
+    await tx.execute_many(
         """
         INSERT INTO actions (game_id, seq, round_no, seat, action, actor_id, created_at)
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """,
-        (game_id, seq, round_no, seat, action, actor_id, _iso(now())),
+        [
+            (game_id, start + offset + 1, round_no, seat, action, actor_id, moment)
+            for offset, (round_no, seat, action) in enumerate(actions)
+        ],
     )
-    return seq
 
 
 async def game_actions(db: Reader, game_id: int) -> list[ActionRecord]:

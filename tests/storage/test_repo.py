@@ -141,10 +141,10 @@ async def test_actions_are_numbered_in_order(db: Database) -> None:
         game = await repo.create_game(
             tx, chat_id=GROUP.id, creator_id=MASHA.id, ruleset=KOZEL, seats_wanted=2
         )
-        for action in ("p1-1", "p1-4R", "d"):
-            await repo.append_action(
-                tx, game.id, round_no=1, seat=0, action=action, actor_id=MASHA.id
-            )
+        await repo.append_actions(
+            tx, game.id, start=0, actions=[(1, 0, "p1-1"), (1, 0, "p1-4R")], actor_id=MASHA.id
+        )
+        await repo.append_actions(tx, game.id, start=2, actions=[(1, 0, "d")], actor_id=None)
     actions = await repo.game_actions(db, game.id)
     assert [(a.seq, a.action) for a in actions] == [(1, "p1-1"), (2, "p1-4R"), (3, "d")]
 
