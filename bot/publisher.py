@@ -168,8 +168,20 @@ class Publisher:
         finally:
             self._workers.pop(target, None)
             self._dirty.pop(target, None)
+            self._evict_if_done(target.game_id)
             if not self._workers and self._outbox_worker is None:
                 self._idle.set()
+
+    def _evict_if_done(self, game_id: int) -> None:
+        """Forget an ended game once its last message is up to date (bounded memory)."""
+        game = self._games.get(game_id)
+        if game is None or game.status.active:
+            return
+        if any(target.game_id == game_id for target in self._workers):
+            return
+        self._games.pop(game_id, None)
+        self._messages.pop(game_id, None)
+        self._table_shown.pop(game_id, None)
 
     async def _table_turn(self, game_id: int) -> None:
         """Wait until this game's table may show a new picture (`table_interval`)."""
