@@ -128,10 +128,11 @@ class GameService:
             await repo.upsert_user(tx, person.record(), can_message=can_message)
         self._langs[person.id] = person.lang
 
-    async def language_of(self, user_id: int) -> Lang:
+    async def language_of(self, user_id: int, db: repo.Reader | None = None) -> Lang:
+        """The language to write to `user_id` in; `db` is the transaction when inside one."""
         lang = self._langs.get(user_id)
         if lang is None:
-            user = await repo.get_user(self.db, user_id)
+            user = await repo.get_user(db or self.db, user_id)
             lang = self._langs[user_id] = Lang(user.language) if user else Lang.RU
         return lang
 
@@ -224,7 +225,7 @@ class GameService:
             if len(game.seats) >= game.seats_wanted:
                 raise Refusal("alert.table_full")
             computers = sum(1 for s in game.seats if s.is_computer)
-            name = t("computer.name", await _language(tx, game.creator_id), n=computers + 1)
+            name = t("computer.name", await self.language_of(game.creator_id, tx), n=computers + 1)
             seats = (*game.seats, SeatRecord(len(game.seats), None, name))
             return dataclasses.replace(game, seats=seats), Answer(t("answer.computer_added", lang))
         if action is LobbyAction.OPTION:
@@ -309,13 +310,9 @@ class GameService:
             if kind is MoveKind.INFO:
                 if match.turn == seat:
                     return Answer(t("answer.tile_does_not_fit", lang))
-                raise Refusal(
-                    "alert.not_your_turn", alert=False, name=game.seats[match.turn or 0].name
-                )
+                raise _not_your_turn(game, match)
             if match.turn != seat:
-                raise Refusal(
-                    "alert.not_your_turn", alert=False, name=game.seats[match.turn or 0].name
-                )
+                raise _not_your_turn(game, match)
             if kind is MoveKind.CHOOSE_END:
                 await self.publisher.show_end_choice(game, seat, _tile(tile_index))
                 return Answer(t("answer.choose_end", lang))
@@ -350,9 +347,7 @@ class GameService:
                 seat, match = self._check_press(game, person, move)
                 assert game is not None
                 if match.turn != seat:
-                    raise Refusal(
-                        "alert.not_your_turn", alert=False, name=game.seats[match.turn or 0].name
-                    )
+                    raise _not_your_turn(game, match)
                 results_before = len(match.results)
                 try:
                     if isinstance(actions, Draw):
@@ -483,7 +478,9 @@ class GameService:
                 saved = await repo.save_game(tx, _without_seat(game, seat.seat))
                 text = t("answer.left", lang)
             else:
-                name = t("computer.instead", await _language(tx, game.creator_id), name=seat.name)
+                name = t(
+                    "computer.instead", await self.language_of(game.creator_id, tx), name=seat.name
+                )
                 seats = tuple(
                     SeatRecord(s.seat, None, name) if s.seat == seat.seat else s for s in game.seats
                 )
@@ -583,7 +580,9 @@ class GameService:
                     kind="notice",
                     payload={
                         "text": t(
-                            "notice.bot_removed", await _language(tx, seat.user_id), chat=title
+                            "notice.bot_removed",
+                            await self.language_of(seat.user_id, tx),
+                            chat=title,
                         )
                     },
                 )
@@ -627,9 +626,8 @@ class GameService:
         return chat.title if chat and chat.title else "?"
 
 
-async def _language(tx: Transaction, user_id: int) -> Lang:
-    user = await repo.get_user(tx, user_id)
-    return Lang(user.language) if user else Lang.RU
+def _not_your_turn(game: GameRecord, match: Match) -> Refusal:
+    return Refusal("alert.not_your_turn", alert=False, name=game.seats[match.turn or 0].name)
 
 
 def _tile(index: int) -> Tile:

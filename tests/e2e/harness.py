@@ -13,25 +13,23 @@ message, presses a marked tile (choosing an end when asked), draws or knocks.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import signal
 import sqlite3
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from domino.match import Match
 from domino.round import Round
 from tests.fakegram import FakeTelegram
 from tests.fakegram.privacy import HandPrivacy
-from tests.fakegram.world import CallbackAnswer, FakeChat, FakeUser, StoredMessage
+from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVE_PREFIX = "m1:"
-LOBBY_PREFIX = "l1:"
 
 
 def _die_with_parent() -> None:
@@ -145,7 +143,6 @@ class Person:
     fake: FakeTelegram
     user: FakeUser
     presses: int = 0
-    answers: list[CallbackAnswer] = field(default_factory=list)
 
     @property
     def chat(self) -> FakeChat:
@@ -181,9 +178,8 @@ class Person:
         data = self.choice(hand)
         if data is None:
             return False
-        answer = await self.user.press(hand, data=data, timeout=15)
+        await self.user.press(hand, data=data, timeout=15)
         self.presses += 1
-        self.answers.append(answer)
         return True
 
 
@@ -333,19 +329,8 @@ async def open_game(
     return Table(group, lobby, [Person(fake, user) for user in people], table)
 
 
-def lobby_message(group: FakeChat) -> StoredMessage:
-    for message in reversed(group.bot_messages):
-        if any((b.callback_data or "").startswith(LOBBY_PREFIX) for b in message.buttons):
-            return message
-    raise LookupError("no lobby message in the group")
-
-
 def button_data(message: StoredMessage, fragment: str) -> str:
     for button in message.buttons:
         if fragment in button.text and button.callback_data:
             return button.callback_data
     raise LookupError(f"no button with {fragment!r}: {[b.text for b in message.buttons]}")
-
-
-def dump(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
