@@ -35,7 +35,14 @@ from domino.rules import KOZEL, FishMode, Ruleset, Variant
 from domino.tiles import ALL_TILES, Tile
 from storage import repo
 from storage.db import Database, Transaction
-from storage.records import ChatRecord, GameRecord, GameStatus, SeatRecord, UserRecord
+from storage.records import (
+    ChatRecord,
+    Ending,
+    GameRecord,
+    GameStatus,
+    SeatRecord,
+    UserRecord,
+)
 
 log = logging.getLogger(__name__)
 
@@ -656,8 +663,10 @@ def _without_seat(game: GameRecord, seat: int) -> GameRecord:
     return dataclasses.replace(game, seats=seats)
 
 
-def _ended(game: GameRecord, status: GameStatus) -> GameRecord:
-    return dataclasses.replace(game, status=status, ended_at=utcnow())
+def _ended(game: GameRecord, status: GameStatus, ending: Ending | None = None) -> GameRecord:
+    if ending is None:
+        ending = Ending.FINISHED if status is GameStatus.FINISHED else Ending.CANCELLED
+    return dataclasses.replace(game, status=status, ended_at=utcnow(), ending=ending)
 
 
 T = TypeVar("T")

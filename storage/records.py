@@ -26,6 +26,40 @@ class GameStatus(StrEnum):
         return self in (GameStatus.LOBBY, GameStatus.PLAYING)
 
 
+class Ending(StrEnum):
+    """How a match ended, as the stats count it (K-11)."""
+
+    FINISHED = "finished"  # a side reached the target (K-10 / T-6)
+    SURRENDER = "surrender"  # a person gave up (/surrender): they are the козёл
+    TIMEOUT = "timeout"  # a person ran out of time three times and was replaced (K-11)
+    LEFT = "left"  # a person left the running match (/leave): scored as TIMEOUT
+    CANCELLED = "cancelled"  # /cancel or a vote to cancel: counted for nobody
+
+
+@dataclass(frozen=True, slots=True)
+class Abandonment:
+    """The first person to abandon a running match, and every seat's points then.
+
+    K-11's timeout rule scores the match from this moment: `seat` gains nothing, every
+    other player gains `max(1, round_half_up((points[seat] - points[i]) / 10))`.
+    """
+
+    seat: int
+    reason: Ending  # SURRENDER, TIMEOUT or LEFT
+    points: tuple[int, ...]  # Match.seat_points() when it happened
+
+    def to_dict(self) -> dict[str, object]:
+        return {"seat": self.seat, "reason": self.reason.value, "points": list(self.points)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Abandonment:
+        points = data["points"]
+        assert isinstance(points, list)
+        return cls(
+            int(str(data["seat"])), Ending(str(data["reason"])), tuple(int(p) for p in points)
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class UserRecord:
     id: int
@@ -92,6 +126,8 @@ class GameRecord:
     created_at: datetime = field(default_factory=datetime.now)
     started_at: datetime | None = None
     ended_at: datetime | None = None
+    ending: Ending | None = None  # set when the game ends (status FINISHED or CANCELLED)
+    abandonment: Abandonment | None = None  # the first person who abandoned the match
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         for seat in self.seats:

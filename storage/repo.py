@@ -21,7 +21,9 @@ from domino.match import Match
 from domino.rules import Ruleset
 from storage.db import Database, Transaction
 from storage.records import (
+    Abandonment,
     ChatRecord,
+    Ending,
     GameRecord,
     GameStatus,
     MessageRecord,
@@ -178,7 +180,7 @@ async def save_game(tx: Transaction, game: GameRecord) -> GameRecord:
         """
         UPDATE games SET
             chat_id = ?, status = ?, ruleset = ?, seats_wanted = ?, match = ?,
-            version = version + 1, started_at = ?, ended_at = ?
+            version = version + 1, started_at = ?, ended_at = ?, ending = ?, abandonment = ?
         WHERE id = ? AND version = ?
         """,
         (
@@ -189,6 +191,8 @@ async def save_game(tx: Transaction, game: GameRecord) -> GameRecord:
             game.match.to_json() if game.match is not None else None,
             _iso(game.started_at),
             _iso(game.ended_at),
+            game.ending.value if game.ending else None,
+            json.dumps(game.abandonment.to_dict()) if game.abandonment else None,
             game.id,
             game.version,
         ),
@@ -274,6 +278,10 @@ def _game_from_rows(row: aiosqlite.Row, seat_rows: list[aiosqlite.Row]) -> GameR
         created_at=created,
         started_at=_parse_time(row["started_at"]),
         ended_at=_parse_time(row["ended_at"]),
+        ending=Ending(row["ending"]) if row["ending"] else None,
+        abandonment=(
+            Abandonment.from_dict(json.loads(row["abandonment"])) if row["abandonment"] else None
+        ),
     )
 
 

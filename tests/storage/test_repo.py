@@ -12,7 +12,16 @@ from domino.match import Match
 from domino.rules import KOZEL
 from storage import repo
 from storage.db import Database
-from storage.records import ChatRecord, GameStatus, MessageRecord, Role, SeatRecord, UserRecord
+from storage.records import (
+    Abandonment,
+    ChatRecord,
+    Ending,
+    GameStatus,
+    MessageRecord,
+    Role,
+    SeatRecord,
+    UserRecord,
+)
 
 GROUP = ChatRecord(id=-1001, type="supergroup", title="Дворик")
 MASHA = UserRecord(id=1, first_name="Маша", language="ru")
@@ -71,6 +80,22 @@ async def test_a_game_round_trips_with_its_match_and_seats(db: Database) -> None
     assert (await repo.active_game_in_chat(db, GROUP.id)) == loaded
     assert (await repo.active_game_of_user(db, MASHA.id)) == loaded
     assert [g.id for g in await repo.active_games(db)] == [game.id]
+
+
+async def test_how_a_game_ended_round_trips(db: Database) -> None:
+    async with db.transaction() as tx:
+        game = await repo.create_game(
+            tx, chat_id=GROUP.id, creator_id=MASHA.id, ruleset=KOZEL, seats_wanted=2
+        )
+    abandonment = Abandonment(seat=1, reason=Ending.TIMEOUT, points=(30, 32))
+    ended = dataclasses.replace(
+        game, status=GameStatus.FINISHED, ending=Ending.FINISHED, abandonment=abandonment
+    )
+    async with db.transaction() as tx:
+        await repo.save_game(tx, ended)
+    loaded = await repo.load_game(db, game.id)
+    assert loaded is not None
+    assert loaded.ending is Ending.FINISHED and loaded.abandonment == abandonment
 
 
 async def test_one_active_game_per_chat(db: Database) -> None:
