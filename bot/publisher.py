@@ -254,7 +254,7 @@ class Publisher:
             return
         lang = await self.group_lang(game)
         view = game.match.view(None)
-        names = [seat.name for seat in game.seats]
+        names = seat_names(game, lang)
         if game.status is GameStatus.CANCELLED:
             caption = (
                 presenter.table_caption(view, names, lang) + "\n\n" + t("table.cancelled", lang)
@@ -297,11 +297,11 @@ class Publisher:
         if game.match is None or seat >= len(game.seats):
             return
         person = game.seats[seat]
-        if person.user_id is None:
+        if person.user_id is None or person.left:
             return
         lang = await self.language_of(person.user_id)
         view = game.match.view(seat)
-        names = [s.name for s in game.seats]
+        names = seat_names(game, lang)
         title = await self._chat_title(game.chat_id)
         text = presenter.hand_text(view, names, title, lang, drew=drawn_this_turn(view))
         if game.status is GameStatus.CANCELLED:
@@ -498,7 +498,7 @@ class Publisher:
             return
         lang = await self.group_lang(game)
         view = game.match.view(None)
-        names = [seat.name for seat in game.seats]
+        names = seat_names(game, lang)
         if item.kind == "round_end":
             result = view.results[int(item.payload["round_no"]) - 1]
             caption = presenter.round_end_text(view, result, names, lang)
@@ -528,6 +528,16 @@ class Publisher:
             )
         else:
             log.error("outbox item %s has an unknown kind %r; dropped", item.id, item.kind)
+
+
+def seat_names(game: GameRecord, lang: Lang) -> list[str]:
+    """The names to show for each seat; a person the computer plays for is marked so."""
+    return [
+        t("computer.instead", lang, name=seat.name)
+        if seat.by_computer and seat.user_id
+        else seat.name
+        for seat in game.seats
+    ]
 
 
 def drawn_this_turn(view: MatchView) -> tuple[Tile, ...]:

@@ -36,6 +36,7 @@ from domino.tiles import ALL_TILES, Tile
 from storage import repo
 from storage.db import Database, Transaction
 from storage.records import (
+    Abandonment,
     ChatRecord,
     Ending,
     GameRecord,
@@ -431,7 +432,7 @@ class GameService:
         match = game.match
         if game.status is not GameStatus.PLAYING or match is None or match.turn is None:
             return
-        if not game.seats[match.turn].is_computer or self._closing:
+        if not game.seats[match.turn].by_computer or self._closing:
             return
         task = self._computer_tasks.get(game.id)
         if task is None or task.done():
@@ -452,7 +453,7 @@ class GameService:
                 while (
                     not match.over
                     and match.turn is not None
-                    and game.seats[match.turn].is_computer
+                    and game.seats[match.turn].by_computer
                     and match.round_no == round_no
                 ):
                     seat = match.turn
@@ -485,13 +486,18 @@ class GameService:
                 saved = await repo.save_game(tx, _without_seat(game, seat.seat))
                 text = t("answer.left", lang)
             else:
-                name = t(
-                    "computer.instead", await self.language_of(game.creator_id, tx), name=seat.name
-                )
+                assert game.match is not None
                 seats = tuple(
-                    SeatRecord(s.seat, None, name) if s.seat == seat.seat else s for s in game.seats
+                    dataclasses.replace(s, left=True) if s.seat == seat.seat else s
+                    for s in game.seats
                 )
-                saved = await repo.save_game(tx, dataclasses.replace(game, seats=seats))
+                changed = dataclasses.replace(game, seats=seats)
+                if game.abandonment is None:
+                    changed = dataclasses.replace(
+                        changed,
+                        abandonment=Abandonment(seat.seat, Ending.LEFT, game.match.seat_points()),
+                    )
+                saved = await repo.save_game(tx, changed)
                 await repo.enqueue(
                     tx,
                     game_id=game.id,

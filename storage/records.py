@@ -85,12 +85,21 @@ class ChatRecord:
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     seat: int
-    user_id: int | None  # None: a computer player
+    user_id: int | None  # None: a computer player from the start
     name: str
+    away: bool = False  # a computer plays for the person for now (turn-timer strikes)
+    left: bool = False  # the person left the match for good; a computer plays the seat
+    strikes: int = 0  # turns the timer ran out on in this match
 
     @property
     def is_computer(self) -> bool:
+        """A computer player from the start: no person behind the seat at all."""
         return self.user_id is None
+
+    @property
+    def by_computer(self) -> bool:
+        """The computer makes this seat's moves now (a computer, or a person away or gone)."""
+        return self.user_id is None or self.away or self.left
 
 
 class Role(StrEnum):

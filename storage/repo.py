@@ -199,16 +199,14 @@ async def save_game(tx: Transaction, game: GameRecord) -> GameRecord:
     )
     if changed != 1:
         raise VersionConflict(f"game {game.id} changed since version {game.version}")
-    rows = await tx.fetch_all(
-        "SELECT seat, user_id, name, active FROM seats WHERE game_id = ? ORDER BY seat",
-        (game.id,),
-    )
-    stored = tuple(SeatRecord(r["seat"], r["user_id"], r["name"]) for r in rows)
+    rows = await tx.fetch_all("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game.id,))
+    stored = tuple(_seat_from_row(r) for r in rows)
     if stored != game.seats:
         await _write_seats(tx, game.id, game.seats, active=game.status.active)
     elif rows and bool(rows[0]["active"]) != game.status.active:
         await tx.execute(
-            "UPDATE seats SET active = ? WHERE game_id = ?", (int(game.status.active), game.id)
+            "UPDATE seats SET active = ? WHERE game_id = ? AND has_left = 0",
+            (int(game.status.active), game.id),
         )
     return dataclasses.replace(game, version=game.version + 1)
 
@@ -221,9 +219,19 @@ async def _write_seats(
         try:
             await tx.execute(
                 """
-                INSERT INTO seats (game_id, seat, user_id, name, active) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO seats (game_id, seat, user_id, name, active, away, has_left, strikes)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                (game_id, seat.seat, seat.user_id, seat.name, int(active)),
+                (
+                    game_id,
+                    seat.seat,
+                    seat.user_id,
+                    seat.name,
+                    int(active and not seat.left),
+                    int(seat.away),
+                    int(seat.left),
+                    seat.strikes,
+                ),
             )
         except sqlite3.IntegrityError as exc:
             if seat.user_id is not None and "user_id" in str(exc):
@@ -262,6 +270,17 @@ async def active_games(db: Reader) -> list[GameRecord]:
     return [g for g in games if g is not None]
 
 
+def _seat_from_row(row: aiosqlite.Row) -> SeatRecord:
+    return SeatRecord(
+        seat=row["seat"],
+        user_id=row["user_id"],
+        name=row["name"],
+        away=bool(row["away"]),
+        left=bool(row["has_left"]),
+        strikes=row["strikes"],
+    )
+
+
 def _game_from_rows(row: aiosqlite.Row, seat_rows: list[aiosqlite.Row]) -> GameRecord:
     created = _parse_time(row["created_at"])
     assert created is not None
@@ -272,7 +291,7 @@ def _game_from_rows(row: aiosqlite.Row, seat_rows: list[aiosqlite.Row]) -> GameR
         creator_id=row["creator_id"],
         ruleset=Ruleset.from_dict(json.loads(row["ruleset"])),
         seats_wanted=row["seats_wanted"],
-        seats=tuple(SeatRecord(s["seat"], s["user_id"], s["name"]) for s in seat_rows),
+        seats=tuple(_seat_from_row(s) for s in seat_rows),
         match=Match.from_json(row["match"]) if row["match"] else None,
         version=row["version"],
         created_at=created,
