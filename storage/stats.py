@@ -1,19 +1,65 @@
-"""Match records, ratings and the queries behind /top, /stats and /history.
+"""Match records, ratings and the queries behind /top, /stats and /history (issue 6).
 
-Skeleton of the API; the bodies follow in the next commits.
+`record_match(tx, game)` is called in the transaction that ends a game. It stores the
+match (seats, every round, final points, козёл, rating, Elo) and brings the running
+totals up to date, so every query here is a handful of indexed reads.
+
+What counts, and how (each choice is the one the bot makes):
+
+- Recorded: a game with a match whose status is FINISHED (ending FINISHED or
+  SURRENDER), and a CANCELLED game that has an `abandonment` (a person timed out,
+  left or gave up: K-11's timeout rule). Not recorded: a game cancelled without an
+  abandonment, a game without a match. A second call for the same game records
+  nothing and returns False.
+- The stored ending is the game's `ending`; a cancelled game recorded because of its
+  abandonment gets the abandonment's reason (TIMEOUT, LEFT, SURRENDER) instead.
+  `culprit_seat` is the abandonment's seat, whatever the ending.
+- Rating (K-11, `domino.rating`): without an abandonment, `rating_gains` of the final
+  points for Козёл and `classic_rating_gains` for Классика; with one,
+  `timeout_rating_gains(abandonment.points, abandonment.seat)`: the culprit gains 0,
+  partners gain their team's amount. Totals per person per group and overall.
+- Козёл of a match: with an abandonment, the culprit's side (the culprit, and the
+  partner in team play); this is how a surrender makes the surrenderer козёл. Without
+  one, Козёл: the sides in `match.losers` (K-10); Классика: the side(s) with the
+  fewest points, the last place. A SURRENDER without an abandonment is refused
+  (ValueError): it cannot say who gave up.
+- Elo (`domino.elo`): only matches without a computer seat from the start. Places by
+  final points (Козёл: fewer is better; Классика: more), or after an abandonment by
+  the points then, with the culprit's side last. Per group and overall, each its
+  own rating starting at 1500.
+- Went out: rounds the seat went out. Fish made: rounds ended by fish with the seat
+  as the рыбак. Eggs taken: rounds in which the seat's side took carried eggs (K-9).
+- Final points: `Match.seat_points()` when the game ended (a team's points for both
+  partners); the average on the boards is over recorded matches.
+- Pairs: in team play, two people on one side are one pair whatever their seats,
+  keyed (lower user id, higher user id). The pair gains the smaller of the partners'
+  gains (the same amount, except that a culprit's pair gains 0).
+- Names: people are shown under their name as last seen (the `users` table, which the
+  bot updates on every update it sees), in the boards, stats and history alike; the
+  seat's name at the time is the fallback and is what computers are shown under.
+- Boards: rating (desc), then matches (fewer first: the same rating in fewer
+  matches), then Elo (desc, none last), then user id. `place` is the 1-based position
+  over the whole board. Scope `chat_id` is a group; 0 is all groups together.
+- /stats: best match is the one with the largest rating gain, worst the smallest (the
+  latest of equals); the streak counts the latest matches in a row alike: > 0 not
+  козёл, < 0 козёл.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime
 from typing import Generic, TypeVar
 
-from domino.rules import Variant
+from domino import elo
+from domino.rating import timeout_rating_gains
+from domino.rules import Scoring, Variant
 from domino.views import OutcomeKind
 from storage.db import Transaction
-from storage.records import Ending, GameRecord
-from storage.repo import Reader
+from storage.records import Ending, GameRecord, GameStatus
+from storage.repo import Reader, now
 
 T = TypeVar("T")
 
@@ -152,31 +198,574 @@ class MatchSheet:
     rounds: tuple[SheetRound, ...]
 
 
+# Recording ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatScore:
+    seat: int
+    user_id: int | None
+    name: str
+    side: int
+    points: int
+    goat: bool
+    rating_gain: int
+    went_out: int
+    fish_made: int
+    eggs_taken: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    """A game as the stats count it, worked out before anything is written."""
+
+    ending: Ending
+    culprit: int | None
+    seats: tuple[_SeatScore, ...]
+    elo_places: tuple[int, ...] | None  # None: the match counts for nobody's Elo
+
+
+def _score(game: GameRecord) -> _Scored | None:
+    """How `game` counts, or None if it is not recorded at all (see the module doc)."""
+    match = game.match
+    if match is None:
+        return None
+    abandonment = game.abandonment
+    if game.status is GameStatus.FINISHED:
+        ending = game.ending or Ending.FINISHED
+    elif game.status is GameStatus.CANCELLED and abandonment is not None:
+        ending = abandonment.reason
+    else:
+        return None
+    if sorted(s.seat for s in game.seats) != list(range(match.players)):
+        raise ValueError(
+            f"game {game.id}: seats {sorted(s.seat for s in game.seats)}"
+            f" do not match {match.players} players"
+        )
+    fewer_is_better = match.ruleset.scoring is Scoring.KOZEL
+    sides = match.sides
+    points = match.seat_points()
+    if abandonment is not None:
+        if len(abandonment.points) != match.players:
+            raise ValueError(
+                f"game {game.id}: the abandonment has {len(abandonment.points)} points"
+                f" for {match.players} players"
+            )
+        gains = timeout_rating_gains(abandonment.points, abandonment.seat)
+        goat_sides: tuple[int, ...] = (match.side_of(abandonment.seat),)
+        last = sides[goat_sides[0]]
+        place_points = abandonment.points
+    elif ending is Ending.SURRENDER:
+        raise ValueError(f"game {game.id} ended by surrender but names no abandonment")
+    elif not match.over:
+        raise ValueError(f"game {game.id} is finished but its match is not over")
+    else:
+        gains = match.rating()
+        if fewer_is_better:
+            goat_sides = match.losers
+        else:
+            fewest = min(account.recorded for account in match.scores)
+            goat_sides = tuple(
+                side for side, account in enumerate(match.scores) if account.recorded == fewest
+            )
+        last = ()
+        place_points = points
+    went_out = [0] * match.players
+    fish_made = [0] * match.players
+    eggs_taken = [0] * len(sides)
+    for result in match.results:
+        if result.outcome.kind is OutcomeKind.WENT_OUT:
+            went_out[result.outcome.seat] += 1
+        else:
+            fish_made[result.outcome.seat] += 1
+        if result.eggs_taken_by is not None:
+            eggs_taken[result.eggs_taken_by] += 1
+    seats = tuple(
+        _SeatScore(
+            seat=record.seat,
+            user_id=record.user_id,
+            name=record.name,
+            side=match.side_of(record.seat),
+            points=points[record.seat],
+            goat=match.side_of(record.seat) in goat_sides,
+            rating_gain=gains[record.seat],
+            went_out=went_out[record.seat],
+            fish_made=fish_made[record.seat],
+            eggs_taken=eggs_taken[match.side_of(record.seat)],
+        )
+        for record in sorted(game.seats, key=lambda s: s.seat)
+    )
+    with_computer = any(seat.user_id is None for seat in seats)
+    return _Scored(
+        ending=ending,
+        culprit=abandonment.seat if abandonment is not None else None,
+        seats=seats,
+        elo_places=(
+            None
+            if with_computer
+            else elo.places(place_points, fewer_is_better=fewer_is_better, last=last)
+        ),
+    )
+
+
+def _utc(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
 async def record_match(tx: Transaction, game: GameRecord) -> bool:
-    raise NotImplementedError
+    """Record a game that has just ended, in the caller's transaction.
+
+    Returns True if it was recorded now; False if it does not count (see the module
+    doc) or was recorded before. Raises ValueError for a game whose parts disagree
+    (seats and players, a surrender without an abandonment).
+    """
+    scored = _score(game)
+    if scored is None:
+        return False
+    match = game.match
+    assert match is not None  # _score returns None without a match
+    ended_at = _utc(game.ended_at) or _utc(now())
+    inserted = await tx.execute(
+        """
+        INSERT OR IGNORE INTO stat_matches (
+            game_id, chat_id, variant, ruleset, target, teams, sides, ending, culprit_seat,
+            rounds, elo_counted, started_at, ended_at
+        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        (
+            game.id,
+            game.chat_id,
+            match.ruleset.variant.value,
+            json.dumps(match.ruleset.to_dict()),
+            match.ruleset.target,
+            int(match.ruleset.teams),
+            json.dumps([list(side) for side in match.sides]),
+            scored.ending.value,
+            scored.culprit,
+            len(match.results),
+            int(scored.elo_places is not None),
+            _utc(game.started_at),
+            ended_at,
+        ),
+    )
+    if inserted != 1:
+        return False
+    await tx.execute_many(
+        """
+        INSERT INTO stat_rounds (
+            game_id, round_no, outcome, seat, points, totals, eggs_before, eggs_after,
+            eggs_taken_by
+        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+            (
+                game.id,
+                result.round_no,
+                result.outcome.kind.value,
+                result.outcome.seat,
+                json.dumps(list(result.points)),
+                json.dumps([account.recorded for account in result.after]),
+                result.eggs_before,
+                result.eggs_after,
+                result.eggs_taken_by,
+            )
+            for result in match.results
+        ],
+    )
+    elo_of = await _update_players(tx, game.chat_id, scored)
+    await tx.execute_many(
+        """
+        INSERT INTO stat_seats (
+            game_id, seat, user_id, chat_id, name, side, points, goat, rating_gain, went_out,
+            fish_made, eggs_taken, elo_before, elo_after, elo_all_before, elo_all_after
+        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+            (
+                game.id,
+                s.seat,
+                s.user_id,
+                game.chat_id,
+                s.name,
+                s.side,
+                s.points,
+                int(s.goat),
+                s.rating_gain,
+                s.went_out,
+                s.fish_made,
+                s.eggs_taken,
+                *elo_of.get(s.seat, (None, None, None, None)),
+            )
+            for s in scored.seats
+        ],
+    )
+    await _update_pairs(tx, game.chat_id, scored)
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class _Totals:
+    """A person's running totals in one scope (a group, or 0 for all groups)."""
+
+    matches: int = 0
+    rating: int = 0
+    goats: int = 0
+    points_sum: int = 0
+    went_out: int = 0
+    fish_made: int = 0
+    eggs_taken: int = 0
+    elo: float | None = None
+    streak: int = 0
+
+    def plus(self, s: _SeatScore, elo_after: float | None) -> _Totals:
+        return _Totals(
+            matches=self.matches + 1,
+            rating=self.rating + s.rating_gain,
+            goats=self.goats + int(s.goat),
+            points_sum=self.points_sum + s.points,
+            went_out=self.went_out + s.went_out,
+            fish_made=self.fish_made + s.fish_made,
+            eggs_taken=self.eggs_taken + s.eggs_taken,
+            elo=elo_after,
+            streak=min(self.streak, 0) - 1 if s.goat else max(self.streak, 0) + 1,
+        )
+
+
+def _or_start(rating: float | None) -> float:
+    return elo.START if rating is None else rating
+
+
+_TOTALS = tuple(field.name for field in fields(_Totals))
+
+
+async def _update_players(
+    tx: Transaction, chat_id: int, scored: _Scored
+) -> dict[int, tuple[float | None, ...]]:
+    """Add the match to each person's totals in the group and overall; return each
+    person's seat's Elo (group before, after, overall before, after; None if the match
+    does not count for Elo)."""
+    people = [s for s in scored.seats if s.user_id is not None]
+    if not people:
+        return {}
+    rows = await tx.fetch_all(
+        f"SELECT scope, user_id, {', '.join(_TOTALS)} FROM stat_players"
+        f" WHERE scope IN (?, 0) AND user_id IN ({', '.join('?' * len(people))})",
+        (chat_id, *(s.user_id for s in people)),
+    )
+    found = {
+        (row["scope"], row["user_id"]): _Totals(*(row[name] for name in _TOTALS)) for row in rows
+    }
+    elo_of: dict[int, list[float | None]] = {s.seat: [] for s in people}
+    writes = []
+    for scope in (chat_id, 0):
+        before = {s.seat: found.get((scope, s.user_id), _Totals()) for s in people}
+        after_elo = {seat: totals.elo for seat, totals in before.items()}
+        if scored.elo_places is not None:  # every seat is a person then
+            ratings = [_or_start(before[s.seat].elo) for s in scored.seats]
+            new = elo.updated(ratings, scored.elo_places, [s.side for s in scored.seats])
+            for s in scored.seats:
+                elo_of[s.seat] += [ratings[s.seat], new[s.seat]]
+                after_elo[s.seat] = new[s.seat]
+        else:
+            for s in people:
+                elo_of[s.seat] += [None, None]
+        for s in people:
+            totals = before[s.seat].plus(s, after_elo[s.seat])
+            writes.append((scope, s.user_id, *(getattr(totals, name) for name in _TOTALS), s.name))
+    await tx.execute_many(
+        f"""
+        INSERT INTO stat_players (scope, user_id, {", ".join(_TOTALS)}, name)
+        VALUES ({", ".join("?" * (len(_TOTALS) + 3))})
+        ON CONFLICT (scope, user_id) DO UPDATE SET
+            {", ".join(f"{name} = excluded.{name}" for name in (*_TOTALS, "name"))}
+        """,
+        writes,
+    )
+    return {seat: tuple(values) for seat, values in elo_of.items()}
+
+
+async def _update_pairs(tx: Transaction, chat_id: int, scored: _Scored) -> None:
+    """Team play: add the match to each pair of partners who are both people."""
+    by_side: dict[int, list[_SeatScore]] = {}
+    for s in scored.seats:
+        by_side.setdefault(s.side, []).append(s)
+    writes = []
+    for partners in by_side.values():
+        if len(partners) != 2 or any(s.user_id is None for s in partners):
+            continue
+        first, second = partners
+        assert first.user_id is not None and second.user_id is not None
+        low, high = sorted((first.user_id, second.user_id))
+        gain = min(first.rating_gain, second.rating_gain)
+        for scope in (chat_id, 0):
+            writes.append((scope, low, high, gain, int(first.goat), first.points))
+    if writes:
+        await tx.execute_many(
+            """
+            INSERT INTO stat_pairs (scope, user_lo, user_hi, matches, rating, goats, points_sum)
+            VALUES (?, ?, ?, 1, ?, ?, ?)
+            ON CONFLICT (scope, user_lo, user_hi) DO UPDATE SET
+                matches = matches + 1, rating = rating + excluded.rating,
+                goats = goats + excluded.goats, points_sum = points_sum + excluded.points_sum
+            """,
+            writes,
+        )
+
+
+# Reading -----------------------------------------------------------------------
+
+
+def _shown(users: str, fallback: str) -> str:
+    """SQL for a person's name as last seen (UserRecord.display_name) from the `users`
+    row aliased `users`, or `fallback` when the bot never saw them."""
+    return (
+        f"COALESCE({users}.first_name || COALESCE(' ' || NULLIF({users}.last_name, ''), ''),"
+        f" {fallback})"
+    )
+
+
+def _check_page(offset: int, limit: int) -> None:
+    if offset < 0 or limit < 1:
+        raise ValueError(f"a page needs offset >= 0 and limit >= 1, not {offset} and {limit}")
 
 
 async def leaderboard(
     db: Reader, chat_id: int, *, offset: int = 0, limit: int = 10
 ) -> Page[LeaderRow]:
-    raise NotImplementedError
+    """The group's board (chat_id 0: all groups), `limit` rows from `offset`."""
+    _check_page(offset, limit)
+    total = await db.fetch_one("SELECT COUNT(*) FROM stat_players WHERE scope = ?", (chat_id,))
+    rows = await db.fetch_all(
+        f"""
+        SELECT p.user_id, p.rating, p.elo, p.matches, p.goats, p.fish_made, p.points_sum,
+               {_shown("u", "p.name")} AS shown
+        FROM stat_players p LEFT JOIN users u ON u.id = p.user_id
+        WHERE p.scope = ?
+        ORDER BY p.rating DESC, p.matches, p.elo DESC, p.user_id
+        LIMIT ? OFFSET ?
+        """,
+        (chat_id, limit, offset),
+    )
+    return Page(
+        rows=tuple(
+            LeaderRow(
+                place=offset + index + 1,
+                user_id=row["user_id"],
+                name=row["shown"],
+                rating=row["rating"],
+                elo=None if row["elo"] is None else round(row["elo"]),
+                matches=row["matches"],
+                goats=row["goats"],
+                fish_made=row["fish_made"],
+                avg_points=row["points_sum"] / row["matches"],
+            )
+            for index, row in enumerate(rows)
+        ),
+        total=total[0] if total else 0,
+        offset=offset,
+        limit=limit,
+    )
 
 
 async def pair_leaderboard(
     db: Reader, chat_id: int, *, offset: int = 0, limit: int = 10
 ) -> Page[PairRow]:
-    raise NotImplementedError
+    """The group's board of partners in team play (chat_id 0: all groups)."""
+    _check_page(offset, limit)
+    total = await db.fetch_one("SELECT COUNT(*) FROM stat_pairs WHERE scope = ?", (chat_id,))
+    rows = await db.fetch_all(
+        f"""
+        SELECT p.user_lo, p.user_hi, p.rating, p.matches, p.goats, p.points_sum,
+               {_shown("u", "lo.name")} AS name_lo,
+               {_shown("v", "hi.name")} AS name_hi
+        FROM stat_pairs p
+        LEFT JOIN users u ON u.id = p.user_lo
+        LEFT JOIN users v ON v.id = p.user_hi
+        LEFT JOIN stat_players lo ON lo.scope = p.scope AND lo.user_id = p.user_lo
+        LEFT JOIN stat_players hi ON hi.scope = p.scope AND hi.user_id = p.user_hi
+        WHERE p.scope = ?
+        ORDER BY p.rating DESC, p.matches, p.user_lo, p.user_hi
+        LIMIT ? OFFSET ?
+        """,
+        (chat_id, limit, offset),
+    )
+    return Page(
+        rows=tuple(
+            PairRow(
+                place=offset + index + 1,
+                user_ids=(row["user_lo"], row["user_hi"]),
+                names=(row["name_lo"] or "?", row["name_hi"] or "?"),
+                rating=row["rating"],
+                matches=row["matches"],
+                goats=row["goats"],
+                avg_points=row["points_sum"] / row["matches"],
+            )
+            for index, row in enumerate(rows)
+        ),
+        total=total[0] if total else 0,
+        offset=offset,
+        limit=limit,
+    )
 
 
 async def player_stats(db: Reader, user_id: int, chat_id: int | None) -> PlayerStats | None:
-    raise NotImplementedError
+    """A person's stats in one group (chat_id None: across all groups); None if they
+    have no recorded match there."""
+    scope = 0 if chat_id is None else chat_id
+    row = await db.fetch_one(
+        f"""
+        SELECT p.*, {_shown("u", "p.name")} AS shown
+        FROM stat_players p LEFT JOIN users u ON u.id = p.user_id
+        WHERE p.scope = ? AND p.user_id = ?
+        """,
+        (scope, user_id),
+    )
+    if row is None:
+        return None
+    return PlayerStats(
+        user_id=user_id,
+        name=row["shown"],
+        chat_id=chat_id,
+        matches=row["matches"],
+        rating=row["rating"],
+        elo=None if row["elo"] is None else round(row["elo"]),
+        goats=row["goats"],
+        went_out=row["went_out"],
+        fish_made=row["fish_made"],
+        eggs_taken=row["eggs_taken"],
+        best=await _extreme_match(db, user_id, chat_id, "MAX"),
+        worst=await _extreme_match(db, user_id, chat_id, "MIN"),
+        streak=row["streak"],
+    )
+
+
+async def _extreme_match(
+    db: Reader, user_id: int, chat_id: int | None, extreme: str
+) -> MatchLine | None:
+    """The latest of the person's matches with the largest (MAX) or smallest (MIN)
+    rating gain: two seeks in the index (user_id[, chat_id], rating_gain, game_id)."""
+    where = "user_id = ?" if chat_id is None else "user_id = ? AND chat_id = ?"
+    params = (user_id,) if chat_id is None else (user_id, chat_id)
+    row = await db.fetch_one(
+        f"""
+        SELECT s.game_id, s.chat_id, s.points, s.rating_gain, s.goat, m.ended_at
+        FROM stat_seats s JOIN stat_matches m ON m.game_id = s.game_id
+        WHERE s.{where.replace(" AND ", " AND s.")}
+          AND s.rating_gain = (SELECT {extreme}(rating_gain) FROM stat_seats WHERE {where})
+        ORDER BY s.game_id DESC
+        LIMIT 1
+        """,
+        (*params, *params),
+    )
+    if row is None:
+        return None
+    return MatchLine(
+        game_id=row["game_id"],
+        chat_id=row["chat_id"],
+        ended_at=_time(row["ended_at"]),
+        points=row["points"],
+        rating_gain=row["rating_gain"],
+        goat=bool(row["goat"]),
+    )
 
 
 async def history(
     db: Reader, chat_id: int, *, offset: int = 0, limit: int = 10
 ) -> Page[HistoryEntry]:
-    raise NotImplementedError
+    """The group's recorded matches, the latest first."""
+    _check_page(offset, limit)
+    total = await db.fetch_one("SELECT COUNT(*) FROM stat_matches WHERE chat_id = ?", (chat_id,))
+    rows = await db.fetch_all(
+        """
+        SELECT game_id, ended_at, variant, ending, rounds FROM stat_matches
+        WHERE chat_id = ? ORDER BY ended_at DESC, game_id DESC LIMIT ? OFFSET ?
+        """,
+        (chat_id, limit, offset),
+    )
+    players = await _players_of(db, [row["game_id"] for row in rows])
+    return Page(
+        rows=tuple(
+            HistoryEntry(
+                game_id=row["game_id"],
+                ended_at=_time(row["ended_at"]),
+                variant=Variant(row["variant"]),
+                ending=Ending(row["ending"]),
+                rounds=row["rounds"],
+                players=players.get(row["game_id"], ()),
+            )
+            for row in rows
+        ),
+        total=total[0] if total else 0,
+        offset=offset,
+        limit=limit,
+    )
+
+
+async def _players_of(db: Reader, game_ids: Sequence[int]) -> dict[int, tuple[HistoryPlayer, ...]]:
+    if not game_ids:
+        return {}
+    marks = ", ".join("?" * len(game_ids))
+    rows = await db.fetch_all(
+        f"""
+        SELECT s.game_id, s.user_id, s.points, s.goat, s.rating_gain,
+               CASE WHEN s.user_id IS NULL THEN s.name
+                    ELSE {_shown("u", "s.name")} END AS shown
+        FROM stat_seats s LEFT JOIN users u ON u.id = s.user_id
+        WHERE s.game_id IN ({marks}) ORDER BY s.game_id, s.seat
+        """,
+        tuple(game_ids),
+    )
+    found: dict[int, list[HistoryPlayer]] = {}
+    for row in rows:
+        found.setdefault(row["game_id"], []).append(
+            HistoryPlayer(
+                name=row["shown"],
+                user_id=row["user_id"],
+                points=row["points"],
+                goat=bool(row["goat"]),
+                rating_gain=row["rating_gain"],
+            )
+        )
+    return {game_id: tuple(players) for game_id, players in found.items()}
 
 
 async def match_sheet(db: Reader, game_id: int) -> MatchSheet | None:
-    raise NotImplementedError
+    """One recorded match round by round; None if no such match was recorded."""
+    row = await db.fetch_one("SELECT * FROM stat_matches WHERE game_id = ?", (game_id,))
+    if row is None:
+        return None
+    players = await _players_of(db, [game_id])
+    rounds = await db.fetch_all(
+        "SELECT * FROM stat_rounds WHERE game_id = ? ORDER BY round_no", (game_id,)
+    )
+    return MatchSheet(
+        game_id=game_id,
+        chat_id=row["chat_id"],
+        variant=Variant(row["variant"]),
+        target=row["target"],
+        teams=bool(row["teams"]),
+        started_at=_time(row["started_at"]) if row["started_at"] else None,
+        ended_at=_time(row["ended_at"]),
+        ending=Ending(row["ending"]),
+        players=players.get(game_id, ()),
+        sides=tuple(tuple(side) for side in json.loads(row["sides"])),
+        rounds=tuple(
+            SheetRound(
+                round_no=r["round_no"],
+                outcome=OutcomeKind(r["outcome"]),
+                seat=r["seat"],
+                points=tuple(json.loads(r["points"])),
+                totals=tuple(json.loads(r["totals"])),
+                eggs_after=r["eggs_after"],
+            )
+            for r in rounds
+        ),
+    )
