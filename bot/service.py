@@ -33,7 +33,7 @@ from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import KOZEL, FishMode, Ruleset, Variant
 from domino.tiles import ALL_TILES, Tile
-from storage import repo
+from storage import repo, stats
 from storage.db import Database, Transaction
 from storage.records import (
     Abandonment,
@@ -405,6 +405,8 @@ class GameService:
         if match.over:
             changed = _ended(changed, GameStatus.FINISHED)
         saved = await repo.save_game(tx, changed)
+        if match.over:
+            await stats.record_match(tx, saved)
         for result in match.results[results_before:]:
             await repo.enqueue(
                 tx,
@@ -531,6 +533,7 @@ class GameService:
                 if person.id != game.creator_id and not is_admin:
                     raise Refusal("alert.creator_or_admin")
                 saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
+                await stats.record_match(tx, saved)  # counted only after an abandonment
         except Refusal as refusal:
             return refusal.answer(lang)
         log.info("chat %s game %s: cancelled by %s", saved.chat_id, saved.id, person.id)
@@ -583,6 +586,7 @@ class GameService:
             if game is None:
                 return
             saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
+            await stats.record_match(tx, saved)  # counted only after an abandonment
             title = chat.title if chat and chat.title else "?"
             for seat in saved.people:
                 assert seat.user_id is not None
