@@ -28,13 +28,14 @@ from bot.i18n import Lang, t
 from bot.outgoing import Limits, Outgoing, QueueMiddleware
 from bot.publisher import Publisher
 from bot.service import GameService
+from bot.stats_service import StatsService
 from handlers import get_routers
 from storage.db import Database
 
 log = logging.getLogger("bot")
 
 SHUTDOWN_GRACE = 8.0  # seconds for in-flight work and queues after SIGTERM
-COMMANDS = ("domino", "rules", "help", "hand", "leave", "cancel")
+COMMANDS = ("domino", "rules", "help", "hand", "leave", "cancel", "top", "stats", "history")
 
 # aiogram parses every answer with `Response[<returned type>]`; pydantic caches those
 # models only weakly, so under load they were rebuilt again and again (milliseconds
@@ -107,6 +108,7 @@ async def run(settings: Settings) -> None:
     dp = Dispatcher()
     dp.include_routers(*get_routers())
     dp["games"] = service
+    dp["stats"] = StatsService(db)
 
     await bot.delete_webhook(drop_pending_updates=False)
     await bot.set_my_commands(commands_for(Lang.RU))

@@ -64,3 +64,26 @@ class CancelCb(CallbackData, prefix="x1"):
 
     game: int
     confirm: bool
+
+
+class TopScope(StrEnum):
+    """Which table /top shows: people one by one, or the pairs of team games."""
+
+    PLAYERS = "g"
+    PAIRS = "p"
+
+
+class TopCb(CallbackData, prefix="t1"):
+    """A page of the group's leaderboard (/top). The button carries the page, not state:
+    an old button still opens the page it names."""
+
+    scope: TopScope
+    page: int  # 1-based
+
+
+class HistoryCb(CallbackData, prefix="h1"):
+    """A page of the group's match history (/history), or one match's score sheet from it
+    (`game` > 0); the sheet's "back" button returns to `page`."""
+
+    page: int  # 1-based
+    game: int = 0

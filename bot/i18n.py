@@ -338,6 +338,156 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
         Lang.RU: "Сейчас ходит {name}.",
         Lang.EN: "It is {name}'s turn.",
     },
+    # /top, /stats, /history and the score sheets (issue 6).
+    "cmd.top": {Lang.RU: "рейтинг группы", Lang.EN: "the group's leaderboard"},
+    "cmd.stats": {Lang.RU: "моя статистика", Lang.EN: "my stats"},
+    "cmd.history": {Lang.RU: "последние партии группы", Lang.EN: "the group's last matches"},
+    "top.title": {
+        Lang.RU: "🏆 <b>Рейтинг «{chat}»</b> · стр. {page}/{pages}",
+        Lang.EN: "🏆 <b>Leaderboard of “{chat}”</b> · page {page}/{pages}",
+    },
+    "top.pairs_title": {
+        Lang.RU: "🏆 <b>Рейтинг пар «{chat}»</b> · стр. {page}/{pages}",
+        Lang.EN: "🏆 <b>Pairs of “{chat}”</b> · page {page}/{pages}",
+    },
+    "top.col_name": {Lang.RU: "Игрок", Lang.EN: "Player"},
+    "top.col_pair": {Lang.RU: "Пара", Lang.EN: "Pair"},
+    "top.col_rating": {Lang.RU: "Очки", Lang.EN: "Pts"},
+    "top.col_elo": {Lang.RU: "Elo", Lang.EN: "Elo"},
+    "top.col_matches": {Lang.RU: "Игр", Lang.EN: "Mat"},
+    "top.col_goats": {Lang.RU: "Коз", Lang.EN: "Goat"},
+    "top.col_safe": {Lang.RU: "Не коз", Lang.EN: "Safe"},
+    "top.col_fish": {Lang.RU: "Рыб", Lang.EN: "Fish"},
+    "top.col_avg": {Lang.RU: "Ср", Lang.EN: "Avg"},
+    "top.legend": {
+        Lang.RU: "<i>Очки — рейтинг за партии (K-11), Elo — по партиям без компьютеров. "
+        "Игр — партий, Коз — раз козлом, Не коз — доля партий не козлом, "
+        "Рыб — сделано рыб, Ср — средний итог партии.</i>",
+        Lang.EN: "<i>Pts — the match rating (K-11); Elo — from matches without computers. "
+        "Mat — matches, Goat — times the goat, Safe — share of matches not the goat, "
+        "Fish — fish made, Avg — average final points.</i>",
+    },
+    "top.pairs_legend": {
+        Lang.RU: "<i>Пара — те же двое в игре 2×2, где бы ни сидели. Очки — рейтинг (K-11), "
+        "Игр — партий, Коз — раз козлом, Не коз — доля партий не козлом, "
+        "Ср — средний итог.</i>",
+        Lang.EN: "<i>A pair is the same two people in a 2×2 game, whatever their seats. "
+        "Pts — rating (K-11), Mat — matches, Goat — times the goat, "
+        "Safe — share not the goat, Avg — average final points.</i>",
+    },
+    "top.empty": {
+        Lang.RU: "🏆 В этой группе ещё не сыграно ни одной партии. Начните: /domino",
+        Lang.EN: "🏆 No matches played in this group yet. Start one: /domino",
+    },
+    "top.pairs_empty": {
+        Lang.RU: "👥 Партий парами (вчетвером, 2×2) здесь ещё не было.",
+        Lang.EN: "👥 No team matches (four players, 2×2) here yet.",
+    },
+    "top.private": {
+        Lang.RU: "Рейтинг ведётся по группам: напишите /top в группе, где играете. "
+        "Ваша статистика по всем группам: /stats",
+        Lang.EN: "Leaderboards belong to groups: send /top in a group where you play. "
+        "Your stats across all groups: /stats",
+    },
+    "btn.top_pairs": {Lang.RU: "👥 Пары", Lang.EN: "👥 Pairs"},
+    "btn.top_players": {Lang.RU: "👤 Игроки", Lang.EN: "👤 Players"},
+    "stats.title_group": {
+        Lang.RU: "📊 <b>{name}</b> в «{chat}»",
+        Lang.EN: "📊 <b>{name}</b> in “{chat}”",
+    },
+    "stats.title_all": {
+        Lang.RU: "📊 <b>{name}</b> во всех группах",
+        Lang.EN: "📊 <b>{name}</b> across all groups",
+    },
+    "stats.matches": {
+        Lang.RU: "Партий: {n} · рейтинг: {rating} · Elo: {elo}",
+        Lang.EN: "Matches: {n} · rating: {rating} · Elo: {elo}",
+    },
+    "stats.goats": {
+        Lang.RU: "🐐 Козлом: {n} ({share} партий)",
+        Lang.EN: "🐐 The goat: {n} ({share} of matches)",
+    },
+    "stats.went_out": {Lang.RU: "🏁 Вышел в раундах: {n}", Lang.EN: "🏁 Went out: {n} rounds"},
+    "stats.fish": {Lang.RU: "🐟 Рыб сделано: {n}", Lang.EN: "🐟 Fish made: {n}"},
+    "stats.eggs": {Lang.RU: "🥚 Яиц забрано: {n}", Lang.EN: "🥚 Eggs taken: {n}"},
+    "stats.best": {
+        Lang.RU: "👍 Лучшая партия: итог {points}, {date} (рейтинг +{gain})",
+        Lang.EN: "👍 Best match: {points} points, {date} (rating +{gain})",
+    },
+    "stats.worst": {
+        Lang.RU: "👎 Худшая партия: итог {points}, {date} (рейтинг +{gain})",
+        Lang.EN: "👎 Worst match: {points} points, {date} (rating +{gain})",
+    },
+    "stats.streak_safe": {
+        Lang.RU: "🔥 Партий подряд не козлом: {n}",
+        Lang.EN: "🔥 Matches in a row not the goat: {n}",
+    },
+    "stats.streak_goat": {
+        Lang.RU: "🐐 Козлом партий подряд: {n}",
+        Lang.EN: "🐐 The goat in a row: {n} matches",
+    },
+    "stats.none_group": {
+        Lang.RU: "📊 {name}: в этой группе записанных партий пока нет. Сыграть: /domino",
+        Lang.EN: "📊 {name}: no recorded matches in this group yet. Play one: /domino",
+    },
+    "stats.none_all": {
+        Lang.RU: "📊 {name}: записанных партий пока нет. Добавьте меня в группу и "
+        "напишите там /domino.",
+        Lang.EN: "📊 {name}: no recorded matches yet. Add me to a group and send /domino there.",
+    },
+    "history.title": {
+        Lang.RU: "📜 <b>Партии в «{chat}»</b> · стр. {page}/{pages}",
+        Lang.EN: "📜 <b>Matches in “{chat}”</b> · page {page}/{pages}",
+    },
+    "history.entry": {
+        Lang.RU: "<b>{n}.</b> {date} · {variant} · {ending} · раундов: {rounds}",
+        Lang.EN: "<b>{n}.</b> {date} · {variant} · {ending} · rounds: {rounds}",
+    },
+    "history.hint": {
+        Lang.RU: "<i>Кнопка с номером открывает запись партии по раундам.</i>",
+        Lang.EN: "<i>A numbered button opens that match's round-by-round score sheet.</i>",
+    },
+    "history.empty": {
+        Lang.RU: "📜 Здесь ещё нет сыгранных партий. Начните: /domino",
+        Lang.EN: "📜 No matches played here yet. Start one: /domino",
+    },
+    "history.private": {
+        Lang.RU: "История партий ведётся по группам: напишите /history в группе.",
+        Lang.EN: "Match history belongs to groups: send /history in a group.",
+    },
+    "ending.finished": {Lang.RU: "доиграна", Lang.EN: "played out"},
+    "ending.surrender": {Lang.RU: "сдача", Lang.EN: "surrender"},
+    "ending.timeout": {Lang.RU: "вышло время", Lang.EN: "timeout"},
+    "ending.left": {Lang.RU: "игрок ушёл", Lang.EN: "a player left"},
+    "ending.cancelled": {Lang.RU: "отменена", Lang.EN: "cancelled"},
+    "btn.history_back": {Lang.RU: "↩️ К списку партий", Lang.EN: "↩️ Back to the matches"},
+    "sheet.title": {
+        Lang.RU: "📋 <b>Партия №{id}</b> · {variant} до {target} · {date} · {ending}",
+        Lang.EN: "📋 <b>Match #{id}</b> · {variant} to {target} · {date} · {ending}",
+    },
+    "sheet.player": {
+        Lang.RU: "{seat}. {name}{goat}: итог {points}",
+        Lang.EN: "{seat}. {name}{goat}: {points} points",
+    },
+    "sheet.col_round": {Lang.RU: "Р", Lang.EN: "R"},
+    "sheet.col_outcome": {Lang.RU: "Исход", Lang.EN: "Result"},
+    "sheet.went_out": {Lang.RU: "вышел {seat}", Lang.EN: "out {seat}"},
+    "sheet.fish": {Lang.RU: "рыба {seat}", Lang.EN: "fish {seat}"},
+    "sheet.eggs": {Lang.RU: "яйца +{n} дальше", Lang.EN: "eggs +{n} carried"},
+    "sheet.legend": {
+        Lang.RU: "<i>«вышел N» — вышел игрок N; «рыба N» — рыба, рыбак — игрок N. "
+        "В строке раунда — очки за раунд, под ней — счёт после раунда.</i>",
+        Lang.EN: "<i>“out N”: player N went out; “fish N”: a fish, player N the fisherman. "
+        "A round's line holds its points, the line below the score after it.</i>",
+    },
+    "alert.no_such_page": {
+        Lang.RU: "Такой страницы нет.",
+        Lang.EN: "There is no such page.",
+    },
+    "alert.no_such_match": {
+        Lang.RU: "Такой партии в записях этой группы нет.",
+        Lang.EN: "There is no such match in this group's records.",
+    },
 }
 
 

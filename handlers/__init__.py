@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from handlers import buttons, chat_events, commands, fallback
+from handlers import buttons, chat_events, commands, fallback, stats
 
 
 def get_routers() -> list[Router]:
-    return [chat_events.router, commands.router, buttons.router, fallback.router]
+    return [chat_events.router, commands.router, buttons.router, stats.router, fallback.router]

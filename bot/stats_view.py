@@ -1,0 +1,499 @@
+"""What /top, /stats and /history show, as pure functions of the stats records.
+
+Tables are monospace (`<pre>`, HTML parse mode) rather than pictures: names in
+Telegram are full of emoji, which the bundled fonts cannot draw, while the client
+draws them in text; text also costs no upload and edits cheaply when paging. Columns
+line up by display width (`display_width`): a Cyrillic letter is one column, an
+emoji or East-Asian wide character two, and combining marks, joiners and variation
+selectors nothing, with a ZWJ sequence or a flag counted as one picture. Every row
+fits in `LINE_WIDTH` columns, about what a phone shows of a code block in portrait,
+so each player takes two lines: name and ratings, then the counts.
+
+Dates are shown as dd.mm.yyyy in UTC (the bot serves groups in many time zones and
+stores UTC; a date is what people compare, not the hour).
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import HistoryCb, TopCb, TopScope
+from bot.i18n import Lang, t
+from domino.views import OutcomeKind
+from storage.records import Ending
+from storage.stats import (
+    HistoryEntry,
+    HistoryPlayer,
+    LeaderRow,
+    MatchSheet,
+    Page,
+    PairRow,
+    PlayerStats,
+    SheetRound,
+)
+
+LINE_WIDTH = 32  # columns of every line of a table
+PAGE_SIZE = 10
+NAME_WIDTH = 16  # the name column of the players' table
+PAIR_WIDTH = 22  # the names column of the pairs' table
+SHEETS_PER_ROW = 5  # history buttons that open a score sheet, per keyboard row
+T = TypeVar("T")
+ELLIPSIS = "…"
+NO_VALUE = "—"
+
+_ZWJ = "\u200d"
+_VS16 = "\ufe0f"  # emoji presentation: the character before it is drawn as a picture
+_ZERO_WIDTH = frozenset({"Mn", "Me", "Cf"})
+# Bidi overrides and isolates would reorder the rest of a table line; they are dropped.
+_BIDI_CONTROLS = frozenset(
+    "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+# --- display width -------------------------------------------------------------------
+
+
+def _regional(char: str) -> bool:
+    return 0x1F1E6 <= ord(char) <= 0x1F1FF  # the letters that make flags in pairs
+
+
+def _skin_tone(char: str) -> bool:
+    return 0x1F3FB <= ord(char) <= 0x1F3FF
+
+
+def _pictograph(char: str) -> bool:
+    """What a ZWJ joins into one picture (👨 and 👩 in 👨‍👩, 🏃 and ♀ in 🏃‍♀️); a stray
+    ZWJ next to a letter or a space joins nothing."""
+    return unicodedata.category(char) == "So" or unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def clusters(text: str) -> list[str]:
+    """`text` cut into what a reader sees as single characters: a base with its marks,
+    a ZWJ sequence (👨‍👩‍👧), a flag (two regional letters), an emoji with its skin tone."""
+    found: list[str] = []
+    joined = False
+    for char in text:
+        attach = bool(found) and (
+            (joined and _pictograph(char) and _pictograph(found[-1][0]))
+            or unicodedata.category(char) in _ZERO_WIDTH
+            or _skin_tone(char)
+            or (_regional(char) and len(found[-1]) == 1 and _regional(found[-1]))
+        )
+        if attach:
+            found[-1] += char
+        else:
+            found.append(char)
+        joined = char == _ZWJ
+    return found
+
+
+def cluster_width(cluster: str) -> int:
+    base = cluster[0]
+    if unicodedata.category(base) in _ZERO_WIDTH:
+        return 0  # a mark with nothing before it
+    if _regional(base) or unicodedata.east_asian_width(base) in ("W", "F") or _VS16 in cluster:
+        return 2
+    return 1
+
+
+def display_width(text: str) -> int:
+    """The columns `text` takes in a monospace font as Telegram draws it."""
+    return sum(cluster_width(cluster) for cluster in clusters(text))
+
+
+def truncate(text: str, width: int) -> str:
+    """`text` cut to at most `width` columns, ending in "…" if anything was cut; a
+    cluster (a ZWJ sequence, a flag) is kept whole or left out whole."""
+    if display_width(text) <= width:
+        return text
+    kept: list[str] = []
+    used = 0
+    for cluster in clusters(text):
+        size = cluster_width(cluster)
+        if used + size > width - 1:
+            break
+        kept.append(cluster)
+        used += size
+    return "".join(kept) + ELLIPSIS
+
+
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    """`text` truncated to `width` columns and filled with spaces to exactly `width`."""
+    text = truncate(text, width)
+    fill = " " * (width - display_width(text))
+    return fill + text if right else text + fill
+
+
+def clean_name(name: str) -> str:
+    """A name made safe for one table cell: no control or bidi characters, one line."""
+    kept = "".join(
+        " " if unicodedata.category(char) == "Cc" else char
+        for char in name
+        if char not in _BIDI_CONTROLS
+    )
+    return " ".join(kept.split()) or "?"
+
+
+def cell(name: str, width: int) -> str:
+    """A name as one left-aligned cell of `width` columns, HTML-escaped."""
+    return html.escape(pad(clean_name(name), width), quote=False)
+
+
+# --- numbers and dates ---------------------------------------------------------------
+
+
+def round_half_up(value: float) -> int:
+    return int(value + 0.5) if value >= 0 else -int(-value + 0.5)
+
+
+def percent(share: float) -> str:
+    return f"{round_half_up(share * 100)}%"
+
+
+def day(moment: datetime) -> str:
+    """dd.mm.yyyy in UTC; a naive time is taken as UTC (the database stores UTC)."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("%d.%m.%Y")
+
+
+def _elo(elo: int | None) -> str:
+    return NO_VALUE if elo is None else str(elo)
+
+
+def _title(chat: str | None) -> str:
+    return html.escape(clean_name(chat or "?"), quote=False)
+
+
+# --- paging --------------------------------------------------------------------------
+
+
+def page_offset(page: int, size: int = PAGE_SIZE) -> int:
+    return (page - 1) * size
+
+
+def page_exists(page: int, total: int, size: int = PAGE_SIZE) -> bool:
+    """Page 1 always exists (it may be empty); others only while they hold rows."""
+    return page == 1 or 1 < page <= -(-total // size)
+
+
+def paging_row(page: Page[T], data: Callable[[int], str]) -> list[InlineKeyboardButton]:
+    """◀️ and ▶️ to the neighbouring pages, each named by its number; `data(page)` is the
+    callback data that opens that page."""
+    row: list[InlineKeyboardButton] = []
+    if page.has_prev:
+        row.append(
+            InlineKeyboardButton(text=f"◀️ {page.page_no - 1}", callback_data=data(page.page_no - 1))
+        )
+    if page.has_next:
+        row.append(
+            InlineKeyboardButton(text=f"{page.page_no + 1} ▶️", callback_data=data(page.page_no + 1))
+        )
+    return row
+
+
+def _keyboard(rows: Sequence[Sequence[InlineKeyboardButton]]) -> InlineKeyboardMarkup | None:
+    kept = [list(row) for row in rows if row]
+    return InlineKeyboardMarkup(inline_keyboard=kept) if kept else None
+
+
+# --- /top ----------------------------------------------------------------------------
+
+
+def _columns(*cells: tuple[str, int]) -> str:
+    """Right-aligned cells, each `width` columns wide (numbers and their headers)."""
+    return "".join(pad(text, width, right=True) for text, width in cells)
+
+
+def leaderboard_text(page: Page[LeaderRow], chat: str | None, lang: Lang) -> str:
+    """The players' table: line one the place, name, rating (K-11) and Elo; line two the
+    matches, times козёл, share of matches not козёл, fish made, average final points."""
+    if not page.total:
+        return t("top.empty", lang)
+    head = t("top.title", lang, chat=_title(chat), page=page.page_no, pages=page.pages)
+    lines = [
+        "  #"
+        + " "
+        + pad(t("top.col_name", lang), NAME_WIDTH)
+        + _columns((t("top.col_rating", lang), 6), (t("top.col_elo", lang), 6)),
+        "    "
+        + _stat_columns(
+            t("top.col_matches", lang),
+            t("top.col_goats", lang),
+            t("top.col_safe", lang),
+            t("top.col_fish", lang),
+            t("top.col_avg", lang),
+        ),
+        "─" * LINE_WIDTH,
+    ]
+    for row in page.rows:
+        lines.append(
+            pad(str(row.place), 3, right=True)
+            + " "
+            + cell(row.name, NAME_WIDTH)
+            + _columns((str(row.rating), 6), (_elo(row.elo), 6))
+        )
+        lines.append(
+            "    "
+            + _stat_columns(
+                str(row.matches),
+                str(row.goats),
+                percent(row.not_goat_share),
+                str(row.fish_made),
+                str(round_half_up(row.avg_points)),
+            )
+        )
+    return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{t('top.legend', lang)}"
+
+
+def _stat_columns(matches: str, goats: str, safe: str, fish: str, avg: str) -> str:
+    return _columns((matches, 5), (goats, 5), (safe, 7), (fish, 5), (avg, 6))
+
+
+def pairs_text(page: Page[PairRow], chat: str | None, lang: Lang) -> str:
+    """The pairs' table (team games; a pair is the same two people whatever their seats)."""
+    if not page.total:
+        return t("top.pairs_empty", lang)
+    head = t("top.pairs_title", lang, chat=_title(chat), page=page.page_no, pages=page.pages)
+    lines = [
+        "  #"
+        + " "
+        + pad(t("top.col_pair", lang), PAIR_WIDTH)
+        + _columns((t("top.col_rating", lang), 6)),
+        "    "
+        + _pair_columns(
+            t("top.col_matches", lang),
+            t("top.col_goats", lang),
+            t("top.col_safe", lang),
+            t("top.col_avg", lang),
+        ),
+        "─" * LINE_WIDTH,
+    ]
+    for row in page.rows:
+        lines.append(
+            pad(str(row.place), 3, right=True)
+            + " "
+            + html.escape(pair_names(row.names, PAIR_WIDTH), quote=False)
+            + _columns((str(row.rating), 6))
+        )
+        lines.append(
+            "    "
+            + _pair_columns(
+                str(row.matches),
+                str(row.goats),
+                percent(row.not_goat_share),
+                str(round_half_up(row.avg_points)),
+            )
+        )
+    return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{t('top.pairs_legend', lang)}"
+
+
+def _pair_columns(matches: str, goats: str, safe: str, avg: str) -> str:
+    return _columns((matches, 6), (goats, 6), (safe, 8), (avg, 8))
+
+
+def pair_names(names: tuple[str, str], width: int) -> str:
+    """ "A + B" in exactly `width` columns; when too long, the longer name gives way first."""
+    first, second = (clean_name(name) for name in names)
+    room = width - 3
+    a, b = display_width(first), display_width(second)
+    if a + b > room:
+        a = min(a, max(room // 2, room - b))
+        b = room - a
+    return pad(f"{truncate(first, a)} + {truncate(second, b)}", width)
+
+
+def top_keyboard(page: Page[T], scope: TopScope, lang: Lang) -> InlineKeyboardMarkup:
+    """◀️ ▶️ past ten rows, and the switch between the players' and the pairs' tables."""
+    paging = paging_row(page, lambda n: TopCb(scope=scope, page=n).pack())
+    if scope is TopScope.PLAYERS:
+        switch = InlineKeyboardButton(
+            text=t("btn.top_pairs", lang),
+            callback_data=TopCb(scope=TopScope.PAIRS, page=1).pack(),
+        )
+    else:
+        switch = InlineKeyboardButton(
+            text=t("btn.top_players", lang),
+            callback_data=TopCb(scope=TopScope.PLAYERS, page=1).pack(),
+        )
+    keyboard = _keyboard([paging, [switch]])
+    assert keyboard is not None
+    return keyboard
+
+
+# --- /stats --------------------------------------------------------------------------
+
+
+def player_stats_text(stats: PlayerStats, chat: str | None, lang: Lang) -> str:
+    """One person's numbers in one group (`chat` its title) or across all groups (None)."""
+    name = html.escape(clean_name(stats.name), quote=False)
+    if stats.chat_id is None:
+        lines = [t("stats.title_all", lang, name=name)]
+    else:
+        lines = [t("stats.title_group", lang, name=name, chat=_title(chat))]
+    lines.append(
+        t("stats.matches", lang, n=stats.matches, rating=stats.rating, elo=_elo(stats.elo))
+    )
+    share = percent(stats.goats / stats.matches) if stats.matches else "0%"
+    lines.append(t("stats.goats", lang, n=stats.goats, share=share))
+    lines.append(t("stats.went_out", lang, n=stats.went_out))
+    lines.append(t("stats.fish", lang, n=stats.fish_made))
+    lines.append(t("stats.eggs", lang, n=stats.eggs_taken))
+    if stats.best is not None:
+        lines.append(
+            t(
+                "stats.best",
+                lang,
+                points=stats.best.points,
+                date=day(stats.best.ended_at),
+                gain=stats.best.rating_gain,
+            )
+        )
+    if stats.worst is not None:
+        lines.append(
+            t(
+                "stats.worst",
+                lang,
+                points=stats.worst.points,
+                date=day(stats.worst.ended_at),
+                gain=stats.worst.rating_gain,
+            )
+            + (" 🐐" if stats.worst.goat else "")
+        )
+    if stats.streak > 0:
+        lines.append(t("stats.streak_safe", lang, n=stats.streak))
+    elif stats.streak < 0:
+        lines.append(t("stats.streak_goat", lang, n=-stats.streak))
+    return "\n".join(lines)
+
+
+def no_stats_text(name: str, in_group: bool, lang: Lang) -> str:
+    name = html.escape(clean_name(name), quote=False)
+    return t("stats.none_group" if in_group else "stats.none_all", lang, name=name)
+
+
+# --- /history ------------------------------------------------------------------------
+
+
+def ending_name(ending: Ending, lang: Lang) -> str:
+    return t(f"ending.{ending.value}", lang)
+
+
+def variant_name(entry: HistoryEntry | MatchSheet, lang: Lang) -> str:
+    return t(f"variant.{entry.variant.value}", lang)
+
+
+def _player_result(player: HistoryPlayer) -> str:
+    name = html.escape(truncate(clean_name(player.name), 24), quote=False)
+    return f"{name}{' 🐐' if player.goat else ''} {player.points}"
+
+
+def history_text(page: Page[HistoryEntry], chat: str | None, lang: Lang) -> str:
+    """The group's last matches, newest first, numbered on from the page's offset: date,
+    variant, how it ended, rounds, then every player's final points with 🐐 for the козёл."""
+    if not page.total:
+        return t("history.empty", lang)
+    lines = [t("history.title", lang, chat=_title(chat), page=page.page_no, pages=page.pages)]
+    for number, entry in enumerate(page.rows, start=page.offset + 1):
+        lines.append("")
+        lines.append(
+            t(
+                "history.entry",
+                lang,
+                n=number,
+                date=day(entry.ended_at),
+                variant=variant_name(entry, lang),
+                ending=ending_name(entry.ending, lang),
+                rounds=entry.rounds,
+            )
+        )
+        lines.append("   " + " · ".join(_player_result(p) for p in entry.players))
+    lines.append("")
+    lines.append(t("history.hint", lang))
+    return "\n".join(lines)
+
+
+def history_keyboard(page: Page[HistoryEntry]) -> InlineKeyboardMarkup | None:
+    """A button per match (its number in the list) that opens its score sheet, then ◀️ ▶️."""
+    sheets = [
+        InlineKeyboardButton(
+            text=f"📋 {number}",
+            callback_data=HistoryCb(page=page.page_no, game=entry.game_id).pack(),
+        )
+        for number, entry in enumerate(page.rows, start=page.offset + 1)
+    ]
+    rows = [sheets[i : i + SHEETS_PER_ROW] for i in range(0, len(sheets), SHEETS_PER_ROW)]
+    rows.append(paging_row(page, lambda n: HistoryCb(page=n).pack()))
+    return _keyboard(rows)
+
+
+# --- the score sheet -----------------------------------------------------------------
+
+
+def side_label(sheet: MatchSheet, side: int) -> str:
+    """A side's column header: the seat number(s) as in the list of players ("1", "1+3")."""
+    return "+".join(str(seat + 1) for seat in sheet.sides[side])
+
+
+def _outcome(round_: SheetRound, lang: Lang) -> str:
+    key = "sheet.went_out" if round_.outcome is OutcomeKind.WENT_OUT else "sheet.fish"
+    return t(key, lang, seat=round_.seat + 1)
+
+
+def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
+    """One match round by round: who went out (or рыба and the рыбак's seat), each side's
+    points in the round, and under them each side's total after it; eggs carried on."""
+    sides = len(sheet.sides)
+    column = max(5, (LINE_WIDTH - 11) // sides)
+    lines = [
+        t(
+            "sheet.title",
+            lang,
+            id=sheet.game_id,
+            variant=variant_name(sheet, lang),
+            target=sheet.target,
+            date=day(sheet.ended_at),
+            ending=ending_name(sheet.ending, lang),
+        )
+    ]
+    for seat, player in enumerate(sheet.players):
+        gain = f"+{player.rating_gain}" if player.rating_gain >= 0 else str(player.rating_gain)
+        name = html.escape(truncate(clean_name(player.name), 32), quote=False)
+        goat = " 🐐" if player.goat else ""
+        lines.append(
+            t("sheet.player", lang, seat=seat + 1, name=name, goat=goat, points=player.points)
+            + (f" ({gain})" if player.user_id is not None else "")
+        )
+    table = [
+        pad(t("sheet.col_round", lang), 3, right=True)
+        + " "
+        + pad(t("sheet.col_outcome", lang), 7)
+        + _columns(*((side_label(sheet, side), column) for side in range(sides))),
+        "─" * (11 + column * sides),
+    ]
+    for round_ in sheet.rounds:
+        table.append(
+            pad(str(round_.round_no), 3, right=True)
+            + " "
+            + pad(_outcome(round_, lang), 7)
+            + _columns(*((f"+{points}", column) for points in round_.points))
+        )
+        table.append(" " * 11 + _columns(*((str(total), column) for total in round_.totals)))
+        if round_.eggs_after:
+            table.append(" " * 4 + t("sheet.eggs", lang, n=round_.eggs_after))
+    lines.append(f"<pre>{html.escape(chr(10).join(table), quote=False)}</pre>")
+    lines.append(t("sheet.legend", lang))
+    return "\n".join(lines)
+
+
+def sheet_keyboard(page: int, lang: Lang) -> InlineKeyboardMarkup:
+    back = InlineKeyboardButton(
+        text=t("btn.history_back", lang), callback_data=HistoryCb(page=page).pack()
+    )
+    return InlineKeyboardMarkup(inline_keyboard=[[back]])

@@ -1,0 +1,127 @@
+"""/top, /stats, /history and their buttons: parse, ask the stats service, reply or edit.
+
+A press is only honoured on a message in a group (where these buttons are sent);
+the service checks the page and the match, so a forged or foreign press is answered
+politely and changes nothing.
+"""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Chat, Message
+
+from bot.callbacks import HistoryCb, TopCb
+from bot.i18n import Lang, t
+from bot.service import Answer, Refusal
+from bot.stats_service import Chat as StatsChat
+from bot.stats_service import Screen, StatsService
+from handlers.buttons import reply
+from handlers.people import GROUP_TYPES, person_of
+
+router = Router(name="stats")
+in_group = F.chat.type.in_(GROUP_TYPES)
+in_private = F.chat.type == "private"
+
+
+def where(chat: Chat) -> StatsChat:
+    return StatsChat(id=chat.id, title=chat.title, is_group=chat.type in GROUP_TYPES)
+
+
+async def show(message: Message, screen: Screen) -> None:
+    await message.reply(screen.text, reply_markup=screen.keyboard, parse_mode="HTML")
+
+
+@router.message(Command("top"), in_group, F.from_user)
+async def on_top(message: Message, stats: StatsService) -> None:
+    assert message.from_user is not None
+    await show(message, await stats.top(where(message.chat), person_of(message.from_user).lang))
+
+
+@router.message(Command("top"), in_private, F.from_user)
+async def on_top_in_private(message: Message) -> None:
+    assert message.from_user is not None
+    await message.answer(t("top.private", person_of(message.from_user).lang))
+
+
+@router.message(Command("stats"), F.from_user)
+async def on_stats(message: Message, stats: StatsService) -> None:
+    """Yours here; as a reply in a group, the replied-to person's here; in private, yours
+    across all groups. A reply to a bot's message asks about the sender."""
+    assert message.from_user is not None
+    lang = person_of(message.from_user).lang
+    chat = where(message.chat)
+    about = message.from_user
+    replied = message.reply_to_message
+    if chat.is_group and replied is not None and replied.from_user and not replied.from_user.is_bot:
+        about = replied.from_user
+    screen = await stats.player(about.id, person_of(about).name, chat, lang)
+    await show(message, screen)
+
+
+@router.message(Command("history"), in_group, F.from_user)
+async def on_history(message: Message, stats: StatsService) -> None:
+    assert message.from_user is not None
+    lang = person_of(message.from_user).lang
+    await show(message, await stats.history(where(message.chat), lang))
+
+
+@router.message(Command("history"), in_private, F.from_user)
+async def on_history_in_private(message: Message) -> None:
+    assert message.from_user is not None
+    await message.answer(t("history.private", person_of(message.from_user).lang))
+
+
+async def _edit(call: CallbackQuery, lang: Lang, screen: Screen | Refusal) -> None:
+    """Answer the press, then put `screen` into the pressed message (or only refuse)."""
+    if isinstance(screen, Refusal):
+        await reply(call, screen.answer(lang))
+        return
+    await reply(call, Answer())
+    assert isinstance(call.message, Message)
+    await call.message.edit_text(screen.text, reply_markup=screen.keyboard, parse_mode="HTML")
+
+
+def _group_message(call: CallbackQuery) -> Message | None:
+    """The pressed message if it is a group's and still accessible; else None."""
+    message = call.message
+    if isinstance(message, Message) and message.chat.type in GROUP_TYPES:
+        return message
+    return None
+
+
+@router.callback_query(TopCb.filter())
+async def on_top_page(call: CallbackQuery, callback_data: TopCb, stats: StatsService) -> None:
+    lang = person_of(call.from_user).lang
+    message = _group_message(call)
+    if message is None:
+        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        return
+    try:
+        screen: Screen | Refusal = await stats.top(
+            where(message.chat), lang, callback_data.scope, callback_data.page
+        )
+    except Refusal as refusal:
+        screen = refusal
+    await _edit(call, lang, screen)
+
+
+@router.callback_query(HistoryCb.filter())
+async def on_history_page(
+    call: CallbackQuery, callback_data: HistoryCb, stats: StatsService
+) -> None:
+    lang = person_of(call.from_user).lang
+    message = _group_message(call)
+    if message is None:
+        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        return
+    chat = where(message.chat)
+    try:
+        screen: Screen | Refusal = (
+            await stats.sheet(chat, callback_data.game, callback_data.page, lang)
+            if callback_data.game
+            else await stats.history(chat, lang, callback_data.page)
+        )
+    except Refusal as refusal:
+        screen = refusal
+    await _edit(call, lang, screen)

@@ -1,0 +1,341 @@
+"""The screens of /top, /stats and /history: alignment by display width, paging buttons,
+score sheets, both languages."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot import stats_view as view
+from bot.callbacks import HistoryCb, TopCb, TopScope
+from bot.i18n import Lang
+from domino.rules import Variant
+from domino.views import OutcomeKind
+from storage.records import Ending
+from storage.stats import (
+    HistoryEntry,
+    HistoryPlayer,
+    LeaderRow,
+    MatchLine,
+    MatchSheet,
+    Page,
+    PairRow,
+    PlayerStats,
+    SheetRound,
+)
+
+FAMILY = "👨\u200d👩\u200d👧"  # one picture from three emoji joined by ZWJ
+FLAG = "🇷🇺"  # two regional indicator letters
+NAMES = (
+    "Алиса Иванова",
+    "Боб 🐐🔥",
+    f"{FAMILY} Семья",
+    f"{FLAG} Ваня",
+    "Очень длинное имя человека, который любит домино",
+    "<b>&amp; Hacker</b>",
+    "Zoë e\u0301",  # a combining acute accent
+    "李小龍",
+    "❤️ Маша",  # a heart made an emoji by VS16
+    "👍🏽 Thumbs",  # a skin tone modifier
+    "\u202eevil\u202c name\n2",  # a bidi override and a newline
+)
+DAY = datetime(2026, 11, 29, 18, 45, tzinfo=UTC)
+
+
+def pre_lines(text: str) -> list[str]:
+    """The lines of the text's <pre> block as the reader sees them (HTML unescaped)."""
+    match = re.search(r"<pre>(.*?)</pre>", text, re.S)
+    assert match, text
+    return html.unescape(match.group(1)).split("\n")
+
+
+def leader(place: int, name: str, **values: object) -> LeaderRow:
+    fields: dict[str, object] = {
+        "rating": 100 - place,
+        "elo": 1000 + place,
+        "matches": 10 + place,
+        "goats": place % 4,
+        "fish_made": place % 3,
+        "avg_points": 40.5 + place,
+    }
+    fields.update(values)
+    return LeaderRow(place=place, user_id=place, name=name, **fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "width"),
+    [
+        ("", 0),
+        ("Алиса", 5),
+        ("Ёжик", 4),
+        ("🐐", 2),
+        (FAMILY, 2),
+        (FLAG, 2),
+        (FLAG + FLAG, 4),
+        ("❤️", 2),
+        ("❤", 1),
+        ("e\u0301", 1),
+        ("中文", 4),
+        ("👍🏽", 2),
+        ("1️⃣", 2),
+        ("🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f", 2),  # England
+        ("…", 1),
+    ],
+)
+def test_display_width_counts_columns_as_a_phone_draws_them(text: str, width: int) -> None:
+    assert view.display_width(text) == width
+
+
+def test_truncation_keeps_a_joined_emoji_whole_and_marks_the_cut() -> None:
+    assert view.truncate(FAMILY * 3, 5) == FAMILY * 2 + "…"
+    assert view.truncate(FAMILY * 3, 4) == FAMILY + "…"
+    assert view.truncate("Алиса", 5) == "Алиса"
+    assert view.truncate("Алиса Иванова", 6) == "Алиса…"
+    assert view.truncate(FLAG + "abc", 2) == "…"
+
+
+def test_names_lose_control_and_bidi_characters() -> None:
+    assert view.clean_name("\u202eevil\u202c name\n2") == "evil name 2"
+    assert view.clean_name("  \t ") == "?"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    name=st.lists(
+        st.sampled_from(
+            [*"Аяёabc <&>", "🐐", FAMILY, FLAG, "❤️", "\u0301", "中", "👍🏽", "\u200d"]
+        ),
+        max_size=30,
+    ).map("".join),
+    width=st.integers(min_value=2, max_value=20),
+)
+def test_a_padded_cell_is_exactly_its_width(name: str, width: int) -> None:
+    cell = view.pad(view.clean_name(name), width)
+    assert view.display_width(cell) == width
+    right = view.pad(view.clean_name(name), width, right=True)
+    assert view.display_width(right) == width
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+def test_the_players_table_lines_up_whatever_the_names(lang: Lang) -> None:
+    rows = tuple(leader(place, name) for place, name in enumerate(NAMES[:10], start=1))
+    text = view.leaderboard_text(Page(rows, 23, 0, 10), "Двор <&>", lang)
+    lines = pre_lines(text)
+    assert len(lines) == 3 + 2 * len(rows)
+    assert {view.display_width(line) for line in lines} == {view.LINE_WIDTH}
+    for row, line in zip(rows, lines[3::2], strict=True):
+        assert line.endswith(f"{row.rating:>6}{row.elo:>6}")
+        assert line.startswith(f"{row.place:>3} ")
+    for row, line in zip(rows, lines[4::2], strict=True):
+        share = f"{round((row.matches - row.goats) * 100 / row.matches)}%"
+        assert line.split() == [
+            str(row.matches),
+            str(row.goats),
+            share,
+            str(row.fish_made),
+            str(int(row.avg_points + 0.5)),
+        ]
+    assert "Двор &lt;&amp;&gt;" in text  # the chat's title is escaped too
+    assert "&lt;b&gt;&amp;amp; Hacker…" in text  # the raw name is cut, then escaped
+    assert "<b>&amp;" not in text.split("<pre>")[1]
+    assert FAMILY in text and FLAG in text
+    assert "1/3" in text
+    header = "Игрок" if lang is Lang.RU else "Player"
+    assert header in lines[0]
+
+
+def test_a_player_without_elo_shows_a_dash_and_the_share_rounds_half_up() -> None:
+    row = leader(1, "Алиса", elo=None, matches=8, goats=1, fish_made=0, avg_points=60.5)
+    lines = pre_lines(view.leaderboard_text(Page((row,), 1, 0, 10), "Двор", Lang.RU))
+    assert lines[3].endswith("     —")
+    assert lines[4].split() == ["8", "1", "88%", "0", "61"]  # 87.5 % -> 88 %
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+def test_the_pairs_table_lines_up_and_gives_way_to_the_shorter_name(lang: Lang) -> None:
+    rows = (
+        PairRow(1, (1, 2), ("Алиса Иванова-Петрова", "Боб"), 20, 4, 1, 50.0),
+        PairRow(2, (3, 4), (FAMILY + " Семья", FLAG), 12, 2, 2, 101.0),
+        PairRow(3, (5, 6), ("Очень длинное имя", "И ещё длиннее имя"), 7, 1, 0, 12.4),
+    )
+    lines = pre_lines(view.pairs_text(Page(rows, 3, 0, 10), "Двор", lang))
+    assert {view.display_width(line) for line in lines} == {view.LINE_WIDTH}
+    assert "+ Боб" in lines[3]
+    assert "Алиса Иванова-П… + Боб" in lines[3]
+    assert "Очень дл… + И ещё дли…" in lines[7]
+    assert lines[4].split() == ["4", "1", "75%", "50"]
+
+
+def test_empty_tables_say_how_to_start() -> None:
+    empty: Page[LeaderRow] = Page((), 0, 0, 10)
+    assert "/domino" in view.leaderboard_text(empty, "Двор", Lang.RU)
+    assert "/domino" in view.leaderboard_text(empty, "Двор", Lang.EN)
+    assert "2×2" in view.pairs_text(Page((), 0, 0, 10), "Двор", Lang.RU)
+    assert "/domino" in view.history_text(Page((), 0, 0, 10), "Двор", Lang.EN)
+
+
+@pytest.mark.parametrize(
+    ("offset", "buttons"),
+    [
+        (0, ["2 ▶️"]),
+        (10, ["◀️ 1", "3 ▶️"]),
+        (20, ["◀️ 2"]),
+    ],
+)
+def test_paging_buttons_past_ten_rows_name_their_page(offset: int, buttons: list[str]) -> None:
+    page: Page[LeaderRow] = Page((leader(offset + 1, "A"),), 23, offset, 10)
+    keyboard = view.top_keyboard(page, TopScope.PLAYERS, Lang.RU)
+    paging, switch = keyboard.inline_keyboard
+    assert [b.text for b in paging] == buttons
+    for button in paging:
+        assert button.callback_data is not None
+        data = TopCb.unpack(button.callback_data)
+        assert data.scope is TopScope.PLAYERS
+        assert str(data.page) in button.text
+    assert switch[0].text == "👥 Пары"
+    assert TopCb.unpack(switch[0].callback_data or "") == TopCb(scope=TopScope.PAIRS, page=1)
+
+
+def test_ten_rows_or_fewer_have_no_paging_and_pairs_switch_back() -> None:
+    page: Page[PairRow] = Page((), 0, 0, 10)
+    keyboard = view.top_keyboard(page, TopScope.PAIRS, Lang.EN)
+    assert [[b.text for b in row] for row in keyboard.inline_keyboard] == [["👤 Players"]]
+    assert keyboard.inline_keyboard[0][0].callback_data == "t1:g:1"
+
+
+def test_page_numbers_that_exist() -> None:
+    assert view.page_exists(1, 0)
+    assert view.page_exists(3, 23) and not view.page_exists(4, 23)
+    assert not view.page_exists(0, 23) and not view.page_exists(-1, 23)
+    assert view.page_exists(2, 20) and not view.page_exists(3, 20)
+
+
+def stats_of(**values: object) -> PlayerStats:
+    fields: dict[str, object] = {
+        "user_id": 1,
+        "name": "Алиса <3",
+        "chat_id": -100,
+        "matches": 8,
+        "rating": 61,
+        "elo": 1012,
+        "goats": 2,
+        "went_out": 14,
+        "fish_made": 3,
+        "eggs_taken": 1,
+        "best": MatchLine(1, -100, DAY, 12, 9, False),
+        "worst": MatchLine(2, -100, DAY - timedelta(days=3), 104, 0, True),
+        "streak": 3,
+    }
+    fields.update(values)
+    return PlayerStats(**fields)  # type: ignore[arg-type]
+
+
+def test_personal_stats_show_every_number_in_russian() -> None:
+    text = view.player_stats_text(stats_of(), "Двор", Lang.RU)
+    assert text.splitlines() == [
+        "📊 <b>Алиса &lt;3</b> в «Двор»",
+        "Партий: 8 · рейтинг: 61 · Elo: 1012",
+        "🐐 Козлом: 2 (25% партий)",
+        "🏁 Вышел в раундах: 14",
+        "🐟 Рыб сделано: 3",
+        "🥚 Яиц забрано: 1",
+        "👍 Лучшая партия: итог 12, 29.11.2026 (рейтинг +9)",
+        "👎 Худшая партия: итог 104, 26.11.2026 (рейтинг +0) 🐐",
+        "🔥 Партий подряд не козлом: 3",
+    ]
+
+
+def test_personal_stats_across_groups_in_english_with_a_goat_streak() -> None:
+    text = view.player_stats_text(stats_of(chat_id=None, elo=None, streak=-2), None, Lang.EN)
+    assert text.startswith("📊 <b>Алиса &lt;3</b> across all groups")
+    assert "Elo: —" in text
+    assert "The goat in a row: 2 matches" in text
+    assert "no recorded matches in this group" in view.no_stats_text("Боб", True, Lang.EN)
+    assert "/domino" in view.no_stats_text("Боб", False, Lang.RU)
+
+
+def test_dates_are_utc_days() -> None:
+    moscow = timezone(timedelta(hours=3))
+    assert view.day(datetime(2026, 12, 1, 1, 30, tzinfo=moscow)) == "30.11.2026"
+    assert view.day(datetime(2026, 1, 2, 23, 59)) == "02.01.2026"  # naive: stored UTC
+
+
+PLAYERS = (
+    HistoryPlayer("Алиса", 1, 45, False, 6),
+    HistoryPlayer("Боб <b>", 2, 103, True, 0),
+    HistoryPlayer("🤖 Компьютер 1", None, 60, False, 4),
+)
+
+
+def entry(game_id: int, ending: Ending = Ending.FINISHED) -> HistoryEntry:
+    return HistoryEntry(game_id, DAY, Variant.KOZEL, ending, 9, PLAYERS)
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+def test_history_lists_matches_with_date_players_goat_and_ending(lang: Lang) -> None:
+    page = Page((entry(12), entry(11, Ending.LEFT)), 12, 10, 10)
+    text = view.history_text(page, "Двор", lang)
+    assert "<b>11.</b> 29.11.2026" in text and "<b>12.</b> 29.11.2026" in text
+    assert "Алиса 45 · Боб &lt;b&gt; 🐐 103 · 🤖 Компьютер 1 60" in text
+    assert ("игрок ушёл" if lang is Lang.RU else "a player left") in text
+    assert "2/2" in text
+    keyboard = view.history_keyboard(page)
+    assert keyboard is not None
+    sheets, paging = keyboard.inline_keyboard
+    assert [b.text for b in sheets] == ["📋 11", "📋 12"]
+    assert [HistoryCb.unpack(b.callback_data or "") for b in sheets] == [
+        HistoryCb(page=2, game=12),
+        HistoryCb(page=2, game=11),
+    ]
+    assert [(b.text, b.callback_data) for b in paging] == [("◀️ 1", "h1:1:0")]
+
+
+def test_a_full_history_page_puts_five_sheet_buttons_a_row() -> None:
+    page = Page(tuple(entry(100 - i) for i in range(10)), 10, 0, 10)
+    keyboard = view.history_keyboard(page)
+    assert keyboard is not None
+    assert [len(row) for row in keyboard.inline_keyboard] == [5, 5]
+
+
+def sheet(teams: bool = False) -> MatchSheet:
+    sides = ((0, 2), (1, 3)) if teams else ((0,), (1,), (2,))
+    width = len(sides)
+    players = PLAYERS + ((HistoryPlayer("Гоша", 4, 103, True, 0),) if teams else ())
+    rounds = (
+        SheetRound(1, OutcomeKind.WENT_OUT, 0, (0, 12, 25)[:width], (0, 12, 25)[:width], 0),
+        SheetRound(2, OutcomeKind.FISH, 1, (0, 0, 0)[:width], (0, 12, 25)[:width], 30),
+        SheetRound(3, OutcomeKind.WENT_OUT, 2, (45, 91, 0)[:width], (45, 103, 25)[:width], 0),
+    )
+    return MatchSheet(7, -100, Variant.KOZEL, 101, teams, DAY, DAY, Ending.FINISHED, players,
+                      sides, rounds)  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+@pytest.mark.parametrize("teams", [False, True])
+def test_the_score_sheet_shows_every_round_aligned(lang: Lang, teams: bool) -> None:
+    text = view.sheet_text(sheet(teams), lang)
+    lines = pre_lines(text)
+    table = [line for line in lines if not line.strip().startswith(("яйца", "eggs"))]
+    assert len({view.display_width(line) for line in table}) == 1
+    assert max(view.display_width(line) for line in lines) <= view.LINE_WIDTH
+    went_out, fish = ("вышел", "рыба") if lang is Lang.RU else ("out", "fish")
+    assert lines[2].split()[:3] == ["1", went_out, "1"]
+    assert lines[4].split()[:3] == ["2", fish, "2"]
+    assert "+30" in lines[6]
+    assert lines[-1].split()[:2] == ["45", "103"]
+    assert "Боб &lt;b&gt; 🐐" in text
+    assert "(+6)" in text and ("№7" if lang is Lang.RU else "#7") in text
+    header = lines[0].split()
+    assert header[-2:] == (["1+3", "2+4"] if teams else ["2", "3"])
+    assert "Компьютер 1: " in text and "Компьютер 1: итог 60 (" not in text  # no rating
+
+
+def test_the_sheet_goes_back_to_the_page_it_came_from() -> None:
+    keyboard = view.sheet_keyboard(3, Lang.RU)
+    assert keyboard.inline_keyboard[0][0].callback_data == "h1:3:0"
+    assert keyboard.inline_keyboard[0][0].text == "↩️ К списку партий"
