@@ -29,13 +29,25 @@ from bot.outgoing import Limits, Outgoing, QueueMiddleware
 from bot.publisher import Publisher
 from bot.service import GameService
 from bot.stats_service import StatsService
+from bot.timers import TurnTimers
 from handlers import get_routers
 from storage.db import Database
 
 log = logging.getLogger("bot")
 
 SHUTDOWN_GRACE = 8.0  # seconds for in-flight work and queues after SIGTERM
-COMMANDS = ("domino", "rules", "help", "hand", "leave", "cancel", "top", "stats", "history")
+COMMANDS = (
+    "domino",
+    "rules",
+    "help",
+    "hand",
+    "leave",
+    "cancel",
+    "top",
+    "stats",
+    "history",
+    "settings",
+)
 
 # aiogram parses every answer with `Response[<returned type>]`; pydantic caches those
 # models only weakly, so under load they were rebuilt again and again (milliseconds
@@ -91,6 +103,7 @@ async def run(settings: Settings) -> None:
         assert service is not None
         await service.bot_left_group(chat_id)
 
+    timers = TurnTimers(db, scale=settings.turn_time_scale)
     publisher = Publisher(
         db,
         out,
@@ -100,14 +113,20 @@ async def run(settings: Settings) -> None:
         on_blocked=on_blocked,
         on_group_lost=on_group_lost,
         table_interval=settings.table_interval,
+        timers=timers,
     )
     service = GameService(
-        db, publisher, bot_username=me.username, computer_delay=settings.computer_delay
+        db,
+        publisher,
+        bot_username=me.username,
+        computer_delay=settings.computer_delay,
+        timers=timers,
     )
 
     dp = Dispatcher()
     dp.include_routers(*get_routers())
     dp["games"] = service
+    dp["timers"] = timers
     dp["stats"] = StatsService(db)
 
     await bot.delete_webhook(drop_pending_updates=False)

@@ -87,3 +87,18 @@ class HistoryCb(CallbackData, prefix="h1"):
 
     page: int  # 1-based
     game: int = 0
+
+
+# Turn timers (issue 7) -------------------------------------------------------------
+
+
+class TimerCb(CallbackData, prefix="ts1"):
+    """/settings: a chat admin picks the group's turn timer (`TurnTimer` value)."""
+
+    timer: str
+
+
+class BackCb(CallbackData, prefix="r1"):
+    """"I'm back": the person takes their seat back from the computer."""
+
+    game: int

@@ -488,6 +488,76 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
         Lang.RU: "Такой партии в записях этой группы нет.",
         Lang.EN: "There is no such match in this group's records.",
     },
+    # Turn timers, strikes, "I'm back", /settings (issue 7).
+    "cmd.settings": {
+        Lang.RU: "настройки группы (таймер хода)",
+        Lang.EN: "group settings (turn timer)",
+    },
+    "settings.title": {
+        Lang.RU: "⚙️ <b>Настройки «{chat}»</b>\nТаймер хода: <b>{timer}</b>",
+        Lang.EN: "⚙️ <b>Settings of “{chat}”</b>\nTurn timer: <b>{timer}</b>",
+    },
+    "settings.hint": {
+        Lang.RU: "Время кончилось — за игрока ходит компьютер; после трёх таких ходов "
+        "он играет за него, пока тот не вернётся (/hand → «Я вернулся»). "
+        "Менять могут админы чата; новое время — со следующего хода.",
+        Lang.EN: "When the time runs out a computer moves for the player; after three such "
+        "moves it plays for them until they come back (/hand → “I'm back”). "
+        "Chat admins may change this; a new limit applies from the next turn.",
+    },
+    "settings.in_group": {
+        Lang.RU: "Настройки — у каждой группы свои: напишите /settings в группе.",
+        Lang.EN: "Each group has its own settings: send /settings in the group.",
+    },
+    "timer.off": {Lang.RU: "выключен", Lang.EN: "off"},
+    "timer.30": {Lang.RU: "30 с", Lang.EN: "30 s"},
+    "timer.60": {Lang.RU: "60 с", Lang.EN: "60 s"},
+    "timer.120": {Lang.RU: "2 мин", Lang.EN: "2 min"},
+    "timer.300": {Lang.RU: "5 мин", Lang.EN: "5 min"},
+    "timer.sport": {
+        Lang.RU: "спортивный (5 / 20 / 60 с)",
+        Lang.EN: "sport (5 / 20 / 60 s)",
+    },
+    "answer.timer_set": {
+        Lang.RU: "Таймер хода: {timer}. Действует со следующего хода.",
+        Lang.EN: "Turn timer: {timer}. It applies from the next turn.",
+    },
+    "alert.admins_only": {
+        Lang.RU: "Менять настройки могут только админы чата.",
+        Lang.EN: "Only the chat's admins can change the settings.",
+    },
+    "hand.time_left": {Lang.RU: "⏱ На ход: {s} с", Lang.EN: "⏱ Time to move: {s} s"},
+    "hand.time_warning": {
+        Lang.RU: "⏳ <b>Осталось {s} с!</b> Потом за вас сходит компьютер.",
+        Lang.EN: "⏳ <b>{s} s left!</b> Then a computer moves for you.",
+    },
+    "hand.strikes": {
+        Lang.RU: "⏰ Время на ход вышло {n} раз из {limit} — за вас ходил компьютер.",
+        Lang.EN: "⏰ Your time ran out {n} of {limit} times; a computer moved for you.",
+    },
+    "hand.away": {
+        Lang.RU: "🤖 За вас играет компьютер. Хотите снова играть сами — нажмите «Я вернулся».",
+        Lang.EN: "🤖 A computer is playing for you. To play yourself again, press “I'm back”.",
+    },
+    "btn.back_in_game": {Lang.RU: "🙋 Я вернулся", Lang.EN: "🙋 I'm back"},
+    "table.time_warning": {Lang.RU: "⏳ {name}: {s} с", Lang.EN: "⏳ {name}: {s} s"},
+    "notice.taken_over": {
+        Lang.RU: "🤖 Компьютер играет за {name}: трижды кончилось время на ход.",
+        Lang.EN: "🤖 A computer plays for {name}: their time ran out three times.",
+    },
+    "notice.back": {
+        Lang.RU: "🙋 {name} вернулся в игру.",
+        Lang.EN: "🙋 {name} is back in the game.",
+    },
+    "answer.back": {Lang.RU: "С возвращением! Ваш ход — по кнопкам.", Lang.EN: "Welcome back!"},
+    "answer.not_away": {
+        Lang.RU: "Вы и так играете сами.",
+        Lang.EN: "You are playing yourself already.",
+    },
+    "alert.away": {
+        Lang.RU: "Сейчас за вас играет компьютер. Чтобы играть самому: /hand → «Я вернулся».",
+        Lang.EN: "A computer is playing for you now. To play yourself: /hand → “I'm back”.",
+    },
 }
 
 

@@ -15,14 +15,25 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import CancelCb, LobbyAction, LobbyCb, LobbyOption, MoveCb, MoveKind
+from bot.callbacks import (
+    BackCb,
+    CancelCb,
+    LobbyAction,
+    LobbyCb,
+    LobbyOption,
+    MoveCb,
+    MoveKind,
+    TimerCb,
+)
 from bot.i18n import Lang, t
+from bot.timers import STRIKES_TO_TAKE_OVER, TurnClock
 from domino.actions import Action, Draw, Event, Knock, Knocked, Play, Played
 from domino.layout import End
 from domino.rules import FishMode, Ruleset, Scoring, Variant
 from domino.tiles import Tile
+from domino.timing import TurnTimer
 from domino.views import MatchView, OutcomeKind, RoundResult
-from storage.records import GameRecord, GameStatus
+from storage.records import ChatSettings, GameRecord, GameStatus
 
 NAME_LIMIT = 32
 TILES_PER_ROW = 4
@@ -233,9 +244,16 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
 
 
 def hand_text(
-    view: MatchView, names: Sequence[str], chat_title: str, lang: Lang, *, drew: Sequence[Tile] = ()
+    view: MatchView,
+    names: Sequence[str],
+    chat_title: str,
+    lang: Lang,
+    *,
+    drew: Sequence[Tile] = (),
+    away: bool = False,
 ) -> str:
-    """The text above a player's hand keyboard. `view` is that player's own view."""
+    """The text above a player's hand keyboard. `view` is that player's own view; `away`:
+    a computer moves for them, so their turns read like anyone else's."""
     rnd = view.round
     assert rnd.seat is not None, "a hand is drawn from its owner's view"
     lines = [
@@ -251,7 +269,7 @@ def hand_text(
         f"{html.escape(side_names(view, side, names))} {score_text(view, side, lang)}"
         for side in range(len(view.sides))
     ]
-    if view.over or rnd.turn != rnd.seat:
+    if view.over or rnd.turn != rnd.seat or away:
         # Off turn the text changes only with the player's own hand and the scores, so
         # other people's moves cost no edit here (Telegram's limits); the tile buttons
         # answer whose turn it is when pressed.
@@ -407,3 +425,95 @@ def cancel_confirm_keyboard(game_id: int, lang: Lang) -> InlineKeyboardMarkup:
             ]
         ]
     )
+
+
+# --- turn timers and /settings (issue 7) ----------------------------------------------
+
+
+def timer_name(timer: TurnTimer, lang: Lang) -> str:
+    return t(f"timer.{timer.value}", lang)
+
+
+def settings_text(chat_title: str, settings: ChatSettings, lang: Lang) -> str:
+    title = t(
+        "settings.title",
+        lang,
+        chat=html.escape(short_name(chat_title, 40)),
+        timer=timer_name(settings.turn_timer, lang),
+    )
+    return title + "\n\n" + t("settings.hint", lang)
+
+
+def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarkup:
+    """One button per turn-timer choice, the current one marked."""
+
+    def button(timer: TurnTimer) -> InlineKeyboardButton:
+        mark = "✅ " if timer is settings.turn_timer else ""
+        return InlineKeyboardButton(
+            text=mark + timer_name(timer, lang), callback_data=TimerCb(timer=timer.value).pack()
+        )
+
+    rows = [
+        [button(TurnTimer.OFF), button(TurnTimer.S30), button(TurnTimer.S60)],
+        [button(TurnTimer.S120), button(TurnTimer.S300)],
+        [button(TurnTimer.SPORT)],
+    ]
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def turn_clock_current(game: GameRecord, clock: TurnClock | None) -> TurnClock | None:
+    """`clock` if it times the turn in progress of `game`, else None (an old clock)."""
+    match = game.match
+    if (
+        clock is None
+        or match is None
+        or game.status is not GameStatus.PLAYING
+        or clock.move != len(match.log)
+        or clock.seat != match.turn
+    ):
+        return None
+    return clock
+
+
+def hand_timer_lines(
+    game: GameRecord, seat: int, clock: TurnClock | None, now: float, lang: Lang
+) -> str:
+    """What the turn timer adds to a hand's text: the computer standing in, the strikes
+    so far, the time left on the player's own turn (the warning once it is near)."""
+    record = game.seats[seat]
+    lines = []
+    if record.away:
+        lines.append(t("hand.away", lang))
+    elif record.strikes:
+        lines.append(t("hand.strikes", lang, n=record.strikes, limit=STRIKES_TO_TAKE_OVER))
+    clock = turn_clock_current(game, clock)
+    if clock is not None and clock.seat == seat and not record.by_computer:
+        key = "hand.time_warning" if clock.warned else "hand.time_left"
+        lines.append(t(key, lang, s=clock.seconds_left(now)))
+    return "".join("\n" + line for line in lines)
+
+
+def table_timer_line(
+    game: GameRecord, clock: TurnClock | None, now: float, names: Sequence[str], lang: Lang
+) -> str:
+    """The table caption's "⏳ NAME: 10 s" once the turn's warning moment has passed."""
+    clock = turn_clock_current(game, clock)
+    if clock is None or not clock.warned:
+        return ""
+    name = html.escape(short_name(names[clock.seat]))
+    return "\n" + t("table.time_warning", lang, name=name, s=clock.seconds_left(now))
+
+
+def away_keyboard(view: MatchView, game_id: int, lang: Lang) -> InlineKeyboardMarkup:
+    """The hand of a person a computer plays for: their tiles (press: whose turn it is)
+    and "I'm back"."""
+    info = MoveCb(game=game_id, move=0, kind=MoveKind.INFO).pack()
+    buttons = [
+        InlineKeyboardButton(text=tile_label(tile), callback_data=info)
+        for tile in view.round.hand
+    ]
+    rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
+    back = InlineKeyboardButton(
+        text=t("btn.back_in_game", lang), callback_data=BackCb(game=game_id).pack()
+    )
+    return InlineKeyboardMarkup(inline_keyboard=[*rows, [back]])

@@ -40,6 +40,7 @@ from aiogram.types import (
 from bot import presenter
 from bot.i18n import Lang, t
 from bot.outgoing import Outgoing
+from bot.timers import TurnTimers
 from domino.actions import Drew
 from domino.tiles import Tile
 from domino.views import MatchView
@@ -83,9 +84,11 @@ class Publisher:
         on_blocked: Callable[[int, int], Awaitable[None]],
         on_group_lost: Callable[[int], Awaitable[None]],
         table_interval: float = 3.0,
+        timers: TurnTimers | None = None,
     ) -> None:
         self.db = db
         self.out = out
+        self.timers = timers  # the turns' clocks, shown on the hands and the table (issue 7)
         self.render_table = render_table
         self.render_scores = render_scores
         self.language_of = language_of  # user id -> the language to write to them in
@@ -261,6 +264,7 @@ class Publisher:
             )
         else:
             caption = presenter.table_caption(view, names, lang)
+        caption += self._timer_text(game, lang, names=names)
         picture = await self._draw(self.render_table, view, names)
         self._table_shown[game.id] = asyncio.get_running_loop().time()
         digest = digest_of(hashlib.sha256(picture).hexdigest(), caption)
@@ -303,11 +307,16 @@ class Publisher:
         view = game.match.view(seat)
         names = seat_names(game, lang)
         title = await self._chat_title(game.chat_id)
-        text = presenter.hand_text(view, names, title, lang, drew=drawn_this_turn(view))
+        text = presenter.hand_text(
+            view, names, title, lang, drew=drawn_this_turn(view), away=person.away
+        )
+        text += self._timer_text(game, lang, seat)
         if game.status is GameStatus.CANCELLED:
             text += "\n\n" + t("hand.cancelled", lang)
         markup = None
-        if game.status is GameStatus.PLAYING:
+        if game.status is GameStatus.PLAYING and person.away:
+            markup = presenter.away_keyboard(view, game.id, lang)
+        elif game.status is GameStatus.PLAYING:
             markup = presenter.hand_keyboard(
                 view, game.id, len(game.match.log), lang, choosing=choosing
             )
@@ -318,6 +327,16 @@ class Publisher:
                 inline_keyboard=[*(markup.inline_keyboard if markup else []), row]
             )
         await self._show_text(game, Role.HAND, seat, person.user_id, text, markup, existing)
+
+    def _timer_text(
+        self, game: GameRecord, lang: Lang, seat: int | None = None, names: Sequence[str] = ()
+    ) -> str:
+        """The turn timer's lines: for the hand of `seat`, or (None) for the table."""
+        clock = self.timers.clock_of(game.id) if self.timers else None
+        now = self.timers.clock() if self.timers else 0.0
+        if seat is None:
+            return presenter.table_timer_line(game, clock, now, names, lang)
+        return presenter.hand_timer_lines(game, seat, clock, now, lang)
 
     async def show_end_choice(self, game: GameRecord, seat: int, tile: Tile) -> None:
         """The tile fits both ends: the hand message asks on which end to lay it."""

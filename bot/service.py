@@ -26,6 +26,7 @@ from typing import TypeVar
 from bot.callbacks import LobbyAction, LobbyOption, MoveKind
 from bot.i18n import Lang, lang_of, t
 from bot.publisher import Publisher
+from bot.timers import STRIKES_TO_TAKE_OVER, TurnTimers
 from domino.actions import DRAW, KNOCK, Action, Draw, Play
 from domino.errors import DominoError
 from domino.layout import End
@@ -119,9 +120,14 @@ class GameService:
         bot_username: str,
         computer_delay: float = 1.5,
         new_seed: Callable[[], int] = lambda: secrets.randbits(64),
+        timers: TurnTimers | None = None,
     ) -> None:
         self.db = db
         self.publisher = publisher
+        self.timers = timers  # turn timers (issue 7); None: turns are not timed
+        if timers is not None:
+            timers.on_expired = self.turn_timed_out
+            timers.on_warning = publisher.touch
         self.bot_username = bot_username
         self.computer_delay = computer_delay
         self.new_seed = new_seed
@@ -356,6 +362,8 @@ class GameService:
                 assert game is not None
                 if match.turn != seat:
                     raise _not_your_turn(game, match)
+                if game.seats[seat].away:
+                    raise Refusal("alert.away")  # the computer plays for them (issue 7)
                 results_before = len(match.results)
                 try:
                     if isinstance(actions, Draw):
@@ -430,7 +438,10 @@ class GameService:
     # --- computer players -------------------------------------------------------------
 
     def _kick_computers(self, game: GameRecord) -> None:
-        """If a computer is to move, let it (and any computer after it) move after a pause."""
+        """If a computer is to move, let it (and any computer after it) move after a pause;
+        if a person is, start the clock of their turn (issue 7)."""
+        if self.timers is not None:
+            self.timers.touch(game)
         match = game.match
         if game.status is not GameStatus.PLAYING or match is None or match.turn is None:
             return
@@ -551,6 +562,111 @@ class GameService:
         self.publisher.touch_hand(game.id, seat.seat)
         return None
 
+    # --- turn timers (issue 7) --------------------------------------------------------
+
+    async def turn_timed_out(self, game_id: int, move: int) -> None:
+        """The time for move number `move` ran out: the computer player's choice is made
+        for the person (drawing until a tile fits, or knocking: C-6, C-7), in one
+        transaction, and a strike is noted; at `STRIKES_TO_TAKE_OVER` strikes a computer
+        takes the seat (`away`), announced once, and the match's first abandonment is
+        this timeout (K-11). Nothing happens if the game has moved on meanwhile: a press
+        just before the deadline wins and no move is made twice."""
+        async with self.db.transaction() as tx:
+            game = await repo.load_game(tx, game_id)
+            if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+                return
+            match = game.match
+            seat = match.turn
+            if len(match.log) != move or seat is None or game.seats[seat].by_computer:
+                return
+            results_before = len(match.results)
+            round_no = match.round_no
+            player = GreedyPlayer()
+            while not match.over and match.turn == seat and match.round_no == round_no:
+                action = player.choose(match.view(seat).round)
+                match.apply(action, seat)
+                if not isinstance(action, Draw):
+                    break
+            await self._log_new_actions(tx, game, match, move, None)
+            record = game.seats[seat]
+            strikes = record.strikes + 1
+            away = strikes >= STRIKES_TO_TAKE_OVER
+            changed = dataclasses.replace(
+                game,
+                seats=tuple(
+                    dataclasses.replace(s, strikes=strikes, away=away) if s.seat == seat else s
+                    for s in game.seats
+                ),
+            )
+            if away and not match.over:
+                if game.abandonment is None:
+                    abandonment = Abandonment(seat, Ending.TIMEOUT, match.seat_points())
+                    changed = dataclasses.replace(changed, abandonment=abandonment)
+                await repo.enqueue(
+                    tx,
+                    game_id=game.id,
+                    chat_id=game.chat_id,
+                    kind="notice",
+                    payload={"key": "notice.taken_over", "values": {"name": record.name}},
+                )
+            saved = await self._save_after_moves(tx, changed, match, results_before)
+        log.info(
+            "chat %s game %s: seat %d timed out on move %d (strike %d%s)",
+            saved.chat_id,
+            saved.id,
+            seat,
+            move,
+            strikes,
+            ", a computer takes over" if away else "",
+        )
+        self.publisher.touch(saved)
+        self._kick_computers(saved)
+        self.publisher.kick_outbox()
+
+    async def come_back(self, game_id: int, person: Person) -> Answer:
+        """"I'm back": a person a computer stood in for plays their seat again, with no
+        strikes; if the match's abandonment is this seat's timeout, it is withdrawn."""
+        lang = self._langs[person.id] = person.lang
+        try:
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+                    raise Refusal("alert.finished")
+                seat = game.seat_of(person.id)
+                if seat is None or seat.left:
+                    raise Refusal("alert.not_in_game")
+                if not seat.away:
+                    raise Refusal("answer.not_away", alert=False)
+                changed = dataclasses.replace(
+                    game,
+                    seats=tuple(
+                        dataclasses.replace(s, away=False, strikes=0) if s.seat == seat.seat else s
+                        for s in game.seats
+                    ),
+                )
+                abandonment = game.abandonment
+                if (
+                    abandonment is not None
+                    and abandonment.seat == seat.seat
+                    and abandonment.reason is Ending.TIMEOUT
+                ):
+                    changed = dataclasses.replace(changed, abandonment=None)
+                saved = await repo.save_game(tx, changed)
+                await repo.enqueue(
+                    tx,
+                    game_id=game.id,
+                    chat_id=game.chat_id,
+                    kind="notice",
+                    payload={"key": "notice.back", "values": {"name": seat.name}},
+                )
+        except Refusal as refusal:
+            return refusal.answer(lang)
+        log.info("chat %s game %s: seat %d is back", saved.chat_id, saved.id, seat.seat)
+        self.publisher.touch(saved)
+        self._kick_computers(saved)
+        self.publisher.kick_outbox()
+        return Answer(t("answer.back", lang))
+
     # --- what Telegram tells us -------------------------------------------------------
 
     async def person_unreachable(self, game_id: int, user_id: int) -> None:
@@ -622,6 +738,8 @@ class GameService:
     async def resume(self) -> int:
         """After a (re)start: bring every running game's messages up to date, let computers
         move, deliver owed announcements. Returns the number of games picked up."""
+        if self.timers is not None:
+            await self.timers.load()  # before the games: their stored deadlines stand
         games = await repo.active_games(self.db)
         for game in games:
             self.publisher.touch(game)
@@ -632,6 +750,8 @@ class GameService:
 
     async def close(self) -> None:
         self._closing = True
+        if self.timers is not None:
+            await self.timers.close()
         tasks = list(self._computer_tasks.values())
         for task in tasks:
             task.cancel()

@@ -8,8 +8,15 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from handlers import buttons, chat_events, commands, fallback, stats
+from handlers import buttons, chat_events, commands, fallback, settings, stats
 
 
 def get_routers() -> list[Router]:
-    return [chat_events.router, commands.router, buttons.router, stats.router, fallback.router]
+    return [
+        chat_events.router,
+        commands.router,
+        buttons.router,
+        stats.router,
+        settings.router,
+        fallback.router,
+    ]

@@ -7,12 +7,14 @@ made meanwhile by another press is detected instead of overwritten.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
 from domino.match import Match
 from domino.rules import Ruleset
+from domino.timing import DEFAULT_TURN_TIMER, TurnTimer
 
 
 class GameStatus(StrEnum):
@@ -147,3 +149,37 @@ class GameRecord:
     @property
     def people(self) -> tuple[SeatRecord, ...]:
         return tuple(s for s in self.seats if not s.is_computer)
+
+
+# Turn timers (issue 7) -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """A group's settings, stored as JSON in `chats.settings` (unknown keys are ignored,
+    missing ones take their defaults, so old rows and new fields both read back)."""
+
+    turn_timer: TurnTimer = DEFAULT_TURN_TIMER
+
+    def to_dict(self) -> dict[str, object]:
+        return {"turn_timer": self.turn_timer.value}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> ChatSettings:
+        timer = data.get("turn_timer")
+        try:
+            turn_timer = TurnTimer(str(timer)) if timer is not None else DEFAULT_TURN_TIMER
+        except ValueError:
+            turn_timer = DEFAULT_TURN_TIMER  # a value this version no longer offers
+        return cls(turn_timer=turn_timer)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDeadline:
+    """When the turn in progress of a game runs out: `move` is the match's move number
+    (len(match.log)) it is for, `deadline` a UTC moment, `limit` the seconds it got."""
+
+    game_id: int
+    move: int
+    deadline: datetime
+    limit: float

@@ -23,12 +23,14 @@ from storage.db import Database, Transaction
 from storage.records import (
     Abandonment,
     ChatRecord,
+    ChatSettings,
     Ending,
     GameRecord,
     GameStatus,
     MessageRecord,
     Role,
     SeatRecord,
+    TurnDeadline,
     UserRecord,
 )
 
@@ -433,3 +435,57 @@ async def pending_outbox(db: Reader, limit: int = 100) -> list[OutboxItem]:
 
 async def mark_sent(tx: Transaction, item_id: int) -> None:
     await tx.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (_iso(now()), item_id))
+
+
+# Turn timers and chat settings (issue 7) ------------------------------------------
+
+
+async def get_chat_settings(db: Reader, chat_id: int) -> ChatSettings:
+    row = await db.fetch_one("SELECT settings FROM chats WHERE id = ?", (chat_id,))
+    return ChatSettings.from_dict(json.loads(row["settings"])) if row else ChatSettings()
+
+
+async def chats_with_settings(db: Reader) -> dict[int, ChatSettings]:
+    """Every chat whose settings differ from the defaults (the rest use `ChatSettings()`)."""
+    rows = await db.fetch_all("SELECT id, settings FROM chats WHERE settings != '{}'")
+    found = {row["id"]: ChatSettings.from_dict(json.loads(row["settings"])) for row in rows}
+    return {chat_id: s for chat_id, s in found.items() if s != ChatSettings()}
+
+
+async def set_chat_settings(tx: Transaction, chat_id: int, settings: ChatSettings) -> None:
+    """Store a chat's settings; the chat must be known (`upsert_chat`)."""
+    changed = await tx.execute(
+        "UPDATE chats SET settings = ? WHERE id = ?", (json.dumps(settings.to_dict()), chat_id)
+    )
+    if changed != 1:
+        raise StorageError(f"chat {chat_id} is not known")
+
+
+async def set_turn_deadline(
+    db: Database | Transaction, game_id: int, deadline: TurnDeadline | None
+) -> None:
+    """Store (or with None clear) the deadline of a game's turn in progress; one statement,
+    so `db` may be the Database itself."""
+    await db.execute(
+        "UPDATE games SET turn_move = ?, turn_deadline = ?, turn_limit = ? WHERE id = ?",
+        (
+            deadline.move if deadline else None,
+            _iso(deadline.deadline) if deadline else None,
+            deadline.limit if deadline else None,
+            game_id,
+        ),
+    )
+
+
+async def turn_deadlines(db: Reader) -> dict[int, TurnDeadline]:
+    """The stored deadlines of the games in play, by game id (for a restart)."""
+    rows = await db.fetch_all(
+        "SELECT id, turn_move, turn_deadline, turn_limit FROM games"
+        " WHERE status = 'playing' AND turn_deadline IS NOT NULL"
+    )
+    found = {}
+    for row in rows:
+        moment = _parse_time(row["turn_deadline"])
+        assert moment is not None
+        found[row["id"]] = TurnDeadline(row["id"], row["turn_move"], moment, row["turn_limit"])
+    return found

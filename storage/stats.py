@@ -17,7 +17,9 @@ What counts, and how (each choice is the one the bot makes):
 - Rating (K-11, `domino.rating`): without an abandonment, `rating_gains` of the final
   points for Козёл and `classic_rating_gains` for Классика; with one,
   `timeout_rating_gains(abandonment.points, abandonment.seat)`: the culprit gains 0,
-  partners gain their team's amount. Totals per person per group and overall.
+  partners gain their team's amount. Классика mirrors the timeout rule, as its points
+  are good: `max(1, round_half_up((points - culprit_points) / 10))`. Totals per
+  person per group and overall.
 - Козёл of a match: with an abandonment, the culprit's side (the culprit, and the
   partner in team play); this is how a surrender makes the surrenderer козёл. Without
   one, Козёл: the sides in `match.losers` (K-10); Классика: the side(s) with the
@@ -251,7 +253,9 @@ def _score(game: GameRecord) -> _Scored | None:
                 f"game {game.id}: the abandonment has {len(abandonment.points)} points"
                 f" for {match.players} players"
             )
-        gains = timeout_rating_gains(abandonment.points, abandonment.seat)
+        # K-11 is written for Козёл, where points are bad; Классика mirrors it
+        signed = abandonment.points if fewer_is_better else [-p for p in abandonment.points]
+        gains = timeout_rating_gains(signed, abandonment.seat)
         goat_sides: tuple[int, ...] = (match.side_of(abandonment.seat),)
         last = sides[goat_sides[0]]
         place_points = abandonment.points

@@ -276,6 +276,23 @@ async def test_classic_goat_is_the_last_place(db: Database) -> None:
     assert found is not None and found.elo == round(expected[0])
 
 
+async def test_classic_mirrors_the_timeout_rule(db: Database) -> None:
+    match = played(CLASSIC, 3, 5, moves=104)  # four rounds in
+    assert match.seat_points() == (0, 35, 88)
+    gave_up = Abandonment(1, Ending.TIMEOUT, match.seat_points())
+    cancelled = game(
+        1, match, (ALEX, MASHA, OLYA), status=GameStatus.CANCELLED, abandonment=gave_up
+    )
+    assert await record(db, cancelled) == [True]
+    # points are good: max(1, round_half_up((points - 35) / 10)): 0 -> 1, 88 -> 5
+    assert [await rating_of(db, u) for u in (ALEX, MASHA, OLYA)] == [1, 0, 5]
+    entry = (await stats.history(db, GROUP)).rows[0]
+    assert [p.goat for p in entry.players] == [False, True, False]
+    expected = elo.updated((elo.START,) * 3, (1, 2, 0))  # Оля, Alex, then Маша, who timed out
+    masha = await stats.player_stats(db, MASHA, GROUP)
+    assert masha is not None and masha.elo == round(expected[1]) < 1500
+
+
 async def test_elo_two_people_and_none_with_a_computer(db: Database) -> None:
     match = played(KOZEL, 2, 1)
     loser = match.losers[0]

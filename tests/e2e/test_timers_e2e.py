@@ -1,0 +1,129 @@
+"""Turn timers end to end (issue 7): /settings by an admin only; a person who never presses
+is moved for, a strike each time, a computer takes the seat at the third, announced once;
+"I'm back" returns the seat; a restart in the middle of a turn still times it out.
+
+The bot runs with TURN_TIME_SCALE=0.05, so the 30 s setting gives 1.5 s turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import BotProcess, assert_hands_private, button_data, open_game
+from tests.fakegram import FakeTelegram
+from tests.fakegram.world import FakeChat, StoredMessage
+
+SCALE = "0.05"
+
+
+@pytest.fixture
+async def timed_bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    process = BotProcess(
+        fakegram, tmp_path, PACING="false", TURN_TIME_SCALE=SCALE, COMPUTER_DELAY="1.0"
+    )
+    await process.start()
+    try:
+        yield process
+    finally:
+        code = await process.stop()
+        log = process.log()
+        assert code == 0, f"the bot exited with {code}:\n{log[-4000:]}"
+        assert not process.problems(), f"errors in the bot's log:\n{log[-6000:]}"
+
+
+def contents(message: StoredMessage) -> list[str]:
+    """Every version the message ever showed, oldest first."""
+    return [v.text or v.caption or "" for v in message.history] + [message.content]
+
+
+def said(chat: FakeChat, fragment: str) -> int:
+    return sum(1 for m in chat.bot_messages if fragment in m.content)
+
+
+async def test_settings_only_admins_change_and_everyone_sees(
+    fakegram: FakeTelegram, timed_bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    group = fakegram.add_group("Двор", members=[alice, bob], admins=[alice])
+    await bob.command(group, "settings")
+    shown = await group.wait_for_message(lambda m: "Таймер хода" in m.content)
+    assert "60 с" in shown.content and "✅ 60 с" in [b.text for b in shown.buttons]
+
+    refused = await bob.press(shown, data=button_data(shown, "2 мин"))
+    assert refused.show_alert and "админы" in (refused.text or "")
+    assert timed_bot.stored("SELECT settings FROM chats WHERE id = ?", group.id) in ([], [("{}",)])
+
+    done = await alice.press(shown, data=button_data(shown, "спорт"))
+    assert not done.show_alert and "со следующего хода" in (done.text or "")
+    await group.wait_for_message(lambda m: m is shown and "спортивный" in m.content)
+    assert timed_bot.stored("SELECT settings FROM chats WHERE id = ?", group.id) == [
+        ('{"turn_timer": "sport"}',)
+    ]
+    await bob.start()
+    await bob.command(None, "settings")
+    await bob.private_chat.wait_for_message(lambda m: "/settings в группе" in m.content)
+
+
+async def test_timeouts_strikes_takeover_back_and_restart(
+    fakegram: FakeTelegram, timed_bot: BotProcess
+) -> None:
+    bob = fakegram.add_user("Боб", username="bob")
+    game = await open_game(fakegram, [bob], computers=1, start=False)
+    group = game.group
+    await bob.command(group, "settings")
+    shown = await group.wait_for_message(lambda m: "Таймер хода" in m.content)
+    await bob.press(shown, data=button_data(shown, "30 с"))
+    answer = await bob.press(game.lobby, data=button_data(game.lobby, "Начать"))
+    assert answer.answered and not answer.show_alert, answer
+    table = await group.wait_for_message(lambda m: m.photo is not None, timeout=30)
+
+    # Bob never presses: three timeouts, then the computer plays for him, announced once.
+    await group.wait_for_message(lambda m: "Компьютер играет за Боб" in m.content, timeout=40)
+    assert timed_bot.stored("SELECT strikes, away FROM seats WHERE user_id = ?", bob.id) == [(3, 1)]
+    timeout_moves = timed_bot.stored(
+        "SELECT COUNT(DISTINCT seq) FROM actions WHERE seat = 0 AND actor_id IS NULL"
+    )
+    assert timeout_moves[0][0] >= 3
+    reason = timed_bot.stored("SELECT abandonment FROM games")[0][0]
+    assert isinstance(reason, str) and '"reason": "timeout"' in reason and '"seat": 0' in reason
+    history = [text for m in bob.private_chat.bot_messages for text in contents(m)]
+    assert any("⏱ На ход:" in text for text in history)
+    assert any("Осталось" in text for text in history), "the hand warned before the end"
+    assert any("вышло 2 раз из 3" in text for text in history)
+    assert any("⏳ Боб:" in text for text in contents(table)), "the table caption warned"
+
+    # "I'm back" from /hand.
+    before = bob.private_chat.last_bot_message
+    await bob.command(None, "hand")
+    away_hand = await bob.private_chat.wait_for_message(
+        lambda m: any("Я вернулся" in b.text for b in m.buttons), after=before
+    )
+    assert "За вас играет компьютер" in away_hand.content
+    back = await bob.press(away_hand, data=button_data(away_hand, "Я вернулся"))
+    assert "С возвращением" in (back.text or ""), back
+    await group.wait_for_message(lambda m: "Боб вернулся" in m.content)
+    assert timed_bot.stored("SELECT strikes, away FROM seats WHERE user_id = ?", bob.id) == [(0, 0)]
+    assert timed_bot.stored("SELECT abandonment FROM games") == [(None,)]
+    assert said(group, "Компьютер играет за Боб") == 1
+
+    # A restart in the middle of Bob's turn: the stored deadline still runs out.
+    # (The deadline is written a moment after the move that began the turn commits.)
+    def turn_stored() -> bool:
+        stored = timed_bot.stored("SELECT turn_move FROM games")
+        return game.people[0].my_turn() and stored == [(len(timed_bot.stored_match().log),)]
+
+    await fakegram.wait_for(turn_stored, timeout=20)
+    await timed_bot.kill()
+    assert timed_bot.stored("SELECT strikes FROM seats WHERE user_id = ?", bob.id) == [(0,)]
+    await timed_bot.start()
+    await fakegram.wait_for(
+        lambda: timed_bot.stored("SELECT strikes FROM seats WHERE user_id = ?", bob.id) == [(1,)],
+        timeout=20,
+    )
+    assert said(group, "Компьютер играет за Боб") == 1
+    checked = assert_hands_private(fakegram, timed_bot.stored_match(), {0: bob.id})
+    assert checked > 0
