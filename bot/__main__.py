@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import sys
+from datetime import timedelta
 
 from aiogram import Bot, Dispatcher, methods
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -42,6 +43,7 @@ COMMANDS = (
     "help",
     "hand",
     "leave",
+    "surrender",
     "cancel",
     "top",
     "stats",
@@ -121,6 +123,7 @@ async def run(settings: Settings) -> None:
         bot_username=me.username,
         computer_delay=settings.computer_delay,
         timers=timers,
+        vote_time=timedelta(seconds=settings.vote_seconds),
     )
 
     dp = Dispatcher()

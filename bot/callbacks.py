@@ -89,6 +89,23 @@ class HistoryCb(CallbackData, prefix="h1"):
     game: int = 0
 
 
+class SurrenderCb(CallbackData, prefix="s1"):
+    """The confirmation of /surrender: `move` is the match's move number when asked, so a
+    confirmation left lying while the game moved on is refused as stale."""
+
+    game: int
+    move: int
+    user: int  # the person who asked: nobody else may confirm for them
+    confirm: bool
+
+
+class VoteCb(CallbackData, prefix="v1"):
+    """A ballot in a vote to cancel a match: for cancelling (`in_favour`) or against."""
+
+    vote: int
+    in_favour: bool
+
+
 # Turn timers (issue 7) -------------------------------------------------------------
 
 

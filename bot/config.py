@@ -12,6 +12,7 @@ needs. Variables (all optional but the token):
 | `COMPUTER_DELAY` | `1.5` | seconds a computer player waits before moving, so people can follow |
 | `PACING` | `true` | keep within Telegram's flood limits; `false` only for benchmarks |
 | `TABLE_INTERVAL` | `3.0` | at least this many seconds between two pictures of one table |
+| `VOTE_SECONDS` | `300` | how long a vote to cancel a match stays open |
 | `TURN_TIME_SCALE` | `1.0` | tests/demos only: multiplies turn times (0.02: 60 s is 1.2 s) |
 """
 
@@ -33,6 +34,7 @@ class Settings(BaseSettings):
     computer_delay: float = Field(default=1.5, ge=0, le=30)
     pacing: bool = True
     table_interval: float = Field(default=3.0, ge=0, le=60)
+    vote_seconds: float = Field(default=300.0, gt=0, le=3600)
     turn_time_scale: float = Field(default=1.0, gt=0, le=10)
 
     @field_validator("bot_token")

@@ -272,17 +272,23 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
     "help.group": {
         Lang.RU: "/domino — новая игра (лобби с кнопками)\n/rules — правила\n"
         "/leave — выйти из игры (за вас доиграет компьютер)\n"
-        "/cancel — отменить игру (создатель или админ)\n/hand — где мои кости",
+        "/surrender — сдаться (вы — козёл)\n"
+        "/cancel — отменить игру (создатель или админ; игроки — голосованием)\n"
+        "/hand — где мои кости",
         Lang.EN: "/domino — a new game (a lobby with buttons)\n/rules — the rules\n"
         "/leave — leave the game (a computer plays on)\n"
-        "/cancel — cancel the game (creator or admin)\n/hand — where are my tiles",
+        "/surrender — give up (you are the goat)\n"
+        "/cancel — cancel the game (creator or admin; players by a vote)\n"
+        "/hand — where are my tiles",
     },
     "help.private": {
         Lang.RU: "Здесь приходят ваши кости: нажимайте ✅ кость, чтобы сходить.\n"
-        "/hand — прислать руку заново\n/leave — выйти из игры\n/rules — правила\n"
+        "/hand — прислать руку заново\n/leave — выйти из игры\n"
+        "/surrender — сдаться (вы — козёл)\n/rules — правила\n"
         "Начать игру: добавьте меня в группу и напишите там /domino.",
         Lang.EN: "Your tiles arrive here: press a ✅ tile to play it.\n"
-        "/hand — send my hand again\n/leave — leave the game\n/rules — the rules\n"
+        "/hand — send my hand again\n/leave — leave the game\n"
+        "/surrender — give up (you are the goat)\n/rules — the rules\n"
         "To start a game, add me to a group and send /domino there.",
     },
     # The command menu (setMyCommands).
@@ -487,6 +493,112 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
     "alert.no_such_match": {
         Lang.RU: "Такой партии в записях этой группы нет.",
         Lang.EN: "There is no such match in this group's records.",
+    },
+    # Endings (issue 7): /surrender, the vote to cancel, how an abandoned match is scored.
+    "cmd.surrender": {Lang.RU: "сдаться (вы — козёл)", Lang.EN: "give up (you are the goat)"},
+    "surrender.confirm": {
+        Lang.RU: "🏳 Сдаться? Партия закончится сразу, козлом будете вы; очки остальных "
+        "посчитаем как при тайм-ауте (K-11).",
+        Lang.EN: "🏳 Give up? The match ends at once with you as the goat; the others are "
+        "scored as for a timeout (K-11).",
+    },
+    "surrender.not_playing": {
+        Lang.RU: "Вы сейчас не играете здесь — сдаваться не в чем.",
+        Lang.EN: "You are not playing here, so there is nothing to give up.",
+    },
+    "btn.surrender_yes": {Lang.RU: "🏳 Да, сдаюсь", Lang.EN: "🏳 Yes, I give up"},
+    "btn.surrender_no": {Lang.RU: "Нет, играю дальше", Lang.EN: "No, play on"},
+    "answer.surrendered": {
+        Lang.RU: "Вы сдались. Партия окончена.",
+        Lang.EN: "You gave up. The match is over.",
+    },
+    "answer.playing_on": {Lang.RU: "Играем дальше.", Lang.EN: "Playing on."},
+    "alert.not_your_confirmation": {
+        Lang.RU: "Это подтверждение не для вас.",
+        Lang.EN: "This confirmation is not yours.",
+    },
+    "alert.already_left": {
+        Lang.RU: "Вы уже покинули эту партию.",
+        Lang.EN: "You have already left this match.",
+    },
+    "notice.surrendered": {
+        Lang.RU: "🏳 {name} сдаётся. 🐐 Козёл — {goat}.\n"
+        "Очки и рейтинг (как при тайм-ауте, K-11):\n{lines}",
+        Lang.EN: "🏳 {name} gives up. 🐐 The goat is {goat}.\n"
+        "Points and rating (as for a timeout, K-11):\n{lines}",
+    },
+    "notice.left_scoring": {
+        Lang.RU: "Партию доиграет компьютер, но в зачёт она пойдёт как при тайм-ауте (K-11): "
+        "{name} — козёл с {points} очк., остальным — рейтинг за отрыв от {name}.",
+        Lang.EN: "A computer plays the match out, but it counts as for a timeout (K-11): "
+        "{name} is the goat with {points} points; the others gain rating by their lead "
+        "over {name}.",
+    },
+    "notice.scored_as_timeout": {
+        Lang.RU: "В зачёт партия идёт как при тайм-ауте (K-11): 🐐 козёл — {goat}.\n"
+        "Очки и рейтинг:\n{lines}",
+        Lang.EN: "The match counts as for a timeout (K-11): 🐐 the goat is {goat}.\n"
+        "Points and rating:\n{lines}",
+    },
+    "table.surrendered": {
+        Lang.RU: "🏳 {name} сдаётся. Партия окончена.",
+        Lang.EN: "🏳 {name} gave up. The match is over.",
+    },
+    "hand.surrendered": {
+        Lang.RU: "🏳 {name} сдаётся. Партия окончена.",
+        Lang.EN: "🏳 {name} gave up. The match is over.",
+    },
+    "vote.title": {
+        Lang.RU: "🗳 <b>{name} предлагает отменить игру.</b>\n"
+        "Сразу отменить может только создатель или админ чата, поэтому решаем голосованием.",
+        Lang.EN: "🗳 <b>{name} proposes to cancel the game.</b>\n"
+        "Only the creator or a chat admin can cancel it outright, so the players vote.",
+    },
+    "vote.count": {
+        Lang.RU: "За: {yes} · против: {no} · чтобы отменить, нужно «за»: {needed} из {voters}",
+        Lang.EN: "For: {yes} · against: {no} · cancelling needs {needed} of {voters} for",
+    },
+    "vote.who_yes": {Lang.RU: "✅ {names}", Lang.EN: "✅ {names}"},
+    "vote.who_no": {Lang.RU: "❌ {names}", Lang.EN: "❌ {names}"},
+    "vote.state_open": {
+        Lang.RU: "Голосуют игроки партии, {minutes} мин. Голос можно поменять.",
+        Lang.EN: "The match's players vote, for {minutes} min. A vote may be changed.",
+    },
+    "vote.state_passed": {
+        Lang.RU: "✖️ Решено: игра отменена.",
+        Lang.EN: "✖️ Decided: the game is cancelled.",
+    },
+    "vote.state_failed": {
+        Lang.RU: "▶️ Голосование не прошло: играем дальше.",
+        Lang.EN: "▶️ The vote failed: playing on.",
+    },
+    "vote.state_expired": {
+        Lang.RU: "⌛ Время голосования вышло: играем дальше.",
+        Lang.EN: "⌛ The vote ran out of time: playing on.",
+    },
+    "vote.state_closed": {
+        Lang.RU: "Голосование закрыто: партия уже закончилась.",
+        Lang.EN: "The vote is closed: the match has ended.",
+    },
+    "btn.vote_yes": {Lang.RU: "✅ За ({n})", Lang.EN: "✅ For ({n})"},
+    "btn.vote_no": {Lang.RU: "❌ Против ({n})", Lang.EN: "❌ Against ({n})"},
+    "vote.already_open": {
+        Lang.RU: "Голосование об отмене уже идёт — голосуйте кнопками под ним.",
+        Lang.EN: "A vote to cancel is already open: use its buttons.",
+    },
+    "answer.voted_yes": {Lang.RU: "Ваш голос: за отмену.", Lang.EN: "Your vote: cancel."},
+    "answer.voted_no": {Lang.RU: "Ваш голос: играем дальше.", Lang.EN: "Your vote: play on."},
+    "alert.voted_same": {
+        Lang.RU: "Вы уже так проголосовали.",
+        Lang.EN: "You have already voted so.",
+    },
+    "alert.vote_over": {
+        Lang.RU: "Это голосование уже закончилось.",
+        Lang.EN: "This vote is over.",
+    },
+    "alert.vote_not_yours": {
+        Lang.RU: "Голосуют только игроки этой партии.",
+        Lang.EN: "Only this match's players vote.",
     },
     # Turn timers, strikes, "I'm back", /settings (issue 7).
     "cmd.settings": {

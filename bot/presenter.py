@@ -23,6 +23,7 @@ from bot.callbacks import (
     LobbyOption,
     MoveCb,
     MoveKind,
+    SurrenderCb,
     TimerCb,
 )
 from bot.i18n import Lang, t
@@ -422,6 +423,24 @@ def cancel_confirm_keyboard(game_id: int, lang: Lang) -> InlineKeyboardMarkup:
                     text=t("btn.cancel_no", lang),
                     callback_data=CancelCb(game=game_id, confirm=False).pack(),
                 ),
+            ]
+        ]
+    )
+
+
+def surrender_confirm_keyboard(
+    game_id: int, move: int, user_id: int, lang: Lang
+) -> InlineKeyboardMarkup:
+    """«Да, сдаюсь / Нет»: for this person only, valid while the match stays at `move`."""
+
+    def data(confirm: bool) -> str:
+        return SurrenderCb(game=game_id, move=move, user=user_id, confirm=confirm).pack()
+
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=t("btn.surrender_yes", lang), callback_data=data(True)),
+                InlineKeyboardButton(text=t("btn.surrender_no", lang), callback_data=data(False)),
             ]
         ]
     )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import html
 import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -46,7 +47,7 @@ from domino.tiles import Tile
 from domino.views import MatchView
 from storage import repo
 from storage.db import Database
-from storage.records import GameRecord, GameStatus, MessageRecord, Role
+from storage.records import Ending, GameRecord, GameStatus, MessageRecord, Role
 
 log = logging.getLogger(__name__)
 
@@ -262,6 +263,10 @@ class Publisher:
             caption = (
                 presenter.table_caption(view, names, lang) + "\n\n" + t("table.cancelled", lang)
             )
+        elif game.ending is Ending.SURRENDER:
+            caption = (
+                presenter.table_caption(view, names, lang) + "\n\n" + surrender_note(game, lang)
+            )
         else:
             caption = presenter.table_caption(view, names, lang)
         caption += self._timer_text(game, lang, names=names)
@@ -313,6 +318,8 @@ class Publisher:
         text += self._timer_text(game, lang, seat)
         if game.status is GameStatus.CANCELLED:
             text += "\n\n" + t("hand.cancelled", lang)
+        elif game.ending is Ending.SURRENDER:
+            text += "\n\n" + surrender_note(game, lang)
         markup = None
         if game.status is GameStatus.PLAYING and person.away:
             markup = presenter.away_keyboard(view, game.id, lang)
@@ -547,6 +554,14 @@ class Publisher:
             )
         else:
             log.error("outbox item %s has an unknown kind %r; dropped", item.id, item.kind)
+
+
+def surrender_note(game: GameRecord, lang: Lang) -> str:
+    """The line under a table and the hands of a match that ended by /surrender."""
+    abandonment = game.abandonment
+    if abandonment is None or abandonment.reason is not Ending.SURRENDER:
+        return t("table.over", lang)
+    return t("table.surrendered", lang, name=html.escape(game.seats[abandonment.seat].name))
 
 
 def seat_names(game: GameRecord, lang: Lang) -> list[str]:

@@ -16,25 +16,29 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import html
 import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 from bot.callbacks import LobbyAction, LobbyOption, MoveKind
 from bot.i18n import Lang, lang_of, t
 from bot.publisher import Publisher
 from bot.timers import STRIKES_TO_TAKE_OVER, TurnTimers
+from bot.votes import VOTE_TIME, VoteBoard, decide, electorate
 from domino.actions import DRAW, KNOCK, Action, Draw, Play
 from domino.errors import DominoError
 from domino.layout import End
 from domino.match import Match
 from domino.players import GreedyPlayer
+from domino.rating import timeout_rating_gains
 from domino.rules import KOZEL, FishMode, Ruleset, Variant
 from domino.tiles import ALL_TILES, Tile
 from storage import repo, stats
+from storage import votes as vote_store
 from storage.db import Database, Transaction
 from storage.records import (
     Abandonment,
@@ -45,6 +49,7 @@ from storage.records import (
     SeatRecord,
     UserRecord,
 )
+from storage.votes import Vote, VoteBusy, VoteState
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +125,7 @@ class GameService:
         bot_username: str,
         computer_delay: float = 1.5,
         new_seed: Callable[[], int] = lambda: secrets.randbits(64),
+        vote_time: timedelta = VOTE_TIME,
         timers: TurnTimers | None = None,
     ) -> None:
         self.db = db
@@ -134,6 +140,9 @@ class GameService:
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
         self._closing = False
         self._langs: dict[int, Lang] = {}  # user id -> language, as last seen
+        self.vote_time = vote_time
+        self.votes = VoteBoard(db, publisher.out, language_of=publisher.language_of)
+        self._vote_timers: dict[int, asyncio.Task[None]] = {}
 
     # --- people and chats -------------------------------------------------------------
 
@@ -427,6 +436,9 @@ class GameService:
             await repo.enqueue(
                 tx, game_id=game.id, chat_id=game.chat_id, kind="match_end", payload={}
             )
+            await self._close_votes(tx, saved)
+            if saved.abandonment is not None:
+                await self._tell_abandonment_scoring(tx, saved)
             log.info(
                 "chat %s game %s: match over after %d rounds",
                 game.chat_id,
@@ -518,6 +530,8 @@ class GameService:
                     kind="notice",
                     payload={"key": "notice.left", "values": {"name": seat.name}},
                 )
+                if game.abandonment is None:
+                    await self._tell_leaving_scoring(tx, saved)
                 text = t("leave.done", lang)
         if saved.status is GameStatus.PLAYING:
             await self.publisher.close_hand(saved, seat.seat, person.id, t("hand.you_left", lang))
@@ -545,11 +559,242 @@ class GameService:
                     raise Refusal("alert.creator_or_admin")
                 saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
                 await stats.record_match(tx, saved)  # counted only after an abandonment
+                await self._close_votes(tx, saved)
         except Refusal as refusal:
             return refusal.answer(lang)
         log.info("chat %s game %s: cancelled by %s", saved.chat_id, saved.id, person.id)
         self.publisher.touch(saved)
         return Answer(t("answer.cancelled", lang))
+
+    # --- surrender and votes to cancel (issue 7) --------------------------------------
+
+    async def surrender_allowed(self, chat_id: int | None, person: Person) -> tuple[int, int]:
+        """/surrender: the running match the person may give up (in its group or in
+        private) and its move number, for the confirmation's button."""
+        game = await repo.active_game_of_user(self.db, person.id)
+        if (
+            game is None
+            or game.status is not GameStatus.PLAYING
+            or game.match is None
+            or (chat_id is not None and game.chat_id != chat_id)
+        ):
+            raise Refusal("surrender.not_playing")
+        return game.id, len(game.match.log)
+
+    async def surrender(self, game_id: int, person: Person, move: int) -> Answer:
+        """The person gives up: the match ends at once, scored by K-11's timeout rule from
+        the first abandonment (this one unless someone abandoned before), with them the
+        козёл (their side in teams); the stats record it in the same transaction."""
+        lang = person.lang
+        try:
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                seat, match = self._check_press(game, person, move)
+                assert game is not None
+                if game.seats[seat].left:
+                    raise Refusal("alert.already_left")
+                abandonment = game.abandonment or Abandonment(
+                    seat, Ending.SURRENDER, match.seat_points()
+                )
+                changed = dataclasses.replace(game, abandonment=abandonment)
+                saved = await repo.save_game(
+                    tx, _ended(changed, GameStatus.FINISHED, Ending.SURRENDER)
+                )
+                await stats.record_match(tx, saved)
+                await self._close_votes(tx, saved)
+                await repo.enqueue(
+                    tx,
+                    game_id=game.id,
+                    chat_id=game.chat_id,
+                    kind="notice",
+                    payload={
+                        "key": "notice.surrendered",
+                        "values": {
+                            "name": html.escape(game.seats[seat].name),
+                            "goat": html.escape(_side_names(saved, abandonment.seat)),
+                            "lines": abandonment_lines(saved),
+                        },
+                    },
+                )
+        except Refusal as refusal:
+            return refusal.answer(lang)
+        log.info("chat %s game %s: seat %s surrendered", saved.chat_id, saved.id, seat)
+        self.publisher.touch(saved)
+        self.publisher.kick_outbox()
+        return Answer(t("answer.surrendered", lang))
+
+    async def open_cancel_vote(self, chat_id: int, person: Person) -> str | None:
+        """/cancel by a player who may not cancel outright: a vote, with their ballot for
+        cancelling. Returns the text of a refusal, or None (the vote shows itself)."""
+        lang = person.lang
+        now = utcnow()
+        try:
+            async with self.db.transaction() as tx:
+                await repo.upsert_user(tx, person.record())
+                game = await repo.active_game_in_chat(tx, chat_id)
+                if game is None:
+                    raise Refusal("cancel.nothing")
+                seat = game.seat_of(person.id)
+                if game.status is not GameStatus.PLAYING or seat is None or seat.left:
+                    raise Refusal("alert.creator_or_admin")
+                current = await vote_store.open_vote_of_game(tx, game.id)
+                if current is not None:
+                    state = decide(current, electorate(game), now)
+                    if state.open:
+                        raise Refusal("vote.already_open")
+                    await vote_store.close_vote(tx, current.id, state, now)
+                    self.votes.touch(current.id)  # re-checked once this commits
+                try:
+                    vote = await vote_store.open_vote(
+                        tx,
+                        game_id=game.id,
+                        chat_id=game.chat_id,
+                        started_by=person.id,
+                        opened_at=now,
+                        expires_at=now + self.vote_time,
+                    )
+                except VoteBusy:
+                    raise Refusal("vote.already_open") from None
+                await vote_store.cast_ballot(tx, vote.id, person.id, True, now)
+                vote = vote.with_ballot(person.id, True)
+                state = decide(vote, electorate(game), now)
+                cancelled = await self._settle_vote(tx, game, vote, state, now)
+        except Refusal as refusal:
+            return t(refusal.key, lang, **refusal.values)
+        log.info(
+            "chat %s game %s: vote %s to cancel opened by %s", chat_id, game.id, vote.id, person.id
+        )
+        self._vote_changed(vote, state, cancelled)
+        return None
+
+    async def vote_press(self, vote_id: int, person: Person, in_favour: bool) -> Answer:
+        """A ballot for or against cancelling; the vote is decided as soon as it can be."""
+        lang = person.lang
+        now = utcnow()
+        try:
+            async with self.db.transaction() as tx:
+                vote = await vote_store.load_vote(tx, vote_id)
+                game = await repo.load_game(tx, vote.game_id) if vote else None
+                if vote is None or game is None:
+                    raise Refusal("alert.stale")
+                if not vote.state.open:
+                    raise Refusal("alert.vote_over")
+                voters = electorate(game)
+                state = decide(vote, voters, now)
+                if game.status is not GameStatus.PLAYING:
+                    state = VoteState.CLOSED
+                if state.open:
+                    if person.id not in voters:
+                        raise Refusal("alert.vote_not_yours")
+                    if vote.ballot_of(person.id) is in_favour:
+                        raise Refusal("alert.voted_same", alert=False)
+                    await vote_store.cast_ballot(tx, vote.id, person.id, in_favour, now)
+                    vote = vote.with_ballot(person.id, in_favour)
+                    state = decide(vote, voters, now)
+                    answer = Answer(t("answer.voted_yes" if in_favour else "answer.voted_no", lang))
+                else:
+                    answer = Answer(t("alert.vote_over", lang), alert=True)
+                cancelled = await self._settle_vote(tx, game, vote, state, now)
+        except Refusal as refusal:
+            return refusal.answer(lang)
+        self._vote_changed(vote, state, cancelled)
+        return answer
+
+    async def _settle_vote(
+        self, tx: Transaction, game: GameRecord, vote: Vote, state: VoteState, now: datetime
+    ) -> GameRecord | None:
+        """Store a decided vote; a passed one cancels the match (returned). A cancelled
+        match counts in the stats only if someone abandoned it first (K-11)."""
+        if state.open:
+            return None
+        await vote_store.close_vote(tx, vote.id, state, now)
+        if state is not VoteState.PASSED:
+            return None
+        saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
+        await stats.record_match(tx, saved)
+        return saved
+
+    def _vote_changed(self, vote: Vote, state: VoteState, cancelled: GameRecord | None) -> None:
+        """After the commit: show the vote, watch its clock while open, show a cancel."""
+        self.votes.touch(vote.id)
+        if state.open:
+            self._watch_vote(vote)
+        else:
+            log.info("game %s: vote %s to cancel %s", vote.game_id, vote.id, state.value)
+        if cancelled is not None:
+            self.publisher.touch(cancelled)
+
+    async def _close_votes(self, tx: Transaction, game: GameRecord) -> None:
+        """The match ended another way: its open vote closes (the message follows once the
+        transaction commits; if it rolls back, the board finds nothing changed)."""
+        for vote_id in await vote_store.close_votes_of_game(tx, game.id, utcnow()):
+            self.votes.touch(vote_id)
+
+    async def _tell_leaving_scoring(self, tx: Transaction, game: GameRecord) -> None:
+        """The first person left the running match: tell the group how it will count."""
+        assert game.abandonment is not None
+        seat = game.seats[game.abandonment.seat]
+        await repo.enqueue(
+            tx,
+            game_id=game.id,
+            chat_id=game.chat_id,
+            kind="notice",
+            payload={
+                "key": "notice.left_scoring",
+                "values": {
+                    "name": html.escape(seat.name),
+                    "points": game.abandonment.points[seat.seat],
+                },
+            },
+        )
+
+    async def _tell_abandonment_scoring(self, tx: Transaction, game: GameRecord) -> None:
+        """A match someone abandoned was played out: how the stats count it (K-11)."""
+        assert game.abandonment is not None
+        await repo.enqueue(
+            tx,
+            game_id=game.id,
+            chat_id=game.chat_id,
+            kind="notice",
+            payload={
+                "key": "notice.scored_as_timeout",
+                "values": {
+                    "goat": html.escape(_side_names(game, game.abandonment.seat)),
+                    "lines": abandonment_lines(game),
+                },
+            },
+        )
+
+    def _watch_vote(self, vote: Vote) -> None:
+        if self._closing or vote.id in self._vote_timers:
+            return
+        self._vote_timers[vote.id] = asyncio.create_task(self._expire_vote(vote.id))
+
+    async def _expire_vote(self, vote_id: int) -> None:
+        """Decide the vote when its time is up (expired, or closed if the match ended)."""
+        try:
+            vote = await vote_store.load_vote(self.db, vote_id)
+            if vote is None or not vote.state.open:
+                return
+            await asyncio.sleep(max(0.0, (vote.expires_at - utcnow()).total_seconds()))
+            now = utcnow()
+            async with self.db.transaction() as tx:
+                vote = await vote_store.load_vote(tx, vote_id)
+                game = await repo.load_game(tx, vote.game_id) if vote else None
+                if vote is None or game is None or not vote.state.open:
+                    return
+                state = decide(vote, electorate(game), now)
+                if game.status is not GameStatus.PLAYING:
+                    state = VoteState.CLOSED
+                cancelled = await self._settle_vote(tx, game, vote, state, now)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("vote %s: could not be decided on time", vote_id)
+            return
+        finally:
+            self._vote_timers.pop(vote_id, None)
+        self._vote_changed(vote, state, cancelled)
 
     async def resend_hand(self, person: Person) -> str | None:
         """/hand: a fresh hand message at the bottom of the private chat."""
@@ -744,6 +989,9 @@ class GameService:
         for game in games:
             self.publisher.touch(game)
             self._kick_computers(game)
+        for vote in await vote_store.open_votes(self.db):
+            self.votes.touch(vote.id)  # sent, if a crash came before its message was
+            self._watch_vote(vote)
         self.publisher.kick_outbox()
         log.info("resumed %d running games", len(games))
         return len(games)
@@ -752,7 +1000,7 @@ class GameService:
         self._closing = True
         if self.timers is not None:
             await self.timers.close()
-        tasks = list(self._computer_tasks.values())
+        tasks = [*self._computer_tasks.values(), *self._vote_timers.values()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -797,6 +1045,25 @@ def _ended(game: GameRecord, status: GameStatus, ending: Ending | None = None) -
     if ending is None:
         ending = Ending.FINISHED if status is GameStatus.FINISHED else Ending.CANCELLED
     return dataclasses.replace(game, status=status, ended_at=utcnow(), ending=ending)
+
+
+def abandonment_lines(game: GameRecord) -> str:
+    """One line per seat for the group: name, points when abandoned, rating gained."""
+    assert game.abandonment is not None
+    # K-11's timeout rule, as the stats record it (storage.stats): the person who
+    # abandoned gains nothing, everyone else by their lead over them (at least 1).
+    gains = timeout_rating_gains(game.abandonment.points, game.abandonment.seat)
+    return "\n".join(
+        f"{html.escape(seat.name)}: {game.abandonment.points[seat.seat]} · +{gains[seat.seat]}"
+        for seat in game.seats
+    )
+
+
+def _side_names(game: GameRecord, seat: int) -> str:
+    """The seat's name, with their partner's in teams."""
+    assert game.match is not None
+    side = game.match.side_of(seat)
+    return " + ".join(s.name for s in game.seats if game.match.side_of(s.seat) == side)
 
 
 T = TypeVar("T")

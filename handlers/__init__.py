@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from handlers import buttons, chat_events, commands, fallback, settings, stats
+from handlers import buttons, chat_events, commands, endings, fallback, settings, stats
 
 
 def get_routers() -> list[Router]:
     return [
         chat_events.router,
         commands.router,
+        endings.router,
         buttons.router,
         stats.router,
         settings.router,

@@ -77,6 +77,12 @@ async def on_cancel(message: Message, bot: Bot, games: GameService) -> None:
             message.chat.id, person, member.status in ("creator", "administrator")
         )
     except Refusal as refusal:
+        if refusal.key == "alert.creator_or_admin":
+            # Anyone else seated in the running match may start a vote to cancel it.
+            refused = await games.open_cancel_vote(message.chat.id, person)
+            if refused is not None:
+                await message.reply(refused)
+            return
         await message.reply(t(refusal.key, person.lang, **refusal.values))
         return
     await message.reply(
