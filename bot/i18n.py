@@ -482,9 +482,11 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
     "sheet.eggs": {Lang.RU: "яйца +{n} дальше", Lang.EN: "eggs +{n} carried"},
     "sheet.legend": {
         Lang.RU: "<i>«вышел N» — вышел игрок N; «рыба N» — рыба, рыбак — игрок N. "
-        "В строке раунда — очки за раунд, под ней — счёт после раунда.</i>",
+        "В строке раунда — очки за раунд, под ней — счёт после раунда. В «Козле» очки "
+        "до открытия счёта только запоминаются и входят в счёт потом.</i>",
         Lang.EN: "<i>“out N”: player N went out; “fish N”: a fish, player N the fisherman. "
-        "A round's line holds its points, the line below the score after it.</i>",
+        "A round's line holds its points, the line below the score after it. In Kozel, "
+        "points before the account is open are only remembered and count later.</i>",
     },
     "alert.no_such_page": {
         Lang.RU: "Такой страницы нет.",

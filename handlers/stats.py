@@ -13,7 +13,7 @@ from aiogram.types import CallbackQuery, Chat, Message
 
 from bot.callbacks import HistoryCb, TopCb
 from bot.i18n import Lang, t
-from bot.service import Answer, Refusal
+from bot.service import Answer, GameService, Person, Refusal
 from bot.stats_service import Chat as StatsChat
 from bot.stats_service import Screen, StatsService
 from handlers.buttons import reply
@@ -32,10 +32,19 @@ async def show(message: Message, screen: Screen) -> None:
     await message.reply(screen.text, reply_markup=screen.keyboard, parse_mode="HTML")
 
 
-@router.message(Command("top"), in_group, F.from_user)
-async def on_top(message: Message, stats: StatsService) -> None:
+async def asker(message: Message, games: GameService) -> Person:
+    """Who sent the command, remembered under their name as Telegram shows it now: the
+    boards list people under the name the bot last saw."""
     assert message.from_user is not None
-    await show(message, await stats.top(where(message.chat), person_of(message.from_user).lang))
+    person = person_of(message.from_user)
+    await games.remember(person)
+    return person
+
+
+@router.message(Command("top"), in_group, F.from_user)
+async def on_top(message: Message, stats: StatsService, games: GameService) -> None:
+    person = await asker(message, games)
+    await show(message, await stats.top(where(message.chat), person.lang))
 
 
 @router.message(Command("top"), in_private, F.from_user)
@@ -45,13 +54,13 @@ async def on_top_in_private(message: Message) -> None:
 
 
 @router.message(Command("stats"), F.from_user)
-async def on_stats(message: Message, stats: StatsService) -> None:
+async def on_stats(message: Message, stats: StatsService, games: GameService) -> None:
     """Yours here; as a reply in a group, the replied-to person's here; in private, yours
     across all groups. A reply to a bot's message asks about the sender."""
-    assert message.from_user is not None
-    lang = person_of(message.from_user).lang
+    lang = (await asker(message, games)).lang
     chat = where(message.chat)
     about = message.from_user
+    assert about is not None
     replied = message.reply_to_message
     if chat.is_group and replied is not None and replied.from_user and not replied.from_user.is_bot:
         about = replied.from_user
@@ -60,9 +69,8 @@ async def on_stats(message: Message, stats: StatsService) -> None:
 
 
 @router.message(Command("history"), in_group, F.from_user)
-async def on_history(message: Message, stats: StatsService) -> None:
-    assert message.from_user is not None
-    lang = person_of(message.from_user).lang
+async def on_history(message: Message, stats: StatsService, games: GameService) -> None:
+    lang = (await asker(message, games)).lang
     await show(message, await stats.history(where(message.chat), lang))
 
 

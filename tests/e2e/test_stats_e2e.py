@@ -1,0 +1,241 @@
+"""/top, /stats and /history through the fake Telegram with the bot as a process: a
+whole match played in a group, more players seeded through `storage.stats.record_match`
+into the bot's database file, paging, the pairs' table, a person who left the group,
+score sheets, and forged presses that change nothing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.stats_view import LINE_WIDTH, display_width
+from domino.match import Match
+from domino.players import GreedyPlayer
+from domino.rules import KOZEL
+from domino.simulate import play_match
+from domino.views import OutcomeKind
+from storage import repo, stats
+from storage.db import Database
+from storage.records import (
+    ChatRecord,
+    Ending,
+    GameRecord,
+    GameStatus,
+    SeatRecord,
+    UserRecord,
+)
+from tests.e2e.harness import BotProcess, assert_hands_private, open_game, play_until
+from tests.fakegram import FakeTelegram
+from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
+
+SEEDED = {  # user id: name; twelve more people for the group's board
+    9001: "Очень Длинное Имя Пользователя",
+    9002: "👨\u200d👩\u200d👧 Семья",
+    9003: "🇷🇺 Ваня",
+    9004: "<b>Хакер</b> & Co",
+    9005: "Маша",
+    9006: "李小龍",
+    9007: "Оля 🌸",
+    9008: "Петя",
+    9009: "Зоя",
+    9010: "Гоша",
+    9011: "❤️ Лиза",
+    9012: "Ян",
+}
+OTHER_CHAT = -424242
+SEEDED_DAY = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+def finished(
+    game_id: int, chat_id: int, people: Sequence[int], *, seed: int, teams: bool = False
+) -> GameRecord:
+    """A finished match between greedy players, recorded as if those people played it."""
+    ruleset = KOZEL.with_options(teams=True) if teams else KOZEL
+    match = play_match(Match.new(ruleset, len(people), seed), [GreedyPlayer()] * len(people))
+    ended = SEEDED_DAY + timedelta(hours=game_id - 1000)
+    return GameRecord(
+        id=game_id,
+        chat_id=chat_id,
+        status=GameStatus.FINISHED,
+        creator_id=people[0],
+        ruleset=ruleset,
+        seats_wanted=len(people),
+        seats=tuple(SeatRecord(seat, uid, SEEDED[uid]) for seat, uid in enumerate(people)),
+        match=match,
+        started_at=ended - timedelta(minutes=20),
+        ended_at=ended,
+        ending=Ending.FINISHED,
+    )
+
+
+async def seed(database: Path, chat_id: int) -> None:
+    """Six two-person matches (each seeded person plays once), a team match of four, and a
+    match in another chat; written while the bot runs, as WAL lets a second writer."""
+    db = await Database.open(database)
+    try:
+        async with db.transaction() as tx:
+            await repo.upsert_chat(tx, ChatRecord(OTHER_CHAT, "group", "Чужая"))
+            for user_id, name in SEEDED.items():
+                await repo.upsert_user(tx, UserRecord(user_id, name))
+            ids = list(SEEDED)
+            for n in range(6):
+                game = finished(1001 + n, chat_id, ids[2 * n : 2 * n + 2], seed=n)
+                assert await stats.record_match(tx, game)
+            team = finished(1007, chat_id, [9005, 9006, 9007, 9008], seed=7, teams=True)
+            assert await stats.record_match(tx, team)
+            assert await stats.record_match(tx, finished(1008, OTHER_CHAT, ids[:2], seed=8))
+    finally:
+        await db.close()
+
+
+def table_lines(message: StoredMessage) -> list[str]:
+    """The monospace block of a message: the lines between the header and the legend."""
+    lines = message.content.split("\n")
+    return [line for line in lines[1:] if display_width(line) == LINE_WIDTH]
+
+
+def board(message: StoredMessage) -> dict[str, list[str]]:
+    """Each player's two lines on a /top page, by the name as shown: [name line, counts]."""
+    rows = table_lines(message)[3:]
+    found: dict[str, list[str]] = {}
+    for first, second in zip(rows[::2], rows[1::2], strict=True):
+        name = re.sub(r"^\s*\d+ ", "", first.rsplit(maxsplit=2)[0])
+        found[name] = [first, second.split()]
+    return found
+
+
+async def ask(chat: FakeChat, sender: FakeUser, command: str, mark: str) -> StoredMessage:
+    """`sender` sends `/command` in `chat`; the bot's next message there showing `mark`."""
+    after = chat.last_bot_message if chat.bot_messages else None
+    await sender.command(None if chat is sender.private_chat else chat, command)
+    return await chat.wait_for_message(lambda m: mark in m.content, after=after, timeout=10)
+
+
+async def test_top_stats_and_history_after_real_and_recorded_matches(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    john = fakegram.add_user("John", username="john", language_code="en")
+    game = await open_game(fakegram, [alice, bob], seats=2, title="Двор")
+    group = game.group
+    await john.join(group)
+
+    # Before any match: a friendly empty board.
+    empty = await ask(group, john, "top", "🏆")
+    assert "No matches played in this group yet" in empty.content and not empty.buttons
+
+    await play_until(
+        fakegram, game.people, lambda: any("Козёл —" in m.content for m in group.bot_messages)
+    )
+    await fakegram.idle()
+    match = bot.stored_match()
+    points = match.seat_points()
+    gains = [max(1, (100 - p + 5) // 10) for p in points]  # K-11 by hand
+    goats = {seat for side in match.losers for seat in match.sides[side]}
+    stored = bot.stored(
+        "SELECT seat, user_id, points, rating_gain, goat FROM stat_seats ORDER BY seat"
+    )
+    assert stored == [
+        (0, alice.id, points[0], gains[0], int(0 in goats)),
+        (1, bob.id, points[1], gains[1], int(1 in goats)),
+    ]
+
+    # The board after one real match: order by rating, the numbers as computed.
+    top = await ask(group, alice, "top", "🏆")
+    rows = board(top)
+    # Rating first; equal ratings: the better Elo, i.e. fewer points in Козёл.
+    order = sorted(range(2), key=lambda seat: (-gains[seat], points[seat], seat))
+    assert list(rows) == [("Алиса", "Боб")[seat] for seat in order]
+    for seat, name in enumerate(("Алиса", "Боб")):
+        first, counts = rows[name]
+        assert first.split()[-2] == str(gains[seat])  # rating; then Elo
+        goat = int(seat in goats)
+        assert counts == ["1", str(goat), f"{100 * (1 - goat)}%", counts[3], str(points[seat])]
+    assert {b.text for b in top.buttons} == {"👥 Пары"}  # two rows: no paging
+
+    # Twelve more people recorded: two pages, paged by editing the same message.
+    await seed(bot.database, group.id)
+    bob_says = await bob.send(group, "Кто тут козёл?")
+    await bob.leave(group)
+    bob.first_name = "Борис"  # renamed after leaving: the bot never saw it
+    top = await ask(group, alice, "top", "🏆")
+    assert "стр. 1/2" in top.content
+    page_one = board(top)
+    assert len(page_one) == 10
+    assert {b.text for b in top.buttons} == {"2 ▶️", "👥 Пары"}
+    for line in table_lines(top):
+        assert display_width(line) == LINE_WIDTH
+    answer = await alice.press(top, text="2 ▶️")
+    assert answer.answered and not answer.show_alert
+    await group.wait_for_message(lambda m: m is top and "стр. 2/2" in m.content)
+    page_two = board(top)
+    assert len(page_one) + len(page_two) == 14
+    names = set(page_one) | set(page_two)
+    assert "Боб" in names and "Борис" not in names  # left the group, listed as last seen
+    assert "<b>Хакер</b> & Co" in names or "<b>Хакер</b> & …" in names
+    places = [int(line.split()[0]) for line in table_lines(top)[3::2]]
+    assert places == [11, 12, 13, 14]
+    assert {b.text for b in top.buttons} == {"◀️ 1", "👥 Пары"}
+
+    # Forged and old presses: politely refused or still working, nothing else changes.
+    shown = top.content
+    for data in ("t1:g:3", "t1:g:0", "t1:g:-5", "t1:g:99999999999999999999"):
+        refused = await alice.forge_press(top, data)
+        assert refused.show_alert and "Такой страницы нет" in (refused.text or ""), data
+    assert top.content == shown
+    old = await alice.press(top, text="2 ▶️", stale=True)  # an old client's button
+    assert old.answered and not old.show_alert
+    assert top.content == shown
+
+    # The pairs' table of the team match, and back.
+    await alice.press(top, text="👥 Пары")
+    await group.wait_for_message(lambda m: m is top and "Рейтинг пар" in m.content)
+    pairs = table_lines(top)[3:]
+    assert len(pairs) == 4  # two pairs, two lines each
+    assert "Маша + Оля 🌸" in top.content and "李小龍 + Петя" in top.content
+    await alice.press(top, text="👤 Игроки")
+    await group.wait_for_message(lambda m: m is top and "стр. 1/2" in m.content)
+
+    # /stats: your own here, someone's by reply, nobody's yet, and across all groups.
+    mine = await ask(group, alice, "stats", "📊")
+    assert "Алиса" in mine.content and "в «Двор»" in mine.content
+    assert f"Партий: 1 · рейтинг: {gains[0]} · Elo:" in mine.content
+    await alice.send(group, f"/stats@{fakegram.bot_username}", reply_to=bob_says)
+    his = await group.wait_for_message(lambda m: "📊" in m.content, after=mine)
+    assert his.content.startswith("📊 Боб в «Двор»") and f"рейтинг: {gains[1]}" in his.content
+    nobody = await ask(group, john, "stats", "📊")
+    assert "John: no recorded matches in this group yet" in nobody.content
+    private = await ask(alice.private_chat, alice, "stats", "📊")
+    assert "Алиса во всех группах" in private.content and "Партий: 1" in private.content
+    await alice.command(None, "top")
+    await alice.private_chat.wait_for_message(lambda m: "/top в группе" in m.content)
+
+    # /history: the real match first, then the recorded ones; open a score sheet and back.
+    history = await ask(group, alice, "history", "📜")
+    assert "стр. 1/1" in history.content
+    first = history.content.split("\n\n")[1]
+    assert "1." in first and "доиграна" in first and "🐐" in first
+    assert f"раундов: {len(match.results)}" in first
+    assert [b.text for b in history.buttons][:8] == [f"📋 {n}" for n in range(1, 9)]
+    listing = history.content
+    await alice.press(history, text="📋 1")
+    await group.wait_for_message(lambda m: m is history and "Партия №" in m.content)
+    sheet = history.content.split("\n")
+    marks = [line.split()[1] for line in sheet if re.match(r"^\s+\d+ (вышел|рыба) \d", line)]
+    expected = [
+        "вышел" if r.outcome.kind is OutcomeKind.WENT_OUT else "рыба" for r in match.results
+    ]
+    assert marks == expected
+    totals = [line.split() for line in sheet if re.match(r"^\s{11}\s*-?\d+\s+-?\d+$", line)]
+    assert totals and totals[-1] == [str(a.recorded) for a in match.scores]
+    refused = await alice.forge_press(history, "h1:1:1008")  # a match of another chat
+    assert refused.show_alert and "Такой партии" in (refused.text or "")
+    refused = await alice.forge_press(history, "h1:1:777777")  # no such match at all
+    assert refused.show_alert
+    await alice.press(history, text="↩️ К списку партий")
+    await group.wait_for_message(lambda m: m is history and m.content == listing)
+
+    assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
