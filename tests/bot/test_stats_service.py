@@ -1,0 +1,121 @@
+"""The stats use cases against a temporary database: screens, and refusals of pages and
+matches that a forged or foreign press names."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.callbacks import HistoryCb, TopCb, TopScope
+from bot.i18n import Lang
+from bot.service import Refusal
+from bot.stats_service import MAX_PAGE, Chat, StatsService
+from domino.match import Match
+from domino.players import GreedyPlayer
+from domino.rules import KOZEL
+from domino.simulate import play_match
+from storage import repo, stats
+from storage.db import Database
+from storage.records import Ending, GameRecord, GameStatus, SeatRecord, UserRecord
+
+GROUP = Chat(-100, "Двор", is_group=True)
+OTHER = Chat(-200, "Чужая", is_group=True)
+PRIVATE = Chat(7, None, is_group=False)
+DAY = datetime(2026, 11, 2, 20, 0, tzinfo=UTC)
+
+
+def finished(game_id: int, chat_id: int, people: tuple[int, int]) -> GameRecord:
+    match = play_match(Match.new(KOZEL, 2, game_id), [GreedyPlayer()] * 2)
+    return GameRecord(
+        id=game_id,
+        chat_id=chat_id,
+        status=GameStatus.FINISHED,
+        creator_id=people[0],
+        ruleset=KOZEL,
+        seats_wanted=2,
+        seats=tuple(SeatRecord(seat, uid, f"Игрок {uid}") for seat, uid in enumerate(people)),
+        match=match,
+        started_at=DAY,
+        ended_at=DAY + timedelta(minutes=game_id),
+        ending=Ending.FINISHED,
+    )
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[StatsService]:
+    """Twelve people in GROUP (six matches, two people each: two pages of ten), one of
+    them also once in OTHER."""
+    db = await Database.open(tmp_path / "stats.sqlite3")
+    async with db.transaction() as tx:
+        for user_id in range(1, 13):
+            await repo.upsert_user(tx, UserRecord(user_id, f"Игрок {user_id}"))
+        for n in range(6):
+            await stats.record_match(tx, finished(n + 1, GROUP.id, (2 * n + 1, 2 * n + 2)))
+        await stats.record_match(tx, finished(50, OTHER.id, (7, 12)))
+    yield StatsService(db)
+    await db.close()
+
+
+async def test_the_board_pages_and_refuses_pages_that_do_not_exist(
+    service: StatsService,
+) -> None:
+    first = await service.top(GROUP, Lang.RU)
+    assert "стр. 1/2" in first.text
+    assert first.keyboard is not None
+    assert (
+        first.keyboard.inline_keyboard[0][0].callback_data
+        == TopCb(scope=TopScope.PLAYERS, page=2).pack()
+    )
+    second = await service.top(GROUP, Lang.EN, TopScope.PLAYERS, 2)
+    assert "page 2/2" in second.text and " 11 " in second.text and " 12 " in second.text
+    for page in (0, -1, 3, MAX_PAGE + 1, 10**30):
+        with pytest.raises(Refusal) as refused:
+            await service.top(GROUP, Lang.RU, TopScope.PLAYERS, page)
+        assert refused.value.key == "alert.no_such_page"
+    pairs = await service.top(GROUP, Lang.RU, TopScope.PAIRS)  # no team games: page 1 exists
+    assert "2×2" in pairs.text
+    with pytest.raises(Refusal):
+        await service.top(GROUP, Lang.RU, TopScope.PAIRS, 2)
+
+
+async def test_an_empty_group_gets_a_friendly_text_without_buttons(
+    service: StatsService,
+) -> None:
+    empty = await service.top(Chat(-300, "Новая", is_group=True), Lang.RU)
+    assert "/domino" in empty.text and empty.keyboard is None
+    history = await service.history(Chat(-300, "Новая", is_group=True), Lang.EN)
+    assert "No matches played here yet" in history.text and history.keyboard is None
+
+
+async def test_stats_in_a_group_and_across_all_groups(service: StatsService) -> None:
+    here = await service.player(7, "Игрок 7", GROUP, Lang.RU)
+    assert "в «Двор»" in here.text and "Партий: 1 ·" in here.text
+    everywhere = await service.player(7, "Игрок 7", PRIVATE, Lang.RU)
+    assert "во всех группах" in everywhere.text and "Партий: 2 ·" in everywhere.text
+    nobody = await service.player(99, "Новичок", GROUP, Lang.RU)
+    assert nobody.text.startswith("📊 Новичок: в этой группе")
+    assert (await service.player(99, "Новичок", PRIVATE, Lang.EN)).text.startswith(
+        "📊 Новичок: no recorded matches yet"
+    )
+
+
+async def test_a_score_sheet_opens_only_in_its_own_chat(service: StatsService) -> None:
+    listing = await service.history(GROUP, Lang.RU)
+    assert listing.keyboard is not None
+    newest = listing.keyboard.inline_keyboard[0][0].callback_data
+    assert newest == HistoryCb(page=1, game=6).pack()
+    sheet = await service.sheet(GROUP, 6, 1, Lang.RU)
+    assert "Партия №6" in sheet.text
+    assert sheet.keyboard is not None
+    assert sheet.keyboard.inline_keyboard[0][0].callback_data == HistoryCb(page=1).pack()
+    for chat, game_id in ((GROUP, 50), (OTHER, 6), (GROUP, 404), (GROUP, -6), (GROUP, 2**70)):
+        with pytest.raises(Refusal) as refused:
+            await service.sheet(chat, game_id, 1, Lang.RU)
+        assert refused.value.key == "alert.no_such_match"
+    with pytest.raises(Refusal):
+        await service.sheet(GROUP, 6, 0, Lang.RU)  # a page that cannot exist
+    with pytest.raises(Refusal):
+        await service.history(GROUP, Lang.RU, 2)
