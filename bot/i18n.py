@@ -274,21 +274,25 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
         "/leave — выйти из игры (за вас доиграет компьютер)\n"
         "/surrender — сдаться (вы — козёл)\n"
         "/cancel — отменить игру (создатель или админ; игроки — голосованием)\n"
-        "/hand — где мои кости",
+        "/hand — где мои кости\n/settings — таймер хода (меняют админы)\n"
+        "/top — рейтинг группы · /stats — моя статистика · /history — последние партии",
         Lang.EN: "/domino — a new game (a lobby with buttons)\n/rules — the rules\n"
         "/leave — leave the game (a computer plays on)\n"
         "/surrender — give up (you are the goat)\n"
         "/cancel — cancel the game (creator or admin; players by a vote)\n"
-        "/hand — where are my tiles",
+        "/hand — where are my tiles\n/settings — the turn timer (admins change it)\n"
+        "/top — the group's leaderboard · /stats — my stats · /history — the last matches",
     },
     "help.private": {
         Lang.RU: "Здесь приходят ваши кости: нажимайте ✅ кость, чтобы сходить.\n"
         "/hand — прислать руку заново\n/leave — выйти из игры\n"
         "/surrender — сдаться (вы — козёл)\n/rules — правила\n"
+        "/stats — моя статистика по всем группам\n"
         "Начать игру: добавьте меня в группу и напишите там /domino.",
         Lang.EN: "Your tiles arrive here: press a ✅ tile to play it.\n"
         "/hand — send my hand again\n/leave — leave the game\n"
         "/surrender — give up (you are the goat)\n/rules — the rules\n"
+        "/stats — my stats across all groups\n"
         "To start a game, add me to a group and send /domino there.",
     },
     # The command menu (setMyCommands).

@@ -977,6 +977,8 @@ class GameService:
             moved = await tx.fetch_all("SELECT id FROM games WHERE chat_id = ?", (new_id,))
         for row in moved:
             self.publisher.reload(int(row["id"]))
+        if self.timers is not None:
+            self.timers.chat_moved(old_id, new_id)
 
     # --- start and stop ---------------------------------------------------------------
 

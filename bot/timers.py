@@ -105,6 +105,12 @@ class TurnTimers:
         self._settings[chat.id] = settings
         log.info("chat %s: turn timer set to %s", chat.id, settings.turn_timer.value)
 
+    def chat_moved(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: its settings (moved in the database) follow it."""
+        settings = self._settings.pop(old_id, None)
+        if settings is not None:
+            self._settings[new_id] = settings
+
     # --- turns ------------------------------------------------------------------------
 
     def clock_of(self, game_id: int) -> TurnClock | None:

@@ -414,3 +414,11 @@ def test_the_timer_lines_of_a_hand_and_the_table() -> None:
     stale = TurnClock(1, 5, 0, START + 60, 60, START + 45, warned=True)
     assert table_timer_line(game, stale, START + 50, ["Алиса", "🤖"], Lang.RU) == ""
     assert hand_timer_lines(game, 1, clock, START, Lang.RU) == ""
+
+
+async def test_settings_follow_a_group_that_became_a_supergroup(setup: Setup) -> None:
+    await setup.timers.change_settings(CHAT, ChatSettings(TurnTimer.S30))
+    await setup.service.chat_migrated(CHAT.id, -1009999)
+    assert setup.timers.settings_of(-1009999).turn_timer is TurnTimer.S30
+    assert setup.timers.settings_of(CHAT.id) == ChatSettings()
+    assert await repo.get_chat_settings(setup.db, -1009999) == ChatSettings(TurnTimer.S30)
