@@ -56,13 +56,20 @@ async def on_top_in_private(message: Message) -> None:
 @router.message(Command("stats"), F.from_user)
 async def on_stats(message: Message, stats: StatsService, games: GameService) -> None:
     """Yours here; as a reply in a group, the replied-to person's here; in private, yours
-    across all groups. A reply to a bot's message asks about the sender."""
+    across all groups. A reply to a bot's message asks about the sender, and so does a
+    message in a forum topic (Telegram makes it a reply to the topic's first message)."""
     lang = (await asker(message, games)).lang
     chat = where(message.chat)
     about = message.from_user
     assert about is not None
     replied = message.reply_to_message
-    if chat.is_group and replied is not None and replied.from_user and not replied.from_user.is_bot:
+    if (
+        chat.is_group
+        and replied is not None
+        and replied.forum_topic_created is None
+        and replied.from_user is not None
+        and not replied.from_user.is_bot
+    ):
         about = replied.from_user
     screen = await stats.player(about.id, person_of(about).name, chat, lang)
     await show(message, screen)
