@@ -484,6 +484,10 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
     "sheet.went_out": {Lang.RU: "вышел {seat}", Lang.EN: "out {seat}"},
     "sheet.fish": {Lang.RU: "рыба {seat}", Lang.EN: "fish {seat}"},
     "sheet.eggs": {Lang.RU: "яйца +{n} дальше", Lang.EN: "eggs +{n} carried"},
+    "sheet.cut": {
+        Lang.RU: "Первые раунды ({n}) не поместились в сообщение; ниже — последние.",
+        Lang.EN: "The first {n} rounds did not fit in one message; the latest follow.",
+    },
     "sheet.legend": {
         Lang.RU: "<i>«вышел N» — вышел игрок N; «рыба N» — рыба, рыбак — игрок N. "
         "В строке раунда — очки за раунд, под ней — счёт после раунда. В «Козле» очки "

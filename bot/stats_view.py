@@ -43,6 +43,7 @@ PAGE_SIZE = 10
 NAME_WIDTH = 16  # the name column of the players' table
 PAIR_WIDTH = 22  # the names column of the pairs' table
 SHEETS_PER_ROW = 5  # history buttons that open a score sheet, per keyboard row
+TEXT_LIMIT = 4096  # characters of one Telegram message
 T = TypeVar("T")
 ELLIPSIS = "…"
 NO_VALUE = "—"
@@ -470,26 +471,40 @@ def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
             t("sheet.player", lang, seat=seat + 1, name=name, goat=goat, points=player.points)
             + (f" ({gain})" if player.user_id is not None else "")
         )
-    table = [
+    head = [
         pad(t("sheet.col_round", lang), 3, right=True)
         + " "
         + pad(t("sheet.col_outcome", lang), 7)
         + _columns(*((side_label(sheet, side), column) for side in range(sides))),
         "─" * (11 + column * sides),
     ]
-    for round_ in sheet.rounds:
-        table.append(
-            pad(str(round_.round_no), 3, right=True)
-            + " "
-            + pad(_outcome(round_, lang), 7)
-            + _columns(*((f"+{points}", column) for points in round_.points))
-        )
-        table.append(" " * 11 + _columns(*((str(total), column) for total in round_.totals)))
-        if round_.eggs_after:
-            table.append(" " * 4 + t("sheet.eggs", lang, n=round_.eggs_after))
+    blocks = [_sheet_round(round_, column, lang) for round_ in sheet.rounds]
+    legend = t("sheet.legend", lang)
+    # A very long match keeps its latest rounds: one message holds at most TEXT_LIMIT.
+    budget = TEXT_LIMIT - len("\n".join(lines)) - len(legend) - 200
+    shown = len(blocks)
+    while shown > 1 and sum(len(line) + 1 for b in blocks[-shown:] for line in b) > budget:
+        shown -= 1
+    if shown < len(blocks):
+        lines.append(t("sheet.cut", lang, n=len(blocks) - shown))
+    table = head + [line for block in blocks[len(blocks) - shown :] for line in block]
     lines.append(f"<pre>{html.escape(chr(10).join(table), quote=False)}</pre>")
-    lines.append(t("sheet.legend", lang))
+    lines.append(legend)
     return "\n".join(lines)
+
+
+def _sheet_round(round_: SheetRound, column: int, lang: Lang) -> list[str]:
+    """A round's lines: its number, outcome and points; the totals after it; eggs on."""
+    block = [
+        pad(str(round_.round_no), 3, right=True)
+        + " "
+        + pad(_outcome(round_, lang), 7)
+        + _columns(*((f"+{points}", column) for points in round_.points)),
+        " " * 11 + _columns(*((str(total), column) for total in round_.totals)),
+    ]
+    if round_.eggs_after:
+        block.append(" " * 4 + t("sheet.eggs", lang, n=round_.eggs_after))
+    return block
 
 
 def sheet_keyboard(page: int, lang: Lang) -> InlineKeyboardMarkup:

@@ -3,6 +3,7 @@ score sheets, both languages."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from datetime import UTC, datetime, timedelta, timezone
@@ -107,9 +108,7 @@ def test_names_lose_control_and_bidi_characters() -> None:
 @settings(max_examples=150, deadline=None)
 @given(
     name=st.lists(
-        st.sampled_from(
-            [*"Аяёabc <&>", "🐐", FAMILY, FLAG, "❤️", "\u0301", "中", "👍🏽", "\u200d"]
-        ),
+        st.sampled_from([*"Аяёabc <&>", "🐐", FAMILY, FLAG, "❤️", "\u0301", "中", "👍🏽", "\u200d"]),
         max_size=30,
     ).map("".join),
     width=st.integers(min_value=2, max_value=20),
@@ -339,3 +338,18 @@ def test_the_sheet_goes_back_to_the_page_it_came_from() -> None:
     keyboard = view.sheet_keyboard(3, Lang.RU)
     assert keyboard.inline_keyboard[0][0].callback_data == "h1:3:0"
     assert keyboard.inline_keyboard[0][0].text == "↩️ К списку партий"
+
+
+def test_a_very_long_match_keeps_its_latest_rounds_within_one_message() -> None:
+    rounds = tuple(
+        SheetRound(n, OutcomeKind.FISH, 1, (0, 0, 0), (0, 12, 25), 30 if n % 2 else 0)
+        for n in range(1, 151)
+    )
+    long = dataclasses.replace(sheet(), rounds=rounds)
+    text = view.sheet_text(long, Lang.RU)
+    assert len(text.encode("utf-16-le")) // 2 <= view.TEXT_LIMIT
+    lines = pre_lines(text)
+    shown = [int(line.split()[0]) for line in lines[2:] if line.split()[1:2] == ["рыба"]]
+    assert shown == list(range(151 - len(shown), 151)) and 40 < len(shown) < 150
+    assert f"Первые раунды ({150 - len(shown)}) не поместились" in text
+    assert "не поместились" not in view.sheet_text(sheet(), Lang.RU)
