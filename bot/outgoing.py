@@ -15,8 +15,9 @@ Everything the bot sends goes through `Outgoing.call(chat_id, method)`:
 
 `QueueMiddleware` puts the queue under aiogram's session, so a handler's plain
 `message.answer(...)` is paced like everything else: no call that sends or edits in a
-chat can overtake the limits. Time is injected (`clock`, `sleep`) so tests never wait
-for real.
+chat can overtake the limits. Every other call but getUpdates (answers to presses,
+getChatMember, the calls at start) goes out at once with the same retries. Time is
+injected (`clock`, `sleep`) so tests never wait for real.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import TelegramMethod
+from aiogram.methods import GetUpdates, TelegramMethod
 
 log = logging.getLogger(__name__)
 
@@ -226,11 +227,24 @@ class Outgoing:
                 await self._sleep(delay)
             bucket.take()
 
-    async def _send(self, chat_id: int, queue: _ChatQueue, method: TelegramMethod[Any]) -> Any:
+    async def direct(self, method: TelegramMethod[T], call: Callable[[], Awaitable[T]]) -> T:
+        """`call()` (which sends `method`) now, outside every chat's queue: answers to
+        presses, reads, the calls at start. Only the retries apply (429, 5xx, dropped
+        connections); a press unanswered because one call failed would spin for seconds."""
+        result: T = await self._send(None, None, method, call)
+        return result
+
+    async def _send(
+        self,
+        chat_id: int | None,
+        queue: _ChatQueue | None,
+        method: TelegramMethod[Any],
+        call: Callable[[], Awaitable[Any]] | None = None,
+    ) -> Any:
         failures = 0
         while True:
             try:
-                result = await self._call(method)
+                result = await (call() if call is not None else self._call(method))
             except TelegramRetryAfter as exc:
                 log.warning(
                     "chat %s: flood limit, %s waits %ss",
@@ -239,7 +253,8 @@ class Outgoing:
                     exc.retry_after,
                 )
                 await self._sleep(exc.retry_after)
-                await self._wait_turn(queue)  # the retry is one more message for the limits
+                if queue is not None:
+                    await self._wait_turn(queue)  # the retry is one more message for the limits
                 continue
             except TelegramBadRequest as exc:
                 if NOT_MODIFIED in exc.message:
@@ -277,10 +292,8 @@ class QueueMiddleware(BaseRequestMiddleware):
         method: TelegramMethod[T],
     ) -> Any:
         chat_id = getattr(method, "chat_id", None)
-        if (
-            _IN_QUEUE.get()
-            or method.__api_method__ not in PACED_METHODS
-            or not isinstance(chat_id, int)
-        ):
-            return await make_request(bot, method)
+        if _IN_QUEUE.get() or isinstance(method, GetUpdates):
+            return await make_request(bot, method)  # aiogram's polling retries by itself
+        if method.__api_method__ not in PACED_METHODS or not isinstance(chat_id, int):
+            return await self.out.direct(method, lambda: make_request(bot, method))
         return await self.out.call(chat_id, method)

@@ -138,6 +138,7 @@ class _RandomFaults:
     drop: float
     retry_after: int
     methods: frozenset[str] | None
+    server_statuses: tuple[int, ...] = (500,)
 
 
 @dataclass
@@ -192,11 +193,15 @@ class Faults:
         drop: float = 0.0,
         retry_after: int = 1,
         methods: set[str] | None = None,
+        server_statuses: tuple[int, ...] = (500,),
     ) -> None:
         """Fail calls at these rates (0..1) from ``random.Random(seed)``.
 
         By default every method except the polling/webhook lifecycle ones is affected.
+        A server error answers one of ``server_statuses`` (500, 502, 503, 504 ...).
         """
+        if not server_statuses or any(not 500 <= s <= 599 for s in server_statuses):
+            raise ValueError(f"server_statuses must be 5xx codes, got {server_statuses}")
         self._random = _RandomFaults(
             random.Random(seed),
             server_error,
@@ -204,6 +209,7 @@ class Faults:
             drop,
             retry_after,
             frozenset(m.lower() for m in methods) if methods else None,
+            tuple(server_statuses),
         )
 
     def clear(self) -> None:
@@ -239,7 +245,12 @@ class Faults:
             return None
         roll = chaos.rng.random()
         if roll < chaos.server_error:
-            return Fault(500, "Internal Server Error")
+            status = (
+                chaos.rng.choice(chaos.server_statuses)
+                if len(chaos.server_statuses) > 1
+                else chaos.server_statuses[0]
+            )
+            return Fault(status, _default_description(status, None))
         roll -= chaos.server_error
         if roll < chaos.flood:
             return Fault(
@@ -262,4 +273,6 @@ def _default_description(status: int, parameters: Mapping[str, Any] | None) -> s
         409: "Conflict",
         500: "Internal Server Error",
         502: "Bad Gateway",
+        503: "Service Unavailable",
+        504: "Gateway Timeout",
     }.get(status, "Error")

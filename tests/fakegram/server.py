@@ -633,12 +633,50 @@ class FakeTelegram:
 
     # ------------------------------------------------------------------ updates
 
-    def _push(self, kind: str, body: dict[str, Any]) -> None:
+    def _push(self, kind: str, body: dict[str, Any]) -> int:
         update_id = next(self._update_ids)
         update: dict[str, Any] = {"update_id": update_id, kind: body}
         self.spec.conform("Update", update, "update")
         self._updates.append(_Update(update_id, kind, update))
         self._pulse()
+        return update_id
+
+    def push_update(self, kind: str, body: dict[str, Any]) -> int:
+        """Queue any update exactly as given (checked against the ``Update`` type) and return
+        its ``update_id``: junk no client would produce, a chat the fake does not know, an
+        edited message, a channel post, a message with no sender (see ``junk.py``)."""
+        return self._push(kind, body)
+
+    def push_callback(
+        self, user: FakeUser, data: str, *, message: dict[str, Any] | None = None
+    ) -> asyncio.Future[CallbackAnswer]:
+        """A callback query with any ``data``, pushed without waiting: the future resolves
+        with the bot's answer. ``message`` is the JSON of the message the button was on (any
+        chat, even one the fake does not know); without it the query names an inline message,
+        as a press on a message sent via the bot does. For floods of forged presses."""
+        query_id = str(next(self._query_ids))
+        future: asyncio.Future[CallbackAnswer] = asyncio.get_running_loop().create_future()
+        self._pending_callbacks[query_id] = PendingQuery(query_id, user, self.clock(), future)
+        body: dict[str, Any] = {
+            "id": query_id,
+            "from": user.to_api(),
+            "chat_instance": str(abs(hash((query_id, self.bot_id)))),
+            "data": data,
+        }
+        if message is not None:
+            body["message"] = message
+        else:
+            body["inline_message_id"] = f"forged{query_id}"
+        self._push("callback_query", body)
+        return future
+
+    def message_json(self, message: StoredMessage) -> dict[str, Any]:
+        """A stored message as the Bot API shows it in an update."""
+        return self._message_json(message)
+
+    def client_entities(self, text: str) -> list[dict[str, Any]]:
+        """The entities a client adds to ``text`` (bot commands, @mentions)."""
+        return self._client_entities(text)
 
     def _take_allowed(self, limit: int) -> list[dict[str, Any]]:
         """The first deliverable updates; updates the bot did not subscribe to are dropped."""

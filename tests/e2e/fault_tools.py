@@ -1,0 +1,225 @@
+"""Helpers of the fault-tolerance tests: many games at once, robust players, stored-state checks.
+
+`open_games` sets up N games side by side (each its own group, its own people);
+`Player` is a harness `Person` who keeps every answer to their presses and carries on
+whatever the answer says; `check_stored_games` loads every stored game and holds it to
+the engine's invariants; `private_tile_lines` finds tiles written in the bot's log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from domino.match import Match
+from tests.e2e.harness import (
+    ROUND_MARK,
+    TILE_FORMS,
+    Person,
+    Table,
+    dealt_hands,
+    open_game,
+    play_until,
+)
+from tests.fakegram import CallbackAnswer, FakeTelegram
+
+GOAT_MARK = "Козёл —"
+
+
+@dataclass
+class Player(Person):
+    """A person who presses as `Person` does and remembers every answer.
+
+    A press may be answered with an alert (stale, not your turn), answered late, or not at
+    all when the bot's answer was lost: the player just looks at the hand again and
+    presses whatever it offers now.
+    """
+
+    pressed: list[tuple[str, CallbackAnswer]] = field(default_factory=list)
+    press_timeout: float = 20.0
+
+    async def take_turn(self) -> bool:
+        hand = self.hand()
+        if hand is None or not self.my_turn():
+            return False
+        data = self.choice(hand)
+        if data is None:
+            return False
+        answer = await self.user.press(hand, data=data, timeout=self.press_timeout)
+        self.presses += 1
+        self.pressed.append((data, answer))
+        return True
+
+    @property
+    def unanswered(self) -> int:
+        return sum(1 for _, a in self.pressed if not a.answered)
+
+
+@dataclass
+class Game:
+    """One of many games of a test: its table and its players."""
+
+    table: Table
+    players: list[Player]
+    seconds: float = 0.0  # how long `play` took
+
+    @property
+    def over(self) -> bool:
+        return any(GOAT_MARK in m.content for m in self.table.group.bot_messages)
+
+    async def play(self, fake: FakeTelegram, *, timeout: float) -> None:
+        began = time.monotonic()
+        await play_until(fake, list(self.players), lambda: self.over, timeout=timeout)
+        self.seconds = time.monotonic() - began
+
+
+def assert_game_private(fake: FakeTelegram, game: Game, match: Match) -> int:
+    """No tile of a hand of `match` appears to anyone but its owner, among the chats of
+    `game` (its group, its people's private chats, the answers to them). Like
+    harness.assert_hands_private, for a fake that holds many games. Returns the number
+    of exposures checked."""
+    owners = {seat: p.user.id for seat, p in enumerate(game.players)}
+    viewers = {game.table.group.id, *owners.values()}
+    rounds = dealt_hands(match)
+    patterns = {t: tile_pattern(t) for hands in rounds for held in hands.values() for t in held}
+    checked = 0
+    for exposure in fake.exposures:
+        viewer = exposure.audience if exposure.audience is not None else exposure.chat_id
+        if viewer not in viewers:
+            continue
+        mark = ROUND_MARK.search(exposure.text)
+        number = int(mark.group(1)) if mark else 0
+        candidates = [rounds[number - 1]] if 1 <= number <= len(rounds) else rounds
+        for hands in candidates:
+            for seat, tiles in hands.items():
+                if owners.get(seat) == viewer:
+                    continue
+                for tile in tiles:
+                    assert not patterns[tile].search(exposure.text), (
+                        f"tile {tile} of seat {seat} shown to {viewer} "
+                        f"({exposure.kind}): {exposure.text[:300]!r}"
+                    )
+        checked += 1
+    return checked
+
+
+async def open_games(
+    fake: FakeTelegram, layouts: list[tuple[int, int]], *, at_once: int = 5
+) -> list[Game]:
+    """Open one game per `(people, computers)` layout, `at_once` set up concurrently."""
+    gate = asyncio.Semaphore(at_once)
+
+    async def one(number: int, people: int, computers: int) -> Game:
+        async with gate:
+            users = [
+                fake.add_user(f"Игрок{number}_{k}", username=f"p{number}_{k}")
+                for k in range(people)
+            ]
+            table = await open_game(fake, users, computers=computers, title=f"Стол {number}")
+        return Game(table, [Player(fake, u) for u in users])
+
+    return list(await asyncio.gather(*(one(n, p, c) for n, (p, c) in enumerate(layouts, start=1))))
+
+
+@dataclass(frozen=True)
+class StoredGames:
+    """What `check_stored_games` found."""
+
+    games: int
+    started: int
+    finished: int
+    moves: int
+
+
+def check_stored_games(database: Path) -> StoredGames:
+    """Every stored game passes the engine's invariants (the state after any crash).
+
+    For each game: its match JSON loads (`Match.from_json` validates it), replaying the
+    seed and the log gives the same match, the actions table holds exactly the match's
+    log (seq 1..n), the seats are numbered 0..n-1 with one per player, and the status
+    agrees with the match (finished exactly when over; seats active exactly while the
+    game runs).
+    """
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        db.row_factory = sqlite3.Row
+        games = db.execute("SELECT * FROM games ORDER BY id").fetchall()
+        started = finished = moves = 0
+        for game in games:
+            gid = game["id"]
+            seats = db.execute(
+                "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (gid,)
+            ).fetchall()
+            actions = db.execute(
+                "SELECT seq, round_no, seat, action FROM actions WHERE game_id = ? ORDER BY seq",
+                (gid,),
+            ).fetchall()
+            status = game["status"]
+            assert [s["seat"] for s in seats] == list(range(len(seats))), f"game {gid}: seats"
+            for seat in seats:
+                running = status in ("lobby", "playing") and not seat["has_left"]
+                assert bool(seat["active"]) == running, f"game {gid}: seat {seat['seat']} active"
+            if game["match"] is None:
+                assert status in ("lobby", "cancelled"), f"game {gid}: {status} without a match"
+                assert not actions, f"game {gid}: actions without a match"
+                continue
+            started += 1
+            match = Match.from_json(game["match"])
+            replayed = Match.replay(match.ruleset, match.players, match.seed, match.log)
+            assert replayed == match, f"game {gid}: the replay differs from the stored match"
+            assert json.loads(replayed.to_json()) == json.loads(game["match"])
+            logged = [(e.round_no, e.seat, str(e.action)) for e in match.log]
+            stored = [(a["round_no"], a["seat"], a["action"]) for a in actions]
+            assert stored == logged, f"game {gid}: actions table != match log"
+            assert [a["seq"] for a in actions] == list(range(1, len(actions) + 1))
+            assert len(seats) == match.players, f"game {gid}: {len(seats)} seats"
+            if status == "finished":
+                assert match.over, f"game {gid}: finished but not over"
+                finished += 1
+            elif status == "playing":
+                assert not match.over, f"game {gid}: over but still playing"
+            moves += len(match.log)
+    return StoredGames(len(games), started, finished, moves)
+
+
+def stored_matches(database: Path) -> dict[int, Match]:
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT id, match FROM games WHERE match IS NOT NULL").fetchall()
+    return {int(gid): Match.from_json(text) for gid, text in rows}
+
+
+def private_tile_lines(log: str, matches: list[Match]) -> list[str]:
+    """Log lines at INFO or above that name any tile a hand held, in any written form.
+
+    Any tile at all counts: at INFO the bot writes no tile text, so the public table's
+    tiles cannot be told apart from the hands' and none may appear.
+    """
+    tiles = {
+        tile
+        for match in matches
+        for hands in dealt_hands(match)
+        for held in hands.values()
+        for tile in held
+    }
+    patterns = [tile_pattern(tile) for tile in sorted(tiles)]
+    found = []
+    for line in log.splitlines():
+        if " DEBUG " in line:
+            continue
+        text = re.sub(r"^\S+ \S+ ", "", line)  # the timestamp
+        if any(p.search(text) for p in patterns):
+            found.append(line)
+    return found
+
+
+def tile_pattern(tile: str) -> re.Pattern[str]:
+    """`tile` ("2-5") in every form of harness.TILE_FORMS, either way round, not inside a
+    longer number (as tests/fakegram/privacy.py matches them)."""
+    a, b = (int(half) for half in tile.split("-"))
+    spellings = {form.format(a=x, b=y) for form in TILE_FORMS for x, y in ((a, b), (b, a))}
+    alternatives = "|".join(re.escape(s) for s in sorted(spellings, key=len, reverse=True))
+    return re.compile(rf"(?<![0-9])(?:{alternatives})(?![0-9])")
