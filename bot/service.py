@@ -213,6 +213,13 @@ class GameService:
         log.info("chat %s game %s: lobby %s by %s", saved.chat_id, saved.id, action.name, person.id)
         self.publisher.touch(saved)
         if saved.status is GameStatus.PLAYING:
+            log.info(
+                "chat %s game %s: started, %d seats (%d computers)",
+                saved.chat_id,
+                saved.id,
+                len(saved.seats),
+                sum(1 for s in saved.seats if s.is_computer),
+            )
             self._kick_computers(saved)
         return answer
 
@@ -413,6 +420,16 @@ class GameService:
             actions=[(e.round_no, e.seat, str(e.action)) for e in match.log[move:]],
             actor_id=actor,
         )
+        # One line per batch of moves: numbers and seats, never a tile (issue 7).
+        log.info(
+            "chat %s game %s: moves %d to %d by seat %s (%s)",
+            game.chat_id,
+            game.id,
+            move + 1,
+            len(match.log),
+            match.log[move].seat if len(match.log) > move else "-",
+            f"user {actor}" if actor is not None else "computer",
+        )
 
     async def _save_after_moves(
         self, tx: Transaction, game: GameRecord, match: Match, results_before: int
@@ -431,6 +448,15 @@ class GameService:
                 chat_id=game.chat_id,
                 kind="round_end",
                 payload={"round_no": result.round_no},
+            )
+            log.info(
+                "chat %s game %s: round %d over (%s, seat %d), points %s",
+                game.chat_id,
+                game.id,
+                result.round_no,
+                result.outcome.kind.value,
+                result.outcome.seat,
+                "/".join(str(p) for p in result.points),
             )
         if match.over:
             await repo.enqueue(
@@ -501,6 +527,7 @@ class GameService:
     async def leave(self, chat_id: int | None, person: Person) -> str:
         """/leave: out of the lobby, or a computer player takes the seat mid-game."""
         lang = person.lang
+        recount: tuple[Vote, VoteState, GameRecord | None] | None = None
         async with self.db.transaction() as tx:
             game = await repo.active_game_of_user(tx, person.id)
             if game is None or (chat_id is not None and game.chat_id != chat_id):
@@ -532,11 +559,16 @@ class GameService:
                 )
                 if game.abandonment is None:
                     await self._tell_leaving_scoring(tx, saved)
+                recount = await self._recount_vote(tx, saved)
+                if recount is not None and recount[2] is not None:
+                    saved = recount[2]  # the people left have cancelled the match by now
                 text = t("leave.done", lang)
-        if saved.status is GameStatus.PLAYING:
+        if game.status is GameStatus.PLAYING:
             await self.publisher.close_hand(saved, seat.seat, person.id, t("hand.you_left", lang))
             self._kick_computers(saved)
             self.publisher.kick_outbox()
+        if recount is not None:
+            self._vote_changed(*recount)
         self.publisher.touch(saved)
         return text
 
@@ -713,6 +745,18 @@ class GameService:
         saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
         await stats.record_match(tx, saved)
         return saved
+
+    async def _recount_vote(
+        self, tx: Transaction, game: GameRecord
+    ) -> tuple[Vote, VoteState, GameRecord | None] | None:
+        """A person left the match: its open vote is counted again among those left (their
+        ballot no longer counts, and fewer ballots make a majority)."""
+        vote = await vote_store.open_vote_of_game(tx, game.id)
+        if vote is None:
+            return None
+        now = utcnow()
+        state = decide(vote, electorate(game), now)
+        return vote, state, await self._settle_vote(tx, game, vote, state, now)
 
     def _vote_changed(self, vote: Vote, state: VoteState, cancelled: GameRecord | None) -> None:
         """After the commit: show the vote, watch its clock while open, show a cancel."""

@@ -141,19 +141,25 @@ async def test_a_vote_to_cancel_fails_then_one_passes(
     assert_hands_private(fakegram, bot.stored_match(), {0: alice.id, 1: bob.id, 2: vera.id})
 
 
-async def test_an_admins_cancel_closes_the_open_vote(
+async def test_a_leaver_is_counted_out_and_an_admins_cancel_closes_the_vote(
     fakegram: FakeTelegram, bot: BotProcess
 ) -> None:
     alice = fakegram.add_user("Алиса", username="alice")
     bob = fakegram.add_user("Боб", username="bob")
+    vera = fakegram.add_user("Вера", username="vera")
     dave = fakegram.add_user("Денис", username="dave")
-    game = await open_game(fakegram, [alice, bob], computers=1)
+    game = await open_game(fakegram, [alice, bob, vera], seats=3)
     await dave.join(game.group)
     game.group.members[dave.id] = MemberStatus.ADMINISTRATOR
 
     await bob.command(game.group, "cancel")
     vote = await game.group.wait_for_message(is_vote)
     yes = button_data(vote, "За")
+    assert "2 из 3" in vote.content
+    await vera.command(game.group, "leave")
+    await game.group.wait_for_message(lambda m: m is vote and "2 из 2" in m.content)
+    gone = await vera.press(vote, data=yes)
+    assert gone.show_alert and "только игроки" in (gone.text or "")
     await dave.command(game.group, "cancel")
     confirm = await game.group.wait_for_message(lambda m: "Отменить текущую игру" in m.content)
     done = await dave.press(confirm, data=button_data(confirm, "Да"))
@@ -163,6 +169,8 @@ async def test_an_admins_cancel_closes_the_open_vote(
     assert late.show_alert and "закончилось" in (late.text or "")
     assert bot.stored("SELECT state FROM cancel_votes") == [("closed",)]
     assert bot.stored("SELECT status FROM games") == [("cancelled",)]
+    # Cancelled after Вера left: it counts, by the timeout rule with her as the козёл.
+    assert bot.stored("SELECT ending, culprit_seat FROM stat_matches") == [("left", 2)]
 
 
 async def test_a_vote_survives_a_restart_and_expires(
