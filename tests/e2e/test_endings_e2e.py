@@ -171,6 +171,8 @@ async def test_a_leaver_is_counted_out_and_an_admins_cancel_closes_the_vote(
     assert bot.stored("SELECT status FROM games") == [("cancelled",)]
     # Cancelled after Вера left: it counts, by the timeout rule with her as the козёл.
     assert bot.stored("SELECT ending, culprit_seat FROM stat_matches") == [("left", 2)]
+    await fakegram.idle()
+    assert_hands_private(fakegram, bot.stored_match(), {0: alice.id, 1: bob.id, 2: vera.id})
 
 
 async def test_a_vote_survives_a_restart_and_expires(
@@ -203,6 +205,8 @@ async def test_a_vote_survives_a_restart_and_expires(
         await alice.press(second, data=button_data(second, "За"))
         await game.group.wait_for_message(lambda m: m is second and "игра отменена" in m.content)
         assert bot.stored("SELECT status FROM games") == [("cancelled",)]
+        await fakegram.idle()
+        assert_hands_private(fakegram, bot.stored_match(), {0: alice.id, 1: bob.id})
     finally:
         code = await bot.stop()
         assert code == 0, bot.log()[-4000:]
