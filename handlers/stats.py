@@ -7,7 +7,10 @@ politely and changes nothing.
 
 from __future__ import annotations
 
+import logging
+
 from aiogram import F, Router
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Chat, Message
 
@@ -20,6 +23,7 @@ from handlers.buttons import reply
 from handlers.people import GROUP_TYPES, person_of
 
 router = Router(name="stats")
+log = logging.getLogger(__name__)
 in_group = F.chat.type.in_(GROUP_TYPES)
 in_private = F.chat.type == "private"
 
@@ -94,7 +98,14 @@ async def _edit(call: CallbackQuery, lang: Lang, screen: Screen | Refusal) -> No
         return
     await reply(call, Answer())
     assert isinstance(call.message, Message)
-    await call.message.edit_text(screen.text, reply_markup=screen.keyboard, parse_mode="HTML")
+    try:
+        await call.message.edit_text(screen.text, reply_markup=screen.keyboard, parse_mode="HTML")
+    except TelegramBadRequest as exc:
+        # Deleted meanwhile, or too old for Telegram to edit: the press was answered, and
+        # the command gives a fresh message any time.
+        if "message to edit not found" not in exc.message and "can't be edited" not in exc.message:
+            raise
+        log.info("a stats message in %s could not be edited: %s", call.message.chat.id, exc.message)
 
 
 def _group_message(call: CallbackQuery) -> Message | None:

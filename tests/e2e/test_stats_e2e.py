@@ -238,4 +238,11 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     await alice.press(history, text="↩️ К списку партий")
     await group.wait_for_message(lambda m: m is history and m.content == listing)
 
+    # The message deleted meanwhile: the press is answered, the failed edit only logged.
+    history.deleted = True
+    late = await alice.forge_press(history, "h1:1:0")
+    assert late.answered and not late.show_alert
+    await fakegram.idle()
+    assert "could not be edited: Bad Request: message to edit not found" in bot.log()
+
     assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
