@@ -175,10 +175,6 @@ def _title(chat: str | None) -> str:
 # --- paging --------------------------------------------------------------------------
 
 
-def page_offset(page: int, size: int = PAGE_SIZE) -> int:
-    return (page - 1) * size
-
-
 def page_exists(page: int, total: int, size: int = PAGE_SIZE) -> bool:
     """Page 1 always exists (it may be empty); others only while they hold rows."""
     return page == 1 or 1 < page <= -(-total // size)
