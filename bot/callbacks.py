@@ -115,6 +115,13 @@ class TimerCb(CallbackData, prefix="ts1"):
     timer: str
 
 
+class GroupLangCb(CallbackData, prefix="gl1"):
+    """/settings: a chat admin picks the group's language ("ru", "en"; "auto": the game
+    creator's)."""
+
+    lang: str
+
+
 class BackCb(CallbackData, prefix="r1"):
     """"I'm back": the person takes their seat back from the computer."""
 

@@ -627,6 +627,20 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
         "moves it plays for them until they come back (/hand → “I'm back”). "
         "Chat admins may change this; a new limit applies from the next turn.",
     },
+    "settings.lang": {
+        Lang.RU: "Язык сообщений в группе: <b>{lang}</b>",
+        Lang.EN: "Language of the group's messages: <b>{lang}</b>",
+    },
+    "group_lang.auto": {Lang.RU: "как у создателя игры", Lang.EN: "the game creator's"},
+    "group_lang.ru": {Lang.RU: "русский", Lang.EN: "Russian"},
+    "group_lang.en": {Lang.RU: "английский", Lang.EN: "English"},
+    "btn.group_lang.auto": {Lang.RU: "🌐 Как у создателя", Lang.EN: "🌐 Creator's"},
+    "btn.group_lang.ru": {Lang.RU: "🇷🇺 Русский", Lang.EN: "🇷🇺 Русский"},
+    "btn.group_lang.en": {Lang.RU: "🇬🇧 English", Lang.EN: "🇬🇧 English"},
+    "answer.group_lang_set": {
+        Lang.RU: "Язык группы: {lang}.",
+        Lang.EN: "The group's language: {lang}.",
+    },
     "settings.in_group": {
         Lang.RU: "Настройки — у каждой группы свои: напишите /settings в группе.",
         Lang.EN: "Each group has its own settings: send /settings in the group.",

@@ -18,6 +18,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import (
     BackCb,
     CancelCb,
+    GroupLangCb,
     LobbyAction,
     LobbyCb,
     LobbyOption,
@@ -34,7 +35,7 @@ from domino.rules import FishMode, Ruleset, Scoring, Variant
 from domino.tiles import Tile
 from domino.timing import TurnTimer
 from domino.views import MatchView, OutcomeKind, RoundResult
-from storage.records import ChatSettings, GameRecord, GameStatus
+from storage.records import GROUP_LANGS, ChatSettings, GameRecord, GameStatus
 
 NAME_LIMIT = 32
 TILES_PER_ROW = 4
@@ -460,7 +461,9 @@ def settings_text(chat_title: str, settings: ChatSettings, lang: Lang) -> str:
         chat=html.escape(short_name(chat_title, 40)),
         timer=timer_name(settings.turn_timer, lang),
     )
-    return title + "\n\n" + t("settings.hint", lang)
+    chosen = t(f"group_lang.{settings.group_lang or 'auto'}", lang)
+    language = t("settings.lang", lang, lang=chosen)
+    return title + "\n" + language + "\n\n" + t("settings.hint", lang)
 
 
 def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarkup:
@@ -477,6 +480,16 @@ def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarku
         [button(TurnTimer.S120), button(TurnTimer.S300)],
         [button(TurnTimer.SPORT)],
     ]
+    languages = []
+    for code in ("auto", *GROUP_LANGS):
+        mark = "✅ " if code == (settings.group_lang or "auto") else ""
+        languages.append(
+            InlineKeyboardButton(
+                text=mark + t(f"btn.group_lang.{code}", lang),
+                callback_data=GroupLangCb(lang=code).pack(),
+            )
+        )
+    rows.append(languages)
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 

@@ -239,6 +239,9 @@ class Publisher:
             await self._sync_hand(game, target.seat, existing, messages.get((Role.TABLE, -1)))
 
     async def group_lang(self, game: GameRecord) -> Lang:
+        chosen = self.timers.settings_of(game.chat_id).group_lang if self.timers else None
+        if chosen is not None:
+            return Lang(chosen)  # the group's own choice in /settings (issue 7)
         return await self.language_of(game.creator_id)
 
     async def _sync_lobby(self, game: GameRecord, existing: MessageRecord | None) -> None:

@@ -154,15 +154,22 @@ class GameRecord:
 # Turn timers (issue 7) -------------------------------------------------------------
 
 
+GROUP_LANGS = ("ru", "en")  # the languages a group may choose for its messages
+
+
 @dataclass(frozen=True, slots=True)
 class ChatSettings:
     """A group's settings, stored as JSON in `chats.settings` (unknown keys are ignored,
     missing ones take their defaults, so old rows and new fields both read back)."""
 
     turn_timer: TurnTimer = DEFAULT_TURN_TIMER
+    group_lang: str | None = None  # "ru" or "en" for the group's messages; None: the creator's
 
     def to_dict(self) -> dict[str, object]:
-        return {"turn_timer": self.turn_timer.value}
+        data: dict[str, object] = {"turn_timer": self.turn_timer.value}
+        if self.group_lang is not None:
+            data["group_lang"] = self.group_lang
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> ChatSettings:
@@ -171,7 +178,8 @@ class ChatSettings:
             turn_timer = TurnTimer(str(timer)) if timer is not None else DEFAULT_TURN_TIMER
         except ValueError:
             turn_timer = DEFAULT_TURN_TIMER  # a value this version no longer offers
-        return cls(turn_timer=turn_timer)
+        lang = data.get("group_lang")
+        return cls(turn_timer=turn_timer, group_lang=lang if lang in GROUP_LANGS else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.callbacks import BackCb, LobbyAction, LobbyOption, MoveKind, TimerCb
+from bot.callbacks import BackCb, GroupLangCb, LobbyAction, LobbyOption, MoveKind, TimerCb
 from bot.i18n import Lang
 from bot.presenter import hand_timer_lines, settings_keyboard, table_timer_line
 from bot.service import GameService, Person
@@ -191,15 +191,17 @@ async def setup(db: Database) -> AsyncIterator[Setup]:
 # --- settings -------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("group_lang", [None, "ru", "en"])
 @pytest.mark.parametrize("timer", list(TurnTimer))
-def test_chat_settings_round_trip(timer: TurnTimer) -> None:
-    settings = ChatSettings(turn_timer=timer)
+def test_chat_settings_round_trip(timer: TurnTimer, group_lang: str | None) -> None:
+    settings = ChatSettings(turn_timer=timer, group_lang=group_lang)
     assert ChatSettings.from_dict(json.loads(json.dumps(settings.to_dict()))) == settings
 
 
 def test_chat_settings_defaults_for_missing_and_unknown_values() -> None:
     assert ChatSettings.from_dict({}) == ChatSettings() == ChatSettings(TurnTimer.S60)
     assert ChatSettings.from_dict({"turn_timer": "7"}).turn_timer is TurnTimer.S60
+    assert ChatSettings.from_dict({"group_lang": "de"}).group_lang is None
     assert ChatSettings.from_dict({"turn_timer": "sport", "later": 1}).turn_timer is (
         TurnTimer.SPORT
     )
@@ -217,10 +219,15 @@ async def test_settings_are_stored_per_chat_and_read_back_at_start(db: Database)
 
 
 def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
-    keyboard = settings_keyboard(ChatSettings(TurnTimer.SPORT), Lang.RU)
+    keyboard = settings_keyboard(ChatSettings(TurnTimer.SPORT, "en"), Lang.RU)
     buttons = [b for row in keyboard.inline_keyboard for b in row]
-    assert [b.callback_data for b in buttons] == [TimerCb(timer=x.value).pack() for x in TurnTimer]
-    assert [b.text for b in buttons if b.text.startswith("✅")] == ["✅ спортивный (5 / 20 / 60 с)"]
+    assert [b.callback_data for b in buttons] == [
+        *(TimerCb(timer=x.value).pack() for x in TurnTimer),
+        *(GroupLangCb(lang=code).pack() for code in ("auto", "ru", "en")),
+    ]
+    assert [b.text for b in buttons][-3:] == ["🌐 Как у создателя", "🇷🇺 Русский", "✅ 🇬🇧 English"]
+    marked = [b.text for b in buttons if b.text.startswith("✅")]
+    assert marked == ["✅ спортивный (5 / 20 / 60 с)", "✅ 🇬🇧 English"]
     assert TimerCb.unpack(TimerCb(timer="sport").pack()).timer == "sport"
     assert BackCb.unpack(BackCb(game=12).pack()).game == 12
 

@@ -1,6 +1,7 @@
-"""Turn timers end to end (issue 7): /settings by an admin only; a person who never presses
-is moved for, a strike each time, a computer takes the seat at the third, announced once;
-"I'm back" returns the seat; a restart in the middle of a turn still times it out.
+"""Turn timers end to end (issue 7): /settings (timer, group language) by an admin only;
+a person who never presses is moved for, a strike each time, a computer takes the seat
+at the third, announced once; "I'm back" returns the seat; a restart in the middle of a
+turn still times it out.
 
 The bot runs with TURN_TIME_SCALE=0.05, so the 30 s setting gives 1.5 s turns.
 """
@@ -66,6 +67,15 @@ async def test_settings_only_admins_change_and_everyone_sees(
     await bob.start()
     await bob.command(None, "settings")
     await bob.private_chat.wait_for_message(lambda m: "/settings в группе" in m.content)
+
+    # The group's language: English for the group's messages, whoever opens the game.
+    refused = await bob.press(shown, data=button_data(shown, "English"))
+    assert refused.show_alert
+    chosen = await alice.press(shown, data=button_data(shown, "English"))
+    assert chosen.text == "Язык группы: английский.", chosen
+    await group.wait_for_message(lambda m: m is shown and "Turn timer" in m.content)
+    await bob.command(group, "domino")
+    await group.wait_for_message(lambda m: "Dominoes" in m.content and "Players" in m.content)
 
 
 async def test_timeouts_strikes_takeover_back_and_restart(
