@@ -16,6 +16,7 @@ import sys
 from datetime import timedelta
 
 from aiogram import Bot, Dispatcher, methods
+from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.methods import TelegramMethod
@@ -82,7 +83,12 @@ async def run(settings: Settings) -> None:
         if settings.telegram_api_base
         else AiohttpSession()
     )
-    bot = Bot(settings.bot_token.get_secret_value(), session=session)
+    # A reply to a message deleted meanwhile is sent as a plain message, not refused.
+    bot = Bot(
+        settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(allow_sending_without_reply=True),
+    )
     me = await bot.get_me()
     assert me.username is not None, "a bot always has a username"
 

@@ -163,6 +163,15 @@ class Publisher:
                     await self._sync(target)
                 except TelegramForbiddenError as exc:
                     await self._forbidden(target, exc)
+                except TelegramBadRequest as exc:
+                    if target.role is Role.HAND or not group_refuses(exc):
+                        log.exception(
+                            "game %s: could not update the %s message",
+                            target.game_id,
+                            target.role.value,
+                        )
+                    else:
+                        await self._forbidden(target, exc)
                 except Exception:
                     log.exception(
                         "game %s: could not update the %s message",
@@ -195,8 +204,11 @@ class Publisher:
             if wait > 0:
                 await asyncio.sleep(wait)
 
-    async def _forbidden(self, target: Target, exc: TelegramForbiddenError) -> None:
-        """Telegram refuses the group (bot removed): the game cannot go on there."""
+    async def _forbidden(
+        self, target: Target, exc: TelegramForbiddenError | TelegramBadRequest
+    ) -> None:
+        """Telegram refuses the group (bot removed, no right to write, no such chat): the
+        game cannot go on there."""
         game = await self._game(target.game_id)
         if game is None:
             return
@@ -565,6 +577,15 @@ def surrender_note(game: GameRecord, lang: Lang) -> str:
     if abandonment is None or abandonment.reason is not Ending.SURRENDER:
         return t("table.over", lang)
     return t("table.surrendered", lang, name=html.escape(game.seats[abandonment.seat].name))
+
+
+# Bad Request texts that mean the bot cannot write in a group at all (TELEGRAM.md).
+GROUP_REFUSALS = ("chat not found", "not enough rights to send", "CHAT_WRITE_FORBIDDEN")
+
+
+def group_refuses(exc: TelegramBadRequest) -> bool:
+    """Whether `exc` says the group cannot be written to (as a 403 would)."""
+    return any(text in exc.message for text in GROUP_REFUSALS)
 
 
 def seat_names(game: GameRecord, lang: Lang) -> list[str]:

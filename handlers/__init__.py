@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from handlers import buttons, chat_events, commands, endings, fallback, settings, stats
+from handlers import buttons, chat_events, commands, endings, errors, fallback, settings, stats
 
 
 def get_routers() -> list[Router]:
@@ -20,4 +20,5 @@ def get_routers() -> list[Router]:
         stats.router,
         settings.router,
         fallback.router,
+        errors.router,
     ]

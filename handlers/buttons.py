@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from aiogram import Bot, Router
-from aiogram.exceptions import TelegramBadRequest
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import CallbackQuery
 
 from bot.callbacks import CancelCb, LobbyCb, MoveCb
@@ -59,6 +59,10 @@ async def on_cancel(
         return
     is_admin = False
     if call.message is not None and call.message.chat.type != "private":
-        member = await bot.get_chat_member(call.message.chat.id, person.id)
-        is_admin = member.status in ("creator", "administrator")
+        try:
+            member = await bot.get_chat_member(call.message.chat.id, person.id)
+        except (TelegramBadRequest, TelegramForbiddenError) as exc:  # a chat we cannot see
+            log.info("a cancel press by %s in chat %s: %s", person.id, call.message.chat.id, exc)
+        else:
+            is_admin = member.status in ("creator", "administrator")
     await reply(call, await games.cancel(callback_data.game, person, is_admin))

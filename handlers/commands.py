@@ -99,7 +99,10 @@ async def on_cancel_in_private(message: Message) -> None:
 @router.message(Command("rules"), F.from_user)
 async def on_rules(message: Message) -> None:
     assert message.from_user is not None
-    await message.answer(t("rules.kozel", person_of(message.from_user).lang, target=KOZEL.target))
+    await message.answer(
+        t("rules.kozel", person_of(message.from_user).lang, target=KOZEL.target),
+        parse_mode="HTML",
+    )
 
 
 @router.message(Command("help"), F.from_user)

@@ -16,10 +16,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.i18n import Lang, t
 from domino.match import Match
+from domino.rules import KOZEL
 from tests.e2e.harness import (
     ROUND_MARK,
     TILE_FORMS,
+    BotProcess,
     Person,
     Table,
     dealt_hands,
@@ -27,8 +30,9 @@ from tests.e2e.harness import (
     play_until,
 )
 from tests.fakegram import CallbackAnswer, FakeTelegram
+from tests.fakegram.text import format_text
 
-GOAT_MARK = "Козёл —"
+GOAT_MARK = "🐐 Козёл —"
 
 
 @dataclass
@@ -87,19 +91,33 @@ def assert_game_private(fake: FakeTelegram, game: Game, match: Match) -> int:
     viewers = {game.table.group.id, *owners.values()}
     rounds = dealt_hands(match)
     patterns = {t: tile_pattern(t) for hands in rounds for held in hands.values() for t in held}
+    rules = [text for lang in Lang for text in rules_text(lang)]
     checked = 0
     for exposure in fake.exposures:
         viewer = exposure.audience if exposure.audience is not None else exposure.chat_id
-        if viewer not in viewers:
-            continue
+        if viewer not in viewers or exposure.text.strip() in rules:
+            continue  # another game's chat, or /rules (which names tiles of no hand)
         mark = ROUND_MARK.search(exposure.text)
         number = int(mark.group(1)) if mark else 0
         candidates = [rounds[number - 1]] if 1 <= number <= len(rounds) else rounds
+        # Without a round to go by (the answer "From the boneyard: ..." to a draw), a tile
+        # the viewer held in some round may be theirs now.
+        own = (
+            set()
+            if len(candidates) == 1
+            else {
+                t
+                for hands in rounds
+                for s, held in hands.items()
+                if owners.get(s) == viewer
+                for t in held
+            }
+        )
         for hands in candidates:
             for seat, tiles in hands.items():
                 if owners.get(seat) == viewer:
                     continue
-                for tile in tiles:
+                for tile in tiles - own:
                     assert not patterns[tile].search(exposure.text), (
                         f"tile {tile} of seat {seat} shown to {viewer} "
                         f"({exposure.kind}): {exposure.text[:300]!r}"
@@ -124,6 +142,12 @@ async def open_games(
         return Game(table, [Player(fake, u) for u in users])
 
     return list(await asyncio.gather(*(one(n, p, c) for n, (p, c) in enumerate(layouts, start=1))))
+
+
+def game_id_of(bot: BotProcess, game: Game) -> int:
+    """The id of the newest stored game in `game`'s group."""
+    rows = bot.stored("SELECT MAX(id) FROM games WHERE chat_id = ?", game.table.group.id)
+    return int(str(rows[0][0]))
 
 
 @dataclass(frozen=True)
@@ -214,6 +238,12 @@ def private_tile_lines(log: str, matches: list[Match]) -> list[str]:
         if any(p.search(text) for p in patterns):
             found.append(line)
     return found
+
+
+def rules_text(lang: Lang) -> tuple[str, str]:
+    """The /rules answer as a client shows it: HTML parsed, and as plain text."""
+    text = t("rules.kozel", lang, target=KOZEL.target)
+    return format_text(text, "HTML", None)[0], text
 
 
 def tile_pattern(tile: str) -> re.Pattern[str]:

@@ -1,0 +1,200 @@
+"""Many games at once through failing Telegram calls and SIGKILLs, end to end (issue 7).
+
+Each test runs the bot as `python -m bot` against tests/fakegram (see harness.py) and
+prints its figures in one line (`pytest -s` shows them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from domino.match import Match
+from tests.e2e.fault_tools import (
+    Game,
+    assert_game_private,
+    check_stored_games,
+    game_id_of,
+    open_games,
+    private_tile_lines,
+    stored_matches,
+)
+from tests.e2e.harness import MOVE_PREFIX, BotProcess
+from tests.fakegram import FakeTelegram
+
+# 20 games: most are the usual small table (2 people, 2 computers), some 4 people.
+LAYOUTS = [(2, 2)] * 17 + [(4, 0)] * 3
+FAULT_SEED = 7
+# 10% of the bot's calls fail: 4% 5xx, 3% 429 retry_after, 3% dropped connections.
+FAULT_RATES = {"server_error": 0.04, "flood": 0.03, "drop": 0.03}
+MOVE_KINDS = frozenset("pdk")  # presses that apply actions (play, draw, knock)
+
+
+@pytest.fixture
+async def bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    """The bot without pacing, a table picture at most every 2 s per game (twenty games
+    of pictures at the harness's 0.2 s would take a whole core), stopped with SIGTERM at
+    the end: exit 0 within 10 s and no error in its log."""
+    process = BotProcess(fakegram, tmp_path, PACING="false", TABLE_INTERVAL="2")
+    await process.start()
+    try:
+        yield process
+    finally:
+        code = await process.stop()
+        assert code == 0, f"the bot exited with {code}:\n{process.log()[-4000:]}"
+        assert not process.problems(), f"errors in the bot's log:\n{process.log()[-6000:]}"
+
+
+def move_of(data: str) -> tuple[int, int, str]:
+    """(game, move number, kind) of a hand button's callback data."""
+    _, game, move, kind, *_ = data.split(":")
+    return int(game), int(move), kind
+
+
+def accepted(answer_text: str | None, alert: bool, answered: bool) -> bool:
+    """An answer that confirms a move: no alert, and no refusal text (a draw names the
+    tiles drawn)."""
+    return answered and not alert and (not answer_text or answer_text.startswith("Из базара"))
+
+
+def audit_presses(games: list[Game], database: Path) -> tuple[int, int, int]:
+    """(presses, losses, duplicates): a loss is a move press the bot confirmed that is not
+    stored as that person's move; a duplicate is a stored move confirmed to more than one
+    press, or a stored person's move that no press of theirs asked for."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT game_id, seq, actor_id FROM actions").fetchall()
+    actor = {(g, seq): a for g, seq, a in rows}
+    confirmed: Counter[tuple[int, int]] = Counter()
+    asked: set[tuple[int, int, int]] = set()
+    presses = losses = 0
+    for game in games:
+        for player in game.players:
+            for data, answer in player.pressed:
+                presses += 1
+                gid, move, kind = move_of(data)
+                if kind not in MOVE_KINDS:
+                    continue
+                asked.add((gid, move, player.user.id))
+                if accepted(answer.text, answer.show_alert, answer.answered):
+                    confirmed[(gid, move)] += 1
+                    if actor.get((gid, move + 1)) != player.user.id:
+                        losses += 1
+    duplicates = sum(count - 1 for count in confirmed.values() if count > 1)
+    # Every batch of a person's actions starts at a move some press of theirs asked for.
+    for (gid, seq), who in actor.items():
+        if who is None or actor.get((gid, seq - 1)) == who:
+            continue  # a computer's move, or the rest of one press (draws, then the play)
+        if (gid, seq - 1, who) not in asked:
+            duplicates += 1
+    return presses, losses, duplicates
+
+
+async def test_twenty_games_through_ten_percent_failing_calls(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    games = await open_games(fakegram, LAYOUTS)
+    await fakegram.idle()
+    calls_before = len(fakegram.transcript.calls())
+    fakegram.faults.random(
+        seed=FAULT_SEED, retry_after=1, server_statuses=(500, 502, 503), **FAULT_RATES
+    )
+    started = time.monotonic()
+    await asyncio.gather(*(game.play(fakegram, timeout=170) for game in games))
+    await fakegram.idle(timeout=60)
+    elapsed = time.monotonic() - started
+    fakegram.faults.clear()
+
+    during = fakegram.transcript.calls()[calls_before:]
+    bot_calls = [c for c in during if c.method.lower() != "getupdates"]
+    injected = [c for c in bot_calls if c.injected]
+    kinds = Counter(
+        "drop" if c.dropped else ("429" if c.error_code == 429 else "5xx") for c in injected
+    )
+    stored = check_stored_games(bot.database)
+    presses, losses, duplicates = audit_presses(games, bot.database)
+    unanswered = sum(p.unanswered for g in games for p in g.players)
+    print(
+        f"\nfaults: games={len(games)} finished={stored.finished} moves={stored.moves} "
+        f"presses={presses} unanswered={unanswered} bot_calls={len(bot_calls)} "
+        f"faults_injected={len(injected)} ({dict(kinds)}, "
+        f"{100 * len(injected) / max(1, len(bot_calls)):.1f}%) losses={losses} "
+        f"duplicates={duplicates} time={elapsed:.1f}s "
+        f"per_game={[round(g.seconds) for g in games]}"
+    )
+    assert stored.games == stored.finished == len(games)
+    assert len(injected) >= 0.08 * len(bot_calls) and kinds["drop"] and kinds["429"]
+    assert losses == 0 and duplicates == 0 and unanswered == 0
+    matches = stored_matches(bot.database)
+    for game in games:  # nothing of a hand leaked through the retries
+        assert assert_game_private(fakegram, game, matches[game_id_of(bot, game)]) > 0
+    assert not bot.problems(), bot.log()[-6000:]
+    # Logs a person can read: one INFO line per game event with chat and game ids, and no
+    # tile of any hand anywhere in the log.
+    log = bot.log()
+    assert private_tile_lines(log, list(matches.values())) == []
+    for game_id, match in matches.items():
+        events = [line for line in log.splitlines() if f" game {game_id}:" in line]
+        assert any("lobby opened" in line for line in events), game_id
+        assert any("started" in line for line in events), game_id
+        assert any("match over" in line for line in events), game_id
+        rounds = [line for line in events if "round" in line and "over" in line]
+        assert len(rounds) >= len(match.results), game_id
+        assert all(" INFO " in line or " WARNING " in line for line in events)
+
+
+async def test_sigkill_at_twenty_moments_during_twenty_games(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    games = await open_games(fakegram, [(1, 1)] * 14 + [(2, 0)] * 6)
+    await fakegram.idle()
+    for game in games:
+        for player in game.players:
+            player.press_timeout = 4.0  # a press the killed bot took with it: press again
+    rng = random.Random(20261129)
+    kills = 20
+    restarts: list[float] = []
+    checked: list[int] = []
+
+    async def killer() -> None:
+        for _ in range(kills):
+            await asyncio.sleep(rng.uniform(0.2, 1.6))
+            if all(game.over for game in games):
+                break
+            await bot.kill()
+            stored = check_stored_games(bot.database)  # the state as the crash left it
+            checked.append(stored.started)
+            began = time.monotonic()
+            await bot.start()
+            restarts.append(time.monotonic() - began)
+
+    play = asyncio.gather(*(game.play(fakegram, timeout=200) for game in games))
+    await asyncio.gather(killer(), play)
+    await fakegram.idle(timeout=30)
+    stored = check_stored_games(bot.database)
+    print(
+        f"\nsigkill: games={len(games)} kills={len(restarts)} finished={stored.finished} "
+        f"moves={stored.moves} restart_mean={sum(restarts) / max(1, len(restarts)):.2f}s"
+    )
+    assert len(restarts) == kills, "the games ended before every kill"
+    assert all(n == len(games) for n in checked)
+    assert stored.finished == len(games)
+    for game in games:
+        assert game.over
+    # Every move button the bot ever showed named a move of the stored match.
+    matches = stored_matches(bot.database)
+    for game in games:
+        for player in game.players:
+            for message in player.chat.bot_messages:
+                for button in message.buttons:
+                    data = button.callback_data or ""
+                    if data.startswith(MOVE_PREFIX):
+                        gid = int(data.split(":")[1])
+                        assert int(data.split(":")[2]) <= len(matches[gid].log)
+    assert isinstance(next(iter(matches.values())), Match)
