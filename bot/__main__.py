@@ -111,6 +111,10 @@ async def run(settings: Settings) -> None:
         assert service is not None
         await service.bot_left_group(chat_id)
 
+    async def on_migrated(old_id: int, new_id: int) -> None:
+        assert service is not None
+        await service.chat_migrated(old_id, new_id)
+
     timers = TurnTimers(db, scale=settings.turn_time_scale)
     publisher = Publisher(
         db,
@@ -122,6 +126,7 @@ async def run(settings: Settings) -> None:
         on_group_lost=on_group_lost,
         table_interval=settings.table_interval,
         timers=timers,
+        on_migrated=on_migrated,
     )
     service = GameService(
         db,

@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat
 from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, SendPhoto
 from aiogram.types import (
     BufferedInputFile,
@@ -86,8 +86,12 @@ class Publisher:
         on_group_lost: Callable[[int], Awaitable[None]],
         table_interval: float = 3.0,
         timers: TurnTimers | None = None,
+        on_migrated: Callable[[int, int], Awaitable[None]] | None = None,
     ) -> None:
         self.db = db
+        # (old, new chat id): Telegram says the group became a supergroup before its
+        # service message reached us; the games must follow it now (issue 7).
+        self.on_migrated = on_migrated
         self.out = out
         self.timers = timers  # the turns' clocks, shown on the hands and the table (issue 7)
         self.render_table = render_table
@@ -163,6 +167,9 @@ class Publisher:
                     await self._sync(target)
                 except TelegramForbiddenError as exc:
                     await self._forbidden(target, exc)
+                except TelegramMigrateToChat as exc:
+                    if await self._migrated(target.game_id, exc):
+                        self._dirty[target] = True  # again, in the supergroup
                 except TelegramBadRequest as exc:
                     if target.role is Role.HAND or not group_refuses(exc):
                         log.exception(
@@ -203,6 +210,23 @@ class Publisher:
             wait = shown + self.table_interval - asyncio.get_running_loop().time()
             if wait > 0:
                 await asyncio.sleep(wait)
+
+    async def _migrated(self, game_id: int | None, exc: TelegramMigrateToChat) -> bool:
+        """The group is a supergroup now: move its games there; True if they moved."""
+        game = await self._game(game_id) if game_id is not None else None
+        if game is None or self.on_migrated is None:
+            log.warning("game %s: the group moved to %s", game_id, exc.migrate_to_chat_id)
+            return False
+        if game.chat_id == exc.migrate_to_chat_id:
+            return True  # the service message came first: the game is there already
+        log.info(
+            "chat %s game %s: the group is now the supergroup %s",
+            game.chat_id,
+            game.id,
+            exc.migrate_to_chat_id,
+        )
+        await self.on_migrated(game.chat_id, exc.migrate_to_chat_id)
+        return True
 
     async def _forbidden(
         self, target: Target, exc: TelegramForbiddenError | TelegramBadRequest
@@ -298,15 +322,23 @@ class Publisher:
             )
             await self._remember(game.id, Role.TABLE, -1, game.chat_id, sent, digest)
             return
-        edited = await self.out.call(
-            game.chat_id,
-            EditMessageMedia(
-                chat_id=game.chat_id,
-                message_id=existing.message_id,
-                media=InputMediaPhoto(media=photo, caption=caption, parse_mode="HTML"),
-            ),
-            merge_key=("table", game.chat_id, existing.message_id),
-        )
+        try:
+            edited = await self.out.call(
+                game.chat_id,
+                EditMessageMedia(
+                    chat_id=game.chat_id,
+                    message_id=existing.message_id,
+                    media=InputMediaPhoto(media=photo, caption=caption, parse_mode="HTML"),
+                ),
+                merge_key=("table", game.chat_id, existing.message_id),
+            )
+        except TelegramBadRequest as exc:
+            if "message to edit not found" not in exc.message:
+                raise
+            # Deleted, or left behind in the basic group a supergroup replaced: a new one.
+            await self._forget(game.id, Role.TABLE, -1)
+            self._schedule(Target(game.id, Role.TABLE))
+            return
         await self._remember(game.id, Role.TABLE, -1, game.chat_id, edited, digest, existing)
 
     async def _sync_hand(
@@ -507,10 +539,17 @@ class Publisher:
     async def flush_outbox(self) -> None:
         """Send every announcement still owed, in order, marking each once Telegram has it."""
         lost_groups: set[int] = set()
+        moved: set[int] = set()
         async with self._outbox_lock:
             for item in await repo.pending_outbox(self.db):
+                if item.chat_id in moved:
+                    continue  # its chat id changed: sent on the next pass
                 try:
                     await self._announce(item)
+                except TelegramMigrateToChat as exc:
+                    moved.add(item.chat_id)
+                    await self._migrated(item.game_id, exc)
+                    continue
                 except TelegramForbiddenError:
                     if item.chat_id < 0:
                         lost_groups.add(item.chat_id)
@@ -529,6 +568,8 @@ class Publisher:
         # Outside the lock: stopping a game owes announcements of its own.
         for chat_id in sorted(lost_groups):
             await self.on_group_lost(chat_id)
+        if moved:
+            self.kick_outbox()
 
     async def _announce(self, item: repo.OutboxItem) -> None:
         game = await repo.load_game(self.db, item.game_id) if item.game_id else None

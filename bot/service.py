@@ -1014,11 +1014,29 @@ class GameService:
 
     async def chat_migrated(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its game follows the new chat id."""
+        if old_id == new_id:
+            return
         async with self.db.transaction() as tx:
-            await tx.execute("UPDATE chats SET id = ? WHERE id = ?", (new_id, old_id))
+            if await repo.get_chat(tx, new_id) is None:
+                await tx.execute("UPDATE chats SET id = ? WHERE id = ?", (new_id, old_id))
+            else:  # the supergroup wrote first (a command raced the service message)
+                await tx.execute(
+                    "UPDATE chats SET settings = (SELECT settings FROM chats WHERE id = ?)"
+                    " WHERE id = ? AND EXISTS (SELECT 1 FROM chats WHERE id = ?)",
+                    (old_id, new_id, old_id),
+                )
+                await tx.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+                await tx.execute("DELETE FROM chats WHERE id = ?", (old_id,))
             await tx.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
-            await tx.execute("UPDATE messages SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+            # Everything else that names the group: its messages, the announcements still
+            # owed to it (issue 7), its votes and its stats.
+            for table in ("messages", "outbox", "cancel_votes", "stat_matches", "stat_seats"):
+                await tx.execute(
+                    f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)
+                )
             moved = await tx.fetch_all("SELECT id FROM games WHERE chat_id = ?", (new_id,))
+        if moved:
+            log.info("chat %s: became the supergroup %s with its games", old_id, new_id)
         for row in moved:
             self.publisher.reload(int(row["id"]))
         if self.timers is not None:

@@ -46,8 +46,9 @@ def snapshot(database: Path, game_ids: set[int] | None = None) -> list[tuple[obj
                 if game_ids is None or row[0] in game_ids:
                     rows.append((table, *row))
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if "votes" in tables:
-            rows.extend(("votes", *r) for r in db.execute("SELECT * FROM votes ORDER BY 1"))
+        for votes in ("cancel_votes", "cancel_ballots"):
+            if votes in tables:
+                rows.extend((votes, *r) for r in db.execute(f"SELECT * FROM {votes} ORDER BY 1"))
     return rows
 
 

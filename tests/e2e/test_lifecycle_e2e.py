@@ -1,0 +1,102 @@
+"""A group upgraded to a supergroup mid-game, and SIGTERM with updates in flight (issue 7).
+
+Each test runs the bot as `python -m bot` against tests/fakegram (see harness.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+
+from tests.e2e.fault_tools import GOAT_MARK, Game, Player, assert_game_private
+from tests.e2e.harness import MOVE_PREFIX, BotProcess, open_game, play_until
+from tests.fakegram import FakeTelegram
+from tests.fakegram.junk import Junk
+
+
+async def test_a_group_upgraded_mid_game_takes_its_game_along(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    table = await open_game(fakegram, [alice, bob], computers=2)
+    old = table.group
+    players = [Player(fakegram, alice), Player(fakegram, bob)]
+    await play_until(fakegram, players, lambda: sum(p.presses for p in players) >= 3)
+    await fakegram.idle()
+    upgraded_at = fakegram.transcript.position
+
+    new = await fakegram.upgrade_to_supergroup(old)
+    # The people play on at once: the bot may hear of the upgrade from a refused edit
+    # before the service message reaches it.
+    await play_until(
+        fakegram, players, lambda: any(GOAT_MARK in m.content for m in new.bot_messages)
+    )
+    await fakegram.idle()
+
+    after = fakegram.transcript.calls()[upgraded_at:]
+    to_old = [c for c in after if c.params.get("chat_id") == old.id and c.ok]
+    assert to_old == [], "the old group got something after the upgrade"
+    tables = [m for m in new.bot_messages if m.photo is not None and "раунд" in m.content]
+    assert tables, "no table in the supergroup"
+    with sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True) as db:
+        games = db.execute("SELECT chat_id, status FROM games").fetchall()
+        chats = {row[0] for row in db.execute("SELECT id FROM chats WHERE id < 0")}
+        owed = db.execute("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL").fetchone()[0]
+    assert games == [(new.id, "finished")] and chats == {new.id} and owed == 0
+    # The hands' "table" button leads to the table in the supergroup.
+    links = [b.url for p in players for m in p.chat.bot_messages for b in m.buttons if b.url]
+    assert links and all(link.startswith(f"https://t.me/c/{str(new.id)[4:]}/") for link in links)
+    moves = bot.stored_match()
+    assert moves.over
+    game = Game(table, players)
+    game.table.group = new
+    assert assert_game_private(fakegram, game, moves) > 0
+
+
+async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_seconds(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    table = await open_game(fakegram, [alice, bob], computers=2)
+    players = [Player(fakegram, alice), Player(fakegram, bob)]
+    await play_until(fakegram, players, lambda: sum(p.presses for p in players) >= 2)
+    await fakegram.wait_for(lambda: any(p.my_turn() for p in players), timeout=10)
+    await fakegram.idle()
+    mover = next(p for p in players if p.my_turn())
+    hand = mover.hand()
+    assert hand is not None
+    data = mover.choice(hand)
+    assert data is not None and data.startswith(MOVE_PREFIX)
+    moves_before = len(bot.stored_match().log)
+    shown_before = hand.content
+
+    # Updates in flight: the press, and two commands from each of 30 people, all of them
+    # taken by the bot just before SIGTERM.
+    people = [fakegram.add_user(f"Гость{k}", username=f"g{k}", started=True) for k in range(30)]
+    junk = Junk(fakegram)
+    press = junk.press(mover.user, data, message=hand)
+    for person in people:
+        junk.message(person.private_chat, "/rules", person)
+        junk.message(person.private_chat, "/help", person)
+    await fakegram.wait_for(lambda: fakegram.pending_updates == 0, timeout=10)
+    in_flight = 1 + 2 * len(people)
+    began = time.monotonic()
+    code = await bot.stop(timeout=10)
+    exited = time.monotonic() - began
+    print(f"\nsigterm: exit code {code} in {exited:.2f}s with {in_flight} updates in flight")
+    assert code == 0 and exited < 10
+
+    answer = await asyncio.wait_for(press, timeout=1)
+    assert answer.answered and not answer.show_alert
+    for person in people:  # every command was answered before the bot went
+        assert len(person.private_chat.bot_messages) == 2, person.first_name
+    stored = bot.stored_match()
+    assert len(stored.log) > moves_before  # the press was applied and kept ...
+    shown = mover.hand()
+    assert shown is not None and shown.content != shown_before  # ... and shown
+    assert table.table is not None and len(table.table.history) >= 1
+    log = bot.log()
+    assert log.rstrip().endswith("stopped"), log[-2000:]
