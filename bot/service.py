@@ -34,8 +34,8 @@ from domino.errors import DominoError
 from domino.layout import End
 from domino.match import Match
 from domino.players import GreedyPlayer
-from domino.rating import timeout_rating_gains
-from domino.rules import KOZEL, FishMode, Ruleset, Variant
+from domino.rating import abandoned_rating_gains
+from domino.rules import KOZEL, FishMode, Ruleset, Scoring, Variant
 from domino.tiles import ALL_TILES, Tile
 from storage import repo, stats
 from storage import votes as vote_store
@@ -1116,7 +1116,12 @@ def abandonment_lines(game: GameRecord) -> str:
     assert game.abandonment is not None
     # K-11's timeout rule, as the stats record it (storage.stats): the person who
     # abandoned gains nothing, everyone else by their lead over them (at least 1).
-    gains = timeout_rating_gains(game.abandonment.points, game.abandonment.seat)
+    assert game.match is not None
+    gains = abandoned_rating_gains(
+        game.abandonment.points,
+        game.abandonment.seat,
+        points_are_bad=game.match.ruleset.scoring is Scoring.KOZEL,
+    )
     return "\n".join(
         f"{html.escape(seat.name)}: {game.abandonment.points[seat.seat]} · +{gains[seat.seat]}"
         for seat in game.seats

@@ -40,6 +40,19 @@ def timeout_rating_gains(points: Sequence[int], timed_out_seat: int) -> tuple[in
     )
 
 
+def abandoned_rating_gains(
+    points: Sequence[int], culprit: int, *, points_are_bad: bool = True
+) -> tuple[int, ...]:
+    """K-11's timeout rule for a match someone abandoned (timed out, left, gave up).
+
+    Козёл (`points_are_bad`): exactly `timeout_rating_gains`. Классика, where points are
+    good, mirrors it: every other player gains `max(1, round_half_up((points[i] -
+    points[culprit]) / 10))`, so whoever led the culprit by most gains most.
+    """
+    signed = points if points_are_bad else [-p for p in points]
+    return timeout_rating_gains(signed, culprit)
+
+
 def classic_rating_gains(points: Sequence[int]) -> tuple[int, ...]:
     """Rating for a finished Классика match, where points are good.
 

@@ -56,7 +56,7 @@ from datetime import UTC, datetime
 from typing import Generic, TypeVar
 
 from domino import elo
-from domino.rating import timeout_rating_gains
+from domino.rating import abandoned_rating_gains
 from domino.rules import Scoring, Variant
 from domino.views import OutcomeKind
 from storage.db import Transaction
@@ -253,9 +253,9 @@ def _score(game: GameRecord) -> _Scored | None:
                 f"game {game.id}: the abandonment has {len(abandonment.points)} points"
                 f" for {match.players} players"
             )
-        # K-11 is written for Козёл, where points are bad; Классика mirrors it
-        signed = abandonment.points if fewer_is_better else [-p for p in abandonment.points]
-        gains = timeout_rating_gains(signed, abandonment.seat)
+        gains = abandoned_rating_gains(
+            abandonment.points, abandonment.seat, points_are_bad=fewer_is_better
+        )
         goat_sides: tuple[int, ...] = (match.side_of(abandonment.seat),)
         last = sides[goat_sides[0]]
         place_points = abandonment.points

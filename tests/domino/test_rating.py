@@ -6,6 +6,7 @@ import pytest
 
 from domino.errors import DominoError
 from domino.rating import (
+    abandoned_rating_gains,
     classic_rating_gains,
     rating_gains,
     round_half_up_tenth,
@@ -45,3 +46,12 @@ def test_k11_timeout_seat_must_exist() -> None:
 
 def test_classic_rating_mirrors_k11() -> None:
     assert classic_rating_gains((104, 25, 0)) == (10, 3, 1)
+
+
+def test_abandoned_kozel_match_is_the_timeout_rule() -> None:
+    assert abandoned_rating_gains([30, 47, 13, 32], 3) == timeout_rating_gains([30, 47, 13, 32], 3)
+
+
+def test_abandoned_classic_match_mirrors_the_timeout_rule() -> None:
+    # Классика: points are good; leading the culprit (40) by 35 gains 4, trailing gains 1.
+    assert abandoned_rating_gains([75, 20, 40], 2, points_are_bad=False) == (4, 1, 0)
