@@ -33,6 +33,7 @@ from bot.service import GameService
 from bot.stats_service import StatsService
 from bot.timers import TurnTimers
 from handlers import get_routers
+from handlers.seen import LastSeenMiddleware
 from storage.db import Database
 
 log = logging.getLogger("bot")
@@ -139,6 +140,7 @@ async def run(settings: Settings) -> None:
 
     dp = Dispatcher()
     dp.include_routers(*get_routers())
+    dp.update.outer_middleware(LastSeenMiddleware())
     dp["games"] = service
     dp["timers"] = timers
     dp["stats"] = StatsService(db)

@@ -57,6 +57,7 @@ TARGETS = {Variant.KOZEL: (101, 125), Variant.CLASSIC: (100, 150, 200)}
 THRESHOLDS = (13, 25, 31, 0)
 FISH_MODES = (FishMode.MAX_TAKES_ALL, FishMode.EACH, FishMode.FISHERMAN_TAKES_ALL)
 START_PAYLOAD_JOIN = "j"
+SEEN_CACHE_SIZE = 100_000  # people whose last-seen name is remembered in memory
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +141,7 @@ class GameService:
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
         self._closing = False
         self._langs: dict[int, Lang] = {}  # user id -> language, as last seen
+        self._seen: dict[int, UserRecord] = {}  # user id -> as last written by `seen`
         self.vote_time = vote_time
         self.votes = VoteBoard(db, publisher.out, language_of=publisher.language_of)
         self._vote_timers: dict[int, asyncio.Task[None]] = {}
@@ -150,6 +152,19 @@ class GameService:
         async with self.db.transaction() as tx:
             await repo.upsert_user(tx, person.record(), can_message=can_message)
         self._langs[person.id] = person.lang
+
+    async def seen(self, person: Person) -> None:
+        """Any update from a person: a known person's name and language are kept as last
+        seen (the leaderboards list people so, also after they left the group). Written
+        only when something changed since the last sighting."""
+        record = person.record()
+        if self._seen.get(person.id) == record:
+            return
+        if len(self._seen) >= SEEN_CACHE_SIZE:
+            self._seen.clear()
+        self._seen[person.id] = record
+        self._langs[person.id] = person.lang
+        await repo.refresh_user(self.db, record)
 
     async def language_of(self, user_id: int, db: repo.Reader | None = None) -> Lang:
         """The language to write to `user_id` in; `db` is the transaction when inside one."""
@@ -913,7 +928,7 @@ class GameService:
         self.publisher.kick_outbox()
 
     async def come_back(self, game_id: int, person: Person) -> Answer:
-        """"I'm back": a person a computer stood in for plays their seat again, with no
+        """The "I'm back" button: a person a computer stood in for plays their seat again, with no
         strikes; if the match's abandonment is this seat's timeout, it is withdrawn."""
         lang = self._langs[person.id] = person.lang
         try:

@@ -103,6 +103,32 @@ async def upsert_user(
     )
 
 
+async def refresh_user(db: Database, user: UserRecord) -> bool:
+    """A known person was seen again: keep their name and language as Telegram shows them
+    now (one autocommit statement; unknown people are not added). True if it changed."""
+    changed = await db.execute(
+        """
+        UPDATE users SET first_name = ?, last_name = ?, username = ?, language = ?,
+            updated_at = ?
+        WHERE id = ? AND (first_name IS NOT ? OR last_name IS NOT ? OR username IS NOT ?
+            OR language IS NOT ?)
+        """,
+        (
+            user.first_name,
+            user.last_name,
+            user.username,
+            user.language,
+            _iso(now()),
+            user.id,
+            user.first_name,
+            user.last_name,
+            user.username,
+            user.language,
+        ),
+    )
+    return changed == 1
+
+
 async def set_can_message(tx: Transaction, user_id: int, can_message: bool) -> None:
     await tx.execute("UPDATE users SET can_message = ? WHERE id = ?", (int(can_message), user_id))
 

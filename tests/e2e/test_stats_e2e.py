@@ -158,6 +158,7 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
 
     # Twelve more people recorded: two pages, paged by editing the same message.
     await seed(bot.database, group.id)
+    bob.first_name = "Бобби"  # renamed; the bot sees it with his next message
     bob_says = await bob.send(group, "Кто тут козёл?")
     await bob.leave(group)
     bob.first_name = "Борис"  # renamed after leaving: the bot never saw it
@@ -174,7 +175,7 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     page_two = board(top)
     assert len(page_one) + len(page_two) == 14
     names = set(page_one) | set(page_two)
-    assert "Боб" in names and "Борис" not in names  # left the group, listed as last seen
+    assert "Бобби" in names and "Борис" not in names  # left the group, listed as last seen
     assert "<b>Хакер</b> & Co" in names or "<b>Хакер</b> & …" in names
     places = [int(line.split()[0]) for line in table_lines(top)[3::2]]
     assert places == [11, 12, 13, 14]
@@ -205,7 +206,7 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     assert f"Партий: 1 · рейтинг: {gains[0]} · Elo:" in mine.content
     await alice.send(group, f"/stats@{fakegram.bot_username}", reply_to=bob_says)
     his = await group.wait_for_message(lambda m: "📊" in m.content, after=mine)
-    assert his.content.startswith("📊 Боб в «Двор»") and f"рейтинг: {gains[1]}" in his.content
+    assert his.content.startswith("📊 Бобби в «Двор»") and f"рейтинг: {gains[1]}" in his.content
     nobody = await ask(group, john, "stats", "📊")
     assert "John: no recorded matches in this group yet" in nobody.content
     private = await ask(alice.private_chat, alice, "stats", "📊")

@@ -1,0 +1,38 @@
+"""Every update from a person keeps their name as last seen (a cross-cutting concern).
+
+The leaderboards and histories list people under the name Telegram showed last, also
+once they left the group; `GameService.seen` writes only when the name changed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiogram import BaseMiddleware
+from aiogram.types import TelegramObject, User
+
+from bot.service import GameService
+from handlers.people import person_of
+
+log = logging.getLogger(__name__)
+
+
+class LastSeenMiddleware(BaseMiddleware):
+    """An outer middleware of the dispatcher's updates (after aiogram's user context)."""
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        user = data.get("event_from_user")
+        games = data.get("games")
+        if isinstance(user, User) and not user.is_bot and isinstance(games, GameService):
+            try:
+                await games.seen(person_of(user))
+            except Exception:  # a name not refreshed must never cost the update itself
+                log.exception("could not refresh the name of user %s", user.id)
+        return await handler(event, data)
