@@ -236,7 +236,9 @@ class Publisher:
         game = await self._game(target.game_id)
         if game is None:
             return
-        log.warning("game %s: the group %s refuses the bot: %s", game.id, game.chat_id, exc.message)
+        log.warning(
+            "chat %s game %s: the group refuses the bot: %s", game.chat_id, game.id, exc.message
+        )
         await self.on_group_lost(game.chat_id)
 
     async def idle(self) -> None:
@@ -420,7 +422,13 @@ class Publisher:
                     merge_key=("text", user_id, existing.message_id),
                 )
             except (TelegramBadRequest, TelegramForbiddenError) as exc:
-                log.info("game %s: could not close the hand of seat %s: %s", game.id, seat, exc)
+                log.info(
+                    "chat %s game %s: could not close the hand of seat %s: %s",
+                    game.chat_id,
+                    game.id,
+                    seat,
+                    exc,
+                )
         await self.forget_hand(game.id, seat)
 
     async def _show_text(

@@ -779,7 +779,13 @@ class GameService:
         if state.open:
             self._watch_vote(vote)
         else:
-            log.info("game %s: vote %s to cancel %s", vote.game_id, vote.id, state.value)
+            log.info(
+                "chat %s game %s: vote %s to cancel %s",
+                vote.chat_id,
+                vote.game_id,
+                vote.id,
+                state.value,
+            )
         if cancelled is not None:
             self.publisher.touch(cancelled)
 
@@ -993,7 +999,7 @@ class GameService:
                     "values": {"name": user.display_name, "bot": self.bot_username},
                 },
             )
-        log.warning("game %s: cannot write to user %s", game_id, user_id)
+        log.warning("chat %s game %s: cannot write to user %s", game.chat_id, game_id, user_id)
         self.publisher.kick_outbox()
 
     async def bot_left_group(self, chat_id: int) -> None:

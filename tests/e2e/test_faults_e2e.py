@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import sqlite3
 import time
 from collections import Counter
@@ -35,6 +36,12 @@ FAULT_SEED = 7
 # 10% of the bot's calls fail: 4% 5xx, 3% 429 retry_after, 3% dropped connections.
 FAULT_RATES = {"server_error": 0.04, "flood": 0.03, "drop": 0.03}
 MOVE_KINDS = frozenset("pdk")  # presses that apply actions (play, draw, knock)
+ROUND_LINE = re.compile(r": round (\d+) over ")
+MOVES_LINE = re.compile(r": moves (\d+) to (\d+) by ")
+
+
+def moves_in(line: re.Match[str]) -> range:
+    return range(int(line.group(1)), int(line.group(2)) + 1)
 
 
 @pytest.fixture
@@ -96,6 +103,7 @@ def audit_presses(games: list[Game], database: Path) -> tuple[int, int, int]:
     return presses, losses, duplicates
 
 
+@pytest.mark.slow
 async def test_twenty_games_through_ten_percent_failing_calls(
     fakegram: FakeTelegram, bot: BotProcess
 ) -> None:
@@ -140,19 +148,24 @@ async def test_twenty_games_through_ten_percent_failing_calls(
     log = bot.log()
     assert private_tile_lines(log, list(matches.values())) == []
     for game_id, match in matches.items():
-        events = [line for line in log.splitlines() if f" game {game_id}:" in line]
-        assert any("lobby opened" in line for line in events), game_id
-        assert any("started" in line for line in events), game_id
-        assert any("match over" in line for line in events), game_id
-        rounds = [line for line in events if "round" in line and "over" in line]
-        assert len(rounds) >= len(match.results), game_id
+        mark = re.compile(rf"chat -\d+ game {game_id}: ")
+        events = [line for line in log.splitlines() if mark.search(line)]
         assert all(" INFO " in line or " WARNING " in line for line in events)
+        assert sum("lobby opened" in line for line in events) == 1, game_id
+        assert sum(": started" in line for line in events) == 1, game_id
+        assert sum("match over" in line for line in events) == 1, game_id
+        rounds = [int(m.group(1)) for e in events if (m := ROUND_LINE.search(e))]
+        assert rounds == list(range(1, len(match.results) + 1)), game_id
+        # One line per batch of moves, and together they name every move exactly once.
+        logged = [n for e in events if (m := MOVES_LINE.search(e)) for n in moves_in(m)]
+        assert logged == list(range(1, len(match.log) + 1)), game_id
 
 
+@pytest.mark.slow
 async def test_sigkill_at_twenty_moments_during_twenty_games(
     fakegram: FakeTelegram, bot: BotProcess
 ) -> None:
-    games = await open_games(fakegram, [(1, 1)] * 14 + [(2, 0)] * 6)
+    games = await open_games(fakegram, [(2, 2)] * 14 + [(1, 1)] * 6)
     await fakegram.idle()
     for game in games:
         for player in game.players:
@@ -164,7 +177,7 @@ async def test_sigkill_at_twenty_moments_during_twenty_games(
 
     async def killer() -> None:
         for _ in range(kills):
-            await asyncio.sleep(rng.uniform(0.2, 1.6))
+            await asyncio.sleep(rng.uniform(0.1, 1.0))
             if all(game.over for game in games):
                 break
             await bot.kill()

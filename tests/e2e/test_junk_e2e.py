@@ -17,6 +17,8 @@ import string
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.fault_tools import (
     Game,
     assert_game_private,
@@ -201,6 +203,7 @@ class JunkPlan:
         self.count("command")
 
 
+@pytest.mark.slow
 async def test_ten_thousand_junk_updates_change_no_game(
     fakegram: FakeTelegram, bot: BotProcess
 ) -> None:
