@@ -78,6 +78,14 @@ on timeout; ``stale=True`` presses a button from an earlier version of the messa
 data on a message the user can see), ``await alice.block()`` / ``unblock()``,
 ``await fake.remove_bot(group)``, ``await fake.upgrade_to_supergroup(group)``.
 
+Junk no client sends (``junk.py``): ``junk = Junk(fake)``; ``junk.message(junk.ghost_group(),
+"/help", alice)`` (a chat the fake does not know: replies get 400 ``chat not found``),
+``junk.edited(group, alice, "/leave")``, ``junk.channel_post("/start")``,
+``junk.anonymous(group, "/cancel")`` (no sender), ``future = junk.press(alice, "any data",
+message=stored)`` (or ``on=chat_json``, or on no message): pushed at once, without waiting;
+the future resolves with the answer. Underneath: ``fake.push_update(kind, body)`` and
+``fake.push_callback(user, data, message=json)``.
+
 Waiting without sleeping: ``await fake.wait_for(lambda: ..., timeout=5)``,
 ``await chat.wait_for_message(lambda m: "Ход" in m.content, after=previous)``,
 ``await fake.idle()`` (no pending updates, no call in flight, quiet for 150 ms),
@@ -89,9 +97,11 @@ Faults and flood limits
 ``fake.faults.flood_next("editMessageText", retry_after=1)``,
 ``fake.faults.drop_next("sendPhoto", after_executing=True)`` (close the socket without an
 answer, optionally after doing the work), ``fake.faults.random(seed=7, server_error=0.05,
-flood=0.05, drop=0.02)``. ``fake.enable_flood_limits()`` switches Telegram's limits on:
-about 1 message a second per chat with a burst of 3, 20 a minute per group, 30 a second
-overall (edits count), answered with 429 ``Too Many Requests: retry after N`` and
+flood=0.05, drop=0.02, server_statuses=(500, 502, 503))``. Injected calls are in the
+transcript with ``call.injected`` (and ``call.dropped``).
+``fake.enable_flood_limits()`` switches Telegram's limits on: about 1 message a second
+per chat with a burst of 3, 20 a minute per group, 30 a second overall (edits count),
+answered with 429 ``Too Many Requests: retry after N`` and
 ``parameters.retry_after``. Pass ``clock=ManualClock()`` to drive limits and timeouts.
 
 Transcript and the privacy check
