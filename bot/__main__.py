@@ -10,7 +10,6 @@ it lets in-flight work finish and the queues flush, within a bounded time.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sys
 from datetime import timedelta
@@ -33,12 +32,15 @@ from bot.service import GameService
 from bot.stats_service import StatsService
 from bot.timers import TurnTimers
 from handlers import get_routers
+from handlers.in_flight import InFlight
 from handlers.seen import LastSeenMiddleware
 from storage.db import Database
 
 log = logging.getLogger("bot")
 
-SHUTDOWN_GRACE = 8.0  # seconds for in-flight work and queues after SIGTERM
+# Seconds for in-flight updates, messages and queues after SIGTERM: the process must be
+# gone within 10 s (a container's stop timeout), closing the session and database included.
+SHUTDOWN_GRACE = 6.0
 COMMANDS = (
     "domino",
     "rules",
@@ -139,6 +141,8 @@ async def run(settings: Settings) -> None:
     )
 
     dp = Dispatcher()
+    in_flight = InFlight()
+    dp.update.outer_middleware(in_flight)
     dp.include_routers(*get_routers())
     dp.update.outer_middleware(LastSeenMiddleware())
     dp["games"] = service
@@ -153,14 +157,23 @@ async def run(settings: Settings) -> None:
     try:
         await dp.start_polling(bot, handle_signals=True, close_bot_session=False)
     finally:
-        log.info("stopping: letting updates in hand finish and queues flush")
+        log.info(
+            "stopping: letting %d updates in hand finish and the queues flush", in_flight.count
+        )
         await service.close()
-        in_hand = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
-        if in_hand:
-            await asyncio.wait(in_hand, timeout=SHUTDOWN_GRACE / 3)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(publisher.idle(), SHUTDOWN_GRACE / 3)
-            await asyncio.wait_for(out.drain(), SHUTDOWN_GRACE / 3)
+        # In order, within one budget: the updates taken, the messages they changed, the
+        # queues that carry those (each step may add work to the next, never back).
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SHUTDOWN_GRACE
+        steps = (("updates", in_flight.idle), ("messages", publisher.idle), ("queues", out.drain))
+        for name, step in steps:
+            began = loop.time()
+            try:
+                await asyncio.wait_for(step(), max(0.1, deadline - loop.time()))
+            except TimeoutError:
+                log.warning("stopping: %s not done in time; left as they are", name)
+            else:
+                log.info("stopping: %s done in %.2f s", name, loop.time() - began)
         await out.close()
         publisher.close()
         await bot.session.close()

@@ -8,6 +8,10 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
 
 from tests.e2e.fault_tools import GOAT_MARK, Game, Player, assert_game_private
 from tests.e2e.harness import MOVE_PREFIX, BotProcess, open_game, play_until
@@ -55,9 +59,22 @@ async def test_a_group_upgraded_mid_game_takes_its_game_along(
     assert assert_game_private(fakegram, game, moves) > 0
 
 
+@pytest.fixture
+async def paced_bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    """The bot with its pacing on, as in production: its queues hold work at SIGTERM."""
+    process = BotProcess(fakegram, tmp_path, PACING="true")
+    await process.start()
+    try:
+        yield process
+    finally:
+        assert await process.stop() == 0
+        assert not process.problems(), process.log()[-6000:]
+
+
 async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_seconds(
-    fakegram: FakeTelegram, bot: BotProcess
+    fakegram: FakeTelegram, paced_bot: BotProcess
 ) -> None:
+    bot = paced_bot
     alice = fakegram.add_user("Алиса", username="alice")
     bob = fakegram.add_user("Боб", username="bob")
     table = await open_game(fakegram, [alice, bob], computers=2)
@@ -83,10 +100,14 @@ async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_second
         junk.message(person.private_chat, "/help", person)
     await fakegram.wait_for(lambda: fakegram.pending_updates == 0, timeout=10)
     in_flight = 1 + 2 * len(people)
+    replied = sum(len(p.private_chat.bot_messages) for p in people)
     began = time.monotonic()
     code = await bot.stop(timeout=10)
     exited = time.monotonic() - began
-    print(f"\nsigterm: exit code {code} in {exited:.2f}s with {in_flight} updates in flight")
+    print(
+        f"\nsigterm: exit code {code} in {exited:.2f}s; {in_flight} updates taken, "
+        f"{2 * len(people) - replied} replies still owed at SIGTERM"
+    )
     assert code == 0 and exited < 10
 
     answer = await asyncio.wait_for(press, timeout=1)
@@ -99,4 +120,4 @@ async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_second
     assert shown is not None and shown.content != shown_before  # ... and shown
     assert table.table is not None and len(table.table.history) >= 1
     log = bot.log()
-    assert log.rstrip().endswith("stopped"), log[-2000:]
+    assert "stopping: updates done" in log and log.rstrip().endswith("stopped"), log[-2000:]
