@@ -19,12 +19,16 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import Lang
+from domino.tiles import ALL_TILES
 from tests.e2e.fault_tools import (
     Game,
     assert_game_private,
     game_id_of,
     open_games,
+    rules_text,
     stored_matches,
+    tile_pattern,
 )
 from tests.e2e.harness import MOVE_PREFIX, BotProcess
 from tests.fakegram import CallbackAnswer, FakeTelegram, FakeUser
@@ -232,6 +236,7 @@ async def test_ten_thousand_junk_updates_change_no_game(
         JunkPlan(fakegram, [game], outsiders, moves[gid])
         for gid, game in zip(ids, games, strict=True)
     ]
+    exposures_before = len(fakegram.exposures)
     started = time.monotonic()
     pushed = 0
     while pushed < TOTAL:
@@ -265,6 +270,16 @@ async def test_ten_thousand_junk_updates_change_no_game(
         grown = len(user.private_chat.bot_messages) - private_before[user_id]
         assert grown >= n or not user.started, (user.first_name, n, grown)
     assert not bot.problems(), bot.log()[-6000:]
+    # No answer to a press names a tile (no move was made, so none had a reason to), and
+    # nothing shown to anyone outside the games does (only /rules names tiles, of no hand).
+    rules = [text for lang in Lang for text in rules_text(lang)]
+    tiles = [tile_pattern(str(tile)) for tile in ALL_TILES]
+    players = {p.user.id for g in games for p in g.players}
+    for exposure in fakegram.exposures[exposures_before:]:
+        viewer = exposure.audience if exposure.audience is not None else exposure.chat_id
+        answer = exposure.kind == "callback answer"
+        if (answer or viewer not in players) and exposure.text.strip() not in rules:
+            assert not any(p.search(exposure.text) for p in tiles), exposure
 
     # The games still play normally, and no answer or message showed a hand's tile.
     await asyncio.gather(*(game.play(fakegram, timeout=120) for game in games))
