@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.stats_view import LINE_WIDTH, display_width
+from domino import elo
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import KOZEL
@@ -26,7 +27,13 @@ from storage.records import (
     SeatRecord,
     UserRecord,
 )
-from tests.e2e.harness import BotProcess, assert_hands_private, open_game, play_until
+from tests.e2e.harness import (
+    BotProcess,
+    assert_hands_private,
+    button_data,
+    open_game,
+    play_until,
+)
 from tests.fakegram import FakeTelegram
 from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
@@ -247,3 +254,80 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     assert "could not be edited: Bad Request: message to edit not found" in bot.log()
 
     assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
+
+
+async def test_the_board_adds_up_three_whole_matches(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    """Three people play three whole matches in one group through the fake; /top then
+    shows each one's K-11 rating, Elo, козёл count and average points as computed here."""
+    users = [fakegram.add_user(name, username=login) for name, login in NEIGHBOURS]
+    game = await open_game(fakegram, users, seats=3, title="Клуб")
+    group, creator = game.group, users[0]
+    rating = {user.id: 0 for user in users}
+    goats = {user.id: 0 for user in users}
+    points_sum = {user.id: 0 for user in users}
+    ratings = {user.id: elo.START for user in users}
+    for played in range(3):
+        if played:
+            await open_next_game(group, users, seats=3)
+        await play_until(
+            fakegram,
+            game.people,
+            lambda n=played: sum("🐐 Козёл —" in m.content for m in group.bot_messages) > n,
+        )
+        await fakegram.idle()
+        match = bot.stored_match()
+        assert match.over
+        seated = [int(str(user_id)) for (user_id,) in bot.stored(LAST_GAME_SEATS)]
+        points = match.seat_points()
+        losers = {seat for side in match.losers for seat in match.sides[side]}
+        after = elo.updated(
+            [ratings[user_id] for user_id in seated], elo.places(points, fewer_is_better=True)
+        )
+        for seat, user_id in enumerate(seated):
+            rating[user_id] += max(1, (100 - points[seat] + 5) // 10)  # K-11 by hand
+            goats[user_id] += int(seat in losers)
+            points_sum[user_id] += points[seat]
+            ratings[user_id] = after[seat]
+        if not played:  # the privacy check reads the whole transcript: one match in it
+            assert_hands_private(fakegram, match, dict(enumerate(seated)))
+
+    top = await ask(group, creator, "top", "🏆")
+    rows = board(top)
+    assert set(rows) == {name for name, _ in NEIGHBOURS}
+    by_name = {user.first_name: user.id for user in users}
+    shown_ratings = [rating[by_name[name]] for name in rows]
+    assert shown_ratings == sorted(shown_ratings, reverse=True)  # rating first
+    for name, (first, counts) in rows.items():
+        user_id = by_name[name]
+        shown_rating, shown_elo = first.split()[-2:]
+        assert int(shown_rating) == rating[user_id]
+        assert abs(int(shown_elo) - ratings[user_id]) <= 0.5 + 1e-9
+        assert counts[:2] == ["3", str(goats[user_id])]
+        assert counts[2] == f"{round(100 * (3 - goats[user_id]) / 3 + 1e-9)}%"
+        assert int(counts[4]) == int(points_sum[user_id] / 3 + 0.5)
+
+
+NEIGHBOURS = (("Аня", "anya"), ("Вова", "vova"), ("Гена", "gena"))
+LAST_GAME_SEATS = (
+    "SELECT user_id FROM seats WHERE game_id = (SELECT max(id) FROM games) ORDER BY seat"
+)
+
+
+async def open_next_game(group: FakeChat, users: Sequence[FakeUser], *, seats: int) -> None:
+    """The next match in the same group: /domino, the seats set, everyone joins, start."""
+    creator = users[0]
+    before = group.last_bot_message
+    await creator.command(group, "domino")
+    lobby = await group.wait_for_message(lambda m: "Игроки" in m.content, after=before)
+    while f"Игроков: {seats}" not in lobby.content:
+        shown = lobby.content
+        await creator.press(lobby, data=button_data(lobby, "👥"))
+        await group.wait_for_message(lambda m, shown=shown: m is lobby and m.content != shown)
+    for user in users[1:]:
+        answer = await user.press(lobby, data=button_data(lobby, "Играю"))
+        assert answer.answered and answer.url is None, answer
+    await group.wait_for_message(lambda m: m is lobby and f"({seats}/{seats})" in m.content)
+    answer = await creator.press(lobby, data=button_data(lobby, "Начать"))
+    assert answer.answered and not answer.show_alert, answer
