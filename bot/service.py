@@ -57,6 +57,7 @@ TARGETS = {Variant.KOZEL: (101, 125), Variant.CLASSIC: (100, 150, 200)}
 THRESHOLDS = (13, 25, 31, 0)
 FISH_MODES = (FishMode.MAX_TAKES_ALL, FishMode.EACH, FishMode.FISHERMAN_TAKES_ALL)
 START_PAYLOAD_JOIN = "j"
+RECENTLY_ENDED = timedelta(minutes=15)  # ended games whose messages a restart re-checks
 SEEN_CACHE_SIZE = 100_000  # people whose last-seen name is remembered in memory
 
 
@@ -582,6 +583,14 @@ class GameService:
             await self.publisher.close_hand(saved, seat.seat, person.id, t("hand.you_left", lang))
             self._kick_computers(saved)
             self.publisher.kick_outbox()
+        log.info(
+            "chat %s game %s: seat %d left by %s (%s)",
+            saved.chat_id,
+            saved.id,
+            seat.seat,
+            person.id,
+            game.status.value,
+        )
         if recount is not None:
             self._vote_changed(*recount)
         self.publisher.touch(saved)
@@ -1074,6 +1083,10 @@ class GameService:
         for game in games:
             self.publisher.touch(game)
             self._kick_computers(game)
+        # A game that ended just before the stop may still owe its final edits (the
+        # digests make this a no-op for the messages that are up to date).
+        for game in await repo.games_ended_since(self.db, utcnow() - RECENTLY_ENDED):
+            self.publisher.touch(game)
         for vote in await vote_store.open_votes(self.db):
             self.votes.touch(vote.id)  # sent, if a crash came before its message was
             self._watch_vote(vote)

@@ -298,6 +298,17 @@ async def active_games(db: Reader) -> list[GameRecord]:
     return [g for g in games if g is not None]
 
 
+async def games_ended_since(db: Reader, since: datetime) -> list[GameRecord]:
+    """Games that ended at or after `since`: a restarted bot checks that their last
+    messages (the final table, closed hands) went out before it stopped."""
+    rows = await db.fetch_all(
+        "SELECT id FROM games WHERE status NOT IN (?, ?) AND ended_at >= ? ORDER BY id",
+        (*ACTIVE, _iso(since)),
+    )
+    games = [await load_game(db, row["id"]) for row in rows]
+    return [g for g in games if g is not None]
+
+
 def _seat_from_row(row: aiosqlite.Row) -> SeatRecord:
     return SeatRecord(
         seat=row["seat"],

@@ -144,21 +144,6 @@ async def open_games(
     return list(await asyncio.gather(*(one(n, p, c) for n, (p, c) in enumerate(layouts, start=1))))
 
 
-async def wait_until_polling(bot: BotProcess, *, timeout: float = 60) -> None:
-    """Until the bot started last is polling. After a SIGKILL the fake still holds the dead
-    process's long poll, so `BotProcess.start` may return before the new one is up: wait
-    for a getUpdates that came after the new process's deleteWebhook (made at start)."""
-    transcript = bot.fake.transcript
-
-    def up() -> bool:
-        hooks = transcript.calls("deleteWebhook")
-        if len(hooks) < bot.starts:
-            return False
-        return any(call.seq > hooks[-1].seq for call in transcript.calls("getUpdates"))
-
-    await bot.fake.wait_for(up, timeout=timeout)
-
-
 def game_id_of(bot: BotProcess, game: Game) -> int:
     """The id of the newest stored game in `game`'s group."""
     rows = bot.stored("SELECT MAX(id) FROM games WHERE chat_id = ?", game.table.group.id)

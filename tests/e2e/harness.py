@@ -82,14 +82,21 @@ class BotProcess:
         )
         log.close()
         self.starts += 1
-        await self.fake.wait_for(
-            lambda: (
-                self.fake.long_polling
-                or (self.process is not None and self.process.returncode is not None)
-            ),
-            timeout=60,
-        )
-        assert self.process.returncode is None, f"the bot exited at start:\n{self.log()}"
+        transcript = self.fake.transcript
+        process = self.process
+
+        def polling_or_gone() -> bool:
+            # After a SIGKILL the fake may still hold the dead process's long poll: wait for
+            # a getUpdates made after this process's deleteWebhook (made at start).
+            if process.returncode is not None:
+                return True
+            hooks = transcript.calls("deleteWebhook")
+            if len(hooks) < self.starts:
+                return False
+            return any(call.seq > hooks[-1].seq for call in transcript.calls("getUpdates"))
+
+        await self.fake.wait_for(polling_or_gone, timeout=60)
+        assert process.returncode is None, f"the bot exited at start:\n{self.log()}"
 
     async def stop(self, timeout: float = 10.0) -> int:
         """SIGTERM, and the exit code (the bot must be gone within `timeout`)."""

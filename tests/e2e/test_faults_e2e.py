@@ -26,7 +26,6 @@ from tests.e2e.fault_tools import (
     open_games,
     private_tile_lines,
     stored_matches,
-    wait_until_polling,
 )
 from tests.e2e.harness import MOVE_PREFIX, BotProcess
 from tests.fakegram import FakeTelegram
@@ -186,7 +185,6 @@ async def test_sigkill_at_twenty_moments_during_twenty_games(
             checked.append(stored.started)
             began = time.monotonic()
             await bot.start()
-            await wait_until_polling(bot)
             restarts.append(time.monotonic() - began)
 
     play = asyncio.gather(*(game.play(fakegram, timeout=200) for game in games))

@@ -6,6 +6,7 @@ Each test runs the bot as `python -m bot` against tests/fakegram (see harness.py
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 from tests.e2e.harness import (
     MOVE_PREFIX,
@@ -161,6 +162,29 @@ async def test_sigkill_mid_round_and_the_match_goes_on_with_the_same_buttons(
     photos = [m for m in game.group.bot_messages if m.photo is not None]
     assert len(photos) == 1 + len(final.results)  # one table, one score sheet per round
     assert_hands_private(fakegram, final, {0: alice.id, 1: bob.id})
+
+
+async def test_a_restart_sends_the_final_edits_a_just_finished_match_still_owed(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    game = await open_game(fakegram, [alice], computers=1)
+    table = game.table
+    assert table is not None
+    await play_until(fakegram, game.people, lambda: goat_announced(game.group.bot_messages))
+    await game.group.wait_for_message(lambda m: m is table and "Партия окончена" in m.content)
+    await bot.kill()
+    # As if the bot had died between the match's last commit and the table's final edit:
+    # the stored table message says it still shows an earlier position.
+    with sqlite3.connect(bot.database) as db:
+        db.execute("UPDATE messages SET digest = 'an earlier position' WHERE role = 'table'")
+    versions = len(table.history)
+    await bot.start()
+    await game.group.wait_for_message(lambda m: m is table and len(m.history) > versions)
+    await fakegram.idle()
+    assert "Партия окончена" in table.content and len(table.history) == versions + 1
+    assert sum(goat_announced([m]) for m in game.group.bot_messages) == 1  # nothing twice
+    assert_hands_private(fakegram, bot.stored_match(), {0: alice.id})
 
 
 async def test_a_person_who_blocks_the_bot_is_reported_and_can_come_back(
