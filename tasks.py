@@ -25,7 +25,7 @@ STAMP = VENV / ".installed"
 
 # What must pass before the tests run; kept here so CI and people run the same thing.
 LINT = [["ruff", "check", "."]]
-TYPECHECK = [["mypy", "domino", "render"]]
+TYPECHECK = [["mypy", "domino", "render", "storage", "bot", "handlers"]]
 
 
 def ensure_venv(extras: str) -> None:
