@@ -566,13 +566,7 @@ class GameService:
                         abandonment=Abandonment(seat.seat, Ending.LEFT, game.match.seat_points()),
                     )
                 saved = await repo.save_game(tx, changed)
-                await repo.enqueue(
-                    tx,
-                    game_id=game.id,
-                    chat_id=game.chat_id,
-                    kind="notice",
-                    payload={"key": "notice.left", "values": {"name": seat.name}},
-                )
+                await _notice(tx, game, "notice.left", name=seat.name)
                 if game.abandonment is None:
                     await self._tell_leaving_scoring(tx, saved)
                 recount = await self._recount_vote(tx, saved)
@@ -658,19 +652,13 @@ class GameService:
                 )
                 await stats.record_match(tx, saved)
                 await self._close_votes(tx, saved)
-                await repo.enqueue(
+                await _notice(
                     tx,
-                    game_id=game.id,
-                    chat_id=game.chat_id,
-                    kind="notice",
-                    payload={
-                        "key": "notice.surrendered",
-                        "values": {
-                            "name": html.escape(game.seats[seat].name),
-                            "goat": html.escape(_side_names(saved, abandonment.seat)),
-                            "lines": abandonment_lines(saved),
-                        },
-                    },
+                    game,
+                    "notice.surrendered",
+                    name=game.seats[seat].name,
+                    goat=_side_names(saved, abandonment.seat),
+                    lines=abandonment_lines(saved),
                 )
         except Refusal as refusal:
             return refusal.answer(lang)
@@ -808,35 +796,23 @@ class GameService:
         """The first person left the running match: tell the group how it will count."""
         assert game.abandonment is not None
         seat = game.seats[game.abandonment.seat]
-        await repo.enqueue(
+        await _notice(
             tx,
-            game_id=game.id,
-            chat_id=game.chat_id,
-            kind="notice",
-            payload={
-                "key": "notice.left_scoring",
-                "values": {
-                    "name": html.escape(seat.name),
-                    "points": game.abandonment.points[seat.seat],
-                },
-            },
+            game,
+            "notice.left_scoring",
+            name=seat.name,
+            points=game.abandonment.points[seat.seat],
         )
 
     async def _tell_abandonment_scoring(self, tx: Transaction, game: GameRecord) -> None:
         """A match someone abandoned was played out: how the stats count it (K-11)."""
         assert game.abandonment is not None
-        await repo.enqueue(
+        await _notice(
             tx,
-            game_id=game.id,
-            chat_id=game.chat_id,
-            kind="notice",
-            payload={
-                "key": "notice.scored_as_timeout",
-                "values": {
-                    "goat": html.escape(_side_names(game, game.abandonment.seat)),
-                    "lines": abandonment_lines(game),
-                },
-            },
+            game,
+            "notice.scored_as_timeout",
+            goat=_side_names(game, game.abandonment.seat),
+            lines=abandonment_lines(game),
         )
 
     def _watch_vote(self, vote: Vote) -> None:
@@ -921,13 +897,7 @@ class GameService:
                 if game.abandonment is None:
                     abandonment = Abandonment(seat, Ending.TIMEOUT, match.seat_points())
                     changed = dataclasses.replace(changed, abandonment=abandonment)
-                await repo.enqueue(
-                    tx,
-                    game_id=game.id,
-                    chat_id=game.chat_id,
-                    kind="notice",
-                    payload={"key": "notice.taken_over", "values": {"name": record.name}},
-                )
+                await _notice(tx, game, "notice.taken_over", name=record.name)
             saved = await self._save_after_moves(tx, changed, match, results_before)
         log.info(
             "chat %s game %s: seat %d timed out on move %d (strike %d%s)",
@@ -971,13 +941,7 @@ class GameService:
                 ):
                     changed = dataclasses.replace(changed, abandonment=None)
                 saved = await repo.save_game(tx, changed)
-                await repo.enqueue(
-                    tx,
-                    game_id=game.id,
-                    chat_id=game.chat_id,
-                    kind="notice",
-                    payload={"key": "notice.back", "values": {"name": seat.name}},
-                )
+                await _notice(tx, game, "notice.back", name=seat.name)
         except Refusal as refusal:
             return refusal.answer(lang)
         log.info("chat %s game %s: seat %d is back", saved.chat_id, saved.id, seat.seat)
@@ -998,15 +962,8 @@ class GameService:
             game = await repo.load_game(tx, game_id)
             if game is None:
                 return
-            await repo.enqueue(
-                tx,
-                game_id=game.id,
-                chat_id=game.chat_id,
-                kind="notice",
-                payload={
-                    "key": "notice.unreachable",
-                    "values": {"name": user.display_name, "bot": self.bot_username},
-                },
+            await _notice(
+                tx, game, "notice.unreachable", name=user.display_name, bot=self.bot_username
             )
         log.warning("chat %s game %s: cannot write to user %s", game.chat_id, game_id, user_id)
         self.publisher.kick_outbox()
@@ -1109,6 +1066,21 @@ class GameService:
         return chat.title if chat and chat.title else "?"
 
 
+async def _notice(tx: Transaction, game: GameRecord, key: str, **values: object) -> None:
+    """Owe the game's group a notice (a text key and its values), sent after the commit.
+    Notices are HTML: every text value (names above all) is escaped here."""
+    escaped = {
+        k: html.escape(v, quote=False) if isinstance(v, str) else v for k, v in values.items()
+    }
+    await repo.enqueue(
+        tx,
+        game_id=game.id,
+        chat_id=game.chat_id,
+        kind="notice",
+        payload={"key": key, "values": escaped},
+    )
+
+
 def _not_your_turn(game: GameRecord, match: Match) -> Refusal:
     return Refusal("alert.not_your_turn", alert=False, name=game.seats[match.turn or 0].name)
 
@@ -1146,7 +1118,8 @@ def _ended(game: GameRecord, status: GameStatus, ending: Ending | None = None) -
 
 
 def abandonment_lines(game: GameRecord) -> str:
-    """One line per seat for the group: name, points when abandoned, rating gained."""
+    """One line per seat for the group: name, points when abandoned, rating gained (plain
+    text: `_notice` escapes it)."""
     assert game.abandonment is not None
     # K-11's timeout rule, as the stats record it (storage.stats): the person who
     # abandoned gains nothing, everyone else by their lead over them (at least 1).
@@ -1157,7 +1130,7 @@ def abandonment_lines(game: GameRecord) -> str:
         points_are_bad=game.match.ruleset.scoring is Scoring.KOZEL,
     )
     return "\n".join(
-        f"{html.escape(seat.name)}: {game.abandonment.points[seat.seat]} · +{gains[seat.seat]}"
+        f"{seat.name}: {game.abandonment.points[seat.seat]} · +{gains[seat.seat]}"
         for seat in game.seats
     )
 

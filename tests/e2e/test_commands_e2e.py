@@ -92,7 +92,7 @@ async def test_leave_hands_the_seat_to_a_computer_and_hand_resends(
     fakegram: FakeTelegram, bot: BotProcess
 ) -> None:
     alice = fakegram.add_user("Алиса", username="alice")
-    bob = fakegram.add_user("Боб", username="bob")
+    bob = fakegram.add_user("Боб <&>", username="bob")  # notices are HTML: names escaped
     game = await open_game(fakegram, [alice, bob], computers=2)
     alice_person, bob_person = game.people
 
@@ -108,7 +108,7 @@ async def test_leave_hands_the_seat_to_a_computer_and_hand_resends(
     assert not first.buttons
 
     await bob.command(game.group, "leave")
-    await game.group.wait_for_message(lambda m: "Боб покидает игру" in m.content)
+    await game.group.wait_for_message(lambda m: "Боб <&> покидает игру" in m.content)
     await bob.private_chat.wait_for_message(lambda m: "Вы покинули эту игру" in m.content)
     assert bob_person.hand() is None
     await play_until(
