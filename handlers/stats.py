@@ -16,7 +16,7 @@ from aiogram.types import CallbackQuery, Chat, Message
 
 from bot.callbacks import HistoryCb, TopCb
 from bot.i18n import Lang, t
-from bot.service import Answer, GameService, Person, Refusal
+from bot.service import Answer, Person, Refusal
 from bot.stats_service import Chat as StatsChat
 from bot.stats_service import Screen, StatsService
 from handlers.buttons import reply
@@ -36,18 +36,15 @@ async def show(message: Message, screen: Screen) -> None:
     await message.reply(screen.text, reply_markup=screen.keyboard, parse_mode="HTML")
 
 
-async def asker(message: Message, games: GameService) -> Person:
-    """Who sent the command, remembered under their name as Telegram shows it now: the
-    boards list people under the name the bot last saw."""
+def asker(message: Message) -> Person:
+    """Who sent the command (their name as last seen is kept by `handlers.seen`)."""
     assert message.from_user is not None
-    person = person_of(message.from_user)
-    await games.remember(person)
-    return person
+    return person_of(message.from_user)
 
 
 @router.message(Command("top"), in_group, F.from_user)
-async def on_top(message: Message, stats: StatsService, games: GameService) -> None:
-    person = await asker(message, games)
+async def on_top(message: Message, stats: StatsService) -> None:
+    person = asker(message)
     await show(message, await stats.top(where(message.chat), person.lang))
 
 
@@ -58,11 +55,11 @@ async def on_top_in_private(message: Message) -> None:
 
 
 @router.message(Command("stats"), F.from_user)
-async def on_stats(message: Message, stats: StatsService, games: GameService) -> None:
+async def on_stats(message: Message, stats: StatsService) -> None:
     """Yours here; as a reply in a group, the replied-to person's here; in private, yours
     across all groups. A reply to a bot's message asks about the sender, and so does a
     message in a forum topic (Telegram makes it a reply to the topic's first message)."""
-    lang = (await asker(message, games)).lang
+    lang = asker(message).lang
     chat = where(message.chat)
     about = message.from_user
     assert about is not None
@@ -80,8 +77,8 @@ async def on_stats(message: Message, stats: StatsService, games: GameService) ->
 
 
 @router.message(Command("history"), in_group, F.from_user)
-async def on_history(message: Message, stats: StatsService, games: GameService) -> None:
-    lang = (await asker(message, games)).lang
+async def on_history(message: Message, stats: StatsService) -> None:
+    lang = asker(message).lang
     await show(message, await stats.history(where(message.chat), lang))
 
 
