@@ -144,7 +144,7 @@ class GameService:
         self._langs: dict[int, Lang] = {}  # user id -> language, as last seen
         self._seen: dict[int, UserRecord] = {}  # user id -> as last written by `seen`
         self.vote_time = vote_time
-        self.votes = VoteBoard(db, publisher.out, language_of=publisher.language_of)
+        self.votes = VoteBoard(db, publisher.out, group_lang=publisher.group_lang)
         self._vote_timers: dict[int, asyncio.Task[None]] = {}
 
     # --- people and chats -------------------------------------------------------------

@@ -148,11 +148,11 @@ class VoteBoard:
     """Sends each vote's group message once and edits it as the stored vote changes."""
 
     def __init__(
-        self, db: Database, out: Outgoing, *, language_of: Callable[[int], Awaitable[Lang]]
+        self, db: Database, out: Outgoing, *, group_lang: Callable[[GameRecord], Awaitable[Lang]]
     ) -> None:
         self.db = db
         self.out = out
-        self.language_of = language_of  # the group's language: its game creator's
+        self.group_lang = group_lang  # the group's language (/settings, else the creator's)
         self._dirty: set[int] = set()
         self._workers: dict[int, asyncio.Task[None]] = {}
 
@@ -188,7 +188,7 @@ class VoteBoard:
         game = await repo.load_game(self.db, vote.game_id)
         if game is None:
             return
-        lang = await self.language_of(game.creator_id)
+        lang = await self.group_lang(game)
         text = vote_text(game, vote, lang)
         markup = vote_keyboard(game, vote, lang)
         digest = digest_of(text, markup_data(markup))

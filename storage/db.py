@@ -113,7 +113,11 @@ class Database:
         await conn.execute("PRAGMA foreign_keys=ON")
         await conn.execute("PRAGMA busy_timeout=5000")
         db = cls(conn, location)
-        await db.migrate(bundled_migrations() if migrations is None else tuple(migrations))
+        try:
+            await db.migrate(bundled_migrations() if migrations is None else tuple(migrations))
+        except BaseException:
+            await conn.close()  # a refused or failed migration leaves no connection behind
+            raise
         return db
 
     async def close(self) -> None:
