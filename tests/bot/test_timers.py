@@ -118,6 +118,9 @@ class StubPublisher:
     async def language_of(self, user_id: int) -> Lang:
         return Lang.RU
 
+    async def group_lang(self, game: GameRecord) -> Lang:
+        return Lang.RU
+
 
 def seed_where_seat_0_opens() -> int:
     return next(seed for seed in range(100) if Match.new(KOZEL, 2, seed=seed).turn == 0)
