@@ -152,6 +152,7 @@ class FakeTelegram:
         self._pending_inline: dict[str, PendingQuery] = {}
         self._inline_messages: dict[str, StoredMessage] = {}
         self._poller: asyncio.Future[None] | None = None
+        self.long_polls = 0  # getUpdates calls that began waiting, ever (a new bot's shows)
         self._change = asyncio.Event()
         self._in_flight = 0
         self._last_activity = time.monotonic()
@@ -719,6 +720,7 @@ class FakeTelegram:
         loop = asyncio.get_running_loop()
         poller: asyncio.Future[None] = loop.create_future()
         self._poller = poller
+        self.long_polls += 1
         deadline = loop.time() + timeout
         self._in_flight -= 1  # a waiting long poll is not bot activity
         try:
