@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import BotProcess
+from tests.e2e.harness import BotProcess, running_bot
 from tests.fakegram import FakeTelegram
 
 
@@ -18,12 +18,5 @@ async def bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProces
     At teardown it gets SIGTERM and must exit cleanly within 10 s, with no error in
     its log.
     """
-    process = BotProcess(fakegram, tmp_path, PACING="false")
-    await process.start()
-    try:
+    async with running_bot(fakegram, tmp_path, PACING="false") as process:
         yield process
-    finally:
-        code = await process.stop()
-        log = process.log()
-        assert code == 0, f"the bot exited with {code}:\n{log[-4000:]}"
-        assert not process.problems(), f"errors in the bot's log:\n{log[-6000:]}"

@@ -47,17 +47,8 @@ class Player(Person):
     pressed: list[tuple[str, CallbackAnswer]] = field(default_factory=list)
     press_timeout: float = 20.0
 
-    async def take_turn(self) -> bool:
-        hand = self.hand()
-        if hand is None or not self.my_turn():
-            return False
-        data = self.choice(hand)
-        if data is None:
-            return False
-        answer = await self.user.press(hand, data=data, timeout=self.press_timeout)
-        self.presses += 1
+    def answered(self, data: str, answer: CallbackAnswer) -> None:
         self.pressed.append((data, answer))
-        return True
 
     @property
     def unanswered(self) -> int:

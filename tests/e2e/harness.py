@@ -13,18 +13,19 @@ message, presses a marked tile (choosing an end when asked), draws or knocks.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from domino.match import Match
 from domino.round import Round
-from tests.fakegram import FakeTelegram
+from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.privacy import HandPrivacy
 from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
@@ -140,6 +141,21 @@ class BotProcess:
             return list(db.execute(sql, params).fetchall())
 
 
+@contextlib.asynccontextmanager
+async def running_bot(fake: FakeTelegram, workdir: Path, **env: str) -> AsyncIterator[BotProcess]:
+    """The bot started with `env`; at the end it gets SIGTERM and must exit cleanly within
+    10 s, with no error in its log."""
+    process = BotProcess(fake, workdir, **env)
+    await process.start()
+    try:
+        yield process
+    finally:
+        code = await process.stop()
+        log = process.log()
+        assert code == 0, f"the bot exited with {code}:\n{log[-4000:]}"
+        assert not process.problems(), f"errors in the bot's log:\n{log[-6000:]}"
+
+
 @dataclass
 class Person:
     """A person at the table, playing from their private chat."""
@@ -147,6 +163,7 @@ class Person:
     fake: FakeTelegram
     user: FakeUser
     presses: int = 0
+    press_timeout: float = 15.0  # seconds to wait for a press's answer
 
     @property
     def chat(self) -> FakeChat:
@@ -182,9 +199,13 @@ class Person:
         data = self.choice(hand)
         if data is None:
             return False
-        await self.user.press(hand, data=data, timeout=15)
+        answer = await self.user.press(hand, data=data, timeout=self.press_timeout)
         self.presses += 1
+        self.answered(data, answer)
         return True
+
+    def answered(self, data: str, answer: CallbackAnswer) -> None:
+        """What a press of `data` was answered with; a plain person does not keep it."""
 
 
 async def play_until(

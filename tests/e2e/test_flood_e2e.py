@@ -13,19 +13,21 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import BotProcess, Table, assert_hands_private, open_game, play_until
+from tests.e2e.harness import (
+    BotProcess,
+    Table,
+    assert_hands_private,
+    open_game,
+    play_until,
+    running_bot,
+)
 from tests.fakegram import FakeTelegram
 
 
 @pytest.fixture
 async def paced_bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    process = BotProcess(fakegram, tmp_path, PACING="true")
-    await process.start()
-    try:
+    async with running_bot(fakegram, tmp_path, PACING="true") as process:
         yield process
-    finally:
-        assert await process.stop() == 0
-        assert not process.problems(), process.log()[-6000:]
 
 
 @pytest.mark.slow

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.fault_tools import GOAT_MARK, Game, Player, assert_game_private
-from tests.e2e.harness import MOVE_PREFIX, BotProcess, open_game, play_until
+from tests.e2e.harness import MOVE_PREFIX, BotProcess, open_game, play_until, running_bot
 from tests.fakegram import FakeTelegram
 from tests.fakegram.junk import Junk
 
@@ -62,13 +62,8 @@ async def test_a_group_upgraded_mid_game_takes_its_game_along(
 @pytest.fixture
 async def paced_bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
     """The bot with its pacing on, as in production: its queues hold work at SIGTERM."""
-    process = BotProcess(fakegram, tmp_path, PACING="true")
-    await process.start()
-    try:
+    async with running_bot(fakegram, tmp_path, PACING="true") as process:
         yield process
-    finally:
-        assert await process.stop() == 0
-        assert not process.problems(), process.log()[-6000:]
 
 
 async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_seconds(

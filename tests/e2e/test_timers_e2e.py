@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import BotProcess, assert_hands_private, button_data, open_game
+from tests.e2e.harness import BotProcess, assert_hands_private, button_data, open_game, running_bot
 from tests.fakegram import FakeTelegram
 from tests.fakegram.world import FakeChat, StoredMessage
 
@@ -22,17 +22,10 @@ SCALE = "0.05"
 
 @pytest.fixture
 async def timed_bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    process = BotProcess(
+    async with running_bot(
         fakegram, tmp_path, PACING="false", TURN_TIME_SCALE=SCALE, COMPUTER_DELAY="1.0"
-    )
-    await process.start()
-    try:
+    ) as process:
         yield process
-    finally:
-        code = await process.stop()
-        log = process.log()
-        assert code == 0, f"the bot exited with {code}:\n{log[-4000:]}"
-        assert not process.problems(), f"errors in the bot's log:\n{log[-6000:]}"
 
 
 def contents(message: StoredMessage) -> list[str]:
