@@ -1204,6 +1204,9 @@ class FakeTelegram:
         return photo
 
     def _upload_photo(self, upload: UploadedFile) -> Photo:
+        if not upload.data:
+            # Telegram refuses any empty upload before it looks at what kind of file it is.
+            raise bad_request("file must be non-empty")
         if len(upload.data) > MAX_PHOTO_BYTES:
             raise bad_request("file is too big")
         try:
@@ -1345,8 +1348,8 @@ class FakeTelegram:
         media = p["media"]
         if media.get("type") != "photo":
             raise bad_request(f"fakegram models photo media only, got {media.get('type')!r}")
-        if message.version.photo is None:
-            raise bad_request("there is no media in the message to edit")
+        # A text message may become a photo (api.json: "or to replace a text or a rich message
+        # with a media"): its text and entities go, the new caption comes with the picture.
         photo = self._photo_from(media["media"], files)
         caption, entities = self._text_version(
             media, "caption", "caption_entities", MAX_CAPTION, "message caption is too long"

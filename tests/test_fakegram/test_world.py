@@ -150,3 +150,46 @@ async def test_bad_photos_are_refused(fakegram: FakeTelegram, fake_bot: Bot) -> 
         await fake_bot.send_photo(alice.id, BufferedInputFile(png(2100, 100), "x.png"))
     with pytest.raises(TelegramBadRequest, match="wrong file identifier/HTTP URL specified"):
         await fake_bot.send_photo(alice.id, "AgACAgIAAxkDAAInvented")
+
+
+async def test_empty_upload_is_refused(fakegram: FakeTelegram, fake_bot: Bot) -> None:
+    """Issue 11, item 17: a zero-byte file is refused before anyone looks at the picture."""
+    from aiogram.types import BufferedInputFile, InputMediaPhoto
+
+    alice = fakegram.add_user("Алиса", started=True)
+    with pytest.raises(TelegramBadRequest, match=r"Bad Request: file must be non-empty$"):
+        await fake_bot.send_photo(alice.id, BufferedInputFile(b"", "empty.png"))
+    sent = await fake_bot.send_photo(alice.id, BufferedInputFile(png(), "t.png"))
+    with pytest.raises(TelegramBadRequest, match=r"Bad Request: file must be non-empty$"):
+        await fake_bot.edit_message_media(
+            InputMediaPhoto(media=BufferedInputFile(b"", "empty.png")),
+            chat_id=alice.id,
+            message_id=sent.message_id,
+        )
+    assert [m.message_id for m in alice.private_chat.visible_messages] == [sent.message_id]
+    assert fakegram.message(alice.id, sent.message_id).photo is not None
+
+
+async def test_edit_media_turns_a_text_message_into_a_photo(
+    fakegram: FakeTelegram, fake_bot: Bot
+) -> None:
+    """Issue 11, item 15: editMessageMedia may "replace a text ... message with a media"."""
+    from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
+
+    alice = fakegram.add_user("Алиса", started=True)
+    sent = await fake_bot.send_message(alice.id, "<b>ждём</b>", parse_mode="HTML")
+    edited = await fake_bot.edit_message_media(
+        InputMediaPhoto(media=BufferedInputFile(png(), "t.png"), caption="стол"),
+        chat_id=alice.id,
+        message_id=sent.message_id,
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[]),
+    )
+    assert not isinstance(edited, bool)
+    assert edited.text is None and edited.entities is None
+    assert edited.photo and edited.caption == "стол"
+    stored = fakegram.message(alice.id, sent.message_id)
+    assert (stored.text, stored.caption) == (None, "стол")
+    assert stored.photo is not None and stored.photo.data == png()
+    assert [v.text for v in stored.history] == ["ждём"]
+    with pytest.raises(TelegramBadRequest, match="there is no text in the message to edit"):
+        await fake_bot.edit_message_text("снова", chat_id=alice.id, message_id=sent.message_id)
