@@ -9,22 +9,144 @@ is shared by every task of the bot.
 Migrations are numbered SQL files in `storage/migrations/` (`001_initial.sql`, ...).
 Each runs in its own transaction together with `PRAGMA user_version = N`, so the
 schema version and the schema can never disagree (mopidy-local does the same).
+
+Faults (issue 11):
+- `Database.open` refuses a database it cannot use (not a database, damaged, in a
+  read-only folder, newer than the code) with `DatabaseUnusable`, whose text is one
+  line for the admin, and leaves no connection (no thread) behind.
+- Another process holding the write lock, a full disk or an I/O error make a
+  transaction fail with an `sqlite3.OperationalError` that `is_transient` recognises;
+  the transaction is rolled back, nothing of it is kept. The first such failure of a
+  burst is logged as one WARNING line, the first success after it as one INFO line.
+  While another process is known to hold the lock, a transaction waits for it only
+  `HELD_WAIT` instead of `BUSY_WAIT`, so a queue of presses is answered "press
+  again" at once instead of one `BUSY_WAIT` after another.
+- Work nobody presses again (a computer's move, a turn's timeout, a vote's expiry)
+  runs through `retrying`, which repeats it with backoff until it succeeds.
+- The folder is created 0700 and the database file 0600; SQLite gives its `-wal`
+  and `-shm` files the database file's mode. An existing file open to others is
+  made private when the bot opens it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import re
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+import sqlite3
+import stat
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
 MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+# Seconds SQLite waits for another process's write lock: long enough for a backup's
+# step or an admin's quick query, short enough that a press is answered in time.
+BUSY_WAIT = 5.0
+# ... and while the lock is known to be held: a press is told "press again" at once.
+HELD_WAIT = 0.1
+# SQLite's primary result codes (the low byte of an extended code) that describe the
+# moment, not the data: the lock held by another process, a full disk, an I/O error.
+SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL = 5, 6, 10, 11, 13
+LOCK_CODES = frozenset({SQLITE_BUSY, SQLITE_LOCKED})
+TRANSIENT_CODES = LOCK_CODES | {SQLITE_IOERR, SQLITE_FULL}
+PRIVATE_FILE = 0o600
+PRIVATE_FOLDER = 0o700
+
+
+class DatabaseUnusable(RuntimeError):
+    """The database cannot be opened, checked or migrated; the text is one line saying
+    which file and why, for the admin."""
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether `error` is SQLite failing for the moment rather than for the data: the
+    write lock held by another process (`database is locked`), a full disk (`database
+    or disk is full`) or an I/O error. The transaction was rolled back; the same work
+    may succeed when tried again."""
+    return _primary_code(error) in TRANSIENT_CODES
+
+
+def is_locked(error: BaseException) -> bool:
+    """Whether `error` is another process holding the database's write lock."""
+    return _primary_code(error) in LOCK_CODES
+
+
+def _primary_code(error: BaseException) -> int | None:
+    if not isinstance(error, sqlite3.OperationalError):
+        return None
+    code = getattr(error, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """The pauses between tries: `first`, growing by `factor`, at most `longest` (so a
+    game goes on at most `longest` seconds after the database is usable again)."""
+
+    first: float = 0.25
+    factor: float = 2.0
+    longest: float = 5.0
+
+    def pauses(self) -> Iterator[float]:
+        pause = self.first
+        while True:
+            yield pause
+            pause = min(self.longest, pause * self.factor)
+
+
+async def retrying(
+    work: Callable[[], Awaitable[T]],
+    *,
+    log_as: str,
+    still_wanted: Callable[[], bool] = lambda: True,
+    backoff: Backoff = Backoff(),
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> T | None:
+    """Run `work()` until it completes without a transient database error; its result.
+
+    For work that nobody will ask for again: a computer's move, a turn's timeout, a
+    vote's expiry. `work` must be one whole unit (its own transaction): a failed try
+    left nothing behind. Each burst of failures is logged once as a WARNING, `log_as`
+    saying what waits ("chat 5 game 7: computer move"), and its end as INFO. Before
+    each new try `still_wanted()` is asked; when it says no (the bot is stopping),
+    nothing more is tried and the result is None. Any other error is raised at once.
+    """
+    began = time.monotonic()
+    pauses = backoff.pauses()
+    tries = 0
+    while True:
+        tries += 1
+        try:
+            result = await work()
+        except sqlite3.OperationalError as exc:
+            if not is_transient(exc):
+                raise
+            if tries == 1:
+                log.warning("%s: %s; tried again until the database takes it", log_as, exc)
+        else:
+            if tries > 1:
+                log.info(
+                    "%s: done at try %d, %.1f s after the first",
+                    log_as,
+                    tries,
+                    time.monotonic() - began,
+                )
+            return result
+        await sleep(next(pauses))
+        if not still_wanted():
+            log.info("%s: no longer wanted after %d tries; left undone", log_as, tries)
+            return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,34 +217,55 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[object] | None = None  # the task inside transaction()
+        # Since when (monotonic) writes fail for a transient reason, and whether it is
+        # another process's lock: None while writes succeed.
+        self._trouble_since: float | None = None
+        self._held = False
         self.path = path
 
     @classmethod
     async def open(
         cls, path: str | Path, migrations: Iterable[Migration] | None = None
     ) -> Database:
-        """Open (creating if needed) the database at `path` and migrate it to the newest schema."""
+        """Open (creating if needed) the database at `path`, check it and migrate it to
+        the newest schema. Raises `DatabaseUnusable` when that cannot be done."""
         location = str(path)
-        if location != ":memory:":
-            Path(location).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves.
-        conn = await aiosqlite.connect(location, isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        db = cls(conn, location)
         try:
+            if location != ":memory:":
+                make_private(Path(location))
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves.
+            conn = await aiosqlite.connect(location, isolation_level=None, timeout=BUSY_WAIT)
+        except (OSError, sqlite3.Error) as exc:
+            raise DatabaseUnusable(f"cannot open the database {location}: {_reason(exc)}") from exc
+        try:
+            conn.row_factory = aiosqlite.Row
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            db = cls(conn, location)
+            await db.check()
             await db.migrate(bundled_migrations() if migrations is None else tuple(migrations))
-        except BaseException:
-            await conn.close()  # a refused or failed migration leaves no connection behind
+        except BaseException as exc:
+            # A refused database leaves no connection behind: its thread would keep the
+            # process alive after the error (issue 11).
+            with suppress(sqlite3.Error, ValueError):
+                await conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise _unusable(location, exc) from exc
             raise
         return db
 
     async def close(self) -> None:
         async with self._lock:
             await self._conn.close()
+
+    async def check(self) -> None:
+        """`PRAGMA quick_check`: a damaged page is found at start, not in the middle of
+        someone's game (a third of a second for 100 MB)."""
+        rows = await self.fetch_all("PRAGMA quick_check")
+        problems = [str(row[0]) for row in rows if row[0] != "ok"]
+        if problems:
+            raise _damaged(self.path, problems[0])
 
     async def user_version(self) -> int:
         cursor = await self._conn.execute("PRAGMA user_version")
@@ -135,35 +278,95 @@ class Database:
         current = await self.user_version()
         newest = migrations[-1].version if migrations else 0
         if current > newest:
-            raise RuntimeError(
+            raise DatabaseUnusable(
                 f"the database {self.path} has schema {current}, newer than this code ({newest})"
             )
         for migration in migrations:
             if migration.version <= current:
                 continue
-            async with self.transaction() as tx:
-                for statement in split_statements(migration.sql):
-                    await tx.execute(statement)
-                # PRAGMA takes no parameters; the version is an int from the file name.
-                await tx.execute(f"PRAGMA user_version = {migration.version:d}")
+            try:
+                async with self.transaction() as tx:
+                    for statement in split_statements(migration.sql):
+                        await tx.execute(statement)
+                    # PRAGMA takes no parameters; the version is an int from the file name.
+                    await tx.execute(f"PRAGMA user_version = {migration.version:d}")
+            except sqlite3.Error as exc:
+                raise DatabaseUnusable(
+                    f"migration {migration.name} failed on {self.path}: {_reason(exc)}"
+                ) from exc
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        """`BEGIN IMMEDIATE` ... `COMMIT`; `ROLLBACK` if the block raises."""
+        """`BEGIN IMMEDIATE` ... `COMMIT`; `ROLLBACK` if the block or the COMMIT raises."""
+        async with self._using(writes=True):
+            if self._conn.in_transaction:  # a ROLLBACK that failed left it open
+                await self._conn.execute("ROLLBACK")
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Transaction(self._conn)
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._rollback()
+                raise
+
+    async def _rollback(self) -> None:
+        # After SQLITE_FULL, an I/O error or a failed COMMIT, SQLite may have rolled the
+        # transaction back by itself; a second ROLLBACK would hide the first error.
+        if not self._conn.in_transaction:
+            return
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            log.warning("ROLLBACK failed (%s); it is tried again before the next transaction", exc)
+
+    @asynccontextmanager
+    async def _using(self, *, writes: bool) -> AsyncIterator[None]:
+        """The connection to this task alone; a transient failure or the first success
+        after it is noted (and logged once)."""
         self._refuse_reentry()
         async with self._lock:
             self._owner = asyncio.current_task()
             try:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    yield Transaction(self._conn)
-                except BaseException:
-                    await self._conn.execute("ROLLBACK")
-                    raise
-                else:
-                    await self._conn.execute("COMMIT")
+                yield
+            except sqlite3.OperationalError as exc:
+                if is_transient(exc):
+                    await self._troubled(exc)
+                raise
+            else:
+                if writes and self._trouble_since is not None:
+                    await self._recovered()
             finally:
                 self._owner = None
+
+    async def _troubled(self, exc: sqlite3.OperationalError) -> None:
+        held = is_locked(exc)
+        if self._trouble_since is None:
+            self._trouble_since = time.monotonic()
+            log.warning(
+                "the database %s refuses changes (%s): presses are answered 'try again', "
+                "background work is retried",
+                self.path,
+                exc,
+            )
+        if held and not self._held:
+            await self._set_busy_wait(HELD_WAIT)
+        self._held = held
+
+    async def _recovered(self) -> None:
+        assert self._trouble_since is not None
+        log.info(
+            "the database %s takes changes again after %.1f s",
+            self.path,
+            time.monotonic() - self._trouble_since,
+        )
+        self._trouble_since = None
+        if self._held:
+            await self._set_busy_wait(BUSY_WAIT)
+            self._held = False
+
+    async def _set_busy_wait(self, seconds: float) -> None:
+        # PRAGMA takes no parameters; the value is an int computed here.
+        await self._conn.execute(f"PRAGMA busy_timeout = {round(seconds * 1000):d}")
 
     def _refuse_reentry(self) -> None:
         """Using the Database inside its own transaction would wait for itself forever."""
@@ -175,20 +378,64 @@ class Database:
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """One statement on its own, outside any transaction: SQLite makes a single
         statement atomic by itself, so this saves the BEGIN and COMMIT round trips."""
-        self._refuse_reentry()
-        async with self._lock:
+        async with self._using(writes=True):
             return await Transaction(self._conn).execute(sql, params)
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         """A read outside any transaction (sees the last committed state)."""
-        self._refuse_reentry()
-        async with self._lock:
+        async with self._using(writes=False):
             return await Transaction(self._conn).fetch_one(sql, params)
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        self._refuse_reentry()
-        async with self._lock:
+        async with self._using(writes=False):
             return await Transaction(self._conn).fetch_all(sql, params)
+
+
+def make_private(path: Path) -> None:
+    """Create the database's folder 0700 and its file 0600 before SQLite opens it, so the
+    seeds it holds are never readable by others (issue 11, item 13). SQLite creates the
+    `-wal` and `-shm` files with the database file's mode. Files left open to others
+    (by an older version) are made private; a folder that exists is left as it is (it
+    is the admin's, and the files are what hold the data)."""
+    path.parent.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+    except FileExistsError:
+        pass
+    else:
+        os.close(fd)  # an empty file is an empty SQLite database
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            mode = stat.S_IMODE(file.stat().st_mode)
+        except FileNotFoundError:
+            continue
+        if mode & 0o077:
+            try:
+                file.chmod(mode & 0o700)
+            except OSError as exc:
+                log.warning("%s stays readable by others: %s", file, _reason(exc))
+            else:
+                log.info("%s made private (was %o)", file, mode)
+
+
+def _unusable(location: str, exc: sqlite3.Error) -> DatabaseUnusable:
+    if getattr(exc, "sqlite_errorcode", None) == SQLITE_CORRUPT:
+        return _damaged(location, str(exc))
+    return DatabaseUnusable(f"cannot use the database {location}: {_reason(exc)}")
+
+
+def _damaged(location: str, problem: str) -> DatabaseUnusable:
+    return DatabaseUnusable(
+        f"the database {location} is damaged ({problem}); restore a backup "
+        f"or rescue what is left with: sqlite3 {location} .recover"
+    )
+
+
+def _reason(exc: BaseException) -> str:
+    """An OS or SQLite error as a short phrase: no errno prefix, no traceback."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
 
 
 def split_statements(script: str) -> list[str]:
