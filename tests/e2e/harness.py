@@ -8,6 +8,12 @@ exception anywhere fails the test that caused it.
 
 `Person` plays from their private chat the way a person would: reads the hand
 message, presses a marked tile (choosing an end when asked), draws or knocks.
+
+Waits have no fixed end where the machine's speed decides how long they take (issue 11,
+item 18): `play_until` and `Stall` fail only when nothing visible changes for a whole
+stall window, so a loaded machine makes a test slower, never red. Games opened here have
+the turn timer switched off by the group's admin (`set_turn_timer`), so no real-time
+clock moves a game whose test is not about timers.
 """
 
 from __future__ import annotations
@@ -19,18 +25,25 @@ import re
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.callbacks import TimerCb
 from domino.match import Match
 from domino.round import Round
+from domino.timing import TurnTimer
 from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.privacy import HandPrivacy
-from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
+from tests.fakegram.world import ChatType, FakeChat, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVE_PREFIX = "m1:"
+# How long a game may show no change at all before a test calls it stuck. A move, a
+# message or an edit anywhere in the players' chats restarts the window, so a slow
+# machine never trips it; a bot that stopped moving a game does, within two minutes.
+STALL_SECONDS = 120.0
 
 
 def _die_with_parent() -> None:
@@ -208,34 +221,138 @@ class Person:
         """What a press of `data` was answered with; a plain person does not keep it."""
 
 
-async def play_until(
-    fake: FakeTelegram, people: list[Person], done: Callable[[], bool], *, timeout: float = 240
+def chats_of(fake: FakeTelegram, users: Iterable[FakeUser]) -> list[FakeChat]:
+    """The users' private chats and every group or supergroup any of them is in."""
+    ids = {user.id for user in users}
+    chats = [fake.users[uid].private_chat for uid in ids if uid in fake.users]
+    chats += [
+        chat
+        for chat in list(fake.chats.values())
+        if chat.type is not ChatType.PRIVATE and ids & chat.members.keys()
+    ]
+    return chats
+
+
+def progress_mark(chats: Iterable[FakeChat]) -> int:
+    """A count that grows with every message and every edit in `chats` (messages are never
+    removed from a chat, only marked deleted, so it never shrinks)."""
+    return sum(len(m.history) + 1 for chat in chats for m in list(chat.messages.values()))
+
+
+class Stall:
+    """A deadline that moves while something moves (issue 11, item 18).
+
+    `check()` raises `TimeoutError` only when `progress()` has returned the same value
+    for `window` seconds on end; any change starts the window again. Pair it with short
+    waits: `while not done(): stall.check(); await fake.wait_for(done, timeout=1)`.
+    """
+
+    def __init__(
+        self,
+        progress: Callable[[], object],
+        *,
+        window: float = STALL_SECONDS,
+        what: str = "the game did not reach its end",
+    ) -> None:
+        self.progress = progress
+        self.window = window
+        self.what = what
+        self.mark = progress()
+        self.since = time.monotonic()
+        self.longest = 0.0  # the longest quiet spell seen, in seconds (for figures)
+
+    def check(self) -> None:
+        mark = self.progress()
+        now = time.monotonic()
+        if mark != self.mark:
+            self.mark, self.since = mark, now
+            return
+        quiet = now - self.since
+        self.longest = max(self.longest, quiet)
+        if quiet > self.window:
+            raise TimeoutError(f"{self.what}: nothing changed for {quiet:.0f} s")
+
+    @classmethod
+    def of_chats(
+        cls,
+        fake: FakeTelegram,
+        users: Iterable[FakeUser],
+        *,
+        window: float = STALL_SECONDS,
+        what: str = "the game did not reach its end",
+    ) -> Stall:
+        """A stall watch over every message and edit in the users' chats and groups."""
+        people = list(users)
+        return cls(lambda: progress_mark(chats_of(fake, people)), window=window, what=what)
+
+
+async def wait_progressing(
+    fake: FakeTelegram, predicate: Callable[[], bool], stall: Stall, *, slice: float = 1.0
 ) -> None:
-    """The people play whenever it is their turn, until `done()`."""
+    """Wait for `predicate()` for as long as `stall` sees progress."""
+    while not predicate():
+        stall.check()
+        with contextlib.suppress(TimeoutError):
+            await fake.wait_for(predicate, timeout=slice)
+
+
+def bot_calls(fake: FakeTelegram) -> int:
+    """How many calls the bot has made so far, long polls left out."""
+    return sum(1 for call in fake.transcript.calls() if call.method.lower() != "getupdates")
+
+
+async def settle(fake: FakeTelegram, *, quiet: float = 0.15, stall: float = STALL_SECONDS) -> None:
+    """`fake.idle()` without a fixed end: while the bot keeps making calls (a loaded
+    machine only makes it take longer) the wait goes on; it fails when updates stay
+    untaken with no call at all for `stall` seconds."""
+    watch = Stall(lambda: bot_calls(fake), window=stall, what="the bot did not fall idle")
+    while True:
+        try:
+            await fake.idle(quiet, timeout=2.0)
+            return
+        except TimeoutError:
+            watch.check()
+
+
+async def play_until(
+    fake: FakeTelegram,
+    people: list[Person],
+    done: Callable[[], bool],
+    *,
+    timeout: float | None = None,
+    stall: float = STALL_SECONDS,
+) -> None:
+    """The people play whenever it is their turn, until `done()`.
+
+    There is no fixed deadline: the wait fails only when the game shows no change (no
+    press, no message, no edit in the people's chats and groups) for `stall` seconds.
+    `timeout`, if given, also caps the whole wait (only for tests about speed).
+    """
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    cap = None if timeout is None else loop.time() + timeout
+    users = [p.user for p in people]
+
+    def progress() -> tuple[int, int]:
+        return sum(p.presses for p in people), progress_mark(chats_of(fake, users))
+
+    watch = Stall(progress, window=stall)
+
+    def ready() -> bool:
+        return done() or any(
+            p.my_turn() and p.choice(hand) for p in people if (hand := p.hand()) is not None
+        )
+
     while not done():
-        if loop.time() > deadline:
-            raise TimeoutError("the game did not reach its end in time")
+        watch.check()
+        if cap is not None and loop.time() > cap:
+            raise TimeoutError(f"the game did not reach its end within {timeout} s")
         moved = False
         for person in people:
             if await person.take_turn():
                 moved = True
         if not moved:
-            try:
-                await fake.wait_for(
-                    lambda: (
-                        done()
-                        or any(
-                            p.my_turn() and p.choice(p.hand())
-                            for p in people
-                            if p.hand() is not None
-                        )
-                    ),
-                    timeout=min(30.0, max(0.1, deadline - loop.time())),
-                )
-            except TimeoutError:
-                continue
+            with contextlib.suppress(TimeoutError):
+                await fake.wait_for(ready, timeout=2.0)
 
 
 TILE_FORMS = ("{a}-{b}", "{a}|{b}", "[{a}|{b}]")
@@ -276,8 +393,7 @@ def assert_hands_private(fake: FakeTelegram, match: Match, owners: dict[int, int
                         own |= hands.get(seat, set())
         for hands in candidates:
             for seat, tiles in hands.items():
-                owner = owners.get(seat)
-                if viewer == owner:
+                if viewer == owners.get(seat):
                     continue
                 for tile in tiles - own:
                     assert not privacy.pattern(tile).search(exposure.text), (
@@ -330,23 +446,28 @@ async def open_game(
     start: bool = True,
     title: str = "Домино во дворе",
     supergroup: bool = False,
+    turn_timer: TurnTimer | None = TurnTimer.OFF,
 ) -> Table:
     """People who pressed Start in the bot's chat open a lobby, sit down, fill the other
-    seats with computers and (if `start`) start; the first person is the creator."""
+    seats with computers and (if `start`) start; the first person is the creator.
+
+    The creator, the group's admin, first sets the group's turn timer to `turn_timer`
+    (default off: no clock moves the game behind the test's back); None leaves the
+    group's setting alone (the bot's default, 60 s)."""
     group = fake.add_group(title, members=people, admins=people[:1], supergroup=supergroup)
     for user in people:
         await user.start()
         await user.private_chat.wait_for_message(lambda m: "Привет" in m.content)
     creator = people[0]
+    if turn_timer is not None:
+        await set_turn_timer(group, creator, turn_timer)
     await creator.command(group, "domino")
     lobby = await group.wait_for_message(lambda m: "Игроки" in m.content)
     seats = seats or max(2, len(people) + computers)
     while f"Игроков: {seats}" not in lobby.content:
         shown = lobby.content
         await creator.press(lobby, data=button_data(lobby, "👥"))
-        await group.wait_for_message(
-            lambda m, shown=shown: m is lobby and m.content != shown, timeout=60
-        )
+        await wait_edited(fake, lobby, shown)
     for user in people[1:]:
         answer = await user.press(lobby, data=button_data(lobby, "Играю"))
         assert answer.answered and answer.url is None, answer
@@ -361,6 +482,30 @@ async def open_game(
         # With pacing on, the group's table waits its turn behind the lobby's edits.
         table = await group.wait_for_message(lambda m: m.photo is not None, timeout=60)
     return Table(group, lobby, [Person(fake, user) for user in people], table)
+
+
+async def set_turn_timer(
+    group: FakeChat, admin: FakeUser, timer: TurnTimer = TurnTimer.OFF
+) -> StoredMessage:
+    """`admin` sends /settings in `group` and presses `timer`, as a person would; returns
+    once the bot has stored it (its answer to the press comes after the write)."""
+    before = group.bot_messages[-1] if group.bot_messages else None
+    await admin.command(group, "settings")
+    shown = await group.wait_for_message(
+        lambda m: any(b.callback_data == TimerCb(timer=timer.value).pack() for b in m.buttons),
+        after=before,
+        timeout=60,
+    )
+    answer = await admin.press(shown, data=TimerCb(timer=timer.value).pack(), timeout=60)
+    assert answer.answered and not answer.show_alert, answer
+    return shown
+
+
+async def wait_edited(
+    fake: FakeTelegram, message: StoredMessage, shown: str, *, timeout: float = 60
+) -> None:
+    """Until `message` shows something other than `shown`."""
+    await fake.wait_for(lambda: message.content != shown, timeout=timeout)
 
 
 def button_data(message: StoredMessage, fragment: str) -> str:
