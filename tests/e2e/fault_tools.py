@@ -19,6 +19,7 @@ from pathlib import Path
 from bot.i18n import Lang, t
 from domino.match import Match
 from domino.rules import KOZEL
+from domino.views import OutcomeKind
 from tests.e2e.harness import (
     ROUND_MARK,
     TILE_FORMS,
@@ -31,6 +32,7 @@ from tests.e2e.harness import (
 )
 from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.text import format_text
+from tests.fakegram.world import StoredMessage
 
 GOAT_MARK = "🐐 Козёл —"
 
@@ -67,7 +69,9 @@ class Game:
     def over(self) -> bool:
         return any(GOAT_MARK in m.content for m in self.table.group.bot_messages)
 
-    async def play(self, fake: FakeTelegram, *, timeout: float) -> None:
+    async def play(self, fake: FakeTelegram, *, timeout: float | None = None) -> None:
+        """Play to the match's end; like `play_until`, with no fixed deadline unless
+        `timeout` is given: only a game that stops changing fails."""
         began = time.monotonic()
         await play_until(fake, list(self.players), lambda: self.over, timeout=timeout)
         self.seconds = time.monotonic() - began
@@ -199,6 +203,80 @@ def check_stored_games(database: Path) -> StoredGames:
                 assert not match.over, f"game {gid}: over but still playing"
             moves += len(match.log)
     return StoredGames(len(games), started, finished, moves)
+
+
+@dataclass
+class AnnouncementAudit:
+    """What `audit_announcements` found: every announcement a group was owed (a row of the
+    outbox: round ends, the match's end, notices) against the group's messages."""
+
+    owed: int = 0
+    shown: int = 0  # group messages that carry an owed announcement, repeats included
+    repeats: int = 0  # copies beyond the first: a crash between sending and marking sent
+    lost: list[str] = field(default_factory=list)  # owed, never shown (or never marked sent)
+    other: list[str] = field(default_factory=list)  # group messages that announce nothing owed
+
+    @property
+    def rate(self) -> str:
+        """ "2 of 180 (1.1 %)": repeats against announcements owed."""
+        return f"{self.repeats} of {self.owed} ({100 * self.repeats / max(1, self.owed):.1f} %)"
+
+
+def announced(item: sqlite3.Row, match: Match, message: StoredMessage) -> bool:
+    """Whether `message` is the announcement of the outbox row `item` (Russian groups)."""
+    payload = json.loads(item["payload"])
+    if item["kind"] == "round_end":
+        result = match.results[int(payload["round_no"]) - 1]
+        went_out = result.outcome.kind is OutcomeKind.WENT_OUT
+        first = (
+            t("announce.went_out", Lang.RU, n=result.round_no, name="")
+            if went_out
+            else t("announce.fish", Lang.RU, name="")
+        )
+        return message.photo is not None and message.content.startswith(first.split("—")[0])
+    if item["kind"] == "match_end":
+        return GOAT_MARK in message.content
+    if "key" in payload:
+        text = t(payload["key"], Lang.RU, **payload.get("values", {}))
+    else:
+        text = payload.get("text", "")
+    return message.content == format_text(text, "HTML", None)[0]
+
+
+def audit_announcements(bot: BotProcess, games: list[Game]) -> AnnouncementAudit:
+    """Line each game's group messages (but the lobby and the table) up with the
+    announcements owed to it, in order (the outbox sends them in order, so a copy sent
+    again after a crash comes straight after the first): a message is the next owed
+    announcement, a repeat of the one before, or something else."""
+    matches = stored_matches(bot.database)
+    audit = AnnouncementAudit()
+    for game in games:
+        game_id = game_id_of(bot, game)
+        group = game.table.group
+        with sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True) as db:
+            db.row_factory = sqlite3.Row
+            owed = db.execute(
+                "SELECT * FROM outbox WHERE game_id = ? AND chat_id = ? ORDER BY id",
+                (game_id, group.id),
+            ).fetchall()
+        audit.owed += len(owed)
+        skip = {id(game.table.lobby), id(game.table.table)}
+        done = 0
+        for message in sorted(group.bot_messages, key=lambda m: m.message_id):
+            if id(message) in skip:
+                continue
+            if done < len(owed) and announced(owed[done], matches[game_id], message):
+                done += 1
+                audit.shown += 1
+            elif done and announced(owed[done - 1], matches[game_id], message):
+                audit.repeats += 1
+                audit.shown += 1
+            else:
+                audit.other.append(f"game {game_id}: {message.content[:80]!r}")
+        for number, item in enumerate(owed):
+            if number >= done or not item["sent_at"]:
+                audit.lost.append(f"game {game_id}: {item['kind']} {item['payload']}")
+    return audit
 
 
 def stored_matches(database: Path) -> dict[int, Match]:

@@ -20,6 +20,7 @@ from tests.e2e.harness import (
     open_game,
     play_until,
     running_bot,
+    settle,
 )
 from tests.fakegram import FakeTelegram
 
@@ -42,7 +43,7 @@ async def test_three_rounds_under_flood_limits_get_no_429(
     # announcements with their score sheets) at the pace of the people's presses; a whole
     # match only repeats them and would cost minutes of the CI budget.
     await play_until(fakegram, game.people, lambda: rounds_announced(game) >= ROUNDS)
-    await fakegram.idle(timeout=60)
+    await settle(fakegram)
     refused = [call for call in fakegram.transcript.calls() if call.error_code == 429]
     assert refused == []
     match = paced_bot.stored_match()

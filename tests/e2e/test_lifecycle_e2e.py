@@ -14,7 +14,14 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.fault_tools import GOAT_MARK, Game, Player, assert_game_private
-from tests.e2e.harness import MOVE_PREFIX, BotProcess, open_game, play_until, running_bot
+from tests.e2e.harness import (
+    MOVE_PREFIX,
+    BotProcess,
+    open_game,
+    play_until,
+    running_bot,
+    settle,
+)
 from tests.fakegram import FakeTelegram
 from tests.fakegram.junk import Junk
 
@@ -28,7 +35,7 @@ async def test_a_group_upgraded_mid_game_takes_its_game_along(
     old = table.group
     players = [Player(fakegram, alice), Player(fakegram, bob)]
     await play_until(fakegram, players, lambda: sum(p.presses for p in players) >= 3)
-    await fakegram.idle()
+    await settle(fakegram)
     upgraded_at = fakegram.transcript.position
 
     new = await fakegram.upgrade_to_supergroup(old)
@@ -37,7 +44,7 @@ async def test_a_group_upgraded_mid_game_takes_its_game_along(
     await play_until(
         fakegram, players, lambda: any(GOAT_MARK in m.content for m in new.bot_messages)
     )
-    await fakegram.idle()
+    await settle(fakegram)
 
     after = fakegram.transcript.calls()[upgraded_at:]
     to_old = [c for c in after if c.params.get("chat_id") == old.id and c.ok]
@@ -76,7 +83,7 @@ async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_second
     players = [Player(fakegram, alice), Player(fakegram, bob)]
     await play_until(fakegram, players, lambda: sum(p.presses for p in players) >= 2)
     await fakegram.wait_for(lambda: any(p.my_turn() for p in players), timeout=10)
-    await fakegram.idle()
+    await settle(fakegram)
     mover = next(p for p in players if p.my_turn())
     hand = mover.hand()
     assert hand is not None

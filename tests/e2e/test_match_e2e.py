@@ -8,6 +8,8 @@ from tests.e2e.harness import (
     assert_hands_private,
     button_data,
     play_until,
+    set_turn_timer,
+    settle,
 )
 from tests.fakegram import FakeTelegram
 
@@ -21,6 +23,7 @@ async def test_two_people_and_two_computers_play_to_the_goat(
     for person in (alice, bob):  # both pressed Start in the bot's chat before
         await person.start()
         await person.private_chat.wait_for_message(lambda m: "Привет" in m.content)
+    await set_turn_timer(group, alice)  # off: only the people and computers move the game
 
     await alice.command(group, "domino")
     lobby = await group.wait_for_message(lambda m: "Игроки" in m.content)
@@ -40,7 +43,7 @@ async def test_two_people_and_two_computers_play_to_the_goat(
     await play_until(
         fakegram, people, lambda: any("Козёл —" in m.content for m in group.bot_messages)
     )
-    await fakegram.idle()
+    await settle(fakegram)
 
     match = bot.stored_match()
     assert match.over and match.losers

@@ -16,6 +16,7 @@ from tests.e2e.harness import (
     button_data,
     open_game,
     play_until,
+    settle,
 )
 from tests.fakegram import FakeTelegram
 
@@ -37,16 +38,19 @@ async def test_a_person_who_never_started_the_bot_joins_through_the_deep_link(
     game.group.members[carol.id] = game.group.members[alice.id].__class__.MEMBER
 
     answer = await carol.press(game.lobby, data=button_data(game.lobby, "Играю"))
-    assert answer.answered and answer.url == "https://t.me/domino_test_bot?start=j1"
+    link = "https://t.me/domino_test_bot?start="
+    assert answer.answered and answer.url is not None and answer.url.startswith(link + "j")
+    payload = answer.url.removeprefix(link)
+    assert len(payload) == 17 and payload != "j1"  # a secret token, not the game's number
     assert "Карина" not in game.lobby.content  # not seated until she starts the bot
 
-    await carol.start("j1")
+    await carol.start(payload)
     welcome = await carol.private_chat.wait_for_message(lambda m: "за столом" in m.content)
     assert "Домино во дворе" in welcome.content
     await game.group.wait_for_message(lambda m: m is game.lobby and "Карина" in m.content)
 
     # Pressing the link again (or Join) does not seat her twice.
-    await carol.start("j1")
+    await carol.start(payload)
     await carol.private_chat.wait_for_message(lambda m: "уже за столом" in m.content)
     assert game.lobby.content.count("Карина") == 1
 
@@ -72,7 +76,7 @@ async def test_double_stale_foreign_and_forged_presses_change_nothing(
     first, second = await asyncio.gather(
         mover.user.press(hand, data=data), mover.user.forge_press(hand, data)
     )
-    await fakegram.idle()
+    await settle(fakegram)
     after = bot.stored_match()
     if data.split(":")[3] == "e":  # the first press only asked for the end
         assert len(after.log) == moves_before
@@ -86,9 +90,14 @@ async def test_double_stale_foreign_and_forged_presses_change_nothing(
     stale = await mover.user.press(hand, data=data, stale=True)
     assert stale.show_alert and "устарела" in (stale.text or "")
 
-    # Someone outside the game forges a press on the group's table: refused, politely.
+    # Someone outside the game forges a press on the group's table (hand buttons only
+    # live in private chats) or in their own private chat: refused, politely.
     assert game.table is not None
     foreign = await eve.forge_press(game.table, f"{MOVE_PREFIX}1:{moves}:p:0:L")
+    assert foreign.answered and foreign.show_alert and "устарела" in (foreign.text or "")
+    await eve.start()
+    own = await eve.private_chat.wait_for_message(lambda m: "Привет" in m.content)
+    foreign = await eve.forge_press(own, f"{MOVE_PREFIX}1:{moves}:p:0:L")
     assert foreign.answered and foreign.show_alert and "не играете" in (foreign.text or "")
 
     # Junk, malformed and out-of-range payloads.
@@ -107,12 +116,12 @@ async def test_double_stale_foreign_and_forged_presses_change_nothing(
             continue
         answer = await alice.forge_press(alice.private_chat.bot_messages[-1], junk)
         assert answer.answered, junk
-    await fakegram.idle()
+    await settle(fakegram)
     assert len(bot.stored_match().log) == moves
 
     # The game still plays to its end, and then its old buttons say so.
     await play_until(fakegram, people, lambda: goat_announced(game.group.bot_messages))
-    await fakegram.idle()
+    await settle(fakegram)
     old = next(m for m in people[0].chat.bot_messages if "Козёл в «" in m.content)
     assert not old.buttons  # the finished hand keeps no buttons ...
     data = next(
@@ -135,7 +144,7 @@ async def test_sigkill_mid_round_and_the_match_goes_on_with_the_same_buttons(
     game = await open_game(fakegram, [alice, bob], computers=2)
     people = game.people
     await play_until(fakegram, people, lambda: sum(p.presses for p in people) >= 4)
-    await fakegram.idle()
+    await settle(fakegram)
     before = bot.stored_match()
     hand_ids = {p.user.id: hand_message_ids(p) for p in people}
     sent_before = len(fakegram.transcript.calls("sendPhoto")) + len(
@@ -143,7 +152,7 @@ async def test_sigkill_mid_round_and_the_match_goes_on_with_the_same_buttons(
     )
 
     await bot.restart(kill=True)
-    await fakegram.idle()
+    await settle(fakegram)
     after = bot.stored_match()
     assert after == before  # nothing lost, nothing applied twice
     sent_after = len(fakegram.transcript.calls("sendPhoto")) + len(
@@ -152,7 +161,7 @@ async def test_sigkill_mid_round_and_the_match_goes_on_with_the_same_buttons(
     assert sent_after == sent_before  # the restart re-sends nothing
 
     await play_until(fakegram, people, lambda: goat_announced(game.group.bot_messages))
-    await fakegram.idle()
+    await settle(fakegram)
     final = bot.stored_match()
     assert final.over
     # The same hand messages carried the game to its end.
@@ -181,7 +190,7 @@ async def test_a_restart_sends_the_final_edits_a_just_finished_match_still_owed(
     versions = len(table.history)
     await bot.start()
     await game.group.wait_for_message(lambda m: m is table and len(m.history) > versions)
-    await fakegram.idle()
+    await settle(fakegram)
     assert "Партия окончена" in table.content and len(table.history) == versions + 1
     assert sum(goat_announced([m]) for m in game.group.bot_messages) == 1  # nothing twice
     assert_hands_private(fakegram, bot.stored_match(), {0: alice.id})

@@ -33,6 +33,7 @@ from tests.e2e.harness import (
     button_data,
     open_game,
     play_until,
+    settle,
 )
 from tests.fakegram import FakeTelegram
 from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
@@ -137,7 +138,7 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     await play_until(
         fakegram, game.people, lambda: any("Козёл —" in m.content for m in group.bot_messages)
     )
-    await fakegram.idle()
+    await settle(fakegram)
     match = bot.stored_match()
     points = match.seat_points()
     gains = [max(1, (100 - p + 5) // 10) for p in points]  # K-11 by hand
@@ -250,7 +251,7 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     history.deleted = True
     late = await alice.forge_press(history, "h1:1:0")
     assert late.answered and not late.show_alert
-    await fakegram.idle()
+    await settle(fakegram)
     assert "could not be edited: Bad Request: message to edit not found" in bot.log()
 
     assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
@@ -276,7 +277,7 @@ async def test_the_board_adds_up_three_whole_matches(
             game.people,
             lambda n=played: sum("🐐 Козёл —" in m.content for m in group.bot_messages) > n,
         )
-        await fakegram.idle()
+        await settle(fakegram)
         match = bot.stored_match()
         assert match.over
         seated = [int(str(user_id)) for (user_id,) in bot.stored(LAST_GAME_SEATS)]
