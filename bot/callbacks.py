@@ -7,13 +7,31 @@ The prefixes carry a version digit: a future incompatible layout gets a new pref
 and old buttons are then answered as stale, never misread.
 
 Every payload stays well under Telegram's 64 bytes (`pack()` checks it).
+
+Every number in a payload is parsed here, once, with bounds (issue 11, item 3): ids
+are non-negative and fit SQLite's signed 64-bit integers. Data that does not parse
+(forged, out of range, `²` for a digit) matches no button's filter, so the fallback
+router answers it as an out-of-date button and nothing reaches the services. The
+payloads of /start deep links are parsed by `parse_start` under the same rules.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated
 
 from aiogram.filters.callback_data import CallbackData
+from pydantic import Field
+
+SQLITE_MAX = 2**63 - 1  # the largest integer SQLite stores
+Id = Annotated[int, Field(ge=0, le=SQLITE_MAX)]  # a game, vote or message number
+UserId = Annotated[int, Field(ge=1, le=SQLITE_MAX)]  # a Telegram user id
+Count = Annotated[int, Field(ge=0, le=SQLITE_MAX)]  # a move number
+Page = Annotated[int, Field(ge=1, le=1_000_000)]  # 1-based; the services check the end
+TileIndex = Annotated[int, Field(ge=-1, le=27)]  # Tile.index of the 28 tiles; -1: none
+Seat = Annotated[int, Field(ge=0, le=3)]
 
 
 class LobbyAction(StrEnum):
@@ -23,6 +41,7 @@ class LobbyAction(StrEnum):
     START = "s"
     CANCEL = "x"
     OPTION = "o"  # the creator cycles one rule option (see `LobbyOption`)
+    REMOVE = "r"  # the creator or an admin asks which seated person to remove (item 5)
 
 
 class LobbyOption(StrEnum):
@@ -37,7 +56,7 @@ class LobbyOption(StrEnum):
 
 
 class LobbyCb(CallbackData, prefix="l1"):
-    game: int
+    game: Id
     action: LobbyAction
     option: LobbyOption = LobbyOption.NONE
 
@@ -52,17 +71,17 @@ class MoveKind(StrEnum):
 
 
 class MoveCb(CallbackData, prefix="m1"):
-    game: int
-    move: int  # the number of actions applied in the match when the keyboard was drawn
+    game: Id
+    move: Count  # the number of actions applied in the match when the keyboard was drawn
     kind: MoveKind
-    tile: int = -1  # Tile.index, for PLAY and CHOOSE_END
+    tile: TileIndex = -1  # Tile.index, for PLAY and CHOOSE_END
     end: str = ""  # End value ("L", "R", ...) for PLAY; "" for the first tile of a round
 
 
 class CancelCb(CallbackData, prefix="x1"):
     """The confirmation of /cancel: `confirm` ends the game, otherwise nothing happens."""
 
-    game: int
+    game: Id
     confirm: bool
 
 
@@ -78,31 +97,31 @@ class TopCb(CallbackData, prefix="t1"):
     an old button still opens the page it names."""
 
     scope: TopScope
-    page: int  # 1-based
+    page: Page
 
 
 class HistoryCb(CallbackData, prefix="h1"):
     """A page of the group's match history (/history), or one match's score sheet from it
     (`game` > 0); the sheet's "back" button returns to `page`."""
 
-    page: int  # 1-based
-    game: int = 0
+    page: Page
+    game: Id = 0
 
 
 class SurrenderCb(CallbackData, prefix="s1"):
     """The confirmation of /surrender: `move` is the match's move number when asked, so a
     confirmation left lying while the game moved on is refused as stale."""
 
-    game: int
-    move: int
-    user: int  # the person who asked: nobody else may confirm for them
+    game: Id
+    move: Count
+    user: UserId  # the person who asked: nobody else may confirm for them
     confirm: bool
 
 
 class VoteCb(CallbackData, prefix="v1"):
     """A ballot in a vote to cancel a match: for cancelling (`in_favour`) or against."""
 
-    vote: int
+    vote: Id
     in_favour: bool
 
 
@@ -123,6 +142,64 @@ class GroupLangCb(CallbackData, prefix="gl1"):
 
 
 class BackCb(CallbackData, prefix="r1"):
-    """"I'm back": the person takes their seat back from the computer."""
+    """ "I'm back": the person takes their seat back from the computer."""
 
-    game: int
+    game: Id
+
+
+class RemoveCb(CallbackData, prefix="k1"):
+    """The creator or an admin removes a seated person from the lobby (issue 11, item 5).
+    `user` is who sat in `seat` when the list was drawn: if the seats moved meanwhile,
+    the press is refused instead of removing someone else."""
+
+    game: Id
+    seat: Seat
+    user: UserId
+
+
+class LobbyTimeCb(CallbackData, prefix="lt1"):
+    """/settings: a chat admin picks how long an unstarted lobby stays open (minutes;
+    0: no limit)."""
+
+    minutes: Count
+
+
+# /start payloads ----------------------------------------------------------------------
+
+START_JOIN = "j"  # a lobby's join link: "j" + the game's join token
+JOIN_TOKEN_BYTES = 12  # secrets.token_urlsafe(12): 16 characters, 96 random bits
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16}")
+
+
+class StartKind(StrEnum):
+    PLAIN = "plain"  # no payload, or one this version does not use
+    JOIN = "join"  # a lobby's join link
+    STALE_JOIN = "stale_join"  # an old numbered join link, or a mangled one: not honoured
+
+
+@dataclass(frozen=True, slots=True)
+class StartPayload:
+    kind: StartKind
+    token: str = ""
+
+
+def join_payload(token: str) -> str:
+    return START_JOIN + token
+
+
+def is_join_token(token: str) -> bool:
+    """Whether `parse_start` reads `token` back as a join token: 16 URL-safe characters,
+    not all digits (those would be taken for an old numbered link)."""
+    return bool(_TOKEN.fullmatch(token)) and not token.isdigit()
+
+
+def parse_start(payload: str | None) -> StartPayload:
+    """The deep-link payload of /start (up to 64 characters: Telegram's limit).
+
+    Only ASCII is read: `j²` or `j٣` are no number here (`str.isdigit` says they are)."""
+    if not payload or not payload.startswith(START_JOIN):
+        return StartPayload(StartKind.PLAIN)
+    rest = payload[len(START_JOIN) :]
+    if is_join_token(rest):
+        return StartPayload(StartKind.JOIN, rest)
+    return StartPayload(StartKind.STALE_JOIN)

@@ -694,6 +694,72 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
         Lang.RU: "Сейчас за вас играет компьютер. Чтобы играть самому: /hand → «Я вернулся».",
         Lang.EN: "A computer is playing for you now. To play yourself: /hand → “I'm back”.",
     },
+    # Issue 11: who may act on a game, joining by link, removing people, lobby timeouts.
+    "alert.foreign_game": {
+        Lang.RU: "Эта кнопка не относится к игре этого чата.",
+        Lang.EN: "This button does not belong to this chat's game.",
+    },
+    "alert.creator_or_admin_only": {
+        Lang.RU: "Это могут создатель игры и админы чата.",
+        Lang.EN: "Only the game's creator and the chat's admins can do that.",
+    },
+    "alert.start_private_first": {
+        Lang.RU: "Сначала откройте чат с @{bot} и нажмите «Старт», потом — «Играю».",
+        Lang.EN: "First open the chat with @{bot} and press Start, then “Join”.",
+    },
+    "start.link_stale": {
+        Lang.RU: "Эта ссылка устарела. Нажмите «Играю» под игрой в группе.",
+        Lang.EN: "This link is out of date. Press “Join” under the game in the group.",
+    },
+    "start.not_a_member": {
+        Lang.RU: "За этот стол садятся участники группы «{chat}». Вступите в неё, "
+        "потом нажмите «Играю» под игрой.",
+        Lang.EN: "This table is for the members of “{chat}”. Join the group, then press "
+        "“Join” under the game.",
+    },
+    "lobby.controls": {
+        Lang.RU: "Начать игру, менять правила и убирать игроков могут её создатель и админы чата.",
+        Lang.EN: "The game's creator and the chat's admins can start it, change the rules "
+        "and remove players.",
+    },
+    "btn.remove_player": {Lang.RU: "🚫 Убрать игрока", Lang.EN: "🚫 Remove a player"},
+    "btn.remove_seat": {Lang.RU: "🚫 {name}", Lang.EN: "🚫 {name}"},
+    "lobby.remove_who": {
+        Lang.RU: "Кого убрать из-за стола?",
+        Lang.EN: "Who should leave the table?",
+    },
+    "lobby.removed": {
+        Lang.RU: "🚫 {name} больше не за столом.",
+        Lang.EN: "🚫 {name} no longer has a seat.",
+    },
+    "answer.removed": {
+        Lang.RU: "{name} больше не за столом.",
+        Lang.EN: "{name} no longer has a seat.",
+    },
+    "alert.nobody_to_remove": {
+        Lang.RU: "За столом пока никого нет.",
+        Lang.EN: "Nobody is seated yet.",
+    },
+    "alert.not_seated_any_more": {
+        Lang.RU: "Этого игрока уже нет на этом месте.",
+        Lang.EN: "That player no longer sits there.",
+    },
+    "notice.lobby_timed_out": {
+        Lang.RU: "⌛ Игру никто не начал за {minutes} мин, набор закрыт. Новая игра: /domino",
+        Lang.EN: "⌛ Nobody started the game in {minutes} min, so it is closed. "
+        "A new game: /domino",
+    },
+    "settings.lobby_timeout": {
+        Lang.RU: "Несыгранная игра закрывается через: <b>{time}</b>",
+        Lang.EN: "A game nobody starts closes after: <b>{time}</b>",
+    },
+    "lobby_timeout.off": {Lang.RU: "никогда", Lang.EN: "never"},
+    "lobby_timeout.min": {Lang.RU: "{n} мин", Lang.EN: "{n} min"},
+    "btn.lobby_timeout": {Lang.RU: "⌛ {time}", Lang.EN: "⌛ {time}"},
+    "answer.lobby_timeout_set": {
+        Lang.RU: "Новые игры закрываются без старта через: {time}.",
+        Lang.EN: "New games close unstarted after: {time}.",
+    },
 }
 
 

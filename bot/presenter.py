@@ -22,8 +22,10 @@ from bot.callbacks import (
     LobbyAction,
     LobbyCb,
     LobbyOption,
+    LobbyTimeCb,
     MoveCb,
     MoveKind,
+    RemoveCb,
     SurrenderCb,
     TimerCb,
 )
@@ -35,14 +37,23 @@ from domino.rules import FishMode, Ruleset, Scoring, Variant
 from domino.tiles import Tile
 from domino.timing import TurnTimer
 from domino.views import MatchView, OutcomeKind, RoundResult
-from storage.records import GROUP_LANGS, ChatSettings, GameRecord, GameStatus
+from storage.records import (
+    GROUP_LANGS,
+    LOBBY_TIMEOUTS,
+    ChatSettings,
+    GameRecord,
+    GameStatus,
+    SeatRecord,
+)
 
 NAME_LIMIT = 32
 TILES_PER_ROW = 4
 
 
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
-    """A name cut to `limit` characters with an ellipsis; never empty."""
+    """A name cut to `limit` characters with an ellipsis; never empty. Every text built
+    from a person's name uses this (issue 11, item 14: a 128-emoji name must still fit an
+    alert's 200 characters)."""
     name = " ".join(name.split()) or "?"
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
@@ -102,6 +113,7 @@ def lobby_text(game: GameRecord, lang: Lang) -> str:
         lines.append(f"{marker} {html.escape(short_name(seat.name))}")
     lines.append("")
     lines.append(t("lobby.hint", lang))
+    lines.append(t("lobby.controls", lang))
     return "\n".join(lines)
 
 
@@ -156,7 +168,22 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
                 )
             ]
         )
+    if game.people:
+        rows.append([button("btn.remove_player", LobbyAction.REMOVE)])
     rows.append([button("btn.start", LobbyAction.START), button("btn.cancel", LobbyAction.CANCEL)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def removal_keyboard(
+    game: GameRecord, people: Sequence[SeatRecord], lang: Lang
+) -> InlineKeyboardMarkup:
+    """One button per seated person: pressing it removes them from the lobby (issue 11)."""
+    rows = []
+    for seat in people:
+        assert seat.user_id is not None
+        data = RemoveCb(game=game.id, seat=seat.seat, user=seat.user_id).pack()
+        text = t("btn.remove_seat", lang, name=short_name(seat.name))
+        rows.append([InlineKeyboardButton(text=text, callback_data=data)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -463,7 +490,12 @@ def settings_text(chat_title: str, settings: ChatSettings, lang: Lang) -> str:
     )
     chosen = t(f"group_lang.{settings.group_lang or 'auto'}", lang)
     language = t("settings.lang", lang, lang=chosen)
-    return title + "\n" + language + "\n\n" + t("settings.hint", lang)
+    lobby = t("settings.lobby_timeout", lang, time=lobby_timeout_name(settings.lobby_timeout, lang))
+    return title + "\n" + language + "\n" + lobby + "\n\n" + t("settings.hint", lang)
+
+
+def lobby_timeout_name(minutes: int, lang: Lang) -> str:
+    return t("lobby_timeout.off", lang) if not minutes else t("lobby_timeout.min", lang, n=minutes)
 
 
 def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarkup:
@@ -490,6 +522,16 @@ def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarku
             )
         )
     rows.append(languages)
+    waits = []
+    for minutes in LOBBY_TIMEOUTS:
+        mark = "✅ " if minutes == settings.lobby_timeout else ""
+        waits.append(
+            InlineKeyboardButton(
+                text=mark + t("btn.lobby_timeout", lang, time=lobby_timeout_name(minutes, lang)),
+                callback_data=LobbyTimeCb(minutes=minutes).pack(),
+            )
+        )
+    rows.append(waits)
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -541,8 +583,7 @@ def away_keyboard(view: MatchView, game_id: int, lang: Lang) -> InlineKeyboardMa
     and "I'm back"."""
     info = MoveCb(game=game_id, move=0, kind=MoveKind.INFO).pack()
     buttons = [
-        InlineKeyboardButton(text=tile_label(tile), callback_data=info)
-        for tile in view.round.hand
+        InlineKeyboardButton(text=tile_label(tile), callback_data=info) for tile in view.round.hand
     ]
     rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
     back = InlineKeyboardButton(

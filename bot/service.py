@@ -19,13 +19,24 @@ import dataclasses
 import html
 import logging
 import secrets
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
+from typing import Generic, TypeVar
 
-from bot.callbacks import LobbyAction, LobbyOption, MoveKind
+from bot.callbacks import (
+    JOIN_TOKEN_BYTES,
+    LobbyAction,
+    LobbyOption,
+    MoveKind,
+    StartKind,
+    is_join_token,
+    join_payload,
+    parse_start,
+)
 from bot.i18n import Lang, lang_of, t
+from bot.presenter import short_name
 from bot.publisher import Publisher
 from bot.timers import STRIKES_TO_TAKE_OVER, TurnTimers
 from bot.votes import VOTE_TIME, VoteBoard, decide, electorate
@@ -56,9 +67,45 @@ log = logging.getLogger(__name__)
 TARGETS = {Variant.KOZEL: (101, 125), Variant.CLASSIC: (100, 150, 200)}
 THRESHOLDS = (13, 25, 31, 0)
 FISH_MODES = (FishMode.MAX_TAKES_ALL, FishMode.EACH, FishMode.FISHERMAN_TAKES_ALL)
-START_PAYLOAD_JOIN = "j"
 RECENTLY_ENDED = timedelta(minutes=15)  # ended games whose messages a restart re-checks
 SEEN_CACHE_SIZE = 100_000  # people whose last-seen name is remembered in memory
+LANG_CACHE_SIZE = 100_000  # people whose language is remembered in memory
+# Telegram's sender of an anonymous admin's messages in groups (`sender_chat` is the group).
+ANONYMOUS_ADMIN_ID = 1087968824
+
+# Asked of Telegram by the handlers, so the service holds no Bot (issue 11): whether the
+# person who pressed or wrote is an admin of the chat with the given id, or a member of it.
+ChatCheck = Callable[[int], Awaitable[bool]]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Lru(Generic[K, V]):
+    """A mapping that keeps at most `size` entries, forgetting the least recently used
+    (issue 11, item 9: a cache per person must not grow with every person ever seen)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,13 +183,14 @@ class GameService:
         if timers is not None:
             timers.on_expired = self.turn_timed_out
             timers.on_warning = publisher.touch
+            timers.on_lobby_expired = self.lobby_timed_out
         self.bot_username = bot_username
         self.computer_delay = computer_delay
         self.new_seed = new_seed
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
         self._closing = False
-        self._langs: dict[int, Lang] = {}  # user id -> language, as last seen
-        self._seen: dict[int, UserRecord] = {}  # user id -> as last written by `seen`
+        self._langs: Lru[int, Lang] = Lru(LANG_CACHE_SIZE)  # user id -> language, as last seen
+        self._seen: Lru[int, UserRecord] = Lru(SEEN_CACHE_SIZE)  # user id -> as last written
         self.vote_time = vote_time
         self.votes = VoteBoard(db, publisher.out, group_lang=publisher.group_lang)
         self._vote_timers: dict[int, asyncio.Task[None]] = {}
@@ -161,8 +209,6 @@ class GameService:
         record = person.record()
         if self._seen.get(person.id) == record:
             return
-        if len(self._seen) >= SEEN_CACHE_SIZE:
-            self._seen.clear()
         self._seen[person.id] = record
         self._langs[person.id] = person.lang
         await repo.refresh_user(self.db, record)
@@ -175,13 +221,27 @@ class GameService:
             lang = self._langs[user_id] = Lang(user.language) if user else Lang.RU
         return lang
 
-    def join_link(self, game_id: int) -> str:
-        return f"https://t.me/{self.bot_username}?start={START_PAYLOAD_JOIN}{game_id}"
+    def join_link(self, game: GameRecord) -> str | None:
+        """The lobby's deep link: it carries the game's secret token, never its number."""
+        if game.join_token is None:
+            return None
+        return f"https://t.me/{self.bot_username}?start={join_payload(game.join_token)}"
+
+    @staticmethod
+    def _new_join_token() -> str:
+        while True:
+            token = secrets.token_urlsafe(JOIN_TOKEN_BYTES)
+            if is_join_token(token):  # not all digits: read as an old numbered link
+                return token
 
     # --- the lobby --------------------------------------------------------------------
 
     async def open_lobby(self, chat: ChatRecord, person: Person) -> str | None:
-        """/domino in a group: a new lobby, or a pointer to the game already there."""
+        """/domino in a group: a new lobby, or a pointer to the game already there.
+
+        An anonymous admin (Telegram's `GroupAnonymousBot` writing as the group) gets no
+        seat, since nobody can write to them; the chat's admins control the lobby."""
+        anonymous = person.id == ANONYMOUS_ADMIN_ID
         async with self.db.transaction() as tx:
             await repo.upsert_chat(tx, chat)
             await repo.upsert_user(tx, person.record())
@@ -191,7 +251,8 @@ class GameService:
                 if await repo.active_game_in_chat(tx, chat.id) is not None:
                     return t("lobby.already_running", person.lang)
                 user = await repo.get_user(tx, person.id)
-                seats = [SeatRecord(0, person.id, person.name)] if user and user.can_message else []
+                seated = user is not None and user.can_message and not anonymous
+                seats = [SeatRecord(0, person.id, short_name(person.name))] if seated else []
                 game = await repo.create_game(
                     tx,
                     chat_id=chat.id,
@@ -199,6 +260,8 @@ class GameService:
                     ruleset=KOZEL,
                     seats_wanted=4,
                     seats=seats,
+                    join_token=self._new_join_token(),
+                    lobby_deadline=self.timers.lobby_deadline(chat.id) if self.timers else None,
                 )
         except repo.PlayerBusy:  # raised out of the transaction, so the lobby is rolled back
             busy = await repo.active_game_of_user(self.db, person.id)
@@ -206,19 +269,50 @@ class GameService:
             return t("lobby.you_play_elsewhere", person.lang, chat=title)
         log.info("chat %s game %s: lobby opened by %s", chat.id, game.id, person.id)
         self.publisher.touch(game)
+        if self.timers is not None:
+            self.timers.touch_lobby(game)
         return None
 
+    async def _lobby_of_chat(self, game_id: int, chat_id: int | None) -> GameRecord:
+        """The lobby `game_id` if the press came from its own group (`chat_id`: the chat of
+        the pressed message); refused otherwise (issue 11, items 1 and 2)."""
+        game = await repo.load_game(self.db, game_id)
+        if game is None or chat_id is None or game.chat_id != chat_id:
+            raise Refusal("alert.foreign_game")
+        if game.status is not GameStatus.LOBBY:
+            raise Refusal("alert.lobby_closed")
+        return game
+
+    @staticmethod
+    async def _may_control(game: GameRecord, person: Person, is_admin: ChatCheck) -> bool:
+        """The game's creator or an admin of the game's own chat (issue 11, item 4)."""
+        return person.id == game.creator_id or await is_admin(game.chat_id)
+
     async def lobby_press(
-        self, game_id: int, person: Person, action: LobbyAction, option: LobbyOption
+        self,
+        game_id: int,
+        chat_id: int | None,
+        person: Person,
+        action: LobbyAction,
+        option: LobbyOption,
+        is_admin: ChatCheck,
     ) -> Answer:
+        """A lobby button pressed on a message in `chat_id`. Joining and leaving are anyone's;
+        the other buttons the creator's or a chat admin's."""
         lang = self._langs[person.id] = person.lang
         try:
+            shown = await self._lobby_of_chat(game_id, chat_id)
+            controls = action not in (LobbyAction.JOIN, LobbyAction.LEAVE) and (
+                await self._may_control(shown, person, is_admin)
+            )
             async with self.db.transaction() as tx:
                 await repo.upsert_user(tx, person.record())
                 game = await repo.load_game(tx, game_id)
                 if game is None or game.status is not GameStatus.LOBBY:
                     raise Refusal("alert.lobby_closed")
-                changed, answer = await self._lobby_change(tx, game, person, action, option)
+                changed, answer = await self._lobby_change(
+                    tx, game, person, action, option, controls
+                )
                 if changed is None:
                     return answer
                 saved = await repo.save_game(tx, changed)
@@ -246,27 +340,29 @@ class GameService:
         person: Person,
         action: LobbyAction,
         option: LobbyOption,
+        controls: bool,
     ) -> tuple[GameRecord | None, Answer]:
+        """`controls`: the presser is the creator or a chat admin."""
         lang = person.lang
         seated = game.seat_of(person.id)
-        creator = person.id == game.creator_id
         if action is LobbyAction.JOIN:
             if seated is not None:
                 raise Refusal("alert.already_seated", alert=False)
             user = await repo.get_user(tx, person.id)
             if user is None or not user.can_message:
-                return None, Answer(url=self.join_link(game.id))
+                link = self.join_link(game)
+                if link is None:  # a lobby from before join tokens: /start first
+                    raise Refusal("alert.start_private_first", bot=self.bot_username)
+                return None, Answer(url=link)
             return self._seat_person(game, person), Answer(t("answer.joined", lang))
         if action is LobbyAction.LEAVE:
             if seated is None:
                 raise Refusal("alert.not_seated", alert=False)
             return _without_seat(game, seated.seat), Answer(t("answer.left", lang))
+        if not controls:
+            raise Refusal("alert.creator_or_admin_only")
         if action is LobbyAction.CANCEL:
-            if not creator:
-                raise Refusal("alert.creator_only")
             return _ended(game, GameStatus.CANCELLED), Answer(t("answer.cancelled", lang))
-        if not creator:
-            raise Refusal("alert.creator_only")
         if action is LobbyAction.ADD_COMPUTER:
             if len(game.seats) >= game.seats_wanted:
                 raise Refusal("alert.table_full")
@@ -287,7 +383,7 @@ class GameService:
     def _seat_person(self, game: GameRecord, person: Person) -> GameRecord:
         if len(game.seats) >= game.seats_wanted:
             raise Refusal("alert.table_full")
-        seats = (*game.seats, SeatRecord(len(game.seats), person.id, person.name))
+        seats = (*game.seats, SeatRecord(len(game.seats), person.id, short_name(person.name)))
         return dataclasses.replace(game, seats=seats)
 
     def _started(self, game: GameRecord) -> GameRecord:
@@ -299,19 +395,37 @@ class GameService:
             game, status=GameStatus.PLAYING, ruleset=rules, match=match, started_at=utcnow()
         )
 
-    async def start(self, person: Person, payload: str | None) -> str:
-        """/start in the private chat, with the payload of a deep link if any."""
-        if payload and payload.startswith(START_PAYLOAD_JOIN) and payload[1:].isdigit():
-            return await self.join_by_link(person, int(payload[1:]))
+    async def start(
+        self, person: Person, payload: str | None, is_member: Callable[[int, int], Awaitable[bool]]
+    ) -> str:
+        """/start in the private chat, with the payload of a deep link if any (parsed by
+        `bot.callbacks.parse_start`). `is_member(chat_id, user_id)` asks Telegram."""
+        parsed = parse_start(payload)
+        if parsed.kind is StartKind.JOIN:
+            return await self.join_by_link(person, parsed.token, is_member)
+        if parsed.kind is StartKind.STALE_JOIN:
+            await self.remember(person, can_message=True)
+            return t("start.link_stale", person.lang)
         return await self.welcome_back(person)
 
-    async def join_by_link(self, person: Person, game_id: int) -> str:
-        """/start j<game> in the private chat: the person can now be written to; seat them."""
+    async def join_by_link(
+        self, person: Person, token: str, is_member: Callable[[int, int], Awaitable[bool]]
+    ) -> str:
+        """/start j<token> in the private chat: the person can now be written to; seat them
+        if they are a member of the lobby's group (issue 11, item 2: a link passed on to
+        strangers seats nobody)."""
         await self.remember(person, can_message=True)
         lang = person.lang
         try:
+            found = await repo.game_by_join_token(self.db, token)
+            if found is None:
+                raise Refusal("start.link_stale")
+            if not await is_member(found.chat_id, person.id):
+                raise Refusal(
+                    "start.not_a_member", chat=await self._chat_title(self.db, found.chat_id)
+                )
             async with self.db.transaction() as tx:
-                game = await repo.load_game(tx, game_id)
+                game = await repo.load_game(tx, found.id)
                 if game is None or game.status is not GameStatus.LOBBY:
                     raise Refusal("alert.lobby_closed")
                 title = await self._chat_title(tx, game.chat_id)
@@ -496,6 +610,7 @@ class GameService:
         if a person is, start the clock of their turn (issue 7)."""
         if self.timers is not None:
             self.timers.touch(game)
+            self.timers.touch_lobby(game)
         match = game.match
         if game.status is not GameStatus.PLAYING or match is None or match.turn is None:
             return
@@ -598,15 +713,24 @@ class GameService:
             raise Refusal("alert.creator_or_admin")
         return game
 
-    async def cancel(self, game_id: int, person: Person, is_admin: bool) -> Answer:
+    async def cancel(
+        self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
+    ) -> Answer:
+        """The confirmation of /cancel, pressed in `chat_id`: only in the game's own group,
+        by its creator or an admin of that group (issue 11, item 1)."""
         lang = person.lang
         try:
+            shown = await repo.load_game(self.db, game_id)
+            if shown is None or chat_id is None or shown.chat_id != chat_id:
+                raise Refusal("alert.foreign_game")
+            if not shown.status.active:
+                raise Refusal("alert.finished")
+            if not await self._may_control(shown, person, is_admin):
+                raise Refusal("alert.creator_or_admin")
             async with self.db.transaction() as tx:
                 game = await repo.load_game(tx, game_id)
                 if game is None or not game.status.active:
                     raise Refusal("alert.finished")
-                if person.id != game.creator_id and not is_admin:
-                    raise Refusal("alert.creator_or_admin")
                 saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
                 await stats.record_match(tx, saved)  # counted only after an abandonment
                 await self._close_votes(tx, saved)
@@ -631,14 +755,19 @@ class GameService:
             raise Refusal("surrender.not_playing")
         return game.id, len(game.match.log)
 
-    async def surrender(self, game_id: int, person: Person, move: int) -> Answer:
+    async def surrender(
+        self, game_id: int, chat_id: int | None, person: Person, move: int
+    ) -> Answer:
         """The person gives up: the match ends at once, scored by K-11's timeout rule from
         the first abandonment (this one unless someone abandoned before), with them the
-        козёл (their side in teams); the stats record it in the same transaction."""
+        козёл (their side in teams); the stats record it in the same transaction. The
+        confirmation counts only in the game's group or the person's private chat."""
         lang = person.lang
         try:
             async with self.db.transaction() as tx:
                 game = await repo.load_game(tx, game_id)
+                if game is not None and chat_id not in (game.chat_id, person.id):
+                    raise Refusal("alert.foreign_game")
                 seat, match = self._check_press(game, person, move)
                 assert game is not None
                 if game.seats[seat].left:
@@ -711,8 +840,11 @@ class GameService:
         self._vote_changed(vote, state, cancelled)
         return None
 
-    async def vote_press(self, vote_id: int, person: Person, in_favour: bool) -> Answer:
-        """A ballot for or against cancelling; the vote is decided as soon as it can be."""
+    async def vote_press(
+        self, vote_id: int, chat_id: int | None, person: Person, in_favour: bool
+    ) -> Answer:
+        """A ballot for or against cancelling, pressed in `chat_id` (the vote's own group
+        only); the vote is decided as soon as it can be."""
         lang = person.lang
         now = utcnow()
         try:
@@ -721,6 +853,8 @@ class GameService:
                 game = await repo.load_game(tx, vote.game_id) if vote else None
                 if vote is None or game is None:
                     raise Refusal("alert.stale")
+                if vote.chat_id != chat_id or game.chat_id != chat_id:
+                    raise Refusal("alert.foreign_game")
                 if not vote.state.open:
                     raise Refusal("alert.vote_over")
                 voters = electorate(game)
@@ -963,7 +1097,11 @@ class GameService:
             if game is None:
                 return
             await _notice(
-                tx, game, "notice.unreachable", name=user.display_name, bot=self.bot_username
+                tx,
+                game,
+                "notice.unreachable",
+                name=short_name(user.display_name),
+                bot=self.bot_username,
             )
         log.warning("chat %s game %s: cannot write to user %s", game.chat_id, game_id, user_id)
         self.publisher.kick_outbox()
@@ -1029,6 +1167,70 @@ class GameService:
         if self.timers is not None:
             self.timers.chat_moved(old_id, new_id)
 
+    # --- removing people from a lobby, closing an unstarted one (issue 11, item 5) ------
+
+    async def removal_choices(
+        self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
+    ) -> tuple[GameRecord, tuple[SeatRecord, ...]]:
+        """The «remove a player» button: the lobby and the people seated in it, for the
+        creator or a chat admin to pick from. Raises Refusal."""
+        game = await self._lobby_of_chat(game_id, chat_id)
+        if not await self._may_control(game, person, is_admin):
+            raise Refusal("alert.creator_or_admin_only")
+        if not game.people:
+            raise Refusal("alert.nobody_to_remove")
+        return game, game.people
+
+    async def remove_seat(
+        self,
+        game_id: int,
+        chat_id: int | None,
+        person: Person,
+        seat: int,
+        user_id: int,
+        is_admin: ChatCheck,
+    ) -> tuple[Answer, str | None]:
+        """Remove `user_id` from seat `seat` of the lobby (the creator or a chat admin).
+        Returns the answer, and the removed person's name (None if nothing changed)."""
+        lang = self._langs[person.id] = person.lang
+        try:
+            shown = await self._lobby_of_chat(game_id, chat_id)
+            if not await self._may_control(shown, person, is_admin):
+                raise Refusal("alert.creator_or_admin_only")
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                if game is None or game.status is not GameStatus.LOBBY:
+                    raise Refusal("alert.lobby_closed")
+                target = game.seat_of(user_id)
+                if target is None or target.seat != seat:
+                    raise Refusal("alert.not_seated_any_more", alert=False)
+                saved = await repo.save_game(tx, _without_seat(game, target.seat))
+        except Refusal as refusal:
+            return refusal.answer(lang), None
+        log.info(
+            "chat %s game %s: user %s removed from the lobby by %s",
+            saved.chat_id,
+            saved.id,
+            user_id,
+            person.id,
+        )
+        self.publisher.touch(saved)
+        name = short_name(target.name)
+        return Answer(t("answer.removed", lang, name=name)), name
+
+    async def lobby_timed_out(self, game_id: int) -> None:
+        """Nobody started the lobby in the group's time: it closes, and the group is told."""
+        async with self.db.transaction() as tx:
+            game = await repo.load_game(tx, game_id)
+            if game is None or game.status is not GameStatus.LOBBY:
+                return
+            saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
+            minutes = self.timers.settings_of(game.chat_id).lobby_timeout if self.timers else 0
+            await _notice(tx, game, "notice.lobby_timed_out", minutes=minutes)
+        log.info("chat %s game %s: the lobby closed unstarted", saved.chat_id, saved.id)
+        self.publisher.touch(saved)
+        self.publisher.kick_outbox()
+
     # --- start and stop ---------------------------------------------------------------
 
     async def resume(self) -> int:
@@ -1082,7 +1284,9 @@ async def _notice(tx: Transaction, game: GameRecord, key: str, **values: object)
 
 
 def _not_your_turn(game: GameRecord, match: Match) -> Refusal:
-    return Refusal("alert.not_your_turn", alert=False, name=game.seats[match.turn or 0].name)
+    return Refusal(
+        "alert.not_your_turn", alert=False, name=short_name(game.seats[match.turn or 0].name)
+    )
 
 
 def _tile(index: int) -> Tile:
@@ -1130,7 +1334,7 @@ def abandonment_lines(game: GameRecord) -> str:
         points_are_bad=game.match.ruleset.scoring is Scoring.KOZEL,
     )
     return "\n".join(
-        f"{seat.name}: {game.abandonment.points[seat.seat]} · +{gains[seat.seat]}"
+        f"{short_name(seat.name)}: {game.abandonment.points[seat.seat]} · +{gains[seat.seat]}"
         for seat in game.seats
     )
 
@@ -1139,7 +1343,7 @@ def _side_names(game: GameRecord, seat: int) -> str:
     """The seat's name, with their partner's in teams."""
     assert game.match is not None
     side = game.match.side_of(seat)
-    return " + ".join(s.name for s in game.seats if game.match.side_of(s.seat) == side)
+    return " + ".join(short_name(s.name) for s in game.seats if game.match.side_of(s.seat) == side)
 
 
 T = TypeVar("T")

@@ -13,7 +13,13 @@ deadline and calls `on_expired(game_id, move)`: the service moves for the person
 meanwhile, so a press just before the deadline wins and nothing is applied twice.
 
 A new turn replaces the game's task; the settings apply from the next turn, since a
-running turn keeps the deadline it started with. Time is injected: `clock()` gives
+running turn keeps the deadline it started with.
+
+Lobbies nobody starts close by themselves (issue 11, item 5): a new lobby gets a
+deadline from the group's `lobby_timeout` (times `scale`), stored with the game
+(`games.lobby_deadline`); `touch_lobby` arms one task per lobby, also after a restart,
+which calls `on_lobby_expired(game_id)` at the deadline (the service closes the lobby
+if it is still one). Time is injected: `clock()` gives
 seconds since the epoch and `sleep(seconds)` waits, so tests never sleep for real.
 """
 
@@ -26,7 +32,7 @@ import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from storage import repo
 from storage.db import Database
@@ -80,6 +86,8 @@ class TurnTimers:
         # a game's messages at the warning moment.
         self.on_expired: Callable[[int, int], Awaitable[None]] | None = None
         self.on_warning: Callable[[GameRecord], None] | None = None
+        self.on_lobby_expired: Callable[[int], Awaitable[None]] | None = None
+        self._lobby_tasks: dict[int, asyncio.Task[None]] = {}
         self._settings: dict[int, ChatSettings] = {}  # chats with non-default settings
         self._stored: dict[int, TurnDeadline] = {}  # deadlines read at start, not yet used
         self._clocks: dict[int, TurnClock] = {}
@@ -103,13 +111,54 @@ class TurnTimers:
             await repo.upsert_chat(tx, chat)
             await repo.set_chat_settings(tx, chat.id, settings)
         self._settings[chat.id] = settings
-        log.info("chat %s: turn timer set to %s", chat.id, settings.turn_timer.value)
+        log.info(
+            "chat %s: turn timer set to %s, lobbies close after %s min",
+            chat.id,
+            settings.turn_timer.value,
+            settings.lobby_timeout or "no limit",
+        )
 
     def chat_moved(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its settings (moved in the database) follow it."""
         settings = self._settings.pop(old_id, None)
         if settings is not None:
             self._settings[new_id] = settings
+
+    # --- lobbies (issue 11, item 5) ---------------------------------------------------
+
+    def lobby_deadline(self, chat_id: int) -> datetime | None:
+        """When a lobby opened now in `chat_id` closes unstarted; None: the group set no limit."""
+        minutes = self.settings_of(chat_id).lobby_timeout
+        if not minutes:
+            return None
+        seconds = minutes * 60 * self.scale
+        return datetime.fromtimestamp(self.clock(), UTC) + timedelta(seconds=seconds)
+
+    def touch_lobby(self, game: GameRecord) -> None:
+        """`game` was committed (or picked up at a restart): wait for its lobby's deadline,
+        once; a game that is no longer a lobby needs no waiting."""
+        if game.status is not GameStatus.LOBBY or game.lobby_deadline is None or self._closing:
+            task = self._lobby_tasks.pop(game.id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+            return
+        if game.id not in self._lobby_tasks:
+            work = self._close_lobby(game.id, game.lobby_deadline.timestamp())
+            self._lobby_tasks[game.id] = asyncio.ensure_future(work)
+
+    async def _close_lobby(self, game_id: int, deadline: float) -> None:
+        try:
+            await self._sleep_until(deadline)
+            log.info("game %s: the lobby's time ran out", game_id)
+            if self.on_lobby_expired is not None:
+                await self.on_lobby_expired(game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: the lobby timer failed", game_id)
+        finally:
+            if self._lobby_tasks.get(game_id) is asyncio.current_task():
+                del self._lobby_tasks[game_id]
 
     # --- turns ------------------------------------------------------------------------
 
@@ -207,8 +256,13 @@ class TurnTimers:
     async def close(self) -> None:
         """Stop every timer (shutdown); stored deadlines stay for the next start."""
         self._closing = True
-        tasks = [task for task in self._tasks.values() if task is not asyncio.current_task()]
+        tasks = [
+            task
+            for task in (*self._tasks.values(), *self._lobby_tasks.values())
+            if task is not asyncio.current_task()
+        ]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
+        self._lobby_tasks.clear()

@@ -10,7 +10,14 @@ from bot.i18n import t
 from bot.presenter import cancel_confirm_keyboard
 from bot.service import GameService, Refusal
 from domino.rules import KOZEL
-from handlers.people import GROUP_TYPES, chat_of, person_of
+from handlers.people import (
+    ADMIN_STATUSES,
+    GROUP_TYPES,
+    by_anonymous_admin,
+    chat_of,
+    is_member,
+    person_of,
+)
 
 router = Router(name="commands")
 in_group = F.chat.type.in_(GROUP_TYPES)
@@ -19,7 +26,11 @@ in_private = F.chat.type == "private"
 
 @router.message(Command("domino", "newgame"), in_group, F.from_user)
 async def on_new_game(message: Message, games: GameService) -> None:
+    """A new lobby. An anonymous admin's lobby has no seat for them; the chat's admins run
+    it (issue 11, item 4). Another bot's command is not taken."""
     assert message.from_user is not None
+    if message.from_user.is_bot and not by_anonymous_admin(message):
+        return
     reply = await games.open_lobby(chat_of(message.chat), person_of(message.from_user))
     if reply:
         await message.reply(reply)
@@ -32,11 +43,15 @@ async def on_new_game_in_private(message: Message) -> None:
 
 
 @router.message(CommandStart(), in_private, F.from_user)
-async def on_start(message: Message, command: CommandObject, games: GameService) -> None:
+async def on_start(message: Message, command: CommandObject, bot: Bot, games: GameService) -> None:
     assert message.from_user is not None
     person = person_of(message.from_user)
     payload = command.args.strip() if command.args else None
-    await message.answer(await games.start(person, payload))
+
+    async def member(chat_id: int, user_id: int) -> bool:
+        return await is_member(bot, chat_id, user_id)
+
+    await message.answer(await games.start(person, payload, member))
 
 
 @router.message(Command("hand"), in_private, F.from_user)
@@ -71,11 +86,13 @@ async def on_leave(message: Message, games: GameService) -> None:
 async def on_cancel(message: Message, bot: Bot, games: GameService) -> None:
     assert message.from_user is not None
     person = person_of(message.from_user)
-    member = await bot.get_chat_member(message.chat.id, person.id)
+    if by_anonymous_admin(message):
+        admin = True  # only a chat's admins can write as the chat
+    else:
+        member = await bot.get_chat_member(message.chat.id, person.id)
+        admin = member.status in ADMIN_STATUSES
     try:
-        game = await games.cancel_allowed(
-            message.chat.id, person, member.status in ("creator", "administrator")
-        )
+        game = await games.cancel_allowed(message.chat.id, person, admin)
     except Refusal as refusal:
         if refusal.key == "alert.creator_or_admin":
             # Anyone else seated in the running match may start a vote to cancel it.

@@ -12,7 +12,7 @@ from bot.i18n import t
 from bot.presenter import surrender_confirm_keyboard
 from bot.service import Answer, GameService, Refusal
 from handlers.buttons import reply
-from handlers.people import GROUP_TYPES, person_of
+from handlers.people import GROUP_TYPES, person_of, pressed_in
 
 router = Router(name="endings")
 
@@ -45,12 +45,13 @@ async def on_surrender_press(
     if not callback_data.confirm:
         await reply(call, Answer(t("answer.playing_on", person.lang)))
         return
-    await reply(call, await games.surrender(callback_data.game, person, callback_data.move))
+    answer = await games.surrender(callback_data.game, pressed_in(call), person, callback_data.move)
+    await reply(call, answer)
 
 
 @router.callback_query(VoteCb.filter())
 async def on_vote(call: CallbackQuery, callback_data: VoteCb, games: GameService) -> None:
     answer = await games.vote_press(
-        callback_data.vote, person_of(call.from_user), callback_data.in_favour
+        callback_data.vote, pressed_in(call), person_of(call.from_user), callback_data.in_favour
     )
     await reply(call, answer)

@@ -11,18 +11,17 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import BackCb, GroupLangCb, TimerCb
+from bot.callbacks import BackCb, GroupLangCb, LobbyTimeCb, TimerCb
 from bot.i18n import Lang, t
-from bot.presenter import settings_keyboard, settings_text, timer_name
+from bot.presenter import lobby_timeout_name, settings_keyboard, settings_text, timer_name
 from bot.service import Answer, GameService
 from bot.timers import TurnTimers
 from domino.timing import TurnTimer
-from handlers.buttons import reply
-from handlers.people import GROUP_TYPES, chat_of, person_of
-from storage.records import GROUP_LANGS, ChatSettings
+from handlers.buttons import refuse_outside_private_chat, reply
+from handlers.people import ADMIN_STATUSES, GROUP_TYPES, chat_of, person_of
+from storage.records import GROUP_LANGS, LOBBY_TIMEOUTS, ChatSettings
 
 router = Router(name="settings")
-ADMIN_STATUSES = ("creator", "administrator")
 
 
 def shown_in(settings: ChatSettings, person_lang: Lang) -> Lang:
@@ -106,6 +105,23 @@ async def on_group_lang(
         await reply(call, Answer(t("answer.group_lang_set", lang, lang=name)))
 
 
+@router.callback_query(LobbyTimeCb.filter())
+async def on_lobby_timeout(
+    call: CallbackQuery, callback_data: LobbyTimeCb, bot: Bot, timers: TurnTimers
+) -> None:
+    """How long a lobby nobody starts stays open (issue 11, item 5); from the next lobby on."""
+    lang = person_of(call.from_user).lang
+    minutes = callback_data.minutes
+    if minutes not in LOBBY_TIMEOUTS:
+        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        return
+    if await _change(call, bot, timers, lobby_timeout=minutes) is not None:
+        name = lobby_timeout_name(minutes, lang)
+        await reply(call, Answer(t("answer.lobby_timeout_set", lang, time=name)))
+
+
 @router.callback_query(BackCb.filter())
 async def on_back(call: CallbackQuery, callback_data: BackCb, games: GameService) -> None:
+    if await refuse_outside_private_chat(call):
+        return
     await reply(call, await games.come_back(callback_data.game, person_of(call.from_user)))

@@ -139,6 +139,8 @@ class GameRecord:
     ended_at: datetime | None = None
     ending: Ending | None = None  # set when the game ends (status FINISHED or CANCELLED)
     abandonment: Abandonment | None = None  # the first person who abandoned the match
+    join_token: str | None = None  # the secret of the lobby's deep link (issue 11)
+    lobby_deadline: datetime | None = None  # when the lobby closes if nobody starts it
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         for seat in self.seats:
@@ -155,6 +157,8 @@ class GameRecord:
 
 
 GROUP_LANGS = ("ru", "en")  # the languages a group may choose for its messages
+LOBBY_TIMEOUTS = (0, 5, 10, 30)  # minutes an unstarted lobby stays open; 0: no limit
+DEFAULT_LOBBY_TIMEOUT = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,11 +168,14 @@ class ChatSettings:
 
     turn_timer: TurnTimer = DEFAULT_TURN_TIMER
     group_lang: str | None = None  # "ru" or "en" for the group's messages; None: the creator's
+    lobby_timeout: int = DEFAULT_LOBBY_TIMEOUT  # minutes (LOBBY_TIMEOUTS); 0: no limit
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"turn_timer": self.turn_timer.value}
         if self.group_lang is not None:
             data["group_lang"] = self.group_lang
+        if self.lobby_timeout != DEFAULT_LOBBY_TIMEOUT:
+            data["lobby_timeout"] = self.lobby_timeout
         return data
 
     @classmethod
@@ -179,7 +186,16 @@ class ChatSettings:
         except ValueError:
             turn_timer = DEFAULT_TURN_TIMER  # a value this version no longer offers
         lang = data.get("group_lang")
-        return cls(turn_timer=turn_timer, group_lang=lang if lang in GROUP_LANGS else None)
+        minutes = data.get("lobby_timeout", DEFAULT_LOBBY_TIMEOUT)
+        return cls(
+            turn_timer=turn_timer,
+            group_lang=lang if lang in GROUP_LANGS else None,
+            lobby_timeout=(
+                minutes
+                if isinstance(minutes, int) and minutes in LOBBY_TIMEOUTS
+                else DEFAULT_LOBBY_TIMEOUT
+            ),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -177,15 +177,27 @@ async def create_game(
     ruleset: Ruleset,
     seats_wanted: int,
     seats: Iterable[SeatRecord] = (),
+    join_token: str | None = None,
+    lobby_deadline: datetime | None = None,
 ) -> GameRecord:
-    """Open a lobby. Raises ChatBusy if the chat has an active game, PlayerBusy for a seat."""
+    """Open a lobby. Raises ChatBusy if the chat has an active game, PlayerBusy for a seat.
+    `join_token` is the secret of its deep link; `lobby_deadline` when it closes unstarted."""
     try:
         game_id = await tx.insert(
             """
-            INSERT INTO games (chat_id, status, creator_id, ruleset, seats_wanted, created_at)
-            VALUES (?, 'lobby', ?, ?, ?, ?)
+            INSERT INTO games (chat_id, status, creator_id, ruleset, seats_wanted, created_at,
+                               join_token, lobby_deadline)
+            VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?)
             """,
-            (chat_id, creator_id, json.dumps(ruleset.to_dict()), seats_wanted, _iso(now())),
+            (
+                chat_id,
+                creator_id,
+                json.dumps(ruleset.to_dict()),
+                seats_wanted,
+                _iso(now()),
+                join_token,
+                _iso(lobby_deadline),
+            ),
         )
     except sqlite3.IntegrityError as exc:
         if "games" in str(exc) and "chat_id" in str(exc):
@@ -277,6 +289,12 @@ async def load_game(db: Reader, game_id: int) -> GameRecord | None:
     return _game_from_rows(row, seat_rows)
 
 
+async def game_by_join_token(db: Reader, token: str) -> GameRecord | None:
+    """The game whose deep link carries `token` (issue 11: links name no game id)."""
+    row = await db.fetch_one("SELECT id FROM games WHERE join_token = ?", (token,))
+    return await load_game(db, row["id"]) if row else None
+
+
 async def active_game_in_chat(db: Reader, chat_id: int) -> GameRecord | None:
     row = await db.fetch_one(
         "SELECT id FROM games WHERE chat_id = ? AND status IN (?, ?)", (chat_id, *ACTIVE)
@@ -340,6 +358,8 @@ def _game_from_rows(row: aiosqlite.Row, seat_rows: list[aiosqlite.Row]) -> GameR
         abandonment=(
             Abandonment.from_dict(json.loads(row["abandonment"])) if row["abandonment"] else None
         ),
+        join_token=row["join_token"],
+        lobby_deadline=_parse_time(row["lobby_deadline"]),
     )
 
 
