@@ -50,7 +50,7 @@ from domino.rules import KOZEL, FishMode, Ruleset, Scoring, Variant
 from domino.tiles import ALL_TILES, Tile
 from storage import repo, stats
 from storage import votes as vote_store
-from storage.db import Database, Transaction
+from storage.db import Database, Transaction, retrying
 from storage.records import (
     Abandonment,
     ChatRecord,
@@ -623,35 +623,52 @@ class GameService:
     async def _computers_move(self, game_id: int) -> None:
         try:
             await asyncio.sleep(self.computer_delay)
-            async with self.db.transaction() as tx:
-                game = await repo.load_game(tx, game_id)
-                if game is None or game.status is not GameStatus.PLAYING or game.match is None:
-                    return
-                match = game.match
-                move = len(match.log)
-                results_before = len(match.results)
-                round_no = match.round_no
-                player = GreedyPlayer()
-                while (
-                    not match.over
-                    and match.turn is not None
-                    and game.seats[match.turn].by_computer
-                    and match.round_no == round_no
-                ):
-                    seat = match.turn
-                    match.apply(player.choose(match.view(seat).round), seat)
-                if len(match.log) == move:
-                    return
-                await self._log_new_actions(tx, game, match, move, None)
-                saved = await self._save_after_moves(tx, game, match, results_before)
+            saved = await self._until_stored(
+                lambda: self._computers_play(game_id), f"game {game_id}: computer move"
+            )
         except Exception:
             log.exception("game %s: computer players failed to move", game_id)
             return
         finally:
             self._computer_tasks.pop(game_id, None)
+        if saved is None:
+            return
         self.publisher.touch(saved)
         self.publisher.kick_outbox()
         self._kick_computers(saved)
+
+    async def _computers_play(self, game_id: int) -> GameRecord | None:
+        """One transaction: every computer whose turn it is moves, up to the round's end
+        or a person's turn. None if there was nothing to play."""
+        async with self.db.transaction() as tx:
+            game = await repo.load_game(tx, game_id)
+            if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+                return None
+            match = game.match
+            move = len(match.log)
+            results_before = len(match.results)
+            round_no = match.round_no
+            player = GreedyPlayer()
+            while (
+                not match.over
+                and match.turn is not None
+                and game.seats[match.turn].by_computer
+                and match.round_no == round_no
+            ):
+                seat = match.turn
+                match.apply(player.choose(match.view(seat).round), seat)
+            if len(match.log) == move:
+                return None
+            await self._log_new_actions(tx, game, match, move, None)
+            return await self._save_after_moves(tx, game, match, results_before)
+
+    async def _until_stored(self, work: Callable[[], Awaitable[T]], log_as: str) -> T | None:
+        """Background work nobody will ask for again (a computer's move, a timed-out turn,
+        a vote's expiry) is tried again while the database is locked by another process
+        or full (issue 11): each try is one whole transaction, so a failed one left
+        nothing behind, and the work itself finds out when the game has ended meanwhile.
+        None when the bot stops first."""
+        return await retrying(work, log_as=log_as, still_wanted=lambda: not self._closing)
 
     # --- leaving, cancelling, hands ---------------------------------------------------
 
@@ -961,16 +978,9 @@ class GameService:
             if vote is None or not vote.state.open:
                 return
             await asyncio.sleep(max(0.0, (vote.expires_at - utcnow()).total_seconds()))
-            now = utcnow()
-            async with self.db.transaction() as tx:
-                vote = await vote_store.load_vote(tx, vote_id)
-                game = await repo.load_game(tx, vote.game_id) if vote else None
-                if vote is None or game is None or not vote.state.open:
-                    return
-                state = decide(vote, electorate(game), now)
-                if game.status is not GameStatus.PLAYING:
-                    state = VoteState.CLOSED
-                cancelled = await self._settle_vote(tx, game, vote, state, now)
+            decided = await self._until_stored(
+                lambda: self._decide_expired_vote(vote_id), f"vote {vote_id}: expiry"
+            )
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -978,7 +988,24 @@ class GameService:
             return
         finally:
             self._vote_timers.pop(vote_id, None)
-        self._vote_changed(vote, state, cancelled)
+        if decided is not None:
+            self._vote_changed(*decided)
+
+    async def _decide_expired_vote(
+        self, vote_id: int
+    ) -> tuple[Vote, VoteState, GameRecord | None] | None:
+        """One transaction: the vote's outcome now that its time is up; None if it was
+        decided meanwhile."""
+        now = utcnow()
+        async with self.db.transaction() as tx:
+            vote = await vote_store.load_vote(tx, vote_id)
+            game = await repo.load_game(tx, vote.game_id) if vote else None
+            if vote is None or game is None or not vote.state.open:
+                return None
+            state = decide(vote, electorate(game), now)
+            if game.status is not GameStatus.PLAYING:
+                state = VoteState.CLOSED
+            return vote, state, await self._settle_vote(tx, game, vote, state, now)
 
     async def resend_hand(self, person: Person) -> str | None:
         """/hand: a fresh hand message at the bottom of the private chat."""
@@ -1000,14 +1027,36 @@ class GameService:
         takes the seat (`away`), announced once, and the match's first abandonment is
         this timeout (K-11). Nothing happens if the game has moved on meanwhile: a press
         just before the deadline wins and no move is made twice."""
+        timed_out = await self._until_stored(
+            lambda: self._time_out(game_id, move), f"game {game_id}: timeout of move {move}"
+        )
+        if timed_out is None:
+            return
+        saved, seat, strikes, away = timed_out
+        log.info(
+            "chat %s game %s: seat %d timed out on move %d (strike %d%s)",
+            saved.chat_id,
+            saved.id,
+            seat,
+            move,
+            strikes,
+            ", a computer takes over" if away else "",
+        )
+        self.publisher.touch(saved)
+        self._kick_computers(saved)
+        self.publisher.kick_outbox()
+
+    async def _time_out(self, game_id: int, move: int) -> tuple[GameRecord, int, int, bool] | None:
+        """One transaction: the move made for the person and the strike noted; None if
+        the game moved on meanwhile."""
         async with self.db.transaction() as tx:
             game = await repo.load_game(tx, game_id)
             if game is None or game.status is not GameStatus.PLAYING or game.match is None:
-                return
+                return None
             match = game.match
             seat = match.turn
             if len(match.log) != move or seat is None or game.seats[seat].by_computer:
-                return
+                return None
             results_before = len(match.results)
             round_no = match.round_no
             player = GreedyPlayer()
@@ -1033,18 +1082,7 @@ class GameService:
                     changed = dataclasses.replace(changed, abandonment=abandonment)
                 await _notice(tx, game, "notice.taken_over", name=record.name)
             saved = await self._save_after_moves(tx, changed, match, results_before)
-        log.info(
-            "chat %s game %s: seat %d timed out on move %d (strike %d%s)",
-            saved.chat_id,
-            saved.id,
-            seat,
-            move,
-            strikes,
-            ", a computer takes over" if away else "",
-        )
-        self.publisher.touch(saved)
-        self._kick_computers(saved)
-        self.publisher.kick_outbox()
+        return saved, seat, strikes, away
 
     async def come_back(self, game_id: int, person: Person) -> Answer:
         """The "I'm back" button: a person a computer stood in for plays their seat again, with no
