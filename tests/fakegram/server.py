@@ -148,6 +148,8 @@ class FakeTelegram:
         self._group_ids = itertools.count(1)
         self._query_ids = itertools.count(7_000_000_000_001)
         self._file_ids = itertools.count(1)
+        # The bot's own message counter: ids in private chats and basic groups (see _store).
+        self._account_message_ids = itertools.count(1)
         self._pending_callbacks: dict[str, PendingQuery] = {}
         self._pending_inline: dict[str, PendingQuery] = {}
         self._inline_messages: dict[str, StoredMessage] = {}
@@ -1057,11 +1059,26 @@ class FakeTelegram:
         reply_to: StoredMessage | None = None,
     ) -> StoredMessage:
         message = StoredMessage(
-            chat, chat.next_message_id, sender, self._now(), version, reply_to=reply_to
+            chat, self._next_message_id(chat), sender, self._now(), version, reply_to=reply_to
         )
         chat.messages[message.message_id] = message
-        chat.next_message_id += 1
         return message
+
+    def _next_message_id(self, chat: FakeChat) -> int:
+        """The id the bot sees for a new message in ``chat``.
+
+        Telegram numbers messages in private chats and basic groups per *account*: each
+        account that receives a copy gives it the next number of its own counter, so the bot's
+        ids in two such chats never collide (and a person sees other ids for the same message).
+        Supergroups and channels number their messages per chat, the same for everyone. The
+        fake keeps the bot's view only; every message of a private chat or basic group takes
+        a number, also one privacy mode hides from the bot (ids need only be unique and rising).
+        """
+        if chat.type is ChatType.SUPERGROUP:
+            number = chat.next_message_id
+            chat.next_message_id += 1
+            return number
+        return next(self._account_message_ids)
 
     def _message_json(self, message: StoredMessage, *, nested: bool = False) -> dict[str, Any]:
         body: dict[str, Any] = {

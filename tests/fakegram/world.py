@@ -286,7 +286,7 @@ class FakeChat:
     migrated_to: int | None = None
     migrated_from: int | None = None
     messages: dict[int, StoredMessage] = field(default_factory=dict)
-    next_message_id: int = 1
+    next_message_id: int = 1  # a supergroup's own counter; other chats use the bot's account's
 
     def to_api(self) -> dict[str, Any]:
         chat: dict[str, Any] = {"id": self.id, "type": self.type.value}

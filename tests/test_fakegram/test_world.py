@@ -193,3 +193,31 @@ async def test_edit_media_turns_a_text_message_into_a_photo(
     assert [v.text for v in stored.history] == ["ждём"]
     with pytest.raises(TelegramBadRequest, match="there is no text in the message to edit"):
         await fake_bot.edit_message_text("снова", chat_id=alice.id, message_id=sent.message_id)
+
+
+async def test_message_ids_count_per_account_in_private_chats_and_groups(
+    fakegram: FakeTelegram, fake_bot: Bot
+) -> None:
+    """Issue 11, item 16: in private chats and basic groups the bot's messages are numbered
+    from one counter of its account, so an id names one message in one chat only; a
+    supergroup numbers its own messages."""
+    alice = fakegram.add_user("Алиса", started=True)
+    bob = fakegram.add_user("Боб", started=True)
+    group = fakegram.add_group("G", members=[alice, bob], bot_status=MemberStatus.ADMINISTRATOR)
+    to_alice = await fake_bot.send_message(alice.id, "тебе")
+    from_bob = await bob.send(None, "привет")
+    in_group = await fake_bot.send_message(group.id, "всем")
+    ids = [to_alice.message_id, from_bob.message_id, in_group.message_id]
+    assert len(set(ids)) == 3 and ids == sorted(ids)
+    with pytest.raises(TelegramBadRequest, match="Bad Request: message to delete not found"):
+        await fake_bot.delete_message(bob.id, to_alice.message_id)
+    with pytest.raises(TelegramBadRequest, match="Bad Request: message to edit not found"):
+        await fake_bot.edit_message_text("x", chat_id=alice.id, message_id=from_bob.message_id)
+    with pytest.raises(TelegramBadRequest, match="Bad Request: message to delete not found"):
+        await fake_bot.delete_message(group.id, from_bob.message_id)
+    assert not fakegram.message(bob.id, from_bob.message_id).deleted
+    first = fakegram.add_group("S1", members=[alice], supergroup=True)
+    second = fakegram.add_group("S2", members=[bob], supergroup=True)
+    one = await fake_bot.send_message(first.id, "раз")
+    other = await fake_bot.send_message(second.id, "два")
+    assert one.message_id == other.message_id == 1
