@@ -20,6 +20,10 @@ they re-parse every answer with aiogram's own models. Point any aiogram bot at i
 
     Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
 
+and a python-telegram-bot application with
+``ApplicationBuilder().token(fake.token).base_url(f"{fake.url}/bot")``: a second client
+nobody here wrote keeps the fake honest (``tests/test_fakegram/test_ptb_client.py``).
+
 By itself (benchmarks, manual checks): ``python -m tests.fakegram --port 8081 --demo``.
 
 The bot side
@@ -30,18 +34,20 @@ unknown method -> 404 ``Not Found``; missing required field or wrong type -> 400
 real server's words (``Bad Request: message text is empty``, ``Bad Request: chat not
 found``, ``Bad Request: field "x" must be of type Integer``). Every answer is checked
 against the definitions too (only declared fields, right types; the one field aiogram 3.31
-requires beyond api.json, ``ChatMemberAdministrator.can_send_welcome_messages``, is declared
-in ``spec.EXTRA_RESPONSE_FIELDS``). Modelled methods: getMe,
-getUpdates (long polling, offsets, allowed_updates, 409 on a second poller or while a
-webhook is set), setWebhook / deleteWebhook / getWebhookInfo (updates POSTed in order with
+requires beyond api.json, ``ChatMemberAdministrator.can_send_welcome_messages``, is
+declared in ``spec.EXTRA_RESPONSE_FIELDS``). Modelled methods: getMe, getUpdates (long
+polling, offsets, allowed_updates, 409 on a second poller or while a webhook is set),
+setWebhook / deleteWebhook / getWebhookInfo (updates POSTed in order with
 ``X-Telegram-Bot-Api-Secret-Token``; a method in the webhook's response body is executed),
-sendMessage, sendPhoto (the image is opened with Pillow; ``file_id`` reuse), editMessageText,
-editMessageCaption, editMessageMedia, editMessageReplyMarkup, deleteMessage,
-answerCallbackQuery, answerInlineQuery, setMyCommands / getMyCommands / deleteMyCommands,
-getChat, getChatMember, getChatAdministrators, pinChatMessage, unpinChatMessage,
-sendChatAction, leaveChat. Telegram's rules with its texts: text 1-4096 and caption 0-1024
-UTF-16 units after entity parsing; ``parse_mode=HTML`` parsed and validated (``can't parse
-entities: ...``), Markdown modes passed through unchecked; callback_data 1-64 bytes
+sendMessage, sendPhoto (the image is opened with Pillow; ``file_id`` reuse; an empty
+upload -> ``file must be non-empty``), editMessageText, editMessageCaption,
+editMessageMedia (photos; it also turns a text message into a photo, as the Bot API
+allows), editMessageReplyMarkup, deleteMessage, answerCallbackQuery, answerInlineQuery,
+setMyCommands / getMyCommands / deleteMyCommands, getChat, getChatMember,
+getChatAdministrators, pinChatMessage, unpinChatMessage, sendChatAction, leaveChat.
+Telegram's rules with its texts: text 1-4096 and caption 0-1024 UTF-16 units after entity
+parsing; ``parse_mode=HTML`` parsed and validated (``can't parse entities: ...``),
+Markdown modes passed through unchecked; callback_data 1-64 bytes
 (``BUTTON_DATA_INVALID``); at most 8 buttons a row and 100 in all (``reply markup is too
 long``); ``message is not modified: ...``; ``message to edit not found`` / ``message to
 delete not found``; a callback query answered twice or after ``callback_timeout`` seconds
@@ -64,6 +70,12 @@ Every chat keeps its messages as a client shows them now (``chat.visible_message
 ``chat.bot_messages``, ``chat.last_bot_message``): ``StoredMessage`` with text or photo (bytes
 and file_id), caption, keyboard (``message.buttons``), edit ``history``, ``deleted``,
 ``pinned``. ``fake.message(chat_id, message_id)`` finds one, e.g. for an aiogram ``Message``.
+Message ids are the bot's, numbered as Telegram numbers them: in private chats and basic
+groups from one counter of the bot's account (every account numbers its own copies there),
+in a supergroup from the chat's own counter. So an id names one message in one private chat
+or basic group, and a wrong chat/id pair answers ``message to edit not found`` (``... to
+delete ...``, ``... to pin ...``, ``message to be replied not found``), never another chat's
+message; ids rise within a chat but have gaps.
 
 Acting as users (all awaitable)
 -------------------------------

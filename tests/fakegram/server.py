@@ -1070,8 +1070,10 @@ class FakeTelegram:
         Telegram numbers messages in private chats and basic groups per *account*: each
         account that receives a copy gives it the next number of its own counter, so the bot's
         ids in two such chats never collide (and a person sees other ids for the same message).
-        Supergroups and channels number their messages per chat, the same for everyone. The
-        fake keeps the bot's view only; every message of a private chat or basic group takes
+        Supergroups and channels number their messages per chat, the same for everyone (the
+        MTProto design as Pyrogram's and Telethon's docs explain it; tdlib's maintainers:
+        "message id will be the same only in supergroups (and channels)"). The fake keeps
+        the bot's view only; every message of a private chat or basic group takes
         a number, also one privacy mode hides from the bot (ids need only be unique and rising).
         """
         if chat.type is ChatType.SUPERGROUP:
