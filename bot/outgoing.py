@@ -8,6 +8,16 @@ Everything the bot sends goes through `Outgoing.call(chat_id, method)`:
 - a call with a `merge_key` (e.g. "edit the table message") that finds an older call
   with the same key still waiting replaces it: the older caller gets the newer
   call's result, and Telegram sees one edit instead of two;
+- the game's own messages (the table, hands, lobby, votes, announcements: `Lane.GAME`)
+  go before replies to commands (`Lane.REPLY`, everything a handler sends), so a flood
+  of commands cannot hold a group's table back (issue 11, item 9);
+- in a group, a reply whose text and keyboard equal a reply still waiting is not sent
+  again: both commands get the one message (`/top` ×300 sends one table of standings);
+- every chat's queue is bounded (`Limits.game_queue`, `Limits.reply_queue`): a full
+  reply lane drops its oldest waiting reply, a full game lane refuses the new call
+  (its caller redoes it on the next change); both with `QueueFull`, a kind of 429;
+- a chat's entry is forgotten once it is idle and its bucket full again, so `_chats`
+  holds only the chats written to in the last few seconds (see `Outgoing._sweep`);
 - 429 `retry_after` makes only that chat wait; other chats go on;
 - "message is not modified" is success (the message already shows what we want);
 - 5xx answers and dropped connections are retried a few times with backoff;
@@ -24,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import enum
 import logging
 import time
 from collections import deque
@@ -41,7 +52,7 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import GetUpdates, TelegramMethod
+from aiogram.methods import GetUpdates, SendMessage, TelegramMethod
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +77,9 @@ PACED_METHODS = frozenset(
     }
 )
 
+# `_chats` is never swept while it holds fewer entries than this.
+SWEEP_FLOOR = 64
+
 # Set inside the queue's own workers: their calls go straight to Telegram.
 _IN_QUEUE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_outgoing_queue", default=False)
 
@@ -89,6 +103,12 @@ class Limits:
     overall: Pace | None = Pace(rate=25.0, burst=25)
     retries: int = 5  # attempts after a 5xx or a dropped connection
     backoff: float = 0.5  # first pause before such a retry, doubled each time
+    # Calls waiting per chat and lane. The game lane holds at most one call per message
+    # of a game (the publisher waits for each), so 100 is far above any real chat; the
+    # reply lane is what a flood of commands fills: 20 replies are a minute of a group's
+    # pacing, and anything older than that is no longer worth sending.
+    game_queue: int = 100
+    reply_queue: int = 20
 
     @classmethod
     def off(cls) -> Limits:
@@ -109,10 +129,36 @@ class TokenBucket:
             float(self.pace.burst), self.tokens + (moment - self.updated) * self.pace.rate
         )
         self.updated = moment
-        return 0.0 if self.tokens >= 1.0 else (1.0 - self.tokens) / self.pace.rate
+        # A token short by a rounding error is there: waiting for 1e-16 s more could be
+        # lost in the clock's own rounding and wait forever.
+        return 0.0 if self.tokens >= 1.0 - 1e-9 else (1.0 - self.tokens) / self.pace.rate
 
     def take(self) -> None:
         self.tokens -= 1.0
+
+    def full(self) -> bool:
+        """Whether the bucket holds its whole burst again (as a new one would)."""
+        self.wait_time()
+        return self.tokens >= self.pace.burst - 1e-9
+
+
+class Lane(enum.IntEnum):
+    """Which calls of a chat go first: the lower value."""
+
+    GAME = 0  # what shows a game: the table, hands, the lobby, votes, announcements
+    REPLY = 1  # answers to commands: everything a handler sends
+
+
+class QueueFull(TelegramRetryAfter):
+    """The chat's queue is full (a flood of commands): this call is not sent. Like
+    Telegram's own 429, it says "this chat takes no more now", and is treated so."""
+
+    def __init__(self, method: TelegramMethod[Any], chat_id: int, lane: Lane) -> None:
+        super().__init__(
+            method,
+            f"the {lane.name.lower()} queue of chat {chat_id} is full",
+            retry_after=1,
+        )
 
 
 @dataclass
@@ -124,9 +170,20 @@ class _Job:
 
 @dataclass
 class _ChatQueue:
-    jobs: deque[_Job] = field(default_factory=deque)
+    lanes: tuple[deque[_Job], deque[_Job]] = field(default_factory=lambda: (deque(), deque()))
     bucket: TokenBucket | None = None
     worker: asyncio.Task[None] | None = None
+
+    @property
+    def waiting(self) -> int:
+        return sum(len(lane) for lane in self.lanes)
+
+    def next_job(self) -> _Job:
+        """The oldest call of the first lane that holds one."""
+        return next(lane for lane in self.lanes if lane).popleft()
+
+    def jobs(self) -> list[_Job]:
+        return [job for lane in self.lanes for job in lane]
 
 
 Caller = Callable[[TelegramMethod[Any]], Awaitable[Any]]
@@ -148,35 +205,68 @@ class Outgoing:
         self._clock = clock
         self._sleep = sleep
         self._chats: dict[int, _ChatQueue] = {}
+        self._sweep_at = SWEEP_FLOOR  # `_sweep` when `_chats` grows past this
         self._overall = TokenBucket(self.limits.overall, clock) if self.limits.overall else None
         self._idle = asyncio.Event()
         self._idle.set()
         self.sent = 0  # calls that reached Telegram and succeeded, for logs and benchmarks
         self.merged = 0  # calls folded into a newer one with the same merge_key
+        self.dropped = 0  # calls not sent because their chat's queue was full
 
     async def call(
-        self, chat_id: int, method: TelegramMethod[T], *, merge_key: Hashable | None = None
+        self,
+        chat_id: int,
+        method: TelegramMethod[T],
+        *,
+        merge_key: Hashable | None = None,
+        lane: Lane = Lane.GAME,
     ) -> T:
         """Queue `method` for `chat_id` and wait for Telegram's answer."""
-        return await self.submit(chat_id, method, merge_key=merge_key)
+        return await self.submit(chat_id, method, merge_key=merge_key, lane=lane)
 
     def submit(
-        self, chat_id: int, method: TelegramMethod[T], *, merge_key: Hashable | None = None
+        self,
+        chat_id: int,
+        method: TelegramMethod[T],
+        *,
+        merge_key: Hashable | None = None,
+        lane: Lane = Lane.GAME,
     ) -> asyncio.Future[T]:
         """Queue `method`; the returned future resolves with Telegram's answer."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         queue = self._chats.get(chat_id)
         if queue is None:
+            if len(self._chats) >= self._sweep_at:
+                self._sweep()
             queue = self._chats[chat_id] = _ChatQueue(bucket=self._bucket_for(chat_id))
+        if merge_key is None and lane is Lane.REPLY:
+            merge_key = reply_key(chat_id, method)
+        jobs = queue.lanes[lane]
         if merge_key is not None:
-            for job in queue.jobs:
+            for job in jobs:
                 if job.merge_key == merge_key:
                     job.method = method
                     job.waiters.append(future)
                     self.merged += 1
                     return future
-        queue.jobs.append(_Job(method, merge_key, [future]))
+        if len(jobs) >= self._bound(lane):
+            if lane is Lane.GAME:
+                future.set_exception(QueueFull(method, chat_id, lane))
+                self.dropped += 1
+                return future
+            oldest = jobs.popleft()
+            for waiter in oldest.waiters:
+                if not waiter.done():
+                    waiter.set_exception(QueueFull(oldest.method, chat_id, lane))
+            self.dropped += 1
+            log.warning(
+                "chat %s: %d replies waiting; the oldest (%s) is dropped",
+                chat_id,
+                len(jobs) + 1,
+                type(oldest.method).__name__,
+            )
+        jobs.append(_Job(method, merge_key, [future]))
         self._idle.clear()
         if queue.worker is None or queue.worker.done():
             queue.worker = loop.create_task(self._work(chat_id, queue))
@@ -191,11 +281,32 @@ class Outgoing:
         for queue in self._chats.values():
             if queue.worker is not None:
                 queue.worker.cancel()
-            for job in queue.jobs:
+            for job in queue.jobs():
                 for waiter in job.waiters:
                     waiter.cancel()
         self._chats.clear()
         self._idle.set()
+
+    @property
+    def chats(self) -> int:
+        """How many chats have an entry now (for tests and logs)."""
+        return len(self._chats)
+
+    def _bound(self, lane: Lane) -> int:
+        return self.limits.game_queue if lane is Lane.GAME else self.limits.reply_queue
+
+    def _sweep(self) -> None:
+        """Forget the chats with nothing waiting whose bucket is full again: a new entry
+        for them would start exactly as this one stands, so nothing is lost. Run when
+        `_chats` has doubled since the last sweep, so it costs O(1) a call on average and
+        `_chats` stays under max(SWEEP_FLOOR, twice the chats written to in the last
+        `burst / rate` seconds: about 11 s for a group, 3 s for a private chat)."""
+        for chat_id, queue in list(self._chats.items()):
+            if queue.waiting or (queue.worker is not None and not queue.worker.done()):
+                continue
+            if queue.bucket is None or queue.bucket.full():
+                del self._chats[chat_id]
+        self._sweep_at = max(SWEEP_FLOOR, 2 * len(self._chats))
 
     def _bucket_for(self, chat_id: int) -> TokenBucket | None:
         pace = self.limits.private if chat_id > 0 else self.limits.group
@@ -203,9 +314,9 @@ class Outgoing:
 
     async def _work(self, chat_id: int, queue: _ChatQueue) -> None:
         _IN_QUEUE.set(True)
-        while queue.jobs:
+        while queue.waiting:
             await self._wait_turn(queue)
-            job = queue.jobs.popleft()
+            job = queue.next_job()  # dropping a reply always makes room for a newer one
             try:
                 result = await self._send(chat_id, queue, job.method)
             except Exception as exc:  # every caller learns the failure
@@ -216,7 +327,7 @@ class Outgoing:
                 for waiter in job.waiters:
                     if not waiter.done():
                         waiter.set_result(result)
-        if all(not q.jobs for q in self._chats.values()):
+        if all(not q.waiting for q in self._chats.values()):
             self._idle.set()
 
     async def _wait_turn(self, queue: _ChatQueue) -> None:
@@ -279,8 +390,21 @@ class Outgoing:
             return result
 
 
+def reply_key(chat_id: int, method: TelegramMethod[Any]) -> Hashable | None:
+    """What makes two replies in a group the same: the method, its text and keyboard
+    (not the message it answers: one table of standings answers every `/top`). In a
+    private chat every command keeps its own reply (only its sender waits there, and
+    the game's messages go first anyway); None: never merged."""
+    if chat_id > 0 or not isinstance(method, SendMessage):
+        return None
+    markup = method.reply_markup
+    keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
+    return ("reply", method.text, str(method.parse_mode), keyboard)
+
+
 class QueueMiddleware(BaseRequestMiddleware):
-    """Routes every call that sends or edits in a chat through `Outgoing`."""
+    """Routes every call that sends or edits in a chat through `Outgoing`; these are the
+    handlers' replies (the game's own messages are queued by the publisher directly)."""
 
     def __init__(self, out: Outgoing) -> None:
         self.out = out
@@ -296,4 +420,4 @@ class QueueMiddleware(BaseRequestMiddleware):
             return await make_request(bot, method)  # aiogram's polling retries by itself
         if method.__api_method__ not in PACED_METHODS or not isinstance(chat_id, int):
             return await self.out.direct(method, lambda: make_request(bot, method))
-        return await self.out.call(chat_id, method)
+        return await self.out.call(chat_id, method, lane=Lane.REPLY)

@@ -18,8 +18,9 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.outgoing import Limits, Outgoing, Pace
+from bot.outgoing import SWEEP_FLOOR, Lane, Limits, Outgoing, Pace, QueueFull
 
 GROUP = -100
 PRIVATE = 7
@@ -159,3 +160,91 @@ async def test_forbidden_reaches_the_caller_and_the_queue_goes_on() -> None:
         await failed
     assert await after == "ok:next"
     await out.drain()
+
+
+# --- issue 11, item 9: the game first, identical replies once, bounded queues ----------
+
+
+def reply(chat: int, text: str, to: int) -> SendMessage:
+    """A handler's `message.reply(text)` to the message `to`."""
+    return SendMessage(chat_id=chat, text=text, reply_to_message_id=to)
+
+
+async def test_the_games_messages_overtake_waiting_replies() -> None:
+    out, api, _ = make(Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None))
+    replies = [out.submit(GROUP, send(GROUP, f"r{i}"), lane=Lane.REPLY) for i in range(3)]
+    table = out.submit(GROUP, send(GROUP, "table"))
+    announcement = out.submit(GROUP, send(GROUP, "round over"))
+    await asyncio.gather(*replies, table, announcement)
+    assert api.texts() == ["table", "round over", "r0", "r1", "r2"]
+
+
+async def test_identical_replies_waiting_in_a_group_are_sent_once() -> None:
+    out, api, _ = make(Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None))
+    keyboard = InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="»", callback_data="t1:2")]]
+    )
+    first = out.submit(GROUP, send(GROUP, "busy"), lane=Lane.REPLY)
+    tops = [
+        out.submit(
+            GROUP,
+            SendMessage(chat_id=GROUP, text="top", reply_markup=keyboard, reply_to_message_id=i),
+            lane=Lane.REPLY,
+        )
+        for i in range(10)
+    ]
+    other = out.submit(GROUP, reply(GROUP, "top", to=99), lane=Lane.REPLY)  # no keyboard
+    results = await asyncio.gather(first, *tops, other)
+    assert api.texts() == ["busy", "top", "top"]
+    assert results[1:-1] == ["ok:top"] * 10  # every /top learns of the one message
+    assert out.merged == 9
+
+
+async def test_identical_replies_in_a_private_chat_each_go_out() -> None:
+    out, api, _ = make(Limits(private=Pace(rate=1.0, burst=1), group=None, overall=None))
+    await asyncio.gather(
+        *(out.submit(PRIVATE, reply(PRIVATE, "rules", to=i), lane=Lane.REPLY) for i in range(4))
+    )
+    assert api.texts() == ["rules"] * 4
+    assert out.merged == 0
+
+
+async def test_a_full_reply_lane_drops_its_oldest_reply() -> None:
+    limits = Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None, reply_queue=3)
+    out, api, _ = make(limits)
+    waiting = [out.submit(GROUP, send(GROUP, f"r{i}"), lane=Lane.REPLY) for i in range(5)]
+    table = out.submit(GROUP, send(GROUP, "table"))
+    await asyncio.gather(*waiting, table, return_exceptions=True)
+    # At most 3 replies ever waited: r0 and r1 made room for r3 and r4.
+    assert api.texts() == ["table", "r2", "r3", "r4"]
+    for dropped in waiting[:2]:
+        assert isinstance(dropped.exception(), QueueFull)
+    assert out.dropped == 2
+
+
+async def test_a_full_game_lane_refuses_the_new_call() -> None:
+    limits = Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None, game_queue=2)
+    out, api, _ = make(limits)
+    calls = [out.submit(GROUP, send(GROUP, f"g{i}")) for i in range(4)]
+    await asyncio.gather(*calls, return_exceptions=True)
+    # g0 and g1 filled the lane; g2 and g3 were refused (their callers redo them).
+    assert api.texts() == ["g0", "g1"]
+    assert [isinstance(c.exception(), QueueFull) for c in calls] == [False, False, True, True]
+
+
+async def test_idle_chats_are_forgotten_once_their_bucket_is_full_again() -> None:
+    out, api, time = make()  # the real limits: a group refills its burst in about 11 s
+    groups = [-(1000 + i) for i in range(3 * SWEEP_FLOOR)]
+    for chat in groups[:SWEEP_FLOOR]:
+        await out.call(chat, send(chat, "x"))
+    assert out.chats == SWEEP_FLOOR
+    # Just written to: their buckets are not full, so a sweep keeps every one of them.
+    await out.call(groups[SWEEP_FLOOR], send(groups[SWEEP_FLOOR], "x"))
+    assert out.chats == SWEEP_FLOOR + 1
+    time.now += 12.0  # every bucket is full again
+    for chat in groups[SWEEP_FLOOR + 1 :]:
+        await out.call(chat, send(chat, "x"))
+        assert out.chats <= 2 * SWEEP_FLOOR + 2
+    # The bound holds however many chats the bot ever wrote to.
+    assert out.chats <= 2 * SWEEP_FLOOR + 2 < len(groups)
+    assert len(api.calls) == len(groups)
