@@ -98,7 +98,7 @@ class EchoTable:
             )
             await query.answer()
         elif query.data == "delete":
-            await query.message.delete()
+            await query.delete_message()
             await query.answer("Убрано", show_alert=True)
         else:
             await query.answer("Эта кнопка устарела", show_alert=True)
@@ -150,7 +150,7 @@ async def test_a_python_telegram_bot_application_runs_against_the_fake(
     answer = await alice.press(hello, text="Картинка")
     assert answer.answered
     await fakegram.wait_for(lambda: hello.photo is not None)
-    assert (hello.text, hello.caption) == (None, "Теперь картинка")
+    assert (hello.version.text, hello.caption) == (None, "Теперь картинка")
     assert hello.photo is not None and hello.photo.data == PICTURE
 
     # A command in a group (``/table@bot``): an upload (PTB quotes the command there), a
