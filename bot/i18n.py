@@ -760,6 +760,13 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
         Lang.RU: "Новые игры закрываются без старта через: {time}.",
         Lang.EN: "New games close unstarted after: {time}.",
     },
+    # Command spam in a group (issue 11, item 9; handlers/throttle.py).
+    "spam.cooldown": {
+        Lang.RU: "⏳ {name}, слишком много команд подряд: на ваши команды я снова отвечу "
+        "через минуту.",
+        Lang.EN: "⏳ {name}, that is too many commands in a row: I will answer your commands "
+        "again in a minute.",
+    },
 }
 
 
