@@ -42,17 +42,17 @@ setWebhook / deleteWebhook / getWebhookInfo (updates POSTed in order with
 sendMessage, sendPhoto (the image is opened with Pillow; ``file_id`` reuse; an empty
 upload -> ``file must be non-empty``), editMessageText, editMessageCaption,
 editMessageMedia (photos; it also turns a text message into a photo, as the Bot API
-allows), editMessageReplyMarkup, deleteMessage, answerCallbackQuery, answerInlineQuery,
-setMyCommands / getMyCommands / deleteMyCommands, getChat, getChatMember,
-getChatAdministrators, pinChatMessage, unpinChatMessage, sendChatAction, leaveChat.
-Telegram's rules with its texts: text 1-4096 and caption 0-1024 UTF-16 units after entity
-parsing; ``parse_mode=HTML`` parsed and validated (``can't parse entities: ...``),
-Markdown modes passed through unchecked; callback_data 1-64 bytes
-(``BUTTON_DATA_INVALID``); at most 8 buttons a row and 100 in all (``reply markup is too
-long``); ``message is not modified: ...``; ``message to edit not found`` / ``message to
-delete not found``; a callback query answered twice or after ``callback_timeout`` seconds
-(default 15, on the injectable ``clock``) -> ``query is too old ...``. An edit without
-``reply_markup`` removes the keyboard, as in Telegram.
+allows; an inline message takes new media by file_id only), editMessageReplyMarkup,
+deleteMessage, answerCallbackQuery, answerInlineQuery, setMyCommands / getMyCommands /
+deleteMyCommands, getChat, getChatMember, getChatAdministrators, pinChatMessage,
+unpinChatMessage, sendChatAction, leaveChat. Telegram's rules with its texts: text 1-4096
+and caption 0-1024 UTF-16 units after entity parsing; ``parse_mode=HTML`` parsed and
+validated (``can't parse entities: ...``), Markdown modes passed through unchecked;
+callback_data 1-64 bytes (``BUTTON_DATA_INVALID``); at most 8 buttons a row and 100 in all
+(``reply markup is too long``); ``message is not modified: ...``; ``message to edit not
+found`` / ``message to delete not found``; a callback query answered twice or after
+``callback_timeout`` seconds (default 15, on the injectable ``clock``) -> ``query is too
+old ...``. An edit without ``reply_markup`` removes the keyboard, as in Telegram.
 
 The world
 ---------

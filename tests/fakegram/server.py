@@ -1206,6 +1206,13 @@ class FakeTelegram:
                     )
         return keyboard_from_api(markup)
 
+    @staticmethod
+    def _is_upload(value: Any, files: Mapping[str, UploadedFile]) -> bool:
+        """Whether an InputFile-or-String field names a file uploaded with this request."""
+        if isinstance(value, str) and value.startswith("attach://"):
+            return value.removeprefix("attach://") in files
+        return isinstance(value, UploadedFile)
+
     def _photo_from(self, value: Any, files: Mapping[str, UploadedFile]) -> Photo:
         """The photo an InputFile-or-String field names: an upload or an earlier file_id."""
         if isinstance(value, str) and value.startswith("attach://"):
@@ -1367,6 +1374,10 @@ class FakeTelegram:
         media = p["media"]
         if media.get("type") != "photo":
             raise bad_request(f"fakegram models photo media only, got {media.get('type')!r}")
+        if "inline_message_id" in p and self._is_upload(media["media"], files):
+            # "When an inline message is edited, a new file can't be uploaded" (api.json);
+            # tdlib refuses it in these words.
+            raise bad_request("invalid message content specified")
         # A text message may become a photo (api.json: "or to replace a text or a rich message
         # with a media"): its text and entities go, the new caption comes with the picture.
         photo = self._photo_from(media["media"], files)

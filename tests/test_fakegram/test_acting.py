@@ -234,6 +234,54 @@ async def test_inline_query_and_chosen_result(fakegram: FakeTelegram, fake_bot: 
     assert chosen[0].result_id == "t25" and chosen[0].query == "2-5"
 
 
+async def test_an_inline_message_takes_new_media_only_by_file_id(
+    fakegram: FakeTelegram, fake_bot: Bot
+) -> None:
+    """editMessageMedia on an inline message: "a new file can't be uploaded; use a previously
+    uploaded file via its file_id" (api.json); tdlib refuses an upload there with «Invalid
+    message content specified»."""
+    from aiogram.exceptions import TelegramBadRequest
+    from aiogram.types import BufferedInputFile, InputMediaPhoto
+
+    from .helpers import png
+
+    alice = fakegram.add_user("Алиса", started=True)
+    group = fakegram.add_group("G", members=[alice])
+    router = Router()
+    chosen: list[ChosenInlineResult] = []
+
+    @router.inline_query()
+    async def on_query(query: InlineQuery) -> None:
+        markup = InlineKeyboardMarkup(
+            inline_keyboard=[[InlineKeyboardButton(text="Ход", callback_data="move")]]
+        )
+        content = InputTextMessageContent(message_text="ход")
+        result = InlineQueryResultArticle(
+            id="a", title="ход", input_message_content=content, reply_markup=markup
+        )
+        await query.answer([result], is_personal=True, cache_time=0)
+
+    @router.chosen_inline_result()
+    async def on_chosen(result: ChosenInlineResult) -> None:
+        chosen.append(result)
+
+    async with polling(fake_bot, router):
+        answer = await alice.inline_query("", chat=group)
+        message = await alice.choose_inline_result(answer, "a", chat=group)
+        await fakegram.wait_for(lambda: bool(chosen))
+    inline_id = chosen[0].inline_message_id or ""
+    upload = InputMediaPhoto(media=BufferedInputFile(png(), "t.png"), caption="стол")
+    with pytest.raises(TelegramBadRequest, match="Bad Request: invalid message content specified"):
+        await fake_bot.edit_message_media(upload, inline_message_id=inline_id)
+    assert message.photo is None and message.text == "ход"
+    sent = await fake_bot.send_photo(alice.id, BufferedInputFile(png(), "t.png"))
+    assert sent.photo is not None
+    by_id = InputMediaPhoto(media=sent.photo[-1].file_id, caption="стол")
+    assert await fake_bot.edit_message_media(by_id, inline_message_id=inline_id) is True
+    assert message.photo is not None and message.photo.data == png()
+    assert (message.version.text, message.caption) == (None, "стол")
+
+
 async def test_leave_join_and_bot_removed(fakegram: FakeTelegram, fake_bot: Bot) -> None:
     alice = fakegram.add_user("Алиса")
     bob = fakegram.add_user("Боб")
