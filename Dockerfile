@@ -1,4 +1,4 @@
-# The bot in a slim image: non-root, the SQLite database in a volume.
+# The bot in a slim image: non-root, the SQLite database in a private (0700) volume.
 #   docker build -t domino-bot .
 #   docker run -d --name domino -e BOT_TOKEN=123456:your-token -v domino-data:/data domino-bot
 FROM python:3.11-slim AS build
@@ -16,7 +16,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     DATABASE_PATH=/data/domino.sqlite3
 RUN useradd --create-home --uid 10001 domino \
-    && mkdir /data && chown domino:domino /data
+    && install -d -m 0700 -o domino -g domino /data
 COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
 USER domino

@@ -5,26 +5,36 @@ Telegram or at `TELEGRAM_API_BASE`, wires the outgoing queue, the publisher and 
 game service into the Dispatcher, registers the commands in Russian and English,
 picks up every running game, then long-polls until SIGINT/SIGTERM. On the way out
 it lets in-flight work finish and the queues flush, within a bounded time.
+
+A start that cannot succeed (a configuration error, a database that is not one, is
+damaged or sits in a read-only folder, a Telegram that is unreachable or refuses the
+token) ends the process at once with one line on stderr and a non-zero code, so that a
+supervisor sees it and restarts it (issue 11, item 6): 2 for the configuration, 1 for
+the rest. Everything opened until then is closed, so no thread keeps the process up.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import sqlite3
 import sys
+from dataclasses import dataclass
 from datetime import timedelta
 
 from aiogram import Bot, Dispatcher, methods
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
 from aiogram.methods import TelegramMethod
 from aiogram.methods.base import Response
 from aiogram.types import BotCommand
 from pydantic import ValidationError
 
 import render
-from bot.config import Settings
+from bot.config import Settings, explain
 from bot.i18n import Lang, t
 from bot.outgoing import Limits, Outgoing, QueueMiddleware
 from bot.publisher import Publisher
@@ -34,13 +44,20 @@ from bot.timers import TurnTimers
 from handlers import get_routers
 from handlers.in_flight import InFlight
 from handlers.seen import LastSeenMiddleware
-from storage.db import Database
+from storage.db import Database, DatabaseUnusable
 
 log = logging.getLogger("bot")
 
 # Seconds for in-flight updates, messages and queues after SIGTERM: the process must be
 # gone within 10 s (a container's stop timeout), closing the session and database included.
 SHUTDOWN_GRACE = 6.0
+# Seconds each call to Telegram may take while starting: an unreachable server is a
+# failed start, told in one line, not a silent wait.
+START_TIMEOUT = 10
+# Libraries whose DEBUG lines carry data: aiosqlite logs every statement's parameters,
+# which hold whole matches (hands, the bazaar, the seed). They log at INFO at most,
+# whatever LOG_LEVEL says (issue 11, item 11).
+QUIET_LOGGERS = ("aiosqlite",)
 COMMANDS = (
     "domino",
     "rules",
@@ -79,8 +96,77 @@ def commands_for(lang: Lang) -> list[BotCommand]:
     return [BotCommand(command=name, description=t(f"cmd.{name}", lang)) for name in COMMANDS]
 
 
-async def run(settings: Settings) -> None:
+class StartFailed(Exception):
+    """The bot cannot start; the text is one line for the admin."""
+
+
+def why_start_failed(error: BaseException, settings: Settings) -> str | None:
+    """One line saying why the start failed, when the cause is the admin's or the
+    machine's to fix; None for anything else (a bug, which keeps its traceback)."""
+    if isinstance(error, DatabaseUnusable):
+        return str(error)
+    if isinstance(error, sqlite3.Error):
+        return f"the database {settings.database_path} failed: {error}"
+    if isinstance(error, TelegramUnauthorizedError):
+        return "Telegram refused BOT_TOKEN (Unauthorized): take the bot's token from @BotFather"
+    server = settings.telegram_api_base or "https://api.telegram.org"
+    if isinstance(error, TelegramNetworkError):
+        return f"cannot reach Telegram at {server}: {error.message}"
+    if isinstance(error, TelegramAPIError):
+        return f"Telegram at {server} refused {error.method.__api_method__}: {error.message}"
+    return None
+
+
+@dataclass
+class App:
+    """Everything `start` built, for `serve` to run and `stop` to wind down."""
+
+    bot: Bot
+    dp: Dispatcher
+    out: Outgoing
+    publisher: Publisher
+    service: GameService
+    in_flight: InFlight
+    polled: bool = False
+
+    async def serve(self) -> None:
+        self.polled = True
+        await self.dp.start_polling(self.bot, handle_signals=True, close_bot_session=False)
+
+    async def stop(self) -> None:
+        """No new work; after polling, the updates in hand, the messages they changed and
+        the queues carrying those, in order, within one SHUTDOWN_GRACE (each step may add
+        work to the next, never back)."""
+        if self.polled:
+            log.info(
+                "stopping: letting %d updates in hand finish and the queues flush",
+                self.in_flight.count,
+            )
+        await self.service.close()
+        if not self.polled:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SHUTDOWN_GRACE
+        steps = (
+            ("updates", self.in_flight.idle),
+            ("messages", self.publisher.idle),
+            ("queues", self.out.drain),
+        )
+        for name, step in steps:
+            began = loop.time()
+            try:
+                await asyncio.wait_for(step(), max(0.1, deadline - loop.time()))
+            except TimeoutError:
+                log.warning("stopping: %s not done in time; left as they are", name)
+            else:
+                log.info("stopping: %s done in %.2f s", name, loop.time() - began)
+
+
+async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App:
+    """Open the database, reach Telegram, wire the application and pick up every running
+    game. What is opened is pushed on `resources`, which closes it in reverse order."""
     db = await Database.open(settings.database_path)
+    resources.push_async_callback(db.close)
     session = (
         AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_base))
         if settings.telegram_api_base
@@ -92,13 +178,15 @@ async def run(settings: Settings) -> None:
         session=session,
         default=DefaultBotProperties(allow_sending_without_reply=True),
     )
-    me = await bot.get_me()
+    resources.push_async_callback(bot.session.close)
+    me = await bot.get_me(request_timeout=START_TIMEOUT)
     assert me.username is not None, "a bot always has a username"
 
     async def call(method: TelegramMethod[object]) -> object:
         return await bot(method)
 
     out = Outgoing(call, Limits() if settings.pacing else Limits.off())
+    resources.push_async_callback(out.close)
     bot.session.middleware(QueueMiddleware(out))
     service: GameService | None = None
 
@@ -131,6 +219,7 @@ async def run(settings: Settings) -> None:
         timers=timers,
         on_migrated=on_migrated,
     )
+    resources.callback(publisher.close)
     service = GameService(
         db,
         publisher,
@@ -148,50 +237,52 @@ async def run(settings: Settings) -> None:
     dp["games"] = service
     dp["timers"] = timers
     dp["stats"] = StatsService(db)
+    app = App(bot, dp, out, publisher, service, in_flight)
+    resources.push_async_callback(app.stop)
 
-    await bot.delete_webhook(drop_pending_updates=False)
-    await bot.set_my_commands(commands_for(Lang.RU))
-    await bot.set_my_commands(commands_for(Lang.EN), language_code="en")
+    await bot.delete_webhook(drop_pending_updates=False, request_timeout=START_TIMEOUT)
+    await bot.set_my_commands(commands_for(Lang.RU), request_timeout=START_TIMEOUT)
+    await bot.set_my_commands(
+        commands_for(Lang.EN), language_code="en", request_timeout=START_TIMEOUT
+    )
     resumed = await service.resume()
     log.info("@%s is up: %d running games picked up", me.username, resumed)
-    try:
-        await dp.start_polling(bot, handle_signals=True, close_bot_session=False)
-    finally:
-        log.info(
-            "stopping: letting %d updates in hand finish and the queues flush", in_flight.count
-        )
-        await service.close()
-        # In order, within one budget: the updates taken, the messages they changed, the
-        # queues that carry those (each step may add work to the next, never back).
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + SHUTDOWN_GRACE
-        steps = (("updates", in_flight.idle), ("messages", publisher.idle), ("queues", out.drain))
-        for name, step in steps:
-            began = loop.time()
-            try:
-                await asyncio.wait_for(step(), max(0.1, deadline - loop.time()))
-            except TimeoutError:
-                log.warning("stopping: %s not done in time; left as they are", name)
-            else:
-                log.info("stopping: %s done in %.2f s", name, loop.time() - began)
-        await out.close()
-        publisher.close()
-        await bot.session.close()
-        await db.close()
-        log.info("stopped")
+    return app
+
+
+async def run(settings: Settings) -> None:
+    """Start, serve until a signal, stop; raises StartFailed when the start fails."""
+    async with contextlib.AsyncExitStack() as resources:
+        try:
+            app = await start(settings, resources)
+        except Exception as exc:
+            reason = why_start_failed(exc, settings)
+            if reason is None:
+                raise
+            raise StartFailed(reason) from exc
+        await app.serve()
+    log.info("stopped")
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for name in QUIET_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.setLevel(max(logging.INFO, logging.getLevelName(level)))
 
 
 def main() -> int:
     try:
         settings = Settings()  # type: ignore[call-arg]  # filled from the environment
     except ValidationError as exc:
-        print(f"configuration error:\n{exc}", file=sys.stderr)
+        print(explain(exc), file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    asyncio.run(run(settings))
+    configure_logging(settings.log_level)
+    try:
+        asyncio.run(run(settings))
+    except StartFailed as failed:
+        log.critical("cannot start: %s", failed)
+        return 1
     return 0
 
 

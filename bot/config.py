@@ -14,13 +14,16 @@ needs. Variables (all optional but the token):
 | `TABLE_INTERVAL` | `3.0` | at least this many seconds between two pictures of one table |
 | `VOTE_SECONDS` | `300` | how long a vote to cancel a match stays open |
 | `TURN_TIME_SCALE` | `1.0` | tests/demos only: multiplies turn times (0.02: 60 s is 1.2 s) |
+
+A wrong value is told by `explain` in one line that names the variable and never
+repeats the value (pydantic's own text does: a mistyped token would be printed).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -42,7 +45,7 @@ class Settings(BaseSettings):
     def _token_shape(cls, value: SecretStr) -> SecretStr:
         bot_id, _, secret = value.get_secret_value().partition(":")
         if not bot_id.isdigit() or not secret:
-            raise ValueError("BOT_TOKEN must look like 123456:ABC-DEF (the token from @BotFather)")
+            raise ValueError("must look like 123456:ABC-DEF (the token from @BotFather)")
         return value
 
     @field_validator("log_level")
@@ -50,5 +53,19 @@ class Settings(BaseSettings):
     def _level_name(cls, value: str) -> str:
         level = value.upper()
         if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
-            raise ValueError(f"LOG_LEVEL {value!r} is not a logging level")
+            raise ValueError(f"{value!r} is not one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
         return level
+
+
+def explain(error: ValidationError) -> str:
+    """One line naming each wrong variable and what is wrong with it, without its value
+    (issue 11, item 12: the token is a secret, and so may be anything mistyped into it)."""
+    problems = []
+    for problem in error.errors(include_url=False, include_context=False, include_input=False):
+        variable = "_".join(str(part) for part in problem["loc"]).upper() or "the settings"
+        if problem["type"] == "missing":
+            reason = "is not set"
+        else:
+            reason = problem["msg"].removeprefix("Value error, ")
+        problems.append(f"{variable}: {reason}")
+    return "configuration error: " + "; ".join(problems)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
-from bot.config import Settings
+from bot.config import Settings, explain
 
 
 def test_defaults_need_only_the_token(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -45,8 +46,11 @@ def test_a_malformed_token_is_refused_with_a_clear_message(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("BOT_TOKEN", token)
-    with pytest.raises(ValidationError, match="BOT_TOKEN must look like"):
+    with pytest.raises(ValidationError, match="must look like 123456:ABC-DEF") as refused:
         Settings()
+    assert explain(refused.value) == (
+        "configuration error: BOT_TOKEN: must look like 123456:ABC-DEF (the token from @BotFather)"
+    )
 
 
 def test_a_missing_token_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -54,3 +58,43 @@ def test_a_missing_token_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     monkeypatch.delenv("BOT_TOKEN", raising=False)
     with pytest.raises(ValidationError, match="bot_token"):
         Settings()
+
+
+def test_the_explanation_names_every_wrong_variable_and_never_its_value(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    secret = "Xq7-very-secret-part"
+    monkeypatch.setenv("BOT_TOKEN", f"bot{secret}")
+    monkeypatch.setenv("COMPUTER_DELAY", "-3")
+    monkeypatch.setenv("PACING", "sometimes")
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    assert secret in str(refused.value)  # pydantic's own text repeats the input ...
+    line = explain(refused.value)
+    assert secret not in line and "sometimes" not in line  # ... the explanation does not
+    assert "\n" not in line
+    assert line.startswith("configuration error: BOT_TOKEN: must look like 123456:ABC-DEF")
+    assert "; COMPUTER_DELAY: Input should be greater than or equal to 0" in line
+    assert "; PACING: Input should be a valid boolean" in line
+
+
+def test_a_missing_token_is_explained_as_not_set(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("BOT_TOKEN", raising=False)
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    assert explain(refused.value) == "configuration error: BOT_TOKEN: is not set"
+
+
+def test_the_env_file_stays_out_of_git_and_of_the_image() -> None:
+    """The README suggests a `.env` beside tasks.py for the token: it must never be
+    committed nor copied into a Docker image."""
+    root = Path(__file__).resolve().parents[2]
+    for name in (".env", ".env.local"):
+        ignored = subprocess.run(["git", "check-ignore", "--quiet", name], cwd=root, check=False)
+        assert ignored.returncode == 0, f"{name} is not in .gitignore"
+    patterns = (root / ".dockerignore").read_text().split()
+    assert ".env" in patterns and ".env.*" in patterns
