@@ -1258,13 +1258,21 @@ class GameService:
 
     async def lobby_timed_out(self, game_id: int) -> None:
         """Nobody started the lobby in the group's time: it closes, and the group is told."""
+        shown = await repo.load_game(self.db, game_id)
+        if shown is None or shown.status is not GameStatus.LOBBY:
+            return
+        minutes = self.timers.settings_of(shown.chat_id).lobby_timeout if self.timers else 0
+        # A game with no match is announced as plain text (the publisher draws nothing).
+        lang = await self.publisher.group_lang(shown)
+        text = t("notice.lobby_timed_out", lang, minutes=minutes)
         async with self.db.transaction() as tx:
             game = await repo.load_game(tx, game_id)
             if game is None or game.status is not GameStatus.LOBBY:
                 return
             saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
-            minutes = self.timers.settings_of(game.chat_id).lobby_timeout if self.timers else 0
-            await _notice(tx, game, "notice.lobby_timed_out", minutes=minutes)
+            await repo.enqueue(
+                tx, game_id=game.id, chat_id=game.chat_id, kind="notice", payload={"text": text}
+            )
         log.info("chat %s game %s: the lobby closed unstarted", saved.chat_id, saved.id)
         self.publisher.touch(saved)
         self.publisher.kick_outbox()
