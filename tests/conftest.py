@@ -14,6 +14,13 @@ from tests.fakegram.aiogram_support import aiogram_parse_problems, make_bot
 FakegramFactory = Callable[..., Awaitable[FakeTelegram]]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow first (in their order), the rest after: with pytest-xdist's
+    work stealing (tasks.py test) the long ones start at once and the short ones fill the
+    gaps, so the workers end together (issue 11, item 18)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def _check(fake: FakeTelegram) -> None:
     fake.assert_clean()
     problems = aiogram_parse_problems(fake)
