@@ -161,11 +161,16 @@ class QueueFull(TelegramRetryAfter):
         )
 
 
+# Run by the chat's worker right after Telegram's answer, before anything else.
+SentHook = Callable[[Any], Awaitable[None]]
+
+
 @dataclass
 class _Job:
     method: TelegramMethod[Any]
     merge_key: Hashable | None
     waiters: list[asyncio.Future[Any]] = field(default_factory=list)
+    on_sent: SentHook | None = None
 
 
 @dataclass
@@ -220,9 +225,14 @@ class Outgoing:
         *,
         merge_key: Hashable | None = None,
         lane: Lane = Lane.GAME,
+        on_sent: SentHook | None = None,
     ) -> T:
-        """Queue `method` for `chat_id` and wait for Telegram's answer."""
-        return await self.submit(chat_id, method, merge_key=merge_key, lane=lane)
+        """Queue `method` for `chat_id` and wait for Telegram's answer. `on_sent(answer)`
+        runs in the chat's worker as soon as Telegram answered, before the worker goes on
+        and before the caller resumes: the narrowest window there is between a message
+        sent and it being recorded as sent (issue 11, item 10). A call with `on_sent` is
+        never merged with another."""
+        return await self.submit(chat_id, method, merge_key=merge_key, lane=lane, on_sent=on_sent)
 
     def submit(
         self,
@@ -231,6 +241,7 @@ class Outgoing:
         *,
         merge_key: Hashable | None = None,
         lane: Lane = Lane.GAME,
+        on_sent: SentHook | None = None,
     ) -> asyncio.Future[T]:
         """Queue `method`; the returned future resolves with Telegram's answer."""
         loop = asyncio.get_running_loop()
@@ -240,8 +251,10 @@ class Outgoing:
             if len(self._chats) >= self._sweep_at:
                 self._sweep()
             queue = self._chats[chat_id] = _ChatQueue(bucket=self._bucket_for(chat_id))
-        if merge_key is None and lane is Lane.REPLY:
+        if merge_key is None and lane is Lane.REPLY and on_sent is None:
             merge_key = reply_key(chat_id, method)
+        if on_sent is not None:
+            merge_key = None
         jobs = queue.lanes[lane]
         if merge_key is not None:
             for job in jobs:
@@ -266,7 +279,7 @@ class Outgoing:
                 len(jobs) + 1,
                 type(oldest.method).__name__,
             )
-        jobs.append(_Job(method, merge_key, [future]))
+        jobs.append(_Job(method, merge_key, [future], on_sent))
         self._idle.clear()
         if queue.worker is None or queue.worker.done():
             queue.worker = loop.create_task(self._work(chat_id, queue))
@@ -324,6 +337,13 @@ class Outgoing:
                     if not waiter.done():
                         waiter.set_exception(exc)
             else:
+                if job.on_sent is not None:
+                    try:
+                        await job.on_sent(result)
+                    except Exception:  # sent all the same: the caller gets the answer
+                        log.exception(
+                            "chat %s: the hook after %s failed", chat_id, type(job.method).__name__
+                        )
                 for waiter in job.waiters:
                     if not waiter.done():
                         waiter.set_result(result)

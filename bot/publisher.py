@@ -13,23 +13,46 @@ message is re-checked and only what really changed is edited.
 
 Announcements (who went out, рыба, the score sheet, the козёл) are rows of the
 outbox, written in the same transaction as the move that caused them and marked
-sent once Telegram has them (`flush_outbox`).
+sent once Telegram has them (`flush_outbox`). They are delivered at least once: a
+repeat is better than a loss (issue 11, item 10). The window in which a crash repeats
+one is as narrow as it can be without giving up that: each row is marked in a
+transaction of its own, by the chat's queue worker right after Telegram's answer
+(`Outgoing.call(on_sent=...)`), before that worker or this one does anything else.
+A SIGKILL between Telegram taking the message and that commit still sends it again
+after the restart. Every announcement logs one "sending announcement <id>" line per
+attempt and one "announcement <id> ... sent" line once marked: an id with two
+"sending" lines across restarts is a repeat (or a retry after a failure).
+
+Memory is bounded: per game, the newest record, its messages with their digests and
+the moment its table was last drawn are kept for at most `CACHED_GAMES` games (least
+recently used first out; anything forgotten is read again from the database), and
+forgotten at once when a game ends and its messages are up to date; chat titles for at
+most `CACHED_TITLES` chats. The workers (`_workers`, `_dirty`) hold one entry per
+message with a change not yet shown, and go when it is.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import html
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat
-from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, SendPhoto
+from aiogram.methods import (
+    EditMessageMedia,
+    EditMessageText,
+    SendMessage,
+    SendPhoto,
+    TelegramMethod,
+)
 from aiogram.types import (
     BufferedInputFile,
     InlineKeyboardButton,
@@ -53,6 +76,42 @@ log = logging.getLogger(__name__)
 
 TableRenderer = Callable[[MatchView, Sequence[str]], bytes]
 ScoresRenderer = Callable[..., bytes]
+
+# Bounds of the caches (see the module's docstring). A game is a few kB here; a group
+# rarely runs more than one game at a time, so 1000 is far more than the games active
+# at once on one bot, and a forgotten one is only read again.
+CACHED_GAMES = 1000
+CACHED_TITLES = 1000
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Lru(Generic[K, V]):
+    """A mapping that keeps at most `size` entries: using one keeps it, the one used
+    least recently goes when a new one comes."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def pop(self, key: K) -> None:
+        self._items.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +167,10 @@ class Publisher:
         self._idle.set()
         # Caches of what the database holds, so a move costs no re-reading: the newest
         # record of each game (handed over by `touch`), its messages, chat titles.
-        self._games: dict[int, GameRecord] = {}
-        self._messages: dict[int, dict[tuple[Role, int], MessageRecord]] = {}
-        self._titles: dict[int, str] = {}
-        self._table_shown: dict[int, float] = {}
+        self._games: Lru[int, GameRecord] = Lru(CACHED_GAMES)
+        self._messages: Lru[int, dict[tuple[Role, int], MessageRecord]] = Lru(CACHED_GAMES)
+        self._titles: Lru[int, str] = Lru(CACHED_TITLES)
+        self._table_shown: Lru[int, float] = Lru(CACHED_GAMES)
         # Pictures are drawn on one thread of their own: the event loop keeps answering
         # presses meanwhile (Pillow lets go of the GIL while it encodes), and one thread
         # keeps the shared fonts safe.
@@ -147,8 +206,8 @@ class Publisher:
 
     def reload(self, game_id: int) -> None:
         """Forget what is cached about a game that changed behind our back (a migrated chat)."""
-        self._games.pop(game_id, None)
-        self._messages.pop(game_id, None)
+        self._games.pop(game_id)
+        self._messages.pop(game_id)
 
     def _schedule(self, target: Target) -> None:
         self._dirty[target] = True
@@ -199,9 +258,9 @@ class Publisher:
             return
         if any(target.game_id == game_id for target in self._workers):
             return
-        self._games.pop(game_id, None)
-        self._messages.pop(game_id, None)
-        self._table_shown.pop(game_id, None)
+        self._games.pop(game_id)
+        self._messages.pop(game_id)
+        self._table_shown.pop(game_id)
 
     async def _table_turn(self, game_id: int) -> None:
         """Wait until this game's table may show a new picture (`table_interval`)."""
@@ -545,7 +604,8 @@ class Publisher:
                 self._idle.set()
 
     async def flush_outbox(self) -> None:
-        """Send every announcement still owed, in order, marking each once Telegram has it."""
+        """Send every announcement still owed, in order; each is marked sent by the queue
+        right after Telegram's answer (see the module's docstring: at least once)."""
         lost_groups: set[int] = set()
         moved: set[int] = set()
         async with self._outbox_lock:
@@ -553,11 +613,25 @@ class Publisher:
                 if item.chat_id in moved:
                     continue  # its chat id changed: sent on the next pass
                 try:
-                    await self._announce(item)
+                    method = await self._announcement(item)
+                    if method is None:
+                        await self._mark_sent(item, None)  # nothing left to say
+                        continue
+                    log.info(
+                        "chat %s game %s: sending announcement %s (%s)",
+                        item.chat_id,
+                        item.game_id,
+                        item.id,
+                        item.kind,
+                    )
+                    await self.out.call(
+                        item.chat_id,
+                        method,
+                        on_sent=functools.partial(self._mark_sent, item),
+                    )
                 except TelegramMigrateToChat as exc:
                     moved.add(item.chat_id)
                     await self._migrated(item.game_id, exc)
-                    continue
                 except TelegramForbiddenError:
                     if item.chat_id < 0:
                         lost_groups.add(item.chat_id)
@@ -566,26 +640,37 @@ class Publisher:
                         item.chat_id,
                         item.id,
                     )
+                    await self._mark_sent(item, None)  # nobody can read it: never again
                 except Exception:
                     log.exception(
                         "chat %s: announcement %s failed; will retry", item.chat_id, item.id
                     )
-                    continue
-                async with self.db.transaction() as tx:
-                    await repo.mark_sent(tx, item.id)
         # Outside the lock: stopping a game owes announcements of its own.
         for chat_id in sorted(lost_groups):
             await self.on_group_lost(chat_id)
         if moved:
             self.kick_outbox()
 
-    async def _announce(self, item: repo.OutboxItem) -> None:
+    async def _mark_sent(self, item: repo.OutboxItem, answer: Any) -> None:
+        """One announcement, one transaction: it is not sent again."""
+        async with self.db.transaction() as tx:
+            await repo.mark_sent(tx, item.id)
+        if answer is not None:
+            log.info(
+                "chat %s game %s: announcement %s (%s) sent as message %s",
+                item.chat_id,
+                item.game_id,
+                item.id,
+                item.kind,
+                getattr(answer, "message_id", "?"),
+            )
+
+    async def _announcement(self, item: repo.OutboxItem) -> TelegramMethod[Message] | None:
+        """The call that says `item` in its chat; None when there is nothing to say."""
         game = await repo.load_game(self.db, item.game_id) if item.game_id else None
         if game is None or game.match is None:
             text = str(item.payload.get("text", ""))
-            if text:
-                await self.out.call(item.chat_id, SendMessage(chat_id=item.chat_id, text=text))
-            return
+            return SendMessage(chat_id=item.chat_id, text=text) if text else None
         lang = await self.group_lang(game)
         view = game.match.view(None)
         names = seat_names(game, lang)
@@ -593,31 +678,23 @@ class Publisher:
             result = view.results[int(item.payload["round_no"]) - 1]
             caption = presenter.round_end_text(view, result, names, lang)
             picture = await self._draw(self.render_scores, view, names, result)
-            await self.out.call(
-                item.chat_id,
-                SendPhoto(
-                    chat_id=item.chat_id,
-                    photo=BufferedInputFile(picture, filename=f"round-{result.round_no}.png"),
-                    caption=caption,
-                    parse_mode="HTML",
-                ),
+            return SendPhoto(
+                chat_id=item.chat_id,
+                photo=BufferedInputFile(picture, filename=f"round-{result.round_no}.png"),
+                caption=caption,
+                parse_mode="HTML",
             )
-        elif item.kind == "match_end":
-            await self.out.call(
-                item.chat_id,
-                SendMessage(
-                    chat_id=item.chat_id,
-                    text=presenter.match_end_text(view, names, lang),
-                    parse_mode="HTML",
-                ),
+        if item.kind == "match_end":
+            return SendMessage(
+                chat_id=item.chat_id,
+                text=presenter.match_end_text(view, names, lang),
+                parse_mode="HTML",
             )
-        elif item.kind == "notice":
+        if item.kind == "notice":
             text = t(str(item.payload["key"]), lang, **item.payload.get("values", {}))
-            await self.out.call(
-                item.chat_id, SendMessage(chat_id=item.chat_id, text=text, parse_mode="HTML")
-            )
-        else:
-            log.error("outbox item %s has an unknown kind %r; dropped", item.id, item.kind)
+            return SendMessage(chat_id=item.chat_id, text=text, parse_mode="HTML")
+        log.error("outbox item %s has an unknown kind %r; dropped", item.id, item.kind)
+        return None
 
 
 def surrender_note(game: GameRecord, lang: Lang) -> str:

@@ -248,3 +248,24 @@ async def test_idle_chats_are_forgotten_once_their_bucket_is_full_again() -> Non
     # The bound holds however many chats the bot ever wrote to.
     assert out.chats <= 2 * SWEEP_FLOOR + 2 < len(groups)
     assert len(api.calls) == len(groups)
+
+
+async def test_on_sent_runs_right_after_the_answer_before_the_chats_next_call() -> None:
+    out, api, _ = make(Limits.off())
+    events: list[str] = []
+
+    async def mark(answer: Any) -> None:
+        events.append(f"marked {answer} with {len(api.calls)} calls made")
+
+    async def broken(answer: Any) -> None:
+        raise RuntimeError("the database is gone")
+
+    first = out.submit(GROUP, send(GROUP, "a"), on_sent=mark)
+    second = out.submit(GROUP, send(GROUP, "a"), on_sent=broken, lane=Lane.REPLY)
+    after = out.submit(GROUP, send(GROUP, "b"))
+    assert await first == "ok:a"
+    events.append("caller resumed")
+    assert await second == "ok:a"  # a failed hook costs the caller nothing; never merged
+    await after
+    assert events == ["marked ok:a with 1 calls made", "caller resumed"]
+    assert api.texts() == ["a", "b", "a"]

@@ -1,0 +1,263 @@
+"""The publisher by value, without Telegram (bot/publisher.py): what it sends for a game,
+that an unchanged game sends nothing, the outbox's at-least-once marking (issue 11,
+item 10) and the bounds of its caches (issue 11, item 9).
+
+A real database in a temporary folder; a fake `call` that answers like the Bot API and
+records each call with the outbox rows still unsent at that moment.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiogram.exceptions import TelegramForbiddenError, TelegramServerError
+from aiogram.methods import EditMessageMedia, SendMessage, SendPhoto, TelegramMethod
+from aiogram.types import Chat, Message, PhotoSize
+
+from bot import publisher as publisher_module
+from bot.i18n import Lang, t
+from bot.outgoing import Limits, Outgoing
+from bot.publisher import Lru, Publisher
+from domino.match import Match
+from domino.rules import KOZEL
+from storage import repo
+from storage.db import Database
+from storage.records import ChatRecord, GameRecord, GameStatus, Role, SeatRecord, UserRecord
+
+GROUP = ChatRecord(id=-1001, type="supergroup", title="Дворик")
+MASHA = UserRecord(id=1, first_name="Маша", language="ru")
+OLEG = UserRecord(id=2, first_name="Олег", language="ru")
+
+
+class FakeApi:
+    """Answers like the Bot API; `fail` makes the next calls raise what it holds."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.calls: list[TelegramMethod[Any]] = []
+        self.unsent_at_call: list[list[int]] = []  # outbox rows unsent when each call came
+        self.fail: list[Exception] = []
+        self._ids = itertools.count(100)
+
+    async def __call__(self, method: TelegramMethod[Any]) -> Any:
+        self.unsent_at_call.append([item.id for item in await repo.pending_outbox(self.db)])
+        if self.fail:
+            raise self.fail.pop(0)
+        self.calls.append(method)
+        chat_id = int(getattr(method, "chat_id", 0))
+        chat = Chat(id=chat_id, type="private" if chat_id > 0 else "supergroup")
+        photo = None
+        if isinstance(method, SendPhoto | EditMessageMedia):
+            photo = [PhotoSize(file_id="f", file_unique_id="u", width=1, height=1)]
+        message_id = getattr(method, "message_id", None) or next(self._ids)
+        return Message(message_id=message_id, date=datetime.now(UTC), chat=chat, photo=photo)
+
+    def sent(self, kind: type[TelegramMethod[Any]]) -> list[Any]:
+        return [call for call in self.calls if isinstance(call, kind)]
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    async with database.transaction() as tx:
+        await repo.upsert_chat(tx, GROUP)
+        await repo.upsert_user(tx, MASHA, can_message=True)
+        await repo.upsert_user(tx, OLEG, can_message=True)
+    yield database
+    await database.close()
+
+
+class Setup:
+    def __init__(self, db: Database) -> None:
+        self.api = FakeApi(db)
+        self.out = Outgoing(self.api, Limits.off())
+        self.lost_groups: list[int] = []
+
+        async def language_of(user_id: int) -> Lang:
+            return Lang.RU
+
+        async def on_blocked(game_id: int, user_id: int) -> None:
+            raise AssertionError("nobody blocked the bot here")
+
+        async def on_group_lost(chat_id: int) -> None:
+            self.lost_groups.append(chat_id)
+
+        self.publisher = Publisher(
+            db,
+            self.out,
+            render_table=lambda view, names: b"table picture",
+            render_scores=lambda *args: b"score sheet",
+            language_of=language_of,
+            on_blocked=on_blocked,
+            on_group_lost=on_group_lost,
+            table_interval=0,
+        )
+
+    async def settle(self) -> None:
+        await self.publisher.idle()
+        await self.out.drain()
+
+
+@pytest.fixture
+async def setup(db: Database) -> AsyncIterator[Setup]:
+    made = Setup(db)
+    yield made
+    await made.out.close()
+    made.publisher.close()
+
+
+async def playing_game(db: Database, chat_id: int = GROUP.id) -> GameRecord:
+    """Маша and Олег at a started game of Козёл in `chat_id`."""
+    async with db.transaction() as tx:
+        if chat_id != GROUP.id:
+            await repo.upsert_chat(tx, dataclasses.replace(GROUP, id=chat_id))
+        game = await repo.create_game(
+            tx,
+            chat_id=chat_id,
+            creator_id=MASHA.id,
+            ruleset=KOZEL,
+            seats_wanted=2,
+            seats=[
+                SeatRecord(0, MASHA.id if chat_id == GROUP.id else None, "Маша"),
+                SeatRecord(1, OLEG.id if chat_id == GROUP.id else None, "Олег"),
+            ],
+        )
+        started = dataclasses.replace(
+            game, status=GameStatus.PLAYING, match=Match.new(KOZEL, 2, seed=7)
+        )
+        return await repo.save_game(tx, started)
+
+
+async def test_a_started_game_gets_its_table_and_one_hand_per_person(
+    db: Database, setup: Setup
+) -> None:
+    game = await playing_game(db)
+    setup.publisher.touch(game)
+    await setup.settle()
+    (table,) = setup.api.sent(SendPhoto)
+    assert table.chat_id == GROUP.id and "Козёл" in (table.caption or "")
+    hands = setup.api.sent(SendMessage)
+    assert sorted(hand.chat_id for hand in hands) == [MASHA.id, OLEG.id]
+    assert all(GROUP.title in hand.text for hand in hands)  # says which group's game
+    stored = await repo.game_messages(db, game.id)
+    assert set(stored) == {(Role.TABLE, -1), (Role.HAND, 0), (Role.HAND, 1)}
+    assert all(record.digest for record in stored.values())
+
+
+async def test_an_unchanged_game_sends_nothing_again(db: Database, setup: Setup) -> None:
+    game = await playing_game(db)
+    for _ in range(2):  # the second pass adds the table's link to the hands sent before it
+        setup.publisher.touch(game)
+        await setup.settle()
+    before = len(setup.api.calls)
+    setup.publisher.touch(game)
+    setup.publisher.touch_hand(game.id, 0)
+    await setup.settle()
+    assert len(setup.api.calls) == before  # every digest matched: a quiet restart
+
+
+async def test_an_announcement_is_marked_sent_before_anything_else_is_sent(
+    db: Database, setup: Setup
+) -> None:
+    game = await playing_game(db)
+    async with db.transaction() as tx:
+        first = await repo.enqueue(
+            tx,
+            game_id=game.id,
+            chat_id=GROUP.id,
+            kind="notice",
+            payload={"key": "notice.left", "values": {"name": "Олег"}},
+        )
+        second = await repo.enqueue(
+            tx, game_id=None, chat_id=GROUP.id, kind="notice", payload={"text": "Всем привет"}
+        )
+    await setup.publisher.flush_outbox()
+    texts = [call.text for call in setup.api.sent(SendMessage)]
+    assert texts == [t("notice.left", Lang.RU, name="Олег"), "Всем привет"]
+    # When the second announcement reached Telegram, the first was marked already.
+    assert setup.api.unsent_at_call == [[first, second], [second]]
+    assert await repo.pending_outbox(db) == []
+    await setup.publisher.flush_outbox()
+    assert len(setup.api.calls) == 2  # nothing is sent twice
+
+
+async def test_a_failed_announcement_stays_owed_and_goes_out_on_the_next_flush(
+    db: Database, setup: Setup
+) -> None:
+    async with db.transaction() as tx:
+        owed = await repo.enqueue(
+            tx, game_id=None, chat_id=GROUP.id, kind="notice", payload={"text": "Рыба!"}
+        )
+    failure = TelegramServerError(SendMessage(chat_id=GROUP.id, text=""), "Bad Gateway")
+    setup.api.fail.extend([failure] * (setup.out.limits.retries + 1))
+    await setup.publisher.flush_outbox()
+    assert [item.id for item in await repo.pending_outbox(db)] == [owed]
+    await setup.publisher.flush_outbox()
+    assert [call.text for call in setup.api.sent(SendMessage)] == ["Рыба!"]
+    assert await repo.pending_outbox(db) == []
+
+
+async def test_an_announcement_to_a_group_that_refuses_the_bot_is_given_up(
+    db: Database, setup: Setup
+) -> None:
+    async with db.transaction() as tx:
+        await repo.enqueue(
+            tx, game_id=None, chat_id=GROUP.id, kind="notice", payload={"text": "Козёл!"}
+        )
+    refusal = SendMessage(chat_id=GROUP.id, text="")
+    setup.api.fail.append(TelegramForbiddenError(refusal, "Forbidden: bot was kicked"))
+    await setup.publisher.flush_outbox()
+    assert await repo.pending_outbox(db) == []
+    assert setup.lost_groups == [GROUP.id]
+
+
+def test_an_lru_keeps_the_most_recently_used() -> None:
+    cache: Lru[int, str] = Lru(2)
+    cache[1] = "a"
+    cache[2] = "b"
+    assert cache.get(1) == "a"  # 1 is now the most recent
+    cache[3] = "c"
+    assert (cache.get(1), cache.get(2), cache.get(3), len(cache)) == ("a", None, "c", 2)
+
+
+async def test_the_caches_of_games_hold_at_most_their_bound(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(publisher_module, "CACHED_GAMES", 3)
+    monkeypatch.setattr(publisher_module, "CACHED_TITLES", 3)
+    setup = Setup(db)
+    games = [await playing_game(db, chat_id=-2000 - k) for k in range(6)]
+    for game in games:
+        setup.publisher.touch(game)
+    await setup.settle()
+    cached = setup.publisher
+    sizes = (len(cached._games), len(cached._messages), len(cached._table_shown))
+    assert max(sizes) <= 3 < len(games)
+    # A game the caches forgot is read again: still nothing new to show, nothing sent.
+    before = len(setup.api.calls)
+    cached.touch(games[0])
+    await setup.settle()
+    assert len(setup.api.calls) == before
+    await setup.out.close()
+    cached.close()
+
+
+async def test_an_ended_game_is_forgotten_once_its_messages_are_up_to_date(
+    db: Database, setup: Setup
+) -> None:
+    game = await playing_game(db)
+    setup.publisher.touch(game)
+    await setup.settle()
+    async with db.transaction() as tx:
+        ended = await repo.save_game(tx, dataclasses.replace(game, status=GameStatus.CANCELLED))
+    setup.publisher.touch(ended)
+    await setup.settle()
+    assert setup.api.sent(EditMessageMedia)  # the table says it was cancelled ...
+    cached = setup.publisher
+    assert (len(cached._games), len(cached._messages), len(cached._table_shown)) == (0, 0, 0)
