@@ -767,6 +767,20 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
         Lang.EN: "⏳ {name}, that is too many commands in a row: I will answer your commands "
         "again in a minute.",
     },
+    # The database refused a change for the moment: locked by another process, or a full
+    # disk (issue 11, items 7 and 8; handlers/errors.py). Nothing was changed.
+    "alert.db_unavailable": {
+        Lang.RU: "⏳ Секунду… Бот не смог сохранить нажатие, ничего не изменилось. "
+        "Нажмите ещё раз через несколько секунд.",
+        Lang.EN: "⏳ One moment… The bot could not save that press; nothing has changed. "
+        "Please press again in a few seconds.",
+    },
+    "reply.db_unavailable": {
+        Lang.RU: "⏳ Секунду… Бот не смог это сохранить, ничего не изменилось. "
+        "Повторите команду через несколько секунд.",
+        Lang.EN: "⏳ One moment… The bot could not save that; nothing has changed. "
+        "Please send the command again in a few seconds.",
+    },
 }
 
 
