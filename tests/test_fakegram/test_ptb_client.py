@@ -38,6 +38,9 @@ from tests.fakegram import FakeTelegram, MemberStatus
 
 from .helpers import png
 
+# Deadlines, not pauses: each wait ends as soon as the fake sees the answer; a loaded machine
+# may take long, and that must not fail the test.
+PATIENCE = 60.0
 PICTURE = png(64, 48, "green")
 OTHER_PICTURE = png(48, 64, "red")
 
@@ -138,45 +141,49 @@ async def test_a_python_telegram_bot_application_runs_against_the_fake(
 
     # /start with a deep-link payload: an HTML reply with a keyboard.
     await alice.start("j42")
-    hello = await alice.private_chat.wait_for_message(lambda m: "Привет" in m.content)
+    hello = await alice.private_chat.wait_for_message(
+        lambda m: "Привет" in m.content, timeout=PATIENCE
+    )
     assert hello.text == "Привет! j42" and hello.version.entities[0]["type"] == "bold"
 
     # A press is answered, and the message is edited in place.
-    answer = await alice.press(hello, text="Нажми")
+    answer = await alice.press(hello, text="Нажми", timeout=PATIENCE)
     assert answer.answered and answer.text == "Нажато" and not answer.show_alert
-    await fakegram.wait_for(lambda: hello.text == "Нажато один раз")
+    await fakegram.wait_for(lambda: hello.text == "Нажато один раз", timeout=PATIENCE)
 
     # editMessageMedia turns the text message into a photo with a new caption and keyboard.
-    answer = await alice.press(hello, text="Картинка")
+    answer = await alice.press(hello, text="Картинка", timeout=PATIENCE)
     assert answer.answered
-    await fakegram.wait_for(lambda: hello.photo is not None)
+    await fakegram.wait_for(lambda: hello.photo is not None, timeout=PATIENCE)
     assert (hello.version.text, hello.caption) == (None, "Теперь картинка")
     assert hello.photo is not None and hello.photo.data == PICTURE
 
     # A command in a group (``/table@bot``): an upload (PTB quotes the command there), a
     # file_id reuse, a media edit.
     command = await bob.command(group, "table")
-    table = await group.wait_for_message(lambda m: m.caption == "Стол")
+    table = await group.wait_for_message(lambda m: m.caption == "Стол", timeout=PATIENCE)
     assert table.reply_to is command
-    again = await group.wait_for_message(lambda m: m.caption == "Новый стол", after=table)
+    again = await group.wait_for_message(
+        lambda m: m.caption == "Новый стол", after=table, timeout=PATIENCE
+    )
     assert table.photo is not None and table.photo.data == PICTURE
     assert again.photo is not None and again.photo.data == OTHER_PICTURE
     assert [v.caption for v in again.history] == ["Снова стол"]
     assert again.history[0].photo == table.photo
 
     # A press that deletes its own message, in the group and in the private chat.
-    answer = await alice.press(table, text="Убрать")
+    answer = await alice.press(table, text="Убрать", timeout=PATIENCE)
     assert answer.answered and answer.show_alert and answer.text == "Убрано"
     assert table.deleted
-    answer = await alice.press(hello, text="Убрать")
+    answer = await alice.press(hello, text="Убрать", timeout=PATIENCE)
     assert answer.answered and hello.deleted
     assert alice.private_chat.bot_messages == []
 
     # A forged press gets the polite refusal: PTB reads what the fake sends as it is.
-    refused = await bob.forge_press(again, "junk")
+    refused = await bob.forge_press(again, "junk", timeout=PATIENCE)
     assert refused.answered and refused.show_alert and refused.text == "Эта кнопка устарела"
 
-    await fakegram.idle()
+    await fakegram.idle(timeout=PATIENCE)
     failed = [c for c in fakegram.transcript if not c.ok]
     assert failed == [], [(c.method, c.description) for c in failed]
     used = {c.method for c in fakegram.transcript}
