@@ -18,7 +18,15 @@ from typing import Any
 
 import pytest
 
-from bot.callbacks import BackCb, GroupLangCb, LobbyAction, LobbyOption, MoveKind, TimerCb
+from bot.callbacks import (
+    BackCb,
+    GroupLangCb,
+    LobbyAction,
+    LobbyOption,
+    LobbyTimeCb,
+    MoveKind,
+    TimerCb,
+)
 from bot.i18n import Lang
 from bot.presenter import hand_timer_lines, settings_keyboard, table_timer_line
 from bot.service import GameService, Person
@@ -30,6 +38,7 @@ from domino.timing import TurnTimer
 from storage import repo
 from storage.db import Database
 from storage.records import (
+    LOBBY_TIMEOUTS,
     ChatRecord,
     ChatSettings,
     Ending,
@@ -122,6 +131,11 @@ class StubPublisher:
         return Lang.RU
 
 
+async def no_admin(chat_id: int) -> bool:
+    """Nobody here is a chat admin (Алиса controls her lobby as its creator)."""
+    return False
+
+
 def seed_where_seat_0_opens() -> int:
     return next(seed for seed in range(100) if Match.new(KOZEL, 2, seed=seed).turn == 0)
 
@@ -173,7 +187,7 @@ async def start_game(setup: Setup) -> GameRecord:
         (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
         (LobbyAction.START, LobbyOption.NONE),
     ]:
-        await service.lobby_press(1, ALICE, action, option)
+        await service.lobby_press(1, CHAT.id, ALICE, action, option, no_admin)
     await settle()
     game = await setup.game()
     assert game.status is GameStatus.PLAYING and game.match is not None
@@ -227,10 +241,16 @@ def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
     assert [b.callback_data for b in buttons] == [
         *(TimerCb(timer=x.value).pack() for x in TurnTimer),
         *(GroupLangCb(lang=code).pack() for code in ("auto", "ru", "en")),
+        *(LobbyTimeCb(minutes=n).pack() for n in LOBBY_TIMEOUTS),
     ]
-    assert [b.text for b in buttons][-3:] == ["🌐 Как у создателя", "🇷🇺 Русский", "✅ 🇬🇧 English"]
+    assert [b.text for b in buttons][-7:-4] == [
+        "🌐 Как у создателя",
+        "🇷🇺 Русский",
+        "✅ 🇬🇧 English",
+    ]
+    assert [b.text for b in buttons][-4:] == ["⌛ никогда", "⌛ 5 мин", "✅ ⌛ 10 мин", "⌛ 30 мин"]
     marked = [b.text for b in buttons if b.text.startswith("✅")]
-    assert marked == ["✅ спортивный (5 / 20 / 60 с)", "✅ 🇬🇧 English"]
+    assert marked == ["✅ спортивный (5 / 20 / 60 с)", "✅ 🇬🇧 English", "✅ ⌛ 10 мин"]
     assert TimerCb.unpack(TimerCb(timer="sport").pack()).timer == "sport"
     assert BackCb.unpack(BackCb(game=12).pack()).game == 12
 

@@ -80,7 +80,8 @@ async def test_a_lobby_opened_by_an_anonymous_admin_is_run_by_the_chats_admins(
         seen = lobby.content
         await alice.press(lobby, data=button_data(lobby, "👥"), timeout=WAIT)
         await group.wait_for_message(
-            lambda m, seen=seen: m is lobby and m.content != seen, timeout=WAIT
+            lambda m, seen=seen: m is lobby and m.content != seen,  # type: ignore[misc]
+            timeout=WAIT,
         )
     await alice.press(lobby, data=button_data(lobby, "Играю"), timeout=WAIT)
     await alice.press(lobby, data=button_data(lobby, "компьютер"), timeout=WAIT)

@@ -183,8 +183,8 @@ async def test_ids_out_of_range_are_answered_as_old_buttons_without_a_traceback(
     for payload in ("j²", "j99999999999999999999", "j٣", "j" + "x" * 60):
         last = alice.private_chat.bot_messages[-1]
         await alice.start(payload)
-        answer = await alice.private_chat.wait_for_message(after=last, timeout=WAIT)
-        assert "устарела" in answer.content, (payload, answer)
+        told = await alice.private_chat.wait_for_message(after=last, timeout=WAIT)
+        assert "устарела" in told.content, (payload, told)
     await settle(fakegram)
     assert snapshot(bot) == before
     assert "Traceback" not in bot.log()

@@ -1,0 +1,204 @@
+"""Who may act on a game (issue 11): the service's checks, against a fresh database file.
+
+Each refusal is shown to change nothing: the stored game (its version above all) is the
+same before and after. The timers' `FakeTime` stands in for the clock, so the lobby's
+deadline passes without waiting for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot import service as service_module
+from bot.callbacks import LobbyAction, LobbyOption
+from bot.i18n import Lang
+from bot.service import ANONYMOUS_ADMIN_ID, Answer, GameService, Lru, Person
+from storage import repo
+from storage.db import Database
+from storage.records import ChatRecord, ChatSettings, GameRecord, GameStatus
+from tests.bot.test_timers import (
+    ALICE,
+    CHAT,
+    FakeTime,
+    Setup,
+    make,
+    no_admin,
+    seed_where_seat_0_opens,
+    settle,
+)
+
+OTHER_CHAT = ChatRecord(-100888, "supergroup", "Чужая группа")
+BOB = Person(502, "Боб", language_code="ru")
+MALLORY = Person(666, "Mallory", language_code="en")
+ANONYMOUS = Person(ANONYMOUS_ADMIN_ID, "Group", username="GroupAnonymousBot")
+
+
+async def admin_everywhere(chat_id: int) -> bool:
+    return True
+
+
+def admin_of(*chat_ids: int) -> service_module.ChatCheck:
+    async def check(chat_id: int) -> bool:
+        return chat_id in chat_ids
+
+    return check
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "access.sqlite3")
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+@pytest.fixture
+async def setup(db: Database) -> AsyncIterator[Setup]:
+    made = make(db, FakeTime(), seed_where_seat_0_opens())
+    await made.service.resume()
+    try:
+        yield made
+    finally:
+        await made.service.close()
+
+
+async def lobby(setup: Setup, creator: Person = ALICE) -> GameRecord:
+    for person in (ALICE, BOB, MALLORY):
+        await setup.service.remember(person, can_message=True)
+    assert await setup.service.open_lobby(CHAT, creator) is None
+    return await setup.game()
+
+
+async def press(
+    setup: Setup, person: Person, action: LobbyAction, *, chat: int = CHAT.id, admin: bool = False
+) -> Answer:
+    check = admin_everywhere if admin else no_admin
+    return await setup.service.lobby_press(1, chat, person, action, LobbyOption.SEATS, check)
+
+
+async def test_lobby_presses_from_another_chat_change_nothing(setup: Setup) -> None:
+    before = await lobby(setup)
+    for action in LobbyAction:
+        answer = await press(setup, MALLORY, action, chat=OTHER_CHAT.id, admin=True)
+        assert answer.alert and "does not belong" in answer.text, (action, answer)
+        answer = await press(setup, ALICE, action, chat=OTHER_CHAT.id)  # the creator, elsewhere
+        assert answer.alert, (action, answer)
+    assert await setup.game() == before
+
+
+async def test_the_creator_or_an_admin_of_the_games_chat_controls_the_lobby(
+    setup: Setup,
+) -> None:
+    before = await lobby(setup)
+    refused = await press(setup, BOB, LobbyAction.OPTION)
+    assert refused.alert and "админы чата" in refused.text
+    # An admin of another chat is no admin here.
+    check = admin_of(OTHER_CHAT.id)
+    answer = await setup.service.lobby_press(
+        1, CHAT.id, BOB, LobbyAction.CANCEL, LobbyOption.NONE, check
+    )
+    assert answer.alert
+    assert await setup.game() == before
+    changed = await press(setup, BOB, LobbyAction.OPTION, admin=True)
+    assert not changed.alert
+    assert (await setup.game()).seats_wanted != before.seats_wanted
+
+
+async def test_an_anonymous_admin_gets_no_seat_and_admins_run_the_lobby(setup: Setup) -> None:
+    game = await lobby(setup, creator=ANONYMOUS)
+    assert game.seats == () and game.creator_id == ANONYMOUS_ADMIN_ID
+    assert (await press(setup, BOB, LobbyAction.START)).alert
+    assert not (await press(setup, BOB, LobbyAction.CANCEL, admin=True)).alert
+    assert (await setup.game()).status is GameStatus.CANCELLED
+
+
+async def test_removing_a_seat_is_checked_like_every_lobby_control(setup: Setup) -> None:
+    await lobby(setup)
+    await press(setup, BOB, LobbyAction.JOIN)
+    before = await setup.game()
+    assert [s.user_id for s in before.seats] == [ALICE.id, BOB.id]
+    service = setup.service
+    for chat, person, check in [
+        (OTHER_CHAT.id, ALICE, no_admin),  # the creator, from another chat
+        (CHAT.id, MALLORY, admin_of(OTHER_CHAT.id)),  # an admin elsewhere
+        (CHAT.id, BOB, no_admin),  # a player
+    ]:
+        answer, removed = await service.remove_seat(1, chat, person, 1, BOB.id, check)
+        assert answer.alert and removed is None, (chat, person, answer)
+    # The seat no longer holds the person named: nothing happens either.
+    answer, removed = await service.remove_seat(1, CHAT.id, ALICE, 0, BOB.id, no_admin)
+    assert removed is None and "уже нет" in answer.text
+    assert await setup.game() == before
+
+    answer, removed = await service.remove_seat(1, CHAT.id, MALLORY, 1, BOB.id, admin_everywhere)
+    assert removed == "Боб" and not answer.alert
+    assert [s.user_id for s in (await setup.game()).seats] == [ALICE.id]
+
+
+async def test_a_lobby_nobody_starts_closes_at_its_stored_deadline(setup: Setup) -> None:
+    await setup.timers.change_settings(CHAT, ChatSettings(lobby_timeout=5))
+    game = await lobby(setup)
+    assert game.lobby_deadline is not None
+    assert game.lobby_deadline.timestamp() == pytest.approx(setup.time.now + 300)
+    await setup.time.advance(299)
+    assert (await setup.game()).status is GameStatus.LOBBY
+    await setup.time.advance(2)
+    await settle()
+    assert (await setup.game()).status is GameStatus.CANCELLED
+    owed = await repo.pending_outbox(setup.db)
+    assert [item.payload["text"] for item in owed] == [
+        "⌛ Игру никто не начал за 5 мин, набор закрыт. Новая игра: /domino"
+    ]
+
+
+async def test_no_deadline_when_the_group_set_none_and_none_once_started(setup: Setup) -> None:
+    await setup.timers.change_settings(CHAT, ChatSettings(lobby_timeout=0))
+    assert (await lobby(setup)).lobby_deadline is None
+    assert setup.timers.lobby_deadline(OTHER_CHAT.id) is not None  # 10 min by default
+
+
+def test_settings_keep_the_lobby_timeout_and_refuse_unknown_values() -> None:
+    for minutes in (0, 5, 10, 30):
+        settings = ChatSettings(lobby_timeout=minutes)
+        assert ChatSettings.from_dict(settings.to_dict()) == settings
+    for junk in (7, "5", None, True, -1):
+        assert ChatSettings.from_dict({"lobby_timeout": junk}).lobby_timeout == 10
+
+
+async def test_a_long_name_is_shortened_in_the_seat_and_in_not_your_turn(setup: Setup) -> None:
+    smiley = Person(503, "😀" * 128)
+    await setup.service.remember(smiley, can_message=True)
+    assert await setup.service.open_lobby(CHAT, smiley) is None
+    seat = (await setup.game()).seats[0]
+    assert seat.name == "😀" * 31 + "…"
+
+
+def test_the_per_person_caches_are_bounded() -> None:
+    cache: Lru[int, Lang] = Lru(3)
+    for user_id in range(10):
+        cache[user_id] = Lang.RU
+        assert len(cache) <= 3
+    assert 9 in cache and 6 not in cache
+    cache.get(7)  # used: kept ahead of 8
+    cache[10] = Lang.EN
+    assert 7 in cache and 8 not in cache
+
+
+async def test_the_service_keeps_at_most_the_bound_of_languages_and_sightings(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service_module, "LANG_CACHE_SIZE", 5)
+    monkeypatch.setattr(service_module, "SEEN_CACHE_SIZE", 5)
+    made = make(db, FakeTime(), 1)
+    service: GameService = made.service
+    for user_id in range(1, 50):
+        person = Person(user_id, f"P{user_id}")
+        await service.remember(person)
+        await service.seen(person)
+    assert len(service._langs) == 5 and len(service._seen) == 5
+    assert await service.language_of(1) is Lang.RU  # forgotten, read back from the database
+    await made.service.close()

@@ -1,0 +1,117 @@
+"""Callback data and /start payloads are parsed once, with bounds (issue 11, item 3).
+
+A payload that does not parse matches no button's filter (aiogram's filter treats
+`TypeError` and `ValueError`, pydantic's `ValidationError` among them, as "not this
+button"), so it reaches the polite fallback and never a service or SQLite.
+"""
+
+from __future__ import annotations
+
+import pytest
+from aiogram.filters.callback_data import CallbackData
+
+from bot.callbacks import (
+    SQLITE_MAX,
+    BackCb,
+    CancelCb,
+    HistoryCb,
+    LobbyAction,
+    LobbyCb,
+    LobbyTimeCb,
+    MoveCb,
+    MoveKind,
+    RemoveCb,
+    StartKind,
+    SurrenderCb,
+    TopCb,
+    TopScope,
+    VoteCb,
+    is_join_token,
+    join_payload,
+    parse_start,
+)
+from bot.service import GameService
+
+# One layout per prefix, `{n}` where a number goes.
+LAYOUTS: dict[type[CallbackData], list[str]] = {
+    MoveCb: ["m1:{n}:0:k:-1:", "m1:1:{n}:k:-1:", "m1:1:0:p:{n}:L"],
+    LobbyCb: ["l1:{n}:j:-"],
+    CancelCb: ["x1:{n}:1"],
+    BackCb: ["r1:{n}"],
+    SurrenderCb: ["s1:{n}:0:5:1", "s1:1:{n}:5:1", "s1:1:0:{n}:1"],
+    VoteCb: ["v1:{n}:1"],
+    HistoryCb: ["h1:{n}:0", "h1:1:{n}"],
+    TopCb: ["t1:g:{n}"],
+    RemoveCb: ["k1:{n}:0:5", "k1:1:{n}:5", "k1:1:0:{n}"],
+    LobbyTimeCb: ["lt1:{n}"],
+}
+
+
+@pytest.mark.parametrize("number", [2**63, 2**64, -(2**63) - 1, "²", "٣", "1e3", "0x10"])
+@pytest.mark.parametrize(("kind", "layout"), [(k, x) for k, xs in LAYOUTS.items() for x in xs])
+def test_numbers_out_of_range_or_not_ascii_do_not_parse(
+    kind: type[CallbackData], layout: str, number: object
+) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        kind.unpack(layout.format(n=number))
+
+
+@pytest.mark.parametrize(
+    "layout", ["m1:{n}:0:k:-1:", "l1:{n}:j:-", "x1:{n}:1", "r1:{n}", "v1:{n}:1"]
+)
+def test_ids_are_not_negative(layout: str) -> None:
+    kind = next(k for k, xs in LAYOUTS.items() if layout in xs)
+    with pytest.raises((TypeError, ValueError)):
+        kind.unpack(layout.format(n=-1))
+
+
+def test_the_largest_sqlite_integer_still_parses_and_round_trips() -> None:
+    cases: list[CallbackData] = [
+        MoveCb(game=SQLITE_MAX, move=SQLITE_MAX, kind=MoveKind.KNOCK),
+        LobbyCb(game=SQLITE_MAX, action=LobbyAction.REMOVE),
+        CancelCb(game=SQLITE_MAX, confirm=True),
+        SurrenderCb(game=SQLITE_MAX, move=SQLITE_MAX, user=SQLITE_MAX, confirm=False),
+        VoteCb(vote=SQLITE_MAX, in_favour=True),
+        BackCb(game=SQLITE_MAX),
+        RemoveCb(game=SQLITE_MAX, seat=3, user=SQLITE_MAX),
+        HistoryCb(page=1, game=SQLITE_MAX),
+        TopCb(scope=TopScope.PAIRS, page=1),
+        LobbyTimeCb(minutes=30),
+    ]
+    for data in cases:
+        packed = data.pack()
+        assert len(packed.encode()) <= 64, packed
+        assert type(data).unpack(packed) == data
+
+
+@pytest.mark.parametrize(
+    ("payload", "kind"),
+    [
+        (None, StartKind.PLAIN),
+        ("", StartKind.PLAIN),
+        ("hand", StartKind.PLAIN),
+        ("j", StartKind.STALE_JOIN),
+        ("j1", StartKind.STALE_JOIN),
+        ("j²", StartKind.STALE_JOIN),
+        ("j٣", StartKind.STALE_JOIN),
+        ("j99999999999999999999", StartKind.STALE_JOIN),
+        ("j1234567890123456", StartKind.STALE_JOIN),  # 16 digits: an old id, never a token
+        ("jAbCdEfGh_-123456", StartKind.JOIN),
+        ("jAbCdEfGh_-1234567", StartKind.STALE_JOIN),  # 17 characters
+        ("jAbCdEfGh+/123456", StartKind.STALE_JOIN),  # not URL-safe
+    ],
+)
+def test_start_payloads(payload: str | None, kind: StartKind) -> None:
+    parsed = parse_start(payload)
+    assert parsed.kind is kind
+    assert parsed.token == (payload[1:] if kind is StartKind.JOIN and payload else "")
+
+
+def test_join_tokens_are_secret_short_and_read_back() -> None:
+    tokens = {GameService._new_join_token() for _ in range(200)}
+    assert len(tokens) == 200
+    for token in tokens:
+        assert is_join_token(token)
+        payload = join_payload(token)
+        assert len(payload) <= 64
+        assert parse_start(payload).token == token
