@@ -33,6 +33,7 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
 )
+from telegram.request import HTTPXRequest
 
 from tests.fakegram import FakeTelegram, MemberStatus
 
@@ -43,6 +44,18 @@ from .helpers import png
 PATIENCE = 60.0
 PICTURE = png(64, 48, "green")
 OTHER_PICTURE = png(48, 64, "red")
+
+
+def local_request() -> HTTPXRequest:
+    """PTB's HTTP client for 127.0.0.1: no proxy from the environment, patient timeouts."""
+    return HTTPXRequest(
+        connect_timeout=PATIENCE,
+        read_timeout=PATIENCE,
+        write_timeout=PATIENCE,
+        pool_timeout=PATIENCE,
+        media_write_timeout=PATIENCE,
+        httpx_kwargs={"trust_env": False},
+    )
 
 
 def keyboard(text: str, data: str) -> InlineKeyboardMarkup:
@@ -114,7 +127,14 @@ class EchoTable:
 @pytest.fixture
 async def ptb_bot(fakegram: FakeTelegram) -> AsyncIterator[EchoTable]:
     """The PTB application, polling the fake until the test ends."""
-    app = ApplicationBuilder().token(fakegram.token).base_url(f"{fakegram.url}/bot").build()
+    app = (
+        ApplicationBuilder()
+        .token(fakegram.token)
+        .base_url(f"{fakegram.url}/bot")
+        .request(local_request())
+        .get_updates_request(local_request())
+        .build()
+    )
     bot = EchoTable()
     bot.install(app)
     async with app:
@@ -210,7 +230,9 @@ async def test_ptb_reads_the_refusals_issue_11_found(fakegram: FakeTelegram) -> 
     alice = fakegram.add_user("Алиса", started=True)
     bob = fakegram.add_user("Боб", started=True)
     said = await bob.send(None, "привет")
-    async with Bot(fakegram.token, base_url=f"{fakegram.url}/bot") as bot:
+    async with Bot(
+        fakegram.token, base_url=f"{fakegram.url}/bot", request=local_request()
+    ) as bot:
         with pytest.raises(BadRequest, match=r"^Message to delete not found$"):
             await bot.delete_message(alice.id, said.message_id)
         with pytest.raises(BadRequest, match=r"^File must be non-empty$"):
