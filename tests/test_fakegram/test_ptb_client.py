@@ -2,13 +2,14 @@
 
 aiogram's models check every answer the fake gives (``tests/conftest.py``); that only proves
 the fake agrees with one reading of the Bot API. Here a small python-telegram-bot
-``Application`` polls the fake over real HTTP, exactly as it would api.telegram.org, and uses
-what the domino bot uses: commands in a private chat and in a group, an inline keyboard whose
-presses are answered, a text edit, a photo upload, editMessageMedia (also turning a text
-message into a photo, issue 11 item 15), a reuse of a ``file_id`` and a delete. Every call it
-makes must pass the fake's own checks (no unknown field, right types: the ``fakegram``
-fixture's teardown), every answer must parse in PTB's own models (an error handler and PTB's
-log would show it), and the chats must end as a client would show them.
+``Application`` polls the fake over real HTTP, exactly as it would api.telegram.org, and
+uses what the domino bot uses: commands in a private chat and in a group, an inline keyboard
+whose presses are answered, a text edit, a photo upload, editMessageMedia (also turning a
+text message into a photo, issue 11 item 15), a reuse of a ``file_id``, a delete, and the
+refusals of items 16 and 17 read in PTB's own exceptions. Every call it makes must pass the
+fake's own checks (no unknown field, right types: the ``fakegram`` fixture's teardown),
+every answer must parse in PTB's own models (an error handler and PTB's log would show it),
+and the chats must end as a client would show them.
 """
 
 from __future__ import annotations
@@ -63,12 +64,11 @@ def keyboard(text: str, data: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[InlineKeyboardButton(text, callback_data=data)]])
 
 
-class EchoTable:
+class TableBot:
     """A tiny bot in PTB's own style, shaped like the domino bot's use of the API."""
 
     def __init__(self) -> None:
         self.errors: list[BaseException] = []
-        self.file_ids: list[str] = []
 
     def install(self, app: Application) -> None:  # type: ignore[type-arg]
         app.add_handler(CommandHandler("start", self.start))
@@ -90,9 +90,9 @@ class EchoTable:
         sent = await update.effective_message.reply_photo(
             PICTURE, caption="Стол", reply_markup=keyboard("Убрать", "delete")
         )
-        self.file_ids.append(sent.photo[-1].file_id)
-        again = await context.bot.send_photo(chat.id, self.file_ids[-1], caption="Снова стол")
-        assert again.photo[-1].file_id == self.file_ids[-1]
+        file_id = sent.photo[-1].file_id
+        again = await context.bot.send_photo(chat.id, file_id, caption="Снова стол")
+        assert again.photo[-1].file_id == file_id
         await context.bot.edit_message_media(
             InputMediaPhoto(OTHER_PICTURE, caption="Новый стол"),
             chat_id=chat.id,
@@ -125,7 +125,7 @@ class EchoTable:
 
 
 @pytest.fixture
-async def ptb_bot(fakegram: FakeTelegram) -> AsyncIterator[EchoTable]:
+async def ptb_bot(fakegram: FakeTelegram) -> AsyncIterator[TableBot]:
     """The PTB application, polling the fake until the test ends."""
     app = (
         ApplicationBuilder()
@@ -135,7 +135,7 @@ async def ptb_bot(fakegram: FakeTelegram) -> AsyncIterator[EchoTable]:
         .get_updates_request(local_request())
         .build()
     )
-    bot = EchoTable()
+    bot = TableBot()
     bot.install(app)
     async with app:
         await app.start()
@@ -150,7 +150,7 @@ async def ptb_bot(fakegram: FakeTelegram) -> AsyncIterator[EchoTable]:
 
 
 async def test_a_python_telegram_bot_application_runs_against_the_fake(
-    fakegram: FakeTelegram, ptb_bot: EchoTable, caplog: pytest.LogCaptureFixture
+    fakegram: FakeTelegram, ptb_bot: TableBot, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, logger="telegram")
     alice = fakegram.add_user("Алиса", username="alice")
@@ -230,9 +230,7 @@ async def test_ptb_reads_the_refusals_issue_11_found(fakegram: FakeTelegram) -> 
     alice = fakegram.add_user("Алиса", started=True)
     bob = fakegram.add_user("Боб", started=True)
     said = await bob.send(None, "привет")
-    async with Bot(
-        fakegram.token, base_url=f"{fakegram.url}/bot", request=local_request()
-    ) as bot:
+    async with Bot(fakegram.token, base_url=f"{fakegram.url}/bot", request=local_request()) as bot:
         with pytest.raises(BadRequest, match=r"^Message to delete not found$"):
             await bot.delete_message(alice.id, said.message_id)
         with pytest.raises(BadRequest, match=r"^File must be non-empty$"):
