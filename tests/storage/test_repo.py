@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from storage.records import (
     Abandonment,
     ChatRecord,
     Ending,
+    GameRecord,
     GameStatus,
     MessageRecord,
     Role,
@@ -205,3 +208,48 @@ async def test_the_outbox_keeps_what_is_owed_until_marked_sent(db: Database) -> 
     async with db.transaction() as tx:
         await repo.mark_sent(tx, first)
     assert [item.payload["text"] for item in await repo.pending_outbox(db)] == ["🐐"]
+
+
+async def test_a_lobby_keeps_its_join_token_and_deadline_and_is_found_by_the_token(
+    db: Database,
+) -> None:
+    """Issue 11: deep links name a secret token, never the game's number (migration 006)."""
+    deadline = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
+    async with db.transaction() as tx:
+        game = await repo.create_game(
+            tx,
+            chat_id=GROUP.id,
+            creator_id=MASHA.id,
+            ruleset=KOZEL,
+            seats_wanted=2,
+            join_token="AbCdEfGh_-123456",
+            lobby_deadline=deadline,
+        )
+        older = await repo.create_game(
+            tx, chat_id=-1002, creator_id=OLEG.id, ruleset=KOZEL, seats_wanted=2
+        )
+    assert game.join_token == "AbCdEfGh_-123456" and game.lobby_deadline == deadline
+    assert older.join_token is None and older.lobby_deadline is None
+    found = await repo.game_by_join_token(db, "AbCdEfGh_-123456")
+    assert found is not None and found.id == game.id
+    assert await repo.game_by_join_token(db, "AbCdEfGh_-123457") is None
+    saved = await _save(db, dataclasses.replace(game, status=GameStatus.CANCELLED))
+    assert saved.join_token == game.join_token and saved.lobby_deadline == deadline
+    with pytest.raises(sqlite3.IntegrityError):
+        async with db.transaction() as tx:
+            await repo.create_game(
+                tx,
+                chat_id=GROUP.id,
+                creator_id=MASHA.id,
+                ruleset=KOZEL,
+                seats_wanted=2,
+                join_token="AbCdEfGh_-123456",
+            )
+
+
+async def _save(db: Database, game: GameRecord) -> GameRecord:
+    async with db.transaction() as tx:
+        await repo.save_game(tx, game)
+    loaded = await repo.load_game(db, game.id)
+    assert loaded is not None
+    return loaded
