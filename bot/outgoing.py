@@ -10,7 +10,8 @@ Everything the bot sends goes through `Outgoing.call(chat_id, method)`:
   call's result, and Telegram sees one edit instead of two;
 - the game's own messages (the table, hands, lobby, votes, announcements: `Lane.GAME`)
   go before replies to commands (`Lane.REPLY`, everything a handler sends), so a flood
-  of commands cannot hold a group's table back (issue 11, item 9);
+  of commands cannot hold a group's table back (issue 11, item 9); one reply in
+  `GAME_STREAK + 1` calls still goes while both wait, so replies are never starved;
 - in a group, a reply whose text and keyboard equal a reply still waiting is not sent
   again: both commands get the one message (`/top` ×300 sends one table of standings);
 - every chat's queue is bounded (`Limits.game_queue`, `Limits.reply_queue`): a full
@@ -76,6 +77,10 @@ PACED_METHODS = frozenset(
         "unpinChatMessage",
     }
 )
+
+# While replies wait, at most this many game calls go before one of them: the table is
+# held back by one message in GAME_STREAK + 1 at worst, and replies still move.
+GAME_STREAK = 2
 
 # `_chats` is never swept while it holds fewer entries than this.
 SWEEP_FLOOR = 64
@@ -179,13 +184,22 @@ class _ChatQueue:
     bucket: TokenBucket | None = None
     worker: asyncio.Task[None] | None = None
 
+    game_streak: int = 0  # game calls sent in a row while replies waited
+
     @property
     def waiting(self) -> int:
         return sum(len(lane) for lane in self.lanes)
 
     def next_job(self) -> _Job:
-        """The oldest call of the first lane that holds one."""
-        return next(lane for lane in self.lanes if lane).popleft()
+        """The oldest game call, unless replies have waited through `GAME_STREAK` of
+        them: a game that always has a new table picture ready must not starve the
+        replies for ever."""
+        game, replies = self.lanes
+        if game and (not replies or self.game_streak < GAME_STREAK):
+            self.game_streak = self.game_streak + 1 if replies else 0
+            return game.popleft()
+        self.game_streak = 0
+        return replies.popleft()
 
     def jobs(self) -> list[_Job]:
         return [job for lane in self.lanes for job in lane]

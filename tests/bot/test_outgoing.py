@@ -179,6 +179,14 @@ async def test_the_games_messages_overtake_waiting_replies() -> None:
     assert api.texts() == ["table", "round over", "r0", "r1", "r2"]
 
 
+async def test_a_busy_game_still_lets_one_reply_through_in_three_calls() -> None:
+    out, api, _ = make(Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None))
+    replies = [out.submit(GROUP, send(GROUP, f"r{i}"), lane=Lane.REPLY) for i in range(3)]
+    game = [out.submit(GROUP, send(GROUP, f"g{i}")) for i in range(5)]
+    await asyncio.gather(*replies, *game)
+    assert api.texts() == ["g0", "g1", "r0", "g2", "g3", "r1", "g4", "r2"]
+
+
 async def test_identical_replies_waiting_in_a_group_are_sent_once() -> None:
     out, api, _ = make(Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None))
     keyboard = InlineKeyboardMarkup(
