@@ -167,3 +167,47 @@ async def test_a_full_disk_answers_presses_keeps_the_game_and_recovers_with_spac
     log = bot.log()
     assert log.count("refuses changes (database or disk is full)") == 1
     assert log.count("takes changes again") == 1
+
+
+async def test_a_computer_s_move_that_meets_the_lock_is_made_once_the_lock_is_gone(
+    fakegram: FakeTelegram, tmp_path: Path
+) -> None:
+    # The computer waits 6 s before it moves: time for the messages about the person's
+    # move to go out (their bookkeeping writes too) and for the test to take the lock.
+    async with running_bot(
+        fakegram, tmp_path, PACING="false", TURN_TIME_SCALE="10", COMPUTER_DELAY="6"
+    ) as bot:
+        alice = fakegram.add_user("Алиса", username="alice")
+        table = await open_game(fakegram, [alice], computers=1)
+        (person,) = table.people
+        caught = False
+        for _ in range(5):  # a loaded machine may let the computer move before the lock
+            await fakegram.wait_for(person.my_turn, timeout=60)
+            hand, data = the_press(person)
+            answer, _ = await press(person, hand, data)
+            assert moved(answer), answer
+            await fakegram.idle(quiet=1.0, timeout=60)
+            with write_lock(bot.database):
+                after_press = stored(bot)
+                if after_press.turn == 0 or after_press.over:
+                    continue  # the computer moved already, or it is the person's turn again
+                # Held past the computer's pause and SQLite's wait: its first try fails.
+                await fakegram.wait_for(
+                    lambda: "computer move: database is locked" in bot.log(), timeout=60
+                )
+                assert stored(bot) == after_press
+            caught = True
+            break
+        assert caught, "the computer always moved before the lock was taken"
+        # The lock is gone: the computer's move is made, once, and the person's turn is back.
+        await fakegram.wait_for(lambda: len(stored(bot).log) > len(after_press.log), timeout=60)
+        await fakegram.wait_for(person.my_turn, timeout=60)
+        moves = stored(bot).log
+        assert moves[: len(after_press.log)] == after_press.log
+        assert {entry.seat for entry in moves[len(after_press.log) :]} == {1}
+        await fakegram.idle()
+        games = check_stored_games(bot.database)
+        assert games.started == 1 and games.moves == len(moves)
+    log = bot.log()
+    assert log.count("computer move: database is locked; tried again") == 1
+    assert "computer move: done at try" in log
