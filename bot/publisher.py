@@ -110,6 +110,9 @@ class Lru(Generic[K, V]):
     def pop(self, key: K) -> None:
         self._items.pop(key, None)
 
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
     def __len__(self) -> int:
         return len(self._items)
 

@@ -224,6 +224,10 @@ def test_an_lru_keeps_the_most_recently_used() -> None:
     assert cache.get(1) == "a"  # 1 is now the most recent
     cache[3] = "c"
     assert (cache.get(1), cache.get(2), cache.get(3), len(cache)) == ("a", None, "c", 2)
+    assert 1 in cache and 2 not in cache
+    cache.pop(1)
+    cache.pop(1)  # popping what is not there is fine
+    assert 1 not in cache and len(cache) == 1
 
 
 async def test_the_caches_of_games_hold_at_most_their_bound(
