@@ -2,9 +2,10 @@
 
 Everything the bot sends goes through `Outgoing.call(chat_id, method)`:
 
-- calls to one chat leave in order, spaced by a token bucket per chat (about one
-  message a second in a private chat, twenty a minute in a group, where edits
-  count too) and one bucket for the whole bot (about thirty a second);
+- calls to one chat leave in order (within their lane, below), spaced by a token
+  bucket per chat (about one message a second in a private chat, twenty a minute in
+  a group, where edits count too) and one bucket for the whole bot (about thirty a
+  second);
 - a call with a `merge_key` (e.g. "edit the table message") that finds an older call
   with the same key still waiting replaces it: the older caller gets the newer
   call's result, and Telegram sees one edit instead of two;
@@ -183,7 +184,6 @@ class _ChatQueue:
     lanes: tuple[deque[_Job], deque[_Job]] = field(default_factory=lambda: (deque(), deque()))
     bucket: TokenBucket | None = None
     worker: asyncio.Task[None] | None = None
-
     game_streak: int = 0  # game calls sent in a row while replies waited
 
     @property
