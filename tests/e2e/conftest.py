@@ -14,7 +14,7 @@ HERE = Path(__file__).resolve().parent
 # A net for a hung test, not a deadline: the waits here end on progress (harness.Stall),
 # so a loaded machine makes a test slower, and only one that stopped moving meets this
 # (issue 11, item 18). pyproject's 300 s stays the net for everything else.
-HANG_SECONDS = 1200
+HANG_SECONDS = 1800
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -27,8 +27,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 async def bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
     """The bot running as `python -m bot` against the fake, without pacing (speed).
 
-    At teardown it gets SIGTERM and must exit cleanly within 10 s, with no error in
-    its log.
+    At teardown it gets SIGTERM and must exit cleanly, with no error in its log.
     """
     async with running_bot(fakegram, tmp_path, PACING="false") as process:
         yield process

@@ -9,6 +9,7 @@ from pathlib import Path
 from domino.rating import round_half_up_tenth
 from storage.records import Abandonment
 from tests.e2e.harness import (
+    EXIT_SECONDS,
     BotProcess,
     assert_hands_private,
     button_data,
@@ -211,7 +212,7 @@ async def test_a_vote_survives_a_restart_and_expires(
         await settle(fakegram)
         assert_hands_private(fakegram, bot.stored_match(), {0: alice.id, 1: bob.id})
     finally:
-        code = await bot.stop()
+        code = await bot.stop(timeout=EXIT_SECONDS)
         assert code == 0, bot.log()[-4000:]
         assert not bot.problems(), bot.log()[-6000:]
 

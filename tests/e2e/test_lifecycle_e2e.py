@@ -82,7 +82,7 @@ async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_second
     table = await open_game(fakegram, [alice, bob], computers=2)
     players = [Player(fakegram, alice), Player(fakegram, bob)]
     await play_until(fakegram, players, lambda: sum(p.presses for p in players) >= 2)
-    await fakegram.wait_for(lambda: any(p.my_turn() for p in players), timeout=10)
+    await fakegram.wait_for(lambda: any(p.my_turn() for p in players), timeout=60)
     await settle(fakegram)
     mover = next(p for p in players if p.my_turn())
     hand = mover.hand()
@@ -100,7 +100,7 @@ async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_second
     for person in people:
         junk.message(person.private_chat, "/rules", person)
         junk.message(person.private_chat, "/help", person)
-    await fakegram.wait_for(lambda: fakegram.pending_updates == 0, timeout=10)
+    await fakegram.wait_for(lambda: fakegram.pending_updates == 0, timeout=60)
     in_flight = 1 + 2 * len(people)
     replied = sum(len(p.private_chat.bot_messages) for p in people)
     began = time.monotonic()

@@ -64,7 +64,7 @@ async def test_double_stale_foreign_and_forged_presses_change_nothing(
     game = await open_game(fakegram, [alice, bob], computers=2)
     game.group.members[eve.id] = game.group.members[alice.id].__class__.MEMBER
     people = game.people
-    await fakegram.wait_for(lambda: any(p.my_turn() for p in people), timeout=10)
+    await fakegram.wait_for(lambda: any(p.my_turn() for p in people), timeout=60)
     mover = next(p for p in people if p.my_turn())
     hand = mover.hand()
     assert hand is not None
