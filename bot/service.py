@@ -19,11 +19,10 @@ import dataclasses
 import html
 import logging
 import secrets
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from bot.callbacks import (
     JOIN_TOKEN_BYTES,
@@ -37,7 +36,7 @@ from bot.callbacks import (
 )
 from bot.i18n import Lang, lang_of, t
 from bot.presenter import short_name
-from bot.publisher import Publisher
+from bot.publisher import Lru, Publisher
 from bot.timers import STRIKES_TO_TAKE_OVER, TurnTimers
 from bot.votes import VOTE_TIME, VoteBoard, decide, electorate
 from domino.actions import DRAW, KNOCK, Action, Draw, Play
@@ -76,36 +75,6 @@ ANONYMOUS_ADMIN_ID = 1087968824
 # Asked of Telegram by the handlers, so the service holds no Bot (issue 11): whether the
 # person who pressed or wrote is an admin of the chat with the given id, or a member of it.
 ChatCheck = Callable[[int], Awaitable[bool]]
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class Lru(Generic[K, V]):
-    """A mapping that keeps at most `size` entries, forgetting the least recently used
-    (issue 11, item 9: a cache per person must not grow with every person ever seen)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        value = self._items.get(key)
-        if value is not None:
-            self._items.move_to_end(key)
-        return value
-
-    def __setitem__(self, key: K, value: V) -> None:
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._items
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,8 @@ import pytest
 from bot import service as service_module
 from bot.callbacks import LobbyAction, LobbyOption
 from bot.i18n import Lang
-from bot.service import ANONYMOUS_ADMIN_ID, Answer, GameService, Lru, Person
+from bot.publisher import Lru
+from bot.service import ANONYMOUS_ADMIN_ID, Answer, GameService, Person
 from storage import repo
 from storage.db import Database
 from storage.records import ChatRecord, ChatSettings, GameRecord, GameStatus
