@@ -26,7 +26,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -323,7 +323,7 @@ async def settle(fake: FakeTelegram, *, quiet: float = 0.15, stall: float = STAL
 
 async def play_until(
     fake: FakeTelegram,
-    people: list[Person],
+    people: Sequence[Person],
     done: Callable[[], bool],
     *,
     timeout: float | None = None,
