@@ -263,8 +263,8 @@ def audit_announcements(bot: BotProcess, games: list[Game]) -> AnnouncementAudit
         skip = {id(game.table.lobby), id(game.table.table)}
         done = 0
         for message in sorted(group.bot_messages, key=lambda m: m.message_id):
-            if id(message) in skip:
-                continue
+            if id(message) in skip or message.message_id < game.table.lobby.message_id:
+                continue  # the lobby, the table, and what came before (/settings)
             if done < len(owed) and announced(owed[done], matches[game_id], message):
                 done += 1
                 audit.shown += 1
