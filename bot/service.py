@@ -488,7 +488,14 @@ class GameService:
                         match.apply(actions, seat)
                         await self._log_new_actions(tx, game, match, move, person.id)
                 except DominoError as exc:
-                    log.debug("game %s: refused %s from %s: %s", game_id, actions, person.id, exc)
+                    # The action names a tile of the person's hand: logged by its kind only.
+                    log.debug(
+                        "game %s: refused a %s from %s: %s",
+                        game_id,
+                        type(actions).__name__,
+                        person.id,
+                        type(exc).__name__,
+                    )
                     raise Refusal("alert.illegal") from None
                 saved = await self._save_after_moves(tx, game, match, results_before)
         except Refusal as refusal:
@@ -1234,17 +1241,27 @@ class GameService:
         # A game with no match is announced as plain text (the publisher draws nothing).
         lang = await self.publisher.group_lang(shown)
         text = t("notice.lobby_timed_out", lang, minutes=minutes)
-        async with self.db.transaction() as tx:
-            game = await repo.load_game(tx, game_id)
-            if game is None or game.status is not GameStatus.LOBBY:
-                return
-            saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
-            await repo.enqueue(
-                tx, game_id=game.id, chat_id=game.chat_id, kind="notice", payload={"text": text}
-            )
+        saved = await self._until_stored(
+            lambda: self._close_lobby(game_id, text), f"game {game_id}: lobby timeout"
+        )
+        if saved is None:
+            return
         log.info("chat %s game %s: the lobby closed unstarted", saved.chat_id, saved.id)
         self.publisher.touch(saved)
         self.publisher.kick_outbox()
+
+    async def _close_lobby(self, game_id: int, notice: str) -> GameRecord | None:
+        """One transaction: the lobby is cancelled and the group owed `notice`; None if it
+        was started or closed meanwhile."""
+        async with self.db.transaction() as tx:
+            game = await repo.load_game(tx, game_id)
+            if game is None or game.status is not GameStatus.LOBBY:
+                return None
+            saved = await repo.save_game(tx, _ended(game, GameStatus.CANCELLED))
+            await repo.enqueue(
+                tx, game_id=game.id, chat_id=game.chat_id, kind="notice", payload={"text": notice}
+            )
+        return saved
 
     # --- start and stop ---------------------------------------------------------------
 

@@ -29,13 +29,14 @@ import asyncio
 import dataclasses
 import logging
 import math
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from storage import repo
-from storage.db import Database
+from storage.db import Database, is_transient
 from storage.records import ChatRecord, ChatSettings, GameRecord, GameStatus, TurnDeadline
 
 log = logging.getLogger(__name__)
@@ -222,10 +223,7 @@ class TurnTimers:
         game_id = clock.game_id
         try:
             if persist:
-                moment = datetime.fromtimestamp(clock.deadline, UTC)
-                await repo.set_turn_deadline(
-                    self.db, game_id, TurnDeadline(game_id, clock.move, moment, clock.limit)
-                )
+                await self._persist(clock)
             await self._sleep_until(clock.warn_at)
             if self._clocks.get(game_id) is clock and self.clock() < clock.deadline:
                 self._clocks[game_id] = dataclasses.replace(clock, warned=True)
@@ -247,6 +245,26 @@ class TurnTimers:
                 del self._tasks[game_id]
                 if self._clocks.get(game_id, clock).move == clock.move:
                     self._clocks.pop(game_id, None)
+
+    async def _persist(self, clock: TurnClock) -> None:
+        """Store the turn's deadline so a restart keeps it. A database that refuses
+        changes for the moment (locked by another process, disk full) does not stop the
+        clock: the turn still times out on time, and a restart before the next stored
+        deadline gives the person a fresh limit (never a lost turn)."""
+        moment = datetime.fromtimestamp(clock.deadline, UTC)
+        try:
+            await repo.set_turn_deadline(
+                self.db, clock.game_id, TurnDeadline(clock.game_id, clock.move, moment, clock.limit)
+            )
+        except sqlite3.OperationalError as exc:
+            if not is_transient(exc):
+                raise
+            log.warning(
+                "game %s: the deadline of move %d is kept in memory only: %s",
+                clock.game_id,
+                clock.move,
+                exc,
+            )
 
     async def _sleep_until(self, moment: float) -> None:
         wait = moment - self.clock()

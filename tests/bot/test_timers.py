@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -287,6 +288,27 @@ async def test_a_turn_gets_a_stored_deadline_a_warning_then_a_move_once(setup: S
     # Firing again for the same move changes nothing (the move number moved on).
     await setup.service.turn_timed_out(game.id, 0)
     assert (await setup.game()).version == after.version
+
+
+async def test_a_deadline_the_locked_database_refuses_still_times_out(
+    setup: Setup, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another process holds the write lock when the turn starts (issue 11): the deadline
+    lives in memory and the turn times out on time all the same."""
+
+    async def locked(*args: object) -> None:
+        error = sqlite3.OperationalError("database is locked")
+        error.sqlite_errorcode = 5  # SQLITE_BUSY
+        raise error
+
+    monkeypatch.setattr(repo, "set_turn_deadline", locked)
+    game = await start_game(setup)
+    await settle()
+    assert await repo.turn_deadlines(setup.db) == {}
+    assert "kept in memory only: database is locked" in caplog.text
+    await setup.time.advance(61)
+    await eventually(lambda: has_strikes(setup, 1))
+    assert (await setup.game()).version > game.version
 
 
 async def has_strikes(setup: Setup, n: int) -> bool:
