@@ -13,7 +13,7 @@ needs. Variables (all optional but the token):
 | `PACING` | `true` | keep within Telegram's flood limits; `false` only for benchmarks |
 | `TABLE_INTERVAL` | `3.0` | at least this many seconds between two pictures of one table |
 | `VOTE_SECONDS` | `300` | how long a vote to cancel a match stays open |
-| `TURN_TIME_SCALE` | `1.0` | tests/demos only: multiplies turn and lobby times (0.02: 60 s is 1.2 s) |
+| `TURN_TIME_SCALE` | `1.0` | tests/demos only: scales turn and lobby times (0.02: 60 s is 1.2 s) |
 
 A wrong value is told by `explain` in one line that names the variable and never
 repeats the value (pydantic's own text does: a mistyped token would be printed).

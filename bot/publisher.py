@@ -69,7 +69,7 @@ from domino.actions import Drew
 from domino.tiles import Tile
 from domino.views import MatchView
 from storage import repo
-from storage.db import Database
+from storage.db import Database, is_transient
 from storage.records import Ending, GameRecord, GameStatus, MessageRecord, Role
 
 log = logging.getLogger(__name__)
@@ -82,6 +82,8 @@ ScoresRenderer = Callable[..., bytes]
 # at once on one bot, and a forgotten one is only read again.
 CACHED_GAMES = 1000
 CACHED_TITLES = 1000
+# Seconds before work the database refused for the moment (locked, full) is tried again.
+DATABASE_PAUSE = 1.0
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -172,6 +174,8 @@ class Publisher:
         # record of each game (handed over by `touch`), its messages, chat titles.
         self._games: Lru[int, GameRecord] = Lru(CACHED_GAMES)
         self._messages: Lru[int, dict[tuple[Role, int], MessageRecord]] = Lru(CACHED_GAMES)
+        # Messages sent whose record the database refused for the moment (one a message).
+        self._unsaved: dict[Target, MessageRecord] = {}
         self._titles: Lru[int, str] = Lru(CACHED_TITLES)
         self._table_shown: Lru[int, float] = Lru(CACHED_GAMES)
         # Pictures are drawn on one thread of their own: the event loop keeps answering
@@ -241,12 +245,23 @@ class Publisher:
                         )
                     else:
                         await self._forbidden(target, exc)
-                except Exception:
-                    log.exception(
-                        "game %s: could not update the %s message",
+                except Exception as exc:
+                    if not is_transient(exc):
+                        log.exception(
+                            "game %s: could not update the %s message",
+                            target.game_id,
+                            target.role.value,
+                        )
+                        continue
+                    # Locked by another process or a full disk: try again shortly.
+                    log.warning(
+                        "game %s: the %s message waits for the database: %s",
                         target.game_id,
                         target.role.value,
+                        exc,
                     )
+                    await asyncio.sleep(DATABASE_PAUSE)
+                    self._dirty[target] = True
         finally:
             self._workers.pop(target, None)
             self._dirty.pop(target, None)
@@ -326,6 +341,11 @@ class Publisher:
         return messages
 
     async def _sync(self, target: Target) -> None:
+        unsaved = self._unsaved.get(target)
+        if unsaved is not None:  # sent, but its record was refused by the database
+            await repo.put_message(self.db, unsaved)
+            if self._unsaved.get(target) is unsaved:
+                del self._unsaved[target]
         game = await self._game(target.game_id)
         if game is None:
             return
@@ -559,8 +579,15 @@ class Publisher:
         if message_id is None:
             raise RuntimeError(f"Telegram gave no message id for the {role.value} of {game_id}")
         record = MessageRecord(game_id, role, seat, chat_id, message_id, file_id, digest)
-        await repo.put_message(self.db, record)
+        # In memory first: if the database refuses the write for the moment (locked,
+        # full), the next pass edits this message instead of sending a second one, and
+        # writes the record before anything else (`_sync`).
         (await self._messages_of(game_id))[(role, seat)] = record
+        target = Target(game_id, role, seat)
+        self._unsaved[target] = record
+        await repo.put_message(self.db, record)
+        if self._unsaved.get(target) is record:
+            del self._unsaved[target]
 
     async def forget_hand(self, game_id: int, seat: int) -> None:
         await self._forget(game_id, Role.HAND, seat)
@@ -599,8 +626,14 @@ class Publisher:
                 self._outbox_due = False
                 try:
                     await self.flush_outbox()
-                except Exception:
-                    log.exception("the outbox could not be flushed; it will be tried again")
+                except Exception as exc:
+                    if not is_transient(exc):
+                        log.exception("the outbox could not be flushed; it will be tried again")
+                        continue
+                    # Nothing else may kick the outbox once the database is back: retry.
+                    log.warning("the outbox waits for the database: %s", exc)
+                    await asyncio.sleep(DATABASE_PAUSE)
+                    self._outbox_due = True
         finally:
             self._outbox_worker = None
             if not self._workers:
@@ -644,7 +677,9 @@ class Publisher:
                         item.id,
                     )
                     await self._mark_sent(item, None)  # nobody can read it: never again
-                except Exception:
+                except Exception as exc:
+                    if is_transient(exc):
+                        raise  # the database refuses for the moment: the whole pass waits
                     log.exception(
                         "chat %s: announcement %s failed; will retry", item.chat_id, item.id
                     )
@@ -720,9 +755,9 @@ def group_refuses(exc: TelegramBadRequest) -> bool:
 def seat_names(game: GameRecord, lang: Lang) -> list[str]:
     """The names to show for each seat; a person the computer plays for is marked so."""
     return [
-        t("computer.instead", lang, name=seat.name)
+        t("computer.instead", lang, name=presenter.short_name(seat.name))
         if seat.by_computer and seat.user_id
-        else seat.name
+        else presenter.short_name(seat.name)
         for seat in game.seats
     ]
 

@@ -31,10 +31,11 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from bot.callbacks import VoteCb
 from bot.i18n import Lang, t
 from bot.outgoing import Outgoing
-from bot.publisher import digest_of, markup_data
+from bot.presenter import short_name
+from bot.publisher import DATABASE_PAUSE, digest_of, markup_data
 from storage import repo
 from storage import votes as vote_store
-from storage.db import Database
+from storage.db import Database, is_transient
 from storage.records import GameRecord
 from storage.votes import Vote, VoteState
 
@@ -93,7 +94,7 @@ def decide(vote: Vote, voters: frozenset[int], now: datetime) -> VoteState:
 
 def _names(game: GameRecord, vote: Vote, in_favour: bool, voters: frozenset[int]) -> str:
     names = [
-        html.escape(seat.name)
+        html.escape(short_name(seat.name))
         for seat in game.seats
         if seat.user_id in voters and vote.ballot_of(seat.user_id) is in_favour
     ]
@@ -106,7 +107,7 @@ def vote_text(game: GameRecord, vote: Vote, lang: Lang) -> str:
     count = tally(vote, voters)
     starter = game.seat_of(vote.started_by)
     lines = [
-        t("vote.title", lang, name=html.escape(starter.name if starter else "?")),
+        t("vote.title", lang, name=html.escape(short_name(starter.name) if starter else "?")),
         t(
             "vote.count",
             lang,
@@ -176,8 +177,14 @@ class VoteBoard:
                     await self._sync(vote_id)
                 except (TelegramBadRequest, TelegramForbiddenError) as exc:
                     log.info("vote %s: its message could not be updated: %s", vote_id, exc.message)
-                except Exception:
-                    log.exception("vote %s: could not update its message", vote_id)
+                except Exception as exc:
+                    if not is_transient(exc):
+                        log.exception("vote %s: could not update its message", vote_id)
+                        continue
+                    # Locked by another process or a full disk: try again shortly.
+                    log.warning("vote %s: its message waits for the database: %s", vote_id, exc)
+                    await asyncio.sleep(DATABASE_PAUSE)
+                    self._dirty.add(vote_id)
         finally:
             self._workers.pop(vote_id, None)
 

@@ -15,6 +15,7 @@ from aiogram.types import TelegramObject, User
 
 from bot.service import GameService
 from handlers.people import person_of
+from storage.db import is_transient
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,9 @@ class LastSeenMiddleware(BaseMiddleware):
         if isinstance(user, User) and not user.is_bot and isinstance(games, GameService):
             try:
                 await games.seen(person_of(user))
-            except Exception:  # a name not refreshed must never cost the update itself
-                log.exception("could not refresh the name of user %s", user.id)
+            except Exception as exc:  # a name not refreshed must never cost the update itself
+                if is_transient(exc):  # locked by another process, or a full disk
+                    log.info("the name of user %s is refreshed later: %s", user.id, exc)
+                else:
+                    log.exception("could not refresh the name of user %s", user.id)
         return await handler(event, data)

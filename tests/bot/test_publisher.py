@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -265,3 +266,37 @@ async def test_an_ended_game_is_forgotten_once_its_messages_are_up_to_date(
     assert setup.api.sent(EditMessageMedia)  # the table says it was cancelled ...
     cached = setup.publisher
     assert (len(cached._games), len(cached._messages), len(cached._table_shown)) == (0, 0, 0)
+
+
+async def test_a_record_the_locked_database_refuses_is_written_later_and_nothing_resent(
+    db: Database,
+    setup: Setup,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The table went out, then another process held the write lock (issue 11): the
+    publisher keeps the message in memory, waits, and writes its record; the group gets
+    one table, not one per try."""
+    put_message = repo.put_message
+    refusals = [Role.TABLE, Role.HAND]  # the first write of each refused once
+
+    async def locked_once(database: Database, record: Any) -> None:
+        if record.role in refusals:
+            refusals.remove(record.role)
+            error = sqlite3.OperationalError("database is locked")
+            error.sqlite_errorcode = 5  # SQLITE_BUSY
+            raise error
+        await put_message(database, record)
+
+    monkeypatch.setattr(repo, "put_message", locked_once)
+    monkeypatch.setattr(publisher_module, "DATABASE_PAUSE", 0)
+    game = await playing_game(db)
+    setup.publisher.touch(game)
+    await setup.settle()
+    assert refusals == []
+    assert len(setup.api.sent(SendPhoto)) == 1
+    assert sorted(hand.chat_id for hand in setup.api.sent(SendMessage)) == [MASHA.id, OLEG.id]
+    stored = await repo.game_messages(db, game.id)
+    assert set(stored) == {(Role.TABLE, -1), (Role.HAND, 0), (Role.HAND, 1)}
+    assert "waits for the database: database is locked" in caplog.text
+    assert "ERROR" not in caplog.text
