@@ -266,7 +266,6 @@ class Stall:
         self.what = what
         self.mark = progress()
         self.since = time.monotonic()
-        self.longest = 0.0  # the longest quiet spell seen, in seconds (for figures)
 
     def check(self) -> None:
         mark = self.progress()
@@ -275,7 +274,6 @@ class Stall:
             self.mark, self.since = mark, now
             return
         quiet = now - self.since
-        self.longest = max(self.longest, quiet)
         if quiet > self.window:
             raise TimeoutError(f"{self.what}: nothing changed for {quiet:.0f} s")
 
@@ -294,13 +292,13 @@ class Stall:
 
 
 async def wait_progressing(
-    fake: FakeTelegram, predicate: Callable[[], bool], stall: Stall, *, slice: float = 1.0
+    fake: FakeTelegram, predicate: Callable[[], bool], stall: Stall, *, step: float = 1.0
 ) -> None:
     """Wait for `predicate()` for as long as `stall` sees progress."""
     while not predicate():
         stall.check()
         with contextlib.suppress(TimeoutError):
-            await fake.wait_for(predicate, timeout=slice)
+            await fake.wait_for(predicate, timeout=step)
 
 
 def bot_calls(fake: FakeTelegram) -> int:
