@@ -166,6 +166,10 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = {
     "answer.drew": {Lang.RU: "Из базара: {tiles}", Lang.EN: "From the boneyard: {tiles}"},
     "computer.name": {Lang.RU: "🤖 Компьютер {n}", Lang.EN: "🤖 Computer {n}"},
     "computer.instead": {Lang.RU: "🤖 вместо {name}", Lang.EN: "🤖 for {name}"},
+    "lobby.already_open": {
+        Lang.RU: "В этом чате уже собирается игра: нажмите «🙋 Играю» под ней.",
+        Lang.EN: "A game is already gathering players in this chat: press “🙋 Join” under it.",
+    },
     "lobby.already_running": {
         Lang.RU: "В этом чате уже идёт игра. Закончите её или отмените: /cancel",
         Lang.EN: "A game is already running in this chat. Finish it or /cancel it.",

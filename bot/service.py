@@ -217,8 +217,14 @@ class GameService:
         self._langs[person.id] = person.lang
         try:
             async with self.db.transaction() as tx:
-                if await repo.active_game_in_chat(tx, chat.id) is not None:
-                    return t("lobby.already_running", person.lang)
+                running = await repo.active_game_in_chat(tx, chat.id)
+                if running is not None:
+                    key = (
+                        "lobby.already_open"
+                        if running.status is GameStatus.LOBBY
+                        else "lobby.already_running"
+                    )
+                    return t(key, person.lang)
                 user = await repo.get_user(tx, person.id)
                 seated = user is not None and user.can_message and not anonymous
                 seats = [SeatRecord(0, person.id, short_name(person.name))] if seated else []

@@ -203,3 +203,19 @@ async def test_the_service_keeps_at_most_the_bound_of_languages_and_sightings(
     assert len(service._langs) == 5 and len(service._seen) == 5
     assert await service.language_of(1) is Lang.RU  # forgotten, read back from the database
     await made.service.close()
+
+
+async def test_a_second_domino_points_to_the_lobby_or_the_running_game(setup: Setup) -> None:
+    before = await lobby(setup)
+    reply = await setup.service.open_lobby(CHAT, BOB)
+    assert reply is not None and "собирается игра" in reply and "Играю" in reply
+    assert await setup.game() == before  # no second lobby, nothing changed
+    for action, option in [
+        (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
+        (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
+        (LobbyAction.START, LobbyOption.NONE),
+    ]:
+        await setup.service.lobby_press(1, CHAT.id, ALICE, action, option, no_admin)
+    assert (await setup.game()).status is GameStatus.PLAYING
+    reply = await setup.service.open_lobby(CHAT, BOB)
+    assert reply is not None and "уже идёт игра" in reply
