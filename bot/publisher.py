@@ -45,7 +45,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
 from aiogram.methods import (
     EditMessageMedia,
     EditMessageText,
@@ -84,6 +91,8 @@ CACHED_GAMES = 1000
 CACHED_TITLES = 1000
 # Seconds before work the database refused for the moment (locked, full) is tried again.
 DATABASE_PAUSE = 1.0
+# Seconds before a message Telegram failed to take (after the queue's retries) is tried again.
+TELEGRAM_PAUSE = 3.0
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -236,6 +245,19 @@ class Publisher:
                 except TelegramMigrateToChat as exc:
                     if await self._migrated(target.game_id, exc):
                         self._dirty[target] = True  # again, in the supergroup
+                except (TelegramServerError, TelegramNetworkError, TelegramRetryAfter) as exc:
+                    # Telegram still failing after the queue's retries (an outage, a flood):
+                    # a message left behind the game may hide someone's turn from them for
+                    # good, so it is brought up to date again after a pause.
+                    log.warning(
+                        "game %s: the %s message is tried again in %.0f s: %s",
+                        target.game_id,
+                        target.role.value,
+                        TELEGRAM_PAUSE,
+                        exc,
+                    )
+                    await asyncio.sleep(TELEGRAM_PAUSE)
+                    self._dirty[target] = True
                 except TelegramBadRequest as exc:
                     if target.role is Role.HAND or not group_refuses(exc):
                         log.exception(
@@ -625,7 +647,10 @@ class Publisher:
             while self._outbox_due:
                 self._outbox_due = False
                 try:
-                    await self.flush_outbox()
+                    if await self.flush_outbox():
+                        # Nothing else may kick the outbox again (a match's last words).
+                        await asyncio.sleep(TELEGRAM_PAUSE)
+                        self._outbox_due = True
                 except Exception as exc:
                     if not is_transient(exc):
                         log.exception("the outbox could not be flushed; it will be tried again")
@@ -639,15 +664,20 @@ class Publisher:
             if not self._workers:
                 self._idle.set()
 
-    async def flush_outbox(self) -> None:
+    async def flush_outbox(self) -> bool:
         """Send every announcement still owed, in order; each is marked sent by the queue
-        right after Telegram's answer (see the module's docstring: at least once)."""
+        right after Telegram's answer (see the module's docstring: at least once). True if
+        Telegram failed some even after the queue's retries: they, and whatever follows
+        them in their chat, are still owed."""
         lost_groups: set[int] = set()
         moved: set[int] = set()
+        held: set[int] = set()  # chats whose announcement failed: the rest waits, in order
         async with self._outbox_lock:
             for item in await repo.pending_outbox(self.db):
                 if item.chat_id in moved:
                     continue  # its chat id changed: sent on the next pass
+                if item.chat_id in held:
+                    continue
                 try:
                     method = await self._announcement(item)
                     if method is None:
@@ -677,6 +707,11 @@ class Publisher:
                         item.id,
                     )
                     await self._mark_sent(item, None)  # nobody can read it: never again
+                except (TelegramServerError, TelegramNetworkError, TelegramRetryAfter) as exc:
+                    held.add(item.chat_id)
+                    log.warning(
+                        "chat %s: announcement %s not delivered yet: %s", item.chat_id, item.id, exc
+                    )
                 except Exception as exc:
                     if is_transient(exc):
                         raise  # the database refuses for the moment: the whole pass waits
@@ -688,6 +723,7 @@ class Publisher:
             await self.on_group_lost(chat_id)
         if moved:
             self.kick_outbox()
+        return bool(held)
 
     async def _mark_sent(self, item: repo.OutboxItem, answer: Any) -> None:
         """One announcement, one transaction: it is not sent again."""

@@ -300,3 +300,38 @@ async def test_a_record_the_locked_database_refuses_is_written_later_and_nothing
     assert set(stored) == {(Role.TABLE, -1), (Role.HAND, 0), (Role.HAND, 1)}
     assert "waits for the database: database is locked" in caplog.text
     assert "ERROR" not in caplog.text
+
+
+async def test_a_message_telegram_keeps_failing_is_sent_after_a_pause(
+    db: Database, setup: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Telegram failed even after the queue's retries: the message is not left behind the
+    game (a hand that never shows a person's turn stops the game for good)."""
+    monkeypatch.setattr(publisher_module, "TELEGRAM_PAUSE", 0)
+    failure = TelegramServerError(SendMessage(chat_id=GROUP.id, text=""), "Bad Gateway")
+    setup.api.fail.extend([failure] * (setup.out.limits.retries + 1))
+    game = await playing_game(db)
+    setup.publisher.touch(game)
+    await setup.settle()
+    assert setup.api.fail == []
+    assert len(setup.api.sent(SendPhoto)) == 1
+    assert sorted(hand.chat_id for hand in setup.api.sent(SendMessage)) == [MASHA.id, OLEG.id]
+
+
+async def test_a_failed_announcement_holds_its_chats_next_ones_and_is_tried_again(
+    db: Database, setup: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(publisher_module, "TELEGRAM_PAUSE", 0)
+    async with db.transaction() as tx:
+        for text in ("Раунд 1", "Козёл!"):
+            await repo.enqueue(
+                tx, game_id=None, chat_id=GROUP.id, kind="notice", payload={"text": text}
+            )
+    failure = TelegramServerError(SendMessage(chat_id=GROUP.id, text=""), "Bad Gateway")
+    setup.api.fail.extend([failure] * (setup.out.limits.retries + 1))
+    setup.publisher.kick_outbox()
+    await setup.settle()  # the first pass fails; the worker tries again after the pause
+    assert setup.api.fail == []
+    # The second waited for the first: the group reads them in order.
+    assert [call.text for call in setup.api.sent(SendMessage)] == ["Раунд 1", "Козёл!"]
+    assert await repo.pending_outbox(db) == []
