@@ -43,7 +43,7 @@ async def test_one_game_per_group_and_per_person(fakegram: FakeTelegram, bot: Bo
     bob = fakegram.add_user("Боб", username="bob")
     game = await open_game(fakegram, [alice], seats=2, start=False, title="Первая")
     await alice.command(game.group, "domino")
-    await game.group.wait_for_message(lambda m: "уже идёт игра" in m.content)
+    await game.group.wait_for_message(lambda m: "уже собирается игра" in m.content)
 
     second = fakegram.add_group("Вторая", members=[alice, bob], admins=[bob])
     await alice.command(second, "domino")
