@@ -26,6 +26,7 @@ import signal
 import sqlite3
 import sys
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +62,17 @@ def _die_with_parent() -> None:
         pass
 
 
+# The bots of each fake that are down: between a kill or stop and the new process's first
+# long poll. A game waiting for its bot is not stalled: under load a start (importing
+# aiogram above all) has taken minutes.
+_DOWN: weakref.WeakKeyDictionary[FakeTelegram, set[int]] = weakref.WeakKeyDictionary()
+
+
+def bot_down(fake: FakeTelegram) -> bool:
+    """Whether a bot of `fake` is being started again (see `Stall`)."""
+    return bool(_DOWN.get(fake))
+
+
 class BotProcess:
     """`python -m bot` in a subprocess, pointed at the fake."""
 
@@ -85,6 +97,7 @@ class BotProcess:
 
     async def start(self) -> None:
         """Start the bot and return once it is long-polling for updates."""
+        self._down(True)
         log = self.log_path.open("ab")
         log.write(f"--- start {self.starts + 1}\n".encode())
         log.flush()
@@ -111,8 +124,18 @@ class BotProcess:
             return self.fake.long_polls > polls_before and self.fake.long_polling
 
         # Generous: on a loaded machine importing aiogram alone has taken over half a minute.
-        await self.fake.wait_for(polling_or_gone, timeout=START_SECONDS)
+        try:
+            await self.fake.wait_for(polling_or_gone, timeout=START_SECONDS)
+        finally:
+            self._down(False)
         assert process.returncode is None, f"the bot exited at start:\n{self.log()}"
+
+    def _down(self, down: bool) -> None:
+        bots = _DOWN.setdefault(self.fake, set())
+        if down:
+            bots.add(id(self))
+        else:
+            bots.discard(id(self))
 
     async def stop(self, timeout: float = 10.0) -> int:
         """SIGTERM, and the exit code (the bot must be gone within `timeout`)."""
@@ -123,6 +146,7 @@ class BotProcess:
 
     async def kill(self) -> None:
         assert self.process is not None
+        self._down(True)  # until `start`
         self.process.kill()
         await self.process.wait()
 
@@ -250,7 +274,8 @@ class Stall:
     """A deadline that moves while something moves (issue 11, item 18).
 
     `check()` raises `TimeoutError` only when `progress()` has returned the same value
-    for `window` seconds on end; any change starts the window again. Pair it with short
+    for `window` seconds on end; any change starts the window again, and so does every
+    check while `paused()` holds (the bot being started again after a kill). Pair it with short
     waits: `while not done(): stall.check(); await fake.wait_for(done, timeout=1)`.
     """
 
@@ -260,8 +285,10 @@ class Stall:
         *,
         window: float = STALL_SECONDS,
         what: str = "the game did not reach its end",
+        paused: Callable[[], bool] | None = None,
     ) -> None:
         self.progress = progress
+        self.paused = paused
         self.window = window
         self.what = what
         self.mark = progress()
@@ -270,6 +297,9 @@ class Stall:
     def check(self) -> None:
         mark = self.progress()
         now = time.monotonic()
+        if self.paused is not None and self.paused():
+            self.mark, self.since = mark, now  # waiting for something else: no stall
+            return
         if mark != self.mark:
             self.mark, self.since = mark, now
             return
@@ -340,7 +370,7 @@ async def play_until(
     def progress() -> tuple[int, int]:
         return sum(p.presses for p in people), progress_mark(chats_of(fake, users))
 
-    watch = Stall(progress, window=stall)
+    watch = Stall(progress, window=stall, paused=lambda: bot_down(fake))
 
     def ready() -> bool:
         return done() or any(
