@@ -201,14 +201,17 @@ async def test_a_person_who_blocks_the_bot_is_reported_and_can_come_back(
 ) -> None:
     alice = fakegram.add_user("Алиса", username="alice")
     bob = fakegram.add_user("Боб", username="bob")
-    game = await open_game(fakegram, [alice, bob], computers=2)
+    game = await open_game(fakegram, [alice, bob], computers=2, start=False)
     people = game.people
+    # Blocked before the deal, so his first hand is refused whoever moves first (with no
+    # turn timer, a hand sent before the block would not change while he is to move).
     await bob.block()
+    answer = await alice.press(game.lobby, data=button_data(game.lobby, "Начать"))
+    assert answer.answered and not answer.show_alert, answer
     await play_until(
         fakegram,
         people[:1],
         lambda: any("Не могу написать Боб" in m.content for m in game.group.bot_messages),
-        timeout=60,
     )
     await bob.unblock()
     await bob.start()
