@@ -1,14 +1,15 @@
 """The stored shapes of people, chats and games, as frozen dataclasses.
 
-Repositories (`storage.repo`) read and write these; services change a record with
-`dataclasses.replace` and save it back with the version they loaded, so a change
+Repositories (`storage.repo`) read and write these; the use cases change a game with
+its methods (`with_seat`, `left_by`, `ended`, ...: each returns the changed record) and
+save it back with the version they loaded, so a change
 made meanwhile by another press is detected instead of overwritten.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
@@ -151,6 +152,55 @@ class GameRecord:
     @property
     def people(self) -> tuple[SeatRecord, ...]:
         return tuple(s for s in self.seats if not s.is_computer)
+
+    # --- changes: each returns the changed game (records are frozen) ------------------
+
+    def with_seat(self, user_id: int | None, name: str) -> GameRecord:
+        """One more seat at the end of the table (a person, or a computer: `user_id` None)."""
+        return replace(self, seats=(*self.seats, SeatRecord(len(self.seats), user_id, name)))
+
+    def without_seat(self, seat: int) -> GameRecord:
+        """The lobby without `seat`; the seats after it move up one."""
+        remaining = [s for s in self.seats if s.seat != seat]
+        return replace(
+            self, seats=tuple(SeatRecord(i, s.user_id, s.name) for i, s in enumerate(remaining))
+        )
+
+    def _seat_changed(self, seat: int, change: Callable[[SeatRecord], SeatRecord]) -> GameRecord:
+        return replace(self, seats=tuple(change(s) if s.seat == seat else s for s in self.seats))
+
+    def left_by(self, seat: int) -> GameRecord:
+        """The person of `seat` left the running match for good: a computer plays it. The
+        first person to abandon a match is remembered with the points of that moment (K-11)."""
+        return self._seat_changed(seat, lambda s: replace(s, left=True)).abandoned_by(
+            seat, Ending.LEFT
+        )
+
+    def struck(self, seat: int, strikes: int, *, away: bool) -> GameRecord:
+        """`seat`'s turn timed out: its strikes, and whether a computer now plays for it."""
+        return self._seat_changed(seat, lambda s: replace(s, strikes=strikes, away=away))
+
+    def back(self, seat: int) -> GameRecord:
+        """The person of `seat` plays again, with no strikes; a timeout of theirs that was the
+        match's abandonment is withdrawn (K-11)."""
+        changed = self._seat_changed(seat, lambda s: replace(s, away=False, strikes=0))
+        first = self.abandonment
+        if first is not None and first.seat == seat and first.reason is Ending.TIMEOUT:
+            changed = replace(changed, abandonment=None)
+        return changed
+
+    def abandoned_by(self, seat: int, reason: Ending) -> GameRecord:
+        """`seat` abandoned the running match (`reason`); only the first abandonment counts
+        (K-11), kept with every seat's points at that moment."""
+        if self.abandonment is not None or self.match is None:
+            return self
+        return replace(self, abandonment=Abandonment(seat, reason, self.match.seat_points()))
+
+    def ended(self, status: GameStatus, at: datetime, ending: Ending | None = None) -> GameRecord:
+        """The game over (`FINISHED` or `CANCELLED`) at `at`, and how it ended."""
+        if ending is None:
+            ending = Ending.FINISHED if status is GameStatus.FINISHED else Ending.CANCELLED
+        return replace(self, status=status, ended_at=at, ending=ending)
 
 
 # Turn timers (issue 7) -------------------------------------------------------------
