@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -259,3 +260,28 @@ def test_player_counts_outside_the_variant_are_refused() -> None:
         Match.new(KOZEL, 5, seed=1)
     with pytest.raises(DominoError, match="players"):
         Match.new(CLASSIC, 1, seed=1)
+
+
+STORED = Path(__file__).parent / "stored"
+
+
+@pytest.mark.parametrize(
+    ("name", "round_no", "over"),
+    [
+        ("kozel2_mid_round_v1", 3, False),
+        ("kozel3_new_round_v1", 2, False),
+        ("classic_teams_over_v1", 6, True),
+    ],
+)
+def test_a_match_stored_by_an_earlier_version_loads(name: str, round_no: int, over: bool) -> None:
+    """Matches saved as version 1 (written by the code of c88a6ad) load as the same match
+    their seed and log replay, with the scores and the round they were saved with."""
+    text = (STORED / f"{name}.json").read_text()
+    stored = json.loads(text)
+    match = Match.from_json(text)
+    ruleset = Ruleset.from_dict(stored["ruleset"])
+    log = [LoggedAction.parse(entry) for entry in stored["log"]]
+    assert match == Match.replay(ruleset, stored["players"], stored["seed"], log)
+    assert (match.round_no, match.over, match.eggs) == (round_no, over, stored["eggs"])
+    assert [[a.recorded, a.remembered, a.opened] for a in match.scores] == stored["scores"]
+    assert [str(entry) for entry in match.log] == stored["log"]
