@@ -62,21 +62,6 @@ def tile_label(tile: Tile) -> str:
     return f"{tile.low}|{tile.high}"
 
 
-def plural(n: int, one: str, few: str, many: str) -> str:
-    """Russian plural: 1 кость, 2 кости, 5 костей."""
-    if n % 10 == 1 and n % 100 != 11:
-        return one
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return few
-    return many
-
-
-def tiles_count(n: int, lang: Lang) -> str:
-    if lang is Lang.RU:
-        return f"{n} {plural(n, 'кость', 'кости', 'костей')}"
-    return f"{n} tile" if n == 1 else f"{n} tiles"
-
-
 def variant_name(ruleset: Ruleset, lang: Lang) -> str:
     return t(f"variant.{ruleset.variant.value}", lang)
 
@@ -242,7 +227,7 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
             marker = "▶️ " if rnd.turn == seat and not view.over else ""
             lines.append(
                 f"{marker}{html.escape(short_name(names[seat]))} — "
-                f"{tiles_count(rnd.hand_counts[seat], lang)}"
+                f"{t('table.tiles', lang, n=rnd.hand_counts[seat])}"
                 + ("" if len(seats) > 1 else f" · {score_text(view, side, lang)}")
             )
         if len(seats) > 1:

@@ -1,17 +1,105 @@
-"""The translation layer: complete, consistent, Russian by default."""
+"""The translation layer: complete, consistent, Russian by default, with real plurals."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+from fluent.syntax import ast as fluent_ast
+from fluent.syntax.visitor import Visitor
 
-from bot.i18n import TEXTS, Lang, lang_of, placeholders, t
+from bot.i18n import Lang, catalogue_source, fluent_id, lang_of, parse_catalogue, t
 
 
-@pytest.mark.parametrize("key", sorted(TEXTS))
-def test_every_text_exists_in_both_languages_with_the_same_placeholders(key: str) -> None:
-    assert set(TEXTS[key]) == set(Lang)
-    assert placeholders(TEXTS[key][Lang.RU]) == placeholders(TEXTS[key][Lang.EN])
-    assert all(text.strip() for text in TEXTS[key].values())
+class _Variables(Visitor):
+    """Every `{ $name }` a message uses, in its text or in a plural selector."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def visit_VariableReference(self, node: fluent_ast.VariableReference) -> None:
+        self.names.add(node.id.name)
+
+
+def catalogue(lang: Lang) -> dict[str, frozenset[str]]:
+    """The code's key of every message in `lang`'s catalogue, with its variables."""
+    messages: dict[str, frozenset[str]] = {}
+    for entry in parse_catalogue(catalogue_source(lang)).body:
+        if isinstance(entry, fluent_ast.Message):
+            variables = _Variables()
+            variables.visit(entry)
+            messages[entry.id.name.replace("-", ".")] = frozenset(variables.names)
+    return messages
+
+
+CATALOGUES = {lang: catalogue(lang) for lang in Lang}
+KEYS = sorted(CATALOGUES[Lang.RU])
+
+
+def test_every_language_has_every_key_and_no_other() -> None:
+    for lang in Lang:
+        assert sorted(CATALOGUES[lang]) == KEYS, lang
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_text_has_the_same_variables_in_every_language(key: str) -> None:
+    assert {lang: CATALOGUES[lang][key] for lang in Lang} == dict.fromkeys(
+        Lang, CATALOGUES[Lang.RU][key]
+    )
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("lang", list(Lang))
+def test_every_text_renders_without_isolation_marks(key: str, lang: Lang) -> None:
+    text = t(key, lang, **dict.fromkeys(CATALOGUES[lang][key], 7))
+    assert text.strip()
+    assert not set(text) & {"\u2068", "\u2069"}
+
+
+def test_a_key_becomes_a_fluent_id_by_its_dots() -> None:
+    assert fluent_id("alert.foreign_game") == "alert-foreign_game"
+    assert fluent_id("btn.group_lang.auto") == "btn-group_lang-auto"
+
+
+@pytest.mark.parametrize(
+    ("n", "text"),
+    [
+        (0, "0 костей"),
+        (1, "1 кость"),
+        (2, "2 кости"),
+        (4, "4 кости"),
+        (5, "5 костей"),
+        (11, "11 костей"),
+        (12, "12 костей"),
+        (14, "14 костей"),
+        (21, "21 кость"),
+        (22, "22 кости"),
+        (25, "25 костей"),
+        (111, "111 костей"),
+        (101, "101 кость"),
+    ],
+)
+def test_russian_plurals_follow_the_language(n: int, text: str) -> None:
+    assert t("table.tiles", Lang.RU, n=n) == text
+
+
+@pytest.mark.parametrize(("n", "text"), [(0, "0 tiles"), (1, "1 tile"), (2, "2 tiles")])
+def test_english_plurals_follow_the_language(n: int, text: str) -> None:
+    assert t("table.tiles", Lang.EN, n=n) == text
+
+
+def test_numbers_are_written_without_grouping() -> None:
+    assert t("table.bazaar", Lang.RU, n=12345) == "базар: 12345"
+    assert t("table.tiles", Lang.EN, n=1000) == "1000 tiles"
+    assert t("lobby.options", Lang.EN, seats=4, target=-1500) == "Players: 4 · game to -1500"
+
+
+def test_texts_keep_leading_spaces_and_line_breaks() -> None:
+    assert t("table.team_score", Lang.RU, names="А + Б", score="+12") == "   пара А + Б: +12"
+    surrendered = t("notice.surrendered", Lang.EN, name="A", goat="A", lines="x\ny")
+    assert surrendered.endswith("(as for a timeout, K-11):\nx\ny")
 
 
 @pytest.mark.parametrize(
@@ -49,18 +137,24 @@ def test_an_unknown_key_names_itself() -> None:
         t("no.such", Lang.EN)
 
 
+def test_a_missing_value_is_an_error_not_a_hole_in_the_text() -> None:
+    with pytest.raises(KeyError, match=r"announce\.fish"):
+        t("announce.fish", Lang.RU)
+
+
+def test_a_broken_catalogue_fails_on_loading() -> None:
+    with pytest.raises(ValueError, match="unreadable"):
+        parse_catalogue("good = text\nbad = { $unclosed\n")
+
+
 def test_every_key_the_code_uses_exists() -> None:
     """Catches a typo in a text key before a player sees a KeyError."""
-    import re
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[2]
-    namespaces = "|".join(sorted({key.split(".")[0] for key in TEXTS}))
+    namespaces = "|".join(sorted({key.split(".")[0] for key in KEYS}))
     literal = re.compile(rf'"((?:{namespaces})\.[a-z_]+)"')
     used: set[str] = set()
     for folder in ("bot", "handlers"):
         for path in (root / folder).rglob("*.py"):
-            if path.name != "i18n.py":
-                used |= set(literal.findall(path.read_text(encoding="utf-8")))
+            used |= set(literal.findall(path.read_text(encoding="utf-8")))
     assert used, "the scan found no keys at all"
-    assert sorted(used - set(TEXTS)) == []
+    assert sorted(used - set(KEYS)) == []

@@ -1,0 +1,349 @@
+### English texts of the bot.
+### Each message id is the key the code asks for with every "." written as "-":
+### t("alert.foreign_game") reads `alert-foreign_game` here. Every language file has the
+### same ids and the same variables ({ $name }); tests/bot/test_i18n.py checks it.
+### Texts are Telegram HTML: keep the <b>, <i> tags and escape nothing else.
+
+
+## The domain's words (RULES.md: they must appear in the Russian UI exactly so).
+
+variant-kozel = Kozel (Goat)
+variant-classic = Classic
+term-fish = fish (blocked)
+term-goat = goat
+term-bazaar = boneyard
+term-eggs = eggs
+term-knock = knock
+term-fisherman = fisherman
+fish-each = each scores
+fish-max_takes_all = top takes all
+fish-fisherman_takes_all = fisherman takes all
+
+## The lobby.
+
+lobby-title = 🁢 <b>Dominoes: { $variant }</b>
+lobby-options = Players: { $seats } · game to { $target }
+lobby-kozel_options = Fish: { $fish } · open the account at: { $threshold }
+lobby-off = off
+lobby-teams_on = Teams: 2×2, partners opposite
+lobby-teams_off = Every player for themselves
+lobby-players = <b>Players ({ $joined }/{ $wanted }):</b>
+lobby-hint = Press “Join” to take a seat. Your tiles arrive in a private chat.
+btn-join = 🙋 Join
+btn-leave = 🚪 Leave
+btn-add_computer = 🤖 Add a computer player
+btn-opt_seats = 👥 Players: { $n }
+btn-opt_target = 🎯 To { $n }
+btn-opt_fish = 🐟 Fish: { $mode }
+btn-opt_threshold = 🔓 Open at { $n }
+btn-opt_teams_on = 🤝 Teams: yes
+btn-opt_teams_off = 🤝 Teams: no
+btn-start = ▶️ Start
+btn-cancel = ✖️ Cancel
+btn-cancel_yes = Yes, cancel the game
+btn-cancel_no = No, play on
+
+## The table in the group.
+
+table-title = <b>{ $variant }</b> · round { $n }
+table-turn = To move: <b>{ $name }</b>
+table-over = The match is over.
+table-team_score = { "   " }team { $names }: { $score }
+table-bazaar = boneyard: { $n }
+table-ends = open ends: { $ends }
+table-tiles = { $n } { $n ->
+    [one] tile
+   *[other] tiles
+}
+event-played = { $name } plays
+event-knocked = { $name }: knocks
+event-drew = { $name } draws
+table-cancelled = ✖️ The game was cancelled.
+lobby-closed_started = 🁢 <b>The game has started!</b> Players: { $names }
+lobby-closed_cancelled = ✖️ The game was called off.
+
+## The hand in the private chat.
+
+hand-cancelled = ✖️ The game was cancelled.
+btn-table = 🖼 The table in the group
+hand-title = 🁢 <b>{ $variant }</b> in “{ $chat }” · round { $n }
+hand-your_turn = <b>Your turn!</b>
+hand-waiting = The others are moving; the table is in the group. Press a tile to see whose turn it is.
+hand-over = The match is over.
+hand-drew = From the boneyard: { $tiles }
+hand-empty_table = The table is empty.
+hand-others = Others hold: { $others } · boneyard: { $bazaar }
+hand-scores = Score: { $scores }
+btn-end = { $tile } on { $end }
+btn-back = ↩️ Back
+btn-draw = 🎲 Draw
+btn-knock = ✊ Knock
+
+## Announcements in the group.
+
+announce-went_out = 🏁 Round { $n }: { $name } went out!
+announce-fish = 🐟 Fish! The fisherman is { $name }.
+announce-eggs = 🥚 Eggs: { $points } points carry over to the next round.
+announce-eggs_taken = 🥚 { $name } takes the eggs ({ $points }).
+announce-goat = 🐐 The goat is { $names }
+announce-winner = 🏆 The winner is { $names }
+
+## Answers to presses and commands.
+
+answer-joined = You have a seat!
+answer-left = You left the table.
+answer-cancelled = The game is cancelled.
+answer-computer_added = A computer player sits down.
+answer-started = Off we go! Tiles are in your private chat.
+answer-tile_does_not_fit = That tile does not fit now: the ones marked ✅ do.
+answer-choose_end = Which end?
+answer-drew = From the boneyard: { $tiles }
+computer-name = 🤖 Computer { $n }
+computer-instead = 🤖 for { $name }
+lobby-already_open = A game is already gathering players in this chat: press “🙋 Join” under it.
+lobby-already_running = A game is already running in this chat. Finish it or /cancel it.
+lobby-you_play_elsewhere = You are already playing in “{ $chat }”. Finish there or /leave.
+start-welcome =
+    👋 Hi! I run domino games («Kozel») in group chats.
+    Add me to a group and send /domino there. Your tiles will arrive here.
+    Rules: /rules · help: /help
+start-joined = ✅ You have a seat in “{ $chat }”. Your tiles will arrive here once it starts.
+start-already_joined = You already have a seat in “{ $chat }”.
+start-back_in_game = Welcome back! Your tiles are below.
+leave-not_playing = You are not playing here right now.
+leave-done = You left the game. A computer player took your seat.
+hand-moved = Your hand moved below ⬇️
+hand-you_left = You left this game.
+hand-no_game = You are not in a game. Start one in a group: /domino
+cancel-nothing = There is no game to cancel here.
+cancel-confirm = Cancel the current game? Its scores will not be kept.
+cancel-kept = Playing on.
+notice-left = 🚪 { $name } left the game; a computer player took the seat.
+notice-unreachable = ⚠️ I cannot write to { $name } privately. Open a chat with @{ $bot } and press Start (or unblock the bot) to get your tiles.
+notice-bot_removed = I was removed from “{ $chat }”, so the game there has stopped.
+private-group_only = Games happen in groups: add me to a group and send /domino there.
+private-cancel_in_group = Cancel a game in its group: /cancel
+private-unknown_command = I do not know that command. Help: /help
+group-hand_is_private = Your tiles are in your private chat with me.
+btn-open_private = Open the private chat
+rules-kozel =
+    <b>Kozel (Goat)</b>: whoever first reaches { $target } points is the goat.
+    • 2–4 players, 7 tiles each; the rest is the boneyard. Four may play in pairs.
+    • The holder of 1-1 leads (else 2-2, … 6-6, 0-0).
+    • Lay a tile on an end with the same number. If you can play, you must.
+    • Cannot play: draw until a tile fits; boneyard empty: knock.
+    • A round ends when someone goes out, or in a fish: nobody can play.
+    • Points are the pips left in your hand (a lone 0-0 counts 10). Until your account is open, rounds under 13 are remembered (+N).
+    • Fish: the player with the most points takes them all; a tie makes eggs that carry over.
+help-group =
+    /domino — a new game (a lobby with buttons)
+    /rules — the rules
+    /leave — leave the game (a computer plays on)
+    /surrender — give up (you are the goat)
+    /cancel — cancel the game (creator or admin; players by a vote)
+    /hand — where are my tiles
+    /settings — the turn timer (admins change it)
+    /top — the group's leaderboard · /stats — my stats · /history — the last matches
+help-private =
+    Your tiles arrive here: press a ✅ tile to play it.
+    /hand — send my hand again
+    /leave — leave the game
+    /surrender — give up (you are the goat)
+    /rules — the rules
+    /stats — my stats across all groups
+    To start a game, add me to a group and send /domino there.
+
+## The command menu (setMyCommands).
+
+cmd-domino = a new game of dominoes
+cmd-rules = the rules of Kozel
+cmd-help = help
+cmd-hand = send my tiles again
+cmd-leave = leave the game
+cmd-cancel = cancel the game
+
+## Refusals: a press or command that changes nothing.
+
+alert-lobby_closed = This game is no longer taking players.
+alert-already_seated = You already have a seat.
+alert-not_seated = You do not have a seat.
+alert-creator_only = Only the game's creator can do that.
+alert-creator_or_admin = Only the game's creator or a chat admin can cancel it.
+alert-table_full = The table is full.
+alert-not_enough_players = { $wanted } players needed, { $have } seated. Invite friends or add a computer player.
+alert-playing_elsewhere = You are already in another game. Finish it or /leave it.
+alert-teams_need_four = Teams need four players.
+alert-illegal = That move is not allowed.
+alert-not_in_game = You are not playing in this game.
+alert-stale = This button is out of date: the game has moved on.
+alert-finished = This game is over.
+alert-not_your_turn = It is { $name }'s turn.
+
+## /top, /stats, /history and the score sheets (issue 6).
+
+cmd-top = the group's leaderboard
+cmd-stats = my stats
+cmd-history = the group's last matches
+top-title = 🏆 <b>Leaderboard of “{ $chat }”</b> · page { $page }/{ $pages }
+top-pairs_title = 🏆 <b>Pairs of “{ $chat }”</b> · page { $page }/{ $pages }
+top-col_name = Player
+top-col_pair = Pair
+top-col_rating = Pts
+top-col_elo = Elo
+top-col_matches = Mat
+top-col_goats = Goat
+top-col_safe = Safe
+top-col_fish = Fish
+top-col_avg = Avg
+top-legend = <i>Pts — the match rating (K-11); Elo — from matches without computers. Mat — matches, Goat — times the goat, Safe — share of matches not the goat, Fish — fish made, Avg — average final points.</i>
+top-pairs_legend = <i>A pair is the same two people in a 2×2 game, whatever their seats. Pts — rating (K-11), Mat — matches, Goat — times the goat, Safe — share not the goat, Avg — average final points.</i>
+top-empty = 🏆 No matches played in this group yet. Start one: /domino
+top-pairs_empty = 👥 No team matches (four players, 2×2) here yet.
+top-private = Leaderboards belong to groups: send /top in a group where you play. Your stats across all groups: /stats
+btn-top_pairs = 👥 Pairs
+btn-top_players = 👤 Players
+stats-title_group = 📊 <b>{ $name }</b> in “{ $chat }”
+stats-title_all = 📊 <b>{ $name }</b> across all groups
+stats-matches = Matches: { $n } · rating: { $rating } · Elo: { $elo }
+stats-goats = 🐐 The goat: { $n } ({ $share } of matches)
+stats-went_out = 🏁 Went out: { $n } rounds
+stats-fish = 🐟 Fish made: { $n }
+stats-eggs = 🥚 Eggs taken: { $n }
+stats-best = 👍 Best match: { $points } points, { $date } (rating +{ $gain })
+stats-worst = 👎 Worst match: { $points } points, { $date } (rating +{ $gain })
+stats-streak_safe = 🔥 Matches in a row not the goat: { $n }
+stats-streak_goat = 🐐 The goat in a row: { $n } matches
+stats-none_group = 📊 { $name }: no recorded matches in this group yet. Play one: /domino
+stats-none_all = 📊 { $name }: no recorded matches yet. Add me to a group and send /domino there.
+history-title = 📜 <b>Matches in “{ $chat }”</b> · page { $page }/{ $pages }
+history-entry = <b>{ $n }.</b> { $date } · { $variant } · { $ending } · rounds: { $rounds }
+history-hint = <i>A numbered button opens that match's round-by-round score sheet.</i>
+history-empty = 📜 No matches played here yet. Start one: /domino
+history-private = Match history belongs to groups: send /history in a group.
+ending-finished = played out
+ending-surrender = surrender
+ending-timeout = timeout
+ending-left = a player left
+ending-cancelled = cancelled
+btn-history_back = ↩️ Back to the matches
+sheet-title = 📋 <b>Match #{ $id }</b> · { $variant } to { $target } · { $date } · { $ending }
+sheet-player = { $seat }. { $name }{ $goat }: { $points } points
+sheet-col_round = R
+sheet-col_outcome = Result
+sheet-went_out = out { $seat }
+sheet-fish = fish { $seat }
+sheet-eggs = eggs +{ $n } carried
+sheet-cut = The first { $n } rounds did not fit in one message; the latest follow.
+sheet-legend = <i>“out N”: player N went out; “fish N”: a fish, player N the fisherman. A round's line holds its points, the line below the score after it. In Kozel, points before the account is open are only remembered and count later.</i>
+alert-no_such_page = There is no such page.
+alert-no_such_match = There is no such match in this group's records.
+
+## Endings (issue 7): /surrender, the vote to cancel, how an abandoned match is scored.
+
+cmd-surrender = give up (you are the goat)
+surrender-confirm = 🏳 Give up? The match ends at once with you as the goat; the others are scored as for a timeout (K-11).
+surrender-not_playing = You are not playing here, so there is nothing to give up.
+btn-surrender_yes = 🏳 Yes, I give up
+btn-surrender_no = No, play on
+answer-surrendered = You gave up. The match is over.
+answer-playing_on = Playing on.
+alert-not_your_confirmation = This confirmation is not yours.
+alert-already_left = You have already left this match.
+notice-surrendered =
+    🏳 { $name } gives up. 🐐 The goat is { $goat }.
+    Points and rating (as for a timeout, K-11):
+    { $lines }
+notice-left_scoring = A computer plays the match out, but it counts as for a timeout (K-11): { $name } is the goat with { $points } points; the others gain rating by their lead over { $name }.
+notice-scored_as_timeout =
+    The match counts as for a timeout (K-11): 🐐 the goat is { $goat }.
+    Points and rating:
+    { $lines }
+table-surrendered = 🏳 { $name } gave up. The match is over.
+hand-surrendered = 🏳 { $name } gave up. The match is over.
+vote-title =
+    🗳 <b>{ $name } proposes to cancel the game.</b>
+    Only the creator or a chat admin can cancel it outright, so the players vote.
+vote-count = For: { $yes } · against: { $no } · cancelling needs { $needed } of { $voters } for
+vote-who_yes = ✅ { $names }
+vote-who_no = ❌ { $names }
+vote-state_open = The match's players vote, for { $minutes } min. A vote may be changed.
+vote-state_passed = ✖️ Decided: the game is cancelled.
+vote-state_failed = ▶️ The vote failed: playing on.
+vote-state_expired = ⌛ The vote ran out of time: playing on.
+vote-state_closed = The vote is closed: the match has ended.
+btn-vote_yes = ✅ For ({ $n })
+btn-vote_no = ❌ Against ({ $n })
+vote-already_open = A vote to cancel is already open: use its buttons.
+answer-voted_yes = Your vote: cancel.
+answer-voted_no = Your vote: play on.
+alert-voted_same = You have already voted so.
+alert-vote_over = This vote is over.
+alert-vote_not_yours = Only this match's players vote.
+
+## Turn timers, strikes, "I'm back", /settings (issue 7).
+
+cmd-settings = group settings (turn timer)
+settings-title =
+    ⚙️ <b>Settings of “{ $chat }”</b>
+    Turn timer: <b>{ $timer }</b>
+settings-hint = When the time runs out a computer moves for the player; after three such moves it plays for them until they come back (/hand → “I'm back”). Chat admins may change this; a new limit applies from the next turn.
+settings-lang = Language of the group's messages: <b>{ $lang }</b>
+group_lang-auto = the game creator's
+group_lang-ru = Russian
+group_lang-en = English
+btn-group_lang-auto = 🌐 Creator's
+btn-group_lang-ru = 🇷🇺 Русский
+btn-group_lang-en = 🇬🇧 English
+answer-group_lang_set = The group's language: { $lang }.
+settings-in_group = Each group has its own settings: send /settings in the group.
+timer-off = off
+timer-30 = 30 s
+timer-60 = 60 s
+timer-120 = 2 min
+timer-300 = 5 min
+timer-sport = sport (5 / 20 / 60 s)
+answer-timer_set = Turn timer: { $timer }. It applies from the next turn.
+alert-admins_only = Only the chat's admins can change the settings.
+hand-time_left = ⏱ Time to move: { $s } s
+hand-time_warning = ⏳ <b>{ $s } s left!</b> Then a computer moves for you.
+hand-strikes = ⏰ Your time ran out { $n } of { $limit } times; a computer moved for you.
+hand-away = 🤖 A computer is playing for you. To play yourself again, press “I'm back”.
+btn-back_in_game = 🙋 I'm back
+table-time_warning = ⏳ { $name }: { $s } s
+notice-taken_over = 🤖 A computer plays for { $name }: their time ran out three times.
+notice-back = 🙋 { $name } is back in the game.
+answer-back = Welcome back!
+answer-not_away = You are playing yourself already.
+alert-away = A computer is playing for you now. To play yourself: /hand → “I'm back”.
+
+## Issue 11: who may act on a game, joining by link, removing people, lobby timeouts.
+
+alert-foreign_game = This button does not belong to this chat's game.
+alert-creator_or_admin_only = Only the game's creator and the chat's admins can do that.
+alert-start_private_first = First open the chat with @{ $bot } and press Start, then “Join”.
+start-link_stale = This link is out of date. Press “Join” under the game in the group.
+start-not_a_member = This table is for the members of “{ $chat }”. Join the group, then press “Join” under the game.
+lobby-controls = The game's creator and the chat's admins can start it, change the rules and remove players.
+btn-remove_player = 🚫 Remove a player
+btn-remove_seat = 🚫 { $name }
+lobby-remove_who = Who should leave the table?
+lobby-removed = 🚫 { $name } no longer has a seat.
+answer-removed = { $name } no longer has a seat.
+alert-nobody_to_remove = Nobody is seated yet.
+alert-not_seated_any_more = That player no longer sits there.
+notice-lobby_timed_out = ⌛ Nobody started the game in { $minutes } min, so it is closed. A new game: /domino
+settings-lobby_timeout = A game nobody starts closes after: <b>{ $time }</b>
+lobby_timeout-off = never
+lobby_timeout-min = { $n } min
+btn-lobby_timeout = ⌛ { $time }
+answer-lobby_timeout_set = New games close unstarted after: { $time }.
+
+## Command spam in a group (issue 11, item 9; handlers/throttle.py).
+
+spam-cooldown = ⏳ { $name }, that is too many commands in a row: I will answer your commands again in a minute.
+
+## The database refused a change for the moment: locked by another process, or a full disk (issue
+## 11, items 7 and 8; handlers/errors.py). Nothing was changed.
+
+alert-db_unavailable = ⏳ One moment… The bot could not save that press; nothing has changed. Please press again in a few seconds.
+reply-db_unavailable = ⏳ One moment… The bot could not save that; nothing has changed. Please send the command again in a few seconds.

@@ -1,0 +1,351 @@
+### Russian texts of the bot (the default language).
+### Each message id is the key the code asks for with every "." written as "-":
+### t("alert.foreign_game") reads `alert-foreign_game` here. Every language file has the
+### same ids and the same variables ({ $name }); tests/bot/test_i18n.py checks it.
+### Texts are Telegram HTML: keep the <b>, <i> tags and escape nothing else.
+
+
+## The domain's words (RULES.md: they must appear in the Russian UI exactly so).
+
+variant-kozel = Козёл
+variant-classic = Классика
+term-fish = рыба
+term-goat = козёл
+term-bazaar = базар
+term-eggs = яйца
+term-knock = стучу
+term-fisherman = рыбак
+fish-each = на всех
+fish-max_takes_all = на одного
+fish-fisherman_takes_all = на рыбака
+
+## The lobby.
+
+lobby-title = 🁢 <b>Домино: { $variant }</b>
+lobby-options = Игроков: { $seats } · игра до { $target }
+lobby-kozel_options = Рыба: { $fish } · открыть счёт: { $threshold }
+lobby-off = нет
+lobby-teams_on = Пары: 2×2, партнёры напротив
+lobby-teams_off = Каждый сам за себя
+lobby-players = <b>Игроки ({ $joined }/{ $wanted }):</b>
+lobby-hint = Нажмите «Играю», чтобы сесть за стол. Кости придут вам в личку.
+btn-join = 🙋 Играю
+btn-leave = 🚪 Выйти
+btn-add_computer = 🤖 Добавить компьютер
+btn-opt_seats = 👥 Игроков: { $n }
+btn-opt_target = 🎯 До { $n }
+btn-opt_fish = 🐟 Рыба: { $mode }
+btn-opt_threshold = 🔓 Открыть с { $n }
+btn-opt_teams_on = 🤝 Пары: да
+btn-opt_teams_off = 🤝 Пары: нет
+btn-start = ▶️ Начать
+btn-cancel = ✖️ Отменить
+btn-cancel_yes = Да, отменить игру
+btn-cancel_no = Нет, играем дальше
+
+## The table in the group.
+
+table-title = <b>{ $variant }</b> · раунд { $n }
+table-turn = Ход: <b>{ $name }</b>
+table-over = Партия окончена.
+table-team_score = { "   " }пара { $names }: { $score }
+table-bazaar = базар: { $n }
+table-ends = концы: { $ends }
+table-tiles = { $n } { $n ->
+    [one] кость
+    [few] кости
+    [many] костей
+   *[other] кости
+}
+event-played = { $name } ходит
+event-knocked = { $name }: стучу
+event-drew = { $name } берёт из базара
+table-cancelled = ✖️ Игра отменена.
+lobby-closed_started = 🁢 <b>Игра началась!</b> Игроки: { $names }
+lobby-closed_cancelled = ✖️ Набор в игру отменён.
+
+## The hand in the private chat.
+
+hand-cancelled = ✖️ Игра отменена.
+btn-table = 🖼 Стол в группе
+hand-title = 🁢 <b>{ $variant }</b> в «{ $chat }» · раунд { $n }
+hand-your_turn = <b>Ваш ход!</b>
+hand-waiting = Ходят соперники, стол — в группе. Нажмите на кость, чтобы узнать, чей ход.
+hand-over = Партия окончена.
+hand-drew = Из базара: { $tiles }
+hand-empty_table = Стол пуст.
+hand-others = У соперников: { $others } · базар: { $bazaar }
+hand-scores = Счёт: { $scores }
+btn-end = { $tile } на { $end }
+btn-back = ↩️ Назад
+btn-draw = 🎲 Взять из базара
+btn-knock = ✊ Стучу
+
+## Announcements in the group.
+
+announce-went_out = 🏁 Раунд { $n }: вышел — { $name }!
+announce-fish = 🐟 Рыба! Рыбак — { $name }.
+announce-eggs = 🥚 Яйца: { $points } очков переходят в следующий раунд.
+announce-eggs_taken = 🥚 Яйца ({ $points }) забирает { $name }.
+announce-goat = 🐐 Козёл — { $names }
+announce-winner = 🏆 Победа — { $names }
+
+## Answers to presses and commands.
+
+answer-joined = Вы за столом!
+answer-left = Вы вышли из-за стола.
+answer-cancelled = Игра отменена.
+answer-computer_added = Компьютер за столом.
+answer-started = Поехали! Кости — в личке.
+answer-tile_does_not_fit = Эта кость сейчас не подходит: отмеченные ✅ — подходят.
+answer-choose_end = Куда положить?
+answer-drew = Из базара: { $tiles }
+computer-name = 🤖 Компьютер { $n }
+computer-instead = 🤖 вместо { $name }
+lobby-already_open = В этом чате уже собирается игра: нажмите «🙋 Играю» под ней.
+lobby-already_running = В этом чате уже идёт игра. Закончите её или отмените: /cancel
+lobby-you_play_elsewhere = Вы уже играете в «{ $chat }». Доиграйте там или выйдите: /leave
+start-welcome =
+    👋 Привет! Я веду партии в домино («Козёл») в группах.
+    Добавьте меня в группу и напишите там /domino. Ваши кости будут приходить сюда.
+    Правила: /rules · помощь: /help
+start-joined = ✅ Вы за столом в «{ $chat }». Ждём начала — кости придут сюда.
+start-already_joined = Вы уже за столом в «{ $chat }».
+start-back_in_game = С возвращением! Ваши кости — ниже.
+leave-not_playing = Вы сейчас не играете здесь.
+leave-done = Вы покинули игру. Ваше место занял компьютер.
+hand-moved = Рука перенесена ниже ⬇️
+hand-you_left = Вы покинули эту игру.
+hand-no_game = Вы сейчас не играете. Начните игру в группе: /domino
+cancel-nothing = Здесь нет игры, которую можно отменить.
+cancel-confirm = Отменить текущую игру? Очки не сохранятся.
+cancel-kept = Играем дальше.
+notice-left = 🚪 { $name } покидает игру, место занимает компьютер.
+notice-unreachable = ⚠️ Не могу написать { $name } в личку. Откройте чат с @{ $bot } и нажмите «Start» (или разблокируйте бота) — кости придут туда.
+notice-bot_removed = Меня удалили из «{ $chat }» — игра там остановлена.
+private-group_only = Игра идёт в группе: добавьте меня в группу и напишите там /domino.
+private-cancel_in_group = Отменить игру можно в её группе: /cancel
+private-unknown_command = Не знаю такой команды. Помощь: /help
+group-hand_is_private = Ваши кости — в личном чате со мной.
+btn-open_private = Открыть личный чат
+rules-kozel =
+    <b>Козёл</b> — кто первым наберёт { $target } очков, тот и козёл.
+    • 2–4 игрока, по 7 костей; остальное — базар. Вчетвером можно парами.
+    • Первым ходит тот, у кого 1-1 (нет — 2-2, … 6-6, 0-0).
+    • Кладите кость к концу с тем же числом. Есть что положить — кладите.
+    • Нечем ходить — берите из базара, пока не подойдёт; базар пуст — «стучу».
+    • Раунд кончается, когда кто-то вышел, или «рыбой»: ходить больше некому.
+    • Очки — сумма на ваших костях (одинокий 0-0 — 10). Пока счёт не открыт, очки меньше 13 запоминаются (+N).
+    • Рыба: все очки получает набравший больше всех; ничья — «яйца» переходят дальше.
+help-group =
+    /domino — новая игра (лобби с кнопками)
+    /rules — правила
+    /leave — выйти из игры (за вас доиграет компьютер)
+    /surrender — сдаться (вы — козёл)
+    /cancel — отменить игру (создатель или админ; игроки — голосованием)
+    /hand — где мои кости
+    /settings — таймер хода (меняют админы)
+    /top — рейтинг группы · /stats — моя статистика · /history — последние партии
+help-private =
+    Здесь приходят ваши кости: нажимайте ✅ кость, чтобы сходить.
+    /hand — прислать руку заново
+    /leave — выйти из игры
+    /surrender — сдаться (вы — козёл)
+    /rules — правила
+    /stats — моя статистика по всем группам
+    Начать игру: добавьте меня в группу и напишите там /domino.
+
+## The command menu (setMyCommands).
+
+cmd-domino = новая игра в домино
+cmd-rules = правила «Козла»
+cmd-help = помощь
+cmd-hand = прислать мои кости заново
+cmd-leave = выйти из игры
+cmd-cancel = отменить игру
+
+## Refusals: a press or command that changes nothing.
+
+alert-lobby_closed = Набор в эту игру закрыт.
+alert-already_seated = Вы уже за столом.
+alert-not_seated = Вы не за столом.
+alert-creator_only = Это может только тот, кто создал игру.
+alert-creator_or_admin = Отменить игру может её создатель или админ чата.
+alert-table_full = Мест за столом больше нет.
+alert-not_enough_players = Нужно игроков: { $wanted }, за столом: { $have }. Позовите друзей или добавьте компьютер.
+alert-playing_elsewhere = Вы уже играете в другой игре. Доиграйте её или выйдите: /leave
+alert-teams_need_four = Пары бывают только вчетвером.
+alert-illegal = Так сходить нельзя.
+alert-not_in_game = Вы не играете в этой партии.
+alert-stale = Эта кнопка устарела: игра ушла дальше.
+alert-finished = Эта партия уже закончилась.
+alert-not_your_turn = Сейчас ходит { $name }.
+
+## /top, /stats, /history and the score sheets (issue 6).
+
+cmd-top = рейтинг группы
+cmd-stats = моя статистика
+cmd-history = последние партии группы
+top-title = 🏆 <b>Рейтинг «{ $chat }»</b> · стр. { $page }/{ $pages }
+top-pairs_title = 🏆 <b>Рейтинг пар «{ $chat }»</b> · стр. { $page }/{ $pages }
+top-col_name = Игрок
+top-col_pair = Пара
+top-col_rating = Очки
+top-col_elo = Elo
+top-col_matches = Игр
+top-col_goats = Коз
+top-col_safe = Не коз
+top-col_fish = Рыб
+top-col_avg = Ср
+top-legend = <i>Очки — рейтинг за партии (K-11), Elo — по партиям без компьютеров. Игр — партий, Коз — раз козлом, Не коз — доля партий не козлом, Рыб — сделано рыб, Ср — средний итог партии.</i>
+top-pairs_legend = <i>Пара — те же двое в игре 2×2, где бы ни сидели. Очки — рейтинг (K-11), Игр — партий, Коз — раз козлом, Не коз — доля партий не козлом, Ср — средний итог.</i>
+top-empty = 🏆 В этой группе ещё не сыграно ни одной партии. Начните: /domino
+top-pairs_empty = 👥 Партий парами (вчетвером, 2×2) здесь ещё не было.
+top-private = Рейтинг ведётся по группам: напишите /top в группе, где играете. Ваша статистика по всем группам: /stats
+btn-top_pairs = 👥 Пары
+btn-top_players = 👤 Игроки
+stats-title_group = 📊 <b>{ $name }</b> в «{ $chat }»
+stats-title_all = 📊 <b>{ $name }</b> во всех группах
+stats-matches = Партий: { $n } · рейтинг: { $rating } · Elo: { $elo }
+stats-goats = 🐐 Козлом: { $n } ({ $share } партий)
+stats-went_out = 🏁 Вышел в раундах: { $n }
+stats-fish = 🐟 Рыб сделано: { $n }
+stats-eggs = 🥚 Яиц забрано: { $n }
+stats-best = 👍 Лучшая партия: итог { $points }, { $date } (рейтинг +{ $gain })
+stats-worst = 👎 Худшая партия: итог { $points }, { $date } (рейтинг +{ $gain })
+stats-streak_safe = 🔥 Партий подряд не козлом: { $n }
+stats-streak_goat = 🐐 Козлом партий подряд: { $n }
+stats-none_group = 📊 { $name }: в этой группе записанных партий пока нет. Сыграть: /domino
+stats-none_all = 📊 { $name }: записанных партий пока нет. Добавьте меня в группу и напишите там /domino.
+history-title = 📜 <b>Партии в «{ $chat }»</b> · стр. { $page }/{ $pages }
+history-entry = <b>{ $n }.</b> { $date } · { $variant } · { $ending } · раундов: { $rounds }
+history-hint = <i>Кнопка с номером открывает запись партии по раундам.</i>
+history-empty = 📜 Здесь ещё нет сыгранных партий. Начните: /domino
+history-private = История партий ведётся по группам: напишите /history в группе.
+ending-finished = доиграна
+ending-surrender = сдача
+ending-timeout = вышло время
+ending-left = игрок ушёл
+ending-cancelled = отменена
+btn-history_back = ↩️ К списку партий
+sheet-title = 📋 <b>Партия №{ $id }</b> · { $variant } до { $target } · { $date } · { $ending }
+sheet-player = { $seat }. { $name }{ $goat }: итог { $points }
+sheet-col_round = Р
+sheet-col_outcome = Исход
+sheet-went_out = вышел { $seat }
+sheet-fish = рыба { $seat }
+sheet-eggs = яйца +{ $n } дальше
+sheet-cut = Первые раунды ({ $n }) не поместились в сообщение; ниже — последние.
+sheet-legend = <i>«вышел N» — вышел игрок N; «рыба N» — рыба, рыбак — игрок N. В строке раунда — очки за раунд, под ней — счёт после раунда. В «Козле» очки до открытия счёта только запоминаются и входят в счёт потом.</i>
+alert-no_such_page = Такой страницы нет.
+alert-no_such_match = Такой партии в записях этой группы нет.
+
+## Endings (issue 7): /surrender, the vote to cancel, how an abandoned match is scored.
+
+cmd-surrender = сдаться (вы — козёл)
+surrender-confirm = 🏳 Сдаться? Партия закончится сразу, козлом будете вы; очки остальных посчитаем как при тайм-ауте (K-11).
+surrender-not_playing = Вы сейчас не играете здесь — сдаваться не в чем.
+btn-surrender_yes = 🏳 Да, сдаюсь
+btn-surrender_no = Нет, играю дальше
+answer-surrendered = Вы сдались. Партия окончена.
+answer-playing_on = Играем дальше.
+alert-not_your_confirmation = Это подтверждение не для вас.
+alert-already_left = Вы уже покинули эту партию.
+notice-surrendered =
+    🏳 { $name } сдаётся. 🐐 Козёл — { $goat }.
+    Очки и рейтинг (как при тайм-ауте, K-11):
+    { $lines }
+notice-left_scoring = Партию доиграет компьютер, но в зачёт она пойдёт как при тайм-ауте (K-11): { $name } — козёл с { $points } очк., остальным — рейтинг за отрыв от { $name }.
+notice-scored_as_timeout =
+    В зачёт партия идёт как при тайм-ауте (K-11): 🐐 козёл — { $goat }.
+    Очки и рейтинг:
+    { $lines }
+table-surrendered = 🏳 { $name } сдаётся. Партия окончена.
+hand-surrendered = 🏳 { $name } сдаётся. Партия окончена.
+vote-title =
+    🗳 <b>{ $name } предлагает отменить игру.</b>
+    Сразу отменить может только создатель или админ чата, поэтому решаем голосованием.
+vote-count = За: { $yes } · против: { $no } · чтобы отменить, нужно «за»: { $needed } из { $voters }
+vote-who_yes = ✅ { $names }
+vote-who_no = ❌ { $names }
+vote-state_open = Голосуют игроки партии, { $minutes } мин. Голос можно поменять.
+vote-state_passed = ✖️ Решено: игра отменена.
+vote-state_failed = ▶️ Голосование не прошло: играем дальше.
+vote-state_expired = ⌛ Время голосования вышло: играем дальше.
+vote-state_closed = Голосование закрыто: партия уже закончилась.
+btn-vote_yes = ✅ За ({ $n })
+btn-vote_no = ❌ Против ({ $n })
+vote-already_open = Голосование об отмене уже идёт — голосуйте кнопками под ним.
+answer-voted_yes = Ваш голос: за отмену.
+answer-voted_no = Ваш голос: играем дальше.
+alert-voted_same = Вы уже так проголосовали.
+alert-vote_over = Это голосование уже закончилось.
+alert-vote_not_yours = Голосуют только игроки этой партии.
+
+## Turn timers, strikes, "I'm back", /settings (issue 7).
+
+cmd-settings = настройки группы (таймер хода)
+settings-title =
+    ⚙️ <b>Настройки «{ $chat }»</b>
+    Таймер хода: <b>{ $timer }</b>
+settings-hint = Время кончилось — за игрока ходит компьютер; после трёх таких ходов он играет за него, пока тот не вернётся (/hand → «Я вернулся»). Менять могут админы чата; новое время — со следующего хода.
+settings-lang = Язык сообщений в группе: <b>{ $lang }</b>
+group_lang-auto = как у создателя игры
+group_lang-ru = русский
+group_lang-en = английский
+btn-group_lang-auto = 🌐 Как у создателя
+btn-group_lang-ru = 🇷🇺 Русский
+btn-group_lang-en = 🇬🇧 English
+answer-group_lang_set = Язык группы: { $lang }.
+settings-in_group = Настройки — у каждой группы свои: напишите /settings в группе.
+timer-off = выключен
+timer-30 = 30 с
+timer-60 = 60 с
+timer-120 = 2 мин
+timer-300 = 5 мин
+timer-sport = спортивный (5 / 20 / 60 с)
+answer-timer_set = Таймер хода: { $timer }. Действует со следующего хода.
+alert-admins_only = Менять настройки могут только админы чата.
+hand-time_left = ⏱ На ход: { $s } с
+hand-time_warning = ⏳ <b>Осталось { $s } с!</b> Потом за вас сходит компьютер.
+hand-strikes = ⏰ Время на ход вышло { $n } раз из { $limit } — за вас ходил компьютер.
+hand-away = 🤖 За вас играет компьютер. Хотите снова играть сами — нажмите «Я вернулся».
+btn-back_in_game = 🙋 Я вернулся
+table-time_warning = ⏳ { $name }: { $s } с
+notice-taken_over = 🤖 Компьютер играет за { $name }: трижды кончилось время на ход.
+notice-back = 🙋 { $name } вернулся в игру.
+answer-back = С возвращением! Ваш ход — по кнопкам.
+answer-not_away = Вы и так играете сами.
+alert-away = Сейчас за вас играет компьютер. Чтобы играть самому: /hand → «Я вернулся».
+
+## Issue 11: who may act on a game, joining by link, removing people, lobby timeouts.
+
+alert-foreign_game = Эта кнопка не относится к игре этого чата.
+alert-creator_or_admin_only = Это могут создатель игры и админы чата.
+alert-start_private_first = Сначала откройте чат с @{ $bot } и нажмите «Старт», потом — «Играю».
+start-link_stale = Эта ссылка устарела. Нажмите «Играю» под игрой в группе.
+start-not_a_member = За этот стол садятся участники группы «{ $chat }». Вступите в неё, потом нажмите «Играю» под игрой.
+lobby-controls = Начать игру, менять правила и убирать игроков могут её создатель и админы чата.
+btn-remove_player = 🚫 Убрать игрока
+btn-remove_seat = 🚫 { $name }
+lobby-remove_who = Кого убрать из-за стола?
+lobby-removed = 🚫 { $name } больше не за столом.
+answer-removed = { $name } больше не за столом.
+alert-nobody_to_remove = За столом пока никого нет.
+alert-not_seated_any_more = Этого игрока уже нет на этом месте.
+notice-lobby_timed_out = ⌛ Игру никто не начал за { $minutes } мин, набор закрыт. Новая игра: /domino
+settings-lobby_timeout = Несыгранная игра закрывается через: <b>{ $time }</b>
+lobby_timeout-off = никогда
+lobby_timeout-min = { $n } мин
+btn-lobby_timeout = ⌛ { $time }
+answer-lobby_timeout_set = Новые игры закрываются без старта через: { $time }.
+
+## Command spam in a group (issue 11, item 9; handlers/throttle.py).
+
+spam-cooldown = ⏳ { $name }, слишком много команд подряд: на ваши команды я снова отвечу через минуту.
+
+## The database refused a change for the moment: locked by another process, or a full disk (issue
+## 11, items 7 and 8; handlers/errors.py). Nothing was changed.
+
+alert-db_unavailable = ⏳ Секунду… Бот не смог сохранить нажатие, ничего не изменилось. Нажмите ещё раз через несколько секунд.
+reply-db_unavailable = ⏳ Секунду… Бот не смог это сохранить, ничего не изменилось. Повторите команду через несколько секунд.
