@@ -166,6 +166,32 @@ async def get_chat(db: Reader, chat_id: int) -> ChatRecord | None:
     return ChatRecord(row["id"], row["type"], row["title"], bool(row["bot_member"]))
 
 
+# Everything that names a group by its chat id, besides `chats` and `games`.
+_CHAT_TABLES = ("messages", "outbox", "cancel_votes", "stat_matches", "stat_seats")
+
+
+async def move_chat(tx: Transaction, old_id: int, new_id: int) -> list[int]:
+    """A group became a supergroup with the id `new_id`: the chat, its settings, its
+    games and everything that names it (messages, announcements still owed, votes,
+    stats) move there. If the supergroup wrote first (a command raced the service
+    message), its row takes the group's settings and the group's row goes. Returns the
+    ids of the games now in the supergroup."""
+    if await get_chat(tx, new_id) is None:
+        await tx.execute("UPDATE chats SET id = ? WHERE id = ?", (new_id, old_id))
+    else:
+        await tx.execute(
+            "UPDATE chats SET settings = (SELECT settings FROM chats WHERE id = ?)"
+            " WHERE id = ? AND EXISTS (SELECT 1 FROM chats WHERE id = ?)",
+            (old_id, new_id, old_id),
+        )
+    await tx.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+    await tx.execute("DELETE FROM chats WHERE id = ?", (old_id,))
+    for table in _CHAT_TABLES:
+        await tx.execute(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+    rows = await tx.fetch_all("SELECT id FROM games WHERE chat_id = ?", (new_id,))
+    return [int(row["id"]) for row in rows]
+
+
 # Games --------------------------------------------------------------------------
 
 
