@@ -14,12 +14,13 @@ import hashlib
 import json
 import random
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domino.actions import Action, Event, parse_action
-from domino.errors import BadState, DominoError, MatchOver
+from domino.actions import DRAW, Action, Draw, Event, parse_action
+from domino.errors import BadState, DominoError, MatchOver, StaleAction
+from domino.players import Player
 from domino.rating import classic_rating_gains, rating_gains
 from domino.round import Round
 from domino.rules import Ruleset, Scoring
@@ -32,6 +33,7 @@ from domino.scoring import (
     side_of,
     sides_for,
 )
+from domino.tiles import Tile
 from domino.views import Account, MatchView, OutcomeKind, RoundOutcome, RoundResult
 
 FORMAT_VERSION = 1
@@ -252,15 +254,21 @@ class Match:
     def legal_actions(self) -> tuple[Action, ...]:
         return () if self._over else self._round.legal_actions()
 
-    def apply(self, action: Action, seat: int | None = None) -> Event:
+    def apply(self, action: Action, seat: int | None = None, *, move: int | None = None) -> Event:
         """Apply `action` for `seat` (None: whoever is to move) in the current round.
 
-        Refused actions raise (`MatchOver`, `NotYourTurn`, `IllegalMove`) and change
-        nothing. When the action ends the round, the round is scored, the end of the
-        match is checked and, unless it is over, the next round is dealt.
+        `move`, if given, is the number of actions the match had when the action was
+        chosen (`len(match.log)`, e.g. from a button): if the match has moved on since,
+        `StaleAction`. Refused actions raise (`MatchOver`, `StaleAction`, `NotYourTurn`,
+        `IllegalMove`) and change nothing. When the action ends the round, the round is
+        scored, the end of the match is checked and, unless it is over, the next round
+        is dealt.
         """
-        if self._over:
-            raise MatchOver(f"the match ended in round {self._round_no}: no more actions are taken")
+        self._refuse_when_over()
+        if move is not None and move != len(self._log):
+            raise StaleAction(
+                f"the action was chosen at move {move}, but the match is at move {len(self._log)}"
+            )
         mover = self._round.turn
         event = self._round.apply(action, seat)
         assert mover is not None  # the round accepted an action, so someone was to move
@@ -268,6 +276,51 @@ class Match:
         if self._round.over:
             self._end_round()
         return event
+
+    def draw_until_playable(self, seat: int) -> tuple[Tile, ...]:
+        """C-6: `seat` draws one tile at a time until one fits or nothing is left to draw;
+        the tiles drawn, sorted. Refused like `apply(DRAW, seat)` when `seat` may not
+        draw now (`MatchOver`, `NotYourTurn`, `IllegalMove`), and then nothing changes."""
+        self.apply(DRAW, seat)
+        count = 1
+        while self._round.is_legal(DRAW, seat):
+            self.apply(DRAW, seat)
+            count += 1
+        return tuple(sorted(self._round.drawn(seat)[-count:]))
+
+    def take_turn(self, seat: int, player: Player) -> None:
+        """One whole turn of `seat` as `player` chooses it: its draws (C-6, the turn stays
+        with the drawer) and then the play or the knock (C-7) that passes the turn.
+        What a person whose time ran out gets. `MatchOver` or `NotYourTurn` if `seat`
+        is not to move (the latter from `player`, which has nothing to choose from)."""
+        self._refuse_when_over()
+        action = player.choose(self._round.view(seat))
+        self.apply(action, seat)
+        while isinstance(action, Draw):
+            action = player.choose(self._round.view(seat))
+            self.apply(action, seat)
+
+    def autoplay(self, player: Player, plays: Callable[[int], bool]) -> int:
+        """Let `player` move for each seat to move while `plays(seat)` holds, up to the end
+        of the current round (or of the match); the number of actions applied.
+
+        The computers' moves: `plays` tells which seats a computer plays. The next
+        round is left to a later call, so the end of a round can be shown first.
+        """
+        round_no = self._round_no
+        applied = 0
+        while not self._over and self._round_no == round_no:
+            seat = self._round.turn
+            assert seat is not None  # a round that is not over has a seat to move
+            if not plays(seat):
+                break
+            self.apply(player.choose(self._round.view(seat)), seat)
+            applied += 1
+        return applied
+
+    def _refuse_when_over(self) -> None:
+        if self._over:
+            raise MatchOver(f"the match ended in round {self._round_no}: no more actions are taken")
 
     def _end_round(self) -> None:
         ended = self._round

@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from domino.actions import DRAW, KNOCK, Play
-from domino.errors import BadState, DominoError, IllegalMove, MatchOver, NotYourTurn
+from domino.errors import (
+    BadState,
+    DominoError,
+    IllegalMove,
+    MatchOver,
+    NotYourTurn,
+    StaleAction,
+)
 from domino.match import FORMAT_VERSION, LoggedAction, Match, round_rng
 from domino.players import GreedyPlayer
 from domino.rating import classic_rating_gains, rating_gains
@@ -260,6 +267,111 @@ def test_player_counts_outside_the_variant_are_refused() -> None:
         Match.new(KOZEL, 5, seed=1)
     with pytest.raises(DominoError, match="players"):
         Match.new(CLASSIC, 1, seed=1)
+
+
+def until_a_draw(seed: int) -> Match:
+    """A two-player Козёл match played greedily until the seat to move must draw (C-6)."""
+    match = Match.new(KOZEL, 2, seed=seed)
+    while match.legal_actions() != (DRAW,):
+        seat = match.turn
+        assert seat is not None
+        match.apply(GREEDY[seat].choose(match.round.view(seat)), seat)
+    return match
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_draw_until_playable_draws_one_at_a_time_until_a_tile_fits(seed: int) -> None:
+    match = until_a_draw(seed)
+    seat = match.turn
+    assert seat is not None
+    before, moves = match.round.hand(seat), len(match.log)
+    drawn = match.draw_until_playable(seat)
+    assert drawn and drawn == tuple(sorted(set(match.round.hand(seat)) - set(before)))
+    assert [entry.action for entry in match.log[moves:]] == [DRAW] * len(drawn)
+    assert match.turn == seat and DRAW not in match.legal_actions()
+    played = [a for a in match.legal_actions() if isinstance(a, Play)]
+    if played:  # C-6: the last tile drawn is the only one that fits
+        assert {a.tile for a in played} == {match.round.drawn(seat)[-1]}
+    else:
+        assert match.legal_actions() == (KNOCK,) and match.round.drawable == 0
+
+
+def test_draw_until_playable_is_refused_like_a_draw() -> None:
+    match = Match.new(KOZEL, 2, seed=3)
+    seat = match.turn
+    assert seat is not None
+    before = match.to_json()
+    with pytest.raises(IllegalMove):
+        match.draw_until_playable(seat)  # the round opens with a play
+    with pytest.raises(NotYourTurn):
+        match.draw_until_playable(1 - seat)
+    assert match.to_json() == before
+    with pytest.raises(MatchOver):
+        whole_match(KOZEL, 2, seed=3).draw_until_playable(0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_take_turn_draws_then_plays_or_knocks_for_the_seat(seed: int) -> None:
+    match = until_a_draw(seed)
+    seat = match.turn
+    assert seat is not None
+    expected = Match.from_json(match.to_json())
+    moves = len(match.log)
+    while True:  # what a person whose time ran out got before the engine did it
+        action = GreedyPlayer().choose(expected.round.view(seat))
+        expected.apply(action, seat)
+        if action != DRAW:
+            break
+    match.take_turn(seat, GreedyPlayer())
+    assert match == expected
+    actions = [entry.action for entry in match.log[moves:]]
+    assert actions[:-1] == [DRAW] * (len(actions) - 1) and actions[-1] != DRAW
+
+
+def test_take_turn_is_refused_for_a_seat_not_to_move_and_after_the_end() -> None:
+    match = Match.new(KOZEL, 4, seed=5)
+    seat = match.turn
+    assert seat is not None
+    match.take_turn(seat, GreedyPlayer())
+    assert len(match.log) == 1 and match.turn == (seat + 1) % 4
+    with pytest.raises(NotYourTurn):
+        match.take_turn(seat, GreedyPlayer())
+    with pytest.raises(MatchOver):
+        whole_match(KOZEL, 4, seed=5).take_turn(0, GreedyPlayer())
+
+
+def test_autoplay_moves_while_the_seat_plays_and_stops_at_the_round_end() -> None:
+    match = Match.new(KOZEL, 4, seed=12)
+    assert match.autoplay(GreedyPlayer(), lambda seat: False) == 0
+    first = match.turn
+    assert first is not None
+    person = (first + 2) % 4
+    applied = match.autoplay(GreedyPlayer(), lambda seat: seat != person)
+    assert applied == len(match.log) == 2 and match.turn == person
+    match.take_turn(person, GreedyPlayer())
+    moves = len(match.log)
+    applied = match.autoplay(GreedyPlayer(), lambda seat: True)
+    assert applied == len(match.log) - moves
+    assert match.round_no == 2 and match.round.turn_no == 0  # the next round waits
+    played = Match.new(KOZEL, 4, seed=12)
+    play_round(played)
+    assert match == played
+    while not match.over:
+        match.autoplay(GreedyPlayer(), lambda seat: True)
+    assert match == whole_match(KOZEL, 4, seed=12)
+    assert match.autoplay(GreedyPlayer(), lambda seat: True) == 0
+
+
+def test_an_action_chosen_at_an_earlier_move_is_stale() -> None:
+    match = Match.new(KOZEL, 4, seed=6)
+    opening = match.legal_actions()[0]
+    match.apply(opening, move=0)
+    before = match.to_json()
+    with pytest.raises(StaleAction, match=r"move 0, but the match is at move 1"):
+        match.apply(match.legal_actions()[0], move=0)
+    assert match.to_json() == before
+    match.apply(match.legal_actions()[0], move=1)
+    assert len(match.log) == 2
 
 
 STORED = Path(__file__).parent / "stored"
