@@ -1,10 +1,11 @@
 """The composition root: `python -m bot` builds everything and runs it.
 
 Reads the settings once, opens the database (migrating it), points aiogram at
-Telegram or at `TELEGRAM_API_BASE`, wires the outgoing queue, the publisher and the
-game service into the Dispatcher, registers the commands in Russian and English,
-picks up every running game, then long-polls until SIGINT/SIGTERM. On the way out
-it lets in-flight work finish and the queues flush, within a bounded time.
+Telegram or at `TELEGRAM_API_BASE`, builds the outgoing queue and the application
+(`bot.application`), hands its use cases to the handlers through the Dispatcher,
+registers the commands in Russian and English, picks up every running game, then
+long-polls until SIGINT/SIGTERM. On the way out it lets in-flight work finish and the
+queues flush, within a bounded time.
 
 A start that cannot succeed (a configuration error, a database that is not one, is
 damaged or sits in a read-only folder, a Telegram that is unreachable or refuses the
@@ -34,13 +35,11 @@ from aiogram.types import BotCommand
 from pydantic import ValidationError
 
 import render
+from bot.application import Application
 from bot.config import Settings, explain
 from bot.i18n import Lang, t
 from bot.outgoing import Limits, Outgoing, QueueMiddleware
-from bot.publisher import Publisher
-from bot.service import GameService
 from bot.stats_service import StatsService
-from bot.timers import TurnTimers
 from handlers import get_routers
 from handlers.in_flight import InFlight
 from handlers.seen import LastSeenMiddleware
@@ -124,8 +123,7 @@ class App:
     bot: Bot
     dp: Dispatcher
     out: Outgoing
-    publisher: Publisher
-    service: GameService
+    application: Application
     in_flight: InFlight
     polled: bool = False
 
@@ -142,14 +140,14 @@ class App:
                 "stopping: letting %d updates in hand finish and the queues flush",
                 self.in_flight.count,
             )
-        await self.service.close()
+        await self.application.close()
         if not self.polled:
             return
         loop = asyncio.get_running_loop()
         deadline = loop.time() + SHUTDOWN_GRACE
         steps = (
             ("updates", self.in_flight.idle),
-            ("messages", self.publisher.idle),
+            ("messages", self.application.publisher.idle),
             ("queues", self.out.drain),
         )
         for name, step in steps:
@@ -188,56 +186,33 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     out = Outgoing(call, Limits() if settings.pacing else Limits.off())
     resources.push_async_callback(out.close)
     bot.session.middleware(QueueMiddleware(out))
-    service: GameService | None = None
-
-    async def language_of(user_id: int) -> Lang:
-        assert service is not None
-        return await service.language_of(user_id)
-
-    async def on_blocked(game_id: int, user_id: int) -> None:
-        assert service is not None
-        await service.person_unreachable(game_id, user_id)
-
-    async def on_group_lost(chat_id: int) -> None:
-        assert service is not None
-        await service.bot_left_group(chat_id)
-
-    async def on_migrated(old_id: int, new_id: int) -> None:
-        assert service is not None
-        await service.chat_migrated(old_id, new_id)
-
-    timers = TurnTimers(db, scale=settings.turn_time_scale)
-    publisher = Publisher(
+    application = Application(
         db,
         out,
+        bot_username=me.username,
         render_table=render.render_table,
         render_scores=render.render_scores,
-        language_of=language_of,
-        on_blocked=on_blocked,
-        on_group_lost=on_group_lost,
         table_interval=settings.table_interval,
-        timers=timers,
-        on_migrated=on_migrated,
-    )
-    resources.callback(publisher.close)
-    service = GameService(
-        db,
-        publisher,
-        bot_username=me.username,
         computer_delay=settings.computer_delay,
-        timers=timers,
+        turn_time_scale=settings.turn_time_scale,
         vote_time=timedelta(seconds=settings.vote_seconds),
     )
+    resources.callback(application.publisher.close)
 
     dp = Dispatcher()
     in_flight = InFlight()
     dp.update.outer_middleware(in_flight)
     dp.include_routers(*get_routers())
     dp.update.outer_middleware(LastSeenMiddleware())
-    dp["games"] = service
-    dp["timers"] = timers
+    dp["dispatch"] = application.dispatch
+    dp["lobby"] = application.lobby
+    dp["playing"] = application.playing
+    dp["endings"] = application.endings
+    dp["chats"] = application.chats
+    dp["people"] = application.people
+    dp["group_settings"] = application.settings
     dp["stats"] = StatsService(db)
-    app = App(bot, dp, out, publisher, service, in_flight)
+    app = App(bot, dp, out, application, in_flight)
     resources.push_async_callback(app.stop)
 
     await bot.delete_webhook(drop_pending_updates=False, request_timeout=START_TIMEOUT)
@@ -245,7 +220,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     await bot.set_my_commands(
         commands_for(Lang.EN), language_code="en", request_timeout=START_TIMEOUT
     )
-    resumed = await service.resume()
+    resumed = await application.resume()
     log.info("@%s is up: %d running games picked up", me.username, resumed)
     return app
 

@@ -1,26 +1,27 @@
 """Turn timers: each person's turn gets a deadline; a warning shortly before; then a move.
 
-The service hands every committed game to `TurnTimers.touch` (as it does to the
-publisher). When a person (not a computer) is to move and the group's timer is on,
-the turn gets a `TurnClock`: a deadline from the group's `ChatSettings` (K-12 sport
+The effects of every committed change hand the game to `TurnTimers.follow` (as they do
+to the publisher). When a person (not a computer) is to move and the group's timer is
+on, the turn gets a `TurnClock`: a deadline from the group's settings (K-12 sport
 timing or a fixed limit, times `scale`), stored with the game (`games.turn_deadline`
 for `games.turn_move`) so a restarted bot keeps it (`load()`; a deadline already past
 fires at once). One asyncio task per game sleeps until the warning moment (25 % of
-the limit left, at most 15 s), marks the clock `warned` and asks for the messages to
-be redrawn (the hand's time line, the table caption's "⏳"), then sleeps until the
-deadline and calls `on_expired(game_id, move)`: the service moves for the person
-(`GameService.turn_timed_out`), which is a no-op if the move number has moved on
-meanwhile, so a press just before the deadline wins and nothing is applied twice.
+the limit left, at most 15 s), marks the clock `warned` and emits `TurnWarned` (the
+hand's time line and the table caption's "⏳" are redrawn), then sleeps until the
+deadline and emits `TurnExpired(game_id, move)` into the inbox: the timeout use case
+(`bot.usecases.play.Play.time_out`) moves for the person, which is a no-op if the move
+number has moved on meanwhile, so a press just before the deadline wins and nothing is
+applied twice.
 
 A new turn replaces the game's task; the settings apply from the next turn, since a
 running turn keeps the deadline it started with.
 
 Lobbies nobody starts close by themselves (issue 11, item 5): a new lobby gets a
 deadline from the group's `lobby_timeout` (times `scale`), stored with the game
-(`games.lobby_deadline`); `touch_lobby` arms one task per lobby, also after a restart,
-which calls `on_lobby_expired(game_id)` at the deadline (the service closes the lobby
-if it is still one). Time is injected: `clock()` gives
-seconds since the epoch and `sleep(seconds)` waits, so tests never sleep for real.
+(`games.lobby_deadline`); `follow` arms one task per lobby, also after a restart, which
+emits `LobbyExpired(game_id)` at the deadline (the use case closes the lobby if it is
+still one). Time is injected: `clock()` gives seconds since the epoch and
+`sleep(seconds)` waits, so tests never sleep for real.
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.group_settings import GroupSettings
+from bot.inbox import Inbox, LobbyExpired, TurnExpired, TurnWarned
 from storage import repo
 from storage.db import Database, is_transient
-from storage.records import ChatRecord, ChatSettings, GameRecord, GameStatus, TurnDeadline
+from storage.records import GameRecord, GameStatus, TurnDeadline
 
 log = logging.getLogger(__name__)
 
@@ -74,70 +77,49 @@ class TurnTimers:
     def __init__(
         self,
         db: Database,
+        settings: GroupSettings,
+        inbox: Inbox,
         *,
         scale: float = 1.0,
         clock: Clock = time.time,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.db = db
+        self.settings = settings  # each group's turn timer and lobby timeout
+        self.inbox = inbox  # where a warning, a turn's and a lobby's end are told
         self.scale = scale  # TURN_TIME_SCALE: 0.02 turns a 60 s turn into 1.2 s (tests, demos)
         self.clock = clock
         self.sleep = sleep
-        # Set by the service: the move for a person whose time ran out, and the redraw of
-        # a game's messages at the warning moment.
-        self.on_expired: Callable[[int, int], Awaitable[None]] | None = None
-        self.on_warning: Callable[[GameRecord], None] | None = None
-        self.on_lobby_expired: Callable[[int], Awaitable[None]] | None = None
         self._lobby_tasks: dict[int, asyncio.Task[None]] = {}
-        self._settings: dict[int, ChatSettings] = {}  # chats with non-default settings
         self._stored: dict[int, TurnDeadline] = {}  # deadlines read at start, not yet used
         self._clocks: dict[int, TurnClock] = {}
         self._games: dict[int, GameRecord] = {}  # the newest record seen of each game
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._closing = False
 
-    # --- settings ---------------------------------------------------------------------
-
     async def load(self) -> None:
-        """Read every chat's settings and the stored deadlines (at start, before `touch`)."""
-        self._settings = await repo.chats_with_settings(self.db)
+        """Read the stored deadlines (at the start, before the games are followed)."""
         self._stored = await repo.turn_deadlines(self.db)
 
-    def settings_of(self, chat_id: int) -> ChatSettings:
-        return self._settings.get(chat_id, ChatSettings())
-
-    async def change_settings(self, chat: ChatRecord, settings: ChatSettings) -> None:
-        """Store a group's new settings; a turn in progress keeps its deadline."""
-        async with self.db.transaction() as tx:
-            await repo.upsert_chat(tx, chat)
-            await repo.set_chat_settings(tx, chat.id, settings)
-        self._settings[chat.id] = settings
-        log.info(
-            "chat %s: turn timer set to %s, lobbies close after %s min",
-            chat.id,
-            settings.turn_timer.value,
-            settings.lobby_timeout or "no limit",
-        )
-
-    def chat_moved(self, old_id: int, new_id: int) -> None:
-        """A group became a supergroup: its settings (moved in the database) follow it."""
-        settings = self._settings.pop(old_id, None)
-        if settings is not None:
-            self._settings[new_id] = settings
+    def follow(self, game: GameRecord) -> None:
+        """`game` was just committed (or picked up at a restart): time the turn of the
+        person to move, if any, and the lobby's deadline, if it is one."""
+        self._follow_turn(game)
+        self._follow_lobby(game)
 
     # --- lobbies (issue 11, item 5) ---------------------------------------------------
 
     def lobby_deadline(self, chat_id: int) -> datetime | None:
         """When a lobby opened now in `chat_id` closes unstarted; None: the group set no limit."""
-        minutes = self.settings_of(chat_id).lobby_timeout
+        minutes = self.settings.of(chat_id).lobby_timeout
         if not minutes:
             return None
         seconds = minutes * 60 * self.scale
         return datetime.fromtimestamp(self.clock(), UTC) + timedelta(seconds=seconds)
 
-    def touch_lobby(self, game: GameRecord) -> None:
-        """`game` was committed (or picked up at a restart): wait for its lobby's deadline,
-        once; a game that is no longer a lobby needs no waiting."""
+    def _follow_lobby(self, game: GameRecord) -> None:
+        """Wait for the lobby's deadline, once; a game that is no longer a lobby needs no
+        waiting."""
         if game.status is not GameStatus.LOBBY or game.lobby_deadline is None or self._closing:
             task = self._lobby_tasks.pop(game.id, None)
             if task is not None and task is not asyncio.current_task():
@@ -151,8 +133,7 @@ class TurnTimers:
         try:
             await self._sleep_until(deadline)
             log.info("game %s: the lobby's time ran out", game_id)
-            if self.on_lobby_expired is not None:
-                await self.on_lobby_expired(game_id)
+            self.inbox.emit(LobbyExpired(game_id))
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -166,8 +147,7 @@ class TurnTimers:
     def clock_of(self, game_id: int) -> TurnClock | None:
         return self._clocks.get(game_id)
 
-    def touch(self, game: GameRecord) -> None:
-        """`game` was just committed: time the turn of the person to move, if any."""
+    def _follow_turn(self, game: GameRecord) -> None:
         previous = self._games.get(game.id)
         if previous is not None and previous.version > game.version:
             return  # an older record arriving late
@@ -193,7 +173,7 @@ class TurnTimers:
         if stored is not None and stored.move == move:
             deadline, limit, persist = stored.deadline.timestamp(), stored.limit, False
         else:
-            seconds = self.settings_of(game.chat_id).turn_timer.seconds_for(match)
+            seconds = self.settings.of(game.chat_id).turn_timer.seconds_for(match)
             if seconds is None:
                 self._stop(game.id)
                 return
@@ -228,14 +208,13 @@ class TurnTimers:
             if self._clocks.get(game_id) is clock and self.clock() < clock.deadline:
                 self._clocks[game_id] = dataclasses.replace(clock, warned=True)
                 game = self._games.get(game_id)
-                if game is not None and self.on_warning is not None:
-                    self.on_warning(game)
+                if game is not None:
+                    self.inbox.emit(TurnWarned(game))
             await self._sleep_until(clock.deadline)
             if self._clocks.get(game_id, clock).move != clock.move:
                 return
             log.info("game %s: the time for move %d ran out", game_id, clock.move)
-            if self.on_expired is not None:
-                await self.on_expired(game_id, clock.move)
+            self.inbox.emit(TurnExpired(game_id, clock.move))
         except asyncio.CancelledError:
             raise
         except Exception:

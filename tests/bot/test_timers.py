@@ -1,4 +1,4 @@
-"""Turn timers with an injected clock (bot/timers.py and GameService's timeout use case),
+"""Turn timers with an injected clock (bot/timers.py and the timeout use case),
 chat settings and stored deadlines (storage, migration 004), against a fresh database file.
 
 `FakeTime` stands in for the clock and the sleeping: a timer task sleeps until the test
@@ -7,15 +7,12 @@ moves the time on, so nothing here waits for a turn to run out for real.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -28,10 +25,12 @@ from bot.callbacks import (
     MoveKind,
     TimerCb,
 )
-from bot.i18n import Lang
+from bot.group_settings import GroupSettings
+from bot.i18n import Lang, t
+from bot.inbox import Event, TurnWarned
+from bot.people import People
 from bot.presenter import hand_timer_lines, settings_keyboard, table_timer_line
-from bot.service import GameService, Person
-from bot.timers import STRIKES_TO_TAKE_OVER, TurnClock, TurnTimers
+from bot.timers import STRIKES_TO_TAKE_OVER, TurnClock
 from domino.actions import Play
 from domino.match import Match
 from domino.rules import KOZEL
@@ -40,7 +39,6 @@ from storage import repo
 from storage.db import Database
 from storage.records import (
     LOBBY_TIMEOUTS,
-    ChatRecord,
     ChatSettings,
     Ending,
     GameRecord,
@@ -48,97 +46,18 @@ from storage.records import (
     SeatRecord,
     TurnDeadline,
 )
-
-START = 1_800_000_000.0
-CHAT = ChatRecord(-100777, "supergroup", "Таймеры")
-ALICE = Person(501, "Алиса", language_code="ru")
-
-
-class FakeTime:
-    """A clock that moves only when the test says so, and sleepers it wakes in order."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._sleepers.append((self.now + seconds, future))
-        await future
-
-    @property
-    def sleeping(self) -> int:
-        return sum(1 for _, future in self._sleepers if not future.done())
-
-    async def advance(self, seconds: float) -> None:
-        """Move the time on, waking every sleeper that falls due, in order."""
-        target = self.now + seconds
-        while True:
-            await settle()
-            due = sorted(
-                ((when, f) for when, f in self._sleepers if when <= target and not f.done()),
-                key=lambda item: item[0],
-            )
-            if not due:
-                break
-            when, future = due[0]
-            self.now = max(self.now, when)
-            future.set_result(None)
-        self._sleepers = [(w, f) for w, f in self._sleepers if not f.done()]
-        self.now = target
-        await settle()
-
-
-async def settle() -> None:
-    """Let the tasks started so far run to their next real wait (the database's thread)."""
-    for _ in range(30):
-        await asyncio.sleep(0.002)
-
-
-async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not await check():
-        assert loop.time() < deadline, "the condition never held"
-        await asyncio.sleep(0.01)
-
-
-@dataclass
-class StubPublisher:
-    """What the service asks of the publisher, recorded instead of sent."""
-
-    touched: list[GameRecord] = field(default_factory=list)
-    out: Any = None
-
-    def touch(self, game: GameRecord, *, group: bool = True) -> None:
-        self.touched.append(game)
-
-    def touch_hand(self, game_id: int, seat: int) -> None:
-        pass
-
-    def kick_outbox(self) -> None:
-        pass
-
-    async def close_hand(self, game: GameRecord, seat: int, user_id: int, text: str) -> None:
-        pass
-
-    async def language_of(self, user_id: int) -> Lang:
-        return Lang.RU
-
-    async def group_lang(self, game: GameRecord) -> Lang:
-        return Lang.RU
-
-
-async def no_admin(chat_id: int) -> bool:
-    """Nobody here is a chat admin (Алиса controls her lobby as its creator)."""
-    return False
-
-
-def seed_where_seat_0_opens() -> int:
-    return next(seed for seed in range(100) if Match.new(KOZEL, 2, seed=seed).turn == 0)
+from tests.bot.app_setup import (
+    ALICE,
+    CHAT,
+    START,
+    FakeTime,
+    Setup,
+    eventually,
+    make,
+    no_admin,
+    seed_where_seat_0_opens,
+    settle,
+)
 
 
 @pytest.fixture
@@ -150,45 +69,17 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
         await database.close()
 
 
-@dataclass
-class Setup:
-    db: Database
-    time: FakeTime
-    timers: TurnTimers
-    service: GameService
-    publisher: StubPublisher
-
-    async def game(self, game_id: int = 1) -> GameRecord:
-        game = await repo.load_game(self.db, game_id)
-        assert game is not None
-        return game
-
-
-def make(db: Database, time: FakeTime, seed: int) -> Setup:
-    timers = TurnTimers(db, clock=time.clock, sleep=time.sleep)
-    publisher = StubPublisher()
-    service = GameService(
-        db,
-        publisher,  # type: ignore[arg-type]
-        bot_username="domino_test_bot",
-        computer_delay=0,
-        new_seed=lambda: seed,
-        timers=timers,
-    )
-    return Setup(db, time, timers, service, publisher)
-
-
 async def start_game(setup: Setup) -> GameRecord:
     """Алиса (seat 0, to move first) against one computer player."""
-    service = setup.service
-    await service.remember(ALICE, can_message=True)
-    assert await service.open_lobby(CHAT, ALICE) is None
+    lobby = setup.app.lobby
+    await setup.app.people.remember(ALICE, can_message=True)
+    assert await setup.run(lobby.open(CHAT, ALICE)) is None
     for action, option in [
         (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
         (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
         (LobbyAction.START, LobbyOption.NONE),
     ]:
-        await service.lobby_press(1, CHAT.id, ALICE, action, option, no_admin)
+        await setup.run(lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
     await settle()
     game = await setup.game()
     assert game.status is GameStatus.PLAYING and game.match is not None
@@ -199,11 +90,11 @@ async def start_game(setup: Setup) -> GameRecord:
 @pytest.fixture
 async def setup(db: Database) -> AsyncIterator[Setup]:
     made = make(db, FakeTime(), seed_where_seat_0_opens())
-    await made.service.resume()
+    await made.app.resume()
     try:
         yield made
     finally:
-        await made.service.close()
+        await made.close()
 
 
 # --- settings -------------------------------------------------------------------------
@@ -226,14 +117,14 @@ def test_chat_settings_defaults_for_missing_and_unknown_values() -> None:
 
 
 async def test_settings_are_stored_per_chat_and_read_back_at_start(db: Database) -> None:
-    timers = TurnTimers(db)
-    await timers.change_settings(CHAT, ChatSettings(TurnTimer.S120))
+    settings = GroupSettings(db, People(db))
+    await settings.change(CHAT, ChatSettings(TurnTimer.S120))
     assert await repo.get_chat_settings(db, CHAT.id) == ChatSettings(TurnTimer.S120)
     assert await repo.get_chat_settings(db, -1) == ChatSettings()
-    again = TurnTimers(db)
+    again = GroupSettings(db, People(db))
     await again.load()
-    assert again.settings_of(CHAT.id).turn_timer is TurnTimer.S120
-    assert again.settings_of(-1) == ChatSettings()
+    assert again.of(CHAT.id).turn_timer is TurnTimer.S120
+    assert again.of(-1) == ChatSettings()
 
 
 def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
@@ -259,11 +150,20 @@ def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
 # --- one game's clock -----------------------------------------------------------------
 
 
-async def test_a_turn_gets_a_stored_deadline_a_warning_then_a_move_once(setup: Setup) -> None:
+async def test_a_turn_gets_a_stored_deadline_a_warning_then_a_move_once(
+    setup: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
     warned: list[int] = []
-    setup.timers.on_warning = lambda game: warned.append(game.id)
+    emit = setup.app.inbox.emit
+
+    def noting_warnings(event: Event) -> None:
+        if isinstance(event, TurnWarned):
+            warned.append(event.game.id)
+        emit(event)
+
+    monkeypatch.setattr(setup.app.inbox, "emit", noting_warnings)
     game = await start_game(setup)
-    clock = setup.timers.clock_of(game.id)
+    clock = setup.app.timers.clock_of(game.id)
     assert clock is not None and clock.move == 0 and clock.seat == 0
     assert clock.deadline == START + 60 and clock.warn_at == START + 45  # 15 s before
     await settle()
@@ -273,20 +173,19 @@ async def test_a_turn_gets_a_stored_deadline_a_warning_then_a_move_once(setup: S
     }
 
     await setup.time.advance(44)
-    assert warned == [] and not setup.timers.clock_of(game.id).warned  # type: ignore[union-attr]
+    assert warned == [] and not setup.app.timers.clock_of(game.id).warned  # type: ignore[union-attr]
     await setup.time.advance(2)
     assert warned == [game.id]
-    assert setup.timers.clock_of(game.id).warned  # type: ignore[union-attr]
+    assert setup.app.timers.clock_of(game.id).warned  # type: ignore[union-attr]
 
     await setup.time.advance(15)
     await eventually(lambda: has_strikes(setup, 1))
     after = await setup.game()
     assert after.match is not None
-    logged = await repo.game_actions(setup.db, game.id)
-    assert logged[0].seat == 0 and logged[0].actor_id is None  # the computer's choice for her
-    assert after.seats[0].strikes == 1 and not after.seats[0].away
+    assert after.match.log[0].seat == 0  # the computer's choice for her ...
+    assert after.seats[0].strikes == 1 and not after.seats[0].away  # ... and her strike
     # Firing again for the same move changes nothing (the move number moved on).
-    await setup.service.turn_timed_out(game.id, 0)
+    assert await setup.app.playing.time_out(game.id, 0) is None
     assert (await setup.game()).version == after.version
 
 
@@ -322,19 +221,19 @@ async def test_a_press_just_before_the_deadline_wins(setup: Setup) -> None:
     assert game.match is not None
     action = game.match.legal_actions()[0]
     assert isinstance(action, Play)
-    answer = await setup.service.move_press(
-        game.id, ALICE, 0, MoveKind.PLAY, action.tile.index, action.end.value if action.end else ""
+    end = action.end.value if action.end else ""
+    answer = await setup.run(
+        setup.app.playing.press(game.id, ALICE, 0, MoveKind.PLAY, action.tile.index, end)
     )
     assert not answer.alert, answer
     await setup.time.advance(0.2)  # the old deadline passes
     await settle()
     after = await setup.game()
-    logged = await repo.game_actions(setup.db, game.id)
-    assert logged[0].actor_id == ALICE.id and str(logged[0].action) == str(action)
-    assert after.seats[0].strikes == 0
+    assert after.match is not None and str(after.match.log[0].action) == str(action)
+    assert after.seats[0].strikes == 0  # her own move, not the timer's
     # Her next turn (after the computer's) has a deadline of its own, a full minute.
     await eventually(lambda: person_to_move(setup))
-    clock = setup.timers.clock_of(game.id)
+    clock = setup.app.timers.clock_of(game.id)
     assert clock is not None and clock.move > 1
     assert clock.deadline == pytest.approx(START + 59.9 + 60)
 
@@ -346,33 +245,32 @@ async def test_three_strikes_hand_the_seat_to_a_computer_once_and_i_am_back(
     for strike in range(1, STRIKES_TO_TAKE_OVER + 1):
         await eventually(lambda: person_to_move(setup))
         if strike == STRIKES_TO_TAKE_OVER:
-            setup.service.computer_delay = 30  # (real seconds) the match stays put meanwhile
+            setup.app.dispatch.computer_delay = 30  # (real seconds) the match stays put
         await setup.time.advance(61)
         await eventually(lambda strike=strike: has_strikes(setup, strike))
     taken = await setup.game()
     assert taken.seats[0].away and taken.seats[0].by_computer
     assert taken.abandonment is not None
     assert taken.abandonment.seat == 0 and taken.abandonment.reason is Ending.TIMEOUT
-    notices = [
-        item.payload["key"] for item in await repo.pending_outbox(setup.db) if item.kind == "notice"
-    ]
-    assert notices.count("notice.taken_over") == 1
-    assert setup.timers.clock_of(game.id) is None  # nobody's turn is timed now
+    await setup.app.publisher.idle()
+    taken_over = t("notice.taken_over", Lang.RU, name="Алиса")
+    assert setup.telegram.sent_to(CHAT.id).count(taken_over) == 1
+    assert setup.app.timers.clock_of(game.id) is None  # nobody's turn is timed now
 
-    back = await setup.service.come_back(game.id, ALICE)
+    back = await setup.run(setup.app.playing.come_back(game.id, ALICE))
     assert not back.alert, back
     returned = await setup.game()
     assert not returned.seats[0].away and returned.seats[0].strikes == 0
     assert returned.abandonment is None
-    again = await setup.service.come_back(game.id, ALICE)
+    again = await setup.run(setup.app.playing.come_back(game.id, ALICE))
     assert again.text and not again.alert  # "you are playing yourself already"
-    notices = [i.payload["key"] for i in await repo.pending_outbox(setup.db) if i.kind == "notice"]
-    assert notices.count("notice.back") == 1
+    await setup.app.publisher.idle()
+    assert setup.telegram.sent_to(CHAT.id).count(t("notice.back", Lang.RU, name="Алиса")) == 1
 
 
 async def person_to_move(setup: Setup) -> bool:
     game = await repo.load_game(setup.db, 1)
-    clock = setup.timers.clock_of(1)
+    clock = setup.app.timers.clock_of(1)
     return (
         game is not None
         and game.match is not None
@@ -385,32 +283,32 @@ async def person_to_move(setup: Setup) -> bool:
 async def test_a_restart_schedules_the_stored_deadline_again(db: Database) -> None:
     seed = seed_where_seat_0_opens()
     first = make(db, FakeTime(), seed)
-    await first.service.resume()
+    await first.app.resume()
     game = await start_game(first)
     await settle()
     await first.time.advance(30)
-    await first.service.close()  # the bot stops half-way through her turn
+    await first.close()  # the bot stops half-way through her turn
 
     later = FakeTime(START + 40)  # it is back 10 s later: 20 s of her turn are left
     second = make(db, later, seed)
-    assert await second.service.resume() == 1
-    clock = second.timers.clock_of(game.id)
+    assert await second.app.resume() == 1
+    clock = second.app.timers.clock_of(game.id)
     assert clock is not None and clock.deadline == START + 60 and clock.move == 0
     await later.advance(19)
     assert not await has_strikes(second, 1)
     await later.advance(2)
     await eventually(lambda: has_strikes(second, 1))
-    await second.service.close()
+    await second.close()
 
     gone = FakeTime(START + 10_000)  # a deadline long past fires at once after a restart
     third = make(db, gone, seed)
-    await third.service.resume()
+    await third.app.resume()
     await eventually(lambda: person_to_move(third))
     moved = await third.game()
     assert moved.match is not None
-    clock = third.timers.clock_of(game.id)
+    clock = third.app.timers.clock_of(game.id)
     assert clock is not None and clock.deadline == START + 10_060  # a fresh turn, fresh time
-    await third.service.close()
+    await third.close()
 
 
 async def test_a_press_is_refused_while_a_computer_plays_for_the_person(setup: Setup) -> None:
@@ -421,25 +319,26 @@ async def test_a_press_is_refused_while_a_computer_plays_for_the_person(setup: S
     assert away.match is not None and away.match.turn == 0
     action = away.match.legal_actions()[0]
     assert isinstance(action, Play)
-    refused = await setup.service.move_press(
-        game.id, ALICE, 0, MoveKind.PLAY, action.tile.index, action.end.value if action.end else ""
+    end = action.end.value if action.end else ""
+    refused = await setup.run(
+        setup.app.playing.press(game.id, ALICE, 0, MoveKind.PLAY, action.tile.index, end)
     )
     assert refused.alert and "компьютер" in refused.text
     assert (await setup.game()).version == away.version
 
 
 async def test_turns_are_not_timed_when_the_timer_is_off(setup: Setup) -> None:
-    await setup.timers.change_settings(CHAT, ChatSettings(TurnTimer.OFF))
+    await setup.app.settings.change(CHAT, ChatSettings(TurnTimer.OFF))
     game = await start_game(setup)
-    assert setup.timers.clock_of(game.id) is None
+    assert setup.app.timers.clock_of(game.id) is None
     await setup.time.advance(3600)
     assert (await setup.game()).seats[0].strikes == 0
 
 
 async def test_sport_timing_gives_the_forced_opening_5_s(setup: Setup) -> None:
-    await setup.timers.change_settings(CHAT, ChatSettings(TurnTimer.SPORT))
+    await setup.app.settings.change(CHAT, ChatSettings(TurnTimer.SPORT))
     game = await start_game(setup)
-    clock = setup.timers.clock_of(game.id)
+    clock = setup.app.timers.clock_of(game.id)
     assert clock is not None and clock.limit == 5 and clock.warn_at == START + 5 - 1.25
 
 
@@ -470,8 +369,8 @@ def test_the_timer_lines_of_a_hand_and_the_table() -> None:
 
 
 async def test_settings_follow_a_group_that_became_a_supergroup(setup: Setup) -> None:
-    await setup.timers.change_settings(CHAT, ChatSettings(TurnTimer.S30))
-    await setup.service.chat_migrated(CHAT.id, -1009999)
-    assert setup.timers.settings_of(-1009999).turn_timer is TurnTimer.S30
-    assert setup.timers.settings_of(CHAT.id) == ChatSettings()
+    await setup.app.settings.change(CHAT, ChatSettings(TurnTimer.S30))
+    await setup.run(setup.app.chats.chat_migrated(CHAT.id, -1009999))
+    assert setup.app.settings.of(-1009999).turn_timer is TurnTimer.S30
+    assert setup.app.settings.of(CHAT.id) == ChatSettings()
     assert await repo.get_chat_settings(setup.db, -1009999) == ChatSettings(TurnTimer.S30)

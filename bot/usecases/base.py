@@ -1,0 +1,262 @@
+"""What every use case shares: its context, the answers and refusals, and the steps
+several use cases take inside their transaction (saving moves, owing a notice,
+closing a match's votes).
+
+Every use case follows one pattern: in one transaction load the game, check the
+request, change the game (through the engine and the record's own methods), save it
+with its version together with any announcements owed, and return `Done(value,
+effects)`; the effects are carried out only after the commit (`bot.effects`). So
+nothing is shown that is not stored, a crash loses nothing that was confirmed, and a
+second press of the same button finds the game moved on (its move number no longer
+matches) and is answered as stale instead of being applied twice.
+
+Refusals are answers, not errors: a press by an outsider, a stale button, a command
+in the wrong place all get a short polite `Answer` and change nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from bot.effects import Effects
+from bot.group_settings import GroupSettings
+from bot.i18n import Lang, t
+from bot.people import People
+from bot.presenter import short_name
+from domino.match import Match
+from domino.rating import abandoned_rating_gains
+from domino.rules import Scoring
+from storage import repo, stats
+from storage import votes as vote_store
+from storage.db import Database, Transaction
+from storage.records import GameRecord, GameStatus
+
+log = logging.getLogger(__name__)
+
+# Asked of Telegram by the handlers, so the use cases hold no Bot (issue 11): whether the
+# person who pressed or wrote is an admin of the chat with the given id ...
+ChatCheck = Callable[[int], Awaitable[bool]]
+# ... and whether the person with the given id is a member of the chat (chat id, user id).
+MemberCheck = Callable[[int, int], Awaitable[bool]]
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the use cases read and write through."""
+
+    db: Database
+    people: People
+    settings: GroupSettings
+    bot_username: str
+    new_seed: Callable[[], int]  # a new match's seed (secret: never logged or shown)
+    vote_time: timedelta  # how long a vote to cancel stays open
+    lobby_deadline: Callable[[int], datetime | None]  # when a lobby opened now in a chat closes
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to a button press (answerCallbackQuery): a toast, an alert or a link."""
+
+    text: str = ""
+    alert: bool = False
+    url: str | None = None
+
+
+class Refusal(Exception):
+    """A request that changes nothing, with the text (key) that explains why."""
+
+    def __init__(self, key: str, *, alert: bool = True, **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.alert = alert
+        self.values = values
+
+    def answer(self, lang: Lang) -> Answer:
+        return Answer(self.text(lang), alert=self.alert)
+
+    def text(self, lang: Lang) -> str:
+        return t(self.key, lang, **self.values)
+
+
+class NotCreatorOrAdmin(Refusal):
+    """Only the game's creator or an admin of its chat may do this outright (a player
+    may still open a vote to cancel)."""
+
+    def __init__(self) -> None:
+        super().__init__("alert.creator_or_admin")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def checked_press(
+    game: GameRecord | None, user_id: int, move: int, *, current: bool = True
+) -> tuple[int, Match]:
+    """The pressing person's seat and the match; refused unless the press is theirs, the
+    game is running and (`current`) the button was drawn for the position as it is now."""
+    if game is None:
+        raise Refusal("alert.stale")
+    seat = game.seat_of(user_id)
+    if seat is None:
+        raise Refusal("alert.not_in_game")
+    if game.status is not GameStatus.PLAYING or game.match is None:
+        raise Refusal("alert.finished")
+    if current and move != len(game.match.log):
+        raise Refusal("alert.stale")
+    return seat.seat, game.match
+
+
+def not_your_turn(game: GameRecord, match: Match) -> Refusal:
+    return Refusal(
+        "alert.not_your_turn", alert=False, name=short_name(game.seats[match.turn or 0].name)
+    )
+
+
+async def notice(tx: Transaction, game: GameRecord, key: str, **values: object) -> None:
+    """Owe the game's group a notice (a text key and its values), sent after the commit.
+    Notices are HTML: every text value (names above all) is escaped here."""
+    escaped = {
+        k: html.escape(v, quote=False) if isinstance(v, str) else v for k, v in values.items()
+    }
+    await repo.enqueue(
+        tx,
+        game_id=game.id,
+        chat_id=game.chat_id,
+        kind="notice",
+        payload={"key": key, "values": escaped},
+    )
+
+
+async def chat_title(db: repo.Reader, chat_id: int) -> str:
+    chat = await repo.get_chat(db, chat_id)
+    return chat.title if chat and chat.title else "?"
+
+
+async def close_votes(tx: Transaction, game: GameRecord) -> Effects:
+    """The match ended another way: its open vote closes (the message follows once the
+    transaction commits)."""
+    return Effects(votes=tuple(await vote_store.close_votes_of_game(tx, game.id, utcnow())))
+
+
+async def end_game(tx: Transaction, game: GameRecord) -> Effects:
+    """Store a game that just ended (finished or cancelled): it counts in the stats (a
+    cancelled match only after an abandonment, K-11), and its open vote closes."""
+    await stats.record_match(tx, game)
+    return await close_votes(tx, game)
+
+
+@dataclass(frozen=True, slots=True)
+class Before:
+    """Where the match stood before the moves of a use case: its move number and the
+    number of rounds it had finished."""
+
+    move: int
+    results: int
+
+    @classmethod
+    def of(cls, match: Match) -> Before:
+        return cls(len(match.log), len(match.results))
+
+
+async def save_moves(
+    tx: Transaction, game: GameRecord, match: Match, before: Before, actor: int | None
+) -> tuple[GameRecord, Effects]:
+    """Save the match moved on since `before` (by person `actor`, or a computer); owe the
+    announcements of every round it finished and of the match's end."""
+    move = before.move
+    # One line per batch of moves: numbers and seats, never a tile (issue 7).
+    log.info(
+        "chat %s game %s: moves %d to %d by seat %s (%s)",
+        game.chat_id,
+        game.id,
+        move + 1,
+        len(match.log),
+        match.log[move].seat if len(match.log) > move else "-",
+        f"user {actor}" if actor is not None else "computer",
+    )
+    changed = dataclasses.replace(game, match=match)
+    if match.over:
+        changed = changed.ended(GameStatus.FINISHED, utcnow())
+    saved = await repo.save_game(tx, changed)
+    effects = Effects(games=(saved,))
+    for result in match.results[before.results :]:
+        await repo.enqueue(
+            tx,
+            game_id=game.id,
+            chat_id=game.chat_id,
+            kind="round_end",
+            payload={"round_no": result.round_no},
+        )
+        log.info(
+            "chat %s game %s: round %d over (%s, seat %d), points %s",
+            game.chat_id,
+            game.id,
+            result.round_no,
+            result.outcome.kind.value,
+            result.outcome.seat,
+            "/".join(str(p) for p in result.points),
+        )
+        effects += Effects(announcements=True)
+    if match.over:
+        await repo.enqueue(tx, game_id=game.id, chat_id=game.chat_id, kind="match_end", payload={})
+        effects += await end_game(tx, saved) + Effects(announcements=True)
+        if saved.abandonment is not None:
+            await tell_abandonment_scoring(tx, saved)
+        log.info(
+            "chat %s game %s: match over after %d rounds",
+            game.chat_id,
+            game.id,
+            len(match.results),
+        )
+    return saved, effects
+
+
+async def tell_abandonment_scoring(tx: Transaction, game: GameRecord) -> None:
+    """A match someone abandoned was played out: how the stats count it (K-11)."""
+    assert game.abandonment is not None
+    await notice(
+        tx,
+        game,
+        "notice.scored_as_timeout",
+        goat=side_names(game, game.abandonment.seat),
+        lines=abandonment_lines(game),
+    )
+
+
+def abandonment_lines(game: GameRecord) -> str:
+    """One line per seat for the group: name, points when abandoned, rating gained (plain
+    text: `notice` escapes it)."""
+    assert game.abandonment is not None and game.match is not None
+    # K-11's timeout rule, as the stats record it (storage.stats): the person who
+    # abandoned gains nothing, everyone else by their lead over them (at least 1).
+    gains = abandoned_rating_gains(
+        game.abandonment.points,
+        game.abandonment.seat,
+        points_are_bad=game.match.ruleset.scoring is Scoring.KOZEL,
+    )
+    return "\n".join(
+        f"{short_name(seat.name)}: {game.abandonment.points[seat.seat]} · +{gains[seat.seat]}"
+        for seat in game.seats
+    )
+
+
+def side_names(game: GameRecord, seat: int) -> str:
+    """The seat's name, with their partner's in teams."""
+    assert game.match is not None
+    side = game.match.side_of(seat)
+    return " + ".join(short_name(s.name) for s in game.seats if game.match.side_of(s.seat) == side)
+
+
+class UseCases:
+    """A group of use cases over one context."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        self.db = context.db
+        self.people = context.people

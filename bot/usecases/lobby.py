@@ -1,0 +1,360 @@
+"""The lobby: open it, join (by button or deep link), change its options, add computer
+players, remove someone, start, cancel, and close it when nobody starts it in time."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import secrets
+from typing import TypeVar
+
+from bot.callbacks import (
+    JOIN_TOKEN_BYTES,
+    LobbyAction,
+    LobbyOption,
+    StartKind,
+    is_join_token,
+    join_payload,
+    parse_start,
+)
+from bot.effects import Done, Effects
+from bot.i18n import t
+from bot.people import Person
+from bot.presenter import short_name
+from bot.usecases.base import (
+    Answer,
+    ChatCheck,
+    MemberCheck,
+    Refusal,
+    UseCases,
+    chat_title,
+    utcnow,
+)
+from domino.match import Match
+from domino.rules import KOZEL, FishMode, Ruleset, Variant
+from storage import repo
+from storage.db import Transaction
+from storage.records import ChatRecord, GameRecord, GameStatus, SeatRecord
+
+log = logging.getLogger(__name__)
+
+TARGETS = {Variant.KOZEL: (101, 125), Variant.CLASSIC: (100, 150, 200)}
+THRESHOLDS = (13, 25, 31, 0)
+FISH_MODES = (FishMode.MAX_TAKES_ALL, FishMode.EACH, FishMode.FISHERMAN_TAKES_ALL)
+
+
+class Lobby(UseCases):
+    """Everything before the deal, and the lobby that closes by itself."""
+
+    def join_link(self, game: GameRecord) -> str | None:
+        """The lobby's deep link: it carries the game's secret token, never its number."""
+        if game.join_token is None:
+            return None
+        return f"https://t.me/{self.context.bot_username}?start={join_payload(game.join_token)}"
+
+    @staticmethod
+    def new_join_token() -> str:
+        while True:
+            token = secrets.token_urlsafe(JOIN_TOKEN_BYTES)
+            if is_join_token(token):  # not all digits: read as an old numbered link
+                return token
+
+    async def open(self, chat: ChatRecord, person: Person) -> Done[str | None]:
+        """/domino in a group: a new lobby (None), or the text pointing to the game
+        already there. An anonymous admin gets no seat, since nobody can write to them;
+        the chat's admins control the lobby."""
+        async with self.db.transaction() as tx:
+            await repo.upsert_chat(tx, chat)
+            await repo.upsert_user(tx, person.record())
+        lang = self.people.noticed(person)
+        try:
+            async with self.db.transaction() as tx:
+                running = await repo.active_game_in_chat(tx, chat.id)
+                if running is not None:
+                    key = (
+                        "lobby.already_open"
+                        if running.status is GameStatus.LOBBY
+                        else "lobby.already_running"
+                    )
+                    return Done(t(key, lang))
+                user = await repo.get_user(tx, person.id)
+                seated = user is not None and user.can_message and not person.anonymous_admin
+                seats = [SeatRecord(0, person.id, short_name(person.name))] if seated else []
+                game = await repo.create_game(
+                    tx,
+                    chat_id=chat.id,
+                    creator_id=person.id,
+                    ruleset=KOZEL,
+                    seats_wanted=4,
+                    seats=seats,
+                    join_token=self.new_join_token(),
+                    lobby_deadline=self.context.lobby_deadline(chat.id),
+                )
+        except repo.PlayerBusy:  # raised out of the transaction, so the lobby is rolled back
+            busy = await repo.active_game_of_user(self.db, person.id)
+            title = await chat_title(self.db, busy.chat_id if busy else chat.id)
+            return Done(t("lobby.you_play_elsewhere", lang, chat=title))
+        log.info("chat %s game %s: lobby opened by %s", chat.id, game.id, person.id)
+        return Done(None, Effects(games=(game,)))
+
+    async def shown(self, game_id: int, chat_id: int | None) -> GameRecord:
+        """The lobby `game_id` if the press came from its own group (`chat_id`: the chat of
+        the pressed message); refused otherwise (issue 11, items 1 and 2)."""
+        game = await repo.load_game(self.db, game_id)
+        if game is None or chat_id is None or game.chat_id != chat_id:
+            raise Refusal("alert.foreign_game")
+        if game.status is not GameStatus.LOBBY:
+            raise Refusal("alert.lobby_closed")
+        return game
+
+    @staticmethod
+    async def may_control(game: GameRecord, person: Person, is_admin: ChatCheck) -> bool:
+        """The game's creator or an admin of the game's own chat (issue 11, item 4)."""
+        return person.id == game.creator_id or await is_admin(game.chat_id)
+
+    async def press(
+        self,
+        game_id: int,
+        chat_id: int | None,
+        person: Person,
+        action: LobbyAction,
+        option: LobbyOption,
+        is_admin: ChatCheck,
+    ) -> Done[Answer]:
+        """A lobby button pressed on a message in `chat_id`. Joining and leaving are anyone's;
+        the other buttons the creator's or a chat admin's."""
+        lang = self.people.noticed(person)
+        try:
+            shown = await self.shown(game_id, chat_id)
+            controls = action not in (LobbyAction.JOIN, LobbyAction.LEAVE) and (
+                await self.may_control(shown, person, is_admin)
+            )
+            async with self.db.transaction() as tx:
+                await repo.upsert_user(tx, person.record())
+                game = await repo.load_game(tx, game_id)
+                if game is None or game.status is not GameStatus.LOBBY:
+                    raise Refusal("alert.lobby_closed")
+                changed, answer = await self._change(tx, game, person, action, option, controls)
+                if changed is None:
+                    return Done(answer)
+                saved = await repo.save_game(tx, changed)
+        except Refusal as refusal:
+            return Done(refusal.answer(lang))
+        except repo.PlayerBusy:
+            return Done(Answer(t("alert.playing_elsewhere", lang), alert=True))
+        log.info("chat %s game %s: lobby %s by %s", saved.chat_id, saved.id, action.name, person.id)
+        if saved.status is GameStatus.PLAYING:
+            log.info(
+                "chat %s game %s: started, %d seats (%d computers)",
+                saved.chat_id,
+                saved.id,
+                len(saved.seats),
+                sum(1 for s in saved.seats if s.is_computer),
+            )
+        return Done(answer, Effects(games=(saved,)))
+
+    async def _change(
+        self,
+        tx: Transaction,
+        game: GameRecord,
+        person: Person,
+        action: LobbyAction,
+        option: LobbyOption,
+        controls: bool,
+    ) -> tuple[GameRecord | None, Answer]:
+        """`controls`: the presser is the creator or a chat admin."""
+        lang = person.lang
+        seated = game.seat_of(person.id)
+        if action is LobbyAction.JOIN:
+            if seated is not None:
+                raise Refusal("alert.already_seated", alert=False)
+            user = await repo.get_user(tx, person.id)
+            if user is None or not user.can_message:
+                link = self.join_link(game)
+                if link is None:  # a lobby from before join tokens: /start first
+                    raise Refusal("alert.start_private_first", bot=self.context.bot_username)
+                return None, Answer(url=link)
+            return seated_at(game, person), Answer(t("answer.joined", lang))
+        if action is LobbyAction.LEAVE:
+            if seated is None:
+                raise Refusal("alert.not_seated", alert=False)
+            return game.without_seat(seated.seat), Answer(t("answer.left", lang))
+        if not controls:
+            raise Refusal("alert.creator_or_admin_only")
+        if action is LobbyAction.CANCEL:
+            return game.ended(GameStatus.CANCELLED, utcnow()), Answer(t("answer.cancelled", lang))
+        if action is LobbyAction.ADD_COMPUTER:
+            if len(game.seats) >= game.seats_wanted:
+                raise Refusal("alert.table_full")
+            computers = sum(1 for s in game.seats if s.is_computer)
+            creator_lang = await self.people.language_of(game.creator_id, tx)
+            name = t("computer.name", creator_lang, n=computers + 1)
+            return game.with_seat(None, name), Answer(t("answer.computer_added", lang))
+        if action is LobbyAction.OPTION:
+            return with_option(game, option), Answer()
+        if action is LobbyAction.START:
+            if len(game.seats) < game.seats_wanted:
+                raise Refusal(
+                    "alert.not_enough_players", have=len(game.seats), wanted=game.seats_wanted
+                )
+            return self._started(game), Answer(t("answer.started", lang))
+        raise Refusal("alert.stale")
+
+    def _started(self, game: GameRecord) -> GameRecord:
+        rules = game.ruleset
+        if rules.teams and len(game.seats) != 4:
+            rules = rules.with_options(teams=False)
+        match = Match.new(rules, len(game.seats), seed=self.context.new_seed())
+        return dataclasses.replace(
+            game, status=GameStatus.PLAYING, ruleset=rules, match=match, started_at=utcnow()
+        )
+
+    async def start(self, person: Person, payload: str | None, is_member: MemberCheck) -> Done[str]:
+        """/start in the private chat, with the payload of a deep link if any (parsed by
+        `bot.callbacks.parse_start`). `is_member(chat_id, user_id)` asks Telegram."""
+        parsed = parse_start(payload)
+        if parsed.kind is StartKind.JOIN:
+            return await self._join_by_link(person, parsed.token, is_member)
+        await self.people.remember(person, can_message=True)
+        if parsed.kind is StartKind.STALE_JOIN:
+            return Done(t("start.link_stale", person.lang))
+        # Without a payload: the person can be written to; their hand is shown again.
+        game = await repo.active_game_of_user(self.db, person.id)
+        if game is not None and game.status is GameStatus.PLAYING:
+            seat = game.seat_of(person.id)
+            hands = ((game.id, seat.seat),) if seat is not None else ()
+            return Done(t("start.back_in_game", person.lang), Effects(hands=hands))
+        return Done(t("start.welcome", person.lang))
+
+    async def _join_by_link(self, person: Person, token: str, is_member: MemberCheck) -> Done[str]:
+        """/start j<token>: the person can now be written to; seat them if they are a member
+        of the lobby's group (issue 11, item 2: a link passed on to strangers seats nobody)."""
+        await self.people.remember(person, can_message=True)
+        lang = person.lang
+        try:
+            found = await repo.game_by_join_token(self.db, token)
+            if found is None:
+                raise Refusal("start.link_stale")
+            if not await is_member(found.chat_id, person.id):
+                raise Refusal("start.not_a_member", chat=await chat_title(self.db, found.chat_id))
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, found.id)
+                if game is None or game.status is not GameStatus.LOBBY:
+                    raise Refusal("alert.lobby_closed")
+                title = await chat_title(tx, game.chat_id)
+                if game.seat_of(person.id) is not None:
+                    return Done(t("start.already_joined", lang, chat=title))
+                saved = await repo.save_game(tx, seated_at(game, person))
+        except Refusal as refusal:
+            return Done(refusal.text(lang))
+        except repo.PlayerBusy:
+            return Done(t("alert.playing_elsewhere", lang))
+        log.info("chat %s game %s: %s joined by link", saved.chat_id, saved.id, person.id)
+        return Done(t("start.joined", lang, chat=title), Effects(games=(saved,)))
+
+    async def removal_choices(
+        self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
+    ) -> tuple[GameRecord, tuple[SeatRecord, ...]]:
+        """The «remove a player» button: the lobby and the people seated in it, for the
+        creator or a chat admin to pick from. Raises Refusal."""
+        game = await self.shown(game_id, chat_id)
+        if not await self.may_control(game, person, is_admin):
+            raise Refusal("alert.creator_or_admin_only")
+        if not game.people:
+            raise Refusal("alert.nobody_to_remove")
+        return game, game.people
+
+    async def remove(
+        self,
+        game_id: int,
+        chat_id: int | None,
+        person: Person,
+        seat: int,
+        user_id: int,
+        is_admin: ChatCheck,
+    ) -> Done[tuple[Answer, str | None]]:
+        """Remove `user_id` from seat `seat` of the lobby (the creator or a chat admin).
+        The answer, and the removed person's name (None if nothing changed)."""
+        lang = self.people.noticed(person)
+        try:
+            shown = await self.shown(game_id, chat_id)
+            if not await self.may_control(shown, person, is_admin):
+                raise Refusal("alert.creator_or_admin_only")
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                if game is None or game.status is not GameStatus.LOBBY:
+                    raise Refusal("alert.lobby_closed")
+                target = game.seat_of(user_id)
+                if target is None or target.seat != seat:
+                    raise Refusal("alert.not_seated_any_more", alert=False)
+                saved = await repo.save_game(tx, game.without_seat(target.seat))
+        except Refusal as refusal:
+            return Done((refusal.answer(lang), None))
+        log.info(
+            "chat %s game %s: user %s removed from the lobby by %s",
+            saved.chat_id,
+            saved.id,
+            user_id,
+            person.id,
+        )
+        name = short_name(target.name)
+        return Done((Answer(t("answer.removed", lang, name=name)), name), Effects(games=(saved,)))
+
+    async def time_out(self, game_id: int) -> Done[None] | None:
+        """Nobody started the lobby in its group's time: it closes and the group is told
+        (a game with no match is announced as plain text). None if it was started or
+        closed meanwhile. One transaction: the background retries it whole."""
+        shown = await repo.load_game(self.db, game_id)
+        if shown is None or shown.status is not GameStatus.LOBBY:
+            return None
+        minutes = self.context.settings.of(shown.chat_id).lobby_timeout
+        lang = await self.context.settings.language_of(shown)
+        text = t("notice.lobby_timed_out", lang, minutes=minutes)
+        async with self.db.transaction() as tx:
+            game = await repo.load_game(tx, game_id)
+            if game is None or game.status is not GameStatus.LOBBY:
+                return None
+            saved = await repo.save_game(tx, game.ended(GameStatus.CANCELLED, utcnow()))
+            await repo.enqueue(
+                tx, game_id=game.id, chat_id=game.chat_id, kind="notice", payload={"text": text}
+            )
+        log.info("chat %s game %s: the lobby closed unstarted", saved.chat_id, saved.id)
+        return Done(None, Effects(games=(saved,), announcements=True))
+
+
+def seated_at(game: GameRecord, person: Person) -> GameRecord:
+    if len(game.seats) >= game.seats_wanted:
+        raise Refusal("alert.table_full")
+    return game.with_seat(person.id, short_name(person.name))
+
+
+T = TypeVar("T")
+
+
+def _cycle(options: tuple[T, ...], current: T) -> T:
+    index = options.index(current) if current in options else -1
+    return options[(index + 1) % len(options)]
+
+
+def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
+    """The creator cycles one rule option (K-1 teams, K-7 threshold, K-9 fish, K-10 target)."""
+    rules: Ruleset = game.ruleset
+    wanted = game.seats_wanted
+    if option is LobbyOption.SEATS:
+        choices = tuple(n for n in (2, 3, 4) if n >= max(2, len(game.seats)))
+        wanted = _cycle(choices, wanted)
+        if wanted != 4 and rules.teams:
+            rules = rules.with_options(teams=False)
+    elif option is LobbyOption.TEAMS:
+        if wanted != 4:
+            raise Refusal("alert.teams_need_four")
+        rules = rules.with_options(teams=not rules.teams)
+    elif option is LobbyOption.TARGET:
+        rules = rules.with_options(target=_cycle(TARGETS[rules.variant], rules.target))
+    elif option is LobbyOption.FISH:
+        rules = rules.with_options(fish=_cycle(FISH_MODES, rules.fish))
+    elif option is LobbyOption.THRESHOLD:
+        rules = rules.with_options(open_threshold=_cycle(THRESHOLDS, rules.open_threshold))
+    else:
+        raise Refusal("alert.stale")
+    return dataclasses.replace(game, ruleset=rules, seats_wanted=wanted)

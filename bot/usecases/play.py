@@ -1,0 +1,195 @@
+"""Play: a person's press on their hand, the computer players' moves, a turn that timed
+out (with its strikes), coming back after a computer stood in, and /hand."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.callbacks import MoveKind
+from bot.effects import ClosedHand, Done, Effects, EndChoice
+from bot.i18n import t
+from bot.people import Person
+from bot.timers import STRIKES_TO_TAKE_OVER
+from bot.usecases.base import (
+    Answer,
+    Before,
+    Refusal,
+    UseCases,
+    checked_press,
+    not_your_turn,
+    notice,
+    save_moves,
+)
+from domino.actions import DRAW, KNOCK, Action, Draw, Play
+from domino.errors import DominoError
+from domino.layout import End
+from domino.players import GreedyPlayer
+from domino.tiles import ALL_TILES, Tile
+from storage import repo
+from storage.records import Ending, GameStatus
+
+log = logging.getLogger(__name__)
+
+
+class Playing(UseCases):
+    """Moves, made by people, by computers, and for people whose time ran out."""
+
+    async def press(
+        self, game_id: int, person: Person, move: int, kind: MoveKind, tile_index: int, end: str
+    ) -> Done[Answer]:
+        """A button of the person's hand (pressed in their own private chat)."""
+        lang = person.lang
+        try:
+            if kind in (MoveKind.PLAY, MoveKind.DRAW, MoveKind.KNOCK):
+                return await self._play(game_id, person, move, action_for(kind, tile_index, end))
+            game = await repo.load_game(self.db, game_id)
+            seat, match = checked_press(game, person.id, move, current=kind is not MoveKind.INFO)
+            assert game is not None
+            if kind is MoveKind.INFO:
+                if match.turn == seat:
+                    return Done(Answer(t("answer.tile_does_not_fit", lang)))
+                raise not_your_turn(game, match)
+            if match.turn != seat:
+                raise not_your_turn(game, match)
+            if kind is MoveKind.CHOOSE_END:
+                choice = EndChoice(game, seat, tile_at(tile_index))
+                return Done(Answer(t("answer.choose_end", lang)), Effects(end_choice=choice))
+            # MoveKind.BACK: the hand as it was.
+            return Done(Answer(), Effects(hands=((game.id, seat),)))
+        except Refusal as refusal:
+            return Done(refusal.answer(lang))
+
+    async def _play(self, game_id: int, person: Person, move: int, action: Action) -> Done[Answer]:
+        """Apply a person's action (a Draw means: draw until a tile fits, C-6)."""
+        drawn: tuple[Tile, ...] = ()
+        async with self.db.transaction() as tx:
+            game = await repo.load_game(tx, game_id)
+            seat, match = checked_press(game, person.id, move)
+            assert game is not None
+            if match.turn != seat:
+                raise not_your_turn(game, match)
+            if game.seats[seat].away:
+                raise Refusal("alert.away")  # the computer plays for them (issue 7)
+            before = Before.of(match)
+            try:
+                if isinstance(action, Draw):
+                    drawn = match.draw_until_playable(seat)
+                else:
+                    match.apply(action, seat)
+            except DominoError as exc:
+                # The action names a tile of the person's hand: logged by its kind only.
+                log.debug(
+                    "game %s: refused a %s from %s: %s",
+                    game_id,
+                    type(action).__name__,
+                    person.id,
+                    type(exc).__name__,
+                )
+                raise Refusal("alert.illegal") from None
+            _, effects = await save_moves(tx, game, match, before, person.id)
+        if drawn:
+            tiles = ", ".join(str(tile) for tile in drawn)
+            return Done(Answer(t("answer.drew", person.lang, tiles=tiles)), effects)
+        return Done(Answer(), effects)
+
+    async def computers(self, game_id: int) -> Done[None] | None:
+        """One transaction: every computer whose turn it is moves, up to the round's end
+        or a person's turn. None if there was nothing to play."""
+        async with self.db.transaction() as tx:
+            game = await repo.load_game(tx, game_id)
+            if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+                return None
+            match = game.match
+            before = Before.of(match)
+            if not match.autoplay(GreedyPlayer(), lambda seat: game.seats[seat].by_computer):
+                return None
+            _, effects = await save_moves(tx, game, match, before, None)
+        return Done(None, effects)
+
+    async def time_out(self, game_id: int, move: int) -> Done[None] | None:
+        """The time for move number `move` ran out: the computer player's choice is made
+        for the person (drawing until a tile fits, or knocking: C-6, C-7), and a strike is
+        noted; at `STRIKES_TO_TAKE_OVER` strikes a computer takes the seat (`away`),
+        announced once, and the match's first abandonment is this timeout (K-11). None if
+        the game moved on meanwhile: a press just before the deadline wins and no move is
+        made twice. One transaction: the background retries it whole."""
+        async with self.db.transaction() as tx:
+            game = await repo.load_game(tx, game_id)
+            if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+                return None
+            match = game.match
+            seat = match.turn
+            if len(match.log) != move or seat is None or game.seats[seat].by_computer:
+                return None
+            before = Before.of(match)
+            match.take_turn(seat, GreedyPlayer())
+            record = game.seats[seat]
+            strikes = record.strikes + 1
+            away = strikes >= STRIKES_TO_TAKE_OVER
+            changed = game.struck(seat, strikes, away=away)
+            if away and not match.over:
+                changed = changed.abandoned_by(seat, Ending.TIMEOUT)
+                await notice(tx, game, "notice.taken_over", name=record.name)
+            saved, effects = await save_moves(tx, changed, match, before, None)
+        log.info(
+            "chat %s game %s: seat %d timed out on move %d (strike %d%s)",
+            saved.chat_id,
+            saved.id,
+            seat,
+            move,
+            strikes,
+            ", a computer takes over" if away else "",
+        )
+        return Done(None, effects + Effects(announcements=True))
+
+    async def come_back(self, game_id: int, person: Person) -> Done[Answer]:
+        """The «I'm back» button: a person a computer stood in for plays their seat again,
+        with no strikes; if the match's abandonment is this seat's timeout, it is withdrawn."""
+        lang = self.people.noticed(person)
+        try:
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+                    raise Refusal("alert.finished")
+                seat = game.seat_of(person.id)
+                if seat is None or seat.left:
+                    raise Refusal("alert.not_in_game")
+                if not seat.away:
+                    raise Refusal("answer.not_away", alert=False)
+                saved = await repo.save_game(tx, game.back(seat.seat))
+                await notice(tx, game, "notice.back", name=seat.name)
+        except Refusal as refusal:
+            return Done(refusal.answer(lang))
+        log.info("chat %s game %s: seat %d is back", saved.chat_id, saved.id, seat.seat)
+        return Done(Answer(t("answer.back", lang)), Effects(games=(saved,), announcements=True))
+
+    async def resend_hand(self, person: Person) -> Done[str | None]:
+        """/hand: a fresh hand message at the bottom of the private chat (None), or why not."""
+        game = await repo.active_game_of_user(self.db, person.id)
+        if game is None or game.status is not GameStatus.PLAYING:
+            return Done(t("hand.no_game", person.lang))
+        seat = game.seat_of(person.id)
+        assert seat is not None
+        moved = ClosedHand(game, seat.seat, person.id, t("hand.moved", person.lang))
+        return Done(None, Effects(closed_hands=(moved,), hands=((game.id, seat.seat),)))
+
+
+def tile_at(index: int) -> Tile:
+    if not 0 <= index < len(ALL_TILES):
+        raise Refusal("alert.illegal")
+    return ALL_TILES[index]
+
+
+def action_for(kind: MoveKind, tile_index: int, end: str) -> Action:
+    """The engine's action a hand button stands for; refused if the button is malformed."""
+    if kind is MoveKind.DRAW:
+        return DRAW
+    if kind is MoveKind.KNOCK:
+        return KNOCK
+    if kind is MoveKind.PLAY:
+        try:
+            side = End(end) if end else None
+        except ValueError:
+            raise Refusal("alert.illegal") from None
+        return Play(tile_at(tile_index), side)
+    raise Refusal("alert.stale")
