@@ -28,7 +28,7 @@ from domino.errors import (
     RoundOver,
     StaleAction,
 )
-from domino.layout import End, Placement
+from domino.geometry import End, Placement
 from domino.match import LoggedAction, Match
 from domino.players import GreedyPlayer, Player, RandomPlayer
 from domino.rating import classic_rating_gains, rating_gains, timeout_rating_gains

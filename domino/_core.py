@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable
 
 from domino.actions import Drew, Knocked, Play, Played
-from domino.layout import End
+from domino.geometry import End
 from domino.tiles import ALL_TILES, FULL_SET_MASK, SUIT_MASK, Tile
 
 TILE_LOW: tuple[int, ...] = tuple(t.low for t in ALL_TILES)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domino.errors import DominoError
-from domino.layout import End
+from domino.geometry import End
 from domino.tiles import Tile
 
 

@@ -1,9 +1,9 @@
 """Layouts: where the played tiles lie and which ends are open (C-4, C-10).
 
-Callers see `End`, `Placement` and the `Layout` interface only; `LineLayout` is the
-two-ended line of Козёл and Классика, and a spinner layout (C-10) implements the
-same interface with the ends `UP` and `DOWN` as well, so nobody outside this module
-needs to know which one a round uses.
+Callers see the `Layout` interface only, with `End` and `Placement` from
+`domino.geometry`; `LineLayout` is the two-ended line of Козёл and Классика, and a
+spinner layout (C-10) implements the same interface with the ends `UP` and `DOWN`
+as well, so nobody outside this module needs to know which one a round uses.
 
 Geometry convention (used by `render/`): the first tile of a round is the centre;
 its `low` half faces LEFT and its `high` half faces RIGHT (a spinner double: all
@@ -17,38 +17,13 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from domino.errors import BadRuleset, BadState, IllegalMove
+from domino.geometry import End, Placement
 from domino.rules import LayoutKind
 from domino.tiles import SUIT_MASK, Tile
-
-if TYPE_CHECKING:
-    from domino.views import LayoutView
-
-
-class End(StrEnum):
-    LEFT = "L"
-    RIGHT = "R"
-    UP = "U"
-    DOWN = "D"
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """One tile on the table."""
-
-    tile: Tile
-    end: End | None  # the arm it lies on; None for the first tile (the centre)
-    inner: int  # the half touching the tile before it on its arm (centre: the LEFT half)
-    outer: int  # the half facing outward, open while it is the arm's last tile
-    seq: int  # 0 for the first tile of the round, then 1, 2, ... in play order
-
-    @property
-    def is_double(self) -> bool:
-        return self.tile.is_double
+from domino.views import LayoutView
 
 
 class Layout(abc.ABC):
@@ -132,8 +107,6 @@ class Layout(abc.ABC):
         new.fit_mask = self.fit_mask
 
     def view(self) -> LayoutView:
-        from domino.views import LayoutView  # views imports this module
-
         return LayoutView(
             placements=self.placements,
             open_ends=self.open_ends(),

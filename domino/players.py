@@ -11,7 +11,7 @@ from typing import Protocol
 
 from domino.actions import Action, Play
 from domino.errors import NotYourTurn
-from domino.layout import End
+from domino.geometry import End
 from domino.views import RoundView
 
 _END_ORDER = {end: rank for rank, end in enumerate(End)}

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from domino.actions import Action, Event
-from domino.layout import End, Placement
+from domino.geometry import End, Placement
 from domino.rules import Ruleset
 from domino.tiles import Tile
 

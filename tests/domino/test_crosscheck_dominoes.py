@@ -21,7 +21,7 @@ import pytest
 dominoes = pytest.importorskip("dominoes")
 
 from domino.actions import KNOCK, Action, Knocked, Play, Played  # noqa: E402
-from domino.layout import End  # noqa: E402
+from domino.geometry import End  # noqa: E402
 from domino.round import Round  # noqa: E402
 from domino.rules import KOZEL  # noqa: E402
 from domino.tiles import Tile, tile  # noqa: E402

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from domino.errors import BadState, IllegalMove
-from domino.layout import End, Layout, LineLayout, Placement, SpinnerLayout, new_layout
+from domino.geometry import End, Placement
+from domino.layout import Layout, LineLayout, SpinnerLayout, new_layout
 from domino.rules import LayoutKind
 from domino.tiles import SUIT_MASK, Tile
 

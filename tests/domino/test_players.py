@@ -8,7 +8,7 @@ import pytest
 
 from domino.actions import DRAW, KNOCK, Action, Play
 from domino.errors import NotYourTurn
-from domino.layout import End, Placement
+from domino.geometry import End, Placement
 from domino.players import GreedyPlayer, Player, RandomPlayer
 from domino.tiles import Tile
 from domino.views import LayoutView, RoundView

@@ -13,7 +13,7 @@ import pytest
 from domino.actions import DRAW, KNOCK, Drew, Knocked, Play, Played
 from domino.deal import Deal
 from domino.errors import BadState, DominoError, IllegalMove, NotYourTurn, RoundOver
-from domino.layout import End
+from domino.geometry import End
 from domino.round import Round
 from domino.rules import CLASSIC, KOZEL, LayoutKind, Ruleset
 from domino.tiles import ALL_TILES, Tile

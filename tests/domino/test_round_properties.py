@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from domino.actions import DRAW, KNOCK, Action, Drew, Play
 from domino.errors import IllegalMove, NotYourTurn
-from domino.layout import End
+from domino.geometry import End
 from domino.round import Round
 from domino.rules import CLASSIC, KOZEL, Ruleset
 from domino.tiles import ALL_TILES, FULL_SET_MASK, Tile, mask_of

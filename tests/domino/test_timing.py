@@ -6,7 +6,7 @@ import pytest
 
 from domino.actions import DRAW, Play
 from domino.deal import Deal
-from domino.layout import End
+from domino.geometry import End
 from domino.match import Match
 from domino.round import Round
 from domino.rules import KOZEL

@@ -1,0 +1,35 @@
+"""Where a tile lies on the table: the open ends (`End`) and a placed tile (`Placement`).
+
+A leaf of the engine: actions name an end, views show placements and layouts make
+them, so these types depend on tiles only. How layouts place tiles (the centre, the
+arms, `inner` and `outer`) is told in `domino.layout`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from domino.tiles import Tile
+
+
+class End(StrEnum):
+    LEFT = "L"
+    RIGHT = "R"
+    UP = "U"
+    DOWN = "D"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One tile on the table."""
+
+    tile: Tile
+    end: End | None  # the arm it lies on; None for the first tile (the centre)
+    inner: int  # the half touching the tile before it on its arm (centre: the LEFT half)
+    outer: int  # the half facing outward, open while it is the arm's last tile
+    seq: int  # 0 for the first tile of the round, then 1, 2, ... in play order
+
+    @property
+    def is_double(self) -> bool:
+        return self.tile.is_double
