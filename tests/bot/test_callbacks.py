@@ -30,7 +30,7 @@ from bot.callbacks import (
     join_payload,
     parse_start,
 )
-from bot.service import GameService
+from bot.usecases import Lobby
 
 # One layout per prefix, `{n}` where a number goes.
 LAYOUTS: dict[type[CallbackData], list[str]] = {
@@ -108,7 +108,7 @@ def test_start_payloads(payload: str | None, kind: StartKind) -> None:
 
 
 def test_join_tokens_are_secret_short_and_read_back() -> None:
-    tokens = {GameService._new_join_token() for _ in range(200)}
+    tokens = {Lobby.new_join_token() for _ in range(200)}
     assert len(tokens) == 200
     for token in tokens:
         assert is_join_token(token)
