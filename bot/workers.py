@@ -1,0 +1,104 @@
+"""One worker per key that brings what the key names up to date with the database: a
+game's message (the publisher), a vote's message (the vote board), the outbox (the
+announcer).
+
+`mark(key)` says "what `key` shows changed: resync it soon". A key has at most one
+worker; it runs the sync again for as long as new marks came in meanwhile, so a burst
+of marks becomes one or two passes, each reading the newest committed state. Work the
+database refused for the moment (locked by another process, a full disk) is tried again
+after `DATABASE_PAUSE`; the sync asks for a retry of its own with `again(key, after=...)`
+(Telegram still failing after the queue's retries, say). The worker and the key's marks
+go when it is done, so memory holds only the keys with a change not yet shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Generic, TypeVar
+
+from storage.db import is_transient
+
+log = logging.getLogger(__name__)
+
+# Seconds before work the database refused for the moment (locked, full) is tried again.
+DATABASE_PAUSE = 1.0
+
+K = TypeVar("K", bound=Hashable)
+
+
+class Resync(Generic[K]):
+    """Keyed workers around `sync(key)`.
+
+    `describe(key)` names what the key shows in the log ("game 3: the table message");
+    `pace(key)`, when given, is awaited before each pass and before the marks the pass
+    covers are taken (the marks that come while it waits need no pass of their own);
+    `settled(key)` is called when the key's worker ends."""
+
+    def __init__(
+        self,
+        sync: Callable[[K], Awaitable[None]],
+        *,
+        describe: Callable[[K], str],
+        pace: Callable[[K], Awaitable[None]] | None = None,
+        settled: Callable[[K], None] | None = None,
+    ) -> None:
+        self._sync = sync
+        self._describe = describe
+        self._pace = pace
+        self._settled = settled
+        self._dirty: set[K] = set()
+        self._pauses: dict[K, float] = {}  # retries asked for: seconds to wait first
+        self._workers: dict[K, asyncio.Task[None]] = {}
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def mark(self, key: K) -> None:
+        """What `key` shows changed (committed): bring it up to date soon."""
+        self._dirty.add(key)
+        worker = self._workers.get(key)
+        if worker is None or worker.done():
+            self._idle.clear()
+            self._workers[key] = asyncio.create_task(self._work(key))
+
+    def again(self, key: K, *, after: float) -> None:
+        """From within `sync(key)`: run it again once `after` seconds have passed."""
+        self._pauses[key] = after
+        self._dirty.add(key)
+
+    def busy(self, key: K) -> bool:
+        """Whether `key` has a worker still running."""
+        return key in self._workers
+
+    async def idle(self) -> None:
+        """Wait until every key is up to date (tests, shutdown)."""
+        while not self._idle.is_set():
+            await self._idle.wait()
+            await asyncio.sleep(0)
+
+    async def _work(self, key: K) -> None:
+        try:
+            while key in self._dirty:
+                if self._pace is not None:
+                    await self._pace(key)
+                self._dirty.discard(key)
+                try:
+                    await self._sync(key)
+                except Exception as exc:
+                    if is_transient(exc):
+                        log.warning("%s waits for the database: %s", self._describe(key), exc)
+                        self.again(key, after=DATABASE_PAUSE)
+                    else:
+                        log.exception("%s could not be brought up to date", self._describe(key))
+                pause = self._pauses.pop(key, None)
+                if pause is not None:
+                    await asyncio.sleep(pause)
+        finally:
+            self._workers.pop(key, None)
+            self._dirty.discard(key)
+            self._pauses.pop(key, None)
+            if self._settled is not None:
+                self._settled(key)
+            if not self._workers:
+                self._idle.set()
