@@ -1,6 +1,7 @@
-"""The publisher by value, without Telegram (bot/publisher.py): what it sends for a game,
-that an unchanged game sends nothing, the outbox's at-least-once marking (issue 11,
-item 10) and the bounds of its caches (issue 11, item 9).
+"""The publisher by value, without Telegram (bot/publisher.py, bot/announcements.py): what
+it sends for a game, that an unchanged game sends nothing, what Telegram refuses told to
+the inbox, the outbox's at-least-once marking (issue 11, item 10) and the bounds of its
+caches (issue 11, item 9).
 
 A real database in a temporary folder; a fake `call` that answers like the Bot API and
 records each call with the outbox rows still unsent at that moment.
@@ -17,14 +18,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiogram.exceptions import TelegramForbiddenError, TelegramServerError
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramServerError,
+)
 from aiogram.methods import EditMessageMedia, SendMessage, SendPhoto, TelegramMethod
 from aiogram.types import Chat, Message, PhotoSize
 
+from bot import delivery, workers
 from bot import publisher as publisher_module
+from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
+from bot.inbox import ChatMigrated, Event, GroupLost, Inbox, PersonUnreachable
+from bot.lru import Lru
 from bot.outgoing import Limits, Outgoing
-from bot.publisher import Lru, Publisher
+from bot.people import People
+from bot.publisher import Publisher
 from domino.match import Match
 from domino.rules import KOZEL
 from storage import repo
@@ -37,21 +48,25 @@ OLEG = UserRecord(id=2, first_name="Олег", language="ru")
 
 
 class FakeApi:
-    """Answers like the Bot API; `fail` makes the next calls raise what it holds."""
+    """Answers like the Bot API; `fail` makes the next calls raise what it holds, `refuse`
+    every call to a chat."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.calls: list[TelegramMethod[Any]] = []
         self.unsent_at_call: list[list[int]] = []  # outbox rows unsent when each call came
         self.fail: list[Exception] = []
+        self.refuse: dict[int, Exception] = {}  # chat id -> what every call to it raises
         self._ids = itertools.count(100)
 
     async def __call__(self, method: TelegramMethod[Any]) -> Any:
         self.unsent_at_call.append([item.id for item in await repo.pending_outbox(self.db)])
         if self.fail:
             raise self.fail.pop(0)
-        self.calls.append(method)
         chat_id = int(getattr(method, "chat_id", 0))
+        if chat_id in self.refuse:
+            raise self.refuse[chat_id]
+        self.calls.append(method)
         chat = Chat(id=chat_id, type="private" if chat_id > 0 else "supergroup")
         photo = None
         if isinstance(method, SendPhoto | EditMessageMedia):
@@ -77,32 +92,28 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
 class Setup:
     def __init__(self, db: Database) -> None:
         self.api = FakeApi(db)
-        self.out = Outgoing(self.api, Limits.off())
-        self.lost_groups: list[int] = []
-
-        async def language_of(user_id: int) -> Lang:
-            return Lang.RU
-
-        async def on_blocked(game_id: int, user_id: int) -> None:
-            raise AssertionError("nobody blocked the bot here")
-
-        async def on_group_lost(chat_id: int) -> None:
-            self.lost_groups.append(chat_id)
-
+        # No pause between the queue's retries: a test of failures takes no 15 s.
+        self.out = Outgoing(self.api, dataclasses.replace(Limits.off(), backoff=0))
+        self.inbox = Inbox()
+        people = People(db)
         self.publisher = Publisher(
             db,
             self.out,
             render_table=lambda view, names: b"table picture",
             render_scores=lambda *args: b"score sheet",
-            language_of=language_of,
-            on_blocked=on_blocked,
-            on_group_lost=on_group_lost,
+            people=people,
+            settings=GroupSettings(db, people),
+            inbox=self.inbox,
             table_interval=0,
         )
 
     async def settle(self) -> None:
         await self.publisher.idle()
         await self.out.drain()
+
+    async def events(self) -> list[Event]:
+        """What the publisher told the inbox so far."""
+        return [await self.inbox.next() for _ in range(self.inbox.pending())]
 
 
 @pytest.fixture
@@ -139,7 +150,7 @@ async def test_a_started_game_gets_its_table_and_one_hand_per_person(
     db: Database, setup: Setup
 ) -> None:
     game = await playing_game(db)
-    setup.publisher.touch(game)
+    setup.publisher.show(game)
     await setup.settle()
     (table,) = setup.api.sent(SendPhoto)
     assert table.chat_id == GROUP.id and "Козёл" in (table.caption or "")
@@ -154,13 +165,86 @@ async def test_a_started_game_gets_its_table_and_one_hand_per_person(
 async def test_an_unchanged_game_sends_nothing_again(db: Database, setup: Setup) -> None:
     game = await playing_game(db)
     for _ in range(2):  # the second pass adds the table's link to the hands sent before it
-        setup.publisher.touch(game)
+        setup.publisher.show(game)
         await setup.settle()
     before = len(setup.api.calls)
-    setup.publisher.touch(game)
-    setup.publisher.touch_hand(game.id, 0)
+    setup.publisher.show(game)
+    setup.publisher.show_hand(game.id, 0)
     await setup.settle()
     assert len(setup.api.calls) == before  # every digest matched: a quiet restart
+
+
+def forbidden(chat_id: int, text: str) -> TelegramForbiddenError:
+    return TelegramForbiddenError(SendMessage(chat_id=chat_id, text=""), text)
+
+
+async def test_a_person_who_blocked_the_bot_is_told_to_the_inbox(
+    db: Database, setup: Setup
+) -> None:
+    setup.api.refuse[OLEG.id] = forbidden(OLEG.id, "Forbidden: bot was blocked by the user")
+    game = await playing_game(db)
+    setup.publisher.show(game)
+    await setup.settle()
+    assert await setup.events() == [PersonUnreachable(game.id, OLEG.id)]
+    assert [hand.chat_id for hand in setup.api.sent(SendMessage)] == [MASHA.id]
+    assert set(await repo.game_messages(db, game.id)) == {(Role.TABLE, -1), (Role.HAND, 0)}
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        forbidden(GROUP.id, "Forbidden: bot was kicked from the supergroup chat"),
+        TelegramBadRequest(SendPhoto(chat_id=GROUP.id, photo="f"), "Bad Request: chat not found"),
+    ],
+    ids=["forbidden", "chat not found"],
+)
+async def test_a_group_that_refuses_the_bot_is_told_to_the_inbox(
+    db: Database, setup: Setup, refusal: Exception
+) -> None:
+    setup.api.refuse[GROUP.id] = refusal
+    game = await playing_game(db)
+    setup.publisher.show(game)
+    await setup.settle()
+    assert await setup.events() == [GroupLost(GROUP.id)]
+    assert sorted(hand.chat_id for hand in setup.api.sent(SendMessage)) == [MASHA.id, OLEG.id]
+
+
+async def test_a_group_that_became_a_supergroup_is_told_to_the_inbox_once(
+    db: Database, setup: Setup
+) -> None:
+    """The table is not sent again at once: the move's use case reloads and shows the
+    game in the supergroup."""
+    supergroup = -1009
+    moved = TelegramMigrateToChat(SendPhoto(chat_id=GROUP.id, photo="f"), "moved", supergroup)
+    setup.api.refuse[GROUP.id] = moved
+    game = await playing_game(db)
+    setup.publisher.show(game)
+    await setup.settle()
+    assert await setup.events() == [ChatMigrated(GROUP.id, supergroup)]
+    assert len(setup.api.unsent_at_call) == 3  # the table once, two hands
+    assert setup.api.sent(SendPhoto) == []
+
+
+async def test_an_announcement_to_a_moved_group_waits_for_the_move(
+    db: Database, setup: Setup
+) -> None:
+    game = await playing_game(db)
+    async with db.transaction() as tx:
+        owed = await repo.enqueue(
+            tx,
+            game_id=game.id,
+            chat_id=GROUP.id,
+            kind="notice",
+            payload={"key": "notice.left", "values": {"name": "Олег"}},
+        )
+    supergroup = -1009
+    moved = TelegramMigrateToChat(SendMessage(chat_id=GROUP.id, text=""), "moved", supergroup)
+    setup.api.refuse[GROUP.id] = moved
+    setup.publisher.announce()
+    await setup.settle()
+    assert await setup.events() == [ChatMigrated(GROUP.id, supergroup)]
+    assert [item.id for item in await repo.pending_outbox(db)] == [owed]
+    assert len(setup.api.unsent_at_call) == 1  # not tried again before the move
 
 
 async def test_an_announcement_is_marked_sent_before_anything_else_is_sent(
@@ -215,7 +299,7 @@ async def test_an_announcement_to_a_group_that_refuses_the_bot_is_given_up(
     setup.api.fail.append(TelegramForbiddenError(refusal, "Forbidden: bot was kicked"))
     await setup.publisher.flush_outbox()
     assert await repo.pending_outbox(db) == []
-    assert setup.lost_groups == [GROUP.id]
+    assert await setup.events() == [GroupLost(GROUP.id)]
 
 
 def test_an_lru_keeps_the_most_recently_used() -> None:
@@ -239,14 +323,14 @@ async def test_the_caches_of_games_hold_at_most_their_bound(
     setup = Setup(db)
     games = [await playing_game(db, chat_id=-2000 - k) for k in range(6)]
     for game in games:
-        setup.publisher.touch(game)
+        setup.publisher.show(game)
     await setup.settle()
     cached = setup.publisher
     sizes = (len(cached._games), len(cached._messages), len(cached._table_shown))
     assert max(sizes) <= 3 < len(games)
     # A game the caches forgot is read again: still nothing new to show, nothing sent.
     before = len(setup.api.calls)
-    cached.touch(games[0])
+    cached.show(games[0])
     await setup.settle()
     assert len(setup.api.calls) == before
     await setup.out.close()
@@ -257,11 +341,11 @@ async def test_an_ended_game_is_forgotten_once_its_messages_are_up_to_date(
     db: Database, setup: Setup
 ) -> None:
     game = await playing_game(db)
-    setup.publisher.touch(game)
+    setup.publisher.show(game)
     await setup.settle()
     async with db.transaction() as tx:
         ended = await repo.save_game(tx, dataclasses.replace(game, status=GameStatus.CANCELLED))
-    setup.publisher.touch(ended)
+    setup.publisher.show(ended)
     await setup.settle()
     assert setup.api.sent(EditMessageMedia)  # the table says it was cancelled ...
     cached = setup.publisher
@@ -289,9 +373,9 @@ async def test_a_record_the_locked_database_refuses_is_written_later_and_nothing
         await put_message(database, record)
 
     monkeypatch.setattr(repo, "put_message", locked_once)
-    monkeypatch.setattr(publisher_module, "DATABASE_PAUSE", 0)
+    monkeypatch.setattr(workers, "DATABASE_PAUSE", 0)
     game = await playing_game(db)
-    setup.publisher.touch(game)
+    setup.publisher.show(game)
     await setup.settle()
     assert refusals == []
     assert len(setup.api.sent(SendPhoto)) == 1
@@ -307,11 +391,11 @@ async def test_a_message_telegram_keeps_failing_is_sent_after_a_pause(
 ) -> None:
     """Telegram failed even after the queue's retries: the message is not left behind the
     game (a hand that never shows a person's turn stops the game for good)."""
-    monkeypatch.setattr(publisher_module, "TELEGRAM_PAUSE", 0)
+    monkeypatch.setattr(delivery, "TELEGRAM_PAUSE", 0)
     failure = TelegramServerError(SendMessage(chat_id=GROUP.id, text=""), "Bad Gateway")
     setup.api.fail.extend([failure] * (setup.out.limits.retries + 1))
     game = await playing_game(db)
-    setup.publisher.touch(game)
+    setup.publisher.show(game)
     await setup.settle()
     assert setup.api.fail == []
     assert len(setup.api.sent(SendPhoto)) == 1
@@ -321,7 +405,7 @@ async def test_a_message_telegram_keeps_failing_is_sent_after_a_pause(
 async def test_a_failed_announcement_holds_its_chats_next_ones_and_is_tried_again(
     db: Database, setup: Setup, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(publisher_module, "TELEGRAM_PAUSE", 0)
+    monkeypatch.setattr(delivery, "TELEGRAM_PAUSE", 0)
     async with db.transaction() as tx:
         for text in ("Раунд 1", "Козёл!"):
             await repo.enqueue(
@@ -329,7 +413,7 @@ async def test_a_failed_announcement_holds_its_chats_next_ones_and_is_tried_agai
             )
     failure = TelegramServerError(SendMessage(chat_id=GROUP.id, text=""), "Bad Gateway")
     setup.api.fail.extend([failure] * (setup.out.limits.retries + 1))
-    setup.publisher.kick_outbox()
+    setup.publisher.announce()
     await setup.settle()  # the first pass fails; the worker tries again after the pause
     assert setup.api.fail == []
     # The second waited for the first: the group reads them in order.

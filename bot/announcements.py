@@ -1,0 +1,180 @@
+"""Announcements: who went out, рыба, the score sheet, the козёл.
+
+They are rows of the outbox, written in the same transaction as the move that caused
+them and marked sent once Telegram has them. They are delivered at least once: a
+repeat is better than a loss (issue 11, item 10). The window in which a crash repeats
+one is as narrow as it can be without giving up that: each row is marked in a
+transaction of its own, by the chat's queue worker right after Telegram's answer
+(`Outgoing.call(on_sent=...)`), before that worker or this one does anything else.
+A SIGKILL between Telegram taking the message and that commit still sends it again
+after the restart. Every announcement logs one "sending announcement <id>" line per
+attempt and one "announcement <id> ... sent" line once marked: an id with two
+"sending" lines across restarts is a repeat (or a retry after a failure).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from aiogram.exceptions import TelegramForbiddenError, TelegramMigrateToChat
+from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
+from aiogram.types import BufferedInputFile, Message
+
+from bot import delivery, presenter
+from bot.delivery import TELEGRAM_FAILURES, Painter, seat_names, tell_migration
+from bot.group_settings import GroupSettings
+from bot.i18n import t
+from bot.inbox import GroupLost, Inbox
+from bot.outgoing import Outgoing
+from bot.workers import Resync
+from storage import repo
+from storage.db import Database, is_transient
+
+log = logging.getLogger(__name__)
+
+ScoresRenderer = Callable[..., bytes]
+
+OUTBOX = "outbox"  # the one key of the announcer's worker
+
+
+class Announcer:
+    """Sends the outbox's announcements in the background, in order per chat."""
+
+    def __init__(
+        self,
+        db: Database,
+        out: Outgoing,
+        *,
+        painter: Painter,
+        render_scores: ScoresRenderer,
+        settings: GroupSettings,
+        inbox: Inbox,
+    ) -> None:
+        self.db = db
+        self.out = out
+        self._lock = asyncio.Lock()  # one pass over the outbox at a time
+        self._worker: Resync[str] = Resync(self._flush, describe=lambda _: "the outbox")
+        self.painter = painter
+        self.render_scores = render_scores
+        self.settings = settings  # each group's language
+        self.inbox = inbox  # where a lost or moved group is told
+
+    def announce(self) -> None:
+        """Announcements were committed: send them soon, in the background (never in the
+        path of a button's answer)."""
+        self._worker.mark(OUTBOX)
+
+    async def idle(self) -> None:
+        """Wait until no announcement is being sent (tests, shutdown)."""
+        await self._worker.idle()
+
+    async def _flush(self, _: str) -> None:
+        if await self.flush_outbox():
+            # Nothing else may announce again (a match's last words): tried after a pause.
+            self._worker.again(OUTBOX, after=delivery.TELEGRAM_PAUSE)
+
+    async def flush_outbox(self) -> bool:
+        """Send every announcement still owed, in order; each is marked sent by the queue
+        right after Telegram's answer (see the module's docstring: at least once). True if
+        Telegram failed some even after the queue's retries: they, and whatever follows
+        them in their chat, are still owed. A chat that moved to a supergroup is sent to
+        once the move is done (its use case announces again)."""
+        lost_groups: set[int] = set()
+        moved: set[int] = set()
+        held: set[int] = set()  # chats whose announcement failed: the rest waits, in order
+        async with self._lock:
+            for item in await repo.pending_outbox(self.db):
+                if item.chat_id in moved or item.chat_id in held:
+                    continue
+                try:
+                    await self._send(item)
+                except TelegramMigrateToChat as exc:
+                    moved.add(item.chat_id)
+                    game = await repo.load_game(self.db, item.game_id) if item.game_id else None
+                    tell_migration(self.inbox, item.game_id, game, exc)
+                except TelegramForbiddenError:
+                    if item.chat_id < 0:
+                        lost_groups.add(item.chat_id)
+                    log.warning(
+                        "chat %s: announcement %s not delivered: the bot cannot write",
+                        item.chat_id,
+                        item.id,
+                    )
+                    await self._mark_sent(item, None)  # nobody can read it: never again
+                except TELEGRAM_FAILURES as exc:
+                    held.add(item.chat_id)
+                    log.warning(
+                        "chat %s: announcement %s not delivered yet: %s", item.chat_id, item.id, exc
+                    )
+                except Exception as exc:
+                    if is_transient(exc):
+                        raise  # the database refuses for the moment: the whole pass waits
+                    log.exception(
+                        "chat %s: announcement %s failed; will retry", item.chat_id, item.id
+                    )
+        for chat_id in sorted(lost_groups):
+            self.inbox.emit(GroupLost(chat_id))
+        return bool(held)
+
+    async def _send(self, item: repo.OutboxItem) -> None:
+        method = await self._announcement(item)
+        if method is None:
+            await self._mark_sent(item, None)  # nothing left to say
+            return
+        log.info(
+            "chat %s game %s: sending announcement %s (%s)",
+            item.chat_id,
+            item.game_id,
+            item.id,
+            item.kind,
+        )
+        await self.out.call(item.chat_id, method, on_sent=functools.partial(self._mark_sent, item))
+
+    async def _mark_sent(self, item: repo.OutboxItem, answer: Any) -> None:
+        """One announcement, one transaction: it is not sent again."""
+        async with self.db.transaction() as tx:
+            await repo.mark_sent(tx, item.id)
+        if answer is not None:
+            log.info(
+                "chat %s game %s: announcement %s (%s) sent as message %s",
+                item.chat_id,
+                item.game_id,
+                item.id,
+                item.kind,
+                getattr(answer, "message_id", "?"),
+            )
+
+    async def _announcement(self, item: repo.OutboxItem) -> TelegramMethod[Message] | None:
+        """The call that says `item` in its chat; None when there is nothing to say."""
+        game = await repo.load_game(self.db, item.game_id) if item.game_id else None
+        if game is None or game.match is None:
+            text = str(item.payload.get("text", ""))
+            return SendMessage(chat_id=item.chat_id, text=text) if text else None
+        lang = await self.settings.language_of(game)
+        view = game.match.view(None)
+        names = seat_names(game, lang)
+        if item.kind == "round_end":
+            result = view.results[int(item.payload["round_no"]) - 1]
+            caption = presenter.round_end_text(view, result, names, lang)
+            picture = await self.painter.draw(self.render_scores, view, names, result)
+            return SendPhoto(
+                chat_id=item.chat_id,
+                photo=BufferedInputFile(picture, filename=f"round-{result.round_no}.png"),
+                caption=caption,
+                parse_mode="HTML",
+            )
+        if item.kind == "match_end":
+            return SendMessage(
+                chat_id=item.chat_id,
+                text=presenter.match_end_text(view, names, lang),
+                parse_mode="HTML",
+            )
+        if item.kind == "notice":
+            text = t(str(item.payload["key"]), lang, **item.payload.get("values", {}))
+            return SendMessage(chat_id=item.chat_id, text=text, parse_mode="HTML")
+        log.error("outbox item %s has an unknown kind %r; dropped", item.id, item.kind)
+        return None

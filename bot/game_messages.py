@@ -1,0 +1,110 @@
+"""What each message of a game shows, as pure functions of the committed game: the
+table's caption and a person's hand (text and buttons), with the turn's clock and the
+line a match that ended early adds. The publisher sends them (`bot.publisher`)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import presenter
+from bot.i18n import Lang, t
+from domino.actions import Drew
+from domino.tiles import Tile
+from domino.views import MatchView
+from storage.records import Ending, GameRecord, GameStatus
+
+if TYPE_CHECKING:
+    from bot.timers import TurnClock
+
+
+def table_caption(
+    game: GameRecord,
+    view: MatchView,
+    names: Sequence[str],
+    lang: Lang,
+    clock: TurnClock | None,
+    now: float,
+) -> str:
+    """The caption under the group's table picture, with the turn's clock at `now`."""
+    caption = presenter.table_caption(view, names, lang)
+    if game.status is GameStatus.CANCELLED:
+        caption += "\n\n" + t("table.cancelled", lang)
+    elif game.ending is Ending.SURRENDER:
+        caption += "\n\n" + surrender_note(game, lang)
+    return caption + presenter.table_timer_line(game, clock, now, names, lang)
+
+
+def hand_message(
+    game: GameRecord,
+    seat: int,
+    lang: Lang,
+    *,
+    names: Sequence[str],
+    chat_title: str,
+    clock: TurnClock | None,
+    now: float,
+    table_message_id: int | None,
+    choosing: Tile | None = None,
+) -> tuple[str, InlineKeyboardMarkup | None] | None:
+    """The hand of `seat` (a person's, still seated): its text and buttons, with a link
+    to the group's table; None before the match. `choosing` asks on which end to lay
+    that tile (it fits both)."""
+    if game.match is None:
+        return None
+    person = game.seats[seat]
+    view = game.match.view(seat)
+    text = presenter.hand_text(
+        view, names, chat_title, lang, drew=drawn_this_turn(view), away=person.away
+    )
+    text += presenter.hand_timer_lines(game, seat, clock, now, lang)
+    if game.status is GameStatus.CANCELLED:
+        text += "\n\n" + t("hand.cancelled", lang)
+    elif game.ending is Ending.SURRENDER:
+        text += "\n\n" + surrender_note(game, lang)
+    markup = None
+    if game.status is GameStatus.PLAYING and person.away:
+        markup = presenter.away_keyboard(view, game.id, lang)
+    elif game.status is GameStatus.PLAYING:
+        markup = presenter.hand_keyboard(
+            view, game.id, len(game.match.log), lang, choosing=choosing
+        )
+    link = table_link(game.chat_id, table_message_id)
+    if link:
+        row = [InlineKeyboardButton(text=t("btn.table", lang), url=link)]
+        markup = InlineKeyboardMarkup(
+            inline_keyboard=[*(markup.inline_keyboard if markup else []), row]
+        )
+    return text, markup
+
+
+def surrender_note(game: GameRecord, lang: Lang) -> str:
+    """The line under a table and the hands of a match that ended by /surrender."""
+    abandonment = game.abandonment
+    if abandonment is None or abandonment.reason is not Ending.SURRENDER:
+        return t("table.over", lang)
+    return t("table.surrendered", lang, name=html.escape(game.seats[abandonment.seat].name))
+
+
+def drawn_this_turn(view: MatchView) -> tuple[Tile, ...]:
+    """The tiles the viewer drew in the turn still in progress (C-6), to tell them."""
+    rnd = view.round
+    if rnd.seat is None or rnd.turn != rnd.seat:
+        return ()
+    count = 0
+    for event in reversed(rnd.history):
+        if not isinstance(event, Drew) or event.seat != rnd.seat:
+            break
+        count += 1
+    return tuple(rnd.drawn[-count:]) if count else ()
+
+
+def table_link(chat_id: int, message_id: int | None) -> str | None:
+    """A t.me link to the group's table message; only supergroups have such links."""
+    text = str(chat_id)
+    if message_id is None or not text.startswith("-100"):
+        return None
+    return f"https://t.me/c/{text[4:]}/{message_id}"
