@@ -10,32 +10,32 @@ decided as soon as the outcome is certain:
 - failed when so many are against that the rest could no longer make that majority;
 - expired when `VOTE_TIME` runs out first; closed when the match ends another way.
 
-`decide` is a pure function of the stored vote, the people and the time; the service
-applies it inside its transactions. `VoteBoard` keeps each vote's group message in step
-with the stored vote (one worker per vote that always shows the newest state).
+`decide` is a pure function of the stored vote, the people and the time; the use cases
+apply it inside their transactions. `VoteBoard` keeps each vote's group message in step
+with the stored vote (one worker per vote that always shows the newest state,
+`bot.workers.Resync`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import html
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
-from aiogram.methods import EditMessageText, SendMessage
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import VoteCb
+from bot.delivery import digest_of, markup_data, send_or_edit
+from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
 from bot.outgoing import Outgoing
 from bot.presenter import short_name
-from bot.publisher import DATABASE_PAUSE, digest_of, markup_data
+from bot.workers import Resync
 from storage import repo
 from storage import votes as vote_store
-from storage.db import Database, is_transient
+from storage.db import Database
 from storage.records import GameRecord
 from storage.votes import Vote, VoteState
 
@@ -148,45 +148,27 @@ def vote_keyboard(game: GameRecord, vote: Vote, lang: Lang) -> InlineKeyboardMar
 class VoteBoard:
     """Sends each vote's group message once and edits it as the stored vote changes."""
 
-    def __init__(
-        self, db: Database, out: Outgoing, *, group_lang: Callable[[GameRecord], Awaitable[Lang]]
-    ) -> None:
+    def __init__(self, db: Database, out: Outgoing, settings: GroupSettings) -> None:
         self.db = db
         self.out = out
-        self.group_lang = group_lang  # the group's language (/settings, else the creator's)
-        self._dirty: set[int] = set()
-        self._workers: dict[int, asyncio.Task[None]] = {}
+        self.settings = settings  # each group's language (/settings, else the creator's)
+        self._workers: Resync[int] = Resync(
+            self._sync_safely, describe="vote {}: its message".format
+        )
 
-    def touch(self, vote_id: int) -> None:
+    def show(self, vote_id: int) -> None:
         """The vote `vote_id` changed (committed): bring its message up to date."""
-        self._dirty.add(vote_id)
-        worker = self._workers.get(vote_id)
-        if worker is None or worker.done():
-            self._workers[vote_id] = asyncio.create_task(self._work(vote_id))
+        self._workers.mark(vote_id)
 
     async def idle(self) -> None:
         """Wait until every vote message is up to date (shutdown)."""
-        while self._workers:
-            await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        await self._workers.idle()
 
-    async def _work(self, vote_id: int) -> None:
+    async def _sync_safely(self, vote_id: int) -> None:
         try:
-            while vote_id in self._dirty:
-                self._dirty.discard(vote_id)
-                try:
-                    await self._sync(vote_id)
-                except (TelegramBadRequest, TelegramForbiddenError) as exc:
-                    log.info("vote %s: its message could not be updated: %s", vote_id, exc.message)
-                except Exception as exc:
-                    if not is_transient(exc):
-                        log.exception("vote %s: could not update its message", vote_id)
-                        continue
-                    # Locked by another process or a full disk: try again shortly.
-                    log.warning("vote %s: its message waits for the database: %s", vote_id, exc)
-                    await asyncio.sleep(DATABASE_PAUSE)
-                    self._dirty.add(vote_id)
-        finally:
-            self._workers.pop(vote_id, None)
+            await self._sync(vote_id)
+        except (TelegramBadRequest, TelegramForbiddenError) as exc:
+            log.info("vote %s: its message could not be updated: %s", vote_id, exc.message)
 
     async def _sync(self, vote_id: int) -> None:
         vote = await vote_store.load_vote(self.db, vote_id)
@@ -195,30 +177,11 @@ class VoteBoard:
         game = await repo.load_game(self.db, vote.game_id)
         if game is None:
             return
-        lang = await self.group_lang(game)
+        lang = await self.settings.language_of(game)
         text = vote_text(game, vote, lang)
         markup = vote_keyboard(game, vote, lang)
         digest = digest_of(text, markup_data(markup))
         if vote.digest == digest:
             return
-        if vote.message_id is None:
-            sent: Message = await self.out.call(
-                game.chat_id,
-                SendMessage(
-                    chat_id=game.chat_id, text=text, reply_markup=markup, parse_mode="HTML"
-                ),
-            )
-            await vote_store.set_vote_message(self.db, vote.id, sent.message_id, digest)
-            return
-        await self.out.call(
-            game.chat_id,
-            EditMessageText(
-                chat_id=game.chat_id,
-                message_id=vote.message_id,
-                text=text,
-                reply_markup=markup,
-                parse_mode="HTML",
-            ),
-            merge_key=("text", game.chat_id, vote.message_id),
-        )
-        await vote_store.set_vote_message(self.db, vote.id, vote.message_id, digest)
+        message_id = await send_or_edit(self.out, game.chat_id, vote.message_id, text, markup)
+        await vote_store.set_vote_message(self.db, vote.id, message_id, digest)

@@ -1,18 +1,35 @@
-"""Votes to cancel a match: who votes, majority, failure, expiry (bot/votes.py), and the
-stored votes (storage/votes.py, migration 005) against a fresh database file."""
+"""Votes to cancel a match: who votes, majority, failure, expiry, the group message that
+shows a vote (bot/votes.py), and the stored votes (storage/votes.py, migration 005)
+against a fresh database file."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiogram.filters.callback_data import CallbackData
+from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
+from aiogram.types import Chat, Message
 
 from bot.callbacks import SurrenderCb, VoteCb
+from bot.group_settings import GroupSettings
 from bot.i18n import Lang
-from bot.votes import VOTE_TIME, Tally, decide, electorate, tally, vote_keyboard, vote_text
+from bot.outgoing import Limits, Outgoing
+from bot.people import People
+from bot.votes import (
+    VOTE_TIME,
+    Tally,
+    VoteBoard,
+    decide,
+    electorate,
+    tally,
+    vote_keyboard,
+    vote_text,
+)
 from domino.rules import KOZEL
 from storage import repo
 from storage import votes as store
@@ -221,3 +238,63 @@ async def test_votes_are_stored_one_open_per_game_and_ballots_change(db: Databas
             expires_at=OPENED + VOTE_TIME,
         )
     assert again.id != opened.id
+
+
+# --- the group message --------------------------------------------------------------------
+
+
+class FakeApi:
+    """Answers like the Bot API and records each call."""
+
+    def __init__(self) -> None:
+        self.calls: list[TelegramMethod[Any]] = []
+        self._ids = itertools.count(100)
+
+    async def __call__(self, method: TelegramMethod[Any]) -> Any:
+        self.calls.append(method)
+        message_id = getattr(method, "message_id", None) or next(self._ids)
+        chat = Chat(id=CHAT, type="supergroup")
+        return Message(message_id=message_id, date=datetime.now(UTC), chat=chat)
+
+
+async def test_the_board_sends_a_votes_message_once_then_edits_it(db: Database) -> None:
+    api = FakeApi()
+    out = Outgoing(api, Limits.off())
+    board = VoteBoard(db, out, GroupSettings(db, People(db)))
+
+    async def shown() -> list[TelegramMethod[Any]]:
+        await board.idle()
+        await out.drain()
+        return api.calls
+
+    async with db.transaction() as tx:
+        game = await repo.active_game_in_chat(tx, CHAT)
+        assert game is not None
+        await repo.save_game(tx, game.with_seat(1, "Алиса").with_seat(2, "Боб"))
+        opened = await store.open_vote(
+            tx,
+            game_id=game.id,
+            chat_id=CHAT,
+            started_by=2,
+            opened_at=OPENED,
+            expires_at=OPENED + VOTE_TIME,
+        )
+        await store.cast_ballot(tx, opened.id, 2, True, OPENED)
+    board.show(opened.id)
+    board.show(opened.id)
+    (sent,) = await shown()
+    assert isinstance(sent, SendMessage) and sent.chat_id == CHAT
+    assert "Боб предлагает отменить игру" in sent.text and "За: 1 · против: 0" in sent.text
+
+    board.show(opened.id)  # nothing changed: the digest matches, nothing is sent
+    assert len(await shown()) == 1
+
+    async with db.transaction() as tx:
+        await store.cast_ballot(tx, opened.id, 1, False, OPENED)
+    board.show(opened.id)
+    (edited,) = (await shown())[1:]
+    assert isinstance(edited, EditMessageText) and edited.message_id == 100
+    assert "За: 1 · против: 1" in (edited.text or "")
+    stored = await store.load_vote(db, opened.id)
+    assert stored is not None and stored.message_id == 100
+    await out.close()
