@@ -4,7 +4,6 @@
 ### same ids and the same variables ({ $name }); tests/bot/test_i18n.py checks it.
 ### Texts are Telegram HTML: keep the <b>, <i> tags and escape nothing else.
 
-
 ## The domain's words (RULES.md: they must appear in the Russian UI exactly so).
 
 variant-kozel = Козёл

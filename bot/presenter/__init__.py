@@ -1,0 +1,59 @@
+"""What people see, as pure functions of stored games and engine views.
+
+Texts, captions and inline keyboards for the lobby (`lobby`), the group's table message
+and the announcements (`table`), each player's private hand message (`hand`), the
+confirmations that end a match (`endings`), /settings (`settings`) and the turn timer's
+lines (`clock`); `common` writes names, sides, scores and tiles the same way for all.
+Nothing here talks to Telegram or the database, so every screen can be tested by value.
+
+Hidden information: the group's texts are built from the public view only, and a
+hand keyboard only from its owner's view (`MatchView.round.hand`).
+"""
+
+from bot.presenter.clock import hand_timer_lines, table_timer_line, turn_clock_current
+from bot.presenter.common import (
+    score_line,
+    score_text,
+    short_name,
+    side_names,
+    tile_label,
+    variant_name,
+)
+from bot.presenter.endings import cancel_confirm_keyboard, surrender_confirm_keyboard
+from bot.presenter.hand import away_keyboard, hand_keyboard, hand_text
+from bot.presenter.lobby import lobby_closed_text, lobby_keyboard, lobby_text, removal_keyboard
+from bot.presenter.settings import (
+    lobby_timeout_name,
+    settings_keyboard,
+    settings_text,
+    timer_name,
+)
+from bot.presenter.table import match_end_text, round_end_text, table_caption
+
+__all__ = [
+    "away_keyboard",
+    "cancel_confirm_keyboard",
+    "hand_keyboard",
+    "hand_text",
+    "hand_timer_lines",
+    "lobby_closed_text",
+    "lobby_keyboard",
+    "lobby_text",
+    "lobby_timeout_name",
+    "match_end_text",
+    "removal_keyboard",
+    "round_end_text",
+    "score_line",
+    "score_text",
+    "settings_keyboard",
+    "settings_text",
+    "short_name",
+    "side_names",
+    "surrender_confirm_keyboard",
+    "table_caption",
+    "table_timer_line",
+    "tile_label",
+    "timer_name",
+    "turn_clock_current",
+    "variant_name",
+]

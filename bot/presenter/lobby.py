@@ -1,0 +1,98 @@
+"""The lobby in the group: the rules chosen, who sits down, the buttons to change them."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import LobbyAction, LobbyCb, LobbyOption, RemoveCb
+from bot.i18n import Lang, t
+from bot.presenter.common import fish_mode_name, short_name, variant_name
+from domino.rules import Variant
+from storage.records import GameRecord, GameStatus, SeatRecord
+
+
+def lobby_text(game: GameRecord, lang: Lang) -> str:
+    rules = game.ruleset
+    lines = [
+        t("lobby.title", lang, variant=variant_name(rules.variant, lang)),
+        "",
+        t("lobby.options", lang, seats=game.seats_wanted, target=rules.target),
+    ]
+    if rules.variant is Variant.KOZEL:
+        lines.append(
+            t(
+                "lobby.kozel_options",
+                lang,
+                fish=fish_mode_name(rules.fish, lang),
+                threshold=rules.open_threshold or t("lobby.off", lang),
+            )
+        )
+    if game.seats_wanted == 4:
+        lines.append(t("lobby.teams_on" if rules.teams else "lobby.teams_off", lang))
+    lines.append("")
+    lines.append(t("lobby.players", lang, joined=len(game.seats), wanted=game.seats_wanted))
+    for seat in game.seats:
+        marker = "🤖" if seat.is_computer else "👤"
+        lines.append(f"{marker} {html.escape(short_name(seat.name))}")
+    lines.append("")
+    lines.append(t("lobby.hint", lang))
+    lines.append(t("lobby.controls", lang))
+    return "\n".join(lines)
+
+
+def lobby_closed_text(game: GameRecord, lang: Lang) -> str:
+    """What the lobby message says once the game started or was called off."""
+    if game.status is GameStatus.CANCELLED and game.match is None:
+        return t("lobby.closed_cancelled", lang)
+    names = ", ".join(html.escape(short_name(seat.name)) for seat in game.seats)
+    return t("lobby.closed_started", lang, names=names)
+
+
+def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
+    def button(
+        text_key: str, action: LobbyAction, option: LobbyOption = LobbyOption.NONE, **values: object
+    ) -> InlineKeyboardButton:
+        data = LobbyCb(game=game.id, action=action, option=option).pack()
+        return InlineKeyboardButton(text=t(text_key, lang, **values), callback_data=data)
+
+    rules = game.ruleset
+    rows = [
+        [button("btn.join", LobbyAction.JOIN), button("btn.leave", LobbyAction.LEAVE)],
+        [button("btn.add_computer", LobbyAction.ADD_COMPUTER)],
+        [
+            button("btn.opt_seats", LobbyAction.OPTION, LobbyOption.SEATS, n=game.seats_wanted),
+            button("btn.opt_target", LobbyAction.OPTION, LobbyOption.TARGET, n=rules.target),
+        ],
+    ]
+    if rules.variant is Variant.KOZEL:
+        fish = fish_mode_name(rules.fish, lang)
+        threshold = rules.open_threshold or t("lobby.off", lang)
+        rows.append(
+            [
+                button("btn.opt_fish", LobbyAction.OPTION, LobbyOption.FISH, mode=fish),
+                button("btn.opt_threshold", LobbyAction.OPTION, LobbyOption.THRESHOLD, n=threshold),
+            ]
+        )
+    if game.seats_wanted == 4:
+        teams = "btn.opt_teams_on" if rules.teams else "btn.opt_teams_off"
+        rows.append([button(teams, LobbyAction.OPTION, LobbyOption.TEAMS)])
+    if game.people:
+        rows.append([button("btn.remove_player", LobbyAction.REMOVE)])
+    rows.append([button("btn.start", LobbyAction.START), button("btn.cancel", LobbyAction.CANCEL)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def removal_keyboard(
+    game: GameRecord, people: Sequence[SeatRecord], lang: Lang
+) -> InlineKeyboardMarkup:
+    """One button per seated person: pressing it removes them from the lobby (issue 11)."""
+    rows = []
+    for seat in people:
+        assert seat.user_id is not None
+        data = RemoveCb(game=game.id, seat=seat.seat, user=seat.user_id).pack()
+        text = t("btn.remove_seat", lang, name=short_name(seat.name))
+        rows.append([InlineKeyboardButton(text=text, callback_data=data)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)

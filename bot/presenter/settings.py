@@ -1,0 +1,83 @@
+"""/settings: a group's turn timer, language and lobby timeout, and the buttons that
+change them (issues 7 and 11)."""
+
+from __future__ import annotations
+
+import html
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import GroupLangCb, LobbyTimeCb, TimerCb
+from bot.i18n import Lang, t
+from bot.presenter.common import short_name
+from domino.timing import TurnTimer
+from storage.records import GROUP_LANGS, LOBBY_TIMEOUTS, ChatSettings
+
+TIMER_ROWS = (
+    (TurnTimer.OFF, TurnTimer.S30, TurnTimer.S60),
+    (TurnTimer.S120, TurnTimer.S300),
+    (TurnTimer.SPORT,),
+)
+
+
+def timer_name(timer: TurnTimer, lang: Lang) -> str:
+    return t(f"timer.{timer.value}", lang)
+
+
+def lobby_timeout_name(minutes: int, lang: Lang) -> str:
+    return t("lobby_timeout.off", lang) if not minutes else t("lobby_timeout.min", lang, n=minutes)
+
+
+def settings_text(chat_title: str, settings: ChatSettings, lang: Lang) -> str:
+    title = t(
+        "settings.title",
+        lang,
+        chat=html.escape(short_name(chat_title, 40)),
+        timer=timer_name(settings.turn_timer, lang),
+    )
+    chosen = t(f"group_lang.{settings.group_lang or 'auto'}", lang)
+    language = t("settings.lang", lang, lang=chosen)
+    lobby = t("settings.lobby_timeout", lang, time=lobby_timeout_name(settings.lobby_timeout, lang))
+    return title + "\n" + language + "\n" + lobby + "\n\n" + t("settings.hint", lang)
+
+
+def _choice(text: str, chosen: bool, data: str) -> InlineKeyboardButton:
+    """A button of one setting's choices; the one in force is marked ✅."""
+    return InlineKeyboardButton(text=("✅ " if chosen else "") + text, callback_data=data)
+
+
+def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarkup:
+    """The choices of each setting, the current ones marked: turn timers, the group's
+    language, the lobby timeout."""
+    rows = [
+        [
+            _choice(
+                timer_name(timer, lang),
+                timer is settings.turn_timer,
+                TimerCb(timer=timer.value).pack(),
+            )
+            for timer in row
+        ]
+        for row in TIMER_ROWS
+    ]
+    rows.append(
+        [
+            _choice(
+                t(f"btn.group_lang.{code}", lang),
+                code == (settings.group_lang or "auto"),
+                GroupLangCb(lang=code).pack(),
+            )
+            for code in ("auto", *GROUP_LANGS)
+        ]
+    )
+    rows.append(
+        [
+            _choice(
+                t("btn.lobby_timeout", lang, time=lobby_timeout_name(minutes, lang)),
+                minutes == settings.lobby_timeout,
+                LobbyTimeCb(minutes=minutes).pack(),
+            )
+            for minutes in LOBBY_TIMEOUTS
+        ]
+    )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
