@@ -27,7 +27,7 @@ from aiogram.exceptions import (
 from aiogram.methods import EditMessageMedia, SendMessage, SendPhoto, TelegramMethod
 from aiogram.types import Chat, Message, PhotoSize
 
-from bot import delivery, workers
+from bot import delivery, game_messages, workers
 from bot import publisher as publisher_module
 from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
@@ -419,3 +419,42 @@ async def test_a_failed_announcement_holds_its_chats_next_ones_and_is_tried_agai
     # The second waited for the first: the group reads them in order.
     assert [call.text for call in setup.api.sent(SendMessage)] == ["Раунд 1", "Козёл!"]
     assert await repo.pending_outbox(db) == []
+
+
+@pytest.mark.parametrize(
+    ("chat_id", "message_id", "link"),
+    [
+        (-1001234, 42, "https://t.me/c/1234/42"),
+        (-1234, 42, None),  # a basic group's messages have no links
+        (-1001234, None, None),  # no table yet
+    ],
+)
+def test_a_hand_links_to_a_supergroups_table(
+    chat_id: int, message_id: int | None, link: str | None
+) -> None:
+    assert game_messages.table_link(chat_id, message_id) == link
+
+
+async def test_a_hand_shows_its_tiles_and_the_link_to_the_table(db: Database) -> None:
+    game = await playing_game(db)
+    shown = game_messages.hand_message(
+        game,
+        0,
+        Lang.RU,
+        names=["Маша", "Олег"],
+        chat_title="Дворик",
+        clock=None,
+        now=0.0,
+        table_message_id=42,
+    )
+    assert shown is not None
+    text, markup = shown
+    assert "Дворик" in text and markup is not None
+    assert markup.inline_keyboard[-1][0].url == "https://t.me/c/1/42"
+    lobby = dataclasses.replace(game, match=None)
+    assert (
+        game_messages.hand_message(
+            lobby, 0, Lang.RU, names=[], chat_title="", clock=None, now=0.0, table_message_id=None
+        )
+        is None
+    )
