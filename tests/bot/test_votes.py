@@ -33,7 +33,7 @@ from bot.votes import (
 from domino.rules import KOZEL
 from storage import repo
 from storage import votes as store
-from storage.db import Database
+from storage.db import Database, Transaction
 from storage.records import ChatRecord, GameRecord, GameStatus, SeatRecord, UserRecord
 from storage.votes import Vote, VoteBusy, VoteState
 
@@ -187,31 +187,29 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
     await database.close()
 
 
+async def open_vote(tx: Transaction, game_id: int, *, started_by: int) -> Vote:
+    """A vote opened at `OPENED` in the game of `CHAT`."""
+    return await store.open_vote(
+        tx,
+        game_id=game_id,
+        chat_id=CHAT,
+        started_by=started_by,
+        opened_at=OPENED,
+        expires_at=OPENED + VOTE_TIME,
+    )
+
+
 async def test_votes_are_stored_one_open_per_game_and_ballots_change(db: Database) -> None:
     async with db.transaction() as tx:
         game = await repo.active_game_in_chat(tx, CHAT)
         assert game is not None
-        opened = await store.open_vote(
-            tx,
-            game_id=game.id,
-            chat_id=CHAT,
-            started_by=2,
-            opened_at=OPENED,
-            expires_at=OPENED + VOTE_TIME,
-        )
+        opened = await open_vote(tx, game.id, started_by=2)
         await store.cast_ballot(tx, opened.id, 2, True, OPENED)
         await store.cast_ballot(tx, opened.id, 1, True, OPENED)
         await store.cast_ballot(tx, opened.id, 1, False, OPENED)  # changed her mind
     with pytest.raises(VoteBusy):
         async with db.transaction() as tx:
-            await store.open_vote(
-                tx,
-                game_id=game.id,
-                chat_id=CHAT,
-                started_by=1,
-                opened_at=OPENED,
-                expires_at=OPENED + VOTE_TIME,
-            )
+            await open_vote(tx, game.id, started_by=1)
     loaded = await store.load_vote(db, opened.id)
     assert loaded == Vote(
         opened.id, game.id, CHAT, 2, OPENED, OPENED + VOTE_TIME, ballots=((1, False), (2, True))
@@ -229,14 +227,7 @@ async def test_votes_are_stored_one_open_per_game_and_ballots_change(db: Databas
     assert await store.open_votes(db) == []
     # The game may hold a new vote now that the old one is closed.
     async with db.transaction() as tx:
-        again = await store.open_vote(
-            tx,
-            game_id=game.id,
-            chat_id=CHAT,
-            started_by=1,
-            opened_at=OPENED,
-            expires_at=OPENED + VOTE_TIME,
-        )
+        again = await open_vote(tx, game.id, started_by=1)
     assert again.id != opened.id
 
 
@@ -271,14 +262,7 @@ async def test_the_board_sends_a_votes_message_once_then_edits_it(db: Database) 
         game = await repo.active_game_in_chat(tx, CHAT)
         assert game is not None
         await repo.save_game(tx, game.with_seat(1, "Алиса").with_seat(2, "Боб"))
-        opened = await store.open_vote(
-            tx,
-            game_id=game.id,
-            chat_id=CHAT,
-            started_by=2,
-            opened_at=OPENED,
-            expires_at=OPENED + VOTE_TIME,
-        )
+        opened = await open_vote(tx, game.id, started_by=2)
         await store.cast_ballot(tx, opened.id, 2, True, OPENED)
     board.show(opened.id)
     board.show(opened.id)
