@@ -25,12 +25,14 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import HistoryCb, TopCb, TopScope
 from bot.i18n import Lang, t
+from bot.presenter import variant_name
 from domino.views import OutcomeKind
 from storage.records import Ending
 from storage.stats import (
     HistoryEntry,
     HistoryPlayer,
     LeaderRow,
+    MatchLine,
     MatchSheet,
     Page,
     PairRow,
@@ -214,39 +216,39 @@ def leaderboard_text(page: Page[LeaderRow], chat: str | None, lang: Lang) -> str
     if not page.total:
         return t("top.empty", lang)
     head = t("top.title", lang, chat=_title(chat), page=page.page_no, pages=page.pages)
-    lines = [
-        "  #"
-        + " "
-        + pad(t("top.col_name", lang), NAME_WIDTH)
-        + _columns((t("top.col_rating", lang), 6), (t("top.col_elo", lang), 6)),
-        "    "
-        + _stat_columns(
+    lines = _ranked(
+        "#",
+        pad(t("top.col_name", lang), NAME_WIDTH),
+        _columns((t("top.col_rating", lang), 6), (t("top.col_elo", lang), 6)),
+        _stat_columns(
             t("top.col_matches", lang),
             t("top.col_goats", lang),
             t("top.col_safe", lang),
             t("top.col_fish", lang),
             t("top.col_avg", lang),
         ),
-        "─" * LINE_WIDTH,
-    ]
+    )
+    lines.append("─" * LINE_WIDTH)
     for row in page.rows:
-        lines.append(
-            pad(str(row.place), 3, right=True)
-            + " "
-            + cell(row.name, NAME_WIDTH)
-            + _columns((str(row.rating), 6), (_elo(row.elo), 6))
-        )
-        lines.append(
-            "    "
-            + _stat_columns(
+        lines += _ranked(
+            str(row.place),
+            cell(row.name, NAME_WIDTH),
+            _columns((str(row.rating), 6), (_elo(row.elo), 6)),
+            _stat_columns(
                 str(row.matches),
                 str(row.goats),
                 percent(row.not_goat_share),
                 str(row.fish_made),
                 str(round_half_up(row.avg_points)),
-            )
+            ),
         )
     return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{t('top.legend', lang)}"
+
+
+def _ranked(place: str, name: str, numbers: str, counts: str) -> list[str]:
+    """The two lines of a ranking's row (or of its header, place "#"): the place, the
+    name and the main numbers; then the counts, indented under the name."""
+    return [pad(place, 3, right=True) + " " + name + numbers, "    " + counts]
 
 
 def _stat_columns(matches: str, goats: str, safe: str, fish: str, avg: str) -> str:
@@ -258,35 +260,29 @@ def pairs_text(page: Page[PairRow], chat: str | None, lang: Lang) -> str:
     if not page.total:
         return t("top.pairs_empty", lang)
     head = t("top.pairs_title", lang, chat=_title(chat), page=page.page_no, pages=page.pages)
-    lines = [
-        "  #"
-        + " "
-        + pad(t("top.col_pair", lang), PAIR_WIDTH)
-        + _columns((t("top.col_rating", lang), 6)),
-        "    "
-        + _pair_columns(
+    lines = _ranked(
+        "#",
+        pad(t("top.col_pair", lang), PAIR_WIDTH),
+        _columns((t("top.col_rating", lang), 6)),
+        _pair_columns(
             t("top.col_matches", lang),
             t("top.col_goats", lang),
             t("top.col_safe", lang),
             t("top.col_avg", lang),
         ),
-        "─" * LINE_WIDTH,
-    ]
+    )
+    lines.append("─" * LINE_WIDTH)
     for row in page.rows:
-        lines.append(
-            pad(str(row.place), 3, right=True)
-            + " "
-            + html.escape(pair_names(row.names, PAIR_WIDTH), quote=False)
-            + _columns((str(row.rating), 6))
-        )
-        lines.append(
-            "    "
-            + _pair_columns(
+        lines += _ranked(
+            str(row.place),
+            html.escape(pair_names(row.names, PAIR_WIDTH), quote=False),
+            _columns((str(row.rating), 6)),
+            _pair_columns(
                 str(row.matches),
                 str(row.goats),
                 percent(row.not_goat_share),
                 str(round_half_up(row.avg_points)),
-            )
+            ),
         )
     return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{t('top.pairs_legend', lang)}"
 
@@ -309,16 +305,11 @@ def pair_names(names: tuple[str, str], width: int) -> str:
 def top_keyboard(page: Page[T], scope: TopScope, lang: Lang) -> InlineKeyboardMarkup:
     """◀️ ▶️ past ten rows, and the switch between the players' and the pairs' tables."""
     paging = paging_row(page, lambda n: TopCb(scope=scope, page=n).pack())
-    if scope is TopScope.PLAYERS:
-        switch = InlineKeyboardButton(
-            text=t("btn.top_pairs", lang),
-            callback_data=TopCb(scope=TopScope.PAIRS, page=1).pack(),
-        )
-    else:
-        switch = InlineKeyboardButton(
-            text=t("btn.top_players", lang),
-            callback_data=TopCb(scope=TopScope.PLAYERS, page=1).pack(),
-        )
+    other = TopScope.PAIRS if scope is TopScope.PLAYERS else TopScope.PLAYERS
+    switch = InlineKeyboardButton(
+        text=t("btn.top_pairs" if other is TopScope.PAIRS else "btn.top_players", lang),
+        callback_data=TopCb(scope=other, page=1).pack(),
+    )
     keyboard = _keyboard([paging, [switch]])
     assert keyboard is not None
     return keyboard
@@ -343,31 +334,20 @@ def player_stats_text(stats: PlayerStats, chat: str | None, lang: Lang) -> str:
     lines.append(t("stats.fish", lang, n=stats.fish_made))
     lines.append(t("stats.eggs", lang, n=stats.eggs_taken))
     if stats.best is not None:
-        lines.append(
-            t(
-                "stats.best",
-                lang,
-                points=stats.best.points,
-                date=day(stats.best.ended_at),
-                gain=stats.best.rating_gain,
-            )
-        )
+        lines.append(_match_line("stats.best", stats.best, lang))
     if stats.worst is not None:
-        lines.append(
-            t(
-                "stats.worst",
-                lang,
-                points=stats.worst.points,
-                date=day(stats.worst.ended_at),
-                gain=stats.worst.rating_gain,
-            )
-            + (" 🐐" if stats.worst.goat else "")
-        )
+        goat = " 🐐" if stats.worst.goat else ""
+        lines.append(_match_line("stats.worst", stats.worst, lang) + goat)
     if stats.streak > 0:
         lines.append(t("stats.streak_safe", lang, n=stats.streak))
     elif stats.streak < 0:
         lines.append(t("stats.streak_goat", lang, n=-stats.streak))
     return "\n".join(lines)
+
+
+def _match_line(key: str, match: MatchLine, lang: Lang) -> str:
+    """A best or worst match: its final points, date and rating gained."""
+    return t(key, lang, points=match.points, date=day(match.ended_at), gain=match.rating_gain)
 
 
 def no_stats_text(name: str, in_group: bool, lang: Lang) -> str:
@@ -380,10 +360,6 @@ def no_stats_text(name: str, in_group: bool, lang: Lang) -> str:
 
 def ending_name(ending: Ending, lang: Lang) -> str:
     return t(f"ending.{ending.value}", lang)
-
-
-def variant_name(entry: HistoryEntry | MatchSheet, lang: Lang) -> str:
-    return t(f"variant.{entry.variant.value}", lang)
 
 
 def _player_result(player: HistoryPlayer) -> str:
@@ -405,7 +381,7 @@ def history_text(page: Page[HistoryEntry], chat: str | None, lang: Lang) -> str:
                 lang,
                 n=number,
                 date=day(entry.ended_at),
-                variant=variant_name(entry, lang),
+                variant=variant_name(entry.variant, lang),
                 ending=ending_name(entry.ending, lang),
                 rounds=entry.rounds,
             )
@@ -453,7 +429,7 @@ def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
             "sheet.title",
             lang,
             id=sheet.game_id,
-            variant=variant_name(sheet, lang),
+            variant=variant_name(sheet.variant, lang),
             target=sheet.target,
             date=day(sheet.ended_at),
             ending=ending_name(sheet.ending, lang),
