@@ -16,10 +16,9 @@ which lie across the line).
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from domino.errors import BadRuleset, BadState, IllegalMove
+from domino.errors import BadRuleset, IllegalMove
 from domino.geometry import End, Placement
 from domino.rules import LayoutKind
 from domino.tiles import SUIT_MASK, Tile
@@ -113,24 +112,6 @@ class Layout(abc.ABC):
             arms=self.arms(),
             spinner=self.spinner,
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form: the kind and each placement as `[tile, end]` in play order."""
-        return {
-            "kind": self.kind.value,
-            "placements": [[str(p.tile), p.end.value if p.end else None] for p in self._placements],
-        }
-
-    @staticmethod
-    def from_dict(data: Mapping[str, Any]) -> Layout:
-        """Rebuild a layout by replaying its placements; `BadState` if they do not fit."""
-        try:
-            layout = new_layout(LayoutKind(data["kind"]))
-            for tile_text, end_text in data["placements"]:
-                layout.place(Tile.parse(tile_text), End(end_text) if end_text else None)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BadState(f"cannot read a layout from {dict(data)!r}: {exc}") from None
-        return layout
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Layout):

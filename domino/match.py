@@ -10,6 +10,7 @@ the whole match, while the tiles of one round say nothing about the next.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -36,8 +37,13 @@ from domino.scoring import (
 from domino.tiles import Tile
 from domino.views import Account, MatchView, OutcomeKind, RoundOutcome, RoundResult
 
-FORMAT_VERSION = 1
-"""Version of `Match.to_json`; `from_json` refuses any other."""
+FORMAT_VERSION = 2
+"""Version of `Match.to_json`: the ruleset, the seed, the action log and the results."""
+
+READABLE_VERSIONS = (1, FORMAT_VERSION)
+"""Versions `from_json` reads. Version 1 stored, besides, the current and the finished
+round (deal and actions) and the totals; the seed, the log and the results give them
+again, so it reads as version 2 does."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +60,19 @@ class LoggedAction:
     @classmethod
     def parse(cls, text: str) -> LoggedAction:
         """Read back `str(entry)`, e.g. `3:1:p2-5L`."""
-        try:
-            round_no, seat, action = text.split(":")
-            return cls(int(round_no), int(seat), parse_action(action))
-        except ValueError as exc:
-            raise BadState(f"cannot read a logged action from {text!r}: {exc}") from None
+        return _read_logged_action(text)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _read_logged_action(text: str) -> LoggedAction:
+    """`LoggedAction.parse`, remembered: every press loads a stored match and reads its
+    whole log again (`bench/engine.py`), and entries are immutable, so equal ones are
+    shared."""
+    try:
+        round_no, seat, action = text.split(":")
+        return LoggedAction(int(round_no), int(seat), parse_action(action))
+    except ValueError as exc:
+        raise BadState(f"cannot read a logged action from {text!r}: {exc}") from None
 
 
 def round_rng(seed: int, round_no: int) -> random.Random:
@@ -100,31 +114,26 @@ class Match:
         *,
         round_: Round,
         round_no: int = 1,
-        finished_round: Round | None = None,
         results: Sequence[RoundResult] = (),
-        scores: Sequence[Account] | None = None,
-        eggs: int = 0,
         log: Sequence[LoggedAction] = (),
     ) -> None:
-        """Assemble a match from its parts; use `new`, `replay` or `from_json` instead."""
+        """The match as round `round_no` (`round_`) is dealt, after the rounds `results`
+        scored and the actions `log` played them; use `new`, `replay` or `from_json`."""
         self._ruleset = ruleset
         self._players = players
         self._seed = seed
         self._sides: Sides = sides_for(ruleset, players)
         self._round = round_
         self._round_no = round_no
-        self._finished_round = finished_round
+        self._finished_round: Round | None = None
         self._results = list(results)
-        self._scores = (
-            tuple(scores) if scores is not None else initial_scores(ruleset, len(self._sides))
-        )
-        self._eggs = eggs
+        last = self._results[-1] if self._results else None
+        self._scores = last.after if last else initial_scores(ruleset, len(self._sides))
+        self._eggs = last.eggs_after if last else 0
         self._log = list(log)
-        deciders = match_deciders(ruleset, self._scores)
-        self._over = bool(deciders)
-        kozel = ruleset.scoring is Scoring.KOZEL
-        self._losers = deciders if kozel else ()
-        self._winners = () if kozel else deciders
+        self._over = False
+        self._losers: tuple[int, ...] = ()
+        self._winners: tuple[int, ...] = ()
 
     # --- construction -------------------------------------------------------------------
 
@@ -153,21 +162,25 @@ class Match:
         (`BadState`).
         """
         match = cls.new(ruleset, players, seed)
-        for index, entry in enumerate(actions):
+        match._replay(actions)
+        return match
+
+    def _replay(self, entries: Iterable[LoggedAction | Action], first: int = 0) -> None:
+        """Apply `entries` (numbered from `first` in messages) as `replay` does."""
+        for index, entry in enumerate(entries, first):
             if isinstance(entry, LoggedAction):
-                if entry.round_no != match.round_no:
+                if entry.round_no != self._round_no:
                     raise BadState(
                         f"log entry {index} ({entry}) is for round {entry.round_no},"
-                        f" but the match is in round {match.round_no}"
+                        f" but the match is in round {self._round_no}"
                     )
                 action, seat = entry.action, entry.seat
             else:
                 action, seat = entry, None
             try:
-                match.apply(action, seat)
+                self.apply(action, seat)
             except DominoError as exc:
                 raise BadState(f"log entry {index} ({entry}) does not apply: {exc}") from None
-        return match
 
     # --- state --------------------------------------------------------------------------
 
@@ -381,33 +394,30 @@ class Match:
     # --- text form ----------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The full state as JSON-safe data (see `to_json`)."""
+        """The match as JSON-safe data (see `to_json`)."""
         return {
             "version": FORMAT_VERSION,
             "ruleset": self._ruleset.to_dict(),
             "players": self._players,
             "seed": self._seed,
-            "round_no": self._round_no,
-            "round": self._round.to_dict(),
-            "finished_round": (
-                None if self._finished_round is None else self._finished_round.to_dict()
-            ),
             "results": [_result_to_dict(result) for result in self._results],
-            "scores": [_account_to_list(account) for account in self._scores],
-            "eggs": self._eggs,
-            "over": self._over,
-            "losers": list(self._losers),
-            "winners": list(self._winners),
             "log": [str(entry) for entry in self._log],
         }
 
     def to_json(self) -> str:
-        """The full state as versioned JSON text: `{"version": 1, ...}`."""
+        """The match as versioned JSON text: `{"version": 2, ...}`.
+
+        It holds what cannot be worked out again: the ruleset, the seed and the action
+        log (C-12), and, so that loading stays fast, each finished round's result.
+        `from_json` deals the last finished round and the current one again from the
+        seed and replays their actions, which checks them against the stored results.
+        """
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> Match:
-        """Read back `to_json`; `BadState` for another version or broken data."""
+        """Read back `to_json` (any of `READABLE_VERSIONS`); `BadState` for another
+        version or for data that does not make a match."""
         try:
             data = json.loads(text)
         except ValueError as exc:
@@ -420,78 +430,62 @@ class Match:
     def from_dict(cls, data: Mapping[str, Any]) -> Match:
         """Read back `to_dict`; `BadState` for another version or broken data."""
         version = data.get("version")
-        if version != FORMAT_VERSION:
+        if version not in READABLE_VERSIONS:
             raise BadState(
-                f"match state version {version!r} cannot be read (expected {FORMAT_VERSION})"
+                f"match state version {version!r} cannot be read"
+                f" (expected one of {', '.join(map(str, READABLE_VERSIONS))})"
             )
         try:
             ruleset = Ruleset.from_dict(data["ruleset"])
             players = _int(data["players"])
-            finished = data["finished_round"]
-            match = cls(
-                ruleset,
-                players,
-                _int(data["seed"]),
-                round_=Round.from_dict(data["round"]),
-                round_no=_int(data["round_no"]),
-                finished_round=None if finished is None else Round.from_dict(finished),
-                results=[_result_from_dict(item) for item in data["results"]],
-                scores=[_account_from_list(item) for item in data["scores"]],
-                eggs=_int(data["eggs"]),
-                log=[LoggedAction.parse(item) for item in data["log"]],
-            )
-            stored_end = (bool(data["over"]), tuple(data["losers"]), tuple(data["winners"]))
+            seed = _int(data["seed"])
+            results = [_result_from_dict(item) for item in data["results"]]
+            log = list(map(_read_logged_action, data["log"]))
+            return cls._resume(ruleset, players, seed, results, log)
         except BadState:
             raise
-        except (DominoError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (DominoError, KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             raise BadState(f"cannot read a match: {type(exc).__name__}: {exc}") from None
-        match._check(stored_end)
+
+    @classmethod
+    def _resume(
+        cls,
+        ruleset: Ruleset,
+        players: int,
+        seed: int,
+        results: Sequence[RoundResult],
+        log: Sequence[LoggedAction],
+    ) -> Match:
+        """The match whose finished rounds scored `results` and whose actions are `log`.
+
+        The rounds before the last finished one are taken as stored; that round and the
+        current one are dealt from the seed (C-12) and replayed, so a log that does not
+        give the stored results, or does not apply, is refused (`BadState`).
+        """
+        first = max(1, len(results))  # the first round dealt and replayed
+        start = len(log)
+        while start and log[start - 1].round_no >= first:
+            start -= 1
+        if first > 1 and start == len(log):
+            raise BadState(f"the log has no action of round {first}, which has a result")
+        # K-4 / T-2: the seat that opens a later round is the one whose action comes first.
+        leader = log[start].seat if first > 1 else None
+        match = cls(
+            ruleset,
+            players,
+            seed,
+            round_=Round.start(ruleset, players, round_rng(seed, first), leader=leader),
+            round_no=first,
+            results=results[: first - 1],
+            log=log[:start],
+        )
+        match._replay(log[start:], start)
+        if match._results != list(results):
+            raise BadState(
+                f"the log gives {len(match._results)} round results that are not the"
+                f" {len(results)} stored"
+            )
         return match
-
-    def _check(self, stored_end: tuple[bool, tuple[Any, ...], tuple[Any, ...]]) -> None:
-        """Refuse state whose parts contradict each other (`BadState`)."""
-        problems = []
-        if stored_end != (self._over, self._losers, self._winners):
-            problems.append("the stored end of the match does not follow from the scores")
-        if len(self._scores) != len(self._sides):
-            problems.append(f"{len(self._scores)} accounts for {len(self._sides)} sides")
-        if self._round.players != self._players:
-            problems.append(f"the round has {self._round.players} players, not {self._players}")
-        expected_rounds = self._round_no if self._over else self._round_no - 1
-        if len(self._results) != expected_rounds:
-            problems.append(f"{len(self._results)} results for round {self._round_no}")
-        if self._results and self._results[-1].after != self._scores:
-            problems.append("the scores differ from the last round's result")
-        if self._eggs < 0 or (self._results and self._results[-1].eggs_after != self._eggs):
-            problems.append("the eggs differ from the last round's result")
-        if self._over != self._round.over:
-            problems.append("the match and its current round disagree on being over")
-        for name, rnd in (("round", self._round), ("finished round", self._finished_round)):
-            if rnd is not None and rnd.ruleset != self._ruleset:
-                problems.append(f"the {name} is played under another ruleset")
-        if self._over and self._finished_round != self._round:
-            problems.append("a finished match's last round must be its finished round")
-        if not self._log_fits():
-            problems.append("the action log does not match the rounds")
-        if problems:
-            raise BadState("inconsistent match state: " + "; ".join(problems))
-
-    def _log_fits(self) -> bool:
-        """The log's round numbers run 1, 2, ... and each kept round's count of
-        actions equals its `turn_no`."""
-        per_round: dict[int, int] = {}
-        last = 1
-        for entry in self._log:
-            if not last <= entry.round_no <= self._round_no:
-                return False
-            last = entry.round_no
-            per_round[entry.round_no] = per_round.get(entry.round_no, 0) + 1
-        if per_round.get(self._round_no, 0) != self._round.turn_no:
-            return False
-        finished = self._finished_round
-        if finished is None or self._over:  # when over, the finished round is the current one
-            return True
-        return per_round.get(self._round_no - 1, 0) == finished.turn_no
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
@@ -537,6 +531,13 @@ def _account_to_list(account: Account) -> list[Any]:
 
 def _account_from_list(item: Sequence[Any]) -> Account:
     recorded, remembered, opened = item
+    return _account(recorded, remembered, opened)
+
+
+@functools.lru_cache(maxsize=1 << 12, typed=True)
+def _account(recorded: Any, remembered: Any, opened: Any) -> Account:
+    """An account read back, remembered as `_read_logged_action` is: the results hold
+    two accounts per side and round, most of them equal to another."""
     if not isinstance(opened, bool):
         raise BadState(f"an account's opened flag must be true or false, not {opened!r}")
     return Account(_int(recorded), _int(remembered), opened)

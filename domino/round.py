@@ -9,7 +9,7 @@ dealt tuple in draw order plus a count of tiles drawn so far, and the table is a
 fit an end showing `n` are `hand & SUIT_MASK[n]`. `Play` actions and events are
 interned (`domino._core`), so listing moves allocates only the result tuple. The
 public history (`Played`, `Drew`, `Knocked`) together with the deal determines the
-whole state; `to_dict` stores exactly that and `from_dict` replays it.
+whole state, which is how a stored match rebuilds its rounds (`domino.match`).
 
 Rules implemented (ids from docs/RULES.md)
 -----------------------------------------
@@ -35,7 +35,7 @@ Rules implemented (ids from docs/RULES.md)
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from domino import _core
@@ -49,18 +49,14 @@ from domino.actions import (
     Event,
     Knock,
     Play,
-    Played,
-    parse_action,
 )
 from domino.deal import Deal, first_leader_masks
 from domino.deal import deal as deal_tiles
-from domino.errors import BadState, DominoError, IllegalMove, NotYourTurn, RoundOver
+from domino.errors import DominoError, IllegalMove, NotYourTurn, RoundOver
 from domino.layout import Layout, LineLayout, new_layout
 from domino.rules import Opening, Ruleset
 from domino.tiles import ALL_TILES, FULL_SET_MASK, Tile, mask_value
 from domino.views import OutcomeKind, RoundOutcome, RoundView
-
-STATE_VERSION = 1
 
 _OPENING_RULE = {Opening.LOWEST_DOUBLE_FROM_ONE: "K-3", Opening.HIGHEST_DOUBLE: "T-2"}
 
@@ -508,56 +504,6 @@ class Round:
             outcome=self.outcome,
         )
 
-    # ------------------------------------------------------------ serialization
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe state: the ruleset, the deal, the opening and every action so far."""
-        return {
-            "version": STATE_VERSION,
-            "ruleset": self.ruleset.to_dict(),
-            "players": self.players,
-            "leader": self.leader,
-            "opening_tile": str(self.opening_tile) if self.opening_tile else None,
-            "deal": {
-                "hands": [[str(t) for t in hand] for hand in self._deal.hands],
-                "bazaar": [str(t) for t in self._deal.bazaar],
-                "redeals": self._deal.redeals,
-            },
-            "actions": [_action_text(event) for event in self._history],
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Round:
-        """Rebuild a round from `to_dict` by replaying its actions; `BadState` if the
-        data is of another version or any action does not apply."""
-        try:
-            if data["version"] != STATE_VERSION:
-                raise BadState(f"round state version {data['version']}, expected {STATE_VERSION}")
-            ruleset = Ruleset.from_dict(data["ruleset"])
-            raw = data["deal"]
-            dealt = Deal(
-                tuple(tuple(Tile.parse(t) for t in hand) for hand in raw["hands"]),
-                tuple(Tile.parse(t) for t in raw["bazaar"]),
-                int(raw["redeals"]),
-            )
-            forced = data["opening_tile"] is not None
-            leader = int(data["leader"])
-            state = cls.from_deal(
-                ruleset, int(data["players"]), dealt, leader=None if forced else leader
-            )
-            if state.leader != leader or str(state.opening_tile) != str(data["opening_tile"]):
-                raise BadState(
-                    f"the deal opens with {state.opening_tile} by seat {state.leader},"
-                    " not as stored"
-                )
-            for text in data["actions"]:
-                state.apply(parse_action(text))
-        except BadState:
-            raise
-        except (DominoError, KeyError, TypeError, ValueError) as exc:
-            raise BadState(f"cannot read a round: {exc}") from None
-        return state
-
     def _key(self) -> tuple[Any, ...]:
         return (
             self.ruleset,
@@ -585,13 +531,3 @@ class Round:
     def __repr__(self) -> str:
         state = "over" if self.outcome else f"seat {self.turn} to move"
         return f"<Round {self.ruleset.variant} {self.players}p, turn {self.turn_no}, {state}>"
-
-
-def _action_text(event: Event) -> str:
-    if isinstance(event, Played):
-        return str(
-            _core.OPENING_PLAYS[event.tile.index]
-            if event.end is None
-            else Play(event.tile, event.end)
-        )
-    return str(DRAW) if isinstance(event, Drew) else str(KNOCK)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from domino.errors import BadState, IllegalMove
+from domino.errors import IllegalMove
 from domino.geometry import End, Placement
-from domino.layout import Layout, LineLayout, SpinnerLayout, new_layout
-from domino.rules import LayoutKind
+from domino.layout import LineLayout, SpinnerLayout
 from domino.tiles import SUIT_MASK, Tile
 
 
@@ -88,23 +85,6 @@ def test_copy_is_independent() -> None:
     copy.place(t("5-5"), End.RIGHT)
     assert len(line.placements) == 1 and len(copy.placements) == 2
     assert line != copy
-
-
-@pytest.mark.parametrize("kind", list(LayoutKind))
-def test_to_dict_from_dict_round_trip(kind: LayoutKind) -> None:
-    layout = new_layout(kind)
-    layout.place(t("4-4"), None)
-    layout.place(t("1-4"), End.LEFT)
-    layout.place(t("4-6"), End.RIGHT)
-    back = Layout.from_dict(json.loads(json.dumps(layout.to_dict())))
-    assert back == layout
-    assert back.open_ends() == layout.open_ends()
-    assert type(back) is type(layout)
-
-
-def test_from_dict_refuses_placements_that_do_not_fit() -> None:
-    with pytest.raises(BadState, match="cannot read a layout"):
-        Layout.from_dict({"kind": "line", "placements": [["1-2", None], ["3-4", "L"]]})
 
 
 def test_spinner_opens_up_and_down_after_both_sides() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -190,20 +191,38 @@ def test_json_round_trip_mid_match_and_after_the_end() -> None:
     assert again == done and again.over and again.losers == done.losers
 
 
+def test_json_holds_the_seed_the_log_and_the_results_once() -> None:
+    match = Match.new(KOZEL, 2, seed=31)
+    play_round(match)  # the next round is dealt and has no action yet
+    data = json.loads(match.to_json())
+    assert set(data) == {"version", "ruleset", "players", "seed", "results", "log"}
+    assert data["log"] == [str(entry) for entry in match.log] and len(data["results"]) == 1
+    back = Match.from_json(match.to_json())
+    assert back == match and back.round.turn_no == 0 and back.finished_round is not None
+    assert back.round.deal == match.round.deal and back.round.leader == match.round.leader
+    fresh = Match.new(KOZEL, 3, seed=32)
+    assert Match.from_json(fresh.to_json()) == fresh
+
+
+def points_changed(data: dict[str, Any]) -> None:
+    data["results"][-1]["points"][0] += 1
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(version=2), "version"),
+        (lambda d: d.update(version=3), "version"),
         (lambda d: d.pop("version"), "version"),
-        (lambda d: d.update(scores=[[5, 0, True]] * 4), "inconsistent"),
-        (lambda d: d.update(eggs=7), "eggs"),
-        (lambda d: d.update(over=True), "end of the match"),
         (lambda d: d.update(players="four"), "integer"),
+        (lambda d: d.update(seed=18), "does not apply"),
         (lambda d: d.update(log=["1:0:zz"]), "action"),
-        (lambda d: d.update(log=d["log"][1:]), "action log"),
-        (lambda d: d.update(ruleset=dict(d["ruleset"], target=125)), "another ruleset"),
-        (lambda d: d.pop("round"), "round"),
-        (lambda d: d["round"]["deal"]["hands"][0].append("9-9"), "round"),
+        (lambda d: d.update(log=d["log"][1:]), "does not apply"),
+        (lambda d: d.update(log=d["log"][:-1]), "results"),
+        (lambda d: d.update(log=[*d["log"], "3:0:d"]), "round 3"),
+        (lambda d: d.update(results=[]), "results"),
+        (points_changed, "results"),
+        (lambda d: d.update(results=d["results"] * 2), "no action of round 2"),
+        (lambda d: d.pop("log"), "log"),
     ],
 )
 def test_from_json_refuses_broken_state(change: object, message: str) -> None:
