@@ -1,0 +1,173 @@
+"""The presenter's lobby, settings and confirmation screens by value, without Telegram:
+the exact texts people read and every button's text and callback data."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot import presenter
+from bot.i18n import Lang
+from domino.rules import CLASSIC, KOZEL, FishMode
+from domino.timing import TurnTimer
+from storage.records import ChatSettings, GameRecord, GameStatus, SeatRecord
+
+MASHA = SeatRecord(0, 1, "Маша")
+OLEG = SeatRecord(1, 2, "Олег <3")
+COMPUTER = SeatRecord(2, None, "🤖 Компьютер 1")
+
+
+def buttons(markup: InlineKeyboardMarkup | None) -> list[list[tuple[str, str]]]:
+    """A keyboard as rows of (text, callback data)."""
+    assert markup is not None
+    return [[(b.text, b.callback_data or "") for b in row] for row in markup.inline_keyboard]
+
+
+def lobby(*seats: SeatRecord, wanted: int = 2, **rules: object) -> GameRecord:
+    return GameRecord(
+        id=7,
+        chat_id=-100,
+        status=GameStatus.LOBBY,
+        creator_id=1,
+        ruleset=dataclasses.replace(KOZEL, **rules),  # type: ignore[arg-type]
+        seats_wanted=wanted,
+        seats=seats,
+    )
+
+
+# --- the lobby -------------------------------------------------------------------------
+
+
+def test_a_fresh_lobby_shows_the_rules_the_creator_and_how_to_join() -> None:
+    assert presenter.lobby_text(lobby(MASHA), Lang.RU) == (
+        "🁢 <b>Домино: Козёл</b>\n"
+        "\n"
+        "Игроков: 2 · игра до 101\n"
+        "Рыба: на одного · открыть счёт: 13\n"
+        "\n"
+        "<b>Игроки (1/2):</b>\n"
+        "👤 Маша\n"
+        "\n"
+        "Нажмите «Играю», чтобы сесть за стол. Кости придут вам в личку.\n"
+        "Начать игру, менять правила и убирать игроков могут её создатель и админы чата."
+    )
+
+
+def test_a_fresh_lobby_has_every_control_each_with_its_action() -> None:
+    assert buttons(presenter.lobby_keyboard(lobby(MASHA), Lang.RU)) == [
+        [("🙋 Играю", "l1:7:j:-"), ("🚪 Выйти", "l1:7:l:-")],
+        [("🤖 Добавить компьютер", "l1:7:c:-")],
+        [("👥 Игроков: 2", "l1:7:o:n"), ("🎯 До 101", "l1:7:o:g")],
+        [("🐟 Рыба: на одного", "l1:7:o:f"), ("🔓 Открыть с 13", "l1:7:o:h")],
+        [("🚫 Убрать игрока", "l1:7:r:-")],
+        [("▶️ Начать", "l1:7:s:-"), ("✖️ Отменить", "l1:7:x:-")],
+    ]
+
+
+def test_a_lobby_of_four_in_teams_with_a_computer_and_the_rule_of_13_off() -> None:
+    game = lobby(MASHA, OLEG, COMPUTER, wanted=4, teams=True, open_threshold=0)
+    text = presenter.lobby_text(game, Lang.RU)
+    assert "Рыба: на одного · открыть счёт: нет\nПары: 2×2, партнёры напротив\n" in text
+    assert "<b>Игроки (3/4):</b>\n👤 Маша\n👤 Олег &lt;3\n🤖 🤖 Компьютер 1\n" in text
+    rows = buttons(presenter.lobby_keyboard(game, Lang.RU))
+    assert rows[2:5] == [
+        [("👥 Игроков: 4", "l1:7:o:n"), ("🎯 До 101", "l1:7:o:g")],
+        [("🐟 Рыба: на одного", "l1:7:o:f"), ("🔓 Открыть с нет", "l1:7:o:h")],
+        [("🤝 Пары: да", "l1:7:o:t")],
+    ]
+
+
+def test_the_teams_button_says_no_when_four_play_each_for_themselves() -> None:
+    game = lobby(MASHA, wanted=4, fish=FishMode.EACH)
+    assert "Каждый сам за себя" in presenter.lobby_text(game, Lang.RU)
+    rows = buttons(presenter.lobby_keyboard(game, Lang.RU))
+    assert ("🐟 Рыба: на всех", "l1:7:o:f") in rows[3]
+    assert [("🤝 Пары: нет", "l1:7:o:t")] in rows
+
+
+def test_a_classic_lobby_has_no_kozel_options_and_nobody_to_remove() -> None:
+    game = dataclasses.replace(lobby(COMPUTER), ruleset=CLASSIC)
+    assert presenter.lobby_text(game, Lang.EN).splitlines()[:4] == [
+        "🁢 <b>Dominoes: Classic</b>",
+        "",
+        "Players: 2 · game to 100",
+        "",
+    ]
+    assert buttons(presenter.lobby_keyboard(game, Lang.EN)) == [
+        [("🙋 Join", "l1:7:j:-"), ("🚪 Leave", "l1:7:l:-")],
+        [("🤖 Add a computer player", "l1:7:c:-")],
+        [("👥 Players: 2", "l1:7:o:n"), ("🎯 To 100", "l1:7:o:g")],
+        [("▶️ Start", "l1:7:s:-"), ("✖️ Cancel", "l1:7:x:-")],
+    ]
+
+
+def test_a_closed_lobby_names_the_players_or_says_it_was_called_off() -> None:
+    started = dataclasses.replace(lobby(MASHA, OLEG), status=GameStatus.PLAYING)
+    assert presenter.lobby_closed_text(started, Lang.RU) == (
+        "🁢 <b>Игра началась!</b> Игроки: Маша, Олег &lt;3"
+    )
+    called_off = dataclasses.replace(lobby(MASHA), status=GameStatus.CANCELLED)
+    assert presenter.lobby_closed_text(called_off, Lang.RU) == "✖️ Набор в игру отменён."
+
+
+def test_the_removal_keyboard_has_one_button_per_person_naming_seat_and_user() -> None:
+    game = lobby(MASHA, COMPUTER, OLEG, wanted=3)
+    people = game.people
+    assert buttons(presenter.removal_keyboard(game, people, Lang.RU)) == [
+        [("🚫 Маша", "k1:7:0:1")],
+        [("🚫 Олег <3", "k1:7:1:2")],
+    ]
+
+
+def test_a_long_name_is_cut_with_an_ellipsis() -> None:
+    assert presenter.short_name("  Вася \n Пупкин ") == "Вася Пупкин"
+    assert presenter.short_name("") == "?"
+    long = presenter.short_name("я" * 40)
+    assert len(long) == 32 and long.endswith("я…")
+
+
+# --- /settings and the confirmations ---------------------------------------------------
+
+
+def test_the_settings_text_tells_each_setting_in_force() -> None:
+    settings = ChatSettings(turn_timer=TurnTimer.S60, group_lang="en", lobby_timeout=0)
+    text = presenter.settings_text("Дворик", settings, Lang.RU)
+    assert text.splitlines()[:4] == [
+        "⚙️ <b>Настройки «Дворик»</b>",
+        "Таймер хода: <b>60 с</b>",
+        "Язык сообщений в группе: <b>английский</b>",
+        "Несыгранная игра закрывается через: <b>никогда</b>",
+    ]
+
+
+def test_the_settings_keyboard_marks_the_choices_in_force() -> None:
+    settings = ChatSettings(turn_timer=TurnTimer.S30, group_lang=None, lobby_timeout=10)
+    assert buttons(presenter.settings_keyboard(settings, Lang.RU)) == [
+        [("выключен", "ts1:off"), ("✅ 30 с", "ts1:30"), ("60 с", "ts1:60")],
+        [("2 мин", "ts1:120"), ("5 мин", "ts1:300")],
+        [("спортивный (5 / 20 / 60 с)", "ts1:sport")],
+        [
+            ("✅ 🌐 Как у создателя", "gl1:auto"),
+            ("🇷🇺 Русский", "gl1:ru"),
+            ("🇬🇧 English", "gl1:en"),
+        ],
+        [
+            ("⌛ никогда", "lt1:0"),
+            ("⌛ 5 мин", "lt1:5"),
+            ("✅ ⌛ 10 мин", "lt1:10"),
+            ("⌛ 30 мин", "lt1:30"),
+        ],
+    ]
+
+
+def test_the_cancel_confirmation_says_yes_or_no_for_the_game() -> None:
+    assert buttons(presenter.cancel_confirm_keyboard(7, Lang.RU)) == [
+        [("Да, отменить игру", "x1:7:1"), ("Нет, играем дальше", "x1:7:0")]
+    ]
+
+
+def test_the_surrender_confirmation_is_for_one_person_at_one_move() -> None:
+    assert buttons(presenter.surrender_confirm_keyboard(7, 12, 1, Lang.EN)) == [
+        [("🏳 Yes, I give up", "s1:7:12:1:1"), ("No, play on", "s1:7:12:1:0")]
+    ]

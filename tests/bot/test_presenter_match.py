@@ -1,0 +1,337 @@
+"""The presenter's match screens by value, without Telegram: the table caption, a hand's
+text and keyboard on and off turn, the announcements of a round's and a match's end,
+and the turn timer's lines. Views are built by hand so each case shows exactly the
+position it is about."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot import presenter
+from bot.i18n import Lang
+from bot.timers import TurnClock
+from domino.actions import Action, Draw, Drew, Event, Knock, Knocked, Play, Played
+from domino.geometry import End
+from domino.match import Match
+from domino.rules import CLASSIC, KOZEL
+from domino.tiles import Tile
+from domino.views import (
+    Account,
+    LayoutView,
+    MatchView,
+    OutcomeKind,
+    RoundOutcome,
+    RoundResult,
+    RoundView,
+)
+from storage.records import GameRecord, GameStatus, SeatRecord
+
+NAMES = ("Маша", "Олег <3", "Вика", "🤖 Компьютер 1")
+ENDS = ((End.LEFT, 3), (End.RIGHT, 5))
+
+
+def tiles(*texts: str) -> tuple[Tile, ...]:
+    return tuple(Tile.parse(text) for text in texts)
+
+
+def buttons(markup: InlineKeyboardMarkup | None) -> list[list[tuple[str, str]]]:
+    """A keyboard as rows of (text, callback data)."""
+    assert markup is not None
+    return [[(b.text, b.callback_data or "") for b in row] for row in markup.inline_keyboard]
+
+
+def match_view(
+    *,
+    seat: int | None = 0,
+    turn: int | None = 0,
+    hand: Sequence[Tile] = (),
+    legal: Sequence[Action] = (),
+    counts: Sequence[int] = (3, 6),
+    sides: Sequence[Sequence[int]] = ((0,), (1,)),
+    scores: Sequence[Account] = (Account(), Account()),
+    ends: Sequence[tuple[End, int]] = ENDS,
+    history: Sequence[Event] = (),
+    eggs: int = 0,
+    over: bool = False,
+    ruleset: object = KOZEL,
+    losers: Sequence[int] = (),
+    winners: Sequence[int] = (),
+) -> MatchView:
+    rnd = RoundView(
+        seat=seat,
+        players=len(counts),
+        hand=tuple(hand),
+        hand_counts=tuple(counts),
+        bazaar_size=9,
+        drawable=9,
+        layout=LayoutView(placements=(), open_ends=tuple(ends), arms=(), spinner=None),
+        turn=turn,
+        turn_no=4,
+        history=tuple(history),
+        drawn=(),
+        legal=tuple(legal),
+        outcome=None,
+    )
+    return MatchView(
+        ruleset=ruleset,  # type: ignore[arg-type]
+        players=len(counts),
+        round_no=2,
+        round=rnd,
+        sides=tuple(tuple(side) for side in sides),
+        scores=tuple(scores),
+        eggs=eggs,
+        results=(),
+        over=over,
+        losers=tuple(losers),
+        winners=tuple(winners),
+    )
+
+
+INFO = "m1:7:0:i:-1:"  # a tile that is no move: pressing it tells whose turn it is
+HAND = tiles("1-2", "2-5", "3-5")
+# 2-5 fits the right end only; 3-5 fits both.
+PLAYS = (Play(HAND[1], End.RIGHT), Play(HAND[2], End.LEFT), Play(HAND[2], End.RIGHT))
+
+
+# --- the table in the group ------------------------------------------------------------
+
+
+def test_the_table_caption_shows_turn_counts_scores_bazaar_ends_and_recent_moves() -> None:
+    view = match_view(
+        seat=None,
+        turn=1,
+        scores=(Account(remembered=8), Account(recorded=25, opened=True)),
+        history=(Played(0, HAND[0], None), Drew(1), Drew(1), Knocked(1)),
+        eggs=4,
+    )
+    assert presenter.table_caption(view, NAMES, Lang.RU) == (
+        "<b>Козёл</b> · раунд 2\n"
+        "Ход: <b>Олег &lt;3</b>\n"
+        "\n"
+        "Маша — 3 кости · +8\n"
+        "▶️ Олег &lt;3 — 6 костей · 25\n"
+        "\n"
+        "базар: 9 · концы: 3 · 5 · 🥚 +4\n"
+        "Маша ходит → Олег &lt;3 берёт из базара → Олег &lt;3: стучу"
+    )
+
+
+def test_the_table_caption_of_teams_adds_each_pairs_score() -> None:
+    view = match_view(
+        seat=None,
+        turn=None,
+        counts=(1, 5, 0, 2),
+        sides=((0, 2), (1, 3)),
+        scores=(Account(recorded=40, opened=True), Account()),
+        ends=(),
+        over=True,
+    )
+    assert presenter.table_caption(view, NAMES, Lang.EN) == (
+        "<b>Kozel (Goat)</b> · round 2\n"
+        "The match is over.\n"
+        "\n"
+        "Маша — 1 tile\n"
+        "Вика — 0 tiles\n"
+        "   team Маша + Вика: 40\n"
+        "Олег &lt;3 — 5 tiles\n"
+        "🤖 Компьютер 1 — 2 tiles\n"
+        "   team Олег &lt;3 + 🤖 Компьютер 1: 0\n"
+        "\n"
+        "boneyard: 9"
+    )
+
+
+# --- the hand in the private chat ------------------------------------------------------
+
+
+def test_a_hand_at_its_turn_tells_the_ends_the_others_and_the_scores() -> None:
+    view = match_view(hand=HAND, legal=PLAYS, scores=(Account(), Account(remembered=12)))
+    text = presenter.hand_text(view, NAMES, "Дворик", Lang.RU, drew=tiles("2-5"))
+    assert text == (
+        "🁢 <b>Козёл</b> в «Дворик» · раунд 2\n"
+        "<b>Ваш ход!</b>\n"
+        "Из базара: 2-5\n"
+        "концы: 3 · 5\n"
+        "У соперников: Олег &lt;3: 6 · базар: 9\n"
+        "Счёт: Маша 0 · Олег &lt;3 +12"
+    )
+
+
+def test_a_hand_at_its_turn_marks_what_fits_and_asks_for_the_end_when_both_fit() -> None:
+    view = match_view(hand=HAND, legal=PLAYS)
+    assert buttons(presenter.hand_keyboard(view, 7, 4, Lang.RU)) == [
+        [("1|2", "m1:7:0:i:-1:"), ("✅ 2|5", "m1:7:4:p:16:R"), ("✅ 3|5", "m1:7:4:e:20:")]
+    ]
+    assert buttons(presenter.hand_keyboard(view, 7, 4, Lang.RU, choosing=HAND[2])) == [
+        [("3-5 на ⬅️ 3", "m1:7:4:p:20:L"), ("3-5 на ➡️ 5", "m1:7:4:p:20:R")],
+        [("↩️ Назад", "m1:7:4:b:-1:")],
+    ]
+
+
+def test_a_tile_that_fits_one_end_only_is_not_offered_a_choice() -> None:
+    view = match_view(hand=HAND, legal=PLAYS)
+    choosing_single = presenter.hand_keyboard(view, 7, 4, Lang.RU, choosing=HAND[1])
+    assert choosing_single == presenter.hand_keyboard(view, 7, 4, Lang.RU)
+
+
+def test_a_hand_with_nothing_to_play_draws_or_knocks() -> None:
+    many = tiles("0-0", "0-1", "1-1", "1-2", "4-4")
+    drawing = match_view(hand=many, legal=(Draw(),))
+    assert buttons(presenter.hand_keyboard(drawing, 7, 4, Lang.RU)) == [
+        [(label, INFO) for label in ("0|0", "0|1", "1|1", "1|2")],
+        [("4|4", INFO)],
+        [("🎲 Взять из базара", "m1:7:4:d:-1:")],
+    ]
+    knocking = match_view(hand=many[:1], legal=(Knock(),))
+    assert buttons(presenter.hand_keyboard(knocking, 7, 4, Lang.EN))[-1] == [
+        ("✊ Knock", "m1:7:4:k:-1:")
+    ]
+
+
+def test_the_first_tile_of_a_round_needs_no_end() -> None:
+    view = match_view(hand=HAND[:1], legal=(Play(HAND[0]),), ends=())
+    assert buttons(presenter.hand_keyboard(view, 7, 0, Lang.RU)) == [[("✅ 1|2", "m1:7:0:p:8:")]]
+    assert "\nСтол пуст.\n" in presenter.hand_text(view, NAMES, "Дворик", Lang.RU)
+
+
+def test_a_hand_off_its_turn_waits_and_its_tiles_only_tell_whose_turn_it_is() -> None:
+    view = match_view(turn=1, hand=HAND)
+    assert presenter.hand_text(view, NAMES, "Дворик", Lang.RU) == (
+        "🁢 <b>Козёл</b> в «Дворик» · раунд 2\n"
+        "Ходят соперники, стол — в группе. Нажмите на кость, чтобы узнать, чей ход.\n"
+        "Счёт: Маша 0 · Олег &lt;3 0"
+    )
+    assert buttons(presenter.hand_keyboard(view, 7, 4, Lang.RU)) == [
+        [("1|2", "m1:7:0:i:-1:"), ("2|5", "m1:7:0:i:-1:"), ("3|5", "m1:7:0:i:-1:")]
+    ]
+
+
+def test_a_hand_a_computer_plays_for_reads_as_off_turn_and_offers_coming_back() -> None:
+    view = match_view(hand=HAND, legal=PLAYS)
+    assert "<b>Ваш ход!</b>" not in presenter.hand_text(view, NAMES, "Д", Lang.RU, away=True)
+    assert buttons(presenter.away_keyboard(view, 7, Lang.RU)) == [
+        [("1|2", "m1:7:0:i:-1:"), ("2|5", "m1:7:0:i:-1:"), ("3|5", "m1:7:0:i:-1:")],
+        [("🙋 Я вернулся", "r1:7")],
+    ]
+
+
+def test_a_finished_match_has_no_hand_keyboard() -> None:
+    view = match_view(turn=None, hand=HAND, over=True)
+    assert presenter.hand_keyboard(view, 7, 4, Lang.RU) is None
+    assert presenter.hand_text(view, NAMES, "Д", Lang.RU).splitlines()[1] == "Партия окончена."
+
+
+# --- announcements ---------------------------------------------------------------------
+
+
+def result(kind: OutcomeKind, *, eggs: tuple[int, int], taken_by: int | None) -> RoundResult:
+    return RoundResult(
+        round_no=3,
+        outcome=RoundOutcome(kind=kind, seat=1, hand_values=(5, 0)),
+        before=(Account(), Account()),
+        points=(5, 0),
+        after=(Account(), Account()),
+        eggs_before=eggs[0],
+        eggs_after=eggs[1],
+        eggs_taken_by=taken_by,
+    )
+
+
+def test_a_round_end_tells_who_went_out_or_the_fisherman_and_the_eggs() -> None:
+    view = match_view(seat=None)
+    went_out = result(OutcomeKind.WENT_OUT, eggs=(0, 0), taken_by=None)
+    assert presenter.round_end_text(view, went_out, NAMES, Lang.RU) == (
+        "🏁 Раунд 3: вышел — Олег &lt;3!"
+    )
+    tied = result(OutcomeKind.FISH, eggs=(0, 14), taken_by=None)
+    assert presenter.round_end_text(view, tied, NAMES, Lang.RU) == (
+        "🐟 Рыба! Рыбак — Олег &lt;3.\n🥚 Яйца: 14 очков переходят в следующий раунд."
+    )
+    taken = result(OutcomeKind.FISH, eggs=(14, 0), taken_by=0)
+    assert presenter.round_end_text(view, taken, NAMES, Lang.EN) == (
+        "🐟 Fish! The fisherman is Олег &lt;3.\n🥚 Маша takes the eggs (14)."
+    )
+
+
+def test_the_match_end_names_the_goat_and_lists_the_scores_lowest_first() -> None:
+    view = match_view(
+        seat=None,
+        turn=None,
+        counts=(0, 0, 0, 0),
+        sides=((0, 2), (1, 3)),
+        scores=(Account(recorded=104, opened=True), Account(recorded=61, opened=True)),
+        over=True,
+        losers=(0,),
+    )
+    assert presenter.match_end_text(view, NAMES, Lang.RU) == (
+        "🐐 Козёл — Маша + Вика\nОлег &lt;3 + 🤖 Компьютер 1: 61\nМаша + Вика: 104"
+    )
+
+
+def test_a_classic_match_end_names_the_winner() -> None:
+    view = match_view(
+        seat=None,
+        turn=None,
+        scores=(Account(recorded=35), Account(recorded=110)),
+        over=True,
+        ruleset=CLASSIC,
+        winners=(1,),
+    )
+    assert presenter.match_end_text(view, NAMES, Lang.EN) == (
+        "🏆 The winner is Олег &lt;3\nМаша: 35\nОлег &lt;3: 110"
+    )
+
+
+def test_side_names_and_score_lines_are_written_one_way() -> None:
+    assert presenter.side_names(NAMES, (0, 2)) == "Маша + Вика"
+    assert presenter.side_names(["x" * 40], (0,)) == "x" * 31 + "…"
+    assert presenter.score_line("Маша + Вика", 104) == "Маша + Вика: 104"
+    assert presenter.score_line("Олег", 12, gain=3) == "Олег: 12 · +3"
+
+
+# --- the turn timer --------------------------------------------------------------------
+
+
+def playing(*seats: SeatRecord) -> GameRecord:
+    return GameRecord(
+        id=7,
+        chat_id=-100,
+        status=GameStatus.PLAYING,
+        creator_id=1,
+        ruleset=KOZEL,
+        seats_wanted=len(seats),
+        seats=seats,
+        match=Match.new(KOZEL, len(seats), seed=1),
+    )
+
+
+def test_the_timer_tells_the_player_their_time_and_the_group_the_warning() -> None:
+    names = ("Маша", "Олег")
+    game = playing(SeatRecord(0, 1, names[0]), SeatRecord(1, 2, names[1], strikes=1))
+    assert game.match is not None and game.match.turn is not None
+    turn = game.match.turn
+    clock = TurnClock(7, move=0, seat=turn, deadline=100.0, limit=60, warn_at=90, warned=False)
+    assert presenter.hand_timer_lines(game, turn, clock, 40.5, Lang.RU).endswith("\n⏱ На ход: 60 с")
+    assert presenter.table_timer_line(game, clock, 40.5, names, Lang.RU) == ""
+    warned = dataclasses.replace(clock, warned=True)
+    assert presenter.hand_timer_lines(game, turn, warned, 95.2, Lang.RU).endswith(
+        "\n⏳ <b>Осталось 5 с!</b> Потом за вас сходит компьютер."
+    )
+    assert presenter.table_timer_line(game, warned, 95.2, names, Lang.RU) == (
+        f"\n⏳ {names[turn]}: 5 с"
+    )
+    stale = dataclasses.replace(warned, move=3)
+    assert presenter.table_timer_line(game, stale, 95.2, names, Lang.RU) == ""
+
+
+def test_the_timer_tells_the_strikes_and_the_computer_standing_in() -> None:
+    game = playing(SeatRecord(0, 1, "Маша", away=True), SeatRecord(1, 2, "Олег", strikes=2))
+    assert presenter.hand_timer_lines(game, 0, None, 0, Lang.RU) == (
+        "\n🤖 За вас играет компьютер. Хотите снова играть сами — нажмите «Я вернулся»."
+    )
+    assert presenter.hand_timer_lines(game, 1, None, 0, Lang.RU) == (
+        "\n⏰ Время на ход вышло 2 раз из 3 — за вас ходил компьютер."
+    )
