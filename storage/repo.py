@@ -1,4 +1,4 @@
-"""Every SQL statement about people, chats, games, actions and the outbox.
+"""Every SQL statement about people, chats, games, their messages and the outbox.
 
 Functions take a `Transaction` (writes, and reads that must see the transaction's
 own changes) or the `Database` (plain reads of committed state). They return the
@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -440,48 +440,6 @@ async def forget_message(
         "DELETE FROM messages WHERE game_id = ? AND role = ? AND seat = ?",
         (game_id, role.value, seat),
     )
-
-
-# The action log -----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ActionRecord:
-    seq: int
-    round_no: int
-    seat: int
-    action: str
-    actor_id: int | None
-
-
-async def append_actions(
-    tx: Transaction,
-    game_id: int,
-    *,
-    start: int,
-    actions: Sequence[tuple[int, int, str]],
-    actor_id: int | None,
-) -> None:
-    """Log applied actions `(round_no, seat, action)`; the first gets the sequence number
-    `start + 1`, so the log's numbers are the match's move numbers (1, 2, ...)."""
-    moment = _iso(now())
-    await tx.execute_many(
-        """
-        INSERT INTO actions (game_id, seq, round_no, seat, action, actor_id, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-            (game_id, start + offset + 1, round_no, seat, action, actor_id, moment)
-            for offset, (round_no, seat, action) in enumerate(actions)
-        ],
-    )
-
-
-async def game_actions(db: Reader, game_id: int) -> list[ActionRecord]:
-    rows = await db.fetch_all("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
-    return [
-        ActionRecord(r["seq"], r["round_no"], r["seat"], r["action"], r["actor_id"]) for r in rows
-    ]
 
 
 # The outbox ---------------------------------------------------------------------

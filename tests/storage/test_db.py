@@ -18,7 +18,8 @@ async def test_fresh_database_is_migrated_to_the_newest_schema(tmp_path: Path) -
             row["name"]
             for row in await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
-        assert {"users", "chats", "games", "seats", "actions", "outbox"} <= tables
+        assert {"users", "chats", "games", "seats", "messages", "outbox"} <= tables
+        assert "actions" not in tables  # migration 007: the match keeps its own log
         journal = await db.fetch_one("PRAGMA journal_mode")
         assert journal is not None and journal[0] == "wal"
         fks = await db.fetch_one("PRAGMA foreign_keys")
@@ -40,6 +41,34 @@ async def test_reopening_runs_only_new_migrations(tmp_path: Path) -> None:
         assert await db.user_version() == 2
         rows = await db.fetch_all("SELECT x FROM a")
         assert [r["x"] for r in rows] == [7]
+    finally:
+        await db.close()
+
+
+async def test_migration_7_drops_the_actions_table_with_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    before = [m for m in bundled_migrations() if m.version < 7]
+    db = await Database.open(path, before)
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO chats (id, type, updated_at) VALUES (-1, 'group', 'now')")
+        await tx.execute("INSERT INTO users (id, first_name, updated_at) VALUES (1, 'A', 'now')")
+        game = await tx.insert(
+            "INSERT INTO games (chat_id, status, creator_id, ruleset, seats_wanted, created_at)"
+            " VALUES (-1, 'playing', 1, '{}', 2, 'now')"
+        )
+        await tx.execute(
+            "INSERT INTO actions (game_id, seq, round_no, seat, action, created_at)"
+            " VALUES (?, 1, 1, 0, 'p1-1', 'now')",
+            (game,),
+        )
+    await db.close()
+    db = await Database.open(path)
+    try:
+        assert await db.user_version() == bundled_migrations()[-1].version
+        tables = [r["name"] for r in await db.fetch_all("SELECT name FROM sqlite_master")]
+        assert "actions" not in tables
+        row = await db.fetch_one("SELECT status FROM games WHERE id = ?", (game,))
+        assert row is not None and row["status"] == "playing"  # the game itself stays
     finally:
         await db.close()
 

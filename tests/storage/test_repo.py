@@ -1,8 +1,9 @@
-"""Repositories against a real temporary database file: games, seats, actions, outbox."""
+"""Repositories against a real temporary database file: games, seats, messages, outbox."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from domino.match import Match
+from domino.match import FORMAT_VERSION, Match
 from domino.rules import KOZEL
 from storage import repo
 from storage.db import Database
@@ -26,6 +27,7 @@ from storage.records import (
     UserRecord,
 )
 
+STORED_MATCHES = Path(__file__).parent.parent / "domino" / "stored"
 GROUP = ChatRecord(id=-1001, type="supergroup", title="Дворик")
 MASHA = UserRecord(id=1, first_name="Маша", language="ru")
 OLEG = UserRecord(id=2, first_name="Олег", username="oleg", language="en")
@@ -164,17 +166,26 @@ async def test_saving_an_outdated_record_is_a_version_conflict(db: Database) -> 
     assert loaded is not None and loaded.seats_wanted == 3 and loaded.version == 1
 
 
-async def test_actions_are_numbered_in_order(db: Database) -> None:
+async def test_a_game_saved_with_a_match_in_format_1_loads(db: Database) -> None:
+    """A running game saved before issue 12 keeps its match (stored with each round's
+    state as well); the next save writes it in the current format."""
+    old = (STORED_MATCHES / "kozel2_mid_round_v1.json").read_text()
     async with db.transaction() as tx:
         game = await repo.create_game(
             tx, chat_id=GROUP.id, creator_id=MASHA.id, ruleset=KOZEL, seats_wanted=2
         )
-        await repo.append_actions(
-            tx, game.id, start=0, actions=[(1, 0, "p1-1"), (1, 0, "p1-4R")], actor_id=MASHA.id
+        await tx.execute(
+            "UPDATE games SET status = 'playing', match = ? WHERE id = ?", (old, game.id)
         )
-        await repo.append_actions(tx, game.id, start=2, actions=[(1, 0, "d")], actor_id=None)
-    actions = await repo.game_actions(db, game.id)
-    assert [(a.seq, a.action) for a in actions] == [(1, "p1-1"), (2, "p1-4R"), (3, "d")]
+    loaded = await repo.load_game(db, game.id)
+    assert loaded is not None and loaded.match == Match.from_json(old)
+    assert loaded.match.round_no == 3 and not loaded.match.over
+    async with db.transaction() as tx:
+        await repo.save_game(tx, loaded)
+    stored = await db.fetch_one("SELECT match FROM games WHERE id = ?", (game.id,))
+    assert stored is not None and json.loads(stored["match"])["version"] == FORMAT_VERSION
+    again = await repo.load_game(db, game.id)
+    assert again is not None and again.match == loaded.match
 
 
 async def test_messages_are_kept_apart_from_the_game_version(db: Database) -> None:
