@@ -1,9 +1,11 @@
 """aiogram routers: parse the update, call the game service, reply. No game rules here.
 
 `get_routers()` gives one router holding all of them in the order they must be tried:
-specific handlers first, the polite fallbacks for everything else last. Its message
-events pass `CommandThrottle` first (issue 11, item 9: one person's command spam in a
-group gets a cooldown), which is why they hang under one parent.
+what happens to chats first, then everything a person sends (specific handlers first,
+the polite fallbacks last), then the error handlers. What a person sends passes two
+outer middlewares first: `PersonMiddleware` (the handlers' `person` and `lang`) and, for
+messages, `CommandThrottle` (issue 11, item 9: one person's command spam in a group gets
+a cooldown), which is why those routers hang under one parent.
 """
 
 from __future__ import annotations
@@ -13,22 +15,26 @@ import functools
 from aiogram import Router
 
 from handlers import buttons, chat_events, commands, endings, errors, fallback, settings, stats
+from handlers.people import PersonMiddleware
 from handlers.throttle import CommandThrottle
 
 
 @functools.cache
 def get_routers() -> list[Router]:
     """The bot's routers (built once: a router can belong to one parent only)."""
-    root = Router(name="handlers")
-    root.message.outer_middleware(CommandThrottle())
-    root.include_routers(
-        chat_events.router,
+    from_people = Router(name="from_people")
+    person = PersonMiddleware()
+    from_people.message.outer_middleware(person)
+    from_people.callback_query.outer_middleware(person)
+    from_people.message.outer_middleware(CommandThrottle())
+    from_people.include_routers(
         commands.router,
         endings.router,
         buttons.router,
         stats.router,
         settings.router,
         fallback.router,
-        errors.router,
     )
+    root = Router(name="handlers")
+    root.include_routers(chat_events.router, from_people, errors.router)
     return [root]

@@ -10,15 +10,15 @@ from __future__ import annotations
 import html
 import logging
 
-from aiogram import Bot, Router
+from aiogram import Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import CancelCb, LobbyAction, LobbyCb, MoveCb, RemoveCb
-from bot.i18n import t
+from bot.i18n import Lang, t
 from bot.presenter import removal_keyboard
-from bot.service import Answer, GameService, Refusal
-from handlers.people import admin_check, person_of, pressed_in, pressed_in_own_private_chat
+from bot.service import Answer, ChatCheck, GameService, Person, Refusal
+from handlers.people import AdminCheck, pressed_in, pressed_in_own_private_chat
 
 router = Router(name="buttons")
 log = logging.getLogger(__name__)
@@ -35,22 +35,26 @@ async def reply(call: CallbackQuery, answer: Answer) -> None:
         log.info("a press by %s was answered too late: %s", call.from_user.id, exc.message)
 
 
-async def refuse_outside_private_chat(call: CallbackQuery) -> bool:
+async def refuse_outside_private_chat(call: CallbackQuery, lang: Lang) -> bool:
     """A hand-like button pressed anywhere but the presser's own private chat is refused
     (answered as out of date); True if it was."""
     if pressed_in_own_private_chat(call):
         return False
-    await reply(call, Answer(t("alert.stale", person_of(call.from_user).lang), alert=True))
+    await reply(call, Answer(t("alert.stale", lang), alert=True))
     return True
 
 
-@router.callback_query(LobbyCb.filter())
+@router.callback_query(LobbyCb.filter(), AdminCheck())
 async def on_lobby(
-    call: CallbackQuery, callback_data: LobbyCb, bot: Bot, games: GameService
+    call: CallbackQuery,
+    callback_data: LobbyCb,
+    person: Person,
+    lang: Lang,
+    is_admin: ChatCheck,
+    games: GameService,
 ) -> None:
-    person = person_of(call.from_user)
     if callback_data.action is LobbyAction.REMOVE:
-        await _offer_removal(call, callback_data.game, bot, games)
+        await _offer_removal(call, callback_data.game, person, lang, is_admin, games)
         return
     answer = await games.lobby_press(
         callback_data.game,
@@ -58,47 +62,55 @@ async def on_lobby(
         person,
         callback_data.action,
         callback_data.option,
-        admin_check(bot, person.id),
+        is_admin,
     )
     await reply(call, answer)
 
 
-async def _offer_removal(call: CallbackQuery, game_id: int, bot: Bot, games: GameService) -> None:
-    """«Remove a player»: a short group message with one button per seated person."""
-    person = person_of(call.from_user)
+async def _offer_removal(
+    call: CallbackQuery,
+    game_id: int,
+    person: Person,
+    lang: Lang,
+    is_admin: ChatCheck,
+    games: GameService,
+) -> None:
+    """«Remove a player»: a short group message with one button per seated person, in the
+    group's language."""
     try:
-        game, people = await games.removal_choices(
-            game_id, pressed_in(call), person, admin_check(bot, person.id)
-        )
+        game, people = await games.removal_choices(game_id, pressed_in(call), person, is_admin)
     except Refusal as refusal:
-        await reply(call, refusal.answer(person.lang))
+        await reply(call, refusal.answer(lang))
         return
     await reply(call, Answer())
     assert isinstance(call.message, Message)  # pressed_in() found the game's group
-    lang = await games.publisher.group_lang(game)
+    group_lang = await games.publisher.group_lang(game)
     await call.message.answer(
-        t("lobby.remove_who", lang),
-        reply_markup=removal_keyboard(game, people, lang),
+        t("lobby.remove_who", group_lang),
+        reply_markup=removal_keyboard(game, people, group_lang),
     )
 
 
-@router.callback_query(RemoveCb.filter())
+@router.callback_query(RemoveCb.filter(), AdminCheck())
 async def on_remove(
-    call: CallbackQuery, callback_data: RemoveCb, bot: Bot, games: GameService
+    call: CallbackQuery,
+    callback_data: RemoveCb,
+    person: Person,
+    lang: Lang,
+    is_admin: ChatCheck,
+    games: GameService,
 ) -> None:
-    person = person_of(call.from_user)
     answer, removed = await games.remove_seat(
         callback_data.game,
         pressed_in(call),
         person,
         callback_data.seat,
         callback_data.user,
-        admin_check(bot, person.id),
+        is_admin,
     )
     await reply(call, answer)
     if removed is not None and isinstance(call.message, Message):
         # The list is used up: it says what was done (the lobby shows the seats as they are).
-        lang = person.lang
         text = t("lobby.removed", lang, name=html.escape(removed, quote=False))
         try:
             await call.message.edit_text(text, parse_mode="HTML")
@@ -107,12 +119,14 @@ async def on_remove(
 
 
 @router.callback_query(MoveCb.filter())
-async def on_move(call: CallbackQuery, callback_data: MoveCb, games: GameService) -> None:
-    if await refuse_outside_private_chat(call):
+async def on_move(
+    call: CallbackQuery, callback_data: MoveCb, person: Person, lang: Lang, games: GameService
+) -> None:
+    if await refuse_outside_private_chat(call, lang):
         return
     answer = await games.move_press(
         callback_data.game,
-        person_of(call.from_user),
+        person,
         callback_data.move,
         callback_data.kind,
         callback_data.tile,
@@ -121,15 +135,17 @@ async def on_move(call: CallbackQuery, callback_data: MoveCb, games: GameService
     await reply(call, answer)
 
 
-@router.callback_query(CancelCb.filter())
+@router.callback_query(CancelCb.filter(), AdminCheck())
 async def on_cancel(
-    call: CallbackQuery, callback_data: CancelCb, bot: Bot, games: GameService
+    call: CallbackQuery,
+    callback_data: CancelCb,
+    person: Person,
+    lang: Lang,
+    is_admin: ChatCheck,
+    games: GameService,
 ) -> None:
-    person = person_of(call.from_user)
     if not callback_data.confirm:
-        await reply(call, Answer(t("cancel.kept", person.lang)))
+        await reply(call, Answer(t("cancel.kept", lang)))
         return
-    answer = await games.cancel(
-        callback_data.game, pressed_in(call), person, admin_check(bot, person.id)
-    )
+    answer = await games.cancel(callback_data.game, pressed_in(call), person, is_admin)
     await reply(call, answer)

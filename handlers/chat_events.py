@@ -19,7 +19,6 @@ async def on_removed(event: ChatMemberUpdated, games: GameService) -> None:
     await games.bot_left_group(event.chat.id)
 
 
-@router.message(F.migrate_to_chat_id)
-async def on_migrated(message: Message, games: GameService) -> None:
-    assert message.migrate_to_chat_id is not None
-    await games.chat_migrated(message.chat.id, message.migrate_to_chat_id)
+@router.message(F.migrate_to_chat_id.as_("new_chat_id"))
+async def on_migrated(message: Message, new_chat_id: int, games: GameService) -> None:
+    await games.chat_migrated(message.chat.id, new_chat_id)

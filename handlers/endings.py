@@ -3,55 +3,54 @@ cancel (the vote itself is opened by /cancel, in handlers/commands.py)."""
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import SurrenderCb, VoteCb
-from bot.i18n import t
+from bot.i18n import Lang, t
 from bot.presenter import surrender_confirm_keyboard
-from bot.service import Answer, GameService, Refusal
+from bot.service import Answer, GameService, Person, Refusal
 from handlers.buttons import reply
-from handlers.people import GROUP_TYPES, person_of, pressed_in
+from handlers.people import GROUP_TYPES, pressed_in
 
 router = Router(name="endings")
 
 
-@router.message(Command("surrender"), F.from_user)
-async def on_surrender(message: Message, games: GameService) -> None:
+@router.message(Command("surrender"))
+async def on_surrender(message: Message, person: Person, lang: Lang, games: GameService) -> None:
     """In the match's group or in private: ask first, with buttons for this person only."""
-    assert message.from_user is not None
-    person = person_of(message.from_user)
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
     try:
         game_id, move = await games.surrender_allowed(chat_id, person)
     except Refusal as refusal:
-        await message.reply(t(refusal.key, person.lang, **refusal.values))
+        await message.reply(t(refusal.key, lang, **refusal.values))
         return
     await message.reply(
-        t("surrender.confirm", person.lang),
-        reply_markup=surrender_confirm_keyboard(game_id, move, person.id, person.lang),
+        t("surrender.confirm", lang),
+        reply_markup=surrender_confirm_keyboard(game_id, move, person.id, lang),
     )
 
 
 @router.callback_query(SurrenderCb.filter())
 async def on_surrender_press(
-    call: CallbackQuery, callback_data: SurrenderCb, games: GameService
+    call: CallbackQuery, callback_data: SurrenderCb, person: Person, lang: Lang, games: GameService
 ) -> None:
-    person = person_of(call.from_user)
     if person.id != callback_data.user:
-        await reply(call, Answer(t("alert.not_your_confirmation", person.lang), alert=True))
+        await reply(call, Answer(t("alert.not_your_confirmation", lang), alert=True))
         return
     if not callback_data.confirm:
-        await reply(call, Answer(t("answer.playing_on", person.lang)))
+        await reply(call, Answer(t("answer.playing_on", lang)))
         return
     answer = await games.surrender(callback_data.game, pressed_in(call), person, callback_data.move)
     await reply(call, answer)
 
 
 @router.callback_query(VoteCb.filter())
-async def on_vote(call: CallbackQuery, callback_data: VoteCb, games: GameService) -> None:
+async def on_vote(
+    call: CallbackQuery, callback_data: VoteCb, person: Person, games: GameService
+) -> None:
     answer = await games.vote_press(
-        callback_data.vote, pressed_in(call), person_of(call.from_user), callback_data.in_favour
+        callback_data.vote, pressed_in(call), person, callback_data.in_favour
     )
     await reply(call, answer)

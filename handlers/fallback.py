@@ -5,18 +5,17 @@ from __future__ import annotations
 from aiogram import F, Router
 from aiogram.types import CallbackQuery, Message
 
-from bot.i18n import lang_of, t
+from bot.i18n import Lang, t
 
 router = Router(name="fallback")
 
 
 @router.callback_query()
-async def on_unknown_button(call: CallbackQuery) -> None:
+async def on_unknown_button(call: CallbackQuery, lang: Lang) -> None:
     """A button from an older version of the bot, or forged data."""
-    await call.answer(t("alert.stale", lang_of(call.from_user.language_code)), show_alert=True)
+    await call.answer(t("alert.stale", lang), show_alert=True)
 
 
-@router.message(F.chat.type == "private", F.text.startswith("/"), F.from_user)
-async def on_unknown_command(message: Message) -> None:
-    assert message.from_user is not None
-    await message.answer(t("private.unknown_command", lang_of(message.from_user.language_code)))
+@router.message(F.chat.type == "private", F.text.startswith("/"))
+async def on_unknown_command(message: Message, lang: Lang) -> None:
+    await message.answer(t("private.unknown_command", lang))

@@ -1,13 +1,34 @@
-"""Turning Telegram's users and chats into the service's types, and asking Telegram who
-may do what in a chat (the service holds no Bot: it gets these checks as callables)."""
+"""Who is acting, in the service's terms, and what Telegram says they may do in a chat.
+
+- `PersonMiddleware` gives every message and button handler the acting `person: Person`
+  and their `lang: Lang` as typed parameters; an event without a sender never reaches a
+  handler.
+- `AdminCheck`, a filter that adds to the handler's data (aiogram's filter-to-context
+  pattern), gives `is_admin: ChatCheck`: whether that person is an admin of a chat the
+  service names, the game's own chat above all (issue 11, item 4). Telegram is asked only
+  when the service asks, at most once per chat per update, so a handler that needs no
+  admin never costs a getChatMember call.
+
+The service holds no Bot: it gets these checks as callables.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-from aiogram import Bot
+from aiogram import BaseMiddleware, Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
-from aiogram.types import CallbackQuery, Chat, ChatMemberRestricted, Message, User
+from aiogram.filters import Filter
+from aiogram.types import (
+    CallbackQuery,
+    Chat,
+    ChatMemberRestricted,
+    Message,
+    TelegramObject,
+    User,
+)
 
 from bot.service import ANONYMOUS_ADMIN_ID, ChatCheck, Person
 from storage.records import ChatRecord
@@ -19,6 +40,8 @@ log = logging.getLogger(__name__)
 
 
 def person_of(user: User) -> Person:
+    """The service's view of a Telegram user (used by the middlewares, and by /stats for
+    the person a command replies to)."""
     return Person(
         id=user.id,
         first_name=user.first_name,
@@ -26,6 +49,55 @@ def person_of(user: User) -> Person:
         username=user.username,
         language_code=user.language_code,
     )
+
+
+class PersonMiddleware(BaseMiddleware):
+    """An outer middleware of messages and button presses: puts `person` and `lang` (the
+    language Telegram reports for them) into the handler's data.
+
+    Telegram sends every message and press with a sender (a channel or an anonymous admin
+    writing in a group has a stand-in user); one without is dropped here with a log line,
+    since there is nobody to answer."""
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        user = data.get("event_from_user")
+        if not isinstance(user, User):
+            log.info("a %s without a sender was ignored", type(event).__name__)
+            return None
+        person = person_of(user)
+        data["person"] = person
+        data["lang"] = person.lang
+        return await handler(event, data)
+
+
+class AdminCheck(Filter):
+    """Always passes; adds `is_admin: ChatCheck` for the acting person (see the module's
+    docstring). An anonymous admin's message is an admin's in its own chat without asking:
+    only a chat's admins can write as the chat."""
+
+    async def __call__(
+        self, event: Message | CallbackQuery, bot: Bot, person: Person
+    ) -> dict[str, ChatCheck]:
+        known = event.chat.id if isinstance(event, Message) and by_anonymous_admin(event) else None
+        return {"is_admin": _admin_check(bot, person.id, known)}
+
+
+def _admin_check(bot: Bot, user_id: int, admin_of: int | None) -> ChatCheck:
+    answers: dict[int, bool] = {}
+
+    async def is_admin(chat_id: int) -> bool:
+        if chat_id == admin_of:
+            return True
+        if chat_id not in answers:
+            answers[chat_id] = await _status(bot, chat_id, user_id) in ADMIN_STATUSES
+        return answers[chat_id]
+
+    return is_admin
 
 
 def chat_of(chat: Chat) -> ChatRecord:
@@ -71,15 +143,6 @@ async def _status(bot: Bot, chat_id: int, user_id: int) -> str | None:
     if isinstance(member, ChatMemberRestricted):
         return "member" if member.is_member else "left"
     return member.status
-
-
-def admin_check(bot: Bot, user_id: int) -> ChatCheck:
-    """Whether `user_id` is an admin (or the owner) of a given chat, asked when needed."""
-
-    async def is_admin(chat_id: int) -> bool:
-        return await _status(bot, chat_id, user_id) in ADMIN_STATUSES
-
-    return is_admin
 
 
 async def is_member(bot: Bot, chat_id: int, user_id: int) -> bool:

@@ -36,33 +36,23 @@ async def show(message: Message, screen: Screen) -> None:
     await message.reply(screen.text, reply_markup=screen.keyboard, parse_mode="HTML")
 
 
-def asker(message: Message) -> Person:
-    """Who sent the command (their name as last seen is kept by `handlers.seen`)."""
-    assert message.from_user is not None
-    return person_of(message.from_user)
+@router.message(Command("top"), in_group)
+async def on_top(message: Message, lang: Lang, stats: StatsService) -> None:
+    await show(message, await stats.top(where(message.chat), lang))
 
 
-@router.message(Command("top"), in_group, F.from_user)
-async def on_top(message: Message, stats: StatsService) -> None:
-    person = asker(message)
-    await show(message, await stats.top(where(message.chat), person.lang))
+@router.message(Command("top"), in_private)
+async def on_top_in_private(message: Message, lang: Lang) -> None:
+    await message.answer(t("top.private", lang))
 
 
-@router.message(Command("top"), in_private, F.from_user)
-async def on_top_in_private(message: Message) -> None:
-    assert message.from_user is not None
-    await message.answer(t("top.private", person_of(message.from_user).lang))
-
-
-@router.message(Command("stats"), F.from_user)
-async def on_stats(message: Message, stats: StatsService) -> None:
+@router.message(Command("stats"))
+async def on_stats(message: Message, person: Person, lang: Lang, stats: StatsService) -> None:
     """Yours here; as a reply in a group, the replied-to person's here; in private, yours
     across all groups. A reply to a bot's message asks about the sender, and so does a
     message in a forum topic (Telegram makes it a reply to the topic's first message)."""
-    lang = asker(message).lang
     chat = where(message.chat)
-    about = message.from_user
-    assert about is not None
+    about = person
     replied = message.reply_to_message
     if (
         chat.is_group
@@ -71,38 +61,36 @@ async def on_stats(message: Message, stats: StatsService) -> None:
         and replied.from_user is not None
         and not replied.from_user.is_bot
     ):
-        about = replied.from_user
-    screen = await stats.player(about.id, person_of(about).name, chat, lang)
-    await show(message, screen)
+        about = person_of(replied.from_user)
+    await show(message, await stats.player(about.id, about.name, chat, lang))
 
 
-@router.message(Command("history"), in_group, F.from_user)
-async def on_history(message: Message, stats: StatsService) -> None:
-    lang = asker(message).lang
+@router.message(Command("history"), in_group)
+async def on_history(message: Message, lang: Lang, stats: StatsService) -> None:
     await show(message, await stats.history(where(message.chat), lang))
 
 
-@router.message(Command("history"), in_private, F.from_user)
-async def on_history_in_private(message: Message) -> None:
-    assert message.from_user is not None
-    await message.answer(t("history.private", person_of(message.from_user).lang))
+@router.message(Command("history"), in_private)
+async def on_history_in_private(message: Message, lang: Lang) -> None:
+    await message.answer(t("history.private", lang))
 
 
-async def _edit(call: CallbackQuery, lang: Lang, screen: Screen | Refusal) -> None:
-    """Answer the press, then put `screen` into the pressed message (or only refuse)."""
+async def _edit(
+    call: CallbackQuery, message: Message, lang: Lang, screen: Screen | Refusal
+) -> None:
+    """Answer the press, then put `screen` into the pressed `message` (or only refuse)."""
     if isinstance(screen, Refusal):
         await reply(call, screen.answer(lang))
         return
     await reply(call, Answer())
-    assert isinstance(call.message, Message)
     try:
-        await call.message.edit_text(screen.text, reply_markup=screen.keyboard, parse_mode="HTML")
+        await message.edit_text(screen.text, reply_markup=screen.keyboard, parse_mode="HTML")
     except TelegramBadRequest as exc:
         # Deleted meanwhile, or too old for Telegram to edit: the press was answered, and
         # the command gives a fresh message any time.
         if "message to edit not found" not in exc.message and "can't be edited" not in exc.message:
             raise
-        log.info("a stats message in %s could not be edited: %s", call.message.chat.id, exc.message)
+        log.info("a stats message in %s could not be edited: %s", message.chat.id, exc.message)
 
 
 def _group_message(call: CallbackQuery) -> Message | None:
@@ -114,8 +102,9 @@ def _group_message(call: CallbackQuery) -> Message | None:
 
 
 @router.callback_query(TopCb.filter())
-async def on_top_page(call: CallbackQuery, callback_data: TopCb, stats: StatsService) -> None:
-    lang = person_of(call.from_user).lang
+async def on_top_page(
+    call: CallbackQuery, callback_data: TopCb, lang: Lang, stats: StatsService
+) -> None:
     message = _group_message(call)
     if message is None:
         await reply(call, Answer(t("alert.stale", lang), alert=True))
@@ -126,14 +115,13 @@ async def on_top_page(call: CallbackQuery, callback_data: TopCb, stats: StatsSer
         )
     except Refusal as refusal:
         screen = refusal
-    await _edit(call, lang, screen)
+    await _edit(call, message, lang, screen)
 
 
 @router.callback_query(HistoryCb.filter())
 async def on_history_page(
-    call: CallbackQuery, callback_data: HistoryCb, stats: StatsService
+    call: CallbackQuery, callback_data: HistoryCb, lang: Lang, stats: StatsService
 ) -> None:
-    lang = person_of(call.from_user).lang
     message = _group_message(call)
     if message is None:
         await reply(call, Answer(t("alert.stale", lang), alert=True))
@@ -147,4 +135,4 @@ async def on_history_page(
         )
     except Refusal as refusal:
         screen = refusal
-    await _edit(call, lang, screen)
+    await _edit(call, message, lang, screen)

@@ -28,7 +28,8 @@ from aiogram.types import Message, TelegramObject
 
 from bot.i18n import t
 from bot.presenter import short_name
-from handlers.people import GROUP_TYPES, person_of
+from bot.service import Person
+from handlers.people import GROUP_TYPES
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,8 @@ class _Record:
 
 
 class CommandThrottle(BaseMiddleware):
-    """An outer middleware of message events: counts each person's commands per group."""
+    """An outer middleware of message events, inside `PersonMiddleware` (it reads
+    `person`): counts each person's commands per group."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
@@ -69,16 +71,15 @@ class CommandThrottle(BaseMiddleware):
     ) -> Any:
         if not isinstance(event, Message) or not await self._is_group_command(event, data):
             return await handler(event, data)
-        assert event.from_user is not None  # checked by _is_group_command
-        verdict = self.count(event.chat.id, event.from_user.id)
+        person: Person = data["person"]
+        verdict = self.count(event.chat.id, person.id)
         if verdict == "go":
             return await handler(event, data)
         if verdict == "notice":
-            person = person_of(event.from_user)
             log.info(
                 "chat %s: user %s sent more than %d commands in %.0f s; %.0f s of silence",
                 event.chat.id,
-                event.from_user.id,
+                person.id,
                 LIMIT,
                 WINDOW,
                 COOLDOWN,
@@ -116,9 +117,9 @@ class CommandThrottle(BaseMiddleware):
             del self._records[key]
 
     async def _is_group_command(self, message: Message, data: dict[str, Any]) -> bool:
-        """A command to this bot (not `/top@another_bot`) from a person in a group."""
+        """A command to this bot (not `/top@another_bot`) in a group."""
         text = message.text or ""
-        if message.chat.type not in GROUP_TYPES or message.from_user is None:
+        if message.chat.type not in GROUP_TYPES:
             return False
         if not text.startswith("/"):
             return False
