@@ -1,27 +1,48 @@
-"""Engine benchmark: random rounds against the PyPI package `dominoes` 6.1.0.
+"""Engine benchmark: random rounds against the PyPI package `dominoes` 6.1.0, and the
+time a press spends loading its stored match.
 
-    .venv/bin/python bench/engine.py [--rounds N] [--repeats K]
+    .venv/bin/python bench/engine.py [--rounds N] [--repeats K] [--compare-with REV]
 
 Both engines play the same game (Козёл with 4 players x 7 tiles, no bazaar, one
 line), dealt and played at random, in the same run on the same machine; each
 figure is the best of K repeats. Ours is measured twice: `Round.start` followed by
 `Round.playout` (the mask kernel computer players use), and `Round.start` followed
 by a loop of `legal_actions()` / `apply()` through the public API.
+
+Load per press: every press loads its game, so `Match.from_json` of a 15-round
+match (Козёл for 4, greedy players, one action before the end of round 15) must
+stay under `LOAD_BUDGET_MS`. The figure is the mean over K runs; the same figure of
+the engine at `--compare-with` (default: before issue 12 stored the match once) is
+measured in a child process that imports that revision's `domino` (`git archive`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# Appended, not put first: a child run with PYTHONPATH naming another tree imports
+# that tree's `domino` (see `earlier_load_ms`).
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
+from domino.match import LoggedAction, Match
+from domino.players import GreedyPlayer
 from domino.round import Round
 from domino.rules import KOZEL
+
+ROOT = Path(__file__).resolve().parent.parent
+LOAD_BUDGET_MS = 1.0
+LOAD_ROUNDS = 15
+BEFORE_ISSUE_12 = "c88a6ad"
 
 
 def best_time(run: Callable[[], None], repeats: int) -> float:
@@ -74,6 +95,72 @@ def per_call_us(run: Callable[[], None], calls: int, repeats: int) -> float:
     return best_time(run, repeats) / calls * 1e6
 
 
+def stored_match(rounds: int) -> str:
+    """`to_json` of a Козёл match for 4 played greedily (target out of reach) and stopped
+    one action before the end of round `rounds`: the heaviest press of such a match.
+    Uses only what every engine version has, so the earlier one builds the same match."""
+    ruleset = KOZEL.with_options(target=10_000)
+    player = GreedyPlayer()
+    match = Match.new(ruleset, 4, seed=2026)
+    while match.round_no <= rounds:
+        seat = match.turn
+        assert seat is not None
+        match.apply(player.choose(match.round.view(seat)), seat)
+    log: list[LoggedAction] = [entry for entry in match.log if entry.round_no <= rounds]
+    return Match.replay(ruleset, 4, match.seed, log[:-1]).to_json()
+
+
+def load_ms(rounds: int, repeats: int, loads: int = 200) -> float:
+    """Milliseconds per `Match.from_json` of `stored_match(rounds)`: the mean of
+    `repeats` runs of `loads` loads."""
+    text = stored_match(rounds)
+    runs = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(loads):
+            Match.from_json(text)
+        runs.append((time.perf_counter() - start) / loads * 1e3)
+    return statistics.fmean(runs)
+
+
+def earlier_load_ms(revision: str, rounds: int, repeats: int) -> float | None:
+    """`load_ms` of the engine at `revision`, in a child process; None without git."""
+    with tempfile.TemporaryDirectory() as tree:
+        archive = Path(tree) / "domino.tar"
+        try:
+            subprocess.run(
+                ["git", "archive", "--output", str(archive), revision, "domino"],
+                cwd=ROOT,
+                check=True,
+                capture_output=True,
+            )
+        except (OSError, subprocess.CalledProcessError) as exc:
+            print(f"load per press at {revision}: not measured ({exc})")
+            return None
+        with tarfile.open(archive) as tar:
+            tar.extractall(tree, filter="data")
+        child = subprocess.run(
+            [sys.executable, __file__, "--load-only", "--repeats", str(repeats)],
+            env={**os.environ, "PYTHONPATH": tree},
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    return float(child.stdout)
+
+
+def report_loads(repeats: int, revision: str) -> None:
+    ours = load_ms(LOAD_ROUNDS, repeats)
+    verdict = "within" if ours < LOAD_BUDGET_MS else "OVER"
+    print(
+        f"load per press ({LOAD_ROUNDS}-round match, Match.from_json, mean of {repeats} runs):"
+        f" {ours:.3f} ms, {verdict} the {LOAD_BUDGET_MS:g} ms budget"
+    )
+    earlier = earlier_load_ms(revision, LOAD_ROUNDS, repeats)
+    if earlier is not None:
+        print(f"load per press at {revision}, same run: {earlier:.3f} ms ({earlier / ours:.1f}x)")
+
+
 def report_rounds(name: str, seconds: float, rounds: int) -> float:
     us = seconds / rounds * 1e6
     print(f"{name}: {rounds / seconds:,.0f} rounds/s ({us:.1f} µs/round)")
@@ -84,8 +171,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5000, help="rounds per timed run")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs; the best counts")
+    parser.add_argument(
+        "--compare-with",
+        default=BEFORE_ISSUE_12,
+        metavar="REV",
+        help="the revision whose load per press is shown beside ours",
+    )
+    parser.add_argument("--load-only", action="store_true", help="print only our load in ms")
     args = parser.parse_args()
     rounds, repeats = args.rounds, args.repeats
+    if args.load_only:
+        print(load_ms(LOAD_ROUNDS, repeats))
+        return
+    report_loads(repeats, args.compare_with)
 
     print(f"Козёл, 4 players x 7 tiles, no bazaar; best of {repeats} runs of {rounds} rounds")
     rng = random.Random(1)

@@ -118,7 +118,8 @@ class Match:
         log: Sequence[LoggedAction] = (),
     ) -> None:
         """The match as round `round_no` (`round_`) is dealt, after the rounds `results`
-        scored and the actions `log` played them; use `new`, `replay` or `from_json`."""
+        scored and the actions `log` played them; use `new`, `replay` or `from_json`.
+        The finished round, if any, is dealt and replayed from the log when first asked for."""
         self._ruleset = ruleset
         self._players = players
         self._seed = seed
@@ -131,9 +132,11 @@ class Match:
         self._scores = last.after if last else initial_scores(ruleset, len(self._sides))
         self._eggs = last.eggs_after if last else 0
         self._log = list(log)
-        self._over = False
-        self._losers: tuple[int, ...] = ()
-        self._winners: tuple[int, ...] = ()
+        deciders = match_deciders(ruleset, self._scores)
+        self._over = bool(deciders)
+        kozel = ruleset.scoring is Scoring.KOZEL
+        self._losers = deciders if kozel else ()
+        self._winners = () if kozel else deciders
 
     # --- construction -------------------------------------------------------------------
 
@@ -213,7 +216,21 @@ class Match:
     @property
     def finished_round(self) -> Round | None:
         """The last round that ended, kept so its final table can still be shown."""
+        if self._finished_round is None and self._results:
+            self._finished_round = self._replayed_round(len(self._results))
         return self._finished_round
+
+    def _replayed_round(self, round_no: int) -> Round:
+        """Round `round_no` dealt from the seed (C-12) and played as the log says; its
+        first action names the seat that opened it (K-4 / T-2)."""
+        entries = [entry for entry in self._log if entry.round_no == round_no]
+        leader = entries[0].seat if round_no > 1 else None
+        round_ = Round.start(
+            self._ruleset, self._players, round_rng(self._seed, round_no), leader=leader
+        )
+        for entry in entries:
+            round_.apply(entry.action, entry.seat)
+        return round_
 
     @property
     def results(self) -> tuple[RoundResult, ...]:
@@ -408,9 +425,8 @@ class Match:
         """The match as versioned JSON text: `{"version": 2, ...}`.
 
         It holds what cannot be worked out again: the ruleset, the seed and the action
-        log (C-12), and, so that loading stays fast, each finished round's result.
-        `from_json` deals the last finished round and the current one again from the
-        seed and replays their actions, which checks them against the stored results.
+        log (C-12), and, so that loading stays fast, each finished round's result:
+        `from_json` deals and replays only the current round (see `_resume`).
         """
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
@@ -458,17 +474,24 @@ class Match:
     ) -> Match:
         """The match whose finished rounds scored `results` and whose actions are `log`.
 
-        The rounds before the last finished one are taken as stored; that round and the
-        current one are dealt from the seed (C-12) and replayed, so a log that does not
-        give the stored results, or does not apply, is refused (`BadState`).
+        Once the current round has begun, only it is dealt from the seed (C-12) and
+        replayed, opened by the seat of its first action (K-4 / T-2); before that, or
+        once the match is over, the last finished round is replayed instead, which
+        deals the next one or ends the match and must give the stored result. A log
+        that does not apply, or does not give the stored results, is refused
+        (`BadState`). The rounds before are taken as stored.
         """
-        first = max(1, len(results))  # the first round dealt and replayed
+        finished = len(results)
         start = len(log)
-        while start and log[start - 1].round_no >= first:
+        while start and log[start - 1].round_no > finished:
             start -= 1
-        if first > 1 and start == len(log):
-            raise BadState(f"the log has no action of round {first}, which has a result")
-        # K-4 / T-2: the seat that opens a later round is the one whose action comes first.
+        first = finished + 1  # the first round dealt and replayed
+        if finished and start == len(log):  # the next round has not begun, or never will
+            first = finished
+            while start and log[start - 1].round_no >= finished:
+                start -= 1
+            if start == len(log):
+                raise BadState(f"the log has no action of round {finished}, which has a result")
         leader = log[start].seat if first > 1 else None
         match = cls(
             ruleset,
@@ -501,7 +524,7 @@ class Match:
             self._seed,
             self._round_no,
             self._round,
-            self._finished_round,
+            self.finished_round,
             self._results,
             self._scores,
             self._eggs,
