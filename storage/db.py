@@ -440,8 +440,6 @@ def _reason(exc: BaseException) -> str:
 
 def split_statements(script: str) -> list[str]:
     """Split a migration script into complete statements (sqlite3.complete_statement)."""
-    import sqlite3
-
     statements: list[str] = []
     buffer = ""
     for line in script.splitlines(keepends=True):
