@@ -210,39 +210,34 @@ def _columns(*cells: tuple[str, int]) -> str:
     return "".join(pad(text, width, right=True) for text, width in cells)
 
 
-def leaderboard_text(page: Page[LeaderRow], chat: str | None, lang: Lang) -> str:
-    """The players' table: line one the place, name, rating (K-11) and Elo; line two the
-    matches, times козёл, share of matches not козёл, fish made, average final points."""
-    if not page.total:
-        return t("top.empty", lang)
-    head = t("top.title", lang, chat=_title(chat), page=page.page_no, pages=page.pages)
-    lines = _ranked(
-        "#",
-        pad(t("top.col_name", lang), NAME_WIDTH),
-        _columns((t("top.col_rating", lang), 6), (t("top.col_elo", lang), 6)),
-        _stat_columns(
-            t("top.col_matches", lang),
-            t("top.col_goats", lang),
-            t("top.col_safe", lang),
-            t("top.col_fish", lang),
-            t("top.col_avg", lang),
-        ),
-    )
-    lines.append("─" * LINE_WIDTH)
-    for row in page.rows:
-        lines += _ranked(
-            str(row.place),
-            cell(row.name, NAME_WIDTH),
-            _columns((str(row.rating), 6), (_elo(row.elo), 6)),
-            _stat_columns(
-                str(row.matches),
-                str(row.goats),
-                percent(row.not_goat_share),
-                str(row.fish_made),
-                str(round_half_up(row.avg_points)),
-            ),
-        )
-    return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{t('top.legend', lang)}"
+Column = tuple[str, int]  # a column's header key and width
+PLAYER_COUNTS: Sequence[Column] = (
+    ("top.col_matches", 5),
+    ("top.col_goats", 5),
+    ("top.col_safe", 7),
+    ("top.col_fish", 5),
+    ("top.col_avg", 6),
+)
+PAIR_COUNTS: Sequence[Column] = (
+    ("top.col_matches", 6),
+    ("top.col_goats", 6),
+    ("top.col_safe", 8),
+    ("top.col_avg", 8),
+)
+
+
+def _counts(row: LeaderRow | PairRow, columns: Sequence[Column]) -> str:
+    """A ranking row's counts under their headers: matches, times козёл, share of matches
+    not козёл, fish made (players only), average final points."""
+    cells = {
+        "top.col_matches": str(row.matches),
+        "top.col_goats": str(row.goats),
+        "top.col_safe": percent(row.not_goat_share),
+        "top.col_avg": str(round_half_up(row.avg_points)),
+    }
+    if isinstance(row, LeaderRow):
+        cells["top.col_fish"] = str(row.fish_made)
+    return _columns(*((cells[key], width) for key, width in columns))
 
 
 def _ranked(place: str, name: str, numbers: str, counts: str) -> list[str]:
@@ -251,8 +246,24 @@ def _ranked(place: str, name: str, numbers: str, counts: str) -> list[str]:
     return [pad(place, 3, right=True) + " " + name + numbers, "    " + counts]
 
 
-def _stat_columns(matches: str, goats: str, safe: str, fish: str, avg: str) -> str:
-    return _columns((matches, 5), (goats, 5), (safe, 7), (fish, 5), (avg, 6))
+def _headers(columns: Sequence[Column], lang: Lang) -> str:
+    return _columns(*((t(key, lang), width) for key, width in columns))
+
+
+def leaderboard_text(page: Page[LeaderRow], chat: str | None, lang: Lang) -> str:
+    """The players' table: line one the place, name, rating (K-11) and Elo; line two the
+    matches, times козёл, share of matches not козёл, fish made, average final points."""
+    if not page.total:
+        return t("top.empty", lang)
+    head = t("top.title", lang, chat=_title(chat), page=page.page_no, pages=page.pages)
+    numbers = _columns((t("top.col_rating", lang), 6), (t("top.col_elo", lang), 6))
+    name = pad(t("top.col_name", lang), NAME_WIDTH)
+    lines = [*_ranked("#", name, numbers, _headers(PLAYER_COUNTS, lang)), "─" * LINE_WIDTH]
+    for row in page.rows:
+        numbers = _columns((str(row.rating), 6), (_elo(row.elo), 6))
+        name = cell(row.name, NAME_WIDTH)
+        lines += _ranked(str(row.place), name, numbers, _counts(row, PLAYER_COUNTS))
+    return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{t('top.legend', lang)}"
 
 
 def pairs_text(page: Page[PairRow], chat: str | None, lang: Lang) -> str:
@@ -260,35 +271,15 @@ def pairs_text(page: Page[PairRow], chat: str | None, lang: Lang) -> str:
     if not page.total:
         return t("top.pairs_empty", lang)
     head = t("top.pairs_title", lang, chat=_title(chat), page=page.page_no, pages=page.pages)
-    lines = _ranked(
-        "#",
-        pad(t("top.col_pair", lang), PAIR_WIDTH),
-        _columns((t("top.col_rating", lang), 6)),
-        _pair_columns(
-            t("top.col_matches", lang),
-            t("top.col_goats", lang),
-            t("top.col_safe", lang),
-            t("top.col_avg", lang),
-        ),
-    )
-    lines.append("─" * LINE_WIDTH)
+    numbers = _columns((t("top.col_rating", lang), 6))
+    name = pad(t("top.col_pair", lang), PAIR_WIDTH)
+    lines = [*_ranked("#", name, numbers, _headers(PAIR_COUNTS, lang)), "─" * LINE_WIDTH]
     for row in page.rows:
+        name = html.escape(pair_names(row.names, PAIR_WIDTH), quote=False)
         lines += _ranked(
-            str(row.place),
-            html.escape(pair_names(row.names, PAIR_WIDTH), quote=False),
-            _columns((str(row.rating), 6)),
-            _pair_columns(
-                str(row.matches),
-                str(row.goats),
-                percent(row.not_goat_share),
-                str(round_half_up(row.avg_points)),
-            ),
+            str(row.place), name, _columns((str(row.rating), 6)), _counts(row, PAIR_COUNTS)
         )
     return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{t('top.pairs_legend', lang)}"
-
-
-def _pair_columns(matches: str, goats: str, safe: str, avg: str) -> str:
-    return _columns((matches, 6), (goats, 6), (safe, 8), (avg, 8))
 
 
 def pair_names(names: tuple[str, str], width: int) -> str:
