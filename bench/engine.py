@@ -111,15 +111,16 @@ def stored_match(rounds: int) -> str:
 
 
 def load_ms(rounds: int, repeats: int, loads: int = 200) -> float:
-    """Milliseconds per `Match.from_json` of `stored_match(rounds)`: the mean of
-    `repeats` runs of `loads` loads."""
+    """CPU milliseconds per `Match.from_json` of `stored_match(rounds)`: the mean of
+    `repeats` runs of `loads` loads. CPU time, so that other processes sharing the
+    machine do not count: what a press costs the bot's own process."""
     text = stored_match(rounds)
     runs = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(loads):
             Match.from_json(text)
-        runs.append((time.perf_counter() - start) / loads * 1e3)
+        runs.append((time.process_time() - start) / loads * 1e3)
     return statistics.fmean(runs)
 
 
@@ -153,7 +154,7 @@ def report_loads(repeats: int, revision: str) -> None:
     ours = load_ms(LOAD_ROUNDS, repeats)
     verdict = "within" if ours < LOAD_BUDGET_MS else "OVER"
     print(
-        f"load per press ({LOAD_ROUNDS}-round match, Match.from_json, mean of {repeats} runs):"
+        f"load per press ({LOAD_ROUNDS}-round match, Match.from_json, CPU, mean of {repeats} runs):"
         f" {ours:.3f} ms, {verdict} the {LOAD_BUDGET_MS:g} ms budget"
     )
     earlier = earlier_load_ms(revision, LOAD_ROUNDS, repeats)

@@ -455,7 +455,8 @@ class Match:
             ruleset = Ruleset.from_dict(data["ruleset"])
             players = _int(data["players"])
             seed = _int(data["seed"])
-            results = [_result_from_dict(item) for item in data["results"]]
+            start = initial_scores(ruleset, len(sides_for(ruleset, players)))
+            results = _results_from_list(data["results"], start)
             log = list(map(_read_logged_action, data["log"]))
             return cls._resume(ruleset, players, seed, results, log)
         except BadState:
@@ -543,7 +544,7 @@ class Match:
 
 
 def _int(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
+    if type(value) is not int:  # JSON's true and false are ints to isinstance
         raise BadState(f"expected an integer, not {value!r}")
     return value
 
@@ -567,27 +568,36 @@ def _account(recorded: Any, remembered: Any, opened: Any) -> Account:
 
 
 def _result_to_dict(result: RoundResult) -> dict[str, Any]:
+    """A finished round's result without what the previous one gives: its number, the
+    accounts before it and the eggs carried into it."""
     outcome = result.outcome
     return {
-        "round_no": result.round_no,
         "outcome": [outcome.kind.value, outcome.seat, list(outcome.hand_values)],
-        "before": [_account_to_list(account) for account in result.before],
         "points": list(result.points),
         "after": [_account_to_list(account) for account in result.after],
-        "eggs": [result.eggs_before, result.eggs_after, result.eggs_taken_by],
+        "eggs": [result.eggs_after, result.eggs_taken_by],
     }
 
 
-def _result_from_dict(item: Mapping[str, Any]) -> RoundResult:
-    kind, seat, hand_values = item["outcome"]
-    eggs_before, eggs_after, taken_by = item["eggs"]
-    return RoundResult(
-        round_no=_int(item["round_no"]),
-        outcome=RoundOutcome(OutcomeKind(kind), _int(seat), tuple(map(_int, hand_values))),
-        before=tuple(_account_from_list(account) for account in item["before"]),
-        points=tuple(map(_int, item["points"])),
-        after=tuple(_account_from_list(account) for account in item["after"]),
-        eggs_before=_int(eggs_before),
-        eggs_after=_int(eggs_after),
-        eggs_taken_by=None if taken_by is None else _int(taken_by),
-    )
+def _results_from_list(
+    items: Sequence[Mapping[str, Any]], start: tuple[Account, ...]
+) -> list[RoundResult]:
+    """Read back `_result_to_dict` of each round in order, the first from `start`."""
+    results = []
+    before, eggs_before = start, 0
+    for round_no, item in enumerate(items, 1):
+        kind, seat, hand_values = item["outcome"]
+        eggs_after, taken_by = item["eggs"][-2:]  # format 1 put the eggs carried in first
+        result = RoundResult(
+            round_no=round_no,
+            outcome=RoundOutcome(OutcomeKind(kind), _int(seat), tuple(map(_int, hand_values))),
+            before=before,
+            points=tuple(map(_int, item["points"])),
+            after=tuple(map(_account_from_list, item["after"])),
+            eggs_before=eggs_before,
+            eggs_after=_int(eggs_after),
+            eggs_taken_by=None if taken_by is None else _int(taken_by),
+        )
+        results.append(result)
+        before, eggs_before = result.after, result.eggs_after
+    return results

@@ -197,6 +197,8 @@ def test_json_holds_the_seed_the_log_and_the_results_once() -> None:
     data = json.loads(match.to_json())
     assert set(data) == {"version", "ruleset", "players", "seed", "results", "log"}
     assert data["log"] == [str(entry) for entry in match.log] and len(data["results"]) == 1
+    # A result leaves out what the one before gives: its number, the accounts before it.
+    assert set(data["results"][0]) == {"outcome", "points", "after", "eggs"}
     back = Match.from_json(match.to_json())
     assert back == match and back.round.turn_no == 0 and back.finished_round is not None
     assert back.round.deal == match.round.deal and back.round.leader == match.round.leader
@@ -214,6 +216,7 @@ def points_changed(data: dict[str, Any]) -> None:
         (lambda d: d.update(version=3), "version"),
         (lambda d: d.pop("version"), "version"),
         (lambda d: d.update(players="four"), "integer"),
+        (lambda d: d.update(seed=True), "integer"),
         (lambda d: d.update(seed=18), "does not apply"),
         (lambda d: d.update(log=["1:0:zz"]), "action"),
         (lambda d: d.update(log=d["log"][1:]), "does not apply"),
