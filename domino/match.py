@@ -42,7 +42,8 @@ FORMAT_VERSION = 2
 
 READABLE_VERSIONS = (1, FORMAT_VERSION)
 """Versions `from_json` reads. Version 1 stored, besides, the current and the finished
-round (deal and actions) and the totals; the seed, the log and the results give them
+round (deal and actions), the totals, and in each result its number, the accounts
+before it and the eggs carried in; the seed, the log and the results give all of them
 again, so it reads as version 2 does."""
 
 
