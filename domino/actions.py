@@ -35,7 +35,7 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class Knock:
-    """"Стучу": pass with no playable tile and nothing left to draw (C-7)."""
+    """Knock ("стучу"): pass with no playable tile and nothing left to draw (C-7)."""
 
     def __str__(self) -> str:
         return "k"
