@@ -68,7 +68,7 @@ def _bundle(lang: Lang) -> FluentBundle:
     return bundle
 
 
-BUNDLES: Mapping[Lang, FluentBundle] = {lang: _bundle(lang) for lang in Lang}
+_BUNDLES: Mapping[Lang, FluentBundle] = {lang: _bundle(lang) for lang in Lang}
 
 
 def _argument(value: Any) -> Any:
@@ -81,7 +81,7 @@ def _argument(value: Any) -> Any:
 
 def t(key: str, lang: Lang = DEFAULT_LANG, /, **values: Any) -> str:
     """The text `key` in `lang`, with `values` filled in."""
-    bundle = BUNDLES[lang]
+    bundle = _BUNDLES[lang]
     message_id = fluent_id(key)
     if not bundle.has_message(message_id):
         raise KeyError(f"no text {key!r} in {lang.value}")
