@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from domino.actions import Played
-from domino.layout import End, Placement
+from domino.geometry import End, Placement
 from domino.rules import KOZEL, Ruleset
 from domino.tiles import ALL_TILES, SET_SIZE, Tile, tile
 from domino.views import (

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from domino.layout import End, Placement
+from domino.geometry import End, Placement
 from domino.views import LayoutView
 
 DEFAULT_UNIT = 26

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 
-from domino.layout import End
+from domino.geometry import End
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
 from domino.rules import CLASSIC, KOZEL, LayoutKind, Ruleset

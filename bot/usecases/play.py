@@ -22,7 +22,7 @@ from bot.usecases.base import (
 )
 from domino.actions import DRAW, KNOCK, Action, Draw, Play
 from domino.errors import DominoError
-from domino.layout import End
+from domino.geometry import End
 from domino.players import GreedyPlayer
 from domino.tiles import ALL_TILES, Tile
 from storage import repo

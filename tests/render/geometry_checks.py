@@ -7,7 +7,7 @@ show the same pip, and tiles that are not neighbours not touching at all.
 
 from __future__ import annotations
 
-from domino.layout import End, Placement
+from domino.geometry import End, Placement
 from domino.views import LayoutView
 from render.geometry import Orientation, Rect, TableGeometry, TileBox
 

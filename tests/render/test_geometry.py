@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domino.layout import End, Placement
+from domino.geometry import End, Placement
 from domino.match import Match
 from domino.players import RandomPlayer
 from domino.rules import KOZEL, LayoutKind

@@ -9,7 +9,7 @@ import random
 import pytest
 from PIL import Image
 
-from domino.layout import End
+from domino.geometry import End
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import CLASSIC, KOZEL, LayoutKind, Ruleset
