@@ -27,7 +27,7 @@ as "repeated"), as people do.
 Figures, over the window from the first «Начать» press until the run stops (after
 ``--seconds`` of play, or when every game has ended):
 
-- moves/s: engine actions the bot applied and stored (rows of the ``actions`` table,
+- moves/s: engine actions the bot applied and stored (entries of the stored matches' logs,
   people's and computers'; a draw from the bazaar is one action per tile), per second of
   wall time, overall and per slice of ``--slice`` seconds;
 - presses/s: move-button presses the people made (choosing an end is a press too);
@@ -72,6 +72,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.e2e.fault_tools import stored_actors  # noqa: E402
 from tests.e2e.harness import BotProcess, Person, button_data  # noqa: E402
 from tests.fakegram import FakeTelegram  # noqa: E402
 from tests.fakegram.world import FakeChat, FakeUser, StoredMessage  # noqa: E402
@@ -319,13 +320,13 @@ def proc_cpu_seconds(pid: int) -> float:
 
 
 def stored_counts(bot: BotProcess) -> tuple[int, int, Counter[str]]:
-    """(actions by people, actions by computers, games by status) as the bot committed them."""
+    """(actions by people, actions by computers, games by status) as the bot committed them
+    (nobody leaves and no turn times out here, so a person's seat is played by them)."""
+    actors = stored_actors(bot.database)
+    people = sum(1 for actor in actors.values() if actor is not None)
     with contextlib.closing(sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)) as db:
-        people, computers = db.execute(
-            "SELECT COUNT(actor_id), COUNT(*) - COUNT(actor_id) FROM actions"
-        ).fetchone()
         rows = db.execute("SELECT status, COUNT(*) FROM games GROUP BY status").fetchall()
-    return int(people), int(computers), Counter({str(status): int(n) for status, n in rows})
+    return people, len(actors) - people, Counter({str(status): int(n) for status, n in rows})
 
 
 async def sample_moves(bot: BotProcess, every: float, into: list[tuple[float, int]]) -> None:

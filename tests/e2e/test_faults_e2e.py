@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import sqlite3
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -26,6 +25,7 @@ from tests.e2e.fault_tools import (
     game_id_of,
     open_games,
     private_tile_lines,
+    stored_actors,
     stored_matches,
 )
 from tests.e2e.harness import EXIT_SECONDS, MOVE_PREFIX, BotProcess, settle
@@ -76,9 +76,7 @@ def audit_presses(games: list[Game], database: Path) -> tuple[int, int, int]:
     """(presses, losses, duplicates): a loss is a move press the bot confirmed that is not
     stored as that person's move; a duplicate is a stored move confirmed to more than one
     press, or a stored person's move that no press of theirs asked for."""
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        rows = db.execute("SELECT game_id, seq, actor_id FROM actions").fetchall()
-    actor = {(g, seq): a for g, seq, a in rows}
+    actor = stored_actors(database)  # nobody leaves here, and the turn timer is off
     confirmed: Counter[tuple[int, int]] = Counter()
     asked: set[tuple[int, int, int]] = set()
     presses = losses = 0

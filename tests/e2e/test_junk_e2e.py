@@ -43,11 +43,11 @@ OUTSIDER_COMMANDS = (*COMMANDS, "leave", "surrender", "cancel", "newgame", "xyzz
 
 
 def snapshot(database: Path, game_ids: set[int] | None = None) -> list[tuple[object, ...]]:
-    """Everything stored about the games (`game_ids`, default all): their rows of games,
-    seats and actions, and every vote."""
+    """Everything stored about the games (`game_ids`, default all): their rows of games
+    (the match with its log among them) and seats, and every vote."""
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
         rows: list[tuple[object, ...]] = []
-        for table, key in (("games", "id"), ("seats", "game_id"), ("actions", "game_id")):
+        for table, key in (("games", "id"), ("seats", "game_id")):
             for row in db.execute(f"SELECT {key}, * FROM {table} ORDER BY 2, 3"):
                 if game_ids is None or row[0] in game_ids:
                     rows.append((table, *row))
