@@ -16,6 +16,7 @@ the default). The players' own words stay as they say them: рыба, козёл
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from importlib.resources import files
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 from fluent.runtime import FluentBundle, FluentResource
 from fluent.runtime.types import fluent_number
 from fluent.syntax import ast as fluent_ast
+from fluent.syntax.visitor import Visitor
 
 
 class Lang(StrEnum):
@@ -60,36 +62,61 @@ def parse_catalogue(source: str) -> fluent_ast.Resource:
     return resource
 
 
-def _bundle(lang: Lang) -> FluentBundle:
-    # No Unicode isolation marks: Telegram shows them as they are in some clients, and
-    # the names put into texts are already cut and escaped by the presenter.
-    bundle = FluentBundle([lang.value], use_isolating=False)
-    bundle.add_resource(parse_catalogue(catalogue_source(lang)))
-    return bundle
+class _Selectors(Visitor):
+    """The variables a message picks a variant by (`{ $n -> [one] ... }`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def visit_SelectExpression(self, node: fluent_ast.SelectExpression) -> None:
+        if isinstance(node.selector, fluent_ast.VariableReference):
+            self.names.add(node.selector.id.name)
+        self.generic_visit(node)
 
 
-_BUNDLES: Mapping[Lang, FluentBundle] = {lang: _bundle(lang) for lang in Lang}
+@dataclass(frozen=True)
+class _Catalogue:
+    bundle: FluentBundle
+    selectors: Mapping[str, frozenset[str]]  # message id -> the variables its plurals use
+
+    @classmethod
+    def load(cls, lang: Lang) -> _Catalogue:
+        resource = parse_catalogue(catalogue_source(lang))
+        # No Unicode isolation marks: Telegram shows them as they are in some clients, and
+        # the names put into texts are already cut and escaped by the presenter.
+        bundle = FluentBundle([lang.value], use_isolating=False)
+        bundle.add_resource(resource)
+        selectors = {}
+        for entry in resource.body:
+            if isinstance(entry, fluent_ast.Message):
+                found = _Selectors()
+                found.visit(entry)
+                selectors[entry.id.name] = frozenset(found.names)
+        return cls(bundle, selectors)
+
+    def argument(self, message_id: str, name: str, value: Any) -> Any:
+        """A value as Fluent takes it. A number a plural picks by goes in as a number, its
+        digits ungrouped ("1000 костей", never "1 000"); everything else as its text, so
+        numbers read exactly as `str()` writes them (and cost no locale formatting)."""
+        if name in self.selectors[message_id] and isinstance(value, int):
+            return fluent_number(value, useGrouping=False)
+        return format(value)
 
 
-def _argument(value: Any) -> Any:
-    """Integers as Fluent numbers without digit grouping ("1000", not "1 000"), so the
-    plural rules still see a number; anything else as its text."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return fluent_number(int(value), useGrouping=False)
-    return format(value)
+_CATALOGUES: Mapping[Lang, _Catalogue] = {lang: _Catalogue.load(lang) for lang in Lang}
 
 
 def t(key: str, lang: Lang = DEFAULT_LANG, /, **values: Any) -> str:
     """The text `key` in `lang`, with `values` filled in."""
-    bundle = _BUNDLES[lang]
+    catalogue = _CATALOGUES[lang]
     message_id = fluent_id(key)
-    if not bundle.has_message(message_id):
+    if not catalogue.bundle.has_message(message_id):
         raise KeyError(f"no text {key!r} in {lang.value}")
-    pattern = bundle.get_message(message_id).value
+    pattern = catalogue.bundle.get_message(message_id).value
     assert pattern is not None, f"{message_id} has no value"
-    text, errors = bundle.format_pattern(
-        pattern, {name: _argument(value) for name, value in values.items()}
-    )
+    arguments = {name: catalogue.argument(message_id, name, v) for name, v in values.items()}
+    text, errors = catalogue.bundle.format_pattern(pattern, arguments)
     if errors:
         raise KeyError(f"text {key!r} in {lang.value}: {errors[0]}")
     return str(text)
