@@ -2,7 +2,8 @@
 ### Each message id is the key the code asks for with every "." written as "-":
 ### t("alert.foreign_game") reads `alert-foreign_game` here. Every language file has the
 ### same ids and the same variables ({ $name }); tests/bot/test_i18n.py checks it.
-### Texts are Telegram HTML: keep the <b>, <i> tags and escape nothing else.
+### Texts are Telegram HTML: keep the <b> and <i> tags, and write no other < or &
+### (the values put in are escaped already).
 
 ## The domain's words (RULES.md: they must appear in the Russian UI exactly so).
 
@@ -50,6 +51,7 @@ table-over = The match is over.
 table-team_score = { "   " }team { $names }: { $score }
 table-bazaar = boneyard: { $n }
 table-ends = open ends: { $ends }
+# $n: the tiles a player holds, in the table's caption.
 table-tiles = { $n } { $n ->
     [one] tile
    *[other] tiles
