@@ -10,15 +10,8 @@ Hidden information: the group's texts are built from the public view only, and a
 hand keyboard only from its owner's view (`MatchView.round.hand`).
 """
 
-from bot.presenter.clock import hand_timer_lines, table_timer_line, turn_clock_current
-from bot.presenter.common import (
-    score_line,
-    score_text,
-    short_name,
-    side_names,
-    tile_label,
-    variant_name,
-)
+from bot.presenter.clock import hand_timer_lines, table_timer_line
+from bot.presenter.common import score_line, short_name, side_names, variant_name
 from bot.presenter.endings import cancel_confirm_keyboard, surrender_confirm_keyboard
 from bot.presenter.hand import away_keyboard, hand_keyboard, hand_text
 from bot.presenter.lobby import lobby_closed_text, lobby_keyboard, lobby_text, removal_keyboard
@@ -44,7 +37,6 @@ __all__ = [
     "removal_keyboard",
     "round_end_text",
     "score_line",
-    "score_text",
     "settings_keyboard",
     "settings_text",
     "short_name",
@@ -52,8 +44,6 @@ __all__ = [
     "surrender_confirm_keyboard",
     "table_caption",
     "table_timer_line",
-    "tile_label",
     "timer_name",
-    "turn_clock_current",
     "variant_name",
 ]
