@@ -15,7 +15,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import stats_view as view
 from bot.callbacks import TopScope
 from bot.i18n import Lang
-from bot.service import Refusal
+from bot.usecases import Refusal
 from storage import stats
 from storage.repo import Reader
 

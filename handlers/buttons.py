@@ -1,7 +1,7 @@
 """Inline buttons: the lobby (with removing a seated person), the hand, the confirmation
 of /cancel.
 
-Every press names a game; the service acts on it only if the pressed message belongs
+Every press names a game; the use case acts on it only if the pressed message belongs
 to that game's chat (group buttons) or to the presser's own private chat (hand
 buttons), and the presser may act in that game (issue 11, item 1)."""
 
@@ -15,9 +15,12 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import CancelCb, LobbyAction, LobbyCb, MoveCb, RemoveCb
+from bot.effects import EffectDispatcher
+from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
+from bot.people import Person
 from bot.presenter import removal_keyboard
-from bot.service import Answer, ChatCheck, GameService, Person, Refusal
+from bot.usecases import Answer, ChatCheck, Endings, Lobby, Playing, Refusal
 from handlers.people import AdminCheck, pressed_in, pressed_in_own_private_chat
 
 router = Router(name="buttons")
@@ -51,18 +54,24 @@ async def on_lobby(
     person: Person,
     lang: Lang,
     is_admin: ChatCheck,
-    games: GameService,
+    lobby: Lobby,
+    dispatch: EffectDispatcher,
+    group_settings: GroupSettings,
 ) -> None:
     if callback_data.action is LobbyAction.REMOVE:
-        await _offer_removal(call, callback_data.game, person, lang, is_admin, games)
+        await _offer_removal(
+            call, callback_data.game, person, lang, is_admin, lobby, group_settings
+        )
         return
-    answer = await games.lobby_press(
-        callback_data.game,
-        pressed_in(call),
-        person,
-        callback_data.action,
-        callback_data.option,
-        is_admin,
+    answer = await dispatch(
+        lobby.press(
+            callback_data.game,
+            pressed_in(call),
+            person,
+            callback_data.action,
+            callback_data.option,
+            is_admin,
+        )
     )
     await reply(call, answer)
 
@@ -73,18 +82,19 @@ async def _offer_removal(
     person: Person,
     lang: Lang,
     is_admin: ChatCheck,
-    games: GameService,
+    lobby: Lobby,
+    group_settings: GroupSettings,
 ) -> None:
     """«Remove a player»: a short group message with one button per seated person, in the
     group's language."""
     try:
-        game, people = await games.removal_choices(game_id, pressed_in(call), person, is_admin)
+        game, people = await lobby.removal_choices(game_id, pressed_in(call), person, is_admin)
     except Refusal as refusal:
         await reply(call, refusal.answer(lang))
         return
     await reply(call, Answer())
     assert isinstance(call.message, Message)  # pressed_in() found the game's group
-    group_lang = await games.publisher.group_lang(game)
+    group_lang = await group_settings.language_of(game)
     await call.message.answer(
         t("lobby.remove_who", group_lang),
         reply_markup=removal_keyboard(game, people, group_lang),
@@ -98,15 +108,18 @@ async def on_remove(
     person: Person,
     lang: Lang,
     is_admin: ChatCheck,
-    games: GameService,
+    lobby: Lobby,
+    dispatch: EffectDispatcher,
 ) -> None:
-    answer, removed = await games.remove_seat(
-        callback_data.game,
-        pressed_in(call),
-        person,
-        callback_data.seat,
-        callback_data.user,
-        is_admin,
+    answer, removed = await dispatch(
+        lobby.remove(
+            callback_data.game,
+            pressed_in(call),
+            person,
+            callback_data.seat,
+            callback_data.user,
+            is_admin,
+        )
     )
     await reply(call, answer)
     if removed is not None and isinstance(call.message, Message):
@@ -120,17 +133,24 @@ async def on_remove(
 
 @router.callback_query(MoveCb.filter())
 async def on_move(
-    call: CallbackQuery, callback_data: MoveCb, person: Person, lang: Lang, games: GameService
+    call: CallbackQuery,
+    callback_data: MoveCb,
+    person: Person,
+    lang: Lang,
+    playing: Playing,
+    dispatch: EffectDispatcher,
 ) -> None:
     if await refuse_outside_private_chat(call, lang):
         return
-    answer = await games.move_press(
-        callback_data.game,
-        person,
-        callback_data.move,
-        callback_data.kind,
-        callback_data.tile,
-        callback_data.end,
+    answer = await dispatch(
+        playing.press(
+            callback_data.game,
+            person,
+            callback_data.move,
+            callback_data.kind,
+            callback_data.tile,
+            callback_data.end,
+        )
     )
     await reply(call, answer)
 
@@ -142,10 +162,11 @@ async def on_cancel(
     person: Person,
     lang: Lang,
     is_admin: ChatCheck,
-    games: GameService,
+    endings: Endings,
+    dispatch: EffectDispatcher,
 ) -> None:
     if not callback_data.confirm:
         await reply(call, Answer(t("cancel.kept", lang)))
         return
-    answer = await games.cancel(callback_data.game, pressed_in(call), person, is_admin)
+    answer = await dispatch(endings.cancel(callback_data.game, pressed_in(call), person, is_admin))
     await reply(call, answer)

@@ -6,7 +6,8 @@ from aiogram import F, Router
 from aiogram.filters import IS_NOT_MEMBER, ChatMemberUpdatedFilter
 from aiogram.types import ChatMemberUpdated, Message
 
-from bot.service import GameService
+from bot.effects import EffectDispatcher
+from bot.usecases import Chats
 from handlers.people import GROUP_TYPES
 
 router = Router(name="chat_events")
@@ -15,10 +16,12 @@ router = Router(name="chat_events")
 @router.my_chat_member(
     ChatMemberUpdatedFilter(member_status_changed=IS_NOT_MEMBER), F.chat.type.in_(GROUP_TYPES)
 )
-async def on_removed(event: ChatMemberUpdated, games: GameService) -> None:
-    await games.bot_left_group(event.chat.id)
+async def on_removed(event: ChatMemberUpdated, chats: Chats, dispatch: EffectDispatcher) -> None:
+    await dispatch(chats.bot_left_group(event.chat.id))
 
 
 @router.message(F.migrate_to_chat_id.as_("new_chat_id"))
-async def on_migrated(message: Message, new_chat_id: int, games: GameService) -> None:
-    await games.chat_migrated(message.chat.id, new_chat_id)
+async def on_migrated(
+    message: Message, new_chat_id: int, chats: Chats, dispatch: EffectDispatcher
+) -> None:
+    await dispatch(chats.chat_migrated(message.chat.id, new_chat_id))

@@ -8,9 +8,11 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart, or_f
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
+from bot.effects import EffectDispatcher
 from bot.i18n import Lang, t
+from bot.people import Person
 from bot.presenter import cancel_confirm_keyboard
-from bot.service import ChatCheck, GameService, Person, Refusal
+from bot.usecases import ChatCheck, Endings, Lobby, NotCreatorOrAdmin, Playing, Refusal
 from domino.rules import KOZEL
 from handlers.people import GROUP_TYPES, AdminCheck, by_anonymous_admin, chat_of, is_member
 
@@ -22,10 +24,12 @@ not_a_bot = or_f(~F.from_user.is_bot, by_anonymous_admin)
 
 
 @router.message(Command("domino", "newgame"), in_group, not_a_bot)
-async def on_new_game(message: Message, person: Person, games: GameService) -> None:
+async def on_new_game(
+    message: Message, person: Person, lobby: Lobby, dispatch: EffectDispatcher
+) -> None:
     """A new lobby. An anonymous admin's lobby has no seat for them; the chat's admins run
     it (issue 11, item 4)."""
-    reply = await games.open_lobby(chat_of(message.chat), person)
+    reply = await dispatch(lobby.open(chat_of(message.chat), person))
     if reply:
         await message.reply(reply)
 
@@ -37,24 +41,30 @@ async def on_new_game_in_private(message: Message, lang: Lang) -> None:
 
 @router.message(CommandStart(), in_private)
 async def on_start(
-    message: Message, command: CommandObject, person: Person, bot: Bot, games: GameService
+    message: Message,
+    command: CommandObject,
+    person: Person,
+    bot: Bot,
+    lobby: Lobby,
+    dispatch: EffectDispatcher,
 ) -> None:
     payload = command.args.strip() if command.args else None
-    await message.answer(await games.start(person, payload, functools.partial(is_member, bot)))
+    member = functools.partial(is_member, bot)
+    await message.answer(await dispatch(lobby.start(person, payload, member)))
 
 
 @router.message(Command("hand"), in_private)
-async def on_hand(message: Message, person: Person, games: GameService) -> None:
-    reply = await games.resend_hand(person)
+async def on_hand(
+    message: Message, person: Person, playing: Playing, dispatch: EffectDispatcher
+) -> None:
+    reply = await dispatch(playing.resend_hand(person))
     if reply:
         await message.answer(reply)
 
 
 @router.message(Command("hand"), in_group)
-async def on_hand_in_group(message: Message, lang: Lang, games: GameService) -> None:
-    button = InlineKeyboardButton(
-        text=t("btn.open_private", lang), url=f"https://t.me/{games.bot_username}?start=hand"
-    )
+async def on_hand_in_group(message: Message, lang: Lang, lobby: Lobby) -> None:
+    button = InlineKeyboardButton(text=t("btn.open_private", lang), url=lobby.bot_link("hand"))
     await message.reply(
         t("group.hand_is_private", lang),
         reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
@@ -62,26 +72,33 @@ async def on_hand_in_group(message: Message, lang: Lang, games: GameService) -> 
 
 
 @router.message(Command("leave"))
-async def on_leave(message: Message, person: Person, games: GameService) -> None:
+async def on_leave(
+    message: Message, person: Person, endings: Endings, dispatch: EffectDispatcher
+) -> None:
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
-    await message.reply(await games.leave(chat_id, person))
+    await message.reply(await dispatch(endings.leave(chat_id, person)))
 
 
 @router.message(Command("cancel"), in_group, AdminCheck())
 async def on_cancel(
-    message: Message, person: Person, lang: Lang, is_admin: ChatCheck, games: GameService
+    message: Message,
+    person: Person,
+    lang: Lang,
+    is_admin: ChatCheck,
+    endings: Endings,
+    dispatch: EffectDispatcher,
 ) -> None:
     """The creator or an admin is asked to confirm; anyone else seated in the running
     match opens a vote to cancel it instead."""
     try:
-        game = await games.cancel_allowed(message.chat.id, person, await is_admin(message.chat.id))
+        game = await endings.cancel_allowed(message.chat.id, person, is_admin)
+    except NotCreatorOrAdmin:
+        refused = await dispatch(endings.open_vote(message.chat.id, person))
+        if refused is not None:
+            await message.reply(refused)
+        return
     except Refusal as refusal:
-        if refusal.key == "alert.creator_or_admin":
-            refused = await games.open_cancel_vote(message.chat.id, person)
-            if refused is not None:
-                await message.reply(refused)
-            return
-        await message.reply(t(refusal.key, lang, **refusal.values))
+        await message.reply(refusal.text(lang))
         return
     await message.reply(
         t("cancel.confirm", lang), reply_markup=cancel_confirm_keyboard(game.id, lang)

@@ -8,9 +8,11 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import SurrenderCb, VoteCb
+from bot.effects import EffectDispatcher
 from bot.i18n import Lang, t
+from bot.people import Person
 from bot.presenter import surrender_confirm_keyboard
-from bot.service import Answer, GameService, Person, Refusal
+from bot.usecases import Answer, Endings, Refusal
 from handlers.buttons import reply
 from handlers.people import GROUP_TYPES, pressed_in
 
@@ -18,13 +20,13 @@ router = Router(name="endings")
 
 
 @router.message(Command("surrender"))
-async def on_surrender(message: Message, person: Person, lang: Lang, games: GameService) -> None:
+async def on_surrender(message: Message, person: Person, lang: Lang, endings: Endings) -> None:
     """In the match's group or in private: ask first, with buttons for this person only."""
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
     try:
-        game_id, move = await games.surrender_allowed(chat_id, person)
+        game_id, move = await endings.surrender_allowed(chat_id, person)
     except Refusal as refusal:
-        await message.reply(t(refusal.key, lang, **refusal.values))
+        await message.reply(refusal.text(lang))
         return
     await message.reply(
         t("surrender.confirm", lang),
@@ -34,7 +36,12 @@ async def on_surrender(message: Message, person: Person, lang: Lang, games: Game
 
 @router.callback_query(SurrenderCb.filter())
 async def on_surrender_press(
-    call: CallbackQuery, callback_data: SurrenderCb, person: Person, lang: Lang, games: GameService
+    call: CallbackQuery,
+    callback_data: SurrenderCb,
+    person: Person,
+    lang: Lang,
+    endings: Endings,
+    dispatch: EffectDispatcher,
 ) -> None:
     if person.id != callback_data.user:
         await reply(call, Answer(t("alert.not_your_confirmation", lang), alert=True))
@@ -42,15 +49,21 @@ async def on_surrender_press(
     if not callback_data.confirm:
         await reply(call, Answer(t("answer.playing_on", lang)))
         return
-    answer = await games.surrender(callback_data.game, pressed_in(call), person, callback_data.move)
+    answer = await dispatch(
+        endings.surrender(callback_data.game, pressed_in(call), person, callback_data.move)
+    )
     await reply(call, answer)
 
 
 @router.callback_query(VoteCb.filter())
 async def on_vote(
-    call: CallbackQuery, callback_data: VoteCb, person: Person, games: GameService
+    call: CallbackQuery,
+    callback_data: VoteCb,
+    person: Person,
+    endings: Endings,
+    dispatch: EffectDispatcher,
 ) -> None:
-    answer = await games.vote_press(
-        callback_data.vote, pressed_in(call), person, callback_data.in_favour
+    answer = await dispatch(
+        endings.vote(callback_data.vote, pressed_in(call), person, callback_data.in_favour)
     )
     await reply(call, answer)

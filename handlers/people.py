@@ -30,7 +30,8 @@ from aiogram.types import (
     User,
 )
 
-from bot.service import ANONYMOUS_ADMIN_ID, ChatCheck, Person
+from bot.people import ANONYMOUS_ADMIN_ID, Person
+from bot.usecases import ChatCheck
 from storage.records import ChatRecord
 
 GROUP_TYPES = frozenset({"group", "supergroup"})

@@ -1,7 +1,7 @@
 """Every update from a person keeps their name as last seen (a cross-cutting concern).
 
 The leaderboards and histories list people under the name Telegram showed last, also
-once they left the group; `GameService.seen` writes only when the name changed.
+once they left the group; `People.seen` writes only when the name changed.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, User
 
-from bot.service import GameService
+from bot.people import People
 from handlers.people import person_of
 from storage.db import is_transient
 
@@ -30,10 +30,10 @@ class LastSeenMiddleware(BaseMiddleware):
         data: dict[str, Any],
     ) -> Any:
         user = data.get("event_from_user")
-        games = data.get("games")
-        if isinstance(user, User) and not user.is_bot and isinstance(games, GameService):
+        people = data.get("people")
+        if isinstance(user, User) and not user.is_bot and isinstance(people, People):
             try:
-                await games.seen(person_of(user))
+                await people.seen(person_of(user))
             except Exception as exc:  # a name not refreshed must never cost the update itself
                 if is_transient(exc):  # locked by another process, or a full disk
                     log.info("the name of user %s is refreshed later: %s", user.id, exc)

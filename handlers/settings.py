@@ -12,10 +12,11 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import BackCb, GroupLangCb, LobbyTimeCb, TimerCb
+from bot.effects import EffectDispatcher
 from bot.i18n import Lang, t
+from bot.people import Person
 from bot.presenter import lobby_timeout_name, settings_keyboard, settings_text, timer_name
-from bot.service import Answer, ChatCheck, GameService, Person
-from bot.timers import TurnTimers
+from bot.usecases import Answer, ChatCheck, Chats, Playing
 from domino.timing import TurnTimer
 from handlers.buttons import refuse_outside_private_chat, reply
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of
@@ -30,9 +31,9 @@ def shown_in(settings: ChatSettings, person_lang: Lang) -> Lang:
 
 
 @router.message(Command("settings"), F.chat.type.in_(GROUP_TYPES))
-async def on_settings(message: Message, lang: Lang, timers: TurnTimers) -> None:
+async def on_settings(message: Message, lang: Lang, chats: Chats) -> None:
     """Everyone may look; the buttons answer non-admins with a refusal."""
-    settings = timers.settings_of(message.chat.id)
+    settings = chats.settings_of(message.chat.id)
     shown = shown_in(settings, lang)
     await message.reply(
         settings_text(message.chat.title or "?", settings, shown),
@@ -47,7 +48,7 @@ async def on_settings_in_private(message: Message, lang: Lang) -> None:
 
 
 async def _change(
-    call: CallbackQuery, lang: Lang, is_admin: ChatCheck, timers: TurnTimers, **change: Any
+    call: CallbackQuery, lang: Lang, is_admin: ChatCheck, chats: Chats, **change: Any
 ) -> ChatSettings | None:
     """Apply `change` to the group's settings if an admin of it pressed; None after a
     refusal (already answered). The settings message is redrawn."""
@@ -58,8 +59,8 @@ async def _change(
     if not await is_admin(message.chat.id):
         await reply(call, Answer(t("alert.admins_only", lang), alert=True))
         return None
-    settings = dataclasses.replace(timers.settings_of(message.chat.id), **change)
-    await timers.change_settings(chat_of(message.chat), settings)
+    settings = dataclasses.replace(chats.settings_of(message.chat.id), **change)
+    await chats.change_settings(chat_of(message.chat), settings)
     shown = shown_in(settings, lang)
     try:
         await message.edit_text(
@@ -79,14 +80,14 @@ async def on_timer(
     callback_data: TimerCb,
     lang: Lang,
     is_admin: ChatCheck,
-    timers: TurnTimers,
+    chats: Chats,
 ) -> None:
     try:
         timer = TurnTimer(callback_data.timer)
     except ValueError:
         await reply(call, Answer(t("alert.stale", lang), alert=True))
         return
-    if await _change(call, lang, is_admin, timers, turn_timer=timer) is not None:
+    if await _change(call, lang, is_admin, chats, turn_timer=timer) is not None:
         await reply(call, Answer(t("answer.timer_set", lang, timer=timer_name(timer, lang))))
 
 
@@ -96,14 +97,14 @@ async def on_group_lang(
     callback_data: GroupLangCb,
     lang: Lang,
     is_admin: ChatCheck,
-    timers: TurnTimers,
+    chats: Chats,
 ) -> None:
     code = callback_data.lang
     if code != "auto" and code not in GROUP_LANGS:
         await reply(call, Answer(t("alert.stale", lang), alert=True))
         return
     group_lang = None if code == "auto" else code
-    if await _change(call, lang, is_admin, timers, group_lang=group_lang) is not None:
+    if await _change(call, lang, is_admin, chats, group_lang=group_lang) is not None:
         name = t(f"group_lang.{code}", lang)
         await reply(call, Answer(t("answer.group_lang_set", lang, lang=name)))
 
@@ -114,22 +115,27 @@ async def on_lobby_timeout(
     callback_data: LobbyTimeCb,
     lang: Lang,
     is_admin: ChatCheck,
-    timers: TurnTimers,
+    chats: Chats,
 ) -> None:
     """How long a lobby nobody starts stays open (issue 11, item 5); from the next lobby on."""
     minutes = callback_data.minutes
     if minutes not in LOBBY_TIMEOUTS:
         await reply(call, Answer(t("alert.stale", lang), alert=True))
         return
-    if await _change(call, lang, is_admin, timers, lobby_timeout=minutes) is not None:
+    if await _change(call, lang, is_admin, chats, lobby_timeout=minutes) is not None:
         name = lobby_timeout_name(minutes, lang)
         await reply(call, Answer(t("answer.lobby_timeout_set", lang, time=name)))
 
 
 @router.callback_query(BackCb.filter())
 async def on_back(
-    call: CallbackQuery, callback_data: BackCb, person: Person, lang: Lang, games: GameService
+    call: CallbackQuery,
+    callback_data: BackCb,
+    person: Person,
+    lang: Lang,
+    playing: Playing,
+    dispatch: EffectDispatcher,
 ) -> None:
     if await refuse_outside_private_chat(call, lang):
         return
-    await reply(call, await games.come_back(callback_data.game, person))
+    await reply(call, await dispatch(playing.come_back(callback_data.game, person)))

@@ -16,9 +16,10 @@ from aiogram.types import CallbackQuery, Chat, Message
 
 from bot.callbacks import HistoryCb, TopCb
 from bot.i18n import Lang, t
-from bot.service import Answer, Person, Refusal
+from bot.people import Person
 from bot.stats_service import Chat as StatsChat
 from bot.stats_service import Screen, StatsService
+from bot.usecases import Answer, Refusal
 from handlers.buttons import reply
 from handlers.people import GROUP_TYPES, person_of
 

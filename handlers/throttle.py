@@ -27,8 +27,8 @@ from aiogram import BaseMiddleware, Bot
 from aiogram.types import Message, TelegramObject
 
 from bot.i18n import t
+from bot.people import Person
 from bot.presenter import short_name
-from bot.service import Person
 from handlers.people import GROUP_TYPES
 
 log = logging.getLogger(__name__)

@@ -84,7 +84,11 @@ class Chats(UseCases):
             ),
         )
 
-    async def change_settings(self, chat: ChatRecord, settings: ChatSettings) -> Done[None]:
-        """/settings: the group's new settings (a turn in progress keeps its deadline)."""
+    def settings_of(self, chat_id: int) -> ChatSettings:
+        """The group's settings as they are (defaults for a group that chose nothing)."""
+        return self.context.settings.of(chat_id)
+
+    async def change_settings(self, chat: ChatRecord, settings: ChatSettings) -> None:
+        """/settings: the group's new settings, from the next turn and the next lobby on (a
+        turn in progress keeps its deadline); nothing to bring up to date meanwhile."""
         await self.context.settings.change(chat, settings)
-        return Done(None)

@@ -82,13 +82,13 @@ class Endings(UseCases):
             points=game.abandonment.points[seat.seat],
         )
 
-    async def cancel_allowed(self, chat_id: int, person: Person, is_admin: bool) -> GameRecord:
+    async def cancel_allowed(self, chat_id: int, person: Person, is_admin: ChatCheck) -> GameRecord:
         """/cancel in a group: the game the person may cancel outright (for the confirmation's
-        button); raises `NotCreatorOrAdmin` for a player, who may open a vote instead."""
+        button); raises `NotCreatorOrAdmin` for anyone else, who may open a vote instead."""
         game = await repo.active_game_in_chat(self.db, chat_id)
         if game is None:
             raise Refusal("cancel.nothing")
-        if person.id != game.creator_id and not is_admin:
+        if not await Lobby.may_control(game, person, is_admin):
             raise NotCreatorOrAdmin()
         return game
 

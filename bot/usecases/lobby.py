@@ -46,11 +46,15 @@ FISH_MODES = (FishMode.MAX_TAKES_ALL, FishMode.EACH, FishMode.FISHERMAN_TAKES_AL
 class Lobby(UseCases):
     """Everything before the deal, and the lobby that closes by itself."""
 
+    def bot_link(self, payload: str) -> str:
+        """A link that opens the private chat with the bot and sends it /start `payload`."""
+        return f"https://t.me/{self.context.bot_username}?start={payload}"
+
     def join_link(self, game: GameRecord) -> str | None:
         """The lobby's deep link: it carries the game's secret token, never its number."""
         if game.join_token is None:
             return None
-        return f"https://t.me/{self.context.bot_username}?start={join_payload(game.join_token)}"
+        return self.bot_link(join_payload(game.join_token))
 
     @staticmethod
     def new_join_token() -> str:

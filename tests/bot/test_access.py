@@ -1,4 +1,4 @@
-"""Who may act on a game (issue 11): the service's checks, against a fresh database file.
+"""Who may act on a game (issue 11): the use cases' checks, against a fresh database file.
 
 Each refusal is shown to change nothing: the stored game (its version above all) is the
 same before and after. The timers' `FakeTime` stands in for the clock, so the lobby's
@@ -12,23 +12,23 @@ from pathlib import Path
 
 import pytest
 
-from bot import service as service_module
+from bot import people as people_module
 from bot.callbacks import LobbyAction, LobbyOption
 from bot.i18n import Lang
-from bot.publisher import Lru
-from bot.service import ANONYMOUS_ADMIN_ID, Answer, GameService, Person
-from storage import repo
+from bot.lru import Lru
+from bot.people import ANONYMOUS_ADMIN_ID, People, Person
+from bot.usecases import Answer, ChatCheck
 from storage.db import Database
 from storage.records import ChatRecord, ChatSettings, GameRecord, GameStatus
-from tests.bot.test_timers import (
+from tests.bot.app_setup import (
     ALICE,
     CHAT,
     FakeTime,
     Setup,
+    eventually,
     make,
     no_admin,
     seed_where_seat_0_opens,
-    settle,
 )
 
 OTHER_CHAT = ChatRecord(-100888, "supergroup", "Чужая группа")
@@ -41,7 +41,7 @@ async def admin_everywhere(chat_id: int) -> bool:
     return True
 
 
-def admin_of(*chat_ids: int) -> service_module.ChatCheck:
+def admin_of(*chat_ids: int) -> ChatCheck:
     async def check(chat_id: int) -> bool:
         return chat_id in chat_ids
 
@@ -60,17 +60,17 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
 @pytest.fixture
 async def setup(db: Database) -> AsyncIterator[Setup]:
     made = make(db, FakeTime(), seed_where_seat_0_opens())
-    await made.service.resume()
+    await made.app.resume()
     try:
         yield made
     finally:
-        await made.service.close()
+        await made.close()
 
 
 async def lobby(setup: Setup, creator: Person = ALICE) -> GameRecord:
     for person in (ALICE, BOB, MALLORY):
-        await setup.service.remember(person, can_message=True)
-    assert await setup.service.open_lobby(CHAT, creator) is None
+        await setup.app.people.remember(person, can_message=True)
+    assert await setup.run(setup.app.lobby.open(CHAT, creator)) is None
     return await setup.game()
 
 
@@ -78,7 +78,7 @@ async def press(
     setup: Setup, person: Person, action: LobbyAction, *, chat: int = CHAT.id, admin: bool = False
 ) -> Answer:
     check = admin_everywhere if admin else no_admin
-    return await setup.service.lobby_press(1, chat, person, action, LobbyOption.SEATS, check)
+    return await setup.run(setup.app.lobby.press(1, chat, person, action, LobbyOption.SEATS, check))
 
 
 async def test_lobby_presses_from_another_chat_change_nothing(setup: Setup) -> None:
@@ -99,8 +99,8 @@ async def test_the_creator_or_an_admin_of_the_games_chat_controls_the_lobby(
     assert refused.alert and "админы чата" in refused.text
     # An admin of another chat is no admin here.
     check = admin_of(OTHER_CHAT.id)
-    answer = await setup.service.lobby_press(
-        1, CHAT.id, BOB, LobbyAction.CANCEL, LobbyOption.NONE, check
+    answer = await setup.run(
+        setup.app.lobby.press(1, CHAT.id, BOB, LobbyAction.CANCEL, LobbyOption.NONE, check)
     )
     assert answer.alert
     assert await setup.game() == before
@@ -122,44 +122,44 @@ async def test_removing_a_seat_is_checked_like_every_lobby_control(setup: Setup)
     await press(setup, BOB, LobbyAction.JOIN)
     before = await setup.game()
     assert [s.user_id for s in before.seats] == [ALICE.id, BOB.id]
-    service = setup.service
+    lobby_ = setup.app.lobby
     for chat, person, check in [
         (OTHER_CHAT.id, ALICE, no_admin),  # the creator, from another chat
         (CHAT.id, MALLORY, admin_of(OTHER_CHAT.id)),  # an admin elsewhere
         (CHAT.id, BOB, no_admin),  # a player
     ]:
-        answer, removed = await service.remove_seat(1, chat, person, 1, BOB.id, check)
+        answer, removed = await setup.run(lobby_.remove(1, chat, person, 1, BOB.id, check))
         assert answer.alert and removed is None, (chat, person, answer)
     # The seat no longer holds the person named: nothing happens either.
-    answer, removed = await service.remove_seat(1, CHAT.id, ALICE, 0, BOB.id, no_admin)
+    answer, removed = await setup.run(lobby_.remove(1, CHAT.id, ALICE, 0, BOB.id, no_admin))
     assert removed is None and "уже нет" in answer.text
     assert await setup.game() == before
 
-    answer, removed = await service.remove_seat(1, CHAT.id, MALLORY, 1, BOB.id, admin_everywhere)
+    answer, removed = await setup.run(
+        lobby_.remove(1, CHAT.id, MALLORY, 1, BOB.id, admin_everywhere)
+    )
     assert removed == "Боб" and not answer.alert
     assert [s.user_id for s in (await setup.game()).seats] == [ALICE.id]
 
 
 async def test_a_lobby_nobody_starts_closes_at_its_stored_deadline(setup: Setup) -> None:
-    await setup.timers.change_settings(CHAT, ChatSettings(lobby_timeout=5))
+    await setup.app.settings.change(CHAT, ChatSettings(lobby_timeout=5))
     game = await lobby(setup)
     assert game.lobby_deadline is not None
     assert game.lobby_deadline.timestamp() == pytest.approx(setup.time.now + 300)
     await setup.time.advance(299)
     assert (await setup.game()).status is GameStatus.LOBBY
     await setup.time.advance(2)
-    await settle()
-    assert (await setup.game()).status is GameStatus.CANCELLED
-    owed = await repo.pending_outbox(setup.db)
-    assert [item.payload["text"] for item in owed] == [
-        "⌛ Игру никто не начал за 5 мин, набор закрыт. Новая игра: /domino"
-    ]
+    await eventually(lambda: closed(setup))
+    await setup.app.publisher.idle()
+    closing = "⌛ Игру никто не начал за 5 мин, набор закрыт. Новая игра: /domino"
+    assert setup.telegram.sent_to(CHAT.id).count(closing) == 1
 
 
 async def test_no_deadline_when_the_group_set_none_and_none_once_started(setup: Setup) -> None:
-    await setup.timers.change_settings(CHAT, ChatSettings(lobby_timeout=0))
+    await setup.app.settings.change(CHAT, ChatSettings(lobby_timeout=0))
     assert (await lobby(setup)).lobby_deadline is None
-    assert setup.timers.lobby_deadline(OTHER_CHAT.id) is not None  # 10 min by default
+    assert setup.app.timers.lobby_deadline(OTHER_CHAT.id) is not None  # 10 min by default
 
 
 def test_settings_keep_the_lobby_timeout_and_refuse_unknown_values() -> None:
@@ -172,8 +172,8 @@ def test_settings_keep_the_lobby_timeout_and_refuse_unknown_values() -> None:
 
 async def test_a_long_name_is_shortened_in_the_seat_and_in_not_your_turn(setup: Setup) -> None:
     smiley = Person(503, "😀" * 128)
-    await setup.service.remember(smiley, can_message=True)
-    assert await setup.service.open_lobby(CHAT, smiley) is None
+    await setup.app.people.remember(smiley, can_message=True)
+    assert await setup.run(setup.app.lobby.open(CHAT, smiley)) is None
     seat = (await setup.game()).seats[0]
     assert seat.name == "😀" * 31 + "…"
 
@@ -189,25 +189,23 @@ def test_the_per_person_caches_are_bounded() -> None:
     assert 7 in cache and 8 not in cache
 
 
-async def test_the_service_keeps_at_most_the_bound_of_languages_and_sightings(
+async def test_the_bot_keeps_at_most_the_bound_of_languages_and_sightings(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(service_module, "LANG_CACHE_SIZE", 5)
-    monkeypatch.setattr(service_module, "SEEN_CACHE_SIZE", 5)
-    made = make(db, FakeTime(), 1)
-    service: GameService = made.service
+    monkeypatch.setattr(people_module, "LANG_CACHE_SIZE", 5)
+    monkeypatch.setattr(people_module, "SEEN_CACHE_SIZE", 5)
+    people = People(db)
     for user_id in range(1, 50):
         person = Person(user_id, f"P{user_id}")
-        await service.remember(person)
-        await service.seen(person)
-    assert len(service._langs) == 5 and len(service._seen) == 5
-    assert await service.language_of(1) is Lang.RU  # forgotten, read back from the database
-    await made.service.close()
+        await people.remember(person)
+        await people.seen(person)
+    assert len(people) == 5
+    assert await people.language_of(1) is Lang.RU  # forgotten, read back from the database
 
 
 async def test_a_second_domino_points_to_the_lobby_or_the_running_game(setup: Setup) -> None:
     before = await lobby(setup)
-    reply = await setup.service.open_lobby(CHAT, BOB)
+    reply = await setup.run(setup.app.lobby.open(CHAT, BOB))
     assert reply is not None and "собирается игра" in reply and "Играю" in reply
     assert await setup.game() == before  # no second lobby, nothing changed
     for action, option in [
@@ -215,7 +213,11 @@ async def test_a_second_domino_points_to_the_lobby_or_the_running_game(setup: Se
         (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
         (LobbyAction.START, LobbyOption.NONE),
     ]:
-        await setup.service.lobby_press(1, CHAT.id, ALICE, action, option, no_admin)
+        await setup.run(setup.app.lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
     assert (await setup.game()).status is GameStatus.PLAYING
-    reply = await setup.service.open_lobby(CHAT, BOB)
+    reply = await setup.run(setup.app.lobby.open(CHAT, BOB))
     assert reply is not None and "уже идёт игра" in reply
+
+
+async def closed(setup: Setup) -> bool:
+    return (await setup.game()).status is GameStatus.CANCELLED

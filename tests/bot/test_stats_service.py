@@ -11,8 +11,8 @@ import pytest
 
 from bot.callbacks import HistoryCb, TopCb, TopScope
 from bot.i18n import Lang
-from bot.service import Refusal
 from bot.stats_service import MAX_PAGE, Chat, StatsService
+from bot.usecases import Refusal
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import KOZEL

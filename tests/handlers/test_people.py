@@ -12,7 +12,8 @@ from aiogram.methods import GetChatMember
 from aiogram.types import Chat, ChatMemberMember, ChatMemberOwner, Message, TelegramObject, User
 
 from bot.i18n import Lang
-from bot.service import ANONYMOUS_ADMIN_ID, ChatCheck, Person
+from bot.people import ANONYMOUS_ADMIN_ID, Person
+from bot.usecases import ChatCheck
 from handlers.people import AdminCheck, PersonMiddleware
 
 GROUP = Chat(id=-100, type="supergroup", title="Домино")
