@@ -5,28 +5,11 @@ here knows about turns or layouts: the input is a `RoundOutcome` (and, when a ru
 needs to know which tiles are left, the hands), the accounts before the round and
 the eggs carried in; the output is a `RoundResult`.
 
-Choices where RULES.md is silent (each one is repeated where it is implemented):
-
-- Sides (K-1): every seat is its own side, except with `teams` and four players,
-  where seats 0+2 and 1+3 form the two sides. Everything below applies to sides.
-- Hand value (C-9) is one number per hand and is used both for comparing hands and
-  for adding them up: a lone `0-0` counts `lone_blank` (on a fish only when
-  `lone_blank_on_fish`), a `6-6` still held counts `held_double_six` when that
-  option is on (never 0).
-- Eggs (K-9) arise only under `max_takes_all`; under `each` and
-  `fisherman_takes_all` a tie is nothing special. Eggs already carried are taken,
-  under any fish mode and however the round ends, by the single side with the most
-  hand points in the round; with a tie for the most they carry on.
-- With the rule of 13 switched off (`open_threshold` 0), and in Классика, every
-  account starts open: nothing is ever remembered.
-- Классика fish (T-5) with a lone `0-0`: it counts `lone_blank` (25) in the
-  comparison and in the sums when `lone_blank_on_fish` (the default), so holding
-  the blank alone is a penalty on a fish too; with the option off it counts 0 and
-  that hand can only win.
-- Классика with teams (four players, `teams`): a side that goes out scores the
-  other side's two hands; on a fish the side totals are compared as in T-5.
-- Who opens the next round: Козёл K-4 (who went out, or the fisherman);
-  Классика T-2 the round's winner (see `next_leader` for fish ties and teams).
+Where RULES.md is silent or leaves an option, the choice is written once, in the
+docstring of the function that makes it: `sides_for` (teams, K-1), `hand_value` (one
+value to compare and to add; the lone `0-0` on a fish, C-9), `initial_scores` (accounts
+open from the start, K-7), `_score_kozel` (eggs, K-9), `_score_classic` (Классика
+with teams, T-4, T-5) and `next_leader` (who opens after a fish, T-2).
 """
 
 from __future__ import annotations
@@ -42,7 +25,11 @@ Sides = tuple[tuple[int, ...], ...]
 
 
 def sides_for(ruleset: Ruleset, players: int) -> Sides:
-    """The seats of each side (K-1, C-2): `((0, 2), (1, 3))` in team play, else one per seat."""
+    """The seats of each side (K-1, C-2): `((0, 2), (1, 3))` in team play, else one per seat.
+
+    Teams exist only with four players; every rule of this module then applies to sides
+    (one account, one hand total per side), in Классика as in Козёл.
+    """
     ruleset.hand_size(players)  # refuses a player count the variant does not allow
     if ruleset.teams and players == 4:
         return ((0, 2), (1, 3))
@@ -58,7 +45,12 @@ def side_of(sides: Sides, seat: int) -> int:
 
 
 def initial_scores(ruleset: Ruleset, sides: int) -> tuple[Account, ...]:
-    """Empty accounts; open from the start where nothing can be remembered (K-7 off, T)."""
+    """Empty accounts, one per side.
+
+    Choice: with the rule of 13 off (`open_threshold` 0), and always in Классика (whose
+    rules have no rule of 13), every account is open from the start, so nothing is ever
+    remembered.
+    """
     always_open = ruleset.scoring is Scoring.CLASSIC or ruleset.open_threshold == 0
     return tuple(Account(opened=always_open) for _ in range(sides))
 
@@ -66,9 +58,16 @@ def initial_scores(ruleset: Ruleset, sides: int) -> tuple[Account, ...]:
 def hand_value(ruleset: Ruleset, hand: Sequence[Tile], *, fish: bool) -> int:
     """One hand's value at the end of a round (C-9, K-6, T-4).
 
-    A lone `0-0` counts `ruleset.lone_blank` (on a fish only with
-    `lone_blank_on_fish`); with `held_double_six` set, a held `6-6` counts that much
-    instead of 12. An empty hand (the player went out) is worth 0.
+    A lone `0-0` counts `ruleset.lone_blank` (Козёл 10, Классика 25), on a fish only
+    with `lone_blank_on_fish` (the default); with `held_double_six` set, a held `6-6`
+    counts that much instead of 12 (never 0). An empty hand (the player went out) is
+    worth 0.
+
+    Choice (C-9 gives one value per variant, not when it applies): this one number is
+    used both for comparing hands (who takes a fish, K-9; who wins one, T-5) and for
+    adding them up. So in Классика a lone `0-0` counts 25 on a fish in the comparison
+    and in the sums, a penalty as after going out; with `lone_blank_on_fish` off it
+    counts 0 and that hand can only win.
     """
     if len(hand) == 1 and hand[0] == BLANK_DOUBLE:
         return ruleset.lone_blank if (ruleset.lone_blank_on_fish or not fish) else 0
@@ -175,7 +174,13 @@ def _score_kozel(
     values: tuple[int, ...],
     sides: Sides,
 ) -> RoundResult:
-    """K-6 .. K-9 (the module docstring lists the choices for eggs and teams)."""
+    """K-6 .. K-9, for sides (K-1).
+
+    Choices for eggs (K-9): they arise only under `max_takes_all`; under `each` and
+    `fisherman_takes_all` a tie for the most is nothing special. Eggs already carried
+    are taken, under any fish mode and however the round ends, by the single side with
+    the most hand points in the round; with a tie for the most they carry on.
+    """
     went_out_side = side_of(sides, outcome.seat) if outcome.kind is OutcomeKind.WENT_OUT else None
     # K-6 / K-1: the side that went out scores 0; its partner's hand does not count.
     hand_points = list(side_totals(values, sides))
@@ -241,7 +246,12 @@ def _score_classic(
     values: tuple[int, ...],
     sides: Sides,
 ) -> RoundResult:
-    """T-4 (going out) and T-5 (fish); eggs do not exist in Классика."""
+    """T-4 (going out) and T-5 (fish); eggs do not exist in Классика.
+
+    Choice for teams (RULES.md describes Классика for single players): a side that goes
+    out scores the other side's two hands; on a fish the side totals are compared
+    (`classic_round_winner`) and the winning side scores the others' totals minus its own.
+    """
     totals = side_totals(values, sides)
     winner = classic_round_winner(ruleset, outcome, values)
     points = [0] * len(sides)
