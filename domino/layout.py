@@ -151,10 +151,12 @@ def _no_end_error(
 class LineLayout(Layout):
     """Two open ends, LEFT and RIGHT (C-4); doubles lie across and show their pip.
 
-    The first tile lies with its low half LEFT and its high half RIGHT. When both ends
-    show the same pip, a tile that fits is offered on LEFT only (`end_masks`): on a
-    line either side gives the same open ends, so the choice would only double the
-    moves. `place` still accepts RIGHT then (geometry allows it); the round refuses it.
+    The first tile lies with its low half LEFT and its high half RIGHT.
+
+    Choice (C-4 does not say): when both ends show the same pip, a tile that fits is
+    offered on LEFT only (`end_masks`): on a line either side gives the same open ends,
+    so the choice would only double the moves (and the buttons, and K-12's count of
+    moves). `place` still accepts RIGHT then (geometry allows it); the round refuses it.
     """
 
     kind = LayoutKind.LINE

@@ -311,7 +311,12 @@ class Match:
     def draw_until_playable(self, seat: int) -> tuple[Tile, ...]:
         """C-6: `seat` draws one tile at a time until one fits or nothing is left to draw;
         the tiles drawn, sorted. Refused like `apply(DRAW, seat)` when `seat` may not
-        draw now (`MatchOver`, `NotYourTurn`, `IllegalMove`), and then nothing changes."""
+        draw now (`MatchOver`, `NotYourTurn`, `IllegalMove`), and then nothing changes.
+
+        Choice: a person's draw is this whole sequence at once (one press of «Взять из
+        базара», after which they are told the tiles drawn), since each single draw has
+        only one legal outcome. The turn stays with the drawer: a drawn tile that fits
+        must then be played, in the same turn (C-5, C-6)."""
         self.apply(DRAW, seat)
         count = 1
         while self._round.is_legal(DRAW, seat):

@@ -16,8 +16,8 @@ Rules implemented (ids from docs/RULES.md)
 - C-3, C-11, K-2: the deal and redeal (`domino.deal`).
 - K-3 / T-2: the first round's leader must open with the tile `first_leader` names
   (`opening_tile`); K-4 / later rounds: a given `leader` opens with any tile.
-- C-4: every later tile goes on an open end with an equal half; on a line whose two
-  ends show the same pip a fitting tile is offered on LEFT only (`LineLayout`).
+- C-4: every later tile goes on an open end with an equal half; the ends a tile is
+  offered on are the layout's (`Layout.end_masks`; equal ends of a line: `LineLayout`).
 - C-5: holding a playable tile, the mover must play; with several fits they choose
   the tile and the end (one `Play` per tile and end).
 - C-6 / K-5 / T-3: with nothing playable, `Draw` takes one tile (`bazaar[0]` of what

@@ -10,9 +10,9 @@ S-7), which depends on the position:
   or a forced draw or knock);
 - 20 s when several are possible.
 
-"Distinct legal actions" are `Round.legal_actions()`: one per tile and end, where a
-line whose two ends show the same pip offers a tile on one end only (C-4), so two
-moves that give the same table are not counted twice.
+Choice: "distinct legal actions" are `Round.legal_actions()`: one per tile and end
+offered, and a line with equal ends offers a tile once (`domino.layout.LineLayout`), so
+two moves that give the same table are not counted twice.
 """
 
 from __future__ import annotations
