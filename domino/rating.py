@@ -1,4 +1,5 @@
-"""K-11: rating gains for a finished (or timed-out) Козёл match.
+"""K-11: rating gains for a finished or abandoned match; Козёл's rule, mirrored for
+Классика (a choice, written at `classic_rating_gains` and `abandoned_rating_gains`).
 
 Exact integer arithmetic: `round_half_up(n / 10)` for an integer `n` is
 `(n + 5) // 10`, so 7.5 becomes 8 and no float ever rounds the wrong way.
@@ -44,6 +45,12 @@ def abandoned_rating_gains(
     points: Sequence[int], culprit: int, *, points_are_bad: bool = True
 ) -> tuple[int, ...]:
     """K-11's timeout rule for a match someone abandoned (timed out, left, gave up).
+
+    Choice: K-11 names only a timeout; leaving (/leave) and giving up (/surrender) are
+    scored the same way, with `culprit` the first person to abandon the match and
+    `points` every seat's points at that moment (the match may be played out after it).
+    In team play the culprit's partner holds the same points, so gains 1 (their pair
+    gains 0: `storage.stats`).
 
     Козёл (`points_are_bad`): exactly `timeout_rating_gains`. Классика, where points are
     good, mirrors it: every other player gains `max(1, round_half_up((points[i] -

@@ -4,31 +4,31 @@
 match (seats, every round, final points, козёл, rating, Elo) and brings the running
 totals up to date, so every query here is a handful of indexed reads.
 
-What counts, and how (each choice is the one the bot makes):
+What counts, and how. The rules themselves are the engine's: rating gains in
+`domino.rating` (K-11, and its mirror for Классика), the козёл of a finished Козёл match
+in `Match.losers` (K-10), the Elo method in `domino.elo`. What is written here is the
+stats' own choice:
 
 - Recorded: a game with a match whose status is FINISHED (ending FINISHED or
   SURRENDER), and a CANCELLED game that has an `abandonment` (a person timed out,
-  left or gave up: K-11's timeout rule). Not recorded: a game cancelled without an
-  abandonment, a game without a match. A second call for the same game records
-  nothing and returns False.
+  left or gave up; the first of them is the culprit, `GameRecord.abandoned_by`). Not
+  recorded: a game cancelled without an abandonment, a game without a match. A second
+  call for the same game records nothing and returns False.
 - The stored ending is the game's `ending`; a cancelled game recorded because of its
   abandonment gets the abandonment's reason (TIMEOUT, LEFT, SURRENDER) instead.
   `culprit_seat` is the abandonment's seat, whatever the ending.
-- Rating (K-11, `domino.rating`): without an abandonment, `rating_gains` of the final
-  points for Козёл and `classic_rating_gains` for Классика; with one,
-  `timeout_rating_gains(abandonment.points, abandonment.seat)`: the culprit gains 0,
-  partners gain their team's amount. Классика mirrors the timeout rule, as its points
-  are good: `max(1, round_half_up((points - culprit_points) / 10))`. Totals per
-  person per group and overall.
+- Rating: `Match.rating()` of a finished match; after an abandonment,
+  `abandoned_rating_gains` of every seat's points at that moment (K-11's timeout rule),
+  however the match went on. Totals per person per group and overall.
 - Козёл of a match: with an abandonment, the culprit's side (the culprit, and the
   partner in team play); this is how a surrender makes the surrenderer козёл. Without
-  one, Козёл: the sides in `match.losers` (K-10); Классика: the side(s) with the
-  fewest points, the last place. A SURRENDER without an abandonment is refused
-  (ValueError): it cannot say who gave up.
-- Elo (`domino.elo`): only matches without a computer seat from the start. Places by
-  final points (Козёл: fewer is better; Классика: more), or after an abandonment by
-  the points then, with the culprit's side last. Per group and overall, each its
-  own rating starting at 1500.
+  one, Козёл: `match.losers`; Классика: the side(s) with the fewest points, the last
+  place. A SURRENDER without an abandonment is refused (ValueError): it cannot say who
+  gave up.
+- Elo: only matches without a computer seat from the start. Places by final points
+  (Козёл: fewer is better; Классика: more), or after an abandonment by the points
+  then, with the culprit's side last (`elo.places`). Per group and overall, each its
+  own rating.
 - Went out: rounds the seat went out. Fish made: rounds ended by fish with the seat
   as the рыбак. Eggs taken: rounds in which the seat's side took carried eggs (K-9).
 - Final points: `Match.seat_points()` when the game ended (a team's points for both
@@ -37,8 +37,9 @@ What counts, and how (each choice is the one the bot makes):
   keyed (lower user id, higher user id). The pair gains the smaller of the partners'
   gains (the same amount, except that a culprit's pair gains 0).
 - Names: people are shown under their name as last seen (the `users` table, which the
-  bot updates on every update it sees), in the boards, stats and history alike; the
-  seat's name at the time is the fallback and is what computers are shown under.
+  bot updates on every update it sees, `bot.people.People.seen`), in the boards,
+  stats and history alike, also after they left the group; the seat's name at the
+  time is the fallback and is what computers are shown under.
 - Boards: rating (desc), then matches (fewer first: the same rating in fewer
   matches), then Elo (desc, none last), then user id. `place` is the 1-based position
   over the whole board. Scope `chat_id` is a group; 0 is all groups together.
