@@ -51,7 +51,8 @@ class GroupSettings:
 
     async def language_of(self, game: GameRecord) -> Lang:
         """The language of the game's group messages: the group's own choice in /settings,
-        else its creator's."""
+        else its creator's (a person is answered in their own language, `bot.i18n.lang_of`,
+        as last seen: `People.language_of`)."""
         chosen = self.of(game.chat_id).group_lang
         if chosen is not None:
             return Lang(chosen)

@@ -145,8 +145,8 @@ async def close_votes(tx: Transaction, game: GameRecord) -> Effects:
 
 
 async def end_game(tx: Transaction, game: GameRecord) -> Effects:
-    """Store a game that just ended (finished or cancelled): it counts in the stats (a
-    cancelled match only after an abandonment, K-11), and its open vote closes."""
+    """Store a game that just ended (finished or cancelled): it counts in the stats if it
+    should (`storage.stats.record_match` says which), and its open vote closes."""
     await stats.record_match(tx, game)
     return await close_votes(tx, game)
 
@@ -233,8 +233,7 @@ def abandonment_lines(game: GameRecord) -> str:
     """One line per seat for the group: name, points when abandoned, rating gained (plain
     text: `notice` escapes it)."""
     assert game.abandonment is not None and game.match is not None
-    # K-11's timeout rule, as the stats record it (storage.stats): the person who
-    # abandoned gains nothing, everyone else by their lead over them (at least 1).
+    # The gains the stats record for it (K-11's timeout rule: domino.rating).
     gains = abandoned_rating_gains(
         game.abandonment.points,
         game.abandonment.seat,

@@ -327,6 +327,13 @@ class Lobby(UseCases):
 
 
 def seated_at(game: GameRecord, person: Person) -> GameRecord:
+    """The lobby with `person` seated, refused when it is full.
+
+    Choice (C-2 fixes no order): seats follow the order of joining. The creator sits
+    first (`Lobby.open`), every person or computer who joins takes the next seat at the
+    end of the table (`GameRecord.with_seat`), and someone leaving or removed moves the
+    later seats up. In team play seats 0+2 then play against 1+3
+    (`domino.scoring.sides_for`)."""
     if len(game.seats) >= game.seats_wanted:
         raise Refusal("alert.table_full")
     return game.with_seat(person.id, short_name(person.name))
