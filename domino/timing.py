@@ -57,6 +57,7 @@ class TurnTimer(StrEnum):
         return sport_seconds(match.round)
 
 
+# Choice: a group that picked no timer gets one generous fixed limit (K-12's last sentence).
 DEFAULT_TURN_TIMER = TurnTimer.S60
 
 
