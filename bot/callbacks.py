@@ -11,7 +11,7 @@ Every payload stays well under Telegram's 64 bytes (`pack()` checks it).
 Every number in a payload is parsed here, once, with bounds (issue 11, item 3): ids
 are non-negative and fit SQLite's signed 64-bit integers. Data that does not parse
 (forged, out of range, `²` for a digit) matches no button's filter, so the fallback
-router answers it as an out-of-date button and nothing reaches the services. The
+router answers it as an out-of-date button and nothing reaches the use cases. The
 payloads of /start deep links are parsed by `parse_start` under the same rules.
 """
 
@@ -29,7 +29,7 @@ SQLITE_MAX = 2**63 - 1  # the largest integer SQLite stores
 Id = Annotated[int, Field(ge=0, le=SQLITE_MAX)]  # a game, vote or message number
 UserId = Annotated[int, Field(ge=1, le=SQLITE_MAX)]  # a Telegram user id
 Count = Annotated[int, Field(ge=0, le=SQLITE_MAX)]  # a move number
-Page = Annotated[int, Field(ge=1, le=1_000_000)]  # 1-based; the services check the end
+Page = Annotated[int, Field(ge=1, le=1_000_000)]  # 1-based; the stats service checks the end
 TileIndex = Annotated[int, Field(ge=-1, le=27)]  # Tile.index of the 28 tiles; -1: none
 Seat = Annotated[int, Field(ge=0, le=3)]
 

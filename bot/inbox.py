@@ -18,7 +18,8 @@ from storage.records import GameRecord
 
 @dataclass(frozen=True, slots=True)
 class TurnExpired:
-    """The time for move number `move` of the game ran out."""
+    """The turn timers: the time for move number `move` of the game ran out. The timeout
+    use case moves for the person, unless the game moved on meanwhile."""
 
     game_id: int
     move: int
@@ -26,35 +27,38 @@ class TurnExpired:
 
 @dataclass(frozen=True, slots=True)
 class TurnWarned:
-    """The turn of the game's person to move is close to its end: redraw the clocks."""
+    """The turn timers: the person to move has little time left; the hand's time line and
+    the table's caption are drawn again."""
 
     game: GameRecord
 
 
 @dataclass(frozen=True, slots=True)
 class LobbyExpired:
-    """Nobody started the lobby in its group's time."""
+    """The turn timers: nobody started the lobby in its group's time."""
 
     game_id: int
 
 
 @dataclass(frozen=True, slots=True)
 class ComputersDue:
-    """The computer players' pause is over: the computers to move in the game move."""
+    """The alarms: the computer players' pause is over, the computers to move in the game
+    move (up to a person's turn or the round's end)."""
 
     game_id: int
 
 
 @dataclass(frozen=True, slots=True)
 class VoteExpired:
-    """The vote's time is up."""
+    """The alarms: the vote's time is up."""
 
     vote_id: int
 
 
 @dataclass(frozen=True, slots=True)
 class PersonUnreachable:
-    """Telegram refused the person's hand (they blocked the bot, or never started it)."""
+    """The publisher: Telegram refused the person's hand (they blocked the bot, or never
+    started it). The group is told once; the person's seat plays on."""
 
     game_id: int
     user_id: int
@@ -62,14 +66,15 @@ class PersonUnreachable:
 
 @dataclass(frozen=True, slots=True)
 class GroupLost:
-    """Telegram refuses the group (the bot was removed, may not write, no such chat)."""
+    """The publisher: Telegram refuses the group (the bot was removed, may not write, no
+    such chat). Its game stops and its players are told in private."""
 
     chat_id: int
 
 
 @dataclass(frozen=True, slots=True)
 class ChatMigrated:
-    """The group became a supergroup with a new chat id."""
+    """The publisher: the group became a supergroup with a new chat id."""
 
     old_id: int
     new_id: int

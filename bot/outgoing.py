@@ -232,23 +232,7 @@ class Outgoing:
         self.merged = 0  # calls folded into a newer one with the same merge_key
         self.dropped = 0  # calls not sent because their chat's queue was full
 
-    async def call(
-        self,
-        chat_id: int,
-        method: TelegramMethod[T],
-        *,
-        merge_key: Hashable | None = None,
-        lane: Lane = Lane.GAME,
-        on_sent: SentHook | None = None,
-    ) -> T:
-        """Queue `method` for `chat_id` and wait for Telegram's answer. `on_sent(answer)`
-        runs in the chat's worker as soon as Telegram answered, before the worker goes on
-        and before the caller resumes: the narrowest window there is between a message
-        sent and it being recorded as sent (issue 11, item 10). A call with `on_sent` is
-        never merged with another."""
-        return await self.submit(chat_id, method, merge_key=merge_key, lane=lane, on_sent=on_sent)
-
-    def submit(
+    def call(
         self,
         chat_id: int,
         method: TelegramMethod[T],
@@ -257,7 +241,11 @@ class Outgoing:
         lane: Lane = Lane.GAME,
         on_sent: SentHook | None = None,
     ) -> asyncio.Future[T]:
-        """Queue `method`; the returned future resolves with Telegram's answer."""
+        """Queue `method` for `chat_id`; the returned future resolves with Telegram's answer.
+        `on_sent(answer)` runs in the chat's worker as soon as Telegram answered, before the
+        worker goes on and before the caller resumes: the narrowest window there is between
+        a message sent and it being recorded as sent (issue 11, item 10). A call with
+        `on_sent` is never merged with another."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         queue = self._chats.get(chat_id)

@@ -9,7 +9,7 @@ fires at once). One asyncio task per game sleeps until the warning moment (25 % 
 the limit left, at most 15 s), marks the clock `warned` and emits `TurnWarned` (the
 hand's time line and the table caption's "⏳" are redrawn), then sleeps until the
 deadline and emits `TurnExpired(game_id, move)` into the inbox: the timeout use case
-(`bot.usecases.play.Play.time_out`) moves for the person, which is a no-op if the move
+(`bot.usecases.play.Playing.time_out`) moves for the person, which is a no-op if the move
 number has moved on meanwhile, so a press just before the deadline wins and nothing is
 applied twice.
 
@@ -32,7 +32,7 @@ import logging
 import math
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -121,26 +121,16 @@ class TurnTimers:
         """Wait for the lobby's deadline, once; a game that is no longer a lobby needs no
         waiting."""
         if game.status is not GameStatus.LOBBY or game.lobby_deadline is None or self._closing:
-            task = self._lobby_tasks.pop(game.id, None)
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
+            _cancel(self._lobby_tasks, game.id)
             return
         if game.id not in self._lobby_tasks:
             work = self._close_lobby(game.id, game.lobby_deadline.timestamp())
-            self._lobby_tasks[game.id] = asyncio.ensure_future(work)
+            self._lobby_tasks[game.id] = _start(self._lobby_tasks, game.id, "lobby", work)
 
     async def _close_lobby(self, game_id: int, deadline: float) -> None:
-        try:
-            await self._sleep_until(deadline)
-            log.info("game %s: the lobby's time ran out", game_id)
-            self.inbox.emit(LobbyExpired(game_id))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("game %s: the lobby timer failed", game_id)
-        finally:
-            if self._lobby_tasks.get(game_id) is asyncio.current_task():
-                del self._lobby_tasks[game_id]
+        await self._sleep_until(deadline)
+        log.info("game %s: the lobby's time ran out", game_id)
+        self.inbox.emit(LobbyExpired(game_id))
 
     # --- turns ------------------------------------------------------------------------
 
@@ -188,16 +178,11 @@ class TurnTimers:
         self._clocks.pop(game_id, None)
         self._games.pop(game_id, None)
         self._stored.pop(game_id, None)
-        task = self._tasks.pop(game_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        _cancel(self._tasks, game_id)
 
-    def _replace_task(self, game_id: int, work: Awaitable[None]) -> None:
-        old = self._tasks.get(game_id)
-        # The expiry itself commits the next turn, so the running task may be the caller.
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-        self._tasks[game_id] = asyncio.ensure_future(work)
+    def _replace_task(self, game_id: int, work: Coroutine[None, None, None]) -> None:
+        _cancel(self._tasks, game_id)
+        self._tasks[game_id] = _start(self._tasks, game_id, "turn", work)
 
     async def _run(self, clock: TurnClock, persist: bool) -> None:
         game_id = clock.game_id
@@ -215,15 +200,11 @@ class TurnTimers:
                 return
             log.info("game %s: the time for move %d ran out", game_id, clock.move)
             self.inbox.emit(TurnExpired(game_id, clock.move))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("game %s: the turn timer failed", game_id)
         finally:
-            if self._tasks.get(game_id) is asyncio.current_task():
-                del self._tasks[game_id]
-                if self._clocks.get(game_id, clock).move == clock.move:
-                    self._clocks.pop(game_id, None)
+            # The clock goes with its task, unless a new turn replaced both meanwhile.
+            current = self._tasks.get(game_id) is asyncio.current_task()
+            if current and self._clocks.get(game_id, clock).move == clock.move:
+                self._clocks.pop(game_id, None)
 
     async def _persist(self, clock: TurnClock) -> None:
         """Store the turn's deadline so a restart keeps it. A database that refuses
@@ -263,3 +244,27 @@ class TurnTimers:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
         self._lobby_tasks.clear()
+
+
+def _start(
+    tasks: dict[int, asyncio.Task[None]], game_id: int, what: str, work: Coroutine[None, None, None]
+) -> asyncio.Task[None]:
+    """A game's timer task: a failure is logged, never raised, and once done the task
+    leaves `tasks` (unless another replaced it there meanwhile)."""
+
+    async def guarded() -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("game %s: the %s timer failed", game_id, what)
+        finally:
+            if tasks.get(game_id) is asyncio.current_task():
+                del tasks[game_id]
+
+    return asyncio.ensure_future(guarded())
+
+
+def _cancel(tasks: dict[int, asyncio.Task[None]], game_id: int) -> None:
+    task = tasks.pop(game_id, None)
+    if task is not None:
+        task.cancel()

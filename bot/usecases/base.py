@@ -27,7 +27,7 @@ from bot.effects import Effects
 from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
 from bot.people import People
-from bot.presenter import short_name
+from bot.presenter import score_line, short_name, side_names
 from domino.match import Match
 from domino.rating import abandoned_rating_gains
 from domino.rules import Scoring
@@ -219,37 +219,28 @@ async def save_moves(
 
 async def tell_abandonment_scoring(tx: Transaction, game: GameRecord) -> None:
     """A match someone abandoned was played out: how the stats count it (K-11)."""
-    assert game.abandonment is not None
-    await notice(
-        tx,
-        game,
-        "notice.scored_as_timeout",
-        goat=side_names(game, game.abandonment.seat),
-        lines=abandonment_lines(game),
-    )
+    await notice(tx, game, "notice.scored_as_timeout", **abandonment_values(game))
 
 
-def abandonment_lines(game: GameRecord) -> str:
-    """One line per seat for the group: name, points when abandoned, rating gained (plain
-    text: `notice` escapes it)."""
-    assert game.abandonment is not None and game.match is not None
-    # The gains the stats record for it (K-11's timeout rule: domino.rating).
+def abandonment_values(game: GameRecord) -> dict[str, str]:
+    """What the group is told of an abandoned match (plain text: `notice` escapes it): the
+    козёл's side (`goat`), and one line per seat with their points when it was abandoned
+    and the rating they gain for it (`lines`, as the stats record it: K-11's timeout
+    rule, `domino.rating`)."""
+    first, match = game.abandonment, game.match
+    assert first is not None and match is not None
     gains = abandoned_rating_gains(
-        game.abandonment.points,
-        game.abandonment.seat,
-        points_are_bad=game.match.ruleset.scoring is Scoring.KOZEL,
+        first.points, first.seat, points_are_bad=match.ruleset.scoring is Scoring.KOZEL
     )
-    return "\n".join(
-        f"{short_name(seat.name)}: {game.abandonment.points[seat.seat]} · +{gains[seat.seat]}"
+    lines = (
+        score_line(short_name(seat.name), first.points[seat.seat], gains[seat.seat])
         for seat in game.seats
     )
-
-
-def side_names(game: GameRecord, seat: int) -> str:
-    """The seat's name, with their partner's in teams."""
-    assert game.match is not None
-    side = game.match.side_of(seat)
-    return " + ".join(short_name(s.name) for s in game.seats if game.match.side_of(s.seat) == side)
+    names = [seat.name for seat in game.seats]
+    return {
+        "goat": side_names(names, match.sides[match.side_of(first.seat)]),
+        "lines": "\n".join(lines),
+    }
 
 
 class UseCases:

@@ -16,11 +16,10 @@ from bot.usecases.base import (
     NotCreatorOrAdmin,
     Refusal,
     UseCases,
-    abandonment_lines,
+    abandonment_values,
     checked_press,
     end_game,
     notice,
-    side_names,
     utcnow,
 )
 from bot.usecases.lobby import Lobby
@@ -152,14 +151,12 @@ class Endings(UseCases):
                     tx, changed.ended(GameStatus.FINISHED, utcnow(), Ending.SURRENDER)
                 )
                 effects = await end_game(tx, saved)
-                assert saved.abandonment is not None
                 await notice(
                     tx,
                     game,
                     "notice.surrendered",
                     name=game.seats[seat].name,
-                    goat=side_names(saved, saved.abandonment.seat),
-                    lines=abandonment_lines(saved),
+                    **abandonment_values(saved),
                 )
         except Refusal as refusal:
             return Done(refusal.answer(lang))

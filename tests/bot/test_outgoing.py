@@ -90,7 +90,7 @@ async def test_a_group_is_paced_to_twenty_a_minute_after_its_burst() -> None:
 
 async def test_one_chats_pacing_does_not_delay_another_chat() -> None:
     out, api, _ = make(Limits(group=Pace(rate=1 / 60, burst=1), private=None, overall=None))
-    slow = [out.submit(GROUP, send(GROUP, f"g{i}")) for i in range(3)]
+    slow = [out.call(GROUP, send(GROUP, f"g{i}")) for i in range(3)]
     await out.call(PRIVATE, send(PRIVATE, "p"))
     await asyncio.gather(*slow)
     # The private message went out while the group waited for its next token.
@@ -100,9 +100,9 @@ async def test_one_chats_pacing_does_not_delay_another_chat() -> None:
 
 async def test_waiting_edits_of_one_message_are_merged_into_the_newest() -> None:
     out, api, _ = make(Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None))
-    first = out.submit(GROUP, send(GROUP, "announce"))
+    first = out.call(GROUP, send(GROUP, "announce"))
     edits = [
-        out.submit(
+        out.call(
             GROUP,
             EditMessageText(chat_id=GROUP, message_id=5, text=f"table v{i}"),
             merge_key=("edit", GROUP, 5),
@@ -154,8 +154,8 @@ async def test_forbidden_reaches_the_caller_and_the_queue_goes_on() -> None:
     out, api, _ = make(Limits.off())
     blocked = send(PRIVATE, "hand")
     api.errors.append(TelegramForbiddenError(blocked, "Forbidden: bot was blocked by the user"))
-    failed = out.submit(PRIVATE, blocked)
-    after = out.submit(PRIVATE, send(PRIVATE, "next"))
+    failed = out.call(PRIVATE, blocked)
+    after = out.call(PRIVATE, send(PRIVATE, "next"))
     with pytest.raises(TelegramForbiddenError):
         await failed
     assert await after == "ok:next"
@@ -172,17 +172,17 @@ def reply(chat: int, text: str, to: int) -> SendMessage:
 
 async def test_the_games_messages_overtake_waiting_replies() -> None:
     out, api, _ = make(Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None))
-    replies = [out.submit(GROUP, send(GROUP, f"r{i}"), lane=Lane.REPLY) for i in range(3)]
-    table = out.submit(GROUP, send(GROUP, "table"))
-    announcement = out.submit(GROUP, send(GROUP, "round over"))
+    replies = [out.call(GROUP, send(GROUP, f"r{i}"), lane=Lane.REPLY) for i in range(3)]
+    table = out.call(GROUP, send(GROUP, "table"))
+    announcement = out.call(GROUP, send(GROUP, "round over"))
     await asyncio.gather(*replies, table, announcement)
     assert api.texts() == ["table", "round over", "r0", "r1", "r2"]
 
 
 async def test_a_busy_game_still_lets_one_reply_through_in_three_calls() -> None:
     out, api, _ = make(Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None))
-    replies = [out.submit(GROUP, send(GROUP, f"r{i}"), lane=Lane.REPLY) for i in range(3)]
-    game = [out.submit(GROUP, send(GROUP, f"g{i}")) for i in range(5)]
+    replies = [out.call(GROUP, send(GROUP, f"r{i}"), lane=Lane.REPLY) for i in range(3)]
+    game = [out.call(GROUP, send(GROUP, f"g{i}")) for i in range(5)]
     await asyncio.gather(*replies, *game)
     assert api.texts() == ["g0", "g1", "r0", "g2", "g3", "r1", "g4", "r2"]
 
@@ -192,16 +192,16 @@ async def test_identical_replies_waiting_in_a_group_are_sent_once() -> None:
     keyboard = InlineKeyboardMarkup(
         inline_keyboard=[[InlineKeyboardButton(text="»", callback_data="t1:2")]]
     )
-    first = out.submit(GROUP, send(GROUP, "busy"), lane=Lane.REPLY)
+    first = out.call(GROUP, send(GROUP, "busy"), lane=Lane.REPLY)
     tops = [
-        out.submit(
+        out.call(
             GROUP,
             SendMessage(chat_id=GROUP, text="top", reply_markup=keyboard, reply_to_message_id=i),
             lane=Lane.REPLY,
         )
         for i in range(10)
     ]
-    other = out.submit(GROUP, reply(GROUP, "top", to=99), lane=Lane.REPLY)  # no keyboard
+    other = out.call(GROUP, reply(GROUP, "top", to=99), lane=Lane.REPLY)  # no keyboard
     results = await asyncio.gather(first, *tops, other)
     assert api.texts() == ["busy", "top", "top"]
     assert results[1:-1] == ["ok:top"] * 10  # every /top learns of the one message
@@ -211,7 +211,7 @@ async def test_identical_replies_waiting_in_a_group_are_sent_once() -> None:
 async def test_identical_replies_in_a_private_chat_each_go_out() -> None:
     out, api, _ = make(Limits(private=Pace(rate=1.0, burst=1), group=None, overall=None))
     await asyncio.gather(
-        *(out.submit(PRIVATE, reply(PRIVATE, "rules", to=i), lane=Lane.REPLY) for i in range(4))
+        *(out.call(PRIVATE, reply(PRIVATE, "rules", to=i), lane=Lane.REPLY) for i in range(4))
     )
     assert api.texts() == ["rules"] * 4
     assert out.merged == 0
@@ -220,8 +220,8 @@ async def test_identical_replies_in_a_private_chat_each_go_out() -> None:
 async def test_a_full_reply_lane_drops_its_oldest_reply() -> None:
     limits = Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None, reply_queue=3)
     out, api, _ = make(limits)
-    waiting = [out.submit(GROUP, send(GROUP, f"r{i}"), lane=Lane.REPLY) for i in range(5)]
-    table = out.submit(GROUP, send(GROUP, "table"))
+    waiting = [out.call(GROUP, send(GROUP, f"r{i}"), lane=Lane.REPLY) for i in range(5)]
+    table = out.call(GROUP, send(GROUP, "table"))
     await asyncio.gather(*waiting, table, return_exceptions=True)
     # At most 3 replies ever waited: r0 and r1 made room for r3 and r4.
     assert api.texts() == ["table", "r2", "r3", "r4"]
@@ -233,7 +233,7 @@ async def test_a_full_reply_lane_drops_its_oldest_reply() -> None:
 async def test_a_full_game_lane_refuses_the_new_call() -> None:
     limits = Limits(group=Pace(rate=1.0, burst=1), private=None, overall=None, game_queue=2)
     out, api, _ = make(limits)
-    calls = [out.submit(GROUP, send(GROUP, f"g{i}")) for i in range(4)]
+    calls = [out.call(GROUP, send(GROUP, f"g{i}")) for i in range(4)]
     await asyncio.gather(*calls, return_exceptions=True)
     # g0 and g1 filled the lane; g2 and g3 were refused (their callers redo them).
     assert api.texts() == ["g0", "g1"]
@@ -268,9 +268,9 @@ async def test_on_sent_runs_right_after_the_answer_before_the_chats_next_call() 
     async def broken(answer: Any) -> None:
         raise RuntimeError("the database is gone")
 
-    first = out.submit(GROUP, send(GROUP, "a"), on_sent=mark)
-    second = out.submit(GROUP, send(GROUP, "a"), on_sent=broken, lane=Lane.REPLY)
-    after = out.submit(GROUP, send(GROUP, "b"))
+    first = out.call(GROUP, send(GROUP, "a"), on_sent=mark)
+    second = out.call(GROUP, send(GROUP, "a"), on_sent=broken, lane=Lane.REPLY)
+    after = out.call(GROUP, send(GROUP, "b"))
     assert await first == "ok:a"
     events.append("caller resumed")
     assert await second == "ok:a"  # a failed hook costs the caller nothing; never merged
