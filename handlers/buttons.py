@@ -3,14 +3,15 @@ of /cancel.
 
 Every press names a game; the use case acts on it only if the pressed message belongs
 to that game's chat (group buttons) or to the presser's own private chat (hand
-buttons), and the presser may act in that game (issue 11, item 1)."""
+buttons), and the presser may act in that game (issue 11, item 1). A hand button
+pressed anywhere else is not taken here: the fallback answers it as out of date."""
 
 from __future__ import annotations
 
 import html
 import logging
 
-from aiogram import Router
+from aiogram import F, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
@@ -36,15 +37,6 @@ async def reply(call: CallbackQuery, answer: Answer) -> None:
         if "query is too old" not in exc.message:
             raise
         log.info("a press by %s was answered too late: %s", call.from_user.id, exc.message)
-
-
-async def refuse_outside_private_chat(call: CallbackQuery, lang: Lang) -> bool:
-    """A hand-like button pressed anywhere but the presser's own private chat is refused
-    (answered as out of date); True if it was."""
-    if pressed_in_own_private_chat(call):
-        return False
-    await reply(call, Answer(t("alert.stale", lang), alert=True))
-    return True
 
 
 @router.callback_query(LobbyCb.filter(), AdminCheck())
@@ -131,17 +123,14 @@ async def on_remove(
             log.info("the removal list in %s was not edited: %s", call.message.chat.id, exc.message)
 
 
-@router.callback_query(MoveCb.filter())
+@router.callback_query(MoveCb.filter(), pressed_in_own_private_chat)
 async def on_move(
     call: CallbackQuery,
     callback_data: MoveCb,
     person: Person,
-    lang: Lang,
     playing: Playing,
     dispatch: EffectDispatcher,
 ) -> None:
-    if await refuse_outside_private_chat(call, lang):
-        return
     answer = await dispatch(
         playing.press(
             callback_data.game,
@@ -155,18 +144,19 @@ async def on_move(
     await reply(call, answer)
 
 
-@router.callback_query(CancelCb.filter(), AdminCheck())
+@router.callback_query(CancelCb.filter(~F.confirm))
+async def on_cancel_kept(call: CallbackQuery, lang: Lang) -> None:
+    await reply(call, Answer(t("cancel.kept", lang)))
+
+
+@router.callback_query(CancelCb.filter(F.confirm), AdminCheck())
 async def on_cancel(
     call: CallbackQuery,
     callback_data: CancelCb,
     person: Person,
-    lang: Lang,
     is_admin: ChatCheck,
     endings: Endings,
     dispatch: EffectDispatcher,
 ) -> None:
-    if not callback_data.confirm:
-        await reply(call, Answer(t("cancel.kept", lang)))
-        return
     answer = await dispatch(endings.cancel(callback_data.game, pressed_in(call), person, is_admin))
     await reply(call, answer)

@@ -73,41 +73,31 @@ def chat_of_update(update: Update) -> int | None:
     return None
 
 
+async def _log_and_answer(
+    event: ErrorEvent, what: str, alert: str, reply: str | None = None
+) -> None:
+    """One WARNING line `chat … update …: {what}`; then a press gets the `alert` and, if
+    `reply` is given, a message gets it as a reply (each a key, in the person's language)."""
+    update = event.update
+    log.warning("chat %s update %s: %s", chat_of_update(update), update.update_id, what)
+    call, message = update.callback_query, update.message
+    try:
+        if call is not None:
+            await call.answer(t(alert, lang_of(call.from_user.language_code)), show_alert=True)
+        elif reply is not None and message is not None and message.from_user is not None:
+            await message.reply(t(reply, lang_of(message.from_user.language_code)))
+    except TelegramAPIError as exc:  # answered already, too late, or the chat is gone
+        log.info("update %s: the person could not be answered: %s", update.update_id, exc)
+
+
 @router.errors(lambda event: refused_by_telegram(event.exception))
 async def on_refused(event: ErrorEvent) -> None:
-    update = event.update
-    log.warning(
-        "chat %s update %s: Telegram refused a call: %s: %s",
-        chat_of_update(update),
-        update.update_id,
-        type(event.exception).__name__,
-        getattr(event.exception, "message", event.exception),
-    )
-    call = update.callback_query
-    if call is None:
-        return
-    try:
-        await call.answer(t("alert.stale", lang_of(call.from_user.language_code)), show_alert=True)
-    except TelegramAPIError as exc:  # answered already, or too late: nothing left to do
-        log.info("update %s: the press could not be answered: %s", update.update_id, exc)
+    error = event.exception
+    what = f"Telegram refused a call: {type(error).__name__}: {getattr(error, 'message', error)}"
+    await _log_and_answer(event, what, alert="alert.stale")
 
 
 @router.errors(lambda event: is_transient(event.exception))
 async def on_database_unavailable(event: ErrorEvent) -> None:
-    update = event.update
-    log.warning(
-        "chat %s update %s: not saved, the database refused it (%s); asked to try again",
-        chat_of_update(update),
-        update.update_id,
-        event.exception,
-    )
-    try:
-        if update.callback_query is not None:
-            call = update.callback_query
-            lang = lang_of(call.from_user.language_code)
-            await call.answer(t("alert.db_unavailable", lang), show_alert=True)
-        elif update.message is not None and update.message.from_user is not None:
-            lang = lang_of(update.message.from_user.language_code)
-            await update.message.reply(t("reply.db_unavailable", lang))
-    except TelegramAPIError as exc:  # answered already, too late, or the chat is gone
-        log.info("update %s: could not be told to try again: %s", update.update_id, exc)
+    what = f"not saved, the database refused it ({event.exception}); asked to try again"
+    await _log_and_answer(event, what, alert="alert.db_unavailable", reply="reply.db_unavailable")

@@ -6,14 +6,17 @@ from aiogram import F, Router
 from aiogram.types import CallbackQuery, Message
 
 from bot.i18n import Lang, t
+from bot.usecases import Answer
+from handlers.buttons import reply
 
 router = Router(name="fallback")
 
 
 @router.callback_query()
 async def on_unknown_button(call: CallbackQuery, lang: Lang) -> None:
-    """A button from an older version of the bot, or forged data."""
-    await call.answer(t("alert.stale", lang), show_alert=True)
+    """A button from an older version of the bot, forged data, or a hand button pressed
+    outside its owner's private chat: out of date."""
+    await reply(call, Answer(t("alert.stale", lang), alert=True))
 
 
 @router.message(F.chat.type == "private", F.text.startswith("/"))

@@ -9,11 +9,12 @@ once every update taken has been handled (issue 7: in-flight updates finish).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject
+
+from handlers.people import Handler
 
 
 class InFlight(BaseMiddleware):
@@ -24,12 +25,7 @@ class InFlight(BaseMiddleware):
         self._none = asyncio.Event()
         self._none.set()
 
-    async def __call__(
-        self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
-        event: TelegramObject,
-        data: dict[str, Any],
-    ) -> Any:
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         self.count += 1
         self._none.clear()
         try:

@@ -1,24 +1,24 @@
-"""Who is acting, in the service's terms, and what Telegram says they may do in a chat.
+"""Who is acting, in the use cases' terms, and what Telegram says they may do in a chat.
 
 - `PersonMiddleware` gives every message and button handler the acting `person: Person`
   and their `lang: Lang` as typed parameters; an event without a sender never reaches a
   handler.
 - `AdminCheck`, a filter that adds to the handler's data (aiogram's filter-to-context
   pattern), gives `is_admin: ChatCheck`: whether that person is an admin of a chat the
-  service names, the game's own chat above all (issue 11, item 4). Telegram is asked only
-  when the service asks, at most once per chat per update, so a handler that needs no
-  admin never costs a getChatMember call.
+  use case names, the game's own chat above all (issue 11, item 4). Telegram is asked
+  only when the use case asks, at most once per chat per update, so a handler that needs
+  no admin never costs a getChatMember call.
 
-The service holds no Bot: it gets these checks as callables.
+The use cases hold no Bot: they get these checks as callables.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware, Bot
+from aiogram.dispatcher.event.bases import NextMiddlewareType
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Filter
 from aiogram.types import (
@@ -38,10 +38,12 @@ GROUP_TYPES = frozenset({"group", "supergroup"})
 ADMIN_STATUSES = frozenset({"creator", "administrator"})
 MEMBER_STATUSES = frozenset({"creator", "administrator", "member"})
 log = logging.getLogger(__name__)
+# The rest of the chain a middleware of handlers/ passes the event on to.
+Handler = NextMiddlewareType[TelegramObject]
 
 
 def person_of(user: User) -> Person:
-    """The service's view of a Telegram user (used by the middlewares, and by /stats for
+    """The use cases' view of a Telegram user (used by the middlewares, and by /stats for
     the person a command replies to)."""
     return Person(
         id=user.id,
@@ -60,12 +62,7 @@ class PersonMiddleware(BaseMiddleware):
     writing in a group has a stand-in user); one without is dropped here with a log line,
     since there is nobody to answer."""
 
-    async def __call__(
-        self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
-        event: TelegramObject,
-        data: dict[str, Any],
-    ) -> Any:
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user = data.get("event_from_user")
         if not isinstance(user, User):
             log.info("a %s without a sender was ignored", type(event).__name__)
@@ -113,7 +110,7 @@ def pressed_in(call: CallbackQuery) -> int | None:
 
 def pressed_in_own_private_chat(call: CallbackQuery) -> bool:
     """Hand, "I'm back" and similar buttons are only ever sent to the person's own private
-    chat, whose id is the person's id (issue 11, item 1)."""
+    chat, whose id is the person's id (issue 11, item 1): a filter of their handlers."""
     message = call.message
     return (
         isinstance(message, Message)

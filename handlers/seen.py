@@ -7,14 +7,13 @@ once they left the group; `People.seen` writes only when the name changed.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, User
 
 from bot.people import People
-from handlers.people import person_of
+from handlers.people import Handler, person_of
 from storage.db import is_transient
 
 log = logging.getLogger(__name__)
@@ -23,12 +22,7 @@ log = logging.getLogger(__name__)
 class LastSeenMiddleware(BaseMiddleware):
     """An outer middleware of the dispatcher's updates (after aiogram's user context)."""
 
-    async def __call__(
-        self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
-        event: TelegramObject,
-        data: dict[str, Any],
-    ) -> Any:
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user = data.get("event_from_user")
         people = data.get("people")
         if isinstance(user, User) and not user.is_bot and isinstance(people, People):

@@ -18,8 +18,8 @@ from bot.people import Person
 from bot.presenter import lobby_timeout_name, settings_keyboard, settings_text, timer_name
 from bot.usecases import Answer, ChatCheck, Chats, Playing
 from domino.timing import TurnTimer
-from handlers.buttons import refuse_outside_private_chat, reply
-from handlers.people import GROUP_TYPES, AdminCheck, chat_of
+from handlers.buttons import reply
+from handlers.people import GROUP_TYPES, AdminCheck, chat_of, pressed_in_own_private_chat
 from storage.records import GROUP_LANGS, LOBBY_TIMEOUTS, ChatSettings
 
 router = Router(name="settings")
@@ -127,15 +127,14 @@ async def on_lobby_timeout(
         await reply(call, Answer(t("answer.lobby_timeout_set", lang, time=name)))
 
 
-@router.callback_query(BackCb.filter())
+@router.callback_query(BackCb.filter(), pressed_in_own_private_chat)
 async def on_back(
     call: CallbackQuery,
     callback_data: BackCb,
     person: Person,
-    lang: Lang,
     playing: Playing,
     dispatch: EffectDispatcher,
 ) -> None:
-    if await refuse_outside_private_chat(call, lang):
-        return
+    """Sent to the person's own private chat only; pressed elsewhere, the fallback answers
+    it as out of date (issue 11, item 1)."""
     await reply(call, await dispatch(playing.come_back(callback_data.game, person)))

@@ -7,11 +7,13 @@ politely and changes nothing.
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 
 from aiogram import F, Router
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Chat, Message
 
 from bot.callbacks import HistoryCb, TopCb
@@ -42,9 +44,10 @@ async def on_top(message: Message, lang: Lang, stats: StatsService) -> None:
     await show(message, await stats.top(where(message.chat), lang))
 
 
-@router.message(Command("top"), in_private)
-async def on_top_in_private(message: Message, lang: Lang) -> None:
-    await message.answer(t("top.private", lang))
+@router.message(Command("top", "history"), in_private)
+async def on_group_only_in_private(message: Message, command: CommandObject, lang: Lang) -> None:
+    """Leaderboards and histories belong to groups: the answer says where to ask."""
+    await message.answer(t(f"{command.command}.private", lang))
 
 
 @router.message(Command("stats"))
@@ -71,17 +74,20 @@ async def on_history(message: Message, lang: Lang, stats: StatsService) -> None:
     await show(message, await stats.history(where(message.chat), lang))
 
 
-@router.message(Command("history"), in_private)
-async def on_history_in_private(message: Message, lang: Lang) -> None:
-    await message.answer(t("history.private", lang))
-
-
 async def _edit(
-    call: CallbackQuery, message: Message, lang: Lang, screen: Screen | Refusal
+    call: CallbackQuery, lang: Lang, screen_of: Callable[[StatsChat], Awaitable[Screen]]
 ) -> None:
-    """Answer the press, then put `screen` into the pressed `message` (or only refuse)."""
-    if isinstance(screen, Refusal):
-        await reply(call, screen.answer(lang))
+    """Answer the press and put the screen `screen_of` the pressed message's group into
+    that message. A press on anything but a group's message still shown is answered as
+    out of date; a refusal of the stats service is only answered."""
+    message = call.message
+    if not isinstance(message, Message) or message.chat.type not in GROUP_TYPES:
+        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        return
+    try:
+        screen = await screen_of(where(message.chat))
+    except Refusal as refusal:
+        await reply(call, refusal.answer(lang))
         return
     await reply(call, Answer())
     try:
@@ -94,46 +100,21 @@ async def _edit(
         log.info("a stats message in %s could not be edited: %s", message.chat.id, exc.message)
 
 
-def _group_message(call: CallbackQuery) -> Message | None:
-    """The pressed message if it is a group's and still accessible; else None."""
-    message = call.message
-    if isinstance(message, Message) and message.chat.type in GROUP_TYPES:
-        return message
-    return None
-
-
 @router.callback_query(TopCb.filter())
 async def on_top_page(
     call: CallbackQuery, callback_data: TopCb, lang: Lang, stats: StatsService
 ) -> None:
-    message = _group_message(call)
-    if message is None:
-        await reply(call, Answer(t("alert.stale", lang), alert=True))
-        return
-    try:
-        screen: Screen | Refusal = await stats.top(
-            where(message.chat), lang, callback_data.scope, callback_data.page
-        )
-    except Refusal as refusal:
-        screen = refusal
-    await _edit(call, message, lang, screen)
+    scope, page = callback_data.scope, callback_data.page
+    await _edit(call, lang, functools.partial(stats.top, lang=lang, scope=scope, page=page))
 
 
 @router.callback_query(HistoryCb.filter())
 async def on_history_page(
     call: CallbackQuery, callback_data: HistoryCb, lang: Lang, stats: StatsService
 ) -> None:
-    message = _group_message(call)
-    if message is None:
-        await reply(call, Answer(t("alert.stale", lang), alert=True))
-        return
-    chat = where(message.chat)
-    try:
-        screen: Screen | Refusal = (
-            await stats.sheet(chat, callback_data.game, callback_data.page, lang)
-            if callback_data.game
-            else await stats.history(chat, lang, callback_data.page)
-        )
-    except Refusal as refusal:
-        screen = refusal
-    await _edit(call, message, lang, screen)
+    """A page of the history, or one match's score sheet (whose "back" returns to `page`)."""
+    game, page = callback_data.game, callback_data.page
+    if game:
+        await _edit(call, lang, functools.partial(stats.sheet, game_id=game, page=page, lang=lang))
+    else:
+        await _edit(call, lang, functools.partial(stats.history, lang=lang, page=page))

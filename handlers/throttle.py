@@ -19,7 +19,7 @@ import html
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +29,7 @@ from aiogram.types import Message, TelegramObject
 from bot.i18n import t
 from bot.people import Person
 from bot.presenter import short_name
-from handlers.people import GROUP_TYPES
+from handlers.people import GROUP_TYPES, Handler
 
 log = logging.getLogger(__name__)
 
@@ -63,12 +63,7 @@ class CommandThrottle(BaseMiddleware):
         """How many (group, person) records are kept now."""
         return len(self._records)
 
-    async def __call__(
-        self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
-        event: TelegramObject,
-        data: dict[str, Any],
-    ) -> Any:
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         if not isinstance(event, Message) or not await self._is_group_command(event, data):
             return await handler(event, data)
         person: Person = data["person"]
