@@ -1,7 +1,8 @@
 """The domino engine: tiles, rulesets, rounds, matches, scoring and computer players.
 
 Standard library only; it knows nothing of Telegram. Start with `Match.new(KOZEL, 4)`,
-read `match.view(seat)`, and `match.apply(action, seat)`.
+read `match.view(seat)`, and `match.apply(action, seat)`; the games are `VARIANTS`
+(`find_variant("kozel")`, `ruleset.game`).
 """
 
 from domino.actions import (
@@ -27,6 +28,7 @@ from domino.errors import (
     NotYourTurn,
     RoundOver,
     StaleAction,
+    UnknownVariant,
 )
 from domino.geometry import End, Placement
 from domino.match import LoggedAction, Match
@@ -46,6 +48,7 @@ from domino.rules import (
 )
 from domino.scoring import score_round
 from domino.tiles import ALL_TILES, BadTile, Tile, tile
+from domino.variants import VARIANTS, Classic, GameVariant, Kozel, find_variant
 from domino.views import (
     Account,
     LayoutView,
@@ -63,11 +66,13 @@ __all__ = [
     "KNOCK",
     "KOZEL",
     "RULESETS",
+    "VARIANTS",
     "Account",
     "Action",
     "BadRuleset",
     "BadState",
     "BadTile",
+    "Classic",
     "Deal",
     "DominoError",
     "Draw",
@@ -75,10 +80,12 @@ __all__ = [
     "End",
     "Event",
     "FishMode",
+    "GameVariant",
     "GreedyPlayer",
     "IllegalMove",
     "Knock",
     "Knocked",
+    "Kozel",
     "LayoutKind",
     "LayoutView",
     "LoggedAction",
@@ -102,8 +109,10 @@ __all__ = [
     "Scoring",
     "StaleAction",
     "Tile",
+    "UnknownVariant",
     "Variant",
     "classic_rating_gains",
+    "find_variant",
     "parse_action",
     "rating_gains",
     "score_round",

@@ -1,4 +1,5 @@
-"""Command line of the engine: `python -m domino simulate ...` (see `domino.simulate`)."""
+"""Command line of the engine: `python -m domino simulate ...` (see `domino.simulate`) and
+`python -m domino variants` (the games, `domino.variants`)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,19 @@ import sys
 from collections.abc import Sequence
 
 from domino.errors import DominoError
-from domino.rules import RULESETS, FishMode, Variant
+from domino.rules import FishMode
 from domino.simulate import PLAYER_KINDS, format_report, simulate
+from domino.variants import VARIANTS, Kozel, find_variant
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m domino", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("variants", help="list the games: one line KEY<TAB>name each")
     sim = commands.add_parser(
         "simulate", help="play whole matches between computer players and print statistics"
     )
-    sim.add_argument("--variant", choices=[v.value for v in Variant], default=Variant.KOZEL.value)
+    sim.add_argument("--variant", choices=[v.key.value for v in VARIANTS], default=Kozel.key.value)
     sim.add_argument("--players", type=int, default=4, help="seats at the table (2-4)")
     sim.add_argument("--matches", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=1, help="the run's seed (C-12)")
@@ -39,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "variants":
+        for variant in VARIANTS:
+            print(f"{variant.key.value}\t{variant.name}")
+        return 0
     options: dict[str, object] = {"teams": args.teams}
     if args.target is not None:
         options["target"] = args.target
@@ -47,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.open_threshold is not None:
         options["open_threshold"] = args.open_threshold
     try:
-        ruleset = RULESETS[Variant(args.variant)].with_options(**options)
+        ruleset = find_variant(args.variant).ruleset.with_options(**options)
         report = simulate(
             ruleset,
             args.players,

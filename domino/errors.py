@@ -31,5 +31,9 @@ class BadRuleset(DominoError):
     """A ruleset option is out of range or options contradict each other."""
 
 
+class UnknownVariant(BadRuleset):
+    """No game is registered under the key asked for (`domino.variants.find_variant`)."""
+
+
 class BadState(DominoError):
     """Serialized state that cannot be read back (wrong version, broken invariants)."""

@@ -22,9 +22,8 @@ from typing import Any
 from domino.actions import DRAW, Action, Draw, Event, parse_action
 from domino.errors import BadState, DominoError, MatchOver, StaleAction
 from domino.players import Player
-from domino.rating import classic_rating_gains, rating_gains
 from domino.round import Round
-from domino.rules import Ruleset, Scoring
+from domino.rules import Ruleset
 from domino.scoring import (
     Sides,
     initial_scores,
@@ -135,9 +134,9 @@ class Match:
         self._log = list(log)
         deciders = match_deciders(ruleset, self._scores)
         self._over = bool(deciders)
-        kozel = ruleset.scoring is Scoring.KOZEL
-        self._losers = deciders if kozel else ()
-        self._winners = () if kozel else deciders
+        bad = ruleset.game.points_are_bad
+        self._losers = deciders if bad else ()
+        self._winners = () if bad else deciders
 
     # --- construction -------------------------------------------------------------------
 
@@ -373,7 +372,7 @@ class Match:
         deciders = match_deciders(self._ruleset, self._scores)
         if deciders:
             self._over = True
-            if self._ruleset.scoring is Scoring.KOZEL:
+            if self._ruleset.game.points_are_bad:
                 self._losers = deciders
             else:
                 self._winners = deciders
@@ -405,14 +404,11 @@ class Match:
         )
 
     def rating(self) -> tuple[int, ...]:
-        """Rating gains per seat for the finished match (K-11; Классика: see
-        `classic_rating_gains`). Partners gain their team's amount."""
+        """Rating gains per seat for the finished match, as the game rates it (K-11 or
+        its mirror, `GameVariant.rating_gains`). Partners gain their team's amount."""
         if not self._over:
             raise DominoError("the match is not over yet: rating is given for finished matches")
-        points = self.seat_points()
-        if self._ruleset.scoring is Scoring.KOZEL:
-            return rating_gains(points)
-        return classic_rating_gains(points)
+        return self._ruleset.game.rating_gains(self.seat_points())
 
     # --- text form ----------------------------------------------------------------------
 

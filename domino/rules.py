@@ -1,8 +1,9 @@
-"""Variants as data: a `Ruleset` says hand size, who opens, drawing, scoring, target.
+"""Options as data: a `Ruleset` says hand size, who opens, drawing, scoring, target.
 
-Adding a variant is one new `Ruleset` value and its tests; the policy functions that
-read these fields live in `domino.round` (opening, drawing, fish) and
-`domino.scoring` (points). Options a group may change are plain fields, changed with
+What differs between games as behaviour is in `domino.variants` (`ruleset.game`); a
+game's default options are one `Ruleset` value here. The policy functions that read
+these fields live in `domino.round` (opening, drawing, fish) and `domino.scoring`
+(points). Options a group may change are plain fields, changed with
 `ruleset.with_options(target=125, teams=True)`, which validates the result.
 """
 
@@ -13,12 +14,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domino.errors import BadRuleset
 
+if TYPE_CHECKING:
+    from domino.variants import GameVariant
+
 
 class Variant(StrEnum):
+    """The stable key of a game, as stored (`domino.variants.find_variant`)."""
+
     KOZEL = "kozel"  # K: points are bad, the first to the target is the козёл
     CLASSIC = "classic"  # T: points are good, the first to the target wins
 
@@ -37,6 +43,8 @@ class Opening(StrEnum):
 
 
 class Scoring(StrEnum):
+    """Kept in the stored form of a ruleset; the game's scoring is `ruleset.game`'s."""
+
     KOZEL = "kozel"  # K-6 .. K-10
     CLASSIC = "classic"  # T-4 .. T-6
 
@@ -80,6 +88,13 @@ class Ruleset:
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand_sizes", _frozen(self.hand_sizes))
         self.validate()
+
+    @property
+    def game(self) -> GameVariant:
+        """The game these options are for: its behaviour where games differ."""
+        from domino.variants import find_variant  # variants imports this module
+
+        return find_variant(self.variant)
 
     @property
     def min_players(self) -> int:

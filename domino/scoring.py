@@ -1,6 +1,7 @@
 """Round and match scoring: pure functions from a round's outcome to the score sheet.
 
-Козёл (K-6 .. K-10) and Классика (T-4 .. T-6), chosen by `Ruleset.scoring`. Nothing
+Козёл (K-6 .. K-10) and Классика (T-4 .. T-6), chosen by the game (`ruleset.game`,
+`domino.variants`), which calls `score_kozel_round` or `score_classic_round`. Nothing
 here knows about turns or layouts: the input is a `RoundOutcome` (and, when a rule
 needs to know which tiles are left, the hands), the accounts before the round and
 the eggs carried in; the output is a `RoundResult`.
@@ -8,8 +9,8 @@ the eggs carried in; the output is a `RoundResult`.
 Where RULES.md is silent or leaves an option, the choice is written once, in the
 docstring of the function that makes it: `sides_for` (teams, K-1), `hand_value` (one
 value to compare and to add; the lone `0-0` on a fish, C-9), `initial_scores` (accounts
-open from the start, K-7), `_score_kozel` (eggs, K-9), `_score_classic` (Классика
-with teams, T-4, T-5) and `next_leader` (who opens after a fish, T-2).
+open from the start, K-7), `score_kozel_round` (eggs, K-9), `score_classic_round`
+(Классика with teams, T-4, T-5) and `classic_next_leader` (who opens after a fish, T-2).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domino.errors import DominoError
-from domino.rules import FishMode, Ruleset, Scoring
+from domino.rules import FishMode, Ruleset
 from domino.tiles import BLANK_DOUBLE, SIX_DOUBLE, Tile
 from domino.views import Account, OutcomeKind, RoundOutcome, RoundResult
 
@@ -51,7 +52,7 @@ def initial_scores(ruleset: Ruleset, sides: int) -> tuple[Account, ...]:
     rules have no rule of 13), every account is open from the start, so nothing is ever
     remembered.
     """
-    always_open = ruleset.scoring is Scoring.CLASSIC or ruleset.open_threshold == 0
+    always_open = not ruleset.game.rule_of_13 or ruleset.open_threshold == 0
     return tuple(Account(opened=always_open) for _ in range(sides))
 
 
@@ -158,14 +159,10 @@ def score_round(
     if eggs < 0:
         raise DominoError(f"eggs cannot be negative, not {eggs}")
     values = seat_values(ruleset, outcome, hands)
-    if ruleset.scoring is Scoring.CLASSIC:
-        if eggs:
-            raise DominoError("Классика has no eggs (K-9 is Козёл's rule)")
-        return _score_classic(ruleset, round_no, outcome, tuple(before), values, sides)
-    return _score_kozel(ruleset, round_no, outcome, tuple(before), eggs, values, sides)
+    return ruleset.game.score_round(ruleset, round_no, outcome, tuple(before), eggs, values, sides)
 
 
-def _score_kozel(
+def score_kozel_round(
     ruleset: Ruleset,
     round_no: int,
     outcome: RoundOutcome,
@@ -238,7 +235,7 @@ def _score_kozel(
     )
 
 
-def _score_classic(
+def score_classic_round(
     ruleset: Ruleset,
     round_no: int,
     outcome: RoundOutcome,
@@ -297,14 +294,19 @@ def classic_round_winner(
 def next_leader(
     ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None = None
 ) -> int:
-    """The seat that opens the next round with any tile (K-4, T-2).
+    """The seat that opens the next round with any tile (K-4, T-2), as the game says
+    (`GameVariant.next_leader`): in Козёл who went out, or the fisherman."""
+    return ruleset.game.next_leader(ruleset, outcome, hands)
 
-    Козёл: who went out, or the fisherman. Классика: who went out; on a fish the
-    winning side's seat with the lowest hand (a tie inside the side: the fisherman if
-    he is one of them, else the lower seat); on a tied fish (T-5, nobody wins) the
-    fisherman opens, as in Козёл.
+
+def classic_next_leader(
+    ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None = None
+) -> int:
+    """T-2: who went out; on a fish the winning side's seat with the lowest hand (a tie
+    inside the side: the fisherman if he is one of them, else the lower seat); on a tied
+    fish (T-5, nobody wins) the fisherman opens, as in Козёл.
     """
-    if ruleset.scoring is Scoring.KOZEL or outcome.kind is OutcomeKind.WENT_OUT:
+    if outcome.kind is OutcomeKind.WENT_OUT:
         return outcome.seat
     values = seat_values(ruleset, outcome, hands)
     winner = classic_round_winner(ruleset, outcome, values)

@@ -17,7 +17,7 @@ from typing import TextIO
 from domino.errors import DominoError
 from domino.match import Match
 from domino.players import GreedyPlayer, Player, RandomPlayer
-from domino.rules import Ruleset, Scoring
+from domino.rules import Ruleset
 from domino.views import OutcomeKind
 
 PLAYER_KINDS = ("greedy", "random")
@@ -119,7 +119,7 @@ def simulate(
         eggs_made = sum(r.eggs_after > r.eggs_before for r in results)
         egg_rounds += eggs_made
         with_eggs += eggs_made > 0
-        deciders = match.losers if ruleset.scoring is Scoring.KOZEL else match.winners
+        deciders = match.losers if ruleset.game.points_are_bad else match.winners
         for seat, points in enumerate(match.seat_points()):
             final_points[seat] += points
             if match.side_of(seat) in deciders:
@@ -168,7 +168,7 @@ def format_report(report: SimulationReport) -> str:
     r = report
     rules = r.ruleset
     mode = "teams 0+2 vs 1+3" if rules.teams and r.players == 4 else "individual"
-    decided_name = "козёл" if rules.scoring is Scoring.KOZEL else "winner"
+    decided_name = "козёл" if rules.game.points_are_bad else "winner"
     lines = [
         f"variant: {rules.variant} ({mode}), {r.players} players:"
         f" {','.join(r.kinds)}; target {rules.target}; seed {r.seed}",

@@ -1,0 +1,169 @@
+"""Games as objects: what differs between Козёл and Классика is code in one class each.
+
+python-chess's `chess/variant.py` is the model: a base class (`GameVariant`) with the
+common behaviour, a subclass per game that overrides what differs, a registry
+(`VARIANTS`) and `find_variant(key)`. A `Ruleset` stays data (the options a group
+chose); `ruleset.game` is its variant object, and everything outside `domino/` asks it
+instead of asking which game is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from domino import rating
+from domino.errors import DominoError, UnknownVariant
+from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
+from domino.scoring import Sides, classic_next_leader, score_classic_round, score_kozel_round
+from domino.tiles import Tile
+from domino.views import Account, RoundOutcome, RoundResult
+
+
+class GameVariant:
+    """One game: its names, its options and the rules where games differ.
+
+    Options a group may change in the lobby are `choices` (option name -> the allowed
+    values, cycled in this order); the default of each is in `ruleset`.
+    """
+
+    key: ClassVar[Variant]
+    name: ClassVar[str]  # as the pictures and `python -m domino variants` show it
+    name_key: ClassVar[str]  # the bot's text key of the name
+    rules_key: ClassVar[str]  # the bot's text key of the rules
+    ruleset: ClassVar[Ruleset]  # the default options
+    choices: ClassVar[Mapping[str, tuple[Any, ...]]]
+    points_are_bad: ClassVar[bool]  # the first to the target loses (Козёл) or wins
+    rule_of_13: ClassVar[bool]  # K-7: points are remembered until an account opens
+
+    def offers(self, option: str) -> bool:
+        """Whether a group may change `option` (a `Ruleset` field) in the lobby."""
+        return option in self.choices
+
+    def score_round(
+        self,
+        ruleset: Ruleset,
+        round_no: int,
+        outcome: RoundOutcome,
+        before: tuple[Account, ...],
+        eggs: int,
+        values: tuple[int, ...],
+        sides: Sides,
+    ) -> RoundResult:
+        """The round's line on the score sheet (`domino.scoring.score_round` checks the
+        arguments and works out `values` and `sides`)."""
+        raise NotImplementedError
+
+    def next_leader(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> int:
+        """The seat that opens the next round with any tile (K-4, T-2)."""
+        return outcome.seat
+
+    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
+        """Rating gains per seat for a finished match (K-11 or its mirror)."""
+        raise NotImplementedError
+
+    def abandoned_rating_gains(self, points: Sequence[int], culprit: int) -> tuple[int, ...]:
+        """Rating gains per seat for a match `culprit` abandoned (K-11's timeout rule)."""
+        return rating.abandoned_rating_gains(points, culprit, points_are_bad=self.points_are_bad)
+
+    def last_sides(self, scores: Sequence[Account]) -> tuple[int, ...]:
+        """The sides with the worst recorded points: the most where points are bad, else
+        the fewest (for a finished Козёл match they are its козёл(s), K-10)."""
+        recorded = [account.recorded for account in scores]
+        worst = max(recorded) if self.points_are_bad else min(recorded)
+        return tuple(side for side, points in enumerate(recorded) if points == worst)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.key.value!r}>"
+
+
+class Kozel(GameVariant):
+    """«Козёл» (K-1 .. K-11): points are bad; the first to the target is the козёл."""
+
+    key = Variant.KOZEL
+    name = "Козёл"
+    name_key = "variant.kozel"
+    rules_key = "rules.kozel"
+    ruleset = KOZEL
+    choices = MappingProxyType(
+        {
+            "target": (101, 125),
+            "open_threshold": (13, 25, 31, 0),
+            "fish": (FishMode.MAX_TAKES_ALL, FishMode.EACH, FishMode.FISHERMAN_TAKES_ALL),
+        }
+    )
+    points_are_bad = True
+    rule_of_13 = True
+
+    def score_round(
+        self,
+        ruleset: Ruleset,
+        round_no: int,
+        outcome: RoundOutcome,
+        before: tuple[Account, ...],
+        eggs: int,
+        values: tuple[int, ...],
+        sides: Sides,
+    ) -> RoundResult:
+        """K-6 .. K-9 (`domino.scoring.score_kozel_round`)."""
+        return score_kozel_round(ruleset, round_no, outcome, before, eggs, values, sides)
+
+    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
+        """K-11 (`domino.rating.rating_gains`)."""
+        return rating.rating_gains(points)
+
+
+class Classic(GameVariant):
+    """«Классика» (T-1 .. T-6): points are good; the first to the target wins."""
+
+    key = Variant.CLASSIC
+    name = "Классика"
+    name_key = "variant.classic"
+    rules_key = "rules.classic"
+    ruleset = CLASSIC
+    choices = MappingProxyType({"target": (100, 150, 200)})
+    points_are_bad = False
+    rule_of_13 = False
+
+    def score_round(
+        self,
+        ruleset: Ruleset,
+        round_no: int,
+        outcome: RoundOutcome,
+        before: tuple[Account, ...],
+        eggs: int,
+        values: tuple[int, ...],
+        sides: Sides,
+    ) -> RoundResult:
+        """T-4, T-5 (`domino.scoring.score_classic_round`); Классика has no eggs."""
+        if eggs:
+            raise DominoError("Классика has no eggs (K-9 is Козёл's rule)")
+        return score_classic_round(ruleset, round_no, outcome, before, values, sides)
+
+    def next_leader(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> int:
+        """T-2 (`domino.scoring.classic_next_leader`)."""
+        return classic_next_leader(ruleset, outcome, hands)
+
+    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
+        """K-11 mirrored (`domino.rating.classic_rating_gains`)."""
+        return rating.classic_rating_gains(points)
+
+
+VARIANTS: tuple[GameVariant, ...] = (Kozel(), Classic())
+"""Every game, in the order they are listed."""
+
+_BY_KEY: Mapping[str, GameVariant] = MappingProxyType({v.key.value: v for v in VARIANTS})
+
+
+def find_variant(key: str) -> GameVariant:
+    """The game whose stable key is `key` (`kozel`, `classic`)."""
+    try:
+        return _BY_KEY[key]
+    except KeyError:
+        known = ", ".join(_BY_KEY)
+        raise UnknownVariant(f"no game {key!r}; the games are {known}") from None
