@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domino.rules import Scoring, Variant
 from domino.views import Account, MatchView, OutcomeKind, RoundOutcome
 from render import draw
 from render.geometry import RenderError
 
-VARIANT_NAMES = {Variant.KOZEL: "Козёл", Variant.CLASSIC: "Классика"}
 TEAM_LETTERS = "АБ"
 
 
 def variant_name(view: MatchView) -> str:
-    return VARIANT_NAMES.get(view.ruleset.variant, str(view.ruleset.variant))
+    """The game's name as the pictures show it (`GameVariant.name`)."""
+    return view.ruleset.game.name
 
 
 def check_names(view: MatchView, names: Sequence[str]) -> None:
@@ -25,10 +24,11 @@ def check_names(view: MatchView, names: Sequence[str]) -> None:
 def account(view: MatchView, acc: Account) -> tuple[str, draw.RGB]:
     """An account as the online platforms show it, with its colour.
 
-    Козёл (K-7): an open account is a plain number in red; remembered points are
-    `+N` in yellow; nothing yet is a muted 0. Классика: the recorded points.
+    Where points are bad (Козёл, K-7): an open account is a plain number in red;
+    remembered points are `+N` in yellow; nothing yet is a muted 0. Where they are good
+    (Классика): the recorded points.
     """
-    if view.ruleset.scoring is not Scoring.KOZEL:
+    if not view.ruleset.game.points_are_bad:
         return str(acc.recorded), draw.GOOD
     if acc.opened or acc.recorded:
         shown = str(acc.recorded)

@@ -22,9 +22,9 @@ stats' own choice:
   however the match went on. Totals per person per group and overall.
 - Козёл of a match: with an abandonment, the culprit's side (the culprit, and the
   partner in team play); this is how a surrender makes the surrenderer козёл. Without
-  one, Козёл: `match.losers`; Классика: the side(s) with the fewest points, the last
-  place. A SURRENDER without an abandonment is refused (ValueError): it cannot say who
-  gave up.
+  one, the game's last place (`GameVariant.last_sides`): in Козёл `match.losers`, in
+  Классика the side(s) with the fewest points. A SURRENDER without an abandonment is
+  refused (ValueError): it cannot say who gave up.
 - Elo: only matches without a computer seat from the start. Places by final points
   (Козёл: fewer is better; Классика: more), or after an abandonment by the points
   then, with the culprit's side last (`elo.places`). Per group and overall, each its
@@ -57,8 +57,7 @@ from datetime import UTC, datetime
 from typing import Generic, TypeVar
 
 from domino import elo
-from domino.rating import abandoned_rating_gains
-from domino.rules import Scoring, Variant
+from domino.rules import Variant
 from domino.views import OutcomeKind
 from storage.db import Transaction
 from storage.records import Ending, GameRecord, GameStatus
@@ -245,7 +244,7 @@ def _score(game: GameRecord) -> _Scored | None:
             f"game {game.id}: seats {sorted(s.seat for s in game.seats)}"
             f" do not match {match.players} players"
         )
-    fewer_is_better = match.ruleset.scoring is Scoring.KOZEL
+    game_variant = match.ruleset.game
     sides = match.sides
     points = match.seat_points()
     if abandonment is not None:
@@ -254,9 +253,7 @@ def _score(game: GameRecord) -> _Scored | None:
                 f"game {game.id}: the abandonment has {len(abandonment.points)} points"
                 f" for {match.players} players"
             )
-        gains = abandoned_rating_gains(
-            abandonment.points, abandonment.seat, points_are_bad=fewer_is_better
-        )
+        gains = game_variant.abandoned_rating_gains(abandonment.points, abandonment.seat)
         goat_sides: tuple[int, ...] = (match.side_of(abandonment.seat),)
         last = sides[goat_sides[0]]
         place_points = abandonment.points
@@ -266,13 +263,7 @@ def _score(game: GameRecord) -> _Scored | None:
         raise ValueError(f"game {game.id} is finished but its match is not over")
     else:
         gains = match.rating()
-        if fewer_is_better:
-            goat_sides = match.losers
-        else:
-            fewest = min(account.recorded for account in match.scores)
-            goat_sides = tuple(
-                side for side, account in enumerate(match.scores) if account.recorded == fewest
-            )
+        goat_sides = game_variant.last_sides(match.scores)
         last = ()
         place_points = points
     went_out = [0] * match.players
@@ -308,7 +299,7 @@ def _score(game: GameRecord) -> _Scored | None:
         elo_places=(
             None
             if with_computer
-            else elo.places(place_points, fewer_is_better=fewer_is_better, last=last)
+            else elo.places(place_points, fewer_is_better=game_variant.points_are_bad, last=last)
         ),
     )
 

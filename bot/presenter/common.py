@@ -7,8 +7,9 @@ from collections.abc import Iterable, Sequence
 from aiogram.types import InlineKeyboardButton
 
 from bot.i18n import Lang, t
-from domino.rules import FishMode, Scoring, Variant
+from domino.rules import FishMode, Variant
 from domino.tiles import Tile
+from domino.variants import find_variant
 from domino.views import MatchView
 
 NAME_LIMIT = 32
@@ -31,10 +32,10 @@ def side_names(names: Sequence[str], seats: Iterable[int]) -> str:
 
 
 def score_text(view: MatchView, side: int) -> str:
-    """A side's score now. Козёл: remembered points as `+N`, an open account as a plain
-    number (K-7)."""
+    """A side's score now: remembered points as `+N` while the account is not open (K-7's
+    rule of 13, `GameVariant.rule_of_13`), else the recorded points."""
     account = view.scores[side]
-    if view.ruleset.scoring is Scoring.KOZEL and not account.opened:
+    if view.ruleset.game.rule_of_13 and not account.opened:
         return f"+{account.remembered}" if account.remembered else "0"
     return str(account.recorded)
 
@@ -56,7 +57,8 @@ def tile_rows(buttons: Sequence[InlineKeyboardButton]) -> list[list[InlineKeyboa
 
 
 def variant_name(variant: Variant, lang: Lang) -> str:
-    return t(f"variant.{variant.value}", lang)
+    """The game's name (`GameVariant.name_key`)."""
+    return t(find_variant(variant).name_key, lang)
 
 
 def fish_mode_name(mode: FishMode, lang: Lang) -> str:

@@ -10,8 +10,13 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import LobbyAction, LobbyCb, LobbyOption, RemoveCb
 from bot.i18n import Lang, t
 from bot.presenter.common import fish_mode_name, short_name, variant_name
-from domino.rules import Variant
+from domino.rules import Ruleset
 from storage.records import GameRecord, GameStatus, SeatRecord
+
+
+def _offers_fish_and_threshold(rules: Ruleset) -> bool:
+    """Whether the game lets the group choose K-9's fish mode and K-7's threshold (Козёл)."""
+    return rules.game.offers("fish") and rules.game.offers("open_threshold")
 
 
 def lobby_text(game: GameRecord, lang: Lang) -> str:
@@ -21,7 +26,7 @@ def lobby_text(game: GameRecord, lang: Lang) -> str:
         "",
         t("lobby.options", lang, seats=game.seats_wanted, target=rules.target),
     ]
-    if rules.variant is Variant.KOZEL:
+    if _offers_fish_and_threshold(rules):
         lines.append(
             t(
                 "lobby.kozel_options",
@@ -67,7 +72,7 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
             button("btn.opt_target", LobbyAction.OPTION, LobbyOption.TARGET, n=rules.target),
         ],
     ]
-    if rules.variant is Variant.KOZEL:
+    if _offers_fish_and_threshold(rules):
         fish = fish_mode_name(rules.fish, lang)
         threshold = rules.open_threshold or t("lobby.off", lang)
         rows.append(

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from bot.i18n import Lang, t
 from bot.presenter.common import score_line, score_text, short_name, side_names, variant_name
 from domino.actions import Event, Knocked, Played
-from domino.rules import Scoring
 from domino.views import MatchView, OutcomeKind, RoundResult
 
 
@@ -108,7 +107,7 @@ def match_end_text(view: MatchView, names: Sequence[str], lang: Lang) -> str:
     def side(index: int) -> str:
         return html.escape(side_names(names, view.sides[index]))
 
-    if view.ruleset.scoring is Scoring.KOZEL:
+    if view.losers:  # the game's points are bad (K-10): the match names its козёл
         lines = [t("announce.goat", lang, names=", ".join(side(s) for s in view.losers))]
     else:
         lines = [t("announce.winner", lang, names=", ".join(side(s) for s in view.winners))]

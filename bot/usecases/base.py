@@ -29,8 +29,6 @@ from bot.i18n import Lang, t
 from bot.people import People
 from bot.presenter import score_line, short_name, side_names
 from domino.match import Match
-from domino.rating import abandoned_rating_gains
-from domino.rules import Scoring
 from storage import repo, stats
 from storage import votes as vote_store
 from storage.db import Database, Transaction
@@ -229,9 +227,7 @@ def abandonment_values(game: GameRecord) -> dict[str, str]:
     rule, `domino.rating`)."""
     first, match = game.abandonment, game.match
     assert first is not None and match is not None
-    gains = abandoned_rating_gains(
-        first.points, first.seat, points_are_bad=match.ruleset.scoring is Scoring.KOZEL
-    )
+    gains = match.ruleset.game.abandoned_rating_gains(first.points, first.seat)
     lines = (
         score_line(short_name(seat.name), first.points[seat.seat], gains[seat.seat])
         for seat in game.seats

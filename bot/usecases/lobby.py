@@ -31,16 +31,19 @@ from bot.usecases.base import (
     utcnow,
 )
 from domino.match import Match
-from domino.rules import KOZEL, FishMode, Ruleset, Variant
+from domino.rules import KOZEL, Ruleset
 from storage import repo
 from storage.db import Transaction
 from storage.records import ChatRecord, GameRecord, GameStatus, SeatRecord
 
 log = logging.getLogger(__name__)
 
-TARGETS = {Variant.KOZEL: (101, 125), Variant.CLASSIC: (100, 150, 200)}
-THRESHOLDS = (13, 25, 31, 0)
-FISH_MODES = (FishMode.MAX_TAKES_ALL, FishMode.EACH, FishMode.FISHERMAN_TAKES_ALL)
+RULE_OPTIONS = {
+    LobbyOption.TARGET: "target",
+    LobbyOption.FISH: "fish",
+    LobbyOption.THRESHOLD: "open_threshold",
+}
+"""The lobby's buttons that cycle a `Ruleset` option through the game's `choices`."""
 
 
 class Lobby(UseCases):
@@ -348,7 +351,8 @@ def _cycle(options: tuple[T, ...], current: T) -> T:
 
 
 def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
-    """The creator cycles one rule option (K-1 teams, K-7 threshold, K-9 fish, K-10 target)."""
+    """The creator cycles one rule option (K-1 teams, K-7 threshold, K-9 fish, K-10 target);
+    the game says which options it offers and their values (`GameVariant.choices`)."""
     rules: Ruleset = game.ruleset
     wanted = game.seats_wanted
     if option is LobbyOption.SEATS:
@@ -360,12 +364,9 @@ def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
         if wanted != 4:
             raise Refusal("alert.teams_need_four")
         rules = rules.with_options(teams=not rules.teams)
-    elif option is LobbyOption.TARGET:
-        rules = rules.with_options(target=_cycle(TARGETS[rules.variant], rules.target))
-    elif option is LobbyOption.FISH:
-        rules = rules.with_options(fish=_cycle(FISH_MODES, rules.fish))
-    elif option is LobbyOption.THRESHOLD:
-        rules = rules.with_options(open_threshold=_cycle(THRESHOLDS, rules.open_threshold))
+    elif option in RULE_OPTIONS and rules.game.offers(name := RULE_OPTIONS[option]):
+        chosen = _cycle(rules.game.choices[name], getattr(rules, name))
+        rules = rules.with_options(**{name: chosen})
     else:
         raise Refusal("alert.stale")
     return dataclasses.replace(game, ruleset=rules, seats_wanted=wanted)
