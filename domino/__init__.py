@@ -38,7 +38,6 @@ from domino.round import Round
 from domino.rules import (
     CLASSIC,
     KOZEL,
-    RULESETS,
     FishMode,
     LayoutKind,
     Opening,
@@ -65,7 +64,6 @@ __all__ = [
     "DRAW",
     "KNOCK",
     "KOZEL",
-    "RULESETS",
     "VARIANTS",
     "Account",
     "Action",

@@ -174,7 +174,3 @@ CLASSIC = Ruleset(
     open_threshold=0,  # the rule of 13 is Козёл's
 )
 """«Классика» (T-1 .. T-6): the traditional draw game, points are good."""
-
-RULESETS: Mapping[Variant, Ruleset] = MappingProxyType(
-    {Variant.KOZEL: KOZEL, Variant.CLASSIC: CLASSIC}
-)
