@@ -9,6 +9,7 @@ instead of asking which game is played.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -21,7 +22,7 @@ from domino.tiles import Tile
 from domino.views import Account, RoundOutcome, RoundResult
 
 
-class GameVariant:
+class GameVariant(ABC):
     """One game: its names, its options and the rules where games differ.
 
     Options a group may change in the lobby are `choices` (option name -> the allowed
@@ -41,6 +42,7 @@ class GameVariant:
         """Whether a group may change `option` (a `Ruleset` field) in the lobby."""
         return option in self.choices
 
+    @abstractmethod
     def score_round(
         self,
         ruleset: Ruleset,
@@ -53,7 +55,6 @@ class GameVariant:
     ) -> RoundResult:
         """The round's line on the score sheet (`domino.scoring.score_round` checks the
         arguments and works out `values` and `sides`)."""
-        raise NotImplementedError
 
     def next_leader(
         self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
@@ -61,9 +62,9 @@ class GameVariant:
         """The seat that opens the next round with any tile (K-4, T-2)."""
         return outcome.seat
 
+    @abstractmethod
     def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
         """Rating gains per seat for a finished match (K-11 or its mirror)."""
-        raise NotImplementedError
 
     def abandoned_rating_gains(self, points: Sequence[int], culprit: int) -> tuple[int, ...]:
         """Rating gains per seat for a match `culprit` abandoned (K-11's timeout rule)."""
