@@ -27,6 +27,7 @@ class Variant(StrEnum):
 
     KOZEL = "kozel"  # K: points are bad, the first to the target is the козёл
     CLASSIC = "classic"  # T: points are good, the first to the target wins
+    SEA_KOZEL = "sea_kozel"  # M: the round's winner writes, the first to 125 wins
 
 
 class LayoutKind(StrEnum):
@@ -47,6 +48,7 @@ class Scoring(StrEnum):
 
     KOZEL = "kozel"  # K-6 .. K-10
     CLASSIC = "classic"  # T-4 .. T-6
+    SEA_KOZEL = "sea_kozel"  # M-1 .. M-6
 
 
 class FishMode(StrEnum):

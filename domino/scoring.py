@@ -150,7 +150,8 @@ def score_round(
 
     `before` holds one account per side (`sides_for`), `eggs` the K-9 points carried
     into the round, `hands` the tiles left in each seat's hand (needed only for the
-    `held_double_six` option; see `seat_values`).
+    `held_double_six` option and for games that score the tiles; see
+    `GameVariant.seat_values`).
     """
     players = len(outcome.hand_values)
     sides = sides_for(ruleset, players)
@@ -158,7 +159,7 @@ def score_round(
         raise DominoError(f"{len(before)} accounts given for {len(sides)} sides")
     if eggs < 0:
         raise DominoError(f"eggs cannot be negative, not {eggs}")
-    values = seat_values(ruleset, outcome, hands)
+    values = ruleset.game.seat_values(ruleset, outcome, hands)
     return ruleset.game.score_round(ruleset, round_no, outcome, tuple(before), eggs, values, sides)
 
 

@@ -14,10 +14,16 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from domino import rating
+from domino import rating, sea_kozel
 from domino.errors import DominoError, UnknownVariant
 from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
-from domino.scoring import Sides, classic_next_leader, score_classic_round, score_kozel_round
+from domino.scoring import (
+    Sides,
+    classic_next_leader,
+    score_classic_round,
+    score_kozel_round,
+    seat_values,
+)
 from domino.tiles import Tile
 from domino.views import Account, RoundOutcome, RoundResult
 
@@ -41,6 +47,13 @@ class GameVariant(ABC):
     def offers(self, option: str) -> bool:
         """Whether a group may change `option` (a `Ruleset` field) in the lobby."""
         return option in self.choices
+
+    def seat_values(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> tuple[int, ...]:
+        """Each seat's hand value at the end of the round (C-9), which `score_round` is
+        given (`domino.scoring.seat_values`: the pips with the ruleset's special values)."""
+        return seat_values(ruleset, outcome, hands)
 
     @abstractmethod
     def score_round(
@@ -155,14 +168,53 @@ class Classic(GameVariant):
         return rating.classic_rating_gains(points)
 
 
-VARIANTS: tuple[GameVariant, ...] = (Kozel(), Classic())
+class SeaKozel(GameVariant):
+    """«Морской козёл» (M-1 .. M-6, `domino.sea_kozel`): the round's winner writes;
+    points are good, the first to the target (125) wins."""
+
+    key = Variant.SEA_KOZEL
+    name = "Морской козёл"
+    name_key = "variant.sea_kozel"
+    rules_key = "rules.sea_kozel"
+    ruleset = sea_kozel.SEA_KOZEL
+    choices = MappingProxyType({"target": (125, 101)})
+    points_are_bad = False
+    rule_of_13 = False
+
+    def seat_values(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> tuple[int, ...]:
+        """M-2 (`domino.sea_kozel.seat_values`): lone `0-0` 25, lone `6-6` 50, both 75."""
+        return sea_kozel.seat_values(outcome, hands)
+
+    def score_round(
+        self,
+        ruleset: Ruleset,
+        round_no: int,
+        outcome: RoundOutcome,
+        before: tuple[Account, ...],
+        eggs: int,
+        values: tuple[int, ...],
+        sides: Sides,
+    ) -> RoundResult:
+        """M-1, M-5 (`domino.sea_kozel.score_sea_kozel_round`)."""
+        return sea_kozel.score_sea_kozel_round(
+            ruleset, round_no, outcome, before, eggs, values, sides
+        )
+
+    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
+        """K-11 mirrored, as in Классика (`domino.rating.classic_rating_gains`)."""
+        return rating.classic_rating_gains(points)
+
+
+VARIANTS: tuple[GameVariant, ...] = (Kozel(), Classic(), SeaKozel())
 """Every game, in the order they are listed."""
 
 _BY_KEY: Mapping[str, GameVariant] = MappingProxyType({v.key.value: v for v in VARIANTS})
 
 
 def find_variant(key: str) -> GameVariant:
-    """The game whose stable key is `key` (`kozel`, `classic`)."""
+    """The game whose stable key is `key` (`kozel`, `classic`, `sea_kozel`)."""
     try:
         return _BY_KEY[key]
     except KeyError:

@@ -12,7 +12,7 @@ from domino.errors import BadRuleset, DominoError, UnknownVariant
 from domino.match import Match
 from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
 from domino.scoring import initial_scores
-from domino.variants import VARIANTS, Classic, GameVariant, Kozel, find_variant
+from domino.variants import VARIANTS, Classic, GameVariant, Kozel, SeaKozel, find_variant
 from domino.views import Account, OutcomeKind, RoundOutcome
 
 STORED = Path(__file__).parent / "stored"
@@ -27,8 +27,8 @@ def fish(seat: int, *hand_values: int) -> RoundOutcome:
 
 
 def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
-    assert [v.key.value for v in VARIANTS] == ["kozel", "classic"]
-    assert [type(v) for v in VARIANTS] == [Kozel, Classic]
+    assert [v.key.value for v in VARIANTS] == ["kozel", "classic", "sea_kozel"]
+    assert [type(v) for v in VARIANTS] == [Kozel, Classic, SeaKozel]
     for variant in VARIANTS:
         assert isinstance(variant, GameVariant)
         assert find_variant(variant.key.value) is variant
@@ -37,7 +37,9 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
 
 
 def test_an_unknown_key_is_refused_by_name() -> None:
-    with pytest.raises(UnknownVariant, match=r"no game 'chess'; the games are kozel, classic"):
+    with pytest.raises(
+        UnknownVariant, match=r"no game 'chess'; the games are kozel, classic, sea_kozel"
+    ):
         find_variant("chess")
     assert issubclass(UnknownVariant, BadRuleset) and issubclass(UnknownVariant, DominoError)
 
@@ -148,10 +150,10 @@ def test_a_finished_match_names_its_losers_or_winners_as_the_game_says(
 
 def test_the_command_line_lists_the_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["variants"]) == 0
-    assert capsys.readouterr().out == "kozel\tКозёл\nclassic\tКлассика\n"
+    assert capsys.readouterr().out == "kozel\tКозёл\nclassic\tКлассика\nsea_kozel\tМорской козёл\n"
 
 
 @pytest.mark.parametrize("key", [v.value for v in Variant])
 def test_simulate_accepts_every_key(key: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--variant", key, "--matches", "2", "--players", "3"]) == 0
+    assert main(["simulate", "--variant", key, "--matches", "2", "--players", "4"]) == 0
     assert f"variant: {key} " in capsys.readouterr().out
