@@ -32,6 +32,7 @@ Count = Annotated[int, Field(ge=0, le=SQLITE_MAX)]  # a move number
 Page = Annotated[int, Field(ge=1, le=1_000_000)]  # 1-based; the stats service checks the end
 TileIndex = Annotated[int, Field(ge=-1, le=27)]  # Tile.index of the 28 tiles; -1: none
 Seat = Annotated[int, Field(ge=0, le=3)]
+GameKey = Annotated[str, Field(pattern=r"^[a-z_]{1,16}$")]  # a `GameVariant.key`
 
 
 class LobbyAction(StrEnum):
@@ -48,6 +49,7 @@ class LobbyOption(StrEnum):
     """The rule options a group may change in the lobby (issue: players, teams, target ...)."""
 
     NONE = "-"
+    GAME = "v"  # the game (`bot.presenter.lobby.PLAYABLE`), with its default options
     SEATS = "n"  # players 2-4
     TEAMS = "t"  # 2x2 when four
     TARGET = "g"  # 101 / 125
@@ -139,6 +141,13 @@ class GroupLangCb(CallbackData, prefix="gl1"):
     creator's)."""
 
     lang: str
+
+
+class DefaultGameCb(CallbackData, prefix="dg1"):
+    """/settings: a chat admin picks the game `/domino` opens in the group (a
+    `GameVariant.key`; the handler takes only the games the bot offers)."""
+
+    game: GameKey
 
 
 class BackCb(CallbackData, prefix="r1"):

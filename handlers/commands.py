@@ -12,8 +12,8 @@ from bot.effects import EffectDispatcher
 from bot.i18n import Lang, t
 from bot.people import Person
 from bot.presenter import cancel_confirm_keyboard
+from bot.presenter.lobby import game_named, games_list, rules_text
 from bot.usecases import ChatCheck, Endings, Lobby, NotCreatorOrAdmin, Playing, Refusal
-from domino.rules import KOZEL
 from handlers.people import GROUP_TYPES, AdminCheck, by_anonymous_admin, chat_of, is_member
 
 router = Router(name="commands")
@@ -25,11 +25,23 @@ not_a_bot = or_f(~F.from_user.is_bot, by_anonymous_admin)
 
 @router.message(Command("domino", "newgame"), in_group, not_a_bot)
 async def on_new_game(
-    message: Message, person: Person, lobby: Lobby, dispatch: EffectDispatcher
+    message: Message,
+    command: CommandObject,
+    person: Person,
+    lang: Lang,
+    lobby: Lobby,
+    dispatch: EffectDispatcher,
 ) -> None:
-    """A new lobby. An anonymous admin's lobby has no seat for them; the chat's admins run
-    it (issue 11, item 4)."""
-    reply = await dispatch(lobby.open(chat_of(message.chat), person))
+    """A new lobby, of the game named after the command (`/domino classic`, «/domino
+    Классика») or else of the group's default game. An anonymous admin's lobby has no seat
+    for them; the chat's admins run it (issue 11, item 4)."""
+    game = None
+    if command.args and command.args.strip():
+        game = game_named(command.args)
+        if game is None:
+            await message.reply(t("lobby.unknown_game", lang, games=games_list(lang)))
+            return
+    reply = await dispatch(lobby.open(chat_of(message.chat), person, game))
     if reply:
         await message.reply(reply)
 
@@ -111,8 +123,12 @@ async def on_cancel_in_private(message: Message, lang: Lang) -> None:
 
 
 @router.message(Command("rules"))
-async def on_rules(message: Message, lang: Lang) -> None:
-    await message.answer(t("rules.kozel", lang, target=KOZEL.target), parse_mode="HTML")
+async def on_rules(message: Message, person: Person, lang: Lang, lobby: Lobby) -> None:
+    """The rules of the game in the chat (in a private chat: the person's own game), else
+    of the group's default game, with the target it is played to."""
+    chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
+    rules = await lobby.rules_for(chat_id, person.id)
+    await message.answer(rules_text(rules, lang), parse_mode="HTML")
 
 
 @router.message(Command("help"))

@@ -1,5 +1,5 @@
-"""/settings (the group's turn timer and language) and the "I'm back" button of a hand
-(issue 7)."""
+"""/settings (the group's turn timer, language, lobby timeout and default game) and the
+"I'm back" button of a hand (issues 7, 11 and 13)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import BackCb, GroupLangCb, LobbyTimeCb, TimerCb
+from bot.callbacks import BackCb, DefaultGameCb, GroupLangCb, LobbyTimeCb, TimerCb
 from bot.effects import EffectDispatcher
 from bot.i18n import Lang, t
 from bot.people import Person
 from bot.presenter import lobby_timeout_name, settings_keyboard, settings_text, timer_name
+from bot.presenter.lobby import PLAYABLE, playable_game
 from bot.usecases import Answer, ChatCheck, Chats, Playing
 from domino.timing import TurnTimer
 from handlers.buttons import reply
@@ -125,6 +126,23 @@ async def on_lobby_timeout(
     if await _change(call, lang, is_admin, chats, lobby_timeout=minutes) is not None:
         name = lobby_timeout_name(minutes, lang)
         await reply(call, Answer(t("answer.lobby_timeout_set", lang, time=name)))
+
+
+@router.callback_query(DefaultGameCb.filter(), AdminCheck())
+async def on_default_game(
+    call: CallbackQuery,
+    callback_data: DefaultGameCb,
+    lang: Lang,
+    is_admin: ChatCheck,
+    chats: Chats,
+) -> None:
+    """The game a plain /domino opens in the group (issue 13); from the next lobby on."""
+    if callback_data.game not in PLAYABLE:
+        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        return
+    game = playable_game(callback_data.game)
+    if await _change(call, lang, is_admin, chats, default_game=game.key.value) is not None:
+        await reply(call, Answer(t("answer.default_game_set", lang, game=t(game.name_key, lang))))
 
 
 @router.callback_query(BackCb.filter(), pressed_in_own_private_chat)

@@ -16,6 +16,7 @@ from enum import StrEnum
 from domino.match import Match
 from domino.rules import Ruleset
 from domino.timing import DEFAULT_TURN_TIMER, TurnTimer
+from domino.variants import VARIANTS
 
 
 class GameStatus(StrEnum):
@@ -209,6 +210,8 @@ class GameRecord:
 GROUP_LANGS = ("ru", "en")  # the languages a group may choose for its messages
 LOBBY_TIMEOUTS = (0, 5, 10, 30)  # minutes an unstarted lobby stays open; 0: no limit
 DEFAULT_LOBBY_TIMEOUT = 10
+GAME_KEYS = frozenset(game.key.value for game in VARIANTS)  # a group's default game is one
+DEFAULT_GAME = "kozel"  # Козёл, until a group picks another game
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +222,7 @@ class ChatSettings:
     turn_timer: TurnTimer = DEFAULT_TURN_TIMER
     group_lang: str | None = None  # "ru" or "en" for the group's messages; None: the creator's
     lobby_timeout: int = DEFAULT_LOBBY_TIMEOUT  # minutes (LOBBY_TIMEOUTS); 0: no limit
+    default_game: str = DEFAULT_GAME  # the `GameVariant.key` a plain /domino opens
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"turn_timer": self.turn_timer.value}
@@ -226,6 +230,8 @@ class ChatSettings:
             data["group_lang"] = self.group_lang
         if self.lobby_timeout != DEFAULT_LOBBY_TIMEOUT:
             data["lobby_timeout"] = self.lobby_timeout
+        if self.default_game != DEFAULT_GAME:
+            data["default_game"] = self.default_game
         return data
 
     @classmethod
@@ -237,6 +243,7 @@ class ChatSettings:
             turn_timer = DEFAULT_TURN_TIMER  # a value this version no longer offers
         lang = data.get("group_lang")
         minutes = data.get("lobby_timeout", DEFAULT_LOBBY_TIMEOUT)
+        game = data.get("default_game")
         return cls(
             turn_timer=turn_timer,
             group_lang=lang if lang in GROUP_LANGS else None,
@@ -245,6 +252,7 @@ class ChatSettings:
                 if isinstance(minutes, int) and minutes in LOBBY_TIMEOUTS
                 else DEFAULT_LOBBY_TIMEOUT
             ),
+            default_game=game if isinstance(game, str) and game in GAME_KEYS else DEFAULT_GAME,
         )
 
 

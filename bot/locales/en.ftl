@@ -32,6 +32,7 @@ lobby-hint = Press “Join” to take a seat. Your tiles arrive in a private cha
 btn-join = 🙋 Join
 btn-leave = 🚪 Leave
 btn-add_computer = 🤖 Add a computer player
+btn-opt_game = 🎲 Game: { $game }
 btn-opt_seats = 👥 Players: { $n }
 btn-opt_target = 🎯 To { $n }
 btn-opt_fish = 🐟 Fish: { $mode }
@@ -136,6 +137,14 @@ rules-kozel =
     • A round ends when someone goes out, or in a fish: nobody can play.
     • Points are the pips left in your hand (a lone 0-0 counts 10). Until your account is open, rounds under 13 are remembered (+N).
     • Fish: the player with the most points takes them all; a tie makes eggs that carry over.
+rules-classic =
+    <b>Classic</b>: whoever first reaches { $target } points wins.
+    • 2–4 players: two get 7 tiles each, three or four get 5; the rest is the boneyard. Four may play in pairs.
+    • The holder of 6-6 leads (else 5-5, … 0-0; with no doubles at all, the highest tile). The next round is led by the last round's winner, with any tile.
+    • Lay a tile on an end with the same number. If you can play, you must.
+    • Cannot play: draw until a tile fits; boneyard empty: knock.
+    • Whoever goes out wins the round and scores all the pips in the opponents' hands (a lone 0-0 in an opponent's hand counts 25).
+    • Fish, when nobody can play: the player with the fewest pips wins the round and scores the opponents' pips minus their own. A tie for the fewest scores nobody.
 help-group =
     /domino — a new game (a lobby with buttons)
     /rules — the rules
@@ -338,6 +347,14 @@ lobby_timeout-off = never
 lobby_timeout-min = { $n } min
 btn-lobby_timeout = ⌛ { $time }
 answer-lobby_timeout_set = New games close unstarted after: { $time }.
+
+## Which game (issue 13): /domino with a game, the group's default game in /settings.
+
+lobby-unknown_game =
+    I don't know that game. Start one like this:
+    { $games }
+btn-default_game = 🎲 { $game }
+answer-default_game_set = New games with /domino: { $game }.
 
 ## Command spam in a group (issue 11, item 9; handlers/throttle.py).
 

@@ -11,7 +11,51 @@ from bot.callbacks import LobbyAction, LobbyCb, LobbyOption, RemoveCb
 from bot.i18n import Lang, t
 from bot.presenter.common import fish_mode_name, short_name, variant_name
 from domino.rules import Ruleset
+from domino.variants import VARIANTS, GameVariant
 from storage.records import GameRecord, GameStatus, SeatRecord
+
+PLAYABLE = ("kozel", "classic")
+"""The keys of the games the bot offers (`GameVariant.key`), in the lobby's order: the
+games whose every move the hand keyboard (`bot.presenter.hand`) can offer. A game in
+`domino.variants.VARIANTS` joins here once the keyboard has its moves; until then the
+lobby, `/domino <game>` and `/settings` do not offer it."""
+
+
+def playable_games() -> tuple[GameVariant, ...]:
+    """The games the bot offers, in the registry's order."""
+    return tuple(game for game in VARIANTS if game.key.value in PLAYABLE)
+
+
+def playable_game(key: str | None) -> GameVariant:
+    """The playable game `key` names, else the first one (a group's stored default that
+    the bot no longer offers opens the first game)."""
+    games = playable_games()
+    return next((game for game in games if game.key.value == key), games[0])
+
+
+def _spelling(name: str) -> str:
+    return " ".join(name.replace("ё", "е").casefold().split())
+
+
+def game_named(name: str) -> GameVariant | None:
+    """The playable game `name` names: its key (`classic`) or its name in any language
+    («Классика», «козел»), any case; None for anything else."""
+    wanted = _spelling(name)
+    for game in playable_games():
+        names = {game.key.value, *(t(game.name_key, lang) for lang in Lang)}
+        if wanted in {_spelling(n) for n in names}:
+            return game
+    return None
+
+
+def games_list(lang: Lang) -> str:
+    """The playable games as `/domino` takes them, one a line: «/domino classic — Классика»."""
+    return "\n".join(f"/domino {g.key.value} — {t(g.name_key, lang)}" for g in playable_games())
+
+
+def rules_text(rules: Ruleset, lang: Lang) -> str:
+    """/rules for the game `rules` are for, with their target (K-10, T-6)."""
+    return t(rules.game.rules_key, lang, target=rules.target)
 
 
 def _offers_fish_and_threshold(rules: Ruleset) -> bool:
@@ -57,6 +101,9 @@ def lobby_closed_text(game: GameRecord, lang: Lang) -> str:
 
 
 def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
+    """The lobby's buttons: sitting down, the game (cycling through `PLAYABLE`) and then
+    that game's own options, removing someone, start and cancel."""
+
     def button(
         text_key: str, action: LobbyAction, option: LobbyOption = LobbyOption.NONE, **values: object
     ) -> InlineKeyboardButton:
@@ -64,9 +111,11 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
         return InlineKeyboardButton(text=t(text_key, lang, **values), callback_data=data)
 
     rules = game.ruleset
+    game_name = variant_name(rules.variant, lang)
     rows = [
         [button("btn.join", LobbyAction.JOIN), button("btn.leave", LobbyAction.LEAVE)],
         [button("btn.add_computer", LobbyAction.ADD_COMPUTER)],
+        [button("btn.opt_game", LobbyAction.OPTION, LobbyOption.GAME, game=game_name)],
         [
             button("btn.opt_seats", LobbyAction.OPTION, LobbyOption.SEATS, n=game.seats_wanted),
             button("btn.opt_target", LobbyAction.OPTION, LobbyOption.TARGET, n=rules.target),

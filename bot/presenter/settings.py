@@ -1,5 +1,5 @@
-"""/settings: a group's turn timer, language and lobby timeout, and the buttons that
-change them (issues 7 and 11)."""
+"""/settings: a group's turn timer, language, lobby timeout and default game, and the
+buttons that change them (issues 7, 11 and 13)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import html
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import GroupLangCb, LobbyTimeCb, TimerCb
+from bot.callbacks import DefaultGameCb, GroupLangCb, LobbyTimeCb, TimerCb
 from bot.i18n import Lang, t
 from bot.presenter.common import short_name
+from bot.presenter.lobby import playable_games
 from domino.timing import TurnTimer
 from storage.records import GROUP_LANGS, LOBBY_TIMEOUTS, ChatSettings
 
@@ -48,7 +49,7 @@ def _choice(text: str, chosen: bool, data: str) -> InlineKeyboardButton:
 
 def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarkup:
     """The choices of each setting, the current ones marked: turn timers, the group's
-    language, the lobby timeout."""
+    language, the lobby timeout, the game a plain /domino opens."""
     rows = [
         [
             _choice(
@@ -78,6 +79,16 @@ def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarku
                 LobbyTimeCb(minutes=minutes).pack(),
             )
             for minutes in LOBBY_TIMEOUTS
+        ]
+    )
+    rows.append(
+        [
+            _choice(
+                t("btn.default_game", lang, game=t(game.name_key, lang)),
+                game.key.value == settings.default_game,
+                DefaultGameCb(game=game.key.value).pack(),
+            )
+            for game in playable_games()
         ]
     )
     return InlineKeyboardMarkup(inline_keyboard=rows)

@@ -21,6 +21,7 @@ from bot.effects import Done, Effects
 from bot.i18n import t
 from bot.people import Person
 from bot.presenter import short_name
+from bot.presenter.lobby import playable_game, playable_games
 from bot.usecases.base import (
     Answer,
     ChatCheck,
@@ -31,7 +32,8 @@ from bot.usecases.base import (
     utcnow,
 )
 from domino.match import Match
-from domino.rules import KOZEL, Ruleset
+from domino.rules import Ruleset
+from domino.variants import GameVariant
 from storage import repo
 from storage.db import Transaction
 from storage.records import ChatRecord, GameRecord, GameStatus, SeatRecord
@@ -66,10 +68,15 @@ class Lobby(UseCases):
             if is_join_token(token):  # not all digits: read as an old numbered link
                 return token
 
-    async def open(self, chat: ChatRecord, person: Person) -> Done[str | None]:
-        """/domino in a group: a new lobby (None), or the text pointing to the game
-        already there. An anonymous admin gets no seat, since nobody can write to them;
-        the chat's admins control the lobby."""
+    async def open(
+        self, chat: ChatRecord, person: Person, game: GameVariant | None = None
+    ) -> Done[str | None]:
+        """/domino in a group: a new lobby of `game` (None: the group's default game, as
+        /settings keeps it), or the text pointing to the game already there. An anonymous
+        admin gets no seat, since nobody can write to them; the chat's admins control the
+        lobby."""
+        if game is None:
+            game = playable_game(self.context.settings.of(chat.id).default_game)
         async with self.db.transaction() as tx:
             await repo.upsert_chat(tx, chat)
             await repo.upsert_user(tx, person.record())
@@ -87,11 +94,11 @@ class Lobby(UseCases):
                 user = await repo.get_user(tx, person.id)
                 seated = user is not None and user.can_message and not person.anonymous_admin
                 seats = [SeatRecord(0, person.id, short_name(person.name))] if seated else []
-                game = await repo.create_game(
+                created = await repo.create_game(
                     tx,
                     chat_id=chat.id,
                     creator_id=person.id,
-                    ruleset=KOZEL,
+                    ruleset=game.ruleset,
                     seats_wanted=4,
                     seats=seats,
                     join_token=self.new_join_token(),
@@ -101,8 +108,26 @@ class Lobby(UseCases):
             busy = await repo.active_game_of_user(self.db, person.id)
             title = await chat_title(self.db, busy.chat_id if busy else chat.id)
             return Done(t("lobby.you_play_elsewhere", lang, chat=title))
-        log.info("chat %s game %s: lobby opened by %s", chat.id, game.id, person.id)
-        return Done(None, Effects(games=(game,)))
+        log.info(
+            "chat %s game %s: %s lobby opened by %s",
+            chat.id,
+            created.id,
+            game.key.value,
+            person.id,
+        )
+        return Done(None, Effects(games=(created,)))
+
+    async def rules_for(self, chat_id: int | None, person_id: int) -> Ruleset:
+        """The rules /rules shows: those of the game in the group `chat_id` (lobby or
+        match), else the group's default game's; in a private chat (None) those of the
+        person's own game, else the first game's."""
+        if chat_id is None:
+            game = await repo.active_game_of_user(self.db, person_id)
+            return game.ruleset if game is not None else playable_game(None).ruleset
+        game = await repo.active_game_in_chat(self.db, chat_id)
+        if game is not None:
+            return game.ruleset
+        return playable_game(self.context.settings.of(chat_id).default_game).ruleset
 
     async def shown(self, game_id: int, chat_id: int | None) -> GameRecord:
         """The lobby `game_id` if the press came from its own group (`chat_id`: the chat of
@@ -350,14 +375,30 @@ def _cycle(options: tuple[T, ...], current: T) -> T:
     return options[(index + 1) % len(options)]
 
 
+def seat_choices(rules: Ruleset, seated: int) -> tuple[int, ...]:
+    """The table sizes a lobby offers (2 to 4) that the game is played by and that leave
+    nobody already seated without a seat."""
+    return tuple(n for n in (2, 3, 4) if n in rules.hand_sizes and n >= seated)
+
+
 def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
-    """The creator cycles one rule option (K-1 teams, K-7 threshold, K-9 fish, K-10 target);
-    the game says which options it offers and their values (`GameVariant.choices`)."""
+    """The creator cycles the game (`PLAYABLE`: its options go back to the new game's
+    defaults, the seats and pairs stay) or one rule option (K-1 teams, K-7 threshold, K-9
+    fish, K-10 target); the game says which options it offers and their values
+    (`GameVariant.choices`)."""
     rules: Ruleset = game.ruleset
     wanted = game.seats_wanted
-    if option is LobbyOption.SEATS:
-        choices = tuple(n for n in (2, 3, 4) if n >= max(2, len(game.seats)))
-        wanted = _cycle(choices, wanted)
+    if option is LobbyOption.GAME:
+        games = {g.key: g for g in playable_games()}
+        chosen = games[_cycle(tuple(games), rules.variant)].ruleset
+        choices = seat_choices(chosen, len(game.seats))
+        if not choices:
+            raise Refusal("alert.table_full")
+        if wanted not in choices:
+            wanted = next((n for n in choices if n > wanted), choices[-1])
+        rules = chosen.with_options(teams=rules.teams and wanted == 4)
+    elif option is LobbyOption.SEATS:
+        wanted = _cycle(seat_choices(rules, len(game.seats)), wanted)
         if wanted != 4 and rules.teams:
             rules = rules.with_options(teams=False)
     elif option is LobbyOption.TEAMS:

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import presenter
+from bot.callbacks import LobbyOption
 from bot.i18n import Lang
+from bot.presenter.lobby import PLAYABLE, game_named, games_list, playable_games, rules_text
+from bot.usecases.lobby import with_option
 from domino.rules import CLASSIC, KOZEL, FishMode
 from domino.timing import TurnTimer
+from domino.variants import VARIANTS
 from storage.records import ChatSettings, GameRecord, GameStatus, SeatRecord
 
 MASHA = SeatRecord(0, 1, "Маша")
@@ -58,6 +63,7 @@ def test_a_fresh_lobby_has_every_control_each_with_its_action() -> None:
     assert buttons(presenter.lobby_keyboard(lobby(MASHA), Lang.RU)) == [
         [("🙋 Играю", "l1:7:j:-"), ("🚪 Выйти", "l1:7:l:-")],
         [("🤖 Добавить компьютер", "l1:7:c:-")],
+        [("🎲 Игра: Козёл", "l1:7:o:v")],
         [("👥 Игроков: 2", "l1:7:o:n"), ("🎯 До 101", "l1:7:o:g")],
         [("🐟 Рыба: на одного", "l1:7:o:f"), ("🔓 Открыть с 13", "l1:7:o:h")],
         [("🚫 Убрать игрока", "l1:7:r:-")],
@@ -71,7 +77,7 @@ def test_a_lobby_of_four_in_teams_with_a_computer_and_the_rule_of_13_off() -> No
     assert "Рыба: на одного · открыть счёт: нет\nПары: 2×2, партнёры напротив\n" in text
     assert "<b>Игроки (3/4):</b>\n👤 Маша\n👤 Олег &lt;3\n🤖 🤖 Компьютер 1\n" in text
     rows = buttons(presenter.lobby_keyboard(game, Lang.RU))
-    assert rows[2:5] == [
+    assert rows[3:6] == [
         [("👥 Игроков: 4", "l1:7:o:n"), ("🎯 До 101", "l1:7:o:g")],
         [("🐟 Рыба: на одного", "l1:7:o:f"), ("🔓 Открыть с нет", "l1:7:o:h")],
         [("🤝 Пары: да", "l1:7:o:t")],
@@ -82,7 +88,7 @@ def test_the_teams_button_says_no_when_four_play_each_for_themselves() -> None:
     game = lobby(MASHA, wanted=4, fish=FishMode.EACH)
     assert "Каждый сам за себя" in presenter.lobby_text(game, Lang.RU)
     rows = buttons(presenter.lobby_keyboard(game, Lang.RU))
-    assert ("🐟 Рыба: на всех", "l1:7:o:f") in rows[3]
+    assert ("🐟 Рыба: на всех", "l1:7:o:f") in rows[4]
     assert [("🤝 Пары: нет", "l1:7:o:t")] in rows
 
 
@@ -97,6 +103,7 @@ def test_a_classic_lobby_has_no_kozel_options_and_nobody_to_remove() -> None:
     assert buttons(presenter.lobby_keyboard(game, Lang.EN)) == [
         [("🙋 Join", "l1:7:j:-"), ("🚪 Leave", "l1:7:l:-")],
         [("🤖 Add a computer player", "l1:7:c:-")],
+        [("🎲 Game: Classic", "l1:7:o:v")],
         [("👥 Players: 2", "l1:7:o:n"), ("🎯 To 100", "l1:7:o:g")],
         [("▶️ Start", "l1:7:s:-"), ("✖️ Cancel", "l1:7:x:-")],
     ]
@@ -125,6 +132,98 @@ def test_a_long_name_is_cut_with_an_ellipsis() -> None:
     assert presenter.short_name("") == "?"
     long = presenter.short_name("я" * 40)
     assert len(long) == 32 and long.endswith("я…")
+
+
+# --- which game: the lobby's button, /domino's argument, /rules, the group's default -----
+
+
+def test_the_bot_offers_the_playable_games_in_the_registry_order() -> None:
+    assert PLAYABLE == ("kozel", "classic")
+    assert [game.key.value for game in playable_games()] == [
+        game.key.value for game in VARIANTS if game.key.value in PLAYABLE
+    ]
+
+
+def test_a_classic_lobby_names_its_game_in_the_title_and_on_the_game_button() -> None:
+    game = dataclasses.replace(lobby(MASHA, OLEG), ruleset=CLASSIC)
+    text = presenter.lobby_text(game, Lang.RU)
+    assert text.splitlines()[:3] == [
+        "🁢 <b>Домино: Классика</b>",
+        "",
+        "Игроков: 2 · игра до 100",
+    ]
+    assert "Рыба" not in text
+    rows = buttons(presenter.lobby_keyboard(game, Lang.RU))
+    assert rows[2] == [("🎲 Игра: Классика", "l1:7:o:v")]
+
+
+def test_the_game_button_cycles_the_games_with_their_own_default_options() -> None:
+    kozel = lobby(MASHA, OLEG, COMPUTER, wanted=4, teams=True, target=125, open_threshold=0)
+    classic = with_option(kozel, LobbyOption.GAME)
+    assert classic.ruleset == CLASSIC.with_options(teams=True)  # the pairs stay: four seats
+    assert (classic.seats_wanted, classic.seats) == (4, kozel.seats)
+    back = with_option(classic, LobbyOption.GAME)
+    assert back.ruleset == KOZEL.with_options(teams=True)  # 125 and the threshold are gone
+    assert with_option(with_option(classic, LobbyOption.TARGET), LobbyOption.TARGET).ruleset == (
+        CLASSIC.with_options(teams=True, target=200)
+    )
+
+
+def test_the_game_button_keeps_three_seats_without_pairs() -> None:
+    game = with_option(lobby(MASHA, wanted=3), LobbyOption.GAME)
+    assert (game.ruleset, game.seats_wanted) == (CLASSIC, 3)
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("classic", "classic"),
+        ("КЛАССИКА", "classic"),
+        ("Классика", "classic"),
+        (" Classic ", "classic"),
+        ("kozel", "kozel"),
+        ("Козёл", "kozel"),
+        ("козел", "kozel"),
+        ("Kozel (Goat)", "kozel"),
+    ],
+)
+def test_domino_takes_a_game_by_its_key_or_name_in_any_case(name: str, key: str) -> None:
+    game = game_named(name)
+    assert game is not None and game.key.value == key
+
+
+@pytest.mark.parametrize("name", ["xyz", "", "козёлл", "kozel classic", "1"])
+def test_domino_takes_no_other_word_for_a_game(name: str) -> None:
+    assert game_named(name) is None
+
+
+def test_the_games_are_listed_as_domino_takes_them() -> None:
+    assert games_list(Lang.RU) == "/domino kozel — Козёл\n/domino classic — Классика"
+    assert games_list(Lang.EN) == "/domino kozel — Kozel (Goat)\n/domino classic — Classic"
+
+
+def test_the_rules_are_the_games_own_with_the_target_chosen() -> None:
+    kozel = rules_text(KOZEL.with_options(target=125), Lang.RU)
+    assert kozel.startswith("<b>Козёл</b> — кто первым наберёт 125 очков, тот и козёл.")
+    classic = rules_text(CLASSIC.with_options(target=150), Lang.RU)
+    assert classic.startswith("<b>Классика</b> — кто первым наберёт 150 очков, тот и победил.")
+    assert "6-6" in classic and "25" in classic and "T-" not in classic
+    english = rules_text(CLASSIC, Lang.EN)
+    assert english.startswith("<b>Classic</b>: whoever first reaches 100 points wins.")
+
+
+def test_a_groups_default_game_reads_back_and_an_unknown_one_is_kozel() -> None:
+    chosen = ChatSettings(default_game="classic")
+    assert chosen.to_dict()["default_game"] == "classic"
+    assert ChatSettings.from_dict(chosen.to_dict()) == chosen
+    assert "default_game" not in ChatSettings().to_dict()
+    assert ChatSettings.from_dict({"default_game": "chess"}).default_game == "kozel"
+    assert ChatSettings.from_dict({"default_game": 5}).default_game == "kozel"
+
+
+def test_the_settings_keyboard_marks_the_groups_default_game() -> None:
+    rows = buttons(presenter.settings_keyboard(ChatSettings(default_game="classic"), Lang.EN))
+    assert rows[-1] == [("🎲 Kozel (Goat)", "dg1:kozel"), ("✅ 🎲 Classic", "dg1:classic")]
 
 
 # --- /settings and the confirmations ---------------------------------------------------
@@ -158,6 +257,7 @@ def test_the_settings_keyboard_marks_the_choices_in_force() -> None:
             ("✅ ⌛ 10 мин", "lt1:10"),
             ("⌛ 30 мин", "lt1:30"),
         ],
+        [("✅ 🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
     ]
 
 
