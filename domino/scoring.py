@@ -145,13 +145,15 @@ def score_round(
     before: Sequence[Account],
     eggs: int = 0,
     hands: Sequence[Sequence[Tile]] | None = None,
+    last_tile: Tile | None = None,
 ) -> RoundResult:
     """Score one finished round: the score sheet's line for it.
 
     `before` holds one account per side (`sides_for`), `eggs` the K-9 points carried
     into the round, `hands` the tiles left in each seat's hand (needed only for the
     `held_double_six` option and for games that score the tiles; see
-    `GameVariant.seat_values`).
+    `GameVariant.seat_values`), `last_tile` the tile whose play ended the round
+    (needed only where the game scores it, M-4).
     """
     players = len(outcome.hand_values)
     sides = sides_for(ruleset, players)
@@ -160,7 +162,9 @@ def score_round(
     if eggs < 0:
         raise DominoError(f"eggs cannot be negative, not {eggs}")
     values = ruleset.game.seat_values(ruleset, outcome, hands)
-    return ruleset.game.score_round(ruleset, round_no, outcome, tuple(before), eggs, values, sides)
+    return ruleset.game.score_round(
+        ruleset, round_no, outcome, tuple(before), eggs, values, sides, last_tile=last_tile
+    )
 
 
 def score_kozel_round(

@@ -6,7 +6,7 @@ calls; the round itself (deal, K-3 opening, C-6 drawing, C-8 fish) is the common
 Where section M of RULES.md is silent, the choice is written once, in the docstring of
 the function or value that makes it: `SEA_KOZEL` (players and teams, M),
 `hand_value` (the special values on a fish too, M-2), `round_winner` (a tied fish,
-M-1, M-5) and `score_sea_kozel_round` (eggs and the minimum of 25, M-1, M-5).
+M-1, M-5) and `score_sea_kozel_round` (eggs, the minimum of 25 and "голый козёл", M-1, M-4, M-5).
 """
 
 from __future__ import annotations
@@ -101,9 +101,12 @@ def score_sea_kozel_round(
     eggs: int,
     values: tuple[int, ...],
     sides: Sides,
+    *,
+    last_tile: Tile | None = None,
 ) -> RoundResult:
-    """M-1, M-2, M-5 for sides: the round's winner writes the losers' hands if they make
-    at least `MIN_WRITTEN`; nobody else writes.
+    """M-1, M-4, M-5 for sides: the round's winner writes the losers' hands if they make
+    at least `MIN_WRITTEN`; nobody else writes. `last_tile` is the tile whose play ended
+    the round (M-4 needs it; None when not known).
 
     Choices where M is silent:
     - the eggs of a tied fish (M-5) are the total of all hands, as in Козёл (K-9); a
@@ -111,6 +114,10 @@ def score_sea_kozel_round(
     - the next round's winner adds the eggs to the losers' hands, and M-1's minimum
       applies to that sum; a sum below it writes nothing and the eggs carry on to the
       round after (they are never lost), as does a round that ties again;
+    - going out with `0-0` as the last tile ("голый козёл", M-4) wins the match by
+      writing the winner up to the target (at least what the round gives it, eggs taken
+      as above even below 25): the match then ends by M-6's own check, and the score
+      sheet, the winners, the rating and a stored match all follow from the accounts;
     - with more than two sides (three or four single players), the winner writes every
       other side's hand, and a fish tied for the lowest makes eggs whoever else is higher.
     """
@@ -122,7 +129,10 @@ def score_sea_kozel_round(
         eggs_after = eggs + sum(totals)
     else:
         written = sum(totals) - totals[winner] + eggs
-        if written >= MIN_WRITTEN:
+        naked = outcome.kind is OutcomeKind.WENT_OUT and last_tile == BLANK_DOUBLE
+        if naked:
+            written = max(written, ruleset.target - before[winner].recorded)
+        if naked or written >= MIN_WRITTEN:
             points[winner] = written
             eggs_after, eggs_taken_by = 0, (winner if eggs else None)
     after = tuple(

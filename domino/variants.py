@@ -65,9 +65,12 @@ class GameVariant(ABC):
         eggs: int,
         values: tuple[int, ...],
         sides: Sides,
+        *,
+        last_tile: Tile | None = None,
     ) -> RoundResult:
         """The round's line on the score sheet (`domino.scoring.score_round` checks the
-        arguments and works out `values` and `sides`)."""
+        arguments and works out `values` and `sides`); `last_tile` is the tile that
+        ended the round (None when not known), for games where it matters (M-4)."""
 
     def next_leader(
         self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
@@ -121,6 +124,8 @@ class Kozel(GameVariant):
         eggs: int,
         values: tuple[int, ...],
         sides: Sides,
+        *,
+        last_tile: Tile | None = None,
     ) -> RoundResult:
         """K-6 .. K-9 (`domino.scoring.score_kozel_round`)."""
         return score_kozel_round(ruleset, round_no, outcome, before, eggs, values, sides)
@@ -151,6 +156,8 @@ class Classic(GameVariant):
         eggs: int,
         values: tuple[int, ...],
         sides: Sides,
+        *,
+        last_tile: Tile | None = None,
     ) -> RoundResult:
         """T-4, T-5 (`domino.scoring.score_classic_round`); Классика has no eggs."""
         if eggs:
@@ -196,10 +203,12 @@ class SeaKozel(GameVariant):
         eggs: int,
         values: tuple[int, ...],
         sides: Sides,
+        *,
+        last_tile: Tile | None = None,
     ) -> RoundResult:
-        """M-1, M-5 (`domino.sea_kozel.score_sea_kozel_round`)."""
+        """M-1, M-4, M-5 (`domino.sea_kozel.score_sea_kozel_round`)."""
         return sea_kozel.score_sea_kozel_round(
-            ruleset, round_no, outcome, before, eggs, values, sides
+            ruleset, round_no, outcome, before, eggs, values, sides, last_tile=last_tile
         )
 
     def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from domino.__main__ import main
+from domino.actions import Play
 from domino.deal import Deal
 from domino.errors import DominoError
 from domino.match import Match
@@ -127,6 +128,48 @@ def test_m5_a_tied_fish_makes_eggs_the_next_winner_takes() -> None:
     short = score(SINGLES, OutcomeKind.WENT_OUT, 1, ("0-1", ""), eggs=22)
     assert short.points == (0, 0)  # 1 + 22 < 25: nothing written, the eggs carry on
     assert (short.eggs_after, short.eggs_taken_by) == (22, None)
+
+
+def test_m4_going_out_on_0_0_writes_the_winner_up_to_the_target() -> None:
+    before = (Account(40, 0, True), Account(120, 0, True))
+    outcome = out(0, 0, 3)
+    naked = score_round(SINGLES, 4, outcome, before, 0, hands("", "1-2"), T("0-0"))
+    assert naked.points == (85, 0) and naked.after[0] == Account(125, 0, True)
+    plain = score_round(SINGLES, 4, outcome, before, 0, hands("", "1-2"), T("0-1"))
+    assert plain.points == (0, 0)  # 3 < 25 (M-1)
+    ahead = (Account(110, 0, True), Account(0, 0, True))
+    big = score_round(SINGLES, 4, out(0, 0, 22), ahead, 30, hands("", "6-6 5-5"), T("0-0"))
+    assert big.points == (22 + 30, 0)  # more than the 15 it needed: the round's sum
+    assert (big.eggs_after, big.eggs_taken_by) == (0, 0)
+    on_fish = score_round(SINGLES, 4, fish(0, 0, 3), before, 0, hands("0-0", "1-2"), T("0-0"))
+    assert on_fish.points == (0, 25)  # no M-4 on a fish: the lone 0-0 is 25 (M-2)
+
+
+def last_tiles(match: Match) -> dict[int, Tile]:
+    """The tile that ended each finished round (the last action of a round is a play)."""
+    ended: dict[int, Tile] = {}
+    for entry in match.log:
+        action = entry.action
+        if isinstance(action, Play):
+            ended[entry.round_no] = action.tile
+    return ended
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [(SINGLES, 2), (SEA_KOZEL, 4)])
+def test_m4_a_match_ends_when_a_side_goes_out_on_0_0(ruleset: Ruleset, players: int) -> None:
+    found = 0
+    for seed in range(40):
+        match = whole_match(ruleset, players, seed)
+        ended = last_tiles(match)
+        for result in match.results:
+            if result.outcome.kind is OutcomeKind.WENT_OUT and ended[result.round_no] == T("0-0"):
+                found += 1
+                assert result is match.results[-1] and match.over
+                assert match.winners == (match.side_of(result.outcome.seat),)
+                assert result.before[match.winners[0]].recorded < ruleset.target
+                assert match.scores[match.winners[0]].recorded >= ruleset.target
+                assert Match.from_json(match.to_json()) == match
+    assert found
 
 
 def test_k3_the_lowest_double_opens_the_first_round() -> None:
