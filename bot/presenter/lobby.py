@@ -34,7 +34,7 @@ def playable_game(key: str | None) -> GameVariant:
 
 
 def _spelling(name: str) -> str:
-    return " ".join(name.replace("ё", "е").casefold().split())
+    return " ".join(name.casefold().replace("ё", "е").split())
 
 
 def game_named(name: str) -> GameVariant | None:

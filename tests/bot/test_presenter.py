@@ -184,6 +184,7 @@ def test_the_game_button_keeps_three_seats_without_pairs() -> None:
         ("kozel", "kozel"),
         ("Козёл", "kozel"),
         ("козел", "kozel"),
+        ("КОЗЁЛ", "kozel"),
         ("Kozel (Goat)", "kozel"),
     ],
 )
