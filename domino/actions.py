@@ -1,8 +1,9 @@
 """What a seat can do on its turn, and what everybody sees happen.
 
-Actions are what a player asks for (`Play`, `Draw`, `Knock`); events are what the
-table records, as public history. A `Drew` event never names the tile: only the
-drawing seat's own view learns it (`RoundView.drawn`).
+Actions are what a player asks for (`Play`, `PlayDoubles`, `Draw`, `Knock`); events are
+what the table records, as public history (a `PlayDoubles` records two `Played`). A
+`Drew` event never names the tile: only the drawing seat's own view learns it
+(`RoundView.drawn`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,19 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayDoubles:
+    """M-3 (Морской козёл): lay two doubles in one turn, `first` on one open end and
+    `second` on another; offered only by games that allow it
+    (`GameVariant.two_doubles`)."""
+
+    first: Play
+    second: Play
+
+    def __str__(self) -> str:
+        return f"{self.first}+{self.second}"
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Take one tile from the bazaar (C-6); allowed only with no playable tile."""
 
@@ -41,14 +55,20 @@ class Knock:
         return "k"
 
 
-Action = Play | Draw | Knock
+Action = Play | PlayDoubles | Draw | Knock
 
 DRAW = Draw()
 KNOCK = Knock()
 
 
 def parse_action(text: str) -> Action:
-    """Read back `str(action)`: `p2-5L`, `p3-3` (opening), `d`, `k`."""
+    """Read back `str(action)`: `p2-5L`, `p3-3` (opening), `p2-2L+p5-5R`, `d`, `k`."""
+    if "+" in text:
+        first, _, second = text.partition("+")
+        one, other = parse_action(first), parse_action(second)
+        if isinstance(one, Play) and isinstance(other, Play) and one.end and other.end:
+            return PlayDoubles(one, other)
+        raise DominoError(f"cannot read an action from {text!r}")
     if text == "d":
         return DRAW
     if text == "k":

@@ -20,6 +20,8 @@ Rules implemented (ids from docs/RULES.md)
   offered on are the layout's (`Layout.end_masks`; equal ends of a line: `LineLayout`).
 - C-5: holding a playable tile, the mover must play; with several fits they choose
   the tile and the end (one `Play` per tile and end).
+- M-3: where the game allows it (`GameVariant.two_doubles`), a mover holding doubles
+  that fit two different open ends may instead lay both at once (`PlayDoubles`).
 - C-6 / K-5 / T-3: with nothing playable, `Draw` takes one tile (`bazaar[0]` of what
   is left) and the turn stays; once a drawn tile fits it is the only playable tile
   and must be played. The last `bazaar_reserve` tiles are never drawn.
@@ -49,13 +51,15 @@ from domino.actions import (
     Event,
     Knock,
     Play,
+    PlayDoubles,
 )
 from domino.deal import Deal, first_leader_masks
 from domino.deal import deal as deal_tiles
 from domino.errors import DominoError, IllegalMove, NotYourTurn, RoundOver
+from domino.geometry import End
 from domino.layout import Layout, LineLayout, new_layout
 from domino.rules import Opening, Ruleset
-from domino.tiles import ALL_TILES, FULL_SET_MASK, Tile, mask_value
+from domino.tiles import ALL_TILES, BLANK_DOUBLE, DOUBLES_MASK, FULL_SET_MASK, Tile, mask_value
 from domino.views import OutcomeKind, RoundOutcome, RoundView
 
 _OPENING_RULE = {Opening.LOWEST_DOUBLE_FROM_ONE: "K-3", Opening.HIGHEST_DOUBLE: "T-2"}
@@ -83,6 +87,7 @@ class Round:
         "_history",
         "_layout",
         "_reserved_mask",
+        "_two_doubles",
         "leader",
         "opening_tile",
         "outcome",
@@ -108,6 +113,7 @@ class Round:
     _reserved_mask: int  # the bazaar tiles nobody may draw (C-6 bazaar_reserve)
     _layout: Layout
     _history: list[Event]
+    _two_doubles: bool  # M-3: the game lets a mover lay two doubles at once
 
     # ----------------------------------------------------------------- creation
 
@@ -167,6 +173,7 @@ class Round:
         self._reserved_mask = mask_of_tiles(deal.bazaar[len(deal.bazaar) - reserve :])
         self._layout = new_layout(ruleset.layout)
         self._history = []
+        self._two_doubles = ruleset.game.two_doubles
         return self
 
     # ------------------------------------------------------------------ reading
@@ -239,7 +246,8 @@ class Round:
         """Every legal action of the seat to move; () when the round is over.
 
         Plays are ordered by tile (index order), and for one tile LEFT before RIGHT
-        (then UP, DOWN). Otherwise exactly one of `DRAW` (C-6) or `KNOCK` (C-7).
+        (then UP, DOWN); then, where the game allows them, the `PlayDoubles` (M-3).
+        Otherwise exactly one of `DRAW` (C-6) or `KNOCK` (C-7).
         """
         turn = self.turn
         if turn is None:
@@ -266,7 +274,24 @@ class Round:
                 if end_mask & bit:
                     actions.append(plays[end][index])
             playable ^= bit
+        if self._two_doubles:
+            actions.extend(self._double_pairs(hand, end_masks))
         return tuple(actions)
+
+    @staticmethod
+    def _double_pairs(hand: int, end_masks: tuple[tuple[End, int], ...]) -> list[PlayDoubles]:
+        """M-3: every way to lay two of the mover's doubles on two different open ends."""
+        doubles = hand & DOUBLES_MASK
+        plays = _core.PLAYS
+        pairs = []
+        for index, (end, mask) in enumerate(end_masks):
+            for other_end, other_mask in end_masks[index + 1 :]:
+                for one in tiles_in(doubles & mask):
+                    for other in tiles_in(doubles & other_mask):
+                        if one != other:
+                            first, second = plays[end][one.index], plays[other_end][other.index]
+                            pairs.append(PlayDoubles(first, second))
+        return pairs
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """Whether `apply(action, seat)` would be accepted."""
@@ -295,6 +320,8 @@ class Round:
         layout = self._layout
         if isinstance(action, Play):
             return self._play_refusal(action, hand, layout)
+        if isinstance(action, PlayDoubles):
+            return self._doubles_refusal(action, hand, layout)
         if layout.is_empty:
             return IllegalMove("the round opens with a play, not a draw or a knock")
         playable = hand & layout.fit_mask
@@ -352,6 +379,23 @@ class Round:
             f" it fits the {' or '.join(f.name for f in fits)} end"
         )
 
+    def _doubles_refusal(
+        self, action: PlayDoubles, hand: int, layout: Layout
+    ) -> DominoError | None:
+        first, second = action.first, action.second
+        if not self._two_doubles:
+            return IllegalMove("one tile per turn: two doubles at once are Морской козёл's (M-3)")
+        if layout.is_empty:
+            return IllegalMove("the round opens with one tile: play it alone")
+        if not (first.tile.is_double and second.tile.is_double) or first.tile == second.tile:
+            return IllegalMove(
+                f"only two different doubles go down at once (M-3), not {first.tile}"
+                f" and {second.tile}"
+            )
+        if first.end is not None and first.end is second.end:
+            return IllegalMove("lay the two doubles on two different open ends (M-3)")
+        return self._play_refusal(first, hand, layout) or self._play_refusal(second, hand, layout)
+
     # ----------------------------------------------------------------- changing
 
     def apply(self, action: Action, seat: int | None = None) -> Event:
@@ -369,15 +413,12 @@ class Round:
             tile = action.tile
             hand = self._hands[turn] ^ 1 << tile.index
             self._hands[turn] = hand
-            layout = self._layout
-            layout.place(tile, action.end)
+            self._layout.place(tile, action.end)
             event = _core.played(turn, action.end, tile.index)
-            if not hand:  # C-8 (a): went out, even if the table is now blocked
-                self._finish(OutcomeKind.WENT_OUT, turn)
-            elif not layout.fit_mask & ~(layout.table_mask | self._reserved_mask):
-                self._finish(OutcomeKind.FISH, turn)  # C-8 (b): nothing live fits
-            else:
-                self.turn = (turn + 1) % self.players
+            self._after_play(turn, hand)
+        elif type(action) is PlayDoubles:
+            event = self._lay_doubles(turn, action)
+            self._after_play(turn, self._hands[turn])
         elif type(action) is Draw:
             drawn = self._bazaar[self._drawn]
             self._drawn += 1
@@ -389,6 +430,29 @@ class Round:
         self._history.append(event)
         self.turn_no += 1
         return event
+
+    def _after_play(self, turn: int, hand: int) -> None:
+        """End the round after the mover's play, or pass the turn (C-8)."""
+        layout = self._layout
+        if not hand:  # C-8 (a): went out, even if the table is now blocked
+            self._finish(OutcomeKind.WENT_OUT, turn)
+        elif not layout.fit_mask & ~(layout.table_mask | self._reserved_mask):
+            self._finish(OutcomeKind.FISH, turn)  # C-8 (b): nothing live fits
+        else:
+            self.turn = (turn + 1) % self.players
+
+    def _lay_doubles(self, turn: int, action: PlayDoubles) -> Event:
+        """M-3: lay both doubles; the first `Played` goes to the history here, the second
+        is returned. A `0-0` among them is laid second, so that going out on the pair is
+        M-4's «голый козёл» (the table is the same either way: the ends differ)."""
+        first, second = action.first, action.second
+        if first.tile == BLANK_DOUBLE:
+            first, second = second, first
+        for play in (first, second):
+            self._hands[turn] ^= play.tile.bit
+            self._layout.place(play.tile, play.end)
+        self._history.append(_core.played(turn, first.end, first.tile.index))
+        return _core.played(turn, second.end, second.tile.index)
 
     def _allowed(self, action: Action, turn: int) -> bool:
         """The quick yes of `_refusal` for the seat to move (no message built)."""
@@ -405,6 +469,8 @@ class Round:
                 if end is action.end:
                     return bool(end_mask & bit)
             return False
+        if type(action) is PlayDoubles:
+            return self._doubles_refusal(action, hand, layout) is None
         if not layout.table_mask or hand & layout.fit_mask:
             return False
         drawable = len(self._bazaar) - self._drawn > self.ruleset.bazaar_reserve
@@ -422,7 +488,8 @@ class Round:
         For computer players' simulations and the benchmark. Policy: a forced draw or
         knock takes no randomness, otherwise the play `legal[int(rng.random() * n)]`
         of the `n` legal actions. On a line the mask kernel `_core.line_playout`
-        plays exactly that game without building actions; other layouts step through
+        plays exactly that game without building actions; other layouts, and games with
+        two doubles in one turn (M-3, which the kernel does not know), step through
         `legal_actions` and `apply`.
         """
         if self.outcome is not None:
@@ -433,7 +500,7 @@ class Round:
             if sim.outcome is not None:
                 return sim.outcome
         layout = sim._layout
-        if isinstance(layout, LineLayout):
+        if isinstance(layout, LineLayout) and not sim._two_doubles:
             left, right = layout.pips
             end = len(sim._bazaar) - min(sim.ruleset.bazaar_reserve, len(sim._bazaar))
             drawable = tuple(t.index for t in sim._bazaar[sim._drawn : end])
@@ -479,6 +546,7 @@ class Round:
         new._reserved_mask = self._reserved_mask
         new._layout = self._layout.copy()
         new._history = self._history.copy()
+        new._two_doubles = self._two_doubles
         return new
 
     # -------------------------------------------------------------------- views

@@ -43,6 +43,7 @@ class GameVariant(ABC):
     choices: ClassVar[Mapping[str, tuple[Any, ...]]]
     points_are_bad: ClassVar[bool]  # the first to the target loses (Козёл) or wins
     rule_of_13: ClassVar[bool]  # K-7: points are remembered until an account opens
+    two_doubles: ClassVar[bool] = False  # M-3: a mover may lay two doubles at once
 
     def offers(self, option: str) -> bool:
         """Whether a group may change `option` (a `Ruleset` field) in the lobby."""
@@ -187,6 +188,7 @@ class SeaKozel(GameVariant):
     choices = MappingProxyType({"target": (125, 101)})
     points_are_bad = False
     rule_of_13 = False
+    two_doubles = True  # M-3
 
     def seat_values(
         self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None

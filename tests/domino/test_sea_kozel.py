@@ -8,10 +8,11 @@ import random
 import pytest
 
 from domino.__main__ import main
-from domino.actions import Play
+from domino.actions import Play, PlayDoubles, Played, parse_action
 from domino.deal import Deal
-from domino.errors import DominoError
-from domino.match import Match
+from domino.errors import DominoError, IllegalMove
+from domino.geometry import End
+from domino.match import LoggedAction, Match
 from domino.players import GreedyPlayer, RandomPlayer
 from domino.round import Round
 from domino.rules import Ruleset, Variant
@@ -128,6 +129,85 @@ def test_m5_a_tied_fish_makes_eggs_the_next_winner_takes() -> None:
     short = score(SINGLES, OutcomeKind.WENT_OUT, 1, ("0-1", ""), eggs=22)
     assert short.points == (0, 0)  # 1 + 22 < 25: nothing written, the eggs carry on
     assert (short.eggs_after, short.eggs_taken_by) == (22, None)
+
+
+def opened(ruleset: Ruleset, first: str, second: str) -> Round:
+    """A two-seat round seat 0 opens with the first tile of `first` (any tile may open)."""
+    tiles = hands(first, second)
+    bazaar = tuple(t for t in ALL_TILES if t not in tiles[0] + tiles[1])
+    rnd = Round.from_deal(ruleset, 2, Deal(tiles, bazaar, 0), leader=0)
+    rnd.apply(Play(tiles[0][0]))
+    return rnd
+
+
+def test_m3_two_doubles_that_fit_both_ends_go_down_in_one_turn() -> None:
+    rnd = opened(SINGLES, "2-5 1-1 1-3", "2-2 5-5 1-2 3-3")
+    pairs = [a for a in rnd.legal_actions() if isinstance(a, PlayDoubles)]
+    assert [str(a) for a in pairs] == ["p2-2L+p5-5R"]
+    assert [str(a) for a in rnd.legal_actions() if isinstance(a, Play)] == [
+        "p1-2L",
+        "p2-2L",
+        "p5-5R",
+    ]
+    event = rnd.apply(pairs[0], 1)
+    assert event == Played(1, T("5-5"), End.RIGHT)
+    assert rnd.history[-2:] == (Played(1, T("2-2"), End.LEFT), event)
+    assert rnd.hand(1) == hands("1-2 3-3")[0] and rnd.turn == 0 and rnd.turn_no == 2
+    assert rnd.layout.pips == (2, 5)
+
+
+def test_m3_the_action_reads_back_from_its_text() -> None:
+    action = PlayDoubles(Play(T("2-2"), End.LEFT), Play(T("5-5"), End.RIGHT))
+    assert str(action) == "p2-2L+p5-5R" and parse_action(str(action)) == action
+    assert LoggedAction.parse("3:1:p2-2L+p5-5R") == LoggedAction(3, 1, action)
+    for text in ("p2-2+p5-5R", "p2-2L+d", "p2-2L+p5-5R+p3-3L", "p2-2L+"):
+        with pytest.raises(DominoError, match="cannot read an action"):
+            parse_action(text)
+
+
+def test_m3_is_refused_with_its_reason() -> None:
+    both = PlayDoubles(Play(T("2-2"), End.LEFT), Play(T("5-5"), End.RIGHT))
+    kozel = opened(find_variant("kozel").ruleset, "2-5 1-1 1-3", "2-2 5-5 1-2 3-3")
+    assert not any(isinstance(a, PlayDoubles) for a in kozel.legal_actions())
+    with pytest.raises(IllegalMove, match="M-3"):
+        kozel.apply(both, 1)
+    rnd = opened(SINGLES, "2-5 1-1 1-3", "2-2 5-5 1-2 3-3")
+    refused = {
+        "p2-2L+p5-5L": "two different open ends",
+        "p2-2L+p1-2L": "two different doubles",
+        "p2-2L+p2-2R": "two different doubles",
+        "p2-2L+p3-3R": "3-3 does not fit",
+    }
+    for text, reason in refused.items():
+        assert not rnd.is_legal(parse_action(text), 1)
+        with pytest.raises(IllegalMove, match=reason):
+            rnd.apply(parse_action(text), 1)
+    assert rnd.turn == 1 and rnd.turn_no == 1  # refused actions change nothing
+    with pytest.raises(IllegalMove, match="do not hold 5-5"):
+        opened(SINGLES, "2-5 1-1 1-3 5-5", "2-2 1-2 3-3").apply(both, 1)
+
+
+def test_m3_and_m4_going_out_on_two_doubles_with_the_0_0() -> None:
+    rnd = opened(SINGLES, "0-6 1-1 1-2", "6-6 0-0")
+    (pair,) = (a for a in rnd.legal_actions() if isinstance(a, PlayDoubles))
+    assert str(pair) == "p0-0L+p6-6R"  # the 0-0 named first, laid last
+    rnd.apply(pair, 1)
+    assert rnd.outcome == out(1, 5, 0)
+    last = rnd.history[-1]
+    assert isinstance(last, Played) and last.tile == T("0-0")  # the 0-0 goes down last
+    before = initial_scores(SINGLES, 2)
+    result = score_round(SINGLES, 1, rnd.outcome, before, 0, hands("1-1 1-2", ""), last.tile)
+    assert result.after[1].recorded == 125  # «голый козёл»
+
+
+def test_m3_in_whole_matches_replays_and_round_trips() -> None:
+    used = 0
+    for seed in range(12):
+        match = whole_match(SINGLES, 2, seed, kind="random")
+        used += sum(isinstance(entry.action, PlayDoubles) for entry in match.log)
+        assert Match.replay(SINGLES, 2, seed, match.log) == match
+        assert Match.from_json(match.to_json()) == match
+    assert used
 
 
 def test_m4_going_out_on_0_0_writes_the_winner_up_to_the_target() -> None:
