@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -336,3 +337,16 @@ def test_simulate_runs_the_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert text.startswith("variant: sea_kozel (individual), 4 players")
     assert "winner per seat" in text
     assert main(["simulate", "--variant", "sea_kozel", "--players", "2", "--matches", "5"]) == 0
+
+
+def test_a_stored_match_with_two_doubles_loads_as_written() -> None:
+    """A 2x2 match saved mid-round 7 (format 2), with two `PlayDoubles` in its log."""
+    text = (Path(__file__).parent / "stored" / "sea_kozel4_teams_mid_round_v2.json").read_text()
+    stored = json.loads(text)
+    match = Match.from_json(text)
+    log = [LoggedAction.parse(entry) for entry in stored["log"]]
+    assert match == Match.replay(SEA_KOZEL, 4, stored["seed"], log)
+    assert (match.round_no, match.over, len(match.results)) == (7, False, 6)
+    assert [a.recorded for a in match.scores] == [70, 27]
+    assert sum(isinstance(entry.action, PlayDoubles) for entry in match.log) == 2
+    assert match.to_json() == text.strip()
