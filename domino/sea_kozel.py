@@ -2,11 +2,14 @@
 125 wins.
 
 Pure functions and the default options that the game object (`domino.variants.SeaKozel`)
-calls; the round itself (deal, K-3 opening, C-6 drawing, C-8 fish) is the common one.
+calls; the round itself (deal, K-3 opening, C-6 drawing, C-8 fish) is the common one,
+with M-3's two doubles in one turn (`domino.actions.PlayDoubles`, offered by
+`domino.round.Round.legal_actions` where `GameVariant.two_doubles`).
 Where section M of RULES.md is silent, the choice is written once, in the docstring of
 the function or value that makes it: `SEA_KOZEL` (players and teams, M),
 `hand_value` (the special values on a fish too, M-2), `round_winner` (a tied fish,
-M-1, M-5) and `score_sea_kozel_round` (eggs, the minimum of 25 and "голый козёл", M-1, M-4, M-5).
+M-1, M-5) and `score_sea_kozel_round` (eggs, the minimum of 25 and "голый козёл",
+M-1, M-4, M-5).
 """
 
 from __future__ import annotations
@@ -118,7 +121,7 @@ def score_sea_kozel_round(
       writing the winner up to the target (at least what the round gives it, eggs taken
       as above even below 25): the match then ends by M-6's own check, and the score
       sheet, the winners, the rating and a stored match all follow from the accounts;
-    - with more than two sides (three or four single players), the winner writes every
+    - with more than two sides (four single players), the winner writes every
       other side's hand, and a fish tied for the lowest makes eggs whoever else is higher.
     """
     totals = side_totals(values, sides)
