@@ -39,6 +39,19 @@ async def reply(call: CallbackQuery, answer: Answer) -> None:
         log.info("a press by %s was answered too late: %s", call.from_user.id, exc.message)
 
 
+async def settle_confirmation(call: CallbackQuery, answer: Answer) -> None:
+    """A confirmation («Yes» / «No») was answered by the person it asked: its buttons go
+    and it says what came of it, so a second press on the same message does nothing."""
+    await reply(call, answer)
+    message = call.message
+    if not isinstance(message, Message) or not message.text:
+        return
+    try:
+        await message.edit_text(f"{message.text}\n\n{answer.text}", reply_markup=None)
+    except TelegramBadRequest as exc:  # deleted meanwhile, or settled by a press just before
+        log.info("the confirmation in %s was not closed: %s", message.chat.id, exc.message)
+
+
 @router.callback_query(LobbyCb.filter(), AdminCheck())
 async def on_lobby(
     call: CallbackQuery,
@@ -144,9 +157,22 @@ async def on_move(
     await reply(call, answer)
 
 
-@router.callback_query(CancelCb.filter(~F.confirm))
-async def on_cancel_kept(call: CallbackQuery, lang: Lang) -> None:
-    await reply(call, Answer(t("cancel.kept", lang)))
+@router.callback_query(CancelCb.filter(~F.confirm), AdminCheck())
+async def on_cancel_kept(
+    call: CallbackQuery,
+    callback_data: CancelCb,
+    person: Person,
+    lang: Lang,
+    is_admin: ChatCheck,
+    endings: Endings,
+) -> None:
+    """«No»: the creator or an admin keeps the game and the confirmation closes; anyone
+    else is only told the game goes on (the confirmation stays for whoever asked)."""
+    kept = Answer(t("cancel.kept", lang))
+    if await endings.may_cancel(callback_data.game, pressed_in(call), person, is_admin):
+        await settle_confirmation(call, kept)
+    else:
+        await reply(call, kept)
 
 
 @router.callback_query(CancelCb.filter(F.confirm), AdminCheck())
@@ -159,4 +185,7 @@ async def on_cancel(
     dispatch: EffectDispatcher,
 ) -> None:
     answer = await dispatch(endings.cancel(callback_data.game, pressed_in(call), person, is_admin))
-    await reply(call, answer)
+    if answer.alert:
+        await reply(call, answer)
+    else:
+        await settle_confirmation(call, answer)

@@ -13,7 +13,7 @@ from bot.i18n import Lang, t
 from bot.people import Person
 from bot.presenter import surrender_confirm_keyboard
 from bot.usecases import Answer, Endings, Refusal
-from handlers.buttons import reply
+from handlers.buttons import reply, settle_confirmation
 from handlers.people import GROUP_TYPES, pressed_in
 
 router = Router(name="endings")
@@ -47,12 +47,15 @@ async def on_surrender_press(
         await reply(call, Answer(t("alert.not_your_confirmation", lang), alert=True))
         return
     if not callback_data.confirm:
-        await reply(call, Answer(t("answer.playing_on", lang)))
+        await settle_confirmation(call, Answer(t("answer.playing_on", lang)))
         return
     answer = await dispatch(
         endings.surrender(callback_data.game, pressed_in(call), person, callback_data.move)
     )
-    await reply(call, answer)
+    if answer.alert:
+        await reply(call, answer)
+    else:
+        await settle_confirmation(call, answer)
 
 
 @router.callback_query(VoteCb.filter())

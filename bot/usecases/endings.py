@@ -91,6 +91,16 @@ class Endings(UseCases):
             raise NotCreatorOrAdmin()
         return game
 
+    async def may_cancel(
+        self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
+    ) -> bool:
+        """Whether the person may cancel the running game `game_id` from `chat_id` (its own
+        group): its creator or an admin there."""
+        game = await repo.load_game(self.db, game_id)
+        if game is None or chat_id is None or game.chat_id != chat_id or not game.status.active:
+            return False
+        return await Lobby.may_control(game, person, is_admin)
+
     async def cancel(
         self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
     ) -> Done[Answer]:

@@ -68,12 +68,23 @@ async def test_cancel_asks_first_and_only_the_creator_or_an_admin_may(
 
     await alice.command(game.group, "cancel")
     confirm = await game.group.wait_for_message(lambda m: "Отменить текущую игру" in m.content)
+    yes = button_data(confirm, "Да")
+    shrugged = await bob.press(confirm, data=button_data(confirm, "Нет"))
+    assert shrugged.text == "Играем дальше."  # not his to answer: the confirmation stays
+    forged = await bob.press(confirm, data=yes)
+    assert forged.show_alert and "создатель или админ" in (forged.text or "")
     kept = await alice.press(confirm, data=button_data(confirm, "Нет"))
     assert kept.text == "Играем дальше."
-    forged = await bob.press(confirm, data=button_data(confirm, "Да"))
-    assert forged.show_alert and "создатель или админ" in (forged.text or "")
+    # Answered by her, the confirmation closes: a second press on it does nothing.
+    await game.group.wait_for_message(
+        lambda m: m is confirm and not m.buttons and m.content.endswith("Играем дальше.")
+    )
     assert bot.stored("SELECT status FROM games") == [("playing",)]
 
+    await alice.command(game.group, "cancel")
+    confirm = await game.group.wait_for_message(
+        lambda m: "Отменить текущую игру" in m.content and bool(m.buttons)
+    )
     done = await alice.press(confirm, data=button_data(confirm, "Да"))
     assert done.text == "Игра отменена."
     assert bot.stored("SELECT status FROM games") == [("cancelled",)]

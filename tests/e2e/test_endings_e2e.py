@@ -51,13 +51,18 @@ async def test_surrender_asks_first_then_ends_the_match_with_the_goat(
 
     await alice.command(game.group, "surrender")
     asked = await game.group.wait_for_message(lambda m: "Сдаться?" in m.content)
-    foreign = await bob.press(asked, data=button_data(asked, "Да"))
+    yes = button_data(asked, "Да")
+    foreign = await bob.press(asked, data=yes)
     assert foreign.show_alert and "не для вас" in (foreign.text or "")
     kept = await alice.press(asked, data=button_data(asked, "Нет"))
     assert kept.text == "Играем дальше."
-    # The game moves on: that confirmation is stale now.
+    # Answered, the confirmation closes: it says so and has no buttons left.
+    await game.group.wait_for_message(
+        lambda m: m is asked and not m.buttons and m.content.endswith("Играем дальше.")
+    )
+    # The game moves on: a client that still shows the old «Да» sends a stale press.
     await play_until(fakegram, game.people, lambda: sum(p.presses for p in game.people) >= 2)
-    stale = await alice.press(asked, data=button_data(asked, "Да"))
+    stale = await alice.press(asked, data=yes, stale=True)
     assert stale.show_alert and "устарела" in (stale.text or "")
     assert bot.stored("SELECT status FROM games") == [("playing",)]
 
