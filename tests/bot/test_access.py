@@ -221,3 +221,29 @@ async def test_a_second_domino_points_to_the_lobby_or_the_running_game(setup: Se
 
 async def closed(setup: Setup) -> bool:
     return (await setup.game()).status is GameStatus.CANCELLED
+
+
+async def test_a_lobby_opens_the_named_game_else_the_groups_default_and_rules_follow_it(
+    setup: Setup,
+) -> None:
+    """Issue 13: `/domino classic` opens Классика; a plain /domino the group's default."""
+    assert (await setup.app.lobby.rules_for(CHAT.id, ALICE.id)).variant.value == "kozel"
+    await setup.app.settings.change(CHAT, ChatSettings(default_game="classic"))
+    assert (await setup.app.lobby.rules_for(CHAT.id, ALICE.id)).variant.value == "classic"
+    game = await lobby(setup)
+    assert game.ruleset.variant.value == "classic" and game.ruleset.target == 100
+    assert (await setup.app.lobby.rules_for(None, ALICE.id)).variant.value == "classic"
+    assert (await setup.app.lobby.rules_for(None, BOB.id)).variant.value == "kozel"
+
+    refused = await setup.run(
+        setup.app.lobby.press(game.id, CHAT.id, BOB, LobbyAction.OPTION, LobbyOption.GAME, no_admin)
+    )
+    assert refused.alert and (await setup.game()).version == game.version
+    await setup.run(
+        setup.app.lobby.press(
+            game.id, CHAT.id, ALICE, LobbyAction.OPTION, LobbyOption.GAME, no_admin
+        )
+    )
+    switched = await setup.game()
+    assert switched.ruleset.variant.value == "kozel" and switched.ruleset.target == 101
+    assert (await setup.app.lobby.rules_for(CHAT.id, BOB.id)).target == 101
