@@ -18,6 +18,7 @@ import pytest
 
 from bot.callbacks import (
     BackCb,
+    DefaultGameCb,
     GroupLangCb,
     LobbyAction,
     LobbyOption,
@@ -30,6 +31,7 @@ from bot.i18n import Lang, t
 from bot.inbox import Event, TurnWarned
 from bot.people import People
 from bot.presenter import hand_timer_lines, settings_keyboard, table_timer_line
+from bot.presenter.lobby import PLAYABLE
 from bot.timers import STRIKES_TO_TAKE_OVER, TurnClock
 from domino.actions import Play
 from domino.match import Match
@@ -134,15 +136,26 @@ def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
         *(TimerCb(timer=x.value).pack() for x in TurnTimer),
         *(GroupLangCb(lang=code).pack() for code in ("auto", "ru", "en")),
         *(LobbyTimeCb(minutes=n).pack() for n in LOBBY_TIMEOUTS),
+        *(DefaultGameCb(game=key).pack() for key in PLAYABLE),
     ]
-    assert [b.text for b in buttons][-7:-4] == [
+    assert [b.text for b in buttons][-9:-6] == [
         "🌐 Как у создателя",
         "🇷🇺 Русский",
         "✅ 🇬🇧 English",
     ]
-    assert [b.text for b in buttons][-4:] == ["⌛ никогда", "⌛ 5 мин", "✅ ⌛ 10 мин", "⌛ 30 мин"]
+    assert [b.text for b in buttons][-6:-2] == [
+        "⌛ никогда",
+        "⌛ 5 мин",
+        "✅ ⌛ 10 мин",
+        "⌛ 30 мин",
+    ]
     marked = [b.text for b in buttons if b.text.startswith("✅")]
-    assert marked == ["✅ спортивный (5 / 20 / 60 с)", "✅ 🇬🇧 English", "✅ ⌛ 10 мин"]
+    assert marked == [
+        "✅ спортивный (5 / 20 / 60 с)",
+        "✅ 🇬🇧 English",
+        "✅ ⌛ 10 мин",
+        "✅ 🎲 Козёл",
+    ]
     assert TimerCb.unpack(TimerCb(timer="sport").pack()).timer == "sport"
     assert BackCb.unpack(BackCb(game=12).pack()).game == 12
 
