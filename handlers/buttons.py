@@ -44,12 +44,21 @@ async def settle_confirmation(call: CallbackQuery, answer: Answer) -> None:
     and it says what came of it, so a second press on the same message does nothing."""
     await reply(call, answer)
     message = call.message
-    if not isinstance(message, Message) or not message.text:
-        return
+    if not isinstance(message, Message) or not message.text or not shows_button(message, call.data):
+        return  # a forged press on another message: that message is not touched
     try:
         await message.edit_text(f"{message.text}\n\n{answer.text}", reply_markup=None)
     except TelegramBadRequest as exc:  # deleted meanwhile, or settled by a press just before
         log.info("the confirmation in %s was not closed: %s", message.chat.id, exc.message)
+
+
+def shows_button(message: Message, data: str | None) -> bool:
+    """Whether the message really carries a button with this data (a modified client can
+    send any data on any message)."""
+    markup = message.reply_markup
+    return markup is not None and any(
+        button.callback_data == data for row in markup.inline_keyboard for button in row
+    )
 
 
 @router.callback_query(LobbyCb.filter(), AdminCheck())
