@@ -282,12 +282,14 @@ def score_classic_round(
 def classic_round_winner(
     ruleset: Ruleset, outcome: RoundOutcome, values: Sequence[int]
 ) -> int | None:
-    """The side that wins a Классика round (T-4, T-5), or None for a tied fish.
+    """The side that wins a Классика round (T-4, T-5), or None for a tied fish."""
+    return lowest_side_wins(outcome, values, sides_for(ruleset, len(values)))
 
-    `values` are the seats' hand values (`seat_values`): the lowest side total wins a
-    fish, and a tie for the lowest wins nobody.
-    """
-    sides = sides_for(ruleset, len(values))
+
+def lowest_side_wins(outcome: RoundOutcome, values: Sequence[int], sides: Sides) -> int | None:
+    """The side that went out; on a fish the side with the lowest hand total (`values`
+    are the seats' hand values, `seat_values`), or None when several share the lowest
+    (T-4, T-5; M-1, M-5)."""
     if outcome.kind is OutcomeKind.WENT_OUT:
         return side_of(sides, outcome.seat)
     totals = side_totals(values, sides)

@@ -7,9 +7,8 @@ with M-3's two doubles in one turn (`domino.actions.PlayDoubles`, offered by
 `domino.round.Round.legal_actions` where `GameVariant.two_doubles`).
 Where section M of RULES.md is silent, the choice is written once, in the docstring of
 the function or value that makes it: `SEA_KOZEL` (players and teams, M),
-`hand_value` (the special values on a fish too, M-2), `round_winner` (a tied fish,
-M-1, M-5) and `score_sea_kozel_round` (eggs, the minimum of 25 and "голый козёл",
-M-1, M-4, M-5).
+`hand_value` (the special values on a fish too, M-2) and `score_sea_kozel_round`
+(the winner of a fish, eggs, the minimum of 25 and "голый козёл", M-1, M-4, M-5).
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from collections.abc import Sequence
 
 from domino.errors import DominoError
 from domino.rules import Opening, Ruleset, Scoring, Variant
-from domino.scoring import Sides, side_of, side_totals
+from domino.scoring import Sides, lowest_side_wins, side_totals
 from domino.tiles import BLANK_DOUBLE, SIX_DOUBLE, Tile
 from domino.views import Account, OutcomeKind, RoundOutcome, RoundResult
 
@@ -84,18 +83,6 @@ def seat_values(outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None) -
     return tuple(hand_value(hand) for hand in hands)
 
 
-def round_winner(outcome: RoundOutcome, values: Sequence[int], sides: Sides) -> int | None:
-    """The side that wins the round (M-1): the one that went out; on a fish the side with
-    the lower hand total. None for a fish where several sides share the lowest total:
-    then nobody writes and the round makes eggs (M-5)."""
-    if outcome.kind is OutcomeKind.WENT_OUT:
-        return side_of(sides, outcome.seat)
-    totals = side_totals(values, sides)
-    lowest = min(totals)
-    winners = [index for index, total in enumerate(totals) if total == lowest]
-    return winners[0] if len(winners) == 1 else None
-
-
 def score_sea_kozel_round(
     ruleset: Ruleset,
     round_no: int,
@@ -112,6 +99,9 @@ def score_sea_kozel_round(
     the round (M-4 needs it; None when not known).
 
     Choices where M is silent:
+    - the round's winner (M-1) is the side that went out; on a fish the side with the
+      lower hand total (`domino.scoring.lowest_side_wins`), and a fish tied for the
+      lowest has no winner: nobody writes and the round makes eggs (M-5);
     - the eggs of a tied fish (M-5) are the total of all hands, as in Козёл (K-9); a
       further tied fish adds its total to them;
     - the next round's winner adds the eggs to the losers' hands, and M-1's minimum
@@ -125,7 +115,7 @@ def score_sea_kozel_round(
       other side's hand, and a fish tied for the lowest makes eggs whoever else is higher.
     """
     totals = side_totals(values, sides)
-    winner = round_winner(outcome, values, sides)
+    winner = lowest_side_wins(outcome, values, sides)
     points = [0] * len(sides)
     eggs_after, eggs_taken_by = eggs, None
     if winner is None:
