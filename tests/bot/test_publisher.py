@@ -10,10 +10,8 @@ records each call with the outbox rows still unsent at that moment.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import sqlite3
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +23,6 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 from aiogram.methods import EditMessageMedia, SendMessage, SendPhoto, TelegramMethod
-from aiogram.types import Chat, Message, PhotoSize
 
 from bot import delivery, game_messages, workers
 from bot import publisher as publisher_module
@@ -41,23 +38,23 @@ from domino.rules import KOZEL
 from storage import repo
 from storage.db import Database
 from storage.records import ChatRecord, GameRecord, GameStatus, Role, SeatRecord, UserRecord
+from tests.bot.app_setup import FakeTelegram
 
 GROUP = ChatRecord(id=-1001, type="supergroup", title="Дворик")
 MASHA = UserRecord(id=1, first_name="Маша", language="ru")
 OLEG = UserRecord(id=2, first_name="Олег", language="ru")
 
 
-class FakeApi:
+class FakeApi(FakeTelegram):
     """Answers like the Bot API; `fail` makes the next calls raise what it holds, `refuse`
     every call to a chat."""
 
     def __init__(self, db: Database) -> None:
+        super().__init__()
         self.db = db
-        self.calls: list[TelegramMethod[Any]] = []
         self.unsent_at_call: list[list[int]] = []  # outbox rows unsent when each call came
         self.fail: list[Exception] = []
         self.refuse: dict[int, Exception] = {}  # chat id -> what every call to it raises
-        self._ids = itertools.count(100)
 
     async def __call__(self, method: TelegramMethod[Any]) -> Any:
         self.unsent_at_call.append([item.id for item in await repo.pending_outbox(self.db)])
@@ -66,13 +63,7 @@ class FakeApi:
         chat_id = int(getattr(method, "chat_id", 0))
         if chat_id in self.refuse:
             raise self.refuse[chat_id]
-        self.calls.append(method)
-        chat = Chat(id=chat_id, type="private" if chat_id > 0 else "supergroup")
-        photo = None
-        if isinstance(method, SendPhoto | EditMessageMedia):
-            photo = [PhotoSize(file_id="f", file_unique_id="u", width=1, height=1)]
-        message_id = getattr(method, "message_id", None) or next(self._ids)
-        return Message(message_id=message_id, date=datetime.now(UTC), chat=chat, photo=photo)
+        return await super().__call__(method)
 
     def sent(self, kind: type[TelegramMethod[Any]]) -> list[Any]:
         return [call for call in self.calls if isinstance(call, kind)]
