@@ -1,9 +1,9 @@
 """What a seat can do on its turn, and what everybody sees happen.
 
-Actions are what a player asks for (`Play`, `PlayDoubles`, `Draw`, `Knock`); events are
-what the table records, as public history (a `PlayDoubles` records two `Played`). A
-`Drew` event never names the tile: only the drawing seat's own view learns it
-(`RoundView.drawn`).
+Actions are what a player asks for (`Play`, `PlayDoubles`, `Close`, `Draw`, `Knock`);
+events are what the table records, as public history (a `PlayDoubles` records one
+`Played` per double, a `Close` one `Closed`). A `Drew` event never names the tile: only
+the drawing seat's own view learns it (`RoundView.drawn`).
 """
 
 from __future__ import annotations
@@ -28,15 +28,27 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class PlayDoubles:
-    """M-3 (Морской козёл): lay two doubles in one turn, `first` on one open end and
-    `second` on another; offered only by games that allow it
-    (`GameVariant.two_doubles`)."""
+    """Several doubles in one turn (M-3 Морской козёл, O-2 Осёл): each of `plays` lays a
+    different double on a different end that was open when the turn began; from two up to
+    the game's `GameVariant.max_doubles`, offered only by games that allow more than one."""
 
-    first: Play
-    second: Play
+    plays: tuple[Play, ...]
 
     def __str__(self) -> str:
-        return f"{self.first}+{self.second}"
+        return "+".join(map(str, self.plays))
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """O-3 (Осёл): lay the double that fits the open end `end` face down; no tile goes on
+    that end for the rest of the round. Offered only by games that allow it
+    (`GameVariant.may_close`)."""
+
+    tile: Tile
+    end: End
+
+    def __str__(self) -> str:
+        return f"c{self.tile}{self.end.value}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,19 +67,20 @@ class Knock:
         return "k"
 
 
-Action = Play | PlayDoubles | Draw | Knock
+Action = Play | PlayDoubles | Close | Draw | Knock
 
 DRAW = Draw()
 KNOCK = Knock()
 
 
 def parse_action(text: str) -> Action:
-    """Read back `str(action)`: `p2-5L`, `p3-3` (opening), `p2-2L+p5-5R`, `d`, `k`."""
+    """Read back `str(action)`: `p2-5L`, `p3-3` (opening), `p2-2L+p5-5R+p6-6U`, `c3-3L`,
+    `d`, `k`."""
     if "+" in text:
-        first, _, second = text.partition("+")
-        one, other = parse_action(first), parse_action(second)
-        if isinstance(one, Play) and isinstance(other, Play) and one.end and other.end:
-            return PlayDoubles(one, other)
+        parts = [parse_action(part) for part in text.split("+")]
+        plays = tuple(part for part in parts if isinstance(part, Play) and part.end)
+        if len(plays) == len(parts):
+            return PlayDoubles(plays)
         raise DominoError(f"cannot read an action from {text!r}")
     if text == "d":
         return DRAW
@@ -76,6 +89,8 @@ def parse_action(text: str) -> Action:
     if text.startswith("p") and len(text) in (4, 5):
         end = End(text[4]) if len(text) == 5 else None
         return Play(Tile.parse(text[1:4]), end)
+    if text.startswith("c") and len(text) == 5:
+        return Close(Tile.parse(text[1:4]), End(text[4]))
     raise DominoError(f"cannot read an action from {text!r}")
 
 
@@ -84,6 +99,15 @@ class Played:
     seat: int
     tile: Tile
     end: End | None
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """O-3: `seat` laid `tile` face down on `end`, which is closed from now on."""
+
+    seat: int
+    tile: Tile
+    end: End
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,4 +120,4 @@ class Knocked:
     seat: int
 
 
-Event = Played | Drew | Knocked
+Event = Played | Closed | Drew | Knocked

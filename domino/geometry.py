@@ -29,6 +29,7 @@ class Placement:
     inner: int  # the half touching the tile before it on its arm (centre: the LEFT half)
     outer: int  # the half facing outward, open while it is the arm's last tile
     seq: int  # 0 for the first tile of the round, then 1, 2, ... in play order
+    closed: bool = False  # O-3: a double laid face down; its arm takes no more tiles
 
     @property
     def is_double(self) -> bool:

@@ -4,6 +4,8 @@ Callers see the `Layout` interface only, with `End` and `Placement` from
 `domino.geometry`; `LineLayout` is the two-ended line of Козёл and Классика, and a
 spinner layout (C-10) implements the same interface with the ends `UP` and `DOWN`
 as well, so nobody outside this module needs to know which one a round uses.
+Either may have ends closed by a double laid face down (O-3, `place(..., closed=True)`):
+a closed end is no longer open, and its arm stays on the table.
 
 Geometry convention (used by `render/`): the first tile of a round is the centre;
 its `low` half faces LEFT and its `high` half faces RIGHT (a spinner double: all
@@ -42,6 +44,7 @@ class Layout(abc.ABC):
     def __init__(self) -> None:
         self._placements: list[Placement] = []
         self._end_masks: tuple[tuple[End, int], ...] = ()
+        self._closed: tuple[End, ...] = ()
         self.table_mask = 0
         self.fit_mask = 0
 
@@ -52,7 +55,13 @@ class Layout(abc.ABC):
 
     @abc.abstractmethod
     def open_ends(self) -> tuple[tuple[End, int], ...]:
-        """`(end, pip)` for each open end; () before the first tile."""
+        """`(end, pip)` for each open end; () before the first tile. Closed ends (O-3)
+        are not open."""
+
+    @property
+    def closed_ends(self) -> tuple[End, ...]:
+        """The ends closed by a double laid face down (O-3), in `End` order."""
+        return self._closed
 
     def end_masks(self) -> tuple[tuple[End, int], ...]:
         """`(end, mask of the tiles that fit it)` for each end a player may choose.
@@ -62,10 +71,12 @@ class Layout(abc.ABC):
         return self._end_masks
 
     @abc.abstractmethod
-    def place(self, tile: Tile, end: End | None) -> Placement:
+    def place(self, tile: Tile, end: End | None, *, closed: bool = False) -> Placement:
         """Lay `tile` on `end` (None only for the first tile) and return its placement.
 
-        Raises `IllegalMove` if the tile does not fit there; the layout is then unchanged.
+        `closed`: lay the double face down, closing `end` for good (O-3); only a double
+        that fits an open end may close it. Raises `IllegalMove` if the tile does not fit
+        there (or cannot close it); the layout is then unchanged.
         """
 
     @abc.abstractmethod
@@ -99,9 +110,14 @@ class Layout(abc.ABC):
             fit |= mask
         self.fit_mask = fit
 
+    def _close(self, end: End) -> None:
+        """Add `end` to the closed ends, kept in `End` order."""
+        self._closed = tuple(e for e in End if e is end or e in self._closed)
+
     def _copy_into(self, new: Layout) -> None:
         new._placements = self._placements.copy()
         new._end_masks = self._end_masks
+        new._closed = self._closed
         new.table_mask = self.table_mask
         new.fit_mask = self.fit_mask
 
@@ -111,6 +127,7 @@ class Layout(abc.ABC):
             open_ends=self.open_ends(),
             arms=self.arms(),
             spinner=self.spinner,
+            closed_ends=self._closed,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -121,31 +138,47 @@ class Layout(abc.ABC):
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        tiles = " ".join(f"{p.tile}{p.end.value if p.end else ''}" for p in self._placements)
+        tiles = " ".join(
+            f"{'c' if p.closed else ''}{p.tile}{p.end.value if p.end else ''}"
+            for p in self._placements
+        )
         return f"{type(self).__name__}({tiles})"
 
 
-_PLACEMENTS: dict[tuple[int, End | None, int, int], Placement] = {}
+_PLACEMENTS: dict[tuple[int, End | None, int, int, bool], Placement] = {}
 
 
-def _placement(tile: Tile, end: End | None, inner: int, seq: int) -> Placement:
+def _placement(
+    tile: Tile, end: End | None, inner: int, seq: int, closed: bool = False
+) -> Placement:
     """Placements are immutable, so equal ones are shared (it saves the hot path time)."""
-    key = (tile.index, end, inner, seq)
+    key = (tile.index, end, inner, seq, closed)
     placement = _PLACEMENTS.get(key)
     if placement is None:
-        placement = _PLACEMENTS[key] = Placement(tile, end, inner, tile.other(inner), seq)
+        placement = _PLACEMENTS[key] = Placement(tile, end, inner, tile.other(inner), seq, closed)
     return placement
 
 
 def _no_end_error(
-    tile: Tile, end: End | None, open_ends: tuple[tuple[End, int], ...]
+    tile: Tile, end: End | None, open_ends: tuple[tuple[End, int], ...], closed: tuple[End, ...]
 ) -> IllegalMove:
     if end is None:
         return IllegalMove(f"the first tile is already down: choose an end for {tile}")
     pips = dict(open_ends)
+    if end in closed:
+        return IllegalMove(f"the end {end.name} is closed (O-3): no tile goes there")
     if end not in pips:
         return IllegalMove(f"the end {end.name} is not open on this table")
     return IllegalMove(f"{tile} does not fit the {end.name} end, which shows {pips[end]}")
+
+
+def _close_error(tile: Tile, end: End | None) -> IllegalMove | None:
+    """Why `tile` may not close `end` whatever the table (O-3), or None."""
+    if end is None:
+        return IllegalMove(f"the first tile {tile} opens the table: it closes nothing")
+    if not tile.is_double:
+        return IllegalMove(f"only a double closes an end (O-3), and {tile} is not one")
+    return None
 
 
 class LineLayout(Layout):
@@ -157,6 +190,7 @@ class LineLayout(Layout):
     offered on LEFT only (`end_masks`): on a line either side gives the same open ends,
     so the choice would only double the moves (and the buttons, and K-12's count of
     moves). `place` still accepts RIGHT then (geometry allows it); the round refuses it.
+    Once an end is closed (O-3) the other is offered alone, whatever it shows.
     """
 
     kind = LayoutKind.LINE
@@ -174,27 +208,37 @@ class LineLayout(Layout):
     def open_ends(self) -> tuple[tuple[End, int], ...]:
         if self._left < 0:
             return ()
-        return ((End.LEFT, self._left), (End.RIGHT, self._right))
+        ends = ((End.LEFT, self._left), (End.RIGHT, self._right))
+        if self._closed:
+            return tuple((end, pip) for end, pip in ends if end not in self._closed)
+        return ends
 
-    def place(self, tile: Tile, end: End | None) -> Placement:
+    def place(self, tile: Tile, end: End | None, *, closed: bool = False) -> Placement:
         if self.table_mask >> tile.index & 1:
             raise IllegalMove(f"{tile} is already on the table")
+        if closed and (error := _close_error(tile, end)):
+            raise error
         left, right = self._left, self._right
+        shut = self._closed
         if left < 0:
             if end is not None:
                 raise IllegalMove(f"the first tile {tile} opens the table: it takes no end")
             placement = _placement(tile, None, tile.low, 0)
             left, right = tile.low, tile.high
-        elif end is End.LEFT and (tile.low == left or tile.high == left):
-            placement = _placement(tile, end, left, len(self._placements))
+        elif end is End.LEFT and (tile.low == left or tile.high == left) and end not in shut:
+            placement = _placement(tile, end, left, len(self._placements), closed)
             left = placement.outer
-        elif end is End.RIGHT and (tile.low == right or tile.high == right):
-            placement = _placement(tile, end, right, len(self._placements))
+        elif end is End.RIGHT and (tile.low == right or tile.high == right) and end not in shut:
+            placement = _placement(tile, end, right, len(self._placements), closed)
             right = placement.outer
         else:
-            raise _no_end_error(tile, end, self.open_ends())
+            raise _no_end_error(tile, end, self.open_ends(), shut)
         self._left, self._right = left, right
-        if left == right:
+        if closed and end is not None:
+            self._close(end)
+        if self._closed:
+            self._record(placement, tuple((e, SUIT_MASK[pip]) for e, pip in self.open_ends()))
+        elif left == right:
             self._record(placement, ((End.LEFT, SUIT_MASK[left]),))
         else:
             self._record(placement, ((End.LEFT, SUIT_MASK[left]), (End.RIGHT, SUIT_MASK[right])))
@@ -223,6 +267,10 @@ class SpinnerLayout(Layout):
     A first tile that is not a double makes an ordinary line (no spinner). Every open
     end is offered separately, even when two show the same pip: with a spinner the
     choice changes which arms grow.
+
+    Choices for closed ends (O-3): only an open end can be closed, so UP and DOWN
+    cannot be closed before they open; a double laid face down on LEFT or RIGHT is that
+    arm's tile for C-10, so the spinner opens UP and DOWN once the other side has one too.
     """
 
     kind = LayoutKind.SPINNER
@@ -240,26 +288,32 @@ class SpinnerLayout(Layout):
     def open_ends(self) -> tuple[tuple[End, int], ...]:
         return tuple((end, self._ends[end]) for end in End if end in self._ends)
 
-    def place(self, tile: Tile, end: End | None) -> Placement:
+    def place(self, tile: Tile, end: End | None, *, closed: bool = False) -> Placement:
         if self.table_mask >> tile.index & 1:
             raise IllegalMove(f"{tile} is already on the table")
+        if closed and (error := _close_error(tile, end)):
+            raise error
+        ends = self._ends
         if not self._placements:
             if end is not None:
                 raise IllegalMove(f"the first tile {tile} opens the table: it takes no end")
             placement = _placement(tile, None, tile.low, 0)
-            self._ends = {End.LEFT: tile.low, End.RIGHT: tile.high}
-        elif end is not None and end in self._ends and tile.has(self._ends[end]):
-            placement = _placement(tile, end, self._ends[end], len(self._placements))
-            self._ends[end] = placement.outer
+            ends = self._ends = {End.LEFT: tile.low, End.RIGHT: tile.high}
+        elif end is not None and end in ends and tile.has(ends[end]):
+            placement = _placement(tile, end, ends[end], len(self._placements), closed)
+            if closed:
+                del ends[end]
+                self._close(end)
+            else:
+                ends[end] = placement.outer
         else:
-            raise _no_end_error(tile, end, self.open_ends())
+            raise _no_end_error(tile, end, self.open_ends(), self._closed)
         first = self._placements[0] if self._placements else placement
-        if first.is_double and End.UP not in self._ends:
+        if first.is_double and End.UP not in ends and End.UP not in self._closed:
             arms = {p.end for p in self._placements} | {placement.end}
             if End.LEFT in arms and End.RIGHT in arms:
-                self._ends[End.UP] = self._ends[End.DOWN] = first.tile.low
-        ends = self.open_ends()
-        self._record(placement, tuple((e, SUIT_MASK[pip]) for e, pip in ends))
+                ends[End.UP] = ends[End.DOWN] = first.tile.low
+        self._record(placement, tuple((e, SUIT_MASK[pip]) for e, pip in self.open_ends()))
         return placement
 
     def copy(self) -> SpinnerLayout:
@@ -271,7 +325,7 @@ class SpinnerLayout(Layout):
     def arms(self) -> tuple[tuple[End, tuple[Placement, ...]], ...]:
         if not self._placements:
             return ()
-        ends = [end for end in End if end in self._ends]
+        ends = [end for end in End if end in self._ends or end in self._closed]
         return tuple((end, tuple(p for p in self._placements if p.end is end)) for end in ends)
 
 

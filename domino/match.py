@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domino.actions import DRAW, Action, Draw, Event, Played, parse_action
+from domino.actions import DRAW, Action, Closed, Draw, Event, Played, parse_action
 from domino.errors import BadState, DominoError, MatchOver, StaleAction
 from domino.players import Player
 from domino.round import Round
@@ -363,7 +363,7 @@ class Match:
         assert outcome is not None  # called only once the round is over
         hands = tuple(ended.hand(seat) for seat in range(self._players))
         last = ended.history[-1]
-        assert isinstance(last, Played)  # a round ends with a play (C-8)
+        assert isinstance(last, Played | Closed)  # a round ends with a play (C-8, O-3)
         result = score_round(
             self._ruleset, self._round_no, outcome, self._scores, self._eggs, hands, last.tile
         )

@@ -9,9 +9,10 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from domino.actions import Action, Play
+from domino.actions import Action, Close, Play, PlayDoubles
 from domino.errors import NotYourTurn
 from domino.geometry import End
+from domino.tiles import Tile
 from domino.views import RoundView
 
 _END_ORDER = {end: rank for rank, end in enumerate(End)}
@@ -48,30 +49,44 @@ class RandomPlayer:
 
 
 class GreedyPlayer:
-    """Plays the heaviest playable tile to keep the hand's points low.
+    """Sheds the most points it can, to keep the hand's points low.
 
-    Ties are broken deterministically: a double before a non-double of the same
-    value (doubles are the hardest to place later), then the higher high half, then
-    the end in `End` order (LEFT, RIGHT, UP, DOWN). With no tile to play it draws or
-    knocks, whichever is the one legal action.
+    The move that takes the most pips out of the hand wins: one tile, or several doubles
+    at once (M-3, O-2). Closing an end with a double (O-3) sheds as much as laying it face
+    up, so it is chosen over that play when it helps: when the mover holds no other tile
+    of that pip, the end would serve only the others and is closed; otherwise the end is
+    kept open for the mover's own tiles. Remaining ties are broken deterministically: a
+    double before a non-double of the same value (doubles are the hardest to place
+    later), then the higher high half, then the end in `End` order (LEFT, RIGHT, UP,
+    DOWN). With no tile to play it draws or knocks, whichever is the one legal action.
     """
 
     def choose(self, view: RoundView) -> Action:
         legal = _menu(view)
-        best: Play | None = None
-        best_key = (-1, False, -1, 0)
+        best: Action | None = None
+        best_key = (-1, 0, False, -1, 0)
         for action in legal:
-            if isinstance(action, Play):
-                t = action.tile
-                key = (
-                    t.value,
-                    t.is_double,
-                    t.high,
-                    -_END_ORDER[action.end] if action.end is not None else 0,
-                )
-                if key > best_key:
-                    best, best_key = action, key
+            key = _greedy_key(action, view.hand)
+            if key is not None and key > best_key:
+                best, best_key = action, key
         return best if best is not None else legal[0]
 
     def __repr__(self) -> str:
         return "GreedyPlayer()"
+
+
+def _greedy_key(action: Action, hand: tuple[Tile, ...]) -> tuple[int, int, bool, int, int] | None:
+    """`GreedyPlayer`'s rank of a play (higher is better); None for a draw or a knock:
+    (pips shed, the close preference, a double, the high half, the earlier end)."""
+    if isinstance(action, Play):
+        t = action.tile
+        end = -_END_ORDER[action.end] if action.end is not None else 0
+        return (t.value, 0, t.is_double, t.high, end)
+    if isinstance(action, PlayDoubles):
+        tiles = [play.tile for play in action.plays]
+        return (sum(t.value for t in tiles), 0, True, max(t.high for t in tiles), 0)
+    if isinstance(action, Close):
+        t = action.tile
+        others = any(other != t and other.has(t.high) for other in hand)
+        return (t.value, -1 if others else 1, True, t.high, -_END_ORDER[action.end])
+    return None

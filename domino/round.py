@@ -20,8 +20,17 @@ Rules implemented (ids from docs/RULES.md)
   offered on are the layout's (`Layout.end_masks`; equal ends of a line: `LineLayout`).
 - C-5: holding a playable tile, the mover must play; with several fits they choose
   the tile and the end (one `Play` per tile and end).
-- M-3: where the game allows it (`GameVariant.two_doubles`), a mover holding doubles
-  that fit two different open ends may instead lay both at once (`PlayDoubles`).
+- M-3, O-2: where the game allows it (`GameVariant.max_doubles` above 1), a mover
+  holding doubles that fit different open ends may instead lay several at once
+  (`PlayDoubles`, up to `max_doubles`), each on its own end open when the turn began.
+- O-3: where the game allows it (`GameVariant.may_close`), a double that fits an open end
+  may be laid there face down (`Close`), closing that end for the rest of the round.
+  Choices: a close is a play of that double, so it is offered beside every other play
+  (the mover need not have nothing else); only an end open at the start of the turn can
+  be closed (a spinner's UP and DOWN only once they have opened); a close is a whole
+  turn: one end per turn, never together with other doubles (`PlayDoubles` lays its
+  doubles face up). A closed end is blocked for C-8: a round whose open ends are all
+  closed ends in fish, and a mover who closes with the last tile went out.
 - C-6 / K-5 / T-3: with nothing playable, `Draw` takes one tile (`bazaar[0]` of what
   is left) and the turn stays; once a drawn tile fits it is the only playable tile
   and must be played. The last `bazaar_reserve` tiles are never drawn.
@@ -38,6 +47,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 from domino import _core
@@ -46,6 +56,8 @@ from domino.actions import (
     DRAW,
     KNOCK,
     Action,
+    Close,
+    Closed,
     Draw,
     Drew,
     Event,
@@ -86,8 +98,9 @@ class Round:
         "_hands",
         "_history",
         "_layout",
+        "_max_doubles",
+        "_may_close",
         "_reserved_mask",
-        "_two_doubles",
         "leader",
         "opening_tile",
         "outcome",
@@ -113,7 +126,8 @@ class Round:
     _reserved_mask: int  # the bazaar tiles nobody may draw (C-6 bazaar_reserve)
     _layout: Layout
     _history: list[Event]
-    _two_doubles: bool  # M-3: the game lets a mover lay two doubles at once
+    _max_doubles: int  # M-3, O-2: doubles the game lets a mover lay in one turn
+    _may_close: bool  # O-3: the game lets a mover close an end with a double face down
 
     # ----------------------------------------------------------------- creation
 
@@ -173,7 +187,8 @@ class Round:
         self._reserved_mask = mask_of_tiles(deal.bazaar[len(deal.bazaar) - reserve :])
         self._layout = new_layout(ruleset.layout)
         self._history = []
-        self._two_doubles = ruleset.game.two_doubles
+        self._max_doubles = ruleset.game.max_doubles
+        self._may_close = ruleset.game.may_close
         return self
 
     # ------------------------------------------------------------------ reading
@@ -246,8 +261,10 @@ class Round:
         """Every legal action of the seat to move; () when the round is over.
 
         Plays are ordered by tile (index order), and for one tile LEFT before RIGHT
-        (then UP, DOWN); then, where the game allows them, the `PlayDoubles` (M-3).
-        Otherwise exactly one of `DRAW` (C-6) or `KNOCK` (C-7).
+        (then UP, DOWN); then, where the game allows them, the `PlayDoubles` (M-3, O-2:
+        fewer doubles first, each set's plays in end order), then the `Close` actions
+        (O-3, by tile, then end). With nothing playable, exactly one of `DRAW` (C-6) or
+        `KNOCK` (C-7).
         """
         turn = self.turn
         if turn is None:
@@ -274,24 +291,38 @@ class Round:
                 if end_mask & bit:
                     actions.append(plays[end][index])
             playable ^= bit
-        if self._two_doubles:
-            actions.extend(self._double_pairs(hand, end_masks))
+        doubles = hand & DOUBLES_MASK & layout.fit_mask
+        if doubles and self._max_doubles > 1:
+            actions.extend(self._double_sets(doubles, end_masks, self._max_doubles))
+        if doubles and self._may_close:
+            while doubles:
+                bit = doubles & -doubles
+                tile = ALL_TILES[bit.bit_length() - 1]
+                actions.extend(Close(tile, end) for end, mask in end_masks if mask & bit)
+                doubles ^= bit
         return tuple(actions)
 
     @staticmethod
-    def _double_pairs(hand: int, end_masks: tuple[tuple[End, int], ...]) -> list[PlayDoubles]:
-        """M-3: every way to lay two of the mover's doubles on two different open ends."""
-        doubles = hand & DOUBLES_MASK
+    def _double_sets(
+        doubles: int, end_masks: tuple[tuple[End, int], ...], most: int
+    ) -> list[PlayDoubles]:
+        """M-3, O-2: every way to lay from two to `most` of the mover's playable
+        `doubles` (a mask) on as many different open ends. A double fits only the ends
+        showing its pip, so each end takes at most one of them; ends showing the same
+        pip give different sets (different arms grow) but never share a double."""
         plays = _core.PLAYS
-        pairs = []
-        for index, (end, mask) in enumerate(end_masks):
-            for other_end, other_mask in end_masks[index + 1 :]:
-                for one in tiles_in(doubles & mask):
-                    for other in tiles_in(doubles & other_mask):
-                        if one != other:
-                            first, second = plays[end][one.index], plays[other_end][other.index]
-                            pairs.append(PlayDoubles(first, second))
-        return pairs
+        fitting = [(end, mask & doubles) for end, mask in end_masks if mask & doubles]
+        sets = []
+        for size in range(2, min(most, len(fitting)) + 1):
+            for chosen in combinations(fitting, size):
+                used = 0
+                for _, bit in chosen:
+                    used |= bit
+                if used.bit_count() == size:
+                    sets.append(
+                        PlayDoubles(tuple(plays[end][bit.bit_length() - 1] for end, bit in chosen))
+                    )
+        return sets
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """Whether `apply(action, seat)` would be accepted."""
@@ -322,6 +353,8 @@ class Round:
             return self._play_refusal(action, hand, layout)
         if isinstance(action, PlayDoubles):
             return self._doubles_refusal(action, hand, layout)
+        if isinstance(action, Close):
+            return self._close_refusal(action, hand, layout)
         if layout.is_empty:
             return IllegalMove("the round opens with a play, not a draw or a knock")
         playable = hand & layout.fit_mask
@@ -357,6 +390,8 @@ class Round:
             return None
         if end is None:
             return IllegalMove(f"the table is open: choose an end for {tile}")
+        if end in layout.closed_ends:
+            return IllegalMove(f"the end {end.name} is closed (O-3): no tile goes there")
         end_masks = layout.end_masks()
         for choice, end_mask in end_masks:
             if choice is end and end_mask & tile.bit:
@@ -382,19 +417,44 @@ class Round:
     def _doubles_refusal(
         self, action: PlayDoubles, hand: int, layout: Layout
     ) -> DominoError | None:
-        first, second = action.first, action.second
-        if not self._two_doubles:
-            return IllegalMove("one tile per turn: two doubles at once are Морской козёл's (M-3)")
+        """M-3, O-2: from two to `max_doubles` different doubles, each on its own end open
+        at the start of the turn (checked one by one against the table before any)."""
+        plays = action.plays
+        most = self._max_doubles
+        if most < 2:
+            return IllegalMove(
+                "one tile per turn: several doubles at once are Морской козёл's (M-3)"
+                " and Осёл's (O-2)"
+            )
         if layout.is_empty:
             return IllegalMove("the round opens with one tile: play it alone")
-        if not (first.tile.is_double and second.tile.is_double) or first.tile == second.tile:
+        if not 2 <= len(plays) <= most:
             return IllegalMove(
-                f"only two different doubles go down at once (M-3), not {first.tile}"
-                f" and {second.tile}"
+                f"from 2 to {most} doubles go down at once (M-3, O-2), not {len(plays)}"
             )
-        if first.end is not None and first.end is second.end:
-            return IllegalMove("lay the two doubles on two different open ends (M-3)")
-        return self._play_refusal(first, hand, layout) or self._play_refusal(second, hand, layout)
+        tiles = [play.tile for play in plays]
+        if not all(t.is_double for t in tiles) or len(set(tiles)) != len(tiles):
+            return IllegalMove(
+                f"only different doubles go down together (M-3, O-2), not {_tile_list(tiles)}"
+            )
+        if len({play.end for play in plays}) != len(plays):
+            return IllegalMove("lay each double on a different open end (M-3, O-2)")
+        for play in plays:
+            refusal = self._play_refusal(play, hand, layout)
+            if refusal is not None:
+                return refusal
+        return None
+
+    def _close_refusal(self, action: Close, hand: int, layout: Layout) -> DominoError | None:
+        """O-3: a double the mover holds, laid face down on an open end it fits."""
+        tile = action.tile
+        if not self._may_close:
+            return IllegalMove("closing an end with a double face down is Осёл's (O-3)")
+        if not tile.is_double:
+            return IllegalMove(f"only a double closes an end (O-3), and {tile} is not one")
+        if layout.is_empty:
+            return IllegalMove("the round opens with a tile face up: no end is open to close")
+        return self._play_refusal(Play(tile, action.end), hand, layout)
 
     # ----------------------------------------------------------------- changing
 
@@ -419,6 +479,13 @@ class Round:
         elif type(action) is PlayDoubles:
             event = self._lay_doubles(turn, action)
             self._after_play(turn, self._hands[turn])
+        elif type(action) is Close:
+            tile = action.tile
+            hand = self._hands[turn] ^ 1 << tile.index
+            self._hands[turn] = hand
+            self._layout.place(tile, action.end, closed=True)
+            event = Closed(turn, tile, action.end)
+            self._after_play(turn, hand)
         elif type(action) is Draw:
             drawn = self._bazaar[self._drawn]
             self._drawn += 1
@@ -442,17 +509,17 @@ class Round:
             self.turn = (turn + 1) % self.players
 
     def _lay_doubles(self, turn: int, action: PlayDoubles) -> Event:
-        """M-3: lay both doubles; the first `Played` goes to the history here, the second
-        is returned. A `0-0` among them is laid second, so that going out on the pair is
-        M-4's «голый козёл» (the table is the same either way: the ends differ)."""
-        first, second = action.first, action.second
-        if first.tile == BLANK_DOUBLE:
-            first, second = second, first
-        for play in (first, second):
+        """M-3, O-2: lay the doubles in the order given, except that a `0-0` goes down
+        last, so that going out on them is M-4's «голый козёл» (the table is the same
+        either way: the ends differ). Each gets its `Played`; all but the last go to the
+        history here, the last is returned."""
+        plays = sorted(action.plays, key=lambda play: play.tile == BLANK_DOUBLE)
+        for play in plays:
             self._hands[turn] ^= play.tile.bit
             self._layout.place(play.tile, play.end)
-        self._history.append(_core.played(turn, first.end, first.tile.index))
-        return _core.played(turn, second.end, second.tile.index)
+        events = [_core.played(turn, play.end, play.tile.index) for play in plays]
+        self._history.extend(events[:-1])
+        return events[-1]
 
     def _allowed(self, action: Action, turn: int) -> bool:
         """The quick yes of `_refusal` for the seat to move (no message built)."""
@@ -471,6 +538,8 @@ class Round:
             return False
         if type(action) is PlayDoubles:
             return self._doubles_refusal(action, hand, layout) is None
+        if type(action) is Close:
+            return self._close_refusal(action, hand, layout) is None
         if not layout.table_mask or hand & layout.fit_mask:
             return False
         drawable = len(self._bazaar) - self._drawn > self.ruleset.bazaar_reserve
@@ -489,8 +558,8 @@ class Round:
         knock takes no randomness, otherwise the play `legal[int(rng.random() * n)]`
         of the `n` legal actions. On a line the mask kernel `_core.line_playout`
         plays exactly that game without building actions; other layouts, and games with
-        two doubles in one turn (M-3, which the kernel does not know), step through
-        `legal_actions` and `apply`.
+        several doubles in one turn or closed ends (M-3, O-2, O-3, which the kernel does
+        not know), step through `legal_actions` and `apply`.
         """
         if self.outcome is not None:
             return self.outcome
@@ -500,7 +569,7 @@ class Round:
             if sim.outcome is not None:
                 return sim.outcome
         layout = sim._layout
-        if isinstance(layout, LineLayout) and not sim._two_doubles:
+        if isinstance(layout, LineLayout) and sim._max_doubles == 1 and not sim._may_close:
             left, right = layout.pips
             end = len(sim._bazaar) - min(sim.ruleset.bazaar_reserve, len(sim._bazaar))
             drawable = tuple(t.index for t in sim._bazaar[sim._drawn : end])
@@ -546,7 +615,8 @@ class Round:
         new._reserved_mask = self._reserved_mask
         new._layout = self._layout.copy()
         new._history = self._history.copy()
-        new._two_doubles = self._two_doubles
+        new._max_doubles = self._max_doubles
+        new._may_close = self._may_close
         return new
 
     # -------------------------------------------------------------------- views

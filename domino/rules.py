@@ -28,6 +28,7 @@ class Variant(StrEnum):
     KOZEL = "kozel"  # K: points are bad, the first to the target is the козёл
     CLASSIC = "classic"  # T: points are good, the first to the target wins
     SEA_KOZEL = "sea_kozel"  # M: the round's winner writes, the first to 125 wins
+    OSEL = "osel"  # O: Козёл on a spinner with double tricks, the one at 125 is the осёл
 
 
 class LayoutKind(StrEnum):
@@ -49,6 +50,7 @@ class Scoring(StrEnum):
     KOZEL = "kozel"  # K-6 .. K-10
     CLASSIC = "classic"  # T-4 .. T-6
     SEA_KOZEL = "sea_kozel"  # M-1 .. M-6
+    OSEL = "osel"  # O-5, O-6 (K-6, K-7 with 13, to 125)
 
 
 class FishMode(StrEnum):

@@ -4,7 +4,7 @@
 Pure functions and the default options that the game object (`domino.variants.SeaKozel`)
 calls; the round itself (deal, K-3 opening, C-6 drawing, C-8 fish) is the common one,
 with M-3's two doubles in one turn (`domino.actions.PlayDoubles`, offered by
-`domino.round.Round.legal_actions` where `GameVariant.two_doubles`).
+`domino.round.Round.legal_actions` where `GameVariant.max_doubles` is 2).
 Where section M of RULES.md is silent, the choice is written once, in the docstring of
 the function or value that makes it: `SEA_KOZEL` (players and teams, M),
 `hand_value` (the special values on a fish too, M-2) and `score_sea_kozel_round`

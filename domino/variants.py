@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from domino import rating, sea_kozel
+from domino import osel, rating, sea_kozel
 from domino.errors import DominoError, UnknownVariant
 from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
 from domino.scoring import (
@@ -43,7 +43,8 @@ class GameVariant(ABC):
     choices: ClassVar[Mapping[str, tuple[Any, ...]]]
     points_are_bad: ClassVar[bool]  # the first to the target loses (Козёл) or wins
     rule_of_13: ClassVar[bool]  # K-7: points are remembered until an account opens
-    two_doubles: ClassVar[bool] = False  # M-3: a mover may lay two doubles at once
+    max_doubles: ClassVar[int] = 1  # doubles a mover may lay in one turn (M-3: 2, O-2: 4)
+    may_close: ClassVar[bool] = False  # O-3: a double laid face down closes its end
 
     def offers(self, option: str) -> bool:
         """Whether a group may change `option` (a `Ruleset` field) in the lobby."""
@@ -188,7 +189,7 @@ class SeaKozel(GameVariant):
     choices = MappingProxyType({"target": (125, 101)})
     points_are_bad = False
     rule_of_13 = False
-    two_doubles = True  # M-3
+    max_doubles = 2  # M-3
 
     def seat_values(
         self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
@@ -218,14 +219,57 @@ class SeaKozel(GameVariant):
         return rating.classic_rating_gains(points)
 
 
-VARIANTS: tuple[GameVariant, ...] = (Kozel(), Classic(), SeaKozel())
+class Osel(GameVariant):
+    """«Осёл» (O-1 .. O-6, `domino.osel`): Козёл on a spinner, with several doubles in one
+    turn (O-2) and ends closed by a double laid face down (O-3); points are bad, the one
+    at the target (125) or above is the осёл."""
+
+    key = Variant.OSEL
+    name = "Осёл"
+    name_key = "variant.osel"
+    rules_key = "rules.osel"
+    ruleset = osel.OSEL
+    choices = MappingProxyType(
+        {
+            "target": (125, 101),  # O-6
+            "open_threshold": (13, 0),  # O-5
+            "fish": (FishMode.EACH, FishMode.MAX_TAKES_ALL, FishMode.FISHERMAN_TAKES_ALL),
+        }
+    )
+    points_are_bad = True
+    rule_of_13 = True
+    max_doubles = 4  # O-2: one on each of the spinner's four ends
+    may_close = True  # O-3
+
+    def score_round(
+        self,
+        ruleset: Ruleset,
+        round_no: int,
+        outcome: RoundOutcome,
+        before: tuple[Account, ...],
+        eggs: int,
+        values: tuple[int, ...],
+        sides: Sides,
+        *,
+        last_tile: Tile | None = None,
+    ) -> RoundResult:
+        """O-5: K-6 .. K-9 with the game's options (`domino.scoring.score_kozel_round`;
+        the lone `0-0` only off a fish is `osel.OSEL`'s `lone_blank_on_fish`)."""
+        return score_kozel_round(ruleset, round_no, outcome, before, eggs, values, sides)
+
+    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
+        """K-11, as in Козёл (`domino.rating.rating_gains`)."""
+        return rating.rating_gains(points)
+
+
+VARIANTS: tuple[GameVariant, ...] = (Kozel(), Classic(), SeaKozel(), Osel())
 """Every game, in the order they are listed."""
 
 _BY_KEY: Mapping[str, GameVariant] = MappingProxyType({v.key.value: v for v in VARIANTS})
 
 
 def find_variant(key: str) -> GameVariant:
-    """The game whose stable key is `key` (`kozel`, `classic`, `sea_kozel`)."""
+    """The game whose stable key is `key` (`kozel`, `classic`, `sea_kozel`, `osel`)."""
     try:
         return _BY_KEY[key]
     except KeyError:

@@ -67,6 +67,7 @@ class LayoutView:
     open_ends: tuple[tuple[End, int], ...]  # (end, pip showing) for each end open now
     arms: tuple[tuple[End, tuple[Placement, ...]], ...]  # each arm from the centre outward
     spinner: Placement | None  # the tile open on four sides (C-10), None in a line
+    closed_ends: tuple[End, ...] = ()  # O-3: ends closed by a face-down double, in End order
 
     @property
     def centre(self) -> Placement | None:

@@ -12,7 +12,15 @@ from domino.errors import BadRuleset, DominoError, UnknownVariant
 from domino.match import Match
 from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
 from domino.scoring import initial_scores
-from domino.variants import VARIANTS, Classic, GameVariant, Kozel, SeaKozel, find_variant
+from domino.variants import (
+    VARIANTS,
+    Classic,
+    GameVariant,
+    Kozel,
+    Osel,
+    SeaKozel,
+    find_variant,
+)
 from domino.views import Account, OutcomeKind, RoundOutcome
 
 STORED = Path(__file__).parent / "stored"
@@ -27,8 +35,8 @@ def fish(seat: int, *hand_values: int) -> RoundOutcome:
 
 
 def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
-    assert [v.key.value for v in VARIANTS] == ["kozel", "classic", "sea_kozel"]
-    assert [type(v) for v in VARIANTS] == [Kozel, Classic, SeaKozel]
+    assert [v.key.value for v in VARIANTS] == ["kozel", "classic", "sea_kozel", "osel"]
+    assert [type(v) for v in VARIANTS] == [Kozel, Classic, SeaKozel, Osel]
     for variant in VARIANTS:
         assert isinstance(variant, GameVariant)
         assert find_variant(variant.key.value) is variant
@@ -38,7 +46,8 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
 
 def test_an_unknown_key_is_refused_by_name() -> None:
     with pytest.raises(
-        UnknownVariant, match=r"no game 'chess'; the games are kozel, classic, sea_kozel"
+        UnknownVariant,
+        match=r"no game 'chess'; the games are kozel, classic, sea_kozel, osel",
     ):
         find_variant("chess")
     assert issubclass(UnknownVariant, BadRuleset) and issubclass(UnknownVariant, DominoError)
@@ -150,7 +159,9 @@ def test_a_finished_match_names_its_losers_or_winners_as_the_game_says(
 
 def test_the_command_line_lists_the_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["variants"]) == 0
-    assert capsys.readouterr().out == "kozel\tКозёл\nclassic\tКлассика\nsea_kozel\tМорской козёл\n"
+    assert capsys.readouterr().out == (
+        "kozel\tКозёл\nclassic\tКлассика\nsea_kozel\tМорской козёл\nosel\tОсёл\n"
+    )
 
 
 @pytest.mark.parametrize("key", [v.value for v in Variant])
