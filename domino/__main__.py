@@ -21,10 +21,16 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate", help="play whole matches between computer players and print statistics"
     )
     sim.add_argument("--variant", choices=[v.key.value for v in VARIANTS], default=Kozel.key.value)
-    sim.add_argument("--players", type=int, default=4, help="seats at the table (2-4)")
+    sim.add_argument(
+        "--players", type=int, help="seats at the table (default: 4 where the game allows it)"
+    )
     sim.add_argument("--matches", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=1, help="the run's seed (C-12)")
-    sim.add_argument("--teams", action="store_true", help="2x2 teams, partners opposite (K-1)")
+    sim.add_argument(
+        "--teams",
+        action=argparse.BooleanOptionalAction,
+        help="four players in 2x2 teams, partners opposite (K-1); default: the game's",
+    )
     sim.add_argument(
         "--players-kind",
         default="greedy",
@@ -46,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for variant in VARIANTS:
             print(f"{variant.key.value}\t{variant.name}")
         return 0
-    options: dict[str, object] = {"teams": args.teams}
+    options: dict[str, object] = {} if args.teams is None else {"teams": args.teams}
     if args.target is not None:
         options["target"] = args.target
     if args.fish is not None:
@@ -55,9 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         options["open_threshold"] = args.open_threshold
     try:
         ruleset = find_variant(args.variant).ruleset.with_options(**options)
+        players = args.players or (4 if 4 in ruleset.hand_sizes else ruleset.max_players)
         report = simulate(
             ruleset,
-            args.players,
+            players,
             args.matches,
             args.seed,
             [kind.strip() for kind in args.players_kind.split(",")],

@@ -4,7 +4,8 @@
 its hand (K-1, T-1) and leaves the rest as the bazaar (C-3) in draw order. A deal
 that gives some hand too many doubles (or, as an option, too many tiles of one
 suit) is shuffled again (C-11). `first_leader` names the seat that opens the first
-round and the tile it must open with (K-3, T-2).
+round and the tile it must open with (K-3, T-2); in Спортивное each seat first turns a
+tile (`Deal.turned`) and `turned_leader` names the seat that opens with any tile (S-2).
 """
 
 from __future__ import annotations
@@ -35,12 +36,15 @@ class Deal:
     """The tiles of one round before the first move.
 
     `bazaar` is in draw order: `bazaar[0]` is drawn first, and the last
-    `ruleset.bazaar_reserve` tiles can never be drawn (C-6).
+    `ruleset.bazaar_reserve` tiles can never be drawn (C-6). `turned` is public: the
+    tile each seat turned before the first round of a game opened by S-2
+    (`Opening.TURNED_TILE`); () in other games and in later rounds.
     """
 
     hands: tuple[tuple[Tile, ...], ...]  # per seat, sorted
     bazaar: tuple[Tile, ...]
     redeals: int = 0  # how many times C-11 forced a reshuffle before this deal
+    turned: tuple[Tile, ...] = ()  # S-2: per seat, the tile it turned
 
 
 def needs_redeal(ruleset: Ruleset, hands: Iterable[Iterable[Tile]]) -> bool:
@@ -60,20 +64,27 @@ def redeal_masks(ruleset: Ruleset, masks: Iterable[int]) -> bool:
     return False
 
 
-def deal(ruleset: Ruleset, players: int, rng: random.Random) -> Deal:
+def deal(ruleset: Ruleset, players: int, rng: random.Random, *, first: bool = False) -> Deal:
     """Shuffle with `rng` (`rng.shuffle`, one call per attempt) and deal, repeating
     while C-11 demands a redeal; `Deal.redeals` counts the repeats.
 
     Seat `s` gets the shuffled tiles `s*n .. s*n+n-1` (n the hand size), the rest is
-    the bazaar in draw order.
+    the bazaar in draw order. For the `first` round of a game opened by S-2
+    (`Opening.TURNED_TILE`), one more shuffle comes before: seat `s` turns the shuffled
+    tile `s` (`Deal.turned`), the tiles go back and the set is shuffled and dealt.
     """
     size = ruleset.hand_size(players)
     tiles = list(ALL_TILES)
+    turned: tuple[Tile, ...] = ()
+    if first and ruleset.opening is Opening.TURNED_TILE:
+        rng.shuffle(tiles)
+        turned = tuple(tiles[:players])
     for redeals in range(MAX_REDEALS + 1):
         rng.shuffle(tiles)
         masks = [mask_of_tiles(tiles[seat * size : (seat + 1) * size]) for seat in range(players)]
         if not redeal_masks(ruleset, masks):
-            return Deal(tuple(map(tiles_in, masks)), tuple(tiles[players * size :]), redeals)
+            hands = tuple(map(tiles_in, masks))
+            return Deal(hands, tuple(tiles[players * size :]), redeals, turned)
     raise DominoError(
         f"{MAX_REDEALS} redeals in a row: the redeal rule of this ruleset (C-11) is met"
         " by almost every deal"
@@ -90,7 +101,7 @@ def _opening_doubles(opening: Opening, blank_may_open: bool) -> tuple[Tile, ...]
 
 _OPENING_DOUBLES = {
     (opening, blank): _opening_doubles(opening, blank)
-    for opening in Opening
+    for opening in (Opening.LOWEST_DOUBLE_FROM_ONE, Opening.HIGHEST_DOUBLE)
     for blank in (True, False)
 }
 """The doubles that open a first round, in order of precedence (K-3, T-2)."""
@@ -114,6 +125,8 @@ def first_leader(ruleset: Ruleset, hands: Sequence[Iterable[Tile]]) -> tuple[int
 
 def first_leader_masks(ruleset: Ruleset, masks: Sequence[int]) -> tuple[int, Tile]:
     """`first_leader` on hands given as bitmasks."""
+    if ruleset.opening is Opening.TURNED_TILE:
+        raise DominoError("the first leader of S-2 comes from the turned tiles: turned_leader")
     for candidate in _OPENING_DOUBLES[ruleset.opening, ruleset.blank_may_open]:
         bit = candidate.bit
         for seat, mask in enumerate(masks):
@@ -129,3 +142,12 @@ def first_leader_masks(ruleset: Ruleset, masks: Sequence[int]) -> tuple[int, Til
     if best is None:
         raise DominoError("no tile in any hand may open the round")
     return best
+
+
+def turned_leader(turned: Sequence[Tile], players: int) -> int:
+    """S-2: the seat whose turned tile is the highest: by value, a tie by the higher half
+    (`_tile_rank`: 4-6 beats 5-5, both 10, as its higher half is 6). Two different tiles
+    never tie on both, so one seat leads."""
+    if len(turned) != players or len(set(turned)) != players:
+        raise DominoError(f"S-2 needs {players} different turned tiles, one per seat, not {turned}")
+    return max(range(players), key=lambda seat: _tile_rank(turned[seat]))

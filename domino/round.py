@@ -16,6 +16,8 @@ Rules implemented (ids from docs/RULES.md)
 - C-3, C-11, K-2: the deal and redeal (`domino.deal`).
 - K-3 / T-2: the first round's leader must open with the tile `first_leader` names
   (`opening_tile`); K-4 / later rounds: a given `leader` opens with any tile.
+- S-2: in a game opened by turned tiles, the first round's leader is the seat that
+  turned the highest (`turned`, `domino.deal.turned_leader`) and opens with any tile.
 - C-4: every later tile goes on an open end with an equal half; the ends a tile is
   offered on are the layout's (`Layout.end_masks`; equal ends of a line: `LineLayout`).
 - C-5: holding a playable tile, the mover must play; with several fits they choose
@@ -65,7 +67,7 @@ from domino.actions import (
     Play,
     PlayDoubles,
 )
-from domino.deal import Deal, first_leader_masks
+from domino.deal import Deal, first_leader_masks, turned_leader
 from domino.deal import deal as deal_tiles
 from domino.errors import DominoError, IllegalMove, NotYourTurn, RoundOver
 from domino.geometry import End
@@ -87,8 +89,9 @@ class Round:
 
     Attributes read by callers: `ruleset`, `players`, `leader` (the seat that opened),
     `opening_tile` (the tile the first round must open with, None when any tile may
-    open), `redeals` (C-11 reshuffles of this deal), `turn` (seat to move, None when
-    over), `turn_no` (actions applied so far), `outcome` (None until over).
+    open), `redeals` (C-11 reshuffles of this deal), `turned` (S-2: the tile each seat
+    turned before the first round, public; () otherwise), `turn` (seat to move, None
+    when over), `turn_no` (actions applied so far), `outcome` (None until over).
     """
 
     __slots__ = (
@@ -109,6 +112,7 @@ class Round:
         "ruleset",
         "turn",
         "turn_no",
+        "turned",
     )
 
     ruleset: Ruleset
@@ -116,6 +120,7 @@ class Round:
     leader: int
     opening_tile: Tile | None
     redeals: int
+    turned: tuple[Tile, ...]
     turn: int | None
     turn_no: int
     outcome: RoundOutcome | None
@@ -138,9 +143,11 @@ class Round:
         """Deal with `rng` (C-11 redeals included) and set up the opening.
 
         `leader` None: the first round, opened per `ruleset.opening` (K-3 / T-2) with a
-        forced tile; a seat: a later round that seat opens with any tile (K-4, T-2).
+        forced tile, or by the seat that turned the highest tile (S-2) with any tile; a
+        seat: a later round that seat opens with any tile (K-4, T-2, S-2).
         """
-        return cls.from_deal(ruleset, players, deal_tiles(ruleset, players, rng), leader=leader)
+        deal = deal_tiles(ruleset, players, rng, first=leader is None)
+        return cls.from_deal(ruleset, players, deal, leader=leader)
 
     @classmethod
     def from_deal(
@@ -150,7 +157,8 @@ class Round:
 
         Any partition of the 28 tiles into `players` non-empty hands and a bazaar is
         accepted, so tests and puzzles can craft positions; `domino.deal.deal`
-        deals the ruleset's hand sizes.
+        deals the ruleset's hand sizes. The first round of a game opened by S-2 needs
+        `deal.turned` (one tile per seat); any other round refuses it.
         """
         ruleset.hand_size(players)  # refuses a player count the variant does not allow
         if len(deal.hands) != players:
@@ -165,7 +173,12 @@ class Round:
         if not all(masks):
             raise DominoError("every hand of a deal needs at least one tile")
         opening: Tile | None = None
-        if leader is None:
+        turns = leader is None and ruleset.opening is Opening.TURNED_TILE
+        if deal.turned and not turns:
+            raise DominoError("only the first round of a game opened by S-2 has turned tiles")
+        if turns:
+            leader = turned_leader(deal.turned, players)
+        elif leader is None:
             leader, opening = first_leader_masks(ruleset, masks)
         elif not 0 <= leader < players:
             raise DominoError(f"no seat {leader} among {players} players")
@@ -175,11 +188,14 @@ class Round:
         self.leader = leader
         self.opening_tile = opening
         self.redeals = deal.redeals
+        self.turned = deal.turned
         self.turn = leader
         self.turn_no = 0
         self.outcome = None
         hands = tuple(map(tiles_in, masks))
-        self._deal = deal if hands == deal.hands else Deal(hands, deal.bazaar, deal.redeals)
+        self._deal = (
+            deal if hands == deal.hands else Deal(hands, deal.bazaar, deal.redeals, deal.turned)
+        )
         self._hands = masks
         self._bazaar = deal.bazaar
         self._drawn = 0
@@ -605,6 +621,7 @@ class Round:
         new.leader = self.leader
         new.opening_tile = self.opening_tile
         new.redeals = self.redeals
+        new.turned = self.turned
         new.turn = self.turn
         new.turn_no = self.turn_no
         new.outcome = self.outcome
@@ -640,6 +657,7 @@ class Round:
             drawn=self.drawn(seat) if seat is not None else (),
             legal=self.legal_actions() if seat is not None and seat == self.turn else (),
             outcome=self.outcome,
+            turned=self.turned,
         )
 
     def _key(self) -> tuple[Any, ...]:
@@ -649,6 +667,7 @@ class Round:
             self.leader,
             self.opening_tile,
             self.redeals,
+            self.turned,
             self.turn,
             self.turn_no,
             self.outcome,

@@ -29,6 +29,7 @@ class Variant(StrEnum):
     CLASSIC = "classic"  # T: points are good, the first to the target wins
     SEA_KOZEL = "sea_kozel"  # M: the round's winner writes, the first to 125 wins
     OSEL = "osel"  # O: Козёл on a spinner with double tricks, the one at 125 is the осёл
+    SPORT = "sport"  # S: two pairs, the winning pair writes, the first to 200 wins
 
 
 class LayoutKind(StrEnum):
@@ -42,6 +43,7 @@ class Opening(StrEnum):
     # K-3: 1-1, 2-2 ... 6-6, then 0-0, then the highest tile
     LOWEST_DOUBLE_FROM_ONE = "lowest_double_from_one"
     HIGHEST_DOUBLE = "highest_double"  # T-2: 6-6, 5-5 ... 0-0, then highest tile
+    TURNED_TILE = "turned_tile"  # S-2: the highest turned tile leads, with any tile
 
 
 class Scoring(StrEnum):
@@ -51,6 +53,7 @@ class Scoring(StrEnum):
     CLASSIC = "classic"  # T-4 .. T-6
     SEA_KOZEL = "sea_kozel"  # M-1 .. M-6
     OSEL = "osel"  # O-5, O-6 (K-6, K-7 with 13, to 125)
+    SPORT = "sport"  # S-4 .. S-6
 
 
 class FishMode(StrEnum):
@@ -125,6 +128,8 @@ class Ruleset:
         for players, size in self.hand_sizes.items():
             if players < 2 or size < 1 or players * size > 28:
                 raise BadRuleset(f"{players} players x {size} tiles do not fit in 28 tiles")
+        if self.variant is Variant.SPORT and not (self.teams and set(self.hand_sizes) == {4}):
+            raise BadRuleset("Спортивное is played by exactly 4 players in two pairs (S-1)")
 
     def with_options(self, **options: Any) -> Ruleset:
         """A copy with some options changed; unknown options are refused by name."""

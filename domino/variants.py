@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from domino import osel, rating, sea_kozel
+from domino import osel, rating, sea_kozel, sport
 from domino.errors import DominoError, UnknownVariant
 from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
 from domino.scoring import (
@@ -45,6 +45,7 @@ class GameVariant(ABC):
     rule_of_13: ClassVar[bool]  # K-7: points are remembered until an account opens
     max_doubles: ClassVar[int] = 1  # doubles a mover may lay in one turn (M-3: 2, O-2: 4)
     may_close: ClassVar[bool] = False  # O-3: a double laid face down closes its end
+    turn_timing: ClassVar[bool] = False  # S-7: K-12's turn times are on by default
 
     def offers(self, option: str) -> bool:
         """Whether a group may change `option` (a `Ruleset` field) in the lobby."""
@@ -219,6 +220,52 @@ class SeaKozel(GameVariant):
         return rating.classic_rating_gains(points)
 
 
+class Sport(GameVariant):
+    """«Спортивное» (S-1 .. S-7, `domino.sport`): four players in fixed pairs, the
+    winning pair writes every tile left; points are good, the first pair to the target
+    (200) wins.
+
+    S-6's drawn match cannot arise: only one pair writes in a round (S-4, S-5), and
+    before it neither had reached the target, so at most one pair can be at or above
+    the target when a round ends; no extra round is ever needed.
+    """
+
+    key = Variant.SPORT
+    name = "Спортивное"
+    name_key = "variant.sport"
+    rules_key = "rules.sport"
+    ruleset = sport.SPORT
+    choices = MappingProxyType({"target": (200, 100, 300)})
+    points_are_bad = False
+    rule_of_13 = False
+    turn_timing = True  # S-7
+
+    def seat_values(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> tuple[int, ...]:
+        """S-4, S-5: the pips left in each hand, with no special values."""
+        return outcome.hand_values
+
+    def score_round(
+        self,
+        ruleset: Ruleset,
+        round_no: int,
+        outcome: RoundOutcome,
+        before: tuple[Account, ...],
+        eggs: int,
+        values: tuple[int, ...],
+        sides: Sides,
+        *,
+        last_tile: Tile | None = None,
+    ) -> RoundResult:
+        """S-4, S-5 (`domino.sport.score_sport_round`)."""
+        return sport.score_sport_round(round_no, outcome, before, eggs, values, sides)
+
+    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
+        """K-11 mirrored, as in Классика (`domino.rating.classic_rating_gains`)."""
+        return rating.classic_rating_gains(points)
+
+
 class Osel(GameVariant):
     """«Осёл» (O-1 .. O-6, `domino.osel`): Козёл on a spinner, with several doubles in one
     turn (O-2) and ends closed by a double laid face down (O-3); points are bad, the one
@@ -262,14 +309,15 @@ class Osel(GameVariant):
         return rating.rating_gains(points)
 
 
-VARIANTS: tuple[GameVariant, ...] = (Kozel(), Classic(), SeaKozel(), Osel())
+VARIANTS: tuple[GameVariant, ...] = (Kozel(), Classic(), SeaKozel(), Osel(), Sport())
 """Every game, in the order they are listed."""
 
 _BY_KEY: Mapping[str, GameVariant] = MappingProxyType({v.key.value: v for v in VARIANTS})
 
 
 def find_variant(key: str) -> GameVariant:
-    """The game whose stable key is `key` (`kozel`, `classic`, `sea_kozel`, `osel`)."""
+    """The game whose stable key is `key` (`kozel`, `classic`, `sea_kozel`, `osel`,
+    `sport`)."""
     try:
         return _BY_KEY[key]
     except KeyError:

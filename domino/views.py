@@ -101,6 +101,7 @@ class RoundView:
     drawn: tuple[Tile, ...]  # tiles the viewer drew this round (own view only)
     legal: tuple[Action, ...]  # the viewer's legal actions; () unless it is their turn
     outcome: RoundOutcome | None
+    turned: tuple[Tile, ...] = ()  # S-2: the tile each seat turned before the first round
 
 
 @dataclass(frozen=True, slots=True)

@@ -335,7 +335,7 @@ def test_a_stored_match_loads_mid_round_and_between_rounds() -> None:
 
 
 def test_simulate_runs_the_game(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["simulate", "--variant", "sea_kozel", "--players", "4", "--matches", "20"]
+    argv = ["simulate", "--variant", "sea_kozel", "--players", "4", "--no-teams", "--matches", "20"]
     assert main([*argv, "--seed", "1", "--no-progress"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("variant: sea_kozel (individual), 4 players")

@@ -19,6 +19,7 @@ from domino.variants import (
     Kozel,
     Osel,
     SeaKozel,
+    Sport,
     find_variant,
 )
 from domino.views import Account, OutcomeKind, RoundOutcome
@@ -35,8 +36,8 @@ def fish(seat: int, *hand_values: int) -> RoundOutcome:
 
 
 def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
-    assert [v.key.value for v in VARIANTS] == ["kozel", "classic", "sea_kozel", "osel"]
-    assert [type(v) for v in VARIANTS] == [Kozel, Classic, SeaKozel, Osel]
+    assert [v.key.value for v in VARIANTS] == ["kozel", "classic", "sea_kozel", "osel", "sport"]
+    assert [type(v) for v in VARIANTS] == [Kozel, Classic, SeaKozel, Osel, Sport]
     for variant in VARIANTS:
         assert isinstance(variant, GameVariant)
         assert find_variant(variant.key.value) is variant
@@ -47,7 +48,7 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
 def test_an_unknown_key_is_refused_by_name() -> None:
     with pytest.raises(
         UnknownVariant,
-        match=r"no game 'chess'; the games are kozel, classic, sea_kozel, osel",
+        match=r"no game 'chess'; the games are kozel, classic, sea_kozel, osel, sport",
     ):
         find_variant("chess")
     assert issubclass(UnknownVariant, BadRuleset) and issubclass(UnknownVariant, DominoError)
@@ -147,7 +148,7 @@ def test_the_last_sides_have_the_worst_points() -> None:
 def test_a_finished_match_names_its_losers_or_winners_as_the_game_says(
     variant: GameVariant,
 ) -> None:
-    match = Match.new(variant.ruleset.with_options(target=20), 2, seed=5)
+    match = Match.new(variant.ruleset.with_options(target=20), variant.ruleset.min_players, seed=5)
     while not match.over:
         match.apply(match.legal_actions()[0])
     decided = match.losers if variant.points_are_bad else match.winners
@@ -160,7 +161,7 @@ def test_a_finished_match_names_its_losers_or_winners_as_the_game_says(
 def test_the_command_line_lists_the_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["variants"]) == 0
     assert capsys.readouterr().out == (
-        "kozel\tКозёл\nclassic\tКлассика\nsea_kozel\tМорской козёл\nosel\tОсёл\n"
+        "kozel\tКозёл\nclassic\tКлассика\nsea_kozel\tМорской козёл\nosel\tОсёл\nsport\tСпортивное\n"
     )
 
 
