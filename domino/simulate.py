@@ -1,8 +1,10 @@
 """Whole matches between computer players, for statistics and speed measurements.
 
-`simulate` plays `matches` seeded matches and returns a `SimulationReport`;
-`format_report` turns it into the lines `python -m domino simulate` prints. Each
-match's seed is derived from the run's seed, so a run is reproducible.
+`simulate` plays `matches` seeded matches of any game (`domino.variants`) and returns a
+`SimulationReport`; `format_report` turns it into the lines `python -m domino simulate`
+prints: rounds per match, how rounds end, rounds nobody scored, eggs, and the points
+and the winners or losers per side (a seat, or a pair in team play). Each match's seed
+is derived from the run's seed, so a run is reproducible.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from domino.errors import DominoError
 from domino.match import Match
 from domino.players import GreedyPlayer, Player, RandomPlayer
 from domino.rules import Ruleset
+from domino.scoring import Sides, sides_for
 from domino.views import OutcomeKind
 
 PLAYER_KINDS = ("greedy", "random")
@@ -38,11 +41,14 @@ class SimulationReport:
     min_rounds: int
     max_rounds: int
     actions: int  # actions applied in all matches
+    went_out_rounds: int  # rounds that ended by going out (C-8 a)
     fish_rounds: int  # rounds that ended in a fish (C-8 b)
+    scoreless_rounds: int  # rounds in which no side scored (a drawn fish, eggs, M-1's minimum)
     egg_rounds: int  # rounds that made or added to eggs (K-9)
     matches_with_eggs: int
-    final_points: tuple[int, ...]  # per seat, the sum over matches of its side's final points
-    decided: tuple[int, ...]  # per seat: matches it lost as козёл (Козёл) or won (Классика)
+    sides: Sides  # the seats of each side: one each, or the pairs 0+2 and 1+3
+    final_points: tuple[int, ...]  # per side, the sum over matches of its final points
+    decided: tuple[int, ...]  # per side: matches it lost (points are bad, K-10) or won
 
     @property
     def matches_per_second(self) -> float:
@@ -100,12 +106,13 @@ def simulate(
     seat_kinds = tuple(kinds[seat % len(kinds)] for seat in range(players))
     make_players(seat_kinds, random.Random(0))  # refuse unknown kinds before starting
 
+    sides = sides_for(ruleset, players)
     start = clock()
     last_shown = None
-    rounds = fish_rounds = egg_rounds = with_eggs = actions = 0
+    rounds = went_out = fish_rounds = scoreless = egg_rounds = with_eggs = actions = 0
     min_rounds, max_rounds = 1 << 30, 0
-    final_points = [0] * players
-    decided = [0] * players
+    final_points = [0] * len(sides)
+    decided = [0] * len(sides)
     for index in range(matches):
         match_rng = match_seed(seed, index)
         table = make_players(seat_kinds, random.Random(match_rng))
@@ -115,15 +122,16 @@ def simulate(
         min_rounds = min(min_rounds, len(results))
         max_rounds = max(max_rounds, len(results))
         actions += len(match.log)
+        went_out += sum(r.outcome.kind is OutcomeKind.WENT_OUT for r in results)
         fish_rounds += sum(r.outcome.kind is OutcomeKind.FISH for r in results)
+        scoreless += sum(not any(r.points) for r in results)
         eggs_made = sum(r.eggs_after > r.eggs_before for r in results)
         egg_rounds += eggs_made
         with_eggs += eggs_made > 0
         deciders = match.losers if ruleset.game.points_are_bad else match.winners
-        for seat, points in enumerate(match.seat_points()):
-            final_points[seat] += points
-            if match.side_of(seat) in deciders:
-                decided[seat] += 1
+        for side, account in enumerate(match.scores):
+            final_points[side] += account.recorded
+            decided[side] += side in deciders
         if progress is not None:
             now = clock()
             if now - start >= PROGRESS_AFTER and (
@@ -145,9 +153,12 @@ def simulate(
         min_rounds=min_rounds,
         max_rounds=max_rounds,
         actions=actions,
+        went_out_rounds=went_out,
         fish_rounds=fish_rounds,
+        scoreless_rounds=scoreless,
         egg_rounds=egg_rounds,
         matches_with_eggs=with_eggs,
+        sides=sides,
         final_points=tuple(final_points),
         decided=tuple(decided),
     )
@@ -163,24 +174,34 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "n/a"
 
 
+def _side_name(seats: tuple[int, ...]) -> str:
+    return f"seat {seats[0]}" if len(seats) == 1 else "pair " + "+".join(map(str, seats))
+
+
 def format_report(report: SimulationReport) -> str:
-    """The report as the lines `python -m domino simulate` prints."""
+    """The report as the lines `python -m domino simulate` prints; points and results
+    are per side: per seat in individual play, per pair (`0+2`, `1+3`) in team play."""
     r = report
     rules = r.ruleset
-    mode = "teams 0+2 vs 1+3" if rules.teams and r.players == 4 else "individual"
-    decided_name = "козёл" if rules.game.points_are_bad else "winner"
+    teams = any(len(seats) > 1 for seats in r.sides)
+    mode = "teams 0+2 vs 1+3" if teams else "individual"
+    decided_name = "loser" if rules.game.points_are_bad else "winner"
+    per = "side" if teams else "seat"
+    names = [_side_name(seats) for seats in r.sides]
     lines = [
         f"variant: {rules.variant} ({mode}), {r.players} players:"
         f" {','.join(r.kinds)}; target {rules.target}; seed {r.seed}",
         f"matches: {r.matches} in {r.seconds:.2f} s = {r.matches_per_second:.1f} matches/s"
         f" ({r.actions / r.seconds if r.seconds > 0 else float('inf'):.0f} actions/s)",
         f"rounds per match: {r.rounds / r.matches:.2f} (min {r.min_rounds}, max {r.max_rounds})",
+        f"going out rate: {_percent(r.went_out_rounds, r.rounds)} of rounds",
         f"fish rate: {_percent(r.fish_rounds, r.rounds)} of rounds",
+        f"scoreless rate: {_percent(r.scoreless_rounds, r.rounds)} of rounds (no side scored)",
         f"eggs rate: {_percent(r.egg_rounds, r.rounds)} of rounds,"
         f" {_percent(r.matches_with_eggs, r.matches)} of matches",
         "mean final points: "
-        + ", ".join(f"seat {s} {p / r.matches:.1f}" for s, p in enumerate(r.final_points)),
-        f"{decided_name} per seat: "
-        + ", ".join(f"seat {s} {_percent(n, r.matches)}" for s, n in enumerate(r.decided)),
+        + ", ".join(f"{n} {p / r.matches:.1f}" for n, p in zip(names, r.final_points, strict=True)),
+        f"{decided_name} per {per}: "
+        + ", ".join(f"{n} {_percent(d, r.matches)}" for n, d in zip(names, r.decided, strict=True)),
     ]
     return "\n".join(lines)

@@ -11,8 +11,17 @@ from domino.__main__ import main
 from domino.errors import DominoError
 from domino.rules import CLASSIC, KOZEL
 from domino.simulate import format_report, simulate
+from domino.variants import VARIANTS, GameVariant
 
-PROMISED = ("matches/s", "rounds per match", "fish rate", "eggs rate", "mean final points")
+PROMISED = (
+    "matches/s",
+    "rounds per match",
+    "going out rate",
+    "fish rate",
+    "scoreless rate",
+    "eggs rate",
+    "mean final points",
+)
 
 
 def test_simulate_is_reproducible_and_counts_consistently() -> None:
@@ -26,7 +35,10 @@ def test_simulate_is_reproducible_and_counts_consistently() -> None:
         b.decided,
     )
     assert a.min_rounds <= a.rounds / a.matches <= a.max_rounds
+    assert a.went_out_rounds + a.fish_rounds == a.rounds
     assert 0 <= a.egg_rounds <= a.fish_rounds <= a.rounds
+    assert a.egg_rounds <= a.scoreless_rounds  # a round that makes eggs scores nothing
+    assert a.sides == ((0,), (1,), (2,), (3,)) and len(a.decided) == len(a.final_points) == 4
     assert sum(a.decided) >= a.matches  # every match has at least one козёл
     assert all(p / a.matches >= 0 for p in a.final_points)
 
@@ -72,9 +84,32 @@ def test_command_line_prints_the_promised_lines(
     out = capsys.readouterr().out
     for promised in PROMISED:
         assert promised in out
-    assert ("козёл per seat" in out) != ("winner per seat" in out)
+    per = "side" if "--teams" in args else "seat"
+    assert (f"loser per {per}" in out) != (f"winner per {per}" in out)
     if "--teams" in args:
-        assert "teams 0+2 vs 1+3" in out
+        assert "teams 0+2 vs 1+3" in out and "pair 0+2" in out and "pair 1+3" in out
+
+
+def test_team_play_is_reported_per_pair() -> None:
+    report = simulate(KOZEL.with_options(teams=True), 4, 4, seed=2)
+    assert report.sides == ((0, 2), (1, 3)) and len(report.decided) == 2
+    assert sum(report.decided) >= 4
+    text = format_report(report)
+    assert "loser per side: pair 0+2 " in text and ", pair 1+3 " in text
+
+
+@pytest.mark.parametrize("game", VARIANTS, ids=lambda game: game.key.value)
+def test_every_game_simulates_with_its_default_table(
+    game: GameVariant, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--players` defaults to 4 where the game allows it, `--teams` to the game's own."""
+    assert main(["simulate", "--variant", game.key.value, "--matches", "2", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    players = 4 if 4 in game.ruleset.hand_sizes else game.ruleset.max_players
+    assert f"variant: {game.key.value} " in out and f", {players} players: " in out
+    assert ("teams 0+2 vs 1+3" in out) == (game.ruleset.teams and players == 4)
+    for promised in PROMISED:
+        assert promised in out
 
 
 def test_command_line_reports_errors(capsys: pytest.CaptureFixture[str]) -> None:
