@@ -1,4 +1,5 @@
-"""Announcements: who went out, рыба, the score sheet, the козёл.
+"""Announcements: who went out, рыба, the score sheet, the match's winner or its козёл
+(осёл), the notices of an abandoned match.
 
 They are rows of the outbox, written in the same transaction as the move that caused
 them and marked sent once Telegram has them. They are delivered at least once: a
@@ -168,13 +169,20 @@ class Announcer:
                 parse_mode="HTML",
             )
         if item.kind == "match_end":
+            last_tile_won = presenter.won_by_last_tile(game.match)
             return SendMessage(
                 chat_id=item.chat_id,
-                text=presenter.match_end_text(view, names, lang),
+                text=presenter.match_end_text(view, names, lang, last_tile_won=last_tile_won),
                 parse_mode="HTML",
             )
         if item.kind == "notice":
-            text = t(str(item.payload["key"]), lang, **item.payload.get("values", {}))
+            values = dict(item.payload.get("values", {}))
+            if "goat" in values:
+                # The loser of an abandoned match, in the game's own word (`loser.<key>`):
+                # the козёл, the осёл, or plainly the loss where points are good.
+                key = f"loser.{game.match.ruleset.game.key.value}"
+                values["loser"] = t(key, lang, names=values["goat"])
+            text = t(str(item.payload["key"]), lang, **values)
             return SendMessage(chat_id=item.chat_id, text=text, parse_mode="HTML")
         log.error("outbox item %s has an unknown kind %r; dropped", item.id, item.kind)
         return None

@@ -212,3 +212,11 @@ def parse_start(payload: str | None) -> StartPayload:
     if is_join_token(rest):
         return StartPayload(StartKind.JOIN, rest)
     return StartPayload(StartKind.STALE_JOIN)
+
+
+class RulesCb(CallbackData, prefix="ru1"):
+    """/rules: show the rules of the game `game` (a `GameVariant.key`) in the pressed
+    message. Rules hold no state, so an old button still opens its page; a key of no
+    game (forged) is answered politely and changes nothing."""
+
+    game: GameKey

@@ -1,22 +1,31 @@
-"""Commands: /domino (/newgame), /start, /hand, /leave, /cancel, /rules, /help."""
+"""Commands: /domino (/newgame), /start, /hand, /leave, /cancel, /rules (and its pages),
+/help."""
 
 from __future__ import annotations
 
 import functools
+import logging
 
 from aiogram import Bot, F, Router
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject, CommandStart, or_f
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
+from bot.callbacks import RulesCb
 from bot.effects import EffectDispatcher
 from bot.i18n import Lang, t
 from bot.people import Person
-from bot.presenter import cancel_confirm_keyboard
-from bot.presenter.lobby import game_named, games_list, rules_text
-from bot.usecases import ChatCheck, Endings, Lobby, NotCreatorOrAdmin, Playing, Refusal
+from bot.presenter import cancel_confirm_keyboard, rules_keyboard, rules_text
+from bot.presenter.lobby import game_named, games_list
+from bot.usecases import Answer, ChatCheck, Endings, Lobby, NotCreatorOrAdmin, Playing, Refusal
+from domino.errors import UnknownVariant
+from domino.variants import find_variant
+from handlers.buttons import reply, shows_button
 from handlers.people import GROUP_TYPES, AdminCheck, by_anonymous_admin, chat_of, is_member
 
 router = Router(name="commands")
+log = logging.getLogger(__name__)
+_UNEDITABLE = ("message is not modified", "message to edit not found", "can't be edited")
 in_group = F.chat.type.in_(GROUP_TYPES)
 in_private = F.chat.type == "private"
 # Another bot's command is not taken; an anonymous admin writes through Telegram's bot.
@@ -125,10 +134,46 @@ async def on_cancel_in_private(message: Message, lang: Lang) -> None:
 @router.message(Command("rules"))
 async def on_rules(message: Message, person: Person, lang: Lang, lobby: Lobby) -> None:
     """The rules of the game in the chat (in a private chat: the person's own game), else
-    of the group's default game, with the target it is played to."""
+    of the group's default game, with the target it is played to; a button per game pages
+    through the others."""
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
     rules = await lobby.rules_for(chat_id, person.id)
-    await message.answer(rules_text(rules, lang), parse_mode="HTML")
+    await message.answer(
+        rules_text(rules, lang), reply_markup=rules_keyboard(rules, lang), parse_mode="HTML"
+    )
+
+
+@router.callback_query(RulesCb.filter())
+async def on_rules_page(
+    call: CallbackQuery, callback_data: RulesCb, person: Person, lang: Lang, lobby: Lobby
+) -> None:
+    """A game's button under /rules: that game's rules in the same message, to the target
+    of the chat's own game if it is that game, else to the game's default. A press that
+    names no game, or comes on a message without that button (forged), is answered and
+    changes nothing."""
+    message = call.message
+    try:
+        game = find_variant(callback_data.game)
+    except UnknownVariant:
+        await reply(call, Answer(t("alert.rules_unknown", lang), alert=True))
+        return
+    if not isinstance(message, Message) or not shows_button(message, call.data):
+        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        return
+    chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
+    current = await lobby.rules_for(chat_id, person.id)
+    rules = current if current.game is game else game.ruleset
+    await reply(call, Answer())
+    try:
+        await message.edit_text(
+            rules_text(rules, lang), reply_markup=rules_keyboard(rules, lang), parse_mode="HTML"
+        )
+    except TelegramBadRequest as exc:
+        # The page shown already, or the message deleted or too old to edit meanwhile:
+        # the press was answered, and /rules gives a fresh message any time.
+        if not any(reason in exc.message for reason in _UNEDITABLE):
+            raise
+        log.info("the rules in %s were not edited: %s", message.chat.id, exc.message)
 
 
 @router.message(Command("help"))

@@ -2,8 +2,9 @@
 
 Texts, captions and inline keyboards for the lobby (`lobby`), the group's table message
 and the announcements (`table`), each player's private hand message (`hand`), the
-confirmations that end a match (`endings`), /settings (`settings`) and the turn timer's
-lines (`clock`); `common` writes names, sides, scores and tiles the same way for all.
+confirmations that end a match (`endings`), /rules (`rules`), /settings (`settings`)
+and the turn timer's lines (`clock`); `common` writes names, sides, scores and tiles
+the same way for all.
 Nothing here talks to Telegram or the database, so every screen can be tested by value.
 
 Hidden information: the group's texts are built from the public view only, and a
@@ -15,13 +16,14 @@ from bot.presenter.common import score_line, short_name, side_names, variant_nam
 from bot.presenter.endings import cancel_confirm_keyboard, surrender_confirm_keyboard
 from bot.presenter.hand import away_keyboard, hand_keyboard, hand_text
 from bot.presenter.lobby import lobby_closed_text, lobby_keyboard, lobby_text, removal_keyboard
+from bot.presenter.rules import rules_keyboard, rules_text
 from bot.presenter.settings import (
     lobby_timeout_name,
     settings_keyboard,
     settings_text,
     timer_name,
 )
-from bot.presenter.table import match_end_text, round_end_text, table_caption
+from bot.presenter.table import match_end_text, round_end_text, table_caption, won_by_last_tile
 
 __all__ = [
     "away_keyboard",
@@ -36,6 +38,8 @@ __all__ = [
     "match_end_text",
     "removal_keyboard",
     "round_end_text",
+    "rules_keyboard",
+    "rules_text",
     "score_line",
     "settings_keyboard",
     "settings_text",
@@ -46,4 +50,5 @@ __all__ = [
     "table_timer_line",
     "timer_name",
     "variant_name",
+    "won_by_last_tile",
 ]

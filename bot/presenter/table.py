@@ -1,42 +1,72 @@
 """The group's side of a match: the caption under the table picture and the
 announcements of a finished round and match. Built from the public view only: no
-tile of anyone's hand is ever written in the group."""
+tile of anyone's hand is ever written in the group (the picture shows the table).
+
+Nothing here asks which game is played: the words that differ between games are text
+keys built from the game's key (`announce.loser.kozel`, `event.knocked.sport`), and
+the rest is asked of the game object (`MatchView.ruleset.game`)."""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.i18n import Lang, t
 from bot.presenter.common import score_line, score_text, short_name, side_names, variant_name
-from domino.actions import Event, Knocked, Played
+from domino.actions import Closed, Drew, Event, Knocked, Played
+from domino.match import Match
+from domino.scoring import score_round
+from domino.tiles import SET_SIZE
 from domino.views import MatchView, OutcomeKind, RoundResult
 
 
-def event_text(event: Event, names: Sequence[str], lang: Lang) -> str:
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """One line of the caption's recent moves: an event, and how many plays by the same
+    seat it stands for (several doubles laid in one turn, M-3 and O-2, are one move)."""
+
+    event: Event
+    plays: int = 1
+
+
+def event_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) -> str:
+    """A move as the group reads it. No tile in the text: the picture shows the table,
+    and the privacy check of the tests can then demand that no tile is ever written in
+    the group at all."""
+    event = shown.event
     name = short_name(names[event.seat])
     if isinstance(event, Played):
-        # No tile in the text: the picture shows the table, and the privacy check of the
-        # tests can then demand that no tile is ever written in the group at all.
+        if shown.plays > 1:
+            return t("event.doubles", lang, name=name, n=shown.plays)
         return t("event.played", lang, name=name)
+    if isinstance(event, Closed):
+        return t("event.closed", lang, name=name)
     if isinstance(event, Knocked):
-        return t("event.knocked", lang, name=name)
+        return t(f"event.knocked.{game_key}", lang, name=name)
     return t("event.drew", lang, name=name)
 
 
-def recent_events(view: MatchView, limit: int = 3) -> Sequence[Event]:
-    """The last few public events, with a run of draws by one seat folded into one."""
-    folded: list[Event] = []
+def recent_events(view: MatchView, limit: int = 3) -> Sequence[Shown]:
+    """The last few public moves: a run of draws by one seat folded into one, and the
+    doubles one seat laid in one turn (consecutive plays of one seat) into one."""
+    folded: list[Shown] = []
     for event in view.round.history:
-        if (
-            folded
-            and type(event) is type(folded[-1])
-            and not isinstance(event, Played)
-            and event.seat == folded[-1].seat
-        ):
-            continue
-        folded.append(event)
+        last = folded[-1].event if folded else None
+        if last is not None and event.seat == last.seat:
+            if isinstance(event, Drew) and isinstance(last, Drew):
+                continue
+            if isinstance(event, Played) and isinstance(last, Played):
+                folded[-1] = Shown(event, folded[-1].plays + 1)
+                continue
+        folded.append(Shown(event))
     return folded[-limit:]
+
+
+def has_bazaar(view: MatchView) -> bool:
+    """Whether the deal left a bazaar at all (C-3: four players with seven tiles each,
+    as in Спортивное, leave none, and the caption then does not count it)."""
+    return view.ruleset.hand_size(view.players) * view.players < SET_SIZE
 
 
 def open_ends_text(view: MatchView, lang: Lang) -> str | None:
@@ -50,6 +80,7 @@ def open_ends_text(view: MatchView, lang: Lang) -> str | None:
 def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
     """The caption under the group's table picture; built from the public view."""
     rnd = view.round
+    game = view.ruleset.game
     lines = [
         t("table.title", lang, variant=variant_name(view.ruleset.variant, lang), n=view.round_no)
     ]
@@ -57,6 +88,9 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
         lines.append(t("table.over", lang))
     elif rnd.turn is not None:
         lines.append(t("table.turn", lang, name=html.escape(short_name(names[rnd.turn]))))
+    if rnd.turned and not rnd.layout.placements and rnd.turn is not None and not view.over:
+        # S-2: who leads was decided by the turned tiles, which the picture shows.
+        lines.append(t("table.turned", lang, name=html.escape(short_name(names[rnd.turn]))))
     lines.append("")
     for side, seats in enumerate(view.sides):
         score = score_text(view, side)
@@ -70,27 +104,35 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
         if len(seats) > 1:
             team = html.escape(side_names(names, seats))
             lines.append(t("table.team_score", lang, names=team, score=score))
-    lines.append("")
-    facts = [t("table.bazaar", lang, n=rnd.bazaar_size)]
+    facts = [t("table.bazaar", lang, n=rnd.bazaar_size)] if has_bazaar(view) else []
     ends = open_ends_text(view, lang)
     if ends is not None:
         facts.append(ends)
+    if rnd.layout.closed_ends:
+        facts.append(t("table.closed", lang, n=len(rnd.layout.closed_ends)))
     if view.eggs:
         facts.append(f"🥚 +{view.eggs}")
-    lines.append(" · ".join(facts))
+    tail = [" · ".join(facts)] if facts else []
     events = recent_events(view)
     if events:
-        lines.append(" → ".join(html.escape(event_text(e, names, lang)) for e in events))
+        tail.append(
+            " → ".join(html.escape(event_text(e, names, game.key.value, lang)) for e in events)
+        )
+    if tail:
+        lines.extend(["", *tail])
     return "\n".join(lines)
 
 
 def round_end_text(view: MatchView, result: RoundResult, names: Sequence[str], lang: Lang) -> str:
-    """The announcement of a finished round: who went out, or fish and the fisherman."""
+    """The announcement of a finished round: who went out, or fish and the fisherman;
+    a draw where nobody scores (a fish tied for the lowest, T-5, S-5); the eggs."""
     who = html.escape(short_name(names[result.outcome.seat]))
     if result.outcome.kind is OutcomeKind.WENT_OUT:
         lines = [t("announce.went_out", lang, name=who, n=result.round_no)]
     else:
         lines = [t("announce.fish", lang, name=who, n=result.round_no)]
+        if not any(result.points) and not result.eggs_after:
+            lines.append(t("announce.draw", lang))
     if result.eggs_after > result.eggs_before or (
         result.eggs_after and result.eggs_taken_by is None
     ):
@@ -101,16 +143,50 @@ def round_end_text(view: MatchView, result: RoundResult, names: Sequence[str], l
     return "\n".join(lines)
 
 
-def match_end_text(view: MatchView, names: Sequence[str], lang: Lang) -> str:
-    """«🐐 Козёл — NAME» (or the winner in Классика) with the final scores."""
+def won_by_last_tile(match: Match) -> bool:
+    """Whether the tile that ended the match's last round decided the match: the game
+    scores that round differently without it (M-4's «голый козёл», going out on `0-0`).
+    The game is asked, by scoring the round again without its last tile; a game whose
+    scoring reads that tile has the text `announce.last_tile.<key>`."""
+    ended = match.finished_round
+    if not match.over or ended is None or not match.results:
+        return False
+    result = match.results[-1]
+    last = ended.history[-1] if ended.history else None
+    if result.outcome.kind is not OutcomeKind.WENT_OUT or not isinstance(last, Played | Closed):
+        return False
+    hands = tuple(ended.hand(seat) for seat in range(match.players))
+    without = score_round(
+        match.ruleset, result.round_no, result.outcome, result.before, result.eggs_before, hands
+    )
+    return without.after != result.after
+
+
+def match_end_text(
+    view: MatchView, names: Sequence[str], lang: Lang, *, last_tile_won: bool = False
+) -> str:
+    """The end of a match: the loser in the game's own word where points are bad
+    («🐐 Козёл — NAME», «🫏 Осёл — NAME», K-10, O-6), else the winner (T-6, M-6, S-6);
+    then the final scores, best first, so the loser comes last. `last_tile_won`: the
+    last round's tile decided the match (`won_by_last_tile`), said first."""
 
     def side(index: int) -> str:
         return html.escape(side_names(names, view.sides[index]))
 
-    if view.losers:  # the game's points are bad (K-10): the match names its козёл
-        lines = [t("announce.goat", lang, names=", ".join(side(s) for s in view.losers))]
+    game = view.ruleset.game
+    lines = []
+    if last_tile_won and view.results:
+        who = html.escape(short_name(names[view.results[-1].outcome.seat]))
+        lines.append(t(f"announce.last_tile.{game.key.value}", lang, name=who))
+    if view.losers:
+        losers = ", ".join(side(s) for s in view.losers)
+        lines.append(t(f"announce.loser.{game.key.value}", lang, names=losers))
     else:
-        lines = [t("announce.winner", lang, names=", ".join(side(s) for s in view.winners))]
-    order = sorted(range(len(view.sides)), key=lambda index: view.scores[index].recorded)
+        lines.append(t("announce.winner", lang, names=", ".join(side(s) for s in view.winners)))
+    order = sorted(
+        range(len(view.sides)),
+        key=lambda index: view.scores[index].recorded,
+        reverse=not game.points_are_bad,
+    )
     lines.extend(score_line(side(index), view.scores[index].recorded) for index in order)
     return "\n".join(lines)

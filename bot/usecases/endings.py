@@ -10,6 +10,7 @@ from datetime import datetime
 from bot.effects import ClosedHand, Done, Effects
 from bot.i18n import t
 from bot.people import Person
+from bot.presenter import side_names
 from bot.usecases.base import (
     Answer,
     ChatCheck,
@@ -70,14 +71,17 @@ class Endings(UseCases):
         return Done(text, effects + Effects(games=(saved,)))
 
     async def _tell_leaving_scoring(self, tx: Transaction, game: GameRecord) -> None:
-        """The first person left the running match: tell the group how it will count."""
-        assert game.abandonment is not None
+        """The first person left the running match: tell the group how it will count, with
+        their side the loser (`goat`: the announcer says it in the game's own word)."""
+        assert game.abandonment is not None and game.match is not None
         seat = game.seats[game.abandonment.seat]
+        match = game.match
         await notice(
             tx,
             game,
             "notice.left_scoring",
             name=seat.name,
+            goat=side_names([s.name for s in game.seats], match.sides[match.side_of(seat.seat)]),
             points=game.abandonment.points[seat.seat],
         )
 
@@ -144,8 +148,9 @@ class Endings(UseCases):
     ) -> Done[Answer]:
         """The person gives up: the match ends at once, scored by K-11's timeout rule from
         the first abandonment (this one unless someone abandoned before), with them the
-        козёл (their side in teams); the stats record it in the same transaction. The
-        confirmation counts only in the game's group or the person's private chat."""
+        loser (their side in teams: the козёл where points are bad); the stats record it
+        in the same transaction. The confirmation counts only in the game's group or the
+        person's private chat."""
         lang = person.lang
         try:
             async with self.db.transaction() as tx:

@@ -98,8 +98,9 @@ def test_numbers_are_written_without_grouping() -> None:
 
 def test_texts_keep_leading_spaces_and_line_breaks() -> None:
     assert t("table.team_score", Lang.RU, names="А + Б", score="+12") == "   пара А + Б: +12"
-    surrendered = t("notice.surrendered", Lang.EN, name="A", goat="A", lines="x\ny")
-    assert surrendered.endswith("(as for a timeout, K-11):\nx\ny")
+    loser = t("loser.kozel", Lang.EN, names="A")
+    surrendered = t("notice.surrendered", Lang.EN, name="A", loser=loser, lines="x\ny")
+    assert surrendered == "🏳 A gives up. 🐐 Goat: A.\nPoints and rating (as for a timeout):\nx\ny"
 
 
 @pytest.mark.parametrize(
@@ -122,7 +123,7 @@ def test_language_is_taken_from_telegram_with_russian_by_default(
 
 def test_the_players_terms_are_used_in_russian() -> None:
     assert t("announce.fish", Lang.RU, name="Маша") == "🐟 Рыба! Рыбак — Маша."
-    assert t("announce.goat", names="Олег") == "🐐 Козёл — Олег"
+    assert t("announce.loser.kozel", names="Олег") == "🐐 Козёл — Олег"
     assert {t(f"term.{w}") for w in ("fish", "goat", "bazaar", "eggs", "knock")} == {
         "рыба",
         "козёл",

@@ -135,12 +135,10 @@ def test_the_table_caption_of_teams_adds_each_pairs_score() -> None:
         "\n"
         "Маша — 1 tile\n"
         "Вика — 0 tiles\n"
-        "   team Маша + Вика: 40\n"
+        "   pair Маша + Вика: 40\n"
         "Олег &lt;3 — 5 tiles\n"
         "🤖 Компьютер 1 — 2 tiles\n"
-        "   team Олег &lt;3 + 🤖 Компьютер 1: 0\n"
-        "\n"
-        "boneyard: 9"
+        "   pair Олег &lt;3 + 🤖 Компьютер 1: 0"
     )
 
 
@@ -271,7 +269,7 @@ def test_the_match_end_names_the_goat_and_lists_the_scores_lowest_first() -> Non
     )
 
 
-def test_a_classic_match_end_names_the_winner() -> None:
+def test_a_classic_match_end_names_the_winner_and_lists_the_scores_highest_first() -> None:
     view = match_view(
         seat=None,
         turn=None,
@@ -281,7 +279,7 @@ def test_a_classic_match_end_names_the_winner() -> None:
         winners=(1,),
     )
     assert presenter.match_end_text(view, NAMES, Lang.EN) == (
-        "🏆 The winner is Олег &lt;3\nМаша: 35\nОлег &lt;3: 110"
+        "🏆 The winner is Олег &lt;3\nОлег &lt;3: 110\nМаша: 35"
     )
 
 

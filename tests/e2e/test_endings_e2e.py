@@ -75,7 +75,7 @@ async def test_surrender_asks_first_then_ends_the_match_with_the_goat(
     given_up = abandonment(bot)
     points = given_up.points
     assert given_up.seat == 0 and given_up.reason.value == "surrender"
-    assert "Козёл — Алиса" in notice.content
+    assert "🐐 Козёл: Алиса." in notice.content
     assert f"Алиса: {points[0]} · +0" in notice.content
     assert f"Боб: {points[1]} · +{timeout_gain(points[0], points[1])}" in notice.content
     assert bot.stored("SELECT status, ending FROM games") == [("finished", "surrender")]
@@ -232,7 +232,7 @@ async def test_leaving_mid_match_counts_by_the_timeout_rule(
     told = await game.group.wait_for_message(lambda m: "как при тайм-ауте" in m.content)
     left = abandonment(bot)
     assert left.seat == 1 and left.reason.value == "left"
-    assert f"Боб — козёл с {left.points[1]}" in told.content
+    assert f"🐐 Козёл: Боб. Счёт на момент ухода: {left.points[1]};" in told.content
 
     alice_person = game.people[0]
     await play_until(
@@ -241,7 +241,7 @@ async def test_leaving_mid_match_counts_by_the_timeout_rule(
         lambda: any("В зачёт партия идёт" in m.content for m in game.group.bot_messages),
     )
     summary = next(m for m in game.group.bot_messages if "В зачёт партия идёт" in m.content)
-    assert "козёл — Боб" in summary.content
+    assert "🐐 Козёл: Боб." in summary.content
     gain = timeout_gain(left.points[1], left.points[0])
     assert f"Алиса: {left.points[0]} · +{gain}" in summary.content
     assert bot.stored("SELECT status, ending FROM games") == [("finished", "finished")]
