@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Generic, Protocol, TypeVar
 
+from bot.callbacks import HandMenu
 from bot.inbox import ComputersDue, VoteExpired
 from domino.tiles import Tile
 from storage.records import GameRecord, GameStatus
@@ -35,11 +36,12 @@ class ClosedHand:
 
 @dataclass(frozen=True, slots=True)
 class EndChoice:
-    """The hand of `seat` asks on which end to lay `tile` (it fits both)."""
+    """The hand of `seat` shows a choice instead of its tiles: on which end to lay `tile`
+    (it fits several), or a menu of moves (several doubles at once, an end to close)."""
 
     game: GameRecord
     seat: int
-    tile: Tile
+    tile: Tile | HandMenu
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +98,7 @@ class Messages(Protocol):
     def reload(self, game_id: int) -> None: ...
     def announce(self) -> None: ...
     async def close_hand(self, game: GameRecord, seat: int, user_id: int, text: str) -> None: ...
-    async def show_end_choice(self, game: GameRecord, seat: int, tile: Tile) -> None: ...
+    async def show_end_choice(self, game: GameRecord, seat: int, tile: Tile | HandMenu) -> None: ...
 
 
 class Clocks(Protocol):

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import presenter
+from bot.callbacks import HandMenu
 from bot.i18n import Lang, t
 from domino.actions import Drew
 from domino.tiles import Tile
@@ -48,11 +49,11 @@ def hand_message(
     clock: TurnClock | None,
     now: float,
     table_message_id: int | None,
-    choosing: Tile | None = None,
+    choosing: Tile | HandMenu | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None] | None:
     """The hand of `seat` (a person's, still seated): its text and buttons, with a link
     to the group's table; None before the match. `choosing` asks on which end to lay
-    that tile (it fits both)."""
+    that tile (it fits several), or shows a menu of moves (`HandMenu`)."""
     if game.match is None:
         return None
     person = game.seats[seat]

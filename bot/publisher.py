@@ -48,6 +48,7 @@ from aiogram.types import (
 
 from bot import delivery, game_messages, presenter
 from bot.announcements import Announcer, ScoresRenderer
+from bot.callbacks import HandMenu
 from bot.delivery import (
     TELEGRAM_FAILURES,
     Painter,
@@ -346,7 +347,7 @@ class Publisher:
         existing: MessageRecord | None,
         table: MessageRecord | None,
         *,
-        choosing: Tile | None = None,
+        choosing: Tile | HandMenu | None = None,
     ) -> None:
         if game.match is None or seat >= len(game.seats):
             return
@@ -376,8 +377,9 @@ class Publisher:
             return None, 0.0
         return self.clocks.clock_of(game.id), self.clocks.clock()
 
-    async def show_end_choice(self, game: GameRecord, seat: int, tile: Tile) -> None:
-        """The tile fits both ends: the hand message asks on which end to lay it."""
+    async def show_end_choice(self, game: GameRecord, seat: int, tile: Tile | HandMenu) -> None:
+        """The tile fits several ends: the hand message asks on which end to lay it; or
+        the hand shows a menu of moves (`HandMenu`) instead of its tiles."""
         messages = await self._messages_of(game.id)
         await self._sync_hand(
             game,

@@ -3,7 +3,8 @@
 The effects of every committed change hand the game to `TurnTimers.follow` (as they do
 to the publisher). When a person (not a computer) is to move and the group's timer is
 on, the turn gets a `TurnClock`: a deadline from the group's settings (K-12 sport
-timing or a fixed limit, times `scale`), stored with the game (`games.turn_deadline`
+timing or a fixed limit; K-12 in a game with its own turn times, S-7: `turn_seconds`;
+times `scale`), stored with the game (`games.turn_deadline`
 for `games.turn_move`) so a restarted bot keeps it (`load()`; a deadline already past
 fires at once). One asyncio task per game sleeps until the warning moment (25 % of
 the limit left, at most 15 s), marks the clock `warned` and emits `TurnWarned` (the
@@ -38,6 +39,8 @@ from datetime import UTC, datetime, timedelta
 
 from bot.group_settings import GroupSettings
 from bot.inbox import Inbox, LobbyExpired, TurnExpired, TurnWarned
+from domino.match import Match
+from domino.timing import TurnTimer
 from storage import repo
 from storage.db import Database, is_transient
 from storage.records import GameRecord, GameStatus, TurnDeadline
@@ -163,7 +166,7 @@ class TurnTimers:
         if stored is not None and stored.move == move:
             deadline, limit, persist = stored.deadline.timestamp(), stored.limit, False
         else:
-            seconds = self.settings.of(game.chat_id).turn_timer.seconds_for(match)
+            seconds = turn_seconds(self.settings.of(game.chat_id).turn_timer, match)
             if seconds is None:
                 self._stop(game.id)
                 return
@@ -244,6 +247,21 @@ class TurnTimers:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
         self._lobby_tasks.clear()
+
+
+def turn_seconds(timer: TurnTimer, match: Match) -> float | None:
+    """The time the player to move in `match` gets under the group's `timer`; None: no
+    limit.
+
+    S-7: a game that has turn times of its own (`GameVariant.turn_timing`: Спортивное)
+    is timed by K-12 (5 s / 20 s / 60 s, `domino.timing`) whatever limit the group
+    picked, since those times are part of its rules as its target is; only a group
+    that switched the timer off plays it untimed. Choice: a group's fixed limit is what
+    it expects for the games that have no times of their own, and "off" is the one
+    setting that says it wants no clock at all."""
+    if match.ruleset.game.turn_timing and timer is not TurnTimer.OFF:
+        timer = TurnTimer.SPORT
+    return timer.seconds_for(match)
 
 
 def _start(

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import BackCb, MoveCb, MoveKind
+from bot.callbacks import BackCb, HandMenu, MoveCb, MoveKind, doubles_payload
 from bot.i18n import Lang, t
 from bot.presenter.common import (
     score_text,
@@ -19,7 +19,7 @@ from bot.presenter.common import (
     variant_name,
 )
 from bot.presenter.table import open_ends_text
-from domino.actions import Action, Draw, Knock, Play
+from domino.actions import Action, Close, Draw, Knock, Play, PlayDoubles
 from domino.geometry import End
 from domino.tiles import Tile
 from domino.views import MatchView
@@ -101,40 +101,97 @@ def _info(game_id: int) -> str:
     return MoveCb(game=game_id, move=0, kind=MoveKind.INFO).pack()
 
 
+def doubles_label(action: PlayDoubles) -> str:
+    """A way to lay several doubles at once, in the order they are laid, each with the
+    arrow of its end: «3|3 ⬅️ + 5|5 ➡️»."""
+    return " + ".join(
+        f"{tile_label(play.tile)} {ARROWS[play.end]}" for play in action.plays if play.end
+    )
+
+
 def hand_keyboard(
-    view: MatchView, game_id: int, move: int, lang: Lang, *, choosing: Tile | None = None
+    view: MatchView,
+    game_id: int,
+    move: int,
+    lang: Lang,
+    *,
+    choosing: Tile | HandMenu | None = None,
 ) -> InlineKeyboardMarkup | None:
     """Tiles as buttons: playable ones marked on the player's turn; draw or knock when
-    those are the legal actions; with `choosing`, the choice of end for that tile."""
+    those are the legal actions. Where the game allows them, one button opens the ways
+    to lay several doubles at once (M-3, O-2) and one the ends a double may close (O-3).
+    `choosing` shows a choice instead of the tiles: the ends for that tile, or the menu.
+
+    Every legal action is reachable by exactly one path of presses: a play by its tile
+    (then its end, when it fits several), several doubles and a closing double from
+    their menus, a draw or knock by its button; a choice has a way back to the tiles."""
     rnd = view.round
     if view.over or rnd.turn is None:
         return None
     plays = _play_ends(rnd.legal)
+    doubles = [a for a in rnd.legal if isinstance(a, PlayDoubles)]
+    closes = [a for a in rnd.legal if isinstance(a, Close)]
 
     def button(
-        text: str, kind: MoveKind, tile: Tile | None = None, end: End | None = None
+        text: str,
+        kind: MoveKind,
+        tile: Tile | None = None,
+        end: End | None = None,
+        where: str = "",
     ) -> InlineKeyboardButton:
         data = MoveCb(
             game=game_id,
             move=move,
             kind=kind,
             tile=tile.index if tile else -1,
-            end=end.value if end else "",
+            end=end.value if end else where,
         ).pack()
         return InlineKeyboardButton(text=text, callback_data=data)
 
-    if choosing is not None and len(plays.get(choosing, [])) > 1:
-        row = [
-            button(
-                t("btn.end", lang, end=_end_label(view, end), tile=str(choosing)),
-                MoveKind.PLAY,
-                choosing,
-                end,
-            )
-            for end in plays[choosing]
-        ]
+    def choice(rows: list[list[InlineKeyboardButton]]) -> InlineKeyboardMarkup:
         return InlineKeyboardMarkup(
-            inline_keyboard=[row, [button(t("btn.back", lang), MoveKind.BACK)]]
+            inline_keyboard=[*rows, [button(t("btn.back", lang), MoveKind.BACK)]]
+        )
+
+    if isinstance(choosing, Tile) and len(plays.get(choosing, [])) > 1:
+        return choice(
+            [
+                [
+                    button(
+                        t("btn.end", lang, end=_end_label(view, end), tile=str(choosing)),
+                        MoveKind.PLAY,
+                        choosing,
+                        end,
+                    )
+                    for end in plays[choosing]
+                ]
+            ]
+        )
+    if choosing is HandMenu.DOUBLES and doubles:
+        return choice(
+            [
+                [button(doubles_label(action), MoveKind.DOUBLES, where=doubles_where(action))]
+                for action in doubles
+            ]
+        )
+    if choosing is HandMenu.CLOSE and closes:
+        return choice(
+            [
+                [
+                    button(
+                        t(
+                            "btn.close_end",
+                            lang,
+                            tile=tile_label(action.tile),
+                            end=_end_label(view, action.end),
+                        ),
+                        MoveKind.CLOSE,
+                        action.tile,
+                        action.end,
+                    )
+                ]
+                for action in closes
+            ]
         )
 
     tiles: list[InlineKeyboardButton] = []
@@ -147,14 +204,26 @@ def hand_keyboard(
         else:
             tiles.append(InlineKeyboardButton(text=tile_label(tile), callback_data=_info(game_id)))
     rows = tile_rows(tiles)
+    game = view.ruleset.game
+    if doubles:
+        text = t("btn.choose_doubles", lang, n=game.max_doubles)
+        rows.append([button(text, MoveKind.CHOOSE_DOUBLES)])
+    if closes:
+        rows.append([button(t("btn.choose_close", lang), MoveKind.CHOOSE_CLOSE)])
     extra: list[InlineKeyboardButton] = []
     if any(isinstance(a, Draw) for a in rnd.legal):
         extra.append(button(t("btn.draw", lang), MoveKind.DRAW))
     if any(isinstance(a, Knock) for a in rnd.legal):
-        extra.append(button(t("btn.knock", lang), MoveKind.KNOCK))
+        # The knock's own name in the game: «Стучу», «Пас» in Спортивное (S-3).
+        extra.append(button(t("btn.knock", lang, game=game.key.value), MoveKind.KNOCK))
     if extra:
         rows.append(extra)
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def doubles_where(action: PlayDoubles) -> str:
+    """`MoveCb.end` of the button that lays `action`'s doubles (`bot.callbacks.Where`)."""
+    return doubles_payload((play.tile.low, play.end.value) for play in action.plays if play.end)
 
 
 def away_keyboard(view: MatchView, game_id: int, lang: Lang) -> InlineKeyboardMarkup:

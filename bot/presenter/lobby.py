@@ -10,20 +10,37 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import LobbyAction, LobbyCb, LobbyOption, RemoveCb
 from bot.i18n import Lang, t
 from bot.presenter.common import fish_mode_name, short_name, variant_name
+from domino.errors import BadRuleset
 from domino.rules import Ruleset
 from domino.variants import VARIANTS, GameVariant
 from storage.records import GameRecord, GameStatus, SeatRecord
 
-PLAYABLE = ("kozel", "classic")
-"""The keys of the games the bot offers (`GameVariant.key`), in the lobby's order: the
-games whose every move the hand keyboard (`bot.presenter.hand`) can offer. A game in
-`domino.variants.VARIANTS` joins here once the keyboard has its moves; until then the
-lobby, `/domino <game>` and `/settings` do not offer it."""
+PLAYABLE = tuple(game.key.value for game in VARIANTS)
+"""The keys of the games the bot offers (`GameVariant.key`), in the lobby's order: every
+game of `domino.variants.VARIANTS`, since the hand keyboard (`bot.presenter.hand`)
+offers every kind of move the engine has (a play, several doubles at once, closing an
+end, draw, knock or pass)."""
 
 
 def playable_games() -> tuple[GameVariant, ...]:
     """The games the bot offers, in the registry's order."""
     return tuple(game for game in VARIANTS if game.key.value in PLAYABLE)
+
+
+def seat_choices(rules: Ruleset, seated: int = 0) -> tuple[int, ...]:
+    """The table sizes a lobby offers (2 to 4) that the game is played by and that leave
+    nobody already seated (`seated`) without a seat: Спортивное only 4 (S-1)."""
+    return tuple(n for n in (2, 3, 4) if n in rules.hand_sizes and n >= seated)
+
+
+def pairs_fixed(rules: Ruleset) -> bool:
+    """Whether the game decides by itself if four play in pairs (Спортивное: always,
+    S-1), so the lobby offers no choice: the ruleset with the other choice is no game."""
+    try:
+        rules.with_options(teams=not rules.teams)
+    except BadRuleset:
+        return True
+    return False
 
 
 def playable_game(key: str | None) -> GameVariant:
@@ -102,7 +119,9 @@ def lobby_closed_text(game: GameRecord, lang: Lang) -> str:
 
 def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
     """The lobby's buttons: sitting down, the game (cycling through `PLAYABLE`) and then
-    that game's own options, removing someone, start and cancel."""
+    that game's own options (the table sizes it is played by, pairs where four may
+    choose them, the rule options of `GameVariant.choices`), removing someone, start and
+    cancel. An option the game does not let the group change has no button."""
 
     def button(
         text_key: str, action: LobbyAction, option: LobbyOption = LobbyOption.NONE, **values: object
@@ -116,21 +135,27 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
         [button("btn.join", LobbyAction.JOIN), button("btn.leave", LobbyAction.LEAVE)],
         [button("btn.add_computer", LobbyAction.ADD_COMPUTER)],
         [button("btn.opt_game", LobbyAction.OPTION, LobbyOption.GAME, game=game_name)],
-        [
-            button("btn.opt_seats", LobbyAction.OPTION, LobbyOption.SEATS, n=game.seats_wanted),
-            button("btn.opt_target", LobbyAction.OPTION, LobbyOption.TARGET, n=rules.target),
-        ],
     ]
-    if _offers_fish_and_threshold(rules):
-        fish = fish_mode_name(rules.fish, lang)
-        threshold = rules.open_threshold or t("lobby.off", lang)
-        rows.append(
-            [
-                button("btn.opt_fish", LobbyAction.OPTION, LobbyOption.FISH, mode=fish),
-                button("btn.opt_threshold", LobbyAction.OPTION, LobbyOption.THRESHOLD, n=threshold),
-            ]
+    sizes: list[InlineKeyboardButton] = []
+    if len(seat_choices(rules)) > 1:
+        sizes.append(
+            button("btn.opt_seats", LobbyAction.OPTION, LobbyOption.SEATS, n=game.seats_wanted)
         )
-    if game.seats_wanted == 4:
+    if rules.game.offers("target"):
+        sizes.append(
+            button("btn.opt_target", LobbyAction.OPTION, LobbyOption.TARGET, n=rules.target)
+        )
+    scoring: list[InlineKeyboardButton] = []
+    if rules.game.offers("fish"):
+        fish = fish_mode_name(rules.fish, lang)
+        scoring.append(button("btn.opt_fish", LobbyAction.OPTION, LobbyOption.FISH, mode=fish))
+    if rules.game.offers("open_threshold"):
+        threshold = rules.open_threshold or t("lobby.off", lang)
+        scoring.append(
+            button("btn.opt_threshold", LobbyAction.OPTION, LobbyOption.THRESHOLD, n=threshold)
+        )
+    rows.extend(row for row in (sizes, scoring) if row)
+    if game.seats_wanted == 4 and not pairs_fixed(rules):
         teams = "btn.opt_teams_on" if rules.teams else "btn.opt_teams_off"
         rows.append([button(teams, LobbyAction.OPTION, LobbyOption.TEAMS)])
     if game.people:

@@ -19,6 +19,7 @@ TIMER_ROWS = (
     (TurnTimer.S120, TurnTimer.S300),
     (TurnTimer.SPORT,),
 )
+GAMES_PER_ROW = 2  # the default game's buttons
 
 
 def timer_name(timer: TurnTimer, lang: Lang) -> str:
@@ -81,14 +82,14 @@ def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarku
             for minutes in LOBBY_TIMEOUTS
         ]
     )
-    rows.append(
-        [
-            _choice(
-                t("btn.default_game", lang, game=t(game.name_key, lang)),
-                game.key.value == settings.default_game,
-                DefaultGameCb(game=game.key.value).pack(),
-            )
-            for game in playable_games()
-        ]
-    )
+    games = [
+        _choice(
+            t("btn.default_game", lang, game=t(game.name_key, lang)),
+            game.key.value == settings.default_game,
+            DefaultGameCb(game=game.key.value).pack(),
+        )
+        for game in playable_games()
+    ]
+    # A phone shows a name such as «Морской козёл» whole only two a row.
+    rows.extend(games[i : i + GAMES_PER_ROW] for i in range(0, len(games), GAMES_PER_ROW))
     return InlineKeyboardMarkup(inline_keyboard=rows)

@@ -21,7 +21,7 @@ from bot.effects import Done, Effects
 from bot.i18n import t
 from bot.people import Person
 from bot.presenter import short_name
-from bot.presenter.lobby import playable_game, playable_games
+from bot.presenter.lobby import pairs_fixed, playable_game, playable_games, seat_choices
 from bot.usecases.base import (
     Answer,
     ChatCheck,
@@ -375,17 +375,16 @@ def _cycle(options: tuple[T, ...], current: T) -> T:
     return options[(index + 1) % len(options)]
 
 
-def seat_choices(rules: Ruleset, seated: int) -> tuple[int, ...]:
-    """The table sizes a lobby offers (2 to 4) that the game is played by and that leave
-    nobody already seated without a seat."""
-    return tuple(n for n in (2, 3, 4) if n in rules.hand_sizes and n >= seated)
-
-
 def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
     """The creator cycles the game (`PLAYABLE`: its options go back to the new game's
-    defaults, the seats and pairs stay) or one rule option (K-1 teams, K-7 threshold, K-9
-    fish, K-10 target); the game says which options it offers and their values
-    (`GameVariant.choices`)."""
+    defaults, the seats and pairs stay where the new game allows them) or one rule
+    option (K-1 teams, K-7 threshold, K-9 fish, K-10 target); the game says which options
+    it offers and their values (`GameVariant.choices`), the table sizes it is played by
+    (`seat_choices`) and whether it fixes the pairs (`pairs_fixed`: Спортивное, S-1).
+
+    Choice: switching games keeps the table size when the new game is played by it,
+    else takes the next larger size it is played by (else its largest), so nobody
+    seated loses a seat; a game with fixed pairs takes its own."""
     rules: Ruleset = game.ruleset
     wanted = game.seats_wanted
     if option is LobbyOption.GAME:
@@ -396,12 +395,18 @@ def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
             raise Refusal("alert.table_full")
         if wanted not in choices:
             wanted = next((n for n in choices if n > wanted), choices[-1])
-        rules = chosen.with_options(teams=rules.teams and wanted == 4)
+        if not pairs_fixed(chosen):
+            chosen = chosen.with_options(teams=rules.teams and wanted == 4)
+        rules = chosen
     elif option is LobbyOption.SEATS:
+        if len(seat_choices(rules)) < 2:
+            raise Refusal("alert.option_fixed")
         wanted = _cycle(seat_choices(rules, len(game.seats)), wanted)
         if wanted != 4 and rules.teams:
             rules = rules.with_options(teams=False)
     elif option is LobbyOption.TEAMS:
+        if pairs_fixed(rules):
+            raise Refusal("alert.option_fixed")
         if wanted != 4:
             raise Refusal("alert.teams_need_four")
         rules = rules.with_options(teams=not rules.teams)

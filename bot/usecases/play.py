@@ -4,8 +4,9 @@ out (with its strikes), coming back after a computer stood in, and /hand."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
-from bot.callbacks import MoveKind
+from bot.callbacks import HandMenu, MoveKind, doubles_of
 from bot.effects import ClosedHand, Done, Effects, EndChoice
 from bot.i18n import t
 from bot.people import Person
@@ -20,11 +21,11 @@ from bot.usecases.base import (
     notice,
     save_moves,
 )
-from domino.actions import DRAW, KNOCK, Action, Draw, Play
+from domino.actions import DRAW, KNOCK, Action, Close, Draw, Play, PlayDoubles
 from domino.errors import DominoError
 from domino.geometry import End
 from domino.players import GreedyPlayer
-from domino.tiles import ALL_TILES, Tile
+from domino.tiles import ALL_TILES, Tile, double
 from storage import repo
 from storage.records import Ending, GameStatus
 
@@ -40,7 +41,7 @@ class Playing(UseCases):
         """A button of the person's hand (pressed in their own private chat)."""
         lang = person.lang
         try:
-            if kind in (MoveKind.PLAY, MoveKind.DRAW, MoveKind.KNOCK):
+            if kind in MOVES:
                 return await self._play(game_id, person, move, action_for(kind, tile_index, end))
             game = await repo.load_game(self.db, game_id)
             seat, match = checked_press(game, person.id, move, current=kind is not MoveKind.INFO)
@@ -51,11 +52,11 @@ class Playing(UseCases):
                 raise not_your_turn(game, match)
             if match.turn != seat:
                 raise not_your_turn(game, match)
-            if kind is MoveKind.CHOOSE_END:
-                choice = EndChoice(game, seat, tile_at(tile_index))
-                return Done(Answer(t("answer.choose_end", lang)), Effects(end_choice=choice))
-            # MoveKind.BACK: the hand as it was.
-            return Done(Answer(), Effects(hands=((game.id, seat),)))
+            if kind is MoveKind.BACK:  # the hand as it was
+                return Done(Answer(), Effects(hands=((game.id, seat),)))
+            shown, answer = choice_for(kind, tile_index, match.legal_actions())
+            choice = EndChoice(game, seat, shown)
+            return Done(Answer(t(answer, lang)), Effects(end_choice=choice))
         except Refusal as refusal:
             return Done(refusal.answer(lang))
 
@@ -70,6 +71,15 @@ class Playing(UseCases):
                 raise not_your_turn(game, match)
             if game.seats[seat].away:
                 raise Refusal("alert.away")  # the computer plays for them (issue 7)
+            if action not in match.legal_actions():
+                # A forged button, or one for a move the rules refuse: nothing changes.
+                log.debug(
+                    "game %s: refused a %s from %s: not a legal action",
+                    game_id,
+                    type(action).__name__,
+                    person.id,
+                )
+                raise Refusal("alert.illegal")
             before = Before.of(match)
             try:
                 if isinstance(action, Draw):
@@ -180,6 +190,10 @@ def tile_at(index: int) -> Tile:
     return ALL_TILES[index]
 
 
+MOVES = frozenset((MoveKind.PLAY, MoveKind.DOUBLES, MoveKind.CLOSE, MoveKind.DRAW, MoveKind.KNOCK))
+"""The hand buttons that make a move (the others show a choice, or answer)."""
+
+
 def action_for(kind: MoveKind, tile_index: int, end: str) -> Action:
     """The engine's action a hand button stands for; refused if the button is malformed."""
     if kind is MoveKind.DRAW:
@@ -187,9 +201,41 @@ def action_for(kind: MoveKind, tile_index: int, end: str) -> Action:
     if kind is MoveKind.KNOCK:
         return KNOCK
     if kind is MoveKind.PLAY:
-        try:
-            side = End(end) if end else None
-        except ValueError:
-            raise Refusal("alert.illegal") from None
-        return Play(tile_at(tile_index), side)
+        return Play(tile_at(tile_index), end_at(end) if end else None)
+    if kind is MoveKind.CLOSE:
+        return Close(tile_at(tile_index), end_at(end))
+    if kind is MoveKind.DOUBLES:
+        plays = tuple(Play(double(pip), end_at(side)) for pip, side in doubles_of(end))
+        if not plays:
+            raise Refusal("alert.illegal")
+        return PlayDoubles(plays)
+    raise Refusal("alert.stale")
+
+
+def end_at(value: str) -> End:
+    try:
+        return End(value)
+    except ValueError:
+        raise Refusal("alert.illegal") from None
+
+
+def choice_for(
+    kind: MoveKind, tile_index: int, legal: Sequence[Action]
+) -> tuple[Tile | HandMenu, str]:
+    """What a button that opens a choice shows (a tile's ends, or a menu of moves) and
+    the answer's text key; refused when the position offers no such choice (a forged
+    button: the keyboard draws these only when they have something to offer)."""
+    if kind is MoveKind.CHOOSE_END:
+        tile = tile_at(tile_index)
+        if sum(1 for a in legal if isinstance(a, Play) and a.tile == tile) < 2:
+            raise Refusal("alert.illegal")
+        return tile, "answer.choose_end"
+    if kind is MoveKind.CHOOSE_DOUBLES:
+        if not any(isinstance(a, PlayDoubles) for a in legal):
+            raise Refusal("alert.illegal")
+        return HandMenu.DOUBLES, "answer.choose_doubles"
+    if kind is MoveKind.CHOOSE_CLOSE:
+        if not any(isinstance(a, Close) for a in legal):
+            raise Refusal("alert.illegal")
+        return HandMenu.CLOSE, "answer.choose_close"
     raise Refusal("alert.stale")

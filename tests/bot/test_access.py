@@ -244,6 +244,6 @@ async def test_a_lobby_opens_the_named_game_else_the_groups_default_and_rules_fo
             game.id, CHAT.id, ALICE, LobbyAction.OPTION, LobbyOption.GAME, no_admin
         )
     )
-    switched = await setup.game()
-    assert switched.ruleset.variant.value == "kozel" and switched.ruleset.target == 101
-    assert (await setup.app.lobby.rules_for(CHAT.id, BOB.id)).target == 101
+    switched = await setup.game()  # the next game in the registry, with its own defaults
+    assert switched.ruleset.variant.value == "sea_kozel" and switched.ruleset.target == 125
+    assert (await setup.app.lobby.rules_for(CHAT.id, BOB.id)).variant.value == "sea_kozel"

@@ -137,11 +137,9 @@ def test_a_long_name_is_cut_with_an_ellipsis() -> None:
 # --- which game: the lobby's button, /domino's argument, /rules, the group's default -----
 
 
-def test_the_bot_offers_the_playable_games_in_the_registry_order() -> None:
-    assert PLAYABLE == ("kozel", "classic")
-    assert [game.key.value for game in playable_games()] == [
-        game.key.value for game in VARIANTS if game.key.value in PLAYABLE
-    ]
+def test_the_bot_offers_every_game_in_the_registry_order() -> None:
+    assert PLAYABLE == ("kozel", "classic", "sea_kozel", "osel", "sport")
+    assert playable_games() == VARIANTS
 
 
 def test_a_classic_lobby_names_its_game_in_the_title_and_on_the_game_button() -> None:
@@ -162,7 +160,12 @@ def test_the_game_button_cycles_the_games_with_their_own_default_options() -> No
     classic = with_option(kozel, LobbyOption.GAME)
     assert classic.ruleset == CLASSIC.with_options(teams=True)  # the pairs stay: four seats
     assert (classic.seats_wanted, classic.seats) == (4, kozel.seats)
-    back = with_option(classic, LobbyOption.GAME)
+    back = classic
+    for game in VARIANTS[2:]:
+        back = with_option(back, LobbyOption.GAME)
+        assert back.ruleset == game.ruleset.with_options(teams=True)
+        assert (back.seats_wanted, back.seats) == (4, kozel.seats)
+    back = with_option(back, LobbyOption.GAME)
     assert back.ruleset == KOZEL.with_options(teams=True)  # 125 and the threshold are gone
     assert with_option(with_option(classic, LobbyOption.TARGET), LobbyOption.TARGET).ruleset == (
         CLASSIC.with_options(teams=True, target=200)
@@ -199,8 +202,17 @@ def test_domino_takes_no_other_word_for_a_game(name: str) -> None:
 
 
 def test_the_games_are_listed_as_domino_takes_them() -> None:
-    assert games_list(Lang.RU) == "/domino kozel — Козёл\n/domino classic — Классика"
-    assert games_list(Lang.EN) == "/domino kozel — Kozel (Goat)\n/domino classic — Classic"
+    assert games_list(Lang.RU).splitlines() == [
+        "/domino kozel — Козёл",
+        "/domino classic — Классика",
+        "/domino sea_kozel — Морской козёл",
+        "/domino osel — Осёл",
+        "/domino sport — Спортивное",
+    ]
+    assert games_list(Lang.EN).splitlines()[:2] == [
+        "/domino kozel — Kozel (Goat)",
+        "/domino classic — Classic",
+    ]
 
 
 def test_the_rules_are_the_games_own_with_the_target_chosen() -> None:
@@ -223,8 +235,12 @@ def test_a_groups_default_game_reads_back_and_an_unknown_one_is_kozel() -> None:
 
 
 def test_the_settings_keyboard_marks_the_groups_default_game() -> None:
-    rows = buttons(presenter.settings_keyboard(ChatSettings(default_game="classic"), Lang.EN))
-    assert rows[-1] == [("🎲 Kozel (Goat)", "dg1:kozel"), ("✅ 🎲 Classic", "dg1:classic")]
+    rows = buttons(presenter.settings_keyboard(ChatSettings(default_game="osel"), Lang.RU))
+    assert rows[-3:] == [
+        [("🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
+        [("🎲 Морской козёл", "dg1:sea_kozel"), ("✅ 🎲 Осёл", "dg1:osel")],
+        [("🎲 Спортивное", "dg1:sport")],
+    ]
 
 
 # --- /settings and the confirmations ---------------------------------------------------
@@ -259,6 +275,8 @@ def test_the_settings_keyboard_marks_the_choices_in_force() -> None:
             ("⌛ 30 мин", "lt1:30"),
         ],
         [("✅ 🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
+        [("🎲 Морской козёл", "dg1:sea_kozel"), ("🎲 Осёл", "dg1:osel")],
+        [("🎲 Спортивное", "dg1:sport")],
     ]
 
 

@@ -32,11 +32,13 @@ from bot.inbox import Event, TurnWarned
 from bot.people import People
 from bot.presenter import hand_timer_lines, settings_keyboard, table_timer_line
 from bot.presenter.lobby import PLAYABLE
-from bot.timers import STRIKES_TO_TAKE_OVER, TurnClock
+from bot.timers import STRIKES_TO_TAKE_OVER, TurnClock, turn_seconds
 from domino.actions import Play
 from domino.match import Match
+from domino.players import GreedyPlayer
 from domino.rules import KOZEL
-from domino.timing import TurnTimer
+from domino.timing import TurnTimer, sport_seconds
+from domino.variants import find_variant
 from storage import repo
 from storage.db import Database
 from storage.records import (
@@ -138,12 +140,13 @@ def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
         *(LobbyTimeCb(minutes=n).pack() for n in LOBBY_TIMEOUTS),
         *(DefaultGameCb(game=key).pack() for key in PLAYABLE),
     ]
-    assert [b.text for b in buttons][-9:-6] == [
+    games = len(PLAYABLE)
+    assert [b.text for b in buttons][-7 - games : -4 - games] == [
         "🌐 Как у создателя",
         "🇷🇺 Русский",
         "✅ 🇬🇧 English",
     ]
-    assert [b.text for b in buttons][-6:-2] == [
+    assert [b.text for b in buttons][-4 - games : -games] == [
         "⌛ никогда",
         "⌛ 5 мин",
         "✅ ⌛ 10 мин",
@@ -387,3 +390,73 @@ async def test_settings_follow_a_group_that_became_a_supergroup(setup: Setup) ->
     assert setup.app.settings.of(-1009999).turn_timer is TurnTimer.S30
     assert setup.app.settings.of(CHAT.id) == ChatSettings()
     assert await repo.get_chat_settings(setup.db, -1009999) == ChatSettings(TurnTimer.S30)
+
+
+# --- a game with turn times of its own (S-7) -------------------------------------------
+
+
+@pytest.mark.parametrize("timer", [TurnTimer.S30, TurnTimer.S60, TurnTimer.S300, TurnTimer.SPORT])
+def test_sport_is_timed_by_k12_whatever_limit_the_group_picked(timer: TurnTimer) -> None:
+    match = Match.new(find_variant("sport").ruleset, 4, seed=3)
+    assert turn_seconds(timer, match) == sport_seconds(match.round)
+    assert turn_seconds(TurnTimer.OFF, match) is None  # switched off: no clock at all
+
+
+def test_a_game_without_turn_times_of_its_own_keeps_the_groups_limit() -> None:
+    for key in ("kozel", "classic", "sea_kozel", "osel"):
+        match = Match.new(find_variant(key).ruleset, 2, seed=3)
+        assert turn_seconds(TurnTimer.S60, match) == 60.0
+        assert turn_seconds(TurnTimer.OFF, match) is None
+
+
+async def start_sport(setup: Setup) -> GameRecord:
+    """Алиса and three computers at Спортивное, up to Алиса's first turn."""
+    lobby = setup.app.lobby
+    await setup.app.people.remember(ALICE, can_message=True)
+    assert await setup.run(lobby.open(CHAT, ALICE, find_variant("sport"))) is None
+    for _ in range(3):
+        await setup.run(
+            lobby.press(1, CHAT.id, ALICE, LobbyAction.ADD_COMPUTER, LobbyOption.NONE, no_admin)
+        )
+    await setup.run(lobby.press(1, CHAT.id, ALICE, LobbyAction.START, LobbyOption.NONE, no_admin))
+    await eventually(lambda: person_to_move(setup))
+    return await setup.game()
+
+
+async def test_a_sport_turn_gets_k12s_time_by_default_and_none_when_switched_off(
+    setup: Setup,
+) -> None:
+    game = await start_sport(setup)
+    assert game.match is not None and game.ruleset.variant.value == "sport"
+    clock = setup.app.timers.clock_of(game.id)
+    limit = sport_seconds(game.match.round)
+    assert limit in (5.0, 20.0, 60.0)
+    assert clock is not None and clock.limit == limit  # the group's 60 s do not apply
+    assert clock.deadline == pytest.approx(setup.time.now + limit)
+    await setup.time.advance(limit + 0.1)  # the time runs out: a move is made for her
+    await eventually(lambda: has_strikes(setup, 1))
+
+    # Switched off: the turn in progress keeps its deadline, her next one has none.
+    await setup.app.settings.change(CHAT, ChatSettings(TurnTimer.OFF))
+    await eventually(lambda: person_to_move(setup))
+    now = await setup.game()
+    assert now.match is not None
+    move = len(now.match.log)
+    action = GreedyPlayer().choose(now.match.view(0).round)
+    kind, tile, end = (
+        (MoveKind.PLAY, action.tile.index, action.end.value if action.end else "")
+        if isinstance(action, Play)
+        else (MoveKind.KNOCK, -1, "")
+    )
+    answer = await setup.run(setup.app.playing.press(game.id, ALICE, move, kind, tile, end))
+    assert not answer.alert, answer
+
+    async def her_turn_again() -> bool:
+        later = await setup.game()
+        return later.match is not None and (
+            later.match.over or (later.match.turn == 0 and len(later.match.log) > move)
+        )
+
+    await eventually(her_turn_again)
+    await settle()
+    assert setup.app.timers.clock_of(game.id) is None

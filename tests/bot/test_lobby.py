@@ -1,0 +1,144 @@
+"""The lobby of every game by value: each game's own options and table sizes
+(`GameVariant.choices`, the sizes its ruleset deals for), Спортивное's fixed four in
+pairs (S-1), and `/domino` taking every game by key or name."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from aiogram.types import InlineKeyboardMarkup
+
+from bot import presenter
+from bot.callbacks import LobbyCb, LobbyOption
+from bot.i18n import Lang
+from bot.presenter.lobby import game_named, pairs_fixed, seat_choices
+from bot.usecases.base import Refusal
+from bot.usecases.lobby import RULE_OPTIONS, with_option
+from domino.variants import VARIANTS, GameVariant, find_variant
+from storage.records import GameRecord, GameStatus, SeatRecord
+
+MASHA = SeatRecord(0, 1, "Маша")
+OLEG = SeatRecord(1, 2, "Олег")
+
+
+def lobby(game: str, *seats: SeatRecord, wanted: int = 4) -> GameRecord:
+    return GameRecord(
+        id=7,
+        chat_id=-100,
+        status=GameStatus.LOBBY,
+        creator_id=1,
+        ruleset=find_variant(game).ruleset,
+        seats_wanted=wanted,
+        seats=seats,
+    )
+
+
+def options(markup: InlineKeyboardMarkup) -> list[LobbyOption]:
+    """The options the lobby's buttons change, in order."""
+    return [
+        LobbyCb.unpack(b.callback_data).option
+        for row in markup.inline_keyboard
+        for b in row
+        if b.callback_data and b.callback_data.startswith("l1:") and ":o:" in b.callback_data
+    ]
+
+
+@pytest.mark.parametrize("game", VARIANTS, ids=lambda g: g.key.value)
+def test_every_option_a_game_offers_has_a_lobby_button(game: GameVariant) -> None:
+    assert set(game.choices) <= set(RULE_OPTIONS.values())
+    shown = options(presenter.lobby_keyboard(lobby(game.key.value, MASHA), Lang.RU))
+    assert {RULE_OPTIONS[o] for o in shown if o in RULE_OPTIONS} == set(game.choices)
+    assert shown[0] is LobbyOption.GAME
+
+
+@pytest.mark.parametrize(
+    ("game", "sizes"),
+    [("kozel", (2, 3, 4)), ("classic", (2, 3, 4)), ("sea_kozel", (2, 4)), ("sport", (4,))],
+)
+def test_the_table_sizes_follow_the_game(game: str, sizes: tuple[int, ...]) -> None:
+    assert seat_choices(find_variant(game).ruleset) == sizes
+
+
+def test_sport_is_four_in_fixed_pairs_with_no_button_to_change_them() -> None:
+    game = lobby("sport", MASHA, OLEG)
+    assert pairs_fixed(game.ruleset) and game.ruleset.teams
+    shown = options(presenter.lobby_keyboard(game, Lang.RU))
+    assert shown == [LobbyOption.GAME, LobbyOption.TARGET]
+    text = presenter.lobby_text(game, Lang.RU)
+    assert "Домино: Спортивное" in text and "Игроков: 4 · игра до 200" in text
+    assert "Пары: 2×2, партнёры напротив" in text
+    # A forged press of a button the lobby does not show changes nothing.
+    for option in (LobbyOption.SEATS, LobbyOption.TEAMS, LobbyOption.FISH):
+        with pytest.raises(Refusal):
+            with_option(game, option)
+    assert with_option(game, LobbyOption.TARGET).ruleset.target == 100
+
+
+def test_switching_to_sport_seats_four_in_pairs_and_away_keeps_them() -> None:
+    two = dataclasses.replace(lobby("classic", MASHA), seats_wanted=2)
+    assert find_variant("classic").ruleset.teams is False
+    sea = with_option(two, LobbyOption.GAME)
+    assert (sea.ruleset.variant.value, sea.seats_wanted, sea.ruleset.teams) == (
+        "sea_kozel",
+        2,
+        False,
+    )
+    osel = with_option(sea, LobbyOption.GAME)
+    sport = with_option(osel, LobbyOption.GAME)
+    assert (sport.ruleset.variant.value, sport.seats_wanted, sport.ruleset.teams) == (
+        "sport",
+        4,
+        True,
+    )
+    kozel = with_option(sport, LobbyOption.GAME)
+    assert (kozel.ruleset.variant.value, kozel.seats_wanted, kozel.ruleset.teams) == (
+        "kozel",
+        4,
+        True,
+    )
+    assert not pairs_fixed(kozel.ruleset)
+    assert not with_option(kozel, LobbyOption.TEAMS).ruleset.teams
+
+
+def test_sea_kozel_skips_three_seats() -> None:
+    game = with_option(lobby("sea_kozel", MASHA, wanted=2), LobbyOption.SEATS)
+    assert game.seats_wanted == 4
+    assert with_option(game, LobbyOption.SEATS).seats_wanted == 2
+    # Three people seated: the lobby keeps a seat for each of them.
+    three = lobby("classic", MASHA, OLEG, SeatRecord(2, None, "🤖"), wanted=3)
+    assert with_option(three, LobbyOption.GAME).seats_wanted == 4
+
+
+def test_osel_offers_kozels_scoring_options_with_its_own_defaults() -> None:
+    game = lobby("osel", MASHA, wanted=2)
+    text = presenter.lobby_text(game, Lang.RU)
+    assert "Домино: Осёл" in text and "игра до 125" in text and "открыть счёт: 13" in text
+    shown = options(presenter.lobby_keyboard(game, Lang.RU))
+    assert shown == [
+        LobbyOption.GAME,
+        LobbyOption.SEATS,
+        LobbyOption.TARGET,
+        LobbyOption.FISH,
+        LobbyOption.THRESHOLD,
+    ]
+    assert with_option(game, LobbyOption.THRESHOLD).ruleset.open_threshold == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("osel", "osel"),
+        ("Осёл", "osel"),
+        ("ОСЕЛ", "osel"),
+        ("sport", "sport"),
+        ("Спортивное", "sport"),
+        ("спортивное", "sport"),
+        ("sea_kozel", "sea_kozel"),
+        ("Морской козёл", "sea_kozel"),
+        ("морской   козел", "sea_kozel"),
+    ],
+)
+def test_domino_takes_the_new_games_by_key_or_name(name: str, key: str) -> None:
+    game = game_named(name)
+    assert game is not None and game.key.value == key
