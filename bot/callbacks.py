@@ -18,6 +18,7 @@ payloads of /start deep links are parsed by `parse_start` under the same rules.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated
@@ -33,6 +34,10 @@ Page = Annotated[int, Field(ge=1, le=1_000_000)]  # 1-based; the stats service c
 TileIndex = Annotated[int, Field(ge=-1, le=27)]  # Tile.index of the 28 tiles; -1: none
 Seat = Annotated[int, Field(ge=0, le=3)]
 GameKey = Annotated[str, Field(pattern=r"^[a-z_]{1,16}$")]  # a `GameVariant.key`
+# Where a hand button lays its tile(s): an End value ("L", "R", "U", "D"), "" for the
+# first tile of a round, or several doubles at once as pip and end each ("3L5R": 3-3 on
+# the left and 5-5 on the right, in the order they are laid; `doubles_payload`).
+Where = Annotated[str, Field(pattern=r"^(?:[LRUD]|(?:[0-6][LRUD]){2,4})?$")]
 
 
 class LobbyAction(StrEnum):
@@ -64,20 +69,51 @@ class LobbyCb(CallbackData, prefix="l1"):
 
 
 class MoveKind(StrEnum):
+    """What a hand button does. Kinds are only ever added: an older button keeps its
+    meaning, and a kind this version does not know does not parse (answered as stale)."""
+
     PLAY = "p"  # play `tile` on `end`
-    CHOOSE_END = "e"  # the tile fits both ends: show the choice of end
-    BACK = "b"  # back from the choice of end to the hand
+    CHOOSE_END = "e"  # the tile fits several ends: show the choice of end
+    BACK = "b"  # back from a choice (of end, of doubles, of the end to close) to the hand
     DRAW = "d"  # draw from the bazaar until a tile fits (C-6)
-    KNOCK = "k"  # стучу (C-7)
+    KNOCK = "k"  # стучу (C-7), «пас» in Спортивное (S-3)
     INFO = "i"  # a button off turn: answers whose turn it is, changes nothing
+    DOUBLES = "2"  # lay the doubles `end` names at once (M-3, O-2)
+    CLOSE = "c"  # lay the double `tile` face down on `end`, closing it (O-3)
+    CHOOSE_DOUBLES = "md"  # show every way to lay several doubles at once
+    CHOOSE_CLOSE = "mc"  # show every end a double may close
+
+
+class HandMenu(StrEnum):
+    """A choice the hand keyboard shows instead of the tiles, opened by a button of the
+    same name (`MoveKind.CHOOSE_DOUBLES`, `MoveKind.CHOOSE_CLOSE`)."""
+
+    DOUBLES = "doubles"
+    CLOSE = "close"
 
 
 class MoveCb(CallbackData, prefix="m1"):
     game: Id
     move: Count  # the number of actions applied in the match when the keyboard was drawn
     kind: MoveKind
-    tile: TileIndex = -1  # Tile.index, for PLAY and CHOOSE_END
-    end: str = ""  # End value ("L", "R", ...) for PLAY; "" for the first tile of a round
+    tile: TileIndex = -1  # Tile.index, for PLAY, CHOOSE_END and CLOSE
+    end: Where = ""  # for PLAY and CLOSE an End value; for DOUBLES the doubles (`Where`)
+
+
+def doubles_payload(plays: Iterable[tuple[int, str]]) -> str:
+    """`MoveCb.end` of a DOUBLES button: each double (by its pip) and its end, in order."""
+    return "".join(f"{pip}{end}" for pip, end in plays)
+
+
+def doubles_of(payload: str) -> tuple[tuple[int, str], ...]:
+    """The doubles (pip, End value) a DOUBLES button names, read back from `MoveCb.end`;
+    () for anything that is not two to four of them (a forged or malformed button)."""
+    if not _DOUBLES.fullmatch(payload):
+        return ()
+    return tuple((int(payload[i]), payload[i + 1]) for i in range(0, len(payload), 2))
+
+
+_DOUBLES = re.compile(r"(?:[0-6][LRUD]){2,4}")
 
 
 class CancelCb(CallbackData, prefix="x1"):

@@ -103,7 +103,18 @@ hand-scores = Счёт: { $scores }
 btn-end = { $tile } на { $end }
 btn-back = ↩️ Назад
 btn-draw = 🎲 Взять из базара
-btn-knock = ✊ Стучу
+# $game: the game's key; a knock is «пас» in Спортивное (S-3).
+btn-knock = { $game ->
+    [sport] 🤚 Пас
+   *[other] ✊ Стучу
+}
+# $n: how many doubles the game lets a player lay at once (M-3: 2, O-2: up to 4).
+btn-choose_doubles = { $n ->
+    [2] ⏩ Два дубля сразу
+   *[other] ⏩ Несколько дублей сразу
+}
+btn-choose_close = 🔒 Закрыть конец дублем
+btn-close_end = 🔒 Закрыть { $end } дублем { $tile }
 
 ## Announcements in the group.
 
@@ -126,6 +137,9 @@ answer-computer_added = Компьютер за столом.
 answer-started = Поехали! Кости — в личке.
 answer-tile_does_not_fit = Эта кость сейчас не подходит: отмеченные ✅ — подходят.
 answer-choose_end = Куда положить?
+answer-choose_doubles = Какие дубли положить?
+answer-choose_close = Какой конец закрыть?
+alert-option_fixed = В этой игре это не меняется.
 answer-drew = Из базара: { $tiles }
 computer-name = 🤖 Компьютер { $n }
 computer-instead = 🤖 вместо { $name }
