@@ -111,3 +111,67 @@ def test_spinner_layout_without_an_opening_double_is_a_line() -> None:
     spinner.place(t("2-2"), End.RIGHT)
     assert spinner.spinner is None
     assert spinner.open_ends() == ((End.LEFT, 1), (End.RIGHT, 2))
+
+
+def test_a_double_laid_face_down_closes_a_line_end() -> None:
+    """O-3 on a line: the other end is then offered alone, even when it shows the same pip."""
+    line = LineLayout()
+    line.place(t("2-2"), None)
+    assert line.end_masks() == ((End.LEFT, SUIT_MASK[2]),)  # equal ends: LEFT only
+    line.place(t("2-5"), End.LEFT)
+    closed = line.place(t("5-5"), End.LEFT, closed=True)
+    assert closed == Placement(t("5-5"), End.LEFT, 5, 5, 2, closed=True)
+    assert line.open_ends() == ((End.RIGHT, 2),) and line.closed_ends == (End.LEFT,)
+    assert line.end_masks() == ((End.RIGHT, SUIT_MASK[2]),)
+    assert line.fit_mask == SUIT_MASK[2] and line.ends_for(t("0-5")) == ()
+    view = line.view()
+    assert view.closed_ends == (End.LEFT,) and view.chain(End.LEFT)[-1] is closed
+    with pytest.raises(IllegalMove, match=r"the end LEFT is closed \(O-3\)"):
+        line.place(t("0-5"), End.LEFT)
+    copy = line.copy()
+    copy.place(t("2-6"), End.RIGHT)
+    assert line.closed_ends == copy.closed_ends and line.open_ends() == ((End.RIGHT, 2),)
+    line.place(t("1-2"), End.RIGHT)
+    assert line.open_ends() == ((End.RIGHT, 1),)
+    assert repr(line) == "LineLayout(2-2 2-5L c5-5L 1-2R)"
+
+
+def test_only_a_double_that_fits_an_open_end_closes_it() -> None:
+    line = LineLayout()
+    with pytest.raises(IllegalMove, match="it closes nothing"):
+        line.place(t("3-3"), None, closed=True)
+    line.place(t("3-4"), None)
+    with pytest.raises(IllegalMove, match="only a double closes an end"):
+        line.place(t("3-5"), End.LEFT, closed=True)
+    with pytest.raises(IllegalMove, match="4-4 does not fit the LEFT end"):
+        line.place(t("4-4"), End.LEFT, closed=True)
+    assert not line.closed_ends and len(line.placements) == 1
+    line.place(t("3-3"), End.LEFT, closed=True)
+    line.place(t("4-4"), End.RIGHT, closed=True)
+    assert line.open_ends() == () and line.end_masks() == () and line.fit_mask == 0
+    assert line.closed_ends == (End.LEFT, End.RIGHT)
+
+
+def test_closing_on_a_spinner() -> None:
+    """O-3 with C-10: a closed side is that side's tile, so the spinner opens UP and
+    DOWN once the other side has one; a closed UP keeps DOWN open and is not reopened."""
+    spinner = SpinnerLayout()
+    spinner.place(t("4-4"), None)
+    spinner.place(t("2-4"), End.LEFT)
+    spinner.place(t("2-2"), End.LEFT, closed=True)
+    assert spinner.open_ends() == ((End.RIGHT, 4),)
+    spinner.place(t("4-6"), End.RIGHT)
+    assert spinner.open_ends() == ((End.RIGHT, 6), (End.UP, 4), (End.DOWN, 4))
+    spinner.place(t("1-4"), End.UP)
+    spinner.place(t("1-1"), End.UP, closed=True)
+    assert spinner.open_ends() == ((End.RIGHT, 6), (End.DOWN, 4))
+    assert spinner.closed_ends == (End.LEFT, End.UP)
+    assert [end for end, _ in spinner.arms()] == [End.LEFT, End.RIGHT, End.UP, End.DOWN]
+    assert [p.tile for p in spinner.view().chain(End.UP)] == [t("1-4"), t("1-1")]
+    with pytest.raises(IllegalMove, match=r"the end UP is closed \(O-3\)"):
+        spinner.place(t("1-5"), End.UP)
+    copy = spinner.copy()
+    copy.place(t("6-6"), End.RIGHT, closed=True)
+    assert spinner.closed_ends == (End.LEFT, End.UP)
+    assert copy.closed_ends == (End.LEFT, End.RIGHT, End.UP)
+    assert copy != spinner

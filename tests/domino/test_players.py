@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from domino.actions import DRAW, KNOCK, Action, Play
+from domino.actions import DRAW, KNOCK, Action, Close, Play, PlayDoubles
 from domino.errors import NotYourTurn
 from domino.geometry import End, Placement
 from domino.players import GreedyPlayer, Player, RandomPlayer
@@ -55,7 +55,11 @@ def test_greedy_plays_the_heaviest_tile() -> None:
 
 
 def test_greedy_prefers_a_double_of_equal_value_then_the_higher_half() -> None:
-    legal = (play("2-4", End.RIGHT), play("3-3", End.LEFT), play("1-5", End.LEFT))
+    legal: tuple[Action, ...] = (
+        play("2-4", End.RIGHT),
+        play("3-3", End.LEFT),
+        play("1-5", End.LEFT),
+    )
     assert GreedyPlayer().choose(view(legal)) == play("3-3", End.LEFT)
     legal = (play("2-4", End.RIGHT), play("1-5", End.LEFT))
     assert GreedyPlayer().choose(view(legal)) == play("1-5", End.LEFT)
@@ -64,6 +68,27 @@ def test_greedy_prefers_a_double_of_equal_value_then_the_higher_half() -> None:
 def test_greedy_breaks_an_end_tie_by_end_order() -> None:
     legal = (play("3-4", End.RIGHT), play("3-4", End.LEFT))
     assert GreedyPlayer().choose(view(legal)) == play("3-4", End.LEFT)
+
+
+def test_greedy_lays_several_doubles_when_they_shed_the_most() -> None:
+    both = PlayDoubles((play("3-3", End.LEFT), play("4-4", End.RIGHT)))
+    legal: tuple[Action, ...] = (play("3-3", End.LEFT), play("4-4", End.RIGHT), both)
+    assert GreedyPlayer().choose(view(legal, hand=("3-3", "4-4", "0-1"))) == both
+    small = PlayDoubles((play("0-0", End.LEFT), play("1-1", End.RIGHT)))
+    legal = (play("0-0", End.LEFT), play("1-1", End.RIGHT), play("3-6", End.LEFT), small)
+    assert GreedyPlayer().choose(view(legal, hand=("0-0", "1-1", "3-6"))) == play("3-6", End.LEFT)
+
+
+def test_greedy_closes_an_end_only_it_could_not_follow() -> None:
+    """O-3: closing sheds as much as laying the double face up; it is chosen when the
+    mover holds no other tile of that pip (the end would serve only the others)."""
+    shut = Close(t("4-4"), End.RIGHT)
+    legal = (play("4-4", End.RIGHT), shut)
+    assert GreedyPlayer().choose(view(legal, hand=("4-4", "0-1"))) == shut
+    assert GreedyPlayer().choose(view(legal, hand=("4-4", "1-4"))) == play("4-4", End.RIGHT)
+    heavier = (*legal, play("4-6", End.RIGHT))
+    chosen = GreedyPlayer().choose(view(heavier, hand=("4-4", "4-6")))
+    assert chosen == play("4-6", End.RIGHT)
 
 
 @pytest.mark.parametrize("only", [DRAW, KNOCK])

@@ -9,12 +9,14 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domino.actions import DRAW, KNOCK, Action, Drew, Play
+from domino.actions import DRAW, KNOCK, Action, Close, Draw, Drew, Knock, Play, PlayDoubles
 from domino.errors import IllegalMove, NotYourTurn
 from domino.geometry import End
+from domino.osel import OSEL
 from domino.round import Round
 from domino.rules import CLASSIC, KOZEL, Ruleset
-from domino.tiles import ALL_TILES, FULL_SET_MASK, Tile, mask_of
+from domino.sea_kozel import SEA_KOZEL
+from domino.tiles import ALL_TILES, DOUBLES_MASK, FULL_SET_MASK, Tile, mask_of, tiles_of
 from domino.views import OutcomeKind
 
 CONFIGS: list[tuple[Ruleset, int]] = [
@@ -27,7 +29,13 @@ CONFIGS: list[tuple[Ruleset, int]] = [
     (CLASSIC, 5),
     (KOZEL.with_options(bazaar_reserve=1), 2),
     (KOZEL.with_options(bazaar_reserve=2), 3),
+    (SEA_KOZEL, 2),
+    (OSEL, 2),
+    (OSEL, 3),
+    (OSEL, 4),
 ]
+
+DOUBLES = tiles_of(DOUBLES_MASK)
 
 rounds = st.tuples(st.sampled_from(CONFIGS), st.integers(0, 2**32 - 1))
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True)
@@ -84,6 +92,13 @@ def random_action(rng: random.Random) -> Action:
         return DRAW
     if kind < 0.2:
         return KNOCK
+    if kind < 0.3:  # M-3, O-2: some doubles on some ends, legal or not
+        count = rng.randint(1, 5)
+        return PlayDoubles(
+            tuple(Play(rng.choice(DOUBLES), rng.choice(list(End))) for _ in range(count))
+        )
+    if kind < 0.4:  # O-3: any tile on any end, legal or not
+        return Close(rng.choice(ALL_TILES), rng.choice(list(End)))
     return Play(rng.choice(ALL_TILES), rng.choice([None, *End]))
 
 
@@ -130,7 +145,7 @@ def test_random_rounds_keep_every_invariant(config: tuple[tuple[Ruleset, int], i
                 assert round_.hand_mask(seat) == before.hand_mask(seat)
         assert round_.turn_no == before.turn_no + 1
         check_tiles_accounted(round_)
-        if isinstance(action, Play):
+        if not isinstance(action, Draw | Knock):
             check_fish_rule(round_)
         if rng.random() < 0.1:
             check_views(round_)
