@@ -9,12 +9,15 @@ from domino.actions import (
     DRAW,
     KNOCK,
     Action,
+    Close,
+    Closed,
     Draw,
     Drew,
     Event,
     Knock,
     Knocked,
     Play,
+    PlayDoubles,
     Played,
     parse_action,
 )
@@ -47,7 +50,7 @@ from domino.rules import (
 )
 from domino.scoring import score_round
 from domino.tiles import ALL_TILES, BadTile, Tile, tile
-from domino.variants import VARIANTS, Classic, GameVariant, Kozel, find_variant
+from domino.variants import VARIANTS, Classic, GameVariant, Kozel, Osel, find_variant
 from domino.views import (
     Account,
     LayoutView,
@@ -71,6 +74,8 @@ __all__ = [
     "BadState",
     "BadTile",
     "Classic",
+    "Close",
+    "Closed",
     "Deal",
     "DominoError",
     "Draw",
@@ -92,9 +97,11 @@ __all__ = [
     "MatchView",
     "NotYourTurn",
     "Opening",
+    "Osel",
     "OutcomeKind",
     "Placement",
     "Play",
+    "PlayDoubles",
     "Played",
     "Player",
     "RandomPlayer",

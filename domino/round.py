@@ -8,8 +8,8 @@ dealt tuple in draw order plus a count of tiles drawn so far, and the table is a
 `Layout` (`domino.layout`). Legal moves come from masks: the tiles of a hand that
 fit an end showing `n` are `hand & SUIT_MASK[n]`. `Play` actions and events are
 interned (`domino._core`), so listing moves allocates only the result tuple. The
-public history (`Played`, `Drew`, `Knocked`) together with the deal determines the
-whole state, which is how a stored match rebuilds its rounds (`domino.match`).
+public history (`Played`, `Closed`, `Drew`, `Knocked`) together with the deal determines
+the whole state, which is how a stored match rebuilds its rounds (`domino.match`).
 
 Rules implemented (ids from docs/RULES.md)
 -----------------------------------------

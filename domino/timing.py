@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from domino.actions import Play
+from domino.actions import Draw, Knock
 from domino.match import Match
 from domino.round import Round
 from domino.views import OutcomeKind
@@ -64,10 +64,11 @@ DEFAULT_TURN_TIMER = TurnTimer.S60
 def could_make_fish(rnd: Round) -> bool:
     """Whether some legal play of the player to move would end the round in fish (C-8 b).
 
-    A play that empties the hand goes out instead (C-8 a), so it does not count.
+    A play that empties the hand goes out instead (C-8 a), so it does not count. Every
+    way to lay tiles counts: one tile, several doubles (M-3, O-2), a close (O-3).
     """
     for action in rnd.legal_actions():
-        if not isinstance(action, Play):
+        if isinstance(action, Draw | Knock):
             continue
         after = rnd.copy()
         after.apply(action)

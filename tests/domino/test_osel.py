@@ -21,6 +21,7 @@ from domino.rules import KOZEL, FishMode, LayoutKind, Opening, Ruleset, Scoring,
 from domino.scoring import initial_scores, score_round
 from domino.sea_kozel import SEA_KOZEL
 from domino.tiles import ALL_TILES, FULL_SET_MASK, SUIT_MASK, Tile
+from domino.timing import SPORT_COULD_FISH, could_make_fish, sport_seconds
 from domino.variants import Osel, find_variant
 from domino.views import Account, OutcomeKind, RoundOutcome
 
@@ -363,6 +364,14 @@ def test_o3_closing_the_last_open_end_is_a_fish_by_the_closer() -> None:
     assert rnd.layout.open_ends() == () and rnd.layout.closed_ends == (End.LEFT, End.RIGHT)
     assert rnd.outcome == fish(0, 3, 15)
     assert rnd.bazaar_size == 28 - 6 and rnd.legal_actions() == ()
+
+
+def test_o3_k12_gives_the_long_time_when_a_close_could_make_fish() -> None:
+    """K-12's sport timing counts a close among the moves that could make fish."""
+    rnd = crafted(OSEL, "1-2 2-2 0-3", "1-1 0-4 5-6", leader=0)
+    apply_all(rnd, "p1-2", "c1-1L")
+    assert rnd.legal_actions() == (Play(T("2-2"), End.RIGHT), Close(T("2-2"), End.RIGHT))
+    assert could_make_fish(rnd) and sport_seconds(rnd) == SPORT_COULD_FISH
 
 
 def test_o3_fish_when_the_only_live_tiles_fit_a_closed_end() -> None:
