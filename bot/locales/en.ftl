@@ -99,7 +99,18 @@ hand-scores = Score: { $scores }
 btn-end = { $tile } on { $end }
 btn-back = ↩️ Back
 btn-draw = 🎲 Draw
-btn-knock = ✊ Knock
+# $game: the game's key; a knock is a pass in Спортивное (S-3).
+btn-knock = { $game ->
+    [sport] 🤚 Pass
+   *[other] ✊ Knock
+}
+# $n: how many doubles the game lets a player lay at once (M-3: 2, O-2: up to 4).
+btn-choose_doubles = { $n ->
+    [2] ⏩ Two doubles at once
+   *[other] ⏩ Several doubles at once
+}
+btn-choose_close = 🔒 Close an end with a double
+btn-close_end = 🔒 Close { $end } with { $tile }
 
 ## Announcements in the group.
 
@@ -122,6 +133,9 @@ answer-computer_added = A computer player sits down.
 answer-started = Off we go! Tiles are in your private chat.
 answer-tile_does_not_fit = That tile does not fit now: the ones marked ✅ do.
 answer-choose_end = Which end?
+answer-choose_doubles = Which doubles?
+answer-choose_close = Which end to close?
+alert-option_fixed = This game does not let you change that.
 answer-drew = From the boneyard: { $tiles }
 computer-name = 🤖 Computer { $n }
 computer-instead = 🤖 for { $name }
