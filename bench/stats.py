@@ -13,6 +13,10 @@ start (no Elo), one in twenty is abandoned (the K-11 timeout rule). Each of
 ``--other-groups`` groups gets a tenth as many matches among some of the same people
 and others, so the overall totals are not the main group's.
 
+Every board, /stats and /history reads one game (issue 13): the queries below read
+Козёл's (four in six of the pool's matches) unless they say Классика; "games of group"
+is which games have records, asked by every command.
+
 Then each query runs ``--repeat`` times and the median and p95 wall time of the call
 are printed in ms: this is the time the bot waits for it, the SQLite work plus the
 hop to aiosqlite's thread, so it bounds the database time from above. ``--plans``
@@ -45,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from domino.match import Match
 from domino.players import GreedyPlayer
-from domino.rules import CLASSIC, KOZEL, Ruleset
+from domino.rules import CLASSIC, KOZEL, Ruleset, Variant
 from domino.simulate import play_match
 from storage import repo, stats
 from storage.db import Database
@@ -164,18 +168,20 @@ async def timed(call: Callable[[], Awaitable[object]], repeat: int) -> tuple[flo
 
 
 PLANNED = {
-    "leaderboard": "SELECT * FROM stat_players WHERE scope = ?"
+    "leaderboard": "SELECT * FROM stat_players WHERE scope = ? AND game = 'kozel'"
     " ORDER BY rating DESC, matches, elo DESC, user_id LIMIT 10",
-    "pair board": "SELECT * FROM stat_pairs WHERE scope = ?"
+    "pair board": "SELECT * FROM stat_pairs WHERE scope = ? AND game = 'kozel'"
     " ORDER BY rating DESC, matches, user_lo, user_hi LIMIT 10",
     "best (group)": "SELECT game_id FROM stat_seats WHERE user_id = ? AND chat_id = ?"
-    " AND rating_gain = (SELECT MAX(rating_gain) FROM stat_seats WHERE user_id = ?"
-    " AND chat_id = ?) ORDER BY game_id DESC LIMIT 1",
-    "worst (all)": "SELECT game_id FROM stat_seats WHERE user_id = ?"
-    " AND rating_gain = (SELECT MIN(rating_gain) FROM stat_seats WHERE user_id = ?)"
-    " ORDER BY game_id DESC LIMIT 1",
-    "history": "SELECT * FROM stat_matches WHERE chat_id = ?"
+    " AND variant = 'kozel' AND rating_gain = (SELECT MAX(rating_gain) FROM stat_seats"
+    " WHERE user_id = ? AND chat_id = ? AND variant = 'kozel') ORDER BY game_id DESC LIMIT 1",
+    "worst (all)": "SELECT game_id FROM stat_seats WHERE user_id = ? AND variant = 'kozel'"
+    " AND rating_gain = (SELECT MIN(rating_gain) FROM stat_seats WHERE user_id = ?"
+    " AND variant = 'kozel') ORDER BY game_id DESC LIMIT 1",
+    "history": "SELECT * FROM stat_matches WHERE chat_id = ? AND variant = 'kozel'"
     " ORDER BY ended_at DESC, game_id DESC LIMIT 10 OFFSET 990",
+    "games of group": "SELECT 1 FROM stat_matches WHERE chat_id = ? AND variant = 'classic'"
+    " LIMIT 1",
 }
 
 
@@ -200,20 +206,39 @@ async def main(argv: Sequence[str] | None = None) -> None:
                 f"build: {recorded} matches recorded in {seconds:.1f} s"
                 f" ({seconds / max(recorded, 1) * 1000:.2f} ms each), {path}"
             )
-            board = await stats.leaderboard(db, GROUP, limit=1)
+            kozel, classic = Variant.KOZEL, Variant.CLASSIC
+            board = await stats.leaderboard(db, GROUP, game=kozel, limit=1)
             user_id = board.rows[0].user_id
-            history = await stats.history(db, GROUP, limit=1)
+            history = await stats.history(db, GROUP, game=kozel, limit=1)
             game_id = history.rows[0].game_id
             last_page = max(0, (history.total - 1) // 10 * 10)
             queries: list[tuple[str, Callable[[], Awaitable[object]]]] = [
-                ("leaderboard (group, page 1)", lambda: stats.leaderboard(db, GROUP)),
-                ("leaderboard (overall, page 1)", lambda: stats.leaderboard(db, 0)),
-                ("pair_leaderboard (group)", lambda: stats.pair_leaderboard(db, GROUP)),
-                ("player_stats (group)", lambda: stats.player_stats(db, user_id, GROUP)),
-                ("player_stats (overall)", lambda: stats.player_stats(db, user_id, None)),
-                ("history (page 1)", lambda: stats.history(db, GROUP)),
-                ("history (page 100)", lambda: stats.history(db, GROUP, offset=990)),
-                ("history (last page)", lambda: stats.history(db, GROUP, offset=last_page)),
+                ("games of group", lambda: stats.games_of_group(db, GROUP)),
+                ("games of player", lambda: stats.games_of_player(db, user_id, GROUP)),
+                ("leaderboard (group, page 1)", lambda: stats.leaderboard(db, GROUP, game=kozel)),
+                ("leaderboard (Классика)", lambda: stats.leaderboard(db, GROUP, game=classic)),
+                ("leaderboard (overall, page 1)", lambda: stats.leaderboard(db, 0, game=kozel)),
+                (
+                    "pair_leaderboard (group)",
+                    lambda: stats.pair_leaderboard(db, GROUP, game=kozel),
+                ),
+                (
+                    "player_stats (group)",
+                    lambda: stats.player_stats(db, user_id, GROUP, game=kozel),
+                ),
+                (
+                    "player_stats (overall)",
+                    lambda: stats.player_stats(db, user_id, None, game=kozel),
+                ),
+                ("history (page 1)", lambda: stats.history(db, GROUP, game=kozel)),
+                (
+                    "history (page 100)",
+                    lambda: stats.history(db, GROUP, game=kozel, offset=990),
+                ),
+                (
+                    "history (last page)",
+                    lambda: stats.history(db, GROUP, game=kozel, offset=last_page),
+                ),
                 ("match_sheet", lambda: stats.match_sheet(db, game_id)),
             ]
             print(f"{'query':32} {'median ms':>10} {'p95 ms':>8}")
@@ -227,6 +252,7 @@ async def main(argv: Sequence[str] | None = None) -> None:
                     "best (group)": (user_id, GROUP, user_id, GROUP),
                     "worst (all)": (user_id, user_id),
                     "history": (GROUP,),
+                    "games of group": (GROUP,),
                 }
                 for name, sql in PLANNED.items():
                     rows = await db.fetch_all(f"EXPLAIN QUERY PLAN {sql}", params[name])

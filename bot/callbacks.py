@@ -130,20 +130,30 @@ class TopScope(StrEnum):
     PAIRS = "p"
 
 
-class TopCb(CallbackData, prefix="t1"):
-    """A page of the group's leaderboard (/top). The button carries the page, not state:
-    an old button still opens the page it names."""
+class TopCb(CallbackData, prefix="t2"):
+    """A page of the group's leaderboard (/top) of one game (issue 13). The button
+    carries the game and the page, not state: an old button still opens what it names."""
 
+    game: GameKey
     scope: TopScope
     page: Page
 
 
-class HistoryCb(CallbackData, prefix="h1"):
-    """A page of the group's match history (/history), or one match's score sheet from it
-    (`game` > 0); the sheet's "back" button returns to `page`."""
+class HistoryCb(CallbackData, prefix="h2"):
+    """A page of the group's match history (/history) of one game, or one match's score
+    sheet from it (`match` > 0); the sheet's "back" button returns to `page`."""
 
+    game: GameKey
     page: Page
-    game: Id = 0
+    match: Id = 0
+
+
+class StatsCb(CallbackData, prefix="st1"):
+    """A person's /stats in another game: in the group of the pressed message, or
+    across all groups in the person's private chat."""
+
+    game: GameKey
+    user: UserId
 
 
 class SurrenderCb(CallbackData, prefix="s1"):

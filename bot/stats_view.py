@@ -23,9 +23,10 @@ from typing import TypeVar
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import HistoryCb, TopCb, TopScope
+from bot.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from bot.i18n import Lang, t
-from bot.presenter import variant_name
+from domino.rules import Variant
+from domino.variants import VARIANTS, GameVariant, find_variant
 from domino.views import OutcomeKind
 from storage.records import Ending
 from storage.stats import (
@@ -45,6 +46,7 @@ PAGE_SIZE = 10
 NAME_WIDTH = 16  # the name column of the players' table
 PAIR_WIDTH = 22  # the names column of the pairs' table
 SHEETS_PER_ROW = 5  # history buttons that open a score sheet, per keyboard row
+MIN_STREAK = 2  # /stats tells of a streak from two matches alike in a row: one is no streak
 TEXT_LIMIT = 4096  # characters of one Telegram message
 T = TypeVar("T")
 ELLIPSIS = "…"
@@ -202,6 +204,53 @@ def _keyboard(rows: Sequence[Sequence[InlineKeyboardButton]]) -> InlineKeyboardM
     return InlineKeyboardMarkup(inline_keyboard=kept) if kept else None
 
 
+# --- the game ------------------------------------------------------------------------
+
+
+def game_name(game: GameVariant, lang: Lang) -> str:
+    return t(game.name_key, lang)
+
+
+def games_row(
+    current: Variant, games: Sequence[Variant], data: Callable[[Variant], str], lang: Lang
+) -> list[InlineKeyboardButton]:
+    """A button per game with records (`games`) and the game shown (`current`, marked
+    ✅), in the registry's order; none when the game shown is the only one."""
+    shown = {current, *games}
+    if len(shown) < 2:
+        return []
+    return [
+        InlineKeyboardButton(
+            text=("✅ " if game.key is current else "") + game_name(game, lang),
+            callback_data=data(game.key),
+        )
+        for game in VARIANTS
+        if game.key in shown
+    ]
+
+
+def _outcome_keys(game: GameVariant) -> tuple[str, str]:
+    """The text keys of the two columns that say how someone's matches went: where
+    points are bad, the times last (the game's loser: козёл, осёл) and the share not
+    last; where they are good, the wins and their share."""
+    if game.points_are_bad:
+        return f"top.col_losses.{game.key.value}", f"top.col_safe.{game.key.value}"
+    return "top.col_wins", "top.col_win_share"
+
+
+def _outcome_values(game: GameVariant, row: LeaderRow | PairRow) -> tuple[str, str]:
+    if game.points_are_bad:
+        return str(row.goats), percent(row.not_goat_share)
+    return str(row.wins), percent(row.win_share)
+
+
+def _legend(game: GameVariant, lang: Lang) -> str:
+    """What the outcome columns mean, for the legend under a table."""
+    if game.points_are_bad:
+        return t(f"top.legend_losses.{game.key.value}", lang)
+    return t("top.legend_wins", lang)
+
+
 # --- /top ----------------------------------------------------------------------------
 
 
@@ -210,34 +259,32 @@ def _columns(*cells: tuple[str, int]) -> str:
     return "".join(pad(text, width, right=True) for text, width in cells)
 
 
-Column = tuple[str, int]  # a column's header key and width
-PLAYER_COUNTS: Sequence[Column] = (
-    ("top.col_matches", 5),
-    ("top.col_goats", 5),
-    ("top.col_safe", 7),
-    ("top.col_fish", 5),
-    ("top.col_avg", 6),
-)
-PAIR_COUNTS: Sequence[Column] = (
-    ("top.col_matches", 6),
-    ("top.col_goats", 6),
-    ("top.col_safe", 8),
-    ("top.col_avg", 8),
-)
+PLAYER_WIDTHS = (5, 5, 7, 5, 6)  # matches, the two outcome columns, fish made, average
+PAIR_WIDTHS = (6, 6, 8, 8)  # matches, the two outcome columns, average
 
 
-def _counts(row: LeaderRow | PairRow, columns: Sequence[Column]) -> str:
-    """A ranking row's counts under their headers: matches, times козёл, share of matches
-    not козёл, fish made (players only), average final points."""
-    cells = {
-        "top.col_matches": str(row.matches),
-        "top.col_goats": str(row.goats),
-        "top.col_safe": percent(row.not_goat_share),
-        "top.col_avg": str(round_half_up(row.avg_points)),
-    }
-    if isinstance(row, LeaderRow):
-        cells["top.col_fish"] = str(row.fish_made)
-    return _columns(*((cells[key], width) for key, width in columns))
+def _player_counts(game: GameVariant, row: LeaderRow) -> str:
+    """A player's counts under their headers: matches, the outcome columns, fish made,
+    average final points."""
+    outcome = _outcome_values(game, row)
+    cells = (str(row.matches), *outcome, str(row.fish_made), str(round_half_up(row.avg_points)))
+    return _columns(*zip(cells, PLAYER_WIDTHS, strict=True))
+
+
+def _pair_counts(game: GameVariant, row: PairRow) -> str:
+    outcome = _outcome_values(game, row)
+    cells = (str(row.matches), *outcome, str(round_half_up(row.avg_points)))
+    return _columns(*zip(cells, PAIR_WIDTHS, strict=True))
+
+
+def _player_headers(game: GameVariant, lang: Lang) -> str:
+    keys = ("top.col_matches", *_outcome_keys(game), "top.col_fish", "top.col_avg")
+    return _columns(*zip((t(key, lang) for key in keys), PLAYER_WIDTHS, strict=True))
+
+
+def _pair_headers(game: GameVariant, lang: Lang) -> str:
+    keys = ("top.col_matches", *_outcome_keys(game), "top.col_avg")
+    return _columns(*zip((t(key, lang) for key in keys), PAIR_WIDTHS, strict=True))
 
 
 def _ranked(place: str, name: str, numbers: str, counts: str) -> list[str]:
@@ -246,40 +293,55 @@ def _ranked(place: str, name: str, numbers: str, counts: str) -> list[str]:
     return [pad(place, 3, right=True) + " " + name + numbers, "    " + counts]
 
 
-def _headers(columns: Sequence[Column], lang: Lang) -> str:
-    return _columns(*((t(key, lang), width) for key, width in columns))
-
-
-def leaderboard_text(page: Page[LeaderRow], chat: str | None, lang: Lang) -> str:
-    """The players' table: line one the place, name, rating (K-11) and Elo; line two the
-    matches, times козёл, share of matches not козёл, fish made, average final points."""
+def leaderboard_text(page: Page[LeaderRow], chat: str | None, game: GameVariant, lang: Lang) -> str:
+    """One game's players' table: line one the place, name, rating and Elo; line two the
+    matches, how they went (`_outcome_keys`), fish made, average final points."""
+    name_of_game = game_name(game, lang)
     if not page.total:
-        return t("top.empty", lang)
-    head = t("top.title", lang, chat=_title(chat), page=page.page_no, pages=page.pages)
+        return t("top.empty", lang, game=name_of_game)
+    head = t(
+        "top.title",
+        lang,
+        chat=_title(chat),
+        game=name_of_game,
+        page=page.page_no,
+        pages=page.pages,
+    )
     numbers = _columns((t("top.col_rating", lang), 6), (t("top.col_elo", lang), 6))
     name = pad(t("top.col_name", lang), NAME_WIDTH)
-    lines = [*_ranked("#", name, numbers, _headers(PLAYER_COUNTS, lang)), "─" * LINE_WIDTH]
+    lines = [*_ranked("#", name, numbers, _player_headers(game, lang)), "─" * LINE_WIDTH]
     for row in page.rows:
         numbers = _columns((str(row.rating), 6), (_elo(row.elo), 6))
         name = cell(row.name, NAME_WIDTH)
-        lines += _ranked(str(row.place), name, numbers, _counts(row, PLAYER_COUNTS))
-    return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{t('top.legend', lang)}"
+        lines += _ranked(str(row.place), name, numbers, _player_counts(game, row))
+    legend = t("top.legend", lang, outcome=_legend(game, lang))
+    return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{legend}"
 
 
-def pairs_text(page: Page[PairRow], chat: str | None, lang: Lang) -> str:
-    """The pairs' table (team games; a pair is the same two people whatever their seats)."""
+def pairs_text(page: Page[PairRow], chat: str | None, game: GameVariant, lang: Lang) -> str:
+    """One game's pairs' table (team play; a pair is the same two people whatever their
+    seats)."""
+    name_of_game = game_name(game, lang)
     if not page.total:
-        return t("top.pairs_empty", lang)
-    head = t("top.pairs_title", lang, chat=_title(chat), page=page.page_no, pages=page.pages)
+        return t("top.pairs_empty", lang, game=name_of_game)
+    head = t(
+        "top.pairs_title",
+        lang,
+        chat=_title(chat),
+        game=name_of_game,
+        page=page.page_no,
+        pages=page.pages,
+    )
     numbers = _columns((t("top.col_rating", lang), 6))
     name = pad(t("top.col_pair", lang), PAIR_WIDTH)
-    lines = [*_ranked("#", name, numbers, _headers(PAIR_COUNTS, lang)), "─" * LINE_WIDTH]
+    lines = [*_ranked("#", name, numbers, _pair_headers(game, lang)), "─" * LINE_WIDTH]
     for row in page.rows:
         name = html.escape(pair_names(row.names, PAIR_WIDTH), quote=False)
         lines += _ranked(
-            str(row.place), name, _columns((str(row.rating), 6)), _counts(row, PAIR_COUNTS)
+            str(row.place), name, _columns((str(row.rating), 6)), _pair_counts(game, row)
         )
-    return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{t('top.pairs_legend', lang)}"
+    legend = t("top.pairs_legend", lang, outcome=_legend(game, lang))
+    return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{legend}"
 
 
 def pair_names(names: tuple[str, str], width: int) -> str:
@@ -293,15 +355,21 @@ def pair_names(names: tuple[str, str], width: int) -> str:
     return pad(f"{truncate(first, a)} + {truncate(second, b)}", width)
 
 
-def top_keyboard(page: Page[T], scope: TopScope, lang: Lang) -> InlineKeyboardMarkup:
-    """◀️ ▶️ past ten rows, and the switch between the players' and the pairs' tables."""
-    paging = paging_row(page, lambda n: TopCb(scope=scope, page=n).pack())
+def top_keyboard(
+    page: Page[T], game: Variant, scope: TopScope, games: Sequence[Variant], lang: Lang
+) -> InlineKeyboardMarkup:
+    """◀️ ▶️ past ten rows, the switch between the players' and the pairs' tables, and
+    the other games with records in the group (`games_row`)."""
+    paging = paging_row(page, lambda n: TopCb(game=game.value, scope=scope, page=n).pack())
     other = TopScope.PAIRS if scope is TopScope.PLAYERS else TopScope.PLAYERS
     switch = InlineKeyboardButton(
         text=t("btn.top_pairs" if other is TopScope.PAIRS else "btn.top_players", lang),
-        callback_data=TopCb(scope=other, page=1).pack(),
+        callback_data=TopCb(game=game.value, scope=other, page=1).pack(),
     )
-    keyboard = _keyboard([paging, [switch]])
+    switch_game = games_row(
+        game, games, lambda key: TopCb(game=key.value, scope=scope, page=1).pack(), lang
+    )
+    keyboard = _keyboard([paging, [switch], switch_game])
     assert keyboard is not None
     return keyboard
 
@@ -310,35 +378,74 @@ def top_keyboard(page: Page[T], scope: TopScope, lang: Lang) -> InlineKeyboardMa
 
 
 def player_stats_text(stats: PlayerStats, chat: str | None, lang: Lang) -> str:
-    """One person's numbers in one group (`chat` its title) or across all groups (None)."""
+    """One person's numbers in one game, in one group (`chat` its title) or across all
+    groups (None). How the matches went is the game's: where points are bad, the times
+    last under the loser's name (козёл, осёл) and the streaks of matches not last;
+    where they are good, the wins and the streaks of wins. The best and the worst match
+    are one line when they are the same match."""
+    game = find_variant(stats.game)
     name = html.escape(clean_name(stats.name), quote=False)
+    title_of_game = game_name(game, lang)
     if stats.chat_id is None:
-        lines = [t("stats.title_all", lang, name=name)]
+        lines = [t("stats.title_all", lang, name=name, game=title_of_game)]
     else:
-        lines = [t("stats.title_group", lang, name=name, chat=_title(chat))]
+        title = t("stats.title_group", lang, name=name, chat=_title(chat), game=title_of_game)
+        lines = [title]
     lines.append(
         t("stats.matches", lang, n=stats.matches, rating=stats.rating, elo=_elo(stats.elo))
     )
-    share = percent(stats.goats / stats.matches) if stats.matches else "0%"
-    lines.append(t("stats.goats", lang, n=stats.goats, share=share))
+    if game.points_are_bad:
+        share = percent(stats.goats / stats.matches) if stats.matches else "0%"
+        lines.append(t(f"stats.losses.{game.key.value}", lang, n=stats.goats, share=share))
+    else:
+        share = percent(stats.wins / stats.matches) if stats.matches else "0%"
+        lines.append(t("stats.wins", lang, n=stats.wins, share=share))
     lines.append(t("stats.went_out", lang, n=stats.went_out))
     lines.append(t("stats.fish", lang, n=stats.fish_made))
     lines.append(t("stats.eggs", lang, n=stats.eggs_taken))
-    if stats.best is not None:
-        lines.append(_match_line("stats.best", stats.best, lang))
-    if stats.worst is not None:
-        goat = " 🐐" if stats.worst.goat else ""
-        lines.append(_match_line("stats.worst", stats.worst, lang) + goat)
-    if stats.streak > 0:
-        lines.append(t("stats.streak_safe", lang, n=stats.streak))
-    elif stats.streak < 0:
-        lines.append(t("stats.streak_goat", lang, n=-stats.streak))
+    lines += _best_and_worst(stats, game, lang)
+    if abs(stats.streak) >= MIN_STREAK:
+        lines.append(_streak(game, stats.streak, lang))
     return "\n".join(lines)
 
 
-def _match_line(key: str, match: MatchLine, lang: Lang) -> str:
-    """A best or worst match: its final points, date and rating gained."""
-    return t(key, lang, points=match.points, date=day(match.ended_at), gain=match.rating_gain)
+def _best_and_worst(stats: PlayerStats, game: GameVariant, lang: Lang) -> list[str]:
+    best, worst = stats.best, stats.worst
+    if best is None or worst is None:
+        return []
+    if best.game_id == worst.game_id:
+        key = "stats.only_match" if stats.matches == 1 else "stats.best_and_worst"
+        return [_match_line(key, best, game, lang)]
+    return [
+        _match_line("stats.best", best, game, lang),
+        _match_line("stats.worst", worst, game, lang),
+    ]
+
+
+def _streak(game: GameVariant, streak: int, lang: Lang) -> str:
+    """The latest matches in a row alike (`PlayerStats.streak`), as the game counts them."""
+    if game.points_are_bad:
+        kind = "good" if streak > 0 else "bad"
+        return t(f"stats.streak_{kind}.{game.key.value}", lang, n=abs(streak))
+    return t("stats.streak_wins" if streak > 0 else "stats.streak_no_wins", lang, n=abs(streak))
+
+
+def _match_line(key: str, match: MatchLine, game: GameVariant, lang: Lang) -> str:
+    """A best or worst match: its final points, date and rating gained; the loser's mark
+    where points are bad and the person was last."""
+    line = t(key, lang, points=match.points, date=day(match.ended_at), gain=match.rating_gain)
+    if match.goat and game.points_are_bad:
+        line += " " + t(f"stats.mark.{game.key.value}", lang)
+    return line
+
+
+def stats_keyboard(
+    game: Variant, games: Sequence[Variant], user_id: int, lang: Lang
+) -> InlineKeyboardMarkup | None:
+    """The person's other games with records, to switch to (`games_row`)."""
+    return _keyboard(
+        [games_row(game, games, lambda key: StatsCb(game=key.value, user=user_id).pack(), lang)]
+    )
 
 
 def no_stats_text(name: str, in_group: bool, lang: Lang) -> str:
@@ -353,17 +460,35 @@ def ending_name(ending: Ending, lang: Lang) -> str:
     return t(f"ending.{ending.value}", lang)
 
 
-def _player_result(player: HistoryPlayer) -> str:
+def result_mark(game: GameVariant, player: HistoryPlayer, lang: Lang) -> str:
+    """ " 🐐" after the game's loser where points are bad (its own mark: козёл, осёл),
+    " 🏆" after a winner where they are good; "" otherwise."""
+    if game.points_are_bad:
+        return " " + t(f"stats.mark.{game.key.value}", lang) if player.goat else ""
+    return " " + t("stats.mark_winner", lang) if player.won else ""
+
+
+def _player_result(game: GameVariant, player: HistoryPlayer, lang: Lang) -> str:
     name = html.escape(truncate(clean_name(player.name), 24), quote=False)
-    return f"{name}{' 🐐' if player.goat else ''} {player.points}"
+    return f"{name}{result_mark(game, player, lang)} {player.points}"
 
 
-def history_text(page: Page[HistoryEntry], chat: str | None, lang: Lang) -> str:
-    """The group's last matches, newest first, numbered on from the page's offset: date,
-    variant, how it ended, rounds, then every player's final points with 🐐 for the козёл."""
+def history_text(page: Page[HistoryEntry], chat: str | None, game: GameVariant, lang: Lang) -> str:
+    """The group's last matches of one game, newest first, numbered on from the page's
+    offset: date, how it ended, rounds, then every player's final points with the
+    game's mark (`result_mark`)."""
+    name_of_game = game_name(game, lang)
     if not page.total:
-        return t("history.empty", lang)
-    lines = [t("history.title", lang, chat=_title(chat), page=page.page_no, pages=page.pages)]
+        return t("history.empty", lang, game=name_of_game)
+    title = t(
+        "history.title",
+        lang,
+        chat=_title(chat),
+        game=name_of_game,
+        page=page.page_no,
+        pages=page.pages,
+    )
+    lines = [title]
     for number, entry in enumerate(page.rows, start=page.offset + 1):
         lines.append("")
         lines.append(
@@ -372,28 +497,31 @@ def history_text(page: Page[HistoryEntry], chat: str | None, lang: Lang) -> str:
                 lang,
                 n=number,
                 date=day(entry.ended_at),
-                variant=variant_name(entry.variant, lang),
                 ending=ending_name(entry.ending, lang),
                 rounds=entry.rounds,
             )
         )
-        lines.append("   " + " · ".join(_player_result(p) for p in entry.players))
+        lines.append("   " + " · ".join(_player_result(game, p, lang) for p in entry.players))
     lines.append("")
     lines.append(t("history.hint", lang))
     return "\n".join(lines)
 
 
-def history_keyboard(page: Page[HistoryEntry]) -> InlineKeyboardMarkup | None:
-    """A button per match (its number in the list) that opens its score sheet, then ◀️ ▶️."""
+def history_keyboard(
+    page: Page[HistoryEntry], game: Variant, games: Sequence[Variant], lang: Lang
+) -> InlineKeyboardMarkup | None:
+    """A button per match (its number in the list) that opens its score sheet, ◀️ ▶️,
+    and the other games with records in the group (`games_row`)."""
     sheets = [
         InlineKeyboardButton(
             text=f"📋 {number}",
-            callback_data=HistoryCb(page=page.page_no, game=entry.game_id).pack(),
+            callback_data=HistoryCb(game=game.value, page=page.page_no, match=entry.game_id).pack(),
         )
         for number, entry in enumerate(page.rows, start=page.offset + 1)
     ]
     rows = [sheets[i : i + SHEETS_PER_ROW] for i in range(0, len(sheets), SHEETS_PER_ROW)]
-    rows.append(paging_row(page, lambda n: HistoryCb(page=n).pack()))
+    rows.append(paging_row(page, lambda n: HistoryCb(game=game.value, page=n).pack()))
+    rows.append(games_row(game, games, lambda key: HistoryCb(game=key.value, page=1).pack(), lang))
     return _keyboard(rows)
 
 
@@ -412,7 +540,9 @@ def _outcome(round_: SheetRound, lang: Lang) -> str:
 
 def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
     """One match round by round: who went out (or рыба and the рыбак's seat), each side's
-    points in the round, and under them each side's total after it; eggs carried on."""
+    points in the round, and under them each side's total after it; eggs carried on.
+    The legend tells of remembered points only in games with the rule of 13."""
+    game = find_variant(sheet.variant)
     sides = len(sheet.sides)
     column = max(5, (LINE_WIDTH - 11) // sides)
     lines = [
@@ -420,7 +550,7 @@ def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
             "sheet.title",
             lang,
             id=sheet.game_id,
-            variant=variant_name(sheet.variant, lang),
+            variant=game_name(game, lang),
             target=sheet.target,
             date=day(sheet.ended_at),
             ending=ending_name(sheet.ending, lang),
@@ -429,9 +559,9 @@ def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
     for seat, player in enumerate(sheet.players):
         gain = f"+{player.rating_gain}" if player.rating_gain >= 0 else str(player.rating_gain)
         name = html.escape(truncate(clean_name(player.name), 32), quote=False)
-        goat = " 🐐" if player.goat else ""
+        mark = result_mark(game, player, lang)
         lines.append(
-            t("sheet.player", lang, seat=seat + 1, name=name, goat=goat, points=player.points)
+            t("sheet.player", lang, seat=seat + 1, name=name, goat=mark, points=player.points)
             + (f" ({gain})" if player.user_id is not None else "")
         )
     head = [
@@ -443,6 +573,8 @@ def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
     ]
     blocks = [_sheet_round(round_, column, lang) for round_ in sheet.rounds]
     legend = t("sheet.legend", lang)
+    if game.rule_of_13:
+        legend += "\n" + t("sheet.legend_13", lang)
     # A very long match keeps its latest rounds: one message holds at most TEXT_LIMIT.
     budget = TEXT_LIMIT - len("\n".join(lines)) - len(legend) - 200
     shown = len(blocks)
@@ -470,8 +602,8 @@ def _sheet_round(round_: SheetRound, column: int, lang: Lang) -> list[str]:
     return block
 
 
-def sheet_keyboard(page: int, lang: Lang) -> InlineKeyboardMarkup:
+def sheet_keyboard(game: Variant, page: int, lang: Lang) -> InlineKeyboardMarkup:
     back = InlineKeyboardButton(
-        text=t("btn.history_back", lang), callback_data=HistoryCb(page=page).pack()
+        text=t("btn.history_back", lang), callback_data=HistoryCb(game=game.value, page=page).pack()
     )
     return InlineKeyboardMarkup(inline_keyboard=[[back]])

@@ -1,8 +1,13 @@
 """/top, /stats, /history and their buttons: parse, ask the stats service, reply or edit.
 
-A press is only honoured on a message in a group (where these buttons are sent);
-the service checks the page and the match, so a forged or foreign press is answered
-politely and changes nothing.
+A command shows the group's default game (`ChatSettings.default_game`, see
+`bot.stats_service`), with buttons for the other games. A press is only honoured on a
+message that really is a stats screen of its kind, showing a button of the same kind
+(for /stats: about the same person): a modified client can send any data on any
+message, and a forged press must not turn a lobby or the table into a leaderboard.
+/top and /history presses count in groups only; /stats presses also in a private
+chat. The service checks the game, the page and the match, so a forged or foreign
+press is answered politely and changes nothing.
 """
 
 from __future__ import annotations
@@ -14,9 +19,11 @@ from collections.abc import Awaitable, Callable
 from aiogram import F, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
+from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Chat, Message
 
-from bot.callbacks import HistoryCb, TopCb
+from bot.callbacks import HistoryCb, StatsCb, TopCb
+from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
 from bot.people import Person
 from bot.stats_service import Chat as StatsChat
@@ -29,10 +36,17 @@ router = Router(name="stats")
 log = logging.getLogger(__name__)
 in_group = F.chat.type.in_(GROUP_TYPES)
 in_private = F.chat.type == "private"
+# The edit changed nothing (the game or page already shown), or cannot be made any more.
+_UNEDITABLE = ("message is not modified", "message to edit not found", "can't be edited")
 
 
 def where(chat: Chat) -> StatsChat:
     return StatsChat(id=chat.id, title=chat.title, is_group=chat.type in GROUP_TYPES)
+
+
+def default_game(chat: Chat, group_settings: GroupSettings) -> str | None:
+    """The game a command in `chat` opens at: the group's default; None in a private chat."""
+    return group_settings.of(chat.id).default_game if chat.type in GROUP_TYPES else None
 
 
 async def show(message: Message, screen: Screen) -> None:
@@ -40,8 +54,11 @@ async def show(message: Message, screen: Screen) -> None:
 
 
 @router.message(Command("top"), in_group)
-async def on_top(message: Message, lang: Lang, stats: StatsService) -> None:
-    await show(message, await stats.top(where(message.chat), lang))
+async def on_top(
+    message: Message, lang: Lang, stats: StatsService, group_settings: GroupSettings
+) -> None:
+    preferred = default_game(message.chat, group_settings)
+    await show(message, await stats.top(where(message.chat), lang, preferred=preferred))
 
 
 @router.message(Command("top", "history"), in_private)
@@ -51,7 +68,13 @@ async def on_group_only_in_private(message: Message, command: CommandObject, lan
 
 
 @router.message(Command("stats"))
-async def on_stats(message: Message, person: Person, lang: Lang, stats: StatsService) -> None:
+async def on_stats(
+    message: Message,
+    person: Person,
+    lang: Lang,
+    stats: StatsService,
+    group_settings: GroupSettings,
+) -> None:
     """Yours here; as a reply in a group, the replied-to person's here; in private, yours
     across all groups. A reply to a bot's message asks about the sender, and so does a
     message in a forum topic (Telegram makes it a reply to the topic's first message)."""
@@ -66,22 +89,54 @@ async def on_stats(message: Message, person: Person, lang: Lang, stats: StatsSer
         and not replied.from_user.is_bot
     ):
         about = person_of(replied.from_user)
-    await show(message, await stats.player(about.id, about.name, chat, lang))
+    preferred = default_game(message.chat, group_settings)
+    screen = await stats.player(about.id, about.name, chat, lang, preferred=preferred)
+    await show(message, screen)
 
 
 @router.message(Command("history"), in_group)
-async def on_history(message: Message, lang: Lang, stats: StatsService) -> None:
-    await show(message, await stats.history(where(message.chat), lang))
+async def on_history(
+    message: Message, lang: Lang, stats: StatsService, group_settings: GroupSettings
+) -> None:
+    preferred = default_game(message.chat, group_settings)
+    await show(message, await stats.history(where(message.chat), lang, preferred=preferred))
+
+
+def shows_kind(message: Message, kind: type[CallbackData], same: Callable[[str], bool]) -> bool:
+    """Whether the message carries a button of `kind` (its prefix) whose data `same`
+    accepts: the pressed message is a screen of that kind."""
+    markup = message.reply_markup
+    if markup is None:
+        return False
+    prefix = f"{kind.__prefix__}{kind.__separator__}"
+    return any(
+        button.callback_data is not None
+        and button.callback_data.startswith(prefix)
+        and same(button.callback_data)
+        for row in markup.inline_keyboard
+        for button in row
+    )
 
 
 async def _edit(
-    call: CallbackQuery, lang: Lang, screen_of: Callable[[StatsChat], Awaitable[Screen]]
+    call: CallbackQuery,
+    lang: Lang,
+    screen_of: Callable[[StatsChat], Awaitable[Screen]],
+    kind: type[CallbackData],
+    *,
+    same: Callable[[str], bool] = lambda data: True,
+    in_private_too: bool = False,
 ) -> None:
-    """Answer the press and put the screen `screen_of` the pressed message's group into
-    that message. A press on anything but a group's message still shown is answered as
-    out of date; a refusal of the stats service is only answered."""
+    """Answer the press and put the screen `screen_of` the pressed message's chat into
+    that message. A press on anything but a screen of this `kind` still shown (in a
+    group, or also a private chat when `in_private_too`) is answered as out of date; a
+    refusal of the stats service is only answered."""
     message = call.message
-    if not isinstance(message, Message) or message.chat.type not in GROUP_TYPES:
+    if (
+        not isinstance(message, Message)
+        or (message.chat.type not in GROUP_TYPES and not in_private_too)
+        or not shows_kind(message, kind, same)
+    ):
         await reply(call, Answer(t("alert.stale", lang), alert=True))
         return
     try:
@@ -93,9 +148,9 @@ async def _edit(
     try:
         await message.edit_text(screen.text, reply_markup=screen.keyboard, parse_mode="HTML")
     except TelegramBadRequest as exc:
-        # Deleted meanwhile, or too old for Telegram to edit: the press was answered, and
-        # the command gives a fresh message any time.
-        if "message to edit not found" not in exc.message and "can't be edited" not in exc.message:
+        # Already showing it, deleted meanwhile, or too old for Telegram to edit: the
+        # press was answered, and the command gives a fresh message any time.
+        if not any(reason in exc.message for reason in _UNEDITABLE):
             raise
         log.info("a stats message in %s could not be edited: %s", message.chat.id, exc.message)
 
@@ -104,8 +159,14 @@ async def _edit(
 async def on_top_page(
     call: CallbackQuery, callback_data: TopCb, lang: Lang, stats: StatsService
 ) -> None:
-    scope, page = callback_data.scope, callback_data.page
-    await _edit(call, lang, functools.partial(stats.top, lang=lang, scope=scope, page=page))
+    screen_of = functools.partial(
+        stats.top,
+        lang=lang,
+        game=callback_data.game,
+        scope=callback_data.scope,
+        page=callback_data.page,
+    )
+    await _edit(call, lang, screen_of, TopCb)
 
 
 @router.callback_query(HistoryCb.filter())
@@ -113,8 +174,24 @@ async def on_history_page(
     call: CallbackQuery, callback_data: HistoryCb, lang: Lang, stats: StatsService
 ) -> None:
     """A page of the history, or one match's score sheet (whose "back" returns to `page`)."""
-    game, page = callback_data.game, callback_data.page
-    if game:
-        await _edit(call, lang, functools.partial(stats.sheet, game_id=game, page=page, lang=lang))
+    game, page, match = callback_data.game, callback_data.page, callback_data.match
+    if match:
+        screen_of = functools.partial(stats.sheet, game=game, match_id=match, page=page, lang=lang)
     else:
-        await _edit(call, lang, functools.partial(stats.history, lang=lang, page=page))
+        screen_of = functools.partial(stats.history, lang=lang, game=game, page=page)
+    await _edit(call, lang, screen_of, HistoryCb)
+
+
+@router.callback_query(StatsCb.filter())
+async def on_stats_game(
+    call: CallbackQuery, callback_data: StatsCb, lang: Lang, stats: StatsService
+) -> None:
+    """A person's /stats in another game: only on a /stats screen about the same person
+    (in a private chat that is always the chat's owner)."""
+    user = callback_data.user
+
+    def about_the_same(data: str) -> bool:
+        return StatsCb.unpack(data).user == user
+
+    screen_of = functools.partial(stats.player_game, user, lang=lang, game=callback_data.game)
+    await _edit(call, lang, screen_of, StatsCb, same=about_the_same, in_private_too=True)

@@ -1,4 +1,4 @@
-"""Match records, ratings and the queries behind /top, /stats and /history (issue 6).
+"""Match records, ratings and the queries behind /top, /stats and /history (issues 6, 13).
 
 `record_match(tx, game)` is called in the transaction that ends a game. It stores the
 match (seats, every round, final points, козёл, rating, Elo) and brings the running
@@ -9,6 +9,10 @@ What counts, and how. The rules themselves are the engine's: rating gains in
 in `Match.losers` (K-10), the Elo method in `domino.elo`. What is written here is the
 stats' own choice:
 
+- Per game (issue 13): every record carries its game's key (`GameVariant.key`, the
+  `variant` column), and the running totals, the ratings and Elo are kept per game
+  (each person has one row per scope and game). Every board, /stats and /history
+  reads one game; `games_of_group` and `games_of_player` say which games have records.
 - Recorded: a game with a match whose status is FINISHED (ending FINISHED or
   SURRENDER), and a CANCELLED game that has an `abandonment` (a person timed out,
   left or gave up; the first of them is the culprit, `GameRecord.abandoned_by`). Not
@@ -25,10 +29,13 @@ stats' own choice:
   one, the game's last place (`GameVariant.last_sides`): in Козёл `match.losers`, in
   Классика the side(s) with the fewest points. A SURRENDER without an abandonment is
   refused (ValueError): it cannot say who gave up.
-- Elo: only matches without a computer seat from the start. Places by final points
-  (Козёл: fewer is better; Классика: more), or after an abandonment by the points
-  then, with the culprit's side last (`elo.places`). Per group and overall, each its
-  own rating.
+- Places: by final points (Козёл: fewer is better; Классика: more, as
+  `GameVariant.points_are_bad` says), or after an abandonment by the points then,
+  with the culprit's side last (`elo.places`). A win is first place (shared by equal
+  points); so a finished game where points are good is won by its winners, and a
+  match somebody abandoned by whoever led then, never the culprit's side.
+- Elo: only matches without a computer seat from the start, from the places. Per
+  game, per group and overall, each its own rating.
 - Went out: rounds the seat went out. Fish made: rounds ended by fish with the seat
   as the рыбак. Eggs taken: rounds in which the seat's side took carried eggs (K-9).
 - Final points: `Match.seat_points()` when the game ended (a team's points for both
@@ -44,8 +51,9 @@ stats' own choice:
   matches), then Elo (desc, none last), then user id. `place` is the 1-based position
   over the whole board. Scope `chat_id` is a group; 0 is all groups together.
 - /stats: best match is the one with the largest rating gain, worst the smallest (the
-  latest of equals); the streak counts the latest matches in a row alike: > 0 not
-  козёл, < 0 козёл.
+  latest of equals); the streak counts the latest matches in a row alike: > 0 good,
+  < 0 bad. Where points are bad a good match is one not in last place (not козёл);
+  where they are good, a win.
 """
 
 from __future__ import annotations
@@ -58,6 +66,7 @@ from typing import Generic, TypeVar
 
 from domino import elo
 from domino.rules import Variant
+from domino.variants import VARIANTS
 from domino.views import OutcomeKind
 from storage.db import Transaction
 from storage.records import Ending, GameRecord, GameStatus
@@ -102,14 +111,20 @@ class LeaderRow:
     rating: int  # K-11, accumulated
     elo: int | None  # None: no Elo match yet
     matches: int
-    goats: int  # matches the person was козёл
+    goats: int  # matches the person was last (козёл)
     fish_made: int
     avg_points: float
+    wins: int = 0  # matches in first place
 
     @property
     def not_goat_share(self) -> float:
         """Share of matches not козёл, 0..1 (0 with no matches)."""
         return (self.matches - self.goats) / self.matches if self.matches else 0.0
+
+    @property
+    def win_share(self) -> float:
+        """Share of matches won, 0..1 (0 with no matches)."""
+        return self.wins / self.matches if self.matches else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +136,15 @@ class PairRow:
     matches: int
     goats: int
     avg_points: float
+    wins: int = 0
 
     @property
     def not_goat_share(self) -> float:
         return (self.matches - self.goats) / self.matches if self.matches else 0.0
+
+    @property
+    def win_share(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +173,9 @@ class PlayerStats:
     eggs_taken: int
     best: MatchLine | None
     worst: MatchLine | None
-    streak: int  # > 0: matches in a row not козёл (latest first); < 0: козёл in a row; 0: none
+    streak: int  # > 0: good matches in a row (latest first); < 0: bad ones; 0: none
+    game: Variant
+    wins: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +185,7 @@ class HistoryPlayer:
     points: int
     goat: bool
     rating_gain: int
+    won: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +234,8 @@ class _SeatScore:
     side: int
     points: int
     goat: bool
+    won: bool
+    good: bool  # counts towards a good streak (`GameVariant.points_are_bad` says which)
     rating_gain: int
     went_out: int
     fish_made: int
@@ -221,6 +246,7 @@ class _SeatScore:
 class _Scored:
     """A game as the stats count it, worked out before anything is written."""
 
+    game: Variant
     ending: Ending
     culprit: int | None
     seats: tuple[_SeatScore, ...]
@@ -276,6 +302,10 @@ def _score(game: GameRecord) -> _Scored | None:
             fish_made[result.outcome.seat] += 1
         if result.eggs_taken_by is not None:
             eggs_taken[result.eggs_taken_by] += 1
+    places = elo.places(place_points, fewer_is_better=game_variant.points_are_bad, last=last)
+    goat = [match.side_of(seat) in goat_sides for seat in range(match.players)]
+    won = [place == 0 for place in places]
+    good = [not g for g in goat] if game_variant.points_are_bad else won
     seats = tuple(
         _SeatScore(
             seat=record.seat,
@@ -283,7 +313,9 @@ def _score(game: GameRecord) -> _Scored | None:
             name=record.name,
             side=match.side_of(record.seat),
             points=points[record.seat],
-            goat=match.side_of(record.seat) in goat_sides,
+            goat=goat[record.seat],
+            won=won[record.seat],
+            good=good[record.seat],
             rating_gain=gains[record.seat],
             went_out=went_out[record.seat],
             fish_made=fish_made[record.seat],
@@ -293,14 +325,11 @@ def _score(game: GameRecord) -> _Scored | None:
     )
     with_computer = any(seat.user_id is None for seat in seats)
     return _Scored(
+        game=game_variant.key,
         ending=ending,
         culprit=abandonment.seat if abandonment is not None else None,
         seats=seats,
-        elo_places=(
-            None
-            if with_computer
-            else elo.places(place_points, fewer_is_better=game_variant.points_are_bad, last=last)
-        ),
+        elo_places=None if with_computer else places,
     )
 
 
@@ -339,7 +368,7 @@ async def record_match(tx: Transaction, game: GameRecord) -> bool:
         (
             game.id,
             game.chat_id,
-            match.ruleset.variant.value,
+            scored.game.value,
             json.dumps(match.ruleset.to_dict()),
             match.ruleset.target,
             int(match.ruleset.teams),
@@ -380,9 +409,10 @@ async def record_match(tx: Transaction, game: GameRecord) -> bool:
     await tx.execute_many(
         """
         INSERT INTO stat_seats (
-            game_id, seat, user_id, chat_id, name, side, points, goat, rating_gain, went_out,
-            fish_made, eggs_taken, elo_before, elo_after, elo_all_before, elo_all_after
-        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            game_id, seat, user_id, chat_id, variant, name, side, points, goat, won,
+            rating_gain, went_out, fish_made, eggs_taken, elo_before, elo_after,
+            elo_all_before, elo_all_after
+        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
             (
@@ -390,10 +420,12 @@ async def record_match(tx: Transaction, game: GameRecord) -> bool:
                 s.seat,
                 s.user_id,
                 game.chat_id,
+                scored.game.value,
                 s.name,
                 s.side,
                 s.points,
                 int(s.goat),
+                int(s.won),
                 s.rating_gain,
                 s.went_out,
                 s.fish_made,
@@ -409,11 +441,12 @@ async def record_match(tx: Transaction, game: GameRecord) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class _Totals:
-    """A person's running totals in one scope (a group, or 0 for all groups)."""
+    """A person's running totals in one scope (a group, or 0 for all groups) and game."""
 
     matches: int = 0
     rating: int = 0
     goats: int = 0
+    wins: int = 0
     points_sum: int = 0
     went_out: int = 0
     fish_made: int = 0
@@ -426,12 +459,13 @@ class _Totals:
             matches=self.matches + 1,
             rating=self.rating + s.rating_gain,
             goats=self.goats + int(s.goat),
+            wins=self.wins + int(s.won),
             points_sum=self.points_sum + s.points,
             went_out=self.went_out + s.went_out,
             fish_made=self.fish_made + s.fish_made,
             eggs_taken=self.eggs_taken + s.eggs_taken,
             elo=elo_after,
-            streak=min(self.streak, 0) - 1 if s.goat else max(self.streak, 0) + 1,
+            streak=max(self.streak, 0) + 1 if s.good else min(self.streak, 0) - 1,
         )
 
 
@@ -445,16 +479,16 @@ _TOTALS = tuple(field.name for field in fields(_Totals))
 async def _update_players(
     tx: Transaction, chat_id: int, scored: _Scored
 ) -> dict[int, tuple[float | None, ...]]:
-    """Add the match to each person's totals in the group and overall; return each
-    person's seat's Elo (group before, after, overall before, after; None if the match
-    does not count for Elo)."""
+    """Add the match to each person's totals of its game in the group and overall;
+    return each person's seat's Elo in that game (group before, after, overall before,
+    after; None if the match does not count for Elo)."""
     people = [s for s in scored.seats if s.user_id is not None]
     if not people:
         return {}
     rows = await tx.fetch_all(
         f"SELECT scope, user_id, {', '.join(_TOTALS)} FROM stat_players"
-        f" WHERE scope IN (?, 0) AND user_id IN ({', '.join('?' * len(people))})",
-        (chat_id, *(s.user_id for s in people)),
+        f" WHERE scope IN (?, 0) AND game = ? AND user_id IN ({', '.join('?' * len(people))})",
+        (chat_id, scored.game.value, *(s.user_id for s in people)),
     )
     found = {
         (row["scope"], row["user_id"]): _Totals(*(row[name] for name in _TOTALS)) for row in rows
@@ -475,12 +509,13 @@ async def _update_players(
                 elo_of[s.seat] += [None, None]
         for s in people:
             totals = before[s.seat].plus(s, after_elo[s.seat])
-            writes.append((scope, s.user_id, *(getattr(totals, name) for name in _TOTALS), s.name))
+            values = (getattr(totals, name) for name in _TOTALS)
+            writes.append((scope, s.user_id, scored.game.value, *values, s.name))
     await tx.execute_many(
         f"""
-        INSERT INTO stat_players (scope, user_id, {", ".join(_TOTALS)}, name)
-        VALUES ({", ".join("?" * (len(_TOTALS) + 3))})
-        ON CONFLICT (scope, user_id) DO UPDATE SET
+        INSERT INTO stat_players (scope, user_id, game, {", ".join(_TOTALS)}, name)
+        VALUES ({", ".join("?" * (len(_TOTALS) + 4))})
+        ON CONFLICT (scope, user_id, game) DO UPDATE SET
             {", ".join(f"{name} = excluded.{name}" for name in (*_TOTALS, "name"))}
         """,
         writes,
@@ -489,7 +524,8 @@ async def _update_players(
 
 
 async def _update_pairs(tx: Transaction, chat_id: int, scored: _Scored) -> None:
-    """Team play: add the match to each pair of partners who are both people."""
+    """Team play: add the match to each pair of partners who are both people (in the
+    match's game)."""
     by_side: dict[int, list[_SeatScore]] = {}
     for s in scored.seats:
         by_side.setdefault(s.side, []).append(s)
@@ -502,15 +538,28 @@ async def _update_pairs(tx: Transaction, chat_id: int, scored: _Scored) -> None:
         low, high = sorted((first.user_id, second.user_id))
         gain = min(first.rating_gain, second.rating_gain)
         for scope in (chat_id, 0):
-            writes.append((scope, low, high, gain, int(first.goat), first.points))
+            writes.append(
+                (
+                    scope,
+                    low,
+                    high,
+                    scored.game.value,
+                    gain,
+                    int(first.goat),
+                    int(first.won),
+                    first.points,
+                )
+            )
     if writes:
         await tx.execute_many(
             """
-            INSERT INTO stat_pairs (scope, user_lo, user_hi, matches, rating, goats, points_sum)
-            VALUES (?, ?, ?, 1, ?, ?, ?)
-            ON CONFLICT (scope, user_lo, user_hi) DO UPDATE SET
+            INSERT INTO stat_pairs (
+                scope, user_lo, user_hi, game, matches, rating, goats, wins, points_sum
+            ) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)
+            ON CONFLICT (scope, user_lo, user_hi, game) DO UPDATE SET
                 matches = matches + 1, rating = rating + excluded.rating,
-                goats = goats + excluded.goats, points_sum = points_sum + excluded.points_sum
+                goats = goats + excluded.goats, wins = wins + excluded.wins,
+                points_sum = points_sum + excluded.points_sum
             """,
             writes,
         )
@@ -533,22 +582,49 @@ def _check_page(offset: int, limit: int) -> None:
         raise ValueError(f"a page needs offset >= 0 and limit >= 1, not {offset} and {limit}")
 
 
+async def games_of_group(db: Reader, chat_id: int) -> tuple[Variant, ...]:
+    """The games with a recorded match in the group, in the registry's order (one seek
+    in the history index per game)."""
+    rows = await db.fetch_all(
+        """
+        SELECT value FROM json_each(?) AS known
+        WHERE EXISTS (SELECT 1 FROM stat_matches WHERE chat_id = ? AND variant = known.value)
+        ORDER BY known.key
+        """,
+        (json.dumps([game.key.value for game in VARIANTS]), chat_id),
+    )
+    return tuple(Variant(row["value"]) for row in rows)
+
+
+async def games_of_player(db: Reader, user_id: int, chat_id: int | None) -> tuple[Variant, ...]:
+    """The games a person has a recorded match of, in one group (None: in any), in the
+    registry's order."""
+    rows = await db.fetch_all(
+        "SELECT game FROM stat_players WHERE scope = ? AND user_id = ?",
+        (0 if chat_id is None else chat_id, user_id),
+    )
+    found = {row["game"] for row in rows}
+    return tuple(game.key for game in VARIANTS if game.key.value in found)
+
+
 async def leaderboard(
-    db: Reader, chat_id: int, *, offset: int = 0, limit: int = 10
+    db: Reader, chat_id: int, *, game: Variant, offset: int = 0, limit: int = 10
 ) -> Page[LeaderRow]:
-    """The group's board (chat_id 0: all groups), `limit` rows from `offset`."""
+    """The group's board of one game (chat_id 0: all groups), `limit` rows from `offset`."""
     _check_page(offset, limit)
-    total = await db.fetch_one("SELECT COUNT(*) FROM stat_players WHERE scope = ?", (chat_id,))
+    total = await db.fetch_one(
+        "SELECT COUNT(*) FROM stat_players WHERE scope = ? AND game = ?", (chat_id, game.value)
+    )
     rows = await db.fetch_all(
         f"""
-        SELECT p.user_id, p.rating, p.elo, p.matches, p.goats, p.fish_made, p.points_sum,
-               {_shown("u", "p.name")} AS shown
+        SELECT p.user_id, p.rating, p.elo, p.matches, p.goats, p.wins, p.fish_made,
+               p.points_sum, {_shown("u", "p.name")} AS shown
         FROM stat_players p LEFT JOIN users u ON u.id = p.user_id
-        WHERE p.scope = ?
+        WHERE p.scope = ? AND p.game = ?
         ORDER BY p.rating DESC, p.matches, p.elo DESC, p.user_id
         LIMIT ? OFFSET ?
         """,
-        (chat_id, limit, offset),
+        (chat_id, game.value, limit, offset),
     )
     return Page(
         rows=tuple(
@@ -562,6 +638,7 @@ async def leaderboard(
                 goats=row["goats"],
                 fish_made=row["fish_made"],
                 avg_points=row["points_sum"] / row["matches"],
+                wins=row["wins"],
             )
             for index, row in enumerate(rows)
         ),
@@ -572,26 +649,30 @@ async def leaderboard(
 
 
 async def pair_leaderboard(
-    db: Reader, chat_id: int, *, offset: int = 0, limit: int = 10
+    db: Reader, chat_id: int, *, game: Variant, offset: int = 0, limit: int = 10
 ) -> Page[PairRow]:
-    """The group's board of partners in team play (chat_id 0: all groups)."""
+    """The group's board of partners in one game's team play (chat_id 0: all groups)."""
     _check_page(offset, limit)
-    total = await db.fetch_one("SELECT COUNT(*) FROM stat_pairs WHERE scope = ?", (chat_id,))
+    total = await db.fetch_one(
+        "SELECT COUNT(*) FROM stat_pairs WHERE scope = ? AND game = ?", (chat_id, game.value)
+    )
     rows = await db.fetch_all(
         f"""
-        SELECT p.user_lo, p.user_hi, p.rating, p.matches, p.goats, p.points_sum,
+        SELECT p.user_lo, p.user_hi, p.rating, p.matches, p.goats, p.wins, p.points_sum,
                {_shown("u", "lo.name")} AS name_lo,
                {_shown("v", "hi.name")} AS name_hi
         FROM stat_pairs p
         LEFT JOIN users u ON u.id = p.user_lo
         LEFT JOIN users v ON v.id = p.user_hi
-        LEFT JOIN stat_players lo ON lo.scope = p.scope AND lo.user_id = p.user_lo
-        LEFT JOIN stat_players hi ON hi.scope = p.scope AND hi.user_id = p.user_hi
-        WHERE p.scope = ?
+        LEFT JOIN stat_players lo
+               ON lo.scope = p.scope AND lo.user_id = p.user_lo AND lo.game = p.game
+        LEFT JOIN stat_players hi
+               ON hi.scope = p.scope AND hi.user_id = p.user_hi AND hi.game = p.game
+        WHERE p.scope = ? AND p.game = ?
         ORDER BY p.rating DESC, p.matches, p.user_lo, p.user_hi
         LIMIT ? OFFSET ?
         """,
-        (chat_id, limit, offset),
+        (chat_id, game.value, limit, offset),
     )
     return Page(
         rows=tuple(
@@ -603,6 +684,7 @@ async def pair_leaderboard(
                 matches=row["matches"],
                 goats=row["goats"],
                 avg_points=row["points_sum"] / row["matches"],
+                wins=row["wins"],
             )
             for index, row in enumerate(rows)
         ),
@@ -612,17 +694,19 @@ async def pair_leaderboard(
     )
 
 
-async def player_stats(db: Reader, user_id: int, chat_id: int | None) -> PlayerStats | None:
-    """A person's stats in one group (chat_id None: across all groups); None if they
-    have no recorded match there."""
+async def player_stats(
+    db: Reader, user_id: int, chat_id: int | None, *, game: Variant
+) -> PlayerStats | None:
+    """A person's stats in one game in one group (chat_id None: across all groups);
+    None if they have no recorded match of it there."""
     scope = 0 if chat_id is None else chat_id
     row = await db.fetch_one(
         f"""
         SELECT p.*, {_shown("u", "p.name")} AS shown
         FROM stat_players p LEFT JOIN users u ON u.id = p.user_id
-        WHERE p.scope = ? AND p.user_id = ?
+        WHERE p.scope = ? AND p.user_id = ? AND p.game = ?
         """,
-        (scope, user_id),
+        (scope, user_id, game.value),
     )
     if row is None:
         return None
@@ -637,19 +721,23 @@ async def player_stats(db: Reader, user_id: int, chat_id: int | None) -> PlayerS
         went_out=row["went_out"],
         fish_made=row["fish_made"],
         eggs_taken=row["eggs_taken"],
-        best=await _extreme_match(db, user_id, chat_id, "MAX"),
-        worst=await _extreme_match(db, user_id, chat_id, "MIN"),
+        best=await _extreme_match(db, user_id, chat_id, game, "MAX"),
+        worst=await _extreme_match(db, user_id, chat_id, game, "MIN"),
         streak=row["streak"],
+        game=game,
+        wins=row["wins"],
     )
 
 
 async def _extreme_match(
-    db: Reader, user_id: int, chat_id: int | None, extreme: str
+    db: Reader, user_id: int, chat_id: int | None, game: Variant, extreme: str
 ) -> MatchLine | None:
-    """The latest of the person's matches with the largest (MAX) or smallest (MIN)
-    rating gain: two seeks in the index (user_id[, chat_id], rating_gain, game_id)."""
-    where = "user_id = ?" if chat_id is None else "user_id = ? AND chat_id = ?"
-    params = (user_id,) if chat_id is None else (user_id, chat_id)
+    """The latest of the person's matches of `game` with the largest (MAX) or smallest
+    (MIN) rating gain: two seeks in the index (user_id[, chat_id], variant, rating_gain,
+    game_id)."""
+    scope = "" if chat_id is None else " AND chat_id = ?"
+    where = f"user_id = ?{scope} AND variant = ?"
+    params = (user_id, game.value) if chat_id is None else (user_id, chat_id, game.value)
     row = await db.fetch_one(
         f"""
         SELECT s.game_id, s.chat_id, s.points, s.rating_gain, s.goat, m.ended_at
@@ -674,17 +762,21 @@ async def _extreme_match(
 
 
 async def history(
-    db: Reader, chat_id: int, *, offset: int = 0, limit: int = 10
+    db: Reader, chat_id: int, *, game: Variant, offset: int = 0, limit: int = 10
 ) -> Page[HistoryEntry]:
-    """The group's recorded matches, the latest first."""
+    """The group's recorded matches of one game, the latest first."""
     _check_page(offset, limit)
-    total = await db.fetch_one("SELECT COUNT(*) FROM stat_matches WHERE chat_id = ?", (chat_id,))
+    total = await db.fetch_one(
+        "SELECT COUNT(*) FROM stat_matches WHERE chat_id = ? AND variant = ?",
+        (chat_id, game.value),
+    )
     rows = await db.fetch_all(
         """
         SELECT game_id, ended_at, variant, ending, rounds FROM stat_matches
-        WHERE chat_id = ? ORDER BY ended_at DESC, game_id DESC LIMIT ? OFFSET ?
+        WHERE chat_id = ? AND variant = ?
+        ORDER BY ended_at DESC, game_id DESC LIMIT ? OFFSET ?
         """,
-        (chat_id, limit, offset),
+        (chat_id, game.value, limit, offset),
     )
     players = await _players_of(db, [row["game_id"] for row in rows])
     return Page(
@@ -711,7 +803,7 @@ async def _players_of(db: Reader, game_ids: Sequence[int]) -> dict[int, tuple[Hi
     marks = ", ".join("?" * len(game_ids))
     rows = await db.fetch_all(
         f"""
-        SELECT s.game_id, s.user_id, s.points, s.goat, s.rating_gain,
+        SELECT s.game_id, s.user_id, s.points, s.goat, s.won, s.rating_gain,
                CASE WHEN s.user_id IS NULL THEN s.name
                     ELSE {_shown("u", "s.name")} END AS shown
         FROM stat_seats s LEFT JOIN users u ON u.id = s.user_id
@@ -728,6 +820,7 @@ async def _players_of(db: Reader, game_ids: Sequence[int]) -> dict[int, tuple[Hi
                 points=row["points"],
                 goat=bool(row["goat"]),
                 rating_gain=row["rating_gain"],
+                won=bool(row["won"]),
             )
         )
     return {game_id: tuple(players) for game_id, players in found.items()}

@@ -261,41 +261,92 @@ alert-not_your_turn = It is { $name }'s turn.
 cmd-top = the group's leaderboard
 cmd-stats = my stats
 cmd-history = the group's last matches
-top-title = 🏆 <b>Leaderboard of “{ $chat }”</b> · page { $page }/{ $pages }
-top-pairs_title = 🏆 <b>Pairs of “{ $chat }”</b> · page { $page }/{ $pages }
+top-title = 🏆 <b>Leaderboard of “{ $chat }”</b> · { $game } · page { $page }/{ $pages }
+top-pairs_title = 🏆 <b>Pairs of “{ $chat }”</b> · { $game } · page { $page }/{ $pages }
 top-col_name = Player
 top-col_pair = Pair
-top-col_rating = Pts
+top-col_rating = Rtg
 top-col_elo = Elo
 top-col_matches = Mat
-top-col_goats = Goat
-top-col_safe = Safe
+top-col_losses-kozel = Goat
+top-col_safe-kozel = Safe
+top-col_losses-osel = Donk
+top-col_safe-osel = Safe
+top-col_wins = Won
+top-col_win_share = Won %
 top-col_fish = Fish
 top-col_avg = Avg
-top-legend = <i>Pts — the match rating (K-11); Elo — from matches without computers. Mat — matches, Goat — times the goat, Safe — share of matches not the goat, Fish — fish made, Avg — average final points.</i>
-top-pairs_legend = <i>A pair is the same two people in a 2×2 game, whatever their seats. Pts — rating (K-11), Mat — matches, Goat — times the goat, Safe — share not the goat, Avg — average final points.</i>
-top-empty = 🏆 No matches played in this group yet. Start one: /domino
-top-pairs_empty = 👥 No team matches (four players, 2×2) here yet.
+top-legend = <i>Rtg — the rating earned by matches (not match points); Elo — from matches without computers. Mat — matches, { $outcome }, Fish — fish made, Avg — average final points.</i>
+top-legend_losses-kozel = Goat — times the goat, Safe — share of matches not the goat
+top-legend_losses-osel = Donk — times the donkey, Safe — share of matches not the donkey
+top-legend_wins = Won — matches won (first place), Won % — their share
+top-pairs_legend = <i>A pair is the same two people in team play, whatever their seats. Rtg — the rating earned by matches, Mat — matches, { $outcome }, Avg — average final points.</i>
+top-empty = 🏆 { $game }: no matches played in this group yet. Start one: /domino
+top-pairs_empty = 👥 { $game }: no team matches (four players, 2×2) here yet.
 top-private = Leaderboards belong to groups: send /top in a group where you play. Your stats across all groups: /stats
 btn-top_pairs = 👥 Pairs
 btn-top_players = 👤 Players
-stats-title_group = 📊 <b>{ $name }</b> in “{ $chat }”
-stats-title_all = 📊 <b>{ $name }</b> across all groups
+stats-title_group = 📊 <b>{ $name }</b> in “{ $chat }” · { $game }
+stats-title_all = 📊 <b>{ $name }</b> across all groups · { $game }
 stats-matches = Matches: { $n } · rating: { $rating } · Elo: { $elo }
-stats-goats = 🐐 The goat: { $n } ({ $share } of matches)
-stats-went_out = 🏁 Went out: { $n } rounds
+stats-losses-kozel = 🐐 The goat { $n } { $n ->
+    [one] time
+   *[other] times
+} ({ $share } of matches)
+stats-losses-osel = 🫏 The donkey { $n } { $n ->
+    [one] time
+   *[other] times
+} ({ $share } of matches)
+stats-wins = 🏆 { $n } { $n ->
+    [one] win
+   *[other] wins
+} ({ $share } of matches)
+stats-went_out = 🏁 Went out in { $n } { $n ->
+    [one] round
+   *[other] rounds
+}
 stats-fish = 🐟 Fish made: { $n }
 stats-eggs = 🥚 Eggs taken: { $n }
 stats-best = 👍 Best match: { $points } points, { $date } (rating +{ $gain })
 stats-worst = 👎 Worst match: { $points } points, { $date } (rating +{ $gain })
-stats-streak_safe = 🔥 Matches in a row not the goat: { $n }
-stats-streak_goat = 🐐 The goat in a row: { $n } matches
+stats-only_match = 📋 The only match: { $points } points, { $date } (rating +{ $gain })
+stats-best_and_worst = 👍👎 Every match rated +{ $gain }; the latest: { $points } points, { $date }
+stats-streak_good-kozel = 🔥 Not the goat { $n } { $n ->
+    [one] match
+   *[other] matches
+} in a row
+stats-streak_bad-kozel = 🐐 The goat { $n } { $n ->
+    [one] match
+   *[other] matches
+} in a row
+stats-streak_good-osel = 🔥 Not the donkey { $n } { $n ->
+    [one] match
+   *[other] matches
+} in a row
+stats-streak_bad-osel = 🫏 The donkey { $n } { $n ->
+    [one] match
+   *[other] matches
+} in a row
+stats-streak_wins = 🔥 { $n } { $n ->
+    [one] win
+   *[other] wins
+} in a row
+stats-streak_no_wins = No win in { $n } { $n ->
+    [one] match
+   *[other] matches
+} in a row
+stats-mark-kozel = 🐐
+stats-mark-osel = 🫏
+stats-mark_winner = 🏆
 stats-none_group = 📊 { $name }: no recorded matches in this group yet. Play one: /domino
 stats-none_all = 📊 { $name }: no recorded matches yet. Add me to a group and send /domino there.
-history-title = 📜 <b>Matches in “{ $chat }”</b> · page { $page }/{ $pages }
-history-entry = <b>{ $n }.</b> { $date } · { $variant } · { $ending } · rounds: { $rounds }
+history-title = 📜 <b>Matches in “{ $chat }”</b> · { $game } · page { $page }/{ $pages }
+history-entry = <b>{ $n }.</b> { $date } · { $ending } · { $rounds } { $rounds ->
+    [one] round
+   *[other] rounds
+}
 history-hint = <i>A numbered button opens that match's round-by-round score sheet.</i>
-history-empty = 📜 No matches played here yet. Start one: /domino
+history-empty = 📜 { $game }: no matches played here yet. Start one: /domino
 history-private = Match history belongs to groups: send /history in a group.
 ending-finished = played out
 ending-surrender = surrender
@@ -311,9 +362,11 @@ sheet-went_out = out { $seat }
 sheet-fish = fish { $seat }
 sheet-eggs = eggs +{ $n } carried
 sheet-cut = The first { $n } rounds did not fit in one message; the latest follow.
-sheet-legend = <i>“out N”: player N went out; “fish N”: a fish, player N the fisherman. A round's line holds its points, the line below the score after it. In Kozel, points before the account is open are only remembered and count later.</i>
+sheet-legend = <i>“out N”: player N went out; “fish N”: a fish, player N the fisherman. A round's line holds its points, the line below the score after it.</i>
+sheet-legend_13 = <i>Points before the account is open are only remembered and count later.</i>
 alert-no_such_page = There is no such page.
 alert-no_such_match = There is no such match in this group's records.
+alert-no_such_game = There is no such game in these stats: send the command again.
 
 ## Endings (issue 7): /surrender, the vote to cancel, how an abandoned match is scored.
 

@@ -265,41 +265,99 @@ alert-not_your_turn = Сейчас ходит { $name }.
 cmd-top = рейтинг группы
 cmd-stats = моя статистика
 cmd-history = последние партии группы
-top-title = 🏆 <b>Рейтинг «{ $chat }»</b> · стр. { $page }/{ $pages }
-top-pairs_title = 🏆 <b>Рейтинг пар «{ $chat }»</b> · стр. { $page }/{ $pages }
+top-title = 🏆 <b>Рейтинг «{ $chat }»</b> · { $game } · стр. { $page }/{ $pages }
+top-pairs_title = 🏆 <b>Рейтинг пар «{ $chat }»</b> · { $game } · стр. { $page }/{ $pages }
 top-col_name = Игрок
 top-col_pair = Пара
-top-col_rating = Очки
+top-col_rating = Рейт
 top-col_elo = Elo
 top-col_matches = Игр
-top-col_goats = Коз
-top-col_safe = Не коз
+top-col_losses-kozel = Коз
+top-col_safe-kozel = Не коз
+top-col_losses-osel = Осл
+top-col_safe-osel = Не осл
+top-col_wins = Поб
+top-col_win_share = % поб
 top-col_fish = Рыб
 top-col_avg = Ср
-top-legend = <i>Очки — рейтинг за партии (K-11), Elo — по партиям без компьютеров. Игр — партий, Коз — раз козлом, Не коз — доля партий не козлом, Рыб — сделано рыб, Ср — средний итог партии.</i>
-top-pairs_legend = <i>Пара — те же двое в игре 2×2, где бы ни сидели. Очки — рейтинг (K-11), Игр — партий, Коз — раз козлом, Не коз — доля партий не козлом, Ср — средний итог.</i>
-top-empty = 🏆 В этой группе ещё не сыграно ни одной партии. Начните: /domino
-top-pairs_empty = 👥 Партий парами (вчетвером, 2×2) здесь ещё не было.
+top-legend = <i>Рейт — рейтинг за партии (не очки партии), Elo — по партиям без компьютеров. Игр — партий, { $outcome }, Рыб — сделано рыб, Ср — средний итог партии.</i>
+top-legend_losses-kozel = Коз — раз козлом, Не коз — доля партий не козлом
+top-legend_losses-osel = Осл — раз ослом, Не осл — доля партий не ослом
+top-legend_wins = Поб — побед (первое место), % поб — доля партий с победой
+top-pairs_legend = <i>Пара — те же двое в игре парами, где бы ни сидели. Рейт — рейтинг за партии, Игр — партий, { $outcome }, Ср — средний итог.</i>
+top-empty = 🏆 { $game }: в этой группе ещё не сыграно ни одной партии. Начните: /domino
+top-pairs_empty = 👥 { $game }: партий парами (вчетвером, 2×2) здесь ещё не было.
 top-private = Рейтинг ведётся по группам: напишите /top в группе, где играете. Ваша статистика по всем группам: /stats
 btn-top_pairs = 👥 Пары
 btn-top_players = 👤 Игроки
-stats-title_group = 📊 <b>{ $name }</b> в «{ $chat }»
-stats-title_all = 📊 <b>{ $name }</b> во всех группах
+stats-title_group = 📊 <b>{ $name }</b> в «{ $chat }» · { $game }
+stats-title_all = 📊 <b>{ $name }</b> во всех группах · { $game }
 stats-matches = Партий: { $n } · рейтинг: { $rating } · Elo: { $elo }
-stats-goats = 🐐 Козлом: { $n } ({ $share } партий)
-stats-went_out = 🏁 Вышел в раундах: { $n }
+stats-losses-kozel = 🐐 Козлом { $n } { $n ->
+    [one] раз
+    [few] раза
+   *[many] раз
+} ({ $share } партий)
+stats-losses-osel = 🫏 Ослом { $n } { $n ->
+    [one] раз
+    [few] раза
+   *[many] раз
+} ({ $share } партий)
+stats-wins = 🏆 { $n } { $n ->
+    [one] победа
+    [few] победы
+   *[many] побед
+} ({ $share } партий)
+stats-went_out = 🏁 Выходов из раунда: { $n }
 stats-fish = 🐟 Рыб сделано: { $n }
 stats-eggs = 🥚 Яиц забрано: { $n }
 stats-best = 👍 Лучшая партия: итог { $points }, { $date } (рейтинг +{ $gain })
 stats-worst = 👎 Худшая партия: итог { $points }, { $date } (рейтинг +{ $gain })
-stats-streak_safe = 🔥 Партий подряд не козлом: { $n }
-stats-streak_goat = 🐐 Козлом партий подряд: { $n }
+stats-only_match = 📋 Единственная партия: итог { $points }, { $date } (рейтинг +{ $gain })
+stats-best_and_worst = 👍👎 Все партии с рейтингом +{ $gain }; последняя: итог { $points }, { $date }
+stats-streak_good-kozel = 🔥 Не козлом { $n } { $n ->
+    [one] партию
+    [few] партии
+   *[many] партий
+} подряд
+stats-streak_bad-kozel = 🐐 Козлом { $n } { $n ->
+    [one] партию
+    [few] партии
+   *[many] партий
+} подряд
+stats-streak_good-osel = 🔥 Не ослом { $n } { $n ->
+    [one] партию
+    [few] партии
+   *[many] партий
+} подряд
+stats-streak_bad-osel = 🫏 Ослом { $n } { $n ->
+    [one] партию
+    [few] партии
+   *[many] партий
+} подряд
+stats-streak_wins = 🔥 { $n } { $n ->
+    [one] победа
+    [few] победы
+   *[many] побед
+} подряд
+stats-streak_no_wins = Без побед { $n } { $n ->
+    [one] партию
+    [few] партии
+   *[many] партий
+} подряд
+stats-mark-kozel = 🐐
+stats-mark-osel = 🫏
+stats-mark_winner = 🏆
 stats-none_group = 📊 { $name }: в этой группе записанных партий пока нет. Сыграть: /domino
 stats-none_all = 📊 { $name }: записанных партий пока нет. Добавьте меня в группу и напишите там /domino.
-history-title = 📜 <b>Партии в «{ $chat }»</b> · стр. { $page }/{ $pages }
-history-entry = <b>{ $n }.</b> { $date } · { $variant } · { $ending } · раундов: { $rounds }
+history-title = 📜 <b>Партии в «{ $chat }»</b> · { $game } · стр. { $page }/{ $pages }
+history-entry = <b>{ $n }.</b> { $date } · { $ending } · { $rounds } { $rounds ->
+    [one] раунд
+    [few] раунда
+   *[many] раундов
+}
 history-hint = <i>Кнопка с номером открывает запись партии по раундам.</i>
-history-empty = 📜 Здесь ещё нет сыгранных партий. Начните: /domino
+history-empty = 📜 { $game }: здесь ещё нет сыгранных партий. Начните: /domino
 history-private = История партий ведётся по группам: напишите /history в группе.
 ending-finished = доиграна
 ending-surrender = сдача
@@ -311,13 +369,15 @@ sheet-title = 📋 <b>Партия №{ $id }</b> · { $variant } до { $target
 sheet-player = { $seat }. { $name }{ $goat }: итог { $points }
 sheet-col_round = Р
 sheet-col_outcome = Исход
-sheet-went_out = вышел { $seat }
+sheet-went_out = выход { $seat }
 sheet-fish = рыба { $seat }
 sheet-eggs = яйца +{ $n } дальше
 sheet-cut = Первые раунды ({ $n }) не поместились в сообщение; ниже — последние.
-sheet-legend = <i>«вышел N» — вышел игрок N; «рыба N» — рыба, рыбак — игрок N. В строке раунда — очки за раунд, под ней — счёт после раунда. В «Козле» очки до открытия счёта только запоминаются и входят в счёт потом.</i>
+sheet-legend = <i>«выход N» — игрок N выложил все кости; «рыба N» — рыба, рыбак — игрок N. В строке раунда — очки за раунд, под ней — счёт после раунда.</i>
+sheet-legend_13 = <i>Очки до открытия счёта только запоминаются и входят в счёт потом.</i>
 alert-no_such_page = Такой страницы нет.
 alert-no_such_match = Такой партии в записях этой группы нет.
+alert-no_such_game = Такой игры в этой статистике нет: пришлите команду заново.
 
 ## Endings (issue 7): /surrender, the vote to cancel, how an abandoned match is scored.
 

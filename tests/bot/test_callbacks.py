@@ -22,6 +22,7 @@ from bot.callbacks import (
     MoveKind,
     RemoveCb,
     StartKind,
+    StatsCb,
     SurrenderCb,
     TopCb,
     TopScope,
@@ -40,8 +41,9 @@ LAYOUTS: dict[type[CallbackData], list[str]] = {
     BackCb: ["r1:{n}"],
     SurrenderCb: ["s1:{n}:0:5:1", "s1:1:{n}:5:1", "s1:1:0:{n}:1"],
     VoteCb: ["v1:{n}:1"],
-    HistoryCb: ["h1:{n}:0", "h1:1:{n}"],
-    TopCb: ["t1:g:{n}"],
+    HistoryCb: ["h2:kozel:{n}:0", "h2:kozel:1:{n}"],
+    TopCb: ["t2:kozel:g:{n}"],
+    StatsCb: ["st1:kozel:{n}"],
     RemoveCb: ["k1:{n}:0:5", "k1:1:{n}:5", "k1:1:0:{n}"],
     LobbyTimeCb: ["lt1:{n}"],
 }
@@ -74,8 +76,9 @@ def test_the_largest_sqlite_integer_still_parses_and_round_trips() -> None:
         VoteCb(vote=SQLITE_MAX, in_favour=True),
         BackCb(game=SQLITE_MAX),
         RemoveCb(game=SQLITE_MAX, seat=3, user=SQLITE_MAX),
-        HistoryCb(page=1, game=SQLITE_MAX),
-        TopCb(scope=TopScope.PAIRS, page=1),
+        HistoryCb(game="sea_kozel", page=1, match=SQLITE_MAX),
+        TopCb(game="sea_kozel", scope=TopScope.PAIRS, page=1_000_000),
+        StatsCb(game="sea_kozel", user=SQLITE_MAX),
         LobbyTimeCb(minutes=30),
     ]
     for data in cases:

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import HistoryCb, TopCb, TopScope
+from bot.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from bot.i18n import Lang
 from bot.stats_service import MAX_PAGE, Chat, StatsService
 from bot.usecases import Refusal
 from domino.match import Match
 from domino.players import GreedyPlayer
-from domino.rules import KOZEL
+from domino.rules import CLASSIC, KOZEL, Ruleset
 from domino.simulate import play_match
 from storage import repo, stats
 from storage.db import Database
@@ -27,14 +27,16 @@ PRIVATE = Chat(7, None, is_group=False)
 DAY = datetime(2026, 11, 2, 20, 0, tzinfo=UTC)
 
 
-def finished(game_id: int, chat_id: int, people: tuple[int, int]) -> GameRecord:
-    match = play_match(Match.new(KOZEL, 2, game_id), [GreedyPlayer()] * 2)
+def finished(
+    game_id: int, chat_id: int, people: tuple[int, int], ruleset: Ruleset = KOZEL
+) -> GameRecord:
+    match = play_match(Match.new(ruleset, 2, game_id), [GreedyPlayer()] * 2)
     return GameRecord(
         id=game_id,
         chat_id=chat_id,
         status=GameStatus.FINISHED,
         creator_id=people[0],
-        ruleset=KOZEL,
+        ruleset=ruleset,
         seats_wanted=2,
         seats=tuple(SeatRecord(seat, uid, f"Игрок {uid}") for seat, uid in enumerate(people)),
         match=match,
@@ -46,8 +48,8 @@ def finished(game_id: int, chat_id: int, people: tuple[int, int]) -> GameRecord:
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[StatsService]:
-    """Twelve people in GROUP (six matches, two people each: two pages of ten), one of
-    them also once in OTHER."""
+    """Twelve people in GROUP (six matches of Козёл, two people each: two pages of ten),
+    one of them also once in OTHER, where two of them also played Классика."""
     db = await Database.open(tmp_path / "stats.sqlite3")
     async with db.transaction() as tx:
         for user_id in range(1, 13):
@@ -55,6 +57,7 @@ async def service(tmp_path: Path) -> AsyncIterator[StatsService]:
         for n in range(6):
             await stats.record_match(tx, finished(n + 1, GROUP.id, (2 * n + 1, 2 * n + 2)))
         await stats.record_match(tx, finished(50, OTHER.id, (7, 12)))
+        await stats.record_match(tx, finished(51, OTHER.id, (7, 12), CLASSIC))
     yield StatsService(db)
     await db.close()
 
@@ -67,18 +70,66 @@ async def test_the_board_pages_and_refuses_pages_that_do_not_exist(
     assert first.keyboard is not None
     assert (
         first.keyboard.inline_keyboard[0][0].callback_data
-        == TopCb(scope=TopScope.PLAYERS, page=2).pack()
+        == TopCb(game="kozel", scope=TopScope.PLAYERS, page=2).pack()
     )
-    second = await service.top(GROUP, Lang.EN, TopScope.PLAYERS, 2)
+    second = await service.top(GROUP, Lang.EN, game="kozel", page=2)
     assert "page 2/2" in second.text and " 11 " in second.text and " 12 " in second.text
     for page in (0, -1, 3, MAX_PAGE + 1, 10**30):
         with pytest.raises(Refusal) as refused:
-            await service.top(GROUP, Lang.RU, TopScope.PLAYERS, page)
+            await service.top(GROUP, Lang.RU, game="kozel", page=page)
         assert refused.value.key == "alert.no_such_page"
-    pairs = await service.top(GROUP, Lang.RU, TopScope.PAIRS)  # no team games: page 1 exists
-    assert "2×2" in pairs.text
+    pairs = await service.top(GROUP, Lang.RU, game="kozel", scope=TopScope.PAIRS)
+    assert "2×2" in pairs.text  # no team games: page 1 exists
     with pytest.raises(Refusal):
-        await service.top(GROUP, Lang.RU, TopScope.PAIRS, 2)
+        await service.top(GROUP, Lang.RU, game="kozel", scope=TopScope.PAIRS, page=2)
+
+
+async def test_a_command_opens_the_default_game_and_offers_the_others(
+    service: StatsService,
+) -> None:
+    kozel = await service.top(OTHER, Lang.RU, preferred="kozel")
+    assert "· Козёл ·" in kozel.text
+    assert kozel.keyboard is not None
+    games = kozel.keyboard.inline_keyboard[-1]
+    assert [(b.text, b.callback_data) for b in games] == [
+        ("✅ Козёл", TopCb(game="kozel", scope=TopScope.PLAYERS, page=1).pack()),
+        ("Классика", TopCb(game="classic", scope=TopScope.PLAYERS, page=1).pack()),
+    ]
+    classic = await service.top(OTHER, Lang.RU, preferred="classic")
+    assert "· Классика ·" in classic.text and "Поб" in classic.text
+    # A group with records of Козёл only: no row of games; its default game has no
+    # records, so the command opens the one that has.
+    alone = await service.top(GROUP, Lang.RU, preferred="classic")
+    assert "· Козёл ·" in alone.text
+    assert alone.keyboard is not None and len(alone.keyboard.inline_keyboard) == 2
+    history = await service.history(OTHER, Lang.RU, preferred="classic")
+    assert "· Классика ·" in history.text and "📋 1" in str(history.keyboard)
+    for forged in ("nope", "osel_x", "a"):
+        with pytest.raises(Refusal) as refused:
+            await service.top(OTHER, Lang.RU, game=forged)
+        assert refused.value.key == "alert.no_such_game"
+        with pytest.raises(Refusal):
+            await service.history(OTHER, Lang.RU, game=forged)
+
+
+async def test_stats_per_game_with_buttons_for_the_persons_other_games(
+    service: StatsService,
+) -> None:
+    mine = await service.player(7, "Игрок 7", OTHER, Lang.RU, preferred="classic")
+    assert "· Классика" in mine.text.splitlines()[0] and "🏆" in mine.text
+    assert mine.keyboard is not None
+    assert [b.callback_data for b in mine.keyboard.inline_keyboard[0]] == [
+        StatsCb(game="kozel", user=7).pack(),
+        StatsCb(game="classic", user=7).pack(),
+    ]
+    kozel = await service.player_game(7, OTHER, Lang.RU, game="kozel")
+    assert "· Козёл" in kozel.text.splitlines()[0] and "Козлом" in kozel.text
+    here = await service.player(7, "Игрок 7", GROUP, Lang.RU, preferred="classic")
+    assert "· Козёл" in here.text.splitlines()[0] and here.keyboard is None
+    for game in ("classic", "nope"):  # no Классика of Игрок 7 in GROUP; no such game
+        with pytest.raises(Refusal) as refused:
+            await service.player_game(7, GROUP, Lang.RU, game=game)
+        assert refused.value.key == "alert.no_such_game"
 
 
 async def test_an_empty_group_gets_a_friendly_text_without_buttons(
@@ -87,7 +138,7 @@ async def test_an_empty_group_gets_a_friendly_text_without_buttons(
     empty = await service.top(Chat(-300, "Новая", is_group=True), Lang.RU)
     assert "/domino" in empty.text and empty.keyboard is None
     history = await service.history(Chat(-300, "Новая", is_group=True), Lang.EN)
-    assert "No matches played here yet" in history.text and history.keyboard is None
+    assert "Kozel (Goat): no matches played here yet" in history.text and history.keyboard is None
 
 
 async def test_stats_in_a_group_and_across_all_groups(service: StatsService) -> None:
@@ -106,16 +157,20 @@ async def test_a_score_sheet_opens_only_in_its_own_chat(service: StatsService) -
     listing = await service.history(GROUP, Lang.RU)
     assert listing.keyboard is not None
     newest = listing.keyboard.inline_keyboard[0][0].callback_data
-    assert newest == HistoryCb(page=1, game=6).pack()
-    sheet = await service.sheet(GROUP, 6, 1, Lang.RU)
+    assert newest == HistoryCb(game="kozel", page=1, match=6).pack()
+    sheet = await service.sheet(GROUP, "kozel", 6, 1, Lang.RU)
     assert "Партия №6" in sheet.text
     assert sheet.keyboard is not None
-    assert sheet.keyboard.inline_keyboard[0][0].callback_data == HistoryCb(page=1).pack()
+    back = HistoryCb(game="kozel", page=1).pack()
+    assert sheet.keyboard.inline_keyboard[0][0].callback_data == back
     for chat, game_id in ((GROUP, 50), (OTHER, 6), (GROUP, 404), (GROUP, -6), (GROUP, 2**70)):
         with pytest.raises(Refusal) as refused:
-            await service.sheet(chat, game_id, 1, Lang.RU)
+            await service.sheet(chat, "kozel", game_id, 1, Lang.RU)
         assert refused.value.key == "alert.no_such_match"
+    with pytest.raises(Refusal) as refused:  # a match of another game than the button's
+        await service.sheet(OTHER, "kozel", 51, 1, Lang.RU)
+    assert refused.value.key == "alert.no_such_match"
     with pytest.raises(Refusal):
-        await service.sheet(GROUP, 6, 0, Lang.RU)  # a page that cannot exist
+        await service.sheet(GROUP, "kozel", 6, 0, Lang.RU)  # a page that cannot exist
     with pytest.raises(Refusal):
-        await service.history(GROUP, Lang.RU, 2)
+        await service.history(GROUP, Lang.RU, game="kozel", page=2)

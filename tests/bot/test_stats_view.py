@@ -13,9 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import stats_view as view
-from bot.callbacks import HistoryCb, TopCb, TopScope
+from bot.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from bot.i18n import Lang
 from domino.rules import Variant
+from domino.variants import find_variant
 from domino.views import OutcomeKind
 from storage.records import Ending
 from storage.stats import (
@@ -46,6 +47,8 @@ NAMES = (
     "\u202eevil\u202c name\n2",  # a bidi override and a newline
 )
 DAY = datetime(2026, 11, 29, 18, 45, tzinfo=UTC)
+KOZEL = find_variant("kozel")
+CLASSIC = find_variant("classic")
 
 
 def pre_lines(text: str) -> list[str]:
@@ -123,7 +126,7 @@ def test_a_padded_cell_is_exactly_its_width(name: str, width: int) -> None:
 @pytest.mark.parametrize("lang", list(Lang))
 def test_the_players_table_lines_up_whatever_the_names(lang: Lang) -> None:
     rows = tuple(leader(place, name) for place, name in enumerate(NAMES[:10], start=1))
-    text = view.leaderboard_text(Page(rows, 23, 0, 10), "Двор <&>", lang)
+    text = view.leaderboard_text(Page(rows, 23, 0, 10), "Двор <&>", KOZEL, lang)
     lines = pre_lines(text)
     assert len(lines) == 3 + 2 * len(rows)
     assert {view.display_width(line) for line in lines} == {view.LINE_WIDTH}
@@ -150,9 +153,30 @@ def test_the_players_table_lines_up_whatever_the_names(lang: Lang) -> None:
 
 def test_a_player_without_elo_shows_a_dash_and_the_share_rounds_half_up() -> None:
     row = leader(1, "Алиса", elo=None, matches=8, goats=1, fish_made=0, avg_points=60.5)
-    lines = pre_lines(view.leaderboard_text(Page((row,), 1, 0, 10), "Двор", Lang.RU))
+    lines = pre_lines(view.leaderboard_text(Page((row,), 1, 0, 10), "Двор", KOZEL, Lang.RU))
     assert lines[3].endswith("     —")
     assert lines[4].split() == ["8", "1", "88%", "0", "61"]  # 87.5 % -> 88 %
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+def test_the_table_says_the_rating_and_how_matches_went_as_the_game_counts(lang: Lang) -> None:
+    """Where points are good the columns are the wins and their share, with no козёл;
+    where they are bad, the game's loser; the rating column says it is the rating."""
+    row = leader(1, "Алиса", matches=8, goats=3, wins=5, fish_made=0, avg_points=60.0)
+    page = Page((row,), 1, 0, 10)
+    classic = view.leaderboard_text(page, "Двор", CLASSIC, lang)
+    kozel = view.leaderboard_text(page, "Двор", KOZEL, lang)
+    assert pre_lines(classic)[4].split() == ["8", "5", "63%", "0", "60"]
+    assert pre_lines(kozel)[4].split() == ["8", "3", "63%", "0", "60"]  # not козёл: 5 of 8
+    if lang is Lang.RU:
+        assert "Классика" in classic and "Поб" in pre_lines(classic)[1]
+        assert "Коз" not in classic and "козлом" not in classic
+        assert "Козёл" in kozel and "Коз" in pre_lines(kozel)[1] and "козлом" in kozel
+        assert "Рейт" in pre_lines(kozel)[0] and "Очки" not in kozel
+        assert "Рейт — рейтинг" in kozel
+    else:
+        assert "Won" in pre_lines(classic)[1] and "goat" not in classic.lower()
+        assert "Rtg" in pre_lines(kozel)[0]
 
 
 @pytest.mark.parametrize("lang", list(Lang))
@@ -162,7 +186,7 @@ def test_the_pairs_table_lines_up_and_gives_way_to_the_shorter_name(lang: Lang) 
         PairRow(2, (3, 4), (FAMILY + " Семья", FLAG), 12, 2, 2, 101.0),
         PairRow(3, (5, 6), ("Очень длинное имя", "И ещё длиннее имя"), 7, 1, 0, 12.4),
     )
-    lines = pre_lines(view.pairs_text(Page(rows, 3, 0, 10), "Двор", lang))
+    lines = pre_lines(view.pairs_text(Page(rows, 3, 0, 10), "Двор", KOZEL, lang))
     assert {view.display_width(line) for line in lines} == {view.LINE_WIDTH}
     assert "+ Боб" in lines[3]
     assert "Алиса Иванова-П… + Боб" in lines[3]
@@ -172,10 +196,11 @@ def test_the_pairs_table_lines_up_and_gives_way_to_the_shorter_name(lang: Lang) 
 
 def test_empty_tables_say_how_to_start() -> None:
     empty: Page[LeaderRow] = Page((), 0, 0, 10)
-    assert "/domino" in view.leaderboard_text(empty, "Двор", Lang.RU)
-    assert "/domino" in view.leaderboard_text(empty, "Двор", Lang.EN)
-    assert "2×2" in view.pairs_text(Page((), 0, 0, 10), "Двор", Lang.RU)
-    assert "/domino" in view.history_text(Page((), 0, 0, 10), "Двор", Lang.EN)
+    assert "/domino" in view.leaderboard_text(empty, "Двор", KOZEL, Lang.RU)
+    assert view.leaderboard_text(empty, "Двор", CLASSIC, Lang.RU).startswith("🏆 Классика:")
+    assert "/domino" in view.leaderboard_text(empty, "Двор", KOZEL, Lang.EN)
+    assert "2×2" in view.pairs_text(Page((), 0, 0, 10), "Двор", KOZEL, Lang.RU)
+    assert "/domino" in view.history_text(Page((), 0, 0, 10), "Двор", KOZEL, Lang.EN)
 
 
 @pytest.mark.parametrize(
@@ -188,23 +213,52 @@ def test_empty_tables_say_how_to_start() -> None:
 )
 def test_paging_buttons_past_ten_rows_name_their_page(offset: int, buttons: list[str]) -> None:
     page: Page[LeaderRow] = Page((leader(offset + 1, "A"),), 23, offset, 10)
-    keyboard = view.top_keyboard(page, TopScope.PLAYERS, Lang.RU)
+    keyboard = view.top_keyboard(page, Variant.KOZEL, TopScope.PLAYERS, (Variant.KOZEL,), Lang.RU)
     paging, switch = keyboard.inline_keyboard
     assert [b.text for b in paging] == buttons
     for button in paging:
         assert button.callback_data is not None
         data = TopCb.unpack(button.callback_data)
-        assert data.scope is TopScope.PLAYERS
+        assert data.scope is TopScope.PLAYERS and data.game == "kozel"
         assert str(data.page) in button.text
     assert switch[0].text == "👥 Пары"
-    assert TopCb.unpack(switch[0].callback_data or "") == TopCb(scope=TopScope.PAIRS, page=1)
+    pairs = TopCb(game="kozel", scope=TopScope.PAIRS, page=1)
+    assert TopCb.unpack(switch[0].callback_data or "") == pairs
 
 
 def test_ten_rows_or_fewer_have_no_paging_and_pairs_switch_back() -> None:
     page: Page[PairRow] = Page((), 0, 0, 10)
-    keyboard = view.top_keyboard(page, TopScope.PAIRS, Lang.EN)
+    keyboard = view.top_keyboard(page, Variant.CLASSIC, TopScope.PAIRS, (), Lang.EN)
     assert [[b.text for b in row] for row in keyboard.inline_keyboard] == [["👤 Players"]]
-    assert keyboard.inline_keyboard[0][0].callback_data == "t1:g:1"
+    assert keyboard.inline_keyboard[0][0].callback_data == "t2:classic:g:1"
+
+
+def test_the_other_games_with_records_are_buttons_with_the_shown_one_marked() -> None:
+    page: Page[LeaderRow] = Page((leader(1, "A"),), 1, 0, 10)
+    games = (Variant.KOZEL, Variant.CLASSIC)
+    keyboard = view.top_keyboard(page, Variant.CLASSIC, TopScope.PAIRS, games, Lang.RU)
+    switch, row = keyboard.inline_keyboard
+    assert [b.text for b in switch] == ["👤 Игроки"]
+    assert [b.text for b in row] == ["Козёл", "✅ Классика"]
+    assert [b.callback_data for b in row] == ["t2:kozel:p:1", "t2:classic:p:1"]
+    # The game shown is marked even without records, when others have them.
+    only_classic = view.top_keyboard(
+        page, Variant.KOZEL, TopScope.PLAYERS, (Variant.CLASSIC,), Lang.RU
+    )
+    assert [b.text for b in only_classic.inline_keyboard[-1]] == ["✅ Козёл", "Классика"]
+    history = view.history_keyboard(Page((), 0, 0, 10), Variant.KOZEL, games, Lang.RU)
+    assert history is not None
+    assert [b.callback_data for b in history.inline_keyboard[-1]] == [
+        "h2:kozel:1:0",
+        "h2:classic:1:0",
+    ]
+    mine = view.stats_keyboard(Variant.KOZEL, games, 42, Lang.EN)
+    assert mine is not None
+    assert [StatsCb.unpack(b.callback_data or "") for b in mine.inline_keyboard[0]] == [
+        StatsCb(game="kozel", user=42),
+        StatsCb(game="classic", user=42),
+    ]
+    assert view.stats_keyboard(Variant.KOZEL, (Variant.KOZEL,), 42, Lang.EN) is None
 
 
 def test_page_numbers_that_exist() -> None:
@@ -229,6 +283,8 @@ def stats_of(**values: object) -> PlayerStats:
         "best": MatchLine(1, -100, DAY, 12, 9, False),
         "worst": MatchLine(2, -100, DAY - timedelta(days=3), 104, 0, True),
         "streak": 3,
+        "game": Variant.KOZEL,
+        "wins": 1,
     }
     fields.update(values)
     return PlayerStats(**fields)  # type: ignore[arg-type]
@@ -237,23 +293,61 @@ def stats_of(**values: object) -> PlayerStats:
 def test_personal_stats_show_every_number_in_russian() -> None:
     text = view.player_stats_text(stats_of(), "Двор", Lang.RU)
     assert text.splitlines() == [
-        "📊 <b>Алиса &lt;3</b> в «Двор»",
+        "📊 <b>Алиса &lt;3</b> в «Двор» · Козёл",
         "Партий: 8 · рейтинг: 61 · Elo: 1012",
-        "🐐 Козлом: 2 (25% партий)",
-        "🏁 Вышел в раундах: 14",
+        "🐐 Козлом 2 раза (25% партий)",
+        "🏁 Выходов из раунда: 14",
         "🐟 Рыб сделано: 3",
         "🥚 Яиц забрано: 1",
         "👍 Лучшая партия: итог 12, 29.11.2026 (рейтинг +9)",
         "👎 Худшая партия: итог 104, 26.11.2026 (рейтинг +0) 🐐",
-        "🔥 Партий подряд не козлом: 3",
+        "🔥 Не козлом 3 партии подряд",
     ]
+
+
+@pytest.mark.parametrize(
+    ("goats", "streak", "lines"),
+    [
+        (1, 5, ("🐐 Козлом 1 раз (13% партий)", "🔥 Не козлом 5 партий подряд")),
+        (5, -2, ("🐐 Козлом 5 раз (63% партий)", "🐐 Козлом 2 партии подряд")),
+        (0, 21, ("🐐 Козлом 0 раз (0% партий)", "🔥 Не козлом 21 партию подряд")),
+    ],
+)
+def test_russian_counts_take_their_plural_forms(
+    goats: int, streak: int, lines: tuple[str, str]
+) -> None:
+    text = view.player_stats_text(stats_of(goats=goats, streak=streak), "Двор", Lang.RU)
+    assert set(lines) <= set(text.splitlines())
+
+
+def test_where_points_are_good_stats_count_wins_and_no_goat() -> None:
+    classic = stats_of(game=Variant.CLASSIC, wins=3, goats=2, streak=-4)
+    text = view.player_stats_text(classic, "Двор", Lang.RU)
+    assert "· Классика" in text.splitlines()[0]
+    assert "🏆 3 победы (38% партий)" in text
+    assert "Без побед 4 партии подряд" in text
+    assert "🐐" not in text and "озл" not in text
+    wins = view.player_stats_text(stats_of(game=Variant.CLASSIC, wins=1, streak=2), None, Lang.EN)
+    assert "🏆 1 win (13% of matches)" in wins and "🔥 2 wins in a row" in wins
+
+
+def test_one_match_is_shown_once_and_no_streak_of_one() -> None:
+    only = MatchLine(5, -100, DAY, 37, 6, False)
+    text = view.player_stats_text(
+        stats_of(matches=1, best=only, worst=only, streak=1), "Двор", Lang.RU
+    )
+    assert "📋 Единственная партия: итог 37, 29.11.2026 (рейтинг +6)" in text
+    assert "Лучшая" not in text and "Худшая" not in text and "подряд" not in text
+    same = view.player_stats_text(stats_of(best=only, worst=only), "Двор", Lang.EN)
+    assert "Every match rated +6; the latest: 37 points, 29.11.2026" in same
+    assert "Best match" not in same
 
 
 def test_personal_stats_across_groups_in_english_with_a_goat_streak() -> None:
     text = view.player_stats_text(stats_of(chat_id=None, elo=None, streak=-2), None, Lang.EN)
-    assert text.startswith("📊 <b>Алиса &lt;3</b> across all groups")
+    assert text.startswith("📊 <b>Алиса &lt;3</b> across all groups · Kozel (Goat)")
     assert "Elo: —" in text
-    assert "The goat in a row: 2 matches" in text
+    assert "🐐 The goat 2 matches in a row" in text
     assert "no recorded matches in this group" in view.no_stats_text("Боб", True, Lang.EN)
     assert "/domino" in view.no_stats_text("Боб", False, Lang.RU)
 
@@ -278,25 +372,34 @@ def entry(game_id: int, ending: Ending = Ending.FINISHED) -> HistoryEntry:
 @pytest.mark.parametrize("lang", list(Lang))
 def test_history_lists_matches_with_date_players_goat_and_ending(lang: Lang) -> None:
     page = Page((entry(12), entry(11, Ending.LEFT)), 12, 10, 10)
-    text = view.history_text(page, "Двор", lang)
+    text = view.history_text(page, "Двор", KOZEL, lang)
     assert "<b>11.</b> 29.11.2026" in text and "<b>12.</b> 29.11.2026" in text
+    assert ("9 раундов" if lang is Lang.RU else "9 rounds") in text
     assert "Алиса 45 · Боб &lt;b&gt; 🐐 103 · 🤖 Компьютер 1 60" in text
     assert ("игрок ушёл" if lang is Lang.RU else "a player left") in text
+    assert ("· Козёл ·" if lang is Lang.RU else "· Kozel (Goat) ·") in text.splitlines()[0]
     assert "2/2" in text
-    keyboard = view.history_keyboard(page)
+    keyboard = view.history_keyboard(page, Variant.KOZEL, (Variant.KOZEL,), lang)
     assert keyboard is not None
     sheets, paging = keyboard.inline_keyboard
     assert [b.text for b in sheets] == ["📋 11", "📋 12"]
     assert [HistoryCb.unpack(b.callback_data or "") for b in sheets] == [
-        HistoryCb(page=2, game=12),
-        HistoryCb(page=2, game=11),
+        HistoryCb(game="kozel", page=2, match=12),
+        HistoryCb(game="kozel", page=2, match=11),
     ]
-    assert [(b.text, b.callback_data) for b in paging] == [("◀️ 1", "h1:1:0")]
+    assert [(b.text, b.callback_data) for b in paging] == [("◀️ 1", "h2:kozel:1:0")]
+
+
+def test_where_points_are_good_history_marks_the_winner() -> None:
+    players = (HistoryPlayer("Алиса", 1, 104, False, 7, True), HistoryPlayer("Боб", 2, 30, True, 1))
+    page = Page((HistoryEntry(3, DAY, Variant.CLASSIC, Ending.FINISHED, 1, players),), 1, 0, 10)
+    text = view.history_text(page, "Двор", CLASSIC, Lang.RU)
+    assert "Алиса 🏆 104 · Боб 30" in text and "1 раунд" in text
 
 
 def test_a_full_history_page_puts_five_sheet_buttons_a_row() -> None:
     page = Page(tuple(entry(100 - i) for i in range(10)), 10, 0, 10)
-    keyboard = view.history_keyboard(page)
+    keyboard = view.history_keyboard(page, Variant.KOZEL, (), Lang.RU)
     assert keyboard is not None
     assert [len(row) for row in keyboard.inline_keyboard] == [5, 5]
 
@@ -322,7 +425,7 @@ def test_the_score_sheet_shows_every_round_aligned(lang: Lang, teams: bool) -> N
     table = [line for line in lines if not line.strip().startswith(("яйца", "eggs"))]
     assert len({view.display_width(line) for line in table}) == 1
     assert max(view.display_width(line) for line in lines) <= view.LINE_WIDTH
-    went_out, fish = ("вышел", "рыба") if lang is Lang.RU else ("out", "fish")
+    went_out, fish = ("выход", "рыба") if lang is Lang.RU else ("out", "fish")
     assert lines[2].split()[:3] == ["1", went_out, "1"]
     assert lines[4].split()[:3] == ["2", fish, "2"]
     assert "+30" in lines[6]
@@ -335,8 +438,8 @@ def test_the_score_sheet_shows_every_round_aligned(lang: Lang, teams: bool) -> N
 
 
 def test_the_sheet_goes_back_to_the_page_it_came_from() -> None:
-    keyboard = view.sheet_keyboard(3, Lang.RU)
-    assert keyboard.inline_keyboard[0][0].callback_data == "h1:3:0"
+    keyboard = view.sheet_keyboard(Variant.CLASSIC, 3, Lang.RU)
+    assert keyboard.inline_keyboard[0][0].callback_data == "h2:classic:3:0"
     assert keyboard.inline_keyboard[0][0].text == "↩️ К списку партий"
 
 
@@ -353,3 +456,9 @@ def test_a_very_long_match_keeps_its_latest_rounds_within_one_message() -> None:
     assert shown == list(range(151 - len(shown), 151)) and 40 < len(shown) < 150
     assert f"Первые раунды ({150 - len(shown)}) не поместились" in text
     assert "не поместились" not in view.sheet_text(sheet(), Lang.RU)
+
+
+def test_the_sheet_tells_of_remembered_points_only_in_games_with_the_rule_of_13() -> None:
+    assert "запоминаются" in view.sheet_text(sheet(), Lang.RU)
+    classic = dataclasses.replace(sheet(), variant=Variant.CLASSIC)
+    assert "запоминаются" not in view.sheet_text(classic, Lang.RU)

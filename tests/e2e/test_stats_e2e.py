@@ -1,7 +1,8 @@
 """/top, /stats and /history through the fake Telegram with the bot as a process: a
 whole match played in a group, more players seeded through `storage.stats.record_match`
 into the bot's database file, paging, the pairs' table, a person who left the group,
-score sheets, and forged presses that change nothing."""
+score sheets, and forged presses that change nothing; per game (issue 13): a Козёл and
+a Классика match played in one group, each game's table behind its button."""
 
 from __future__ import annotations
 
@@ -133,7 +134,7 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
 
     # Before any match: a friendly empty board.
     empty = await ask(group, john, "top", "🏆")
-    assert "No matches played in this group yet" in empty.content and not empty.buttons
+    assert "no matches played in this group yet" in empty.content and not empty.buttons
 
     await play_until(
         fakegram, game.people, lambda: any("Козёл —" in m.content for m in group.bot_messages)
@@ -193,9 +194,9 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     shown = top.content
     # A page past the end is the service's answer; a page no button could carry (0, a
     # negative, beyond SQLite's range) does not parse at all (bot/callbacks.py).
-    refused = await alice.forge_press(top, "t1:g:3")
+    refused = await alice.forge_press(top, "t2:kozel:g:3")
     assert refused.show_alert and "Такой страницы нет" in (refused.text or "")
-    for data in ("t1:g:0", "t1:g:-5", "t1:g:99999999999999999999"):
+    for data in ("t2:kozel:g:0", "t2:kozel:g:-5", "t2:kozel:g:99999999999999999999", "t1:g:2"):
         refused = await alice.forge_press(top, data)
         assert refused.show_alert and "устарела" in (refused.text or ""), data
     assert top.content == shown
@@ -231,29 +232,30 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     assert "стр. 1/1" in history.content
     first = history.content.split("\n\n")[1]
     assert "1." in first and "доиграна" in first and "🐐" in first
-    assert f"раундов: {len(match.results)}" in first
+    rounds = len(match.results)
+    assert f" · {rounds} раунд" in first  # 1 раунд, 2 раунда, 5 раундов
     assert [b.text for b in history.buttons][:8] == [f"📋 {n}" for n in range(1, 9)]
     listing = history.content
     await alice.press(history, text="📋 1")
     await group.wait_for_message(lambda m: m is history and "Партия №" in m.content)
     sheet = history.content.split("\n")
-    marks = [line.split()[1] for line in sheet if re.match(r"^\s+\d+ (вышел|рыба) \d", line)]
+    marks = [line.split()[1] for line in sheet if re.match(r"^\s+\d+ (выход|рыба) \d", line)]
     expected = [
-        "вышел" if r.outcome.kind is OutcomeKind.WENT_OUT else "рыба" for r in match.results
+        "выход" if r.outcome.kind is OutcomeKind.WENT_OUT else "рыба" for r in match.results
     ]
     assert marks == expected
     totals = [line.split() for line in sheet if re.match(r"^\s{11}\s*-?\d+\s+-?\d+$", line)]
     assert totals and totals[-1] == [str(a.recorded) for a in match.scores]
-    refused = await alice.forge_press(history, "h1:1:1008")  # a match of another chat
+    refused = await alice.forge_press(history, "h2:kozel:1:1008")  # a match of another chat
     assert refused.show_alert and "Такой партии" in (refused.text or "")
-    refused = await alice.forge_press(history, "h1:1:777777")  # no such match at all
+    refused = await alice.forge_press(history, "h2:kozel:1:777777")  # no such match at all
     assert refused.show_alert
     await alice.press(history, text="↩️ К списку партий")
     await group.wait_for_message(lambda m: m is history and m.content == listing)
 
     # The message deleted meanwhile: the press is answered, the failed edit only logged.
     history.deleted = True
-    late = await alice.forge_press(history, "h1:1:0")
+    late = await alice.forge_press(history, "h2:kozel:1:0")
     assert late.answered and not late.show_alert
     await settle(fakegram)
     assert "could not be edited: Bad Request: message to edit not found" in bot.log()
@@ -336,3 +338,103 @@ async def open_next_game(group: FakeChat, users: Sequence[FakeUser], *, seats: i
     await group.wait_for_message(lambda m: m is lobby and f"({seats}/{seats})" in m.content)
     answer = await creator.press(lobby, data=button_data(lobby, "Начать"))
     assert answer.answered and not answer.show_alert, answer
+
+
+async def test_each_game_has_its_own_table_behind_its_button(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    """A Козёл match, then a Классика match, in one group: /top opens at the group's
+    default game (Козёл) with a button for Классика, which switches the same message to
+    Классика's table; /history and /stats likewise; forged presses change nothing."""
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    game = await open_game(fakegram, [alice, bob], seats=2, title="Клуб")
+    group = game.group
+    await play_until(
+        fakegram, game.people, lambda: any("Козёл —" in m.content for m in group.bot_messages)
+    )
+    await settle(fakegram)
+    kozel = bot.stored_match()
+    assert kozel.ruleset.variant.value == "kozel" and kozel.over
+
+    before = group.last_bot_message
+    await alice.command(group, "domino", "classic")
+    lobby = await group.wait_for_message(lambda m: "Классика" in m.content, after=before)
+    while "Игроков: 2" not in lobby.content:
+        shown = lobby.content
+        await alice.press(lobby, data=button_data(lobby, "👥"))
+        await group.wait_for_message(lambda m, shown=shown: m is lobby and m.content != shown)
+    answer = await bob.press(lobby, data=button_data(lobby, "Играю"))
+    assert answer.answered and answer.url is None, answer
+    await group.wait_for_message(lambda m: m is lobby and "(2/2)" in m.content)
+    answer = await alice.press(lobby, data=button_data(lobby, "Начать"))
+    assert answer.answered and not answer.show_alert, answer
+    await play_until(
+        fakegram, game.people, lambda: any("Победа —" in m.content for m in group.bot_messages)
+    )
+    await settle(fakegram)
+    classic = bot.stored_match()
+    assert classic.ruleset.variant.value == "classic" and classic.over
+    assert bot.stored("SELECT variant FROM stat_matches ORDER BY game_id") == [
+        ("kozel",),
+        ("classic",),
+    ]
+
+    # /top: Козёл first (the group's default game), its ratings; Классика one press away.
+    top = await ask(group, alice, "top", "🏆")
+    assert "· Козёл ·" in top.content and "Коз" in top.content
+    rows = board(top)
+    for seat, name in enumerate(("Алиса", "Боб")):
+        assert rows[name][0].split()[-2] == str(kozel.rating()[seat])
+        assert rows[name][1][0] == "1"  # one match of Козёл each
+    assert [b.text for b in top.buttons] == ["👥 Пары", "✅ Козёл", "Классика"]
+    answer = await alice.press(top, text="Классика")
+    assert answer.answered and not answer.show_alert
+    await group.wait_for_message(lambda m: m is top and "· Классика ·" in m.content)
+    rows = board(top)
+    winners = {seat for side in classic.winners for seat in classic.sides[side]}
+    for seat, name in enumerate(("Алиса", "Боб")):
+        first, counts = rows[name]
+        assert first.split()[-2] == str(classic.rating()[seat])
+        assert counts[:2] == ["1", str(int(seat in winners))]  # matches, wins
+    assert "Поб" in top.content and "Коз" not in top.content and "козл" not in top.content
+    assert "Рейт — рейтинг" in top.content
+    assert [b.text for b in top.buttons] == ["👥 Пары", "Козёл", "✅ Классика"]
+
+    # Forged presses: a game that does not exist, a table forged onto the lobby message.
+    shown = top.content
+    refused = await alice.forge_press(top, "t2:nope:g:1")
+    assert refused.show_alert and "Такой игры" in (refused.text or "")
+    for data in ("t2:Kozel:g:1", "t2:kozel_kozel_kozel:g:1"):  # not a key's form at all
+        refused = await alice.forge_press(top, data)
+        assert refused.show_alert and "устарела" in (refused.text or ""), data
+    assert top.content == shown
+    lobby_text = lobby.content
+    refused = await alice.forge_press(lobby, "t2:kozel:g:1")
+    assert refused.show_alert and "устарела" in (refused.text or "")
+    await settle(fakegram)
+    assert lobby.content == lobby_text and top.content == shown
+
+    # /history: Козёл's matches, then Классика's, and its sheet goes back to Классика.
+    history = await ask(group, bob, "history", "📜")
+    assert "· Козёл ·" in history.content and history.content.count("🐐") == 1
+    await bob.press(history, text="Классика")
+    await group.wait_for_message(lambda m: m is history and "· Классика ·" in m.content)
+    assert "🐐" not in history.content and "🏆" in history.content
+    await bob.press(history, text="📋 1")
+    await group.wait_for_message(lambda m: m is history and "Партия №" in m.content)
+    assert "Классика до 100" in history.content
+    await bob.press(history, text="↩️ К списку партий")
+    await group.wait_for_message(lambda m: m is history and "· Классика ·" in m.content)
+
+    # /stats: Alice's Козёл, her Классика by the button; nobody else's by a forged one.
+    mine = await ask(group, alice, "stats", "📊")
+    assert "· Козёл" in mine.content.split("\n")[0] and "Козлом" in mine.content
+    assert "Единственная партия" in mine.content and "Лучшая" not in mine.content
+    await alice.press(mine, text="Классика")
+    await group.wait_for_message(lambda m: m is mine and "· Классика" in m.content)
+    assert "🏆" in mine.content and "Козлом" not in mine.content
+    shown = mine.content
+    refused = await bob.forge_press(mine, f"st1:kozel:{bob.id}")  # someone else's stats
+    assert refused.show_alert and "устарела" in (refused.text or "")
+    assert mine.content == shown

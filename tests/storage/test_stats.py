@@ -36,6 +36,7 @@ ALEX, MASHA, OLYA, PETYA = 11, 12, 13, 14
 NAMES = {ALEX: "Alex", MASHA: "Маша", OLYA: "Оля 🌸", PETYA: "Петя"}
 START = datetime(2026, 11, 1, 18, 0, tzinfo=UTC)
 
+K, C = Variant.KOZEL, Variant.CLASSIC
 NO_THIRTEEN = KOZEL.with_options(open_threshold=0)
 TEAMS = KOZEL.with_options(teams=True)
 
@@ -114,8 +115,10 @@ async def record(db: Database, *games: GameRecord) -> list[bool]:
         return [await stats.record_match(tx, g) for g in games]
 
 
-async def rating_of(db: Database, user_id: int, chat_id: int | None = GROUP) -> int:
-    found = await stats.player_stats(db, user_id, chat_id)
+async def rating_of(
+    db: Database, user_id: int, chat_id: int | None = GROUP, game: Variant = Variant.KOZEL
+) -> int:
+    found = await stats.player_stats(db, user_id, chat_id, game=game)
     assert found is not None
     return found.rating
 
@@ -127,7 +130,7 @@ async def test_k11_25_points_gain_8(db: Database) -> None:
     match = played(KOZEL, 3, 56)
     assert match.seat_points() == (124, 25, 0)  # a real match that ends with 25 for seat 1
     assert await record(db, game(1, match, (ALEX, MASHA, OLYA))) == [True]
-    board = await stats.leaderboard(db, GROUP)
+    board = await stats.leaderboard(db, GROUP, game=K)
     assert [(r.name, r.rating, r.goats, r.avg_points) for r in board.rows] == [
         ("Оля 🌸", 10, 0, 0.0),
         ("Маша", 8, 0, 25.0),
@@ -147,9 +150,9 @@ async def test_k11_timeout_rule(db: Database) -> None:
     )
     assert await record(db, cancelled) == [True]
     assert [await rating_of(db, u) for u in (MASHA, PETYA, OLYA, ALEX)] == [1, 1, 2, 0]
-    alex = await stats.player_stats(db, ALEX, GROUP)
+    alex = await stats.player_stats(db, ALEX, GROUP, game=K)
     assert alex is not None and alex.goats == 1 and alex.streak == -1
-    entry = (await stats.history(db, GROUP)).rows[0]
+    entry = (await stats.history(db, GROUP, game=K)).rows[0]
     assert entry.ending is Ending.TIMEOUT
     assert [(p.name, p.goat, p.rating_gain) for p in entry.players] == [
         ("Маша", False, 1),
@@ -160,7 +163,7 @@ async def test_k11_timeout_rule(db: Database) -> None:
     # Elo: places by the points then, Alex last whatever his points: Оля, Маша, Петя, Alex
     expected = elo.updated((elo.START,) * 4, (1, 2, 0, 3))
     for user_id, rating in zip((MASHA, PETYA, OLYA, ALEX), expected, strict=True):
-        found = await stats.player_stats(db, user_id, GROUP)
+        found = await stats.player_stats(db, user_id, GROUP, game=K)
         assert found is not None and found.elo == round(rating)
 
 
@@ -184,9 +187,9 @@ async def test_record_match_is_idempotent(db: Database) -> None:
     finished = game(1, played(KOZEL, 3, 56), (ALEX, MASHA, OLYA))
     assert await record(db, finished, finished) == [True, False]
     assert await record(db, finished) == [False]
-    masha = await stats.player_stats(db, MASHA, GROUP)
+    masha = await stats.player_stats(db, MASHA, GROUP, game=K)
     assert masha is not None and (masha.matches, masha.rating) == (1, 8)
-    assert (await stats.history(db, GROUP)).total == 1
+    assert (await stats.history(db, GROUP, game=K)).total == 1
 
 
 async def test_cancelled_without_abandonment_and_lobbies_are_not_counted(db: Database) -> None:
@@ -195,9 +198,9 @@ async def test_cancelled_without_abandonment_and_lobbies_are_not_counted(db: Dat
     lobby = dataclasses.replace(cancelled, id=2, match=None)
     playing = dataclasses.replace(cancelled, id=3, status=GameStatus.PLAYING, ending=None)
     assert await record(db, cancelled, lobby, playing) == [False, False, False]
-    assert (await stats.leaderboard(db, GROUP)).total == 0
-    assert (await stats.history(db, GROUP)).total == 0
-    assert await stats.player_stats(db, ALEX, GROUP) is None
+    assert (await stats.leaderboard(db, GROUP, game=K)).total == 0
+    assert (await stats.history(db, GROUP, game=K)).total == 0
+    assert await stats.player_stats(db, ALEX, GROUP, game=K) is None
     assert await stats.match_sheet(db, 1) is None
 
 
@@ -212,7 +215,7 @@ async def test_surrender_makes_the_surrenderer_the_goat(db: Database) -> None:
         abandonment=Abandonment(1, Ending.SURRENDER, points),
     )
     assert await record(db, surrendered) == [True]
-    entry = (await stats.history(db, GROUP)).rows[0]
+    entry = (await stats.history(db, GROUP, game=K)).rows[0]
     assert entry.ending is Ending.SURRENDER
     assert [p.goat for p in entry.players] == [False, True, False]
     assert [p.rating_gain for p in entry.players][1] == 0
@@ -229,10 +232,10 @@ async def test_a_team_culprit_takes_the_partner_down_as_goat(db: Database) -> No
         1, match, (ALEX, MASHA, OLYA, PETYA), status=GameStatus.CANCELLED, abandonment=quit_
     )
     assert await record(db, gone) == [True]
-    entry = (await stats.history(db, GROUP)).rows[0]
+    entry = (await stats.history(db, GROUP, game=K)).rows[0]
     assert entry.ending is Ending.LEFT
     assert [p.goat for p in entry.players] == [True, False, True, False]
-    pairs = await stats.pair_leaderboard(db, GROUP)
+    pairs = await stats.pair_leaderboard(db, GROUP, game=K)
     # the culprit's pair gains the culprit's 0; the other pair the K-11 timeout amount
     assert {r.user_ids: (r.rating, r.goats) for r in pairs.rows} == {
         (ALEX, OLYA): (0, 1),
@@ -248,7 +251,7 @@ async def test_kozel_goat_rating_and_round_counts_follow_the_match(db: Database)
     assert await record(db, game(1, match, (ALEX, MASHA, OLYA, PETYA))) == [True]
     gains = rating_gains(match.seat_points())
     for seat, user_id in enumerate((ALEX, MASHA, OLYA, PETYA)):
-        found = await stats.player_stats(db, user_id, GROUP)
+        found = await stats.player_stats(db, user_id, GROUP, game=K)
         assert found is not None
         results = match.results
         assert found.rating == gains[seat]
@@ -266,13 +269,14 @@ async def test_classic_goat_is_the_last_place(db: Database) -> None:
     match = played(CLASSIC, 3, 5)
     points = match.seat_points()
     assert await record(db, game(1, match, (ALEX, MASHA, OLYA))) == [True]
-    entry = (await stats.history(db, GROUP)).rows[0]
+    entry = (await stats.history(db, GROUP, game=C)).rows[0]
     assert entry.variant is Variant.CLASSIC
     assert [p.goat for p in entry.players] == [p == min(points) for p in points]
+    assert [p.won for p in entry.players] == [p == max(points) for p in points]
     assert [p.rating_gain for p in entry.players] == list(classic_rating_gains(points))
     # Классика: more points place higher in Elo
     expected = elo.updated((elo.START,) * 3, elo.places(points, fewer_is_better=False))
-    found = await stats.player_stats(db, ALEX, None)
+    found = await stats.player_stats(db, ALEX, None, game=C)
     assert found is not None and found.elo == round(expected[0])
 
 
@@ -285,11 +289,12 @@ async def test_classic_mirrors_the_timeout_rule(db: Database) -> None:
     )
     assert await record(db, cancelled) == [True]
     # points are good: max(1, round_half_up((points - 35) / 10)): 0 -> 1, 88 -> 5
-    assert [await rating_of(db, u) for u in (ALEX, MASHA, OLYA)] == [1, 0, 5]
-    entry = (await stats.history(db, GROUP)).rows[0]
+    assert [await rating_of(db, u, game=C) for u in (ALEX, MASHA, OLYA)] == [1, 0, 5]
+    entry = (await stats.history(db, GROUP, game=C)).rows[0]
     assert [p.goat for p in entry.players] == [False, True, False]
+    assert [p.won for p in entry.players] == [False, False, True]  # Оля led when Маша left
     expected = elo.updated((elo.START,) * 3, (1, 2, 0))  # Оля, Alex, then Маша, who timed out
-    masha = await stats.player_stats(db, MASHA, GROUP)
+    masha = await stats.player_stats(db, MASHA, GROUP, game=C)
     assert masha is not None and masha.elo == round(expected[1]) < 1500
 
 
@@ -301,11 +306,11 @@ async def test_elo_two_people_and_none_with_a_computer(db: Database) -> None:
     assert await record(db, game(1, match, people), with_bot) == [True, True]
     for scope in (GROUP, None):
         for seat, user_id in enumerate(people):
-            found = await stats.player_stats(db, user_id, scope)
+            found = await stats.player_stats(db, user_id, scope, game=K)
             assert found is not None and found.elo == (1484 if seat == loser else 1516)
-    petya = await stats.player_stats(db, PETYA, GROUP)
+    petya = await stats.player_stats(db, PETYA, GROUP, game=K)
     assert petya is not None and petya.elo is None and petya.rating == 10
-    board = await stats.leaderboard(db, GROUP)
+    board = await stats.leaderboard(db, GROUP, game=K)
     assert len(board.rows) == 4  # the computer has no row
 
 
@@ -313,15 +318,15 @@ async def test_group_and_overall_totals_are_kept_apart(db: Database) -> None:
     first = game(1, played(KOZEL, 2, 1), (ALEX, MASHA))
     second = game(2, played(KOZEL, 2, 2), (ALEX, MASHA), chat_id=OTHER_GROUP)
     assert await record(db, first, second) == [True, True]
-    here = await stats.player_stats(db, ALEX, GROUP)
-    there = await stats.player_stats(db, ALEX, OTHER_GROUP)
-    overall = await stats.player_stats(db, ALEX, None)
+    here = await stats.player_stats(db, ALEX, GROUP, game=K)
+    there = await stats.player_stats(db, ALEX, OTHER_GROUP, game=K)
+    overall = await stats.player_stats(db, ALEX, None, game=K)
     assert here and there and overall
     assert (here.matches, there.matches, overall.matches) == (1, 1, 2)
     assert overall.rating == here.rating + there.rating
     assert overall.chat_id is None and here.chat_id == GROUP
-    assert (await stats.leaderboard(db, 0)).total == 2  # 0: all groups
-    assert [e.game_id for e in (await stats.history(db, OTHER_GROUP)).rows] == [2]
+    assert (await stats.leaderboard(db, 0, game=K)).total == 2  # 0: all groups
+    assert [e.game_id for e in (await stats.history(db, OTHER_GROUP, game=K)).rows] == [2]
 
 
 # Pairs, names, pages, /stats ----------------------------------------------------
@@ -332,7 +337,7 @@ async def test_pairs_are_the_same_two_people_whatever_their_seats(db: Database) 
     first = game(1, match, (ALEX, MASHA, OLYA, PETYA))  # Alex+Olya against Masha+Petya
     second = game(2, match, (MASHA, OLYA, PETYA, ALEX))  # Masha+Petya against Olya+Alex
     assert await record(db, first, second) == [True, True]
-    pairs = await stats.pair_leaderboard(db, GROUP)
+    pairs = await stats.pair_leaderboard(db, GROUP, game=K)
     assert pairs.total == 2
     by_ids = {row.user_ids: row for row in pairs.rows}
     assert set(by_ids) == {(ALEX, OLYA), (MASHA, PETYA)}
@@ -348,9 +353,9 @@ async def test_names_are_the_last_seen_ones(db: Database) -> None:
     assert await record(db, game(1, played(KOZEL, 3, 56), (ALEX, MASHA, OLYA)))
     async with db.transaction() as tx:  # Маша renames herself, then leaves the group
         await repo.upsert_user(tx, UserRecord(MASHA, "Мария", "Иванова 👑"))
-    board = await stats.leaderboard(db, GROUP)
+    board = await stats.leaderboard(db, GROUP, game=K)
     assert "Мария Иванова 👑" in [row.name for row in board.rows]
-    found = await stats.player_stats(db, MASHA, GROUP)
+    found = await stats.player_stats(db, MASHA, GROUP, game=K)
     assert found is not None and found.name == "Мария Иванова 👑"
     sheet = await stats.match_sheet(db, 1)
     assert sheet is not None and sheet.players[1].name == "Мария Иванова 👑"
@@ -366,8 +371,8 @@ async def test_paging(db: Database) -> None:
         for index, seed in enumerate((56, 1, 2, 3))
     ]
     assert await record(db, *games) == [True] * 4
-    first = await stats.leaderboard(db, GROUP, limit=5)
-    last = await stats.leaderboard(db, GROUP, offset=10, limit=5)
+    first = await stats.leaderboard(db, GROUP, limit=5, game=K)
+    last = await stats.leaderboard(db, GROUP, offset=10, limit=5, game=K)
     assert (first.total, first.pages, first.page_no, first.has_prev, first.has_next) == (
         12,
         3,
@@ -379,12 +384,12 @@ async def test_paging(db: Database) -> None:
     assert [r.place for r in last.rows] == [11, 12]
     ratings = [r.rating for r in first.rows] + [r.rating for r in last.rows]
     assert ratings == sorted(ratings, reverse=True)
-    every = (await stats.leaderboard(db, GROUP, limit=50)).rows
+    every = (await stats.leaderboard(db, GROUP, limit=50, game=K)).rows
     assert len({r.user_id for r in every}) == 12
-    recent = await stats.history(db, GROUP, offset=1, limit=2)
+    recent = await stats.history(db, GROUP, offset=1, limit=2, game=K)
     assert [e.game_id for e in recent.rows] == [3, 2] and recent.total == 4
     with pytest.raises(ValueError, match="limit >= 1"):
-        await stats.history(db, GROUP, limit=0)
+        await stats.history(db, GROUP, limit=0, game=K)
 
 
 async def test_streak_best_and_worst(db: Database) -> None:
@@ -400,7 +405,7 @@ async def test_streak_best_and_worst(db: Database) -> None:
     goats = [goat for *_, goat in lines]
     latest = goats[-1]
     run = len(goats) - next((i + 1 for i in reversed(range(len(goats))) if goats[i] != latest), 0)
-    found = await stats.player_stats(db, ALEX, GROUP)
+    found = await stats.player_stats(db, ALEX, GROUP, game=K)
     assert found is not None
     assert found.streak == (-run if latest else run) == -3
     assert found.goats == sum(goats) and found.matches == len(games)
@@ -434,3 +439,74 @@ async def test_the_match_sheet_is_the_match_round_by_round(db: Database) -> None
         assert line.totals == tuple(a.recorded for a in result.after)
         assert line.eggs_after == result.eggs_after
     assert sheet.rounds[-1].totals == tuple(a.recorded for a in match.scores)
+
+
+# Per game (issue 13) --------------------------------------------------------------
+
+
+async def test_each_game_has_its_own_board_history_ratings_and_elo(db: Database) -> None:
+    kozel = played(KOZEL, 2, 1)
+    classic = played(CLASSIC, 3, 5)
+    assert await record(
+        db, game(1, kozel, (ALEX, MASHA)), game(2, classic, (ALEX, MASHA, OLYA))
+    ) == [True, True]
+    assert await stats.games_of_group(db, GROUP) == (K, C)
+    assert await stats.games_of_group(db, OTHER_GROUP) == ()
+    assert await stats.games_of_player(db, OLYA, GROUP) == (C,)
+    assert await stats.games_of_player(db, ALEX, None) == (K, C)
+    assert await stats.games_of_player(db, PETYA, None) == ()
+
+    kozel_board = await stats.leaderboard(db, GROUP, game=K)
+    assert {r.user_id: (r.matches, r.rating) for r in kozel_board.rows} == {
+        ALEX: (1, kozel.rating()[0]),
+        MASHA: (1, kozel.rating()[1]),
+    }
+    classic_board = await stats.leaderboard(db, GROUP, game=C)
+    winners = {seat for side in classic.winners for seat in classic.sides[side]}
+    assert {r.user_id: (r.matches, r.rating, r.wins) for r in classic_board.rows} == {
+        user: (1, classic.rating()[seat], int(seat in winners))
+        for seat, user in enumerate((ALEX, MASHA, OLYA))
+    }
+    assert [e.game_id for e in (await stats.history(db, GROUP, game=K)).rows] == [1]
+    assert [e.game_id for e in (await stats.history(db, GROUP, game=C)).rows] == [2]
+
+    # Elo per game: Классика's starts from 1500 whatever Козёл did before it.
+    places = elo.places(classic.seat_points(), fewer_is_better=False)
+    expected = elo.updated((elo.START,) * 3, places)
+    for scope in (GROUP, None):
+        for seat, user in enumerate((ALEX, MASHA, OLYA)):
+            found = await stats.player_stats(db, user, scope, game=C)
+            assert found is not None and found.elo == round(expected[seat])
+            assert found.game is C and found.best is not None and found.best.game_id == 2
+        alex = await stats.player_stats(db, ALEX, scope, game=K)
+        assert alex is not None and alex.elo in (1484, 1516) and alex.matches == 1
+        assert alex.best is not None and alex.best.game_id == 1
+    assert await stats.player_stats(db, OLYA, GROUP, game=K) is None
+
+
+async def test_where_points_are_good_the_streak_counts_wins(db: Database) -> None:
+    seeds = (1, 2, 3, 4, 5, 6)
+    games = [game(i + 1, played(CLASSIC, 2, s), (ALEX, MASHA)) for i, s in enumerate(seeds)]
+    assert await record(db, *games) == [True] * len(games)
+    won = [0 in g.match.winners for g in games if g.match]
+    latest = won[-1]
+    run = len(won) - next((i + 1 for i in reversed(range(len(won))) if won[i] != latest), 0)
+    found = await stats.player_stats(db, ALEX, GROUP, game=C)
+    assert found is not None
+    assert (found.wins, found.matches) == (sum(won), len(won))
+    assert found.streak == (run if latest else -run)
+    pairs_of_kozel = await stats.pair_leaderboard(db, GROUP, game=K)
+    assert pairs_of_kozel.total == 0
+
+
+async def test_pairs_are_kept_per_game(db: Database) -> None:
+    teams = played(TEAMS, 4, 7)
+    assert await record(db, game(1, teams, (ALEX, MASHA, OLYA, PETYA)))
+    assert (await stats.pair_leaderboard(db, GROUP, game=K)).total == 2
+    assert (await stats.pair_leaderboard(db, GROUP, game=C)).total == 0
+    rows = (await stats.pair_leaderboard(db, GROUP, game=K)).rows
+    winners = elo.places(teams.seat_points(), fewer_is_better=True)
+    assert {r.user_ids: r.wins for r in rows} == {
+        (ALEX, OLYA): int(winners[0] == 0),
+        (MASHA, PETYA): int(winners[1] == 0),
+    }
