@@ -73,7 +73,15 @@ from domino.errors import DominoError, IllegalMove, NotYourTurn, RoundOver
 from domino.geometry import End
 from domino.layout import Layout, LineLayout, new_layout
 from domino.rules import Opening, Ruleset
-from domino.tiles import ALL_TILES, BLANK_DOUBLE, DOUBLES_MASK, FULL_SET_MASK, Tile, mask_value
+from domino.tiles import (
+    ALL_TILES,
+    BLANK_DOUBLE,
+    DOUBLES_MASK,
+    FULL_SET_MASK,
+    SUIT_MASK,
+    Tile,
+    mask_value,
+)
 from domino.views import OutcomeKind, RoundOutcome, RoundView
 
 _OPENING_RULE = {Opening.LOWEST_DOUBLE_FROM_ONE: "K-3", Opening.HIGHEST_DOUBLE: "T-2"}
@@ -307,16 +315,25 @@ class Round:
                 if end_mask & bit:
                     actions.append(plays[end][index])
             playable ^= bit
-        doubles = hand & DOUBLES_MASK & layout.fit_mask
-        if doubles and self._max_doubles > 1:
-            actions.extend(self._double_sets(doubles, end_masks, self._max_doubles))
-        if doubles and self._may_close:
+        if self._max_doubles > 1 or self._may_close:
+            actions.extend(self._double_moves(hand & DOUBLES_MASK & layout.fit_mask, end_masks))
+        return tuple(actions)
+
+    def _double_moves(
+        self, doubles: int, end_masks: tuple[tuple[End, int], ...]
+    ) -> list[PlayDoubles | Close]:
+        """The moves beyond one tile that the game allows with the mover's playable
+        `doubles` (a mask): the sets of doubles (M-3, O-2), then the closes (O-3)."""
+        moves: list[PlayDoubles | Close] = []
+        if self._max_doubles > 1:
+            moves.extend(self._double_sets(doubles, end_masks, self._max_doubles))
+        if self._may_close:
             while doubles:
                 bit = doubles & -doubles
                 tile = ALL_TILES[bit.bit_length() - 1]
-                actions.extend(Close(tile, end) for end, mask in end_masks if mask & bit)
+                moves.extend(Close(tile, end) for end, mask in end_masks if mask & bit)
                 doubles ^= bit
-        return tuple(actions)
+        return moves
 
     @staticmethod
     def _double_sets(
@@ -573,37 +590,55 @@ class Round:
         For computer players' simulations and the benchmark. Policy: a forced draw or
         knock takes no randomness, otherwise the play `legal[int(rng.random() * n)]`
         of the `n` legal actions. On a line the mask kernel `_core.line_playout`
-        plays exactly that game without building actions; other layouts, and games with
+        plays exactly that game without building actions or copying the round
+        (`_line_playout`); other layouts, and games with
         several doubles in one turn or closed ends (M-3, O-2, O-3, which the kernel does
         not know), step through `legal_actions` and `apply`.
         """
         if self.outcome is not None:
             return self.outcome
+        layout = self._layout
+        turn = self.turn
+        if (
+            isinstance(layout, LineLayout)
+            and self._max_doubles == 1
+            and not self._may_close
+            and turn is not None
+        ):
+            return self._line_playout(layout, turn, rng)
         sim = self.copy()
-        if sim._layout.is_empty:
-            sim._random_step(rng)
-            if sim.outcome is not None:
-                return sim.outcome
-        layout = sim._layout
-        if isinstance(layout, LineLayout) and sim._max_doubles == 1 and not sim._may_close:
-            left, right = layout.pips
-            end = len(sim._bazaar) - min(sim.ruleset.bazaar_reserve, len(sim._bazaar))
-            drawable = tuple(t.index for t in sim._bazaar[sim._drawn : end])
-            hands = sim._hands
-            went_out, seat = _core.line_playout(
-                hands,
-                left,
-                right,
-                sim.turn,  # type: ignore[arg-type]  # not over
-                drawable,
-                layout.table_mask | sim._reserved_mask,
-                rng,
-            )
-            kind = OutcomeKind.WENT_OUT if went_out else OutcomeKind.FISH
-            return RoundOutcome(kind, seat, tuple(mask_value(hand) for hand in hands))
         while sim.outcome is None:
             sim._random_step(rng)
         return sim.outcome
+
+    def _line_playout(self, layout: LineLayout, turn: int, rng: random.Random) -> RoundOutcome:
+        """`playout` on a line by the mask kernel, on copies of the hands only. An
+        empty table's opening play is chosen here as `legal_actions` lists it (the
+        playable tiles in index order, one `Play` each); it lies low half LEFT, high
+        half RIGHT (`LineLayout`), and ends the round as `_after_play` would (C-8)."""
+        hands = self._hands.copy()
+        blocked = layout.table_mask | self._reserved_mask
+        if layout.table_mask:
+            left, right = layout.pips
+        else:
+            playable = self._playable(hands[turn])
+            for _ in range(int(rng.random() * playable.bit_count())):
+                playable &= playable - 1
+            bit = playable & -playable
+            index = bit.bit_length() - 1
+            hands[turn] ^= bit
+            blocked |= bit
+            left, right = _core.TILE_LOW[index], _core.TILE_HIGH[index]
+            if not hands[turn]:
+                return RoundOutcome(OutcomeKind.WENT_OUT, turn, tuple(map(mask_value, hands)))
+            if not (SUIT_MASK[left] | SUIT_MASK[right]) & ~blocked:
+                return RoundOutcome(OutcomeKind.FISH, turn, tuple(map(mask_value, hands)))
+            turn = (turn + 1) % self.players
+        end = len(self._bazaar) - min(self.ruleset.bazaar_reserve, len(self._bazaar))
+        drawable = tuple(t.index for t in self._bazaar[self._drawn : end])
+        went_out, seat = _core.line_playout(hands, left, right, turn, drawable, blocked, rng)
+        kind = OutcomeKind.WENT_OUT if went_out else OutcomeKind.FISH
+        return RoundOutcome(kind, seat, tuple(map(mask_value, hands)))
 
     def _random_step(self, rng: random.Random) -> None:
         """The playout policy: a forced draw or knock, else a uniform random play."""
