@@ -1,16 +1,19 @@
-"""/top and /history sent in a private chat (handlers/stats.py): one handler answers both,
-each with its own text naming the command, without Telegram."""
+"""handlers/stats.py without Telegram: /top and /history sent in a private chat (one
+handler answers both, each with its own text naming the command), and which messages a
+stats press may edit."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 import pytest
 from aiogram.filters import Command, CommandObject
-from aiogram.types import Message
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
+from bot.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from bot.i18n import Lang
-from handlers.stats import on_group_only_in_private, router
+from handlers.stats import on_group_only_in_private, router, shows_kind
 
 
 def group_only_commands() -> tuple[str, ...]:
@@ -41,3 +44,41 @@ async def test_each_is_answered_with_its_own_text(name: str, lang: Lang) -> None
     )
     (answer,) = message.answers
     assert f"/{name} " in answer
+
+
+def message_with(*data: str) -> Message:
+    """A group message whose keyboard carries buttons with these callback data."""
+    buttons = [[InlineKeyboardButton(text=str(n), callback_data=d)] for n, d in enumerate(data)]
+    return Message.model_validate(
+        {
+            "message_id": 1,
+            "date": 0,
+            "chat": {"id": -100, "type": "supergroup", "title": "Двор"},
+            "text": "x",
+            "reply_markup": InlineKeyboardMarkup(inline_keyboard=buttons),
+        }
+    )
+
+
+def test_a_press_counts_only_on_a_screen_of_its_kind() -> None:
+    """A forged table on the lobby, a /top press on /history, a /stats press about someone
+    else: none of them is taken as a stats screen of that kind."""
+    top = message_with(TopCb(game="kozel", scope=TopScope.PLAYERS, page=2).pack())
+    lobby = message_with("l1:5:j:-", "l1:5:s:-")
+    history = message_with(HistoryCb(game="kozel", page=1, match=3).pack())
+    stats = message_with(StatsCb(game="classic", user=7).pack())
+
+    def anything(data: str) -> bool:
+        return True
+
+    assert shows_kind(top, TopCb, anything)
+    assert not shows_kind(lobby, TopCb, anything)
+    assert not shows_kind(history, TopCb, anything)
+    assert shows_kind(history, HistoryCb, anything)
+    assert not shows_kind(message_with(), StatsCb, anything)
+
+    def about(user: int) -> Callable[[str], bool]:
+        return lambda data: StatsCb.unpack(data).user == user
+
+    assert shows_kind(stats, StatsCb, about(7))
+    assert not shows_kind(stats, StatsCb, about(8))
