@@ -1,13 +1,23 @@
 """Engine benchmark: random rounds against the PyPI package `dominoes` 6.1.0, and the
 time a press spends loading its stored match.
 
-    .venv/bin/python bench/engine.py [--rounds N] [--repeats K] [--compare-with REV]
+    .venv/bin/python bench/engine.py [--rounds N] [--game-rounds M] [--repeats K]
+                                     [--compare-with REV]
 
 Both engines play the same game (Козёл with 4 players x 7 tiles, no bazaar, one
 line), dealt and played at random, in the same run on the same machine; each
-figure is the best of K repeats. Ours is measured twice: `Round.start` followed by
-`Round.playout` (the mask kernel computer players use), and `Round.start` followed
-by a loop of `legal_actions()` / `apply()` through the public API.
+figure is the best of K repeats, in CPU time of this process (other processes on a
+shared machine count less), the runs interleaved (ours, theirs, ours, ...) so that
+a busy moment falls on all of them alike. Ours is measured twice: `Round.start`
+followed by `Round.playout` (the mask kernel computer players use), and `Round.start`
+followed by a loop of `legal_actions()` / `apply()` through the public API.
+
+Per game: the same two figures for every game in `domino.variants.VARIANTS`, each with
+its default options and four players where it allows them, dealt and played at random
+in the same run (M rounds per timed run, best of K). A first round is dealt each time
+(K-3, T-2, S-2's turned tiles); the mask kernel plays the line games of one tile per
+turn, the others (several doubles in one turn, M-3 and O-2; a spinner, O-1) step
+through `legal_actions` and `apply`.
 
 Load per press: every press loads its game, so `Match.from_json` of a 15-round
 match (Козёл for 4, greedy players, one action before the end of round 15) must
@@ -19,6 +29,7 @@ measured in a child process that imports that revision's `domino` (`git archive`
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import statistics
@@ -27,7 +38,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 # Appended, not put first: a child run with PYTHONPATH naming another tree imports
@@ -37,7 +48,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 from domino.match import LoggedAction, Match
 from domino.players import GreedyPlayer
 from domino.round import Round
-from domino.rules import KOZEL
+from domino.rules import KOZEL, Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 LOAD_BUDGET_MS = 1.0
@@ -46,12 +57,18 @@ BEFORE_ISSUE_12 = "c88a6ad"
 
 
 def best_time(run: Callable[[], None], repeats: int) -> float:
-    """Seconds of the fastest of `repeats` runs."""
-    best = float("inf")
+    """CPU seconds of the fastest of `repeats` runs."""
+    return best_times([run], repeats)[0]
+
+
+def best_times(runs: Sequence[Callable[[], None]], repeats: int) -> list[float]:
+    """CPU seconds of the fastest of `repeats` runs of each of `runs`, taken in turns."""
+    best = [float("inf")] * len(runs)
     for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
+        for index, run in enumerate(runs):
+            start = time.process_time()
+            run()
+            best[index] = min(best[index], time.process_time() - start)
     return best
 
 
@@ -66,6 +83,50 @@ def ours_public_api(rounds: int, rng: random.Random) -> None:
         while round_.turn is not None:
             legal = round_.legal_actions()
             round_.apply(legal[int(rng.random() * len(legal))])
+
+
+def game_playout(ruleset: Ruleset, players: int, rounds: int, rng: random.Random) -> None:
+    for _ in range(rounds):
+        Round.start(ruleset, players, rng).playout(rng)
+
+
+def game_public_api(ruleset: Ruleset, players: int, rounds: int, rng: random.Random) -> None:
+    for _ in range(rounds):
+        round_ = Round.start(ruleset, players, rng)
+        while round_.turn is not None:
+            legal = round_.legal_actions()
+            round_.apply(legal[int(rng.random() * len(legal))])
+
+
+def rounds_per_s(seconds: float, rounds: int) -> str:
+    return f"{rounds / seconds:,.0f} rounds/s ({seconds / rounds * 1e6:.1f} µs/round)"
+
+
+def report_games(rounds: int, repeats: int) -> None:
+    """Rounds per second of every game, through the playout and the public API, all
+    measured in turns (`best_times`)."""
+    # Imported here: the child run of an earlier revision (`earlier_load_ms`) has no games.
+    from domino.variants import VARIANTS
+
+    tables = [
+        (game, 4 if 4 in game.ruleset.hand_sizes else game.ruleset.max_players) for game in VARIANTS
+    ]
+    runs = [
+        functools.partial(run, game.ruleset, players, rounds, random.Random(1))
+        for game, players in tables
+        for run in (game_playout, game_public_api)
+    ]
+    seconds = best_times(runs, repeats)
+    print(
+        f"per game, default options, best of {repeats} runs of {rounds} rounds, CPU time"
+        " (start + playout | start + legal_actions/apply):"
+    )
+    for index, (game, players) in enumerate(tables):
+        playout, api = seconds[2 * index : 2 * index + 2]
+        print(
+            f"  {game.key.value:<10} {game.name} ({players} players):"
+            f" {rounds_per_s(playout, rounds)} | {rounds_per_s(api, rounds)}"
+        )
 
 
 def theirs(rounds: int, dominoes: object) -> None:
@@ -171,6 +232,9 @@ def report_rounds(name: str, seconds: float, rounds: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5000, help="rounds per timed run")
+    parser.add_argument(
+        "--game-rounds", type=int, default=1000, help="rounds per timed run of each game"
+    )
     parser.add_argument("--repeats", type=int, default=5, help="timed runs; the best counts")
     parser.add_argument(
         "--compare-with",
@@ -186,28 +250,31 @@ def main() -> None:
         return
     report_loads(repeats, args.compare_with)
 
-    print(f"Козёл, 4 players x 7 tiles, no bazaar; best of {repeats} runs of {rounds} rounds")
+    print(
+        f"Козёл, 4 players x 7 tiles, no bazaar; best of {repeats} runs of {rounds} rounds,"
+        " CPU time"
+    )
     rng = random.Random(1)
-    playout_us = report_rounds(
-        "ours (start + playout)", best_time(lambda: ours_playout(rounds, rng), repeats), rounds
-    )
-    api_us = report_rounds(
-        "ours (start + legal_actions/apply)",
-        best_time(lambda: ours_public_api(rounds, rng), repeats),
-        rounds,
-    )
+    runs = [lambda: ours_playout(rounds, rng), lambda: ours_public_api(rounds, rng)]
     try:
         import dominoes
     except ImportError:
-        print("dominoes: not installed (pip install dominoes==6.1.0) - no comparison")
+        dominoes = None
     else:
         random.seed(1)
+        runs.append(lambda: theirs(rounds, dominoes))
+    seconds = best_times(runs, repeats)
+    playout_us = report_rounds("ours (start + playout)", seconds[0], rounds)
+    api_us = report_rounds("ours (start + legal_actions/apply)", seconds[1], rounds)
+    if dominoes is None:
+        print("dominoes: not installed (pip install dominoes==6.1.0) - no comparison")
+    else:
         version = getattr(dominoes, "__version__", "6.1.0")
-        theirs_us = report_rounds(
-            f"dominoes {version}", best_time(lambda: theirs(rounds, dominoes), repeats), rounds
-        )
+        theirs_us = report_rounds(f"dominoes {version}", seconds[2], rounds)
         print(f"ratio (dominoes / ours, playout): {theirs_us / playout_us:.2f}")
         print(f"ratio (dominoes / ours, public API): {theirs_us / api_us:.2f}")
+
+    report_games(args.game_rounds, repeats)
 
     positions = mid_round_positions(2000, random.Random(2))
 

@@ -155,7 +155,8 @@ class Round:
         seat: a later round that seat opens with any tile (K-4, T-2, S-2).
         """
         deal = deal_tiles(ruleset, players, rng, first=leader is None)
-        return cls.from_deal(ruleset, players, deal, leader=leader)
+        masks = [mask_of_tiles(hand) for hand in deal.hands]
+        return cls._dealt(ruleset, players, deal, masks, leader)
 
     @classmethod
     def from_deal(
@@ -180,6 +181,17 @@ class Round:
             raise DominoError("a deal must hold each of the 28 tiles exactly once")
         if not all(masks):
             raise DominoError("every hand of a deal needs at least one tile")
+        hands = tuple(map(tiles_in, masks))
+        if hands != deal.hands:
+            deal = Deal(hands, deal.bazaar, deal.redeals, deal.turned)
+        return cls._dealt(ruleset, players, deal, masks, leader)
+
+    @classmethod
+    def _dealt(
+        cls, ruleset: Ruleset, players: int, deal: Deal, masks: list[int], leader: int | None
+    ) -> Round:
+        """The round of a deal known to be whole with sorted hands (as `domino.deal.deal`
+        deals them), `masks` being those hands: the opening (K-3, T-2, S-2) and the state."""
         opening: Tile | None = None
         turns = leader is None and ruleset.opening is Opening.TURNED_TILE
         if deal.turned and not turns:
@@ -200,10 +212,7 @@ class Round:
         self.turn = leader
         self.turn_no = 0
         self.outcome = None
-        hands = tuple(map(tiles_in, masks))
-        self._deal = (
-            deal if hands == deal.hands else Deal(hands, deal.bazaar, deal.redeals, deal.turned)
-        )
+        self._deal = deal
         self._hands = masks
         self._bazaar = deal.bazaar
         self._drawn = 0
@@ -211,8 +220,9 @@ class Round:
         self._reserved_mask = mask_of_tiles(deal.bazaar[len(deal.bazaar) - reserve :])
         self._layout = new_layout(ruleset.layout)
         self._history = []
-        self._max_doubles = ruleset.game.max_doubles
-        self._may_close = ruleset.game.may_close
+        game = ruleset.game
+        self._max_doubles = game.max_doubles
+        self._may_close = game.may_close
         return self
 
     # ------------------------------------------------------------------ reading

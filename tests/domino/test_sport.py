@@ -403,3 +403,24 @@ def test_a_pass_is_the_only_action_without_a_fitting_tile_in_every_dealt_round()
             else:
                 assert not any(isinstance(action, Knock) for action in legal)
             round_.apply(legal[int(rng.random() * len(legal))])
+
+
+def reference_playout(round_: Round, rng: random.Random) -> RoundOutcome | None:
+    """The playout policy spelled out with the public API, on a copy."""
+    sim = round_.copy()
+    while sim.turn is not None:
+        legal = sim.legal_actions()
+        sim.apply(legal[0] if legal[0] is KNOCK else legal[int(rng.random() * len(legal))])
+    return sim.outcome
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_playout_kernel_opens_with_any_tile_as_the_public_api_would(seed: int) -> None:
+    """S-2's any-tile opening (and a later round's) in the mask kernel: the same game,
+    and the round itself untouched."""
+    for leader in (None, seed % 4):
+        round_ = Round.start(SPORT, 4, random.Random(seed), leader=leader)
+        before = round_.copy()
+        outcome = round_.playout(random.Random(seed))
+        assert outcome == reference_playout(round_, random.Random(seed))
+        assert round_ == before and round_.layout.is_empty
