@@ -461,7 +461,9 @@ class Round:
         self, action: PlayDoubles, hand: int, layout: Layout
     ) -> DominoError | None:
         """M-3, O-2: from two to `max_doubles` different doubles, each on its own end open
-        at the start of the turn (checked one by one against the table before any)."""
+        at the start of the turn (checked one by one against the table before any), named
+        in the order of their ends as `legal_actions` lists them, so that a move has one
+        text (in the log, on a button)."""
         plays = action.plays
         most = self._max_doubles
         if most < 2:
@@ -486,6 +488,13 @@ class Round:
             refusal = self._play_refusal(play, hand, layout)
             if refusal is not None:
                 return refusal
+        by_end = {play.end: play for play in plays}
+        in_order = tuple(by_end[end] for end in End if end in by_end)
+        if plays != in_order:
+            return IllegalMove(
+                "name the doubles in the order of their ends (LEFT, RIGHT, UP, DOWN):"
+                f" {PlayDoubles(in_order)}"
+            )
         return None
 
     def _close_refusal(self, action: Close, hand: int, layout: Layout) -> DominoError | None:
