@@ -237,6 +237,7 @@ def test_o2_is_refused_with_its_reason() -> None:
         "p2-2L+p6-6R": "6-6 does not fit",
         "p2-2L+p3-3U": "do not hold 3-3",
         "p2-2L+p1-1R+p4-4U+p5-5D+p6-6L": "from 2 to 4 doubles",
+        "p1-1R+p2-2L": r"order of their ends \(LEFT, RIGHT, UP, DOWN\): p2-2L\+p1-1R",
     }
     for text, reason in refused.items():
         action = parse_action(text)

@@ -179,6 +179,7 @@ def test_m3_is_refused_with_its_reason() -> None:
         "p2-2L+p2-2R": "only different doubles",
         "p2-2L+p3-3R": "3-3 does not fit",
         "p2-2L+p5-5R+p3-3L": "from 2 to 2 doubles",
+        "p5-5R+p2-2L": "in the order of their ends",
     }
     for text, reason in refused.items():
         assert not rnd.is_legal(parse_action(text), 1)
