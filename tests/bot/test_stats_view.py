@@ -16,7 +16,7 @@ from bot import stats_view as view
 from bot.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from bot.i18n import Lang
 from domino.rules import Variant
-from domino.variants import find_variant
+from domino.variants import VARIANTS, GameVariant, find_variant
 from domino.views import OutcomeKind
 from storage.records import Ending
 from storage.stats import (
@@ -462,3 +462,31 @@ def test_the_sheet_tells_of_remembered_points_only_in_games_with_the_rule_of_13(
     assert "запоминаются" in view.sheet_text(sheet(), Lang.RU)
     classic = dataclasses.replace(sheet(), variant=Variant.CLASSIC)
     assert "запоминаются" not in view.sheet_text(classic, Lang.RU)
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+@pytest.mark.parametrize("game", VARIANTS, ids=lambda game: game.key.value)
+def test_every_game_has_its_screens_in_its_own_words(game: GameVariant, lang: Lang) -> None:
+    """Each game's table, stats, history and sheet: the loser's word only where points
+    are bad (Осёл's is the осёл, not the козёл), wins where they are good."""
+    key = game.key
+    board = view.leaderboard_text(Page((leader(1, "Алиса"),), 1, 0, 10), "Двор", game, lang)
+    pairs = view.pairs_text(Page((PairRow(1, (1, 2), ("А", "Б"), 3, 2, 1, 9.0, 1),), 1, 0, 10),
+                            "Двор", game, lang)  # fmt: skip
+    mine = view.player_stats_text(stats_of(game=key, streak=-3), "Двор", lang)
+    history = view.history_text(Page((entry(3),), 1, 0, 10), "Двор", game, lang)
+    sheet_text = view.sheet_text(dataclasses.replace(sheet(), variant=key), lang)
+    texts = (board, pairs, mine, history, sheet_text)
+    name = view.game_name(game, lang)
+    assert all(name in text for text in texts)
+    goat = ("козлом", "🐐") if lang is Lang.RU else ("the goat", "🐐")
+    donkey = ("ослом", "🫏") if lang is Lang.RU else ("the donkey", "🫏")
+    marks = {"kozel": (goat, donkey), "osel": (donkey, goat)}
+    own, other = marks.get(key.value, ((), goat + donkey))
+    for text in texts:
+        assert not any(word in text.lower() for word in other), text
+    if own:  # the word in the table and /stats, the mark in /stats and the history
+        assert own[0] in board.lower() and own[0] in mine.lower()
+        assert own[1] in mine and own[1] in history
+    if not game.points_are_bad:
+        assert "🏆" in mine and ("Поб" if lang is Lang.RU else "Won") in board
