@@ -1,11 +1,23 @@
 """Which game a group plays (issue 13), end to end through the fake Telegram with the bot as
 a process: a whole match of Классика opened by `/domino classic`, an unknown game answered
 politely, the lobby's game button, the group's default game in /settings, and /rules for
-the game in the chat."""
+the game in the chat; whole matches of Морской козёл, Осёл and Спортивное from
+`/domino <game>` to the final announcement, with several doubles laid at once and an end
+closed by people's presses, «Пас» in Спортивное, and the bot killed and started again in
+the middle of Осёл."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from bot.callbacks import MoveKind
+from bot.i18n import Lang, t
+from bot.presenter.common import side_names
+from domino.actions import Draw
+from domino.match import Match
+from tests.e2e.fault_tools import check_stored_games
 from tests.e2e.harness import (
+    MOVE_PREFIX,
     BotProcess,
     Person,
     assert_hands_private,
@@ -14,7 +26,7 @@ from tests.e2e.harness import (
     set_turn_timer,
     settle,
 )
-from tests.fakegram import FakeTelegram
+from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
 WAIT = 60.0  # generous: a loaded machine only makes the bot slower, never wrong
@@ -123,7 +135,12 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
     await alice.private_chat.wait_for_message(lambda m: "Классика — кто" in m.content)
     await bob.command(None, "rules")
     await bob.private_chat.wait_for_message(lambda m: "Козёл — кто" in m.content)
-    await press_and_wait(alice, group, lobby, "🎲 Игра: Классика", "Домино: Козёл")
+    # The button goes through every game, each with its own options, back to Козёл.
+    for name, target in [("Морской козёл", 125), ("Осёл", 125), ("Спортивное", 200)]:
+        await press_and_wait(alice, group, lobby, "🎲 Игра:", f"Домино: {name}")
+        assert f"игра до {target}" in lobby.content
+    assert "Пары: 2×2" in lobby.content and not any("👥" in b.text for b in lobby.buttons)
+    await press_and_wait(alice, group, lobby, "🎲 Игра: Спортивное", "Домино: Козёл")
     assert "игра до 101" in lobby.content  # back to Козёл's own defaults
     await press_and_wait(alice, group, lobby, "Отменить", "Набор в игру отменён")
 
@@ -136,6 +153,9 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
     assert [b.text for b in shown.buttons if (b.callback_data or "").startswith("dg1:")] == [
         "✅ 🎲 Козёл",
         "🎲 Классика",
+        "🎲 Морской козёл",
+        "🎲 Осёл",
+        "🎲 Спортивное",
     ]
     answer = await bob.press(shown, data="dg1:classic", timeout=WAIT)
     assert answer.show_alert, answer  # admins only
@@ -161,3 +181,244 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
         lambda m: "Игроки" in m.content, after=before, timeout=WAIT
     )
     assert "Домино: Козёл" in lobby.content
+
+
+# --- Морской козёл, Осёл, Спортивное ------------------------------------------------------
+
+COMPUTERS = ["🤖 Компьютер 1", "🤖 Компьютер 2", "🤖 Компьютер 3"]
+MOVES = {k.value for k in (MoveKind.PLAY, MoveKind.DOUBLES, MoveKind.CLOSE, MoveKind.KNOCK)}
+
+
+def kind_of(data: str) -> str:
+    """The `MoveKind` value of a hand button's callback data (`m1:game:move:kind:...`)."""
+    return data.split(":")[3]
+
+
+def move_of(data: str) -> int:
+    return int(data.split(":")[2])
+
+
+@dataclass
+class Player(Person):
+    """A person who lays several doubles at once whenever the hand offers them (from the
+    «⏩» menu), closes an end from the «🔒» menu the first `closes` times it is offered,
+    and otherwise plays as a plain `Person`. Keeps every press the bot took (no alert)
+    with the text of the button pressed."""
+
+    closes: int = 1
+    taken: list[tuple[str, str]] = field(default_factory=list)  # (callback data, text)
+    shown: dict[str, str] = field(default_factory=dict)  # callback data -> button text
+
+    def pressed(self, kind: MoveKind) -> int:
+        return sum(1 for data, _ in self.taken if kind_of(data) == kind.value)
+
+    def choice(self, hand: StoredMessage) -> str | None:
+        self.shown.update({b.callback_data: b.text for b in hand.buttons if b.callback_data})
+        return super().choice(hand)
+
+    def answered(self, data: str, answer: CallbackAnswer) -> None:
+        if answer.answered and not answer.show_alert:
+            self.taken.append((data, self.shown.get(data, "")))
+
+    async def take_turn(self) -> bool:
+        hand = self.hand()
+        if hand is None or not self.my_turn():
+            return False
+        offered = {kind_of(b.callback_data): b.callback_data for b in move_buttons(hand)}
+        if MoveKind.CHOOSE_DOUBLES.value in offered:
+            return await self._from_menu(hand, offered[MoveKind.CHOOSE_DOUBLES.value], "2")
+        if MoveKind.CHOOSE_CLOSE.value in offered and self.pressed(MoveKind.CLOSE) < self.closes:
+            return await self._from_menu(hand, offered[MoveKind.CHOOSE_CLOSE.value], "c")
+        return await super().take_turn()
+
+    async def _from_menu(self, hand: StoredMessage, opener: str, kind: str) -> bool:
+        """Open the menu, then press its first move: the hand shows the menu in place."""
+        answer = await self.user.press(hand, data=opener, timeout=self.press_timeout)
+        self.presses += 1
+        if answer.show_alert:
+            return True  # the position moved on meanwhile: the next look decides
+        await self.fake.wait_for(
+            lambda: any(kind_of(b.callback_data) == kind for b in move_buttons(hand)),
+            timeout=WAIT,
+        )
+        button = next(b for b in move_buttons(hand) if kind_of(b.callback_data) == kind)
+        self.shown[button.callback_data] = button.text
+        answer = await self.user.press(hand, data=button.callback_data, timeout=self.press_timeout)
+        self.presses += 1
+        self.answered(button.callback_data, answer)
+        return True
+
+
+@dataclass(frozen=True)
+class MoveButton:
+    text: str
+    callback_data: str
+
+
+def move_buttons(message: StoredMessage) -> list[MoveButton]:
+    return [
+        MoveButton(b.text, b.callback_data)
+        for b in message.buttons
+        if b.callback_data and b.callback_data.startswith(MOVE_PREFIX)
+    ]
+
+
+@dataclass(frozen=True)
+class Lobby:
+    content: str
+    buttons: list[str]
+
+
+async def open_named_game(
+    fake: FakeTelegram, game: str, people: list[FakeUser], computers: int
+) -> tuple[FakeChat, Lobby, StoredMessage]:
+    """`/domino <game>` in a new group whose admin (the first person) switched the turn
+    timer off: everyone sits down, computers fill the other seats, the creator starts.
+    The group, the lobby as it was when the table was full, and the table."""
+    group = fake.add_group("Домино во дворе", members=people, admins=people[:1])
+    for user in people:
+        await user.start()
+        await user.private_chat.wait_for_message(lambda m: "Привет" in m.content, timeout=WAIT)
+    creator = people[0]
+    await set_turn_timer(group, creator)  # off: Спортивное would time every turn (S-7)
+    await creator.command(group, "domino", game)
+    lobby = await group.wait_for_message(lambda m: "Игроки" in m.content, timeout=WAIT)
+    for user in people[1:]:
+        answer = await user.press(lobby, data=button_data(lobby, "Играю"), timeout=WAIT)
+        assert answer.answered and answer.url is None, answer
+    for _ in range(computers):
+        await creator.press(lobby, data=button_data(lobby, "компьютер"), timeout=WAIT)
+    seated = len(people) + computers
+    await group.wait_for_message(lambda m: m is lobby and f"({seated}/" in m.content, timeout=WAIT)
+    shown = Lobby(lobby.content, [b.text for b in lobby.buttons])
+    answer = await creator.press(lobby, data=button_data(lobby, "Начать"), timeout=WAIT)
+    assert answer.answered and not answer.show_alert, answer
+    table = await group.wait_for_message(
+        lambda m: m.photo is not None and "раунд 1" in m.content, timeout=WAIT
+    )
+    return group, shown, table
+
+
+def over(table: StoredMessage) -> bool:
+    return t("table.over", Lang.RU) in table.content
+
+
+def final_announcement(group: FakeChat, match: Match, names: list[str]) -> str:
+    """The group's message that ends the match: the winners (or the losers, where points
+    are bad) on its first line, then every side with its final points."""
+    sides = [side_names(names, seats) for seats in match.sides]
+    lines = [
+        f"{side}: {account.recorded}" for side, account in zip(sides, match.scores, strict=True)
+    ]
+    found = [m.content for m in group.bot_messages if all(line in m.content for line in lines)]
+    assert found, f"no announcement with the final scores {lines}"
+    first = found[-1].splitlines()[0]
+    named = match.losers if match.ruleset.game.points_are_bad else match.winners
+    assert named
+    for side in named:
+        assert sides[side] in first, (first, sides[side])
+    return found[-1]
+
+
+async def test_a_whole_match_of_sea_kozel_with_two_doubles_laid_at_once(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    group, lobby, table = await open_named_game(fakegram, "sea_kozel", [alice, bob], 2)
+    assert "Домино: Морской козёл" in lobby.content and "игра до 125" in lobby.content
+    people = [Player(fakegram, alice), Player(fakegram, bob)]
+    await play_until(fakegram, people, lambda: over(table))
+    await settle(fakegram)
+
+    match = bot.stored_match()
+    assert match.ruleset.variant.value == "sea_kozel" and match.over
+    names = ["Алиса", "Боб", *COMPUTERS[:2]]
+    final_announcement(group, match, names)
+    assert max(account.recorded for account in match.scores) >= match.ruleset.target  # M-6
+    assert check_stored_games(bot.database).finished == 1
+    checked = assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
+    assert checked > 20
+    # Every pair of doubles a person laid at once is in the log as one move of theirs.
+    for seat, person in enumerate(people):
+        for data, text in person.taken:
+            if kind_of(data) == MoveKind.DOUBLES.value:
+                entry = match.log[move_of(data)]
+                assert entry.seat == seat and "+" in str(entry.action) and " + " in text
+
+
+async def test_a_whole_match_of_osel_with_doubles_closed_ends_and_a_restart(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    """Four people, so each kind of move comes to someone's hand: several doubles at once
+    (O-2) and an end closed face down (O-3), pressed from the hand's menus. Mid-match the
+    bot is killed (SIGKILL) and started again: the match goes on where it was, and every
+    move a person's press was answered for is in the log once, at its move number."""
+    users = [
+        fakegram.add_user(name, username=name.lower()) for name in ("Алиса", "Боб", "Вера", "Глеб")
+    ]
+    group, lobby, table = await open_named_game(fakegram, "osel", users, 0)
+    assert "Домино: Осёл" in lobby.content
+    people = [Player(fakegram, user, closes=2) for user in users]
+
+    await play_until(fakegram, people, lambda: over(table) or len(bot.stored_match().log) >= 60)
+    assert not over(table)
+    before = bot.stored_match()
+    await settle(fakegram)
+    await bot.restart(kill=True)
+    after_restart = bot.stored_match()
+    assert after_restart.log[: len(before.log)] == before.log  # nothing committed is lost
+    await play_until(fakegram, people, lambda: over(table))
+    await settle(fakegram)
+
+    match = bot.stored_match()
+    assert match.ruleset.variant.value == "osel" and match.over and match.losers
+    assert match.log[: len(before.log)] == before.log
+    final_announcement(group, match, [user.first_name for user in users])
+    assert max(account.recorded for account in match.scores) >= match.ruleset.target  # O-6
+    assert check_stored_games(bot.database).finished == 1  # the replay gives the same match
+    # Each person's moves in the log are exactly the moves their answered presses made.
+    for seat, person in enumerate(people):
+        made = {
+            i for i, e in enumerate(match.log) if e.seat == seat and not isinstance(e.action, Draw)
+        }
+        pressed = [move_of(data) for data, _ in person.taken if kind_of(data) in MOVES]
+        assert sorted(pressed) == sorted(made), person.user.first_name
+        for data, _ in person.taken:
+            if kind_of(data) == MoveKind.DRAW.value:
+                assert match.log[move_of(data)].seat == seat
+    doubles = sum(p.pressed(MoveKind.DOUBLES) for p in people)
+    closed = sum(p.pressed(MoveKind.CLOSE) for p in people)
+    assert doubles >= 1 and closed >= 1, (doubles, closed)
+    for data, text in (item for p in people for item in p.taken):
+        if kind_of(data) == MoveKind.CLOSE.value:
+            assert str(match.log[move_of(data)].action).startswith("c") and "🔒" in text
+    checked = assert_hands_private(fakegram, match, {i: u.id for i, u in enumerate(users)})
+    assert checked > 50
+
+
+async def test_a_whole_match_of_sport_in_pairs_with_pass(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    group, lobby, table = await open_named_game(fakegram, "sport", [alice, bob], 2)
+    assert "Домино: Спортивное" in lobby.content
+    assert "Пары: 2×2" in lobby.content  # S-1: four in fixed pairs, no button changes them
+    assert not any(text.startswith(("👥", "🤝")) for text in lobby.buttons)
+    people = [Player(fakegram, alice), Player(fakegram, bob)]
+    await play_until(fakegram, people, lambda: over(table))
+    await settle(fakegram)
+
+    match = bot.stored_match()
+    assert match.ruleset.variant.value == "sport" and match.over and match.ruleset.teams
+    names = ["Алиса", "Боб", *COMPUTERS[:2]]
+    assert match.sides == ((0, 2), (1, 3))  # S-1: partners opposite
+    final_announcement(group, match, names)
+    assert max(account.recorded for account in match.scores) >= match.ruleset.target  # S-6
+    assert not any(isinstance(e.action, Draw) for e in match.log)  # no bazaar (S-1)
+    passes = [text for p in people for data, text in p.taken if kind_of(data) == "k"]
+    assert passes and set(passes) == {"🤚 Пас"}  # S-3
+    assert bot.stored("SELECT turn_deadline FROM games") == [(None,)]  # the timer is off
+    checked = assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
+    assert checked > 20
