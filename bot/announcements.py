@@ -161,7 +161,7 @@ class Announcer:
         if item.kind == "round_end":
             result = view.results[int(item.payload["round_no"]) - 1]
             caption = presenter.round_end_text(view, result, names, lang)
-            picture = await self.painter.draw(self.render_scores, view, names, result)
+            picture = await self.painter.draw(self.render_scores, view, names, result, lang)
             return SendPhoto(
                 chat_id=item.chat_id,
                 photo=BufferedInputFile(picture, filename=f"round-{result.round_no}.png"),

@@ -1,10 +1,11 @@
 """Pictures of the game: pure functions of engine views, PNG bytes out (Pillow).
 
-`render_table(view, names)` draws the table for the group chat from the public
-view; `render_scores(view, names, result)` draws the score sheet at the end of a
-round or match. `table_geometry(layout, area)` is the pure geometry under the
-table: where every tile lies, without pixels. Nothing here does I/O except
-`render.samples`, whose job is writing sample files.
+`render_table(view, names, lang)` draws the table for the group chat from the public
+view; `render_scores(view, names, result, lang)` draws the score sheet at the end of a
+round or match; both write their words in the group's language (`labels.LANGS`).
+`table_geometry(layout, area)` is the pure geometry under the table: where every tile
+lies, without pixels. Nothing here does I/O except `render.samples`, whose job is
+writing sample files (`python -m render.samples OUT_DIR`: every game).
 """
 
 from render.geometry import (

@@ -61,7 +61,7 @@ _BLENDS: tuple[tuple[RGB, tuple[RGB, ...]], ...] = (
     (TILE_FACE, (TILE_EDGE, PIP)),
     (TILE_LAST, (TILE_EDGE, PIP)),
     (END_BADGE, (END_INK,)),
-    (BACK_FACE, (BACK_EDGE,)),
+    (BACK_FACE, (BACK_EDGE, TILE_EDGE)),
     (EGG_SHELL, (EGG_EDGE, EGG_SHINE)),
 )
 _BLEND_STEPS = 7  # shades between a colour and its backdrop, every eighth of the way
@@ -122,6 +122,49 @@ def tile_sprite(
         for fx, fy in pip_points(pip, orientation):
             cx, cy = ox + fx * half, oy + fy * half
             draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PIP)
+    return big.reduce(s)
+
+
+@functools.cache
+def closed_sprite(unit: int, orientation: Orientation) -> Image.Image:
+    """A double laid face down to close its end (O-3): a tile back of a placed tile's
+    size (`4u x 2u` or `2u x 4u`) with a padlock in the middle, RGBA."""
+    long, short = 4 * unit, 2 * unit
+    size = (long, short) if orientation is Orientation.HORIZONTAL else (short, long)
+    s = _SCALE
+    w, h = size[0] * s, size[1] * s
+    big = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    inset = s
+    draw.rounded_rectangle(
+        (inset, inset, w - inset - 1, h - inset - 1),
+        radius=max(s, unit * s // 4),
+        fill=BACK_FACE,
+        outline=TILE_EDGE,
+        width=max(s, unit * s // 12),
+    )
+    # The padlock: a body and a shackle over it, a little over half the short side tall.
+    side = short * s
+    cx, cy = w / 2, h / 2
+    body_w, body_h = side * 0.42, side * 0.30
+    body = (
+        cx - body_w / 2,
+        cy - body_h / 2 + side * 0.08,
+        cx + body_w / 2,
+        cy + body_h / 2 + side * 0.08,
+    )
+    stroke = max(s, round(side * 0.07))
+    shackle_w = body_w * 0.66
+    draw.arc(
+        (cx - shackle_w / 2, body[1] - side * 0.26, cx + shackle_w / 2, body[1] + side * 0.12),
+        start=180,
+        end=360,
+        fill=BACK_EDGE,
+        width=stroke,
+    )
+    for x in (cx - shackle_w / 2, cx + shackle_w / 2 - stroke):
+        draw.rectangle((x, body[1] - side * 0.07, x + stroke, body[1]), fill=BACK_EDGE)
+    draw.rounded_rectangle(body, radius=side * 0.04, fill=BACK_EDGE)
     return big.reduce(s)
 
 

@@ -1,19 +1,139 @@
-"""The words and numbers the pictures show, in Russian (the bot's main audience)."""
+"""The words and numbers the pictures show, in the group's language (Russian, the bot's
+main audience, unless the bot asks for English).
+
+The pictures name a game's loser in that game's own word (`LOSERS`, keyed by the game's
+stable key, as the bot's texts are): the козёл, the осёл; a game with no such word says
+plainly who lost. Nothing here asks which game is played otherwise: good or bad points
+come from the game object (`MatchView.ruleset.game`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
+from domino.tiles import SET_SIZE
 from domino.views import Account, MatchView, OutcomeKind, RoundOutcome
 from render import draw
 from render.geometry import RenderError
 
-TEAM_LETTERS = "АБ"
+LANGS = ("ru", "en")
+"""The languages the pictures speak; any other is drawn in Russian."""
+
+_WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "ru": MappingProxyType(
+            {
+                "round": "Раунд",
+                "pairs": "пары",
+                "pair": "пара",
+                "bazaar": "базар",
+                "turn": "ход",
+                "turn_of": "ход: {name}",
+                "win": "победа",
+                "winner": "Победа: {names}",
+                "went_out": "домино",
+                "went_out_of": "домино: {name}",
+                "fisherman": "рыбак",
+                "fish_of": "рыба, рыбак: {name}",
+                "draw": "ничья",
+                "empty": "стол пуст: первый ход",
+                "over": "Матч окончен",
+                "results": "Раунд {n} · итоги",
+                "round_of": "Раунд {n}: ",
+                "score": "Счёт · раунд {n}",
+                "before": "было",
+                "points": "раунд",
+                "after": "стало",
+                "player": "игрок",
+                "to": "{game} · игра до {target}",
+                "eggs_next": "+{n} в следующий раунд",
+                "eggs_taken": "+{n} забирает {name}",
+                "turned": "кто ходит первым: открытые кости",
+                "and": " и ",
+                "teams": "АБ",
+            }
+        ),
+        "en": MappingProxyType(
+            {
+                "round": "Round",
+                "pairs": "pairs",
+                "pair": "pair",
+                "bazaar": "boneyard",
+                "turn": "to move",
+                "turn_of": "to move: {name}",
+                "win": "winner",
+                "winner": "Winner: {names}",
+                "went_out": "domino",
+                "went_out_of": "domino: {name}",
+                "fisherman": "fisherman",
+                "fish_of": "fish, fisherman: {name}",
+                "draw": "draw",
+                "empty": "empty table: first move",
+                "over": "Match over",
+                "results": "Round {n} · results",
+                "round_of": "Round {n}: ",
+                "score": "Score · round {n}",
+                "before": "before",
+                "points": "round",
+                "after": "after",
+                "player": "player",
+                "to": "{game} · game to {target}",
+                "eggs_next": "+{n} to the next round",
+                "eggs_taken": "+{n} taken by {name}",
+                "turned": "who leads: the turned tiles",
+                "and": " and ",
+                "teams": "AB",
+            }
+        ),
+    }
+)
+
+LOSERS: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "ru": MappingProxyType({"kozel": "Козёл", "osel": "Осёл"}),
+        "en": MappingProxyType({"kozel": "Goat", "osel": "Donkey"}),
+    }
+)
+"""A game's loser in its own word, by language and game key (K-10, O-6)."""
+
+_LOSS = MappingProxyType({"ru": "Проигрыш", "en": "Loss"})
+
+NAMES: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "en": MappingProxyType(
+            {
+                "kozel": "Kozel",
+                "classic": "Classic",
+                "sea_kozel": "Sea Kozel",
+                "osel": "Osel",
+                "sport": "Sport dominoes",
+            }
+        ),
+    }
+)
+"""The games' names where they differ from `GameVariant.name` (Russian)."""
 
 
-def variant_name(view: MatchView) -> str:
-    """The game's name as the pictures show it (`GameVariant.name`)."""
-    return view.ruleset.game.name
+def _lang(lang: str) -> str:
+    return lang if lang in LANGS else "ru"
+
+
+def word(key: str, lang: str = "ru", **values: object) -> str:
+    """One of the pictures' words in `lang`, with `values` put in."""
+    return _WORDS[_lang(lang)][key].format(**values)
+
+
+def variant_name(view: MatchView, lang: str = "ru") -> str:
+    """The game's name as the pictures show it (`GameVariant.name`, or its translation)."""
+    game = view.ruleset.game
+    return NAMES.get(_lang(lang), {}).get(game.key.value, game.name)
+
+
+def loser_word(view: MatchView, lang: str = "ru") -> str:
+    """The game's loser in its own word (the козёл, the осёл), else plainly a loss."""
+    words = LOSERS[_lang(lang)]
+    return words.get(view.ruleset.game.key.value, _LOSS[_lang(lang)])
 
 
 def check_names(view: MatchView, names: Sequence[str]) -> None:
@@ -26,7 +146,7 @@ def account(view: MatchView, acc: Account) -> tuple[str, draw.RGB]:
 
     Where points are bad (Козёл, K-7): an open account is a plain number in red;
     remembered points are `+N` in yellow; nothing yet is a muted 0. Where they are good
-    (Классика): the recorded points.
+    (Классика, Морской козёл, Спортивное): the recorded points, in green.
     """
     if not view.ruleset.game.points_are_bad:
         return str(acc.recorded), draw.GOOD
@@ -40,35 +160,45 @@ def account(view: MatchView, acc: Account) -> tuple[str, draw.RGB]:
     return "0", draw.MUTED
 
 
-def side_name(view: MatchView, side: int, names: Sequence[str]) -> str:
-    """A player's name, or for a team «А: Маша и Оля»."""
+def side_name(view: MatchView, side: int, names: Sequence[str], lang: str = "ru") -> str:
+    """A player's name, or for a pair «А: Маша и Оля»."""
     seats = view.sides[side]
     if len(seats) == 1:
         return names[seats[0]]
-    return f"{team_letter(side)}: " + " и ".join(names[s] for s in seats)
+    return f"{team_letter(side, lang)}: " + word("and", lang).join(names[s] for s in seats)
 
 
-def team_letter(side: int) -> str:
-    return TEAM_LETTERS[side] if side < len(TEAM_LETTERS) else str(side + 1)
+def team_letter(side: int, lang: str = "ru") -> str:
+    letters = word("teams", lang)
+    return letters[side] if side < len(letters) else str(side + 1)
 
 
 def is_team_play(view: MatchView) -> bool:
     return any(len(seats) > 1 for seats in view.sides)
 
 
-def outcome(result: RoundOutcome, names: Sequence[str]) -> str:
+def outcome(result: RoundOutcome, names: Sequence[str], lang: str = "ru") -> str:
     """«домино: Маша» (C-8 a) or «рыба, рыбак: Саша» (C-8 b)."""
     if result.kind is OutcomeKind.FISH:
-        return f"рыба, рыбак: {names[result.seat]}"
-    return f"домино: {names[result.seat]}"
+        return word("fish_of", lang, name=names[result.seat])
+    return word("went_out_of", lang, name=names[result.seat])
 
 
-def match_end(view: MatchView, names: Sequence[str]) -> str:
-    """«Козёл: Саша» (K-10) or «Победа: Маша» (T-6); empty while the match goes on."""
+def match_end(view: MatchView, names: Sequence[str], lang: str = "ru") -> str:
+    """«Козёл: Саша» (K-10), «Осёл: Саша» (O-6) or «Победа: Маша» (T-6, M-6, S-6);
+    empty while the match goes on."""
     if not view.over:
         return ""
     if view.losers:
-        return "Козёл: " + ", ".join(side_name(view, s, names) for s in view.losers)
+        sides = ", ".join(side_name(view, s, names, lang) for s in view.losers)
+        return f"{loser_word(view, lang)}: {sides}"
     if view.winners:
-        return "Победа: " + ", ".join(side_name(view, s, names) for s in view.winners)
-    return "Матч окончен"
+        sides = ", ".join(side_name(view, s, names, lang) for s in view.winners)
+        return word("winner", lang, names=sides)
+    return word("over", lang)
+
+
+def has_bazaar(view: MatchView) -> bool:
+    """Whether the deal left a bazaar (C-3: none with four players of seven tiles, as
+    in Спортивное): a picture does not count a bazaar the game never had."""
+    return view.ruleset.hand_size(view.players) * view.players < SET_SIZE

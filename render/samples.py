@@ -1,9 +1,11 @@
 """Sample pictures for people to look at: `python -m render.samples OUT_DIR`.
 
-Real seeded matches played by the engine's computer players, plus hand-built
-layouts (`render.demo`) for what a game rarely shows: all 28 tiles in one line and
-a spinner cross (C-10). Writing the files is this module's job; the drawing
-functions themselves do no I/O.
+Real seeded matches of every game played by the engine's computer players (Козёл,
+Классика, Морской козёл, Осёл with its spinner cross and ends closed by a face-down
+double, Спортивное with its turned tiles and pairs), a few in English, plus hand-built
+layouts (`render.demo`) for what a game rarely shows: all 28 tiles in one line and a
+spinner cross (C-10). Writing the files is this module's job; the drawing functions
+themselves do no I/O.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from domino.geometry import End
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
 from domino.rules import CLASSIC, KOZEL, LayoutKind, Ruleset
+from domino.variants import find_variant
 from domino.views import Account, MatchView
 from render import demo
 from render.scores import render_scores
@@ -74,15 +77,33 @@ def _cross() -> MatchView:
     return demo.match_view(layout, 3, bazaar=2, turn=1, round_no=2)
 
 
-def _table(ruleset: Ruleset, players: int, seed: int, rounds: int, moves: int | None) -> bytes:
+def _table(
+    ruleset: Ruleset, players: int, seed: int, rounds: int, moves: int | None, lang: str = "ru"
+) -> bytes:
     match = play(play_rounds(Match.new(ruleset, players, seed=seed), rounds), moves)
-    return render_table(match.view(None), NAMES[:players])
+    return render_table(match.view(None), NAMES[:players], lang)
 
 
-def _scores(ruleset: Ruleset, players: int, seed: int, rounds: int | None) -> bytes:
+def _scores(
+    ruleset: Ruleset, players: int, seed: int, rounds: int | None, lang: str = "ru"
+) -> bytes:
     match = Match.new(ruleset, players, seed=seed)
     match = play(match) if rounds is None else play_rounds(match, rounds)
-    return render_scores(match.view(None), NAMES[:players])
+    return render_scores(match.view(None), NAMES[:players], None, lang)
+
+
+def _osel_closed(players: int) -> bytes:
+    """The first position of a seeded Осёл match whose spinner cross has three arms or
+    more and an end closed by a face-down double (O-1, O-3)."""
+    ruleset = find_variant("osel").ruleset
+    for seed in range(100):
+        match = Match.new(ruleset, players, seed=seed)
+        while not match.over and not match.results:
+            play(match, 1, seed=seed + len(match.log))
+            layout = match.view(None).round.layout
+            if layout.closed_ends and sum(1 for _, arm in layout.arms if arm) >= 3:
+                return render_table(match.view(None), NAMES[:players])
+    raise AssertionError("no seed up to 100 closes an end on a cross")
 
 
 def _odd_names() -> bytes:
@@ -107,6 +128,20 @@ def samples() -> Iterator[tuple[str, Callable[[], bytes]]]:
     yield "scores_teams.png", partial(_scores, teams, 4, 20, 2)
     yield "scores_match_end.png", partial(_scores, KOZEL, 4, 30, None)
     yield "scores_match_end_classic.png", partial(_scores, CLASSIC, 3, 31, None)
+    yield "table_classic_en.png", partial(_table, CLASSIC, 3, 32, 1, 6, "en")
+    sea = find_variant("sea_kozel").ruleset
+    yield "table_sea_kozel_teams.png", partial(_table, sea, 4, 40, 1, 10)
+    yield "scores_sea_kozel_end.png", partial(_scores, sea, 2, 41, None)
+    osel = find_variant("osel").ruleset
+    yield "table_osel_cross.png", partial(_table, osel, 3, 50, 0, 14)
+    yield "table_osel_closed.png", partial(_osel_closed, 2)
+    yield "scores_osel_end.png", partial(_scores, osel, 3, 51, None)
+    yield "scores_osel_end_en.png", partial(_scores, osel, 3, 51, None, "en")
+    sport = find_variant("sport").ruleset
+    yield "table_sport_turned.png", partial(_table, sport, 4, 60, 0, 0)
+    yield "table_sport_midgame.png", partial(_table, sport, 4, 61, 1, 9)
+    yield "scores_sport_round.png", partial(_scores, sport, 4, 62, 2)
+    yield "scores_sport_end.png", partial(_scores, sport, 4, 63, None)
 
 
 def main(argv: list[str]) -> int:

@@ -1,8 +1,10 @@
 """The score sheet shown at the end of a round and of a match: `render_scores`.
 
-One line per player (or team): the account before the round, the round's points,
-the account after it (K-8's table), who went out or made fish, the eggs (K-9), and
-at the end of the match the козёл (K-10) or, in Классика, the winner (T-6).
+One line per player (or pair): the account before the round, the round's points,
+the account after it (K-8's table), who went out or made fish, a drawn round, the eggs
+(K-9), and at the end of the match the loser in the game's own word where points are
+bad (the козёл, K-10; the осёл, O-6) or the winner where they are good (T-6, M-6, S-6,
+in green); the game and the target it is played to at the foot.
 """
 
 from __future__ import annotations
@@ -25,31 +27,35 @@ _ROW_HEIGHT = 96
 
 
 def render_scores(
-    view: MatchView, names: Sequence[str], result: RoundResult | None = None
+    view: MatchView, names: Sequence[str], result: RoundResult | None = None, lang: str = "ru"
 ) -> bytes:
-    """The score sheet as PNG bytes of `SCORES_SIZE`; `result` defaults to the last round."""
+    """The score sheet as PNG bytes of `SCORES_SIZE`; `result` defaults to the last round;
+    the words in `lang` (`labels.LANGS`)."""
     labels.check_names(view, names)
     if result is None and view.results:
         result = view.results[-1]
     canvas = Image.new("RGB", SCORES_SIZE, draw.BACKGROUND)
     pen = ImageDraw.Draw(canvas)
-    _heading(canvas, pen, view, names, result)
+    _heading(canvas, pen, view, names, result, lang)
     top = 264
     pen.line((40, top - 14, WIDTH - 40, top - 14), fill=draw.PANEL_EDGE, width=2)
-    for label, x in zip(("было", "раунд", "стало"), _COLUMNS, strict=True):
+    columns = (labels.word(key, lang) for key in ("before", "points", "after"))
+    for label, x in zip(columns, _COLUMNS, strict=True):
         draw.write(pen, (x, top - 24), label, 26, draw.MUTED, anchor="md")
     draw.write(
         pen,
         (_NAME_X, top - 24),
-        "игрок" if len(view.sides[0]) == 1 else "пара",
+        labels.word("pair" if labels.is_team_play(view) else "player", lang),
         26,
         draw.MUTED,
         anchor="ld",
     )
     for side in range(len(view.sides)):
         row = Rect(40, top + side * _ROW_HEIGHT, WIDTH - 40, top + (side + 1) * _ROW_HEIGHT - 8)
-        _row(canvas, pen, view, names, result, side, row)
-    footer = f"{labels.variant_name(view)} · игра до {view.ruleset.target}"
+        _row(canvas, pen, view, names, result, side, row, lang)
+    footer = labels.word(
+        "to", lang, game=labels.variant_name(view, lang), target=view.ruleset.target
+    )
     draw.write(pen, (WIDTH / 2, HEIGHT - 24), footer, 24, draw.MUTED, anchor="md")
     return draw.encode_png(canvas)
 
@@ -60,25 +66,30 @@ def _heading(
     view: MatchView,
     names: Sequence[str],
     result: RoundResult | None,
+    lang: str,
 ) -> None:
     if view.over:
-        title = "Матч окончен"
+        title = labels.word("over", lang)
     elif result is not None:
-        title = f"Раунд {result.round_no} · итоги"
+        title = labels.word("results", lang, n=result.round_no)
     else:
-        title = f"Счёт · раунд {view.round_no}"
+        title = labels.word("score", lang, n=view.round_no)
     draw.write(pen, (48, 34), title, 44, draw.INK, bold=True)
     lines: list[tuple[str, draw.RGB]] = []
     if view.over:
-        lines.append((labels.match_end(view, names), draw.RECORDED if view.losers else draw.GOOD))
+        end = labels.match_end(view, names, lang)
+        lines.append((end, draw.RECORDED if view.losers else draw.GOOD))
     if result is not None:
-        prefix = f"Раунд {result.round_no}: " if view.over else ""
-        lines.append((prefix + labels.outcome(result.outcome, names), draw.TURN))
+        prefix = labels.word("round_of", lang, n=result.round_no) if view.over else ""
+        outcome = labels.outcome(result.outcome, names, lang)
+        if _drawn(result):
+            outcome += f" · {labels.word('draw', lang)}"
+        lines.append((prefix + outcome, draw.TURN))
     y = 100
     for label, colour in lines[:2]:
         draw.write(pen, (48, y), label, 30, colour, bold=True, max_width=WIDTH - 96)
         y += 44
-    eggs = _eggs_note(view, names, result)
+    eggs = _eggs_note(view, names, result, lang)
     if eggs:
         egg = draw.egg_sprite(36)
         draw.paste(canvas, egg, WIDTH - 60 - egg.width, 38)
@@ -94,15 +105,22 @@ def _heading(
         )
 
 
-def _eggs_note(view: MatchView, names: Sequence[str], result: RoundResult | None) -> str:
+def _drawn(result: RoundResult) -> bool:
+    """A fish where nobody scored and nothing carries on: a draw (T-5, S-5)."""
+    return (
+        result.outcome.kind is OutcomeKind.FISH and not any(result.points) and not result.eggs_after
+    )
+
+
+def _eggs_note(view: MatchView, names: Sequence[str], result: RoundResult | None, lang: str) -> str:
     """K-9: eggs carried on («+23 в следующий раунд») or taken («+23 забирает Оля»)."""
     if result is None:
         return f"+{view.eggs}" if view.eggs else ""
     if result.eggs_after:
-        return f"+{result.eggs_after} в следующий раунд"
+        return labels.word("eggs_next", lang, n=result.eggs_after)
     if result.eggs_taken_by is not None and result.eggs_before:
-        who = labels.side_name(view, result.eggs_taken_by, names)
-        return f"+{result.eggs_before} забирает {who}"
+        who = labels.side_name(view, result.eggs_taken_by, names, lang)
+        return labels.word("eggs_taken", lang, n=result.eggs_before, name=who)
     return ""
 
 
@@ -114,6 +132,7 @@ def _row(
     result: RoundResult | None,
     side: int,
     row: Rect,
+    lang: str,
 ) -> None:
     loser = view.over and side in view.losers
     winner = view.over and side in view.winners
@@ -128,20 +147,20 @@ def _row(
     mid = (row.y0 + row.y1) / 2
     tags: list[tuple[str, draw.RGB]] = []
     if loser:
-        tags.append(("козёл", draw.RECORDED))
+        tags.append((labels.loser_word(view, lang).lower(), draw.RECORDED))
     if winner:
-        tags.append(("победа", draw.GOOD))
+        tags.append((labels.word("win", lang), draw.GOOD))
     if result is not None:
         seats = view.sides[side]
         if result.outcome.seat in seats:
             went_out = result.outcome.kind is OutcomeKind.WENT_OUT
-            tags.append(("домино" if went_out else "рыбак", draw.TURN))
+            tags.append((labels.word("went_out" if went_out else "fisherman", lang), draw.TURN))
     name_width = _COLUMNS[0] - 90 - _NAME_X
     name_y = mid - 14 if tags else mid
     draw.write(
         pen,
         (_NAME_X, name_y),
-        labels.side_name(view, side, names),
+        labels.side_name(view, side, names, lang),
         34,
         draw.INK,
         bold=True,

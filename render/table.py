@@ -1,8 +1,10 @@
 """The table as a picture for the group chat: `render_table(view, names) -> bytes`.
 
-Drawn from what everybody may see (the public view): the played tiles, the number of
-tiles in each hand (as face-down tiles and a number), the bazaar, whose turn, the
-points. A seat's own view may be passed too; its hand is never drawn.
+Drawn from what everybody may see (the public view): the played tiles (a double laid
+face down to close its end, O-3, as a tile back with a lock), the number of tiles in
+each hand (as face-down tiles and a number), the bazaar where the game has one, whose
+turn, the points, and before the first tile of Спортивное the tile each seat turned
+(S-2). A seat's own view may be passed too; its hand is never drawn.
 
 Format: an 8-bit palette PNG (`draw.encode_png`). Measured with `bench/render.py` on
 the full 28-tile table with four players (1280x860 px, 2-core machine): 18 KB and
@@ -20,9 +22,10 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from domino.tiles import Tile
 from domino.views import MatchView
 from render import draw, labels, text
-from render.geometry import Rect, TableGeometry, table_geometry
+from render.geometry import Orientation, Rect, TableGeometry, table_geometry
 
 WIDTH, HEIGHT = 1280, 860
 TABLE_SIZE = (WIDTH, HEIGHT)
@@ -36,13 +39,14 @@ TABLE_AREA = Rect(_FELT.x0 + 8, _FELT.y0 + 8, _FELT.x1 - 8, _FELT.y1 - 8)
 """Where the tiles may lie, in pixels of the picture."""
 
 
-def render_table(view: MatchView, names: Sequence[str]) -> bytes:
-    """The table of `view` as PNG bytes of `TABLE_SIZE`; `names` per seat."""
+def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> bytes:
+    """The table of `view` as PNG bytes of `TABLE_SIZE`; `names` per seat, the words in
+    `lang` (`labels.LANGS`)."""
     labels.check_names(view, names)
     canvas = Image.new("RGB", TABLE_SIZE, draw.BACKGROUND)
     pen = ImageDraw.Draw(canvas)
-    _title(canvas, pen, view, names)
-    _cards(canvas, pen, view, names)
+    _title(canvas, pen, view, names, lang)
+    _cards(canvas, pen, view, names, lang)
     pen.rounded_rectangle(
         (_FELT.x0, _FELT.y0, _FELT.x1, _FELT.y1),
         radius=24,
@@ -55,18 +59,18 @@ def render_table(view: MatchView, names: Sequence[str]) -> bytes:
         _tiles(canvas, pen, geometry)
     else:
         centre = TABLE_AREA.centre
-        draw.write(pen, centre, "стол пуст: первый ход", 34, draw.FELT_TEXT, anchor="mm")
+        draw.write(pen, centre, labels.word("empty", lang), 34, draw.FELT_TEXT, anchor="mm")
     return draw.encode_png(canvas)
 
 
 def _title(
-    canvas: Image.Image, pen: ImageDraw.ImageDraw, view: MatchView, names: Sequence[str]
+    canvas: Image.Image, pen: ImageDraw.ImageDraw, view: MatchView, names: Sequence[str], lang: str
 ) -> None:
     mid_y = (_TITLE.y0 + _TITLE.y1) / 2
     x = _TITLE.x0 + 4
-    title = f"{labels.variant_name(view)} · Раунд {view.round_no}"
+    title = f"{labels.variant_name(view, lang)} · {labels.word('round', lang)} {view.round_no}"
     if labels.is_team_play(view):
-        title += " · пары"
+        title += f" · {labels.word('pairs', lang)}"
     x += round(draw.write(pen, (x, mid_y), title, 32, draw.INK, bold=True, anchor="lm")) + 28
     right = _TITLE.x1 - 4
     if view.eggs:
@@ -79,30 +83,30 @@ def _title(
         right -= egg.width + 6
         draw.paste(canvas, egg, right, round(mid_y - egg.height / 2))
         right -= 28
-    right -= round(
-        draw.write(
-            pen, (right, mid_y), f"базар: {view.round.bazaar_size}", 30, draw.INK, anchor="rm"
-        )
-    )
-    right -= 28
-    status = _status(view, names)
+    if labels.has_bazaar(view):
+        bazaar = f"{labels.word('bazaar', lang)}: {view.round.bazaar_size}"
+        right -= round(draw.write(pen, (right, mid_y), bazaar, 30, draw.INK, anchor="rm"))
+        right -= 28
+    status = _status(view, names, lang)
     draw.write(
         pen, (x, mid_y), status, 30, draw.TURN, bold=True, anchor="lm", max_width=max(40, right - x)
     )
 
 
-def _status(view: MatchView, names: Sequence[str]) -> str:
+def _status(view: MatchView, names: Sequence[str], lang: str) -> str:
     if view.over:
-        return labels.match_end(view, names)
+        return labels.match_end(view, names, lang)
     if view.round.outcome is not None:
-        return labels.outcome(view.round.outcome, names)
+        return labels.outcome(view.round.outcome, names, lang)
+    if view.round.turned and not view.round.layout.placements:
+        return labels.word("turned", lang)  # S-2: each card shows its seat's turned tile
     if view.round.turn is not None:
-        return f"ход: {names[view.round.turn]}"
+        return labels.word("turn_of", lang, name=names[view.round.turn])
     return ""
 
 
 def _cards(
-    canvas: Image.Image, pen: ImageDraw.ImageDraw, view: MatchView, names: Sequence[str]
+    canvas: Image.Image, pen: ImageDraw.ImageDraw, view: MatchView, names: Sequence[str], lang: str
 ) -> None:
     n = view.players
     gap = 12
@@ -131,6 +135,10 @@ def _cards(
         score_w = draw.write(
             pen, (card.x1 - 14, card.y0 + 12), score, 34, colour, bold=True, anchor="ra"
         )
+        if view.round.turned and not view.round.layout.placements:
+            score_w += _turned(
+                canvas, round(card.x1 - 14 - score_w - 12), card.y0 + 12, view.round.turned[seat]
+            )
         draw.write(
             pen,
             (left, card.y0 + 14),
@@ -144,16 +152,16 @@ def _cards(
         if teams:
             tags.append(
                 (
-                    f"пара {labels.team_letter(side)}",
+                    f"{labels.word('pair', lang)} {labels.team_letter(side, lang)}",
                     draw.TEAM_COLOURS[side % len(draw.TEAM_COLOURS)],
                 )
             )
         if turn:
-            tags.append(("ход", draw.TURN))
+            tags.append((labels.word("turn", lang), draw.TURN))
         if view.over and side in view.losers:
-            tags.append(("козёл", draw.RECORDED))  # K-10
+            tags.append((labels.loser_word(view, lang).lower(), draw.RECORDED))  # K-10, O-6
         if view.over and side in view.winners:
-            tags.append(("победа", draw.GOOD))  # T-6
+            tags.append((labels.word("win", lang), draw.GOOD))  # T-6, M-6, S-6
         right = card.x1 - 14
         for label, colour in reversed(tags):
             right -= (
@@ -165,6 +173,14 @@ def _cards(
                 + 12
             )
         _hand(canvas, pen, left, right, card.y1 - 16, view.round.hand_counts[seat])
+
+
+def _turned(canvas: Image.Image, right: int, top: int, tile: Tile) -> int:
+    """S-2: the tile the seat turned, face up left of the card's score until the first
+    tile is played (the caption says who leads by it); the width it takes."""
+    sprite = draw.tile_sprite(tile.low, tile.high, 16, Orientation.HORIZONTAL)
+    draw.paste(canvas, sprite, right - sprite.width, top)
+    return sprite.width + 12
 
 
 def _hand(
@@ -197,7 +213,10 @@ def _tiles(canvas: Image.Image, pen: ImageDraw.ImageDraw, geometry: TableGeometr
     for box in geometry.tiles:
         first, second = (half.pip for half in box.halves)
         is_last = box.placement.seq == last and len(geometry.tiles) > 1
-        sprite = draw.tile_sprite(first, second, u, box.orientation, last=is_last)
+        if box.placement.closed:  # O-3: face down, its end closed for good
+            sprite = draw.closed_sprite(u, box.orientation)
+        else:
+            sprite = draw.tile_sprite(first, second, u, box.orientation, last=is_last)
         draw.paste(canvas, sprite, box.rect.x0, box.rect.y0)
         if is_last:
             r = box.rect
