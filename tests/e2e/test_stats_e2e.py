@@ -438,3 +438,11 @@ async def test_each_game_has_its_own_table_behind_its_button(
     refused = await bob.forge_press(mine, f"st1:kozel:{bob.id}")  # someone else's stats
     assert refused.show_alert and "устарела" in (refused.text or "")
     assert mine.content == shown
+
+    # In the private chat: across all groups, by game too.
+    private = await ask(bob.private_chat, bob, "stats", "📊")
+    assert "Боб во всех группах · Козёл" in private.content
+    await bob.press(private, text="Классика")
+    await bob.private_chat.wait_for_message(
+        lambda m: m is private and "во всех группах · Классика" in m.content
+    )
