@@ -50,7 +50,7 @@ from domino.rules import (
 )
 from domino.scoring import score_round
 from domino.tiles import ALL_TILES, BadTile, Tile, tile
-from domino.variants import VARIANTS, Classic, GameVariant, Kozel, Osel, find_variant
+from domino.variants import VARIANTS, Classic, GameVariant, Kozel, Osel, Sport, find_variant
 from domino.views import (
     Account,
     LayoutView,
@@ -112,6 +112,7 @@ __all__ = [
     "RoundView",
     "Ruleset",
     "Scoring",
+    "Sport",
     "StaleAction",
     "Tile",
     "UnknownVariant",

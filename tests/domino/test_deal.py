@@ -1,4 +1,4 @@
-"""Dealing (C-3, C-11) and the first leader (K-3, T-2)."""
+"""Dealing (C-3, C-11) and the first leader (K-3, T-2, S-2)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from domino.deal import Deal, deal, first_leader, needs_redeal
+from domino.deal import Deal, deal, first_leader, needs_redeal, turned_leader
 from domino.errors import DominoError
 from domino.rules import CLASSIC, KOZEL, Ruleset
+from domino.sport import SPORT
 from domino.tiles import ALL_TILES, Tile, mask_of
 
 
@@ -207,3 +208,30 @@ def test_deal_is_a_frozen_value() -> None:
     with pytest.raises(AttributeError):
         dealt.redeals = 3  # type: ignore[misc]
     assert mask_of(dealt.hands[0]) == t("1-1").bit
+
+
+# ------------------------------------------------------------ turned tiles: S-2
+
+
+def test_s2_the_first_deal_turns_a_tile_per_seat_from_the_first_shuffle() -> None:
+    turning = order("6-6 0-1 2-3 4-5 0-0 1-1 2-2", "3-3 4-4 5-5 0-2 0-3 0-4 0-5")
+    fine = order("0-1 0-2 0-3 0-4 0-5 0-6 1-1", "1-2 1-3 1-4 1-5 1-6 2-2 2-3")
+    rng = ScriptedShuffle([turning, fine])
+    dealt = deal(SPORT, 4, rng, first=True)
+    assert rng.calls == 2  # the turned tiles go back and the set is shuffled again
+    assert dealt.turned == (t("6-6"), t("0-1"), t("2-3"), t("4-5"))
+    assert dealt.hands[0] == tuple(fine[:7]) and dealt.bazaar == ()
+    assert turned_leader(dealt.turned, 4) == 0
+
+
+def test_s2_only_the_first_deal_of_a_game_opened_by_turned_tiles_turns_any() -> None:
+    assert deal(SPORT, 4, random.Random(4)).turned == ()  # a later round
+    for ruleset, players in [(KOZEL, 4), (CLASSIC, 3)]:
+        first = deal(ruleset, players, random.Random(9), first=True)
+        assert first == deal(ruleset, players, random.Random(9))  # the same shuffles
+        assert first.turned == ()
+
+
+def test_s2_the_first_leader_of_turned_tiles_is_not_searched_in_the_hands() -> None:
+    with pytest.raises(DominoError, match="turned_leader"):
+        first_leader(SPORT, hands("1-1", "2-2", "3-3", "4-4"))
