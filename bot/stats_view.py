@@ -9,6 +9,11 @@ selectors nothing, with a ZWJ sequence or a flag counted as one picture. Every r
 fits in `LINE_WIDTH` columns, about what a phone shows of a code block in portrait,
 so each player takes two lines: name and ratings, then the counts.
 
+Every screen is of one game (issue 13) and says how matches went in that game's
+words: where points are bad, the game's loser by its key (козёл, осёл: text keys
+`*.kozel`, `*.osel`); where they are good, the wins. Buttons switch to the other
+games with records (`games_row`).
+
 Dates are shown as dd.mm.yyyy in UTC (the bot serves groups in many time zones and
 stores UTC; a date is what people compare, not the hour).
 """
@@ -381,8 +386,10 @@ def player_stats_text(stats: PlayerStats, chat: str | None, lang: Lang) -> str:
     """One person's numbers in one game, in one group (`chat` its title) or across all
     groups (None). How the matches went is the game's: where points are bad, the times
     last under the loser's name (козёл, осёл) and the streaks of matches not last;
-    where they are good, the wins and the streaks of wins. The best and the worst match
-    are one line when they are the same match."""
+    where they are good, the wins and the streaks of wins; a streak is told from two
+    matches alike in a row (`MIN_STREAK`). The best and the worst match are one line
+    when they are the same match: «the only match», or, when every match gained the
+    same rating, that rating and the latest match."""
     game = find_variant(stats.game)
     name = html.escape(clean_name(stats.name), quote=False)
     title_of_game = game_name(game, lang)
