@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from aiogram.exceptions import TelegramForbiddenError, TelegramMigrateToChat
@@ -28,16 +28,29 @@ from aiogram.types import BufferedInputFile, Message
 from bot import delivery, presenter
 from bot.delivery import TELEGRAM_FAILURES, Painter, seat_names, tell_migration
 from bot.group_settings import GroupSettings
-from bot.i18n import t
+from bot.i18n import Lang, t
 from bot.inbox import GroupLost, Inbox
 from bot.outgoing import Outgoing
 from bot.workers import Resync
+from domino.variants import GameVariant
 from storage import repo
 from storage.db import Database, is_transient
 
 log = logging.getLogger(__name__)
 
 ScoresRenderer = Callable[..., bytes]
+
+
+def notice_values(values: Mapping[str, Any], game: GameVariant, lang: Lang) -> dict[str, Any]:
+    """A notice's stored values as its text takes them in `lang`: a notice of an
+    abandoned match names its loser's side (`goat`), and the text says it in the game's
+    own word (`loser`, from the text `loser.<game key>`): the козёл, the осёл, or plainly
+    a loss where points are good."""
+    shown = dict(values)
+    if "goat" in shown:
+        shown["loser"] = t(f"loser.{game.key.value}", lang, names=shown["goat"])
+    return shown
+
 
 OUTBOX = "outbox"  # the one key of the announcer's worker
 
@@ -176,12 +189,7 @@ class Announcer:
                 parse_mode="HTML",
             )
         if item.kind == "notice":
-            values = dict(item.payload.get("values", {}))
-            if "goat" in values:
-                # The loser of an abandoned match, in the game's own word (`loser.<key>`):
-                # the козёл, the осёл, or plainly the loss where points are good.
-                key = f"loser.{game.match.ruleset.game.key.value}"
-                values["loser"] = t(key, lang, names=values["goat"])
+            values = notice_values(item.payload.get("values", {}), game.match.ruleset.game, lang)
             text = t(str(item.payload["key"]), lang, **values)
             return SendMessage(chat_id=item.chat_id, text=text, parse_mode="HTML")
         log.error("outbox item %s has an unknown kind %r; dropped", item.id, item.kind)

@@ -262,7 +262,9 @@ def parse_start(payload: str | None) -> StartPayload:
 
 class RulesCb(CallbackData, prefix="ru1"):
     """/rules: show the rules of the game `game` (a `GameVariant.key`) in the pressed
-    message. Rules hold no state, so an old button still opens its page; a key of no
-    game (forged) is answered politely and changes nothing."""
+    message, in the message's language `lang` (whoever presses: a group's page does not
+    switch language under the others). Rules hold no state, so an old button still
+    opens its page; a key of no game (forged) is answered politely and changes nothing."""
 
     game: GameKey
+    lang: Annotated[str, Field(pattern=r"^[a-z]{2}$")]

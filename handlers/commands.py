@@ -147,10 +147,10 @@ async def on_rules(message: Message, person: Person, lang: Lang, lobby: Lobby) -
 async def on_rules_page(
     call: CallbackQuery, callback_data: RulesCb, person: Person, lang: Lang, lobby: Lobby
 ) -> None:
-    """A game's button under /rules: that game's rules in the same message, to the target
-    of the chat's own game if it is that game, else to the game's default. A press that
-    names no game, or comes on a message without that button (forged), is answered and
-    changes nothing."""
+    """A game's button under /rules: that game's rules in the same message and its
+    language, to the target of the chat's own game if it is that game, else to the
+    game's default. A press that names no game, or comes on a message without that
+    button (forged), is answered and changes nothing."""
     message = call.message
     try:
         game = find_variant(callback_data.game)
@@ -163,10 +163,11 @@ async def on_rules_page(
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
     current = await lobby.rules_for(chat_id, person.id)
     rules = current if current.game is game else game.ruleset
+    page = next((known for known in Lang if known.value == callback_data.lang), lang)
     await reply(call, Answer())
     try:
         await message.edit_text(
-            rules_text(rules, lang), reply_markup=rules_keyboard(rules, lang), parse_mode="HTML"
+            rules_text(rules, page), reply_markup=rules_keyboard(rules, page), parse_mode="HTML"
         )
     except TelegramBadRequest as exc:
         # The page shown already, or the message deleted or too old to edit meanwhile:

@@ -19,7 +19,7 @@ def rules_text(rules: Ruleset, lang: Lang) -> str:
 
 def rules_keyboard(rules: Ruleset, lang: Lang) -> InlineKeyboardMarkup:
     """A button per game (`domino.variants.VARIANTS`, in its order), the one shown
-    marked: pressing another shows that game's rules in the same message."""
+    marked: pressing another shows that game's rules in the same message, in `lang`."""
     shown = rules.game.key
     buttons = [
         InlineKeyboardButton(
@@ -28,7 +28,7 @@ def rules_keyboard(rules: Ruleset, lang: Lang) -> InlineKeyboardMarkup:
                 if game.key is shown
                 else t(game.name_key, lang)
             ),
-            callback_data=RulesCb(game=game.key.value).pack(),
+            callback_data=RulesCb(game=game.key.value, lang=lang.value).pack(),
         )
         for game in VARIANTS
     ]

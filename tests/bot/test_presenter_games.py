@@ -197,6 +197,7 @@ def test_rules_page_through_every_game_with_the_shown_one_marked() -> None:
         "Спортивное",
     ]
     assert [RulesCb.unpack(b.callback_data or "").game for b in buttons] == KEYS
+    assert {RulesCb.unpack(b.callback_data or "").lang for b in buttons} == {"ru"}
     assert all(len(row) <= 3 for row in keyboard.inline_keyboard)
     text = presenter.rules_text(osel, Lang.RU)
     assert text.startswith("<b>Осёл</b> — кто первым наберёт 101 очко, тот и осёл.")

@@ -16,7 +16,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.announcements import notice_values
 from bot.i18n import Lang, t
+from bot.presenter import rules_keyboard
+from bot.presenter import rules_text as rules_page_text
 from domino.match import Match
 from domino.rules import KOZEL
 from domino.views import OutcomeKind
@@ -227,7 +230,8 @@ def announced(item: sqlite3.Row, match: Match, message: StoredMessage) -> bool:
     if item["kind"] == "match_end":
         return GOAT_MARK in message.content
     if "key" in payload:
-        text = t(payload["key"], Lang.RU, **payload.get("values", {}))
+        values = notice_values(payload.get("values", {}), match.ruleset.game, Lang.RU)
+        text = t(payload["key"], Lang.RU, **values)
     else:
         text = payload.get("text", "")
     return message.content == format_text(text, "HTML", None)[0]
@@ -300,9 +304,17 @@ def private_tile_lines(log: str, matches: list[Match]) -> list[str]:
 
 
 def rules_text(lang: Lang) -> tuple[str, str]:
-    """The /rules answer as a client shows it: HTML parsed, and as plain text."""
-    text = t("rules.kozel", lang, target=KOZEL.target)
-    return format_text(text, "HTML", None)[0], text
+    """The /rules answer as the fake exposes it, HTML parsed and as plain text: the text,
+    then its buttons' texts and data (one per game, `bot.presenter.rules_keyboard`)."""
+    text = rules_page_text(KOZEL, lang)
+    buttons = [
+        value
+        for row in rules_keyboard(KOZEL, lang).inline_keyboard
+        for button in row
+        for value in (button.text, button.callback_data or "")
+    ]
+    parsed = format_text(text, "HTML", None)[0]
+    return "\n".join([parsed, "", *buttons]), "\n".join([text, "", *buttons])
 
 
 def tile_pattern(tile: str) -> re.Pattern[str]:
