@@ -76,7 +76,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TableRenderer = Callable[[MatchView, Sequence[str]], bytes]
+TableRenderer = Callable[[MatchView, Sequence[str], str], bytes]
+"""`render.render_table`: the public view, each seat's name, the group's language."""
 
 # Bounds of the caches (see the module's docstring). A game is a few kB here; a group
 # rarely runs more than one game at a time, so 1000 is far more than the games active
@@ -306,7 +307,7 @@ class Publisher:
         names = seat_names(game, lang)
         clock, now = self._clock_of(game)
         caption = game_messages.table_caption(game, view, names, lang, clock, now)
-        picture = await self._painter.draw(self.render_table, view, names)
+        picture = await self._painter.draw(self.render_table, view, names, lang.value)
         self._table_shown[game.id] = asyncio.get_running_loop().time()
         digest = digest_of(hashlib.sha256(picture).hexdigest(), caption)
         if existing is not None and existing.digest == digest:

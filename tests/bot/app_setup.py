@@ -149,7 +149,7 @@ def make(db: Database, time: FakeTime, seed: int) -> Setup:
         db,
         out,
         bot_username="domino_test_bot",
-        render_table=lambda view, names: b"table picture",
+        render_table=lambda view, names, lang: b"table picture",
         render_scores=lambda *args: b"score sheet",
         table_interval=0,
         computer_delay=0,

@@ -90,7 +90,7 @@ class Setup:
         self.publisher = Publisher(
             db,
             self.out,
-            render_table=lambda view, names: b"table picture",
+            render_table=lambda view, names, lang: b"table picture",
             render_scores=lambda *args: b"score sheet",
             people=people,
             settings=GroupSettings(db, people),
