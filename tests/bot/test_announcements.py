@@ -1,0 +1,48 @@
+"""The announcer's notices of an abandoned match name the loser in the game's own word
+(issue 13): the козёл, the осёл, or plainly a loss where points are good."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.announcements import notice_values
+from bot.i18n import Lang, t
+from domino.variants import find_variant
+
+LINES = "Маша: 34 · +0\nОлег: 12 · +2"
+
+
+@pytest.mark.parametrize(
+    ("game", "loser"),
+    [
+        ("kozel", "🐐 Козёл: Маша."),
+        ("osel", "🫏 Осёл: Маша."),
+        ("classic", "Проигрыш: Маша."),
+        ("sea_kozel", "Проигрыш: Маша."),
+        ("sport", "Проигрыш: Маша."),
+    ],
+)
+def test_a_surrender_names_the_loser_in_the_games_word(game: str, loser: str) -> None:
+    values = notice_values(
+        {"name": "Маша", "goat": "Маша", "lines": LINES}, find_variant(game), Lang.RU
+    )
+    assert values["loser"] == loser
+    assert t("notice.surrendered", Lang.RU, **values) == (
+        f"🏳 Маша сдаётся. {loser}\nОчки и рейтинг (как при тайм-ауте):\n{LINES}"
+    )
+
+
+def test_leaving_tells_how_the_match_counts_without_a_goat_where_points_are_good() -> None:
+    stored = {"name": "Маша", "goat": "Маша + Вика", "points": 34}
+    sport = t(
+        "notice.left_scoring", Lang.RU, **notice_values(stored, find_variant("sport"), Lang.RU)
+    )
+    assert "Проигрыш: Маша + Вика. Счёт на момент ухода: 34;" in sport
+    assert "козёл" not in sport.casefold()
+    english = notice_values(stored, find_variant("osel"), Lang.EN)
+    assert english["loser"] == "🫏 Donkey: Маша + Вика."
+
+
+def test_other_notices_are_left_as_stored() -> None:
+    stored = {"name": "Маша"}
+    assert notice_values(stored, find_variant("kozel"), Lang.RU) == stored
