@@ -81,9 +81,12 @@ class GameVariant(ABC):
         """The seat that opens the next round with any tile (K-4, T-2)."""
         return outcome.seat
 
-    @abstractmethod
     def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
-        """Rating gains per seat for a finished match (K-11 or its mirror)."""
+        """Rating gains per seat for a finished match: K-11 where points are bad, its
+        mirror where they are good (`domino.rating.classic_rating_gains`)."""
+        if self.points_are_bad:
+            return rating.rating_gains(points)
+        return rating.classic_rating_gains(points)
 
     def abandoned_rating_gains(self, points: Sequence[int], culprit: int) -> tuple[int, ...]:
         """Rating gains per seat for a match `culprit` abandoned (K-11's timeout rule)."""
@@ -133,10 +136,6 @@ class Kozel(GameVariant):
         """K-6 .. K-9 (`domino.scoring.score_kozel_round`)."""
         return score_kozel_round(ruleset, round_no, outcome, before, eggs, values, sides)
 
-    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
-        """K-11 (`domino.rating.rating_gains`)."""
-        return rating.rating_gains(points)
-
 
 class Classic(GameVariant):
     """«Классика» (T-1 .. T-6): points are good; the first to the target wins."""
@@ -172,10 +171,6 @@ class Classic(GameVariant):
     ) -> int:
         """T-2 (`domino.scoring.classic_next_leader`)."""
         return classic_next_leader(ruleset, outcome, hands)
-
-    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
-        """K-11 mirrored (`domino.rating.classic_rating_gains`)."""
-        return rating.classic_rating_gains(points)
 
 
 class SeaKozel(GameVariant):
@@ -215,9 +210,29 @@ class SeaKozel(GameVariant):
             ruleset, round_no, outcome, before, eggs, values, sides, last_tile=last_tile
         )
 
-    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
-        """K-11 mirrored, as in Классика (`domino.rating.classic_rating_gains`)."""
-        return rating.classic_rating_gains(points)
+
+class Osel(Kozel):
+    """«Осёл» (O-1 .. O-6, `domino.osel`): Козёл on a spinner, with several doubles in one
+    turn (O-2) and ends closed by a double laid face down (O-3); points are bad, the one
+    at the target (125) or above is the осёл.
+
+    Scoring and rating are Козёл's (O-5: K-6 .. K-9 and K-11) with the game's options
+    (`osel.OSEL`: the lone `0-0` counts only off a fish, `lone_blank_on_fish`)."""
+
+    key = Variant.OSEL
+    name = "Осёл"
+    name_key = "variant.osel"
+    rules_key = "rules.osel"
+    ruleset = osel.OSEL
+    choices = MappingProxyType(
+        {
+            "target": (125, 101),  # O-6
+            "open_threshold": (13, 0),  # O-5
+            "fish": (FishMode.EACH, FishMode.MAX_TAKES_ALL, FishMode.FISHERMAN_TAKES_ALL),
+        }
+    )
+    max_doubles = 4  # O-2: one on each of the spinner's four ends
+    may_close = True  # O-3
 
 
 class Sport(GameVariant):
@@ -260,53 +275,6 @@ class Sport(GameVariant):
     ) -> RoundResult:
         """S-4, S-5 (`domino.sport.score_sport_round`)."""
         return sport.score_sport_round(round_no, outcome, before, eggs, values, sides)
-
-    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
-        """K-11 mirrored, as in Классика (`domino.rating.classic_rating_gains`)."""
-        return rating.classic_rating_gains(points)
-
-
-class Osel(GameVariant):
-    """«Осёл» (O-1 .. O-6, `domino.osel`): Козёл on a spinner, with several doubles in one
-    turn (O-2) and ends closed by a double laid face down (O-3); points are bad, the one
-    at the target (125) or above is the осёл."""
-
-    key = Variant.OSEL
-    name = "Осёл"
-    name_key = "variant.osel"
-    rules_key = "rules.osel"
-    ruleset = osel.OSEL
-    choices = MappingProxyType(
-        {
-            "target": (125, 101),  # O-6
-            "open_threshold": (13, 0),  # O-5
-            "fish": (FishMode.EACH, FishMode.MAX_TAKES_ALL, FishMode.FISHERMAN_TAKES_ALL),
-        }
-    )
-    points_are_bad = True
-    rule_of_13 = True
-    max_doubles = 4  # O-2: one on each of the spinner's four ends
-    may_close = True  # O-3
-
-    def score_round(
-        self,
-        ruleset: Ruleset,
-        round_no: int,
-        outcome: RoundOutcome,
-        before: tuple[Account, ...],
-        eggs: int,
-        values: tuple[int, ...],
-        sides: Sides,
-        *,
-        last_tile: Tile | None = None,
-    ) -> RoundResult:
-        """O-5: K-6 .. K-9 with the game's options (`domino.scoring.score_kozel_round`;
-        the lone `0-0` only off a fish is `osel.OSEL`'s `lone_blank_on_fish`)."""
-        return score_kozel_round(ruleset, round_no, outcome, before, eggs, values, sides)
-
-    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
-        """K-11, as in Козёл (`domino.rating.rating_gains`)."""
-        return rating.rating_gains(points)
 
 
 VARIANTS: tuple[GameVariant, ...] = (Kozel(), Classic(), SeaKozel(), Osel(), Sport())
