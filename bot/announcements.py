@@ -182,7 +182,7 @@ class Announcer:
                 parse_mode="HTML",
             )
         if item.kind == "match_end":
-            last_tile_won = presenter.won_by_last_tile(game.match)
+            last_tile_won = game.match.won_by_last_tile()
             return SendMessage(
                 chat_id=item.chat_id,
                 text=presenter.match_end_text(view, names, lang, last_tile_won=last_tile_won),

@@ -387,6 +387,28 @@ class Match:
             leader=next_leader(self._ruleset, outcome, hands),
         )
 
+    def won_by_last_tile(self) -> bool:
+        """Whether the tile that ended the last round decided the match: the game scores
+        that round differently without it (M-4's «голый козёл», going out on `0-0`). The
+        game is asked by scoring the round again without its last tile, so a game whose
+        scoring reads that tile needs nothing more here."""
+        ended = self._finished_round
+        if not self._over or ended is None or not self._results:
+            return False
+        result = self._results[-1]
+        if result.outcome.kind is not OutcomeKind.WENT_OUT:
+            return False
+        hands = tuple(ended.hand(seat) for seat in range(self._players))
+        without = score_round(
+            self._ruleset,
+            result.round_no,
+            result.outcome,
+            result.before,
+            result.eggs_before,
+            hands,
+        )
+        return without.after != result.after
+
     # --- views and rating ---------------------------------------------------------------
 
     def view(self, seat: int | None) -> MatchView:

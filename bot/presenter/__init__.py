@@ -23,7 +23,7 @@ from bot.presenter.settings import (
     settings_text,
     timer_name,
 )
-from bot.presenter.table import match_end_text, round_end_text, table_caption, won_by_last_tile
+from bot.presenter.table import match_end_text, round_end_text, table_caption
 
 __all__ = [
     "away_keyboard",
@@ -50,5 +50,4 @@ __all__ = [
     "table_timer_line",
     "timer_name",
     "variant_name",
-    "won_by_last_tile",
 ]

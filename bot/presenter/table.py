@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from bot.i18n import Lang, t
 from bot.presenter.common import score_line, score_text, short_name, side_names, variant_name
 from domino.actions import Closed, Drew, Event, Knocked, Played
-from domino.match import Match
-from domino.scoring import score_round
 from domino.tiles import SET_SIZE
 from domino.views import MatchView, OutcomeKind, RoundResult
 
@@ -143,32 +141,13 @@ def round_end_text(view: MatchView, result: RoundResult, names: Sequence[str], l
     return "\n".join(lines)
 
 
-def won_by_last_tile(match: Match) -> bool:
-    """Whether the tile that ended the match's last round decided the match: the game
-    scores that round differently without it (M-4's «голый козёл», going out on `0-0`).
-    The game is asked, by scoring the round again without its last tile; a game whose
-    scoring reads that tile has the text `announce.last_tile.<key>`."""
-    ended = match.finished_round
-    if not match.over or ended is None or not match.results:
-        return False
-    result = match.results[-1]
-    last = ended.history[-1] if ended.history else None
-    if result.outcome.kind is not OutcomeKind.WENT_OUT or not isinstance(last, Played | Closed):
-        return False
-    hands = tuple(ended.hand(seat) for seat in range(match.players))
-    without = score_round(
-        match.ruleset, result.round_no, result.outcome, result.before, result.eggs_before, hands
-    )
-    return without.after != result.after
-
-
 def match_end_text(
     view: MatchView, names: Sequence[str], lang: Lang, *, last_tile_won: bool = False
 ) -> str:
     """The end of a match: the loser in the game's own word where points are bad
     («🐐 Козёл — NAME», «🫏 Осёл — NAME», K-10, O-6), else the winner (T-6, M-6, S-6);
     then the final scores, best first, so the loser comes last. `last_tile_won`: the
-    last round's tile decided the match (`won_by_last_tile`), said first."""
+    last round's tile decided the match (`Match.won_by_last_tile`), said first."""
 
     def side(index: int) -> str:
         return html.escape(side_names(names, view.sides[index]))

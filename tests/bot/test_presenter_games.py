@@ -87,7 +87,7 @@ def test_going_out_on_the_blank_double_in_sea_kozel_is_the_naked_goat() -> None:
     last = match.finished_round
     assert last is not None and isinstance(last.history[-1], Played)
     assert last.history[-1].tile == Tile.parse("0-0")
-    assert presenter.won_by_last_tile(match)
+    assert match.won_by_last_tile()
     view = match.view(None)
     text = presenter.match_end_text(view, NAMES[:2], Lang.RU, last_tile_won=True)
     winner = NAMES[view.results[-1].outcome.seat].replace("<", "&lt;")
@@ -111,7 +111,7 @@ def test_a_match_won_otherwise_is_no_naked_goat(key: str) -> None:
     ended_on_blank = isinstance(last.history[-1], Played) and last.history[-1].tile == Tile.parse(
         "0-0"
     )
-    assert presenter.won_by_last_tile(match) == (key == "sea_kozel" and ended_on_blank)
+    assert match.won_by_last_tile() == (key == "sea_kozel" and ended_on_blank)
 
 
 def test_sport_caption_shows_who_leads_by_the_turned_tiles_no_bazaar_and_passes() -> None:
