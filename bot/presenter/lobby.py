@@ -70,11 +70,6 @@ def games_list(lang: Lang) -> str:
     return "\n".join(f"/domino {g.key.value} — {t(g.name_key, lang)}" for g in playable_games())
 
 
-def rules_text(rules: Ruleset, lang: Lang) -> str:
-    """/rules for the game `rules` are for, with their target (K-10, T-6)."""
-    return t(rules.game.rules_key, lang, target=rules.target)
-
-
 def _offers_fish_and_threshold(rules: Ruleset) -> bool:
     """Whether the game lets the group choose K-9's fish mode and K-7's threshold (Козёл)."""
     return rules.game.offers("fish") and rules.game.offers("open_threshold")

@@ -11,7 +11,8 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import presenter
 from bot.callbacks import LobbyOption
 from bot.i18n import Lang
-from bot.presenter.lobby import PLAYABLE, game_named, games_list, playable_games, rules_text
+from bot.presenter.lobby import PLAYABLE, game_named, games_list, playable_games
+from bot.presenter.rules import rules_text
 from bot.usecases.lobby import with_option
 from domino.rules import CLASSIC, KOZEL, FishMode
 from domino.timing import TurnTimer
