@@ -376,15 +376,17 @@ def _cycle(options: tuple[T, ...], current: T) -> T:
 
 
 def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
-    """The creator cycles the game (`PLAYABLE`: its options go back to the new game's
-    defaults, the seats and pairs stay where the new game allows them) or one rule
+    """The creator cycles the game (`PLAYABLE`: every option goes back to the new game's
+    own defaults, `GameVariant.ruleset`, pairs included; only the table size stays where
+    the new game allows it) or one rule
     option (K-1 teams, K-7 threshold, K-9 fish, K-10 target); the game says which options
     it offers and their values (`GameVariant.choices`), the table sizes it is played by
     (`seat_choices`) and whether it fixes the pairs (`pairs_fixed`: Спортивное, S-1).
 
     Choice: switching games keeps the table size when the new game is played by it,
     else takes the next larger size it is played by (else its largest), so nobody
-    seated loses a seat; a game with fixed pairs takes its own."""
+    seated loses a seat. A game played in pairs by default (Морской козёл, Спортивное)
+    opens with pairs at a table of four; at a smaller table nobody plays in pairs."""
     rules: Ruleset = game.ruleset
     wanted = game.seats_wanted
     if option is LobbyOption.GAME:
@@ -395,8 +397,8 @@ def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
             raise Refusal("alert.table_full")
         if wanted not in choices:
             wanted = next((n for n in choices if n > wanted), choices[-1])
-        if not pairs_fixed(chosen):
-            chosen = chosen.with_options(teams=rules.teams and wanted == 4)
+        if chosen.teams and wanted != 4 and not pairs_fixed(chosen):
+            chosen = chosen.with_options(teams=False)
         rules = chosen
     elif option is LobbyOption.SEATS:
         if len(seat_choices(rules)) < 2:

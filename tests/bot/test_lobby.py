@@ -75,7 +75,7 @@ def test_sport_is_four_in_fixed_pairs_with_no_button_to_change_them() -> None:
     assert with_option(game, LobbyOption.TARGET).ruleset.target == 100
 
 
-def test_switching_to_sport_seats_four_in_pairs_and_away_keeps_them() -> None:
+def test_switching_to_sport_seats_four_in_pairs_and_away_takes_the_new_games_pairs() -> None:
     two = dataclasses.replace(lobby("classic", MASHA), seats_wanted=2)
     assert find_variant("classic").ruleset.teams is False
     sea = with_option(two, LobbyOption.GAME)
@@ -95,10 +95,43 @@ def test_switching_to_sport_seats_four_in_pairs_and_away_keeps_them() -> None:
     assert (kozel.ruleset.variant.value, kozel.seats_wanted, kozel.ruleset.teams) == (
         "kozel",
         4,
-        True,
+        False,
     )
     assert not pairs_fixed(kozel.ruleset)
-    assert not with_option(kozel, LobbyOption.TEAMS).ruleset.teams
+    assert with_option(kozel, LobbyOption.TEAMS).ruleset.teams
+
+
+def test_a_game_switch_starts_from_the_new_games_own_defaults_all_the_way_round() -> None:
+    """Every option, pairs included, is the new game's default after each «🎲 Игра» press,
+    whatever was chosen in the game before; only the table size carries over."""
+    game = lobby("kozel", MASHA)
+    game = with_option(game, LobbyOption.TEAMS)  # Козёл in pairs, and a changed target
+    game = with_option(game, LobbyOption.TARGET)
+    assert game.ruleset.teams
+    seen = []
+    for _ in range(2 * len(VARIANTS)):
+        game = with_option(game, LobbyOption.GAME)
+        default = find_variant(game.ruleset.variant.value).ruleset
+        assert game.ruleset == default
+        assert game.seats_wanted == 4
+        seen.append(game.ruleset.variant.value)
+        text = presenter.lobby_text(game, Lang.RU)
+        pairs = "Пары: 2×2" in text
+        assert pairs is default.teams, (game.ruleset.variant.value, text)
+    assert seen[: len(VARIANTS)] == [g.key.value for g in VARIANTS[1:]] + ["kozel"]
+    assert seen[len(VARIANTS) - 1] == "kozel" and not game.ruleset.teams
+
+
+def test_a_game_played_in_pairs_opens_without_them_at_a_smaller_table() -> None:
+    three = lobby("classic", MASHA, wanted=3)
+    sea = with_option(three, LobbyOption.GAME)
+    assert (sea.ruleset.variant.value, sea.seats_wanted, sea.ruleset.teams) == (
+        "sea_kozel",
+        4,
+        True,
+    )
+    two = with_option(lobby("classic", MASHA, wanted=2), LobbyOption.GAME)
+    assert (two.seats_wanted, two.ruleset.teams) == (2, False)
 
 
 def test_sea_kozel_skips_three_seats() -> None:
