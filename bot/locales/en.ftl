@@ -461,6 +461,7 @@ lobby-removed = 🚫 { $name } no longer has a seat.
 answer-removed = { $name } no longer has a seat.
 alert-nobody_to_remove = Nobody is seated yet.
 alert-not_seated_any_more = That player no longer sits there.
+alert-nobody_else_to_remove = Only you are seated. To leave yourself, press “🚪 Leave”.
 notice-lobby_timed_out = ⌛ Nobody started the game in { $minutes } min, so it is closed. A new game: /domino
 settings-lobby_timeout = A game nobody starts closes after: <b>{ $time }</b>
 lobby_timeout-off = never

@@ -499,6 +499,7 @@ lobby_timeout-min = { $n } мин
 btn-lobby_timeout = ⌛ { $time }
 answer-lobby_timeout_set = Новые игры закрываются без старта через: { $time }.
 
+alert-nobody_else_to_remove = За столом пока только вы. Выйти самому — кнопка «🚪 Выйти».
 ## Which game (issue 13): /domino with a game, the group's default game in /settings.
 
 lobby-unknown_game =

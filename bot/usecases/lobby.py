@@ -287,14 +287,17 @@ class Lobby(UseCases):
     async def removal_choices(
         self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
     ) -> tuple[GameRecord, tuple[SeatRecord, ...]]:
-        """The «remove a player» button: the lobby and the people seated in it, for the
-        creator or a chat admin to pick from. Raises Refusal."""
+        """The «remove a player» button: the lobby and the people seated in it other than
+        the one asking (who leaves by «🚪 Выйти»), for the creator or a chat admin to pick
+        from. Raises Refusal."""
         game = await self.shown(game_id, chat_id)
         if not await self.may_control(game, person, is_admin):
             raise Refusal("alert.creator_or_admin_only")
-        if not game.people:
-            raise Refusal("alert.nobody_to_remove")
-        return game, game.people
+        others = tuple(seat for seat in game.people if seat.user_id != person.id)
+        if not others:
+            key = "alert.nobody_else_to_remove" if game.people else "alert.nobody_to_remove"
+            raise Refusal(key)
+        return game, others
 
     async def remove(
         self,

@@ -18,6 +18,7 @@ from bot.i18n import Lang
 from bot.lru import Lru
 from bot.people import ANONYMOUS_ADMIN_ID, People, Person
 from bot.usecases import Answer, ChatCheck
+from bot.usecases.base import Refusal
 from storage.db import Database
 from storage.records import ChatRecord, ChatSettings, GameRecord, GameStatus
 from tests.bot.app_setup import (
@@ -140,6 +141,20 @@ async def test_removing_a_seat_is_checked_like_every_lobby_control(setup: Setup)
     )
     assert removed == "Боб" and not answer.alert
     assert [s.user_id for s in (await setup.game()).seats] == [ALICE.id]
+
+
+async def test_the_list_of_people_to_remove_leaves_out_the_one_asking(setup: Setup) -> None:
+    await lobby(setup)
+    choices = setup.app.lobby.removal_choices
+    with pytest.raises(Refusal) as alone:
+        await choices(1, CHAT.id, ALICE, no_admin)
+    assert "только вы" in alone.value.text(Lang.RU)
+    await press(setup, BOB, LobbyAction.JOIN)
+    _, people = await choices(1, CHAT.id, ALICE, no_admin)
+    assert [s.user_id for s in people] == [BOB.id]
+    # An admin who does not play sees everyone seated.
+    _, people = await choices(1, CHAT.id, MALLORY, admin_everywhere)
+    assert [s.user_id for s in people] == [ALICE.id, BOB.id]
 
 
 async def test_a_lobby_nobody_starts_closes_at_its_stored_deadline(setup: Setup) -> None:

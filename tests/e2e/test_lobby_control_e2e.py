@@ -153,6 +153,7 @@ async def test_the_creator_or_an_admin_removes_a_seated_person(
     second = await group.wait_for_message(
         lambda m: "Кого убрать" in m.content, after=choices, timeout=WAIT
     )
+    assert [b.text for b in second.buttons] == ["🚫 Боб"]  # not the creator asking
     await alice.press(second, data=button_data(second, "Боб"), timeout=WAIT)
     await group.wait_for_message(lambda m: m is game.lobby and "Боб" not in m.content, timeout=WAIT)
     back = await carol.press(game.lobby, data=button_data(game.lobby, "Играю"), timeout=WAIT)
