@@ -98,7 +98,8 @@ hand-waiting = Ходят соперники, стол — в группе. На
 hand-over = Партия окончена.
 hand-drew = Из базара: { $tiles }
 hand-empty_table = Стол пуст.
-hand-others = У соперников: { $others } · базар: { $bazaar }
+hand-partner = Партнёр: { $partner }
+hand-others = У соперников: { $others }
 hand-scores = Счёт: { $scores }
 btn-end = { $tile } на { $end }
 btn-back = ↩️ Назад
@@ -491,6 +492,7 @@ lobby-remove_who = Кого убрать из-за стола?
 lobby-removed = 🚫 { $name } больше не за столом.
 answer-removed = { $name } больше не за столом.
 alert-nobody_to_remove = За столом пока никого нет.
+alert-nobody_else_to_remove = За столом пока только вы. Выйти самому — кнопка «🚪 Выйти».
 alert-not_seated_any_more = Этого игрока уже нет на этом месте.
 notice-lobby_timed_out = ⌛ Игру никто не начал за { $minutes } мин, набор закрыт. Новая игра: /domino
 settings-lobby_timeout = Несыгранная игра закрывается через: <b>{ $time }</b>
@@ -499,7 +501,6 @@ lobby_timeout-min = { $n } мин
 btn-lobby_timeout = ⌛ { $time }
 answer-lobby_timeout_set = Новые игры закрываются без старта через: { $time }.
 
-alert-nobody_else_to_remove = За столом пока только вы. Выйти самому — кнопка «🚪 Выйти».
 ## Which game (issue 13): /domino with a game, the group's default game in /settings.
 
 lobby-unknown_game =

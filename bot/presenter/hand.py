@@ -18,7 +18,7 @@ from bot.presenter.common import (
     tile_rows,
     variant_name,
 )
-from bot.presenter.table import open_ends_text
+from bot.presenter.table import has_bazaar
 from domino.actions import Action, Close, Draw, Knock, Play, PlayDoubles
 from domino.geometry import End
 from domino.tiles import Tile
@@ -66,18 +66,46 @@ def hand_text(
         return "\n".join(lines)
     lines.append(t("hand.your_turn", lang))
     if drew:
-        lines.append(t("hand.drew", lang, tiles=", ".join(str(x) for x in drew)))
-    lines.append(open_ends_text(view, lang) or t("hand.empty_table", lang))
-    others = [
-        f"{html.escape(short_name(names[seat]))}: {rnd.hand_counts[seat]}"
-        for seat in range(view.players)
-        if seat != rnd.seat
-    ]
-    lines.append(t("hand.others", lang, others=", ".join(others), bazaar=rnd.bazaar_size))
+        lines.append(t("hand.drew", lang, tiles=", ".join(tile_label(x) for x in drew)))
+    lines.append(ends_text(view, lang) or t("hand.empty_table", lang))
+    lines.append(others_text(view, names, lang))
     lines.append(scores)
     if view.eggs:
         lines.append(f"🥚 +{view.eggs}")
     return "\n".join(lines)
+
+
+def ends_text(view: MatchView, lang: Lang) -> str | None:
+    """The open ends, each with the arrow its end-choice button shows («концы: ⬅️ 3 ·
+    ➡️ 5», Осёл's four with ⬆️ and ⬇️); None on an empty table.
+
+    Choice: the arrows are shown in every game, not only where more than two ends are
+    open, so the hand reads the same way as its «3|5 на ➡️ 5» buttons everywhere."""
+    ends = view.round.layout.open_ends
+    if not ends:
+        return None
+    return t("table.ends", lang, ends=" · ".join(f"{ARROWS[end]} {pip}" for end, pip in ends))
+
+
+def others_text(view: MatchView, names: Sequence[str], lang: Lang) -> str:
+    """How many tiles everyone else holds: the partner apart from the opponents in pair
+    games (K-1, M-1, S-1), then the bazaar, when the deal left one at all (C-3)."""
+    rnd = view.round
+    assert rnd.seat is not None, "a hand is drawn from its owner's view"
+    own = next(seats for seats in view.sides if rnd.seat in seats)
+
+    def counts(seats: Sequence[int]) -> str:
+        return ", ".join(
+            f"{html.escape(short_name(names[seat]))}: {rnd.hand_counts[seat]}" for seat in seats
+        )
+
+    partners = [seat for seat in own if seat != rnd.seat]
+    rivals = [seat for seat in range(view.players) if seat not in own]
+    parts = [t("hand.partner", lang, partner=counts(partners))] if partners else []
+    parts.append(t("hand.others", lang, others=counts(rivals)))
+    if has_bazaar(view):
+        parts.append(t("table.bazaar", lang, n=rnd.bazaar_size))
+    return " · ".join(parts)
 
 
 def _play_ends(legal: Sequence[Action]) -> dict[Tile, list[End | None]]:
@@ -158,7 +186,7 @@ def hand_keyboard(
             [
                 [
                     button(
-                        t("btn.end", lang, end=_end_label(view, end), tile=str(choosing)),
+                        t("btn.end", lang, end=_end_label(view, end), tile=tile_label(choosing)),
                         MoveKind.PLAY,
                         choosing,
                         end,

@@ -10,6 +10,7 @@ from bot.callbacks import HandMenu, MoveKind, doubles_of
 from bot.effects import ClosedHand, Done, Effects, EndChoice
 from bot.i18n import t
 from bot.people import Person
+from bot.presenter.common import tile_label
 from bot.timers import STRIKES_TO_TAKE_OVER
 from bot.usecases.base import (
     Answer,
@@ -98,7 +99,7 @@ class Playing(UseCases):
                 raise Refusal("alert.illegal") from None
             _, effects = await save_moves(tx, game, match, before, person.id)
         if drawn:
-            tiles = ", ".join(str(tile) for tile in drawn)
+            tiles = ", ".join(tile_label(tile) for tile in drawn)
             return Done(Answer(t("answer.drew", person.lang, tiles=tiles)), effects)
         return Done(Answer(), effects)
 

@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.callbacks import HandMenu, MoveCb, MoveKind, doubles_of, doubles_payload
 from bot.i18n import Lang
-from bot.presenter.hand import hand_keyboard
+from bot.presenter.hand import hand_keyboard, hand_text
 from bot.usecases.base import Refusal
 from bot.usecases.play import action_for, choice_for
 from domino.actions import KNOCK, Action, Close, Play, PlayDoubles
@@ -218,3 +218,21 @@ def test_a_menu_the_position_does_not_offer_is_refused() -> None:
     )
     with pytest.raises(Refusal):
         choice_for(MoveKind.CHOOSE_END, single.index, view.round.legal)
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "pairs", "bazaar"),
+    [("sport", 4, True, False), ("osel", 4, False, False), ("osel", 2, False, True)],
+)
+def test_a_real_hand_names_the_partner_apart_and_the_bazaar_only_if_dealt(
+    game: str, players: int, pairs: bool, bazaar: bool
+) -> None:
+    view = first_position(game, Play, players)
+    names = ("John", "Алиса", "Боб", "Вера")[:players]
+    text = hand_text(view, names, "Дворик", Lang.RU)
+    assert ("Партнёр: " in text) is pairs and ("базар:" in text) is bazaar, text
+    if pairs:
+        seat = view.round.seat
+        assert seat is not None
+        partner = names[(seat + 2) % 4]
+        assert f"Партнёр: {partner}: " in text and f"соперников: {partner}" not in text

@@ -151,11 +151,44 @@ def test_a_hand_at_its_turn_tells_the_ends_the_others_and_the_scores() -> None:
     assert text == (
         "🁢 <b>Козёл</b> в «Дворик» · раунд 2\n"
         "<b>Ваш ход!</b>\n"
-        "Из базара: 2-5\n"
-        "концы: 3 · 5\n"
+        "Из базара: 2|5\n"
+        "концы: ⬅️ 3 · ➡️ 5\n"
         "У соперников: Олег &lt;3: 6 · базар: 9\n"
         "Счёт: Маша 0 · Олег &lt;3 +12"
     )
+
+
+def test_a_hand_shows_each_open_end_with_the_arrow_its_buttons_use() -> None:
+    four = ((End.LEFT, 2), (End.RIGHT, 0), (End.UP, 1), (End.DOWN, 1))
+    view = match_view(hand=HAND, legal=(Play(HAND[0], End.UP), Play(HAND[0], End.DOWN)), ends=four)
+    text = presenter.hand_text(view, NAMES, "Дворик", Lang.RU)
+    assert "\nконцы: ⬅️ 2 · ➡️ 0 · ⬆️ 1 · ⬇️ 1\n" in text
+    assert buttons(presenter.hand_keyboard(view, 7, 4, Lang.RU, choosing=HAND[0]))[0] == [
+        ("1|2 на ⬆️ 1", "m1:7:4:p:8:U"),
+        ("1|2 на ⬇️ 1", "m1:7:4:p:8:D"),
+    ]
+    english = presenter.hand_text(view, NAMES, "Yard", Lang.EN)
+    assert "\nopen ends: ⬅️ 2 · ➡️ 0 · ⬆️ 1 · ⬇️ 1\n" in english
+
+
+def test_a_pair_game_names_the_partner_apart_and_a_full_deal_no_bazaar() -> None:
+    view = match_view(
+        seat=1, turn=1, hand=HAND, legal=PLAYS, counts=(2, 3, 2, 1), sides=((0, 2), (1, 3))
+    )
+    lines = presenter.hand_text(view, NAMES, "Дворик", Lang.RU).split("\n")
+    assert lines[3] == "Партнёр: 🤖 Компьютер 1: 1 · У соперников: Маша: 2, Вика: 2"
+    english = presenter.hand_text(view, NAMES, "Yard", Lang.EN).split("\n")
+    assert english[3] == "Partner: 🤖 Компьютер 1: 1 · Opponents: Маша: 2, Вика: 2"
+    # Four players each on their own, seven tiles each: no bazaar either (C-3).
+    alone = match_view(
+        hand=HAND,
+        legal=PLAYS,
+        counts=(3, 3, 2, 1),
+        sides=((0,), (1,), (2,), (3,)),
+        scores=(Account(),) * 4,
+    )
+    line = presenter.hand_text(alone, NAMES, "Дворик", Lang.RU).split("\n")[3]
+    assert line == "У соперников: Олег &lt;3: 3, Вика: 2, 🤖 Компьютер 1: 1"
 
 
 def test_a_hand_at_its_turn_marks_what_fits_and_asks_for_the_end_when_both_fit() -> None:
@@ -164,7 +197,7 @@ def test_a_hand_at_its_turn_marks_what_fits_and_asks_for_the_end_when_both_fit()
         [("1|2", "m1:7:0:i:-1:"), ("✅ 2|5", "m1:7:4:p:16:R"), ("✅ 3|5", "m1:7:4:e:20:")]
     ]
     assert buttons(presenter.hand_keyboard(view, 7, 4, Lang.RU, choosing=HAND[2])) == [
-        [("3-5 на ⬅️ 3", "m1:7:4:p:20:L"), ("3-5 на ➡️ 5", "m1:7:4:p:20:R")],
+        [("3|5 на ⬅️ 3", "m1:7:4:p:20:L"), ("3|5 на ➡️ 5", "m1:7:4:p:20:R")],
         [("↩️ Назад", "m1:7:4:b:-1:")],
     ]
 
