@@ -290,7 +290,8 @@ class Publisher:
     async def _sync_lobby(self, game: GameRecord, existing: MessageRecord | None) -> None:
         lang = await self.settings.language_of(game)
         if game.status is GameStatus.LOBBY:
-            text = presenter.lobby_text(game, lang)
+            timer = self.settings.of(game.chat_id).turn_timer
+            text = presenter.lobby_text(game, lang, timer)
             markup: InlineKeyboardMarkup | None = presenter.lobby_keyboard(game, lang)
         elif existing is None:
             return  # the lobby message is only ever edited after the lobby

@@ -41,6 +41,7 @@ from bot.group_settings import GroupSettings
 from bot.inbox import Inbox, LobbyExpired, TurnExpired, TurnWarned
 from domino.match import Match
 from domino.timing import TurnTimer
+from domino.variants import GameVariant
 from storage import repo
 from storage.db import Database, is_transient
 from storage.records import GameRecord, GameStatus, TurnDeadline
@@ -249,9 +250,8 @@ class TurnTimers:
         self._lobby_tasks.clear()
 
 
-def turn_seconds(timer: TurnTimer, match: Match) -> float | None:
-    """The time the player to move in `match` gets under the group's `timer`; None: no
-    limit.
+def timer_in_force(timer: TurnTimer, game: GameVariant) -> TurnTimer:
+    """The timer that times `game` in a group whose setting is `timer`.
 
     S-7: a game that has turn times of its own (`GameVariant.turn_timing`: Спортивное)
     is timed by K-12 (5 s / 20 s / 60 s, `domino.timing`) whatever limit the group
@@ -259,9 +259,15 @@ def turn_seconds(timer: TurnTimer, match: Match) -> float | None:
     that switched the timer off plays it untimed. Choice: a group's fixed limit is what
     it expects for the games that have no times of their own, and "off" is the one
     setting that says it wants no clock at all."""
-    if match.ruleset.game.turn_timing and timer is not TurnTimer.OFF:
-        timer = TurnTimer.SPORT
-    return timer.seconds_for(match)
+    if game.turn_timing and timer is not TurnTimer.OFF:
+        return TurnTimer.SPORT
+    return timer
+
+
+def turn_seconds(timer: TurnTimer, match: Match) -> float | None:
+    """The time the player to move in `match` gets under the group's `timer`
+    (`timer_in_force`); None: no limit."""
+    return timer_in_force(timer, match.ruleset.game).seconds_for(match)
 
 
 def _start(

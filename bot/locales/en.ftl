@@ -30,6 +30,8 @@ lobby-kozel_options = Fish: { $fish } · open the account at: { $threshold }
 lobby-off = off
 lobby-teams_on = Teams: 2×2, partners opposite
 lobby-teams_off = Every player for themselves
+# S-7: the game's own turn times (domino.timing), in seconds.
+lobby-sport_timing = ⏱ Turn times follow sport domino's rules: { $one }, { $several } or { $fish } s
 lobby-players = <b>Players ({ $joined }/{ $wanted }):</b>
 lobby-hint = Press “Join” to take a seat. Your tiles arrive in a private chat.
 btn-join = 🙋 Join
@@ -139,7 +141,8 @@ answer-choose_close = Which end to close?
 alert-option_fixed = This game does not let you change that.
 answer-drew = From the boneyard: { $tiles }
 computer-name = 🤖 Computer { $n }
-computer-instead = 🤖 for { $name }
+# A person a computer plays for: the name stays as it is, marked.
+computer-instead = { $name } (🤖)
 lobby-already_open = A game is already gathering players in this chat: press “🙋 Join” under it.
 lobby-already_running = A game is already running in this chat. Finish it or /cancel it.
 lobby-you_play_elsewhere = You are already playing in “{ $chat }”. Finish there or /leave.
@@ -220,7 +223,7 @@ help-group =
     /surrender — give up (the match counts as your loss)
     /cancel — cancel the game (creator or admin; players by a vote)
     /hand — where are my tiles
-    /settings — the turn timer (admins change it)
+    /settings — group settings: language, default game, turn timer, when an unstarted game closes (admins change them)
     /top — the group's leaderboard · /stats — my stats · /history — the last matches
 help-private =
     Your tiles arrive here: press a ✅ tile to play it.
@@ -413,12 +416,14 @@ alert-vote_not_yours = Only this match's players vote.
 
 ## Turn timers, strikes, "I'm back", /settings (issue 7).
 
-cmd-settings = group settings (turn timer)
+cmd-settings = group settings
 settings-title =
     ⚙️ <b>Settings of “{ $chat }”</b>
     Turn timer: <b>{ $timer }</b>
 settings-hint = When the time runs out a computer moves for the player; after three such moves it plays for them until they come back (/hand → “I'm back”). Chat admins may change this; a new limit applies from the next turn.
 settings-lang = Language of the group's messages: <b>{ $lang }</b>
+# S-7: a game with turn times of its own keeps them whatever timer is chosen, unless it is off.
+settings-own_timing = ⏱ { $game }: turn times by its own rules — { $one }, { $several } or { $fish } s, unless the timer is off.
 group_lang-auto = the game creator's
 group_lang-ru = Russian
 group_lang-en = English
@@ -441,7 +446,7 @@ hand-strikes = ⏰ Your time ran out { $n } of { $limit } times; a computer move
 hand-away = 🤖 A computer is playing for you. To play yourself again, press “I'm back”.
 btn-back_in_game = 🙋 I'm back
 table-time_warning = ⏳ { $name }: { $s } s
-notice-taken_over = 🤖 A computer plays for { $name }: their time ran out three times.
+notice-taken_over = 🤖 { $name }: the time ran out three times, so a computer plays from now on.
 notice-back = 🙋 { $name } is back in the game.
 answer-back = Welcome back!
 answer-not_away = You are playing yourself already.

@@ -30,6 +30,8 @@ lobby-kozel_options = Рыба: { $fish } · открыть счёт: { $thresho
 lobby-off = нет
 lobby-teams_on = Пары: 2×2, партнёры напротив
 lobby-teams_off = Каждый сам за себя
+# S-7: the game's own turn times (domino.timing), in seconds.
+lobby-sport_timing = ⏱ Время на ход по правилам спортивного домино: { $one }, { $several } или { $fish } с
 lobby-players = <b>Игроки ({ $joined }/{ $wanted }):</b>
 lobby-hint = Нажмите «Играю», чтобы сесть за стол. Кости придут вам в личку.
 btn-join = 🙋 Играю
@@ -119,7 +121,7 @@ btn-close_end = 🔒 Закрыть { $end } дублем { $tile }
 
 ## Announcements in the group.
 
-announce-went_out = 🏁 Раунд { $n }: вышел — { $name }!
+announce-went_out = 🏁 Раунд { $n }: домино — { $name }!
 announce-fish = 🐟 Рыба! Рыбак — { $name }.
 announce-eggs = 🥚 Яйца: { $points } очков переходят в следующий раунд.
 announce-eggs_taken = 🥚 Яйца ({ $points }) забирает { $name }.
@@ -143,7 +145,8 @@ answer-choose_close = Какой конец закрыть?
 alert-option_fixed = В этой игре это не меняется.
 answer-drew = Из базара: { $tiles }
 computer-name = 🤖 Компьютер { $n }
-computer-instead = 🤖 вместо { $name }
+# A person a computer plays for: the name stays as it is (nominative), marked.
+computer-instead = { $name } (🤖)
 lobby-already_open = В этом чате уже собирается игра: нажмите «🙋 Играю» под ней.
 lobby-already_running = В этом чате уже идёт игра. Закончите её или отмените: /cancel
 lobby-you_play_elsewhere = Вы уже играете в «{ $chat }». Доиграйте там или выйдите: /leave
@@ -244,7 +247,7 @@ help-group =
     /surrender — сдаться (партия засчитывается вам как проигрыш)
     /cancel — отменить игру (создатель или админ; игроки — голосованием)
     /hand — где мои кости
-    /settings — таймер хода (меняют админы)
+    /settings — настройки группы: язык, игра по умолчанию, таймер хода, когда закрывать несыгранную игру (меняют админы)
     /top — рейтинг группы · /stats — моя статистика · /history — последние партии
 help-private =
     Здесь приходят ваши кости: нажимайте ✅ кость, чтобы сходить.
@@ -444,12 +447,14 @@ alert-vote_not_yours = Голосуют только игроки этой па�
 
 ## Turn timers, strikes, "I'm back", /settings (issue 7).
 
-cmd-settings = настройки группы (таймер хода)
+cmd-settings = настройки группы
 settings-title =
     ⚙️ <b>Настройки «{ $chat }»</b>
     Таймер хода: <b>{ $timer }</b>
 settings-hint = Время кончилось — за игрока ходит компьютер; после трёх таких ходов он играет за него, пока тот не вернётся (/hand → «Я вернулся»). Менять могут админы чата; новое время — со следующего хода.
 settings-lang = Язык сообщений в группе: <b>{ $lang }</b>
+# S-7: a game with turn times of its own keeps them whatever timer is chosen, unless it is off.
+settings-own_timing = ⏱ { $game }: время на ход по своим правилам — { $one }, { $several } или { $fish } с, если таймер не выключен.
 group_lang-auto = как у создателя игры
 group_lang-ru = русский
 group_lang-en = английский
@@ -468,12 +473,16 @@ answer-timer_set = Таймер хода: { $timer }. Действует со с
 alert-admins_only = Менять настройки могут только админы чата.
 hand-time_left = ⏱ На ход: { $s } с
 hand-time_warning = ⏳ <b>Осталось { $s } с!</b> Потом за вас сходит компьютер.
-hand-strikes = ⏰ Время на ход вышло { $n } раз из { $limit } — за вас ходил компьютер.
+hand-strikes = ⏰ Время на ход вышло { $n } { $n ->
+        [one] раз
+        [few] раза
+       *[many] раз
+    } из { $limit } — за вас ходил компьютер.
 hand-away = 🤖 За вас играет компьютер. Хотите снова играть сами — нажмите «Я вернулся».
 btn-back_in_game = 🙋 Я вернулся
 table-time_warning = ⏳ { $name }: { $s } с
-notice-taken_over = 🤖 Компьютер играет за { $name }: трижды кончилось время на ход.
-notice-back = 🙋 { $name } вернулся в игру.
+notice-taken_over = 🤖 { $name }: трижды кончилось время на ход, дальше ходит компьютер.
+notice-back = 🙋 { $name } снова в игре.
 answer-back = С возвращением! Ваш ход — по кнопкам.
 answer-not_away = Вы и так играете сами.
 alert-away = Сейчас за вас играет компьютер. Чтобы играть самому: /hand → «Я вернулся».

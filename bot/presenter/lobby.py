@@ -10,8 +10,16 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import LobbyAction, LobbyCb, LobbyOption, RemoveCb
 from bot.i18n import Lang, t
 from bot.presenter.common import fish_mode_name, short_name, variant_name
+from bot.timers import timer_in_force
 from domino.errors import BadRuleset
 from domino.rules import Ruleset
+from domino.timing import (
+    DEFAULT_TURN_TIMER,
+    SPORT_COULD_FISH,
+    SPORT_ONE_MOVE,
+    SPORT_SEVERAL_MOVES,
+    TurnTimer,
+)
 from domino.variants import VARIANTS, GameVariant
 from storage.records import GameRecord, GameStatus, SeatRecord
 
@@ -75,7 +83,19 @@ def _offers_fish_and_threshold(rules: Ruleset) -> bool:
     return rules.game.offers("fish") and rules.game.offers("open_threshold")
 
 
-def lobby_text(game: GameRecord, lang: Lang) -> str:
+def own_turn_times() -> dict[str, str]:
+    """K-12's turn times in seconds (`domino.timing`), as the texts name them: `one`
+    move possible, `several`, a move that could make `fish`."""
+    return {
+        "one": f"{SPORT_ONE_MOVE:g}",
+        "several": f"{SPORT_SEVERAL_MOVES:g}",
+        "fish": f"{SPORT_COULD_FISH:g}",
+    }
+
+
+def lobby_text(game: GameRecord, lang: Lang, timer: TurnTimer = DEFAULT_TURN_TIMER) -> str:
+    """The lobby: the game, its options, who sits. `timer` is the group's turn timer: a
+    game with turn times of its own says it is timed by them (S-7, `timer_in_force`)."""
     rules = game.ruleset
     lines = [
         t("lobby.title", lang, variant=variant_name(rules.variant, lang)),
@@ -93,11 +113,14 @@ def lobby_text(game: GameRecord, lang: Lang) -> str:
         )
     if game.seats_wanted == 4:
         lines.append(t("lobby.teams_on" if rules.teams else "lobby.teams_off", lang))
+    if rules.game.turn_timing and timer_in_force(timer, rules.game) is TurnTimer.SPORT:
+        lines.append(t("lobby.sport_timing", lang, **own_turn_times()))
     lines.append("")
     lines.append(t("lobby.players", lang, joined=len(game.seats), wanted=game.seats_wanted))
     for seat in game.seats:
-        marker = "🤖" if seat.is_computer else "👤"
-        lines.append(f"{marker} {html.escape(short_name(seat.name))}")
+        # A computer's name carries its own 🤖 (`computer.name`); a person gets 👤.
+        name = html.escape(short_name(seat.name))
+        lines.append(name if seat.is_computer else f"👤 {name}")
     lines.append("")
     lines.append(t("lobby.hint", lang))
     lines.append(t("lobby.controls", lang))

@@ -10,7 +10,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import DefaultGameCb, GroupLangCb, LobbyTimeCb, TimerCb
 from bot.i18n import Lang, t
 from bot.presenter.common import short_name
-from bot.presenter.lobby import playable_games
+from bot.presenter.lobby import own_turn_times, playable_games
 from domino.timing import TurnTimer
 from storage.records import GROUP_LANGS, LOBBY_TIMEOUTS, ChatSettings
 
@@ -40,7 +40,14 @@ def settings_text(chat_title: str, settings: ChatSettings, lang: Lang) -> str:
     chosen = t(f"group_lang.{settings.group_lang or 'auto'}", lang)
     language = t("settings.lang", lang, lang=chosen)
     lobby = t("settings.lobby_timeout", lang, time=lobby_timeout_name(settings.lobby_timeout, lang))
-    return title + "\n" + language + "\n" + lobby + "\n\n" + t("settings.hint", lang)
+    # S-7: the games timed by their own rules whatever the timer (`timer_in_force`).
+    own = [
+        t("settings.own_timing", lang, game=t(game.name_key, lang), **own_turn_times())
+        for game in playable_games()
+        if game.turn_timing
+    ]
+    hint = "\n".join([t("settings.hint", lang), *own])
+    return title + "\n" + language + "\n" + lobby + "\n\n" + hint
 
 
 def _choice(text: str, chosen: bool, data: str) -> InlineKeyboardButton:

@@ -10,13 +10,14 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot import presenter
 from bot.callbacks import LobbyOption
-from bot.i18n import Lang
+from bot.delivery import seat_names
+from bot.i18n import Lang, t
 from bot.presenter.lobby import PLAYABLE, game_named, games_list, playable_games
 from bot.presenter.rules import rules_text
 from bot.usecases.lobby import with_option
 from domino.rules import CLASSIC, KOZEL, FishMode
 from domino.timing import TurnTimer
-from domino.variants import VARIANTS
+from domino.variants import VARIANTS, find_variant
 from storage.records import ChatSettings, GameRecord, GameStatus, SeatRecord
 
 MASHA = SeatRecord(0, 1, "Маша")
@@ -76,7 +77,7 @@ def test_a_lobby_of_four_in_teams_with_a_computer_and_the_rule_of_13_off() -> No
     game = lobby(MASHA, OLEG, COMPUTER, wanted=4, teams=True, open_threshold=0)
     text = presenter.lobby_text(game, Lang.RU)
     assert "Рыба: на одного · открыть счёт: нет\nПары: 2×2, партнёры напротив\n" in text
-    assert "<b>Игроки (3/4):</b>\n👤 Маша\n👤 Олег &lt;3\n🤖 🤖 Компьютер 1\n" in text
+    assert "<b>Игроки (3/4):</b>\n👤 Маша\n👤 Олег &lt;3\n🤖 Компьютер 1\n" in text
     rows = buttons(presenter.lobby_keyboard(game, Lang.RU))
     assert rows[3:6] == [
         [("👥 Игроков: 4", "l1:7:o:n"), ("🎯 До 101", "l1:7:o:g")],
@@ -159,17 +160,17 @@ def test_a_classic_lobby_names_its_game_in_the_title_and_on_the_game_button() ->
 def test_the_game_button_cycles_the_games_with_their_own_default_options() -> None:
     kozel = lobby(MASHA, OLEG, COMPUTER, wanted=4, teams=True, target=125, open_threshold=0)
     classic = with_option(kozel, LobbyOption.GAME)
-    assert classic.ruleset == CLASSIC.with_options(teams=True)  # the pairs stay: four seats
+    assert classic.ruleset == CLASSIC  # the new game's own defaults, no pairs included
     assert (classic.seats_wanted, classic.seats) == (4, kozel.seats)
     back = classic
     for game in VARIANTS[2:]:
         back = with_option(back, LobbyOption.GAME)
-        assert back.ruleset == game.ruleset.with_options(teams=True)
+        assert back.ruleset == game.ruleset
         assert (back.seats_wanted, back.seats) == (4, kozel.seats)
     back = with_option(back, LobbyOption.GAME)
-    assert back.ruleset == KOZEL.with_options(teams=True)  # 125 and the threshold are gone
+    assert back.ruleset == KOZEL  # the pairs, 125 and the threshold are gone
     assert with_option(with_option(classic, LobbyOption.TARGET), LobbyOption.TARGET).ruleset == (
-        CLASSIC.with_options(teams=True, target=200)
+        CLASSIC.with_options(target=200)
     )
 
 
@@ -291,3 +292,52 @@ def test_the_surrender_confirmation_is_for_one_person_at_one_move() -> None:
     assert buttons(presenter.surrender_confirm_keyboard(7, 12, 1, Lang.EN)) == [
         [("🏳 Yes, I give up", "s1:7:12:1:1"), ("No, play on", "s1:7:12:1:0")]
     ]
+
+
+# --- turn times of a game's own (S-7), help, names a computer plays for -----------------
+
+
+def test_a_game_timed_by_its_own_rules_says_so_in_the_lobby_unless_the_timer_is_off() -> None:
+    sport = dataclasses.replace(lobby(MASHA, wanted=4), ruleset=find_variant("sport").ruleset)
+    line = "⏱ Время на ход по правилам спортивного домино: 5, 20 или 60 с"
+    for timer in (TurnTimer.S30, TurnTimer.S300, TurnTimer.SPORT):
+        assert line in presenter.lobby_text(sport, Lang.RU, timer).splitlines()
+    assert "⏱" not in presenter.lobby_text(sport, Lang.RU, TurnTimer.OFF)
+    english = presenter.lobby_text(sport, Lang.EN, TurnTimer.S60)
+    assert "⏱ Turn times follow sport domino's rules: 5, 20 or 60 s" in english
+    # Козёл has no times of its own: its lobby says nothing of them, whatever the timer.
+    assert "⏱" not in presenter.lobby_text(lobby(MASHA), Lang.RU, TurnTimer.SPORT)
+
+
+def test_the_settings_tell_which_game_keeps_its_own_turn_times() -> None:
+    settings = ChatSettings(turn_timer=TurnTimer.S60, group_lang=None, lobby_timeout=10)
+    text = presenter.settings_text("Дворик", settings, Lang.RU)
+    assert text.endswith(
+        "\n⏱ Спортивное: время на ход по своим правилам — 5, 20 или 60 с, если таймер не выключен."
+    )
+    english = presenter.settings_text("Yard", settings, Lang.EN)
+    assert "5, 20 or 60 s, unless the timer is off." in english
+
+
+def test_help_names_everything_settings_hold() -> None:
+    assert "/settings — настройки группы: язык, игра по умолчанию, таймер хода" in t(
+        "help.group", Lang.RU
+    )
+    assert "/settings — group settings: language, default game, turn timer" in t(
+        "help.group", Lang.EN
+    )
+
+
+def test_a_person_a_computer_plays_for_keeps_their_name_as_it_is() -> None:
+    away = SeatRecord(1, 2, "Вера", away=True)
+    game = dataclasses.replace(lobby(MASHA, away), status=GameStatus.PLAYING)
+    assert seat_names(game, Lang.RU) == ["Маша", "Вера (🤖)"]
+    assert seat_names(game, Lang.EN) == ["Маша", "Вера (🤖)"]
+    assert t("notice.taken_over", Lang.RU, name="Вера") == (
+        "🤖 Вера: трижды кончилось время на ход, дальше ходит компьютер."
+    )
+
+
+@pytest.mark.parametrize(("n", "word"), [(1, "раз"), (2, "раза"), (4, "раза"), (5, "раз")])
+def test_the_strikes_count_in_russian_plurals(n: int, word: str) -> None:
+    assert f"вышло {n} {word} из 3 " in t("hand.strikes", Lang.RU, n=n, limit=3)

@@ -275,7 +275,7 @@ def test_a_round_end_tells_who_went_out_or_the_fisherman_and_the_eggs() -> None:
     view = match_view(seat=None)
     went_out = result(OutcomeKind.WENT_OUT, eggs=(0, 0), taken_by=None)
     assert presenter.round_end_text(view, went_out, NAMES, Lang.RU) == (
-        "🏁 Раунд 3: вышел — Олег &lt;3!"
+        "🏁 Раунд 3: домино — Олег &lt;3!"
     )
     tied = result(OutcomeKind.FISH, eggs=(0, 14), taken_by=None)
     assert presenter.round_end_text(view, tied, NAMES, Lang.RU) == (
@@ -364,5 +364,7 @@ def test_the_timer_tells_the_strikes_and_the_computer_standing_in() -> None:
         "\n🤖 За вас играет компьютер. Хотите снова играть сами — нажмите «Я вернулся»."
     )
     assert presenter.hand_timer_lines(game, 1, None, 0, Lang.RU) == (
-        "\n⏰ Время на ход вышло 2 раз из 3 — за вас ходил компьютер."
+        "\n⏰ Время на ход вышло 2 раза из 3 — за вас ходил компьютер."
     )
+    once = playing(SeatRecord(0, 1, "Маша"), SeatRecord(1, 2, "Олег", strikes=1))
+    assert "вышло 1 раз из 3" in presenter.hand_timer_lines(once, 1, None, 0, Lang.RU)

@@ -85,7 +85,9 @@ async def test_timeouts_strikes_takeover_back_and_restart(
     table = await group.wait_for_message(lambda m: m.photo is not None, timeout=30)
 
     # Bob never presses: three timeouts, then the computer plays for him, announced once.
-    await group.wait_for_message(lambda m: "Компьютер играет за Боб" in m.content, timeout=40)
+    await group.wait_for_message(
+        lambda m: "Боб: трижды кончилось время на ход" in m.content, timeout=40
+    )
     assert timed_bot.stored("SELECT strikes, away FROM seats WHERE user_id = ?", bob.id) == [(3, 1)]
     # Bob never pressed: every move of his seat is a timeout's (or the computer's after).
     assert sum(1 for entry in timed_bot.stored_match().log if entry.seat == 0) >= 3
@@ -94,7 +96,7 @@ async def test_timeouts_strikes_takeover_back_and_restart(
     history = [text for m in bob.private_chat.bot_messages for text in contents(m)]
     assert any("⏱ На ход:" in text for text in history)
     assert any("Осталось" in text for text in history), "the hand warned before the end"
-    assert any("вышло 2 раз из 3" in text for text in history)
+    assert any("вышло 2 раза из 3" in text for text in history)
     assert any("⏳ Боб:" in text for text in contents(table)), "the table caption warned"
 
     # "I'm back" from /hand.
@@ -112,7 +114,7 @@ async def test_timeouts_strikes_takeover_back_and_restart(
     [(count, away)] = timed_bot.stored("SELECT strikes, away FROM seats WHERE user_id = ?", bob.id)
     assert away == 0 and count in (0, 1), (count, away)
     assert timed_bot.stored("SELECT abandonment FROM games") == [(None,)]
-    assert said(group, "Компьютер играет за Боб") == 1
+    assert said(group, "Боб: трижды кончилось время на ход") == 1
 
     # A restart in the middle of Bob's turn: the stored deadline still runs out. (The
     # deadline is written a moment after the move that began the turn commits.) On a
@@ -139,6 +141,6 @@ async def test_timeouts_strikes_takeover_back_and_restart(
     await timed_bot.start()
     await fakegram.wait_for(lambda: strikes() == struck + 1, timeout=60)
     # A third strike would hand the seat to the computer again, announced once more.
-    assert said(group, "Компьютер играет за Боб") == 1 + (struck + 1 == 3)
+    assert said(group, "Боб: трижды кончилось время на ход") == 1 + (struck + 1 == 3)
     checked = assert_hands_private(fakegram, timed_bot.stored_match(), {0: bob.id})
     assert checked > 0
