@@ -108,7 +108,7 @@ async def test_timeouts_strikes_takeover_back_and_restart(
     assert "За вас играет компьютер" in away_hand.content
     back = await bob.press(away_hand, data=button_data(away_hand, "Я вернулся"))
     assert "С возвращением" in (back.text or ""), back
-    await group.wait_for_message(lambda m: "Боб вернулся" in m.content)
+    await group.wait_for_message(lambda m: "Боб снова в игре" in m.content)
     # Strikes start again from none (a 1.5 s turn may already have run out once more by the
     # time a loaded machine reads them).
     [(count, away)] = timed_bot.stored("SELECT strikes, away FROM seats WHERE user_id = ?", bob.id)
