@@ -25,7 +25,7 @@ from domino.scoring import (
     seat_values,
 )
 from domino.tiles import Tile
-from domino.views import Account, RoundOutcome, RoundResult
+from domino.views import Account, OutcomeKind, RoundOutcome, RoundResult
 
 
 class GameVariant(ABC):
@@ -44,6 +44,7 @@ class GameVariant(ABC):
     points_are_bad: ClassVar[bool]  # the first to the target loses (Козёл) or wins
     rule_of_13: ClassVar[bool]  # K-7: points are remembered until an account opens
     max_doubles: ClassVar[int] = 1  # doubles a mover may lay in one turn (M-3: 2, O-2: 4)
+    min_written: ClassVar[int] = 0  # M-1: the round's winner writes only from this sum up
     may_close: ClassVar[bool] = False  # O-3: a double laid face down closes its end
     turn_timing: ClassVar[bool] = False  # S-7: K-12's turn times are on by default
 
@@ -98,6 +99,27 @@ class GameVariant(ABC):
         recorded = [account.recorded for account in scores]
         worst = max(recorded) if self.points_are_bad else min(recorded)
         return tuple(side for side, points in enumerate(recorded) if points == worst)
+
+    def drawn(self, result: RoundResult) -> bool:
+        """Whether the round was a draw: a fish nobody scored that carries nothing on
+        (a fish tied for the lowest, T-5, S-5). Where a game has a minimum to write
+        (M-1) a scoreless round had a winner with too little (`too_few`), and its tied
+        fish makes eggs (M-5): never a draw."""
+        return (
+            not self.min_written
+            and result.outcome.kind is OutcomeKind.FISH
+            and not any(result.points)
+            and not result.eggs_after
+        )
+
+    def too_few(self, result: RoundResult) -> bool:
+        """M-1: the round had a winner, but what it would write was below `min_written`,
+        so nobody wrote (any eggs carry on); a tied fish is eggs instead (M-5)."""
+        return (
+            bool(self.min_written)
+            and not any(result.points)
+            and result.eggs_after <= result.eggs_before
+        )
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key.value!r}>"
@@ -186,6 +208,7 @@ class SeaKozel(GameVariant):
     points_are_bad = False
     rule_of_13 = False
     max_doubles = 2  # M-3
+    min_written = sea_kozel.MIN_WRITTEN  # M-1
 
     def seat_values(
         self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None

@@ -82,8 +82,11 @@ def _heading(
     if result is not None:
         prefix = labels.word("round_of", lang, n=result.round_no) if view.over else ""
         outcome = labels.outcome(result.outcome, names, lang)
-        if _drawn(result):
+        game = view.ruleset.game
+        if game.drawn(result):
             outcome += f" · {labels.word('draw', lang)}"
+        elif game.too_few(result):
+            outcome += f" · {labels.word('too_few', lang, n=game.min_written)}"
         lines.append((prefix + outcome, draw.TURN))
     y = 100
     for label, colour in lines[:2]:
@@ -103,13 +106,6 @@ def _heading(
             anchor="rm",
             max_width=560,
         )
-
-
-def _drawn(result: RoundResult) -> bool:
-    """A fish where nobody scored and nothing carries on: a draw (T-5, S-5)."""
-    return (
-        result.outcome.kind is OutcomeKind.FISH and not any(result.points) and not result.eggs_after
-    )
 
 
 def _eggs_note(view: MatchView, names: Sequence[str], result: RoundResult | None, lang: str) -> str:

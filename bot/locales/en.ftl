@@ -125,6 +125,7 @@ announce-loser-kozel = 🐐 The goat is { $names }
 announce-loser-osel = 🫏 The donkey is { $names }
 announce-last_tile-sea_kozel = 🐐 Naked goat! { $name } went out on the double blank and wins the match at once.
 announce-draw = 🤝 A draw: nobody scores.
+announce-too_few = ✍️ A win of fewer than { $points } points is not written.
 announce-winner = 🏆 The winner is { $names }
 
 ## Answers to presses and commands.

@@ -123,12 +123,20 @@ btn-close_end = 🔒 Закрыть { $end } дублем { $tile }
 
 announce-went_out = 🏁 Раунд { $n }: домино — { $name }!
 announce-fish = 🐟 Рыба! Рыбак — { $name }.
-announce-eggs = 🥚 Яйца: { $points } очков переходят в следующий раунд.
+announce-eggs = 🥚 Яйца: { $points } { $points ->
+        [one] очко переходит
+        [few] очка переходят
+       *[other] очков переходят
+    } в следующий раунд.
 announce-eggs_taken = 🥚 Яйца ({ $points }) забирает { $name }.
 announce-loser-kozel = 🐐 Козёл — { $names }
 announce-loser-osel = 🫏 Осёл — { $names }
 announce-last_tile-sea_kozel = 🐐 Голый козёл! { $name } выходит пустышкой и сразу выигрывает партию.
 announce-draw = 🤝 Ничья: очков никто не записывает.
+announce-too_few = ✍️ Выигрыш меньше { $points } { $points ->
+        [one] очка
+       *[other] очков
+    } не записывается.
 announce-winner = 🏆 Победа — { $names }
 
 ## Answers to presses and commands.

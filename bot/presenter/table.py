@@ -123,14 +123,18 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
 
 def round_end_text(view: MatchView, result: RoundResult, names: Sequence[str], lang: Lang) -> str:
     """The announcement of a finished round: who went out, or fish and the fisherman;
-    a draw where nobody scores (a fish tied for the lowest, T-5, S-5); the eggs."""
+    a draw where nobody scores (a fish tied for the lowest, T-5, S-5), or a winner with
+    too little to write (M-1); the eggs."""
     who = html.escape(short_name(names[result.outcome.seat]))
+    game = view.ruleset.game
     if result.outcome.kind is OutcomeKind.WENT_OUT:
         lines = [t("announce.went_out", lang, name=who, n=result.round_no)]
     else:
         lines = [t("announce.fish", lang, name=who, n=result.round_no)]
-        if not any(result.points) and not result.eggs_after:
-            lines.append(t("announce.draw", lang))
+    if game.drawn(result):
+        lines.append(t("announce.draw", lang))
+    elif game.too_few(result):
+        lines.append(t("announce.too_few", lang, points=game.min_written))
     if result.eggs_after > result.eggs_before or (
         result.eggs_after and result.eggs_taken_by is None
     ):

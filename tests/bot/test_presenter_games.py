@@ -165,6 +165,19 @@ def test_a_drawn_fish_is_announced_as_a_draw() -> None:
     assert "Ничья" not in presenter.round_end_text(view, scored, NAMES, Lang.RU)
 
 
+def test_a_sea_kozel_winner_with_too_little_is_told_so_not_a_draw() -> None:
+    view = view_of("sea_kozel")
+    outcome = RoundOutcome(OutcomeKind.FISH, 0, (10, 6))
+    before = (Account(0, 0, True), Account(0, 0, True))
+    small = RoundResult(19, outcome, before, (0, 0), before, 0, 0, None)
+    assert presenter.round_end_text(view, small, NAMES, Lang.RU) == (
+        "🐟 Рыба! Рыбак — Маша.\n✍️ Выигрыш меньше 25 очков не записывается."
+    )
+    tied = dataclasses.replace(small, eggs_after=16)  # M-5: a tied fish makes eggs
+    text = presenter.round_end_text(view, tied, NAMES, Lang.RU)
+    assert "Выигрыш" not in text and "Ничья" not in text and "16 очков" in text
+
+
 @pytest.mark.parametrize("lang", list(Lang))
 @pytest.mark.parametrize("key", KEYS)
 def test_every_game_has_the_texts_built_from_its_key(key: str, lang: Lang) -> None:

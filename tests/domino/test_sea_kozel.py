@@ -132,6 +132,31 @@ def test_m5_a_tied_fish_makes_eggs_the_next_winner_takes() -> None:
     assert (short.eggs_after, short.eggs_taken_by) == (22, None)
 
 
+def test_m1_a_winner_below_25_is_too_few_never_a_draw() -> None:
+    game = SEA_KOZEL.game
+    small_fish = score(SINGLES, OutcomeKind.FISH, 0, ("5-5", "3-3"))  # seat 1 wins 10
+    assert small_fish.points == (0, 0) and not small_fish.eggs_after
+    assert game.too_few(small_fish) and not game.drawn(small_fish)
+    small_out = score(SINGLES, OutcomeKind.WENT_OUT, 1, ("5-6 4-4 2-3", ""))
+    assert game.too_few(small_out) and not game.drawn(small_out)
+    short = score(SINGLES, OutcomeKind.WENT_OUT, 1, ("0-1", ""), eggs=22)
+    assert game.too_few(short)  # the eggs carry on untouched
+    tied = score(SINGLES, OutcomeKind.FISH, 1, ("5-6", "4-6 0-1"))  # M-5: eggs
+    assert not game.too_few(tied) and not game.drawn(tied)
+    written = score(SINGLES, OutcomeKind.WENT_OUT, 1, ("5-6 4-4 2-4", ""))
+    assert not game.too_few(written) and not game.drawn(written)
+
+
+def test_a_tied_fish_nobody_writes_is_a_draw_where_there_is_no_minimum() -> None:
+    tied = RoundResult(
+        1, fish(0, 9, 9), (Account(0, 0, True),) * 2, (0, 0), (Account(0, 0, True),) * 2, 0, 0, None
+    )
+    for key in ("classic", "sport"):
+        game = find_variant(key)
+        assert game.drawn(tied) and not game.too_few(tied)
+    assert not SEA_KOZEL.game.drawn(tied)
+
+
 def opened(ruleset: Ruleset, first: str, second: str) -> Round:
     """A two-seat round seat 0 opens with the first tile of `first` (any tile may open)."""
     tiles = hands(first, second)
