@@ -304,15 +304,20 @@ def over(table: StoredMessage) -> bool:
 
 
 def final_announcement(group: FakeChat, match: Match, names: list[str]) -> str:
-    """The group's message that ends the match: the winners (or the losers, where points
-    are bad) on its first line, then every side with its final points."""
+    """The group's message that ends the match: «голый козёл» first when the last tile
+    decided the match (M-4), then the winners (or the losers, where points are bad),
+    then every side with its final points."""
     sides = [side_names(names, seats) for seats in match.sides]
     lines = [
         f"{side}: {account.recorded}" for side, account in zip(sides, match.scores, strict=True)
     ]
     found = [m.content for m in group.bot_messages if all(line in m.content for line in lines)]
     assert found, f"no announcement with the final scores {lines}"
-    first = found[-1].splitlines()[0]
+    text = found[-1].splitlines()
+    if match.won_by_last_tile():
+        assert "Голый козёл" in text[0], text[0]
+        text = text[1:]
+    first = text[0]
     named = match.losers if match.ruleset.game.points_are_bad else match.winners
     assert named
     for side in named:
