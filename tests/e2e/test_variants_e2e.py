@@ -201,11 +201,15 @@ def move_of(data: str) -> int:
 @dataclass
 class Player(Person):
     """A person who lays several doubles at once whenever the hand offers them (from the
-    «⏩» menu), closes an end from the «🔒» menu the first `closes` times it is offered,
-    and otherwise plays as a plain `Person`. Keeps every press the bot took (no alert)
-    with the text of the button pressed."""
+    «⏩» menu), closes an end from the «🔒» menu the first `closes` times it is offered
+    once someone at the `table` laid several doubles (closing early ends rounds in fish
+    before doubles come: with random deals a whole Осёл match then lays none about one
+    time in fifteen; waiting for them leaves it to about one in two thousand matches
+    with no close at all), and otherwise plays as a plain `Person`. Keeps every press
+    the bot took (no alert) with the text of the button pressed."""
 
     closes: int = 1
+    table: list[Player] = field(default_factory=list)
     taken: list[tuple[str, str]] = field(default_factory=list)  # (callback data, text)
     shown: dict[str, str] = field(default_factory=dict)  # callback data -> button text
 
@@ -227,7 +231,11 @@ class Player(Person):
         offered = {kind_of(b.callback_data): b.callback_data for b in move_buttons(hand)}
         if MoveKind.CHOOSE_DOUBLES.value in offered:
             return await self._from_menu(hand, offered[MoveKind.CHOOSE_DOUBLES.value], "2")
-        if MoveKind.CHOOSE_CLOSE.value in offered and self.pressed(MoveKind.CLOSE) < self.closes:
+        if (
+            MoveKind.CHOOSE_CLOSE.value in offered
+            and self.pressed(MoveKind.CLOSE) < self.closes
+            and any(p.pressed(MoveKind.DOUBLES) for p in self.table or [self])
+        ):
             return await self._from_menu(hand, offered[MoveKind.CHOOSE_CLOSE.value], "c")
         return await super().take_turn()
 
@@ -365,6 +373,8 @@ async def test_a_whole_match_of_osel_with_doubles_closed_ends_and_a_restart(
     group, lobby, table = await open_named_game(fakegram, "osel", users, 0)
     assert "Домино: Осёл" in lobby.content
     people = [Player(fakegram, user, closes=2) for user in users]
+    for person in people:
+        person.table = people
 
     await play_until(fakegram, people, lambda: over(table) or len(bot.stored_match().log) >= 60)
     assert not over(table)
