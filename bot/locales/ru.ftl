@@ -459,7 +459,7 @@ cmd-settings = настройки группы
 settings-title =
     ⚙️ <b>Настройки «{ $chat }»</b>
     Таймер хода: <b>{ $timer }</b>
-settings-hint = Время кончилось — за игрока ходит компьютер; после трёх таких ходов он играет за него, пока тот не вернётся (/hand → «Я вернулся»). Менять могут админы чата; новое время — со следующего хода.
+settings-hint = Время кончилось — за игрока ходит компьютер; после трёх таких ходов он играет за него, пока тот не вернётся (/hand → «Я снова играю»). Менять могут админы чата; новое время — со следующего хода.
 settings-lang = Язык сообщений в группе: <b>{ $lang }</b>
 # S-7: a game with turn times of its own keeps them whatever timer is chosen, unless it is off.
 settings-own_timing = ⏱ { $game }: время на ход по своим правилам — { $one }, { $several } или { $fish } с, если таймер не выключен.
@@ -486,14 +486,14 @@ hand-strikes = ⏰ Время на ход вышло { $n } { $n ->
         [few] раза
        *[many] раз
     } из { $limit } — за вас ходил компьютер.
-hand-away = 🤖 За вас играет компьютер. Хотите снова играть сами — нажмите «Я вернулся».
-btn-back_in_game = 🙋 Я вернулся
+hand-away = 🤖 За вас играет компьютер. Хотите снова играть — нажмите «Я снова играю».
+btn-back_in_game = 🙋 Я снова играю
 table-time_warning = ⏳ { $name }: { $s } с
 notice-taken_over = 🤖 { $name }: трижды кончилось время на ход, дальше ходит компьютер.
 notice-back = 🙋 { $name } снова в игре.
 answer-back = С возвращением! Ваш ход — по кнопкам.
 answer-not_away = Вы и так играете сами.
-alert-away = Сейчас за вас играет компьютер. Чтобы играть самому: /hand → «Я вернулся».
+alert-away = Сейчас за вас играет компьютер. Вернуться в игру: /hand → «Я снова играю».
 
 ## Issue 11: who may act on a game, joining by link, removing people, lobby timeouts.
 
@@ -509,7 +509,7 @@ lobby-remove_who = Кого убрать из-за стола?
 lobby-removed = 🚫 { $name } больше не за столом.
 answer-removed = { $name } больше не за столом.
 alert-nobody_to_remove = За столом пока никого нет.
-alert-nobody_else_to_remove = За столом пока только вы. Выйти самому — кнопка «🚪 Выйти».
+alert-nobody_else_to_remove = За столом пока только вы. Чтобы выйти, нажмите «🚪 Выйти».
 alert-not_seated_any_more = Этого игрока уже нет на этом месте.
 notice-lobby_timed_out = ⌛ Игру никто не начал за { $minutes } мин, набор закрыт. Новая игра: /domino
 settings-lobby_timeout = Несыгранная игра закрывается через: <b>{ $time }</b>

@@ -245,7 +245,7 @@ def test_a_hand_a_computer_plays_for_reads_as_off_turn_and_offers_coming_back() 
     assert "<b>Ваш ход!</b>" not in presenter.hand_text(view, NAMES, "Д", Lang.RU, away=True)
     assert buttons(presenter.away_keyboard(view, 7, Lang.RU)) == [
         [("1|2", "m1:7:0:i:-1:"), ("2|5", "m1:7:0:i:-1:"), ("3|5", "m1:7:0:i:-1:")],
-        [("🙋 Я вернулся", "r1:7")],
+        [("🙋 Я снова играю", "r1:7")],
     ]
 
 
@@ -361,7 +361,7 @@ def test_the_timer_tells_the_player_their_time_and_the_group_the_warning() -> No
 def test_the_timer_tells_the_strikes_and_the_computer_standing_in() -> None:
     game = playing(SeatRecord(0, 1, "Маша", away=True), SeatRecord(1, 2, "Олег", strikes=2))
     assert presenter.hand_timer_lines(game, 0, None, 0, Lang.RU) == (
-        "\n🤖 За вас играет компьютер. Хотите снова играть сами — нажмите «Я вернулся»."
+        "\n🤖 За вас играет компьютер. Хотите снова играть — нажмите «Я снова играю»."
     )
     assert presenter.hand_timer_lines(game, 1, None, 0, Lang.RU) == (
         "\n⏰ Время на ход вышло 2 раза из 3 — за вас ходил компьютер."

@@ -103,10 +103,10 @@ async def test_timeouts_strikes_takeover_back_and_restart(
     before = bob.private_chat.last_bot_message
     await bob.command(None, "hand")
     away_hand = await bob.private_chat.wait_for_message(
-        lambda m: any("Я вернулся" in b.text for b in m.buttons), after=before
+        lambda m: any("Я снова играю" in b.text for b in m.buttons), after=before
     )
     assert "За вас играет компьютер" in away_hand.content
-    back = await bob.press(away_hand, data=button_data(away_hand, "Я вернулся"))
+    back = await bob.press(away_hand, data=button_data(away_hand, "Я снова играю"))
     assert "С возвращением" in (back.text or ""), back
     await group.wait_for_message(lambda m: "Боб снова в игре" in m.content)
     # Strikes start again from none (a 1.5 s turn may already have run out once more by the
