@@ -263,9 +263,25 @@ def score_classic_round(
             points[winner] = others  # T-4: the opponents' hands
         else:
             points[winner] = others - totals[winner]  # T-5: minus the winner's own
+    return written_result(round_no, outcome, before, points)
+
+
+def written_result(
+    round_no: int,
+    outcome: RoundOutcome,
+    before: tuple[Account, ...],
+    points: Sequence[int],
+    *,
+    eggs_before: int = 0,
+    eggs_after: int = 0,
+    eggs_taken_by: int | None = None,
+) -> RoundResult:
+    """The round's line in a game with no rule of 13 (Классика, Морской козёл,
+    Спортивное): every account is open from the start (`initial_scores`) and each side's
+    `points` are written to it as they are."""
     after = tuple(
-        Account(account.recorded + points[index], 0, account.opened)
-        for index, account in enumerate(before)
+        Account(account.recorded + gained, 0, True)
+        for account, gained in zip(before, points, strict=True)
     )
     return RoundResult(
         round_no=round_no,
@@ -273,9 +289,9 @@ def score_classic_round(
         before=before,
         points=tuple(points),
         after=after,
-        eggs_before=0,
-        eggs_after=0,
-        eggs_taken_by=None,
+        eggs_before=eggs_before,
+        eggs_after=eggs_after,
+        eggs_taken_by=eggs_taken_by,
     )
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from domino.errors import DominoError
 from domino.rules import Opening, Ruleset, Scoring, Variant
-from domino.scoring import Sides, lowest_side_wins, side_totals
+from domino.scoring import Sides, lowest_side_wins, side_totals, written_result
 from domino.tiles import BLANK_DOUBLE, SIX_DOUBLE, Tile
 from domino.views import Account, OutcomeKind, RoundOutcome, RoundResult
 
@@ -128,15 +128,11 @@ def score_sea_kozel_round(
         if naked or written >= MIN_WRITTEN:
             points[winner] = written
             eggs_after, eggs_taken_by = 0, (winner if eggs else None)
-    after = tuple(
-        Account(account.recorded + points[index], 0, True) for index, account in enumerate(before)
-    )
-    return RoundResult(
-        round_no=round_no,
-        outcome=outcome,
-        before=before,
-        points=tuple(points),
-        after=after,
+    return written_result(
+        round_no,
+        outcome,
+        before,
+        points,
         eggs_before=eggs,
         eggs_after=eggs_after,
         eggs_taken_by=eggs_taken_by,

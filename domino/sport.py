@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from domino.errors import DominoError
 from domino.rules import Opening, Ruleset, Scoring, Variant
-from domino.scoring import Sides, lowest_side_wins, side_totals
+from domino.scoring import Sides, lowest_side_wins, side_totals, written_result
 from domino.views import Account, RoundOutcome, RoundResult
 
 SPORT = Ruleset(
@@ -63,16 +63,4 @@ def score_sport_round(
     points = [0] * len(sides)
     if winner is not None:
         points[winner] = sum(side_totals(values, sides))
-    after = tuple(
-        Account(account.recorded + points[index], 0, True) for index, account in enumerate(before)
-    )
-    return RoundResult(
-        round_no=round_no,
-        outcome=outcome,
-        before=before,
-        points=tuple(points),
-        after=after,
-        eggs_before=0,
-        eggs_after=0,
-        eggs_taken_by=None,
-    )
+    return written_result(round_no, outcome, before, points)
