@@ -223,6 +223,7 @@ class ChatSettings:
     group_lang: str | None = None  # "ru" or "en" for the group's messages; None: the creator's
     lobby_timeout: int = DEFAULT_LOBBY_TIMEOUT  # minutes (LOBBY_TIMEOUTS); 0: no limit
     default_game: str = DEFAULT_GAME  # the `GameVariant.key` a plain /domino opens
+    hints: bool = True  # the «💡 Подсказка» button on the hands (issue 14)
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"turn_timer": self.turn_timer.value}
@@ -232,6 +233,8 @@ class ChatSettings:
             data["lobby_timeout"] = self.lobby_timeout
         if self.default_game != DEFAULT_GAME:
             data["default_game"] = self.default_game
+        if not self.hints:
+            data["hints"] = False
         return data
 
     @classmethod
@@ -253,6 +256,7 @@ class ChatSettings:
                 else DEFAULT_LOBBY_TIMEOUT
             ),
             default_game=game if isinstance(game, str) and game in GAME_KEYS else DEFAULT_GAME,
+            hints=data.get("hints") is not False,
         )
 
 
