@@ -166,7 +166,7 @@ def stored_match(rounds: int) -> str:
     while match.round_no <= rounds:
         seat = match.turn
         assert seat is not None
-        match.apply(player.choose(match.round.view(seat)), seat)
+        match.apply(player.choose(match.view(seat)), seat)
     log: list[LoggedAction] = [entry for entry in match.log if entry.round_no <= rounds]
     return Match.replay(ruleset, 4, match.seed, log[:-1]).to_json()
 

@@ -329,10 +329,10 @@ class Match:
         What a person whose time ran out gets. `MatchOver` or `NotYourTurn` if `seat`
         is not to move (the latter from `player`, which has nothing to choose from)."""
         self._refuse_when_over()
-        action = player.choose(self._round.view(seat))
+        action = player.choose(self.view(seat))
         self.apply(action, seat)
         while isinstance(action, Draw):
-            action = player.choose(self._round.view(seat))
+            action = player.choose(self.view(seat))
             self.apply(action, seat)
 
     def autoplay(self, player: Player, plays: Callable[[int], bool]) -> int:
@@ -349,7 +349,7 @@ class Match:
             assert seat is not None  # a round that is not over has a seat to move
             if not plays(seat):
                 break
-            self.apply(player.choose(self._round.view(seat)), seat)
+            self.apply(player.choose(self.view(seat)), seat)
             applied += 1
         return applied
 

@@ -1,7 +1,8 @@
-"""Computer players: they see only their own `RoundView`, never the `Round`.
+"""Computer players: they see only their own seat's `MatchView`, never the `Match`.
 
-A player is anything with `choose(view) -> Action`; the view's `legal` tuple is the
-menu, so a player can never pick an illegal action or peek at another hand.
+A player is anything with `choose(view) -> Action`, where `view` is `Match.view(seat)`;
+the round's `legal` tuple is the menu, so a player can never pick an illegal action or
+peek at another hand.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from domino.actions import Action, Close, Play, PlayDoubles
 from domino.errors import NotYourTurn
 from domino.geometry import End
 from domino.tiles import Tile
-from domino.views import RoundView
+from domino.views import MatchView, RoundView
 
 _END_ORDER = {end: rank for rank, end in enumerate(End)}
 
@@ -21,7 +22,7 @@ _END_ORDER = {end: rank for rank, end in enumerate(End)}
 class Player(Protocol):
     """Chooses an action for the seat whose view it is given."""
 
-    def choose(self, view: RoundView) -> Action: ...
+    def choose(self, view: MatchView) -> Action: ...
 
 
 def _menu(view: RoundView) -> tuple[Action, ...]:
@@ -40,8 +41,8 @@ class RandomPlayer:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, view: RoundView) -> Action:
-        legal = _menu(view)
+    def choose(self, view: MatchView) -> Action:
+        legal = _menu(view.round)
         return legal[self.rng.randrange(len(legal))]
 
     def __repr__(self) -> str:
@@ -61,12 +62,12 @@ class GreedyPlayer:
     DOWN). With no tile to play it draws or knocks, whichever is the one legal action.
     """
 
-    def choose(self, view: RoundView) -> Action:
-        legal = _menu(view)
+    def choose(self, view: MatchView) -> Action:
+        legal = _menu(view.round)
         best: Action | None = None
         best_key = (-1, 0, False, -1, 0)
         for action in legal:
-            key = _greedy_key(action, view.hand)
+            key = _greedy_key(action, view.round.hand)
             if key is not None and key > best_key:
                 best, best_key = action, key
         return best if best is not None else legal[0]

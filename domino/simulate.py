@@ -82,7 +82,7 @@ def play_match(match: Match, players: Sequence[Player]) -> Match:
         seat = match.turn
         if seat is None:
             return match
-        match.apply(players[seat].choose(match.round.view(seat)), seat)
+        match.apply(players[seat].choose(match.view(seat)), seat)
 
 
 def simulate(

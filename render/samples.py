@@ -44,7 +44,7 @@ def play(match: Match, moves: int | None = None, *, seed: int = 7) -> Match:
         seat = match.turn
         if seat is None:
             break
-        action = players[seat].choose(match.view(seat).round)
+        action = players[seat].choose(match.view(seat))
         match.apply(action, seat)
         done += 1
     return match

@@ -88,7 +88,7 @@ async def play_until_alice_may(setup: Setup, wanted: type[Action]) -> GameRecord
         assert game.status is GameStatus.PLAYING and game.match is not None
         if any(isinstance(a, wanted) for a in game.match.legal_actions()):
             return game
-        action = GreedyPlayer().choose(game.match.view(0).round)
+        action = GreedyPlayer().choose(game.match.view(0))
         kind, tile, end = button_of(action)
         answer = await press(setup, game, kind, tile, end)
         assert not answer.alert, answer

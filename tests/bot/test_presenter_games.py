@@ -78,7 +78,7 @@ def naked_goat() -> Match:
     while not match.over:
         seat = match.turn
         assert seat is not None
-        match.apply(player.choose(match.view(seat).round), seat)
+        match.apply(player.choose(match.view(seat)), seat)
     return match
 
 
@@ -105,7 +105,7 @@ def test_a_match_won_otherwise_is_no_naked_goat(key: str) -> None:
     while not match.over:
         seat = match.turn
         assert seat is not None
-        match.apply(player.choose(match.view(seat).round), seat)
+        match.apply(player.choose(match.view(seat)), seat)
     last = match.finished_round
     assert last is not None
     ended_on_blank = isinstance(last.history[-1], Played) and last.history[-1].tile == Tile.parse(

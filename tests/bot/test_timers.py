@@ -442,7 +442,7 @@ async def test_a_sport_turn_gets_k12s_time_by_default_and_none_when_switched_off
     now = await setup.game()
     assert now.match is not None
     move = len(now.match.log)
-    action = GreedyPlayer().choose(now.match.view(0).round)
+    action = GreedyPlayer().choose(now.match.view(0))
     kind, tile, end = (
         (MoveKind.PLAY, action.tile.index, action.end.value if action.end else "")
         if isinstance(action, Play)

@@ -35,7 +35,7 @@ def play_round(match: Match) -> None:
     while match.round_no == round_no and not match.over:
         seat = match.turn
         assert seat is not None
-        match.apply(GREEDY[seat].choose(match.round.view(seat)), seat)
+        match.apply(GREEDY[seat].choose(match.view(seat)), seat)
 
 
 def test_new_match_deals_the_first_round_with_the_k3_opener() -> None:
@@ -297,7 +297,7 @@ def until_a_draw(seed: int) -> Match:
     while match.legal_actions() != (DRAW,):
         seat = match.turn
         assert seat is not None
-        match.apply(GREEDY[seat].choose(match.round.view(seat)), seat)
+        match.apply(GREEDY[seat].choose(match.view(seat)), seat)
     return match
 
 
@@ -340,7 +340,7 @@ def test_take_turn_draws_then_plays_or_knocks_for_the_seat(seed: int) -> None:
     expected = Match.from_json(match.to_json())
     moves = len(match.log)
     while True:  # what a person whose time ran out got before the engine did it
-        action = GreedyPlayer().choose(expected.round.view(seat))
+        action = GreedyPlayer().choose(expected.view(seat))
         expected.apply(action, seat)
         if action != DRAW:
             break

@@ -143,7 +143,7 @@ def test_whole_match_invariants(setup: tuple[Ruleset, int, int, tuple[str, ...]]
         round_no = match.round_no
         if steps % REFUSAL_CHECK_EVERY == 0:
             check_legal_moves_only(match, seat, tries)
-        action = table[seat].choose(match.round.view(seat))
+        action = table[seat].choose(match.view(seat))
         assert action in match.legal_actions()
         match.apply(action, seat)
         steps += 1
@@ -187,7 +187,7 @@ def test_json_and_replay_mid_match(
         seat = match.turn
         if seat is None:
             break
-        match.apply(table[seat].choose(match.round.view(seat)), seat)
+        match.apply(table[seat].choose(match.view(seat)), seat)
     text = match.to_json()
     back = Match.from_json(text)
     assert back == match and back.to_json() == text

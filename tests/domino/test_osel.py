@@ -398,7 +398,7 @@ def test_o4_draw_until_playable_then_knock_and_the_last_mover_opens_with_any_til
     match = Match.new(OSEL, 3, seed=4)
     player = GreedyPlayer()
     while match.round_no == 1:
-        match.apply(player.choose(match.round.view(match.turn)), match.turn)
+        match.apply(player.choose(match.view(match.turn)), match.turn)
     first = match.results[0].outcome
     assert match.round.leader == first.seat and match.round.opening_tile is None
     hand = match.round.hand(first.seat)
@@ -464,7 +464,7 @@ def whole_match(ruleset: Ruleset, players: int, seed: int, kind: str) -> Match:
         assert (FULL_SET_MASK ^ seen).bit_count() == rnd.bazaar_size
         mover = match.turn
         assert mover is not None
-        match.apply(table[mover].choose(rnd.view(mover)), mover)
+        match.apply(table[mover].choose(match.view(mover)), mover)
     return match
 
 

@@ -10,8 +10,9 @@ from domino.actions import DRAW, KNOCK, Action, Close, Play, PlayDoubles
 from domino.errors import NotYourTurn
 from domino.geometry import End, Placement
 from domino.players import GreedyPlayer, Player, RandomPlayer
+from domino.rules import KOZEL
 from domino.tiles import Tile
-from domino.views import LayoutView, RoundView
+from domino.views import Account, LayoutView, MatchView, RoundView
 
 
 def t(text: str) -> Tile:
@@ -20,7 +21,7 @@ def t(text: str) -> Tile:
 
 def view(
     legal: tuple[Action, ...], *, hand: tuple[str, ...] = (), turn: int | None = 0
-) -> RoundView:
+) -> MatchView:
     centre = Placement(t("3-4"), None, 3, 4, 0)
     layout = LayoutView(
         placements=(centre,),
@@ -28,7 +29,7 @@ def view(
         arms=((End.LEFT, ()), (End.RIGHT, ())),
         spinner=None,
     )
-    return RoundView(
+    round_view = RoundView(
         seat=0,
         players=2,
         hand=tuple(t(x) for x in hand),
@@ -42,6 +43,19 @@ def view(
         drawn=(),
         legal=legal,
         outcome=None,
+    )
+    return MatchView(
+        ruleset=KOZEL,
+        players=2,
+        round_no=1,
+        round=round_view,
+        sides=((0,), (1,)),
+        scores=(Account(), Account()),
+        eggs=0,
+        results=(),
+        over=False,
+        losers=(),
+        winners=(),
     )
 
 

@@ -367,7 +367,7 @@ def test_the_stored_form_round_trips_mid_first_round_and_after_the_end() -> None
     for _ in range(6):
         seat = match.turn
         assert seat is not None
-        match.apply(player.choose(match.round.view(seat)), seat)
+        match.apply(player.choose(match.view(seat)), seat)
     text = match.to_json()
     assert json.loads(text)["ruleset"]["variant"] == "sport"
     back = Match.from_json(text)

@@ -62,7 +62,7 @@ def played(key: str, players: int, seed: int, moves: int | None = None) -> Match
     while not match.over and (moves is None or done < moves):
         seat = match.turn
         assert seat is not None
-        match.apply(player.choose(match.view(seat).round), seat)
+        match.apply(player.choose(match.view(seat)), seat)
         done += 1
     return match
 
@@ -78,7 +78,7 @@ def test_real_osel_tables_lay_out_cleanly_with_four_arms_long_arms_and_closed_en
         while not match.over and len(match.results) < 3:
             seat = match.turn
             assert seat is not None
-            match.apply(player.choose(match.view(seat).round), seat)
+            match.apply(player.choose(match.view(seat)), seat)
             layout = match.view(None).round.layout
             if not layout.placements:
                 continue

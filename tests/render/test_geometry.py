@@ -214,7 +214,7 @@ def test_real_matches_lay_out_cleanly_after_every_move(kind: LayoutKind) -> None
         while not match.over and len(match.results) < 2:
             seat = match.turn
             assert seat is not None
-            match.apply(player.choose(match.view(seat).round), seat)
+            match.apply(player.choose(match.view(seat)), seat)
             layout = match.view(None).round.layout
             if not layout.placements:
                 continue

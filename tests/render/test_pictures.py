@@ -44,8 +44,8 @@ def play(match: Match, moves: int | None = None, seed: int = 1) -> Match:
     while not match.over and (moves is None or done < moves):
         seat = match.turn
         assert seat is not None
-        view = match.view(seat).round
-        action = player.choose(view) if rng.random() < 0.5 else rng.choice(view.legal)
+        view = match.view(seat)
+        action = player.choose(view) if rng.random() < 0.5 else rng.choice(view.round.legal)
         match.apply(action, seat)
         done += 1
     return match

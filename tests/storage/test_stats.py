@@ -73,7 +73,7 @@ def _play(ruleset: Ruleset, players: int, seed: int, moves: int | None) -> Match
     for _ in range(moves):
         seat = match.turn
         assert seat is not None
-        match.apply(greedy.choose(match.round.view(seat)), seat)
+        match.apply(greedy.choose(match.view(seat)), seat)
     return match
 
 
