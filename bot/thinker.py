@@ -1,0 +1,265 @@
+"""The computers' decisions, made where they do not hold up the bot (issue 14).
+
+`Thinker.decide(view, level)` gives the `Decision` of a computer of `level` for the
+seat whose `MatchView` it is handed: the engine's `domino.ai.computer`, which sees that
+one seat's view only, never the match. Easy and medium are heuristics of about a
+millisecond and run inline. Hard searches over the hands it cannot see, so it runs in a
+process pool (a 'forkserver' context by default: the bot's process, with its threads,
+is never forked) with a deadline: `budget` seconds from the request, handed to the
+search as an absolute `time.monotonic()` (one system-wide clock on Linux, so the worker
+reads the same time). If the pool's answer is not back by the deadline plus `margin`,
+medium decides inline instead (a fallback, logged at debug level without any tile), so
+the event loop only ever awaits a future and no game waits on a slow search.
+
+Every decision gets a fresh random seed, never one derived from the match's seed (the
+deal is secret). The time from each request to its decision is kept per level
+(`times`, `summary`), and the summary is logged when the thinker stops: what
+bench/e2e.py reads back for p50/p95 (ms) per level and the fallbacks.
+
+`start` warms the pool (each worker imports the search and decides once), so the first
+real decision is not slow; `stop` shuts it down with the application.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import copyreg
+import logging
+import math
+import multiprocessing
+import secrets
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from domino.actions import Action
+from domino.ai import Computer, Decision, Level, computer
+from domino.match import Match
+from domino.rules import Ruleset
+from domino.variants import VARIANTS
+from domino.views import MatchView
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BUDGET = 0.25  # seconds a hard decision may take, from its request
+DEFAULT_MARGIN = 0.05  # seconds after the deadline before medium decides instead
+DEFAULT_WORKERS = 1  # hard searches at once: one of the machine's two cores
+KEPT_TIMES = 100_000  # decision times kept per level (the oldest are forgotten)
+
+# A view crosses to the worker pickled. Its `Ruleset` holds read-only mappings, which
+# pickle cannot take: it travels as its stored form (`to_dict`) and is rebuilt there.
+copyreg.pickle(Ruleset, lambda rules: (Ruleset.from_dict, (rules.to_dict(),)))
+
+# What a worker sends back: the action, the reason and its numbers (a `Decision`'s
+# read-only `args` mapping does not pickle); None when its deadline had already passed.
+Searched = tuple[Action, str, dict[str, int]] | None
+
+
+def _die_with_parent() -> None:
+    """In a worker: end with the process that started it (Linux PR_SET_PDEATHSIG), so a
+    killed bot leaves no searching worker behind; elsewhere nothing."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+def _search(view: MatchView, seed: int, deadline: float) -> Searched:
+    """In a worker: the hard level's decision, searching until `deadline` (monotonic)."""
+    if time.monotonic() >= deadline:
+        return None  # waited in the queue too long: the bot has decided without it
+    decision = computer(Level.HARD, seed=seed, deadline=deadline).decide(view)
+    return decision.action, decision.reason, dict(decision.args)
+
+
+def _warm_up(view: MatchView, seed: int, deadline: float) -> int:
+    """In a worker: import the search and decide once, so the first real decision pays
+    for neither. Returns the worker's process id."""
+    import os
+
+    _search(view, seed, deadline)
+    return os.getpid()
+
+
+def sample_view() -> MatchView:
+    """A view of the first seat to move in a fresh four-player match of the first game:
+    what the warm-up decides on."""
+    match = Match.new(VARIANTS[0].ruleset, 4, seed=0)
+    return match.view(match.turn)
+
+
+@dataclass(frozen=True, slots=True)
+class Times:
+    """How long one level's decisions took, from request to decision, in seconds."""
+
+    level: Level
+    count: int
+    p50: float
+    p95: float
+    max: float
+
+    def line(self) -> str:
+        return (
+            f"{self.level.value} {self.count} decisions p50 {self.p50 * 1000:.1f} ms "
+            f"p95 {self.p95 * 1000:.1f} ms max {self.max * 1000:.1f} ms"
+        )
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The `share` quantile (0..1) by the nearest-rank method; nan when there is none."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    rank = max(0, min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1))
+    return ordered[rank]
+
+
+class Thinker:
+    """Decides for computer seats: easy and medium inline, hard in a process pool with a
+    deadline and medium as its fallback."""
+
+    def __init__(
+        self,
+        *,
+        workers: int = DEFAULT_WORKERS,
+        budget: float = DEFAULT_BUDGET,
+        margin: float = DEFAULT_MARGIN,
+        method: str = "forkserver",
+        new_seed: Callable[[], int] = lambda: secrets.randbits(64),
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if workers < 1:
+            raise ValueError("the thinker needs at least one worker")
+        self.workers = workers
+        self.budget = budget
+        self.margin = margin
+        self.method = method
+        self.new_seed = new_seed
+        self.clock = clock
+        self.fallbacks = 0  # hard decisions medium made instead (deadline, broken pool)
+        self._times: dict[Level, deque[float]] = {
+            level: deque(maxlen=KEPT_TIMES) for level in Level
+        }
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._pool is not None
+
+    def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        self._pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context(self.method),
+            initializer=_die_with_parent,
+        )
+        return self._pool
+
+    async def start(self) -> None:
+        """Start the pool and warm every worker up (importing the search, one decision)."""
+        if self._pool is not None:
+            return
+        pool = self._new_pool()
+        loop = asyncio.get_running_loop()
+        began = self.clock()
+        view = sample_view()
+        deadline = time.monotonic() + self.budget
+        warming = [
+            loop.run_in_executor(pool, _warm_up, view, self.new_seed(), deadline)
+            for _ in range(self.workers)
+        ]
+        results = await asyncio.gather(*warming, return_exceptions=True)
+        failed = [r for r in results if isinstance(r, BaseException)]
+        if failed:  # the pool still answers later; every failed decision falls back
+            log.warning("thinker: warming up failed: %s", type(failed[0]).__name__)
+        log.info(
+            "thinker: %d %s worker(s) up in %.0f ms, hard budget %.0f ms",
+            self.workers,
+            self.method,
+            (self.clock() - began) * 1000,
+            self.budget * 1000,
+        )
+
+    async def stop(self) -> None:
+        """Shut the pool down (a search in progress ends by its deadline) and log the
+        decision times."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        log.info("thinker: %s", self.summary())
+
+    def inline(self, level: Level) -> Computer:
+        """A computer of a heuristic level (easy, medium) with a fresh seed, to call
+        inline: what a person's timed-out turn is played by, inside its transaction."""
+        if level is Level.HARD:
+            raise ValueError("the hard level searches: ask `decide`, not inline")
+        return computer(level, seed=self.new_seed())
+
+    async def decide(self, view: MatchView, level: Level) -> Decision:
+        """The decision of a computer of `level` for the seat whose view this is. Never
+        takes much longer than the budget: a hard search not back in time is replaced by
+        medium's decision."""
+        began = self.clock()
+        if level is Level.HARD:
+            decision = await self._hard(view, began)
+        else:
+            decision = computer(level, seed=self.new_seed()).decide(view)
+        self._times[level].append(self.clock() - began)
+        return decision
+
+    async def _hard(self, view: MatchView, began: float) -> Decision:
+        pool = self._pool if self._pool is not None else self._new_pool()
+        deadline = time.monotonic() + self.budget
+        why = "late"
+        try:
+            future = asyncio.get_running_loop().run_in_executor(
+                pool, _search, view, self.new_seed(), deadline
+            )
+            answer = await asyncio.wait_for(future, self.budget + self.margin)
+        except TimeoutError:
+            answer = None  # cancelled if it still waits in the queue; a running one ends soon
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the next hard decision gets a new pool.
+            why = "lost: the pool broke"
+            if self._pool is pool:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            answer = None
+        except Exception as exc:  # a fault of the search: the game goes on at medium
+            why = f"failed ({type(exc).__name__})"
+            log.warning("thinker: a hard decision failed: %s", type(exc).__name__)
+            answer = None
+        if answer is not None:
+            action, reason, args = answer
+            return Decision(action, reason, args)
+        self.fallbacks += 1
+        log.debug(
+            "thinker: hard decision %s after %.0f ms: medium decides",
+            why,
+            (self.clock() - began) * 1000,
+        )
+        return computer(Level.MEDIUM, seed=self.new_seed()).decide(view)
+
+    def times(self) -> Mapping[Level, Times]:
+        """Each level's decision times so far (levels with none are left out)."""
+        return {
+            level: Times(
+                level,
+                len(kept),
+                percentile(kept, 0.5),
+                percentile(kept, 0.95),
+                max(kept),
+            )
+            for level, kept in self._times.items()
+            if kept
+        }
+
+    def summary(self) -> str:
+        """One line: every level's decision times and the fallbacks (bench/e2e.py reads it)."""
+        levels = "; ".join(times.line() for times in self.times().values()) or "no decisions"
+        return f"{levels}; {self.fallbacks} fallbacks to medium"
