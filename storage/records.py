@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
+from domino.ai import Level
 from domino.match import Match
 from domino.rules import Ruleset
 from domino.timing import DEFAULT_TURN_TIMER, TurnTimer
@@ -94,6 +95,13 @@ class SeatRecord:
     away: bool = False  # a computer plays for the person for now (turn-timer strikes)
     left: bool = False  # the person left the match for good; a computer plays the seat
     strikes: int = 0  # turns the timer ran out on in this match
+    level: Level = Level.MEDIUM  # how strong a computer seat plays (chosen in the lobby)
+
+    @property
+    def plays_at(self) -> Level:
+        """The level the computer moves this seat at: a computer seat's own; a person's
+        seat a computer plays for (timeouts, takeovers, /leave) at medium (issue 14)."""
+        return self.level if self.is_computer else Level.MEDIUM
 
     @property
     def is_computer(self) -> bool:
@@ -161,11 +169,19 @@ class GameRecord:
         return replace(self, seats=(*self.seats, SeatRecord(len(self.seats), user_id, name)))
 
     def without_seat(self, seat: int) -> GameRecord:
-        """The lobby without `seat`; the seats after it move up one."""
+        """The lobby without `seat`; the seats after it move up one (a computer keeps its
+        level)."""
         remaining = [s for s in self.seats if s.seat != seat]
         return replace(
-            self, seats=tuple(SeatRecord(i, s.user_id, s.name) for i, s in enumerate(remaining))
+            self,
+            seats=tuple(
+                SeatRecord(i, s.user_id, s.name, level=s.level) for i, s in enumerate(remaining)
+            ),
         )
+
+    def with_level(self, seat: int, level: Level) -> GameRecord:
+        """The lobby with the computer in `seat` playing at `level`."""
+        return self._seat_changed(seat, lambda s: replace(s, level=level))
 
     def _seat_changed(self, seat: int, change: Callable[[SeatRecord], SeatRecord]) -> GameRecord:
         return replace(self, seats=tuple(change(s) if s.seat == seat else s for s in self.seats))

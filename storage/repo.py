@@ -17,6 +17,7 @@ from typing import Any
 
 import aiosqlite
 
+from domino.ai import Level
 from domino.match import Match
 from domino.rules import Ruleset
 from storage.db import Database, Transaction
@@ -285,8 +286,10 @@ async def _write_seats(
         try:
             await tx.execute(
                 """
-                INSERT INTO seats (game_id, seat, user_id, name, active, away, has_left, strikes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO seats (
+                    game_id, seat, user_id, name, active, away, has_left, strikes, level
+                )
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 (
                     game_id,
@@ -297,6 +300,7 @@ async def _write_seats(
                     int(seat.away),
                     int(seat.left),
                     seat.strikes,
+                    seat.level.value,
                 ),
             )
         except sqlite3.IntegrityError as exc:
@@ -361,7 +365,16 @@ def _seat_from_row(row: aiosqlite.Row) -> SeatRecord:
         away=bool(row["away"]),
         left=bool(row["has_left"]),
         strikes=row["strikes"],
+        level=_level(row["level"]),
     )
+
+
+def _level(value: str) -> Level:
+    """A stored computer level; one this version does not know reads as medium."""
+    try:
+        return Level(value)
+    except ValueError:
+        return Level.MEDIUM
 
 
 def _game_from_rows(row: aiosqlite.Row, seat_rows: list[aiosqlite.Row]) -> GameRecord:
