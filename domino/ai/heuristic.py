@@ -1,0 +1,413 @@
+"""The heuristic levels: `MediumPlayer` weighs every legal move by what the seat's view
+tells, `EasyPlayer` plays a simple sensible move with a human rate of mistakes.
+
+Neither searches: a decision looks at each legal action once (well under a
+millisecond). What the medium level weighs, for the hand after the move and the ends
+it leaves open (`_Position.score`):
+
+- going out first (C-8 a), whatever else;
+- the pips shed (K-6: points left in hand are bad, and where points are good the
+  winner writes them, T-4, M-1, S-4), doubles more (they fit one suit only);
+- the tiles kept: how many suits the hand still holds, and each tile's chance to be
+  placed later: a tile whose suits are nearly all on the table (counted from the tiles
+  still unseen) is a tile the seat may be left holding;
+- the others' chances to follow on the ends left open: a seat that knocked or drew on a
+  suit holds none of it (C-6, C-7; `domino.ai.knowledge`), the rest by counting the
+  unseen tiles; blocking the next opponent most, a seat about to go out more, the side
+  that leads the match more when it is near the target, and never the partner in pairs
+  (K-1, S-1);
+- a move that ends the round in a fish (C-8 b) is taken only when the seat's side is
+  expected to come out of it well under the game's fish rule (K-9's modes, T-5, M-1,
+  S-5), and avoided when it would lose.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from domino.actions import Action, Close, Draw, Knock, Play, PlayDoubles
+from domino.ai import Decision
+from domino.ai.knowledge import Knowledge, knowledge
+from domino.errors import NotYourTurn
+from domino.layout import Layout, new_layout
+from domino.rules import FishMode
+from domino.tiles import ALL_TILES, BLANK_DOUBLE, SIX_DOUBLE, SUIT_MASK, TILE_VALUE
+from domino.variants import GameVariant
+from domino.views import MatchView
+
+_GO_OUT = 1000.0
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The medium level's weights (pips are the unit)."""
+
+    shed: float = 1.0  # per pip taken out of the hand
+    double: float = 6.0  # per double laid
+    double_scarce: float = 4.0  # more when few unseen tiles of the double's suit remain
+    suits: float = 1.5  # per suit the hand still holds
+    follow: float = 1.0  # per tile of the hand that fits the ends left open
+    stuck: float = 0.6  # times the pips of a tile that may never be placed
+    block: float = 8.0  # the next opponent's chance to have nothing for the ends
+    block_decay: float = 0.5  # weight of each later seat's chance, relative to the one before
+    partner: float = 6.0  # the partner's chance to have nothing (pairs), as a cost
+    threat: float = 1.5  # block weight grows for a seat this close to going out
+    leader: float = 1.0  # block weight grows for the match leader near the target
+    fish: float = 1.0  # times the estimated value of a fish the move makes
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _mask_value(mask: int) -> int:
+    return sum(TILE_VALUE[i] for i in _bits(mask))
+
+
+def _tiles_of(action: Action) -> tuple[Play, ...]:
+    if isinstance(action, Play):
+        return (action,)
+    if isinstance(action, PlayDoubles):
+        return action.plays
+    return ()
+
+
+def _chance_none(pool: int, fit: int, count: int) -> float:
+    """The chance that `count` tiles taken at random from `pool` tiles, `fit` of which
+    fit, hold none that fits (hypergeometric)."""
+    if fit <= 0 or count <= 0:
+        return 1.0
+    if pool - fit < count:
+        return 0.0
+    p = 1.0
+    for j in range(count):
+        p *= (pool - fit - j) / (pool - j)
+    return p
+
+
+def _sigmoid(x: float) -> float:
+    if x > 30:
+        return 1.0
+    if x < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def hand_value(game: GameVariant, view: MatchView, hand_mask: int, *, fish: bool) -> int:
+    """The value `hand_mask` would count at the end of the round (C-9, K-6, T-4, M-2)."""
+    ruleset = view.ruleset
+    if not hand_mask:
+        return 0
+    if game.min_written:  # M-2: Морской козёл's lone 0-0, lone 6-6, both
+        if hand_mask == BLANK_DOUBLE.bit:
+            return 25
+        if hand_mask == SIX_DOUBLE.bit:
+            return 50
+        if hand_mask == BLANK_DOUBLE.bit | SIX_DOUBLE.bit:
+            return 75
+        return _mask_value(hand_mask)
+    if hand_mask == BLANK_DOUBLE.bit:
+        return ruleset.lone_blank if (ruleset.lone_blank_on_fish or not fish) else 0
+    total = _mask_value(hand_mask)
+    if ruleset.held_double_six and hand_mask & SIX_DOUBLE.bit:
+        total += ruleset.held_double_six - 12
+    return total
+
+
+class _Position:
+    """One decision: the seat's view, what it knows, and the table as a layout."""
+
+    def __init__(self, view: MatchView, weights: Weights) -> None:
+        rv = view.round
+        self.view = view
+        self.w = weights
+        self.game = view.ruleset.game
+        self.seat = rv.seat if rv.seat is not None else 0
+        self.players = rv.players
+        self.know: Knowledge = knowledge(view)
+        self.hand = self.know.hand
+        self.unseen = self.know.unseen
+        self.unseen_count = [(self.unseen & SUIT_MASK[p]).bit_count() for p in range(7)]
+        self.layout: Layout = new_layout(view.ruleset.layout)
+        for p in rv.layout.placements:
+            self.layout.place(p.tile, p.end, closed=p.closed)
+        my_side = view.side_of(self.seat)
+        self.my_side = my_side
+        self.partners = tuple(s for s in view.sides[my_side] if s != self.seat)
+        # the other seats in the order they move after this one, with their weights
+        self.others: list[tuple[int, float, int]] = []  # (seat, weight, possible mask)
+        factor = 1.0
+        leader_sides = self._leader_sides()
+        for d in range(1, self.players):
+            s = (self.seat + d) % self.players
+            possible = self.know.possible(s) & self.unseen
+            count = rv.hand_counts[s]
+            if s in self.partners:
+                weight = -weights.partner * factor
+            else:
+                weight = weights.block * factor
+                if count:
+                    weight *= 1.0 + weights.threat / count
+                if view.side_of(s) in leader_sides:
+                    weight *= 1.0 + weights.leader * leader_sides[view.side_of(s)]
+            self.others.append((s, weight, possible))
+            factor *= weights.block_decay
+        self.leader_sides = leader_sides
+
+    def _leader_sides(self) -> dict[int, float]:
+        """Where points are good: the other sides ahead of this one, by how near the
+        target they are (0..1); nobody where points are bad (the others' points help)."""
+        view = self.view
+        if self.game.points_are_bad or not view.scores:
+            return {}
+        target = view.ruleset.target
+        mine = view.scores[self.my_side].recorded
+        out = {}
+        for side, account in enumerate(view.scores):
+            if side != self.my_side and account.recorded > mine:
+                out[side] = max(0.0, min(1.0, account.recorded / target))
+        return out
+
+    # --- one move ----------------------------------------------------------------------
+
+    def score(self, action: Action) -> tuple[float, dict[str, float]]:
+        """The move's value and its parts by reason (for a fish: its value, and what
+        the move would be worth by the other parts, as "plain")."""
+        w = self.w
+        plays = _tiles_of(action)
+        layout = self.layout.copy()
+        laid = 0
+        if isinstance(action, Close):
+            layout.place(action.tile, action.end, closed=True)
+            laid = action.tile.bit
+        for play in plays:
+            layout.place(play.tile, play.end)
+            laid |= play.tile.bit
+        hand = self.hand & ~laid
+        parts: dict[str, float] = {}
+        if not hand:
+            parts["go_out"] = _GO_OUT
+            return _GO_OUT, parts
+        fit = layout.fit_mask
+        fish = not fit & (hand | self.unseen)
+        shed = 0.0
+        doubles = 0.0
+        for i in _bits(laid):
+            t = ALL_TILES[i]
+            shed += w.shed * t.value
+            if t.is_double:
+                left = self.unseen_count[t.low]
+                doubles += w.double + w.double_scarce * (1.0 - left / 6.0)
+        parts["heavy"] = shed
+        parts["double"] = doubles
+        parts["keep_suits"] = self._keep(hand, fit)
+        block = 0.0
+        leader = 0.0
+        for s, weight, possible in self.others:
+            count = self.view.round.hand_counts[s]
+            stuck = _chance_none(possible.bit_count(), (possible & fit).bit_count(), count)
+            block += weight * stuck
+            if weight > 0 and self.view.side_of(s) in self.leader_sides:
+                base = weight / (1.0 + w.leader * self.leader_sides[self.view.side_of(s)])
+                leader += (weight - base) * stuck
+        parts["block"] = block - leader
+        parts["block_leader"] = leader
+        if isinstance(action, Close):
+            parts["close"] = 0.0
+        if fish:  # C-8 b: the round ends here; only the fish's outcome counts
+            value = w.fish * self._fish_value(hand)
+            plain = sum(parts.values())
+            return value, {"fish_win" if value > 0 else "avoid_fish": value, "plain": plain}
+        return sum(parts.values()), parts
+
+    def _keep(self, hand: int, fit: int) -> float:
+        """The hand's prospects: suits held, tiles that fit the ends, tiles at risk."""
+        w = self.w
+        suits = 0
+        for p in range(7):
+            if hand & SUIT_MASK[p]:
+                suits += 1
+        follow = (hand & fit).bit_count()
+        risk = 0.0
+        for i in _bits(hand):
+            t = ALL_TILES[i]
+            if fit >> i & 1:
+                continue
+            # ends of its suits still to come: unseen tiles of them, and the hand's own
+            live = self.unseen_count[t.low] + (hand & SUIT_MASK[t.low]).bit_count() - 1
+            if not t.is_double:
+                live += self.unseen_count[t.high] + (hand & SUIT_MASK[t.high]).bit_count() - 1
+            risk += t.value / (1.0 + live)
+        return w.suits * suits + w.follow * follow - w.stuck * risk
+
+    def _fish_value(self, hand: int) -> float:
+        """The estimated worth of ending the round in a fish now (C-8 b), in pips: what
+        the side gains under the game's fish rule (K-9, T-5, M-1, S-5)."""
+        view = self.view
+        game = self.game
+        rv = view.round
+        mine = hand_value(game, view, hand, fish=True)
+        estimates = [0.0] * self.players
+        spread = 2.0
+        unseen_value = _mask_value(self.unseen)
+        total_est = 0.0
+        for s, _weight, possible in self.others:
+            count = rv.hand_counts[s]
+            pool = possible or self.unseen
+            n = pool.bit_count()
+            mean = _mask_value(pool) / n if n else 0.0
+            estimates[s] = count * mean
+            total_est += count * mean
+            spread += 2.0 * count
+        if not rv.bazaar_size and total_est:
+            scale = unseen_value / total_est
+            estimates = [e * scale for e in estimates]
+        estimates[self.seat] = float(mine)
+        sides = [sum(estimates[s] for s in seats) for seats in view.sides]
+        me = sides[self.my_side]
+        others = [v for i, v in enumerate(sides) if i != self.my_side]
+        total = sum(sides)
+        spread = math.sqrt(spread) * 2.0
+        if game.points_are_bad:
+            mode = view.ruleset.fish
+            if mode is FishMode.FISHERMAN_TAKES_ALL:
+                return -total
+            if mode is FishMode.EACH:
+                return 0.5 * (sum(others) / len(others) - me)
+            safe = _sigmoid((max(others) - me) / spread)
+            return safe * (me + 5.0) - (1.0 - safe) * total
+        win = _sigmoid((min(others) - me) / spread)
+        return (win - 0.5) * total
+
+
+class MediumPlayer:
+    """The medium level (issue 14): the best legal move by `_Position.score`."""
+
+    def __init__(self, rng: random.Random, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.rng = rng
+        self.weights = weights
+
+    def decide(self, view: MatchView) -> Decision:
+        legal = _legal(view)
+        single = _single(legal)
+        if single is not None:
+            return single
+        position = _Position(view, self.weights)
+        best: Action | None = None
+        best_value = -math.inf
+        best_parts: dict[str, float] = {}
+        tempting = -math.inf  # the best plain value of a move that makes a losing fish
+        for action in legal:
+            value, parts = position.score(action)
+            if "avoid_fish" in parts:
+                tempting = max(tempting, parts["plain"])
+            if value > best_value:
+                best, best_value, best_parts = action, value, parts
+        assert best is not None
+        return Decision(best, _reason(best, best_parts, tempting > best_value))
+
+    def choose(self, view: MatchView) -> Action:
+        return self.decide(view).action
+
+    def __repr__(self) -> str:
+        return "MediumPlayer()"
+
+
+class EasyPlayer:
+    """The easy level: a simple sensible move, a random one now and then.
+
+    It goes out whenever it can; otherwise, with chance `mistakes`, it plays any legal
+    move that does not hand itself a fish it surely loses; else a double if it holds one
+    that fits, else the heaviest tile. It never looks at the history.
+    """
+
+    def __init__(self, rng: random.Random, mistakes: float = 0.3) -> None:
+        self.rng = rng
+        self.mistakes = mistakes
+
+    def decide(self, view: MatchView) -> Decision:
+        legal = _legal(view)
+        single = _single(legal)
+        if single is not None:
+            return single
+        hand = 0
+        for t in view.round.hand:
+            hand |= t.bit
+        for action in legal:
+            if _laid(action) and not hand & ~_laid(action):
+                return Decision(action, "go_out")
+        if self.rng.random() < self.mistakes:
+            return Decision(legal[self.rng.randrange(len(legal))], "keep_suits")
+        best = max(legal, key=lambda a: (_is_double(a), _laid_value(a)))
+        return Decision(best, "double" if _is_double(best) else "heavy")
+
+    def choose(self, view: MatchView) -> Action:
+        return self.decide(view).action
+
+    def __repr__(self) -> str:
+        return "EasyPlayer()"
+
+
+def _legal(view: MatchView) -> Sequence[Action]:
+    rv = view.round
+    if not rv.legal:
+        raise NotYourTurn(
+            f"seat {rv.seat} has no action to choose: it is seat {rv.turn}'s turn"
+            if rv.turn is not None
+            else "the round is over: there is no action to choose"
+        )
+    return rv.legal
+
+
+def _single(legal: Sequence[Action]) -> Decision | None:
+    if len(legal) != 1:
+        return None
+    action = legal[0]
+    if isinstance(action, Draw):
+        return Decision(action, "draw")
+    if isinstance(action, Knock):
+        return Decision(action, "knock")
+    return Decision(action, "only")
+
+
+def _laid(action: Action) -> int:
+    if isinstance(action, Close):
+        return action.tile.bit
+    mask = 0
+    for play in _tiles_of(action):
+        mask |= play.tile.bit
+    return mask
+
+
+def _laid_value(action: Action) -> int:
+    return _mask_value(_laid(action))
+
+
+def _is_double(action: Action) -> bool:
+    return isinstance(action, PlayDoubles | Close) or (
+        isinstance(action, Play) and action.tile.is_double
+    )
+
+
+def _reason(action: Action, parts: dict[str, float], fish_avoided: bool) -> str:
+    if "go_out" in parts:
+        return "go_out"
+    if "fish_win" in parts:
+        return "fish_win"
+    if isinstance(action, Close):
+        return "close"
+    if fish_avoided:
+        return "avoid_fish"
+    reasons = ("heavy", "double", "keep_suits", "block", "block_leader")
+    return max(reasons, key=lambda k: parts.get(k, -math.inf))
