@@ -1,5 +1,6 @@
-"""Command line of the engine: `python -m domino simulate ...` (see `domino.simulate`) and
-`python -m domino variants` (the games, `domino.variants`)."""
+"""Command line of the engine: `python -m domino simulate ...` (see `domino.simulate`),
+`python -m domino ladder ...` (one computer level against another on paired deals,
+`domino.ladder`) and `python -m domino variants` (the games, `domino.variants`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from domino.errors import DominoError
+from domino.ladder import LEVELS, format_ladder, matchup, run_ladder
 from domino.rules import FishMode
 from domino.simulate import PLAYER_KINDS, format_report, simulate
 from domino.variants import VARIANTS, Kozel, find_variant
@@ -43,7 +45,61 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr for long runs"
     )
+    add_ladder_parser(commands)
     return parser
+
+
+def add_ladder_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    ladder = commands.add_parser(
+        "ladder",
+        help="a focal computer level against a field level on paired deals (the same deals"
+        " with the seats rotated), with 95%% intervals and decision times",
+    )
+    ladder.add_argument(
+        "--variant", choices=[v.key.value for v in VARIANTS], default=Kozel.key.value
+    )
+    ladder.add_argument(
+        "--players", type=int, help="seats at the table (default: 4 where the game allows it)"
+    )
+    ladder.add_argument(
+        "--pairs",
+        action=argparse.BooleanOptionalAction,
+        help="four players in 2x2, a focal pair against a field pair (K-1); default: the game's",
+    )
+    ladder.add_argument("--focal", choices=LEVELS, default="medium", help="the level measured")
+    ladder.add_argument("--field", choices=LEVELS, default="greedy", help="the others' level")
+    ladder.add_argument(
+        "--matches",
+        type=int,
+        default=200,
+        help="match seeds (deals); each is played once per seating (x players, x2 in pairs)",
+    )
+    ladder.add_argument("--seed", type=int, default=1, help="the run's seed (C-12)")
+    ladder.add_argument(
+        "--jobs", type=int, default=1, help="processes to play in (the figures do not change)"
+    )
+    ladder.add_argument(
+        "--no-progress", action="store_true", help="no progress bar on stderr for long runs"
+    )
+
+
+def ladder_main(args: argparse.Namespace) -> int:
+    try:
+        chosen = matchup(
+            args.variant, args.focal, args.field, players=args.players, pairs=args.pairs
+        )
+        report = run_ladder(
+            chosen,
+            args.matches,
+            args.seed,
+            args.jobs,
+            progress=None if args.no_progress else sys.stderr,
+        )
+    except DominoError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(format_ladder(report))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -52,6 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for variant in VARIANTS:
             print(f"{variant.key.value}\t{variant.name}")
         return 0
+    if args.command == "ladder":
+        return ladder_main(args)
     options: dict[str, object] = {} if args.teams is None else {"teams": args.teams}
     if args.target is not None:
         options["target"] = args.target
