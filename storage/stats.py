@@ -50,6 +50,10 @@ stats' own choice:
 - Boards: rating (desc), then matches (fewer first: the same rating in fewer
   matches), then Elo (desc, none last), then user id. `place` is the 1-based position
   over the whole board. Scope `chat_id` is a group; 0 is all groups together.
+- Hints (issue 14, `storage.hints`): each seat's «💡 Подсказка» count is copied into
+  its `stat_seats` row and added to the person's totals (`PlayerStats.hints`). A hint
+  changes nothing else: not the rating, not Elo, not a place or a streak; it is only
+  shown.
 - /stats: best match is the one with the largest rating gain, worst the smallest (the
   latest of equals); the streak counts the latest matches in a row alike: > 0 good,
   < 0 bad. Where points are bad a good match is one not in last place (not козёл);
@@ -69,6 +73,7 @@ from domino.rules import Variant
 from domino.variants import VARIANTS
 from domino.views import OutcomeKind
 from storage.db import Transaction
+from storage.hints import hint_counts
 from storage.records import Ending, GameRecord, GameStatus
 from storage.repo import Reader, now
 
@@ -176,6 +181,7 @@ class PlayerStats:
     streak: int  # > 0: good matches in a row (latest first); < 0: bad ones; 0: none
     game: Variant
     wins: int
+    hints: int = 0  # «💡 Подсказка» presses counted (one per turn at most; issue 14)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +246,7 @@ class _SeatScore:
     went_out: int
     fish_made: int
     eggs_taken: int
+    hints: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,8 +260,9 @@ class _Scored:
     elo_places: tuple[int, ...] | None  # None: the match counts for nobody's Elo
 
 
-def _score(game: GameRecord) -> _Scored | None:
-    """How `game` counts, or None if it is not recorded at all (see the module doc)."""
+def _score(game: GameRecord, hints: dict[int, int] | None = None) -> _Scored | None:
+    """How `game` counts, or None if it is not recorded at all (see the module doc);
+    `hints`: the hints each seat took (`storage.hints.hint_counts`)."""
     match = game.match
     if match is None:
         return None
@@ -320,6 +328,7 @@ def _score(game: GameRecord) -> _Scored | None:
             went_out=went_out[record.seat],
             fish_made=fish_made[record.seat],
             eggs_taken=eggs_taken[match.side_of(record.seat)],
+            hints=(hints or {}).get(record.seat, 0),
         )
         for record in sorted(game.seats, key=lambda s: s.seat)
     )
@@ -352,7 +361,7 @@ async def record_match(tx: Transaction, game: GameRecord) -> bool:
     doc) or was recorded before. Raises ValueError for a game whose parts disagree
     (seats and players, a surrender without an abandonment).
     """
-    scored = _score(game)
+    scored = _score(game, await hint_counts(tx, game.id))
     if scored is None:
         return False
     match = game.match
@@ -411,8 +420,8 @@ async def record_match(tx: Transaction, game: GameRecord) -> bool:
         INSERT INTO stat_seats (
             game_id, seat, user_id, chat_id, variant, name, side, points, goat, won,
             rating_gain, went_out, fish_made, eggs_taken, elo_before, elo_after,
-            elo_all_before, elo_all_after
-        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            elo_all_before, elo_all_after, hints
+        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
             (
@@ -431,6 +440,7 @@ async def record_match(tx: Transaction, game: GameRecord) -> bool:
                 s.fish_made,
                 s.eggs_taken,
                 *elo_of.get(s.seat, (None, None, None, None)),
+                s.hints,
             )
             for s in scored.seats
         ],
@@ -453,6 +463,7 @@ class _Totals:
     eggs_taken: int = 0
     elo: float | None = None
     streak: int = 0
+    hints: int = 0
 
     def plus(self, s: _SeatScore, elo_after: float | None) -> _Totals:
         return _Totals(
@@ -466,6 +477,7 @@ class _Totals:
             eggs_taken=self.eggs_taken + s.eggs_taken,
             elo=elo_after,
             streak=max(self.streak, 0) + 1 if s.good else min(self.streak, 0) - 1,
+            hints=self.hints + s.hints,
         )
 
 
@@ -726,6 +738,7 @@ async def player_stats(
         streak=row["streak"],
         game=game,
         wins=row["wins"],
+        hints=row["hints"],
     )
 
 
