@@ -18,6 +18,7 @@ which lie across the line).
 from __future__ import annotations
 
 import abc
+from collections.abc import Iterable
 from typing import ClassVar
 
 from domino.errors import BadRuleset, IllegalMove
@@ -327,6 +328,16 @@ class SpinnerLayout(Layout):
             return ()
         ends = [end for end in End if end in self._ends or end in self._closed]
         return tuple((end, tuple(p for p in self._placements if p.end is end)) for end in ends)
+
+
+def layout_of(kind: LayoutKind, placements: Iterable[Placement]) -> Layout:
+    """A layout of `kind` with `placements` laid again in the order given (play order,
+    as `LayoutView.placements` lists them; closed ones closed, O-3): the table a view
+    shows, for computer players that search from it."""
+    layout = new_layout(kind)
+    for placement in placements:
+        layout.place(placement.tile, placement.end, closed=placement.closed)
+    return layout
 
 
 def new_layout(kind: LayoutKind) -> Layout:

@@ -187,6 +187,52 @@ class Round:
         return cls._dealt(ruleset, players, deal, masks, leader)
 
     @classmethod
+    def from_position(
+        cls,
+        ruleset: Ruleset,
+        players: int,
+        hands: Sequence[int],
+        bazaar: Sequence[Tile],
+        layout: Layout,
+        turn: int,
+        *,
+        opening_tile: Tile | None = None,
+        turn_no: int = 0,
+    ) -> Round:
+        """A round at a position in mid-play: each seat's hand (`hands`, bitmasks), the
+        bazaar left (in draw order), the table (`layout`, copied) and the seat to move.
+
+        For computer players that play on from a world they imagine (`domino.ai`), so it
+        is quick and trusts its input: the tiles must be the 28 once each. The position
+        is the round's start as far as it knows: `deal` holds these hands and this
+        bazaar, `history` and `drawn` only what is applied from here on. `opening_tile`:
+        the tile an empty table must open with (K-3, T-2), None for any tile.
+        """
+        self = cls.__new__(cls)
+        self.ruleset = ruleset
+        self.players = players
+        self.leader = turn
+        self.opening_tile = opening_tile if layout.is_empty else None
+        self.redeals = 0
+        self.turned = ()
+        self.turn = turn
+        self.turn_no = turn_no
+        self.outcome = None
+        bazaar = tuple(bazaar)
+        self._deal = Deal(tuple(map(tiles_in, hands)), bazaar)
+        self._hands = list(hands)
+        self._bazaar = bazaar
+        self._drawn = 0
+        reserve = min(ruleset.bazaar_reserve, len(bazaar))
+        self._reserved_mask = mask_of_tiles(bazaar[len(bazaar) - reserve :])
+        self._layout = layout.copy()
+        self._history = []
+        game = ruleset.game
+        self._max_doubles = game.max_doubles
+        self._may_close = game.may_close
+        return self
+
+    @classmethod
     def _dealt(
         cls, ruleset: Ruleset, players: int, deal: Deal, masks: list[int], leader: int | None
     ) -> Round:

@@ -161,7 +161,9 @@ def knowledge(view: MatchView) -> Knowledge:
                 parts[s].append([pending[s] - 1, FULL_SET_MASK ^ layout.fit_mask])
             parts[s].append([1, FULL_SET_MASK])
             _merge_equal(parts[s])
-    table = layout.table_mask
+    table = 0  # from the table as shown (the history's replay gives the same)
+    for placement in rv.layout.placements:
+        table |= placement.tile.bit
     unseen = FULL_SET_MASK ^ table ^ hand
     holdings = tuple(
         Holding(s, count, allowed & unseen) for s in hidden for count, allowed in parts[s] if count

@@ -1,0 +1,143 @@
+"""domino.ai.search.HardPlayer: legal, blind to hidden hands, reproducible, anytime."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from domino.ai import Decision, Level, computer
+from domino.ai.search import HardPlayer, MatchValue, race
+from domino.match import Match
+from domino.round import Round
+from domino.rules import Ruleset
+from domino.variants import VARIANTS, find_variant
+from domino.views import Account, MatchView
+
+
+def _cases() -> list[tuple[Ruleset, int]]:
+    cases = [(g.ruleset, p) for g in VARIANTS for p in sorted(g.ruleset.hand_sizes) if p <= 4]
+    cases.append((find_variant("kozel").ruleset.with_options(teams=True), 4))
+    return cases
+
+
+def _ids(case: object) -> str:
+    if isinstance(case, Ruleset):
+        return f"{case.variant}{'-teams' if case.teams else ''}"
+    return str(case)
+
+
+@pytest.mark.parametrize(("ruleset", "players"), _cases(), ids=_ids)
+def test_only_legal_actions(ruleset: Ruleset, players: int) -> None:
+    """Every seat hard (few worlds) through two rounds: each action is legal and
+    each reason one the hints know (Decision checks it)."""
+    player = HardPlayer(random.Random(3), worlds=2)
+    match = Match.new(ruleset, players, 17)
+    while not match.over and match.round_no <= 2:
+        seat = match.round.turn
+        assert seat is not None
+        view = match.view(seat)
+        decision = player.decide(view)
+        assert isinstance(decision, Decision)
+        assert decision.action in view.round.legal
+        if len(view.round.legal) > 1 and decision.reason == "search":
+            assert 0 <= decision.args["chance"] <= 100
+            assert decision.args["worlds"] == 2
+        match.apply(decision.action, seat)
+
+
+def _decision_point(players: int = 4, seed: int = 5) -> tuple[Match, int]:
+    """A Козёл match (no bazaar) some moves in, at a seat with a choice."""
+    match = Match.new(find_variant("kozel").ruleset, players, seed)
+    rng = random.Random(seed)
+    for _ in range(6):
+        legal = match.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+    while len(match.legal_actions()) < 2:
+        match.apply(match.legal_actions()[0])
+    seat = match.round.turn
+    assert seat is not None
+    return match, seat
+
+
+def _scrambled(match: Match, seat: int) -> Match:
+    """The same match for `seat`, with the other hands shuffled among themselves."""
+    round_ = match.round
+    others = [s for s in range(match.players) if s != seat]
+    pool = [t for s in others for t in round_.hand(s)]
+    random.Random(99).shuffle(pool)
+    hands = [round_.hand_mask(s) for s in range(match.players)]
+    for s in others:
+        size = hands[s].bit_count()
+        hands[s] = sum(t.bit for t in pool[:size])
+        del pool[:size]
+    fake = Round.from_position(
+        match.ruleset, match.players, hands, (), round_.layout, seat, turn_no=round_.turn_no
+    )
+    fake._history = list(round_.history)  # the public history as it was
+    other = Match(
+        match.ruleset,
+        match.players,
+        seed=1,
+        round_=fake,
+        round_no=match.round_no,
+        results=match.results,
+    )
+    assert [fake.hand_mask(s) for s in others] != [round_.hand_mask(s) for s in others]
+    return other
+
+
+def test_never_reads_a_hidden_hand() -> None:
+    """Two matches that differ only in the other hands give the seat the same view,
+    and the same seed gives the same decision on both."""
+    match, seat = _decision_point()
+    other = _scrambled(match, seat)
+    view: MatchView = match.view(seat)
+    assert other.view(seat) == view
+    first = HardPlayer(random.Random(11), worlds=8).decide(view)
+    second = HardPlayer(random.Random(11), worlds=8).decide(other.view(seat))
+    assert first == second
+
+
+def test_reproducible_for_a_seed() -> None:
+    match, seat = _decision_point(seed=8)
+    view = match.view(seat)
+    first, *others = [computer(Level.HARD, seed=42).decide(view) for _ in range(3)]
+    assert all(other == first for other in others)
+
+
+def test_forced_moves_return_at_once() -> None:
+    match = Match.new(find_variant("kozel").ruleset, 4, 1)
+    seat = match.round.turn
+    assert seat is not None
+    player = HardPlayer(random.Random(0))
+    decision = player.decide(match.view(seat))  # K-3: the opening double is forced
+    assert decision.reason == "only" and player.searched == 0
+
+
+def test_respects_its_deadline() -> None:
+    """A deadline already past: a legal action, no world searched; one 20 ms away:
+    fewer worlds than the 100,000 it would search without."""
+    match, seat = _decision_point(seed=9)
+    view = match.view(seat)
+    late = HardPlayer(random.Random(1), deadline=time.monotonic() - 1)
+    assert late.decide(view).action in view.round.legal
+    assert late.searched == 0
+    soon = HardPlayer(random.Random(1), worlds=100_000, deadline=time.monotonic() + 0.02)
+    assert soon.decide(view).action in view.round.legal
+    assert soon.searched < 100_000
+
+
+def test_match_value_orders_accounts() -> None:
+    """K-10: being nearer the target is worse where points are bad, better elsewhere."""
+    kozel = find_variant("kozel").ruleset
+    near = MatchValue(kozel, 4, 0)
+    far_from = [Account(90, 0, True), Account(40, 0, True), Account(40, 0, True), Account(40)]
+    close = [Account(40, 0, True), Account(90, 0, True), Account(40, 0, True), Account(40)]
+    assert near(far_from, 0) < near(close, 0)
+    assert near([Account(101, 0, True), *close[1:]], 0) == 0.0
+    sport = MatchValue(find_variant("sport").ruleset, 2, 0)
+    assert sport([Account(150, 0, True), Account(50, 0, True)], 0) > 0.5
+    chances = race([10, 50, 50], 10.0, 100.0)
+    assert abs(sum(chances) - 1) < 1e-9 and chances[0] > chances[1]
