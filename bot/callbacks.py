@@ -48,6 +48,12 @@ class LobbyAction(StrEnum):
     CANCEL = "x"
     OPTION = "o"  # the creator cycles one rule option (see `LobbyOption`)
     REMOVE = "r"  # the creator or an admin asks which seated person to remove (item 5)
+    # The creator or an admin sets the level of the computer in the seat the option names
+    # (`LobbyOption.SEAT_0` ...; issue 14). The button of a computer playing medium sets
+    # hard, so a second press of an old button changes nothing twice.
+    EASY = "e"
+    MEDIUM = "m"
+    HARD = "h"
 
 
 class LobbyOption(StrEnum):
@@ -60,6 +66,24 @@ class LobbyOption(StrEnum):
     TARGET = "g"  # 101 / 125
     FISH = "f"  # K-9 fish mode
     THRESHOLD = "h"  # K-7 open threshold
+    # The seat of a computer whose level a level action sets (issue 14).
+    SEAT_0 = "0"
+    SEAT_1 = "1"
+    SEAT_2 = "2"
+    SEAT_3 = "3"
+
+    @classmethod
+    def of_seat(cls, seat: int) -> LobbyOption:
+        return cls(str(seat))
+
+    @property
+    def seat(self) -> int | None:
+        """The seat a `SEAT_*` option names, else None."""
+        return int(self.value) if self.value.isdigit() else None
+
+
+LEVEL_ACTIONS = (LobbyAction.EASY, LobbyAction.MEDIUM, LobbyAction.HARD)
+"""The lobby actions that set a computer's level, weakest first (as `domino.ai.Level`)."""
 
 
 class LobbyCb(CallbackData, prefix="l1"):

@@ -144,6 +144,14 @@ answer-drew = From the boneyard: { $tiles }
 computer-name = 🤖 Computer { $n }
 # A person a computer plays for: the name stays as it is, marked.
 computer-instead = { $name } (🤖)
+# Computer levels (issue 14): chosen per computer seat in the lobby.
+level-easy = Easy
+level-medium = Medium
+level-hard = Strong
+lobby-computer = { $name } · { $level }
+btn-computer_level = { $name } · { $level }
+answer-level_set = { $name }: { $level }
+alert-not_a_computer = This button is out of date: that computer is no longer at the table.
 lobby-already_open = A game is already gathering players in this chat: press “🙋 Join” under it.
 lobby-already_running = A game is already running in this chat. Finish it or /cancel it.
 lobby-you_play_elsewhere = You are already playing in “{ $chat }”. Finish there or /leave.

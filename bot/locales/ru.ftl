@@ -155,6 +155,14 @@ answer-drew = Из базара: { $tiles }
 computer-name = 🤖 Компьютер { $n }
 # A person a computer plays for: the name stays as it is (nominative), marked.
 computer-instead = { $name } (🤖)
+# Computer levels (issue 14): chosen per computer seat in the lobby.
+level-easy = Лёгкий
+level-medium = Средний
+level-hard = Сильный
+lobby-computer = { $name } · { $level }
+btn-computer_level = { $name } · { $level }
+answer-level_set = { $name }: { $level }
+alert-not_a_computer = Эта кнопка устарела: этого компьютера за столом уже нет.
 lobby-already_open = В этом чате уже собирается игра: нажмите «🙋 Играю» под ней.
 lobby-already_running = В этом чате уже идёт игра. Закончите её или отмените: /cancel
 lobby-you_play_elsewhere = Вы уже играете в «{ $chat }». Доиграйте там или выйдите: /leave

@@ -7,10 +7,11 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import LobbyAction, LobbyCb, LobbyOption, RemoveCb
+from bot.callbacks import LEVEL_ACTIONS, LobbyAction, LobbyCb, LobbyOption, RemoveCb
 from bot.i18n import Lang, t
 from bot.presenter.common import fish_mode_name, short_name, variant_name
 from bot.timers import timer_in_force
+from domino.ai import Level
 from domino.errors import BadRuleset
 from domino.rules import Ruleset
 from domino.timing import (
@@ -93,6 +94,17 @@ def own_turn_times() -> dict[str, str]:
     }
 
 
+def level_name(level: Level, lang: Lang) -> str:
+    """A computer's level as players read it: «Лёгкий», «Средний», «Сильный»."""
+    return t(f"level.{level.value}", lang)
+
+
+def next_level(level: Level) -> Level:
+    """The level a computer's lobby button switches to: easy, medium, hard, easy, ..."""
+    levels = tuple(Level)
+    return levels[(levels.index(level) + 1) % len(levels)]
+
+
 def lobby_text(game: GameRecord, lang: Lang, timer: TurnTimer = DEFAULT_TURN_TIMER) -> str:
     """The lobby: the game, its options, who sits. `timer` is the group's turn timer: a
     game with turn times of its own says it is timed by them (S-7, `timer_in_force`)."""
@@ -118,9 +130,13 @@ def lobby_text(game: GameRecord, lang: Lang, timer: TurnTimer = DEFAULT_TURN_TIM
     lines.append("")
     lines.append(t("lobby.players", lang, joined=len(game.seats), wanted=game.seats_wanted))
     for seat in game.seats:
-        # A computer's name carries its own 🤖 (`computer.name`); a person gets 👤.
+        # A computer's name carries its own 🤖 (`computer.name`) and its level; a person
+        # gets 👤.
         name = html.escape(short_name(seat.name))
-        lines.append(name if seat.is_computer else f"👤 {name}")
+        if seat.is_computer:
+            lines.append(t("lobby.computer", lang, name=name, level=level_name(seat.level, lang)))
+        else:
+            lines.append(f"👤 {name}")
     lines.append("")
     lines.append(t("lobby.hint", lang))
     lines.append(t("lobby.controls", lang))
@@ -136,10 +152,12 @@ def lobby_closed_text(game: GameRecord, lang: Lang) -> str:
 
 
 def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
-    """The lobby's buttons: sitting down, the game (cycling through `PLAYABLE`) and then
-    that game's own options (the table sizes it is played by, pairs where four may
-    choose them, the rule options of `GameVariant.choices`), removing someone, start and
-    cancel. An option the game does not let the group change has no button."""
+    """The lobby's buttons: sitting down, adding a computer, the game (cycling through
+    `PLAYABLE`) and then that game's own options (the table sizes it is played by, pairs
+    where four may choose them, the rule options of `GameVariant.choices`), one button
+    per computer that shows its level and switches it to the next (issue 14), removing
+    someone, start and cancel. An option the game does not let the group change has no
+    button."""
 
     def button(
         text_key: str, action: LobbyAction, option: LobbyOption = LobbyOption.NONE, **values: object
@@ -152,8 +170,8 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
     rows = [
         [button("btn.join", LobbyAction.JOIN), button("btn.leave", LobbyAction.LEAVE)],
         [button("btn.add_computer", LobbyAction.ADD_COMPUTER)],
-        [button("btn.opt_game", LobbyAction.OPTION, LobbyOption.GAME, game=game_name)],
     ]
+    rows.append([button("btn.opt_game", LobbyAction.OPTION, LobbyOption.GAME, game=game_name)])
     sizes: list[InlineKeyboardButton] = []
     if len(seat_choices(rules)) > 1:
         sizes.append(
@@ -176,6 +194,22 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
     if game.seats_wanted == 4 and not pairs_fixed(rules):
         teams = "btn.opt_teams_on" if rules.teams else "btn.opt_teams_off"
         rows.append([button(teams, LobbyAction.OPTION, LobbyOption.TEAMS)])
+    # One button per computer: it shows the level and switches to the next (issue 14).
+    for seat in game.seats:
+        if seat.is_computer:
+            level = seat.level
+            action = LEVEL_ACTIONS[tuple(Level).index(next_level(level))]
+            rows.append(
+                [
+                    button(
+                        "btn.computer_level",
+                        action,
+                        LobbyOption.of_seat(seat.seat),
+                        name=short_name(seat.name),
+                        level=level_name(level, lang),
+                    )
+                ]
+            )
     if game.people:
         rows.append([button("btn.remove_player", LobbyAction.REMOVE)])
     rows.append([button("btn.start", LobbyAction.START), button("btn.cancel", LobbyAction.CANCEL)])

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from bot.callbacks import (
     JOIN_TOKEN_BYTES,
+    LEVEL_ACTIONS,
     LobbyAction,
     LobbyOption,
     StartKind,
@@ -21,7 +22,13 @@ from bot.effects import Done, Effects
 from bot.i18n import t
 from bot.people import Person
 from bot.presenter import short_name
-from bot.presenter.lobby import pairs_fixed, playable_game, playable_games, seat_choices
+from bot.presenter.lobby import (
+    level_name,
+    pairs_fixed,
+    playable_game,
+    playable_games,
+    seat_choices,
+)
 from bot.usecases.base import (
     Answer,
     ChatCheck,
@@ -31,6 +38,7 @@ from bot.usecases.base import (
     chat_title,
     utcnow,
 )
+from domino.ai import Level
 from domino.match import Match
 from domino.rules import Ruleset
 from domino.variants import GameVariant
@@ -46,6 +54,9 @@ RULE_OPTIONS = {
     LobbyOption.THRESHOLD: "open_threshold",
 }
 """The lobby's buttons that cycle a `Ruleset` option through the game's `choices`."""
+
+LEVELS = dict(zip(LEVEL_ACTIONS, Level, strict=True))
+"""The level each level button sets (issue 14)."""
 
 
 class Lobby(UseCases):
@@ -224,6 +235,20 @@ class Lobby(UseCases):
             return game.with_seat(None, name), Answer(t("answer.computer_added", lang))
         if action is LobbyAction.OPTION:
             return with_option(game, option), Answer()
+        if action in LEVELS:
+            level = LEVELS[action]
+            seat = computer_seat(game, option)
+            answer = Answer(
+                t(
+                    "answer.level_set",
+                    lang,
+                    name=short_name(seat.name),
+                    level=level_name(level, lang),
+                )
+            )
+            if seat.level is level:  # pressed twice, or by two people: nothing to change
+                return None, answer
+            return game.with_level(seat.seat, level), answer
         if action is LobbyAction.START:
             if len(game.seats) < game.seats_wanted:
                 raise Refusal(
@@ -368,6 +393,17 @@ def seated_at(game: GameRecord, person: Person) -> GameRecord:
     if len(game.seats) >= game.seats_wanted:
         raise Refusal("alert.table_full")
     return game.with_seat(person.id, short_name(person.name))
+
+
+def computer_seat(game: GameRecord, option: LobbyOption) -> SeatRecord:
+    """The computer's seat a level button names; refused politely when the button is
+    older than the seats (someone left, the computer was removed) or forged: the seat is
+    not there, or a person sits in it."""
+    number = option.seat
+    seat = next((s for s in game.seats if s.seat == number), None)
+    if seat is None or not seat.is_computer:
+        raise Refusal("alert.not_a_computer", alert=False)
+    return seat
 
 
 T = TypeVar("T")

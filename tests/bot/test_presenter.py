@@ -77,7 +77,7 @@ def test_a_lobby_of_four_in_teams_with_a_computer_and_the_rule_of_13_off() -> No
     game = lobby(MASHA, OLEG, COMPUTER, wanted=4, teams=True, open_threshold=0)
     text = presenter.lobby_text(game, Lang.RU)
     assert "Рыба: на одного · открыть счёт: нет\nПары: 2×2, партнёры напротив\n" in text
-    assert "<b>Игроки (3/4):</b>\n👤 Маша\n👤 Олег &lt;3\n🤖 Компьютер 1\n" in text
+    assert "<b>Игроки (3/4):</b>\n👤 Маша\n👤 Олег &lt;3\n🤖 Компьютер 1 · Средний\n" in text
     rows = buttons(presenter.lobby_keyboard(game, Lang.RU))
     assert rows[3:6] == [
         [("👥 Игроков: 4", "l1:7:o:n"), ("🎯 До 101", "l1:7:o:g")],
@@ -107,6 +107,7 @@ def test_a_classic_lobby_has_no_kozel_options_and_nobody_to_remove() -> None:
         [("🤖 Add a computer player", "l1:7:c:-")],
         [("🎲 Game: Classic", "l1:7:o:v")],
         [("👥 Players: 2", "l1:7:o:n"), ("🎯 To 100", "l1:7:o:g")],
+        [("🤖 Компьютер 1 · Medium", "l1:7:h:2")],
         [("▶️ Start", "l1:7:s:-"), ("✖️ Cancel", "l1:7:x:-")],
     ]
 
@@ -238,7 +239,7 @@ def test_a_groups_default_game_reads_back_and_an_unknown_one_is_kozel() -> None:
 
 def test_the_settings_keyboard_marks_the_groups_default_game() -> None:
     rows = buttons(presenter.settings_keyboard(ChatSettings(default_game="osel"), Lang.RU))
-    assert rows[-3:] == [
+    assert rows[-4:-1] == [
         [("🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
         [("🎲 Морской козёл", "dg1:sea_kozel"), ("✅ 🎲 Осёл", "dg1:osel")],
         [("🎲 Спортивное", "dg1:sport")],
@@ -279,6 +280,7 @@ def test_the_settings_keyboard_marks_the_choices_in_force() -> None:
         [("✅ 🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
         [("🎲 Морской козёл", "dg1:sea_kozel"), ("🎲 Осёл", "dg1:osel")],
         [("🎲 Спортивное", "dg1:sport")],
+        [("💡 Подсказки: вкл", "hs1:0")],
     ]
 
 
