@@ -106,6 +106,7 @@ class MoveKind(StrEnum):
     CLOSE = "c"  # lay the double `tile` face down on `end`, closing it (O-3)
     CHOOSE_DOUBLES = "md"  # show every way to lay several doubles at once
     CHOOSE_CLOSE = "mc"  # show every end a double may close
+    HINT = "h"  # «💡 Подсказка»: the computer's choice for the turn, to the presser (issue 14)
 
 
 class HandMenu(StrEnum):
@@ -218,6 +219,13 @@ class DefaultGameCb(CallbackData, prefix="dg1"):
     `GameVariant.key`; the handler takes only the games the bot offers)."""
 
     game: GameKey
+
+
+class HintsCb(CallbackData, prefix="hs1"):
+    """/settings: a chat admin switches the «💡 Подсказка» button on the hands on or off
+    (issue 14)."""
+
+    on: bool
 
 
 class BackCb(CallbackData, prefix="r1"):

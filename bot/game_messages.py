@@ -50,10 +50,12 @@ def hand_message(
     now: float,
     table_message_id: int | None,
     choosing: Tile | HandMenu | None = None,
+    hints: bool = False,
 ) -> tuple[str, InlineKeyboardMarkup | None] | None:
     """The hand of `seat` (a person's, still seated): its text and buttons, with a link
     to the group's table; None before the match. `choosing` asks on which end to lay
-    that tile (it fits several), or shows a menu of moves (`HandMenu`)."""
+    that tile (it fits several), or shows a menu of moves (`HandMenu`); `hints`: the
+    group allows «💡 Подсказка» (issue 14)."""
     if game.match is None:
         return None
     person = game.seats[seat]
@@ -71,7 +73,7 @@ def hand_message(
         markup = presenter.away_keyboard(view, game.id, lang)
     elif game.status is GameStatus.PLAYING:
         markup = presenter.hand_keyboard(
-            view, game.id, len(game.match.log), lang, choosing=choosing
+            view, game.id, len(game.match.log), lang, choosing=choosing, hints=hints
         )
     link = table_link(game.chat_id, table_message_id)
     if link:

@@ -1,6 +1,7 @@
 """Each group's own settings (/settings): the turn timer, how long a lobby waits, the
-language of its messages. Read once at the start and kept in memory (a group changes
-them rarely); the turn timers, the lobby deadlines and the publisher read them here."""
+language of its messages, whether the hands offer hints (issue 14). Read once at the
+start and kept in memory (a group changes them rarely); the turn timers, the lobby
+deadlines, the publisher and the hints read them here."""
 
 from __future__ import annotations
 
@@ -37,11 +38,16 @@ class GroupSettings:
             await repo.set_chat_settings(tx, chat.id, settings)
         self._settings[chat.id] = settings
         log.info(
-            "chat %s: turn timer set to %s, lobbies close after %s min",
+            "chat %s: turn timer set to %s, lobbies close after %s min, hints %s",
             chat.id,
             settings.turn_timer.value,
             settings.lobby_timeout or "no limit",
+            "on" if settings.hints else "off",
         )
+
+    def hints_allowed(self, chat_id: int) -> bool:
+        """Whether the group's hands offer «💡 Подсказка» (its /settings; on by default)."""
+        return self.of(chat_id).hints
 
     def chat_moved(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its settings (moved in the database) follow it."""

@@ -389,7 +389,8 @@ def player_stats_text(stats: PlayerStats, chat: str | None, lang: Lang) -> str:
     where they are good, the wins and the streaks of wins; a streak is told from two
     matches alike in a row (`MIN_STREAK`). The best and the worst match are one line
     when they are the same match: «the only match», or, when every match gained the
-    same rating, that rating and the latest match."""
+    same rating, that rating and the latest match. The hints taken («💡 3 подсказки»,
+    issue 14) are told once there are any; they change no other number."""
     game = find_variant(stats.game)
     name = html.escape(clean_name(stats.name), quote=False)
     title_of_game = game_name(game, lang)
@@ -410,6 +411,8 @@ def player_stats_text(stats: PlayerStats, chat: str | None, lang: Lang) -> str:
     lines.append(t("stats.went_out", lang, n=stats.went_out))
     lines.append(t("stats.fish", lang, n=stats.fish_made))
     lines.append(t("stats.eggs", lang, n=stats.eggs_taken))
+    if stats.hints:
+        lines.append(t("stats.hints", lang, n=stats.hints))
     lines += _best_and_worst(stats, game, lang)
     if abs(stats.streak) >= MIN_STREAK:
         lines.append(_streak(game, stats.streak, lang))

@@ -1,5 +1,5 @@
-"""/settings (the group's turn timer, language, lobby timeout and default game) and the
-"I'm back" button of a hand (issues 7, 11 and 13)."""
+"""/settings (the group's turn timer, language, lobby timeout, default game and hints)
+and the "I'm back" button of a hand (issues 7, 11, 13 and 14)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import BackCb, DefaultGameCb, GroupLangCb, LobbyTimeCb, TimerCb
+from bot.callbacks import BackCb, DefaultGameCb, GroupLangCb, HintsCb, LobbyTimeCb, TimerCb
 from bot.effects import EffectDispatcher
 from bot.i18n import Lang, t
 from bot.people import Person
 from bot.presenter import lobby_timeout_name, settings_keyboard, settings_text, timer_name
 from bot.presenter.lobby import PLAYABLE, playable_game
+from bot.presenter.settings import hints_state
 from bot.usecases import Answer, ChatCheck, Chats, Playing
 from domino.timing import TurnTimer
 from handlers.buttons import reply
@@ -143,6 +144,21 @@ async def on_default_game(
     game = playable_game(callback_data.game)
     if await _change(call, lang, is_admin, chats, default_game=game.key.value) is not None:
         await reply(call, Answer(t("answer.default_game_set", lang, game=t(game.name_key, lang))))
+
+
+@router.callback_query(HintsCb.filter(), AdminCheck())
+async def on_hints(
+    call: CallbackQuery,
+    callback_data: HintsCb,
+    lang: Lang,
+    is_admin: ChatCheck,
+    chats: Chats,
+) -> None:
+    """«💡 Подсказки: вкл/выкл» (issue 14): the hands show the button from their next
+    redraw; a hint press after switching off is refused (`bot.usecases.hints`)."""
+    if await _change(call, lang, is_admin, chats, hints=callback_data.on) is not None:
+        state = hints_state(callback_data.on, lang)
+        await reply(call, Answer(t("answer.hints_set", lang, state=state)))
 
 
 @router.callback_query(BackCb.filter(), pressed_in_own_private_chat)

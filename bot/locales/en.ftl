@@ -510,3 +510,45 @@ loser-osel = 🫏 Donkey: { $names }.
 loser-classic = Loss: { $names }.
 loser-sea_kozel = Loss: { $names }.
 loser-sport = Loss: { $names }.
+
+## «💡 Подсказка» (issue 14): the computer's choice for the turn, to the presser only;
+## the group's switch in /settings; the count in /stats.
+
+btn-hint = 💡 Hint
+# $move: the move as the hand's buttons name it («5|5 on ⬅️ 3»); $reason: one of hint-reason-*.
+hint-shown = 💡 { $move } — { $reason }
+hint-move_only = 💡 { $move }
+hint-reason-only = there is no other move
+hint-reason-go_out = your last tile: the round is yours
+hint-reason-double = a double is best laid early
+hint-reason-heavy = shed the heavy tile: points left in hand count
+hint-reason-keep_suits = keeps tiles in hand that answer the ends
+hint-reason-block = leaves the ends on a suit an opponent lacks
+hint-reason-block_leader = makes it harder for the side in the lead
+hint-reason-fish_win = a fish, and the count favours you
+hint-reason-avoid_fish = keeps the table open: a fish now would go against you
+hint-reason-draw = no tile fits: draw from the boneyard
+hint-reason-knock = no tile fits and nothing to draw
+hint-reason-close = a closed end hurts the opponents more than you
+# $worlds: the deals of the unseen tiles played out; $chance: in %, the chance to end the match
+# last where points are bad (козёл, осёл), else to win it; $game: the game's key.
+hint-reason-search = the best move over { $worlds } { $worlds ->
+    [one] deal
+   *[other] deals
+} of the unseen tiles played out; { $game ->
+    [kozel] chance to end the goat
+    [osel] chance to end the donkey
+   *[other] chance to win the match
+}: { $chance }%
+alert-hint_stale = This move has been made: its hint is no longer needed.
+alert-hints_off = Hints are switched off in this group (/settings).
+answer-hint_too_fast = Not so often: the next hint in a couple of seconds.
+settings-hints = Hints: <b>{ $state }</b>
+hints-on = on
+hints-off = off
+btn-hints = 💡 Hints: { $state }
+answer-hints_set = 💡 Hints: { $state }. The hands show the button from the next move.
+stats-hints = 💡 { $n } { $n ->
+    [one] hint
+   *[other] hints
+}

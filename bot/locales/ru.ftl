@@ -552,3 +552,46 @@ loser-osel = 🫏 Осёл: { $names }.
 loser-classic = Проигрыш: { $names }.
 loser-sea_kozel = Проигрыш: { $names }.
 loser-sport = Проигрыш: { $names }.
+
+## «💡 Подсказка» (issue 14): the computer's choice for the turn, to the presser only;
+## the group's switch in /settings; the count in /stats.
+
+btn-hint = 💡 Подсказка
+# $move: the move as the hand's buttons name it («5|5 на ⬅️ 3»); $reason: one of hint-reason-*.
+hint-shown = 💡 { $move } — { $reason }
+hint-move_only = 💡 { $move }
+hint-reason-only = другого хода нет
+hint-reason-go_out = последняя кость — и раунд ваш
+hint-reason-double = дубль лучше сбросить пораньше
+hint-reason-heavy = тяжёлую кость лучше сбросить: очки на руке идут в счёт
+hint-reason-keep_suits = на руке останется чем ответить на концы
+hint-reason-block = на концах останется масть, которой у соперника нет
+hint-reason-block_leader = так труднее ходить тому, кто ведёт в счёте
+hint-reason-fish_win = рыба — и по очкам она в вашу пользу
+hint-reason-avoid_fish = стол остаётся открытым: рыба сейчас была бы не в вашу пользу
+hint-reason-draw = подходящей кости нет — берите из базара
+hint-reason-knock = подходящей кости нет, а брать неоткуда
+hint-reason-close = закрытый конец помешает соперникам больше, чем вам
+# $worlds: the deals of the unseen tiles played out; $chance: in %, the chance to end the match
+# last where points are bad (козёл, осёл), else to win it; $game: the game's key.
+hint-reason-search = лучший ход по { $worlds } { $worlds ->
+    [one] разыгранному раскладу
+   *[other] разыгранным раскладам
+} чужих костей; { $game ->
+    [kozel] шанс остаться козлом
+    [osel] шанс остаться ослом
+   *[other] шанс выиграть партию
+} — { $chance }%
+alert-hint_stale = Этот ход уже сделан — подсказка к нему больше не нужна.
+alert-hints_off = В этой группе подсказки выключены (/settings).
+answer-hint_too_fast = Не так часто: следующая подсказка — через пару секунд.
+settings-hints = Подсказки: <b>{ $state }</b>
+hints-on = вкл
+hints-off = выкл
+btn-hints = 💡 Подсказки: { $state }
+answer-hints_set = 💡 Подсказки: { $state }. Кнопка на руках — со следующего хода.
+stats-hints = 💡 { $n } { $n ->
+    [one] подсказка
+    [few] подсказки
+   *[many] подсказок
+}

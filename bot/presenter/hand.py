@@ -4,7 +4,7 @@ Built only from the owner's own view (`MatchView.round.hand`)."""
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -144,11 +144,14 @@ def hand_keyboard(
     lang: Lang,
     *,
     choosing: Tile | HandMenu | None = None,
+    hints: bool = False,
 ) -> InlineKeyboardMarkup | None:
     """Tiles as buttons: playable ones marked on the player's turn; draw or knock when
     those are the legal actions. Where the game allows them, one button opens the ways
     to lay several doubles at once (M-3, O-2) and one the ends a double may close (O-3).
     `choosing` shows a choice instead of the tiles: the ends for that tile, or the menu.
+    `hints` (the group allows them, issue 14): on the player's turn a last row
+    «💡 Подсказка», which carries the move number like every move button.
 
     Every legal action is reachable by exactly one path of presses: a play by its tile
     (then its end, when it fits several), several doubles and a closing double from
@@ -246,7 +249,44 @@ def hand_keyboard(
         extra.append(button(t("btn.knock", lang, game=game.key.value), MoveKind.KNOCK))
     if extra:
         rows.append(extra)
+    if hints and rnd.turn == rnd.seat and rnd.legal:
+        rows.append([button(t("btn.hint", lang), MoveKind.HINT)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def action_text(view: MatchView, action: Action, lang: Lang) -> str:
+    """A move in the words of the hand's own buttons: «5|5 на ⬅️ 3» (a tile on an end),
+    «5|5» (the round's first tile), «3|3 ⬅️ + 5|5 ➡️», «🔒 Закрыть …», «🎲 Взять из
+    базара», «✊ Стучу» / «🤚 Пас». `view` is the position the move is for."""
+    if isinstance(action, Play):
+        if action.end is None:
+            return tile_label(action.tile)
+        return t("btn.end", lang, end=_end_label(view, action.end), tile=tile_label(action.tile))
+    if isinstance(action, PlayDoubles):
+        return doubles_label(action)
+    if isinstance(action, Close):
+        return t(
+            "btn.close_end", lang, tile=tile_label(action.tile), end=_end_label(view, action.end)
+        )
+    if isinstance(action, Draw):
+        return t("btn.draw", lang)
+    return t("btn.knock", lang, game=view.ruleset.game.key.value)
+
+
+def hint_text(
+    view: MatchView, action: Action, reason: str, args: Mapping[str, int], lang: Lang
+) -> str:
+    """A hint as its alert shows it, to the presser only (issue 14): the move and its
+    one-line reason, «💡 5|5 на ⬅️ 3 — дубль лучше сбросить пораньше». The reason is the
+    text `hint.reason.<reason>` (`domino.ai.REASONS`) with its numbers and the game's
+    key (a chance reads as the game counts: to stay козёл, or to win); a reason this
+    version has no text for, or whose numbers do not fit its text, leaves the move alone."""
+    move = action_text(view, action, lang)
+    try:
+        why = t(f"hint.reason.{reason}", lang, **args, game=view.ruleset.game.key.value)
+    except KeyError:
+        return t("hint.move_only", lang, move=move)
+    return t("hint.shown", lang, move=move, reason=why)
 
 
 def doubles_where(action: PlayDoubles) -> str:

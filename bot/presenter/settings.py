@@ -1,5 +1,5 @@
-"""/settings: a group's turn timer, language, lobby timeout and default game, and the
-buttons that change them (issues 7, 11 and 13)."""
+"""/settings: a group's turn timer, language, lobby timeout, default game and hints, and
+the buttons that change them (issues 7, 11, 13 and 14)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import html
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import DefaultGameCb, GroupLangCb, LobbyTimeCb, TimerCb
+from bot.callbacks import DefaultGameCb, GroupLangCb, HintsCb, LobbyTimeCb, TimerCb
 from bot.i18n import Lang, t
 from bot.presenter.common import short_name
 from bot.presenter.lobby import own_turn_times, playable_games
@@ -30,6 +30,11 @@ def lobby_timeout_name(minutes: int, lang: Lang) -> str:
     return t("lobby_timeout.off", lang) if not minutes else t("lobby_timeout.min", lang, n=minutes)
 
 
+def hints_state(on: bool, lang: Lang) -> str:
+    """«вкл» / «выкл»: whether the hands show «💡 Подсказка» (issue 14)."""
+    return t("hints.on" if on else "hints.off", lang)
+
+
 def settings_text(chat_title: str, settings: ChatSettings, lang: Lang) -> str:
     title = t(
         "settings.title",
@@ -40,6 +45,7 @@ def settings_text(chat_title: str, settings: ChatSettings, lang: Lang) -> str:
     chosen = t(f"group_lang.{settings.group_lang or 'auto'}", lang)
     language = t("settings.lang", lang, lang=chosen)
     lobby = t("settings.lobby_timeout", lang, time=lobby_timeout_name(settings.lobby_timeout, lang))
+    hints = t("settings.hints", lang, state=hints_state(settings.hints, lang))
     # S-7: the games timed by their own rules whatever the timer (`timer_in_force`).
     own = [
         t("settings.own_timing", lang, game=t(game.name_key, lang), **own_turn_times())
@@ -47,7 +53,7 @@ def settings_text(chat_title: str, settings: ChatSettings, lang: Lang) -> str:
         if game.turn_timing
     ]
     hint = "\n".join([t("settings.hint", lang), *own])
-    return title + "\n" + language + "\n" + lobby + "\n\n" + hint
+    return title + "\n" + language + "\n" + lobby + "\n" + hints + "\n\n" + hint
 
 
 def _choice(text: str, chosen: bool, data: str) -> InlineKeyboardButton:
@@ -57,7 +63,9 @@ def _choice(text: str, chosen: bool, data: str) -> InlineKeyboardButton:
 
 def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarkup:
     """The choices of each setting, the current ones marked: turn timers, the group's
-    language, the lobby timeout, the game a plain /domino opens."""
+    language, the lobby timeout, the game a plain /domino opens; one switch for hints,
+    which names the state in force and turns it over (the button carries the state it
+    sets, so a second press of an old message changes nothing more)."""
     rows = [
         [
             _choice(
@@ -99,4 +107,7 @@ def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarku
     ]
     # A phone shows a name such as «Морской козёл» whole only two a row.
     rows.extend(games[i : i + GAMES_PER_ROW] for i in range(0, len(games), GAMES_PER_ROW))
+    hints = t("btn.hints", lang, state=hints_state(settings.hints, lang))
+    switch = HintsCb(on=not settings.hints).pack()
+    rows.append([InlineKeyboardButton(text=hints, callback_data=switch)])
     return InlineKeyboardMarkup(inline_keyboard=rows)

@@ -1,0 +1,317 @@
+"""«💡 Подсказка» (issue 14) through the application: a real database file, the fake Bot
+API, a decider that counts its calls and a clock the test moves (no sleeping).
+
+Алиса and Боб play a two-person Козёл (no computer, so only their presses move it): the
+hint goes to the person whose turn it is, once per turn (a second press shows the same
+hint, neither computed nor counted again), at most one every `interval` seconds a
+person; the count is stored with the game and copied into the match record, where
+/stats reads it. Every refusal (not seated, not their turn, a stale or forged move,
+hints off in the group, a finished game) changes nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiogram.types import InlineKeyboardMarkup
+
+from bot.callbacks import HintsCb, LobbyAction, LobbyOption, MoveCb, MoveKind
+from bot.i18n import Lang, t
+from bot.people import Person
+from bot.presenter.hand import action_text, hand_keyboard, hint_text
+from bot.presenter.settings import settings_keyboard, settings_text
+from bot.stats_view import player_stats_text
+from bot.usecases import Answer
+from bot.usecases.hints import Hints
+from domino.actions import Action, Draw, Knock, Play
+from domino.ai import REASONS, Decision, Level
+from domino.match import Match
+from domino.players import GreedyPlayer
+from domino.rules import KOZEL
+from domino.variants import find_variant
+from domino.views import MatchView
+from storage import hints as hint_store
+from storage import repo, stats
+from storage.db import Database
+from storage.records import ChatSettings, GameRecord, GameStatus
+from tests.bot.app_setup import ALICE, CHAT, FakeTime, Setup, make, no_admin
+
+BOB = Person(502, "Боб", language_code="ru")
+EVE = Person(503, "Ева", language_code="en")
+GAME = 1
+INTERVAL = 2.0
+KOZEL_VARIANT = find_variant("kozel")
+
+
+class Decider:
+    """Decides as the heaviest tile would, with a fixed reason; counts its calls and
+    checks it is handed the presser's own view only."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def decide(self, view: MatchView, level: Level) -> Decision:
+        assert level is Level.HARD
+        assert view.round.seat == view.round.turn, "a hint is for the presser's own turn"
+        self.calls += 1
+        return Decision(GreedyPlayer().choose(view), "double")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclasses.dataclass
+class Table:
+    setup: Setup
+    hints: Hints
+    decider: Decider
+    clock: Clock
+
+    async def game(self) -> GameRecord:
+        return await self.setup.game(GAME)
+
+    async def mover(self) -> tuple[Person, int]:
+        """Who is to move, and the move number."""
+        game = await self.game()
+        assert game.match is not None and game.match.turn is not None
+        return (ALICE, BOB)[game.match.turn], len(game.match.log)
+
+    async def hint(self, person: Person, move: int) -> Answer:
+        return await self.setup.run(self.hints.press(GAME, person, move))
+
+    async def play(self) -> None:
+        """The person to move plays the heaviest tile (or draws, knocks)."""
+        game = await self.game()
+        assert game.match is not None and game.match.turn is not None
+        seat = game.match.turn
+        action = GreedyPlayer().choose(game.match.view(seat))
+        kind, tile, end = button_of(action)
+        person = (ALICE, BOB)[seat]
+        answer = await self.setup.run(
+            self.setup.app.playing.press(GAME, person, len(game.match.log), kind, tile, end)
+        )
+        assert not answer.alert, answer
+
+    def later(self) -> None:
+        self.clock.now += INTERVAL
+
+
+def button_of(action: Action) -> tuple[MoveKind, int, str]:
+    if isinstance(action, Play):
+        return MoveKind.PLAY, action.tile.index, action.end.value if action.end else ""
+    if isinstance(action, Draw):
+        return MoveKind.DRAW, -1, ""
+    assert isinstance(action, Knock), action
+    return MoveKind.KNOCK, -1, ""
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    database = await Database.open(tmp_path / "hints.sqlite3")
+    setup = make(database, FakeTime(), seed=7)
+    await setup.app.resume()
+    try:
+        for person in (ALICE, BOB):
+            await setup.app.people.remember(person, can_message=True)
+        assert await setup.run(setup.app.lobby.open(CHAT, ALICE, KOZEL_VARIANT)) is None
+        await setup.run(
+            setup.app.lobby.press(
+                GAME, CHAT.id, ALICE, LobbyAction.OPTION, LobbyOption.SEATS, no_admin
+            )
+        )
+        await setup.run(
+            setup.app.lobby.press(GAME, CHAT.id, BOB, LobbyAction.JOIN, LobbyOption.NONE, no_admin)
+        )
+        await setup.run(
+            setup.app.lobby.press(
+                GAME, CHAT.id, ALICE, LobbyAction.START, LobbyOption.NONE, no_admin
+            )
+        )
+        game = await setup.game(GAME)
+        assert game.status is GameStatus.PLAYING and [s.user_id for s in game.seats] == [
+            ALICE.id,
+            BOB.id,
+        ]
+        decider, clock = Decider(), Clock()
+        hints = Hints(setup.app.playing.context, decider, interval=INTERVAL, clock=clock)
+        yield Table(setup, hints, decider, clock)
+    finally:
+        await setup.close()
+        await database.close()
+
+
+async def test_a_hint_is_a_legal_move_with_its_reason_counted_once_a_turn(table: Table) -> None:
+    mover, move = await table.mover()
+    before = await table.game()
+    answer = await table.hint(mover, move)
+    assert answer.alert and answer.text.startswith("💡 ")
+    assert t("hint.reason.double", Lang.RU) in answer.text
+    assert table.decider.calls == 1
+    game = await table.game()
+    assert game.match is not None
+    seat = game.match.turn
+    assert seat is not None
+    stored = await hint_store.last_hint(table.setup.db, GAME, seat)
+    assert stored is not None and stored.count == 1 and stored.move == move
+    view = game.match.view(seat)
+    legal = {action_text(view, a, Lang.RU) for a in view.round.legal}
+    assert answer.text.removeprefix("💡 ").split(" — ")[0] in legal
+    assert game.version == before.version  # the game itself is not touched
+
+    # Again on the same turn (after the interval): the same hint, not computed or counted.
+    table.later()
+    again = await table.hint(mover, move)
+    assert again == answer and table.decider.calls == 1
+    assert await hint_store.hint_counts(table.setup.db, GAME) == {seat: 1}
+
+    # The next turn of the same seat counts anew.
+    await table.play()
+    while (await table.mover())[0] != mover:
+        await table.play()
+    _, move = await table.mover()
+    table.later()
+    assert (await table.hint(mover, move)).alert
+    assert table.decider.calls == 2
+    assert await hint_store.hint_counts(table.setup.db, GAME) == {seat: 2}
+
+
+async def test_presses_closer_than_the_interval_are_told_to_wait(table: Table) -> None:
+    mover, move = await table.mover()
+    assert (await table.hint(mover, move)).alert
+    soon = await table.hint(mover, move)
+    assert not soon.alert and soon.text == t("answer.hint_too_fast", Lang.RU)
+    table.clock.now += INTERVAL / 2
+    assert (await table.hint(mover, move)).text == soon.text
+    table.clock.now += INTERVAL / 2
+    assert (await table.hint(mover, move)).alert
+    assert table.decider.calls == 1
+
+
+async def test_refusals_change_nothing(table: Table) -> None:
+    mover, move = await table.mover()
+    other = BOB if mover is ALICE else ALICE
+    before = await table.game()
+
+    def text(key: str, person: Person = mover, **values: object) -> str:
+        return t(key, person.lang, **values)
+
+    cases = [
+        (EVE, move, text("alert.not_in_game", EVE)),  # not at the table
+        (mover, move + 1, text("alert.hint_stale")),  # forged: a move not made yet
+        (mover, move - 1 if move else 5, text("alert.hint_stale")),  # an earlier turn
+    ]
+    for person, pressed, expected in cases:
+        answer = await table.hint(person, pressed)
+        assert answer.text == expected, (person, pressed, answer)
+    off_turn = await table.hint(other, move)
+    assert not off_turn.alert and mover.name in off_turn.text
+    missing = await table.setup.run(table.hints.press(999, mover, move))
+    assert missing.alert and missing.text == text("alert.stale")
+
+    # Hints switched off in the group: refused, and the hands show no button.
+    settings = table.setup.app.settings
+    await settings.change(CHAT, ChatSettings(hints=False))
+    assert (await table.hint(mover, move)).text == text("alert.hints_off")
+    await settings.change(CHAT, ChatSettings(hints=True))
+
+    assert table.decider.calls == 0
+    assert await hint_store.hint_counts(table.setup.db, GAME) == {}
+    assert (await table.game()).version == before.version
+
+
+async def test_the_count_goes_to_the_match_record_and_stats_not_the_rating(table: Table) -> None:
+    mover, move = await table.mover()
+    assert (await table.hint(mover, move)).alert
+    seat = 0 if mover is ALICE else 1
+    game = await table.game()
+    assert game.match is not None
+    match = game.match
+    while not match.over:
+        turn = match.turn
+        assert turn is not None
+        match.take_turn(turn, GreedyPlayer())
+    async with table.setup.db.transaction() as tx:
+        ended = game.ended(GameStatus.FINISHED, game.started_at or game.created_at)
+        await repo.save_game(tx, dataclasses.replace(ended, match=match))
+        assert await stats.record_match(tx, await repo.load_game(tx, GAME) or ended)
+    rows = await table.setup.db.fetch_all(
+        "SELECT seat, hints, rating_gain FROM stat_seats WHERE game_id = ? ORDER BY seat", (GAME,)
+    )
+    assert [row["hints"] for row in rows] == [int(s == seat) for s in range(2)]
+    assert [row["rating_gain"] for row in rows] == list(match.rating())
+    mine = await stats.player_stats(table.setup.db, mover.id, CHAT.id, game=KOZEL_VARIANT.key)
+    theirs = await stats.player_stats(
+        table.setup.db, (BOB if mover is ALICE else ALICE).id, CHAT.id, game=KOZEL_VARIANT.key
+    )
+    assert mine is not None and theirs is not None and mine.hints == 1 and theirs.hints == 0
+    assert "💡 1 подсказка" in player_stats_text(mine, CHAT.title, Lang.RU)
+    assert "💡" not in player_stats_text(theirs, CHAT.title, Lang.RU)
+    # The game is over: a hint press is refused.
+    assert (await table.hint(mover, move)).text == t("alert.finished", Lang.RU)
+
+
+def test_the_hint_button_shows_on_the_own_turn_only_where_hints_are_on() -> None:
+    match = Match.new(KOZEL, 2, seed=3)
+    mover = match.turn
+    assert mover is not None
+    move = len(match.log)
+    hint = MoveCb(game=GAME, move=move, kind=MoveKind.HINT).pack()
+
+    def data(markup: InlineKeyboardMarkup | None) -> list[str]:
+        assert markup is not None
+        return [b.callback_data or "" for row in markup.inline_keyboard for b in row]
+
+    own = match.view(mover)
+    assert hint in data(hand_keyboard(own, GAME, move, Lang.RU, hints=True))
+    assert hint not in data(hand_keyboard(own, GAME, move, Lang.RU, hints=False))
+    other = match.view(1 - mover)
+    assert all(
+        MoveKind.HINT.value != d.split(":")[3]
+        for d in data(hand_keyboard(other, GAME, move, Lang.RU, hints=True))
+        if d.startswith("m1:")
+    )
+    assert "💡 Hint" in [
+        b.text
+        for row in hand_keyboard(own, GAME, move, Lang.EN, hints=True).inline_keyboard  # type: ignore[union-attr]
+        for b in row
+    ]
+
+
+def test_every_reason_has_a_text_and_plurals_in_both_languages() -> None:
+    match = Match.new(KOZEL, 2, seed=3)
+    view = match.view(match.turn or 0)
+    action = view.round.legal[0]
+    args = {"chance": 23, "worlds": 121}
+    for lang in Lang:
+        for reason in REASONS:
+            text = hint_text(view, action, reason, args, lang)
+            assert text.startswith("💡 ") and " — " in text, (lang, reason, text)
+            assert len(text) <= 200  # Telegram's limit of a press's answer
+        # A reason this version has no text for shows the move alone.
+        assert hint_text(view, action, "unknown", {}, lang) == "💡 " + action_text(
+            view, action, lang
+        )
+    search = hint_text(view, action, "search", {"chance": 23, "worlds": 121}, Lang.RU)
+    assert "121 разыгранному раскладу" in search and "шанс остаться козлом — 23%" in search
+    assert "5 разыгранным раскладам" in hint_text(
+        view, action, "search", {"chance": 1, "worlds": 5}, Lang.RU
+    )
+
+
+def test_settings_show_the_switch_in_force() -> None:
+    on, off = ChatSettings(), ChatSettings(hints=False)
+    assert "Подсказки: <b>вкл</b>" in settings_text("Группа", on, Lang.RU)
+    assert "Hints: <b>off</b>" in settings_text("Group", off, Lang.EN)
+    for settings in (on, off):
+        buttons = [b for row in settings_keyboard(settings, Lang.RU).inline_keyboard for b in row]
+        switch = [b for b in buttons if (b.callback_data or "").startswith("hs1:")]
+        assert len(switch) == 1
+        assert switch[0].callback_data == HintsCb(on=not settings.hints).pack()
+    assert ChatSettings.from_dict(off.to_dict()) == off and "hints" not in on.to_dict()
