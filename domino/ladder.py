@@ -327,6 +327,9 @@ class LadderReport:
     won: Estimate | None  # where points are good
     rounds_per_match: float
     timings: tuple[Timing, ...] = field(default=())
+    # Every decision's CPU and wall seconds per level, to merge runs (`bench/ai.py`).
+    cpu_times: dict[str, list[float]] = field(default_factory=dict, repr=False)
+    wall_times: dict[str, list[float]] = field(default_factory=dict, repr=False)
 
     @property
     def par(self) -> float:
@@ -423,6 +426,8 @@ def run_ladder(
         won=None if game.points_are_bad else clustered_estimate([r.won for r in results]),
         rounds_per_match=statistics.fmean(rounds),
         timings=tuple(timing(level, cpu[level], wall[level]) for level in cpu),
+        cpu_times=cpu,
+        wall_times=wall,
     )
 
 
