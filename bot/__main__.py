@@ -244,6 +244,8 @@ def configure_logging(level: str) -> None:
     for name in QUIET_LOGGERS:
         logger = logging.getLogger(name)
         logger.setLevel(max(logging.INFO, logging.getLevelName(level)))
+        thinker_workers=settings.thinker_workers,
+        hard_budget=settings.hard_budget,
 
 
 def main() -> int:

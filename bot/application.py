@@ -31,9 +31,11 @@ from bot.outgoing import Outgoing
 from bot.people import People
 from bot.publisher import Publisher, TableRenderer
 from bot.reactor import Reactor
+from bot.thinker import DEFAULT_BUDGET, DEFAULT_WORKERS, Thinker
 from bot.timers import TurnTimers
 from bot.usecases import Chats, Context, Endings, Lobby, Playing
 from bot.usecases.base import utcnow
+from bot.usecases.hints import Hints
 from bot.votes import VOTE_TIME, VoteBoard
 from storage import repo
 from storage import votes as vote_store
@@ -63,8 +65,11 @@ class Application:
         new_seed: Callable[[], int] = lambda: secrets.randbits(64),
         turn_clock: Callable[[], float] = time.time,
         turn_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        thinker_workers: int = DEFAULT_WORKERS,
+        hard_budget: float = DEFAULT_BUDGET,
     ) -> None:
         self.db = db
+        self.thinker = Thinker(workers=thinker_workers, budget=hard_budget)
         self.people = People(db)
         self.settings = GroupSettings(db, self.people)
         self.inbox = Inbox()
@@ -102,8 +107,9 @@ class Application:
             lobby_deadline=self.timers.lobby_deadline,
         )
         self.lobby = Lobby(context)
-        self.playing = Playing(context)
+        self.playing = Playing(context, self.thinker)
         self.endings = Endings(context)
+        self.hints = Hints(context, self.thinker)  # «💡 Подсказка» (issue 14)
         self.chats = Chats(context)
         self.reactor = Reactor(
             self.inbox,
@@ -117,7 +123,9 @@ class Application:
     async def resume(self) -> int:
         """After a (re)start: bring every running game's messages up to date, time its turn,
         let computers move, deliver owed announcements, watch open votes. Returns the
-        number of games picked up."""
+        number of games picked up. The thinker is warmed up first, so the computers'
+        first decisions are not slow."""
+        await self.thinker.start()
         await self.settings.load()
         await self.timers.load()  # before the games: their stored deadlines stand
         self.reactor.start()
@@ -139,7 +147,8 @@ class Application:
 
     async def close(self) -> None:
         """Stop the background: events, turn clocks and alarms (shutdown; what they were
-        about is picked up again by the next `resume`)."""
+        about is picked up again by the next `resume`), then the thinker's pool."""
         await self.reactor.close()
         await self.timers.close()
         await self.alarms.close()
+        await self.thinker.stop()

@@ -152,6 +152,12 @@ class Thinker:
     def running(self) -> bool:
         return self._pool is not None
 
+    def processes(self) -> list[multiprocessing.process.BaseProcess]:
+        """The pool's worker processes now (for the tests: they end with `stop`)."""
+        if self._pool is None:
+            return []
+        return list(self._pool._processes.values())  # no public accessor
+
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         self._pool = concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers,

@@ -11,10 +11,12 @@ from bot.effects import ClosedHand, Done, Effects, EndChoice
 from bot.i18n import t
 from bot.people import Person
 from bot.presenter.common import tile_label
+from bot.thinker import Thinker
 from bot.timers import STRIKES_TO_TAKE_OVER
 from bot.usecases.base import (
     Answer,
     Before,
+    Context,
     Refusal,
     UseCases,
     checked_press,
@@ -23,18 +25,26 @@ from bot.usecases.base import (
     save_moves,
 )
 from domino.actions import DRAW, KNOCK, Action, Close, Draw, Play, PlayDoubles
+from domino.ai import Level
 from domino.errors import DominoError
 from domino.geometry import End
-from domino.players import GreedyPlayer
+from domino.match import Match
 from domino.tiles import ALL_TILES, Tile, double
 from storage import repo
-from storage.records import Ending, GameStatus
+from storage.records import Ending, GameRecord, GameStatus
 
 log = logging.getLogger(__name__)
 
 
+MOVED_ON_TRIES = 3  # a game changed while its computers thought: think again, this often
+
+
 class Playing(UseCases):
     """Moves, made by people, by computers, and for people whose time ran out."""
+
+    def __init__(self, context: Context, thinker: Thinker) -> None:
+        super().__init__(context)
+        self.thinker = thinker  # the computers' decisions (bot.thinker), each seat its level
 
     async def press(
         self, game_id: int, person: Person, move: int, kind: MoveKind, tile_index: int, end: str
@@ -104,18 +114,49 @@ class Playing(UseCases):
         return Done(Answer(), effects)
 
     async def computers(self, game_id: int) -> Done[None] | None:
-        """One transaction: every computer whose turn it is moves, up to the round's end
-        or a person's turn. None if there was nothing to play."""
-        async with self.db.transaction() as tx:
-            game = await repo.load_game(tx, game_id)
-            if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+        """Every computer whose turn it is moves, up to the round's end or a person's turn.
+        None if there was nothing to play.
+
+        The decisions are made outside any transaction (the thinker, at each seat's level,
+        on that seat's view only: a hard search takes up to its budget), on the game as
+        read; then one transaction reloads the game and, if nothing changed meanwhile
+        (its version, so its move number too), applies them and saves. A game that moved
+        on (a person came back, a cancel, another call of this) is thought over again."""
+        for _ in range(MOVED_ON_TRIES):
+            game = await repo.load_game(self.db, game_id)
+            if computer_to_move(game) is None:
                 return None
-            match = game.match
-            before = Before.of(match)
-            if not match.autoplay(GreedyPlayer(), lambda seat: game.seats[seat].by_computer):
+            assert game is not None and game.match is not None
+            actions = await self._decide(game, game.match)  # thinks ahead on the copy read
+            if not actions:
                 return None
-            _, effects = await save_moves(tx, game, match, before, None)
-        return Done(None, effects)
+            async with self.db.transaction() as tx:
+                stored = await repo.load_game(tx, game_id)
+                if stored is None or stored.version != game.version:
+                    continue
+                assert stored.match is not None
+                moved = stored.match
+                before = Before.of(moved)
+                for seat, action in actions:
+                    moved.apply(action, seat)
+                _, effects = await save_moves(tx, stored, moved, before, None)
+            return Done(None, effects)
+        log.info("game %s: moved on while its computers thought, %d times", game_id, MOVED_ON_TRIES)
+        return None
+
+    async def _decide(self, game: GameRecord, match: Match) -> list[tuple[int, Action]]:
+        """The computers' actions from where `match` stands (applied to it) up to the end
+        of its round or a person's turn: each seat at the level it plays at."""
+        results = len(match.results)
+        actions: list[tuple[int, Action]] = []
+        while not match.over and len(match.results) == results:
+            seat = match.turn
+            if seat is None or not game.seats[seat].by_computer:
+                break
+            decision = await self.thinker.decide(match.view(seat), game.seats[seat].plays_at)
+            match.apply(decision.action, seat)
+            actions.append((seat, decision.action))
+        return actions
 
     async def time_out(self, game_id: int, move: int) -> Done[None] | None:
         """The time for move number `move` ran out: the computer player's choice is made
@@ -133,7 +174,7 @@ class Playing(UseCases):
             if len(match.log) != move or seat is None or game.seats[seat].by_computer:
                 return None
             before = Before.of(match)
-            match.take_turn(seat, GreedyPlayer())
+            match.take_turn(seat, self.thinker.inline(Level.MEDIUM))  # issue 14: medium
             record = game.seats[seat]
             strikes = record.strikes + 1
             away = strikes >= STRIKES_TO_TAKE_OVER
@@ -183,6 +224,17 @@ class Playing(UseCases):
         assert seat is not None
         moved = ClosedHand(game, seat.seat, person.id, t("hand.moved", person.lang))
         return Done(None, Effects(closed_hands=(moved,), hands=((game.id, seat.seat),)))
+
+
+def computer_to_move(game: GameRecord | None) -> int | None:
+    """The seat of a running game a computer is to move now (a computer's, or a person's
+    a computer plays for), else None."""
+    if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+        return None
+    seat = game.match.turn
+    if seat is None or not game.seats[seat].by_computer:
+        return None
+    return seat
 
 
 def tile_at(index: int) -> Tile:

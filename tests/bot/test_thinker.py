@@ -1,0 +1,144 @@
+"""The thinker (issue 14): hard decisions come from its process pool and are legal, a
+deadline that is missed falls back to medium (still legal), every level is asked with
+the seat's view only, and the pool lives and ends with the application."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.thinker
+from bot.thinker import Thinker
+from domino.ai import Computer, Level, computer
+from domino.match import Match
+from domino.variants import VARIANTS
+from domino.views import MatchView
+from storage.db import Database
+from tests.bot.app_setup import FakeTime, make
+
+
+def views_with_a_choice() -> Iterator[MatchView]:
+    """Views of the seat to move with several legal actions, one per game and table
+    size, from seeded matches played by random moves (no luck: the first such turn)."""
+    for game in VARIANTS:
+        for players in sorted(game.ruleset.hand_sizes):
+            rng = random.Random(players)
+            match = Match.new(game.ruleset, players, seed=7)
+            while not match.over:
+                seat = match.turn
+                assert seat is not None
+                legal = match.legal_actions()
+                if len(legal) > 1:
+                    yield match.view(seat)
+                    break
+                match.apply(legal[rng.randrange(len(legal))], seat)
+
+
+@pytest.fixture
+async def thinker() -> AsyncIterator[Thinker]:
+    thinker = Thinker(workers=1)
+    await thinker.start()
+    try:
+        yield thinker
+    finally:
+        await thinker.stop()
+
+
+@pytest.fixture
+def asked_here(monkeypatch: pytest.MonkeyPatch) -> list[Level]:
+    """The levels asked of `domino.ai.computer` in this process (the pool's workers ask
+    it in theirs)."""
+    asked: list[Level] = []
+    real = computer
+
+    def recorded(level: Level | str, **kwargs: Any) -> Computer:
+        asked.append(Level(level))
+        return real(level, **kwargs)
+
+    monkeypatch.setattr(bot.thinker, "computer", recorded)
+    return asked
+
+
+async def test_hard_decisions_come_from_the_pool_and_are_legal(
+    thinker: Thinker, asked_here: list[Level]
+) -> None:
+    views = list(views_with_a_choice())
+    assert len(views) >= len(VARIANTS)
+    for view in views:
+        decision = await thinker.decide(view, Level.HARD)
+        assert decision.action in view.round.legal
+    # Not one hard decision was made in this process, and none fell back to medium.
+    assert Level.HARD not in asked_here and Level.MEDIUM not in asked_here
+    assert thinker.fallbacks == 0
+    assert thinker.times()[Level.HARD].count == len(views)
+
+
+async def test_easy_and_medium_decide_inline_and_legally(
+    thinker: Thinker, asked_here: list[Level]
+) -> None:
+    for view in views_with_a_choice():
+        for level in (Level.EASY, Level.MEDIUM):
+            decision = await thinker.decide(view, level)
+            assert decision.action in view.round.legal
+    assert set(asked_here) == {Level.EASY, Level.MEDIUM}
+    assert set(thinker.times()) == {Level.EASY, Level.MEDIUM}
+
+
+async def test_a_missed_deadline_falls_back_to_medium_with_a_legal_action(
+    asked_here: list[Level],
+) -> None:
+    # A budget no search can meet: the pool's answer is never back in time.
+    thinker = Thinker(workers=1, budget=1e-6, margin=0.0)
+    await thinker.start()
+    try:
+        views = list(views_with_a_choice())
+        for view in views:
+            decision = await thinker.decide(view, Level.HARD)
+            assert decision.action in view.round.legal
+    finally:
+        await thinker.stop()
+    assert thinker.fallbacks == len(views)
+    assert asked_here == [Level.MEDIUM] * len(views)  # medium decided, here, each time
+    assert "fallbacks to medium" in thinker.summary()
+
+
+async def test_each_decision_gets_a_fresh_seed_never_the_matchs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seeds: list[int | None] = []
+    real = computer
+
+    def seeded(level: Level | str, *, seed: int | None = None, **kwargs: Any) -> Computer:
+        seeds.append(seed)
+        return real(level, seed=seed, **kwargs)
+
+    monkeypatch.setattr(bot.thinker, "computer", seeded)
+    thinker = Thinker(workers=1, new_seed=iter(range(1000, 2000)).__next__)
+    view = next(views_with_a_choice())
+    for _ in range(3):
+        await thinker.decide(view, Level.MEDIUM)
+    await thinker.stop()
+    assert seeds == [1000, 1001, 1002]
+
+
+async def test_the_pool_starts_and_stops_with_the_application(tmp_path: Path) -> None:
+    database = await Database.open(tmp_path / "thinker.sqlite3")
+    setup = make(database, FakeTime(), seed=1)
+    try:
+        thinker = setup.app.thinker
+        assert thinker.processes() == []
+        await setup.app.resume()
+        assert thinker.running
+        workers = thinker.processes()
+        assert workers and all(process.is_alive() for process in workers)
+        await setup.close()
+        assert thinker.processes() == []
+        for process in workers:
+            process.join(timeout=30)  # the pool waited for them; this only reaps
+            assert not process.is_alive()
+    finally:
+        await database.close()
