@@ -152,3 +152,96 @@ def line_playout(
         if not (open_mask & (suit[left] | suit[right])):
             return False, turn
         turn = (turn + 1) % players
+
+
+_DOUBLE_OF: tuple[int, ...] = tuple(
+    next(t.index for t in ALL_TILES if t.low == pip and t.high == pip) for pip in range(7)
+)
+"""`_DOUBLE_OF[pip]`: the index of the double `pip-pip`."""
+
+_SHED_RANK: tuple[int, ...] = tuple(2 * (t.low + t.high) + (t.low == t.high) for t in ALL_TILES)
+"""Twice the pips of each tile, plus one for a double: the greedy rollout's rank."""
+
+
+def line_greedy_playout(
+    hands: list[int],
+    left: int,
+    right: int,
+    turn: int,
+    drawable: tuple[int, ...],
+    blocked: int,
+    pairs: bool,
+) -> tuple[bool, int, int]:
+    """Play a line round (C-4) to its end, every seat shedding its heaviest fitting tile.
+
+    The arguments are `line_playout`'s, without the generator: the policy is fixed.
+    Each mover plays the fitting tile of the highest rank (`_SHED_RANK`: the pips, a
+    double first among equal pips; then the lowest tile index), on LEFT if it fits
+    there; with `pairs` (M-3: two doubles in one turn, left and right ending apart) a
+    mover holding both ends' doubles lays them together when they outweigh every
+    single tile, the `0-0` last. Draws (C-6) and knocks (C-7) as in `line_playout`.
+    Returns `(went_out, seat, last)`: who went out or the fisherman (C-8), and the
+    index of the last tile laid (M-4).
+    """
+    players = len(hands)
+    suit = SUIT_MASK
+    low_of = TILE_LOW
+    high_of = TILE_HIGH
+    rank_of = _SHED_RANK
+    double_of = _DOUBLE_OF
+    open_mask = FULL_SET_MASK ^ blocked
+    draw_pos = 0
+    draw_len = len(drawable)
+    while True:
+        hand = hands[turn]
+        left_mask = suit[left]
+        right_mask = suit[right] if left != right else 0
+        fit = hand & (left_mask | right_mask)
+        if not fit:
+            while draw_pos < draw_len:  # C-6
+                bit = 1 << drawable[draw_pos]
+                draw_pos += 1
+                hand |= bit
+                if bit & (left_mask | right_mask):
+                    fit = bit
+                    break
+            hands[turn] = hand
+            if not fit:  # C-7
+                turn = (turn + 1) % players
+                continue
+        best = -1
+        best_rank = -1
+        rest = fit
+        while rest:
+            bit = rest & -rest
+            index = bit.bit_length() - 1
+            if rank_of[index] > best_rank:
+                best, best_rank = index, rank_of[index]
+            rest ^= bit
+        if pairs and right_mask:
+            one, two = double_of[left], double_of[right]
+            if hand >> one & 1 and hand >> two & 1 and rank_of[one] + rank_of[two] - 1 > best_rank:
+                hand ^= (1 << one) | (1 << two)
+                hands[turn] = hand
+                open_mask ^= (1 << one) | (1 << two)
+                last = two if one and two else 0  # M-4: a 0-0 goes down last
+                if not hand:
+                    return True, turn, last
+                if not (open_mask & (suit[left] | suit[right])):
+                    return False, turn, last
+                turn = (turn + 1) % players
+                continue
+        bit = 1 << best
+        hand ^= bit
+        hands[turn] = hand
+        open_mask ^= bit
+        low = low_of[best]
+        if left_mask & bit:
+            left = high_of[best] if low == left else low
+        else:
+            right = high_of[best] if low == right else low
+        if not hand:
+            return True, turn, best
+        if not (open_mask & (suit[left] | suit[right])):
+            return False, turn, best
+        turn = (turn + 1) % players

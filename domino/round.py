@@ -66,6 +66,7 @@ from domino.actions import (
     Knock,
     Play,
     PlayDoubles,
+    Played,
 )
 from domino.deal import Deal, first_leader_masks, turned_leader
 from domino.deal import deal as deal_tiles
@@ -90,6 +91,18 @@ _OPENING_RULE = {Opening.LOWEST_DOUBLE_FROM_ONE: "K-3", Opening.HIGHEST_DOUBLE: 
 def _tile_list(tiles: Sequence[object]) -> str:
     names = [str(t) for t in tiles]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _greedy_rank(action: Action) -> int:
+    """`Round.greedy_playout`'s rank of a move (higher is played)."""
+    if type(action) is Play:
+        t = action.tile
+        return 2 * (t.low + t.high) + (t.low == t.high)
+    if type(action) is PlayDoubles:
+        return 2 * sum(p.tile.low + p.tile.high for p in action.plays) + 1
+    if type(action) is Close:
+        return 2 * (action.tile.low + action.tile.high) - 1
+    return -1
 
 
 class Round:
@@ -704,6 +717,48 @@ class Round:
         went_out, seat = _core.line_playout(hands, left, right, turn, drawable, blocked, rng)
         kind = OutcomeKind.WENT_OUT if went_out else OutcomeKind.FISH
         return RoundOutcome(kind, seat, tuple(map(mask_value, hands)))
+
+    def greedy_playout(self) -> tuple[RoundOutcome, tuple[int, ...], int]:
+        """Play `self` to its end (it changes) with every seat shedding its heaviest
+        move: the outcome, each seat's hand left (masks) and the index of the last tile
+        laid (M-4). For computer players' rollouts (`domino.ai.search`).
+
+        Policy: the move of the highest rank, the first of equal ones in
+        `legal_actions` order; a tile ranks twice its pips plus one for a double, a
+        `PlayDoubles` twice all its pips plus one, a `Close` (O-3) twice its pips less
+        one. On a line without closes the kernel `_core.line_greedy_playout` plays the
+        same game on masks (M-3's two doubles included); other tables step through
+        `legal_actions` and `apply`.
+        """
+        if self.outcome is None and self.turn is not None:
+            layout = self._layout
+            if isinstance(layout, LineLayout) and layout.table_mask and not self._may_close:
+                left, right = layout.pips
+                end = len(self._bazaar) - min(self.ruleset.bazaar_reserve, len(self._bazaar))
+                drawable = tuple(t.index for t in self._bazaar[self._drawn : end])
+                blocked = layout.table_mask | self._reserved_mask
+                hands = self._hands
+                went_out, seat, last = _core.line_greedy_playout(
+                    hands, left, right, self.turn, drawable, blocked, self._max_doubles > 1
+                )
+                kind = OutcomeKind.WENT_OUT if went_out else OutcomeKind.FISH
+                self.turn = None
+                self.outcome = RoundOutcome(kind, seat, tuple(map(mask_value, hands)))
+                return self.outcome, tuple(hands), last
+            while self.outcome is None:
+                legal = self.legal_actions()
+                best = legal[0]
+                if len(legal) > 1:
+                    best_rank = _greedy_rank(best)
+                    for action in legal[1:]:
+                        rank = _greedy_rank(action)
+                        if rank > best_rank:
+                            best, best_rank = action, rank
+                self.apply(best)
+        assert self.outcome is not None
+        last_event = self._history[-1] if self._history else None
+        last = last_event.tile.index if isinstance(last_event, Played | Closed) else -1
+        return self.outcome, tuple(self._hands), last
 
     def _random_step(self, rng: random.Random) -> None:
         """The playout policy: a forced draw or knock, else a uniform random play."""

@@ -132,12 +132,12 @@ def test_respects_its_deadline() -> None:
 def test_match_value_orders_accounts() -> None:
     """K-10: being nearer the target is worse where points are bad, better elsewhere."""
     kozel = find_variant("kozel").ruleset
-    near = MatchValue(kozel, 4, 0)
+    near = MatchValue(kozel, 4, 4, 0)
     far_from = [Account(90, 0, True), Account(40, 0, True), Account(40, 0, True), Account(40)]
     close = [Account(40, 0, True), Account(90, 0, True), Account(40, 0, True), Account(40)]
     assert near(far_from, 0) < near(close, 0)
     assert near([Account(101, 0, True), *close[1:]], 0) == 0.0
-    sport = MatchValue(find_variant("sport").ruleset, 2, 0)
+    sport = MatchValue(find_variant("sport").ruleset, 4, 2, 0)
     assert sport([Account(150, 0, True), Account(50, 0, True)], 0) > 0.5
     chances = race([10, 50, 50], 10.0, 100.0)
     assert abs(sum(chances) - 1) < 1e-9 and chances[0] > chances[1]
