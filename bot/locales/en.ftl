@@ -232,10 +232,11 @@ help-group =
     /surrender — give up (the match counts as your loss)
     /cancel — cancel the game (creator or admin; players by a vote)
     /hand — where are my tiles
-    /settings — group settings: language, default game, turn timer, when an unstarted game closes (admins change them)
+    /settings — group settings: language, default game, turn timer, when an unstarted game closes, hints (admins change them)
     /top — the group's leaderboard · /stats — my stats · /history — the last matches
 help-private =
     Your tiles arrive here: press a ✅ tile to play it.
+    💡 Hint — the strong computer's move (shown to you alone, one a turn).
     /hand — send my hand again
     /leave — leave the game
     /surrender — give up (the match counts as your loss)
