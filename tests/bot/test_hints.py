@@ -226,6 +226,26 @@ async def test_refusals_change_nothing(table: Table) -> None:
     assert (await table.game()).version == before.version
 
 
+async def test_a_move_made_while_the_hint_is_worked_out_leaves_it_uncounted(
+    table: Table,
+) -> None:
+    """The search runs outside any transaction: if the person moves meanwhile (another
+    press of theirs), the hint arrives stale and is neither shown nor counted."""
+    mover, move = await table.mover()
+    decide = table.decider.decide
+
+    async def moving(view: MatchView, level: Level) -> Decision:
+        decision = await decide(view, level)
+        await table.play()
+        return decision
+
+    table.decider.decide = moving  # type: ignore[method-assign]
+    answer = await table.hint(mover, move)
+    assert answer.alert and answer.text == t("alert.hint_stale", Lang.RU)
+    assert await hint_store.hint_counts(table.setup.db, GAME) == {}
+    assert len((await table.game()).match.log) > move  # type: ignore[union-attr]
+
+
 async def test_the_count_goes_to_the_match_record_and_stats_not_the_rating(table: Table) -> None:
     mover, move = await table.mover()
     assert (await table.hint(mover, move)).alert
@@ -300,6 +320,10 @@ def test_every_reason_has_a_text_and_plurals_in_both_languages() -> None:
         )
     search = hint_text(view, action, "search", {"chance": 23, "worlds": 121}, Lang.RU)
     assert "121 разыгранному раскладу" in search and "шанс остаться козлом — 23%" in search
+    classic = Match.new(find_variant("classic").ruleset, 2, seed=3).view(0)
+    won = hint_text(classic, classic.round.legal[0], "search", args, Lang.RU)
+    assert "шанс выиграть партию — 23%" in won
+    assert "chance to end the goat: 23%" in hint_text(view, action, "search", args, Lang.EN)
     assert "5 разыгранным раскладам" in hint_text(
         view, action, "search", {"chance": 1, "worlds": 5}, Lang.RU
     )
