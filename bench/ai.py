@@ -12,7 +12,8 @@ One run each, printed with their 95% intervals, n and the issue's targets:
    player in every seat (or the focal pair at 0+2 and at 1+3); the interval is
    Wilson's at the effective n from the variance between the deals, since the
    seatings of a deal are not independent. Easy against 3 greedy is run too, for its
-   decision times.
+   decision times, and each other game at its default table: medium vs greedy and
+   hard vs medium (loss rate, and the win rate where points are good).
 2. Decision time per level (median, p95; CPU and wall ms), every decision of the
    ladder runs, one process per job.
 3. The hard level at 50 concurrent games through the bot's own thinker
@@ -65,6 +66,7 @@ from domino.ladder import (
     Matchup,
     deal_seed,
     format_estimate,
+    loss_name,
     make_player,
     matchup,
     mean_interval,
@@ -77,6 +79,7 @@ from domino.match import Match
 from domino.round import Round
 from domino.sport import SPORT
 from domino.tiles import ALL_TILES, Tile, tile
+from domino.variants import VARIANTS
 from domino.views import MatchView
 
 
@@ -93,22 +96,38 @@ class Figure:
 
 FIGURES = (
     Figure(
-        "4-player Козёл, medium vs 3 greedy", matchup("kozel", "medium", "greedy"), 0.17, 1000, 12
+        "4-player Козёл, medium vs 3 greedy", matchup("kozel", "medium", "greedy"), 0.17, 1500, 12
     ),
-    Figure("4-player Козёл, hard vs 3 medium", matchup("kozel", "hard", "medium"), 0.17, 150, 3),
-    Figure("4-player Козёл, hard vs 3 greedy", matchup("kozel", "hard", "greedy"), 0.12, 150, 3),
+    Figure("4-player Козёл, hard vs 3 medium", matchup("kozel", "hard", "medium"), 0.17, 300, 3),
+    Figure("4-player Козёл, hard vs 3 greedy", matchup("kozel", "hard", "greedy"), 0.12, 300, 3),
     Figure(
         "Козёл 2x2, hard pair vs greedy pair",
         matchup("kozel", "hard", "greedy", pairs=True),
         0.35,
-        150,
+        400,
         3,
     ),
     Figure("4-player Козёл, easy vs 3 greedy", matchup("kozel", "easy", "greedy"), None, 100, 4),
 )
+"""The issue's figures (Козёл), and easy for its decision times."""
 
-PEER_DEALS = 150  # paired deals against the package's player at scale 1 (hard)
-PEER_MEDIUM_DEALS = 75  # the same for medium
+
+def _game_figures() -> tuple[Figure, ...]:
+    figures = []
+    for game in VARIANTS[1:]:
+        for focal, field, deals, quick in (("medium", "greedy", 200, 2), ("hard", "medium", 40, 1)):
+            chosen = matchup(game.key.value, focal, field)
+            table = "2x2" if chosen.pairs else f"{chosen.players}-player"
+            title = f"{table} {game.name}, {focal} vs {field}"
+            figures.append(Figure(title, chosen, None, deals, quick))
+    return tuple(figures)
+
+
+GAME_FIGURES = _game_figures()
+"""The other games at their default tables (the level applies to every game)."""
+
+PEER_DEALS = 250  # paired deals against the package's player at scale 1 (hard)
+PEER_MEDIUM_DEALS = 100  # the same for medium
 PEER_QUICK = 2
 LOAD_GAMES = 50
 LOAD_SECONDS = 60.0
@@ -121,12 +140,14 @@ THINK = (1.0, 5.0)  # seconds a person takes for a move in the load run (uniform
 
 def report_figure(figure: Figure, report: LadderReport) -> None:
     estimate = report.lost
-    line = format_estimate(f"{figure.title}: козёл rate", estimate, report.par)
+    line = format_estimate(f"{figure.title}: {loss_name(figure.matchup)}", estimate, report.par)
     if figure.target is not None:
         met = "met" if estimate.share <= figure.target else "NOT met"
         upper = "" if estimate.interval.high <= figure.target else ", the interval reaches past it"
         line += f"; target at most {percent(figure.target)}: {met}{upper}"
     print(line, flush=True)
+    if report.won is not None:
+        print("  " + format_estimate("win rate", report.won, report.par), flush=True)
     print(
         f"  rounds per match {report.rounds_per_match:.2f}; {report.seconds:.0f} s wall,"
         f" {report.jobs} job(s)",
@@ -410,7 +431,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if "ladder" in parts:
         cpu: dict[str, list[float]] = {}
         wall: dict[str, list[float]] = {}
-        for figure in FIGURES:
+        for figure in FIGURES + GAME_FIGURES:
+            if figure is GAME_FIGURES[0]:
+                print("the other games, at their default tables:", flush=True)
             report = run_ladder(
                 figure.matchup,
                 size(figure.deals, figure.quick),

@@ -250,9 +250,10 @@ def clustered_estimate(groups: Sequence[Sequence[float]], z: float = Z95) -> Est
 
     The variance of the mean is the variance between the deals' means over their
     number; the effective number of matches is p(1-p) over it, and the interval is
-    Wilson's at that number. With no spread between deals at all, the estimate is
-    exact when it is strictly between 0 and 1 (e.g. identical players: par in every
-    deal), and Wilson's at the number of deals when it is 0 or 1."""
+    Wilson's at that number. Pairing may well make the variance smaller than that of as
+    many independent matches, but a few deals can show too little spread by chance, so
+    the effective number is never taken above the number of matches (nor above the
+    number of deals when every match was lost, or none)."""
     if not groups:
         raise DominoError("an estimate needs at least one deal")
     means = [statistics.fmean(group) for group in groups]
@@ -261,12 +262,12 @@ def clustered_estimate(groups: Sequence[Sequence[float]], z: float = Z95) -> Est
     deals = len(means)
     variance = statistics.variance(means) / deals if deals > 1 else math.inf
     spread = share * (1 - share)
-    if variance == 0:
-        effective = float(deals) if spread == 0 else math.inf
-    elif math.isinf(variance):
-        effective = 1.0
+    if spread == 0:
+        effective = float(deals)
+    elif variance == 0:
+        effective = float(matches)
     else:
-        effective = spread / variance if spread > 0 else float(deals)
+        effective = min(float(matches), spread / variance)
     return Estimate(share, matches, deals, effective, wilson(share, effective, z))
 
 
@@ -442,10 +443,10 @@ def format_estimate(name: str, estimate: Estimate, par: float) -> str:
     """One figure: `козёл rate: 15.2% (95% CI 13.1%-17.4%, n = 4000 matches on 1000
     deals, effective n 2890; par 25.0%)`."""
     low, high = estimate.interval.low, estimate.interval.high
-    effective = "inf" if math.isinf(estimate.effective) else f"{estimate.effective:.0f}"
     return (
         f"{name}: {percent(estimate.share)} (95% CI {percent(low)}-{percent(high)},"
-        f" n = {estimate.matches} matches on {estimate.deals} deals, effective n {effective};"
+        f" n = {estimate.matches} matches on {estimate.deals} deals, effective n"
+        f" {estimate.effective:.0f};"
         f" par {percent(par)})"
     )
 
@@ -487,7 +488,8 @@ def format_ladder(report: LadderReport) -> str:
         lines.append(format_estimate("win rate", report.won, report.par))
     lines += [
         "interval: Wilson's at the effective n, the matches that would give the variance"
-        " seen between the deals' means (the seatings of one deal are not independent)",
+        " seen between the deals' means (the seatings of one deal are not independent),"
+        " at most n",
         f"rounds per match: {report.rounds_per_match:.2f}",
         *format_timings(report.timings),
     ]

@@ -161,9 +161,12 @@ def test_clustered_interval_contains_the_estimate_and_widens_with_spread() -> No
     assert splitting.effective > agreeing.effective
     width = agreeing.interval.high - agreeing.interval.low
     assert width > splitting.interval.high - splitting.interval.low
-    # No spread at all strictly between 0 and 1 (identical players): exact.
-    exact = clustered_estimate([[0.25, 0.25, 0.25, 0.25]] * 3)
-    assert exact.interval.low == exact.interval.high == 0.25
+    # No spread between the deals (identical players): never more than the matches.
+    even = clustered_estimate([[1.0, 0.0, 0.0, 0.0]] * 3)
+    assert even.effective == even.matches == 12
+    assert even.interval == wilson(0.25, 12)
+    # Deals that split more evenly than independent matches would: still at most n.
+    assert splitting.effective == splitting.matches
     # None lost: Wilson's at the number of deals, not a zero-width interval.
     none = clustered_estimate([[0.0] * 4] * 10)
     assert none.interval.low == 0.0 and none.interval.high == pytest.approx(wilson(0, 10).high)
