@@ -56,7 +56,7 @@ class Weights:
     partner: float = 6.0  # the partner's chance to have nothing (pairs), as a cost
     threat: float = 1.5  # block weight grows for a seat this close to going out
     leader: float = 1.0  # block weight grows for the match leader near the target
-    fish: float = 1.0  # times the estimated value of a fish the move makes
+    fish: float = 2.0  # times the estimated value of a fish the move makes
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -94,14 +94,6 @@ def _chance_none(pool: int, fit: int, count: int) -> float:
     for j in range(count):
         p *= (pool - fit - j) / (pool - j)
     return p
-
-
-def _sigmoid(x: float) -> float:
-    if x > 30:
-        return 1.0
-    if x < -30:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-x))
 
 
 def hand_value(game: GameVariant, view: MatchView, hand_mask: int, *, fish: bool) -> int:
@@ -252,43 +244,56 @@ class _Position:
         return w.suits * suits + w.follow * follow - w.stuck * risk
 
     def _fish_value(self, hand: int) -> float:
-        """The estimated worth of ending the round in a fish now (C-8 b), in pips: what
-        the side gains under the game's fish rule (K-9, T-5, M-1, S-5)."""
+        """The estimated worth of ending the round in a fish now (C-8 b), in pips of the
+        side's standing against the others: what it gains or loses under the game's fish
+        rule (K-9's modes, T-5, M-1, S-5). Each hidden hand is estimated from the tiles
+        it may hold (mean and spread of a draw without replacement), sides compared as
+        normal variables."""
         view = self.view
         game = self.game
         rv = view.round
-        mine = hand_value(game, view, hand, fish=True)
-        estimates = [0.0] * self.players
-        spread = 2.0
-        unseen_value = _mask_value(self.unseen)
-        total_est = 0.0
+        means = [0.0] * self.players
+        variances = [0.0] * self.players
         for s, _weight, possible in self.others:
             count = rv.hand_counts[s]
             pool = possible or self.unseen
-            n = pool.bit_count()
-            mean = _mask_value(pool) / n if n else 0.0
-            estimates[s] = count * mean
-            total_est += count * mean
-            spread += 2.0 * count
-        if not rv.bazaar_size and total_est:
-            scale = unseen_value / total_est
-            estimates = [e * scale for e in estimates]
-        estimates[self.seat] = float(mine)
-        sides = [sum(estimates[s] for s in seats) for seats in view.sides]
-        me = sides[self.my_side]
-        others = [v for i, v in enumerate(sides) if i != self.my_side]
-        total = sum(sides)
-        spread = math.sqrt(spread) * 2.0
+            values = [TILE_VALUE[i] for i in _bits(pool)]
+            n = len(values)
+            if not n or not count:
+                continue
+            mean = sum(values) / n
+            var = sum((v - mean) ** 2 for v in values) / n
+            means[s] = count * mean
+            variances[s] = count * var * max(0.0, n - count) / max(1, n - 1)
+        if not rv.bazaar_size:  # the hidden hands hold every unseen tile
+            known = sum(means)
+            if known:
+                scale = _mask_value(self.unseen) / known
+                means = [m * scale for m in means]
+        means[self.seat] = float(hand_value(game, view, hand, fish=True))
+        sides = [
+            (sum(means[s] for s in seats), sum(variances[s] for s in seats)) for seats in view.sides
+        ]
+        me, my_var = sides[self.my_side]
+        others = [side for i, side in enumerate(sides) if i != self.my_side]
+        total = sum(mean for mean, _ in sides)
+        # chance that each other side's total is above this side's
+        above = [_normal_cdf((mean - me) / math.sqrt(var + my_var + 1.0)) for mean, var in others]
         if game.points_are_bad:
             mode = view.ruleset.fish
             if mode is FishMode.FISHERMAN_TAKES_ALL:
                 return -total
+            share = sum(mean for mean, _ in others) / len(others)
             if mode is FishMode.EACH:
-                return 0.5 * (sum(others) / len(others) - me)
-            safe = _sigmoid((max(others) - me) / spread)
-            return safe * (me + 5.0) - (1.0 - safe) * total
-        win = _sigmoid((min(others) - me) / spread)
-        return (win - 0.5) * total
+                return 0.5 * (share - me)
+            taker = 1.0 - math.prod(1.0 - p for p in above)  # somebody else has the most
+            return taker * (total / len(others) + me) - (1.0 - taker) * total
+        win = math.prod(above)  # this side has the least
+        return (2.0 * win - 1.0) * total / len(others)
+
+
+def _normal_cdf(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
 class MediumPlayer:
@@ -307,15 +312,20 @@ class MediumPlayer:
         best: Action | None = None
         best_value = -math.inf
         best_parts: dict[str, float] = {}
+        runner_up: dict[str, float] = {}
+        runner_up_value = -math.inf
         tempting = -math.inf  # the best plain value of a move that makes a losing fish
         for action in legal:
             value, parts = position.score(action)
             if "avoid_fish" in parts:
                 tempting = max(tempting, parts["plain"])
             if value > best_value:
+                runner_up, runner_up_value = best_parts, best_value
                 best, best_value, best_parts = action, value, parts
+            elif value > runner_up_value:
+                runner_up, runner_up_value = parts, value
         assert best is not None
-        return Decision(best, _reason(best, best_parts, tempting > best_value))
+        return Decision(best, _reason(best, best_parts, runner_up, tempting > best_value))
 
     def choose(self, view: MatchView) -> Action:
         return self.decide(view).action
@@ -328,8 +338,8 @@ class EasyPlayer:
     """The easy level: a simple sensible move, a random one now and then.
 
     It goes out whenever it can; otherwise, with chance `mistakes`, it plays any legal
-    move that does not hand itself a fish it surely loses; else a double if it holds one
-    that fits, else the heaviest tile. It never looks at the history.
+    move that does not make a fish it expects to lose (C-8 b); else a double if one
+    fits, else the heaviest tile.
     """
 
     def __init__(self, rng: random.Random, mistakes: float = 0.3) -> None:
@@ -348,9 +358,15 @@ class EasyPlayer:
             if _laid(action) and not hand & ~_laid(action):
                 return Decision(action, "go_out")
         if self.rng.random() < self.mistakes:
-            return Decision(legal[self.rng.randrange(len(legal))], "keep_suits")
-        best = max(legal, key=lambda a: (_is_double(a), _laid_value(a)))
-        return Decision(best, "double" if _is_double(best) else "heavy")
+            position = _Position(view, DEFAULT_WEIGHTS)
+            sane = [a for a in legal if "avoid_fish" not in position.score(a)[1]] or list(legal)
+            action = sane[self.rng.randrange(len(sane))]
+        else:
+            action = max(legal, key=lambda a: (_is_double(a), _laid_value(a)))
+        heaviest = max(_laid_value(a) for a in legal)
+        if _is_double(action):
+            return Decision(action, "close" if isinstance(action, Close) else "double")
+        return Decision(action, "heavy" if _laid_value(action) == heaviest else "keep_suits")
 
     def choose(self, view: MatchView) -> Action:
         return self.decide(view).action
@@ -400,7 +416,11 @@ def _is_double(action: Action) -> bool:
     )
 
 
-def _reason(action: Action, parts: dict[str, float], fish_avoided: bool) -> str:
+def _reason(
+    action: Action, parts: dict[str, float], runner_up: dict[str, float], fish_avoided: bool
+) -> str:
+    """What decided the move: going out, a fish, a close, a fish avoided, else the part
+    by which it beat the next best move most."""
     if "go_out" in parts:
         return "go_out"
     if "fish_win" in parts:
@@ -410,4 +430,6 @@ def _reason(action: Action, parts: dict[str, float], fish_avoided: bool) -> str:
     if fish_avoided:
         return "avoid_fish"
     reasons = ("heavy", "double", "keep_suits", "block", "block_leader")
-    return max(reasons, key=lambda k: parts.get(k, -math.inf))
+    if "plain" in runner_up:  # the next best was a fish: compare with its plain parts
+        runner_up = {}
+    return max(reasons, key=lambda k: parts.get(k, -math.inf) - runner_up.get(k, 0.0))
