@@ -48,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import os
 import random
 import sys
 import time
@@ -226,7 +227,7 @@ async def load_run(games: int, seconds: float, seed: int) -> None:
         f"hard at {games} concurrent games (bot.thinker: {DEFAULT_WORKERS} worker(s), deadline"
         f" {DEFAULT_BUDGET * 1e3:.0f} ms + {DEFAULT_MARGIN * 1e3:.0f} ms margin, a person"
         f" thinking {THINK[0]:g}-{THINK[1]:g} s and 3 hard computers per game),"
-        f" {elapsed:.0f} s wall:"
+        f" {elapsed:.0f} s wall, {load_average()}:"
     )
     if not waits:
         print("  no hard decision was asked", flush=True)
@@ -409,6 +410,12 @@ def peer_run(level: str, deals: int, seed: int, jobs: int, start_move: int, samp
         )
 
 
+def load_average() -> str:
+    """The machine's load (other processes slow the wall times, not the CPU times)."""
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min)"
+
+
 # --- main --------------------------------------------------------------------------------------
 
 
@@ -435,7 +442,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     def size(full: int, quick: int) -> int:
         return quick if args.quick else max(1, math.ceil(full * args.scale))
 
-    print(f"bench/ai.py: seed {args.seed}, {args.jobs} job(s){', quick' if args.quick else ''}")
+    print(
+        f"bench/ai.py: seed {args.seed}, {args.jobs} job(s){', quick' if args.quick else ''};"
+        f" {os.cpu_count()} cores, {load_average()}"
+    )
     if "ladder" in parts:
         cpu: dict[str, list[float]] = {}
         wall: dict[str, list[float]] = {}
@@ -468,7 +478,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 args.peer_start,
                 args.peer_samples,
             )
-    print(f"total: {time.perf_counter() - started:.0f} s wall")
+    print(f"total: {time.perf_counter() - started:.0f} s wall; {load_average()}")
 
 
 if __name__ == "__main__":
