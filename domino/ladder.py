@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from domino.actions import Action
+from domino.ai import computer
 from domino.errors import DominoError
 from domino.match import Match
 from domino.players import GreedyPlayer, Player, RandomPlayer
@@ -62,8 +63,6 @@ def make_player(level: str, seed: int) -> Player:
         return RandomPlayer(random.Random(seed))
     if level not in LEVELS:
         raise DominoError(f"no level {level!r}; the levels are {', '.join(LEVELS)}")
-    from domino.ai import computer  # the levels import the engine, not the other way
-
     return computer(level, seed=seed)
 
 
