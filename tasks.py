@@ -5,12 +5,20 @@
     python3 tasks.py test    # lint, type-check and run the whole test suite
 
 Both create `.venv/` beside this file on first use and install the project into it
-(again whenever `pyproject.toml` changes), so nothing else needs installing by hand.
+(again whenever `pyproject.toml` changes). The extras once installed are kept: after
+`test` has installed the dev tools, `run` uses the same environment as it is, and a
+later `test` does not install them again (`.venv/.installed` records what is there).
+
+`run` replaces itself with the bot (`os.execv`), so a supervisor's SIGTERM or a
+Ctrl-C reaches the bot itself and nothing is left running behind it; the bot says in
+one line why it cannot start (an unreachable Telegram, a refused token) and exits
+non-zero.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -22,6 +30,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed"
+KNOWN_EXTRAS = ("dev",)
 
 # What must pass before the tests run; kept here so CI and people run the same thing.
 LINT = [["ruff", "check", "."]]
@@ -32,23 +41,73 @@ TYPECHECK = [["mypy", "domino", "render", "storage", "bot", "handlers"]]
 PARALLEL = ["-n", "auto", "--dist", "worksteal"]
 
 
-def ensure_venv(extras: str) -> None:
+def _digest(pyproject: bytes) -> str:
+    return hashlib.sha256(pyproject).hexdigest()
+
+
+def read_stamp(stamp: str | None, pyproject: bytes) -> tuple[bool, frozenset[str]]:
+    """From the stamp's text: whether it was written for this `pyproject`, and the
+    extras installed then. An older stamp (a bare hash of pyproject + the extras) is
+    read too, so the first run after this change does not reinstall."""
+    if not stamp:
+        return False, frozenset()
+    try:
+        data = json.loads(stamp)
+    except ValueError:
+        data = None
+    if isinstance(data, dict):
+        extras = frozenset(str(e) for e in data.get("extras", ()) if e in KNOWN_EXTRAS)
+        return data.get("pyproject") == _digest(pyproject), extras
+    for name in ("", *KNOWN_EXTRAS):
+        if stamp.strip() == hashlib.sha256(pyproject + name.encode()).hexdigest():
+            return True, frozenset({name} - {""})
+    return False, frozenset()
+
+
+def write_stamp(pyproject: bytes, extras: frozenset[str]) -> str:
+    return json.dumps({"pyproject": _digest(pyproject), "extras": sorted(extras)})
+
+
+def to_install(
+    stamp: str | None, pyproject: bytes, wanted: frozenset[str]
+) -> frozenset[str] | None:
+    """The extras to install (what is wanted plus what is already there, so nothing
+    installed is dropped), or None when the environment already has all it needs."""
+    current, installed = read_stamp(stamp, pyproject)
+    if current and wanted <= installed:
+        return None
+    return wanted | installed
+
+
+class InstallFailed(Exception):
+    """Creating the environment or installing into it failed; the text is one line."""
+
+
+def ensure_venv(*extras: str) -> None:
     """Create the virtual environment and install the project when needed."""
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == wanted:
+    pyproject = (ROOT / "pyproject.toml").read_bytes()
+    stamp = STAMP.read_text() if STAMP.exists() else None
+    needed = to_install(stamp, pyproject, frozenset(extras))
+    if needed is None and PYTHON.exists():
         return
+    needed = frozenset(extras) if needed is None else needed
     if not PYTHON.exists():
         print(f"creating {VENV.relative_to(ROOT)} ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    target = f".[{extras}]" if extras else "."
+    target = f".[{','.join(sorted(needed))}]" if needed else "."
     print(f"installing {target} ...", flush=True)
-    subprocess.run(
+    result = subprocess.run(
         [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
          "-e", target],
         cwd=ROOT,
-        check=True,
+        check=False,
     )
-    STAMP.write_text(wanted)
+    if result.returncode:
+        raise InstallFailed(
+            f"pip could not install {target} (exit {result.returncode}): check the network "
+            "and the package index (pip's messages above say which package failed)"
+        )
+    STAMP.write_text(write_stamp(pyproject, needed))
 
 
 def run(cmd: list[str]) -> int:
@@ -67,9 +126,14 @@ def cmd_test(args: list[str]) -> int:
 
 
 def cmd_run(args: list[str]) -> int:
-    ensure_venv("")
+    ensure_venv()
     os.chdir(ROOT)
-    return subprocess.call([str(PYTHON), "-m", "bot", *args])
+    argv = [str(PYTHON), "-m", "bot", *args]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "nt":  # no exec there that keeps the console: wait for the child instead
+        return subprocess.call(argv)
+    os.execv(argv[0], argv)  # the bot takes this process: its signals, its exit code
 
 
 def main() -> int:
@@ -77,7 +141,13 @@ def main() -> int:
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__)
         return 2
-    return commands[sys.argv[1]](sys.argv[2:])
+    try:
+        return commands[sys.argv[1]](sys.argv[2:])
+    except InstallFailed as failed:
+        print(f"tasks.py: {failed}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -12,6 +12,15 @@ damaged or sits in a read-only folder, a Telegram that is unreachable or refuses
 token) ends the process at once with one line on stderr and a non-zero code, so that a
 supervisor sees it and restarts it (issue 11, item 6): 2 for the configuration, 1 for
 the rest. Everything opened until then is closed, so no thread keeps the process up.
+A network error on the first call (getMe) is tried again a few times, each call bounded
+(`START_TIMEOUT`), before the start is called failed (issue 15, item 13).
+
+Start-up is measured by `bench/startup.py` (process start to the first getUpdates):
+almost all of it is importing aiogram, whose `aiogram.types` builds every Telegram
+type's pydantic model at import. What start-up does not need waits (issue 15, item
+14): Pillow and the fonts load with the first picture (`render_table` below), the
+answer models are kept from a thread once polling runs, and the commands are
+registered while the running games are picked up.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import contextlib
 import logging
 import sqlite3
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -28,18 +38,23 @@ from aiogram import Bot, Dispatcher, methods
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramNetworkError,
+    TelegramServerError,
+    TelegramUnauthorizedError,
+)
 from aiogram.methods import TelegramMethod
 from aiogram.methods.base import Response
-from aiogram.types import BotCommand
+from aiogram.types import BotCommand, User
 from pydantic import ValidationError
 
-import render
 from bot.application import Application
 from bot.config import Settings, explain
 from bot.i18n import Lang, t
 from bot.outgoing import Limits, Outgoing, QueueMiddleware
 from bot.stats_service import StatsService
+from domino.views import MatchView, RoundResult
 from handlers import get_routers
 from handlers.in_flight import InFlight
 from handlers.seen import LastSeenMiddleware
@@ -53,6 +68,10 @@ SHUTDOWN_GRACE = 6.0
 # Seconds each call to Telegram may take while starting: an unreachable server is a
 # failed start, told in one line, not a silent wait.
 START_TIMEOUT = 10
+# getMe, the first call, is tried this many times when the network fails (a server
+# restarting, a DNS hiccup), with these pauses between; a refusal is not tried again.
+START_TRIES = 3
+START_PAUSES = (1.0, 2.0)
 # Libraries whose DEBUG lines carry data: aiosqlite logs every statement's parameters,
 # which hold whole matches (hands, the bazaar, the seed). They log at INFO at most,
 # whatever LOG_LEVEL says (issue 11, item 11).
@@ -73,22 +92,46 @@ COMMANDS = (
 
 # aiogram parses every answer with `Response[<returned type>]`; pydantic caches those
 # models only weakly, so under load they were rebuilt again and again (milliseconds
-# each). Holding them here keeps them built.
-_RESPONSE_MODELS = [
-    Response[method.__returning__]  # type: ignore[name-defined]
-    for method in (
-        methods.SendMessage,
-        methods.SendPhoto,
-        methods.EditMessageText,
-        methods.EditMessageMedia,
-        methods.EditMessageReplyMarkup,
-        methods.DeleteMessage,
-        methods.AnswerCallbackQuery,
-        methods.GetUpdates,
-        methods.GetChatMember,
-        methods.GetMe,
-    )
-]
+# each). Holding them here keeps them built. Building them takes about 0.1 s, so it is
+# done once polling runs (`App.serve`), not before the first poll.
+_RESPONSE_MODELS: list[object] = []
+_KEPT_METHODS = (
+    methods.SendMessage,
+    methods.SendPhoto,
+    methods.EditMessageText,
+    methods.EditMessageMedia,
+    methods.EditMessageReplyMarkup,
+    methods.DeleteMessage,
+    methods.AnswerCallbackQuery,
+    methods.GetUpdates,
+    methods.GetChatMember,
+    methods.GetMe,
+)
+
+
+def keep_response_models() -> None:
+    if not _RESPONSE_MODELS:
+        _RESPONSE_MODELS.extend(
+            Response[method.__returning__]  # type: ignore[name-defined]
+            for method in _KEPT_METHODS
+        )
+
+
+def render_table(view: MatchView, names: Sequence[str], lang: str) -> bytes:
+    """`render.render_table`, imported at the first picture: Pillow and the fonts are
+    not needed to start polling (issue 15, item 14)."""
+    from render import render_table as draw
+
+    return draw(view, names, lang)
+
+
+def render_scores(
+    view: MatchView, names: Sequence[str], result: RoundResult | None = None, lang: str = "ru"
+) -> bytes:
+    """`render.render_scores`, imported at the first score sheet (see `render_table`)."""
+    from render import render_scores as draw
+
+    return draw(view, names, result, lang)
 
 
 def commands_for(lang: Lang) -> list[BotCommand]:
@@ -110,7 +153,11 @@ def why_start_failed(error: BaseException, settings: Settings) -> str | None:
         return "Telegram refused BOT_TOKEN (Unauthorized): take the bot's token from @BotFather"
     server = settings.telegram_api_base or "https://api.telegram.org"
     if isinstance(error, TelegramNetworkError):
-        return f"cannot reach Telegram at {server}: {error.message}"
+        check = "TELEGRAM_API_BASE and " if settings.telegram_api_base else ""
+        return (
+            f"cannot reach Telegram at {server}: {error.message} "
+            f"({START_TRIES} tries; check {check}the network)"
+        )
     if isinstance(error, TelegramAPIError):
         return f"Telegram at {server} refused {error.method.__api_method__}: {error.message}"
     return None
@@ -129,6 +176,7 @@ class App:
 
     async def serve(self) -> None:
         self.polled = True
+        asyncio.get_running_loop().run_in_executor(None, keep_response_models)
         await self.dp.start_polling(self.bot, handle_signals=True, close_bot_session=False)
 
     async def stop(self) -> None:
@@ -177,7 +225,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         default=DefaultBotProperties(allow_sending_without_reply=True),
     )
     resources.push_async_callback(bot.session.close)
-    me = await bot.get_me(request_timeout=START_TIMEOUT)
+    me = await get_me(bot)
     assert me.username is not None, "a bot always has a username"
 
     async def call(method: TelegramMethod[object]) -> object:
@@ -190,12 +238,14 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         db,
         out,
         bot_username=me.username,
-        render_table=render.render_table,
-        render_scores=render.render_scores,
+        render_table=render_table,
+        render_scores=render_scores,
         table_interval=settings.table_interval,
         computer_delay=settings.computer_delay,
         turn_time_scale=settings.turn_time_scale,
         vote_time=timedelta(seconds=settings.vote_seconds),
+        thinker_workers=settings.thinker_workers,
+        hard_budget=settings.hard_budget,
     )
     resources.callback(application.publisher.close)
 
@@ -207,6 +257,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     dp["dispatch"] = application.dispatch
     dp["lobby"] = application.lobby
     dp["playing"] = application.playing
+    dp["hints"] = application.hints
     dp["endings"] = application.endings
     dp["chats"] = application.chats
     dp["people"] = application.people
@@ -215,14 +266,29 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     app = App(bot, dp, out, application, in_flight)
     resources.push_async_callback(app.stop)
 
-    await bot.delete_webhook(drop_pending_updates=False, request_timeout=START_TIMEOUT)
-    await bot.set_my_commands(commands_for(Lang.RU), request_timeout=START_TIMEOUT)
-    await bot.set_my_commands(
-        commands_for(Lang.EN), language_code="en", request_timeout=START_TIMEOUT
+    # Independent of each other: made at once rather than one round trip after another.
+    *_, resumed = await asyncio.gather(
+        bot.delete_webhook(drop_pending_updates=False, request_timeout=START_TIMEOUT),
+        bot.set_my_commands(commands_for(Lang.RU), request_timeout=START_TIMEOUT),
+        bot.set_my_commands(
+            commands_for(Lang.EN), language_code="en", request_timeout=START_TIMEOUT
+        ),
+        application.resume(),
     )
-    resumed = await application.resume()
     log.info("@%s is up: %d running games picked up", me.username, resumed)
     return app
+
+
+async def get_me(bot: Bot) -> User:
+    """getMe, tried again after a network failure or a server error (START_TRIES)."""
+    for pause in (*START_PAUSES[: START_TRIES - 1], None):
+        try:
+            return await bot.get_me(request_timeout=START_TIMEOUT)
+        except (TelegramNetworkError, TelegramServerError):
+            if pause is None:
+                raise
+            await asyncio.sleep(pause)
+    raise AssertionError("unreachable")
 
 
 async def run(settings: Settings) -> None:
@@ -244,8 +310,6 @@ def configure_logging(level: str) -> None:
     for name in QUIET_LOGGERS:
         logger = logging.getLogger(name)
         logger.setLevel(max(logging.INFO, logging.getLevelName(level)))
-        thinker_workers=settings.thinker_workers,
-        hard_budget=settings.hard_budget,
 
 
 def main() -> int:

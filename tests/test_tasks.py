@@ -1,0 +1,345 @@
+"""`python3 tasks.py run` as the README gives it (issue 15, item 13).
+
+The environment is kept: once `test` has installed the dev extras, `run` uses it as it
+is, and neither reinstalls. `run` becomes the bot (exec), so SIGTERM reaches the bot and
+leaves nothing behind. A start that cannot succeed (no Telegram at the address, a token
+it refuses) says so in one line and exits non-zero; a network failure on the first call
+is tried again before that.
+
+The bot runs from an isolated copy of the project root: `tasks.py` and `pyproject.toml`
+beside a small virtual environment that sees this one's packages and a stamp saying it
+is installed, so these tests never install anything into the shared `.venv`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import importlib.util
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+import uuid
+import venv
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import pytest
+
+from tests.fakegram import FakeTelegram
+
+ROOT = Path(__file__).resolve().parents[1]
+# A net for a start that hangs, not a measure: importing aiogram alone has taken minutes
+# on a loaded machine; a start that cannot succeed must end by itself long before.
+HANG_SECONDS = 240.0
+# A net for the bot's helper processes to end once the bot is gone (they read its end
+# at once); an orphaned bot never ends and meets it.
+EXIT_SECONDS = 60.0
+
+
+def load_tasks() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("tasks_under_test", ROOT / "tasks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ------------------------------------------------------------------ the venv's stamp
+
+
+@pytest.fixture
+def tasks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """tasks.py pointed at a project root in `tmp_path`, with pip recorded, not run."""
+    module: Any = load_tasks()
+    root = tmp_path / "project"
+    root.mkdir()
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    venv_dir = root / ".venv"
+    (venv_dir / "bin").mkdir(parents=True)
+    python = venv_dir / "bin" / "python"
+    python.touch()
+    monkeypatch.setattr(module, "ROOT", root)
+    monkeypatch.setattr(module, "VENV", venv_dir)
+    monkeypatch.setattr(module, "BIN", venv_dir / "bin")
+    monkeypatch.setattr(module, "PYTHON", python)
+    monkeypatch.setattr(module, "STAMP", venv_dir / ".installed")
+    module.installs = []
+    module.pip_code = 0
+
+    def fake_run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
+        assert cmd[1:4] == ["-m", "pip", "install"], cmd
+        module.installs.append(cmd[-1])
+        return subprocess.CompletedProcess(cmd, module.pip_code)
+
+    monkeypatch.setattr(module, "subprocess", SimpleNamespace(run=fake_run))
+    yield module
+
+
+def test_the_dev_extras_are_installed_once_and_kept(tasks: Any) -> None:
+    tasks.ensure_venv("dev")  # tasks.py test
+    assert tasks.installs == [".[dev]"]
+    for _ in range(2):
+        tasks.ensure_venv()  # tasks.py run after a test: nothing to install
+        tasks.ensure_venv("dev")  # and a test after the run: still nothing
+    assert tasks.installs == [".[dev]"]
+
+
+def test_a_run_first_then_a_test_installs_the_dev_extras_once(tasks: Any) -> None:
+    tasks.ensure_venv()
+    tasks.ensure_venv("dev")
+    tasks.ensure_venv()
+    tasks.ensure_venv("dev")
+    assert tasks.installs == [".", ".[dev]"]
+
+
+def test_a_changed_pyproject_reinstalls_with_the_extras_kept(tasks: Any) -> None:
+    tasks.ensure_venv("dev")
+    pyproject = tasks.ROOT / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "\n# changed\n")
+    tasks.ensure_venv()  # a run after the change: the dev tools stay installed
+    tasks.ensure_venv("dev")
+    assert tasks.installs == [".[dev]", ".[dev]"]
+
+
+def test_the_stamp_of_the_previous_tasks_py_is_understood(tasks: Any) -> None:
+    """The stamp written before this change (a bare hash of pyproject and the extras)
+    is read, so updating tasks.py does not reinstall."""
+    pyproject = (tasks.ROOT / "pyproject.toml").read_bytes()
+    tasks.STAMP.write_text(hashlib.sha256(pyproject + b"dev").hexdigest())
+    tasks.ensure_venv()
+    tasks.ensure_venv("dev")
+    assert tasks.installs == []
+
+
+def test_a_failed_install_is_one_line_and_no_stamp(
+    tasks: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks.pip_code = 1
+    monkeypatch.setattr(sys, "argv", ["tasks.py", "run"])
+    assert tasks.main() == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("tasks.py: pip could not install ."), err
+    assert not tasks.STAMP.exists()
+
+
+# ------------------------------------------------------------------ tasks.py run
+
+
+def isolated_root(tmp_path: Path) -> Path:
+    """A project root with tasks.py, pyproject.toml and a `.venv` that is stamped as
+    installed (with the dev extras) and imports this environment's packages."""
+    root = tmp_path / "root"
+    root.mkdir()
+    shutil.copy(ROOT / "tasks.py", root / "tasks.py")
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    env_dir = root / ".venv"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(env_dir)
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    site_packages = env_dir / "lib" / version / "site-packages"
+    ours = sysconfig.get_paths()["purelib"]
+    (site_packages / "domino_project.pth").write_text(
+        f"{ROOT}\nimport site; site.addsitedir({ours!r})\n"
+    )
+    tasks = load_tasks()
+    stamp = tasks.write_stamp((root / "pyproject.toml").read_bytes(), frozenset({"dev"}))
+    (env_dir / ".installed").write_text(stamp)
+    return root
+
+
+@dataclass
+class Exited:
+    code: int
+    out: list[str]
+    err: list[str]
+
+
+def run_env(mark: str, **env: str) -> dict[str, str]:
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(("BOT_", "DATABASE_"))}
+    keep.pop("TELEGRAM_API_BASE", None)
+    return {**keep, "PYTHONUNBUFFERED": "1", "DOMINO_TEST_MARK": mark, **env}
+
+
+async def tasks_run(root: Path, **env: str) -> Exited:
+    """`python3 tasks.py run` in `root` until it exits by itself."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "tasks.py",
+        "run",
+        cwd=root,
+        env=run_env(uuid.uuid4().hex, **env),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        async with asyncio.timeout(HANG_SECONDS):
+            out, err = await process.communicate()
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise AssertionError(f"tasks.py run was still running after {HANG_SECONDS} s") from None
+    assert process.returncode is not None
+
+    def lines(data: bytes) -> list[str]:
+        return [line for line in data.decode(errors="replace").splitlines() if line.strip()]
+
+    return Exited(process.returncode, lines(out), lines(err))
+
+
+def closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_run_against_no_telegram_is_one_clear_line_and_exit_1(tmp_path: Path) -> None:
+    root = isolated_root(tmp_path)
+    url = f"http://127.0.0.1:{closed_port()}"
+    exited = await tasks_run(
+        root,
+        BOT_TOKEN="123456:AAbbCCddEEffGGhhIIjjKKllMMnnOOppQQr",
+        TELEGRAM_API_BASE=url,
+        DATABASE_PATH=str(tmp_path / "domino.sqlite3"),
+    )
+    assert exited.code == 1
+    assert exited.out == []  # nothing installed, nothing else said
+    assert len(exited.err) == 1, "\n".join(exited.err)
+    line = exited.err[0]
+    assert f"cannot start: cannot reach Telegram at {url}: " in line, line
+    assert "3 tries; check TELEGRAM_API_BASE and the network" in line, line
+
+
+async def test_run_with_a_refused_token_is_one_clear_line_and_exit_1(
+    fakegram: FakeTelegram, tmp_path: Path
+) -> None:
+    root = isolated_root(tmp_path)
+    exited = await tasks_run(
+        root,
+        BOT_TOKEN=f"{fakegram.bot_id}:not-the-bots-token",  # the fake answers 401
+        TELEGRAM_API_BASE=fakegram.url,
+        DATABASE_PATH=str(tmp_path / "domino.sqlite3"),
+    )
+    assert exited.code == 1
+    assert len(exited.err) == 1, "\n".join(exited.err)
+    assert "cannot start: Telegram refused BOT_TOKEN (Unauthorized)" in exited.err[0]
+    assert "not-the-bots-token" not in exited.err[0]
+    assert len(fakegram.transcript.calls()) == 0  # refused at the door: no retries
+
+
+def marked(mark: str) -> set[int]:
+    """The processes whose environment carries `mark` (what this test started)."""
+    found = set()
+    needle = f"DOMINO_TEST_MARK={mark}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            if needle in (entry / "environ").read_bytes().split(b"\0"):
+                found.add(int(entry.name))
+    return found
+
+
+async def ended(pid: int) -> None:
+    """Return when process `pid` (not necessarily a child) has ended (a Linux pidfd
+    becomes readable then)."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def readable() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    loop.add_reader(fd, readable)
+    try:
+        await done
+    finally:
+        loop.remove_reader(fd)
+        os.close(fd)
+
+
+@contextlib.asynccontextmanager
+async def tasks_running(
+    fake: FakeTelegram, tmp_path: Path
+) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
+    """`tasks.py run` against the fake, returned once the bot long-polls."""
+    root = isolated_root(tmp_path)
+    mark = uuid.uuid4().hex
+    log = (tmp_path / "bot.log").open("wb")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "tasks.py",
+        "run",
+        cwd=root,
+        env=run_env(
+            mark,
+            BOT_TOKEN=fake.token,
+            TELEGRAM_API_BASE=fake.url,
+            DATABASE_PATH=str(tmp_path / "domino.sqlite3"),
+            COMPUTER_DELAY="0",
+        ),
+        stdout=log,
+        stderr=log,
+    )
+    log.close()
+    try:
+        await fake.wait_for(
+            lambda: fake.long_polling or process.returncode is not None, timeout=HANG_SECONDS
+        )
+        assert process.returncode is None, (tmp_path / "bot.log").read_text()
+        yield process, mark
+    finally:
+        for pid in marked(mark):  # whatever is left: ours, found by our mark
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if process.returncode is None:
+            await process.wait()
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="needs Linux /proc and pidfd")
+async def test_sigterm_to_tasks_py_run_stops_the_bot_and_leaves_nothing(
+    fakegram: FakeTelegram, tmp_path: Path
+) -> None:
+    async with tasks_running(fakegram, tmp_path) as (process, mark):
+        # The bot is tasks.py's own process (it may have children of its own).
+        command = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
+        assert command[1:3] == [b"-m", b"bot"], command
+        assert process.pid in marked(mark)
+        process.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(HANG_SECONDS):
+            code = await process.wait()
+        # The bot's helpers (a forkserver, say) end when it is gone: wait for each to end.
+        left = marked(mark)
+        try:
+            async with asyncio.timeout(EXIT_SECONDS):
+                await asyncio.gather(*(ended(pid) for pid in left))
+        except TimeoutError:
+            left = marked(mark)
+            raise AssertionError(f"still running after SIGTERM to tasks.py run: {left}") from None
+    assert code == 0, (tmp_path / "bot.log").read_text()[-3000:]
+
+
+async def test_a_network_failure_on_the_first_call_is_tried_again(
+    fakegram: FakeTelegram, tmp_path: Path
+) -> None:
+    fakegram.faults.drop_next("getMe")
+    fakegram.faults.drop_next("getMe")  # two lost connections; the third getMe answers
+    async with tasks_running(fakegram, tmp_path) as (process, _):
+        process.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(HANG_SECONDS):
+            assert await process.wait() == 0
+    # Two lost, the third answered (aiogram asks once more when polling starts).
+    tries = [call.dropped for call in fakegram.transcript.calls("getMe")]
+    assert tries[:3] == [True, True, False], tries
