@@ -1,0 +1,150 @@
+"""How long the bot takes from its process start to its first long poll (issue 15, item 14).
+
+    .venv/bin/python bench/startup.py [--runs 5] [--before REV] [--after REV] [--no-before]
+
+Starts `python -m bot` as the README's run command does, against the fake Telegram
+(tests/fakegram, in this process), with an empty database, and notes when the fake
+sees its first getMe (the imports and the database are done) and its first getUpdates
+(the bot is serving). Prints the median of `--runs` starts in ms, for this work tree
+("after", or the commit `--after`) and for the commit `--before` ("before", default:
+main just before item 14's changes), each commit checked out with `git worktree` in a
+temporary folder and run with the same interpreter; the trees are started in turns,
+so a load on the machine falls on both alike. The worktrees are removed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.fakegram import FakeTelegram  # noqa: E402
+
+BASELINE = "fd01a6d~1"  # main just before item 14's changes to bot/__main__.py
+START_SECONDS = 300.0  # a start that takes longer is reported as failed
+
+
+@dataclass
+class Start:
+    get_me: float  # seconds from spawn to the first getMe
+    first_poll: float  # seconds from spawn to the first getUpdates
+
+
+async def one_start(tree: Path, workdir: Path) -> Start:
+    """Start the bot of `tree` once; stop it with SIGTERM after its first getUpdates."""
+    fake = FakeTelegram()
+    await fake.start()
+    seen: dict[str, float] = {}
+    get_updates = fake._get_updates
+    get_me = fake._handlers["getme"]
+
+    async def timed_get_updates(params: dict[str, Any]) -> list[dict[str, Any]]:
+        seen.setdefault("getUpdates", time.monotonic())
+        return await get_updates(params)
+
+    def timed_get_me(params: dict[str, Any], files: Any) -> Any:
+        seen.setdefault("getMe", time.monotonic())
+        return get_me(params, files)
+
+    fake._get_updates = timed_get_updates  # type: ignore[method-assign]
+    fake._handlers["getme"] = timed_get_me
+    database = workdir / f"startup-{time.monotonic_ns()}.sqlite3"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("BOT_", "DATABASE_"))},
+        "BOT_TOKEN": fake.token,
+        "TELEGRAM_API_BASE": fake.url,
+        "DATABASE_PATH": str(database),
+        "LOG_LEVEL": "WARNING",
+    }
+    spawned = time.monotonic()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tree,
+        env=env,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        await fake.wait_for(
+            lambda: "getUpdates" in seen or process.returncode is not None,
+            timeout=START_SECONDS,
+        )
+        if "getUpdates" not in seen:
+            raise RuntimeError(f"the bot of {tree} exited with {process.returncode} at start")
+        return Start(seen["getMe"] - spawned, seen["getUpdates"] - spawned)
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        await process.wait()
+        await fake.stop()
+
+
+@contextlib.contextmanager
+def worktree(rev: str) -> Iterator[Path]:
+    """`rev` checked out in a temporary folder (git worktree), removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="domino-startup-")) / "tree"
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "--quiet", str(folder), rev],
+        cwd=ROOT,
+        check=True,
+    )
+    try:
+        yield folder
+    finally:
+        subprocess.run(
+            ["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, check=False
+        )
+        shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+def summary(starts: list[Start]) -> str:
+    me = statistics.median(s.get_me for s in starts) * 1000
+    poll = statistics.median(s.first_poll for s in starts) * 1000
+    runs = ", ".join(f"{s.first_poll * 1000:.0f}" for s in starts)
+    return f"getMe {me:6.0f} ms, first getUpdates {poll:6.0f} ms (median of {len(starts)}: {runs})"
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--before", default=BASELINE, help="the commit to compare with")
+    parser.add_argument("--after", help="a commit to measure instead of this work tree")
+    parser.add_argument("--no-before", action="store_true", help="measure this tree only")
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}", flush=True)
+    with contextlib.ExitStack() as stack:
+        trees = {"after": stack.enter_context(worktree(args.after)) if args.after else ROOT}
+        if not args.no_before:
+            trees = {"before": stack.enter_context(worktree(args.before)), **trees}
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        results: dict[str, list[Start]] = {name: [] for name in trees}
+        for tree in trees.values():  # warm the disk cache and compile the bytecode
+            await one_start(tree, workdir)
+        for _ in range(args.runs):
+            for name, tree in trees.items():
+                results[name].append(await one_start(tree, workdir))
+        for name, starts in results.items():
+            label = args.before if name == "before" else args.after or "this tree"
+            print(f"{name:>6} ({label}): {summary(starts)}")
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
