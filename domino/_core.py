@@ -245,3 +245,135 @@ def line_greedy_playout(
         if not (open_mask & (suit[left] | suit[right])):
             return False, turn, best
         turn = (turn + 1) % players
+
+
+def _suit_count(mask: int) -> int:
+    suit = SUIT_MASK
+    return (
+        (mask & suit[0] != 0)
+        + (mask & suit[1] != 0)
+        + (mask & suit[2] != 0)
+        + (mask & suit[3] != 0)
+        + (mask & suit[4] != 0)
+        + (mask & suit[5] != 0)
+        + (mask & suit[6] != 0)
+    )
+
+
+def line_smart_playout(
+    hands: list[int],
+    left: int,
+    right: int,
+    turn: int,
+    drawable: tuple[int, ...],
+    blocked: int,
+    pairs: bool,
+    teams: bool,
+) -> tuple[bool, int, int]:
+    """`line_greedy_playout` with a policy nearer a careful player's: each mover weighs
+    every fitting tile on every end it fits by the pips it sheds (1 a pip), a double
+    (+6), the suits its hand keeps (+1.5 each), its tiles that fit the ends left (+1
+    each), the next seat (an opponent) left with nothing for those ends (+8, +3 while
+    it may still draw) and, with `teams` (K-1, partners opposite), the partner left
+    with nothing (-6); going out first. The mover sees the hands it is given (they are
+    a sampled world). Ties: the lowest tile, LEFT first. Returns as
+    `line_greedy_playout`."""
+    players = len(hands)
+    suit = SUIT_MASK
+    low_of = TILE_LOW
+    high_of = TILE_HIGH
+    double_of = _DOUBLE_OF
+    open_mask = FULL_SET_MASK ^ blocked
+    draw_pos = 0
+    draw_len = len(drawable)
+    while True:
+        hand = hands[turn]
+        left_mask = suit[left]
+        right_mask = suit[right] if left != right else 0
+        fit = hand & (left_mask | right_mask)
+        if not fit:
+            while draw_pos < draw_len:  # C-6
+                bit = 1 << drawable[draw_pos]
+                draw_pos += 1
+                hand |= bit
+                if bit & (left_mask | right_mask):
+                    fit = bit
+                    break
+            hands[turn] = hand
+            if not fit:  # C-7
+                turn = (turn + 1) % players
+                continue
+        nxt = hands[(turn + 1) % players]
+        partner = hands[(turn + 2) % players] if teams else -1
+        block = 8.0 if draw_pos >= draw_len else 3.0
+        best_score = -1e9
+        best = -1
+        best_left = True
+        rest = fit
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            index = bit.bit_length() - 1
+            after = hand ^ bit
+            low = low_of[index]
+            high = high_of[index]
+            base = low + high + (6.0 if low == high else 0.0) + 1.5 * _suit_count(after)
+            for to_left in (True, False):
+                if to_left:
+                    if not bit & left_mask:
+                        continue
+                    nl = high if low == left else low
+                    nr = right
+                else:
+                    if not bit & right_mask:
+                        continue
+                    nl = left
+                    nr = high if low == right else low
+                if not after:
+                    score = 1e6
+                else:
+                    ends = suit[nl] | suit[nr]
+                    score = base + (after & ends).bit_count()
+                    if not nxt & ends:
+                        score += block
+                    if not partner & ends:
+                        score -= 6.0
+                if score > best_score:
+                    best_score, best, best_left = score, index, to_left
+        if pairs and right_mask:
+            one, two = double_of[left], double_of[right]
+            both = (1 << one) | (1 << two)
+            if hand & both == both:
+                after = hand ^ both
+                ends = left_mask | right_mask
+                if not after:
+                    score = 1e6
+                else:
+                    score = 2 * (left + right) + 12.0 + 1.5 * _suit_count(after)
+                    score += (after & ends).bit_count() - 6.0 * (not partner & ends)
+                    score += block * (not nxt & ends)
+                if score > best_score:
+                    hand ^= both
+                    hands[turn] = hand
+                    open_mask ^= both
+                    last = two if one and two else 0  # M-4: a 0-0 goes down last
+                    if not hand:
+                        return True, turn, last
+                    if not (open_mask & (suit[left] | suit[right])):
+                        return False, turn, last
+                    turn = (turn + 1) % players
+                    continue
+        bit = 1 << best
+        hand ^= bit
+        hands[turn] = hand
+        open_mask ^= bit
+        low = low_of[best]
+        if best_left:
+            left = high_of[best] if low == left else low
+        else:
+            right = high_of[best] if low == right else low
+        if not hand:
+            return True, turn, best
+        if not (open_mask & (suit[left] | suit[right])):
+            return False, turn, best
+        turn = (turn + 1) % players

@@ -718,7 +718,7 @@ class Round:
         kind = OutcomeKind.WENT_OUT if went_out else OutcomeKind.FISH
         return RoundOutcome(kind, seat, tuple(map(mask_value, hands)))
 
-    def greedy_playout(self) -> tuple[RoundOutcome, tuple[int, ...], int]:
+    def greedy_playout(self, *, smart: bool = False) -> tuple[RoundOutcome, tuple[int, ...], int]:
         """Play `self` to its end (it changes) with every seat shedding its heaviest
         move: the outcome, each seat's hand left (masks) and the index of the last tile
         laid (M-4). For computer players' rollouts (`domino.ai.search`).
@@ -728,7 +728,8 @@ class Round:
         `PlayDoubles` twice all its pips plus one, a `Close` (O-3) twice its pips less
         one. On a line without closes the kernel `_core.line_greedy_playout` plays the
         same game on masks (M-3's two doubles included); other tables step through
-        `legal_actions` and `apply`.
+        `legal_actions` and `apply`. `smart`: on a line, the careful policy of
+        `_core.line_smart_playout` instead (elsewhere it changes nothing).
         """
         if self.outcome is None and self.turn is not None:
             layout = self._layout
@@ -738,9 +739,16 @@ class Round:
                 drawable = tuple(t.index for t in self._bazaar[self._drawn : end])
                 blocked = layout.table_mask | self._reserved_mask
                 hands = self._hands
-                went_out, seat, last = _core.line_greedy_playout(
-                    hands, left, right, self.turn, drawable, blocked, self._max_doubles > 1
-                )
+                pairs = self._max_doubles > 1
+                if smart:
+                    teams = self.ruleset.teams and self.players == 4
+                    went_out, seat, last = _core.line_smart_playout(
+                        hands, left, right, self.turn, drawable, blocked, pairs, teams
+                    )
+                else:
+                    went_out, seat, last = _core.line_greedy_playout(
+                        hands, left, right, self.turn, drawable, blocked, pairs
+                    )
                 kind = OutcomeKind.WENT_OUT if went_out else OutcomeKind.FISH
                 self.turn = None
                 self.outcome = RoundOutcome(kind, seat, tuple(map(mask_value, hands)))

@@ -158,6 +158,7 @@ class HardPlayer:
         self.worlds = worlds
         self.deadline = deadline
         self.searched = 0
+        self.smart = True
 
     def choose(self, view: MatchView) -> Action:
         return self.decide(view).action
@@ -194,7 +195,7 @@ class HardPlayer:
             for index, action in enumerate(legal):
                 sim = Round.from_position(ruleset, players, world.hands, bazaar, layout, seat)
                 sim.apply(action)
-                totals[index] += scorer(*sim.greedy_playout())
+                totals[index] += scorer(*sim.greedy_playout(smart=self.smart))
             searched += 1
         self.searched = searched
         if not searched:
