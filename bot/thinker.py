@@ -9,7 +9,9 @@ is never forked) with a deadline: `budget` seconds from the request, handed to t
 search as an absolute `time.monotonic()` (one system-wide clock on Linux, so the worker
 reads the same time). If the pool's answer is not back by the deadline plus `margin`,
 medium decides inline instead (a fallback, logged at debug level without any tile), so
-the event loop only ever awaits a future and no game waits on a slow search.
+the event loop only ever awaits a future and no game waits on a slow search; a search
+that failed, or answered with an action not among the legal ones, falls back the same
+way (logged as a warning, again without any tile).
 
 Every decision gets a fresh random seed, never one derived from the match's seed (the
 deal is secret). The time from each request to its decision is kept per level
@@ -142,7 +144,7 @@ class Thinker:
         self.method = method
         self.new_seed = new_seed
         self.clock = clock
-        self.fallbacks = 0  # hard decisions medium made instead (deadline, broken pool)
+        self.fallbacks = 0  # hard decisions medium made instead (late, failed, broken pool)
         self._times: dict[Level, deque[float]] = {
             level: deque(maxlen=KEPT_TIMES) for level in Level
         }
@@ -242,7 +244,11 @@ class Thinker:
             answer = None
         if answer is not None:
             action, reason, args = answer
-            return Decision(action, reason, args)
+            if action in view.round.legal:
+                return Decision(action, reason, args)
+            # Never expected (every level answers from `legal`); the action is not logged.
+            why = "not among the legal actions"
+            log.warning("thinker: a hard decision was not among the legal actions")
         self.fallbacks += 1
         log.debug(
             "thinker: hard decision %s after %.0f ms: medium decides",
