@@ -35,6 +35,7 @@ from bot.thinker import DEFAULT_BUDGET, DEFAULT_WORKERS, Thinker
 from bot.timers import TurnTimers
 from bot.usecases import Chats, Context, Endings, Lobby, Playing
 from bot.usecases.base import utcnow
+from bot.usecases.hints import Hints
 from bot.votes import VOTE_TIME, VoteBoard
 from storage import repo
 from storage import votes as vote_store
@@ -108,6 +109,7 @@ class Application:
         self.lobby = Lobby(context)
         self.playing = Playing(context, self.thinker)
         self.endings = Endings(context)
+        self.hints = Hints(context, self.thinker)  # «💡 Подсказка» (issue 14)
         self.chats = Chats(context)
         self.reactor = Reactor(
             self.inbox,

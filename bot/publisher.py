@@ -368,6 +368,7 @@ class Publisher:
             now=now,
             table_message_id=table.message_id if table else None,
             choosing=choosing,
+            hints=self.settings.hints_allowed(game.chat_id),
         )
         if shown is not None:
             text, markup = shown

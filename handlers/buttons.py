@@ -15,13 +15,14 @@ from aiogram import F, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import CancelCb, LobbyAction, LobbyCb, MoveCb, RemoveCb
+from bot.callbacks import CancelCb, LobbyAction, LobbyCb, MoveCb, MoveKind, RemoveCb
 from bot.effects import EffectDispatcher
 from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
 from bot.people import Person
 from bot.presenter import removal_keyboard
 from bot.usecases import Answer, ChatCheck, Endings, Lobby, Playing, Refusal
+from bot.usecases.hints import Hints
 from handlers.people import AdminCheck, pressed_in, pressed_in_own_private_chat
 
 router = Router(name="buttons")
@@ -143,6 +144,18 @@ async def on_remove(
             await call.message.edit_text(text, parse_mode="HTML")
         except TelegramBadRequest as exc:
             log.info("the removal list in %s was not edited: %s", call.message.chat.id, exc.message)
+
+
+@router.callback_query(MoveCb.filter(F.kind == MoveKind.HINT), pressed_in_own_private_chat)
+async def on_hint(
+    call: CallbackQuery,
+    callback_data: MoveCb,
+    person: Person,
+    hints: Hints,
+    dispatch: EffectDispatcher,
+) -> None:
+    """«💡 Подсказка» (issue 14): the hint goes to the presser alone, as an alert."""
+    await reply(call, await dispatch(hints.press(callback_data.game, person, callback_data.move)))
 
 
 @router.callback_query(MoveCb.filter(), pressed_in_own_private_chat)
