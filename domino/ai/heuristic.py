@@ -57,6 +57,7 @@ class Weights:
     threat: float = 1.5  # block weight grows for a seat this close to going out
     leader: float = 1.0  # block weight grows for the match leader near the target
     fish: float = 2.0  # times the estimated value of a fish the move makes
+    thirteen: float = 3.0  # K-7: the hand drops below the threshold of a closed account
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -156,6 +157,17 @@ class _Position:
             self.others.append((s, weight, possible))
             factor *= weights.block_decay
         self.leader_sides = leader_sides
+        # K-9: carried eggs go to whoever holds the most this round, so pips weigh more
+        eggs = view.eggs if self.game.points_are_bad else 0
+        self.shed_weight = weights.shed * (1.0 + eggs / 50.0)
+        # K-7: below the threshold, a closed account only remembers the round's points
+        account = view.scores[my_side] if view.scores else None
+        closed = self.game.rule_of_13 and account is not None and not account.opened
+        self.threshold = view.ruleset.open_threshold if closed else 0
+        self.value_now = self._value(self.hand)
+
+    def _value(self, hand: int) -> int:
+        return hand_value(self.game, self.view, hand, fish=False)
 
     def _leader_sides(self) -> dict[int, float]:
         """Where points are good: the other sides ahead of this one, by how near the
@@ -197,10 +209,12 @@ class _Position:
         doubles = 0.0
         for i in _bits(laid):
             t = ALL_TILES[i]
-            shed += w.shed * t.value
+            shed += self.shed_weight * t.value
             if t.is_double:
                 left = self.unseen_count[t.low]
                 doubles += w.double + w.double_scarce * (1.0 - left / 6.0)
+        if self.threshold and self.value_now >= self.threshold > self._value(hand):
+            shed += w.thirteen
         parts["heavy"] = shed
         parts["double"] = doubles
         parts["keep_suits"] = self._keep(hand, fit)
@@ -287,6 +301,7 @@ class _Position:
             if mode is FishMode.EACH:
                 return 0.5 * (share - me)
             taker = 1.0 - math.prod(1.0 - p for p in above)  # somebody else has the most
+            total += view.eggs  # K-9: the carried eggs go with the fish
             return taker * (total / len(others) + me) - (1.0 - taker) * total
         win = math.prod(above)  # this side has the least
         return (2.0 * win - 1.0) * total / len(others)
@@ -338,11 +353,11 @@ class EasyPlayer:
     """The easy level: a simple sensible move, a random one now and then.
 
     It goes out whenever it can; otherwise, with chance `mistakes`, it plays any legal
-    move that does not make a fish it expects to lose (C-8 b); else a double if one
-    fits, else the heaviest tile.
+    move that does not make a fish it expects to lose (C-8 b); else the heaviest tile
+    (a double among equals), as `domino.players.GreedyPlayer` does.
     """
 
-    def __init__(self, rng: random.Random, mistakes: float = 0.3) -> None:
+    def __init__(self, rng: random.Random, mistakes: float = 0.25) -> None:
         self.rng = rng
         self.mistakes = mistakes
 
@@ -362,7 +377,7 @@ class EasyPlayer:
             sane = [a for a in legal if "avoid_fish" not in position.score(a)[1]] or list(legal)
             action = sane[self.rng.randrange(len(sane))]
         else:
-            action = max(legal, key=lambda a: (_is_double(a), _laid_value(a)))
+            action = max(legal, key=lambda a: (_laid_value(a), _is_double(a)))
         heaviest = max(_laid_value(a) for a in legal)
         if _is_double(action):
             return Decision(action, "close" if isinstance(action, Close) else "double")
