@@ -1,6 +1,7 @@
 """The bot's own capacity: N concurrent games through the real bot process over real HTTP.
 
-    .venv/bin/python bench/e2e.py --games 50 [--seconds 30] [--people 4|2] [--quick] [--keep]
+    .venv/bin/python bench/e2e.py --games 50 [--seconds 30] [--people 4|2|1]
+        [--computers easy|medium|hard] [--quick] [--keep]
 
 The bot runs as its own process (``python -m bot``, a temporary DATABASE_PATH,
 COMPUTER_DELAY=0, PACING=false), exactly as tests/e2e starts it. The fake Telegram runs in
@@ -14,10 +15,13 @@ Each game is its own group. By default 4 scripted people sit at it (``--people 4
 engine action then comes from a press that travels the whole path (callback update,
 transaction, four hand edits and the table picture), so moves/s is not inflated by computer
 players, whose moves the bot applies in bulk inside one transaction. ``--people 2`` seats 2
-people and 2 computer players (the usual small table), for comparison. The game is set up
-as a person would: every person presses Start in the bot's chat, the first sends /domino in
-the group, the others press «Играю» (or the creator adds computers), the creator presses
-«Начать». Then the people press as soon as their hand message says it is their turn
+people and 2 computer players (the usual small table), for comparison. ``--computers LEVEL``
+sets the computers' level in the lobby (by their level buttons, as the creator would; default
+medium, as «🤖 Добавить компьютер» seats them) and then seats 1 person and 3 computers unless
+``--people`` says otherwise: the load issue 14 measures the strong computers under. The
+game is set up as a person would: every person presses Start in the bot's chat, the first
+sends /domino in the group, the others press «Играю» (or the creator adds computers), the
+creator presses «Начать». Then the people press as soon as their hand message says it is their turn
 (first a playable tile, then an end if asked, else draw or knock).
 
 A person waits for the answer to their press (the spinner on the button) before pressing
@@ -37,7 +41,11 @@ Figures, over the window from the first «Начать» press until the run sto
   shown), p50/p99/max in ms;
 - the bot's peak RSS (VmHWM from /proc/<pid>/status) in MB; the CPU the bot and this
   process used, in % of one core;
-- the handler time aiogram logs for every update, and the exceptions in the bot's log.
+- the handler time aiogram logs for every update, and the exceptions in the bot's log;
+- the computers' decision times per level (from the request to the decision, the wait for
+  the thinker's process pool included), p50/p95/max in ms, and how many strong decisions
+  missed their deadline and were made by the medium level instead: the thinker's summary,
+  which the bot logs as it stops (``bot.thinker``).
 
 Measured on the 2-core development machine (shared with other work), bot at commit
 06e945f, 4 people a game, 30 s: N=50: 21-25 moves/s, press -> answer p50 7.4-9.4 s,
@@ -83,6 +91,9 @@ SETUP_CONCURRENCY = 25  # games set up at once (setup is not measured)
 NO_CHANGE_RETRY = 2.0  # seconds after an answer with no change to the hand: press again
 GOAT_MARK = "Козёл —"  # the match-end announcement in the group
 HANDLED = re.compile(r"Update id=\d+ is handled\. Duration (\d+) ms")
+THINKER = re.compile(r"thinker: (.*) (\d+) fallbacks to medium$", re.MULTILINE)
+DECISIONS = re.compile(r"(\w+) (\d+) decisions p50 ([\d.]+) ms p95 ([\d.]+) ms max ([\d.]+) ms")
+LEVEL_NAMES = {"easy": "Лёгкий", "medium": "Средний", "hard": "Сильный"}  # as the lobby shows
 MB = 1024 * 1024
 
 
@@ -263,9 +274,15 @@ class Player:
 
 
 async def set_up(
-    fake: FakeTelegram, hub: Hub, number: int, people: int, limit: asyncio.Semaphore
+    fake: FakeTelegram,
+    hub: Hub,
+    number: int,
+    people: int,
+    level: str | None,
+    limit: asyncio.Semaphore,
 ) -> Game:
-    """One group with its lobby full (4/4), not yet started."""
+    """One group with its lobby full (4/4), its computers at `level` (None: as added),
+    not yet started."""
     async with limit:
         users = [
             fake.add_user(f"Игрок {number}-{seat + 1}", username=f"p{number}_{seat + 1}")
@@ -287,8 +304,21 @@ async def set_up(
         for _ in range(4 - people):
             await creator.press(lobby, data=button_data(lobby, "компьютер"), timeout=60)
         await hub.until(group, lambda: "(4/4)" in lobby.content, SETUP_TIMEOUT)
+        if level is not None:
+            for computer in range(1, 5 - people):
+                wanted = f"Компьютер {computer} · {LEVEL_NAMES[level]}"
+                while wanted not in lobby.content:  # each press switches to the next level
+                    shown = lobby.content
+                    data = button_data(lobby, f"Компьютер {computer} ·")
+                    await creator.press(lobby, data=data, timeout=60)
+                    await hub.until(group, changed(lobby, shown), SETUP_TIMEOUT)
         game.lobby = lobby
         return game
+
+
+def changed(message: StoredMessage, shown: str) -> Callable[[], bool]:
+    """Whether `message` shows something other than `shown` now."""
+    return lambda: message.content != shown
 
 
 def shape(text: str) -> str:
@@ -368,11 +398,16 @@ async def run(args: argparse.Namespace, workdir: Path, tally: Tally) -> tuple[Me
         setup_started = time.perf_counter()
         limit = asyncio.Semaphore(SETUP_CONCURRENCY)
         games = await asyncio.gather(
-            *(set_up(fake, hub, n + 1, args.people, limit) for n in range(args.games))
+            *(
+                set_up(fake, hub, n + 1, args.people, args.computers, limit)
+                for n in range(args.games)
+            )
         )
         print(
-            f"set up {len(games)} lobbies ({args.people} people + {4 - args.people} computers "
-            f"each) in {time.perf_counter() - setup_started:.1f} s; bot RSS then "
+            f"set up {len(games)} lobbies ({args.people} "
+            f"{'person' if args.people == 1 else 'people'} + {4 - args.people} computers "
+            f"{args.computers or 'medium'} each) in {time.perf_counter() - setup_started:.1f} s; "
+            "bot RSS then "
             f"{proc_status(pid, 'VmRSS') / MB:.0f} MB",
             flush=True,
         )
@@ -483,6 +518,16 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
             f"{percentile(handled, 0.5):.0f} ms, p99 {percentile(handled, 0.99):.0f} ms "
             f"over {len(handled)} updates"
         )
+    thinker = THINKER.search(log)
+    if thinker is None:
+        print("computer decisions: the thinker's summary is not in the bot's log")
+    else:
+        for level, count, p50, p95, most in DECISIONS.findall(thinker[1]):
+            print(
+                f"computer decisions, {level}: p50 {p50} ms, p95 {p95} ms, max {most} ms "
+                f"({count} decisions, from request to decision)"
+            )
+        print(f"strong decisions past their deadline, made by medium instead: {thinker[2]}")
     print(f"bot peak RSS: {m.peak_rss / MB:.1f} MB (VmHWM)")
     print(
         f"CPU in the window: bot {m.bot_cpu / m.seconds * 100:.0f}% of a core, "
@@ -520,9 +565,16 @@ def main() -> None:
     parser.add_argument(
         "--people",
         type=int,
-        choices=(2, 4),
-        default=4,
-        help="scripted people per game; the other seats get computer players (default 4)",
+        choices=(1, 2, 3, 4),
+        default=None,
+        help="scripted people per game; the other seats get computer players (default 4, "
+        "or 1 with --computers)",
+    )
+    parser.add_argument(
+        "--computers",
+        choices=tuple(LEVEL_NAMES),
+        default=None,
+        help="the computers' level, set in each lobby (default: medium, as added)",
     )
     parser.add_argument(
         "--slice", type=float, default=5.0, help="seconds per slice of the timeline (default 5)"
@@ -530,6 +582,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a tiny run: 2 games, 5 seconds")
     parser.add_argument("--keep", action="store_true", help="keep the bot's database and log")
     args = parser.parse_args()
+    if args.people is None:
+        args.people = 1 if args.computers else 4
     if args.quick:
         args.games, args.seconds = 2, 5.0
     workdir = Path(tempfile.mkdtemp(prefix="bench-e2e-"))

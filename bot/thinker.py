@@ -48,7 +48,7 @@ from domino.views import MatchView
 log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET = 0.25  # seconds a hard decision may take, from its request
-DEFAULT_MARGIN = 0.05  # seconds after the deadline before medium decides instead
+DEFAULT_MARGIN = 0.03  # seconds after the deadline before medium decides instead
 DEFAULT_WORKERS = 1  # hard searches at once: one of the machine's two cores
 KEPT_TIMES = 100_000  # decision times kept per level (the oldest are forgotten)
 
