@@ -235,8 +235,16 @@ def badge(
     )
 
 
+class Pen(ImageDraw.ImageDraw):
+    """An ImageDraw that knows its canvas, so that `write` can paste emoji on it."""
+
+    def __init__(self, canvas: Image.Image) -> None:
+        super().__init__(canvas)
+        self.canvas = canvas
+
+
 def write(
-    draw: ImageDraw.ImageDraw,
+    pen: Pen,
     xy: tuple[float, float],
     label: str,
     size: int,
@@ -245,10 +253,41 @@ def write(
     anchor: str = "la",
     max_width: int | None = None,
 ) -> float:
-    """Draw `label` (cleaned, and cut to `max_width` if given); return its width."""
+    """Draw `label` (cleaned, and cut to `max_width` if given); return its width.
+
+    Text DejaVu draws is drawn as text; an emoji is pasted in colour, centred on the
+    text's middle (`text.runs`), and the canvas is marked as holding colours the fixed
+    palette lacks (`encode_png`)."""
     shown = text.clean(label, bold) if max_width is None else text.fit(label, size, max_width, bold)
-    draw.text(xy, shown, font=text.font(size, bold), fill=fill, anchor=anchor)
-    return text.width(shown, size, bold)
+    f = text.font(size, bold)
+    pieces = text.runs(shown, bold)
+    if not any(emoji for _, emoji in pieces):
+        pen.text(xy, shown, font=f, fill=fill, anchor=anchor)
+        return text.width(shown, size, bold)
+    total = text.width(shown, size, bold)
+    ascent, descent = f.getmetrics()
+    x, y = xy
+    x -= {"l": 0.0, "m": total / 2, "r": total}[anchor[0]]
+    baseline = y + {
+        "a": ascent,
+        "t": ascent,
+        "m": (ascent - descent) / 2,
+        "s": 0,
+        "b": -descent,
+        "d": -descent,
+    }[anchor[1]]
+    middle = baseline - (ascent - descent) / 2
+    for run, emoji in pieces:
+        if not emoji:
+            pen.text((x, baseline), run, font=f, fill=fill, anchor="ls")
+            x += f.getlength(run)
+            continue
+        for char in run:
+            sprite = text.emoji_sprite(char, size)
+            paste(pen.canvas, sprite, round(x), round(middle - sprite.height / 2))
+            pen.canvas.info.setdefault(COLOURFUL, []).append(sprite)
+            x += sprite.width
+    return total
 
 
 def palette_colours() -> tuple[RGB, ...]:
@@ -286,11 +325,37 @@ def _palette() -> Image.Image:
 
 
 PNG_LEVEL = 6  # zlib level for the 8-bit PNG: small files, still a few ms
+COLOURFUL = "domino-colourful"
+"""The key in a canvas's `info` listing the sprites pasted in colours of their own
+(emoji), for `encode_png`."""
+
+
+def _palette_with(sprites: list[Image.Image]) -> Image.Image:
+    """The fixed palette, its free entries filled with the sprites' own colours (an
+    octree of them over the panel colour), so that the UI's colours stay exact."""
+    colours = palette_colours()
+    strip = Image.new("RGB", (sum(s.width for s in sprites), max(s.height for s in sprites)), PANEL)
+    x = 0
+    for sprite in sprites:
+        strip.paste(sprite, (x, 0), sprite)
+        x += sprite.width
+    free = 256 - len(colours)
+    own = strip.quantize(colors=free, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    flat = (own.getpalette() or [])[: 3 * free]
+    extra = [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3)]
+    padded = [*colours, *extra]
+    padded += [colours[0]] * (256 - len(padded))
+    image = Image.new("P", (1, 1))
+    image.putpalette([channel for colour in padded for channel in colour])
+    return image
 
 
 def encode_png(canvas: Image.Image) -> bytes:
-    """`canvas` (RGB) as an 8-bit palette PNG, each pixel the nearest palette colour."""
-    paletted = canvas.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    """`canvas` (RGB) as an 8-bit palette PNG, each pixel the nearest palette colour;
+    the palette is the fixed one, with the colours of any emoji drawn added."""
+    sprites = canvas.info.get(COLOURFUL)
+    palette = _palette_with(sprites) if sprites else _palette()
+    paletted = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     paletted.save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()

@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from domino.tiles import SET_SIZE
 from domino.views import Account, MatchView, OutcomeKind, RoundOutcome
-from render import draw
+from render import draw, text
 from render.geometry import RenderError
 
 LANGS = ("ru", "en")
@@ -53,6 +53,7 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "turned": "кто ходит первым: открытые кости",
                 "and": " и ",
                 "teams": "АБ",
+                "player_n": "Игрок {n}",
             }
         ),
         "en": MappingProxyType(
@@ -86,6 +87,7 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "turned": "who leads: the turned tiles",
                 "and": " and ",
                 "teams": "AB",
+                "player_n": "Player {n}",
             }
         ),
     }
@@ -141,6 +143,15 @@ def loser_word(view: MatchView, lang: str = "ru") -> str:
 def check_names(view: MatchView, names: Sequence[str]) -> None:
     if len(names) != view.players:
         raise RenderError(f"{view.players} players need {view.players} names, got {len(names)}")
+
+
+def shown_names(names: Sequence[str], lang: str = "ru") -> list[str]:
+    """The names as drawn: a name with nothing drawable in it (only spaces, marks no
+    font has) is «Игрок N» by its seat, so no seat, row or «ход:» is ever empty."""
+    return [
+        name if text.clean(name, True) and text.clean(name) else word("player_n", lang, n=seat + 1)
+        for seat, name in enumerate(names)
+    ]
 
 
 def account(view: MatchView, acc: Account) -> tuple[str, draw.RGB]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from domino.views import MatchView, OutcomeKind, RoundResult
 from render import draw, labels
@@ -32,10 +32,11 @@ def render_scores(
     """The score sheet as PNG bytes of `SCORES_SIZE`; `result` defaults to the last round;
     the words in `lang` (`labels.LANGS`)."""
     labels.check_names(view, names)
+    names = labels.shown_names(names, lang)
     if result is None and view.results:
         result = view.results[-1]
     canvas = Image.new("RGB", SCORES_SIZE, draw.BACKGROUND)
-    pen = ImageDraw.Draw(canvas)
+    pen = draw.Pen(canvas)
     _heading(canvas, pen, view, names, result, lang)
     top = 264
     pen.line((40, top - 14, WIDTH - 40, top - 14), fill=draw.PANEL_EDGE, width=2)
@@ -62,7 +63,7 @@ def render_scores(
 
 def _heading(
     canvas: Image.Image,
-    pen: ImageDraw.ImageDraw,
+    pen: draw.Pen,
     view: MatchView,
     names: Sequence[str],
     result: RoundResult | None,
@@ -122,7 +123,7 @@ def _eggs_note(view: MatchView, names: Sequence[str], result: RoundResult | None
 
 def _row(
     canvas: Image.Image,
-    pen: ImageDraw.ImageDraw,
+    pen: draw.Pen,
     view: MatchView,
     names: Sequence[str],
     result: RoundResult | None,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from domino.tiles import Tile
 from domino.views import MatchView
@@ -43,8 +43,9 @@ def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> byt
     """The table of `view` as PNG bytes of `TABLE_SIZE`; `names` per seat, the words in
     `lang` (`labels.LANGS`)."""
     labels.check_names(view, names)
+    names = labels.shown_names(names, lang)
     canvas = Image.new("RGB", TABLE_SIZE, draw.BACKGROUND)
-    pen = ImageDraw.Draw(canvas)
+    pen = draw.Pen(canvas)
     _title(canvas, pen, view, names, lang)
     _cards(canvas, pen, view, names, lang)
     pen.rounded_rectangle(
@@ -64,7 +65,7 @@ def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> byt
 
 
 def _title(
-    canvas: Image.Image, pen: ImageDraw.ImageDraw, view: MatchView, names: Sequence[str], lang: str
+    canvas: Image.Image, pen: draw.Pen, view: MatchView, names: Sequence[str], lang: str
 ) -> None:
     mid_y = (_TITLE.y0 + _TITLE.y1) / 2
     x = _TITLE.x0 + 4
@@ -106,7 +107,7 @@ def _status(view: MatchView, names: Sequence[str], lang: str) -> str:
 
 
 def _cards(
-    canvas: Image.Image, pen: ImageDraw.ImageDraw, view: MatchView, names: Sequence[str], lang: str
+    canvas: Image.Image, pen: draw.Pen, view: MatchView, names: Sequence[str], lang: str
 ) -> None:
     n = view.players
     gap = 12
@@ -184,7 +185,7 @@ def _turned(canvas: Image.Image, right: int, top: int, tile: Tile) -> int:
 
 
 def _hand(
-    canvas: Image.Image, pen: ImageDraw.ImageDraw, left: int, right: int, bottom: int, count: int
+    canvas: Image.Image, pen: draw.Pen, left: int, right: int, bottom: int, count: int
 ) -> None:
     """Face-down tiles for the count, as many as fit between `left` and `right`, then
     the number itself."""
@@ -207,7 +208,7 @@ def _hand(
     )
 
 
-def _tiles(canvas: Image.Image, pen: ImageDraw.ImageDraw, geometry: TableGeometry) -> None:
+def _tiles(canvas: Image.Image, pen: draw.Pen, geometry: TableGeometry) -> None:
     u = geometry.unit
     last = max(box.placement.seq for box in geometry.tiles)
     for box in geometry.tiles:

@@ -23,11 +23,27 @@ def test_cyrillic_is_in_the_font() -> None:
     assert text.clean("Козёл") == "Козёл"
 
 
-def test_glyphs_the_font_lacks_are_dropped_not_drawn_as_boxes() -> None:
-    assert not text.has_glyph("🐐")
-    assert not text.has_glyph("🥚")
-    assert text.clean("Вася 🐐") == "Вася"
-    assert text.clean("🐐🐐") == ""
+def test_glyphs_no_font_has_are_dropped_not_drawn_as_boxes() -> None:
+    assert not text.has_glyph("\U0010fffd") and not text.has_emoji("\U0010fffd")
+    assert text.clean("Вася \U0010fffd") == "Вася"
+    assert text.clean("\U0010fffd\u200d\ufe0f") == ""
+
+
+def test_emoji_come_from_the_emoji_font_per_character() -> None:
+    """DejaVu lacks 🐐 and 🥚; Noto Color Emoji draws them (issue 15, item 3)."""
+    assert not text.has_glyph("🐐") and text.has_emoji("🐐") and text.is_emoji("🥚")
+    assert text.clean("Вася 🐐") == "Вася 🐐"
+    assert text.clean("🐐🐐") == "🐐🐐"
+    assert text.runs("Борис 🎲🐐!") == [("Борис ", False), ("🎲🐐", True), ("!", False)]
+    assert text.clean("👍🏽") == "👍"  # a skin tone alone would be a colour swatch
+
+
+def test_the_emoji_font_is_shipped_with_its_licence() -> None:
+    assert (text.FONT_DIR / text.EMOJI_FILE).is_file()
+    assert "SIL OPEN FONT LICENSE" in (text.FONT_DIR / "LICENSE-NotoColorEmoji").read_text()
+    sprite = text.emoji_sprite("🐐", 28)
+    assert sprite.mode == "RGBA" and sprite.size == text.emoji_size(28)
+    assert sprite.getbbox() is not None  # not blank
 
 
 def test_control_characters_become_spaces() -> None:

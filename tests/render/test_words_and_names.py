@@ -1,0 +1,206 @@
+"""What the pictures write (issue 15, items 2 and 3): every word in the group's
+language, and every name drawn, emoji included, never an empty one.
+
+The words are checked where they are drawn: every string handed to Pillow's text
+drawing is recorded while whole matches of every game are drawn in English, table and
+score sheet, move by move; none may hold a Cyrillic letter. The emoji are checked by
+their pixels: a name drawn alone differs from a blank, exactly where the emoji is.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+from PIL import Image, ImageDraw
+
+from domino.match import Match
+from domino.players import GreedyPlayer, RandomPlayer
+from domino.variants import VARIANTS, find_variant
+from render import SCORES_SIZE, TABLE_SIZE, draw, labels, render_scores, render_table, text
+
+CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+ENGLISH_NAMES = ("Alice", "Bob", "Carol", "Dave")
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every string Pillow is asked to draw as text, in order."""
+    seen: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: object, label: object, *a: object, **k: object):  # type: ignore[no-untyped-def]
+        seen.append(str(label))
+        return original(self, xy, label, *a, **k)  # type: ignore[arg-type,type-var]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    yield seen
+
+
+def whole_match(key: str, players: int, seed: int) -> Iterator[Match]:
+    """A seeded match of `key`, yielded after every move (and before the first)."""
+    match = Match.new(find_variant(key).ruleset, players, seed=seed)
+    rng = random.Random(seed)
+    player = RandomPlayer(rng) if seed % 2 else GreedyPlayer()
+    yield match
+    while not match.over:
+        seat = match.turn
+        assert seat is not None
+        match.apply(player.choose(match.view(seat)), seat)
+        yield match
+
+
+def variants_and_sizes() -> list[tuple[str, int]]:
+    cases = []
+    for variant in VARIANTS:
+        key = variant.key.value
+        for players in (2, 3, 4):
+            try:
+                Match.new(variant.ruleset, players, seed=0)
+            except ValueError:
+                continue
+            cases.append((key, players))
+    return cases
+
+
+@pytest.mark.parametrize(("key", "players"), variants_and_sizes())
+def test_an_english_picture_draws_no_russian_word(
+    drawn: list[str], key: str, players: int
+) -> None:
+    """Every picture kind along a whole match: the empty table, turned tiles (S-2),
+    moves (every 15th), went out or fish, the eggs, the score sheet of each round, the
+    match's end with its loser or winner."""
+    names = ENGLISH_NAMES[:players]
+    rounds = 0
+    for moves, match in enumerate(whole_match(key, players, seed=players)):
+        view = match.view(None)
+        start = not view.round.layout.placements
+        if start or view.round.outcome is not None or view.over or moves % 15 == 0:
+            render_table(view, names, "en")
+        if len(view.results) > rounds or view.over:
+            rounds = len(view.results)
+            render_scores(view, names, None, "en")
+    render_scores(match.view(None), names, match.view(None).results[0], "en")
+    assert drawn, "nothing was recorded: the pictures no longer draw through ImageDraw.text"
+    russian = sorted({label for label in drawn if CYRILLIC.search(label)})
+    assert not russian, f"Russian drawn on English pictures of {key}: {russian}"
+
+
+def test_every_picture_word_has_an_english_form_without_russian_letters() -> None:
+    """The words a picture may draw but a given match may not reach (eggs, a drawn
+    round, too few to write), checked in the dictionary itself."""
+    ru_keys = {key for key in labels._WORDS["ru"]}
+    assert set(labels._WORDS["en"]) == ru_keys
+    values = {"n": 3, "name": "Bob", "names": "Bob", "game": "Kozel", "target": 101}
+    for key in ru_keys:
+        assert not CYRILLIC.search(labels.word(key, "en", **values)), key
+    for words in (labels.LOSERS["en"], labels.NAMES["en"]):
+        assert not any(CYRILLIC.search(w) for w in words.values())
+    assert len(labels.NAMES["en"]) == len(VARIANTS)  # every game's name in English
+
+
+# ------------------------------------------------------------------ names with emoji
+
+
+def name_alone(name: str, size: int = 28) -> Image.Image:
+    """`name` written by `draw.write` on a blank canvas, as the card's name is."""
+    canvas = Image.new("RGB", (900, 60), draw.PANEL)
+    draw.write(draw.Pen(canvas), (10, 10), name, size, draw.INK, bold=True, max_width=880)
+    return canvas
+
+
+def blank() -> Image.Image:
+    return Image.new("RGB", (900, 60), draw.PANEL)
+
+
+def changed_columns(image: Image.Image) -> list[int]:
+    """The x of every column that differs from the blank canvas."""
+    return [
+        x
+        for x in range(image.width)
+        if any(image.getpixel((x, y)) != draw.PANEL for y in range(image.height))
+    ]
+
+
+@pytest.mark.parametrize("name", ["🦊🦊🦊", "🐐", "🎲"])
+def test_an_emoji_only_name_draws_coloured_glyphs(name: str) -> None:
+    image = name_alone(name)
+    assert image.tobytes() != blank().tobytes()
+    columns = changed_columns(image)
+    width = text.emoji_size(28)[0] * len(name)
+    # The drawing spans the emoji's whole width, not a dot: every emoji has ink.
+    assert columns[0] <= 10 + width // (2 * len(name)) and columns[-1] >= 10 + width // 2
+    colours = {image.getpixel((x, y)) for x in columns for y in range(image.height)}
+    greys = {c for c in colours if isinstance(c, tuple) and max(c) - min(c) < 24}
+    assert len(colours - greys) > 10, "the emoji are not in colour"
+
+
+def test_a_name_with_emoji_draws_them_after_the_letters() -> None:
+    letters = name_alone("Борис")
+    both = name_alone("Борис 🎲🐐")
+    letters_end = changed_columns(letters)[-1]
+    after = [x for x in changed_columns(both) if x > letters_end + 4]
+    assert len(after) >= text.emoji_size(28)[0], "nothing drawn where «🎲🐐» is"
+    # The letters themselves are drawn the same with or without the emoji after them.
+    box = (0, 0, letters_end + 1, 60)
+    assert letters.crop(box).tobytes() == both.crop(box).tobytes()
+
+
+def test_a_cut_name_keeps_its_emoji_within_the_width() -> None:
+    name = "🦊" * 60
+    shown = text.fit(name, 28, 300, bold=True)
+    assert shown.endswith(text.ELLIPSIS) and "🦊" in shown
+    assert text.width(shown, 28, bold=True) <= 300
+
+
+@pytest.mark.parametrize("lang", labels.LANGS)
+@pytest.mark.parametrize("name", ["", "   ", "\u200b\u200d", "\ufe0f", "\x00\x01"])
+def test_a_name_with_nothing_to_draw_becomes_player_n(name: str, lang: str) -> None:
+    names = ["Alice", name, "Carol"]
+    shown = labels.shown_names(names, lang)
+    assert shown == ["Alice", labels.word("player_n", lang, n=2), "Carol"]
+    assert shown[1] == ("Игрок 2" if lang == "ru" else "Player 2")
+
+
+def test_an_emoji_only_name_is_kept_as_it_is() -> None:
+    assert labels.shown_names(["🦊🦊🦊", "Борис 🎲🐐"]) == ["🦊🦊🦊", "Борис 🎲🐐"]
+
+
+def test_no_seat_card_turn_line_or_score_row_is_drawn_without_a_name(
+    drawn: list[str],
+) -> None:
+    """A name of nothing drawable, on the seat to move, on the table and the score
+    sheet: the card, the status line and the row say «Игрок N»; «🦊🦊🦊» is drawn."""
+    match = Match.new(find_variant("kozel").ruleset, 3, seed=5)
+    view = match.view(None)
+    turn = view.round.turn
+    assert turn is not None
+    names = ["🦊🦊🦊", "Борис 🎲🐐", "Алиса"]
+    names[turn] = "\u200b"
+    player = f"Игрок {turn + 1}"
+    png = render_table(view, names, "ru")
+    assert Image.open(io.BytesIO(png)).size == TABLE_SIZE
+    assert f"ход: {player}" in drawn  # the status line
+    assert drawn.count(player) == 1  # the seat's card
+    assert not [label for label in drawn if label.strip() in ("", "ход:")]
+    drawn.clear()
+    png = render_scores(view, names, None, "ru")
+    assert Image.open(io.BytesIO(png)).size == SCORES_SIZE
+    assert player in drawn  # the score row
+    assert not [label for label in drawn if not label.strip()]
+
+
+def test_a_picture_with_emoji_keeps_the_fixed_colours_exact() -> None:
+    """The palette gains the emoji's colours in its free entries; the UI's own colours
+    stay exact (the structural tests look for them)."""
+    match = Match.new(find_variant("kozel").ruleset, 4, seed=1)
+    png = render_table(match.view(None), ["🦊🦊🦊", "Борис 🎲🐐", "Alice", "Bob"])
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    found = image.getcolors(maxcolors=1 << 16)
+    assert found is not None
+    present = {colour for _, colour in found}
+    for colour in (draw.BACKGROUND, draw.PANEL, draw.FELT, draw.INK):
+        assert colour in present
