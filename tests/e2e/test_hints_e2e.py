@@ -42,6 +42,16 @@ def hint_data(message: StoredMessage) -> str | None:
     return None
 
 
+def turn_data(message: StoredMessage) -> list[str]:
+    """The callback data of the hand's buttons drawn for a move (not the off-turn tiles)."""
+    return [
+        data
+        for button in message.buttons
+        if (data := button.callback_data or "").startswith(MOVE_PREFIX)
+        and data.split(":")[3] != MoveKind.INFO.value
+    ]
+
+
 def seat_of(bot: BotProcess, user_id: int) -> int:
     rows = bot.stored("SELECT seat FROM seats WHERE user_id = ? ORDER BY game_id DESC", user_id)
     seat = rows[0][0]
@@ -118,6 +128,7 @@ async def test_a_hint_goes_to_its_owner_only_and_is_counted_in_the_match_record(
     again = await alice.press(hand, data=data, timeout=PRESS_SECONDS)
     assert again.text == first.text or not again.show_alert, again  # shown again, or «wait»
     # Боб is seated but it is not his turn; Ева holds no seat: neither gets the hint.
+    await fakegram.wait_for(lambda: not plain.my_turn(), timeout=REPLY_SECONDS)
     bob_hand = plain.hand()
     assert bob_hand is not None and hint_data(bob_hand) is None  # off turn: no button
     off_turn = await bob.forge_press(bob_hand, data)
@@ -213,16 +224,24 @@ async def test_hints_off_in_settings_hide_the_button_and_refuse_an_old_one(
     assert bot.stored("SELECT COUNT(*) FROM hints") == [(0,)]
     moves = len(bot.stored_match().log)
 
-    # From the next redraw on, no hand shows it.
-    assert await person.take_turn()
+    # From the next redraw on, no hand shows it: Алиса moves (a tile that fits two ends
+    # asks which first), the computer answers, and her next turn's hand has no «💡».
+    while len(bot.stored_match().log) == moves:
+        await person.take_turn()
+        await settle(fakegram)
+
+    def next_turn_drawn() -> bool:
+        hand = person.hand()
+        numbers = [int(d.split(":")[2]) for d in turn_data(hand)] if hand else []
+        return person.my_turn() and bool(numbers) and min(numbers) > moves
+
     await fakegram.wait_for(
-        lambda: person.my_turn() or bot.stored_match().over, timeout=REPLY_SECONDS
+        lambda: next_turn_drawn() or bot.stored_match().over, timeout=REPLY_SECONDS
     )
-    await settle(fakegram)
-    if person.my_turn():
+    if not bot.stored_match().over:
         fresh = person.hand()
-        assert fresh is not None and hint_data(fresh) is None
-    assert len(bot.stored_match().log) > moves
+        assert fresh is not None
+        assert hint_data(fresh) is None, [b.text for b in fresh.buttons]
     assert bot.stored("SELECT COUNT(*) FROM hints") == [(0,)]
     owners = {seat_of(bot, alice.id): alice.id}
     assert assert_hands_private(fakegram, bot.stored_match(), owners) > 0
