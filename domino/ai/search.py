@@ -35,14 +35,24 @@ from domino.ai.sampling import Sampler
 from domino.errors import NotYourTurn
 from domino.layout import layout_of
 from domino.round import Round
-from domino.rules import Ruleset
+from domino.rules import LayoutKind, Ruleset
 from domino.scoring import match_deciders, seat_values
 from domino.tiles import ALL_TILES, BLANK_DOUBLE, TILE_VALUE
 from domino.variants import Classic, Kozel, Sport
 from domino.views import Account, MatchView, RoundOutcome
 
 DEFAULT_WORLDS = 32
-"""Worlds sampled per decision when no deadline cuts the search short."""
+"""The most worlds a decision samples when no deadline cuts the search short."""
+
+ROLLOUTS = 160
+"""Round play-outs a decision may spend (worlds times legal actions) on a line, where
+the mask kernel plays them; a position with many choices searches fewer worlds
+(`HardPlayer.worlds_for`), never fewer than `MIN_WORLDS`."""
+
+SLOW_ROLLOUTS = 40
+"""The same on a spinner or with closes (Осёл), where play-outs step through the API."""
+
+MIN_WORLDS = 6
 
 _ROUND_GAIN: dict[tuple[str, int, int], tuple[float, float]] = {
     ("kozel", 2, 2): (6.9, 146.0),
@@ -160,6 +170,15 @@ class HardPlayer:
         self.searched = 0
         self.smart = True
 
+    def worlds_for(self, view: MatchView, choices: int) -> int:
+        """The worlds a decision among `choices` legal actions samples: the play-outs
+        `ROLLOUTS` (`SLOW_ROLLOUTS` off the line kernel) shared among the choices,
+        within `MIN_WORLDS` and `worlds`. Fixed by the position, so a seed reproduces
+        the decision."""
+        fast = view.ruleset.layout is LayoutKind.LINE and not view.ruleset.game.may_close
+        budget = ROLLOUTS if fast else SLOW_ROLLOUTS
+        return min(self.worlds, max(MIN_WORLDS, budget // choices))
+
     def choose(self, view: MatchView) -> Action:
         return self.decide(view).action
 
@@ -187,7 +206,7 @@ class HardPlayer:
         totals = [0.0] * len(legal)
         deadline = self.deadline
         searched = 0
-        for _ in range(self.worlds):
+        for _ in range(self.worlds_for(view, len(legal))):
             if deadline is not None and time.monotonic() >= deadline:
                 break
             world = sampler.sample(rng)

@@ -141,3 +141,41 @@ def test_match_value_orders_accounts() -> None:
     assert sport([Account(150, 0, True), Account(50, 0, True)], 0) > 0.5
     chances = race([10, 50, 50], 10.0, 100.0)
     assert abs(sum(chances) - 1) < 1e-9 and chances[0] > chances[1]
+
+
+def _stepped(round_: Round) -> tuple[object, tuple[int, ...], int]:
+    """`Round.greedy_playout`'s policy stepped through the public API."""
+    from domino.round import _greedy_rank
+
+    while round_.outcome is None:
+        legal = round_.legal_actions()
+        best = legal[0]
+        for action in legal[1:]:
+            if _greedy_rank(action) > _greedy_rank(best):
+                best = action
+        round_.apply(best)
+    last = round_.history[-1]
+    assert hasattr(last, "tile")
+    hands = tuple(round_.hand_mask(s) for s in range(round_.players))
+    return round_.outcome, hands, last.tile.index
+
+
+@pytest.mark.parametrize("variant", ["kozel", "classic", "sea_kozel", "sport"])
+def test_the_line_kernel_plays_the_greedy_policy(variant: str) -> None:
+    """`_core.line_greedy_playout` plays the game the greedy policy plays through the
+    API (M-3's two doubles included), from many mid-round positions."""
+    ruleset = find_variant(variant).ruleset
+    rng = random.Random(variant)
+    for seed in range(40):
+        players = rng.choice(sorted(p for p in ruleset.hand_sizes if p <= 4))
+        match = Match.new(ruleset, players, seed)
+        for _ in range(rng.randrange(1, 12)):
+            legal = match.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))])
+            if match.round_no > 1 or match.over:
+                break
+        if match.round_no > 1 or match.over:
+            continue
+        fresh = match.round.copy()
+        assert fresh.greedy_playout() == _stepped(match.round.copy())
+        assert match.round.copy().greedy_playout(smart=True)[0].kind is not None
