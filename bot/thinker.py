@@ -42,6 +42,7 @@ from domino.actions import Action
 from domino.ai import Computer, Decision, Level, computer
 from domino.match import Match
 from domino.rules import Ruleset
+from domino.tiles import Tile, tile
 from domino.variants import VARIANTS
 from domino.views import MatchView
 
@@ -52,9 +53,13 @@ DEFAULT_MARGIN = 0.03  # seconds after the deadline before medium decides instea
 DEFAULT_WORKERS = 1  # hard searches at once: one of the machine's two cores
 KEPT_TIMES = 100_000  # decision times kept per level (the oldest are forgotten)
 
-# A view crosses to the worker pickled. Its `Ruleset` holds read-only mappings, which
-# pickle cannot take: it travels as its stored form (`to_dict`) and is rebuilt there.
+# A view crosses to the worker pickled, and the decision comes back so. Its `Ruleset`
+# holds read-only mappings, which pickle cannot take: it travels as its stored form
+# (`to_dict`) and is rebuilt there. Tiles are interned (the engine compares them by
+# identity): each travels as its pips and is the interned tile again on the other side.
+# Both processes import this module (the worker to find `_search`), so both register.
 copyreg.pickle(Ruleset, lambda rules: (Ruleset.from_dict, (rules.to_dict(),)))
+copyreg.pickle(Tile, lambda it: (tile, (it.low, it.high)))
 
 # What a worker sends back: the action, the reason and its numbers (a `Decision`'s
 # read-only `args` mapping does not pickle); None when its deadline had already passed.
@@ -243,8 +248,10 @@ class Thinker:
             log.warning("thinker: a hard decision failed: %s", type(exc).__name__)
             answer = None
         if answer is not None:
-            action, reason, args = answer
-            if action in view.round.legal:
+            sent, reason, args = answer
+            # The engine's own action object, equal to the one that came back.
+            action = next((legal for legal in view.round.legal if legal == sent), None)
+            if action is not None:
                 return Decision(action, reason, args)
             # Never expected (every level answers from `legal`); the action is not logged.
             why = "not among the legal actions"

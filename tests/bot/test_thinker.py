@@ -24,6 +24,12 @@ from tests.bot.app_setup import FakeTime, make
 def views_with_a_choice() -> Iterator[MatchView]:
     """Views of the seat to move with several legal actions, one per game and table
     size, from seeded matches played by random moves (no luck: the first such turn)."""
+    for _, view in positions_with_a_choice():
+        yield view
+
+
+def positions_with_a_choice() -> Iterator[tuple[Match, MatchView]]:
+    """The matches of `views_with_a_choice`, each with the view of its seat to move."""
     for game in VARIANTS:
         for players in sorted(game.ruleset.hand_sizes):
             rng = random.Random(players)
@@ -33,7 +39,7 @@ def views_with_a_choice() -> Iterator[MatchView]:
                 assert seat is not None
                 legal = match.legal_actions()
                 if len(legal) > 1:
-                    yield match.view(seat)
+                    yield match, match.view(seat)
                     break
                 match.apply(legal[rng.randrange(len(legal))], seat)
 
@@ -66,15 +72,18 @@ def asked_here(monkeypatch: pytest.MonkeyPatch) -> list[Level]:
 async def test_hard_decisions_come_from_the_pool_and_are_legal(
     thinker: Thinker, asked_here: list[Level]
 ) -> None:
-    views = list(views_with_a_choice())
-    assert len(views) >= len(VARIANTS)
-    for view in views:
+    positions = list(positions_with_a_choice())
+    assert len(positions) >= len(VARIANTS)
+    for match, view in positions:
         decision = await thinker.decide(view, Level.HARD)
         assert decision.action in view.round.legal
+        # The action came back from another process and still applies: the engine
+        # compares tiles by identity (they are interned).
+        match.apply(decision.action, view.round.seat)
     # Not one hard decision was made in this process, and none fell back to medium.
     assert Level.HARD not in asked_here and Level.MEDIUM not in asked_here
     assert thinker.fallbacks == 0
-    assert thinker.times()[Level.HARD].count == len(views)
+    assert thinker.times()[Level.HARD].count == len(positions)
 
 
 async def test_easy_and_medium_decide_inline_and_legally(
