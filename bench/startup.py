@@ -1,15 +1,18 @@
 """How long the bot takes from its process start to its first long poll (issue 15, item 14).
 
-    .venv/bin/python bench/startup.py [--runs 5] [--before REV] [--after REV] [--no-before]
+    .venv/bin/python bench/startup.py [--runs 5] [--after REV] [--before REV] [--paths P ...]
 
 Starts `python -m bot` as the README's run command does, against the fake Telegram
 (tests/fakegram, in this process), with an empty database, and notes when the fake
 sees its first getMe (the imports and the database are done) and its first getUpdates
-(the bot is serving). Prints the median of `--runs` starts in ms, for this work tree
-("after", or the commit `--after`) and for the commit `--before` ("before", default:
-main just before item 14's changes), each commit checked out with `git worktree` in a
-temporary folder and run with the same interpreter; the trees are started in turns,
-so a load on the machine falls on both alike. The worktrees are removed at the end.
+(the bot is serving). Prints the median of `--runs` starts in ms for two trees, each
+checked out with `git worktree` in a temporary folder and run with the same
+interpreter: "after" is the commit `--after` (default HEAD); "before" is the same
+commit with `--paths` (default: bot/__main__.py, the start-up's own file) as they were
+at `--before` (default: main before issue 15's item 14), so the two differ in the
+start-up code only, not in what others changed meanwhile. The trees are started in
+turns, so a load on the machine falls on both alike; the worktrees are removed at the
+end.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fakegram import FakeTelegram  # noqa: E402
 
-BASELINE = "fd01a6d~1"  # main just before item 14's changes to bot/__main__.py
+BASELINE = "b42e994"  # main before issue 15's items 13 and 14
+PATHS = ("bot/__main__.py",)
 START_SECONDS = 300.0  # a start that takes longer is reported as failed
 
 
@@ -79,7 +83,7 @@ async def one_start(tree: Path, workdir: Path) -> Start:
         cwd=tree,
         env=env,
         stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
     )
     try:
         await fake.wait_for(
@@ -87,7 +91,9 @@ async def one_start(tree: Path, workdir: Path) -> Start:
             timeout=START_SECONDS,
         )
         if "getUpdates" not in seen:
-            raise RuntimeError(f"the bot of {tree} exited with {process.returncode} at start")
+            assert process.stderr is not None
+            said = (await process.stderr.read()).decode(errors="replace")[-2000:]
+            raise RuntimeError(f"the bot of {tree} exited with {process.returncode}:\n{said}")
         return Start(seen["getMe"] - spawned, seen["getUpdates"] - spawned)
     finally:
         if process.returncode is None:
@@ -97,8 +103,9 @@ async def one_start(tree: Path, workdir: Path) -> Start:
 
 
 @contextlib.contextmanager
-def worktree(rev: str) -> Iterator[Path]:
-    """`rev` checked out in a temporary folder (git worktree), removed afterwards."""
+def worktree(rev: str, old: str | None = None, paths: tuple[str, ...] = ()) -> Iterator[Path]:
+    """`rev` checked out in a temporary folder (git worktree), with `paths` as they
+    were at `old`; removed afterwards."""
     folder = Path(tempfile.mkdtemp(prefix="domino-startup-")) / "tree"
     subprocess.run(
         ["git", "worktree", "add", "--detach", "--quiet", str(folder), rev],
@@ -106,6 +113,9 @@ def worktree(rev: str) -> Iterator[Path]:
         check=True,
     )
     try:
+        if old is not None and paths:
+            checkout = ["git", "checkout", "--quiet", old, "--", *paths]
+            subprocess.run(checkout, cwd=folder, check=True)
         yield folder
     finally:
         subprocess.run(
@@ -115,24 +125,32 @@ def worktree(rev: str) -> Iterator[Path]:
 
 
 def summary(starts: list[Start]) -> str:
+    """Medians in ms: to the first getMe (mostly imports), to the first getUpdates, and
+    between the two (the start's own calls: database, commands, picking up games)."""
     me = statistics.median(s.get_me for s in starts) * 1000
     poll = statistics.median(s.first_poll for s in starts) * 1000
+    gap = statistics.median(s.first_poll - s.get_me for s in starts) * 1000
     runs = ", ".join(f"{s.first_poll * 1000:.0f}" for s in starts)
-    return f"getMe {me:6.0f} ms, first getUpdates {poll:6.0f} ms (median of {len(starts)}: {runs})"
+    return (
+        f"getMe {me:6.0f} ms, first getUpdates {poll:6.0f} ms, getMe to getUpdates "
+        f"{gap:5.0f} ms (median of {len(starts)}; first getUpdates: {runs} ms)"
+    )
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--before", default=BASELINE, help="the commit to compare with")
-    parser.add_argument("--after", help="a commit to measure instead of this work tree")
-    parser.add_argument("--no-before", action="store_true", help="measure this tree only")
+    parser.add_argument("--after", default="HEAD", help="the commit to measure")
+    parser.add_argument("--before", default=BASELINE, help="where the old --paths come from")
+    parser.add_argument("--paths", nargs="+", default=list(PATHS), help="the start-up's files")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}", flush=True)
+    paths = tuple(args.paths)
     with contextlib.ExitStack() as stack:
-        trees = {"after": stack.enter_context(worktree(args.after)) if args.after else ROOT}
-        if not args.no_before:
-            trees = {"before": stack.enter_context(worktree(args.before)), **trees}
+        trees = {
+            "before": stack.enter_context(worktree(args.after, args.before, paths)),
+            "after": stack.enter_context(worktree(args.after)),
+        }
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         results: dict[str, list[Start]] = {name: [] for name in trees}
         for tree in trees.values():  # warm the disk cache and compile the bytecode
@@ -141,8 +159,8 @@ async def main() -> None:
             for name, tree in trees.items():
                 results[name].append(await one_start(tree, workdir))
         for name, starts in results.items():
-            label = args.before if name == "before" else args.after or "this tree"
-            print(f"{name:>6} ({label}): {summary(starts)}")
+            label = f"{args.after} with {', '.join(paths)} of {args.before}"
+            print(f"{name:>6} ({label if name == 'before' else args.after}): {summary(starts)}")
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
