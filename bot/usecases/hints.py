@@ -87,7 +87,8 @@ class Hints(UseCases):
                 decision = await self.decider.decide(view, Level.HARD)
                 stored = await self._count(game_id, person, move, decision)
             action = parse_action(stored.action)
-            return Done(Answer(hint_text(view, action, stored.reason, stored.args, lang), True))
+            text = hint_text(view, action, stored.reason, stored.args, lang)
+            return Done(Answer(text, alert=True))
         except Refusal as refusal:
             return Done(refusal.answer(lang))
 
@@ -96,11 +97,11 @@ class Hints(UseCases):
         if game is None:
             raise Refusal("alert.stale")
         seat = game.seat_of(person.id)
-        if seat is None:
+        if seat is None or seat.left:  # left for good: a computer has the seat
             raise Refusal("alert.not_in_game")
         if game.status is not GameStatus.PLAYING or game.match is None:
             raise Refusal("alert.finished")
-        if seat.left or seat.away:
+        if seat.away:
             raise Refusal("alert.away")  # a computer plays the seat: no hint needed
         if not self.settings.hints_allowed(game.chat_id):
             raise Refusal("alert.hints_off")

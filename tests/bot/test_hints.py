@@ -226,6 +226,23 @@ async def test_refusals_change_nothing(table: Table) -> None:
     assert (await table.game()).version == before.version
 
 
+async def test_no_hint_for_a_seat_a_computer_plays(table: Table) -> None:
+    """Away after three timeouts: «a computer plays for you»; left for good: not in the game."""
+    mover, move = await table.mover()
+    game = await table.game()
+    seat = game.seats.index(next(s for s in game.seats if s.user_id == mover.id))
+    for changed, key in [
+        (game.struck(seat, 3, away=True), "alert.away"),
+        (game.left_by(seat), "alert.not_in_game"),
+    ]:
+        async with table.setup.db.transaction() as tx:
+            current = await repo.load_game(tx, GAME)
+            assert current is not None
+            await repo.save_game(tx, dataclasses.replace(changed, version=current.version))
+        assert (await table.hint(mover, move)).text == t(key, Lang.RU)
+    assert table.decider.calls == 0
+
+
 async def test_a_move_made_while_the_hint_is_worked_out_leaves_it_uncounted(
     table: Table,
 ) -> None:
