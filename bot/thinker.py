@@ -154,6 +154,7 @@ class Thinker:
             level: deque(maxlen=KEPT_TIMES) for level in Level
         }
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._stopped = False  # after `stop`, no pool starts again: medium decides
 
     @property
     def running(self) -> bool:
@@ -177,6 +178,7 @@ class Thinker:
         """Start the pool and warm every worker up (importing the search, one decision)."""
         if self._pool is not None:
             return
+        self._stopped = False
         pool = self._new_pool()
         loop = asyncio.get_running_loop()
         began = self.clock()
@@ -202,8 +204,12 @@ class Thinker:
         """Shut the pool down (a search in progress ends by its deadline) and log the
         decision times."""
         pool, self._pool = self._pool, None
+        self._stopped = True
         if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+            try:
+                await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+            except RuntimeError:  # no thread left to wait in (the loop is closing)
+                pool.shutdown(wait=False, cancel_futures=True)
         log.info("thinker: %s", self.summary())
 
     def inline(self, level: Level) -> Computer:
@@ -226,27 +232,13 @@ class Thinker:
         return decision
 
     async def _hard(self, view: MatchView, began: float) -> Decision:
-        pool = self._pool if self._pool is not None else self._new_pool()
-        deadline = time.monotonic() + self.budget
-        why = "late"
-        try:
-            future = asyncio.get_running_loop().run_in_executor(
-                pool, _search, view, self.new_seed(), deadline
-            )
-            answer = await asyncio.wait_for(future, self.budget + self.margin)
-        except TimeoutError:
-            answer = None  # cancelled if it still waits in the queue; a running one ends soon
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): the next hard decision gets a new pool.
-            why = "lost: the pool broke"
-            if self._pool is pool:
-                self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
-            answer = None
-        except Exception as exc:  # a fault of the search: the game goes on at medium
-            why = f"failed ({type(exc).__name__})"
-            log.warning("thinker: a hard decision failed: %s", type(exc).__name__)
-            answer = None
+        pool = self._pool
+        if pool is None and not self._stopped:
+            pool = self._new_pool()  # never started (tests): started when first needed
+        if pool is None:
+            answer, why = None, "asked after the thinker stopped"
+        else:
+            answer, why = await self._ask(pool, view)
         if answer is not None:
             sent, reason, args = answer
             # The engine's own action object, equal to the one that came back.
@@ -263,6 +255,28 @@ class Thinker:
             (self.clock() - began) * 1000,
         )
         return computer(Level.MEDIUM, seed=self.new_seed()).decide(view)
+
+    async def _ask(
+        self, pool: concurrent.futures.ProcessPoolExecutor, view: MatchView
+    ) -> tuple[Searched, str]:
+        """The pool's answer, or None and why there is none."""
+        deadline = time.monotonic() + self.budget
+        try:
+            future = asyncio.get_running_loop().run_in_executor(
+                pool, _search, view, self.new_seed(), deadline
+            )
+            return await asyncio.wait_for(future, self.budget + self.margin), "late"
+        except TimeoutError:
+            return None, "late"  # cancelled if still queued; a running search ends soon
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the next hard decision gets a new pool.
+            if self._pool is pool:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            return None, "lost: the pool broke"
+        except Exception as exc:  # a fault of the search: the game goes on at medium
+            log.warning("thinker: a hard decision failed: %s", type(exc).__name__)
+            return None, f"failed ({type(exc).__name__})"
 
     def times(self) -> Mapping[Level, Times]:
         """Each level's decision times so far (levels with none are left out)."""

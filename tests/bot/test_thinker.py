@@ -1,6 +1,6 @@
 """The thinker (issue 14): hard decisions come from its process pool and are legal, a
-deadline that is missed falls back to medium (still legal), every level is asked with
-the seat's view only, and the pool lives and ends with the application."""
+deadline that is missed falls back to medium (still legal), each decision has a fresh
+seed, and the pool lives and ends with the application (asked after, medium answers)."""
 
 from __future__ import annotations
 
@@ -149,5 +149,11 @@ async def test_the_pool_starts_and_stops_with_the_application(tmp_path: Path) ->
         for process in workers:
             process.join(timeout=30)  # the pool waited for them; this only reaps
             assert not process.is_alive()
+        # Asked during the shutdown (an update still in hand): medium answers, and no
+        # pool starts again.
+        view = next(views_with_a_choice())
+        decision = await thinker.decide(view, Level.HARD)
+        assert decision.action in view.round.legal
+        assert thinker.processes() == [] and thinker.fallbacks == 1
     finally:
         await database.close()
