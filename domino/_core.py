@@ -273,10 +273,11 @@ def line_smart_playout(
     """`line_greedy_playout` with a policy nearer a careful player's: each mover weighs
     every fitting tile on every end it fits by the pips it sheds (1 a pip), a double
     (+6), the suits its hand keeps (+1.5 each), its tiles that fit the ends left (+1
-    each), the next seat (an opponent) left with nothing for those ends (+8, +3 while
-    it may still draw) and, with `teams` (K-1, partners opposite), the partner left
-    with nothing (-6); going out first. The mover sees the hands it is given (they are
-    a sampled world). Ties: the lowest tile, LEFT first. Returns as
+    each), the chance that the next seat (an opponent) has nothing for those ends
+    (+8, +3 while it may still draw) and, with `teams` (K-1, partners opposite), that
+    the partner has nothing (-6); going out first. The chances are guessed as a player
+    would, from the count of tiles the mover does not see (the others' hands and the
+    bazaar), not from the hands. Ties: the lowest tile, LEFT first. Returns as
     `line_greedy_playout`."""
     players = len(hands)
     suit = SUIT_MASK
@@ -303,9 +304,11 @@ def line_smart_playout(
             if not fit:  # C-7
                 turn = (turn + 1) % players
                 continue
-        nxt = hands[(turn + 1) % players]
-        partner = hands[(turn + 2) % players] if teams else -1
+        next_count = hands[(turn + 1) % players].bit_count()
+        partner_count = hands[(turn + 2) % players].bit_count() if teams else 0
         block = 8.0 if draw_pos >= draw_len else 3.0
+        hidden = open_mask & ~hand
+        hidden_count = hidden.bit_count() or 1
         best_score = -1e9
         best = -1
         best_left = True
@@ -334,10 +337,10 @@ def line_smart_playout(
                 else:
                     ends = suit[nl] | suit[nr]
                     score = base + (after & ends).bit_count()
-                    if not nxt & ends:
-                        score += block
-                    if not partner & ends:
-                        score -= 6.0
+                    miss = 1.0 - (hidden & ends).bit_count() / hidden_count
+                    score += block * miss**next_count
+                    if partner_count:
+                        score -= 6.0 * miss**partner_count
                 if score > best_score:
                     best_score, best, best_left = score, index, to_left
         if pairs and right_mask:
@@ -350,8 +353,11 @@ def line_smart_playout(
                     score = 1e6
                 else:
                     score = 2 * (left + right) + 12.0 + 1.5 * _suit_count(after)
-                    score += (after & ends).bit_count() - 6.0 * (not partner & ends)
-                    score += block * (not nxt & ends)
+                    score += (after & ends).bit_count()
+                    miss = 1.0 - (hidden & ends).bit_count() / hidden_count
+                    score += block * miss**next_count
+                    if partner_count:
+                        score -= 6.0 * miss**partner_count
                 if score > best_score:
                     hand ^= both
                     hands[turn] = hand
