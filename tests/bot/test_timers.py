@@ -20,6 +20,7 @@ from bot.callbacks import (
     BackCb,
     DefaultGameCb,
     GroupLangCb,
+    HintsCb,
     LobbyAction,
     LobbyOption,
     LobbyTimeCb,
@@ -139,14 +140,15 @@ def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
         *(GroupLangCb(lang=code).pack() for code in ("auto", "ru", "en")),
         *(LobbyTimeCb(minutes=n).pack() for n in LOBBY_TIMEOUTS),
         *(DefaultGameCb(game=key).pack() for key in PLAYABLE),
+        HintsCb(on=False).pack(),  # hints are on: the switch turns them off (issue 14)
     ]
-    games = len(PLAYABLE)
-    assert [b.text for b in buttons][-7 - games : -4 - games] == [
+    tail = len(PLAYABLE) + 1  # the default game's buttons, then the hints' switch
+    assert [b.text for b in buttons][-7 - tail : -4 - tail] == [
         "🌐 Как у создателя",
         "🇷🇺 Русский",
         "✅ 🇬🇧 English",
     ]
-    assert [b.text for b in buttons][-4 - games : -games] == [
+    assert [b.text for b in buttons][-4 - tail : -tail] == [
         "⌛ никогда",
         "⌛ 5 мин",
         "✅ ⌛ 10 мин",
