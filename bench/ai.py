@@ -12,9 +12,8 @@ One run each, printed with their 95% intervals, n and the issue's targets:
    player in every seat (or the focal pair at 0+2 and at 1+3); the interval is
    Wilson's at the effective n from the variance between the deals, since the
    seatings of a deal are not independent. Easy against 3 greedy is run too, for its
-   decision times, and each other game at its default table: medium vs greedy and
-   hard vs medium (loss rate, and the win rate where points are good).
-2. Decision time per level (median, p95; CPU and wall ms), every decision of the
+   decision times.
+2. Decision time per level (median, p95; CPU and wall ms), every decision of those
    ladder runs, one process per job.
 3. The hard level at 50 concurrent games through the bot's own thinker
    (`bot.thinker.Thinker`: its process pool, one worker by default, and its deadline,
@@ -22,8 +21,12 @@ One run each, printed with their 95% intervals, n and the issue's targets:
    person (greedy, after a think time of 1-5 s) and three hard computers; the time
    from request to decision (wall ms, median and p95) and the share of fallbacks.
 4. The `dominoes` package 6.1.0's `probabilistic_alphabeta` on its own game, four
-   players in pairs, 7 tiles each, no bazaar: `peer_move` (below) on paired deals (the
-   same hands with the teams swapped), team points won by ours and theirs.
+   players in pairs, 7 tiles each, no bazaar: `peer_player` (below) on paired deals
+   (the same hands with the teams swapped), team points won by ours and theirs.
+5. The other games, each at its default table: medium vs greedy and hard vs medium
+   (the loss rate, and the win rate where points are good), with their decision times.
+
+In this order, so that a run cut short has the issue's figures; `--only` picks parts.
 
 The adapter (`match_view`, `to_move`): a `dominoes.Game` is translated into one of our
 matches of «Спортивное» (S-1 .. S-5), the ruleset nearest to that game, and our player
@@ -165,7 +168,7 @@ def report_figure(figure: Figure, report: LadderReport) -> None:
 
 
 def report_times(cpu: dict[str, list[float]], wall: dict[str, list[float]]) -> None:
-    print("decision time per level (every decision of the ladder runs above):")
+    print("decision time per level (every decision of the ladder runs just above):")
     for level in ("random", "greedy", "easy", "medium", "hard"):
         if level not in cpu:
             continue
@@ -431,12 +434,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--peer-samples", type=int, default=10, help="their sampled hands")
     parser.add_argument(
         "--only",
-        choices=("ladder", "load", "peer"),
+        choices=("ladder", "load", "peer", "games"),
         action="append",
         help="run only these parts (repeatable); default: all",
     )
     args = parser.parse_args(argv)
-    parts = set(args.only or ("ladder", "load", "peer"))
+    parts = set(args.only or ("ladder", "load", "peer", "games"))
     started = time.perf_counter()
 
     def size(full: int, quick: int) -> int:
@@ -446,12 +449,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"bench/ai.py: seed {args.seed}, {args.jobs} job(s){', quick' if args.quick else ''};"
         f" {os.cpu_count()} cores, {load_average()}"
     )
-    if "ladder" in parts:
+
+    def ladder(figures: Sequence[Figure]) -> None:
         cpu: dict[str, list[float]] = {}
         wall: dict[str, list[float]] = {}
-        for figure in FIGURES + GAME_FIGURES:
-            if figure is GAME_FIGURES[0]:
-                print("the other games, at their default tables:", flush=True)
+        for figure in figures:
             report = run_ladder(
                 figure.matchup,
                 size(figure.deals, figure.quick),
@@ -465,6 +467,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             for level, times in report.wall_times.items():
                 wall.setdefault(level, []).extend(times)
         report_times(cpu, wall)
+
+    # The issue's figures first: a run cut short still has them.
+    if "ladder" in parts:
+        ladder(FIGURES)
     if "load" in parts:
         seconds = LOAD_QUICK_SECONDS if args.quick else LOAD_SECONDS
         asyncio.run(load_run(LOAD_GAMES, seconds, args.seed))
@@ -478,6 +484,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                 args.peer_start,
                 args.peer_samples,
             )
+    if "games" in parts:
+        print("the other games, at their default tables:", flush=True)
+        ladder(GAME_FIGURES)
     print(f"total: {time.perf_counter() - started:.0f} s wall; {load_average()}")
 
 
