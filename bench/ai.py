@@ -102,13 +102,13 @@ FIGURES = (
     Figure(
         "4-player Козёл, medium vs 3 greedy", matchup("kozel", "medium", "greedy"), 0.17, 1500, 12
     ),
-    Figure("4-player Козёл, hard vs 3 medium", matchup("kozel", "hard", "medium"), 0.17, 300, 3),
-    Figure("4-player Козёл, hard vs 3 greedy", matchup("kozel", "hard", "greedy"), 0.12, 300, 3),
+    Figure("4-player Козёл, hard vs 3 medium", matchup("kozel", "hard", "medium"), 0.17, 240, 3),
+    Figure("4-player Козёл, hard vs 3 greedy", matchup("kozel", "hard", "greedy"), 0.12, 240, 3),
     Figure(
         "Козёл 2x2, hard pair vs greedy pair",
         matchup("kozel", "hard", "greedy", pairs=True),
         0.35,
-        400,
+        300,
         3,
     ),
     Figure("4-player Козёл, easy vs 3 greedy", matchup("kozel", "easy", "greedy"), None, 100, 4),
@@ -116,8 +116,8 @@ FIGURES = (
 """The issue's figures (Козёл), and easy for its decision times."""
 
 
-HARD_DEALS = {"osel": 15}  # Осёл's spinner has no fast kernel: ~10 s CPU a deal for hard
-"""Paired deals of hard vs medium per game at scale 1, where not 40."""
+HARD_DEALS = {"osel": 10}  # Осёл's spinner has no fast kernel: ~20 s CPU a deal for hard
+"""Paired deals of hard vs medium per game at scale 1, where not 30."""
 
 
 def _game_figures() -> tuple[Figure, ...]:
@@ -126,7 +126,7 @@ def _game_figures() -> tuple[Figure, ...]:
         key = game.key.value
         for focal, field, deals, quick in (
             ("medium", "greedy", 200, 2),
-            ("hard", "medium", HARD_DEALS.get(key, 40), 1),
+            ("hard", "medium", HARD_DEALS.get(key, 30), 1),
         ):
             chosen = matchup(key, focal, field)
             table = "2x2" if chosen.pairs else f"{chosen.players}-player"
@@ -138,8 +138,8 @@ def _game_figures() -> tuple[Figure, ...]:
 GAME_FIGURES = _game_figures()
 """The other games at their default tables (the level applies to every game)."""
 
-PEER_DEALS = 200  # paired deals against the package's player at scale 1 (hard)
-PEER_MEDIUM_DEALS = 100  # the same for medium
+PEER_DEALS = 160  # paired deals against the package's player at scale 1 (hard)
+PEER_MEDIUM_DEALS = 60  # the same for medium
 PEER_QUICK = 2
 LOAD_GAMES = 50
 LOAD_SECONDS = 60.0
