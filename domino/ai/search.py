@@ -199,12 +199,14 @@ class HardPlayer:
         assert seat is not None
         ruleset = view.ruleset
         players = rv.players
+        deadline = self.deadline
+        if deadline is not None and time.monotonic() >= deadline:
+            return _fallback(legal, len(rv.hand))
         sampler = Sampler(knowledge(view))
         layout = layout_of(ruleset.layout, rv.layout.placements)
         scorer = _Scorer(view, view.side_of(seat))
         rng = random.Random(seed)
         totals = [0.0] * len(legal)
-        deadline = self.deadline
         searched = 0
         for _ in range(self.worlds_for(view, len(legal))):
             if deadline is not None and time.monotonic() >= deadline:
@@ -218,8 +220,7 @@ class HardPlayer:
             searched += 1
         self.searched = searched
         if not searched:
-            best = max(range(len(legal)), key=lambda i: _shed(legal[i]))
-            return Decision(legal[best], "heavy")
+            return _fallback(legal, len(rv.hand))
         best = max(range(len(legal)), key=lambda i: totals[i])
         action = legal[best]
         mean = totals[best] / searched
@@ -283,6 +284,16 @@ class _Scorer:
         value = self._value(result.after, result.eggs_after)
         self._cache[key] = value
         return value
+
+
+def _fallback(legal: tuple[Action, ...], hand_size: int) -> Decision:
+    """No time to search: going out if it can (C-8 a), else the heaviest move (greedy's
+    choice)."""
+    for action in legal:
+        if _goes_out(action, hand_size):
+            return Decision(action, "go_out")
+    best = max(range(len(legal)), key=lambda i: _shed(legal[i]))
+    return Decision(legal[best], "heavy")
 
 
 def _goes_out(action: Action, hand_size: int) -> bool:
