@@ -30,8 +30,8 @@ import copyreg
 import logging
 import math
 import multiprocessing
+import os
 import secrets
-import signal
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -66,15 +66,32 @@ copyreg.pickle(Tile, lambda it: (tile, (it.low, it.high)))
 Searched = tuple[Action, str, dict[str, int]] | None
 
 
-def _die_with_parent() -> None:
-    """In a worker: end with the process that started it (Linux PR_SET_PDEATHSIG), so a
-    killed bot leaves no searching worker behind; elsewhere nothing."""
-    try:
-        import ctypes
+def _die_with_bot(bot_pid: int) -> None:
+    """In a worker: end as soon as the bot's process is gone, even killed (SIGKILL, a
+    crash), so no searching worker outlives it. A worker's parent is the fork server,
+    not the bot, and it holds the pool's pipes itself, so nothing else would tell it:
+    a daemon thread waits on the bot's process (a Linux pidfd; elsewhere it looks
+    once a second)."""
+    import select
+    import threading
 
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
+    def watch() -> None:
+        try:
+            handle = os.pidfd_open(bot_pid)
+        except (AttributeError, OSError):
+            while True:
+                try:
+                    os.kill(bot_pid, 0)
+                except ProcessLookupError:
+                    break
+                except PermissionError:
+                    pass
+                time.sleep(1.0)
+        else:
+            select.select([handle], [], [])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="bot-watch", daemon=True).start()
 
 
 def _search(view: MatchView, seed: int, deadline: float) -> Searched:
@@ -170,7 +187,8 @@ class Thinker:
         self._pool = concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=multiprocessing.get_context(self.method),
-            initializer=_die_with_parent,
+            initializer=_die_with_bot,
+            initargs=(os.getpid(),),
         )
         return self._pool
 

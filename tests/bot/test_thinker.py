@@ -4,7 +4,12 @@ seed, and the pool lives and ends with the application (asked after, medium answ
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
+import select
+import signal
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +24,8 @@ from domino.variants import VARIANTS
 from domino.views import MatchView
 from storage.db import Database
 from tests.bot.app_setup import FakeTime, make
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def views_with_a_choice() -> Iterator[MatchView]:
@@ -157,3 +164,43 @@ async def test_the_pool_starts_and_stops_with_the_application(tmp_path: Path) ->
         assert thinker.processes() == [] and thinker.fallbacks == 1
     finally:
         await database.close()
+
+
+KILLED_BOT = """
+import asyncio, os, signal
+from bot.thinker import Thinker
+
+async def main() -> None:
+    thinker = Thinker(workers=1)
+    await thinker.start()
+    print(*(process.pid for process in thinker.processes()), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+async def test_a_killed_bot_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """The bot's process gets SIGKILL: its workers (children of the fork server, not of
+    the bot) end by themselves, and with them the fork server."""
+    script = tmp_path / "killed_bot.py"
+    script.write_text(KILLED_BOT)
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, str(script), cwd=ROOT, stdout=asyncio.subprocess.PIPE
+    )
+    output, _ = await bot.communicate()
+    assert bot.returncode == -signal.SIGKILL
+    workers = [int(pid) for pid in output.split()]
+    assert workers
+    for pid in workers:
+        try:
+            handle = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue  # gone already
+        try:
+            # Readable once the process has ended; the timeout is only a net for a hang.
+            readable, _, _ = await asyncio.to_thread(select.select, [handle], [], [], 120)
+        finally:
+            os.close(handle)
+        assert readable, f"worker {pid} outlived the killed bot"
