@@ -19,7 +19,7 @@ Start-up is measured by `bench/startup.py` (process start to the first getUpdate
 almost all of it is importing aiogram, whose `aiogram.types` builds every Telegram
 type's pydantic model at import. What start-up does not need waits (issue 15, item
 14): Pillow and the fonts load with the first picture (`render_table` below), the
-answer models are kept from a thread once polling runs, and the commands are
+answer models are built on a thread at the first update, and the commands are
 registered while the running games are picked up.
 """
 
@@ -30,11 +30,12 @@ import contextlib
 import logging
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
-from aiogram import Bot, Dispatcher, methods
+from aiogram import BaseMiddleware, Bot, Dispatcher, methods
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
@@ -46,7 +47,7 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import TelegramMethod
 from aiogram.methods.base import Response
-from aiogram.types import BotCommand, User
+from aiogram.types import BotCommand, TelegramObject, User
 from pydantic import ValidationError
 
 from bot.application import Application
@@ -93,7 +94,7 @@ COMMANDS = (
 # aiogram parses every answer with `Response[<returned type>]`; pydantic caches those
 # models only weakly, so under load they were rebuilt again and again (milliseconds
 # each). Holding them here keeps them built. Building them takes about 0.1 s, so it is
-# done once polling runs (`App.serve`), not before the first poll.
+# done at the first update (`KeepResponseModels`), not before the first poll.
 _RESPONSE_MODELS: list[object] = []
 _KEPT_METHODS = (
     methods.SendMessage,
@@ -115,6 +116,25 @@ def keep_response_models() -> None:
             Response[method.__returning__]  # type: ignore[name-defined]
             for method in _KEPT_METHODS
         )
+
+
+class KeepResponseModels(BaseMiddleware):
+    """At the first update, builds the answer models on a thread: the first poll went
+    out without waiting for them (issue 15, item 14)."""
+
+    def __init__(self) -> None:
+        self.started = False
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if not self.started:
+            self.started = True
+            asyncio.get_running_loop().run_in_executor(None, keep_response_models)
+        return await handler(event, data)
 
 
 def render_table(view: MatchView, names: Sequence[str], lang: str) -> bytes:
@@ -176,7 +196,6 @@ class App:
 
     async def serve(self) -> None:
         self.polled = True
-        asyncio.get_running_loop().run_in_executor(None, keep_response_models)
         await self.dp.start_polling(self.bot, handle_signals=True, close_bot_session=False)
 
     async def stop(self) -> None:
@@ -252,6 +271,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     dp = Dispatcher()
     in_flight = InFlight()
     dp.update.outer_middleware(in_flight)
+    dp.update.outer_middleware(KeepResponseModels())
     dp.include_routers(*get_routers())
     dp.update.outer_middleware(LastSeenMiddleware())
     dp["dispatch"] = application.dispatch
