@@ -290,6 +290,7 @@ def write(
     return total
 
 
+@functools.cache
 def palette_colours() -> tuple[RGB, ...]:
     """The fixed palette: the named colours, then the edge shades of each blend."""
     colours: list[RGB] = []
@@ -350,11 +351,24 @@ def _palette_with(sprites: list[Image.Image]) -> Image.Image:
     return image
 
 
+_EMOJI_PALETTES: dict[tuple[int, ...], Image.Image] = {}
+"""Palettes with emoji colours by the sprites drawn, the oldest dropped past 256."""
+
+
 def encode_png(canvas: Image.Image) -> bytes:
     """`canvas` (RGB) as an 8-bit palette PNG, each pixel the nearest palette colour;
     the palette is the fixed one, with the colours of any emoji drawn added."""
     sprites = canvas.info.get(COLOURFUL)
-    palette = _palette_with(sprites) if sprites else _palette()
+    if sprites:
+        # Sprites are kept (text.emoji_sprite), so the same names give the same ones.
+        key = tuple(id(sprite) for sprite in sprites)
+        palette = _EMOJI_PALETTES.get(key)
+        if palette is None:
+            palette = _EMOJI_PALETTES.setdefault(key, _palette_with(sprites))
+            while len(_EMOJI_PALETTES) > 256:
+                del _EMOJI_PALETTES[next(iter(_EMOJI_PALETTES))]
+    else:
+        palette = _palette()
     paletted = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     paletted.save(out, format="PNG", compress_level=PNG_LEVEL)
