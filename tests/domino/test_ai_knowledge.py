@@ -84,9 +84,9 @@ def test_the_truth_is_always_possible(ruleset: Ruleset, players: int) -> None:
     """C-6, C-7, K-3: random matches, every seat's knowledge checked after every action."""
     rng = random.Random(f"{ruleset.variant}-{players}")
     narrowed = 0
-    for seed in range(3):
+    for seed in range(2):
         match = Match.new(ruleset, players, seed)
-        for _ in range(150):
+        for _ in range(120):
             if match.over:
                 break
             for seat in (*range(players), None):
