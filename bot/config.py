@@ -14,7 +14,7 @@ needs. Variables (all optional but the token):
 | `TABLE_INTERVAL` | `3.0` | at least this many seconds between two pictures of one table |
 | `VOTE_SECONDS` | `300` | how long a vote to cancel a match stays open |
 | `TURN_TIME_SCALE` | `1.0` | tests/demos only: scales turn and lobby times (0.02: 60 s is 1.2 s) |
-| `THINKER_WORKERS` | `1` | processes searching for the strong computers at once (`bot.thinker`) |
+| `THINKER_WORKERS` | `2` | processes searching for the strong computers at once (`bot.thinker`) |
 | `HARD_BUDGET` | `0.25` | seconds a strong computer may think before a medium decision stands in |
 
 A wrong value is told by `explain` in one line that names the variable and never
@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     table_interval: float = Field(default=3.0, ge=0, le=60)
     vote_seconds: float = Field(default=300.0, gt=0, le=3600)
     turn_time_scale: float = Field(default=1.0, gt=0, le=10)
-    thinker_workers: int = Field(default=1, ge=1, le=16)
+    thinker_workers: int = Field(default=2, ge=1, le=16)
     hard_budget: float = Field(default=0.25, gt=0, le=5)
 
     @field_validator("bot_token")

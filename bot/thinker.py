@@ -7,9 +7,11 @@ millisecond and run inline. Hard searches over the hands it cannot see, so it ru
 process pool (a 'forkserver' context by default: the bot's process, with its threads,
 is never forked) with a deadline: `budget` seconds from the request, handed to the
 search as an absolute `time.monotonic()` (one system-wide clock on Linux, so the worker
-reads the same time). If the pool's answer is not back by the deadline plus `margin`,
-medium decides inline instead (a fallback, logged at debug level without any tile), so
-the event loop only ever awaits a future and no game waits on a slow search; a search
+reads the same time); when several searches are asked for at once, each gets its share
+of the budget (shorter searches under load rather than most of them too late). If the
+pool's answer is not back by the deadline plus `margin`, medium decides inline instead
+(a fallback, logged at debug level without any tile), so the event loop only ever
+awaits a future and no game waits on a slow search; a search
 that failed, or answered with an action not among the legal ones, falls back the same
 way (logged as a warning, again without any tile).
 
@@ -50,7 +52,11 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET = 0.25  # seconds a hard decision may take, from its request
 DEFAULT_MARGIN = 0.03  # seconds after the deadline before medium decides instead
-DEFAULT_WORKERS = 1  # hard searches at once: one of the machine's two cores
+# Hard searches at once. A search takes ~25 ms of CPU, so one worker keeps up on an idle
+# 2-core machine; on a loaded one (bench/e2e.py, 50 games of 3 strong computers, load
+# average 8) one worker fell back to medium on 34% of decisions (p95 328 ms), two on
+# 1.5% (p95 272 ms).
+DEFAULT_WORKERS = 2
 KEPT_TIMES = 100_000  # decision times kept per level (the oldest are forgotten)
 
 # A view crosses to the worker pickled, and the decision comes back so. Its `Ruleset`
@@ -94,10 +100,14 @@ def _die_with_bot(bot_pid: int) -> None:
     threading.Thread(target=watch, name="bot-watch", daemon=True).start()
 
 
-def _search(view: MatchView, seed: int, deadline: float) -> Searched:
-    """In a worker: the hard level's decision, searching until `deadline` (monotonic)."""
-    if time.monotonic() >= deadline:
+def _search(view: MatchView, seed: int, deadline: float, share: float | None = None) -> Searched:
+    """In a worker: the hard level's decision, searching until `deadline` (monotonic),
+    and for at most `share` seconds from its start when given (others wait their turn)."""
+    began = time.monotonic()
+    if began >= deadline:
         return None  # waited in the queue too long: the bot has decided without it
+    if share is not None:
+        deadline = min(deadline, began + share)
     decision = computer(Level.HARD, seed=seed, deadline=deadline).decide(view)
     return decision.action, decision.reason, dict(decision.args)
 
@@ -172,6 +182,7 @@ class Thinker:
         }
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._stopped = False  # after `stop`, no pool starts again: medium decides
+        self._asked = 0  # hard decisions asked of the pool and not answered yet
 
     @property
     def running(self) -> bool:
@@ -277,11 +288,17 @@ class Thinker:
     async def _ask(
         self, pool: concurrent.futures.ProcessPoolExecutor, view: MatchView
     ) -> tuple[Searched, str]:
-        """The pool's answer, or None and why there is none."""
+        """The pool's answer, or None and why there is none.
+
+        When other searches are asked for already, this one gets its share of the budget
+        (the budget over the searches a worker has to make), so that under load every
+        search is shorter rather than most of them too late."""
         deadline = time.monotonic() + self.budget
+        share = self.budget * self.workers / (self._asked + self.workers)
+        self._asked += 1
         try:
             future = asyncio.get_running_loop().run_in_executor(
-                pool, _search, view, self.new_seed(), deadline
+                pool, _search, view, self.new_seed(), deadline, share
             )
             return await asyncio.wait_for(future, self.budget + self.margin), "late"
         except TimeoutError:
@@ -295,6 +312,8 @@ class Thinker:
         except Exception as exc:  # a fault of the search: the game goes on at medium
             log.warning("thinker: a hard decision failed: %s", type(exc).__name__)
             return None, f"failed ({type(exc).__name__})"
+        finally:
+            self._asked -= 1
 
     def times(self) -> Mapping[Level, Times]:
         """Each level's decision times so far (levels with none are left out)."""
