@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
+from domino.match import Match
 from tests.e2e.harness import (
     MOVE_PREFIX,
     BotProcess,
@@ -27,6 +28,21 @@ def hand_message_ids(person: Person) -> list[int]:
 
 def goat_announced(group_messages: list) -> bool:  # type: ignore[type-arg]
     return any("Козёл —" in m.content for m in group_messages)
+
+
+async def settle_at_a_person(
+    fakegram: FakeTelegram, bot: BotProcess, *, people_seats: set[int]
+) -> Match:
+    """The stored match once the bot is idle and a person is to move (or it is over).
+
+    A quiet moment alone is not enough: a computer may be thinking or waiting out its
+    pause, and a kill then would leave its move to the restarted bot."""
+    while True:
+        await settle(fakegram)
+        match = bot.stored_match()
+        if match.over or match.turn in people_seats:
+            return match
+        await asyncio.sleep(0.05)
 
 
 async def test_a_person_who_never_started_the_bot_joins_through_the_deep_link(
@@ -144,8 +160,7 @@ async def test_sigkill_mid_round_and_the_match_goes_on_with_the_same_buttons(
     game = await open_game(fakegram, [alice, bob], computers=2)
     people = game.people
     await play_until(fakegram, people, lambda: sum(p.presses for p in people) >= 4)
-    await settle(fakegram)
-    before = bot.stored_match()
+    before = await settle_at_a_person(fakegram, bot, people_seats={0, 1})
     hand_ids = {p.user.id: hand_message_ids(p) for p in people}
     sent_before = len(fakegram.transcript.calls("sendPhoto")) + len(
         fakegram.transcript.calls("sendMessage")
