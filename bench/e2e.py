@@ -54,6 +54,14 @@ every press unanswered within 14 s (the 500 starts alone keep the bot busy ~25 s
 peak RSS 300 MB (395 MB after 120 s). This process used 15-20% of a core, so the
 fake was not the limit; the bot used 85% of a core.
 
+Issue 14, the computers' decision times (bot at commit 7ec5be9, 2 thinker workers, hard
+budget 250 ms; the machine shared with other work, load average given), ``--games 50
+--computers hard`` (1 person + 3 strong computers a game, 30 s): load 5: hard p50 70 ms,
+p95 254 ms, max 340 ms over 1110 decisions, 3 fallbacks to medium; load 7-10: p50 196 ms,
+p95 320 ms, max 400 ms over 411 decisions, 37 fallbacks. With one worker (load 8): p50
+264 ms, p95 328 ms, 184 fallbacks of 535. ``--computers medium``: p50 0.2 ms, p95 0.4 ms;
+``--computers easy``: p50 0.0 ms, p95 0.4 ms.
+
 Nothing here is a test: no figure is asserted. The bot process is stopped (SIGTERM, then
 SIGKILL if it hangs) however the run ends.
 """
