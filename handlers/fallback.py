@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from aiogram import F, Router
-from aiogram.types import CallbackQuery, Message
+import time
 
+from aiogram import Bot, F, Router
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.callbacks import RulesCb
 from bot.i18n import Lang, t
+from bot.lru import Lru
 from bot.usecases import Answer
+from domino.variants import VARIANTS
 from handlers.buttons import reply
 
 router = Router(name="fallback")
+
+HELP_EVERY = 300.0  # seconds: a plain message in private gets the short help once in this
+HELP_TRACKED = 10_000  # people remembered for that (memory stays bounded)
+_helped: Lru[int, float] = Lru(HELP_TRACKED)
 
 
 @router.callback_query()
@@ -22,3 +31,36 @@ async def on_unknown_button(call: CallbackQuery, lang: Lang) -> None:
 @router.message(F.chat.type == "private", F.text.startswith("/"))
 async def on_unknown_command(message: Message, lang: Lang) -> None:
     await message.answer(t("private.unknown_command", lang))
+
+
+def private_help_keyboard(bot_username: str, lang: Lang) -> InlineKeyboardMarkup:
+    """«➕ Добавить в группу» (Telegram's startgroup link: pick a group, the bot joins it)
+    and «📖 Правила» (the first game's rules page, paged like /rules)."""
+    add = InlineKeyboardButton(
+        text=t("btn.add_to_group", lang), url=f"https://t.me/{bot_username}?startgroup=true"
+    )
+    rules = InlineKeyboardButton(
+        text=t("btn.rules", lang),
+        callback_data=RulesCb(game=VARIANTS[0].key.value, lang=lang.value).pack(),
+    )
+    return InlineKeyboardMarkup(inline_keyboard=[[add], [rules]])
+
+
+@router.message(F.chat.type == "private", F.text)
+async def on_private_text(message: Message, bot: Bot, lang: Lang) -> None:
+    """A plain message in private («привет, как играть?»): a short help with the buttons
+    to start (issue 15, item 12), at most once in `HELP_EVERY` a person, so a chatty
+    person is not answered at every line."""
+    user = message.from_user
+    if user is None:
+        return
+    now = time.monotonic()
+    last = _helped.get(user.id)
+    if last is not None and now - last < HELP_EVERY:
+        return
+    _helped[user.id] = now
+    me = await bot.me()
+    await message.answer(
+        t("private.help_hint", lang),
+        reply_markup=private_help_keyboard(me.username or "", lang),
+    )

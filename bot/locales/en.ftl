@@ -176,6 +176,11 @@ notice-bot_removed = I was removed from “{ $chat }”, so the game there has s
 private-group_only = Games happen in groups: add me to a group and send /domino there.
 private-cancel_in_group = Cancel a game in its group: /cancel
 private-unknown_command = I do not know that command. Help: /help
+private-help_hint =
+    👋 I run domino matches in groups. To play, add me to a group with the button below and send /domino there; your tiles will come here.
+    The rules: the «📖 Rules» button; every command: /help.
+btn-add_to_group = ➕ Add to a group
+btn-rules = 📖 Rules
 group-hand_is_private = Your tiles are in your private chat with me.
 btn-open_private = Open the private chat
 rules-kozel =

@@ -187,6 +187,11 @@ notice-bot_removed = Меня удалили из «{ $chat }» — игра т�
 private-group_only = Игра идёт в группе: добавьте меня в группу и напишите там /domino.
 private-cancel_in_group = Отменить игру можно в её группе: /cancel
 private-unknown_command = Не знаю такой команды. Помощь: /help
+private-help_hint =
+    👋 Я веду партии в домино в группах. Чтобы сыграть, добавьте меня в группу кнопкой ниже и напишите там /domino — кости будут приходить сюда.
+    Правила — кнопкой «📖 Правила», все команды — /help.
+btn-add_to_group = ➕ Добавить в группу
+btn-rules = 📖 Правила
 group-hand_is_private = Ваши кости — в личном чате со мной.
 btn-open_private = Открыть личный чат
 rules-kozel =
