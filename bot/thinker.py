@@ -115,8 +115,6 @@ def _search(view: MatchView, seed: int, deadline: float, share: float | None = N
 def _warm_up(view: MatchView, seed: int, deadline: float) -> int:
     """In a worker: import the search and decide once, so the first real decision pays
     for neither. Returns the worker's process id."""
-    import os
-
     _search(view, seed, deadline)
     return os.getpid()
 
