@@ -18,9 +18,11 @@ from bot.people import Person
 from bot.presenter.hand import doubles_where
 from bot.usecases import Answer
 from domino.actions import Action, Close, Draw, Play, PlayDoubles
+from domino.ai import Level, computer
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.variants import find_variant
+from domino.views import MatchView
 from storage.db import Database
 from storage.records import GameRecord, GameStatus
 from tests.bot.app_setup import ALICE, CHAT, FakeTime, Setup, eventually, make, no_admin, settle
@@ -28,9 +30,21 @@ from tests.bot.app_setup import ALICE, CHAT, FakeTime, Setup, eventually, make, 
 BOB = Person(502, "Боб", language_code="ru")
 
 
+COMPUTER_SEED = 0  # every decision of the bot's computer here (its thinker's seeds)
+
+
+class BotsComputer:
+    """The computer seat as the bot plays it here: medium (a new computer seat's level),
+    a fresh computer with `COMPUTER_SEED` for each decision, as the thinker makes them."""
+
+    def choose(self, view: MatchView) -> Action:
+        return computer(Level.MEDIUM, seed=COMPUTER_SEED).choose(view)
+
+
 def seed_where_alice_may(game: str, wanted: type[Action]) -> int:
-    """A seed whose 2-seat match of `game` offers seat 0 `wanted` at some turn while both
-    seats play as `GreedyPlayer` (the computer does; the tests press Алиса's greedy move)."""
+    """A seed whose 2-seat match of `game` offers seat 0 `wanted` at some turn while seat
+    0 plays as `GreedyPlayer` (the tests press Алиса's greedy move) and seat 1 as the
+    bot's computer does (`BotsComputer`)."""
     rules = find_variant(game).ruleset
     for seed in range(500):
         match = Match.new(rules, 2, seed=seed)
@@ -39,13 +53,14 @@ def seed_where_alice_may(game: str, wanted: type[Action]) -> int:
             assert seat is not None
             if seat == 0 and any(isinstance(a, wanted) for a in match.legal_actions()):
                 return seed
-            match.take_turn(seat, GreedyPlayer())
+            match.take_turn(seat, GreedyPlayer() if seat == 0 else BotsComputer())
     raise AssertionError(f"no seed offers {wanted.__name__} in {game}")
 
 
 async def playing(tmp_path: Path, game: str, wanted: type[Action]) -> AsyncIterator[Setup]:
     database = await Database.open(tmp_path / "play.sqlite3")
     setup = make(database, FakeTime(), seed_where_alice_may(game, wanted))
+    setup.app.thinker.new_seed = lambda: COMPUTER_SEED  # the computer as simulated
     await setup.app.resume()
     try:
         await setup.app.people.remember(ALICE, can_message=True)
