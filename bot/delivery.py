@@ -101,12 +101,25 @@ def tell_migration(
     inbox.emit(ChatMigrated(game.chat_id, exc.migrate_to_chat_id))
 
 
+def computer_name(name: str, lang: Lang) -> str:
+    """A computer seat's stored name («🤖 Компьютер 2», named in its creator's language
+    when it sat down) in `lang`, so an English group never reads «Компьютер 2: knocks»;
+    any other name stays as it is."""
+    for n in range(1, 5):
+        if any(name == t("computer.name", other, n=n) for other in Lang):
+            return t("computer.name", lang, n=n)
+    return name
+
+
 def seat_names(game: GameRecord, lang: Lang) -> list[str]:
-    """The names to show for each seat; a person the computer plays for is marked so."""
+    """The names to show for each seat, in `lang` for a computer's own; a person the
+    computer plays for is marked so."""
     return [
         t("computer.instead", lang, name=presenter.short_name(seat.name))
         if seat.by_computer and seat.user_id
-        else presenter.short_name(seat.name)
+        else presenter.short_name(
+            computer_name(seat.name, lang) if seat.user_id is None else seat.name
+        )
         for seat in game.seats
     ]
 

@@ -21,7 +21,6 @@ stores UTC; a date is what people compare, not the hour).
 from __future__ import annotations
 
 import html
-import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -30,6 +29,10 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from bot.i18n import Lang, t
+from bot.names import clean_name as clean_name  # one rule for names, re-exported
+from bot.names import display_width as display_width
+from bot.names import pad as pad
+from bot.names import truncate as truncate
 from domino.rules import Variant
 from domino.variants import VARIANTS, GameVariant, find_variant
 from domino.views import OutcomeKind
@@ -54,100 +57,8 @@ SHEETS_PER_ROW = 5  # history buttons that open a score sheet, per keyboard row
 MIN_STREAK = 2  # /stats tells of a streak from two matches alike in a row: one is no streak
 TEXT_LIMIT = 4096  # characters of one Telegram message
 T = TypeVar("T")
-ELLIPSIS = "…"
 NO_VALUE = "—"
-
-_ZWJ = "\u200d"
-_VS16 = "\ufe0f"  # emoji presentation: the character before it is drawn as a picture
-_ZERO_WIDTH = frozenset({"Mn", "Me", "Cf"})
-# Bidi overrides and isolates would reorder the rest of a table line; they are dropped.
-_BIDI_CONTROLS = frozenset(
-    "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
-
-
-# --- display width -------------------------------------------------------------------
-
-
-def _regional(char: str) -> bool:
-    return 0x1F1E6 <= ord(char) <= 0x1F1FF  # the letters that make flags in pairs
-
-
-def _skin_tone(char: str) -> bool:
-    return 0x1F3FB <= ord(char) <= 0x1F3FF
-
-
-def _pictograph(char: str) -> bool:
-    """What a ZWJ joins into one picture (👨 and 👩 in 👨‍👩, 🏃 and ♀ in 🏃‍♀️); a stray
-    ZWJ next to a letter or a space joins nothing."""
-    return unicodedata.category(char) == "So" or unicodedata.east_asian_width(char) in ("W", "F")
-
-
-def clusters(text: str) -> list[str]:
-    """`text` cut into what a reader sees as single characters: a base with its marks,
-    a ZWJ sequence (👨‍👩‍👧), a flag (two regional letters), an emoji with its skin tone."""
-    found: list[str] = []
-    joined = False
-    for char in text:
-        attach = bool(found) and (
-            (joined and _pictograph(char) and _pictograph(found[-1][0]))
-            or unicodedata.category(char) in _ZERO_WIDTH
-            or _skin_tone(char)
-            or (_regional(char) and len(found[-1]) == 1 and _regional(found[-1]))
-        )
-        if attach:
-            found[-1] += char
-        else:
-            found.append(char)
-        joined = char == _ZWJ
-    return found
-
-
-def cluster_width(cluster: str) -> int:
-    base = cluster[0]
-    if unicodedata.category(base) in _ZERO_WIDTH:
-        return 0  # a mark with nothing before it
-    if _regional(base) or unicodedata.east_asian_width(base) in ("W", "F") or _VS16 in cluster:
-        return 2
-    return 1
-
-
-def display_width(text: str) -> int:
-    """The columns `text` takes in a monospace font as Telegram draws it."""
-    return sum(cluster_width(cluster) for cluster in clusters(text))
-
-
-def truncate(text: str, width: int) -> str:
-    """`text` cut to at most `width` columns, ending in "…" if anything was cut; a
-    cluster (a ZWJ sequence, a flag) is kept whole or left out whole."""
-    if display_width(text) <= width:
-        return text
-    kept: list[str] = []
-    used = 0
-    for cluster in clusters(text):
-        size = cluster_width(cluster)
-        if used + size > width - 1:
-            break
-        kept.append(cluster)
-        used += size
-    return "".join(kept) + ELLIPSIS
-
-
-def pad(text: str, width: int, *, right: bool = False) -> str:
-    """`text` truncated to `width` columns and filled with spaces to exactly `width`."""
-    text = truncate(text, width)
-    fill = " " * (width - display_width(text))
-    return fill + text if right else text + fill
-
-
-def clean_name(name: str) -> str:
-    """A name made safe for one table cell: no control or bidi characters, one line."""
-    kept = "".join(
-        " " if unicodedata.category(char) == "Cc" else char
-        for char in name
-        if char not in _BIDI_CONTROLS
-    )
-    return " ".join(kept.split()) or "?"
+OUTCOME_WIDTH = 8  # the score sheet's outcome column: «домино 4», «рыба 2»
 
 
 def cell(name: str, width: int) -> str:
@@ -554,7 +465,7 @@ def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
     The legend tells of remembered points only in games with the rule of 13."""
     game = find_variant(sheet.variant)
     sides = len(sheet.sides)
-    column = max(5, (LINE_WIDTH - 11) // sides)
+    column = max(5, (LINE_WIDTH - 4 - OUTCOME_WIDTH) // sides)
     lines = [
         t(
             "sheet.title",
@@ -577,9 +488,9 @@ def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
     head = [
         pad(t("sheet.col_round", lang), 3, right=True)
         + " "
-        + pad(t("sheet.col_outcome", lang), 7)
+        + pad(t("sheet.col_outcome", lang), OUTCOME_WIDTH)
         + _columns(*((side_label(sheet, side), column) for side in range(sides))),
-        "─" * (11 + column * sides),
+        "─" * (4 + OUTCOME_WIDTH + column * sides),
     ]
     blocks = [_sheet_round(round_, column, lang) for round_ in sheet.rounds]
     legend = t("sheet.legend", lang)
@@ -603,9 +514,9 @@ def _sheet_round(round_: SheetRound, column: int, lang: Lang) -> list[str]:
     block = [
         pad(str(round_.round_no), 3, right=True)
         + " "
-        + pad(_outcome(round_, lang), 7)
+        + pad(_outcome(round_, lang), OUTCOME_WIDTH)
         + _columns(*((f"+{points}", column) for points in round_.points)),
-        " " * 11 + _columns(*((str(total), column) for total in round_.totals)),
+        " " * (4 + OUTCOME_WIDTH) + _columns(*((str(total), column) for total in round_.totals)),
     ]
     if round_.eggs_after:
         block.append(" " * 4 + t("sheet.eggs", lang, n=round_.eggs_after))

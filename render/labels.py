@@ -39,7 +39,7 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "draw": "ничья",
                 "too_few": "меньше {n}: не пишется",
                 "empty": "стол пуст: первый ход",
-                "over": "Матч окончен",
+                "over": "Партия окончена",
                 "results": "Раунд {n} · итоги",
                 "round_of": "Раунд {n}: ",
                 "score": "Счёт · раунд {n}",

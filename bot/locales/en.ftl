@@ -18,15 +18,15 @@ term-bazaar = boneyard
 term-eggs = eggs
 term-knock = knock
 term-fisherman = fisherman
-fish-each = each scores
-fish-max_takes_all = top takes all
-fish-fisherman_takes_all = fisherman takes all
+fish-each = each scores their own
+fish-max_takes_all = all to the highest hand
+fish-fisherman_takes_all = all to the fisherman
 
 ## The lobby.
 
 lobby-title = 🁢 <b>Dominoes: { $variant }</b>
 lobby-options = Players: { $seats } · game to { $target }
-lobby-kozel_options = Fish: { $fish } · open the account at: { $threshold }
+lobby-kozel_options = Fish: { $fish } · scoring opens at: { $threshold }
 lobby-off = off
 lobby-teams_on = Teams: 2×2, partners opposite
 lobby-teams_off = Every player for themselves
@@ -34,6 +34,8 @@ lobby-teams_off = Every player for themselves
 lobby-sport_timing = ⏱ Turn times follow sport domino's rules: { $one }, { $several } or { $fish } s
 lobby-players = <b>Players ({ $joined }/{ $wanted }):</b>
 lobby-hint = Press “Join” to take a seat. Your tiles arrive in a private chat.
+# Nobody seated yet: the creator is seated only once the bot may write to them in private.
+lobby-nobody = Nobody is seated yet. Press “🙋 Join” to sit down, the game's creator too: only someone who already has a private chat with me is seated at once (the tiles go there).
 btn-join = 🙋 Join
 btn-leave = 🚪 Leave
 btn-add_computer = 🤖 Add a computer player
@@ -64,11 +66,11 @@ table-tiles = { $n } { $n ->
 }
 event-played = { $name } plays
 # A knock by game: "knock", or "pass" where there is no boneyard to draw from.
-event-knocked-kozel = { $name }: knocks
-event-knocked-classic = { $name }: knocks
-event-knocked-sea_kozel = { $name }: knocks
-event-knocked-osel = { $name }: knocks
-event-knocked-sport = { $name }: passes
+event-knocked-kozel = { $name } knocks
+event-knocked-classic = { $name } knocks
+event-knocked-sea_kozel = { $name } knocks
+event-knocked-osel = { $name } knocks
+event-knocked-sport = { $name } passes
 # $n: the doubles laid in one turn (2 to 4).
 event-doubles = { $name } lays { $n } { $n ->
     [one] double
@@ -98,6 +100,8 @@ hand-drew = From the boneyard: { $tiles }
 hand-empty_table = The table is empty.
 hand-partner = Partner: { $partner }
 hand-others = Opponents: { $others }
+hand-your_partner = 🤝 Your partner: { $name }
+hand-partner_turn = Your partner { $name } is moving; the table is in the group.
 hand-scores = Score: { $scores }
 btn-end = { $tile } on { $end }
 btn-back = ↩️ Back
@@ -117,16 +121,28 @@ btn-close_end = 🔒 Close { $end } with { $tile }
 
 ## Announcements in the group.
 
-announce-went_out = 🏁 Round { $n }: { $name } went out!
-announce-fish = 🐟 Fish! The fisherman is { $name }.
-announce-eggs = 🥚 Eggs: { $points } points carry over to the next round.
+announce-went_out = 🏁 Round { $n }: domino! { $name } is out.
+announce-fish = 🐟 Round { $n }: fish! The fisherman is { $name }.
+announce-eggs = 🥚 Eggs: { $points } { $points ->
+        [one] point carries
+       *[other] points carry
+    } over to the next round.
 announce-eggs_taken = 🥚 { $name } takes the eggs ({ $points }).
 announce-loser-kozel = 🐐 The goat is { $names }
 announce-loser-osel = 🫏 The donkey is { $names }
-announce-last_tile-sea_kozel = 🐐 Naked goat! { $name } went out on the double blank and wins the match at once.
+announce-last_tile-sea_kozel = 🐐 Naked goat! { $name } goes out on the double blank and wins the match at once.
 announce-draw = 🤝 A draw: nobody scores.
-announce-too_few = ✍️ A win of fewer than { $points } points is not written.
+announce-too_few = ✍️ A win of fewer than { $points } { $points ->
+        [one] point
+       *[other] points
+    } is not written.
 announce-winner = 🏆 The winner is { $names }
+# The score sheet's legend under a round's picture while an account is not open (K-7):
+# «+N» on the sheet is remembered, not yet written. $threshold: the points that open it.
+announce-remembered = <i>“+N”: points remembered but not yet written; scoring opens at { $threshold } { $threshold ->
+        [one] point
+       *[other] points
+    }.</i>
 
 ## Answers to presses and commands.
 
@@ -171,7 +187,7 @@ cancel-nothing = There is no game to cancel here.
 cancel-confirm = Cancel the current game? Its scores will not be kept.
 cancel-kept = Playing on.
 notice-left = 🚪 { $name } left the game; a computer player took the seat.
-notice-unreachable = ⚠️ I cannot write to { $name } privately. Open a chat with @{ $bot } and press Start (or unblock the bot) to get your tiles.
+notice-unreachable = ⚠️ { $name }: I cannot write to you privately. Open a chat with @{ $bot } and press Start (or unblock the bot) to get your tiles.
 notice-bot_removed = I was removed from “{ $chat }”, so the game there has stopped.
 private-group_only = Games happen in groups: add me to a group and send /domino there.
 private-cancel_in_group = Cancel a game in its group: /cancel
@@ -184,44 +200,59 @@ btn-rules = 📖 Rules
 group-hand_is_private = Your tiles are in your private chat with me.
 btn-open_private = Open the private chat
 rules-kozel =
-    <b>Kozel (Goat)</b>: whoever first reaches { $target } points is the goat.
+    <b>Kozel (Goat)</b>: whoever first reaches { $target } { $target ->
+        [one] point
+       *[other] points
+    } is the goat.
     • 2–4 players, 7 tiles each; the rest is the boneyard. Four may play in pairs.
-    • The holder of 1-1 leads (else 2-2, … 6-6, 0-0).
+    • The holder of 1|1 leads (else 2|2, … 6|6, 0|0).
     • Lay a tile on an end with the same number. If you can play, you must.
     • Cannot play: draw until a tile fits; boneyard empty: knock.
-    • A round ends when someone goes out, or in a fish: nobody can play.
-    • Points are the pips left in your hand (a lone 0-0 counts 10). Until your account is open, rounds under 13 are remembered (+N).
+    • A round ends in a domino, when someone has laid all their tiles, or in a fish: nobody can play.
+    • Points are the pips left in your hand (a lone 0|0 counts 10). Until your account is open, rounds under 13 are remembered (+N).
     • Fish: the player with the most points takes them all; a tie makes eggs that carry over.
 rules-classic =
-    <b>Classic</b>: whoever first reaches { $target } points wins.
+    <b>Classic</b>: whoever first reaches { $target } { $target ->
+        [one] point
+       *[other] points
+    } wins.
     • 2–4 players: two get 7 tiles each, three or four get 5; the rest is the boneyard. Four may play in pairs.
-    • The holder of 6-6 leads (else 5-5, … 0-0; with no doubles at all, the highest tile). The next round is led by the last round's winner, with any tile.
+    • The holder of 6|6 leads (else 5|5, … 0|0; with no doubles at all, the highest tile). The next round is led by the last round's winner, with any tile.
     • Lay a tile on an end with the same number. If you can play, you must.
     • Cannot play: draw until a tile fits; boneyard empty: knock.
-    • Whoever goes out wins the round and scores all the pips in the opponents' hands (a lone 0-0 in an opponent's hand counts 25).
+    • Whoever goes out wins the round and scores all the pips in the opponents' hands (a lone 0|0 in an opponent's hand counts 25).
     • Fish, when nobody can play: the player with the fewest pips wins the round and scores the opponents' pips minus their own. A tie for the fewest scores nobody.
 rules-sea_kozel =
-    <b>Sea Kozel</b>: whoever first reaches { $target } points wins.
+    <b>Sea Kozel</b>: whoever first reaches { $target } { $target ->
+        [one] point
+       *[other] points
+    } wins.
     • Two players, or four (pairs allowed), 7 tiles each; the rest is the boneyard.
-    • The holder of 1-1 leads (else 2-2, … 6-6, 0-0). The next round is led by whoever went out or made the fish, with any tile.
+    • The holder of 1|1 leads (else 2|2, … 6|6, 0|0). The next round is led by whoever went out or made the fish, with any tile.
     • Lay a tile on an end with the same number. If you can play, you must. Two doubles that fit both ends may be laid in one turn.
     • Cannot play: draw until a tile fits; boneyard empty: knock.
     • Only the round's winner scores (whoever went out; in a fish, the one with fewer pips): the opponents' pips, if they make 25 or more.
-    • A lone 0-0 left in hand counts 25, a lone 6-6 50, both together 75.
-    • Going out with 0-0 as the last tile is the “naked goat”: it wins the match at once.
+    • A lone 0|0 left in hand counts 25, a lone 6|6 50, both together 75.
+    • Going out with 0|0 as the last tile is the “naked goat”: it wins the match at once.
     • A tied fish makes eggs: the next round's winner takes them.
 rules-osel =
-    <b>Osel (Donkey)</b>: whoever first reaches { $target } points is the donkey.
+    <b>Osel (Donkey)</b>: whoever first reaches { $target } { $target ->
+        [one] point
+       *[other] points
+    } is the donkey.
     • 2–4 players, 7 tiles each; the rest is the boneyard. Four may play in pairs.
-    • The holder of 1-1 leads (else 2-2, … 6-6, 0-0). That double is the spinner: once it has a tile on its left and right, tiles go on its top and bottom too.
+    • The holder of 1|1 leads (else 2|2, … 6|6, 0|0). That double is the spinner: once it has a tile on its left and right, tiles go on its top and bottom too.
     • Lay a tile on an end with the same number. If you can play, you must.
     • Instead of one tile you may lay several doubles at once, each on its own end.
     • A double may be laid face down: that end is closed for the rest of the round. Closing with your last tile is going out.
     • Cannot play: draw until a tile fits; boneyard empty: knock. The next round is led by whoever went out or made the fish, with any tile.
-    • Points are the pips left in your hand (a lone 0-0 counts 10, but not in a fish). Until your account is open, rounds under 13 are remembered (+N).
-    • Fish: everyone scores their own hand (the lobby offers “top takes all” and “fisherman takes all” too).
+    • Points are the pips left in your hand (a lone 0|0 counts 10, but not in a fish). Until your account is open, rounds under 13 are remembered (+N).
+    • Fish: everyone scores their own hand (the lobby also offers “all to the highest hand” and “all to the fisherman”).
 rules-sport =
-    <b>Sport dominoes</b>: two pairs; the first pair to reach { $target } points wins.
+    <b>Sport dominoes</b>: two pairs; the first pair to reach { $target } { $target ->
+        [one] point
+       *[other] points
+    } wins.
     • Exactly 4 players, partners opposite; 7 tiles each, no boneyard.
     • Before the first round everyone turns a tile: the highest (by value, a tie by the higher half) leads, with any tile. Later rounds are led by whoever went out or made the fish.
     • Lay a tile on an end with the same number. If you can play, you must; if not, pass.
@@ -286,7 +317,7 @@ top-col_name = Player
 top-col_pair = Pair
 top-col_rating = Rtg
 top-col_elo = Elo
-top-col_matches = Mat
+top-col_matches = Games
 top-col_losses-kozel = Goat
 top-col_safe-kozel = Safe
 top-col_losses-osel = Donk
@@ -295,11 +326,11 @@ top-col_wins = Won
 top-col_win_share = Won %
 top-col_fish = Fish
 top-col_avg = Avg
-top-legend = <i>Rtg — the rating earned by matches (not match points); Elo — from matches without computers. Mat — matches, { $outcome }, Fish — fish made, Avg — average final points.</i>
+top-legend = <i>Rtg — the rating earned by matches (not match points); Elo — from matches without computers. Games — matches played, { $outcome }, Fish — fish made, Avg — average final points.</i>
 top-legend_losses-kozel = Goat — times the goat, Safe — share of matches not the goat
 top-legend_losses-osel = Donk — times the donkey, Safe — share of matches not the donkey
 top-legend_wins = Won — matches won (first place), Won % — their share
-top-pairs_legend = <i>A pair is the same two people in team play, whatever their seats. Rtg — the rating earned by matches, Mat — matches, { $outcome }, Avg — average final points.</i>
+top-pairs_legend = <i>A pair is the same two people in team play, whatever their seats. Rtg — the rating earned by matches, Games — matches played, { $outcome }, Avg — average final points.</i>
 top-empty = 🏆 { $game }: no matches played in this group yet. Start one: /domino
 top-pairs_empty = 👥 { $game }: no team matches (four players, 2×2) here yet.
 top-private = Leaderboards belong to groups: send /top in a group where you play. Your stats across all groups: /stats
@@ -320,16 +351,16 @@ stats-wins = 🏆 { $n } { $n ->
     [one] win
    *[other] wins
 } ({ $share } of matches)
-stats-went_out = 🏁 Went out in { $n } { $n ->
-    [one] round
-   *[other] rounds
+stats-went_out = 🏁 Domino { $n } { $n ->
+    [one] time
+   *[other] times
 }
 stats-fish = 🐟 Fish made: { $n }
 stats-eggs = 🥚 Eggs taken: { $n }
-stats-best = 👍 Best match: { $points } points, { $date } (rating +{ $gain })
-stats-worst = 👎 Worst match: { $points } points, { $date } (rating +{ $gain })
-stats-only_match = 📋 The only match: { $points } points, { $date } (rating +{ $gain })
-stats-best_and_worst = 👍👎 Every match rated +{ $gain }; the latest: { $points } points, { $date }
+stats-best = 👍 Best match: final score { $points }, { $date } (rating +{ $gain })
+stats-worst = 👎 Worst match: final score { $points }, { $date } (rating +{ $gain })
+stats-only_match = 📋 The only match: final score { $points }, { $date } (rating +{ $gain })
+stats-best_and_worst = 👍👎 Every match rated +{ $gain }; the latest: final score { $points }, { $date }
 stats-streak_good-kozel = 🔥 Not the goat { $n } { $n ->
     [one] match
    *[other] matches
@@ -374,14 +405,14 @@ ending-left = a player left
 ending-cancelled = cancelled
 btn-history_back = ↩️ Back to the matches
 sheet-title = 📋 <b>Match #{ $id }</b> · { $variant } to { $target } · { $date } · { $ending }
-sheet-player = { $seat }. { $name }{ $goat }: { $points } points
+sheet-player = { $seat }. { $name }{ $goat }: final score { $points }
 sheet-col_round = R
 sheet-col_outcome = Result
-sheet-went_out = out { $seat }
+sheet-went_out = domino { $seat }
 sheet-fish = fish { $seat }
 sheet-eggs = eggs +{ $n } carried
 sheet-cut = The first { $n } rounds did not fit in one message; the latest follow.
-sheet-legend = <i>“out N”: player N went out; “fish N”: a fish, player N the fisherman. A round's line holds its points, the line below the score after it.</i>
+sheet-legend = <i>“domino N”: player N laid all their tiles; “fish N”: a fish, player N the fisherman. A round's line holds its points, the line below the score after it.</i>
 sheet-legend_13 = <i>Points before the account is open are only remembered and count later.</i>
 alert-no_such_page = There is no such page.
 alert-no_such_match = There is no such match in this group's records.

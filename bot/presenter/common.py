@@ -7,21 +7,14 @@ from collections.abc import Iterable, Sequence
 from aiogram.types import InlineKeyboardButton
 
 from bot.i18n import Lang, t
+from bot.names import NAME_LIMIT as NAME_LIMIT  # names are cut by one rule (issue 15)
+from bot.names import short_name as short_name
 from domino.rules import FishMode, Variant
 from domino.tiles import Tile
 from domino.variants import find_variant
 from domino.views import MatchView
 
-NAME_LIMIT = 32
 TILES_PER_ROW = 4
-
-
-def short_name(name: str, limit: int = NAME_LIMIT) -> str:
-    """A name cut to `limit` characters with an ellipsis; never empty. Every text built
-    from a person's name uses this (issue 11, item 14: a 128-emoji name must still fit an
-    alert's 200 characters)."""
-    name = " ".join(name.split()) or "?"
-    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def side_names(names: Sequence[str], seats: Iterable[int]) -> str:

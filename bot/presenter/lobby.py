@@ -137,6 +137,9 @@ def lobby_text(game: GameRecord, lang: Lang, timer: TurnTimer = DEFAULT_TURN_TIM
             lines.append(t("lobby.computer", lang, name=name, level=level_name(seat.level, lang)))
         else:
             lines.append(f"👤 {name}")
+    if not game.seats:
+        # The creator is seated at once only if the bot may write to them (issue 15).
+        lines.append(t("lobby.nobody", lang))
     lines.append("")
     lines.append(t("lobby.hint", lang))
     lines.append(t("lobby.controls", lang))

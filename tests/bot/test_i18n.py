@@ -122,7 +122,7 @@ def test_language_is_taken_from_telegram_with_russian_by_default(
 
 
 def test_the_players_terms_are_used_in_russian() -> None:
-    assert t("announce.fish", Lang.RU, name="Маша") == "🐟 Рыба! Рыбак — Маша."
+    assert t("announce.fish", Lang.RU, name="Маша", n=3) == "🐟 Раунд 3: рыба! Рыбак — Маша."
     assert t("announce.loser.kozel", names="Олег") == "🐐 Козёл — Олег"
     assert {t(f"term.{w}") for w in ("fish", "goat", "bazaar", "eggs", "knock")} == {
         "рыба",

@@ -223,7 +223,7 @@ def test_the_rules_are_the_games_own_with_the_target_chosen() -> None:
     assert kozel.startswith("<b>Козёл</b> — кто первым наберёт 125 очков, тот и козёл.")
     classic = rules_text(CLASSIC.with_options(target=150), Lang.RU)
     assert classic.startswith("<b>Классика</b> — кто первым наберёт 150 очков, тот и победил.")
-    assert "6-6" in classic and "25" in classic and "T-" not in classic
+    assert "6|6" in classic and "25" in classic and "T-" not in classic
     english = rules_text(CLASSIC, Lang.EN)
     assert english.startswith("<b>Classic</b>: whoever first reaches 100 points wins.")
 

@@ -92,7 +92,7 @@ def test_going_out_on_the_blank_double_in_sea_kozel_is_the_naked_goat() -> None:
     text = presenter.match_end_text(view, NAMES[:2], Lang.RU, last_tile_won=True)
     winner = NAMES[view.results[-1].outcome.seat].replace("<", "&lt;")
     first, second, *_ = text.split("\n")
-    assert first == f"🐐 Голый козёл! {winner} выходит пустышкой и сразу выигрывает партию."
+    assert first == f"🐐 Голый козёл! {winner}: домино пустышкой — и партия выиграна сразу."
     assert second.startswith("🏆 Победа — ")
     assert "0-0" not in text  # no tile is ever written in the group
 
@@ -159,7 +159,7 @@ def test_a_drawn_fish_is_announced_as_a_draw() -> None:
     before = (Account(0, 0, True), Account(0, 0, True))
     drawn = RoundResult(1, outcome, before, (0, 0), before, 0, 0, None)
     assert presenter.round_end_text(view, drawn, NAMES, Lang.RU) == (
-        "🐟 Рыба! Рыбак — Вика.\n🤝 Ничья: очков никто не записывает."
+        "🐟 Раунд 1: рыба! Рыбак — Вика.\n🤝 Ничья: очков никто не записывает."
     )
     scored = dataclasses.replace(drawn, points=(26, 0))
     assert "Ничья" not in presenter.round_end_text(view, scored, NAMES, Lang.RU)
@@ -171,7 +171,7 @@ def test_a_sea_kozel_winner_with_too_little_is_told_so_not_a_draw() -> None:
     before = (Account(0, 0, True), Account(0, 0, True))
     small = RoundResult(19, outcome, before, (0, 0), before, 0, 0, None)
     assert presenter.round_end_text(view, small, NAMES, Lang.RU) == (
-        "🐟 Рыба! Рыбак — Маша.\n✍️ Выигрыш меньше 25 очков не записывается."
+        "🐟 Раунд 19: рыба! Рыбак — Маша.\n✍️ Выигрыш меньше 25 очков не записывается."
     )
     tied = dataclasses.replace(small, eggs_after=16)  # M-5: a tied fish makes eggs
     text = presenter.round_end_text(view, tied, NAMES, Lang.RU)

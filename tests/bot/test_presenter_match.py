@@ -279,11 +279,11 @@ def test_a_round_end_tells_who_went_out_or_the_fisherman_and_the_eggs() -> None:
     )
     tied = result(OutcomeKind.FISH, eggs=(0, 14), taken_by=None)
     assert presenter.round_end_text(view, tied, NAMES, Lang.RU) == (
-        "🐟 Рыба! Рыбак — Олег &lt;3.\n🥚 Яйца: 14 очков переходят в следующий раунд."
+        "🐟 Раунд 3: рыба! Рыбак — Олег &lt;3.\n🥚 Яйца: 14 очков переходят в следующий раунд."
     )
     taken = result(OutcomeKind.FISH, eggs=(14, 0), taken_by=0)
     assert presenter.round_end_text(view, taken, NAMES, Lang.EN) == (
-        "🐟 Fish! The fisherman is Олег &lt;3.\n🥚 Маша takes the eggs (14)."
+        "🐟 Round 3: fish! The fisherman is Олег &lt;3.\n🥚 Маша takes the eggs (14)."
     )
 
 

@@ -296,7 +296,7 @@ def test_personal_stats_show_every_number_in_russian() -> None:
         "📊 <b>Алиса &lt;3</b> в «Двор» · Козёл",
         "Партий: 8 · рейтинг: 61 · Elo: 1012",
         "🐐 Козлом 2 раза (25% партий)",
-        "🏁 Выходов из раунда: 14",
+        "🏁 Домино: 14 раз",
         "🐟 Рыб сделано: 3",
         "🥚 Яиц забрано: 1",
         "👍 Лучшая партия: итог 12, 29.11.2026 (рейтинг +9)",
@@ -339,7 +339,7 @@ def test_one_match_is_shown_once_and_no_streak_of_one() -> None:
     assert "📋 Единственная партия: итог 37, 29.11.2026 (рейтинг +6)" in text
     assert "Лучшая" not in text and "Худшая" not in text and "подряд" not in text
     same = view.player_stats_text(stats_of(best=only, worst=only), "Двор", Lang.EN)
-    assert "Every match rated +6; the latest: 37 points, 29.11.2026" in same
+    assert "Every match rated +6; the latest: final score 37, 29.11.2026" in same
     assert "Best match" not in same
 
 
@@ -376,7 +376,7 @@ def test_history_lists_matches_with_date_players_goat_and_ending(lang: Lang) -> 
     assert "<b>11.</b> 29.11.2026" in text and "<b>12.</b> 29.11.2026" in text
     assert ("9 раундов" if lang is Lang.RU else "9 rounds") in text
     assert "Алиса 45 · Боб &lt;b&gt; 🐐 103 · 🤖 Компьютер 1 60" in text
-    assert ("игрок ушёл" if lang is Lang.RU else "a player left") in text
+    assert ("уход игрока" if lang is Lang.RU else "a player left") in text
     assert ("· Козёл ·" if lang is Lang.RU else "· Kozel (Goat) ·") in text.splitlines()[0]
     assert "2/2" in text
     keyboard = view.history_keyboard(page, Variant.KOZEL, (Variant.KOZEL,), lang)
@@ -425,7 +425,7 @@ def test_the_score_sheet_shows_every_round_aligned(lang: Lang, teams: bool) -> N
     table = [line for line in lines if not line.strip().startswith(("яйца", "eggs"))]
     assert len({view.display_width(line) for line in table}) == 1
     assert max(view.display_width(line) for line in lines) <= view.LINE_WIDTH
-    went_out, fish = ("выход", "рыба") if lang is Lang.RU else ("out", "fish")
+    went_out, fish = ("домино", "рыба") if lang is Lang.RU else ("domino", "fish")
     assert lines[2].split()[:3] == ["1", went_out, "1"]
     assert lines[4].split()[:3] == ["2", fish, "2"]
     assert "+30" in lines[6]

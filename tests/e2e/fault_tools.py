@@ -224,7 +224,7 @@ def announced(item: sqlite3.Row, match: Match, message: StoredMessage) -> bool:
         first = (
             t("announce.went_out", Lang.RU, n=result.round_no, name="")
             if went_out
-            else t("announce.fish", Lang.RU, name="")
+            else t("announce.fish", Lang.RU, n=result.round_no, name="")
         )
         return message.photo is not None and message.content.startswith(first.split("—")[0])
     if item["kind"] == "match_end":

@@ -229,13 +229,13 @@ async def test_a_person_who_blocks_the_bot_is_reported_and_can_come_back(
     await play_until(
         fakegram,
         people[:1],
-        lambda: any("Не могу написать Боб" in m.content for m in game.group.bot_messages),
+        lambda: any("Боб: не могу написать" in m.content for m in game.group.bot_messages),
     )
     await bob.unblock()
     await bob.start()
     await bob.private_chat.wait_for_message(lambda m: "С возвращением" in m.content)
     await play_until(fakegram, people, lambda: goat_announced(game.group.bot_messages))
-    notices = [m for m in game.group.bot_messages if "Не могу написать" in m.content]
+    notices = [m for m in game.group.bot_messages if "не могу написать" in m.content]
     assert len(notices) == 1
 
 
