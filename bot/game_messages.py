@@ -31,7 +31,7 @@ def table_caption(
     now: float,
 ) -> str:
     """The caption under the group's table picture, with the turn's clock at `now`."""
-    caption = presenter.table_caption(view, names, lang)
+    caption = presenter.table_caption(shown_view(game, view), names, lang)
     if game.status is GameStatus.CANCELLED:
         caption += "\n\n" + t("table.cancelled", lang)
     elif game.ending is Ending.SURRENDER:
@@ -59,7 +59,7 @@ def hand_message(
     if game.match is None:
         return None
     person = game.seats[seat]
-    view = game.match.view(seat)
+    view = shown_view(game, game.match.view(seat))
     text = presenter.hand_text(
         view, names, chat_title, lang, drew=drawn_this_turn(view), away=person.away
     )
@@ -82,6 +82,18 @@ def hand_message(
             inline_keyboard=[*(markup.inline_keyboard if markup else []), row]
         )
     return text, markup
+
+
+def shown_view(game: GameRecord, view: MatchView) -> MatchView:
+    """`view` as the game's messages show it: a game that ended before its match did
+    (/surrender, /cancel, a vote) is over, with no turn, its loser and winner by K-11's
+    timeout rule from its first abandonment, if any (issue 15, item 4)."""
+    if game.status.active:
+        return view
+    first = game.abandonment
+    if first is None:
+        return presenter.ended_view(view)
+    return presenter.ended_view(view, first.seat, first.points)
 
 
 def surrender_note(game: GameRecord, lang: Lang) -> str:

@@ -304,7 +304,7 @@ class Publisher:
         if game.match is None:
             return
         lang = await self.settings.language_of(game)
-        view = game.match.view(None)
+        view = game_messages.shown_view(game, game.match.view(None))
         names = seat_names(game, lang)
         clock, now = self._clock_of(game)
         caption = game_messages.table_caption(game, view, names, lang, clock, now)

@@ -13,7 +13,11 @@ hand keyboard only from its owner's view (`MatchView.round.hand`).
 
 from bot.presenter.clock import hand_timer_lines, table_timer_line
 from bot.presenter.common import score_line, short_name, side_names, variant_name
-from bot.presenter.endings import cancel_confirm_keyboard, surrender_confirm_keyboard
+from bot.presenter.endings import (
+    cancel_confirm_keyboard,
+    ended_view,
+    surrender_confirm_keyboard,
+)
 from bot.presenter.hand import away_keyboard, hand_keyboard, hand_text
 from bot.presenter.lobby import lobby_closed_text, lobby_keyboard, lobby_text, removal_keyboard
 from bot.presenter.rules import rules_keyboard, rules_text
@@ -28,6 +32,7 @@ from bot.presenter.table import match_end_text, round_end_text, table_caption
 __all__ = [
     "away_keyboard",
     "cancel_confirm_keyboard",
+    "ended_view",
     "hand_keyboard",
     "hand_text",
     "hand_timer_lines",

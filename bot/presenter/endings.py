@@ -1,11 +1,16 @@
-"""The confirmations that end a match early: /cancel and /surrender (issue 7)."""
+"""The confirmations that end a match early: /cancel and /surrender (issue 7), and how
+a match ended so looks in its messages (issue 15)."""
 
 from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import CancelCb, SurrenderCb
 from bot.i18n import Lang, t
+from domino.views import MatchView
 
 
 def _yes_no(yes: str, no: str, data: dict[bool, str]) -> InlineKeyboardMarkup:
@@ -40,3 +45,30 @@ def surrender_confirm_keyboard(
             for confirm in (True, False)
         },
     )
+
+
+def ended_view(
+    view: MatchView, culprit: int | None = None, points: Sequence[int] = ()
+) -> MatchView:
+    """A match that ended before its engine finished it (/surrender, /cancel, a vote), as
+    its messages show it (issue 15, item 4): over, nobody to move, nothing legal. With an
+    abandonment (K-11's timeout rule: `culprit` the first to abandon, `points` every
+    seat's points then) the culprit's side is the loser (the козёл where points are bad)
+    and the side(s) best placed by those points, never the culprit's, the winners, as
+    the stats count it (`storage.stats`); a match cancelled with nobody to blame has
+    neither. A view the engine finished is returned as it is."""
+    if view.over:
+        return view
+    losers: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    if culprit is not None and len(points) == view.players:
+        losers = (view.side_of(culprit),)
+        others = {
+            side: points[seats[0]] for side, seats in enumerate(view.sides) if side not in losers
+        }
+        if others:
+            pick = min if view.ruleset.game.points_are_bad else max
+            best = pick(others.values())
+            winners = tuple(side for side, p in others.items() if p == best)
+    rnd = dataclasses.replace(view.round, turn=None, legal=())
+    return dataclasses.replace(view, round=rnd, over=True, losers=losers, winners=winners)

@@ -18,7 +18,7 @@ from bot.presenter.common import (
     tile_rows,
     variant_name,
 )
-from bot.presenter.table import has_bazaar
+from bot.presenter.table import has_bazaar, result_lines
 from domino.actions import Action, Close, Draw, Knock, Play, PlayDoubles
 from domino.geometry import End
 from domino.tiles import Tile
@@ -57,11 +57,26 @@ def hand_text(
             for side, seats in enumerate(view.sides)
         ),
     )
-    if view.over or rnd.turn != rnd.seat or away:
-        # Off turn the text changes only with the player's own hand and the scores, so
-        # other people's moves cost no edit here (Telegram's limits); the tile buttons
-        # answer whose turn it is when pressed.
-        lines.append(t("hand.over" if view.over else "hand.waiting", lang))
+    partners = [seat for seat in view.sides[view.side_of(rnd.seat)] if seat != rnd.seat]
+    if view.over:
+        # Over (also ended early, `bot.presenter.endings.ended_view`): no turn, the result.
+        lines.append(t("hand.over", lang))
+        lines.extend(result_lines(view, names, lang))
+        lines.append(scores)
+        return "\n".join(lines)
+    if rnd.turn != rnd.seat or away:
+        # Off turn the text changes only with the player's own hand and the scores (and
+        # in pairs as the partner's turn comes and goes), so opponents' moves cost no
+        # edit here (Telegram's limits); the tile buttons answer whose turn it is.
+        # Pairs (issue 15, item 6): who the partner is (at the turn `others_text` says).
+        if partners:
+            partner = ", ".join(html.escape(short_name(names[seat])) for seat in partners)
+            lines.append(t("hand.your_partner", lang, name=partner))
+        if rnd.turn is not None and rnd.turn in partners:
+            name = html.escape(short_name(names[rnd.turn]))
+            lines.append(t("hand.partner_turn", lang, name=name))
+        else:
+            lines.append(t("hand.waiting", lang))
         lines.append(scores)
         return "\n".join(lines)
     lines.append(t("hand.your_turn", lang))

@@ -84,24 +84,28 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
     ]
     if view.over:
         lines.append(t("table.over", lang))
+        lines.extend(result_lines(view, names, lang))
     elif rnd.turn is not None:
         lines.append(t("table.turn", lang, name=html.escape(short_name(names[rnd.turn]))))
     if rnd.turned and not rnd.layout.placements and rnd.turn is not None and not view.over:
         # S-2: who leads was decided by the turned tiles, which the picture shows.
         lines.append(t("table.turned", lang, name=html.escape(short_name(names[rnd.turn]))))
     lines.append("")
+    # Seats in turn order (issue 15, item 6: in pairs too, partners are not adjacent);
+    # a seat alone on its side shows its score, pairs' scores follow the seats.
+    for seat in range(view.players):
+        side = view.side_of(seat)
+        marker = "▶️ " if rnd.turn == seat and not view.over else ""
+        alone = len(view.sides[side]) == 1
+        lines.append(
+            f"{marker}{html.escape(short_name(names[seat]))} — "
+            + t("table.tiles", lang, n=rnd.hand_counts[seat])
+            + (f" · {score_text(view, side)}" if alone else "")
+        )
     for side, seats in enumerate(view.sides):
-        score = score_text(view, side)
-        for seat in seats:
-            marker = "▶️ " if rnd.turn == seat and not view.over else ""
-            lines.append(
-                f"{marker}{html.escape(short_name(names[seat]))} — "
-                + t("table.tiles", lang, n=rnd.hand_counts[seat])
-                + ("" if len(seats) > 1 else f" · {score}")
-            )
         if len(seats) > 1:
             team = html.escape(side_names(names, seats))
-            lines.append(t("table.team_score", lang, names=team, score=score))
+            lines.append(t("table.team_score", lang, names=team, score=score_text(view, side)))
     facts = [t("table.bazaar", lang, n=rnd.bazaar_size)] if has_bazaar(view) else []
     ends = open_ends_text(view, lang)
     if ends is not None:
@@ -119,6 +123,23 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
     if tail:
         lines.extend(["", *tail])
     return "\n".join(lines)
+
+
+def result_lines(view: MatchView, names: Sequence[str], lang: Lang) -> list[str]:
+    """Who lost and who won a match that is over (issue 15, item 4), in the game's own
+    words: «🐐 Козёл: Алиса.», «Проигрыш: Алиса.» (K-10, O-6; a match someone abandoned,
+    K-11), «🏆 Победа — Боб» (T-6, M-6, S-6); nothing for a match cancelled with nobody
+    to blame. Plain names, escaped for HTML."""
+
+    def sides(indices: Sequence[int]) -> str:
+        return ", ".join(html.escape(side_names(names, view.sides[s])) for s in indices)
+
+    lines = []
+    if view.losers:
+        lines.append(t(f"loser.{view.ruleset.game.key.value}", lang, names=sides(view.losers)))
+    if view.winners:
+        lines.append(t("announce.winner", lang, names=sides(view.winners)))
+    return lines
 
 
 def round_end_text(view: MatchView, result: RoundResult, names: Sequence[str], lang: Lang) -> str:

@@ -119,7 +119,7 @@ def test_the_table_caption_shows_turn_counts_scores_bazaar_ends_and_recent_moves
     )
 
 
-def test_the_table_caption_of_teams_adds_each_pairs_score() -> None:
+def test_the_table_caption_of_teams_lists_seats_in_turn_order_then_each_pairs_score() -> None:
     view = match_view(
         seat=None,
         turn=None,
@@ -134,10 +134,10 @@ def test_the_table_caption_of_teams_adds_each_pairs_score() -> None:
         "The match is over.\n"
         "\n"
         "Маша — 1 tile\n"
-        "Вика — 0 tiles\n"
-        "   pair Маша + Вика: 40\n"
         "Олег &lt;3 — 5 tiles\n"
+        "Вика — 0 tiles\n"
         "🤖 Компьютер 1 — 2 tiles\n"
+        "   pair Маша + Вика: 40\n"
         "   pair Олег &lt;3 + 🤖 Компьютер 1: 0"
     )
 
