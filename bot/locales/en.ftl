@@ -297,7 +297,7 @@ alert-not_seated = You do not have a seat.
 alert-creator_only = Only the game's creator can do that.
 alert-creator_or_admin = Only the game's creator or a chat admin can cancel it.
 alert-table_full = The table is full.
-alert-not_enough_players = { $wanted } players needed, { $have } seated. Invite friends or add a computer player.
+alert-not_enough_players = Players needed: { $wanted }, seated: { $have }. Invite friends or add a computer player.
 alert-playing_elsewhere = You are already in another game. Finish it or /leave it.
 alert-teams_need_four = Teams need four players.
 alert-illegal = That move is not allowed.
@@ -351,7 +351,7 @@ stats-wins = 🏆 { $n } { $n ->
     [one] win
    *[other] wins
 } ({ $share } of matches)
-stats-went_out = 🏁 Domino { $n } { $n ->
+stats-went_out = 🏁 Domino: { $n } { $n ->
     [one] time
    *[other] times
 }
@@ -411,7 +411,10 @@ sheet-col_outcome = Result
 sheet-went_out = domino { $seat }
 sheet-fish = fish { $seat }
 sheet-eggs = eggs +{ $n } carried
-sheet-cut = The first { $n } rounds did not fit in one message; the latest follow.
+sheet-cut = { $n ->
+        [one] The first round did not fit in one message; the latest follow.
+       *[other] The first { $n } rounds did not fit in one message; the latest follow.
+    }
 sheet-legend = <i>“domino N”: player N laid all their tiles; “fish N”: a fish, player N the fisherman. A round's line holds its points, the line below the score after it.</i>
 sheet-legend_13 = <i>Points before the account is open are only remembered and count later.</i>
 alert-no_such_page = There is no such page.
@@ -488,7 +491,10 @@ answer-timer_set = Turn timer: { $timer }. It applies from the next turn.
 alert-admins_only = Only the chat's admins can change the settings.
 hand-time_left = ⏱ Time to move: { $s } s
 hand-time_warning = ⏳ <b>{ $s } s left!</b> Then a computer moves for you.
-hand-strikes = ⏰ Your time ran out { $n } of { $limit } times; a computer moved for you.
+hand-strikes = ⏰ Your time ran out { $n } { $n ->
+        [one] time
+       *[other] times
+    } out of { $limit }; a computer moved for you.
 hand-away = 🤖 A computer is playing for you. To play yourself again, press “I'm back”.
 btn-back_in_game = 🙋 I'm back
 table-time_warning = ⏳ { $name }: { $s } s

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 
 import pytest
 
@@ -202,7 +203,9 @@ def test_russian_numbers_take_their_plural(key: str, values: dict[str, object], 
         ("announce.eggs", {"points": 14}, "14 points carry over"),
         ("announce.too_few", {"points": 1}, "fewer than 1 point is"),
         ("announce.remembered", {"threshold": 13}, "scoring opens at 13 points"),
-        ("stats.went_out", {"n": 1}, "Domino 1 time"),
+        ("stats.went_out", {"n": 1}, "Domino: 1 time"),
+        ("hand.strikes", {"n": 2, "limit": 3}, "ran out 2 times out of 3"),
+        ("sheet.cut", {"n": 1}, "The first round did not fit"),
     ],
 )
 def test_english_numbers_take_their_plural(key: str, values: dict[str, object], text: str) -> None:
@@ -307,3 +310,23 @@ def test_the_round_caption_explains_remembered_points_once() -> None:
     text = round_end_text(view, remembered, NAMES, Lang.RU)
     assert text.count("«+N»") == 1
     assert "запомнены, но ещё не записаны" in text and "с 13 очков" in text
+
+
+def test_a_lobby_names_each_computer_with_one_robot() -> None:
+    computer = SeatRecord(1, None, t("computer.name", Lang.RU, n=1))
+    text = lobby_text(_lobby([SeatRecord(0, 7, "Боб"), computer]), Lang.RU)
+    line = next(line for line in text.splitlines() if "Компьютер 1" in line)
+    assert line.count("🤖") == 1
+
+
+def test_the_pictures_words_have_no_rule_ids_and_english_ones_no_cyrillic() -> None:
+    """The words drawn (render.labels; once they come from the catalogues, the tests
+    above cover them)."""
+    from render import labels
+
+    tables: Mapping[str, Mapping[str, str]] = getattr(labels, "_WORDS", {})
+    for lang, words in tables.items():
+        for key, text in words.items():
+            assert not RULE_ID.search(text), (lang, key, text)
+            if lang == "en":
+                assert not CYRILLIC.search(text), (key, text)
