@@ -58,6 +58,7 @@ class Weights:
     leader: float = 1.0  # block weight grows for the match leader near the target
     fish: float = 2.0  # times the estimated value of a fish the move makes
     thirteen: float = 3.0  # K-7: the hand drops below the threshold of a closed account
+    close: float = 6.0  # O-3: the cost of closing an end (it shuts the seat's own suits too)
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -230,7 +231,7 @@ class _Position:
         parts["block"] = block - leader
         parts["block_leader"] = leader
         if isinstance(action, Close):
-            parts["close"] = 0.0
+            parts["close"] = -w.close
         if fish:  # C-8 b: the round ends here; only the fish's outcome counts
             value = w.fish * self._fish_value(hand)
             plain = sum(parts.values())
