@@ -201,6 +201,7 @@ def closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@pytest.mark.slow
 async def test_run_against_no_telegram_is_one_clear_line_and_exit_1(tmp_path: Path) -> None:
     root = isolated_root(tmp_path)
     url = f"http://127.0.0.1:{closed_port()}"
@@ -218,6 +219,7 @@ async def test_run_against_no_telegram_is_one_clear_line_and_exit_1(tmp_path: Pa
     assert "3 tries; check TELEGRAM_API_BASE and the network" in line, line
 
 
+@pytest.mark.slow
 async def test_run_with_a_refused_token_is_one_clear_line_and_exit_1(
     fakegram: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -308,6 +310,7 @@ async def tasks_running(
             await process.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="needs Linux /proc and pidfd")
 async def test_sigterm_to_tasks_py_run_stops_the_bot_and_leaves_nothing(
     fakegram: FakeTelegram, tmp_path: Path
@@ -331,6 +334,7 @@ async def test_sigterm_to_tasks_py_run_stops_the_bot_and_leaves_nothing(
     assert code == 0, (tmp_path / "bot.log").read_text()[-3000:]
 
 
+@pytest.mark.slow
 async def test_a_network_failure_on_the_first_call_is_tried_again(
     fakegram: FakeTelegram, tmp_path: Path
 ) -> None:
