@@ -239,9 +239,9 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     await alice.press(history, text="📋 1")
     await group.wait_for_message(lambda m: m is history and "Партия №" in m.content)
     sheet = history.content.split("\n")
-    marks = [line.split()[1] for line in sheet if re.match(r"^\s+\d+ (выход|рыба) \d", line)]
+    marks = [line.split()[1] for line in sheet if re.match(r"^\s+\d+ (домино|рыба) \d", line)]
     expected = [
-        "выход" if r.outcome.kind is OutcomeKind.WENT_OUT else "рыба" for r in match.results
+        "домино" if r.outcome.kind is OutcomeKind.WENT_OUT else "рыба" for r in match.results
     ]
     assert marks == expected
     totals = [line.split() for line in sheet if re.match(r"^\s{11}\s*-?\d+\s+-?\d+$", line)]
