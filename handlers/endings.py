@@ -21,15 +21,16 @@ router = Router(name="endings")
 
 @router.message(Command("surrender"))
 async def on_surrender(message: Message, person: Person, lang: Lang, endings: Endings) -> None:
-    """In the match's group or in private: ask first, with buttons for this person only."""
+    """In the match's group or in private: ask first, saying what giving up will do, with
+    buttons for this person only."""
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
     try:
-        game_id, move = await endings.surrender_allowed(chat_id, person)
+        game_id, move, text = await endings.surrender_allowed(chat_id, person)
     except Refusal as refusal:
         await message.reply(refusal.text(lang))
         return
     await message.reply(
-        t("surrender.confirm", lang),
+        text,
         reply_markup=surrender_confirm_keyboard(game_id, move, person.id, lang),
     )
 

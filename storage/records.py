@@ -17,7 +17,7 @@ from domino.ai import Level
 from domino.match import Match
 from domino.rules import Ruleset
 from domino.timing import DEFAULT_TURN_TIMER, TurnTimer
-from domino.variants import VARIANTS
+from domino.variants import VARIANTS, GameVariant
 
 
 class GameStatus(StrEnum):
@@ -52,17 +52,44 @@ class Abandonment:
     seat: int
     reason: Ending  # SURRENDER, TIMEOUT or LEFT
     points: tuple[int, ...]  # Match.seat_points() when it happened
+    # Another seat that gave up (/surrender) after it: it gains no rating either (README:
+    # a surrenderer gets none), whoever abandoned first (issue 15, item 8).
+    surrendered: int | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return {"seat": self.seat, "reason": self.reason.value, "points": list(self.points)}
+        data: dict[str, object] = {
+            "seat": self.seat,
+            "reason": self.reason.value,
+            "points": list(self.points),
+        }
+        if self.surrendered is not None:
+            data["surrendered"] = self.surrendered
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Abandonment:
         points = data["points"]
         assert isinstance(points, list)
+        surrendered = data.get("surrendered")
         return cls(
-            int(str(data["seat"])), Ending(str(data["reason"])), tuple(int(p) for p in points)
+            int(str(data["seat"])),
+            Ending(str(data["reason"])),
+            tuple(int(p) for p in points),
+            None if surrendered is None else int(str(surrendered)),
         )
+
+    def given_up_by(self, seat: int) -> Abandonment:
+        """`seat` gave up (/surrender) after this abandonment: the culprit stays (K-11,
+        the first abandonment counts), the surrenderer is remembered to gain nothing."""
+        return self if seat == self.seat else replace(self, surrendered=seat)
+
+    def rating_gains(self, game: GameVariant) -> tuple[int, ...]:
+        """Every seat's rating gain: K-11's timeout rule from this moment
+        (`GameVariant.abandoned_rating_gains`), and nothing for a later surrenderer."""
+        gains = game.abandoned_rating_gains(self.points, self.seat)
+        if self.surrendered is None:
+            return gains
+        return tuple(0 if seat == self.surrendered else g for seat, g in enumerate(gains))
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,9 @@ stats' own choice:
   `culprit_seat` is the abandonment's seat, whatever the ending.
 - Rating: `Match.rating()` of a finished match; after an abandonment,
   `abandoned_rating_gains` of every seat's points at that moment (K-11's timeout rule),
-  however the match went on. Totals per person per group and overall.
+  however the match went on, and nothing for a person who gave up after it
+  (`Abandonment.rating_gains`: a surrenderer gains no rating, whoever is the culprit).
+  Totals per person per group and overall.
 - Козёл of a match: with an abandonment, the culprit's side (the culprit, and the
   partner in team play); this is how a surrender makes the surrenderer козёл. Without
   one, the game's last place (`GameVariant.last_sides`): in Козёл `match.losers`, in
@@ -287,7 +289,7 @@ def _score(game: GameRecord, hints: dict[int, int] | None = None) -> _Scored | N
                 f"game {game.id}: the abandonment has {len(abandonment.points)} points"
                 f" for {match.players} players"
             )
-        gains = game_variant.abandoned_rating_gains(abandonment.points, abandonment.seat)
+        gains = abandonment.rating_gains(game_variant)
         goat_sides: tuple[int, ...] = (match.side_of(abandonment.seat),)
         last = sides[goat_sides[0]]
         place_points = abandonment.points

@@ -424,7 +424,8 @@ alert-no_such_game = There is no such game in these stats: send the command agai
 ## Endings (issue 7): /surrender, the vote to cancel, how an abandoned match is scored.
 
 cmd-surrender = give up
-surrender-confirm = 🏳 Give up? The match ends at once and counts as your loss; the others are scored as for a timeout.
+surrender-confirm = 🏳 Give up? The match ends at once and counts as for a timeout. { $loser } You gain no rating for it; the others gain rating by their lead over your score.
+surrender-confirm_after = 🏳 Give up? The match ends at once. It already counts as for a timeout: { $name } was the first to abandon it. { $loser } You gain no rating for it; the others gain rating by their lead over the score { $name } had then.
 surrender-not_playing = You are not playing here, so there is nothing to give up.
 btn-surrender_yes = 🏳 Yes, I give up
 btn-surrender_no = No, play on

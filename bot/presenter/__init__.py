@@ -17,6 +17,7 @@ from bot.presenter.endings import (
     cancel_confirm_keyboard,
     ended_view,
     surrender_confirm_keyboard,
+    surrender_confirm_text,
 )
 from bot.presenter.hand import away_keyboard, hand_keyboard, hand_text
 from bot.presenter.lobby import lobby_closed_text, lobby_keyboard, lobby_text, removal_keyboard
@@ -51,6 +52,7 @@ __all__ = [
     "short_name",
     "side_names",
     "surrender_confirm_keyboard",
+    "surrender_confirm_text",
     "table_caption",
     "table_timer_line",
     "timer_name",

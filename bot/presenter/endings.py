@@ -10,7 +10,9 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import CancelCb, SurrenderCb
 from bot.i18n import Lang, t
+from bot.presenter.common import short_name, side_names
 from domino.views import MatchView
+from storage.records import GameRecord
 
 
 def _yes_no(yes: str, no: str, data: dict[bool, str]) -> InlineKeyboardMarkup:
@@ -72,3 +74,26 @@ def ended_view(
             winners = tuple(side for side, p in others.items() if p == best)
     rnd = dataclasses.replace(view.round, turn=None, legal=())
     return dataclasses.replace(view, round=rnd, over=True, losers=losers, winners=winners)
+
+
+def surrender_confirm_text(game: GameRecord, seat: int, lang: Lang) -> str:
+    """«🏳 Сдаться?» (plain text) with what it will do (issue 15, item 8), as
+    `Endings.surrender` and the stats count it: the match ends at once by K-11's
+    timeout rule from its first abandonment; the loser (in the game's word: the
+    козёл) is the side of whoever abandoned it first, the person asking unless someone
+    left or timed out before; the person asking gains no rating (README), the others
+    by their lead."""
+    match = game.match
+    assert match is not None
+    names = [s.name for s in game.seats]
+    first = game.abandonment
+    culprit = seat if first is None else first.seat
+    loser = t(
+        f"loser.{match.ruleset.game.key.value}",
+        lang,
+        names=side_names(names, match.sides[match.side_of(culprit)]),
+    )
+    if culprit == seat:
+        return t("surrender.confirm", lang, loser=loser)
+    name = short_name(names[culprit])
+    return t("surrender.confirm_after", lang, loser=loser, name=name)

@@ -227,7 +227,7 @@ def abandonment_values(game: GameRecord) -> dict[str, str]:
     rule, `domino.rating`)."""
     first, match = game.abandonment, game.match
     assert first is not None and match is not None
-    gains = match.ruleset.game.abandoned_rating_gains(first.points, first.seat)
+    gains = first.rating_gains(match.ruleset.game)
     lines = (
         score_line(short_name(seat.name), first.points[seat.seat], gains[seat.seat])
         for seat in game.seats

@@ -10,7 +10,7 @@ from datetime import datetime
 from bot.effects import ClosedHand, Done, Effects
 from bot.i18n import t
 from bot.people import Person
-from bot.presenter import side_names
+from bot.presenter import side_names, surrender_confirm_text
 from bot.usecases.base import (
     Answer,
     ChatCheck,
@@ -130,18 +130,22 @@ class Endings(UseCases):
         log.info("chat %s game %s: cancelled by %s", saved.chat_id, saved.id, person.id)
         return Done(Answer(t("answer.cancelled", lang)), effects + Effects(games=(saved,)))
 
-    async def surrender_allowed(self, chat_id: int | None, person: Person) -> tuple[int, int]:
+    async def surrender_allowed(self, chat_id: int | None, person: Person) -> tuple[int, int, str]:
         """/surrender: the running match the person may give up (in its group or in
-        private) and its move number, for the confirmation's button."""
+        private), its move number for the confirmation's button, and the confirmation's
+        text: what giving up will do, by the rules `surrender` applies (issue 15, item 8)."""
         game = await repo.active_game_of_user(self.db, person.id)
+        seat = game.seat_of(person.id) if game is not None else None
         if (
             game is None
+            or seat is None
             or game.status is not GameStatus.PLAYING
             or game.match is None
             or (chat_id is not None and game.chat_id != chat_id)
         ):
             raise Refusal("surrender.not_playing")
-        return game.id, len(game.match.log)
+        text = surrender_confirm_text(game, seat.seat, person.lang)
+        return game.id, len(game.match.log), text
 
     async def surrender(
         self, game_id: int, chat_id: int | None, person: Person, move: int
@@ -150,7 +154,8 @@ class Endings(UseCases):
         the first abandonment (this one unless someone abandoned before), with them the
         loser (their side in teams: the козёл where points are bad); the stats record it
         in the same transaction. The confirmation counts only in the game's group or the
-        person's private chat."""
+        person's private chat. After someone else abandoned the match first, that one stays
+        the culprit (K-11) and the surrenderer gains no rating either (README)."""
         lang = person.lang
         try:
             async with self.db.transaction() as tx:
@@ -162,6 +167,9 @@ class Endings(UseCases):
                 if game.seats[seat].left:
                     raise Refusal("alert.already_left")
                 changed = game.abandoned_by(seat, Ending.SURRENDER)
+                first = changed.abandonment
+                if first is not None and first.seat != seat:
+                    changed = dataclasses.replace(changed, abandonment=first.given_up_by(seat))
                 saved = await repo.save_game(
                     tx, changed.ended(GameStatus.FINISHED, utcnow(), Ending.SURRENDER)
                 )

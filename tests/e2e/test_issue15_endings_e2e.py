@@ -130,3 +130,37 @@ async def test_a_cancelled_match_shows_no_turn_in_the_group_or_the_hands(
     assert table.photo is not None
     shown = ended_view(match.view(None))
     assert table.photo.data == render_table(shown, ["Алиса", "Боб"], "ru")
+
+
+async def test_a_surrender_after_someone_left_says_who_is_the_goat_and_gains_nothing(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    """Item 8: Боб left first, so Боб is the козёл (K-11, the first abandonment); the
+    confirmation of Алиса's /surrender says so, and Алиса gains no rating (README)."""
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    game = await open_game(fakegram, [alice, bob], seats=2)
+    await alice.command(game.group, "surrender")
+    own = await game.group.wait_for_message(lambda m: "Сдаться?" in m.content)
+    assert "🐐 Козёл: Алиса." in own.content and "вы не получите" in own.content
+    await alice.press(own, data=button_data(own, "Нет"))
+
+    await bob.command(game.group, "leave")
+    await game.group.wait_for_message(lambda m: "как при тайм-ауте" in m.content)
+    await alice.command(game.group, "surrender")
+    asked = await game.group.wait_for_message(lambda m: "Сдаться?" in m.content and m is not own)
+    assert "первым её покинул игрок Боб" in asked.content, asked.content
+    assert "🐐 Козёл: Боб." in asked.content and "Рейтинга за неё вы не получите" in asked.content
+    done = await alice.press(asked, data=button_data(asked, "Да"))
+    assert done.text == "Вы сдались. Партия окончена."
+    notice = await game.group.wait_for_message(lambda m: "сдаётся" in m.content)
+    [(stored,)] = bot.stored("SELECT abandonment FROM games")
+    assert isinstance(stored, str)
+    first = Abandonment.from_dict(json.loads(stored))
+    assert (first.seat, first.reason.value, first.surrendered) == (1, "left", 0)
+    assert "🐐 Козёл: Боб." in notice.content
+    assert f"Алиса: {first.points[0]} · +0" in notice.content
+    assert bot.stored("SELECT seat, goat, rating_gain FROM stat_seats ORDER BY seat") == [
+        (0, 0, 0),
+        (1, 1, 0),
+    ]
