@@ -26,6 +26,7 @@ from aiogram.types import InlineKeyboardMarkup, Message
 from bot import presenter
 from bot.i18n import Lang, t
 from bot.inbox import ChatMigrated, Inbox
+from bot.names import computer_name as computer_name  # where seat names are made
 from bot.outgoing import Outgoing
 from storage.records import GameRecord
 
@@ -99,16 +100,6 @@ def tell_migration(
         exc.migrate_to_chat_id,
     )
     inbox.emit(ChatMigrated(game.chat_id, exc.migrate_to_chat_id))
-
-
-def computer_name(name: str, lang: Lang) -> str:
-    """A computer seat's stored name («🤖 Компьютер 2», named in its creator's language
-    when it sat down) in `lang`, so an English group never reads «Компьютер 2: knocks»;
-    any other name stays as it is."""
-    for n in range(1, 5):
-        if any(name == t("computer.name", other, n=n) for other in Lang):
-            return t("computer.name", lang, n=n)
-    return name
 
 
 def seat_names(game: GameRecord, lang: Lang) -> list[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from bot.i18n import Lang, t
+
 NAME_LIMIT = 32  # columns; 15 emoji and "…" at most, inside an alert's 200 characters
 ELLIPSIS = "…"
 
@@ -107,3 +109,13 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     """A name as texts show it: cleaned (`clean_name`) and cut to `limit` columns with an
     ellipsis (`truncate`); never empty. Every text built from a name uses this."""
     return truncate(clean_name(name), limit)
+
+
+def computer_name(name: str, lang: Lang) -> str:
+    """A computer seat's stored name («🤖 Компьютер 2», named in its creator's language
+    when it sat down) in `lang`, so an English group never reads «Компьютер 2 knocks»;
+    any other name stays as it is."""
+    for n in range(1, 5):
+        if any(name == t("computer.name", other, n=n) for other in Lang):
+            return t("computer.name", lang, n=n)
+    return name

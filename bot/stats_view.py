@@ -30,6 +30,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from bot.i18n import Lang, t
 from bot.names import clean_name as clean_name  # one rule for names, re-exported
+from bot.names import computer_name, short_name
 from bot.names import display_width as display_width
 from bot.names import pad as pad
 from bot.names import truncate as truncate
@@ -390,7 +391,8 @@ def result_mark(game: GameVariant, player: HistoryPlayer, lang: Lang) -> str:
 
 
 def _player_result(game: GameVariant, player: HistoryPlayer, lang: Lang) -> str:
-    name = html.escape(truncate(clean_name(player.name), 24), quote=False)
+    own = player.name if player.user_id is not None else computer_name(player.name, lang)
+    name = html.escape(truncate(clean_name(own), 24), quote=False)
     return f"{name}{result_mark(game, player, lang)} {player.points}"
 
 
@@ -479,7 +481,8 @@ def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
     ]
     for seat, player in enumerate(sheet.players):
         gain = f"+{player.rating_gain}" if player.rating_gain >= 0 else str(player.rating_gain)
-        name = html.escape(truncate(clean_name(player.name), 32), quote=False)
+        own = player.name if player.user_id is not None else computer_name(player.name, lang)
+        name = html.escape(short_name(own), quote=False)
         mark = result_mark(game, player, lang)
         lines.append(
             t("sheet.player", lang, seat=seat + 1, name=name, goat=mark, points=player.points)
