@@ -163,6 +163,11 @@ class Ruleset:
         except (KeyError, ValueError, TypeError) as exc:
             raise BadRuleset(f"cannot read a ruleset from {dict(data)!r}: {exc}") from None
 
+    def __reduce__(self) -> tuple[object, tuple[dict[str, Any]]]:
+        """Pickled as its stored form (`to_dict`): its read-only mappings do not pickle,
+        and a view crosses to the computers' process pool pickled."""
+        return (Ruleset.from_dict, (self.to_dict(),))
+
 
 KOZEL = Ruleset(
     variant=Variant.KOZEL,

@@ -77,6 +77,11 @@ class Tile:
     def __repr__(self) -> str:
         return f"Tile({self.low}-{self.high})"
 
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        """Unpickled (e.g. back from the computers' process pool) as the interned tile,
+        so identity and equality still agree on the other side."""
+        return (tile, (self.low, self.high))
+
 
 def _build() -> tuple[Tile, ...]:
     tiles: list[Tile] = []

@@ -419,3 +419,22 @@ def test_a_match_stored_by_an_earlier_version_loads(name: str, round_no: int, ov
     assert (match.round_no, match.over, match.eggs) == (round_no, over, stored["eggs"])
     assert [[a.recorded, a.remembered, a.opened] for a in match.scores] == stored["scores"]
     assert [str(entry) for entry in match.log] == stored["log"]
+
+
+def test_a_seat_view_pickles_to_an_equal_view_with_the_interned_tiles() -> None:
+    """A view crosses to the computers' process pool pickled (bot/thinker.py): every game's
+    ruleset survives it, and tiles come back as the engine's own interned objects, so an
+    action decided there is accepted here (the engine compares tiles by identity)."""
+    import pickle
+
+    from domino.variants import VARIANTS
+
+    for variant in VARIANTS:
+        players = min(variant.ruleset.hand_sizes)
+        match = Match.new(variant.ruleset, players, seed=7)
+        view = match.view(match.turn or 0)
+        copy = pickle.loads(pickle.dumps(view))
+        assert copy == view
+        assert all(a is b for a, b in zip(copy.round.hand, view.round.hand, strict=True))
+        action = pickle.loads(pickle.dumps(view.round.legal[0]))
+        match.apply(action, view.round.seat)
