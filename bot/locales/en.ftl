@@ -194,7 +194,7 @@ private-cancel_in_group = Cancel a game in its group: /cancel
 private-unknown_command = I do not know that command. Help: /help
 private-help_hint =
     👋 I run domino matches in groups. To play, add me to a group with the button below and send /domino there; your tiles will come here.
-    The rules: the «📖 Rules» button; every command: /help.
+    The rules: the “📖 Rules” button; every command: /help.
 btn-add_to_group = ➕ Add to a group
 btn-rules = 📖 Rules
 group-hand_is_private = Your tiles are in your private chat with me.
