@@ -123,9 +123,9 @@ class Application:
     async def resume(self) -> int:
         """After a (re)start: bring every running game's messages up to date, time its turn,
         let computers move, deliver owed announcements, watch open votes. Returns the
-        number of games picked up. The thinker is warmed up first, so the computers'
-        first decisions are not slow."""
-        await self.thinker.start()
+        number of games picked up. The thinker's pool starts in the background (issue 15,
+        item 14: its processes take a second or so): the bot serves meanwhile, and the
+        hard level's decisions are medium's until it is ready."""
         await self.settings.load()
         await self.timers.load()  # before the games: their stored deadlines stand
         self.reactor.start()
@@ -142,6 +142,7 @@ class Application:
                 announcements=True,
             )
         )
+        self.thinker.start_soon()
         log.info("resumed %d running games", len(games))
         return len(games)
 

@@ -21,7 +21,11 @@ deal is secret). The time from each request to its decision is kept per level
 bench/e2e.py reads back for p50/p95 (ms) per level and the fallbacks.
 
 `start` warms the pool (each worker imports the search and decides once), so the first
-real decision is not slow; `stop` shuts it down with the application.
+real decision is not slow; it does so off the event loop (starting the processes blocks
+for a while), and `start_soon` does it in the background, so the bot serves at once
+(issue 15, item 14): until the pool is ready the hard level's decisions are medium's
+(logged at debug level). `stop` shuts the pool down with the application, started or
+still starting.
 """
 
 from __future__ import annotations
@@ -178,12 +182,14 @@ class Thinker:
         self._times: dict[Level, deque[float]] = {
             level: deque(maxlen=KEPT_TIMES) for level in Level
         }
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None  # once ready
+        self._starting: asyncio.Task[None] | None = None  # the start, until `stop`
         self._stopped = False  # after `stop`, no pool starts again: medium decides
         self._asked = 0  # hard decisions asked of the pool and not answered yet
 
     @property
     def running(self) -> bool:
+        """The pool is started and warmed up: hard decisions go to it."""
         return self._pool is not None
 
     def processes(self) -> list[multiprocessing.process.BaseProcess]:
@@ -193,30 +199,53 @@ class Thinker:
         return list(self._pool._processes.values())  # no public accessor
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        self._pool = concurrent.futures.ProcessPoolExecutor(
+        return concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=multiprocessing.get_context(self.method),
             initializer=_die_with_bot,
             initargs=(os.getpid(),),
         )
-        return self._pool
 
-    async def start(self) -> None:
-        """Start the pool and warm every worker up (importing the search, one decision)."""
-        if self._pool is not None:
-            return
-        self._stopped = False
+    def _spawn(self) -> tuple[concurrent.futures.ProcessPoolExecutor, list[BaseException]]:
+        """In a thread (starting processes blocks): a new pool, every worker warmed up
+        (the search imported, one decision made); the warm-ups that failed."""
         pool = self._new_pool()
-        loop = asyncio.get_running_loop()
-        began = self.clock()
         view = sample_view()
         deadline = time.monotonic() + self.budget
         warming = [
-            loop.run_in_executor(pool, _warm_up, view, self.new_seed(), deadline)
-            for _ in range(self.workers)
+            pool.submit(_warm_up, view, self.new_seed(), deadline) for _ in range(self.workers)
         ]
-        results = await asyncio.gather(*warming, return_exceptions=True)
-        failed = [r for r in results if isinstance(r, BaseException)]
+        concurrent.futures.wait(warming)
+        failed: list[BaseException] = []
+        for future in warming:
+            if future.cancelled():
+                failed.append(concurrent.futures.CancelledError())
+            elif (exc := future.exception()) is not None:
+                failed.append(exc)
+        return pool, failed
+
+    def start_soon(self) -> None:
+        """Start the pool in the background (see `start`): the caller goes on at once, and
+        until the pool is ready medium answers for the hard level."""
+        if self._pool is None and self._starting is None:
+            self._stopped = False
+            self._starting = asyncio.create_task(self._start(), name="thinker-start")
+
+    async def start(self) -> None:
+        """Start the pool and warm every worker up, off the event loop; returns once it is
+        ready (at once if it is; a start in progress is waited for)."""
+        self.start_soon()
+        if self._starting is not None:
+            await asyncio.shield(self._starting)
+
+    async def _start(self) -> None:
+        began = self.clock()
+        try:
+            pool, failed = await asyncio.to_thread(self._spawn)
+        except Exception as exc:  # no pool: every hard decision is medium's
+            log.warning("thinker: the pool did not start: %s", type(exc).__name__)
+            return
+        self._pool = pool  # shut down by `stop`, even when it came while starting
         if failed:  # the pool still answers later; every failed decision falls back
             log.warning("thinker: warming up failed: %s", type(failed[0]).__name__)
         log.info(
@@ -228,10 +257,15 @@ class Thinker:
         )
 
     async def stop(self) -> None:
-        """Shut the pool down (a search in progress ends by its deadline) and log the
-        decision times."""
-        pool, self._pool = self._pool, None
+        """Shut the pool down (a search in progress ends by its deadline), after its start
+        if that is still going on, and log the decision times."""
         self._stopped = True
+        starting, self._starting = self._starting, None
+        if starting is not None and not starting.done():
+            # A thread cannot be interrupted: its start (a second or so) is waited for,
+            # so that the pool it makes is shut down here rather than left behind.
+            await asyncio.wait([starting])
+        pool, self._pool = self._pool, None
         if pool is not None:
             try:
                 await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
@@ -260,10 +294,11 @@ class Thinker:
 
     async def _hard(self, view: MatchView, began: float) -> Decision:
         pool = self._pool
-        if pool is None and not self._stopped:
-            pool = self._new_pool()  # never started (tests): started when first needed
+        if pool is None and not self._stopped and self._starting is None:
+            pool = self._pool = self._new_pool()  # never started (tests): started when needed
         if pool is None:
-            answer, why = None, "asked after the thinker stopped"
+            why = "asked after the thinker stopped" if self._stopped else "asked before ready"
+            answer = None
         else:
             answer, why = await self._ask(pool, view)
         if answer is not None:
@@ -306,6 +341,9 @@ class Thinker:
             if self._pool is pool:
                 self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
+                if self._starting is not None:
+                    self._starting = None
+                    self.start_soon()  # started again in the background
             return None, "lost: the pool broke"
         except Exception as exc:  # a fault of the search: the game goes on at medium
             log.warning("thinker: a hard decision failed: %s", type(exc).__name__)

@@ -1,10 +1,12 @@
 """The thinker (issue 14): hard decisions come from its process pool and are legal, a
 deadline that is missed falls back to medium (still legal), each decision has a fresh
-seed, and the pool lives and ends with the application (asked after, medium answers)."""
+seed, the pool starts in the background (medium answers until it is ready) and lives
+and ends with the application (asked after, medium answers), even stopped while starting."""
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import random
 import select
@@ -147,7 +149,8 @@ async def test_the_pool_starts_and_stops_with_the_application(tmp_path: Path) ->
     try:
         thinker = setup.app.thinker
         assert thinker.processes() == []
-        await setup.app.resume()
+        await setup.app.resume()  # the pool starts in the background
+        await thinker.start()  # waits for it to be ready
         assert thinker.running
         workers = thinker.processes()
         assert workers and all(process.is_alive() for process in workers)
@@ -164,6 +167,52 @@ async def test_the_pool_starts_and_stops_with_the_application(tmp_path: Path) ->
         assert thinker.processes() == [] and thinker.fallbacks == 1
     finally:
         await database.close()
+
+
+async def test_before_the_pool_is_ready_medium_decides_then_the_pool(
+    asked_here: list[Level],
+) -> None:
+    thinker = Thinker(workers=1)
+    match, view = next(positions_with_a_choice())
+    try:
+        thinker.start_soon()  # returns at once: the processes start in a thread
+        assert thinker.processes() == []
+        early = await thinker.decide(view, Level.HARD)
+        assert early.action in view.round.legal
+        assert asked_here == [Level.MEDIUM] and thinker.fallbacks == 1
+        await thinker.start()  # the start in progress, waited for
+        assert thinker.running and thinker.processes()
+        late = await thinker.decide(view, Level.HARD)
+        assert late.action in view.round.legal
+        assert asked_here == [Level.MEDIUM] and thinker.fallbacks == 1  # the pool decided
+        match.apply(late.action, view.round.seat)
+    finally:
+        await thinker.stop()
+    assert thinker.times()[Level.HARD].count == 2
+
+
+async def test_stopped_while_starting_the_pool_is_shut_down_all_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    thinker = Thinker(workers=1)
+    started: list[multiprocessing.process.BaseProcess] = []
+    spawn = thinker._spawn
+
+    def recorded() -> Any:
+        pool, failed = spawn()
+        started.extend(pool._processes.values())
+        return pool, failed
+
+    monkeypatch.setattr(thinker, "_spawn", recorded)
+    thinker.start_soon()
+    await thinker.stop()  # the start had not even begun: it is waited for, then undone
+    assert started and thinker.processes() == [] and not thinker.running
+    for process in started:
+        process.join(timeout=30)  # the pool waited for them; this only reaps
+        assert not process.is_alive()
+    view = next(views_with_a_choice())
+    assert (await thinker.decide(view, Level.HARD)).action in view.round.legal
+    assert thinker.processes() == [] and thinker.fallbacks == 1  # no pool again
 
 
 KILLED_BOT = """
