@@ -149,7 +149,7 @@ async def test_a_surrender_after_someone_left_says_who_is_the_goat_and_gains_not
     await game.group.wait_for_message(lambda m: "как при тайм-ауте" in m.content)
     await alice.command(game.group, "surrender")
     asked = await game.group.wait_for_message(lambda m: "Сдаться?" in m.content and m is not own)
-    assert "первым её покинул игрок Боб" in asked.content, asked.content
+    assert "первый уход из партии — Боб" in asked.content, asked.content
     assert "🐐 Козёл: Боб." in asked.content and "Рейтинга за неё вы не получите" in asked.content
     done = await alice.press(asked, data=button_data(asked, "Да"))
     assert done.text == "Вы сдались. Партия окончена."
