@@ -11,10 +11,15 @@ since Fluent ids allow no dots. `lang_of(language_code)` picks the language from
 Telegram user's settings (English for `en*`, Russian for everything else: Russian is
 the default). The players' own words stay as they say them: рыба, козёл, базар, яйца,
 стучу, вышел, рыбак.
+
+Each catalogue is parsed at its language's first text, not at import (issue 15, item
+14: parsing both took more than a second of a loaded machine's start-up), once: a lock
+keeps a second thread (the pictures' drawing thread) from parsing it again meanwhile.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -104,12 +109,26 @@ class _Catalogue:
         return format(value)
 
 
-_CATALOGUES: Mapping[Lang, _Catalogue] = {lang: _Catalogue.load(lang) for lang in Lang}
+_CATALOGUES: dict[Lang, _Catalogue] = {}  # the languages used so far
+_LOADING = threading.Lock()
+
+
+def _catalogue(lang: Lang) -> _Catalogue:
+    """The language's catalogue, parsed at its first use."""
+    catalogue = _CATALOGUES.get(lang)
+    if catalogue is None:
+        with _LOADING:
+            catalogue = _CATALOGUES.get(lang)
+            if catalogue is None:
+                if lang not in Lang.__members__.values():
+                    raise KeyError(lang)  # as a lookup of a language with no catalogue
+                catalogue = _CATALOGUES[lang] = _Catalogue.load(Lang(lang))
+    return catalogue
 
 
 def t(key: str, lang: Lang = DEFAULT_LANG, /, **values: Any) -> str:
     """The text `key` in `lang`, with `values` filled in."""
-    catalogue = _CATALOGUES[lang]
+    catalogue = _catalogue(lang)
     message_id = fluent_id(key)
     if not catalogue.bundle.has_message(message_id):
         raise KeyError(f"no text {key!r} in {lang.value}")
