@@ -121,7 +121,11 @@ class Playing(UseCases):
         on that seat's view only: a hard search takes up to its budget), on the game as
         read; then one transaction reloads the game and, if nothing changed meanwhile
         (its version, so its move number too), applies them and saves. A game that moved
-        on (a person came back, a cancel, another call of this) is thought over again."""
+        on (a person came back, a cancel, another call of this) is thought over again; after
+        `MOVED_ON_TRIES` the game as it now stands is shown again, so that if a computer is
+        still to move its pause is set again (the effects' `_follow`) rather than nobody
+        ever calling this again."""
+        stored: GameRecord | None = None
         for _ in range(MOVED_ON_TRIES):
             game = await repo.load_game(self.db, game_id)
             if computer_to_move(game) is None:
@@ -142,7 +146,10 @@ class Playing(UseCases):
                 _, effects = await save_moves(tx, stored, moved, before, None)
             return Done(None, effects)
         log.info("game %s: moved on while its computers thought, %d times", game_id, MOVED_ON_TRIES)
-        return None
+        if computer_to_move(stored) is None:
+            return None
+        assert stored is not None
+        return Done(None, Effects(games=(stored,)))  # its computers are called again
 
     async def _decide(self, game: GameRecord, match: Match) -> list[tuple[int, Action]]:
         """The computers' actions from where `match` stands (applied to it) up to the end

@@ -6,6 +6,7 @@ and ends with the application (asked after, medium answers), even stopped while 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import multiprocessing
 import os
 import random
@@ -20,12 +21,15 @@ import pytest
 
 import bot.thinker
 from bot.thinker import Thinker
-from domino.ai import Computer, Level, computer
+from bot.usecases.play import computer_to_move
+from domino.ai import Computer, Decision, Level, computer
 from domino.match import Match
 from domino.variants import VARIANTS
 from domino.views import MatchView
+from storage import repo
 from storage.db import Database
-from tests.bot.app_setup import FakeTime, make
+from storage.records import GameStatus, SeatRecord
+from tests.bot.app_setup import ALICE, CHAT, FakeTime, make
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -213,6 +217,58 @@ async def test_stopped_while_starting_the_pool_is_shut_down_all_the_same(
     view = next(views_with_a_choice())
     assert (await thinker.decide(view, Level.HARD)).action in view.round.legal
     assert thinker.processes() == [] and thinker.fallbacks == 1  # no pool again
+
+
+async def test_computers_that_keep_finding_their_game_moved_on_are_called_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the computers think, their game moves on every time (here: saved again):
+    after its tries the pass shows the game as it stands, so the effects set the
+    computers' pause again instead of leaving a computer to move that nobody calls."""
+    database = await Database.open(tmp_path / "moved_on.sqlite3")
+    setup = make(database, FakeTime(), seed=1)
+    try:
+        await setup.app.people.remember(ALICE, can_message=True)
+        async with database.transaction() as tx:
+            await repo.upsert_chat(tx, CHAT)
+            created = await repo.create_game(
+                tx,
+                chat_id=CHAT.id,
+                creator_id=ALICE.id,
+                ruleset=VARIANTS[0].ruleset,
+                seats_wanted=2,
+                seats=[SeatRecord(0, None, "🤖 1"), SeatRecord(1, None, "🤖 2")],
+                join_token="t0ken",
+            )
+            game = await repo.save_game(
+                tx,
+                dataclasses.replace(
+                    created,
+                    status=GameStatus.PLAYING,
+                    match=Match.new(VARIANTS[0].ruleset, 2, seed=1),
+                ),
+            )
+        thinker = setup.app.thinker
+        decide = thinker.decide
+
+        async def moving_on(view: MatchView, level: Level) -> Decision:
+            async with database.transaction() as tx:
+                stored = await repo.load_game(tx, game.id)
+                assert stored is not None
+                await repo.save_game(tx, stored)  # a new version, as a press would make
+            return await decide(view, level)
+
+        monkeypatch.setattr(thinker, "decide", moving_on)
+        done = await setup.app.playing.computers(game.id)
+        assert done is not None
+        (shown,) = done.effects.games
+        latest = await setup.game(game.id)
+        assert shown == latest and latest.match is not None and game.match is not None
+        assert latest.match.log == game.match.log  # nothing was applied on a stale read
+        assert computer_to_move(shown) is not None
+    finally:
+        await setup.close()
+        await database.close()
 
 
 KILLED_BOT = """
