@@ -214,11 +214,7 @@ async def load_run(games: int, seconds: float, seed: int) -> None:
                 action = person.choose(view)
             else:
                 asked = time.monotonic()
-                chosen = (await thinker.decide(view, Level.HARD)).action
-                # An action back from the pool holds unpickled tiles, equal to the
-                # engine's interned ones but not the same objects, and `Round` checks
-                # the K-3 opening tile by identity: play the equal legal action.
-                action = view.round.legal[view.round.legal.index(chosen)]
+                action = (await thinker.decide(view, Level.HARD)).action
                 waits.append(time.monotonic() - asked)
             match.apply(action, seat)
 
