@@ -580,13 +580,13 @@ hint-reason-search = the best move over { $worlds } { $worlds ->
     [one] deal
    *[other] deals
 } of the unseen tiles played out; { $game ->
-    [kozel] chance to end the goat
-    [osel] chance to end the donkey
+    [kozel] chance of ending up the goat
+    [osel] chance of ending up the donkey
    *[other] chance to win the match
 }: { $chance }%
 alert-hint_stale = This move has been made: its hint is no longer needed.
 alert-hints_off = Hints are switched off in this group (/settings).
-answer-hint_too_fast = Not so often: the next hint in a couple of seconds.
+answer-hint_too_fast = Your hint is on its way: press again in a moment.
 settings-hints = Hints: <b>{ $state }</b>
 hints-on = on
 hints-off = off

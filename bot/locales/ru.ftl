@@ -605,7 +605,7 @@ hint-reason-search = лучший ход по { $worlds } { $worlds ->
 } — { $chance }%
 alert-hint_stale = Этот ход уже сделан — подсказка к нему больше не нужна.
 alert-hints_off = В этой группе подсказки выключены (/settings).
-answer-hint_too_fast = Не так часто: следующая подсказка — через пару секунд.
+answer-hint_too_fast = Подсказка уже готовится — через мгновение нажмите ещё раз.
 settings-hints = Подсказки: <b>{ $state }</b>
 hints-on = вкл
 hints-off = выкл

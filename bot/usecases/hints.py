@@ -14,8 +14,10 @@ deadline (medium decides when it is late), outside any transaction.
 Limits. A seat is counted one hint per turn at most: a second press on the same turn
 shows the stored hint again, neither computed nor counted again (`storage.hints`,
 migration 010: the count is kept with the game and copied into the match record, where
-/stats shows it). And one person gets at most one hint every `interval` seconds (kept in
-memory, bounded): a press sooner is told to wait.
+/stats shows it). And one person has at most one hint being worked out at a time: a
+press while their search runs is told to wait. A stored hint is shown again at once, and
+a new turn's first press is never refused for coming soon after the last turn's (the
+play-test found a 2-second gap refusing a person's next turn behind quick computers).
 
 A hint changes nothing else: not the game, not the rating (`storage.stats`).
 """
@@ -23,12 +25,9 @@ A hint changes nothing else: not the game, not the rating (`storage.stats`).
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
 from typing import Protocol
 
 from bot.effects import Done
-from bot.lru import Lru
 from bot.people import Person
 from bot.presenter.hand import hint_text
 from bot.usecases.base import Answer, Context, Refusal, UseCases, not_your_turn
@@ -42,9 +41,6 @@ from storage.records import GameRecord, GameStatus
 
 log = logging.getLogger(__name__)
 
-MIN_INTERVAL = 2.0  # seconds between two hints shown to one person
-PEOPLE_KEPT = 10_000  # people whose last hint time is kept (the least recent go first)
-
 
 class Decider(Protocol):
     """What decides a hint: `bot.thinker.Thinker`."""
@@ -55,20 +51,11 @@ class Decider(Protocol):
 class Hints(UseCases):
     """A person's «💡 Подсказка» press on their hand."""
 
-    def __init__(
-        self,
-        context: Context,
-        decider: Decider,
-        *,
-        interval: float = MIN_INTERVAL,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, context: Context, decider: Decider) -> None:
         super().__init__(context)
         self.settings = context.settings
         self.decider = decider
-        self.interval = interval
-        self.clock = clock
-        self._last: Lru[int, float] = Lru(PEOPLE_KEPT)  # user id -> when last shown a hint
+        self._thinking: set[int] = set()  # people whose hint is being worked out now
 
     async def press(self, game_id: int, person: Person, move: int) -> Done[Answer]:
         """The hint for move number `move` of the game, as an alert to the presser; or
@@ -76,16 +63,17 @@ class Hints(UseCases):
         lang = person.lang
         try:
             seat, match = self._checked(await repo.load_game(self.db, game_id), person, move)
-            last = self._last.get(person.id)
-            now = self.clock()
-            if last is not None and now - last < self.interval:
-                raise Refusal("answer.hint_too_fast", alert=False)
-            self._last[person.id] = now  # before the search: a double press waits, too
             view = match.view(seat)
             stored = await hint_store.last_hint(self.db, game_id, seat)
             if stored is None or stored.move != move:
-                decision = await self.decider.decide(view, Level.HARD)
-                stored = await self._count(game_id, person, move, decision)
+                if person.id in self._thinking:
+                    raise Refusal("answer.hint_too_fast", alert=False)
+                self._thinking.add(person.id)
+                try:
+                    decision = await self.decider.decide(view, Level.HARD)
+                    stored = await self._count(game_id, person, move, decision)
+                finally:
+                    self._thinking.discard(person.id)
             action = parse_action(stored.action)
             text = hint_text(view, action, stored.reason, stored.args, lang)
             return Done(Answer(text, alert=True))

@@ -1,15 +1,16 @@
 """«💡 Подсказка» (issue 14) through the application: a real database file, the fake Bot
-API, a decider that counts its calls and a clock the test moves (no sleeping).
+API and a decider that counts its calls (and can be held, to press during a search).
 
 Алиса and Боб play a two-person Козёл (no computer, so only their presses move it): the
 hint goes to the person whose turn it is, once per turn (a second press shows the same
-hint, neither computed nor counted again), at most one every `interval` seconds a
-person; the count is stored with the game and copied into the match record, where
-/stats reads it. Every refusal (not seated, not their turn, a stale or forged move,
-hints off in the group, a finished game) changes nothing."""
+hint, neither computed nor counted again), one search at a time a person; the count
+is stored with the game and copied into the match record, where /stats reads it. Every
+refusal (not seated, not their turn, a stale or forged move, hints off in the group, a
+finished game) changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -41,7 +42,6 @@ from tests.bot.app_setup import ALICE, CHAT, FakeTime, Setup, make, no_admin
 BOB = Person(502, "Боб", language_code="ru")
 EVE = Person(503, "Ева", language_code="en")
 GAME = 1
-INTERVAL = 2.0
 KOZEL_VARIANT = find_variant("kozel")
 
 
@@ -51,20 +51,15 @@ class Decider:
 
     def __init__(self) -> None:
         self.calls = 0
+        self.hold: asyncio.Event | None = None  # set: the search waits for it
 
     async def decide(self, view: MatchView, level: Level) -> Decision:
         assert level is Level.HARD
         assert view.round.seat == view.round.turn, "a hint is for the presser's own turn"
         self.calls += 1
+        if self.hold is not None:
+            await self.hold.wait()
         return Decision(GreedyPlayer().choose(view), "double")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclasses.dataclass
@@ -72,7 +67,6 @@ class Table:
     setup: Setup
     hints: Hints
     decider: Decider
-    clock: Clock
 
     async def game(self) -> GameRecord:
         return await self.setup.game(GAME)
@@ -98,9 +92,6 @@ class Table:
             self.setup.app.playing.press(GAME, person, len(game.match.log), kind, tile, end)
         )
         assert not answer.alert, answer
-
-    def later(self) -> None:
-        self.clock.now += INTERVAL
 
 
 def button_of(action: Action) -> tuple[MoveKind, int, str]:
@@ -139,9 +130,9 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
             ALICE.id,
             BOB.id,
         ]
-        decider, clock = Decider(), Clock()
-        hints = Hints(setup.app.playing.context, decider, interval=INTERVAL, clock=clock)
-        yield Table(setup, hints, decider, clock)
+        decider = Decider()
+        hints = Hints(setup.app.playing.context, decider)
+        yield Table(setup, hints, decider)
     finally:
         await setup.close()
         await database.close()
@@ -165,8 +156,7 @@ async def test_a_hint_is_a_legal_move_with_its_reason_counted_once_a_turn(table:
     assert answer.text.removeprefix("💡 ").split(" — ")[0] in legal
     assert game.version == before.version  # the game itself is not touched
 
-    # Again on the same turn (after the interval): the same hint, not computed or counted.
-    table.later()
+    # Again on the same turn: the same hint, not computed or counted.
     again = await table.hint(mover, move)
     assert again == answer and table.decider.calls == 1
     assert await hint_store.hint_counts(table.setup.db, GAME) == {seat: 1}
@@ -176,22 +166,33 @@ async def test_a_hint_is_a_legal_move_with_its_reason_counted_once_a_turn(table:
     while (await table.mover())[0] != mover:
         await table.play()
     _, move = await table.mover()
-    table.later()
     assert (await table.hint(mover, move)).alert
     assert table.decider.calls == 2
     assert await hint_store.hint_counts(table.setup.db, GAME) == {seat: 2}
 
 
-async def test_presses_closer_than_the_interval_are_told_to_wait(table: Table) -> None:
+async def test_a_press_while_the_hint_is_worked_out_waits_and_the_next_turn_is_not_held_up(
+    table: Table,
+) -> None:
     mover, move = await table.mover()
-    assert (await table.hint(mover, move)).alert
+    table.decider.hold = asyncio.Event()
+    first = asyncio.ensure_future(table.hint(mover, move))
+    while table.decider.calls == 0:  # the search has begun
+        await asyncio.sleep(0)
     soon = await table.hint(mover, move)
     assert not soon.alert and soon.text == t("answer.hint_too_fast", Lang.RU)
-    table.clock.now += INTERVAL / 2
-    assert (await table.hint(mover, move)).text == soon.text
-    table.clock.now += INTERVAL / 2
-    assert (await table.hint(mover, move)).alert
+    table.decider.hold.set()
+    assert (await first).alert
+    assert (await table.hint(mover, move)) == await first  # shown again at once
     assert table.decider.calls == 1
+
+    # The person's next turn, however soon, gets its own hint on the first press.
+    await table.play()
+    while (await table.mover())[0] != mover:
+        await table.play()
+    _, move = await table.mover()
+    assert (await table.hint(mover, move)).alert
+    assert table.decider.calls == 2
 
 
 async def test_refusals_change_nothing(table: Table) -> None:
@@ -340,7 +341,7 @@ def test_every_reason_has_a_text_and_plurals_in_both_languages() -> None:
     classic = Match.new(find_variant("classic").ruleset, 2, seed=3).view(0)
     won = hint_text(classic, classic.round.legal[0], "search", args, Lang.RU)
     assert "шанс выиграть партию — 23%" in won
-    assert "chance to end the goat: 23%" in hint_text(view, action, "search", args, Lang.EN)
+    assert "chance of ending up the goat: 23%" in hint_text(view, action, "search", args, Lang.EN)
     assert "5 разыгранным раскладам" in hint_text(
         view, action, "search", {"chance": 1, "worlds": 5}, Lang.RU
     )
