@@ -18,6 +18,7 @@ them); skin-tone modifiers and variation selectors are dropped.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from pathlib import Path
 
@@ -136,19 +137,29 @@ def clean(text: str, bold: bool = False) -> str:
     return _visual_order(" ".join("".join(out).split()))
 
 
+_TRAILING_NUMBER = re.compile(r" \d+$")
+
+
 def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
-    """`text` cleaned and, if wider than `max_width` pixels, cut with an ellipsis."""
+    """`text` cleaned and, if wider than `max_width` pixels, cut with an ellipsis. A
+    trailing number is kept («🤖 Комп… 2»), so names that differ only by it, as the
+    computers' do, stay told apart however narrow the space."""
     shown = clean(text, bold)
     if width(shown, size, bold) <= max_width:
         return shown
-    low, high = 0, len(shown)
+    number = _TRAILING_NUMBER.search(shown)
+    tail = ELLIPSIS + (number.group(0) if number else "")
+    head = shown[: number.start()] if number else shown
+    if width(tail, size, bold) > max_width:
+        tail, head = ELLIPSIS, shown
+    low, high = 0, len(head)
     while low < high:  # the longest prefix that still fits with the ellipsis
         mid = (low + high + 1) // 2
-        if width(shown[:mid].rstrip() + ELLIPSIS, size, bold) <= max_width:
+        if width(head[:mid].rstrip() + tail, size, bold) <= max_width:
             low = mid
         else:
             high = mid - 1
-    return shown[:low].rstrip() + ELLIPSIS if low else ELLIPSIS
+    return head[:low].rstrip() + tail if low else tail
 
 
 def width(text: str, size: int, bold: bool = False) -> float:

@@ -103,3 +103,14 @@ def _is_rgb(value: object) -> bool:
         and len(value) == 3
         and all(isinstance(c, int) and 0 <= c <= 255 for c in value)
     )
+
+
+def test_a_cut_name_keeps_its_trailing_number_so_the_computers_stay_apart() -> None:
+    """The play-test saw three panels all reading «🤖 Компьюте…»: the number survives."""
+    names = [f"🤖 Компьютер {n}" for n in (1, 2, 3)]
+    narrow = text.width("🤖 Компьютер", 28) * 0.8
+    shown = [text.fit(name, 28, int(narrow)) for name in names]
+    assert len(set(shown)) == 3
+    for n, cut in enumerate(shown, 1):
+        assert cut.endswith(f"{text.ELLIPSIS} {n}") and text.width(cut, 28) <= narrow
+    assert text.fit("Компьютер 12", 28, 1) == text.ELLIPSIS  # no room even for the number
