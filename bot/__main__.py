@@ -195,8 +195,15 @@ class App:
     polled: bool = False
 
     async def serve(self) -> None:
+        """Poll until a signal; the command menus are set meanwhile, so they do not hold
+        up the first poll (building them parses both catalogues)."""
         self.polled = True
-        await self.dp.start_polling(self.bot, handle_signals=True, close_bot_session=False)
+        menus = asyncio.create_task(set_command_menus(self.bot))
+        try:
+            await self.dp.start_polling(self.bot, handle_signals=True, close_bot_session=False)
+        finally:
+            if not menus.done():
+                menus.cancel()
 
     async def stop(self) -> None:
         """No new work; after polling, the updates in hand, the messages they changed and
@@ -225,6 +232,18 @@ class App:
                 log.warning("stopping: %s not done in time; left as they are", name)
             else:
                 log.info("stopping: %s done in %.2f s", name, loop.time() - began)
+
+
+async def set_command_menus(bot: Bot) -> None:
+    """The «/» menu in Russian (the default) and English; a failure is logged, not fatal:
+    the commands work without their menu."""
+    try:
+        await bot.set_my_commands(commands_for(Lang.RU), request_timeout=START_TIMEOUT)
+        await bot.set_my_commands(
+            commands_for(Lang.EN), language_code="en", request_timeout=START_TIMEOUT
+        )
+    except TelegramAPIError as exc:  # the network's and the server's errors included
+        log.warning("could not set the command menus: %s", type(exc).__name__)
 
 
 async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App:
@@ -287,12 +306,9 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     resources.push_async_callback(app.stop)
 
     # Independent of each other: made at once rather than one round trip after another.
-    *_, resumed = await asyncio.gather(
+    # The command menus wait for `serve` (building them parses both catalogues).
+    _, resumed = await asyncio.gather(
         bot.delete_webhook(drop_pending_updates=False, request_timeout=START_TIMEOUT),
-        bot.set_my_commands(commands_for(Lang.RU), request_timeout=START_TIMEOUT),
-        bot.set_my_commands(
-            commands_for(Lang.EN), language_code="en", request_timeout=START_TIMEOUT
-        ),
         application.resume(),
     )
     log.info("@%s is up: %d running games picked up", me.username, resumed)

@@ -3,7 +3,7 @@ per person and per group, and a fresh game after the end."""
 
 from __future__ import annotations
 
-from tests.e2e.harness import BotProcess, button_data, open_game, play_until
+from tests.e2e.harness import BotProcess, button_data, open_game, play_until, settle
 from tests.fakegram import FakeTelegram
 
 
@@ -36,6 +36,11 @@ async def test_rules_help_and_commands_in_the_wrong_chat(
     before = alice.private_chat.last_bot_message
     await alice.start("hand")  # following that link: not in a game, so a welcome
     await alice.private_chat.wait_for_message(lambda m: "Привет" in m.content, after=before)
+
+    # The «/» menus are set once polling runs (not before the first poll), in both languages.
+    await settle(fakegram)
+    assert {"domino", "rules", "help", "stats"} <= set(fakegram.commands_for())
+    assert fakegram.commands_for(language_code="en") == fakegram.commands_for()
 
 
 async def test_one_game_per_group_and_per_person(fakegram: FakeTelegram, bot: BotProcess) -> None:
