@@ -30,6 +30,7 @@ lobby-kozel_options = Fish: { $fish } · scoring opens at: { $threshold }
 lobby-off = off
 lobby-teams_on = Teams: 2×2, partners opposite
 lobby-teams_off = Every player for themselves
+lobby-pairs = 🤝 Pairs: { $first } · { $second }
 # S-7: the game's own turn times (domino.timing), in seconds.
 lobby-sport_timing = ⏱ Turn times follow sport domino's rules: { $one }, { $several } or { $fish } s
 lobby-players = <b>Players ({ $joined }/{ $wanted }):</b>

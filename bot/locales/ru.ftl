@@ -30,6 +30,7 @@ lobby-kozel_options = Рыба: { $fish } · открыть счёт: { $thresho
 lobby-off = нет
 lobby-teams_on = Пары: 2×2, партнёры напротив
 lobby-teams_off = Каждый сам за себя
+lobby-pairs = 🤝 Пары: { $first } · { $second }
 # S-7: the game's own turn times (domino.timing), in seconds.
 lobby-sport_timing = ⏱ Время на ход по правилам спортивного домино: { $one }, { $several } или { $fish } с
 lobby-players = <b>Игроки ({ $joined }/{ $wanted }):</b>

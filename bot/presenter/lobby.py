@@ -140,10 +140,22 @@ def lobby_text(game: GameRecord, lang: Lang, timer: TurnTimer = DEFAULT_TURN_TIM
     if not game.seats:
         # The creator is seated at once only if the bot may write to them (issue 15).
         lines.append(t("lobby.nobody", lang))
+    elif rules.teams and game.seats_wanted == 4:
+        lines.append(t("lobby.pairs", lang, first=_pair(game, 0), second=_pair(game, 1)))
     lines.append("")
     lines.append(t("lobby.hint", lang))
     lines.append(t("lobby.controls", lang))
     return "\n".join(lines)
+
+
+def _pair(game: GameRecord, first_seat: int) -> str:
+    """The partners of seats `first_seat` and `first_seat + 2` (sitting opposite), a seat
+    still free shown as «…»: who plays with whom, before the start."""
+    names = [
+        html.escape(short_name(game.seats[seat].name)) if seat < len(game.seats) else "…"
+        for seat in (first_seat, first_seat + 2)
+    ]
+    return " + ".join(names)
 
 
 def lobby_closed_text(game: GameRecord, lang: Lang) -> str:

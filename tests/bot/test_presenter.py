@@ -78,6 +78,9 @@ def test_a_lobby_of_four_in_teams_with_a_computer_and_the_rule_of_13_off() -> No
     text = presenter.lobby_text(game, Lang.RU)
     assert "Рыба: на одного · открыть счёт: нет\nПары: 2×2, партнёры напротив\n" in text
     assert "<b>Игроки (3/4):</b>\n👤 Маша\n👤 Олег &lt;3\n🤖 Компьютер 1 · Средний\n" in text
+    # Who plays with whom, before the start (seats opposite: 1+3, 2+4; a free seat «…»).
+    assert "\n🤝 Пары: Маша + 🤖 Компьютер 1 · Олег &lt;3 + …\n" in text
+    assert "🤝 Pairs: Маша + 🤖 Компьютер 1 · Олег &lt;3 + …" in presenter.lobby_text(game, Lang.EN)
     rows = buttons(presenter.lobby_keyboard(game, Lang.RU))
     assert rows[3:6] == [
         [("👥 Игроков: 4", "l1:7:o:n"), ("🎯 До 101", "l1:7:o:g")],
