@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import copyreg
 import logging
 import math
 import multiprocessing
@@ -47,8 +46,6 @@ from dataclasses import dataclass
 from domino.actions import Action
 from domino.ai import Computer, Decision, Level, computer
 from domino.match import Match
-from domino.rules import Ruleset
-from domino.tiles import Tile, tile
 from domino.variants import VARIANTS
 from domino.views import MatchView
 
@@ -63,13 +60,8 @@ DEFAULT_MARGIN = 0.03  # seconds after the deadline before medium decides instea
 DEFAULT_WORKERS = 2
 KEPT_TIMES = 100_000  # decision times kept per level (the oldest are forgotten)
 
-# A view crosses to the worker pickled, and the decision comes back so. Its `Ruleset`
-# holds read-only mappings, which pickle cannot take: it travels as its stored form
-# (`to_dict`) and is rebuilt there. Tiles are interned (the engine compares them by
-# identity): each travels as its pips and is the interned tile again on the other side.
-# Both processes import this module (the worker to find `_search`), so both register.
-copyreg.pickle(Ruleset, lambda rules: (Ruleset.from_dict, (rules.to_dict(),)))
-copyreg.pickle(Tile, lambda it: (tile, (it.low, it.high)))
+# A view crosses to the worker pickled, and the decision comes back so: the engine's
+# `Ruleset` pickles as its stored form and a `Tile` unpickles as the interned tile.
 
 # What a worker sends back: the action, the reason and its numbers (a `Decision`'s
 # read-only `args` mapping does not pickle); None when its deadline had already passed.
