@@ -321,6 +321,13 @@ class Publisher:
                 SendPhoto(chat_id=game.chat_id, photo=photo, caption=caption, parse_mode="HTML"),
             )
             await self._remember(target, game.chat_id, sent.message_id, photo_id(sent), digest)
+            # A new table message (the first, or one sent anew in a supergroup or after a
+            # deletion): the hands already shown must have their «table» button lead to it
+            # (a game that ends meanwhile shows them no more).
+            messages = await self._messages_of(game.id)
+            for seat in game.seats:
+                if (Role.HAND, seat.seat) in messages:
+                    self._workers.mark(Target(game.id, Role.HAND, seat.seat))
             return
         try:
             edited = await self.out.call(
@@ -373,6 +380,10 @@ class Publisher:
         if shown is not None:
             text, markup = shown
             await self._show_text(game, Role.HAND, seat, person.user_id, text, markup, existing)
+            shown_now = await self._messages_of(game.id)
+            if table is None and (Role.TABLE, -1) in shown_now and (Role.HAND, seat) in shown_now:
+                # The table was sent while this hand was: shown again, with its link.
+                self._workers.mark(Target(game.id, Role.HAND, seat))
 
     def _clock_of(self, game: GameRecord) -> tuple[TurnClock | None, float]:
         """The clock of the game's turn, if any, and the time now by the clocks."""
