@@ -33,18 +33,18 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import math
 import multiprocessing
 import os
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from domino.actions import Action
 from domino.ai import Computer, Decision, Level, computer
+from domino.ladder import percentile
 from domino.match import Match
 from domino.variants import VARIANTS
 from domino.views import MatchView
@@ -137,15 +137,6 @@ class Times:
             f"{self.level.value} {self.count} decisions p50 {self.p50 * 1000:.1f} ms "
             f"p95 {self.p95 * 1000:.1f} ms max {self.max * 1000:.1f} ms"
         )
-
-
-def percentile(values: Sequence[float], share: float) -> float:
-    """The `share` quantile (0..1) by the nearest-rank method; nan when there is none."""
-    ordered = sorted(values)
-    if not ordered:
-        return math.nan
-    rank = max(0, min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1))
-    return ordered[rank]
 
 
 class Thinker:

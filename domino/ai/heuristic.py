@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from domino.actions import Action, Close, Draw, Knock, Play, PlayDoubles
 from domino.ai import Decision
 from domino.ai.knowledge import Knowledge, knowledge
-from domino.errors import NotYourTurn
 from domino.layout import Layout, new_layout
+from domino.players import _menu
 from domino.rules import FishMode
 from domino.tiles import ALL_TILES, BLANK_DOUBLE, SIX_DOUBLE, SUIT_MASK, TILE_VALUE
 from domino.variants import GameVariant
@@ -392,14 +392,7 @@ class EasyPlayer:
 
 
 def _legal(view: MatchView) -> Sequence[Action]:
-    rv = view.round
-    if not rv.legal:
-        raise NotYourTurn(
-            f"seat {rv.seat} has no action to choose: it is seat {rv.turn}'s turn"
-            if rv.turn is not None
-            else "the round is over: there is no action to choose"
-        )
-    return rv.legal
+    return _menu(view.round)  # the legal actions, or NotYourTurn
 
 
 def _single(legal: Sequence[Action]) -> Decision | None:
