@@ -178,6 +178,11 @@ class BotProcess:
         assert row and row[0], "no started game in the database"
         return Match.from_json(row[0])
 
+    def match_over(self) -> bool:
+        """Whether the newest game has ended (its match over, or cancelled)."""
+        rows = self.stored("SELECT status FROM games ORDER BY id DESC LIMIT 1")
+        return bool(rows) and rows[0][0] in ("finished", "cancelled")
+
     def stored(self, sql: str, *params: object) -> list[tuple[object, ...]]:
         with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
             return list(db.execute(sql, params).fetchall())
@@ -390,6 +395,30 @@ async def play_until(
                 await fake.wait_for(ready, timeout=2.0)
 
 
+async def play_across_matches(
+    fake: FakeTelegram,
+    bot: BotProcess,
+    game: Table,
+    done: Callable[[], bool],
+    *,
+    computers: int = 0,
+) -> None:
+    """`play_until(done)`, and when the match ends first, a new one in the same group
+    with the same people, as many times as it takes (`game` then shows the newest).
+
+    For tests that need some stretch of play, not a whole match: a deal can end a
+    match of Козёл in one round (a fish of 101 or more), so no length is certain."""
+    while True:
+        await play_until(fake, game.people, lambda: done() or bot.match_over())
+        if done():
+            return
+        await settle(fake)  # the match's end announced before the next lobby opens
+        again = await open_game(
+            fake, [p.user for p in game.people], computers=computers, group=game.group
+        )
+        game.lobby, game.table = again.lobby, again.table
+
+
 TILE_FORMS = ("{a}-{b}", "{a}|{b}", "[{a}|{b}]")
 ROUND_MARK = re.compile(r"(?:раунд|round) (\d+)")
 
@@ -482,24 +511,30 @@ async def open_game(
     title: str = "Домино во дворе",
     supergroup: bool = False,
     turn_timer: TurnTimer | None = TurnTimer.OFF,
+    group: FakeChat | None = None,
 ) -> Table:
     """People who pressed Start in the bot's chat open a lobby, sit down, fill the other
     seats with computers and (if `start`) start; the first person is the creator.
 
     The creator, the group's admin, first sets the group's turn timer to `turn_timer`
     (default off: no clock moves the game behind the test's back); None leaves the
-    group's setting alone (the bot's default, 60 s)."""
-    group = fake.add_group(title, members=people, admins=people[:1], supergroup=supergroup)
-    for user in people:
-        await user.start()
-        await user.private_chat.wait_for_message(
-            lambda m: "Привет" in m.content, timeout=REPLY_SECONDS
-        )
+    group's setting alone (the bot's default, 60 s). `group`: a group where these people
+    played before (its settings stay), instead of a new one."""
     creator = people[0]
-    if turn_timer is not None:
-        await set_turn_timer(group, creator, turn_timer)
+    if group is None:
+        group = fake.add_group(title, members=people, admins=people[:1], supergroup=supergroup)
+        for user in people:
+            await user.start()
+            await user.private_chat.wait_for_message(
+                lambda m: "Привет" in m.content, timeout=REPLY_SECONDS
+            )
+        if turn_timer is not None:
+            await set_turn_timer(group, creator, turn_timer)
+    before = group.bot_messages[-1] if group.bot_messages else None
     await creator.command(group, "domino")
-    lobby = await group.wait_for_message(lambda m: "Игроки" in m.content, timeout=REPLY_SECONDS)
+    lobby = await group.wait_for_message(
+        lambda m: "Игроки" in m.content, after=before, timeout=REPLY_SECONDS
+    )
     seats = seats or max(2, len(people) + computers)
     while f"Игроков: {seats}" not in lobby.content:
         shown = lobby.content
@@ -512,7 +547,7 @@ async def open_game(
         await creator.press(lobby, data=button_data(lobby, "компьютер"), timeout=PRESS_SECONDS)
     seated = len(people) + computers
     await group.wait_for_message(
-        lambda m: f"({seated}/{seats})" in m.content, timeout=REPLY_SECONDS
+        lambda m: f"({seated}/{seats})" in m.content, after=before, timeout=REPLY_SECONDS
     )
     table = None
     if start:
@@ -521,7 +556,9 @@ async def open_game(
         )
         assert answer.answered and not answer.show_alert, answer
         # With pacing on, the group's table waits its turn behind the lobby's edits.
-        table = await group.wait_for_message(lambda m: m.photo is not None, timeout=REPLY_SECONDS)
+        table = await group.wait_for_message(
+            lambda m: m.photo is not None, after=lobby, timeout=REPLY_SECONDS
+        )
     return Table(group, lobby, [Person(fake, user) for user in people], table)
 
 

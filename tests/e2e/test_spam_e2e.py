@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import BotProcess, Table, open_game, play_until, running_bot
+from tests.e2e.harness import BotProcess, Table, open_game, play_across_matches, running_bot
 from tests.fakegram import FakeTelegram
 from tests.fakegram.world import FakeUser, StoredMessage
 
@@ -65,7 +65,9 @@ async def test_three_hundred_top_commands_do_not_hold_the_table_back(
     game = await open_game(fakegram, [alice, bob], computers=2)
 
     # Without spam: the worst wait between two pictures of the table.
-    await play_until(fakegram, game.people, lambda: len(table_edits(fakegram, game)) > EDITS)
+    await play_across_matches(
+        fakegram, paced_bot, game, lambda: len(table_edits(fakegram, game)) > EDITS, computers=2
+    )
     quiet = table_edits(fakegram, game)
     baseline = worst_gap(quiet)
 
@@ -98,14 +100,16 @@ async def test_three_hundred_top_commands_do_not_hold_the_table_back(
     try:
         # The game goes on through the spam: the people play until the table has moved
         # EDITS times since it began and the spam has been taken.
-        await play_until(
+        await play_across_matches(
             fakegram,
-            game.people,
+            paced_bot,
+            game,
             lambda: (
                 spamming.done()
                 and fakegram.pending_updates == 0
                 and len([t for t in table_edits(fakegram, game) if t > began]) >= EDITS
             ),
+            computers=2,
         )
     finally:
         spamming.cancel()
