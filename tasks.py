@@ -37,8 +37,9 @@ LINT = [["ruff", "check", "."]]
 TYPECHECK = [["mypy", "domino", "render", "storage", "bot", "handlers"]]
 # pytest-xdist: one worker per core, and a worker that runs out of tests takes some of the
 # other's queue (the end-to-end tests range from 2 s to minutes). `-n 0` among the extra
-# arguments runs everything in this process instead.
-PARALLEL = ["-n", "auto", "--dist", "worksteal"]
+# arguments runs everything in this process instead. The slowest tests are listed at the
+# end, so a CI run that nears its time budget shows where the time went.
+PARALLEL = ["-n", "auto", "--dist", "worksteal", "--durations=15"]
 
 
 def _digest(pyproject: bytes) -> str:

@@ -383,7 +383,10 @@ async def play_until(
         )
 
     while not done():
-        watch.check()
+        try:
+            watch.check()
+        except TimeoutError as exc:
+            raise TimeoutError(f"{exc}; the hands now:\n{hands_now(people)}") from None
         if cap is not None and loop.time() > cap:
             raise TimeoutError(f"the game did not reach its end within {timeout} s")
         moved = False
@@ -393,6 +396,17 @@ async def play_until(
         if not moved:
             with contextlib.suppress(TimeoutError):
                 await fake.wait_for(ready, timeout=2.0)
+
+
+def hands_now(people: Sequence[Person]) -> str:
+    """Each person's newest hand message and its buttons, for a stall's report."""
+    lines = []
+    for person in people:
+        hand = person.hand()
+        shown = "no hand" if hand is None else hand.content.replace("\n", " / ")
+        buttons = [] if hand is None else [b.callback_data for b in hand.buttons]
+        lines.append(f"  {person.user.first_name}: {shown} {buttons}")
+    return "\n".join(lines)
 
 
 async def play_across_matches(
