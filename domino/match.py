@@ -220,6 +220,19 @@ class Match:
             self._finished_round = self._replayed_round(len(self._results))
         return self._finished_round
 
+    def ended_round(self, round_no: int) -> Round:
+        """Round `round_no` (1-based) as it ended: its final layout and the tiles left in
+        each hand, for showing them. The last one is kept (`finished_round`), earlier ones
+        are replayed (C-12); `DominoError` for a round that has not ended. Do not apply
+        actions to it."""
+        if not 1 <= round_no <= len(self._results):
+            raise DominoError(f"round {round_no} has not ended: {len(self._results)} round(s) have")
+        if round_no == len(self._results):
+            ended = self.finished_round
+            assert ended is not None  # a result exists, so the last round can be replayed
+            return ended
+        return self._replayed_round(round_no)
+
     def _replayed_round(self, round_no: int) -> Round:
         """Round `round_no` dealt from the seed (C-12) and played as the log says; its
         first action names the seat that opened it (K-4 / T-2)."""

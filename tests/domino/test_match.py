@@ -89,6 +89,22 @@ def test_round_end_scores_and_deals_the_next_round_with_the_k4_leader() -> None:
     assert match.log[-1].round_no == 1 and match.round.turn_no == 0
 
 
+def test_ended_round_gives_any_finished_round_as_it_ended() -> None:
+    match = Match.new(KOZEL, 3, seed=4)
+    play_round(match)
+    first = match.finished_round
+    play_round(match)
+    assert len(match.results) == 2 and first is not None
+    assert match.ended_round(2) is match.finished_round  # the last one is kept
+    again = match.ended_round(1)
+    assert again == first and again.over and again.outcome == match.results[0].outcome
+    back = Match.from_json(match.to_json())  # from the stored form: replayed from the log
+    assert back.ended_round(1) == first and back.ended_round(2) == match.ended_round(2)
+    for missing in (0, 3):
+        with pytest.raises(DominoError, match="has not ended"):
+            match.ended_round(missing)
+
+
 def test_log_names_round_and_seat_and_reads_back() -> None:
     match = Match.new(KOZEL, 2, seed=8)
     play_round(match)
