@@ -2,7 +2,9 @@
 
 `render_table(view, names, lang)` draws the table for the group chat from the public
 view; `render_scores(view, names, result, lang)` draws the score sheet at the end of a
-round or match; both write their words in the group's language (`labels.LANGS`).
+round or match; `render_round_end(view, names, ended, result, lang)` draws a round as it
+ended, every hand laid open, over its score sheet (the round's announcement); all
+write their words in the group's language (`labels.LANGS`).
 `table_geometry(layout, area)` is the pure geometry under the table: where every tile
 lies, without pixels. Nothing here does I/O except `render.samples`, whose job is
 writing sample files (`python -m render.samples OUT_DIR`: every game).
@@ -19,6 +21,7 @@ from render.geometry import (
     TileBox,
     table_geometry,
 )
+from render.round_end import render_round_end
 from render.scores import SCORES_SIZE, render_scores
 from render.table import TABLE_AREA, TABLE_SIZE, render_table
 
@@ -34,6 +37,7 @@ __all__ = [
     "RenderError",
     "TableGeometry",
     "TileBox",
+    "render_round_end",
     "render_scores",
     "render_table",
     "table_geometry",

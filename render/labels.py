@@ -54,6 +54,7 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "and": " и ",
                 "teams": "АБ",
                 "player_n": "Игрок {n}",
+                "no_tiles": "костей не осталось",
             }
         ),
         "en": MappingProxyType(
@@ -88,6 +89,7 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "and": " and ",
                 "teams": "AB",
                 "player_n": "Player {n}",
+                "no_tiles": "no tiles left",
             }
         ),
     }

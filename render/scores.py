@@ -37,7 +37,7 @@ def render_scores(
         result = view.results[-1]
     canvas = Image.new("RGB", SCORES_SIZE, draw.BACKGROUND)
     pen = draw.Pen(canvas)
-    _heading(canvas, pen, view, names, result, lang)
+    draw_heading(canvas, pen, view, names, result, lang)
     top = 264
     pen.line((40, top - 14, WIDTH - 40, top - 14), fill=draw.PANEL_EDGE, width=2)
     columns = (labels.word(key, lang) for key in ("before", "points", "after"))
@@ -61,7 +61,7 @@ def render_scores(
     return draw.encode_png(canvas)
 
 
-def _heading(
+def draw_heading(
     canvas: Image.Image,
     pen: draw.Pen,
     view: MatchView,
@@ -69,6 +69,8 @@ def _heading(
     result: RoundResult | None,
     lang: str,
 ) -> None:
+    """The sheet's title, the match's end or the round's outcome under it, and the eggs
+    at the right, across the top 150 px of a `WIDTH` wide canvas."""
     if view.over:
         title = labels.word("over", lang)
     elif result is not None:
@@ -131,27 +133,9 @@ def _row(
     row: Rect,
     lang: str,
 ) -> None:
-    loser = view.over and side in view.losers
-    winner = view.over and side in view.winners
-    if loser or winner:
-        pen.rounded_rectangle(
-            (row.x0, row.y0, row.x1, row.y1),
-            radius=14,
-            fill=draw.LOSER_TINT if loser else draw.WINNER_TINT,
-        )
-    else:
-        pen.rounded_rectangle((row.x0, row.y0, row.x1, row.y1), radius=14, fill=draw.PANEL)
+    pen.rounded_rectangle((row.x0, row.y0, row.x1, row.y1), radius=14, fill=row_fill(view, side))
     mid = (row.y0 + row.y1) / 2
-    tags: list[tuple[str, draw.RGB]] = []
-    if loser:
-        tags.append((labels.loser_word(view, lang).lower(), draw.RECORDED))
-    if winner:
-        tags.append((labels.word("win", lang), draw.GOOD))
-    if result is not None:
-        seats = view.sides[side]
-        if result.outcome.seat in seats:
-            went_out = result.outcome.kind is OutcomeKind.WENT_OUT
-            tags.append((labels.word("went_out" if went_out else "fisherman", lang), draw.TURN))
+    tags = side_tags(view, result, side, lang)
     name_width = _COLUMNS[0] - 90 - _NAME_X
     name_y = mid - 14 if tags else mid
     draw.write(
@@ -168,17 +152,47 @@ def _row(
         x = float(_NAME_X)
         for label, colour in tags:
             x += draw.write(pen, (x, mid + 26), label, 22, colour, bold=True, anchor="lm") + 18
-    if result is None:
-        cells = [("—", draw.MUTED), ("—", draw.MUTED), labels.account(view, view.scores[side])]
-    else:
-        points = result.points[side]
-        cells = [
-            labels.account(view, result.before[side]),
-            (str(points), draw.INK),
-            labels.account(view, result.after[side]),
-        ]
+    cells = side_cells(view, result, side)
     for (label, colour), x in zip(cells, _COLUMNS, strict=True):
         draw.write(pen, (x, mid), label, 40, colour, bold=True, anchor="mm", max_width=190)
     if result is not None and result.eggs_taken_by == side and result.eggs_before:
         egg = draw.egg_sprite(26)
         draw.paste(canvas, egg, _COLUMNS[1] + 52, round(mid - egg.height / 2))
+
+
+def row_fill(view: MatchView, side: int) -> draw.RGB:
+    """A side's row colour: the loser's or the winner's tint at the match's end."""
+    if view.over and side in view.losers:
+        return draw.LOSER_TINT
+    if view.over and side in view.winners:
+        return draw.WINNER_TINT
+    return draw.PANEL
+
+
+def side_tags(
+    view: MatchView, result: RoundResult | None, side: int, lang: str
+) -> list[tuple[str, draw.RGB]]:
+    """The words under a side's name: the loser or the winner at the match's end (K-10,
+    O-6; T-6, M-6, S-6), who went out or made fish in the round (C-8)."""
+    tags: list[tuple[str, draw.RGB]] = []
+    if view.over and side in view.losers:
+        tags.append((labels.loser_word(view, lang).lower(), draw.RECORDED))
+    if view.over and side in view.winners:
+        tags.append((labels.word("win", lang), draw.GOOD))
+    if result is not None and result.outcome.seat in view.sides[side]:
+        went_out = result.outcome.kind is OutcomeKind.WENT_OUT
+        tags.append((labels.word("went_out" if went_out else "fisherman", lang), draw.TURN))
+    return tags
+
+
+def side_cells(
+    view: MatchView, result: RoundResult | None, side: int
+) -> list[tuple[str, draw.RGB]]:
+    """A side's «было», «раунд», «стало» with their colours (K-8)."""
+    if result is None:
+        return [("—", draw.MUTED), ("—", draw.MUTED), labels.account(view, view.scores[side])]
+    return [
+        labels.account(view, result.before[side]),
+        (str(result.points[side]), draw.INK),
+        labels.account(view, result.after[side]),
+    ]

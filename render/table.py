@@ -57,7 +57,7 @@ def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> byt
     )
     geometry = table_geometry(view.round.layout, TABLE_AREA)
     if geometry.tiles:
-        _tiles(canvas, pen, geometry)
+        draw_tiles(canvas, pen, geometry)
     else:
         centre = TABLE_AREA.centre
         draw.write(pen, centre, labels.word("empty", lang), 34, draw.FELT_TEXT, anchor="mm")
@@ -208,7 +208,9 @@ def _hand(
     )
 
 
-def _tiles(canvas: Image.Image, pen: draw.Pen, geometry: TableGeometry) -> None:
+def draw_tiles(canvas: Image.Image, pen: draw.Pen, geometry: TableGeometry) -> None:
+    """The played tiles where `geometry` puts them, the last one marked (a warm face and
+    a ring), a closed end's double face down (O-3), and each open end's number."""
     u = geometry.unit
     last = max(box.placement.seq for box in geometry.tiles)
     for box in geometry.tiles:

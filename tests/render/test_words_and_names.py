@@ -20,7 +20,16 @@ from PIL import Image, ImageDraw
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
 from domino.variants import VARIANTS, find_variant
-from render import SCORES_SIZE, TABLE_SIZE, draw, labels, render_scores, render_table, text
+from render import (
+    SCORES_SIZE,
+    TABLE_SIZE,
+    draw,
+    labels,
+    render_round_end,
+    render_scores,
+    render_table,
+    text,
+)
 
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 ENGLISH_NAMES = ("Alice", "Bob", "Carol", "Dave")
@@ -67,12 +76,10 @@ def variants_and_sizes() -> list[tuple[str, int]]:
 
 
 @pytest.mark.parametrize(("key", "players"), variants_and_sizes())
-def test_an_english_picture_draws_no_russian_word(
-    drawn: list[str], key: str, players: int
-) -> None:
+def test_an_english_picture_draws_no_russian_word(drawn: list[str], key: str, players: int) -> None:
     """Every picture kind along a whole match: the empty table, turned tiles (S-2),
-    moves (every 15th), went out or fish, the eggs, the score sheet of each round, the
-    match's end with its loser or winner."""
+    moves (every 15th), went out or fish, the eggs, the score sheet of each round and
+    its end with the hands laid open, the match's end with its loser or winner."""
     names = ENGLISH_NAMES[:players]
     rounds = 0
     for moves, match in enumerate(whole_match(key, players, seed=players)):
@@ -83,6 +90,8 @@ def test_an_english_picture_draws_no_russian_word(
         if len(view.results) > rounds or view.over:
             rounds = len(view.results)
             render_scores(view, names, None, "en")
+            if rounds:  # the round's end, its hands laid open
+                render_round_end(view, names, match.ended_round(rounds), view.results[-1], "en")
     render_scores(match.view(None), names, match.view(None).results[0], "en")
     assert drawn, "nothing was recorded: the pictures no longer draw through ImageDraw.text"
     russian = sorted({label for label in drawn if CYRILLIC.search(label)})
