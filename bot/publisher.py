@@ -38,7 +38,7 @@ from aiogram.exceptions import (
     TelegramForbiddenError,
     TelegramMigrateToChat,
 )
-from aiogram.methods import EditMessageMedia, EditMessageText, SendPhoto
+from aiogram.methods import DeleteMessage, EditMessageMedia, EditMessageText, SendPhoto
 from aiogram.types import (
     BufferedInputFile,
     InlineKeyboardMarkup,
@@ -64,6 +64,7 @@ from bot.inbox import GroupLost, Inbox, PersonUnreachable
 from bot.lru import Lru
 from bot.outgoing import Outgoing
 from bot.people import People
+from bot.table_pin import GroupTail, Pins
 from bot.workers import Resync
 from domino.tiles import Tile
 from domino.views import MatchView
@@ -122,6 +123,7 @@ class Publisher:
         inbox: Inbox,
         clocks: TurnClocks | None = None,
         table_interval: float = 3.0,
+        tail: GroupTail | None = None,
     ) -> None:
         self.db = db
         self.out = out
@@ -153,6 +155,13 @@ class Publisher:
         self._unsaved: dict[Target, MessageRecord] = {}
         self._titles: Lru[int, str] = Lru(CACHED_TITLES)
         self._table_shown: Lru[int, float] = Lru(CACHED_GAMES)
+        # The live table stays findable (issue 15, item 5): pinned while the match runs,
+        # sent anew at a round's start when the group's newer messages (`tail`) buried it.
+        self.tail = tail or GroupTail()
+        self.pins = Pins(out)
+        self._table_rounds: Lru[int, int] = Lru(CACHED_GAMES)  # the round each table shows
+        self._pinned: Lru[int, int] = Lru(CACHED_GAMES)  # the table message pinned, by game
+        self._unpinned: Lru[int, bool] = Lru(CACHED_GAMES)  # ended games' tables unpinned
 
     # --- scheduling -------------------------------------------------------------------
 
@@ -229,6 +238,7 @@ class Publisher:
         self._games.pop(game.id)
         self._messages.pop(game.id)
         self._table_shown.pop(game.id)
+        self._table_rounds.pop(game.id)
 
     async def _table_turn(self, target: Target) -> None:
         """Wait until this game's table may show a new picture (`table_interval`)."""
@@ -311,23 +321,21 @@ class Publisher:
         picture = await self._painter.draw(self.render_table, view, names, lang.value)
         self._table_shown[game.id] = asyncio.get_running_loop().time()
         digest = digest_of(hashlib.sha256(picture).hexdigest(), caption)
-        if existing is not None and existing.digest == digest:
-            return
         photo = BufferedInputFile(picture, filename=f"table-{game.id}.png")
         target = Target(game.id, Role.TABLE)
+        if existing is not None and self._buried_at_round_start(game, existing, view.round_no):
+            await self._send_table(game, photo, caption, digest)
+            self._table_rounds[game.id] = view.round_no
+            await self._delete_table(game, existing.message_id)
+            return
+        if existing is not None and existing.digest == digest:
+            self._table_rounds[game.id] = view.round_no
+            if not game.status.active and game.id in self._pinned:
+                await self._unpin_table(game, existing.message_id)
+            return
         if existing is None:
-            sent: Message = await self.out.call(
-                game.chat_id,
-                SendPhoto(chat_id=game.chat_id, photo=photo, caption=caption, parse_mode="HTML"),
-            )
-            await self._remember(target, game.chat_id, sent.message_id, photo_id(sent), digest)
-            # A new table message (the first, or one sent anew in a supergroup or after a
-            # deletion): the hands already shown must have their «table» button lead to it
-            # (a game that ends meanwhile shows them no more).
-            messages = await self._messages_of(game.id)
-            for seat in game.seats:
-                if (Role.HAND, seat.seat) in messages:
-                    self._workers.mark(Target(game.id, Role.HAND, seat.seat))
+            await self._send_table(game, photo, caption, digest)
+            self._table_rounds[game.id] = view.round_no
             return
         try:
             edited = await self.out.call(
@@ -348,6 +356,65 @@ class Publisher:
             return
         file_id = photo_id(edited) or existing.file_id
         await self._remember(target, game.chat_id, existing.message_id, file_id, digest)
+        self._table_rounds[game.id] = view.round_no
+        if not game.status.active:
+            await self._unpin_table(game, existing.message_id)
+
+    def _buried_at_round_start(self, game: GameRecord, table: MessageRecord, round_no: int) -> bool:
+        """The first picture of a new round, and the group has buried the table under
+        newer messages (`bot.table_pin.SINK_DEPTH`): it is sent anew at the bottom. At
+        most once a round; not after a restart until the table has shown a round."""
+        shown = self._table_rounds.get(game.id)
+        return (
+            game.status is GameStatus.PLAYING
+            and shown is not None
+            and round_no > shown
+            and self.tail.sunk(game.chat_id, table.message_id)
+        )
+
+    async def _send_table(
+        self, game: GameRecord, photo: BufferedInputFile, caption: str, digest: str
+    ) -> None:
+        """A new table message at the bottom of the group, pinned while the match runs."""
+        sent: Message = await self.out.call(
+            game.chat_id,
+            SendPhoto(chat_id=game.chat_id, photo=photo, caption=caption, parse_mode="HTML"),
+        )
+        target = Target(game.id, Role.TABLE)
+        await self._remember(target, game.chat_id, sent.message_id, photo_id(sent), digest)
+        # A new table message (the first, one sent anew at a round's start or in a
+        # supergroup or after a deletion): the hands already shown must have their
+        # «table» button lead to it (a game that ends meanwhile shows them no more).
+        messages = await self._messages_of(game.id)
+        for seat in game.seats:
+            if (Role.HAND, seat.seat) in messages:
+                self._workers.mark(Target(game.id, Role.HAND, seat.seat))
+        if game.status is GameStatus.PLAYING and await self.pins.pin(game.chat_id, sent.message_id):
+            self._pinned[game.id] = sent.message_id
+
+    async def _delete_table(self, game: GameRecord, message_id: int) -> None:
+        """The table message a new one replaced goes (and its pin with it)."""
+        try:
+            await self.out.call(
+                game.chat_id, DeleteMessage(chat_id=game.chat_id, message_id=message_id)
+            )
+        except (TelegramBadRequest, *TELEGRAM_FAILURES) as exc:
+            # Too old to delete, or deleted already: it stays, the new one is below it.
+            log.info(
+                "chat %s game %s: the old table %s stays: %s",
+                game.chat_id,
+                game.id,
+                message_id,
+                exc,
+            )
+
+    async def _unpin_table(self, game: GameRecord, message_id: int) -> None:
+        """The match is over: its table is unpinned (once)."""
+        if game.id in self._unpinned:
+            return
+        self._unpinned[game.id] = True
+        self._pinned.pop(game.id)
+        await self.pins.unpin(game.chat_id, message_id)
 
     async def _sync_hand(
         self,
