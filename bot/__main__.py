@@ -55,6 +55,7 @@ from bot.config import Settings, explain
 from bot.i18n import Lang, t
 from bot.outgoing import Limits, Outgoing, QueueMiddleware
 from bot.stats_service import StatsService
+from domino.round import Round
 from domino.views import MatchView, RoundResult
 from handlers import get_routers
 from handlers.in_flight import InFlight
@@ -146,9 +147,19 @@ def render_table(view: MatchView, names: Sequence[str], lang: str) -> bytes:
 
 
 def render_scores(
-    view: MatchView, names: Sequence[str], result: RoundResult | None = None, lang: str = "ru"
+    view: MatchView,
+    names: Sequence[str],
+    result: RoundResult | None = None,
+    lang: str = "ru",
+    ended: Round | None = None,
 ) -> bytes:
-    """`render.render_scores`, imported at the first score sheet (see `render_table`)."""
+    """The round's end as `bot.announcements` shows it: `render.render_round_end` (the
+    round `ended` laid open over the score sheet), or the bare `render.render_scores`
+    without a round; imported at the first one (see `render_table`)."""
+    if ended is not None:
+        from render import render_round_end
+
+        return render_round_end(view, names, ended, result, lang)
     from render import render_scores as draw
 
     return draw(view, names, result, lang)

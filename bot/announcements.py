@@ -1,4 +1,5 @@
-"""Announcements: who went out, рыба, the score sheet, the match's winner or its козёл
+"""Announcements: who went out, рыба, the round's end (its final table, the hands laid
+open and the score sheet, in one picture), the match's winner or its козёл
 (осёл), the notices of an abandoned match.
 
 They are rows of the outbox, written in the same transaction as the move that caused
@@ -39,6 +40,9 @@ from storage.db import Database, is_transient
 log = logging.getLogger(__name__)
 
 ScoresRenderer = Callable[..., bytes]
+"""The round's end picture: the public view, each seat's name, the round's result, the
+group's language and the round as it ended (`render.render_round_end`: its final table
+and every hand laid open, over the score sheet)."""
 
 
 def notice_values(values: Mapping[str, Any], game: GameVariant, lang: Lang) -> dict[str, Any]:
@@ -172,9 +176,13 @@ class Announcer:
         view = game.match.view(None)
         names = seat_names(game, lang)
         if item.kind == "round_end":
-            result = view.results[int(item.payload["round_no"]) - 1]
+            # The round the item names, not the one played now: the announcement may go
+            # out after the next round has begun (a retry, a restart).
+            round_no = int(item.payload["round_no"])
+            result = view.results[round_no - 1]
+            ended = game.match.ended_round(round_no)
             caption = presenter.round_end_text(view, result, names, lang)
-            picture = await self.painter.draw(self.render_scores, view, names, result, lang)
+            picture = await self.painter.draw(self.render_scores, view, names, result, lang, ended)
             return SendPhoto(
                 chat_id=item.chat_id,
                 photo=BufferedInputFile(picture, filename=f"round-{result.round_no}.png"),
