@@ -27,6 +27,7 @@ yet shown, and go when it is.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
@@ -85,6 +86,8 @@ TableRenderer = Callable[[MatchView, Sequence[str], str], bytes]
 # at once on one bot, and a forgotten one is only read again.
 CACHED_GAMES = 1000
 CACHED_TITLES = 1000
+# Seconds a round's first table picture waits at most for the round's end to be announced.
+ANNOUNCED_WAIT = 10.0
 
 
 class TurnClocks(Protocol):
@@ -315,6 +318,9 @@ class Publisher:
             return
         lang = await self.settings.language_of(game)
         view = game_messages.shown_view(game, game.match.view(None))
+        buried = existing is not None and await self._buried_at_round_start(
+            game, existing, view.round_no
+        )
         names = seat_names(game, lang)
         clock, now = self._clock_of(game)
         caption = game_messages.table_caption(game, view, names, lang, clock, now)
@@ -323,7 +329,7 @@ class Publisher:
         digest = digest_of(hashlib.sha256(picture).hexdigest(), caption)
         photo = BufferedInputFile(picture, filename=f"table-{game.id}.png")
         target = Target(game.id, Role.TABLE)
-        if existing is not None and self._buried_at_round_start(game, existing, view.round_no):
+        if existing is not None and buried:
             await self._send_table(game, photo, caption, digest)
             self._table_rounds[game.id] = view.round_no
             await self._delete_table(game, existing.message_id)
@@ -360,17 +366,20 @@ class Publisher:
         if not game.status.active:
             await self._unpin_table(game, existing.message_id)
 
-    def _buried_at_round_start(self, game: GameRecord, table: MessageRecord, round_no: int) -> bool:
+    async def _buried_at_round_start(
+        self, game: GameRecord, table: MessageRecord, round_no: int
+    ) -> bool:
         """The first picture of a new round, and the group has buried the table under
         newer messages (`bot.table_pin.SINK_DEPTH`): it is sent anew at the bottom. At
         most once a round; not after a restart until the table has shown a round."""
         shown = self._table_rounds.get(game.id)
-        return (
-            game.status is GameStatus.PLAYING
-            and shown is not None
-            and round_no > shown
-            and self.tail.sunk(game.chat_id, table.message_id)
-        )
+        if game.status is not GameStatus.PLAYING or shown is None or round_no <= shown:
+            return False
+        # The last round's end is announced first (its id tells how far a supergroup has
+        # moved on), so a table sent anew comes below it.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.announcer.idle(), ANNOUNCED_WAIT)
+        return self.tail.sunk(game.chat_id, table.message_id)
 
     async def _send_table(
         self, game: GameRecord, photo: BufferedInputFile, caption: str, digest: str
