@@ -505,14 +505,46 @@ def dealt_hands(match: Match) -> list[dict[int, set[str]]]:
     return rounds
 
 
+# The table picture's caption begins «<variant> · раунд N»; announcements never say so.
+TABLE_TITLE = re.compile(r" · (?:раунд|round) \d+")
+
+
 @dataclass
 class Table:
-    """A game set up through the lobby, as the tests drive it."""
+    """A game set up through the lobby, as the tests drive it. `table` is the game's
+    live table message: the bot sends it anew at a round's start when newer messages
+    buried it, and deletes the one before (`live_table`)."""
 
     group: FakeChat
     lobby: StoredMessage
     people: list[Person]
-    table: StoredMessage | None
+    first_table: StoredMessage | None
+
+    @property
+    def table(self) -> StoredMessage | None:
+        return live_table(self.group, self.first_table)
+
+    @table.setter
+    def table(self, message: StoredMessage | None) -> None:
+        self.first_table = message
+
+
+def live_table(group: FakeChat, table: StoredMessage | None) -> StoredMessage | None:
+    """The table message that replaced `table` if the bot deleted it: the bot's next
+    table picture in the group, and so on (`table` itself while it stands)."""
+    messages = list(group.messages.values())
+    while table is not None and table.deleted:
+        place = next(k for k, m in enumerate(messages) if m is table)
+        following = (
+            m
+            for m in messages[place + 1 :]
+            if m.from_bot and m.photo is not None and TABLE_TITLE.search(m.content)
+        )
+        replacement = next(following, None)
+        if replacement is None:
+            return table
+        table = replacement
+    return table
 
 
 async def open_game(
