@@ -55,6 +55,7 @@ from bot.config import Settings, explain
 from bot.i18n import Lang, t
 from bot.outgoing import Limits, Outgoing, QueueMiddleware
 from bot.stats_service import StatsService
+from bot.table_pin import GroupTail, TailMiddleware
 from domino.round import Round
 from domino.views import MatchView, RoundResult
 from handlers import get_routers
@@ -277,8 +278,12 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     me = await get_me(bot)
     assert me.username is not None, "a bot always has a username"
 
+    tail = GroupTail()  # how far each group has moved on past the table (bot.table_pin)
+
     async def call(method: TelegramMethod[object]) -> object:
-        return await bot(method)
+        answer = await bot(method)
+        tail.saw_answer(answer)
+        return answer
 
     out = Outgoing(call, Limits() if settings.pacing else Limits.off())
     resources.push_async_callback(out.close)
@@ -295,6 +300,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         vote_time=timedelta(seconds=settings.vote_seconds),
         thinker_workers=settings.thinker_workers,
         hard_budget=settings.hard_budget,
+        tail=tail,
     )
     resources.callback(application.publisher.close)
 
@@ -304,6 +310,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     dp.update.outer_middleware(KeepResponseModels())
     dp.include_routers(*get_routers())
     dp.update.outer_middleware(LastSeenMiddleware())
+    dp.update.outer_middleware(TailMiddleware(tail, application.publisher.pins))
     dp["dispatch"] = application.dispatch
     dp["lobby"] = application.lobby
     dp["playing"] = application.playing

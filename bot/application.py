@@ -31,6 +31,7 @@ from bot.outgoing import Outgoing
 from bot.people import People
 from bot.publisher import Publisher, TableRenderer
 from bot.reactor import Reactor
+from bot.table_pin import GroupTail
 from bot.thinker import DEFAULT_BUDGET, DEFAULT_WORKERS, Thinker
 from bot.timers import TurnTimers
 from bot.usecases import Chats, Context, Endings, Lobby, Playing
@@ -67,6 +68,7 @@ class Application:
         turn_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         thinker_workers: int = DEFAULT_WORKERS,
         hard_budget: float = DEFAULT_BUDGET,
+        tail: GroupTail | None = None,
     ) -> None:
         self.db = db
         self.thinker = Thinker(workers=thinker_workers, budget=hard_budget)
@@ -87,6 +89,7 @@ class Application:
             inbox=self.inbox,
             clocks=self.timers,
             table_interval=table_interval,
+            tail=tail,  # what the group's newer messages are (the table's findability)
         )
         self.votes = VoteBoard(db, out, self.settings)
         self.dispatch = EffectDispatcher(
