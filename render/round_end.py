@@ -30,9 +30,9 @@ MAX_HEIGHT = 1600
 """The tallest a round's end picture gets (four seats, or two pairs)."""
 
 _MARGIN = 12
-_HEADING = 150  # the score sheet's heading (`scores.draw_heading`)
-_AREA = Rect(_MARGIN + 8, _HEADING + 8, WIDTH - _MARGIN - 8, _HEADING + 560)
-"""Where the tiles may lie; the felt drawn is cut to the band they take."""
+_AREA = Rect(_MARGIN + 8, 0, WIDTH - _MARGIN - 8, 552)
+"""Where the tiles may lie (on a canvas of their own); the felt drawn is cut to the band
+they take."""
 _MIN_TABLE = 280
 _NAME_X = 56
 _COLUMNS = (905, 1040, 1170)  # centres of «было», «раунд», «стало»
@@ -74,7 +74,8 @@ def render_round_end(
     hands = tuple(ended.hand(seat) for seat in range(view.players))
     heights = [_row_height(len(seats)) for seats in view.sides]
     table = _table(ended)
-    felt = Rect(_MARGIN, _HEADING, WIDTH - _MARGIN, _HEADING + table.height + 16)
+    heading = scores.heading_height(view, result)
+    felt = Rect(_MARGIN, heading, WIDTH - _MARGIN, heading + table.height + 16)
     top = felt.y1 + 16 + _HEADS
     height = top + sum(h + _ROW_GAP for h in heights) + _FOOTER
     if height > MAX_HEIGHT:
@@ -112,7 +113,7 @@ def _row_height(seats: int) -> int:
 def _table(ended: Round) -> Image.Image:
     """The tiles as the round ended, laid out as on the table picture, cut to the band of
     the felt they take (at least `_MIN_TABLE` tall): a short line leaves no empty felt."""
-    band = Image.new("RGB", (WIDTH, _AREA.y1 + 8), draw.FELT)
+    band = Image.new("RGB", (WIDTH, _AREA.y1), draw.FELT)
     geometry = table_geometry(ended.view(None).layout, _AREA)
     draw_tiles(band, draw.Pen(band), geometry)
     reach = 2 * geometry.unit + 12  # the open ends' numbers stand beyond the tiles

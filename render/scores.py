@@ -69,8 +69,8 @@ def draw_heading(
     result: RoundResult | None,
     lang: str,
 ) -> None:
-    """The sheet's title, the match's end or the round's outcome under it, and the eggs
-    at the right, across the top 150 px of a `WIDTH` wide canvas."""
+    """The sheet's title, the match's end and the round's outcome under it, and the eggs
+    at the right, across the top `heading_height` px of a `WIDTH` wide canvas."""
     if view.over:
         title = labels.word("over", lang)
     elif result is not None:
@@ -109,6 +109,12 @@ def draw_heading(
             anchor="rm",
             max_width=560,
         )
+
+
+def heading_height(view: MatchView, result: RoundResult | None) -> int:
+    """How far down `draw_heading` draws: one line under the title, or two at the
+    match's end (its loser or winner, then the last round's outcome)."""
+    return 196 if view.over and result is not None else 150
 
 
 def _eggs_note(view: MatchView, names: Sequence[str], result: RoundResult | None, lang: str) -> str:

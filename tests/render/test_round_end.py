@@ -168,3 +168,16 @@ def test_a_round_still_played_or_the_wrong_names_are_refused() -> None:
     done = ended("kozel", 4, False, seed=2)
     with pytest.raises(RenderError):
         render_round_end(done.view(None), NAMES[:3], done.ended_round(1))
+
+
+def test_at_the_matchs_end_the_heading_keeps_both_lines_above_the_table() -> None:
+    """The loser (or winner) and the last round's outcome under the title: the table
+    starts below them, so the outcome's yellow line shows in full."""
+    match = ended("kozel", 4, False, seed=8, rounds=99)
+    assert match.over
+    data = render_round_end(match.view(None), NAMES, match.ended_round(len(match.results)))
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    found = image.crop((40, 150, 700, 176)).getcolors(maxcolors=1 << 16)
+    assert found is not None
+    line = {colour for _, colour in found}
+    assert draw.TURN in line and draw.FELT not in line
