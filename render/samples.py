@@ -23,6 +23,7 @@ from domino.rules import CLASSIC, KOZEL, LayoutKind, Ruleset
 from domino.variants import find_variant
 from domino.views import Account, MatchView
 from render import demo
+from render.round_end import render_round_end
 from render.scores import render_scores
 from render.table import render_table
 
@@ -92,6 +93,17 @@ def _scores(
     return render_scores(match.view(None), NAMES[:players], None, lang)
 
 
+def _round_end(
+    ruleset: Ruleset, players: int, seed: int, rounds: int | None, lang: str = "ru"
+) -> bytes:
+    """The end of round `rounds` (None: the match's last) with every hand laid open."""
+    match = Match.new(ruleset, players, seed=seed)
+    match = play(match) if rounds is None else play_rounds(match, rounds)
+    result = match.results[-1]
+    ended = match.ended_round(result.round_no)
+    return render_round_end(match.view(None), NAMES[:players], ended, result, lang)
+
+
 def _osel_closed(players: int) -> bytes:
     """The first position of a seeded Осёл match whose spinner cross has three arms or
     more and an end closed by a face-down double (O-1, O-3)."""
@@ -142,6 +154,12 @@ def samples() -> Iterator[tuple[str, Callable[[], bytes]]]:
     yield "table_sport_midgame.png", partial(_table, sport, 4, 61, 1, 9)
     yield "scores_sport_round.png", partial(_scores, sport, 4, 62, 2)
     yield "scores_sport_end.png", partial(_scores, sport, 4, 63, None)
+    for players in (2, 3, 4):
+        yield f"round_end_{players}.png", partial(_round_end, KOZEL, players, 10 + players, 3)
+    yield "round_end_teams.png", partial(_round_end, teams, 4, 20, 2)
+    yield "round_end_match_end_en.png", partial(_round_end, KOZEL, 2, 30, None, "en")
+    yield "round_end_osel.png", partial(_round_end, osel, 3, 51, 2)
+    yield "round_end_sport_en.png", partial(_round_end, sport, 4, 62, 2, "en")
 
 
 def main(argv: list[str]) -> int:
