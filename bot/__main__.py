@@ -300,6 +300,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         vote_time=timedelta(seconds=settings.vote_seconds),
         thinker_workers=settings.thinker_workers,
         hard_budget=settings.hard_budget,
+        turn_notice_after=settings.turn_notice_after,
         tail=tail,
     )
     resources.callback(application.publisher.close)
@@ -319,6 +320,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     dp["chats"] = application.chats
     dp["people"] = application.people
     dp["group_settings"] = application.settings
+    dp["turn_notices"] = application.notices
     dp["stats"] = StatsService(db)
     app = App(bot, dp, out, application, in_flight)
     resources.push_async_callback(app.stop)

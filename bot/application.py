@@ -34,6 +34,7 @@ from bot.reactor import Reactor
 from bot.table_pin import GroupTail
 from bot.thinker import DEFAULT_BUDGET, DEFAULT_WORKERS, Thinker
 from bot.timers import TurnTimers
+from bot.turn_notices import TURN_NOTICE_AFTER, Followers, TurnNotices
 from bot.usecases import Chats, Context, Endings, Lobby, Playing
 from bot.usecases.base import utcnow
 from bot.usecases.hints import Hints
@@ -68,6 +69,7 @@ class Application:
         turn_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         thinker_workers: int = DEFAULT_WORKERS,
         hard_budget: float = DEFAULT_BUDGET,
+        turn_notice_after: float = TURN_NOTICE_AFTER,
         tail: GroupTail | None = None,
     ) -> None:
         self.db = db
@@ -92,9 +94,11 @@ class Application:
             tail=tail,  # what the group's newer messages are (the table's findability)
         )
         self.votes = VoteBoard(db, out, self.settings)
+        # «🔔 Ваш ход» (issue 15, item 7): follows the committed games as the timers do.
+        self.notices = TurnNotices(db, out, self.people, after=turn_notice_after)
         self.dispatch = EffectDispatcher(
             self.publisher,
-            self.timers,
+            Followers(self.timers, self.notices),
             self.alarms,
             self.votes,
             self.settings,
@@ -131,6 +135,7 @@ class Application:
         hard level's decisions are medium's until it is ready."""
         await self.settings.load()
         await self.timers.load()  # before the games: their stored deadlines stand
+        await self.notices.load()  # the notices the last run left are deleted
         self.reactor.start()
         games = await repo.active_games(self.db)
         # A game that ended just before the stop may still owe its final edits (the
@@ -154,5 +159,6 @@ class Application:
         about is picked up again by the next `resume`), then the thinker's pool."""
         await self.reactor.close()
         await self.timers.close()
+        await self.notices.close()
         await self.alarms.close()
         await self.thinker.stop()

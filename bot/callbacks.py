@@ -251,6 +251,13 @@ class LobbyTimeCb(CallbackData, prefix="lt1"):
     minutes: Count
 
 
+class TurnNoticesCb(CallbackData, prefix="tn1"):
+    """The private /settings: the person switches their «🔔 Ваш ход» notices on or off
+    (issue 15, item 7)."""
+
+    on: bool
+
+
 # /start payloads ----------------------------------------------------------------------
 
 START_JOIN = "j"  # a lobby's join link: "j" + the game's join token

@@ -16,6 +16,7 @@ needs. Variables (all optional but the token):
 | `TURN_TIME_SCALE` | `1.0` | tests/demos only: scales turn and lobby times (0.02: 60 s is 1.2 s) |
 | `THINKER_WORKERS` | `2` | processes searching for the strong computers at once (`bot.thinker`) |
 | `HARD_BUDGET` | `0.25` | seconds a strong computer may think before a medium decision stands in |
+| `TURN_NOTICE_AFTER` | `4` | seconds a person's turn waits before their «🔔 Ваш ход» notice |
 
 A wrong value is told by `explain` in one line that names the variable and never
 repeats the value (pydantic's own text does: a mistyped token would be printed).
@@ -43,6 +44,7 @@ class Settings(BaseSettings):
     turn_time_scale: float = Field(default=1.0, gt=0, le=10)
     thinker_workers: int = Field(default=2, ge=1, le=16)
     hard_budget: float = Field(default=0.25, gt=0, le=5)
+    turn_notice_after: float = Field(default=4.0, ge=0, le=3600)
 
     @field_validator("bot_token")
     @classmethod

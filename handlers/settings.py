@@ -1,5 +1,6 @@
-"""/settings (the group's turn timer, language, lobby timeout, default game and hints)
-and the "I'm back" button of a hand (issues 7, 11, 13 and 14)."""
+"""/settings (the group's turn timer, language, lobby timeout, default game and hints;
+in the private chat the person's own turn notices) and the "I'm back" button of a hand
+(issues 7, 11, 13, 14 and 15)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,27 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import BackCb, DefaultGameCb, GroupLangCb, HintsCb, LobbyTimeCb, TimerCb
+from bot.callbacks import (
+    BackCb,
+    DefaultGameCb,
+    GroupLangCb,
+    HintsCb,
+    LobbyTimeCb,
+    TimerCb,
+    TurnNoticesCb,
+)
 from bot.effects import EffectDispatcher
 from bot.i18n import Lang, t
 from bot.people import Person
 from bot.presenter import lobby_timeout_name, settings_keyboard, settings_text, timer_name
 from bot.presenter.lobby import PLAYABLE, playable_game
 from bot.presenter.settings import hints_state
+from bot.turn_notices import (
+    TurnNotices,
+    notices_state,
+    private_settings_keyboard,
+    private_settings_text,
+)
 from bot.usecases import Answer, ChatCheck, Chats, Playing
 from domino.timing import TurnTimer
 from handlers.buttons import reply
@@ -45,8 +60,43 @@ async def on_settings(message: Message, lang: Lang, chats: Chats) -> None:
 
 
 @router.message(Command("settings"), F.chat.type == "private")
-async def on_settings_in_private(message: Message, lang: Lang) -> None:
-    await message.answer(t("settings.in_group", lang))
+async def on_settings_in_private(
+    message: Message, lang: Lang, person: Person, turn_notices: TurnNotices
+) -> None:
+    """The person's own settings (the «🔔 Ваш ход» notices, issue 15, item 7); the
+    group's are in the group."""
+    wanted = await turn_notices.wanted(person.id)
+    await message.answer(
+        private_settings_text(wanted, lang),
+        reply_markup=private_settings_keyboard(wanted, lang),
+        parse_mode="HTML",
+    )
+
+
+@router.callback_query(TurnNoticesCb.filter(), pressed_in_own_private_chat)
+async def on_turn_notices(
+    call: CallbackQuery,
+    callback_data: TurnNoticesCb,
+    lang: Lang,
+    person: Person,
+    turn_notices: TurnNotices,
+) -> None:
+    """Switch the person's turn notices on or off; from their next turn on."""
+    wanted = callback_data.on
+    await turn_notices.set_wanted(person, wanted)
+    message = call.message
+    if isinstance(message, Message):
+        try:
+            await message.edit_text(
+                private_settings_text(wanted, lang),
+                reply_markup=private_settings_keyboard(wanted, lang),
+                parse_mode="HTML",
+            )
+        except TelegramBadRequest as exc:
+            if "message is not modified" not in exc.message:
+                raise
+    state = notices_state(wanted, lang)
+    await reply(call, Answer(t("answer.turn_notices_set", lang, state=state)))
 
 
 async def _change(

@@ -279,6 +279,7 @@ help-private =
     /surrender — give up (the match counts as your loss)
     /rules — the rules of the games
     /stats — my stats across all groups
+    /settings — whether to remind you of your turn
     To start a game, add me to a group and send /domino there.
 
 ## The command menu (setMyCommands).
@@ -597,3 +598,15 @@ stats-hints = 💡 { $n } { $n ->
     [one] hint
    *[other] hints
 }
+
+## «🔔 Your turn» in the private chat, and the private /settings (issue 15, item 7).
+
+notice-turn = 🔔 Your turn — { $chat }
+settings-private =
+    ⚙️ <b>Your settings</b>
+    🔔 Turn reminders: <b>{ $state }</b>
+    If you have not moved a few seconds after your turn starts, a «🔔 Your turn» notification arrives here; it goes away when the turn ends.
+turn_notices-on = on
+turn_notices-off = off
+btn-turn_notices = 🔔 Turn reminders: { $state }
+answer-turn_notices_set = 🔔 Turn reminders: { $state }.

@@ -289,6 +289,7 @@ help-private =
     /surrender — сдаться (партия засчитывается вам как проигрыш)
     /rules — правила игр
     /stats — моя статистика по всем группам
+    /settings — напоминать ли о вашем ходе
     Начать игру: добавьте меня в группу и напишите там /domino.
 
 ## The command menu (setMyCommands).
@@ -617,3 +618,15 @@ stats-hints = 💡 { $n } { $n ->
     [few] подсказки
    *[many] подсказок
 }
+
+## «🔔 Ваш ход» in the private chat, and the private /settings (issue 15, item 7).
+
+notice-turn = 🔔 Ваш ход — { $chat }
+settings-private =
+    ⚙️ <b>Ваши настройки</b>
+    🔔 Напоминания о ходе: <b>{ $state }</b>
+    Если через несколько секунд после начала вашего хода вы ещё не сходили, сюда придёт уведомление «🔔 Ваш ход»; когда ход кончится, оно исчезнет.
+turn_notices-on = вкл
+turn_notices-off = выкл
+btn-turn_notices = 🔔 Напоминания о ходе: { $state }
+answer-turn_notices_set = 🔔 Напоминания о ходе: { $state }.
