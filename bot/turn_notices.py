@@ -170,6 +170,8 @@ class TurnNotices:
 
     def _end(self, notice: _Notice) -> None:
         notice.ended = True
+        if self._closing:
+            return  # stored: the next start deletes it (the database closes meanwhile)
         if notice.message_id is not None:
             self._spawn(self._delete(notice.turn.user_id, notice.message_id))
         elif not notice.sending and notice.task is not None:
