@@ -209,3 +209,19 @@ async def test_the_start_deletes_the_notices_the_last_run_left(setup: Setup) -> 
     [gone] = deleted(setup)
     assert (gone.chat_id, gone.message_id) == (ALICE.id, 42)
     assert await store.stored_notices(setup.db) == []
+
+
+async def test_a_turn_ending_while_the_bot_stops_leaves_its_notice_to_the_next_start(
+    setup: Setup,
+) -> None:
+    match = Match.new(KOZEL, 2, seed=3)
+    setup.notices.follow(game_of(match, version=1))
+    await setup.time.advance(GRACE)
+    await eventually(lambda: stored(setup, 1))
+    await setup.notices.close()
+    match.apply(match.legal_actions()[0])
+    setup.notices.follow(game_of(match, version=2))
+    await setup.time.advance(GRACE)
+    await settle()
+    assert deleted(setup) == [] and len(sent(setup)) == 1
+    assert len(await store.stored_notices(setup.db)) == 1
