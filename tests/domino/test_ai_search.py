@@ -8,7 +8,7 @@ import time
 import pytest
 
 from domino.ai import Decision, Level, computer
-from domino.ai.search import HardPlayer, MatchValue, race
+from domino.ai.search import HardPlayer, MatchValue, _clearly_better, race
 from domino.match import Match
 from domino.round import Round
 from domino.rules import Ruleset
@@ -127,6 +127,17 @@ def test_respects_its_deadline() -> None:
     soon = HardPlayer(random.Random(1), worlds=100_000, deadline=time.monotonic() + 0.02)
     assert soon.decide(view).action in view.round.legal
     assert soon.searched < 100_000
+
+
+def test_a_rival_must_beat_the_medium_choice_clearly() -> None:
+    """The searched move replaces the medium level's choice only when their paired
+    difference over the same worlds is more than one standard error above zero."""
+    favourite = [0.5, 0.6, 0.4, 0.7, 0.5, 0.6]
+    assert _clearly_better([v + 0.05 for v in favourite], favourite)  # always better
+    noisy = [0.9, 0.2, 0.8, 0.3, 0.9, 0.3]  # a little better on average, all over the place
+    assert sum(noisy) > sum(favourite)
+    assert not _clearly_better(noisy, favourite)
+    assert not _clearly_better(favourite, favourite)
 
 
 def test_match_value_orders_accounts() -> None:
