@@ -65,7 +65,7 @@ from bot.inbox import GroupLost, Inbox, PersonUnreachable
 from bot.lru import Lru
 from bot.outgoing import Outgoing
 from bot.people import People
-from bot.table_pin import GroupTail, Pins
+from bot.table_pin import GroupTail, Pins, is_supergroup
 from bot.workers import Resync
 from domino.tiles import Tile
 from domino.views import MatchView
@@ -375,8 +375,12 @@ class Publisher:
         shown = self._table_rounds.get(game.id)
         if game.status is not GameStatus.PLAYING or shown is None or round_no <= shown:
             return False
-        # The last round's end is announced first (its id tells how far a supergroup has
-        # moved on), so a table sent anew comes below it.
+        if self.tail.sunk(game.chat_id, table.message_id):
+            return True
+        if not is_supergroup(game.chat_id):
+            return False
+        # The chatter a bot in privacy mode never sees shows in a supergroup's ids: the id
+        # of the last round's announcement (and a table sent anew comes below it).
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.announcer.idle(), ANNOUNCED_WAIT)
         return self.tail.sunk(game.chat_id, table.message_id)
