@@ -15,6 +15,8 @@ What Telegram refuses is told to the inbox, and a use case takes it from there: 
 person who blocked the bot (`PersonUnreachable`), a group that refuses it
 (`GroupLost`), a group that became a supergroup (`ChatMigrated`; its use case reloads
 and shows the moved games again). The announcements are sent by `bot.announcements`.
+The table is pinned while its match runs and sent anew at a round's start when the
+group's newer messages buried it (issue 15, item 5: `bot.table_pin`).
 
 Memory is bounded: per game, the newest record, its messages with their digests and
 the moment its table was last drawn are kept for at most `CACHED_GAMES` games (least
