@@ -191,9 +191,9 @@ async def test_a_restart_sends_the_final_edits_a_just_finished_match_still_owed(
 ) -> None:
     alice = fakegram.add_user("Алиса", username="alice")
     game = await open_game(fakegram, [alice], computers=1)
-    table = game.table
-    assert table is not None
     await play_until(fakegram, game.people, lambda: goat_announced(game.group.bot_messages))
+    table = game.table  # the live one: a table buried by the rounds' ends is sent anew
+    assert table is not None
     await game.group.wait_for_message(lambda m: m is table and "Партия окончена" in m.content)
     # Every announcement is recorded as sent before the kill: a kill in the moment between
     # Telegram taking one and its record is the at-least-once repeat the SIGKILL test
