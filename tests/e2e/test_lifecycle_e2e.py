@@ -93,6 +93,8 @@ async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_second
     assert data is not None and data.startswith(MOVE_PREFIX)
     moves_before = len(bot.stored_match().log)
     shown_before = hand.content
+    assert table.table is not None
+    table_before = len(table.table.history)
 
     # Updates in flight: the press, and two commands from each of 30 people, all of them
     # taken by the bot just before SIGTERM.
@@ -134,5 +136,6 @@ async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_second
     assert len(stored.log) > moves_before  # the press was applied and kept ...
     shown = mover.hand()
     assert shown is not None and shown.content != shown_before  # ... and shown
-    assert table.table is not None and len(table.table.history) >= 1
+    if in_budget:  # the group's table too (paced, it may be left to the restart)
+        assert len(table.table.history) > table_before
     assert "stopping: updates done" in log and log.rstrip().endswith("stopped"), log[-2000:]
