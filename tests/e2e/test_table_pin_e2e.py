@@ -62,17 +62,40 @@ async def test_the_table_is_pinned_while_the_match_runs_and_unpinned_at_its_end(
     pins = fakegram.transcript.calls("pinChatMessage", ok=True)
     assert len(pins) == 1 and pins[0].params.get("disable_notification") in (True, "true")
 
-    await alice.command(game.group, "cancel")
-    confirm = await game.group.wait_for_message(
-        lambda m: "Отменить текущую игру" in m.content and bool(m.buttons)
-    )
-    done = await alice.press(confirm, data=button_data(confirm, "Да"))
-    assert done.text == "Игра отменена."
+    await cancel(game)
     await game.group.wait_for_message(lambda m: m is table and "Игра отменена" in m.content)
     await fakegram.wait_for(lambda: game.group.pinned == [])
     await settle(fakegram)
     assert len(fakegram.transcript.calls("unpinChatMessage", ok=True)) == 1
     assert_hands_private(fakegram, bot.stored_match(), {0: alice.id, 1: bob.id})
+
+
+async def test_a_match_that_ends_after_a_restart_still_unpins_its_table(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    game = await open_game(fakegram, [alice, bob], computers=2, start=False)
+    table = await start_with_the_bot_an_admin(fakegram, game)
+    await fakegram.wait_for(lambda: game.group.pinned == [table])
+    await settle(fakegram)
+    await bot.restart()  # what was pinned is forgotten; the table's record is stored
+    await cancel(game)
+    await game.group.wait_for_message(lambda m: m is table and "Игра отменена" in m.content)
+    await fakegram.wait_for(lambda: game.group.pinned == [])
+    assert len(fakegram.transcript.calls("pinChatMessage")) == 1  # not pinned again
+    assert_hands_private(fakegram, bot.stored_match(), {0: alice.id, 1: bob.id})
+
+
+async def cancel(game: Table) -> None:
+    """The creator cancels the running match (/cancel, «Да»)."""
+    creator = game.people[0].user
+    await creator.command(game.group, "cancel")
+    confirm = await game.group.wait_for_message(
+        lambda m: "Отменить текущую игру" in m.content and bool(m.buttons)
+    )
+    done = await creator.press(confirm, data=button_data(confirm, "Да"))
+    assert done.text == "Игра отменена."
 
 
 async def test_a_table_buried_by_chatter_is_sent_anew_at_the_next_rounds_start(
