@@ -7,6 +7,7 @@ from tests.e2e.harness import (
     Person,
     assert_hands_private,
     button_data,
+    live_table,
     play_until,
     set_turn_timer,
     settle,
@@ -44,6 +45,10 @@ async def test_two_people_and_two_computers_play_to_the_goat(
         fakegram, people, lambda: any("Козёл —" in m.content for m in group.bot_messages)
     )
     await settle(fakegram)
+    # The live table: sent anew at a round's start once the rounds' ends buried it.
+    live = live_table(group, table)
+    assert live is not None and not live.deleted
+    table = live
 
     match = bot.stored_match()
     assert match.over and match.losers
@@ -51,7 +56,7 @@ async def test_two_people_and_two_computers_play_to_the_goat(
     names = ["Алиса", "Боб", "🤖 Компьютер 1", "🤖 Компьютер 2"]
     for side in match.losers:
         assert names[side] in goat_line
-    # Every round was announced, and the table message stayed one message.
+    # Every round was announced, and one table message stands.
     round_ends = [m for m in group.bot_messages if m.photo is not None and m is not table]
     assert len(round_ends) == len(match.results)
     for result, message in zip(match.results, round_ends, strict=True):
@@ -59,7 +64,7 @@ async def test_two_people_and_two_computers_play_to_the_goat(
     # Final scores in the announcement equal what the engine computed.
     for side, account in enumerate(match.scores):
         assert f"{names[side]}: {account.recorded}" in goat_line
-    # One table message, edited in place (edits coalesce under load) up to the final position.
+    # The table message, edited in place (edits coalesce under load) up to the final position.
     await group.wait_for_message(lambda m: m is table and "Партия окончена" in m.content)
     assert table.photo is not None and len(table.history) > 1
     assert f"раунд {len(match.results)}" in table.content

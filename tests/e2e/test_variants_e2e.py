@@ -22,6 +22,7 @@ from tests.e2e.harness import (
     Person,
     assert_hands_private,
     button_data,
+    live_table,
     play_until,
     set_turn_timer,
     settle,
@@ -83,9 +84,7 @@ async def test_a_whole_match_of_classic_from_domino_classic_to_its_winner(
     assert match.over and match.winners and not match.losers
     assert not any("Козёл —" in m.content for m in group.bot_messages)  # a winner, no козёл
     # The announcement (the table's caption says «Победа —» too once the match is over).
-    end = next(
-        m.content for m in group.bot_messages if m.photo is None and "Победа —" in m.content
-    )
+    end = next(m.content for m in group.bot_messages if m.photo is None and "Победа —" in m.content)
     names = ["Алиса", "Боб", "🤖 Компьютер 1", "🤖 Компьютер 2"]
     winner_line = end.splitlines()[0]
     for side in match.winners:
@@ -310,8 +309,10 @@ async def open_named_game(
     return group, shown, table
 
 
-def over(table: StoredMessage) -> bool:
-    return t("table.over", Lang.RU) in table.content
+def over(group: FakeChat, table: StoredMessage) -> bool:
+    """Whether the game's live table (sent anew when buried: `live_table`) says it is over."""
+    shown = live_table(group, table)
+    return shown is not None and t("table.over", Lang.RU) in shown.content
 
 
 def final_announcement(group: FakeChat, match: Match, names: list[str]) -> str:
@@ -344,7 +345,7 @@ async def test_a_whole_match_of_sea_kozel_with_two_doubles_laid_at_once(
     group, lobby, table = await open_named_game(fakegram, "sea_kozel", [alice, bob], 2)
     assert "Домино: Морской козёл" in lobby.content and "игра до 125" in lobby.content
     people = [Player(fakegram, alice), Player(fakegram, bob)]
-    await play_until(fakegram, people, lambda: over(table))
+    await play_until(fakegram, people, lambda: over(group, table))
     await settle(fakegram)
 
     match = bot.stored_match()
@@ -379,14 +380,16 @@ async def test_a_whole_match_of_osel_with_doubles_closed_ends_and_a_restart(
     for person in people:
         person.table = people
 
-    await play_until(fakegram, people, lambda: over(table) or len(bot.stored_match().log) >= 60)
-    assert not over(table)
+    await play_until(
+        fakegram, people, lambda: over(group, table) or len(bot.stored_match().log) >= 60
+    )
+    assert not over(group, table)
     before = bot.stored_match()
     await settle(fakegram)
     await bot.restart(kill=True)
     after_restart = bot.stored_match()
     assert after_restart.log[: len(before.log)] == before.log  # nothing committed is lost
-    await play_until(fakegram, people, lambda: over(table))
+    await play_until(fakegram, people, lambda: over(group, table))
     await settle(fakegram)
 
     match = bot.stored_match()
@@ -425,7 +428,7 @@ async def test_a_whole_match_of_sport_in_pairs_with_pass(
     assert "Пары: 2×2" in lobby.content  # S-1: four in fixed pairs, no button changes them
     assert not any(text.startswith(("👥", "🤝")) for text in lobby.buttons)
     people = [Player(fakegram, alice), Player(fakegram, bob)]
-    await play_until(fakegram, people, lambda: over(table))
+    await play_until(fakegram, people, lambda: over(group, table))
     await settle(fakegram)
 
     match = bot.stored_match()
