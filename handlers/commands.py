@@ -84,7 +84,12 @@ async def on_hand(
 
 
 @router.message(Command("hand"), in_group)
-async def on_hand_in_group(message: Message, lang: Lang, lobby: Lobby) -> None:
+async def on_hand_in_group(
+    message: Message, person: Person, lang: Lang, lobby: Lobby, playing: Playing
+) -> None:
+    if not await playing.plays_in(message.chat.id, person):
+        await message.reply(t("leave.not_playing", lang))
+        return
     button = InlineKeyboardButton(text=t("btn.open_private", lang), url=lobby.bot_link("hand"))
     await message.reply(
         t("group.hand_is_private", lang),

@@ -222,6 +222,17 @@ class Playing(UseCases):
         log.info("chat %s game %s: seat %d is back", saved.chat_id, saved.id, seat.seat)
         return Done(Answer(t("answer.back", lang)), Effects(games=(saved,), announcements=True))
 
+    async def plays_in(self, chat_id: int, person: Person) -> bool:
+        """Whether the person is seated in the match running in this group (/hand there
+        points them to their private chat only then)."""
+        game = await repo.active_game_of_user(self.db, person.id)
+        return (
+            game is not None
+            and game.chat_id == chat_id
+            and game.status is GameStatus.PLAYING
+            and game.seat_of(person.id) is not None
+        )
+
     async def resend_hand(self, person: Person) -> Done[str | None]:
         """/hand: a fresh hand message at the bottom of the private chat (None), or why not."""
         game = await repo.active_game_of_user(self.db, person.id)

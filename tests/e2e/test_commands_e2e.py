@@ -30,11 +30,11 @@ async def test_rules_help_and_commands_in_the_wrong_chat(
     await alice.private_chat.wait_for_message(lambda m: "Не знаю такой команды" in m.content)
     await alice.command(None, "hand")
     await alice.private_chat.wait_for_message(lambda m: "не играете" in m.content)
-    await alice.command(group, "hand")
-    pointer = await group.wait_for_message(lambda m: "личном чате" in m.content)
-    assert pointer.buttons[0].url == "https://t.me/domino_test_bot?start=hand"
+    await alice.command(group, "hand")  # not seated here: no pointer to an empty chat
+    await group.wait_for_message(lambda m: "Вы сейчас не играете здесь" in m.content)
+    assert not any("личном чате" in m.content for m in group.bot_messages)
     before = alice.private_chat.last_bot_message
-    await alice.start("hand")  # following that link: not in a game, so a welcome
+    await alice.start("hand")  # an old link: not in a game, so a welcome
     await alice.private_chat.wait_for_message(lambda m: "Привет" in m.content, after=before)
 
     # The «/» menus are set once polling runs (not before the first poll), in both languages.
@@ -117,6 +117,9 @@ async def test_leave_hands_the_seat_to_a_computer_and_hand_resends(
     alice_person, bob_person = game.people
 
     first = await alice.private_chat.wait_for_message(lambda m: "Козёл в «" in m.content)
+    await alice.command(game.group, "hand")  # seated: pointed to the private chat
+    pointer = await game.group.wait_for_message(lambda m: "личном чате" in m.content)
+    assert pointer.buttons[0].url == "https://t.me/domino_test_bot?start=hand"
     await alice.start("hand")  # the group's pointer link: back in the game
     await alice.private_chat.wait_for_message(lambda m: "С возвращением" in m.content)
     await alice.command(None, "hand")
