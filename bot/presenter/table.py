@@ -163,8 +163,9 @@ def round_end_text(view: MatchView, result: RoundResult, names: Sequence[str], l
     elif result.eggs_taken_by is not None and result.eggs_before:
         taker = html.escape(side_names(names, view.sides[result.eggs_taken_by]))
         lines.append(t("announce.eggs_taken", lang, name=taker, points=result.eggs_before))
-    if any(account.remembered for account in (*result.before, *result.after)):
-        # K-7: the sheet drawn above shows remembered points as «+N»; said once here.
+    if not view.over and any(account.remembered for account in (*result.before, *result.after)):
+        # K-7: the sheet drawn above shows remembered points as «+N»; said once here,
+        # while the match runs (once it is over, nothing is left to write them to).
         lines.append(t("announce.remembered", lang, threshold=view.ruleset.open_threshold))
     return "\n".join(lines)
 

@@ -287,6 +287,18 @@ def test_a_round_end_tells_who_went_out_or_the_fisherman_and_the_eggs() -> None:
     )
 
 
+def test_the_remembered_points_are_explained_only_while_the_match_runs() -> None:
+    went_out = dataclasses.replace(
+        result(OutcomeKind.WENT_OUT, eggs=(0, 0), taken_by=None),
+        after=(Account(remembered=9), Account()),
+    )
+    running = presenter.round_end_text(match_view(seat=None), went_out, NAMES, Lang.RU)
+    assert "«+N» — очки запомнены" in running
+    over = match_view(seat=None, turn=None, over=True, losers=(1,))
+    assert "+N" not in presenter.round_end_text(over, went_out, NAMES, Lang.RU)
+    assert "+N" not in presenter.round_end_text(over, went_out, NAMES, Lang.EN)
+
+
 def test_the_match_end_names_the_goat_and_lists_the_scores_lowest_first() -> None:
     view = match_view(
         seat=None,
