@@ -78,6 +78,8 @@ def hand_text(
         else:
             lines.append(t("hand.waiting", lang))
         lines.append(scores)
+        if view.eggs:  # the pot changes only between rounds: no edit more off turn
+            lines.append(f"🥚 +{view.eggs}")
         return "\n".join(lines)
     lines.append(t("hand.your_turn", lang))
     if drew:

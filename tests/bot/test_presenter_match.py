@@ -249,6 +249,13 @@ def test_a_hand_a_computer_plays_for_reads_as_off_turn_and_offers_coming_back() 
     ]
 
 
+def test_the_hand_shows_the_eggs_on_and_off_turn() -> None:
+    for turn in (0, 1):
+        view = match_view(turn=turn, hand=HAND, legal=PLAYS, eggs=118)
+        text = presenter.hand_text(view, NAMES, "Д", Lang.RU)
+        assert text.splitlines()[-1] == "🥚 +118", turn
+
+
 def test_a_finished_match_has_no_hand_keyboard() -> None:
     view = match_view(turn=None, hand=HAND, over=True)
     assert presenter.hand_keyboard(view, 7, 4, Lang.RU) is None
