@@ -92,7 +92,9 @@ async def test_a_whole_match_of_classic_from_domino_classic_to_its_winner(
     for side, account in enumerate(match.scores):
         assert f"{names[side]}: {account.recorded}" in end
     assert max(account.recorded for account in match.scores) >= 100  # T-6
-    await group.wait_for_message(lambda m: m is table and "Партия окончена" in m.content)
+    await group.wait_for_message(
+        lambda m: m is live_table(group, table) and "Партия окончена" in m.content
+    )
     checked = assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
     assert checked > 20
     assert sum(p.presses for p in people) > 5
