@@ -200,15 +200,16 @@ def outcome(result: RoundOutcome, names: Sequence[str], lang: str = "ru") -> str
 
 
 def match_end(view: MatchView, names: Sequence[str], lang: str = "ru") -> str:
-    """«Козёл: Саша» (K-10), «Осёл: Саша» (O-6) or «Победа: Маша» (T-6, M-6, S-6);
-    empty while the match goes on."""
+    """«Козёл: Саша» (K-10), «Осёл: Саша» (O-6) or «Победа: Маша» (T-6, M-6, S-6),
+    a pair «Козёл: Маша + Оля»; empty while the match goes on."""
     if not view.over:
         return ""
+    # A pair as the caption names it, «Маша + Оля»: no letter, so no second colon.
     if view.losers:
-        sides = ", ".join(side_name(view, s, names, lang) for s in view.losers)
+        sides = ", ".join(" + ".join(names[p] for p in view.sides[s]) for s in view.losers)
         return f"{loser_word(view, lang)}: {sides}"
     if view.winners:
-        sides = ", ".join(side_name(view, s, names, lang) for s in view.winners)
+        sides = ", ".join(" + ".join(names[p] for p in view.sides[s]) for s in view.winners)
         return word("winner", lang, names=sides)
     return word("over", lang)
 

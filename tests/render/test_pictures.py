@@ -3,6 +3,7 @@ any names at all, drawn from the public view only."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 
@@ -247,3 +248,6 @@ def test_outcome_and_match_end_words() -> None:
     assert labels.match_end(classic, NAMES).startswith("Победа: ")
     teams, _ = VIEWS["teams_round_3"]
     assert labels.side_name(teams, 0, NAMES) == "А: Маша и Оля"
+    goats = dataclasses.replace(teams, over=True, losers=(1,))
+    assert labels.match_end(goats, NAMES) == "Козёл: Алексей + Серёга"
+    assert labels.match_end(goats, NAMES, "en") == "Goat: Алексей + Серёга"
