@@ -327,3 +327,9 @@ def test_the_pictures_words_have_no_rule_ids_and_english_ones_no_cyrillic() -> N
             assert not RULE_ID.search(text), (lang, key, text)
             if lang == "en":
                 assert not CYRILLIC.search(text), (key, text)
+
+
+def test_english_says_pairs_not_teams() -> None:
+    """One word for one thing: the lobby's button and the line under it both say «Pairs»."""
+    for key in ("btn.opt_teams_on", "btn.opt_teams_off", "lobby.teams_on", "alert.teams_need_four"):
+        assert "Pairs" in t(key, Lang.EN) and "Team" not in t(key, Lang.EN), key
