@@ -42,7 +42,8 @@ _HEADS = 48  # the column heads above the rows
 _ROW_GAP = 8
 _ROW_PAD = 10
 _NAME_LINE = 48  # a pair's names and tags, above its seats
-_LABEL = 250  # a seat's name (and its tags under it), left of its hand
+_LABEL = 250  # a seat's name (and its tags under it), left of its hand: at least this
+_MAX_LABEL = 420  # and at most this, so that seven tiles and their sum still fit after it
 _UNIT = 16  # a hand's tiles stand upright, `2u x 4u`
 _MIN_UNIT = 9
 _TILE_GAP = 6
@@ -72,6 +73,7 @@ def render_round_end(
     if result is None and view.results:
         result = view.results[-1]
     hands = tuple(ended.hand(seat) for seat in range(view.players))
+    column = name_column(view, names)
     heights = [_row_height(len(seats)) for seats in view.sides]
     table = _table(ended)
     heading = scores.heading_height(view, result)
@@ -95,13 +97,25 @@ def render_round_end(
     y = top
     for side, row_height in enumerate(heights):
         row = Rect(40, y, WIDTH - 40, y + row_height)
-        _row(canvas, pen, view, names, result, hands, side, row, lang)
+        _row(canvas, pen, view, names, result, hands, side, row, lang, column)
         y += row_height + _ROW_GAP
     footer = labels.word(
         "to", lang, game=labels.variant_name(view, lang), target=view.ruleset.target
     )
     draw.write(pen, (WIDTH / 2, height - 20), footer, 24, draw.MUTED, anchor="md")
     return draw.encode_png(canvas)
+
+
+def name_column(view: MatchView, names: Sequence[str]) -> int:
+    """The room left of the hands for the seats' names: the widest name the picture
+    shows (a pair's seats in their smaller letters), between `_LABEL` and `_MAX_LABEL`,
+    so that «🤖 Компьютер 1» is not cut while the row has room for it."""
+    widest = max(
+        text.width(names[seat], 32 if len(seats) == 1 else 28, bold=True)
+        for seats in view.sides
+        for seat in seats
+    )
+    return max(_LABEL, min(_MAX_LABEL, round(widest) + 24))
 
 
 def _row_height(seats: int) -> int:
@@ -144,6 +158,7 @@ def _row(
     side: int,
     row: Rect,
     lang: str,
+    column: int = _LABEL,
 ) -> None:
     """A side's row: each seat's name and hand laid open, then the three columns; a pair
     is named above its two seats (the pair's letter in its colour)."""
@@ -154,7 +169,7 @@ def _row(
     y = row.y0 + _ROW_PAD
     if len(seats) == 1:
         tags = scores.side_tags(view, result, side, lang)
-        _seat_line(canvas, pen, names[seats[0]], tags, hands[seats[0]], y, lang)
+        _seat_line(canvas, pen, names[seats[0]], tags, hands[seats[0]], y, lang, column=column)
     else:
         colour = draw.TEAM_COLOURS[side % len(draw.TEAM_COLOURS)]
         pen.rounded_rectangle(
@@ -176,7 +191,7 @@ def _row(
         y += _NAME_LINE
         for seat in seats:
             tags = _outcome_tags(result, seat, lang)
-            _seat_line(canvas, pen, names[seat], tags, hands[seat], y, lang, size=28)
+            _seat_line(canvas, pen, names[seat], tags, hands[seat], y, lang, size=28, column=column)
             y += _SEAT_LINE
     mid_y = (row.y0 + row.y1) / 2
     for (label, tint), cx in zip(scores.side_cells(view, result, side), _COLUMNS, strict=True):
@@ -203,18 +218,19 @@ def _seat_line(
     top: int,
     lang: str,
     size: int = 32,
+    column: int = _LABEL,
 ) -> None:
     """A seat's name (its tags under it) and its hand: the tiles face up on a strip of
     felt and their pip sum after it (C-9); a seat that went out has nothing left."""
     mid = top + _SEAT_LINE / 2
     name_y = mid - 14 if tags else mid
     draw.write(
-        pen, (_NAME_X, name_y), name, size, draw.INK, bold=True, anchor="lm", max_width=_LABEL - 16
+        pen, (_NAME_X, name_y), name, size, draw.INK, bold=True, anchor="lm", max_width=column - 16
     )
     x = float(_NAME_X)
     for label, tint in tags:
         x += draw.write(pen, (x, mid + 22), label, 22, tint, bold=True, anchor="lm") + 14
-    left = _NAME_X + _LABEL
+    left = _NAME_X + column
     if not hand:
         draw.write(pen, (left, mid), labels.word("no_tiles", lang), 26, draw.MUTED, anchor="lm")
         return

@@ -151,6 +151,18 @@ def test_english_words_and_a_seat_with_nothing_left(words: list[str]) -> None:
         assert word in shown, (word, shown)
 
 
+def test_a_computers_name_is_not_cut_while_its_row_has_room(words: list[str]) -> None:
+    """«🤖 Компьютер 1» fits in full (it was «🤖 Компь… 1» with blank room after it)."""
+    names = ("Дима", "Женя", "🤖 Компьютер 1", "🤖 Компьютер 2")
+    for teams in (False, True):
+        match = ended("kozel", 4, teams, seed=3)
+        words.clear()
+        render_round_end(match.view(None), names, match.ended_round(1))
+        shown = " | ".join(words)
+        assert "Компьютер 1" in shown and "Компьютер 2" in shown, shown
+        assert "…" not in shown, shown
+
+
 def test_the_round_drawn_is_the_one_given_not_the_current_one() -> None:
     match = ended("kozel", 3, False, seed=4, rounds=2)
     view = match.view(None)
