@@ -113,6 +113,17 @@ def _cards(
     gap = 12
     width = (_CARDS.width - gap * (n - 1)) // n
     teams = labels.is_team_play(view)
+    tags = [_tags(view, seat, lang) for seat in range(n)]
+    # The tags stand after the hand while every tile fits beside them on every card; else
+    # (a pair's letter and the turn on a narrow card) on a line of their own above the
+    # hands, on every card alike.
+    inner = width - 30 - (8 if teams else 0)
+    raised = any(
+        _hand_width(view.round.hand_counts[seat])
+        > inner - sum(round(text.width(label, 22, bold=True)) + 12 for label, _ in tags[seat])
+        for seat in range(n)
+        if tags[seat]
+    )
     for seat in range(n):
         x0 = _CARDS.x0 + seat * (width + gap)
         card = Rect(x0, _CARDS.y0, x0 + width, _CARDS.y1)
@@ -149,31 +160,29 @@ def _cards(
             bold=True,
             max_width=max(20, int(card.x1 - 14 - score_w - 12 - left)),
         )
-        tags: list[tuple[str, draw.RGB]] = []
-        if teams:
-            tags.append(
-                (
-                    f"{labels.word('pair', lang)} {labels.team_letter(side, lang)}",
-                    draw.TEAM_COLOURS[side % len(draw.TEAM_COLOURS)],
-                )
-            )
-        if turn:
-            tags.append((labels.word("turn", lang), draw.TURN))
-        if view.over and side in view.losers:
-            tags.append((labels.loser_word(view, lang).lower(), draw.RECORDED))  # K-10, O-6
-        if view.over and side in view.winners:
-            tags.append((labels.word("win", lang), draw.GOOD))  # T-6, M-6, S-6
+        count = view.round.hand_counts[seat]
         right = card.x1 - 14
-        for label, colour in reversed(tags):
-            right -= (
-                round(
-                    draw.write(
-                        pen, (right, card.y1 - 16), label, 22, colour, bold=True, anchor="rd"
-                    )
-                )
-                + 12
-            )
-        _hand(canvas, pen, left, right, card.y1 - 16, view.round.hand_counts[seat])
+        tags_y = card.y1 - 16 - (_BACK_HEIGHT + 8 if raised else 0)
+        x = right
+        for label, colour in tags[seat]:
+            x -= round(draw.write(pen, (x, tags_y), label, 22, colour, bold=True, anchor="rd")) + 12
+        _hand(canvas, pen, left, right if raised else x, card.y1 - 16, count)
+
+
+def _tags(view: MatchView, seat: int, lang: str) -> list[tuple[str, draw.RGB]]:
+    """A card's tags, right to left: the turn (or the match's result), the pair."""
+    side = view.side_of(seat)
+    tags: list[tuple[str, draw.RGB]] = []
+    if view.over and side in view.winners:
+        tags.append((labels.word("win", lang), draw.GOOD))  # T-6, M-6, S-6
+    if view.over and side in view.losers:
+        tags.append((labels.loser_word(view, lang).lower(), draw.RECORDED))  # K-10, O-6
+    if view.round.turn == seat and view.round.outcome is None and not view.over:
+        tags.append((labels.word("turn", lang), draw.TURN))
+    if labels.is_team_play(view):
+        colour = draw.TEAM_COLOURS[side % len(draw.TEAM_COLOURS)]
+        tags.append((f"{labels.word('pair', lang)} {labels.team_letter(side, lang)}", colour))
+    return tags
 
 
 def _turned(canvas: Image.Image, right: int, top: int, tile: Tile) -> int:
@@ -184,12 +193,21 @@ def _turned(canvas: Image.Image, right: int, top: int, tile: Tile) -> int:
     return sprite.width + 12
 
 
+_BACK_HEIGHT = 30  # a face-down tile on a card, 16 px wide
+_BACK_STEP = 16 + 4
+
+
+def _hand_width(count: int) -> int:
+    """The width a hand of `count` face-down tiles and its «× N» take on a card."""
+    return count * _BACK_STEP + round(text.width(f"× {count}", 26, bold=True)) + 10
+
+
 def _hand(
     canvas: Image.Image, pen: draw.Pen, left: int, right: int, bottom: int, count: int
 ) -> None:
     """Face-down tiles for the count, as many as fit between `left` and `right`, then
     the number itself."""
-    back = draw.back_sprite(16, 30)
+    back = draw.back_sprite(16, _BACK_HEIGHT)
     top = bottom - back.height
     label = f"× {count}"
     room = right - left - round(text.width(label, 26, bold=True)) - 10

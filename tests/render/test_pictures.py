@@ -251,3 +251,27 @@ def test_outcome_and_match_end_words() -> None:
     goats = dataclasses.replace(teams, over=True, losers=(1,))
     assert labels.match_end(goats, NAMES) == "Козёл: Алексей + Серёга"
     assert labels.match_end(goats, NAMES, "en") == "Goat: Алексей + Серёга"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_card_shows_its_face_down_tiles_beside_the_pair_and_turn_tags(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """A pair's card at its turn showed only «× 7»: its tags took the tiles' room."""
+    from render import table, text
+
+    shown: list[int] = []
+    step = draw.back_sprite(16, 30).width + 4
+    original = table._hand
+
+    def recording(canvas: Image.Image, pen: draw.Pen, left: int, right: int, *rest: int) -> None:
+        count = rest[1]
+        room = right - left - round(text.width(f"× {count}", 26, bold=True)) - 10
+        shown.append(min(count, max(0, room // step)) - count)
+        original(canvas, pen, left, right, *rest)
+
+    monkeypatch.setattr(table, "_hand", recording)
+    view = Match.new(KOZEL.with_options(teams=True), 4, seed=1).view(None)
+    assert view.round.turn is not None and max(view.round.hand_counts) == 7
+    render_table(view, ("Alice", "Bob", "🤖 Компьютер 1", "Dave"), lang)
+    assert shown == [0, 0, 0, 0]
