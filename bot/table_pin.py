@@ -45,37 +45,41 @@ def is_supergroup(chat_id: int) -> bool:
 
 
 class GroupTail:
-    """The newest message ids seen in each group (at most `depth` of them)."""
+    """The newest message ids seen in each group (at most `depth` of them), each with
+    its height in messages: a picture (a round's end, 1280 px wide and taller) fills a
+    phone's screen by itself, so it counts `depth`."""
 
     def __init__(self, depth: int = SINK_DEPTH, chats: int = CACHED_CHATS) -> None:
         self.depth = depth
-        self._newest: Lru[int, list[int]] = Lru(chats)
+        self._newest: Lru[int, list[tuple[int, int]]] = Lru(chats)
 
-    def saw(self, chat_id: int, message_id: int) -> None:
+    def saw(self, chat_id: int, message_id: int, *, picture: bool = False) -> None:
         """A message in `chat_id` (a group's; private chats are not watched)."""
         if chat_id >= 0:
             return
-        ids = self._newest.get(chat_id)
-        if ids is None:
-            ids = self._newest[chat_id] = []
-        if message_id in ids or (len(ids) >= self.depth and message_id < ids[0]):
+        seen = self._newest.get(chat_id)
+        if seen is None:
+            seen = self._newest[chat_id] = []
+        if any(known == message_id for known, _ in seen) or (
+            len(seen) >= self.depth and message_id < seen[0][0]
+        ):
             return  # an edit, or older than what is known
-        bisect.insort(ids, message_id)
-        del ids[: -self.depth]
+        bisect.insort(seen, (message_id, self.depth if picture else 1))
+        del seen[: -self.depth]
 
     def saw_answer(self, answer: Any) -> None:
         """Telegram's answer to something the bot sent: the message(s) it made or edited."""
         for message in answer if isinstance(answer, list) else [answer]:
             if isinstance(message, Message):
-                self.saw(message.chat.id, message.message_id)
+                self.saw(message.chat.id, message.message_id, picture=bool(message.photo))
 
     def newer_than(self, chat_id: int, message_id: int) -> int:
-        """How many messages of the group are known to be newer than `message_id`."""
-        ids = self._newest.get(chat_id) or []
-        seen = sum(1 for other in ids if other > message_id)
-        if ids and is_supergroup(chat_id):
-            return max(seen, ids[-1] - message_id)
-        return seen
+        """How many messages' height of the group is known to be below `message_id`."""
+        seen = self._newest.get(chat_id) or []
+        below = sum(height for other, height in seen if other > message_id)
+        if seen and is_supergroup(chat_id):
+            return max(below, seen[-1][0] - message_id)
+        return below
 
     def sunk(self, chat_id: int, message_id: int) -> bool:
         """Whether `message_id` is off a phone's screen by now (`SINK_DEPTH`)."""

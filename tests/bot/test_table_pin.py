@@ -8,7 +8,7 @@ from typing import Any
 
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.methods import PinChatMessage, TelegramMethod, UnpinChatMessage
-from aiogram.types import Chat, Message
+from aiogram.types import Chat, Message, PhotoSize
 
 from bot.outgoing import Limits, Outgoing
 from bot.table_pin import SINK_DEPTH, GroupTail, Pins
@@ -17,12 +17,25 @@ GROUP = -4_000_000_001  # a basic group: ids are the bot's account's
 SUPERGROUP = -1_000_000_000_001  # ids number the chat's own messages
 
 
-def message(chat_id: int, message_id: int) -> Message:
+def message(chat_id: int, message_id: int, *, picture: bool = False) -> Message:
     return Message(
         message_id=message_id,
         date=datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC),
         chat=Chat(id=chat_id, type="group" if chat_id == GROUP else "supergroup"),
+        photo=[PhotoSize(file_id="f", file_unique_id="u", width=1280, height=1300)]
+        if picture
+        else None,
     )
+
+
+def test_a_picture_below_the_table_buries_it_by_itself() -> None:
+    """A round's end picture is a screen tall: the table above it is off the screen."""
+    tail = GroupTail()
+    tail.saw_answer(message(GROUP, 10, picture=True))  # the table itself
+    tail.saw_answer(message(GROUP, 11))
+    assert not tail.sunk(GROUP, 10)
+    tail.saw_answer(message(GROUP, 12, picture=True))
+    assert tail.sunk(GROUP, 10) and not tail.sunk(GROUP, 12)
 
 
 def test_a_basic_group_counts_the_messages_seen_after_the_table() -> None:
