@@ -218,6 +218,11 @@ def paste(canvas: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
     canvas.paste(sprite, (x, y), sprite)
 
 
+def felt(pen: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    """The green cloth the played tiles lie on (the table picture, a round's end)."""
+    pen.rounded_rectangle(box, radius=24, fill=FELT, outline=FELT_EDGE, width=4)
+
+
 def badge(
     canvas: Image.Image,
     centre: tuple[float, float],

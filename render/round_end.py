@@ -85,13 +85,7 @@ def render_round_end(
     canvas = Image.new("RGB", (WIDTH, height), draw.BACKGROUND)
     pen = draw.Pen(canvas)
     scores.draw_heading(canvas, pen, view, names, result, lang)
-    pen.rounded_rectangle(
-        (felt.x0, felt.y0, felt.x1, felt.y1),
-        radius=24,
-        fill=draw.FELT,
-        outline=draw.FELT_EDGE,
-        width=4,
-    )
+    draw.felt(pen, (felt.x0, felt.y0, felt.x1, felt.y1))
     canvas.paste(table, (_AREA.x0, felt.y0 + 8))
     _column_heads(pen, view, top, lang)
     y = top

@@ -48,13 +48,7 @@ def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> byt
     pen = draw.Pen(canvas)
     _title(canvas, pen, view, names, lang)
     _cards(canvas, pen, view, names, lang)
-    pen.rounded_rectangle(
-        (_FELT.x0, _FELT.y0, _FELT.x1, _FELT.y1),
-        radius=24,
-        fill=draw.FELT,
-        outline=draw.FELT_EDGE,
-        width=4,
-    )
+    draw.felt(pen, (_FELT.x0, _FELT.y0, _FELT.x1, _FELT.y1))
     geometry = table_geometry(view.round.layout, TABLE_AREA)
     if geometry.tiles:
         draw_tiles(canvas, pen, geometry)
