@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -50,6 +51,7 @@ from aiogram.methods.base import Response
 from aiogram.types import BotCommand, TelegramObject, User
 from pydantic import ValidationError
 
+from bot import perf
 from bot.application import Application
 from bot.config import Settings, explain
 from bot.i18n import Lang, t
@@ -348,7 +350,9 @@ async def get_me(bot: Bot) -> User:
 
 
 async def run(settings: Settings) -> None:
-    """Start, serve until a signal, stop; raises StartFailed when the start fails."""
+    """Start, serve until a signal, stop; raises StartFailed when the start fails.
+    SIGUSR1 logs the work counters (`bot.perf`), as does the stop."""
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, perf.log_counters)
     async with contextlib.AsyncExitStack() as resources:
         try:
             app = await start(settings, resources)
@@ -358,6 +362,7 @@ async def run(settings: Settings) -> None:
                 raise
             raise StartFailed(reason) from exc
         await app.serve()
+    perf.log_counters()
     log.info("stopped")
 
 
@@ -368,6 +373,22 @@ def configure_logging(level: str) -> None:
         logger.setLevel(max(logging.INFO, logging.getLevelName(level)))
 
 
+def profiled(path: str | None, work: Callable[[], None]) -> None:
+    """Run `work`; with `PROFILE_TO` set, under cProfile, its statistics written to that
+    file when the bot stops (for `bench/e2e.py --profile`; read with `python -m pstats`)."""
+    if not path:
+        work()
+        return
+    import cProfile
+
+    profile = cProfile.Profile()
+    try:
+        profile.runcall(work)
+    finally:
+        profile.dump_stats(path)
+        log.info("profile written to %s", path)
+
+
 def main() -> int:
     try:
         settings = Settings()  # type: ignore[call-arg]  # filled from the environment
@@ -376,7 +397,7 @@ def main() -> int:
         return 2
     configure_logging(settings.log_level)
     try:
-        asyncio.run(run(settings))
+        profiled(settings.profile_to, lambda: asyncio.run(run(settings)))
     except StartFailed as failed:
         log.critical("cannot start: %s", failed)
         return 1

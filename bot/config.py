@@ -17,6 +17,7 @@ needs. Variables (all optional but the token):
 | `THINKER_WORKERS` | `2` | processes searching for the strong computers at once (`bot.thinker`) |
 | `HARD_BUDGET` | `0.25` | seconds a strong computer may think before a medium decision stands in |
 | `TURN_NOTICE_AFTER` | `4` | seconds a person's turn waits before their «🔔 Ваш ход» notice |
+| `PROFILE_TO` | unset | developers: write a cProfile of the whole run to this file at the stop |
 
 A wrong value is told by `explain` in one line that names the variable and never
 repeats the value (pydantic's own text does: a mistyped token would be printed).
@@ -45,6 +46,7 @@ class Settings(BaseSettings):
     thinker_workers: int = Field(default=2, ge=1, le=16)
     hard_budget: float = Field(default=0.25, gt=0, le=5)
     turn_notice_after: float = Field(default=4.0, ge=0, le=3600)
+    profile_to: str | None = None
 
     @field_validator("bot_token")
     @classmethod
