@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/e2e.py --games 50 [--seconds 30] [--people 4|2|1]
         [--computers easy|medium|hard] [--quick] [--keep]
+        [--profile PATH] [--against REV] [--repeat N]
 
 The bot runs as its own process (``python -m bot``, a temporary DATABASE_PATH,
 COMPUTER_DELAY=0, PACING=false), exactly as tests/e2e starts it. The fake Telegram runs in
@@ -39,28 +40,61 @@ Figures, over the window from the first «Начать» press until the run sto
   p50/p99/max in ms; a press not answered within 14 s counts as slower than any answered;
 - press -> hand: from a press until the presser's hand message next changed (the move
   shown), p50/p99/max in ms;
-- the bot's peak RSS (VmHWM from /proc/<pid>/status) in MB; the CPU the bot and this
-  process used, in % of one core;
+- bot CPU per move (issue 16): user + system CPU of the bot's process (all its threads,
+  from /proc/<pid>/stat; not the thinker's worker processes) over the window, in ms per
+  move; and the CPU the bot and this process used, in % of one core;
+- the bot's work counters per move (issue 16, ``bot.perf``): the bot gets SIGUSR1 as the
+  window opens and as it closes and logs its counters each time (``perf counters: {json}``);
+  the difference gives "db.statements", "db.transactions" and "db.hops" per move,
+  "render.<kind>" and "sent.<kind>" per move, renders per table picture sent
+  (render.table / sent.table) and per picture sent, and "api.<method>" per move. A
+  counter the bot does not keep is "n/a" (the bot before issue 16 keeps none);
+- Bot API calls per move by method, counted in the fake's transcript over the window
+  (this works for any bot); the total leaves out getUpdates;
+- the bot's peak RSS (VmHWM from /proc/<pid>/status) in MB;
 - the handler time aiogram logs for every update, and the exceptions in the bot's log;
 - the computers' decision times per level (from the request to the decision, the wait for
   the thinker's process pool included), p50/p95/max in ms, and how many strong decisions
   missed their deadline and were made by the medium level instead: the thinker's summary,
   which the bot logs as it stops (``bot.thinker``).
 
-Measured on the 2-core development machine (shared with other work), bot at commit
-06e945f, 4 people a game, 30 s: N=50: 21-25 moves/s, press -> answer p50 7.4-9.4 s,
-p99 9-12 s, press -> hand p50 0.4-0.5 s, peak RSS 210 MB. N=500: 15 moves/s, nearly
-every press unanswered within 14 s (the 500 starts alone keep the bot busy ~25 s),
-peak RSS 300 MB (395 MB after 120 s). This process used 15-20% of a core, so the
-fake was not the limit; the bot used 85% of a core.
+The two counter snapshots are taken when the bot's loop gets to the signal, so on a busy
+bot they may lag the window's ends by a few ms; the moves are read from the database.
+Start-up is measured by bench/startup.py, not here.
 
-Issue 14, the computers' decision times (bot at commit 7ec5be9, 2 thinker workers, hard
-budget 250 ms; the machine shared with other work, load average given), ``--games 50
---computers hard`` (1 person + 3 strong computers a game, 30 s): load 5: hard p50 70 ms,
-p95 254 ms, max 340 ms over 1110 decisions, 3 fallbacks to medium; load 7-10: p50 196 ms,
-p95 320 ms, max 400 ms over 411 decisions, 37 fallbacks. With one worker (load 8): p50
-264 ms, p95 328 ms, 184 fallbacks of 535. ``--computers medium``: p50 0.2 ms, p95 0.4 ms;
-``--computers easy``: p50 0.0 ms, p95 0.4 ms.
+``--profile PATH`` runs the bot with ``PROFILE_TO=PATH``: it profiles its main thread with
+cProfile and writes the statistics as it stops (SIGTERM; this script waits for the exit),
+and this script prints the top 25 functions by cumulative and by own time. cProfile slows
+the bot (CPU per move up by a third or more), so the other figures of a profiled run are
+not comparable with an unprofiled one. With more than one run, each run's file is PATH
+with ``.<tree>.<n>`` added before its suffix.
+
+``--against REV`` compares this working tree (HEAD and whatever is not committed yet,
+"changed") with the commit REV ("unchanged", e.g. b44f10b, the bot before issue 16): REV is
+checked out with ``git worktree`` in a temporary folder and started with the same
+interpreter from that folder, so ``python -m bot`` imports its code (the fake, the people
+and the figures are this tree's for both). The trees run in turns (unchanged, changed,
+unchanged, ...) ``--repeat`` times each (default 3) with the same options, so a load on the
+shared machine falls on both alike; then a table gives each figure's median over the
+repeats per tree and the ratio changed/unchanged as the geometric mean of the paired
+repeats' ratios. The worktree is removed at the end. ``--repeat`` without ``--against``
+repeats this tree alone and prints the medians.
+
+Figures measured on the 2-core development machine (shared with other work), each with
+the bot's commit; stale as the bot changes:
+
+- bot at commit 06e945f, 4 people a game, 30 s: N=50: 21-25 moves/s, press -> answer p50
+  7.4-9.4 s, p99 9-12 s, press -> hand p50 0.4-0.5 s, peak RSS 210 MB. N=500: 15
+  moves/s, nearly every press unanswered within 14 s (the 500 starts alone keep the bot
+  busy ~25 s), peak RSS 300 MB (395 MB after 120 s). This process used 15-20% of a core,
+  so the fake was not the limit; the bot used 85% of a core.
+- Issue 14, the computers' decision times (bot at commit 7ec5be9, 2 thinker workers, hard
+  budget 250 ms; the machine shared with other work, load average given), ``--games 50
+  --computers hard`` (1 person + 3 strong computers a game, 30 s): load 5: hard p50 70 ms,
+  p95 254 ms, max 340 ms over 1110 decisions, 3 fallbacks to medium; load 7-10: p50 196 ms,
+  p95 320 ms, max 400 ms over 411 decisions, 37 fallbacks. With one worker (load 8): p50
+  264 ms, p95 328 ms, 184 fallbacks of 535. ``--computers medium``: p50 0.2 ms, p95 0.4 ms;
+  ``--computers easy``: p50 0.0 ms, p95 0.4 ms.
 
 Nothing here is a test: no figure is asserted. The bot process is stopped (SIGTERM, then
 SIGKILL if it hangs) however the run ends.
@@ -72,22 +106,29 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import json
 import math
 import os
+import pstats
 import re
 import shutil
+import signal
 import sqlite3
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.perf import LINE_PREFIX  # noqa: E402
+from tests.e2e import harness  # noqa: E402
 from tests.e2e.fault_tools import stored_actors  # noqa: E402
 from tests.e2e.harness import BotProcess, Person, button_data  # noqa: E402
 from tests.fakegram import FakeTelegram  # noqa: E402
@@ -103,6 +144,7 @@ THINKER = re.compile(r"thinker: (.*) (\d+) fallbacks to medium$", re.MULTILINE)
 DECISIONS = re.compile(r"(\w+) (\d+) decisions p50 ([\d.]+) ms p95 ([\d.]+) ms max ([\d.]+) ms")
 LEVEL_NAMES = {"easy": "Лёгкий", "medium": "Средний", "hard": "Сильный"}  # as the lobby shows
 MB = 1024 * 1024
+DB_COUNTERS = ("db.statements", "db.transactions", "db.hops")  # the storage's (issue 16)
 
 
 Listener = Callable[[], None]
@@ -387,15 +429,98 @@ class Measured:
     peak_rss: int  # bytes
     timeline: list[tuple[float, int]]  # (when, stored actions) at each slice boundary
     exit_code: int
+    counters: dict[str, int] | None  # the bot's counters grown in the window; None: not kept
+    calls: Counter[str]  # Bot API calls in the window, by method (the fake's transcript)
+
+    @property
+    def moves(self) -> int:
+        return self.people_moves + self.computer_moves
 
 
-async def run(args: argparse.Namespace, workdir: Path, tally: Tally) -> tuple[Measured, str]:
-    """Set up, play, measure, stop the bot; the figures and the bot's log."""
+@dataclass(frozen=True)
+class Tree:
+    """A checkout of the bot to run: `path` is the folder ``python -m bot`` starts in."""
+
+    key: str  # "changed" or "unchanged": in file names
+    label: str  # as printed
+    path: Path
+
+    @property
+    def counts_work(self) -> bool:
+        """Whether its bot logs its counters on SIGUSR1 (without the handler the signal
+        would kill it)."""
+        return (self.path / "bot" / "perf.py").exists()
+
+
+class TreeBot(BotProcess):
+    """The bot of another checkout. ``python -m bot`` imports the code of its working
+    directory first; the harness starts it in its own checkout (its module's ROOT), so
+    ROOT is pointed at `tree` while the process is spawned."""
+
+    def __init__(self, fake: FakeTelegram, workdir: Path, tree: Path, **env: str) -> None:
+        super().__init__(fake, workdir, **env)
+        self.tree = tree
+
+    async def start(self) -> None:
+        saved = harness.ROOT
+        harness.ROOT = self.tree
+        try:
+            await super().start()
+        finally:
+            harness.ROOT = saved
+
+
+class CounterLines:
+    """The bot's ``perf counters: {json}`` lines, read from its log as they come."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.found: list[dict[str, int]] = []
+        self._offset = 0
+        self._partial = b""
+
+    def _read(self) -> None:
+        with self.path.open("rb") as log:
+            log.seek(self._offset)
+            data = log.read()
+        self._offset += len(data)
+        *lines, self._partial = (self._partial + data).split(b"\n")
+        for line in lines:
+            text = line.decode(errors="replace")
+            at = text.find(LINE_PREFIX)
+            if at >= 0:
+                self.found.append(json.loads(text[at + len(LINE_PREFIX) :]))
+
+    async def snapshot(self, pid: int, timeout: float = 30.0) -> dict[str, int]:
+        """Send SIGUSR1 to the bot and return the counters it logs for it."""
+        self._read()
+        seen = len(self.found)
+        os.kill(pid, signal.SIGUSR1)
+        async with asyncio.timeout(timeout):
+            while len(self.found) <= seen:
+                await asyncio.sleep(0.02)
+                self._read()
+        return self.found[seen]
+
+
+def grown(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    """Each counter's growth between two snapshots (zeros kept: the counter exists)."""
+    return {name: value - before.get(name, 0) for name, value in after.items()}
+
+
+async def run(
+    args: argparse.Namespace, workdir: Path, tally: Tally, tree: Tree, profile: Path | None
+) -> tuple[Measured, str]:
+    """Set up, play, measure, stop the bot of `tree`; the figures and the bot's log."""
     fake = FakeTelegram()
     await fake.start()
     hub = Hub(fake)
     hub_task = asyncio.create_task(hub.run())
-    bot = BotProcess(fake, workdir, PACING="false", COMPUTER_DELAY="0")
+    env = {"PACING": "false", "COMPUTER_DELAY": "0"}
+    if profile is not None:
+        env["PROFILE_TO"] = str(profile)
+    bot = TreeBot(fake, workdir, tree.path, **env)
+    lines = CounterLines(bot.log_path)
     window = Window()
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
@@ -424,6 +549,8 @@ async def run(args: argparse.Namespace, workdir: Path, tally: Tally) -> tuple[Me
                 player = Player(Person(fake, user), game, tally, window)
                 tasks.append(asyncio.create_task(player.play(hub, stop)))
         timeline: list[tuple[float, int]] = []
+        counters_before = await lines.snapshot(pid) if tree.counts_work else None
+        calls_before = len(fake.transcript)
         bot_cpu_before = proc_cpu_seconds(pid)
         own_cpu_before = time.process_time()
         window.started = time.perf_counter()
@@ -443,16 +570,19 @@ async def run(args: argparse.Namespace, workdir: Path, tally: Tally) -> tuple[Me
             async with asyncio.timeout(args.seconds):
                 await asyncio.gather(*(game.done.wait() for game in games))
         window.stopped = time.perf_counter()
+        bot_cpu = proc_cpu_seconds(pid) - bot_cpu_before
+        own_cpu = time.process_time() - own_cpu_before
+        calls_after = len(fake.transcript)
+        counters_after = await lines.snapshot(pid) if tree.counts_work else None
         stop.set()
         people_moves, computer_moves, statuses = stored_counts(bot)
         timeline.append((window.stopped, people_moves + computer_moves))
-        bot_cpu = proc_cpu_seconds(pid) - bot_cpu_before
-        own_cpu = time.process_time() - own_cpu_before
         peak = proc_status(pid, "VmHWM")
         tasks.pop().cancel()  # the sampler
         await asyncio.gather(*tasks, return_exceptions=True)  # presses in flight end
         tasks.clear()
-        code = await bot.stop(timeout=30)
+        # The profile is written as the bot stops: a profiled bot is slow, so wait longer.
+        code = await bot.stop(timeout=30 if profile is None else 120)
     finally:
         stop.set()
         for task in tasks:
@@ -464,6 +594,9 @@ async def run(args: argparse.Namespace, workdir: Path, tally: Tally) -> tuple[Me
         with contextlib.suppress(asyncio.CancelledError):
             await hub_task
         await fake.stop()
+    counters = None  # an empty snapshot: the bot has the signal but counts nothing yet
+    if counters_before is not None and counters_after:
+        counters = grown(counters_before, counters_after)
     measured = Measured(
         seconds=window.stopped - window.started,
         started_in=started_in,
@@ -475,6 +608,8 @@ async def run(args: argparse.Namespace, workdir: Path, tally: Tally) -> tuple[Me
         peak_rss=peak,
         timeline=timeline,
         exit_code=code,
+        counters=counters,
+        calls=Counter(fake.transcript[i].method for i in range(calls_before, calls_after)),
     )
     return measured, bot.log()
 
@@ -486,7 +621,7 @@ def ms(seconds: float) -> str:
 
 
 def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> None:
-    moves = m.people_moves + m.computer_moves
+    moves = m.moves
     print(
         f"games: {args.games}, played {m.seconds:.1f} s (every «Начать» answered after "
         f"{m.started_in:.1f} s); finished {m.statuses.get('finished', 0)}, "
@@ -507,13 +642,7 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
         f"{tally.unanswered} unanswered within {PRESS_TIMEOUT:.0f} s, "
         f"{tally.retries} repeated after no change)"
     )
-    # A press never answered counts as infinitely slow, so a percentile is not flattered by
-    # leaving out the presses that fared worst.
-    never = [math.inf] * tally.unanswered
-    for name, values in (
-        ("press -> answer", tally.answered + never),
-        ("press -> hand", tally.shown),
-    ):
+    for name, values in latencies(tally).items():
         if values:
             print(
                 f"{name}: p50 {ms(percentile(values, 0.5))}, p99 {ms(percentile(values, 0.99))}, "
@@ -539,7 +668,23 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
     print(f"bot peak RSS: {m.peak_rss / MB:.1f} MB (VmHWM)")
     print(
         f"CPU in the window: bot {m.bot_cpu / m.seconds * 100:.0f}% of a core, "
+        f"{per_move(m.bot_cpu * 1000, moves)} ms per move; "
         f"this process (fake + people) {m.own_cpu / m.seconds * 100:.0f}% of a core"
+    )
+    if m.counters is None:
+        print("bot work counters: n/a (this bot keeps none)")
+    else:
+        shown = ", ".join(
+            f"{name} {per_move(value, moves)}" for name, value in sorted(m.counters.items())
+        )
+        print(f"bot work counters per move: {shown or '(none grew)'}")
+        for name, value in work_ratios(m.counters).items():
+            print(f"{name}: {fmt(value)}")
+    total = sum(n for method, n in m.calls.items() if method != "getUpdates")
+    shown = ", ".join(f"{method} {per_move(n, moves)}" for method, n in m.calls.most_common())
+    print(
+        f"Bot API calls per move (fake's transcript): {per_move(total, moves)} "
+        f"without getUpdates ({shown})"
     )
     shown = ", ".join(f"{text!r} x{count}" for text, count in tally.answers.most_common(4))
     print(f"answers by text: {shown}")
@@ -547,6 +692,207 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
     print(f"bot exit code: {m.exit_code}; errors in its log: {len(errors)}")
     for kind, count in exceptions(log).most_common(5):
         print(f"  {count} x {kind[:160]}")
+
+
+def latencies(tally: Tally) -> dict[str, list[float]]:
+    # A press never answered counts as infinitely slow, so a percentile is not flattered by
+    # leaving out the presses that fared worst.
+    never = [math.inf] * tally.unanswered
+    return {"press -> answer": tally.answered + never, "press -> hand": tally.shown}
+
+
+def per_move(value: float, moves: int) -> str:
+    return fmt(value / moves) if moves else "n/a"
+
+
+def fmt(value: float | None) -> str:
+    """A figure with as many decimals as its size calls for; "n/a" for none."""
+    if value is None or math.isnan(value):
+        return "n/a"
+    if math.isinf(value):
+        return "inf"
+    if value == round(value) and abs(value) < 1e6:
+        return f"{value:.0f}"
+    size = abs(value)
+    return f"{value:.0f}" if size >= 100 else f"{value:.1f}" if size >= 10 else f"{value:.2f}"
+
+
+def work_ratios(counters: dict[str, int]) -> dict[str, float | None]:
+    """Renders per picture sent: of the table, and of all kinds of picture."""
+    renders = sum(n for name, n in counters.items() if name.startswith("render."))
+    sent = sum(n for name, n in counters.items() if name.startswith("sent."))
+    tables = counters.get("sent.table", 0)
+    return {
+        "renders per table picture sent": counters.get("render.table", 0) / tables
+        if tables
+        else None,
+        "renders per picture sent": renders / sent if sent else None,
+    }
+
+
+def figures(m: Measured, tally: Tally, families: Sequence[str]) -> dict[str, float | None]:
+    """One run's figures by name (with their unit), for the table of several runs.
+    `families`: every counter name seen in any run, so each run has the same rows."""
+    moves = m.moves or math.nan
+    answered, shown = latencies(tally).values()
+    found: dict[str, float | None] = {
+        "moves/s": m.moves / m.seconds,
+        "press -> answer p50 (ms)": percentile(answered, 0.5) * 1000,
+        "press -> answer p99 (ms)": percentile(answered, 0.99) * 1000,
+        "press -> hand p50 (ms)": percentile(shown, 0.5) * 1000,
+        "press -> hand p99 (ms)": percentile(shown, 0.99) * 1000,
+        "unanswered presses": tally.unanswered,
+        "bot CPU per move (ms)": m.bot_cpu * 1000 / moves,
+        "bot CPU (% of a core)": m.bot_cpu / m.seconds * 100,
+        "this process's CPU (% of a core)": m.own_cpu / m.seconds * 100,
+        "peak RSS (MB)": m.peak_rss / MB,
+    }
+    counters = m.counters
+    kept = {name.split(".")[0] for name in counters or ()}
+    for name in (*DB_COUNTERS, *families):
+        if counters is not None and name in counters:
+            found[f"{name} per move"] = counters[name] / moves
+        elif counters is not None and name not in DB_COUNTERS and name.split(".")[0] in kept:
+            found[f"{name} per move"] = 0.0  # the bot counts this family; none of this kind
+        else:
+            found[f"{name} per move"] = None
+    if counters is not None:
+        found["renders per move"] = (
+            sum(n for name, n in counters.items() if name.startswith("render.")) / moves
+        )
+        found.update(work_ratios(counters))
+    else:
+        found["renders per move"] = None
+        found.update(dict.fromkeys(work_ratios({}), None))
+    found["Bot API calls per move (no getUpdates)"] = (
+        sum(n for method, n in m.calls.items() if method != "getUpdates") / moves
+    )
+    return found
+
+
+def api_figures(m: Measured, methods: Sequence[str]) -> dict[str, float | None]:
+    moves = m.moves or math.nan
+    return {f"  {method} per move": m.calls.get(method, 0) / moves for method in methods}
+
+
+@dataclass
+class Run:
+    tree: Tree
+    measured: Measured
+    tally: Tally
+
+
+def median(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None and not math.isnan(v)]
+    return statistics.median(known) if known else None
+
+
+def paired_ratio(before: Sequence[float | None], after: Sequence[float | None]) -> str:
+    """The geometric mean of after/before over the repeats where both are known and > 0."""
+    logs = [
+        math.log(a / b)
+        for b, a in zip(before, after, strict=True)
+        if a is not None and b is not None and 0 < a < math.inf and 0 < b < math.inf
+    ]
+    if not logs:
+        return "n/a"
+    ratio = f"x{math.exp(statistics.fmean(logs)):.2f}"
+    return ratio if len(logs) == len(before) else f"{ratio} ({len(logs)} of {len(before)})"
+
+
+def table(runs: Sequence[Run], trees: Sequence[Tree]) -> None:
+    """Each figure's median over the repeats per tree, and changed/unchanged if both."""
+    families = sorted(
+        {name for run in runs for name in run.measured.counters or ()} - set(DB_COUNTERS)
+    )
+    methods = [
+        method
+        for method, _ in sum((run.measured.calls for run in runs), Counter[str]()).most_common()
+    ]
+    rows: dict[str, dict[str, list[float | None]]] = {}
+    for run in runs:
+        found = figures(run.measured, run.tally, families)
+        found["Bot API calls by method (fake's transcript):"] = None
+        found.update(api_figures(run.measured, methods))
+        for name, value in found.items():
+            rows.setdefault(name, {tree.key: [] for tree in trees})[run.tree.key].append(value)
+    width = max(len(name) for name in rows)
+    column = max(12, *(len(tree.key) for tree in trees))
+    header = f"{'':{width}}  " + "  ".join(f"{tree.key:>{column}}" for tree in trees)
+    compared = len(trees) == 2
+    if compared:
+        header += "  changed/unchanged"
+    repeats = len(runs) // len(trees)
+    print(f"\nmedian of {repeats} run{'s' * (repeats > 1)} per tree", end="")
+    print(" (the ratio: geometric mean over the paired runs)" if compared else "")
+    for tree in trees:
+        print(f"  {tree.key}: {tree.label}")
+    print(header)
+    for name, values in rows.items():
+        if name.endswith(":"):
+            print(name)
+            continue
+        line = f"{name:{width}}  " + "  ".join(
+            f"{fmt(median(values[tree.key])):>{column}}" for tree in trees
+        )
+        if compared:
+            line += f"  {paired_ratio(values[trees[0].key], values[trees[1].key])}"
+        print(line)
+
+
+def print_profile(path: Path, trees: Sequence[Tree], top: int = 25) -> None:
+    """The `top` functions of a cProfile file by cumulative and by own time, paths short."""
+    if not path.exists():
+        print(f"profile: {path} was not written (the bot did not stop cleanly?)")
+        return
+    stats = pstats.Stats(str(path))
+    entries = stats.stats  # type: ignore[attr-defined]  # not in typeshed
+    prefixes = sorted(
+        {f"{tree.path}/" for tree in trees} | {f"{p}/" for p in sys.path if p}, key=len
+    )[::-1]
+
+    def where(file: str, line: int, function: str) -> str:
+        short = next((file[len(p) :] for p in prefixes if file.startswith(p)), file)
+        return f"{short}:{line}({function})" if line else function
+
+    total = stats.total_tt  # type: ignore[attr-defined]
+    print(f"\nprofile {path} (the bot's main thread, {total:.1f} s in all):")
+    for title, column in (("cumulative", 3), ("own time", 2)):
+        print(f"top {top} by {title}:   cumulative       own      calls  function")
+        ordered = sorted(entries.items(), key=lambda item: item[1][column], reverse=True)
+        for (file, line, function), (_, calls, own, cumulative, _) in ordered[:top]:
+            shown = where(file, line, function)
+            print(f"{cumulative * 1000:10.0f} ms {own * 1000:8.0f} ms {calls:10d}  {shown}")
+
+
+@contextlib.contextmanager
+def worktree(rev: str) -> Iterator[Path]:
+    """`rev` checked out in a temporary folder (git worktree), removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="bench-e2e-tree-")) / "tree"
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "--quiet", str(folder), rev],
+        cwd=ROOT,
+        check=True,
+    )
+    try:
+        yield folder
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, check=False)
+        shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+def this_tree() -> str:
+    """This checkout as a label: its HEAD, and whether files differ from it."""
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return f"working tree: HEAD {head}{' + uncommitted changes' if dirty else ''}"
 
 
 def exceptions(log: str) -> Counter[str]:
@@ -589,21 +935,73 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true", help="a tiny run: 2 games, 5 seconds")
     parser.add_argument("--keep", action="store_true", help="keep the bot's database and log")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="PATH",
+        help="profile the bot (PROFILE_TO=PATH) and print its top functions",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="also run the bot of commit REV (the unchanged code, e.g. b44f10b) in turns",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=None,
+        help="runs per tree (default 3 with --against, else 1)",
+    )
     args = parser.parse_args()
     if args.people is None:
         args.people = 1 if args.computers else 4
     if args.quick:
         args.games, args.seconds = 2, 5.0
+    if args.repeat is None:
+        args.repeat = 3 if args.against else 1
     workdir = Path(tempfile.mkdtemp(prefix="bench-e2e-"))
-    tally = Tally()
     try:
-        measured, log = asyncio.run(run(args, workdir, tally))
-        report(args, measured, tally, log)
+        with contextlib.ExitStack() as stack:
+            trees = [Tree("changed", f"changed ({this_tree()})", ROOT)]
+            if args.against:
+                unchanged = stack.enter_context(worktree(args.against))
+                trees.insert(0, Tree("unchanged", f"unchanged ({args.against})", unchanged))
+            runs = measure(args, workdir, trees)
+        if len(runs) > 1:
+            table(runs, trees)
     finally:
         if args.keep:
             print(f"kept: {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def measure(args: argparse.Namespace, workdir: Path, trees: Sequence[Tree]) -> list[Run]:
+    """Every tree `args.repeat` times, in turns; each run reported as it ends."""
+    runs: list[Run] = []
+    several = len(trees) * args.repeat > 1
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}", flush=True)
+    for repeat in range(1, args.repeat + 1):
+        for tree in trees:
+            name = f"{tree.key}-{repeat}"
+            profile: Path | None = args.profile
+            if profile is not None and several:
+                profile = profile.with_name(f"{profile.stem}.{tree.key}.{repeat}{profile.suffix}")
+            if profile is not None:
+                profile = profile.resolve()
+                profile.unlink(missing_ok=True)
+            folder = workdir / name if several else workdir
+            folder.mkdir(exist_ok=True)
+            tally = Tally()
+            if several:
+                print(f"\n=== {tree.label}, run {repeat} of {args.repeat}", flush=True)
+            measured, log = asyncio.run(run(args, folder, tally, tree, profile))
+            report(args, measured, tally, log)
+            if profile is not None:
+                print_profile(profile, trees)
+            runs.append(Run(tree, measured, tally))
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+    return runs
 
 
 if __name__ == "__main__":
