@@ -675,7 +675,9 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
         print("bot work counters: n/a (this bot keeps none)")
     else:
         shown = ", ".join(
-            f"{name} {per_move(value, moves)}" for name, value in sorted(m.counters.items())
+            f"{name} {per_move(value, moves)}"
+            for name, value in sorted(m.counters.items())
+            if value
         )
         print(f"bot work counters per move: {shown or '(none grew)'}")
         for name, value in work_ratios(m.counters).items():
