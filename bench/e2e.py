@@ -713,8 +713,8 @@ def fmt(value: float | None) -> str:
         return "n/a"
     if math.isinf(value):
         return "inf"
-    if value == round(value) and abs(value) < 1e6:
-        return f"{value:.0f}"
+    if isinstance(value, int):
+        return str(value)
     size = abs(value)
     return f"{value:.0f}" if size >= 100 else f"{value:.1f}" if size >= 10 else f"{value:.2f}"
 
@@ -834,6 +834,10 @@ def table(runs: Sequence[Run], trees: Sequence[Tree]) -> None:
         if name.endswith(":"):
             print(name)
             continue
+        if name.removesuffix(" per move") in families and not any(
+            value for column_values in values.values() for value in column_values
+        ):
+            continue  # counted outside the window only (getMe, setMyCommands at the start)
         line = f"{name:{width}}  " + "  ".join(
             f"{fmt(median(values[tree.key])):>{column}}" for tree in trees
         )
