@@ -88,9 +88,7 @@ def crowded_gap(
         for call in fake.transcript.calls()
         if call.params.get("chat_id") == game.group.id and start <= call.at <= end
     ]
-    return crowd, f"{crowd} replies in {end - start:.1f} s between two tables:\n" + "\n".join(
-        lines
-    )
+    return crowd, f"{crowd} replies in {end - start:.1f} s between two tables:\n" + "\n".join(lines)
 
 
 def notice_for(messages: list[StoredMessage], person: FakeUser) -> bool:
