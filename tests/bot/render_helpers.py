@@ -1,0 +1,11 @@
+"""Renderers for tests/bot/test_render_pool.py that a worker process imports by name
+(`bot.render_pool.by_name`): each answers with the process that drew it."""
+
+from __future__ import annotations
+
+import os
+
+
+def drawn_by(*args: object) -> bytes:
+    """The drawing process's id as the picture's bytes (the arguments ignored)."""
+    return str(os.getpid()).encode()

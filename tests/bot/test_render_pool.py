@@ -1,0 +1,86 @@
+"""The render pool (bot/render_pool.py, issue 16): a picture by a module-level renderer
+is drawn in a worker process, any other renderer on a thread of the bot's own, a killed
+worker is replaced and its picture still comes, and `close` ends the processes.
+
+Nothing here sleeps: each test awaits the picture itself, and waits for a killed
+worker on its process's sentinel."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+from collections.abc import AsyncIterator
+from multiprocessing.connection import wait
+
+import pytest
+
+from bot.render_pool import RenderPool, table_picture
+from domino.match import Match
+from domino.rules import KOZEL
+from render import render_table
+from tests.bot.render_helpers import drawn_by
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[RenderPool]:
+    made = RenderPool()
+    yield made
+    await made.close()
+
+
+async def test_a_module_level_renderer_draws_in_a_worker_process(pool: RenderPool) -> None:
+    pid = int(await pool.draw(drawn_by, "view", ("Маша",), "ru"))
+    workers = [process.pid for process in pool.processes()]
+    assert pid != os.getpid()
+    assert workers == [pid]
+    # The same worker draws the next picture: the pool is made once, not per picture.
+    assert int(await pool.draw(drawn_by)) == pid
+
+
+async def test_the_table_drawn_in_the_pool_is_the_table_drawn_here(pool: RenderPool) -> None:
+    """The view, names and language reach the worker whole (they pickle)."""
+    view = Match.new(KOZEL, 4, seed=1).view(None)
+    names = ("Маша", "Алексей", "Оля", "Серёга")
+    assert await pool.draw(table_picture, view, names, "en") == render_table(view, names, "en")
+    assert pool.processes()
+
+
+async def test_a_renderer_a_worker_cannot_import_draws_on_a_thread(pool: RenderPool) -> None:
+    loop_thread = threading.get_ident()
+
+    def drawn_here() -> bytes:
+        return f"{os.getpid()} {threading.get_ident()}".encode()
+
+    for renderer in (lambda: drawn_here(), drawn_here):
+        pid, thread = map(int, (await pool.draw(renderer)).split())
+        assert pid == os.getpid() and thread != loop_thread
+    assert pool.processes() == []  # no process started for them
+
+
+async def test_a_killed_worker_is_replaced_and_the_picture_still_comes(
+    pool: RenderPool,
+) -> None:
+    first = int(await pool.draw(drawn_by))
+    (worker,) = pool.processes()
+    os.kill(first, signal.SIGKILL)
+    await asyncio.to_thread(wait, [worker.sentinel])  # it is gone
+    second = int(await pool.draw(drawn_by))
+    assert second not in (first, os.getpid())
+    assert [process.pid for process in pool.processes()] == [second]
+    assert int(await pool.draw(drawn_by)) == second
+
+
+async def test_close_ends_the_workers_and_later_pictures_draw_on_a_thread() -> None:
+    pool = RenderPool(workers=2)
+    drawn = await asyncio.gather(*(pool.draw(drawn_by) for _ in range(4)))
+    workers = pool.processes()
+    assert len(workers) == 2
+    assert {int(pid) for pid in drawn} <= {worker.pid for worker in workers}
+    await pool.close()
+    assert not any(worker.is_alive() for worker in workers)
+    assert all(worker.exitcode is not None for worker in workers)
+    assert pool.processes() == []
+    assert int(await pool.draw(drawn_by)) == os.getpid()
+    await pool.close()  # twice is fine
