@@ -14,6 +14,8 @@ import json
 import logging
 from collections import Counter
 
+from storage import db
+
 log = logging.getLogger(__name__)
 
 _counts: Counter[str] = Counter()
@@ -28,16 +30,19 @@ def count(name: str, n: int = 1) -> None:
 
 
 def snapshot() -> dict[str, int]:
-    """Every counter as it stands now."""
-    return dict(_counts)
+    """Every counter as it stands now, the database's (`storage.db.WORK`, which knows
+    nothing of this module) as "db.statements", "db.transactions", "db.hops"."""
+    counts = dict(_counts)
+    counts.update({f"db.{name}": value for name, value in db.WORK.items()})
+    return counts
 
 
 def since(before: dict[str, int]) -> dict[str, int]:
     """How much each counter grew since `before` (a `snapshot()`); zeros left out."""
-    grown = {name: value - before.get(name, 0) for name, value in _counts.items()}
+    grown = {name: value - before.get(name, 0) for name, value in snapshot().items()}
     return {name: value for name, value in grown.items() if value}
 
 
 def log_counters() -> None:
     """One INFO line with every counter, in a form a script can read back."""
-    log.info("%s%s", LINE_PREFIX, json.dumps(dict(sorted(_counts.items()))))
+    log.info("%s%s", LINE_PREFIX, json.dumps(dict(sorted(snapshot().items()))))

@@ -1,10 +1,25 @@
 """One SQLite database through one aiosqlite connection (STYLE 9).
 
-WAL journal, `foreign_keys=ON`, and one way to change data: `async with
-db.transaction() as tx:` runs `BEGIN IMMEDIATE` ... `COMMIT` (or `ROLLBACK` on any
-exception), so a writer never waits half-way through and two writers never
-interleave. Transactions are serialised by an asyncio lock as well: the connection
-is shared by every task of the bot.
+WAL journal, `foreign_keys=ON`, and two ways to change data, both `BEGIN IMMEDIATE`
+... `COMMIT` (or `ROLLBACK` on any exception), so a writer never waits half-way
+through and two writers never interleave:
+
+- `await db.atomic(body)` (issue 16): the whole transaction, `body(tx)` included, runs
+  as one function on the database's thread: one hop there and back, however many
+  statements. `body` is an ordinary `async def` over the same `Transaction` API, but
+  every statement completes at once (`InlineTransaction`), so it must await nothing
+  else (no network, no sleep): `_drive` refuses a body that suspends. Moves, timeouts
+  and computers' moves go this way; no lock is held while it runs, since the thread
+  itself runs one function at a time.
+- `await db.read(body)`: the same for a body that only reads (a game and its seats), one
+  hop, no transaction.
+- `async with db.transaction() as tx:` for the rare changes written as a block (the
+  lobby, votes, settings, migrations): each statement is a hop, and an asyncio lock
+  keeps every other use of the connection out until its COMMIT. `atomic` and the
+  single statements (`execute`, `fetch_one`, `fetch_all`, one hop each) wait for such
+  a block to end, never hold the lock themselves.
+
+`WORK` counts statements, transactions and hops (read by `bot.perf`).
 
 Migrations are numbered SQL files in `storage/migrations/` (`001_initial.sql`, ...).
 Each runs in its own transaction together with `PRAGMA user_version = N`, so the
@@ -37,7 +52,8 @@ import re
 import sqlite3
 import stat
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from importlib import resources
@@ -62,6 +78,10 @@ LOCK_CODES = frozenset({SQLITE_BUSY, SQLITE_LOCKED})
 TRANSIENT_CODES = LOCK_CODES | {SQLITE_IOERR, SQLITE_FULL}
 PRIVATE_FILE = 0o600
 PRIVATE_FOLDER = 0o700
+
+# What the database did since the start (issue 16): "statements" (BEGIN and COMMIT not
+# counted), "transactions" (committed or not), "hops" (functions run on its thread).
+WORK: Counter[str] = Counter()
 
 
 class DatabaseUnusable(RuntimeError):
@@ -178,36 +198,148 @@ class Transaction:
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement; return the number of rows it changed."""
-        cursor = await self._conn.execute(sql, tuple(params))
-        changed = cursor.rowcount
-        await cursor.close()
-        return changed
+        return await self._hop(_execute, sql, tuple(params))
 
     async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         """Run one statement for each row of parameters, in one call to SQLite."""
-        cursor = await self._conn.executemany(sql, [tuple(row) for row in rows])
-        await cursor.close()
+        await self._hop(_execute_many, sql, [tuple(row) for row in rows])
 
     async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run an INSERT; return the new row's id."""
-        cursor = await self._conn.execute(sql, tuple(params))
-        row_id = cursor.lastrowid
-        await cursor.close()
-        if row_id is None:
-            raise RuntimeError("INSERT produced no row id")
-        return row_id
+        return await self._hop(_insert, sql, tuple(params))
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        cursor = await self._conn.execute(sql, tuple(params))
-        row = await cursor.fetchone()
-        await cursor.close()
+        return await self._hop(_fetch_one, sql, tuple(params))
+
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        return await self._hop(_fetch_all, sql, tuple(params))
+
+    async def _hop(self, work: Callable[..., T], *args: Any) -> T:
+        return await _hop(self._conn, work, *args)
+
+
+class InlineTransaction(Transaction):
+    """The handle inside `Database.atomic`: the same API, run on the database's thread
+    as the body calls it, so every await completes at once."""
+
+    def __init__(self, raw: sqlite3.Connection) -> None:
+        self._raw = raw
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        return _execute(self._raw, sql, tuple(params))
+
+    async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        _execute_many(self._raw, sql, [tuple(row) for row in rows])
+
+    async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
+        return _insert(self._raw, sql, tuple(params))
+
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        row: aiosqlite.Row | None = _fetch_one(self._raw, sql, tuple(params))
         return row
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        cursor = await self._conn.execute(sql, tuple(params))
-        rows = await cursor.fetchall()
-        await cursor.close()
-        return list(rows)
+        return _fetch_all(self._raw, sql, tuple(params))
+
+
+async def _hop(conn: aiosqlite.Connection, work: Callable[..., T], *args: Any) -> T:
+    """`work(raw sqlite3 connection, *args)` run on the connection's thread: one hop
+    (aiosqlite's own queue; its public methods make one hop per call as well)."""
+    WORK["hops"] += 1
+    result: T = await conn._execute(lambda: work(conn._conn, *args))  # type: ignore[no-untyped-call]
+    return result
+
+
+# The statements themselves, as run on the database's thread.
+
+
+def _execute(raw: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> int:
+    WORK["statements"] += 1
+    cursor = raw.execute(sql, params)
+    changed = cursor.rowcount
+    cursor.close()
+    return changed
+
+
+def _execute_many(raw: sqlite3.Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    WORK["statements"] += 1
+    raw.executemany(sql, rows).close()
+
+
+def _insert(raw: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> int:
+    WORK["statements"] += 1
+    cursor = raw.execute(sql, params)
+    row_id = cursor.lastrowid
+    cursor.close()
+    if row_id is None:
+        raise RuntimeError("INSERT produced no row id")
+    return row_id
+
+
+def _fetch_one(raw: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> Any:
+    WORK["statements"] += 1
+    cursor = raw.execute(sql, params)
+    row = cursor.fetchone()
+    cursor.close()
+    return row
+
+
+def _fetch_all(raw: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> list[Any]:
+    WORK["statements"] += 1
+    cursor = raw.execute(sql, params)
+    rows = cursor.fetchall()
+    cursor.close()
+    return list(rows)
+
+
+def _drive(body: Coroutine[Any, Any, T]) -> T:
+    """Run a transaction's body to its end on this (the database's) thread. Its awaits
+    are `InlineTransaction`'s, which never suspend; one that does is a mistake."""
+    try:
+        body.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    body.close()
+    raise RuntimeError("a body run by Database.atomic awaited something other than its handle")
+
+
+def _begin(raw: sqlite3.Connection) -> None:
+    """BEGIN IMMEDIATE, after rolling back what a failed ROLLBACK left open."""
+    if raw.in_transaction:
+        raw.execute("ROLLBACK")
+    raw.execute("BEGIN IMMEDIATE")
+
+
+def _roll_back(raw: sqlite3.Connection) -> None:
+    """ROLLBACK, unless SQLite already rolled back by itself (after SQLITE_FULL, an I/O
+    error or a failed COMMIT), where a second ROLLBACK would hide the first error; a
+    ROLLBACK that fails is logged and tried again before the next transaction."""
+    if not raw.in_transaction:
+        return
+    try:
+        raw.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        log.warning("ROLLBACK failed (%s); it is tried again before the next transaction", exc)
+
+
+def _run_atomic(
+    raw: sqlite3.Connection, body: Callable[[Transaction], Coroutine[Any, Any, T]]
+) -> T:
+    """BEGIN IMMEDIATE, the body, COMMIT; ROLLBACK if either raises (on the thread)."""
+    WORK["transactions"] += 1
+    _begin(raw)
+    try:
+        result = _drive(body(InlineTransaction(raw)))
+        raw.execute("COMMIT")
+    except BaseException:
+        _roll_back(raw)
+        raise
+    return result
+
+
+def _run_read(raw: sqlite3.Connection, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+    """A reading body run to its end on the thread (`Database.read`)."""
+    return _drive(body(InlineTransaction(raw)))
 
 
 class Database:
@@ -299,9 +431,10 @@ class Database:
     async def transaction(self) -> AsyncIterator[Transaction]:
         """`BEGIN IMMEDIATE` ... `COMMIT`; `ROLLBACK` if the block or the COMMIT raises."""
         async with self._using(writes=True):
-            if self._conn.in_transaction:  # a ROLLBACK that failed left it open
-                await self._conn.execute("ROLLBACK")
-            await self._conn.execute("BEGIN IMMEDIATE")
+            WORK["transactions"] += 1
+            # Checked and begun on the thread: an `atomic` queued before this block took
+            # the lock may be running there now, its own transaction open.
+            await self._hop(_begin)
             try:
                 yield Transaction(self._conn)
                 await self._conn.execute("COMMIT")
@@ -309,34 +442,62 @@ class Database:
                 await self._rollback()
                 raise
 
+    async def atomic(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """Run `body(tx)` as one transaction in one hop to the database's thread (see the
+        module's docstring): committed if it returns, rolled back if it raises (its
+        exception is raised here). `body` awaits only `tx`'s methods."""
+        async with self._turn(writes=True):
+            return await self._hop(_run_atomic, body)
+
+    async def read(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """Run `body(tx)`, which only reads, in one hop to the database's thread (issue
+        16): its statements see one state, since nothing else runs on that thread
+        meanwhile; no transaction is begun."""
+        async with self._turn(writes=False):
+            return await self._hop(_run_read, body)
+
+    async def _hop(self, work: Callable[..., T], *args: Any) -> T:
+        return await _hop(self._conn, work, *args)
+
     async def _rollback(self) -> None:
-        # After SQLITE_FULL, an I/O error or a failed COMMIT, SQLite may have rolled the
-        # transaction back by itself; a second ROLLBACK would hide the first error.
-        if not self._conn.in_transaction:
-            return
-        try:
-            await self._conn.execute("ROLLBACK")
-        except sqlite3.Error as exc:
-            log.warning("ROLLBACK failed (%s); it is tried again before the next transaction", exc)
+        await self._hop(_roll_back)
 
     @asynccontextmanager
     async def _using(self, *, writes: bool) -> AsyncIterator[None]:
-        """The connection to this task alone; a transient failure or the first success
-        after it is noted (and logged once)."""
+        """The connection to this task alone, for a block of hops (`transaction()`); a
+        transient failure or the first success after it is noted (and logged once)."""
         self._refuse_reentry()
         async with self._lock:
             self._owner = asyncio.current_task()
             try:
-                yield
-            except sqlite3.OperationalError as exc:
-                if is_transient(exc):
-                    await self._troubled(exc)
-                raise
-            else:
-                if writes and self._trouble_since is not None:
-                    await self._recovered()
+                async with self._noting(writes=writes):
+                    yield
             finally:
                 self._owner = None
+
+    @asynccontextmanager
+    async def _turn(self, *, writes: bool) -> AsyncIterator[None]:
+        """For work done in one hop: wait until no `transaction()` block is open, hold
+        nothing. The hop is queued before this task yields again, so a block that
+        starts later queues its BEGIN behind it."""
+        self._refuse_reentry()
+        while self._lock.locked():
+            async with self._lock:
+                pass
+        async with self._noting(writes=writes):
+            yield
+
+    @asynccontextmanager
+    async def _noting(self, *, writes: bool) -> AsyncIterator[None]:
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            if is_transient(exc):
+                await self._troubled(exc)
+            raise
+        else:
+            if writes and self._trouble_since is not None:
+                await self._recovered()
 
     async def _troubled(self, exc: sqlite3.OperationalError) -> None:
         held = is_locked(exc)
@@ -377,18 +538,18 @@ class Database:
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """One statement on its own, outside any transaction: SQLite makes a single
-        statement atomic by itself, so this saves the BEGIN and COMMIT round trips."""
-        async with self._using(writes=True):
-            return await Transaction(self._conn).execute(sql, params)
+        statement atomic by itself, so this saves the BEGIN and COMMIT. One hop."""
+        async with self._turn(writes=True):
+            return await self._hop(_execute, sql, tuple(params))
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        """A read outside any transaction (sees the last committed state)."""
-        async with self._using(writes=False):
-            return await Transaction(self._conn).fetch_one(sql, params)
+        """A read outside any transaction (sees the last committed state). One hop."""
+        async with self._turn(writes=False):
+            return await self._hop(_fetch_one, sql, tuple(params))
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._using(writes=False):
-            return await Transaction(self._conn).fetch_all(sql, params)
+        async with self._turn(writes=False):
+            return await self._hop(_fetch_all, sql, tuple(params))
 
 
 def make_private(path: Path) -> None:
