@@ -112,6 +112,7 @@ class Application:
             new_seed=new_seed,
             vote_time=vote_time,
             lobby_deadline=self.timers.lobby_deadline,
+            turn_deadline=self.timers.turn_deadline,
         )
         self.lobby = Lobby(context)
         self.playing = Playing(context, self.thinker)

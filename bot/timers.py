@@ -141,6 +141,26 @@ class TurnTimers:
     def clock_of(self, game_id: int) -> TurnClock | None:
         return self._clocks.get(game_id)
 
+    def turn_deadline(self, game: GameRecord) -> TurnDeadline | None:
+        """The deadline the turn `game` now stands at gets, if a person is to move and
+        the group times turns: computed inside the move's transaction and stored by
+        the same statement as the move (issue 16), then followed (`follow`) as is."""
+        match = game.match
+        if (
+            self._closing
+            or game.status is not GameStatus.PLAYING
+            or match is None
+            or match.turn is None
+            or game.seats[match.turn].by_computer
+        ):
+            return None
+        seconds = turn_seconds(self.settings.of(game.chat_id).turn_timer, match)
+        if seconds is None:
+            return None
+        limit = seconds * self.scale
+        moment = datetime.fromtimestamp(self.clock() + limit, UTC)
+        return TurnDeadline(game.id, len(match.log), moment, limit)
+
     def _follow_turn(self, game: GameRecord) -> None:
         previous = self._games.get(game.id)
         if previous is not None and previous.version > game.version:
@@ -164,6 +184,8 @@ class TurnTimers:
             return  # the same turn (another change, such as a notice): its deadline stands
         now = self.clock()
         stored = self._stored.pop(game.id, None)
+        if game.turn_deadline is not None and game.turn_deadline.move == move:
+            stored = game.turn_deadline  # stored with the move (`turn_deadline`)
         if stored is not None and stored.move == move:
             deadline, limit, persist = stored.deadline.timestamp(), stored.limit, False
         else:

@@ -178,6 +178,13 @@ class GameRecord:
     abandonment: Abandonment | None = None  # the first person who abandoned the match
     join_token: str | None = None  # the secret of the lobby's deep link (issue 11)
     lobby_deadline: datetime | None = None  # when the lobby closes if nobody starts it
+    # When the person's turn in progress runs out (bot.timers), written with the move
+    # that began it, in the same statement (issue 16); None: untimed or not known yet.
+    turn_deadline: TurnDeadline | None = None
+    # The seats as the database holds them, known from the load or the last save, so a
+    # save that changes none writes none and reads none back (issue 16).
+    stored_seats: tuple[SeatRecord, ...] | None = field(default=None, compare=False, repr=False)
+    stored_active: bool | None = field(default=None, compare=False, repr=False)
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         for seat in self.seats:

@@ -242,40 +242,49 @@ async def save_game(tx: Transaction, game: GameRecord) -> GameRecord:
     `game.version` must be the version that was loaded; the stored version becomes
     `game.version + 1`, which the returned record carries. Raises VersionConflict if
     the game moved on meanwhile, PlayerBusy if a seat's person sits in another game.
+    A move costs one statement here (issue 16): the seats are written only when they
+    differ from those loaded (`stored_seats`), and a turn's deadline set for the
+    match's current move goes into the same UPDATE.
     """
+    fields: list[object] = [
+        game.chat_id,
+        game.status.value,
+        json.dumps(game.ruleset.to_dict()),
+        game.seats_wanted,
+        game.match.to_json() if game.match is not None else None,
+        _iso(game.started_at),
+        _iso(game.ended_at),
+        game.ending.value if game.ending else None,
+        json.dumps(game.abandonment.to_dict()) if game.abandonment else None,
+    ]
+    assignments = (
+        "chat_id = ?, status = ?, ruleset = ?, seats_wanted = ?, match = ?,"
+        " version = version + 1, started_at = ?, ended_at = ?, ending = ?, abandonment = ?"
+    )
+    deadline = game.turn_deadline
+    if deadline is not None and game.match is not None and deadline.move == len(game.match.log):
+        assignments += ", turn_move = ?, turn_deadline = ?, turn_limit = ?"
+        fields += [deadline.move, _iso(deadline.deadline), deadline.limit]
     changed = await tx.execute(
-        """
-        UPDATE games SET
-            chat_id = ?, status = ?, ruleset = ?, seats_wanted = ?, match = ?,
-            version = version + 1, started_at = ?, ended_at = ?, ending = ?, abandonment = ?
-        WHERE id = ? AND version = ?
-        """,
-        (
-            game.chat_id,
-            game.status.value,
-            json.dumps(game.ruleset.to_dict()),
-            game.seats_wanted,
-            game.match.to_json() if game.match is not None else None,
-            _iso(game.started_at),
-            _iso(game.ended_at),
-            game.ending.value if game.ending else None,
-            json.dumps(game.abandonment.to_dict()) if game.abandonment else None,
-            game.id,
-            game.version,
-        ),
+        f"UPDATE games SET {assignments} WHERE id = ? AND version = ?",
+        (*fields, game.id, game.version),
     )
     if changed != 1:
         raise VersionConflict(f"game {game.id} changed since version {game.version}")
-    rows = await tx.fetch_all("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game.id,))
-    stored = tuple(_seat_from_row(r) for r in rows)
+    stored, was_active = game.stored_seats, game.stored_active
+    if stored is None or was_active is None:
+        rows = await tx.fetch_all("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game.id,))
+        stored, was_active = tuple(_seat_from_row(r) for r in rows), _seats_active(rows)
     if stored != game.seats:
         await _write_seats(tx, game.id, game.seats, active=game.status.active)
-    elif rows and bool(rows[0]["active"]) != game.status.active:
+    elif was_active is not None and was_active != game.status.active:
         await tx.execute(
             "UPDATE seats SET active = ? WHERE game_id = ? AND has_left = 0",
             (int(game.status.active), game.id),
         )
-    return dataclasses.replace(game, version=game.version + 1)
+    return dataclasses.replace(
+        game, version=game.version + 1, stored_seats=game.seats, stored_active=game.status.active
+    )
 
 
 async def _write_seats(
@@ -310,6 +319,9 @@ async def _write_seats(
 
 
 async def load_game(db: Reader, game_id: int) -> GameRecord | None:
+    """The game and its seats; read from the database in one hop (issue 16)."""
+    if isinstance(db, Database):
+        return await db.read(lambda tx: load_game(tx, game_id))
     row = await db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
     if row is None:
         return None
@@ -369,6 +381,19 @@ def _seat_from_row(row: aiosqlite.Row) -> SeatRecord:
     )
 
 
+def _seats_active(rows: list[aiosqlite.Row]) -> bool | None:
+    """Whether the seats still held are marked active (None: no seat is held)."""
+    held = [bool(r["active"]) for r in rows if not r["has_left"]]
+    return any(held) if held else None
+
+
+def _turn_deadline(row: aiosqlite.Row) -> TurnDeadline | None:
+    moment = _parse_time(row["turn_deadline"])
+    if moment is None or row["turn_move"] is None:
+        return None
+    return TurnDeadline(row["id"], row["turn_move"], moment, row["turn_limit"])
+
+
 def _level(value: str) -> Level:
     """A stored computer level; one this version does not know reads as medium."""
     try:
@@ -380,6 +405,7 @@ def _level(value: str) -> Level:
 def _game_from_rows(row: aiosqlite.Row, seat_rows: list[aiosqlite.Row]) -> GameRecord:
     created = _parse_time(row["created_at"])
     assert created is not None
+    seats = tuple(_seat_from_row(s) for s in seat_rows)
     return GameRecord(
         id=row["id"],
         chat_id=row["chat_id"],
@@ -387,7 +413,7 @@ def _game_from_rows(row: aiosqlite.Row, seat_rows: list[aiosqlite.Row]) -> GameR
         creator_id=row["creator_id"],
         ruleset=Ruleset.from_dict(json.loads(row["ruleset"])),
         seats_wanted=row["seats_wanted"],
-        seats=tuple(_seat_from_row(s) for s in seat_rows),
+        seats=seats,
         match=Match.from_json(row["match"]) if row["match"] else None,
         version=row["version"],
         created_at=created,
@@ -399,6 +425,9 @@ def _game_from_rows(row: aiosqlite.Row, seat_rows: list[aiosqlite.Row]) -> GameR
         ),
         join_token=row["join_token"],
         lobby_deadline=_parse_time(row["lobby_deadline"]),
+        turn_deadline=_turn_deadline(row),
+        stored_seats=seats,
+        stored_active=_seats_active(seat_rows),
     )
 
 

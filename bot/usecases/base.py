@@ -32,7 +32,7 @@ from domino.match import Match
 from storage import repo, stats
 from storage import votes as vote_store
 from storage.db import Database, Transaction
-from storage.records import GameRecord, GameStatus
+from storage.records import GameRecord, GameStatus, TurnDeadline
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,8 @@ class Context:
     new_seed: Callable[[], int]  # a new match's seed (secret: never logged or shown)
     vote_time: timedelta  # how long a vote to cancel stays open
     lobby_deadline: Callable[[int], datetime | None]  # when a lobby opened now in a chat closes
+    # The deadline of the turn a game now stands at (None: untimed), stored with the move.
+    turn_deadline: Callable[[GameRecord], TurnDeadline | None] = lambda game: None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,10 +165,16 @@ class Before:
 
 
 async def save_moves(
-    tx: Transaction, game: GameRecord, match: Match, before: Before, actor: int | None
+    tx: Transaction,
+    game: GameRecord,
+    match: Match,
+    before: Before,
+    actor: int | None,
+    deadline: Callable[[GameRecord], TurnDeadline | None],
 ) -> tuple[GameRecord, Effects]:
-    """Save the match moved on since `before` (by person `actor`, or a computer); owe the
-    announcements of every round it finished and of the match's end."""
+    """Save the match moved on since `before` (by person `actor`, or a computer), with
+    the `deadline` of the turn it now stands at; owe the announcements of every round
+    it finished and of the match's end."""
     move = before.move
     # One line per batch of moves: numbers and seats, never a tile (issue 7).
     log.info(
@@ -181,6 +189,7 @@ async def save_moves(
     changed = dataclasses.replace(game, match=match)
     if match.over:
         changed = changed.ended(GameStatus.FINISHED, utcnow())
+    changed = dataclasses.replace(changed, turn_deadline=deadline(changed))
     saved = await repo.save_game(tx, changed)
     effects = Effects(games=(saved,))
     for result in match.results[before.results :]:

@@ -3,6 +3,7 @@ out (with its strikes), coming back after a computer stood in, and /hand."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
 
@@ -31,6 +32,7 @@ from domino.geometry import End
 from domino.match import Match
 from domino.tiles import ALL_TILES, Tile, double
 from storage import repo
+from storage.db import Transaction
 from storage.records import Ending, GameRecord, GameStatus
 
 log = logging.getLogger(__name__)
@@ -72,9 +74,10 @@ class Playing(UseCases):
             return Done(refusal.answer(lang))
 
     async def _play(self, game_id: int, person: Person, move: int, action: Action) -> Done[Answer]:
-        """Apply a person's action (a Draw means: draw until a tile fits, C-6)."""
-        drawn: tuple[Tile, ...] = ()
-        async with self.db.transaction() as tx:
+        """Apply a person's action (a Draw means: draw until a tile fits, C-6): one
+        transaction in one hop to the database (issue 16)."""
+
+        async def apply(tx: Transaction) -> tuple[tuple[Tile, ...], Effects]:
             game = await repo.load_game(tx, game_id)
             seat, match = checked_press(game, person.id, move)
             assert game is not None
@@ -92,6 +95,7 @@ class Playing(UseCases):
                 )
                 raise Refusal("alert.illegal")
             before = Before.of(match)
+            drawn: tuple[Tile, ...] = ()
             try:
                 if isinstance(action, Draw):
                     drawn = match.draw_until_playable(seat)
@@ -107,7 +111,12 @@ class Playing(UseCases):
                     type(exc).__name__,
                 )
                 raise Refusal("alert.illegal") from None
-            _, effects = await save_moves(tx, game, match, before, person.id)
+            _, effects = await save_moves(
+                tx, game, match, before, person.id, self.context.turn_deadline
+            )
+            return drawn, effects
+
+        drawn, effects = await self.db.atomic(apply)
         if drawn:
             tiles = ", ".join(tile_label(tile) for tile in drawn)
             return Done(Answer(t("answer.drew", person.lang, tiles=tiles)), effects)
@@ -134,22 +143,35 @@ class Playing(UseCases):
             actions = await self._decide(game, game.match)  # thinks ahead on the copy read
             if not actions:
                 return None
-            async with self.db.transaction() as tx:
-                stored = await repo.load_game(tx, game_id)
-                if stored is None or stored.version != game.version:
-                    continue
-                assert stored.match is not None
-                moved = stored.match
-                before = Before.of(moved)
-                for seat, action in actions:
-                    moved.apply(action, seat)
-                _, effects = await save_moves(tx, stored, moved, before, None)
+            stored, effects = await self.db.atomic(
+                functools.partial(
+                    self._apply_decided, game_id=game_id, version=game.version, actions=actions
+                )
+            )
+            if effects is None:
+                continue
             return Done(None, effects)
         log.info("game %s: moved on while its computers thought, %d times", game_id, MOVED_ON_TRIES)
         if computer_to_move(stored) is None:
             return None
         assert stored is not None
         return Done(None, Effects(games=(stored,)))  # its computers are called again
+
+    async def _apply_decided(
+        self, tx: Transaction, game_id: int, version: int, actions: list[tuple[int, Action]]
+    ) -> tuple[GameRecord | None, Effects | None]:
+        """The computers' decided actions applied and saved, if the game is still at
+        `version` (the game as stored, and no effects, if not)."""
+        stored = await repo.load_game(tx, game_id)
+        if stored is None or stored.version != version:
+            return stored, None
+        assert stored.match is not None
+        moved = stored.match
+        before = Before.of(moved)
+        for seat, action in actions:
+            moved.apply(action, seat)
+        _, effects = await save_moves(tx, stored, moved, before, None, self.context.turn_deadline)
+        return stored, effects
 
     async def _decide(self, game: GameRecord, match: Match) -> list[tuple[int, Action]]:
         """The computers' actions from where `match` stands (applied to it) up to the end
@@ -172,7 +194,8 @@ class Playing(UseCases):
         announced once, and the match's first abandonment is this timeout (K-11). None if
         the game moved on meanwhile: a press just before the deadline wins and no move is
         made twice. One transaction: the background retries it whole."""
-        async with self.db.transaction() as tx:
+
+        async def apply(tx: Transaction) -> tuple[GameRecord, Effects, int, int, bool] | None:
             game = await repo.load_game(tx, game_id)
             if game is None or game.status is not GameStatus.PLAYING or game.match is None:
                 return None
@@ -189,7 +212,15 @@ class Playing(UseCases):
             if away and not match.over:
                 changed = changed.abandoned_by(seat, Ending.TIMEOUT)
                 await notice(tx, game, "notice.taken_over", name=record.name)
-            saved, effects = await save_moves(tx, changed, match, before, None)
+            saved, effects = await save_moves(
+                tx, changed, match, before, None, self.context.turn_deadline
+            )
+            return saved, effects, seat, strikes, away
+
+        done = await self.db.atomic(apply)
+        if done is None:
+            return None
+        saved, effects, seat, strikes, away = done
         log.info(
             "chat %s game %s: seat %d timed out on move %d (strike %d%s)",
             saved.chat_id,

@@ -1,0 +1,108 @@
+"""What a move costs the database (issue 16): one transaction, in one hop to the
+database's thread, of at most four statements, for a person's press and for a computer's
+move alike (which reads the game to think it over first, in one more hop), through the
+whole application."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.callbacks import LobbyAction, LobbyOption
+from bot.effects import Done
+from bot.usecases import Answer
+from domino.players import GreedyPlayer
+from domino.variants import find_variant
+from storage import db as storage_db
+from storage.db import Database
+from storage.records import GameStatus
+from tests.bot.app_setup import ALICE, CHAT, FakeTime, Setup, make, no_admin, settle
+from tests.bot.test_play import alice_to_move, button_of
+
+MOST_STATEMENTS = 4  # the issue's bound: load the game and its seats, save, one more
+PRESSES = 12
+
+
+@pytest.fixture
+async def against_a_computer(tmp_path: Path) -> AsyncIterator[Setup]:
+    database = await Database.open(tmp_path / "cost.sqlite3")
+    setup = make(database, FakeTime(), seed=3)
+    await setup.app.resume()
+    try:
+        await setup.app.people.remember(ALICE, can_message=True)
+        assert await setup.run(setup.app.lobby.open(CHAT, ALICE, find_variant("kozel"))) is None
+        for action, option in [
+            (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
+            (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
+            (LobbyAction.START, LobbyOption.NONE),
+        ]:
+            await setup.run(setup.app.lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+        await settle()
+        yield setup
+    finally:
+        await setup.close()
+        await database.close()
+
+
+async def quiet(setup: Setup) -> None:
+    """Nothing else runs: the computers moved, every message is up to date."""
+    while True:
+        await settle()
+        await setup.app.publisher.idle()
+        if await alice_to_move(setup) or (await setup.game()).status is not GameStatus.PLAYING:
+            return
+
+
+async def test_a_press_is_one_transaction_in_one_hop(against_a_computer: Setup) -> None:
+    setup = against_a_computer
+    costs: list[Counter[str]] = []
+    for _ in range(PRESSES):
+        await quiet(setup)
+        game = await setup.game()
+        if game.status is not GameStatus.PLAYING:
+            break
+        assert game.match is not None
+        kind, tile, end = button_of(GreedyPlayer().choose(game.match.view(0)))
+        before = storage_db.WORK.copy()
+        done: Done[Answer] = await setup.app.playing.press(
+            game.id, ALICE, len(game.match.log), kind, tile, end
+        )
+        costs.append(storage_db.WORK - before)
+        assert not done.value.alert, done.value
+        await setup.app.dispatch.carry_out(done.effects)
+    assert len(costs) >= PRESSES // 2
+    for cost in costs:
+        assert cost["transactions"] == 1 and cost["hops"] == 1, costs
+        assert cost["statements"] <= MOST_STATEMENTS, costs
+
+
+async def test_a_computers_move_is_one_transaction_in_one_hop(against_a_computer: Setup) -> None:
+    setup = against_a_computer
+    measured = 0
+    for _ in range(PRESSES):
+        await quiet(setup)
+        game = await setup.game()
+        if game.status is not GameStatus.PLAYING:
+            break
+        assert game.match is not None
+        kind, tile, end = button_of(GreedyPlayer().choose(game.match.view(0)))
+        done = await setup.app.playing.press(game.id, ALICE, len(game.match.log), kind, tile, end)
+        moved = await setup.game()
+        assert moved.match is not None
+        if moved.status is not GameStatus.PLAYING or moved.match.turn == 0:
+            await setup.app.dispatch.carry_out(done.effects)
+            continue  # Алиса moves again (a round's end, or the computer knocked)
+        before = storage_db.WORK.copy()
+        computed = await setup.app.playing.computers(moved.id)
+        cost = storage_db.WORK - before
+        assert computed is not None
+        # The game read to think over (one hop, no transaction), then the move.
+        assert cost["transactions"] == 1 and cost["hops"] == 2, cost
+        assert cost["statements"] <= MOST_STATEMENTS + 2, cost
+        measured += 1
+        await setup.app.dispatch.carry_out(done.effects)
+        await setup.app.dispatch.carry_out(computed.effects)
+    assert measured >= 3
