@@ -18,7 +18,7 @@ A network error on the first call (getMe) is tried again a few times, each call 
 Start-up is measured by `bench/startup.py` (process start to the first getUpdates):
 almost all of it is importing aiogram, whose `aiogram.types` builds every Telegram
 type's pydantic model at import. What start-up does not need waits (issue 15, item
-14): Pillow and the fonts load with the first picture (`render_table` below), the
+14): Pillow and the fonts load with the first picture (in `bot.render_pool`), the
 answer models are built on a thread at the first update, and the commands are
 registered while the running games are picked up.
 """
@@ -31,14 +31,13 @@ import logging
 import signal
 import sqlite3
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from aiogram import BaseMiddleware, Bot, Dispatcher, methods
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
     TelegramAPIError,
@@ -56,10 +55,10 @@ from bot.application import Application
 from bot.config import Settings, explain
 from bot.i18n import Lang, t
 from bot.outgoing import Limits, Outgoing, QueueMiddleware
+from bot.render_pool import round_end_picture, table_picture
+from bot.session import JsonSession
 from bot.stats_service import StatsService
 from bot.table_pin import GroupTail, TailMiddleware
-from domino.round import Round
-from domino.views import MatchView, RoundResult
 from handlers import get_routers
 from handlers.in_flight import InFlight
 from handlers.seen import LastSeenMiddleware
@@ -141,33 +140,6 @@ class KeepResponseModels(BaseMiddleware):
         return await handler(event, data)
 
 
-def render_table(view: MatchView, names: Sequence[str], lang: str) -> bytes:
-    """`render.render_table`, imported at the first picture: Pillow and the fonts are
-    not needed to start polling (issue 15, item 14)."""
-    from render import render_table as draw
-
-    return draw(view, names, lang)
-
-
-def render_scores(
-    view: MatchView,
-    names: Sequence[str],
-    result: RoundResult | None = None,
-    lang: str = "ru",
-    ended: Round | None = None,
-) -> bytes:
-    """The round's end as `bot.announcements` shows it: `render.render_round_end` (the
-    round `ended` laid open over the score sheet), or the bare `render.render_scores`
-    without a round; imported at the first one (see `render_table`)."""
-    if ended is not None:
-        from render import render_round_end
-
-        return render_round_end(view, names, ended, result, lang)
-    from render import render_scores as draw
-
-    return draw(view, names, result, lang)
-
-
 def commands_for(lang: Lang) -> list[BotCommand]:
     return [BotCommand(command=name, description=t(f"cmd.{name}", lang)) for name in COMMANDS]
 
@@ -246,6 +218,8 @@ class App:
                 log.warning("stopping: %s not done in time; left as they are", name)
             else:
                 log.info("stopping: %s done in %.2f s", name, loop.time() - began)
+        # The digests the messages show now, for a quiet restart; the render pool ends.
+        await self.application.publisher.stop()
 
 
 async def set_command_menus(bot: Bot) -> None:
@@ -265,10 +239,11 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     game. What is opened is pushed on `resources`, which closes it in reverse order."""
     db = await Database.open(settings.database_path)
     resources.push_async_callback(db.close)
+    # JSON bodies and cheaper answers than aiogram's own session (issue 16).
     session = (
-        AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_base))
+        JsonSession(api=TelegramAPIServer.from_base(settings.telegram_api_base))
         if settings.telegram_api_base
-        else AiohttpSession()
+        else JsonSession()
     )
     # A reply to a message deleted meanwhile is sent as a plain message, not refused.
     bot = Bot(
@@ -294,8 +269,8 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         db,
         out,
         bot_username=me.username,
-        render_table=render_table,
-        render_scores=render_scores,
+        render_table=table_picture,  # drawn in the render pool's process (issue 16)
+        render_scores=round_end_picture,
         table_interval=settings.table_interval,
         computer_delay=settings.computer_delay,
         turn_time_scale=settings.turn_time_scale,

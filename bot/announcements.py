@@ -26,12 +26,13 @@ from aiogram.exceptions import TelegramForbiddenError, TelegramMigrateToChat
 from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
 from aiogram.types import BufferedInputFile, Message
 
-from bot import delivery, presenter
-from bot.delivery import TELEGRAM_FAILURES, Painter, seat_names, tell_migration
+from bot import delivery, perf, presenter
+from bot.delivery import TELEGRAM_FAILURES, seat_names, tell_migration
 from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
 from bot.inbox import GroupLost, Inbox
 from bot.outgoing import Outgoing
+from bot.render_pool import RenderPool
 from bot.workers import Resync
 from domino.variants import GameVariant
 from storage import repo
@@ -67,7 +68,7 @@ class Announcer:
         db: Database,
         out: Outgoing,
         *,
-        painter: Painter,
+        painter: RenderPool,
         render_scores: ScoresRenderer,
         settings: GroupSettings,
         inbox: Inbox,
@@ -151,6 +152,8 @@ class Announcer:
             item.kind,
         )
         await self.out.call(item.chat_id, method, on_sent=functools.partial(self._mark_sent, item))
+        if isinstance(method, SendPhoto):
+            perf.count("sent.round_end")
 
     async def _mark_sent(self, item: repo.OutboxItem, answer: Any) -> None:
         """One announcement, one transaction: it is not sent again."""
@@ -182,6 +185,7 @@ class Announcer:
             result = view.results[round_no - 1]
             ended = game.match.ended_round(round_no)
             caption = presenter.round_end_text(view, result, names, lang)
+            perf.count("render.round_end")
             picture = await self.painter.draw(self.render_scores, view, names, result, lang, ended)
             return SendPhoto(
                 chat_id=item.chat_id,

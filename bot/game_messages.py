@@ -4,6 +4,8 @@ line a match that ended early adds. The publisher sends them (`bot.publisher`)."
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -37,6 +39,31 @@ def table_caption(
     elif game.ending is Ending.SURRENDER:
         caption += "\n\n" + surrender_note(game, lang)
     return caption + presenter.table_timer_line(game, clock, now, names, lang)
+
+
+def table_face(view: MatchView, names: Sequence[str], lang: str) -> str:
+    """A digest of what the table picture of `view` shows (issue 16): equal for two
+    views that draw the same picture, computed without drawing it, so the picture is
+    drawn only when the message really changes. The picture is a function of the public
+    view, the names and the language (`render.render_table`); what it never shows is left
+    out (the round's history, the legal actions, the seat's own hand), so a change there
+    draws nothing. The `repr` of these frozen dataclasses, tuples and enums is the same
+    in every process, so a face stored before a restart still matches."""
+    shown = dataclasses.replace(
+        view,
+        round=dataclasses.replace(
+            view.round,
+            seat=None,
+            hand=(),
+            drawable=0,
+            turn_no=0,
+            history=(),
+            drawn=(),
+            legal=(),
+        ),
+    )
+    text = repr((shown, tuple(names), lang))
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def hand_message(

@@ -33,6 +33,10 @@ class Lru(Generic[K, V]):
     def pop(self, key: K) -> None:
         self._items.pop(key, None)
 
+    def keys(self) -> list[K]:
+        """Every key held now, the least recently used first (using none of them)."""
+        return list(self._items)
+
     def __contains__(self, key: object) -> bool:
         return key in self._items
 

@@ -7,9 +7,21 @@ reads the newest committed state, so a burst of moves becomes one edit (the grou
 table is paced to Telegram's 20 messages a minute and simply skips the states it had no
 time to show), and a hand never waits for the group's pacing.
 
-What a message shows is hashed (`digest`, stored with its id); a worker sends
-nothing when the digest is unchanged, which is what makes a restart quiet: every
-message is re-checked and only what really changed is edited.
+What a message shows is hashed (`digest`); a worker sends nothing when the digest is
+unchanged. The table's digest is computed from the state, not the picture
+(`game_messages.table_face`), so a picture is drawn only when it is about to be sent:
+after the worker merged a burst of moves and waited its `table_interval`, and after the
+change check (issue 16). It is drawn in a process of its own (`bot.render_pool`); a
+picture shown again (only the caption changed, a table sent anew that shows what the
+last one showed) goes by the `file_id` Telegram gave it, not uploaded again.
+
+Message records (issue 16): a message's record (its chat, id, picture and digest) is
+written when a message is sent or forgotten, not at each edit; the digests live in
+memory. The first edit after a record was written writes it once more with no digest
+("not known"), so after a crash such a message is simply edited once more (Telegram's
+"message is not modified" is success); `stop` writes every digest held in memory, as
+does the end of a game, so a restart after a stop is quiet: every message is re-checked
+and only what really changed is edited.
 
 What Telegram refuses is told to the inbox, and a use case takes it from there: a
 person who blocked the bot (`PersonUnreachable`), a group that refuses it
@@ -30,7 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -49,12 +61,11 @@ from aiogram.types import (
     Message,
 )
 
-from bot import delivery, game_messages, presenter
+from bot import delivery, game_messages, perf, presenter
 from bot.announcements import Announcer, ScoresRenderer
 from bot.callbacks import HandMenu
 from bot.delivery import (
     TELEGRAM_FAILURES,
-    Painter,
     digest_of,
     group_refuses,
     markup_data,
@@ -67,6 +78,7 @@ from bot.inbox import GroupLost, Inbox, PersonUnreachable
 from bot.lru import Lru
 from bot.outgoing import Outgoing
 from bot.people import People
+from bot.render_pool import RenderPool
 from bot.table_pin import GroupTail, Pins, is_supergroup
 from bot.workers import Resync
 from domino.tiles import Tile
@@ -129,6 +141,7 @@ class Publisher:
         clocks: TurnClocks | None = None,
         table_interval: float = 3.0,
         tail: GroupTail | None = None,
+        painter: RenderPool | None = None,
     ) -> None:
         self.db = db
         self.out = out
@@ -140,7 +153,7 @@ class Publisher:
         # The group sees at most one new table picture per game this often: Telegram lets a
         # group take 20 messages a minute, and a picture costs ~10 ms to draw.
         self.table_interval = table_interval
-        self._painter = Painter()
+        self._painter = painter or RenderPool()
         self.announcer = Announcer(
             db,
             out,
@@ -158,6 +171,11 @@ class Publisher:
         self._messages: Lru[int, dict[tuple[Role, int], MessageRecord]] = Lru(CACHED_GAMES)
         # Messages sent whose record the database refused for the moment (one a message).
         self._unsaved: dict[Target, MessageRecord] = {}
+        # The digest each message's stored record holds ("" once an edit went past it).
+        self._stored: Lru[int, dict[tuple[Role, int], str]] = Lru(CACHED_GAMES)
+        # The last table picture uploaded per game: its face and Telegram's file id.
+        self._pictures: Lru[int, tuple[str, str]] = Lru(CACHED_GAMES)
+        self._saving: set[asyncio.Task[None]] = set()  # an ended game's digests written
         self._titles: Lru[int, str] = Lru(CACHED_TITLES)
         self._table_shown: Lru[int, float] = Lru(CACHED_GAMES)
         # The live table stays findable (issue 15, item 5): pinned while the match runs,
@@ -209,10 +227,21 @@ class Publisher:
     async def idle(self) -> None:
         """Wait until every message and announcement is up to date (tests, shutdown)."""
         await asyncio.gather(self._workers.idle(), self.announcer.idle())
+        while self._saving:
+            await asyncio.gather(*self._saving, return_exceptions=True)
+
+    async def stop(self) -> None:
+        """At the bot's stop, after `idle()`: every digest held in memory is written (so
+        the restart edits nothing that did not change) and the render pool shut down."""
+        try:
+            await self._save_digests(list(self._messages.keys()))
+        except Exception as exc:  # the next start edits those messages once more
+            log.warning("the messages' digests were not saved: %s", exc)
+        await self._painter.close()
 
     def close(self) -> None:
         """Release the drawing thread (after `idle()`)."""
-        self._painter.close()
+        self._painter.close_thread()
 
     async def _sync_safely(self, target: Target) -> None:
         """One pass of a message's worker: what Telegram refuses is told to the inbox."""
@@ -241,9 +270,48 @@ class Publisher:
         if any(self._workers.busy(other) for other in targets_of(game)):
             return
         self._games.pop(game.id)
-        self._messages.pop(game.id)
+        if self._unsaved_digests(game.id):
+            task = asyncio.create_task(self._save_then_forget(game.id))
+            self._saving.add(task)
+            task.add_done_callback(self._saving.discard)
+        else:
+            self._messages.pop(game.id)
+            self._stored.pop(game.id)
         self._table_shown.pop(game.id)
         self._table_rounds.pop(game.id)
+        self._pictures.pop(game.id)
+
+    def _unsaved_digests(self, game_id: int) -> list[MessageRecord]:
+        """The game's records in memory whose digest the database does not hold."""
+        messages = self._messages.get(game_id) or {}
+        stored = self._stored.get(game_id) or {}
+        return [
+            record for key, record in messages.items() if stored.get(key) != (record.digest or "")
+        ]
+
+    async def _save_digests(self, game_ids: Sequence[int]) -> None:
+        """Write the digests held in memory for `game_ids` (one transaction)."""
+        owed = [record for game_id in game_ids for record in self._unsaved_digests(game_id)]
+        if not owed:
+            return
+        async with self.db.transaction() as tx:
+            for record in owed:
+                await repo.put_message(tx, record)
+        for record in owed:
+            stored = self._stored.get(record.game_id)
+            if stored is not None:
+                stored[(record.role, record.seat)] = record.digest or ""
+
+    async def _save_then_forget(self, game_id: int) -> None:
+        """An ended game's messages are up to date: their digests are written, then
+        forgotten (a restart soon after edits none of them again)."""
+        try:
+            await self._save_digests([game_id])
+        except Exception as exc:  # a restart edits them once more, nothing else
+            log.info("game %s: the messages' digests were not saved: %s", game_id, exc)
+        if game_id not in self._games:  # not shown again meanwhile
+            self._messages.pop(game_id)
+            self._stored.pop(game_id)
 
     async def _table_turn(self, target: Target) -> None:
         """Wait until this game's table may show a new picture (`table_interval`)."""
@@ -282,6 +350,7 @@ class Publisher:
         messages = self._messages.get(game_id)
         if messages is None:
             messages = self._messages[game_id] = await repo.game_messages(self.db, game_id)
+            self._stored[game_id] = {key: record.digest or "" for key, record in messages.items()}
         return messages
 
     async def _sync(self, target: Target) -> None:
@@ -290,6 +359,9 @@ class Publisher:
             await repo.put_message(self.db, unsaved)
             if self._unsaved.get(target) is unsaved:
                 del self._unsaved[target]
+            stored = self._stored.get(target.game_id)
+            if stored is not None:
+                stored[(target.role, target.seat)] = unsaved.digest or ""
         game = await self._game(target.game_id)
         if game is None:
             return
@@ -326,13 +398,13 @@ class Publisher:
         names = seat_names(game, lang)
         clock, now = self._clock_of(game)
         caption = game_messages.table_caption(game, view, names, lang, clock, now)
-        picture = await self._painter.draw(self.render_table, view, names, lang.value)
-        self._table_shown[game.id] = asyncio.get_running_loop().time()
-        digest = digest_of(hashlib.sha256(picture).hexdigest(), caption)
-        photo = BufferedInputFile(picture, filename=f"table-{game.id}.png")
+        # Whether it changed is told by the state: the picture is drawn only to be sent.
+        face = game_messages.table_face(view, names, lang.value)
+        digest = table_digest(face, caption)
         target = Target(game.id, Role.TABLE)
         if existing is not None and buried:
-            await self._send_table(game, photo, caption, digest)
+            photo = await self._table_photo(game, view, names, lang.value, face, existing)
+            await self._send_table(game, photo, caption, face, digest)
             self._table_rounds[game.id] = view.round_no
             await self._delete_table(game, existing.message_id)
             return
@@ -341,8 +413,9 @@ class Publisher:
             if not game.status.active and game.id in self._pinned:
                 await self._unpin_table(game, existing.message_id)
             return
+        photo = await self._table_photo(game, view, names, lang.value, face, existing)
         if existing is None:
-            await self._send_table(game, photo, caption, digest)
+            await self._send_table(game, photo, caption, face, digest)
             self._table_rounds[game.id] = view.round_no
             return
         try:
@@ -362,11 +435,45 @@ class Publisher:
             await self._forget(target)
             self._workers.mark(target)
             return
-        file_id = photo_id(edited) or existing.file_id
+        file_id = self._shown_photo(game.id, face, photo, edited) or existing.file_id
         await self._remember(target, game.chat_id, existing.message_id, file_id, digest)
         self._table_rounds[game.id] = view.round_no
         if not game.status.active:
             await self._unpin_table(game, existing.message_id)
+
+    async def _table_photo(
+        self,
+        game: GameRecord,
+        view: MatchView,
+        names: Sequence[str],
+        lang: str,
+        face: str,
+        existing: MessageRecord | None,
+    ) -> str | BufferedInputFile:
+        """The table picture about to be sent: the `file_id` of the same picture shown
+        before (only the caption changed, or the table is sent anew as it was), else
+        drawn now (in the render pool) for upload."""
+        self._table_shown[game.id] = asyncio.get_running_loop().time()
+        known = self._pictures.get(game.id)
+        if known is not None and known[0] == face:
+            return known[1]
+        if existing is not None and existing.file_id and shows_face(existing.digest, face):
+            return existing.file_id
+        perf.count("render.table")
+        picture = await self._painter.draw(self.render_table, view, names, lang)
+        return BufferedInputFile(picture, filename=f"table-{game.id}.png")
+
+    def _shown_photo(
+        self, game_id: int, face: str, photo: str | BufferedInputFile, answer: Message | bool
+    ) -> str | None:
+        """Telegram took the table's picture: its file id, kept for showing it again."""
+        if isinstance(photo, str):
+            return photo
+        perf.count("sent.table")
+        file_id = photo_id(answer)
+        if file_id is not None:
+            self._pictures[game_id] = (face, file_id)
+        return file_id
 
     async def _buried_at_round_start(
         self, game: GameRecord, table: MessageRecord, round_no: int
@@ -388,7 +495,12 @@ class Publisher:
         return self.tail.sunk(game.chat_id, table.message_id)
 
     async def _send_table(
-        self, game: GameRecord, photo: BufferedInputFile, caption: str, digest: str
+        self,
+        game: GameRecord,
+        photo: str | BufferedInputFile,
+        caption: str,
+        face: str,
+        digest: str,
     ) -> None:
         """A new table message at the bottom of the group, pinned while the match runs."""
         sent: Message = await self.out.call(
@@ -396,7 +508,8 @@ class Publisher:
             SendPhoto(chat_id=game.chat_id, photo=photo, caption=caption, parse_mode="HTML"),
         )
         target = Target(game.id, Role.TABLE)
-        await self._remember(target, game.chat_id, sent.message_id, photo_id(sent), digest)
+        file_id = self._shown_photo(game.id, face, photo, sent)
+        await self._remember(target, game.chat_id, sent.message_id, file_id, digest, new=True)
         # A new table message (the first, one sent anew at a round's start or in a
         # supergroup or after a deletion): the hands already shown must have their
         # «table» button lead to it (a game that ends meanwhile shows them no more).
@@ -541,23 +654,47 @@ class Publisher:
             await self._forget(target)
             self._workers.mark(target)
             return
-        await self._remember(target, chat_id, message_id, None, digest)
+        await self._remember(
+            target,
+            chat_id,
+            message_id,
+            None,
+            digest,
+            new=existing is None or existing.message_id != message_id,
+        )
 
     async def _remember(
-        self, target: Target, chat_id: int, message_id: int, file_id: str | None, digest: str
+        self,
+        target: Target,
+        chat_id: int,
+        message_id: int,
+        file_id: str | None,
+        digest: str,
+        *,
+        new: bool = False,
     ) -> None:
-        """Store which message shows `target` and what it shows now."""
+        """Keep which message shows `target` and what it shows now; stored when the
+        message is `new`, and at the first edit after that with no digest (issue 16:
+        edits are not written; see the module's docstring)."""
+        key = (target.role, target.seat)
         record = MessageRecord(
             target.game_id, target.role, target.seat, chat_id, message_id, file_id, digest
         )
         # In memory first: if the database refuses the write for the moment (locked,
         # full), the next pass edits this message instead of sending a second one, and
         # writes the record before anything else (`_sync`).
-        (await self._messages_of(target.game_id))[(target.role, target.seat)] = record
-        self._unsaved[target] = record
-        await repo.put_message(self.db, record)
-        if self._unsaved.get(target) is record:
+        (await self._messages_of(target.game_id))[key] = record
+        stored = self._stored.get(target.game_id)
+        if stored is None:
+            stored = self._stored[target.game_id] = {}
+        if not new and stored.get(key) == "":
+            return  # the stored record says its digest is not known: true still
+        written = record if new else dataclasses.replace(record, digest="")
+        self._unsaved[target] = written
+        await repo.put_message(self.db, written)
+        if self._unsaved.get(target) is written:
             del self._unsaved[target]
+        stored[key] = written.digest or ""
 
     async def forget_hand(self, game_id: int, seat: int) -> None:
         await self._forget(Target(game_id, Role.HAND, seat))
@@ -565,6 +702,9 @@ class Publisher:
     async def _forget(self, target: Target) -> None:
         await repo.forget_message(self.db, target.game_id, target.role, target.seat)
         (await self._messages_of(target.game_id)).pop((target.role, target.seat), None)
+        stored = self._stored.get(target.game_id)
+        if stored is not None:
+            stored.pop((target.role, target.seat), None)
 
     async def _chat_title(self, chat_id: int) -> str:
         title = self._titles.get(chat_id)
@@ -578,6 +718,17 @@ def targets_of(game: GameRecord) -> list[Target]:
     """Every message a game may have."""
     seats = [Target(game.id, Role.HAND, seat.seat) for seat in game.seats]
     return [Target(game.id, Role.LOBBY), Target(game.id, Role.TABLE), *seats]
+
+
+def table_digest(face: str, caption: str) -> str:
+    """What a table message shows: its picture's face (`game_messages.table_face`) and
+    its caption, hashed; the face stays readable in it (`shows_face`)."""
+    return f"{face}.{digest_of(caption)}"
+
+
+def shows_face(digest: str | None, face: str) -> bool:
+    """Whether a table message of `digest` shows the picture of `face`."""
+    return digest is not None and digest.partition(".")[0] == face
 
 
 def photo_id(answer: Message | bool) -> str | None:

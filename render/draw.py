@@ -330,7 +330,14 @@ def _palette() -> Image.Image:
     return image
 
 
-PNG_LEVEL = 6  # zlib level for the 8-bit PNG: small files, still a few ms
+# zlib levels of the 8-bit PNG (issue 16). The table, drawn for every move shown, is
+# saved at level 3: ~0.4x the time of level 6 (4-5 ms against 11-13 ms a picture), ~1.5x
+# the size (the full 28-tile table 25 KB), well under 50 KB. Levels 1-3 cost the same
+# (4 and up search lazily, ~0.8x); 1 and 2 only grow the files. A round's end and the
+# score sheet, drawn once a round and taller with every round, keep level 6: at level 3
+# a long four-seat match's round end nears 50 KB (47 KB measured), at 6 it is 35 KB.
+PNG_LEVEL = 6
+TABLE_PNG_LEVEL = 3
 COLOURFUL = "domino-colourful"
 """The key in a canvas's `info` listing the sprites pasted in colours of their own
 (emoji), for `encode_png`."""
@@ -360,9 +367,10 @@ _EMOJI_PALETTES: dict[tuple[int, ...], Image.Image] = {}
 """Palettes with emoji colours by the sprites drawn, the oldest dropped past 256."""
 
 
-def encode_png(canvas: Image.Image) -> bytes:
+def encode_png(canvas: Image.Image, level: int = PNG_LEVEL) -> bytes:
     """`canvas` (RGB) as an 8-bit palette PNG, each pixel the nearest palette colour;
-    the palette is the fixed one, with the colours of any emoji drawn added."""
+    the palette is the fixed one, with the colours of any emoji drawn added; `level`
+    is zlib's (lossless at any level: it trades time for size)."""
     sprites = canvas.info.get(COLOURFUL)
     if sprites:
         # Sprites are kept (text.emoji_sprite), so the same names give the same ones.
@@ -376,5 +384,5 @@ def encode_png(canvas: Image.Image) -> bytes:
         palette = _palette()
     paletted = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    paletted.save(out, format="PNG", compress_level=PNG_LEVEL)
+    paletted.save(out, format="PNG", compress_level=level)
     return out.getvalue()

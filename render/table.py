@@ -55,7 +55,7 @@ def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> byt
     else:
         centre = TABLE_AREA.centre
         draw.write(pen, centre, labels.word("empty", lang), 34, draw.FELT_TEXT, anchor="mm")
-    return draw.encode_png(canvas)
+    return draw.encode_png(canvas, draw.TABLE_PNG_LEVEL)
 
 
 def _title(

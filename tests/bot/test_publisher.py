@@ -150,6 +150,10 @@ async def test_a_started_game_gets_its_table_and_one_hand_per_person(
     assert all(GROUP.title in hand.text for hand in hands)  # says which group's game
     stored = await repo.game_messages(db, game.id)
     assert set(stored) == {(Role.TABLE, -1), (Role.HAND, 0), (Role.HAND, 1)}
+    # The hands were edited (the table's link): their stored digests are not known until
+    # the stop writes what memory holds (issue 16: no write per edit).
+    await setup.publisher.stop()
+    stored = await repo.game_messages(db, game.id)
     assert all(record.digest for record in stored.values())
 
 
