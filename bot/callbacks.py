@@ -181,12 +181,14 @@ class StatsCb(CallbackData, prefix="st1"):
     user: UserId
 
 
-class SurrenderCb(CallbackData, prefix="s1"):
-    """The confirmation of /surrender: `move` is the match's move number when asked, so a
-    confirmation left lying while the game moved on is refused as stale."""
+class SurrenderCb(CallbackData, prefix="s2"):
+    """The confirmation of /surrender. It stays good while what it said still holds:
+    `first` is who had abandoned the match first when it was asked (their seat + 1, 0 for
+    nobody), the one it named the loser; moves made meanwhile do not stale it (the
+    prefix was `s1` while it held the move number: those buttons read as out of date)."""
 
     game: Id
-    move: Count
+    first: Annotated[int, Field(ge=0, le=4)]
     user: UserId  # the person who asked: nobody else may confirm for them
     confirm: bool
 

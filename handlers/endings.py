@@ -13,7 +13,7 @@ from bot.i18n import Lang, t
 from bot.people import Person
 from bot.presenter import surrender_confirm_keyboard
 from bot.usecases import Answer, Endings, Refusal
-from handlers.buttons import reply, settle_confirmation
+from handlers.buttons import reply, settle_confirmation, shows_button
 from handlers.people import GROUP_TYPES, pressed_in
 
 router = Router(name="endings")
@@ -25,13 +25,13 @@ async def on_surrender(message: Message, person: Person, lang: Lang, endings: En
     buttons for this person only."""
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
     try:
-        game_id, move, text = await endings.surrender_allowed(chat_id, person)
+        game_id, first, text = await endings.surrender_allowed(chat_id, person)
     except Refusal as refusal:
         await message.reply(refusal.text(lang))
         return
     await message.reply(
         text,
-        reply_markup=surrender_confirm_keyboard(game_id, move, person.id, lang),
+        reply_markup=surrender_confirm_keyboard(game_id, first, person.id, lang),
     )
 
 
@@ -50,8 +50,13 @@ async def on_surrender_press(
     if not callback_data.confirm:
         await settle_confirmation(call, Answer(t("answer.playing_on", lang)))
         return
+    if not isinstance(call.message, Message) or not shows_button(call.message, call.data):
+        # A confirmation answered before (its buttons gone), or data forged onto another
+        # message: the «Да» it carries is no longer on offer.
+        await reply(call, Refusal("alert.stale").answer(lang))
+        return
     answer = await dispatch(
-        endings.surrender(callback_data.game, pressed_in(call), person, callback_data.move)
+        endings.surrender(callback_data.game, pressed_in(call), person, callback_data.first)
     )
     if answer.alert:
         await reply(call, answer)

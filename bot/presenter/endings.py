@@ -36,14 +36,15 @@ def cancel_confirm_keyboard(game_id: int, lang: Lang) -> InlineKeyboardMarkup:
 
 
 def surrender_confirm_keyboard(
-    game_id: int, move: int, user_id: int, lang: Lang
+    game_id: int, first: int, user_id: int, lang: Lang
 ) -> InlineKeyboardMarkup:
-    """«Да, сдаюсь / Нет»: for this person only, valid while the match stays at `move`."""
+    """«Да, сдаюсь / Нет»: for this person only, valid while whoever abandoned the match
+    first is still `first` (`SurrenderCb`)."""
     return _yes_no(
         t("btn.surrender_yes", lang),
         t("btn.surrender_no", lang),
         {
-            confirm: SurrenderCb(game=game_id, move=move, user=user_id, confirm=confirm).pack()
+            confirm: SurrenderCb(game=game_id, first=first, user=user_id, confirm=confirm).pack()
             for confirm in (True, False)
         },
     )

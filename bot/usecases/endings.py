@@ -132,8 +132,9 @@ class Endings(UseCases):
 
     async def surrender_allowed(self, chat_id: int | None, person: Person) -> tuple[int, int, str]:
         """/surrender: the running match the person may give up (in its group or in
-        private), its move number for the confirmation's button, and the confirmation's
-        text: what giving up will do, by the rules `surrender` applies (issue 15, item 8)."""
+        private), who abandoned it first (`first_abandoner`, for the confirmation's
+        button), and the confirmation's text: what giving up will do, by the rules
+        `surrender` applies (issue 15, item 8)."""
         game = await repo.active_game_of_user(self.db, person.id)
         seat = game.seat_of(person.id) if game is not None else None
         if (
@@ -145,31 +146,36 @@ class Endings(UseCases):
         ):
             raise Refusal("surrender.not_playing")
         text = surrender_confirm_text(game, seat.seat, person.lang)
-        return game.id, len(game.match.log), text
+        return game.id, first_abandoner(game), text
 
     async def surrender(
-        self, game_id: int, chat_id: int | None, person: Person, move: int
+        self, game_id: int, chat_id: int | None, person: Person, first: int
     ) -> Done[Answer]:
         """The person gives up: the match ends at once, scored by K-11's timeout rule from
         the first abandonment (this one unless someone abandoned before), with them the
         loser (their side in teams: the козёл where points are bad); the stats record it
         in the same transaction. The confirmation counts only in the game's group or the
         person's private chat. After someone else abandoned the match first, that one stays
-        the culprit (K-11) and the surrenderer gains no rating either (README)."""
+        the culprit (K-11) and the surrenderer gains no rating either (README). The
+        confirmation counts while what it said holds: `first` (`first_abandoner` when it
+        was asked) is still who abandoned first; moves made meanwhile change nothing it
+        said."""
         lang = person.lang
         try:
             async with self.db.transaction() as tx:
                 game = await repo.load_game(tx, game_id)
                 if game is not None and chat_id not in (game.chat_id, person.id):
                     raise Refusal("alert.foreign_game")
-                seat, _ = checked_press(game, person.id, move)
+                seat, _ = checked_press(game, person.id, 0, current=False)
                 assert game is not None
+                if first_abandoner(game) != first:
+                    raise Refusal("alert.stale")
                 if game.seats[seat].left:
                     raise Refusal("alert.already_left")
                 changed = game.abandoned_by(seat, Ending.SURRENDER)
-                first = changed.abandonment
-                if first is not None and first.seat != seat:
-                    changed = dataclasses.replace(changed, abandonment=first.given_up_by(seat))
+                earlier = changed.abandonment
+                if earlier is not None and earlier.seat != seat:
+                    changed = dataclasses.replace(changed, abandonment=earlier.given_up_by(seat))
                 saved = await repo.save_game(
                     tx, changed.ended(GameStatus.FINISHED, utcnow(), Ending.SURRENDER)
                 )
@@ -311,3 +317,9 @@ class Endings(UseCases):
             return Effects(votes=(vote.id,))
         saved = await repo.save_game(tx, game.ended(GameStatus.CANCELLED, utcnow()))
         return Effects(games=(saved,), votes=(vote.id,)) + await end_game(tx, saved)
+
+
+def first_abandoner(game: GameRecord) -> int:
+    """Who abandoned the match first, as a /surrender confirmation carries it: their
+    seat + 1, or 0 while nobody has."""
+    return 0 if game.abandonment is None else game.abandonment.seat + 1

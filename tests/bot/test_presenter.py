@@ -293,9 +293,9 @@ def test_the_cancel_confirmation_says_yes_or_no_for_the_game() -> None:
     ]
 
 
-def test_the_surrender_confirmation_is_for_one_person_at_one_move() -> None:
-    assert buttons(presenter.surrender_confirm_keyboard(7, 12, 1, Lang.EN)) == [
-        [("🏳 Yes, I give up", "s1:7:12:1:1"), ("No, play on", "s1:7:12:1:0")]
+def test_the_surrender_confirmation_is_for_one_person_and_who_abandoned_first() -> None:
+    assert buttons(presenter.surrender_confirm_keyboard(7, 2, 1, Lang.EN)) == [
+        [("🏳 Yes, I give up", "s2:7:2:1:1"), ("No, play on", "s2:7:2:1:0")]
     ]
 
 

@@ -161,7 +161,7 @@ def test_the_group_sees_who_voted_and_the_buttons_only_while_open() -> None:
     "data",
     [
         VoteCb(vote=2**40, in_favour=False),
-        SurrenderCb(game=2**40, move=10_000, user=2**52, confirm=True),
+        SurrenderCb(game=2**40, first=4, user=2**52, confirm=True),
     ],
 )
 def test_payloads_round_trip_within_telegram_limits(data: CallbackData) -> None:

@@ -82,7 +82,7 @@ async def test_an_admin_of_another_group_cancels_nothing_with_a_forged_press(
     in_b_by_alice = await bot_message_in(alice, group_b)
     for data in (
         f"m1:{game_id}:{move}:k",
-        f"s1:{game_id}:{move}:{alice.id}:1",
+        f"s2:{game_id}:0:{alice.id}:1",
         f"r1:{game_id}",
         f"x1:{game_id}:1",  # Alice is the creator, but not of a game of this chat
     ):
@@ -90,7 +90,7 @@ async def test_an_admin_of_another_group_cancels_nothing_with_a_forged_press(
         assert answer.answered and answer.show_alert, (data, answer)
     # Hand buttons pressed in someone else's private chat are refused too.
     in_mallorys_chat = await bot_message_in(mallory, None)
-    for data in (f"m1:{game_id}:{move}:k", f"r1:{game_id}", f"s1:{game_id}:{move}:{mallory.id}:1"):
+    for data in (f"m1:{game_id}:{move}:k", f"r1:{game_id}", f"s2:{game_id}:0:{mallory.id}:1"):
         answer = await mallory.forge_press(in_mallorys_chat, data, timeout=WAIT)
         assert answer.answered and answer.show_alert, (data, answer)
     # On the vote's own message in the game's group, a member who does not play may not vote.
@@ -165,7 +165,7 @@ async def test_ids_out_of_range_are_answered_as_old_buttons_without_a_traceback(
         "l1": "l1:{n}:j:-",
         "x1": "x1:{n}:1",
         "r1": "r1:{n}",
-        "s1": "s1:{n}:0:{me}:1",
+        "s2": "s2:{n}:0:{me}:1",
         "v1": "v1:{n}:1",
         "h2": "h2:kozel:1:{n}",
         "t2": "t2:kozel:g:{n}",
@@ -177,7 +177,7 @@ async def test_ids_out_of_range_are_answered_as_old_buttons_without_a_traceback(
                 answer = await alice.forge_press(message, data, timeout=WAIT)
                 assert refused(answer, "устарела"), (prefix, data, answer)
     # The move number and the person of a confirmation are bounded as well.
-    for data in (f"m1:1:{2**63}:k", f"s1:1:0:{2**64}:1", "m1:1:0:p:28:L"):
+    for data in (f"m1:1:{2**63}:k", f"s2:1:0:{2**64}:1", "m1:1:0:p:28:L"):
         answer = await alice.forge_press(in_private, data, timeout=WAIT)
         assert refused(answer, "устарела"), (data, answer)
 
