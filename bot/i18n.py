@@ -19,6 +19,7 @@ keeps a second thread (the pictures' drawing thread) from parsing it again meanw
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -127,7 +128,21 @@ def _catalogue(lang: Lang) -> _Catalogue:
 
 
 def t(key: str, lang: Lang = DEFAULT_LANG, /, **values: Any) -> str:
-    """The text `key` in `lang`, with `values` filled in."""
+    """The text `key` in `lang`, with `values` filled in. The texts made last are kept
+    (issue 16: a hand or a caption asks for the same texts at every move); a value that
+    cannot be a key (none so far) makes it each time."""
+    try:  # the type too: True and 1 are equal keys, yet read "True" and "1"
+        return _kept_text(key, lang, tuple((k, type(v), v) for k, v in values.items()))
+    except TypeError:  # an unhashable value
+        return _text(key, lang, values)
+
+
+@functools.lru_cache(maxsize=8192)
+def _kept_text(key: str, lang: Lang, values: tuple[tuple[str, type, Any], ...]) -> str:
+    return _text(key, lang, {name: value for name, _, value in values})
+
+
+def _text(key: str, lang: Lang, values: dict[str, Any]) -> str:
     catalogue = _catalogue(lang)
     message_id = fluent_id(key)
     if not catalogue.bundle.has_message(message_id):

@@ -8,6 +8,7 @@ out whole, and "…" where something was cut. The presenter's texts cut names to
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from bot.i18n import Lang, t
@@ -105,9 +106,12 @@ def clean_name(name: str) -> str:
     return " ".join(kept.split()) or "?"
 
 
+@functools.lru_cache(maxsize=8192)
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     """A name as texts show it: cleaned (`clean_name`) and cut to `limit` columns with an
-    ellipsis (`truncate`); never empty. Every text built from a name uses this."""
+    ellipsis (`truncate`); never empty. Every text built from a name uses this. Kept for
+    the names seen last (issue 16: every hand, caption and seat list asks again, ~13% of
+    the bot's CPU per move when it was worked out each time)."""
     return truncate(clean_name(name), limit)
 
 

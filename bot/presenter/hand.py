@@ -3,6 +3,7 @@ Built only from the owner's own view (`MatchView.round.hand`)."""
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Mapping, Sequence
 
@@ -140,10 +141,25 @@ def _end_label(view: MatchView, end: End | None) -> str:
     return "•"
 
 
+@functools.lru_cache(maxsize=4096)
 def _info(game_id: int) -> str:
     """A tile button that is no move: it carries no move number, so it never changes (or
     needs an edit) as the game moves on; pressing it tells whose turn it is."""
     return MoveCb(game=game_id, move=0, kind=MoveKind.INFO).pack()
+
+
+# A hand's keyboard is built again for every change its text shows (another's move, a
+# clock), its buttons mostly the same: the buttons and their data made last are kept
+# (issue 16: pydantic's checks and `pack` were ~7% of the bot's CPU per move). The
+# buttons are never changed once made, so one may sit in several keyboards.
+@functools.lru_cache(maxsize=16384)
+def _button(text: str, data: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data)
+
+
+@functools.lru_cache(maxsize=16384)
+def _move_data(game_id: int, move: int, kind: MoveKind, tile: int, end: str) -> str:
+    return MoveCb(game=game_id, move=move, kind=kind, tile=tile, end=end).pack()
 
 
 def doubles_label(action: PlayDoubles) -> str:
@@ -187,14 +203,10 @@ def hand_keyboard(
         end: End | None = None,
         where: str = "",
     ) -> InlineKeyboardButton:
-        data = MoveCb(
-            game=game_id,
-            move=move,
-            kind=kind,
-            tile=tile.index if tile else -1,
-            end=end.value if end else where,
-        ).pack()
-        return InlineKeyboardButton(text=text, callback_data=data)
+        data = _move_data(
+            game_id, move, kind, tile.index if tile else -1, end.value if end else where
+        )
+        return _button(text, data)
 
     def choice(rows: list[list[InlineKeyboardButton]]) -> InlineKeyboardMarkup:
         return InlineKeyboardMarkup(
@@ -250,7 +262,7 @@ def hand_keyboard(
         elif len(ends) > 1:
             tiles.append(button(f"✅ {tile_label(tile)}", MoveKind.CHOOSE_END, tile))
         else:
-            tiles.append(InlineKeyboardButton(text=tile_label(tile), callback_data=_info(game_id)))
+            tiles.append(_button(tile_label(tile), _info(game_id)))
     rows = tile_rows(tiles)
     game = view.ruleset.game
     if doubles:
@@ -314,10 +326,7 @@ def doubles_where(action: PlayDoubles) -> str:
 def away_keyboard(view: MatchView, game_id: int, lang: Lang) -> InlineKeyboardMarkup:
     """The hand of a person a computer plays for: their tiles (press: whose turn it is)
     and "I'm back"."""
-    tiles = [
-        InlineKeyboardButton(text=tile_label(tile), callback_data=_info(game_id))
-        for tile in view.round.hand
-    ]
+    tiles = [_button(tile_label(tile), _info(game_id)) for tile in view.round.hand]
     back = InlineKeyboardButton(
         text=t("btn.back_in_game", lang), callback_data=BackCb(game=game_id).pack()
     )
