@@ -228,6 +228,9 @@ class Outgoing:
         self._overall = TokenBucket(self.limits.overall, clock) if self.limits.overall else None
         self._idle = asyncio.Event()
         self._idle.set()
+        # The chats whose worker has calls to send or is sending one: idle when empty
+        # (kept as a set: checking every chat's queue at each worker's end cost O(chats)).
+        self._working: set[int] = set()
         self.sent = 0  # calls that reached Telegram and succeeded, for logs and benchmarks
         self.merged = 0  # calls folded into a newer one with the same merge_key
         self.dropped = 0  # calls not sent because their chat's queue was full
@@ -282,6 +285,7 @@ class Outgoing:
                 type(oldest.method).__name__,
             )
         jobs.append(_Job(method, merge_key, [future], on_sent))
+        self._working.add(chat_id)
         self._idle.clear()
         if queue.worker is None or queue.worker.done():
             queue.worker = loop.create_task(self._work(chat_id, queue))
@@ -300,6 +304,7 @@ class Outgoing:
                 for waiter in job.waiters:
                     waiter.cancel()
         self._chats.clear()
+        self._working.clear()
         self._idle.set()
 
     @property
@@ -349,7 +354,8 @@ class Outgoing:
                 for waiter in job.waiters:
                     if not waiter.done():
                         waiter.set_result(result)
-        if all(not q.waiting for q in self._chats.values()):
+        self._working.discard(chat_id)
+        if not self._working:
             self._idle.set()
 
     async def _wait_turn(self, queue: _ChatQueue) -> None:
