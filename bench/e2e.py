@@ -2,10 +2,11 @@
 
     .venv/bin/python bench/e2e.py --games 50 [--seconds 30] [--people 4|2|1]
         [--computers easy|medium|hard] [--quick] [--keep]
-        [--profile PATH] [--against REV] [--repeat N]
+        [--table-interval S] [--profile PATH] [--against REV] [--repeat N]
 
 The bot runs as its own process (``python -m bot``, a temporary DATABASE_PATH,
-COMPUTER_DELAY=0, PACING=false), exactly as tests/e2e starts it. The fake Telegram runs in
+COMPUTER_DELAY=0, PACING=false, TABLE_INTERVAL=0.2 unless ``--table-interval`` says
+otherwise), exactly as tests/e2e starts it. The fake Telegram runs in
 this process: the scripted people act through its in-process API (``user.press`` resolves
 with the answerCallbackQuery of that press), which a separate fake process would not offer.
 Its flood limits are off (the default), so only the bot's own speed is measured. This
@@ -40,9 +41,11 @@ Figures, over the window from the first «Начать» press until the run sto
   p50/p99/max in ms; a press not answered within 14 s counts as slower than any answered;
 - press -> hand: from a press until the presser's hand message next changed (the move
   shown), p50/p99/max in ms;
-- bot CPU per move (issue 16): user + system CPU of the bot's process (all its threads,
-  from /proc/<pid>/stat; not the thinker's worker processes) over the window, in ms per
-  move; and the CPU the bot and this process used, in % of one core;
+- bot CPU per move (issue 16): user + system CPU of the bot's process and every process it
+  started (its threads, the render pool's and the thinker's workers, from /proc/<pid>/stat
+  of each; a child that ended counts once its parent waited for it) over the window, in ms
+  per move, and of the main process alone; and the CPU the bot and this process used, in
+  % of one core;
 - the bot's work counters per move (issue 16, ``bot.perf``): the bot gets SIGUSR1 as the
   window opens and as it closes and logs its counters each time (``perf counters: {json}``);
   the difference gives "db.statements", "db.transactions" and "db.hops" per move,
@@ -399,6 +402,34 @@ def proc_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and all its descendants so far, in seconds:
+    the live ones read one by one, the ended ones as their parents' `cutime + cstime`
+    (what the bot's render pool and thinker use is the bot's work too)."""
+    parents: dict[int, int] = {}
+    times: dict[int, tuple[int, int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (
+            int(fields[11]) + int(fields[12]),
+            int(fields[13]) + int(fields[14]),
+        )
+    tree, todo = {pid}, [pid]
+    while todo:
+        parent = todo.pop()
+        children = [child for child, of in parents.items() if of == parent]
+        tree.update(children)
+        todo.extend(children)
+    own, waited = zip(*(times[p] for p in tree if p in times), strict=True)
+    return (sum(own) + sum(waited)) / os.sysconf("SC_CLK_TCK")
+
+
 def stored_counts(bot: BotProcess) -> tuple[int, int, Counter[str]]:
     """(actions by people, actions by computers, games by status) as the bot committed them
     (nobody leaves and no turn times out here, so a person's seat is played by them)."""
@@ -424,7 +455,8 @@ class Measured:
     people_moves: int
     computer_moves: int
     statuses: Counter[str]
-    bot_cpu: float  # seconds of CPU the bot used in the window
+    bot_cpu: float  # seconds of CPU the bot and its worker processes used in the window
+    main_cpu: float  # of which the bot's own process
     own_cpu: float  # seconds of CPU this process (fake + people) used in the window
     peak_rss: int  # bytes
     timeline: list[tuple[float, int]]  # (when, stored actions) at each slice boundary
@@ -516,7 +548,7 @@ async def run(
     await fake.start()
     hub = Hub(fake)
     hub_task = asyncio.create_task(hub.run())
-    env = {"PACING": "false", "COMPUTER_DELAY": "0"}
+    env = {"PACING": "false", "COMPUTER_DELAY": "0", "TABLE_INTERVAL": str(args.table_interval)}
     if profile is not None:
         env["PROFILE_TO"] = str(profile)
     bot = TreeBot(fake, workdir, tree.path, **env)
@@ -551,7 +583,8 @@ async def run(
         timeline: list[tuple[float, int]] = []
         counters_before = await lines.snapshot(pid) if tree.counts_work else None
         calls_before = len(fake.transcript)
-        bot_cpu_before = proc_cpu_seconds(pid)
+        bot_cpu_before = tree_cpu_seconds(pid)
+        main_cpu_before = proc_cpu_seconds(pid)
         own_cpu_before = time.process_time()
         window.started = time.perf_counter()
         tasks.append(asyncio.create_task(sample_moves(bot, args.slice, timeline)))
@@ -570,7 +603,8 @@ async def run(
             async with asyncio.timeout(args.seconds):
                 await asyncio.gather(*(game.done.wait() for game in games))
         window.stopped = time.perf_counter()
-        bot_cpu = proc_cpu_seconds(pid) - bot_cpu_before
+        bot_cpu = tree_cpu_seconds(pid) - bot_cpu_before
+        main_cpu = proc_cpu_seconds(pid) - main_cpu_before
         own_cpu = time.process_time() - own_cpu_before
         calls_after = len(fake.transcript)
         counters_after = await lines.snapshot(pid) if tree.counts_work else None
@@ -604,6 +638,7 @@ async def run(
         computer_moves=computer_moves,
         statuses=statuses,
         bot_cpu=bot_cpu,
+        main_cpu=main_cpu,
         own_cpu=own_cpu,
         peak_rss=peak,
         timeline=timeline,
@@ -668,7 +703,8 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
     print(f"bot peak RSS: {m.peak_rss / MB:.1f} MB (VmHWM)")
     print(
         f"CPU in the window: bot {m.bot_cpu / m.seconds * 100:.0f}% of a core, "
-        f"{per_move(m.bot_cpu * 1000, moves)} ms per move; "
+        f"{per_move(m.bot_cpu * 1000, moves)} ms per move (its main process "
+        f"{per_move(m.main_cpu * 1000, moves)} ms, its workers the rest); "
         f"this process (fake + people) {m.own_cpu / m.seconds * 100:.0f}% of a core"
     )
     if m.counters is None:
@@ -745,6 +781,7 @@ def figures(m: Measured, tally: Tally, families: Sequence[str]) -> dict[str, flo
         "press -> hand p99 (ms)": percentile(shown, 0.99) * 1000,
         "unanswered presses": tally.unanswered,
         "bot CPU per move (ms)": m.bot_cpu * 1000 / moves,
+        "of which its main process (ms)": m.main_cpu * 1000 / moves,
         "bot CPU (% of a core)": m.bot_cpu / m.seconds * 100,
         "this process's CPU (% of a core)": m.own_cpu / m.seconds * 100,
         "peak RSS (MB)": m.peak_rss / MB,
@@ -938,6 +975,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--slice", type=float, default=5.0, help="seconds per slice of the timeline (default 5)"
+    )
+    parser.add_argument(
+        "--table-interval",
+        type=float,
+        default=0.2,
+        help="TABLE_INTERVAL: seconds between two pictures of one table (default 0.2, as the "
+        "tests run the bot: nearly every move drawn; the bot's own default is 3)",
     )
     parser.add_argument("--quick", action="store_true", help="a tiny run: 2 games, 5 seconds")
     parser.add_argument("--keep", action="store_true", help="keep the bot's database and log")
