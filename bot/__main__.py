@@ -282,7 +282,9 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     )
     resources.callback(application.publisher.close)
 
-    dp = Dispatcher()
+    # No handler keeps a conversation state: aiogram's FSM (a storage key and a context
+    # built for every update) is not needed (issue 16).
+    dp = Dispatcher(disable_fsm=True)
     in_flight = InFlight()
     dp.update.outer_middleware(in_flight)
     dp.update.outer_middleware(KeepResponseModels())
