@@ -36,8 +36,8 @@ def table_caption(
     caption = presenter.table_caption(shown_view(game, view), names, lang)
     if game.status is GameStatus.CANCELLED:
         caption += "\n\n" + t("table.cancelled", lang)
-    elif game.ending is Ending.SURRENDER:
-        caption += "\n\n" + surrender_note(game, lang)
+    elif game.ending is Ending.SURRENDER and (note := surrender_note(game, lang)):
+        caption += "\n\n" + note
     return caption + presenter.table_timer_line(game, clock, now, names, lang)
 
 
@@ -93,8 +93,8 @@ def hand_message(
     text += presenter.hand_timer_lines(game, seat, clock, now, lang)
     if game.status is GameStatus.CANCELLED:
         text += "\n\n" + t("hand.cancelled", lang)
-    elif game.ending is Ending.SURRENDER:
-        text += "\n\n" + surrender_note(game, lang)
+    elif game.ending is Ending.SURRENDER and (note := surrender_note(game, lang)):
+        text += "\n\n" + note
     markup = None
     if game.status is GameStatus.PLAYING and person.away:
         markup = presenter.away_keyboard(view, game.id, lang)
@@ -120,15 +120,24 @@ def shown_view(game: GameRecord, view: MatchView) -> MatchView:
     first = game.abandonment
     if first is None:
         return presenter.ended_view(view)
-    return presenter.ended_view(view, first.seat, first.points)
+    return presenter.ended_view(view, first.seat, first.points, first.surrendered)
 
 
 def surrender_note(game: GameRecord, lang: Lang) -> str:
-    """The line under a table and the hands of a match that ended by /surrender."""
+    """The line under a table and the hands of a match that ended by /surrender: who
+    gave up (the culprit, or whoever surrendered after the culprit left or timed out)."""
     abandonment = game.abandonment
-    if abandonment is None or abandonment.reason is not Ending.SURRENDER:
-        return t("table.over", lang)
-    return t("table.surrendered", lang, name=html.escape(game.seats[abandonment.seat].name))
+    if abandonment is None:
+        return ""
+    if abandonment.reason is Ending.SURRENDER:
+        seat = abandonment.seat
+    elif abandonment.surrendered is not None:
+        seat = abandonment.surrendered
+    else:
+        return ""
+    return t(
+        "table.surrendered", lang, name=html.escape(presenter.short_name(game.seats[seat].name))
+    )
 
 
 def drawn_this_turn(view: MatchView) -> tuple[Tile, ...]:

@@ -50,10 +50,12 @@ async def on_surrender_press(
     if not callback_data.confirm:
         await settle_confirmation(call, Answer(t("answer.playing_on", lang)))
         return
-    if not isinstance(call.message, Message) or not shows_button(call.message, call.data):
+    message = call.message
+    if not isinstance(message, Message) or not shows_button(message, call.data):
         # A confirmation answered before (its buttons gone), or data forged onto another
         # message: the «Да» it carries is no longer on offer.
-        await reply(call, Refusal("alert.stale").answer(lang))
+        answered = isinstance(message, Message) and message.reply_markup is None
+        await reply(call, Refusal("alert.answered" if answered else "alert.stale").answer(lang))
         return
     answer = await dispatch(
         endings.surrender(callback_data.game, pressed_in(call), person, callback_data.first)

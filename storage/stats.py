@@ -24,7 +24,8 @@ stats' own choice:
 - Rating: `Match.rating()` of a finished match; after an abandonment,
   `abandoned_rating_gains` of every seat's points at that moment (K-11's timeout rule),
   however the match went on, and nothing for a person who gave up after it
-  (`Abandonment.rating_gains`: a surrenderer gains no rating, whoever is the culprit).
+  (`Abandonment.rating_gains`: a surrenderer gains no rating, whoever is the culprit,
+  and no win: see Places).
   Totals per person per group and overall.
 - Козёл of a match: with an abandonment, the culprit's side (the culprit, and the
   partner in team play); this is how a surrender makes the surrenderer козёл. Without
@@ -35,7 +36,8 @@ stats' own choice:
   `GameVariant.points_are_bad` says), or after an abandonment by the points then,
   with the culprit's side last (`elo.places`). A win is first place (shared by equal
   points); so a finished game where points are good is won by its winners, and a
-  match somebody abandoned by whoever led then, never the culprit's side.
+  match somebody abandoned by whoever led then, never the culprit's side, nor the side
+  of a person who surrendered after the culprit (issue 15, item 8).
 - Elo: only matches without a computer seat from the start, from the places. Per
   game, per group and overall, each its own rating.
 - Went out: rounds the seat went out. Fish made: rounds ended by fish with the seat
@@ -315,6 +317,11 @@ def _score(game: GameRecord, hints: dict[int, int] | None = None) -> _Scored | N
     places = elo.places(place_points, fewer_is_better=game_variant.points_are_bad, last=last)
     goat = [match.side_of(seat) in goat_sides for seat in range(match.players)]
     won = [place == 0 for place in places]
+    if abandonment is not None and abandonment.surrendered is not None:
+        # A person who gave up after the culprit abandoned wins nothing, their partner
+        # neither, however the points stood (as no rating: `Abandonment.rating_gains`).
+        gave_up = match.side_of(abandonment.surrendered)
+        won = [w and match.side_of(seat) != gave_up for seat, w in enumerate(won)]
     good = [not g for g in goat] if game_variant.points_are_bad else won
     seats = tuple(
         _SeatScore(

@@ -60,12 +60,14 @@ table-over = The match is over.
 table-team_score = { "   " }pair { $names }: { $score }
 table-bazaar = boneyard: { $n }
 table-ends = open ends: { $ends }
+# The last few moves, oldest first, joined by arrows.
+table-recent = Last moves: { $moves }
 # $n: the tiles a player holds, in the table's caption.
 table-tiles = { $n } { $n ->
     [one] tile
    *[other] tiles
 }
-event-played = { $name } plays
+event-played = { $name } plays a tile
 # A knock by game: "knock", or "pass" where there is no boneyard to draw from.
 event-knocked-kozel = { $name } knocks
 event-knocked-classic = { $name } knocks
@@ -305,6 +307,7 @@ alert-teams_need_four = Pairs need four players.
 alert-illegal = That move is not allowed.
 alert-not_in_game = You are not playing in this game.
 alert-stale = This button is out of date: the game has moved on.
+alert-answered = This question has already been answered.
 alert-finished = This game is over.
 alert-not_your_turn = It is { $name }'s turn.
 
@@ -426,8 +429,8 @@ alert-no_such_game = There is no such game in these stats: send the command agai
 ## Endings (issue 7): /surrender, the vote to cancel, how an abandoned match is scored.
 
 cmd-surrender = give up
-surrender-confirm = 🏳 Give up? The match ends at once and counts as for a timeout. { $loser } You gain no rating for it; the others gain rating by their lead over your score.
-surrender-confirm_after = 🏳 Give up? The match ends at once. It already counts as for a timeout: { $name } was the first to abandon it. { $loser } You gain no rating for it; the others gain rating by their lead over the score { $name } had then.
+surrender-confirm = 🏳 Give up? The match ends at once and is scored as if the time had run out. { $loser } You gain no rating for it; the others gain rating by how far they are ahead of your score.
+surrender-confirm_after = 🏳 Give up? The match ends at once. It is already scored as if the time had run out: { $name } was the first to abandon it. { $loser } You gain no rating for it; the others gain rating by how far they were ahead of the score { $name } had then.
 surrender-not_playing = You are not playing here, so there is nothing to give up.
 btn-surrender_yes = 🏳 Yes, I give up
 btn-surrender_no = No, play on
@@ -437,15 +440,15 @@ alert-not_your_confirmation = This confirmation is not yours.
 alert-already_left = You have already left this match.
 notice-surrendered =
     🏳 { $name } gives up. { $loser }
-    Points and rating (as for a timeout):
+    Points and rating (as if the time had run out):
     { $lines }
-notice-left_scoring = A computer plays the match out, but it counts as for a timeout. { $loser } The score when leaving: { $points }; the others gain rating by their lead over it.
+notice-left_scoring = A computer plays the match out, but it is scored as if the time had run out. { $loser } The score when leaving: { $points }; the others gain rating by how far they were ahead of that score.
 notice-scored_as_timeout =
-    The match counts as for a timeout. { $loser }
+    The match is scored as if the time had run out. { $loser }
     Points and rating:
     { $lines }
-table-surrendered = 🏳 { $name } gave up. The match is over.
-hand-surrendered = 🏳 { $name } gave up. The match is over.
+table-surrendered = 🏳 { $name } gave up.
+hand-surrendered = 🏳 { $name } gave up.
 vote-title =
     🗳 <b>{ $name } proposes to cancel the game.</b>
     Only the creator or a chat admin can cancel it outright, so the players vote.

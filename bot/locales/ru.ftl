@@ -60,6 +60,8 @@ table-over = Партия окончена.
 table-team_score = { "   " }пара { $names }: { $score }
 table-bazaar = базар: { $n }
 table-ends = концы: { $ends }
+# The last few moves, oldest first, joined by arrows.
+table-recent = Последние ходы: { $moves }
 # $n: the tiles a player holds, in the table's caption.
 table-tiles = { $n } { $n ->
     [one] кость
@@ -67,7 +69,7 @@ table-tiles = { $n } { $n ->
     [many] костей
    *[other] кости
 }
-event-played = { $name } ходит
+event-played = { $name } кладёт кость
 # A knock by game: «стучу», or «пас» where there is no bazaar to draw from.
 event-knocked-kozel = { $name }: стучу
 event-knocked-classic = { $name }: стучу
@@ -315,6 +317,7 @@ alert-teams_need_four = Пары бывают только вчетвером.
 alert-illegal = Так сходить нельзя.
 alert-not_in_game = Вы не играете в этой партии.
 alert-stale = Эта кнопка устарела: игра ушла дальше.
+alert-answered = На этот вопрос уже ответили.
 alert-finished = Эта партия уже закончилась.
 alert-not_your_turn = Сейчас ходит { $name }.
 
@@ -462,8 +465,8 @@ notice-scored_as_timeout =
     В зачёт партия идёт как при тайм-ауте. { $loser }
     Очки и рейтинг:
     { $lines }
-table-surrendered = 🏳 { $name } сдаётся. Партия окончена.
-hand-surrendered = 🏳 { $name } сдаётся. Партия окончена.
+table-surrendered = 🏳 { $name } сдаётся.
+hand-surrendered = 🏳 { $name } сдаётся.
 vote-title =
     🗳 <b>{ $name } предлагает отменить игру.</b>
     Сразу отменить может только создатель или админ чата, поэтому решаем голосованием.

@@ -51,14 +51,18 @@ def surrender_confirm_keyboard(
 
 
 def ended_view(
-    view: MatchView, culprit: int | None = None, points: Sequence[int] = ()
+    view: MatchView,
+    culprit: int | None = None,
+    points: Sequence[int] = (),
+    gave_up: int | None = None,
 ) -> MatchView:
     """A match that ended before its engine finished it (/surrender, /cancel, a vote), as
     its messages show it (issue 15, item 4): over, nobody to move, nothing legal. With an
     abandonment (K-11's timeout rule: `culprit` the first to abandon, `points` every
     seat's points then) the culprit's side is the loser (the козёл where points are bad)
-    and the side(s) best placed by those points, never the culprit's, the winners, as
-    the stats count it (`storage.stats`); a match cancelled with nobody to blame has
+    and the side(s) best placed by those points, never the culprit's nor that of
+    `gave_up` (a seat that surrendered after the culprit abandoned), the winners, as the
+    stats count it (`storage.stats`); a match cancelled with nobody to blame has
     neither. A view the engine finished is returned as it is."""
     if view.over:
         return view
@@ -66,8 +70,9 @@ def ended_view(
     winners: tuple[int, ...] = ()
     if culprit is not None and len(points) == view.players:
         losers = (view.side_of(culprit),)
+        no_win = {*losers, *(() if gave_up is None else (view.side_of(gave_up),))}
         others = {
-            side: points[seats[0]] for side, seats in enumerate(view.sides) if side not in losers
+            side: points[seats[0]] for side, seats in enumerate(view.sides) if side not in no_win
         }
         if others:
             pick = min if view.ruleset.game.points_are_bad else max

@@ -117,9 +117,8 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
     tail = [" · ".join(facts)] if facts else []
     events = recent_events(view)
     if events:
-        tail.append(
-            " → ".join(html.escape(event_text(e, names, game.key.value, lang)) for e in events)
-        )
+        moves = " → ".join(html.escape(event_text(e, names, game.key.value, lang)) for e in events)
+        tail.append(t("table.recent", lang, moves=moves))
     if tail:
         lines.extend(["", *tail])
     return "\n".join(lines)

@@ -147,7 +147,7 @@ def test_several_doubles_at_once_are_one_move_and_closed_ends_are_counted() -> N
     view = dataclasses.replace(view, round=dataclasses.replace(view.round, layout=layout.view()))
     caption = presenter.table_caption(view, NAMES[:2], Lang.RU)
     assert "🔒 закрыт 1 конец" in caption
-    assert caption.endswith("Маша ходит → Олег &lt;3 кладёт 2 дубля")
+    assert caption.endswith("Последние ходы: Маша кладёт кость → Олег &lt;3 кладёт 2 дубля")
     assert "Олег <3 lays 2 doubles".replace("<", "&lt;") in presenter.table_caption(
         view, NAMES[:2], Lang.EN
     )

@@ -160,7 +160,13 @@ async def test_a_surrender_after_someone_left_says_who_is_the_goat_and_gains_not
     assert (first.seat, first.reason.value, first.surrendered) == (1, "left", 0)
     assert "🐐 Козёл: Боб." in notice.content
     assert f"Алиса: {first.points[0]} · +0" in notice.content
-    assert bot.stored("SELECT seat, goat, rating_gain FROM stat_seats ORDER BY seat") == [
-        (0, 0, 0),
-        (1, 1, 0),
+    # Алиса gave up: no rating, no win, and the table says so once, with nobody's win.
+    assert bot.stored("SELECT seat, goat, rating_gain, won FROM stat_seats ORDER BY seat") == [
+        (0, 0, 0, 0),
+        (1, 1, 0, 0),
     ]
+    table = game.table
+    assert table is not None
+    await game.group.wait_for_message(lambda m: m is table and "🏳 Алиса сдаётся." in m.content)
+    assert table.content.count("Партия окончена.") == 1, table.content
+    assert "🐐 Козёл: Боб" in table.content and "Победа" not in table.content
