@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from domino.tiles import ALL_TILES
 from tests.e2e.fault_tools import tile_pattern
 from tests.e2e.harness import assert_hands_private, dealt_hands, open_game, play_until, running_bot
 from tests.fakegram import FakeTelegram
@@ -38,11 +39,13 @@ async def test_a_match_played_at_debug_level_logs_no_tile_and_no_seed(
     assert match.over
     log = bot.log()
     debug_lines = sum(" DEBUG " in line for line in log.splitlines())
-    tiles = {tile for hands in dealt_hands(match) for held in hands.values() for tile in held}
-    print(f"\ndebug log: {len(log.splitlines())} lines, {debug_lines} at DEBUG, {len(tiles)} tiles")
+    held = {tile for hands in dealt_hands(match) for seat in hands.values() for tile in seat}
+    print(f"\ndebug log: {len(log.splitlines())} lines, {debug_lines} at DEBUG, {len(held)} held")
     assert debug_lines > 0  # the level was on
-    assert len(tiles) == 28  # every tile was in some hand at some time
-    patterns = [tile_pattern(tile) for tile in sorted(tiles)]
+    assert len(held) > 20  # most tiles were in some hand at some time
+    # Every tile is searched for: one never dealt to a hand lay in the bazaar, secret too
+    # (a random match may leave one there all match long: the CI failure of this stop).
+    patterns = [tile_pattern(str(tile)) for tile in ALL_TILES]
     for line in log.splitlines():
         text = re.sub(r"^\S+ \S+ ", "", line)  # the timestamp
         assert not any(p.search(text) for p in patterns), f"a tile in the log: {line[:300]}"
