@@ -100,7 +100,9 @@ def test_texts_keep_leading_spaces_and_line_breaks() -> None:
     assert t("table.team_score", Lang.RU, names="А + Б", score="+12") == "   пара А + Б: +12"
     loser = t("loser.kozel", Lang.EN, names="A")
     surrendered = t("notice.surrendered", Lang.EN, name="A", loser=loser, lines="x\ny")
-    assert surrendered == "🏳 A gives up. 🐐 Goat: A.\nPoints and rating (as if the time had run out):\nx\ny"
+    assert surrendered == (
+        "🏳 A gives up. 🐐 Goat: A.\nPoints and rating (as if the time had run out):\nx\ny"
+    )
 
 
 @pytest.mark.parametrize(
