@@ -16,7 +16,7 @@ One run each, printed with their 95% intervals, n and the issue's targets:
 2. Decision time per level (median, p95; CPU and wall ms), every decision of those
    ladder runs, one process per job.
 3. The hard level at 50 concurrent games through the bot's own thinker
-   (`bot.thinker.Thinker`: its process pool, one worker by default, and its deadline,
+   (`bot.thinker.Thinker`: its process pool, two workers by default, and its deadline,
    medium deciding when the answer is late): 50 Козёл matches at once, in each a
    person (greedy, after a think time of 1-5 s) and three hard computers; the time
    from request to decision (wall ms, median and p95) and the share of fallbacks.
