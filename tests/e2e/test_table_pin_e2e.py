@@ -133,14 +133,18 @@ async def test_a_table_buried_by_chatter_is_sent_anew_at_the_next_rounds_start(
         lambda: all((table_link_of(game, k) or "").endswith(link) for k in range(2))
     )
     await settle(fakegram)
-    # Once a round: nothing sent anew since, the picture above the chatter only edited.
+    # At most once a round: the first table, the one sent anew above the chatter, and one
+    # more only at the start of a round a round's end picture buried (a short round can
+    # end meanwhile, a fish of the deal: the CI failure of this stop); never twice in a
+    # round.
     tables = [
-        call
+        (call, found)
         for call in fakegram.transcript.calls("sendPhoto", ok=True)
         if call.result["message_id"] >= first.message_id
-        and ROUND_NO.search(call.result.get("caption", ""))
+        and (found := ROUND_NO.search(call.result.get("caption", ""))) is not None
     ]
-    assert len(tables) == 2, [call.line() for call in tables]
+    rounds = [int(found.group(1)) for _, found in tables]
+    assert len(tables) >= 2 and rounds == sorted(set(rounds)), [c.line() for c, _ in tables]
     assert_hands_private(fakegram, bot.stored_match(), {0: alice.id, 1: bob.id})
 
 
