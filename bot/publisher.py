@@ -223,6 +223,9 @@ class Publisher:
         """Forget what is cached about a game that changed behind our back (a migrated chat)."""
         self._games.pop(game_id)
         self._messages.pop(game_id)
+        self._stored.pop(game_id)
+        self._table_rounds.pop(game_id)
+        self._pinned.pop(game_id)
 
     async def idle(self) -> None:
         """Wait until every message and announcement is up to date (tests, shutdown)."""

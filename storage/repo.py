@@ -168,15 +168,21 @@ async def get_chat(db: Reader, chat_id: int) -> ChatRecord | None:
 
 
 # Everything that names a group by its chat id, besides `chats` and `games`.
-_CHAT_TABLES = ("messages", "outbox", "cancel_votes", "stat_matches", "stat_seats")
+_CHAT_TABLES = ("outbox", "cancel_votes", "stat_matches", "stat_seats")
 
 
 async def move_chat(tx: Transaction, old_id: int, new_id: int) -> list[int]:
     """A group became a supergroup with the id `new_id`: the chat, its settings, its
-    games and everything that names it (messages, announcements still owed, votes,
-    stats) move there. If the supergroup wrote first (a command raced the service
-    message), its row takes the group's settings and the group's row goes. Returns the
-    ids of the games now in the supergroup."""
+    games and everything that names it (announcements still owed, votes, stats) move
+    there. If the supergroup wrote first (a command raced the service message), its row
+    takes the group's settings and the group's row goes. Returns the ids of the games
+    now in the supergroup.
+
+    The group's messages stay behind in the old group: their ids number the old chat's
+    messages, and the supergroup numbers its own from 1, so a table kept under its old
+    id would edit whatever the bot sent there under that id (a round's end picture, seen
+    in the e2e). Their records (the lobby, the table) are forgotten, and a vote's
+    message too: they are sent anew in the supergroup."""
     if await get_chat(tx, new_id) is None:
         await tx.execute("UPDATE chats SET id = ? WHERE id = ?", (new_id, old_id))
     else:
@@ -187,6 +193,8 @@ async def move_chat(tx: Transaction, old_id: int, new_id: int) -> list[int]:
         )
     await tx.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
     await tx.execute("DELETE FROM chats WHERE id = ?", (old_id,))
+    await tx.execute("DELETE FROM messages WHERE chat_id = ?", (old_id,))
+    await tx.execute("UPDATE cancel_votes SET message_id = NULL WHERE chat_id = ?", (old_id,))
     for table in _CHAT_TABLES:
         await tx.execute(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
     rows = await tx.fetch_all("SELECT id FROM games WHERE chat_id = ?", (new_id,))
