@@ -145,15 +145,10 @@ class TurnTimers:
         """The deadline the turn `game` now stands at gets, if a person is to move and
         the group times turns: computed inside the move's transaction and stored by
         the same statement as the move (issue 16), then followed (`follow`) as is."""
-        match = game.match
-        if (
-            self._closing
-            or game.status is not GameStatus.PLAYING
-            or match is None
-            or match.turn is None
-            or game.seats[match.turn].by_computer
-        ):
+        turn = self._person_turn(game)
+        if turn is None:
             return None
+        match, _ = turn
         seconds = turn_seconds(self.settings.of(game.chat_id).turn_timer, match)
         if seconds is None:
             return None
@@ -161,10 +156,9 @@ class TurnTimers:
         moment = datetime.fromtimestamp(self.clock() + limit, UTC)
         return TurnDeadline(game.id, len(match.log), moment, limit)
 
-    def _follow_turn(self, game: GameRecord) -> None:
-        previous = self._games.get(game.id)
-        if previous is not None and previous.version > game.version:
-            return  # an older record arriving late
+    def _person_turn(self, game: GameRecord) -> tuple[Match, int] | None:
+        """The match and the seat to move, if `game` is running with a person to move (a
+        turn the timer may time) and the timers are not closing."""
         match = game.match
         if (
             self._closing
@@ -173,12 +167,22 @@ class TurnTimers:
             or match.turn is None
             or game.seats[match.turn].by_computer
         ):
+            return None
+        return match, match.turn
+
+    def _follow_turn(self, game: GameRecord) -> None:
+        previous = self._games.get(game.id)
+        if previous is not None and previous.version > game.version:
+            return  # an older record arriving late
+        turn = self._person_turn(game)
+        if turn is None:
             self._stop(game.id)
             if game.status is GameStatus.PLAYING:
                 self._games[game.id] = game
             return
         self._games[game.id] = game
-        move, seat = len(match.log), match.turn
+        match, seat = turn
+        move = len(match.log)
         running = self._clocks.get(game.id)
         if running is not None and running.move == move and running.seat == seat:
             return  # the same turn (another change, such as a notice): its deadline stands
