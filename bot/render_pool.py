@@ -6,7 +6,7 @@ picture's inputs (a `MatchView`, names, a language: plain frozen dataclasses tha
 pickle) to a small process pool and awaits the PNG bytes, so the loop only ever awaits a
 future. The pool follows `bot.thinker`'s: a 'forkserver' context by default (the bot's
 process, with its threads, is never forked), each worker ends with the bot even when
-the bot is killed (`bot.thinker._die_with_bot`). It is made at the first picture, so the
+the bot is killed (`bot.worker_pool`). It is made at the first picture, so the
 start-up does not pay for it, and shut down by `close` with the bot.
 
 A renderer goes to the pool by name, so it must be a module-level function a worker can
@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
-from bot.thinker import _die_with_bot
+from bot import worker_pool
 
 if TYPE_CHECKING:
     from domino.round import Round
@@ -93,9 +93,7 @@ class RenderPool:
 
     def processes(self) -> list[multiprocessing.process.BaseProcess]:
         """The pool's worker processes now (for the tests)."""
-        if self._pool is None:
-            return []
-        return list(self._pool._processes.values())  # no public accessor
+        return worker_pool.processes(self._pool)
 
     async def draw(self, renderer: Callable[..., bytes], *args: Any) -> bytes:
         """The PNG bytes `renderer(*args)` makes, drawn in the pool when it can be."""
@@ -122,12 +120,7 @@ class RenderPool:
             return self._pool
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context(self.method),
-            initializer=_die_with_bot,
-            initargs=(os.getpid(),),
-        )
+        pool = worker_pool.new_pool(self.workers, self.method)
         # Processes start at the first task: started here, on this thread, not on the loop.
         concurrent.futures.wait([pool.submit(os.getpid) for _ in range(self.workers)])
         log.info("render pool: %d %s worker(s) up", self.workers, self.method)
@@ -148,10 +141,7 @@ class RenderPool:
         self._closed = True
         pool, self._pool = self._pool, None
         if pool is not None:
-            try:
-                await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
-            except RuntimeError:  # no thread left to wait in (the loop is closing)
-                pool.shutdown(wait=False, cancel_futures=True)
+            await worker_pool.shut_down(pool)
         self.close_thread()
 
     def close_thread(self) -> None:

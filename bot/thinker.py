@@ -42,6 +42,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from bot import worker_pool
 from domino.actions import Action
 from domino.ai import Computer, Decision, Level, computer
 from domino.ladder import percentile
@@ -66,34 +67,6 @@ KEPT_TIMES = 100_000  # decision times kept per level (the oldest are forgotten)
 # What a worker sends back: the action, the reason and its numbers (a `Decision`'s
 # read-only `args` mapping does not pickle); None when its deadline had already passed.
 Searched = tuple[Action, str, dict[str, int]] | None
-
-
-def _die_with_bot(bot_pid: int) -> None:
-    """In a worker: end as soon as the bot's process is gone, even killed (SIGKILL, a
-    crash), so no searching worker outlives it. A worker's parent is the fork server,
-    not the bot, and it holds the pool's pipes itself, so nothing else would tell it:
-    a daemon thread waits on the bot's process (a Linux pidfd; elsewhere it looks
-    once a second)."""
-    import select
-    import threading
-
-    def watch() -> None:
-        try:
-            handle = os.pidfd_open(bot_pid)
-        except (AttributeError, OSError):
-            while True:
-                try:
-                    os.kill(bot_pid, 0)
-                except ProcessLookupError:
-                    break
-                except PermissionError:
-                    pass
-                time.sleep(1.0)
-        else:
-            select.select([handle], [], [])
-        os._exit(0)
-
-    threading.Thread(target=watch, name="bot-watch", daemon=True).start()
 
 
 def _search(view: MatchView, seed: int, deadline: float, share: float | None = None) -> Searched:
@@ -177,17 +150,10 @@ class Thinker:
 
     def processes(self) -> list[multiprocessing.process.BaseProcess]:
         """The pool's worker processes now (for the tests: they end with `stop`)."""
-        if self._pool is None:
-            return []
-        return list(self._pool._processes.values())  # no public accessor
+        return worker_pool.processes(self._pool)
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        return concurrent.futures.ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context(self.method),
-            initializer=_die_with_bot,
-            initargs=(os.getpid(),),
-        )
+        return worker_pool.new_pool(self.workers, self.method)
 
     def _spawn(self) -> tuple[concurrent.futures.ProcessPoolExecutor, list[BaseException]]:
         """In a thread (starting processes blocks): a new pool, every worker warmed up
@@ -250,10 +216,7 @@ class Thinker:
             await asyncio.wait([starting])
         pool, self._pool = self._pool, None
         if pool is not None:
-            try:
-                await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
-            except RuntimeError:  # no thread left to wait in (the loop is closing)
-                pool.shutdown(wait=False, cancel_futures=True)
+            await worker_pool.shut_down(pool)
         log.info("thinker: %s", self.summary())
 
     def inline(self, level: Level) -> Computer:
