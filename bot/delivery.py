@@ -1,16 +1,13 @@
 """What the publisher, the announcer and the vote board share about bringing a message to
 Telegram: what a message shows, hashed (`digest_of`); a text message sent once, then
-edited; the one thread that draws pictures; Telegram's answers that mean "try again
+edited; Telegram's answers that mean "try again
 after a pause", "the group refuses the bot" and "the group moved to a supergroup"."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from aiogram.exceptions import (
@@ -113,19 +110,3 @@ def seat_names(game: GameRecord, lang: Lang) -> list[str]:
         )
         for seat in game.seats
     ]
-
-
-class Painter:
-    """Draws pictures on one thread of its own: the event loop keeps answering presses
-    meanwhile (Pillow lets go of the GIL while it encodes), and one thread keeps the
-    shared fonts safe."""
-
-    def __init__(self) -> None:
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
-
-    async def draw(self, renderer: Callable[..., bytes], *args: Any) -> bytes:
-        return await asyncio.get_running_loop().run_in_executor(self._thread, renderer, *args)
-
-    def close(self) -> None:
-        """Release the drawing thread (once nothing is drawn any more)."""
-        self._thread.shutdown(wait=False, cancel_futures=True)
