@@ -11,16 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import LobbyAction, LobbyOption
 from bot.effects import Done
 from bot.usecases import Answer
-from domino.players import GreedyPlayer
-from domino.variants import find_variant
 from storage import db as storage_db
 from storage.db import Database
-from storage.records import GameStatus
-from tests.bot.app_setup import ALICE, CHAT, FakeTime, Setup, make, no_admin, settle
-from tests.bot.test_play import alice_to_move, button_of
+from storage.records import GameRecord, GameStatus
+from tests.bot.app_setup import FakeTime, Setup, make, settle
+from tests.bot.test_play import greedy_press, quiet, start_against_a_computer
 
 MOST_STATEMENTS = 4  # the issue's bound: load the game and its seats, save, one more
 PRESSES = 12
@@ -32,14 +29,7 @@ async def against_a_computer(tmp_path: Path) -> AsyncIterator[Setup]:
     setup = make(database, FakeTime(), seed=3)
     await setup.app.resume()
     try:
-        await setup.app.people.remember(ALICE, can_message=True)
-        assert await setup.run(setup.app.lobby.open(CHAT, ALICE, find_variant("kozel"))) is None
-        for action, option in [
-            (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
-            (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
-            (LobbyAction.START, LobbyOption.NONE),
-        ]:
-            await setup.run(setup.app.lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+        await start_against_a_computer(setup)
         await settle()
         yield setup
     finally:
@@ -47,29 +37,22 @@ async def against_a_computer(tmp_path: Path) -> AsyncIterator[Setup]:
         await database.close()
 
 
-async def quiet(setup: Setup) -> None:
-    """Nothing else runs: the computers moved, every message is up to date."""
-    while True:
-        await settle()
-        await setup.app.publisher.idle()
-        if await alice_to_move(setup) or (await setup.game()).status is not GameStatus.PLAYING:
-            return
+async def alices_turn(setup: Setup) -> GameRecord | None:
+    """The game once all is quiet at Алиса's turn; None once it is over."""
+    await quiet(setup)
+    game = await setup.game()
+    return game if game.status is GameStatus.PLAYING else None
 
 
 async def test_a_press_is_one_transaction_in_one_hop(against_a_computer: Setup) -> None:
     setup = against_a_computer
     costs: list[Counter[str]] = []
     for _ in range(PRESSES):
-        await quiet(setup)
-        game = await setup.game()
-        if game.status is not GameStatus.PLAYING:
+        game = await alices_turn(setup)
+        if game is None:
             break
-        assert game.match is not None
-        kind, tile, end = button_of(GreedyPlayer().choose(game.match.view(0)))
         before = storage_db.WORK.copy()
-        done: Done[Answer] = await setup.app.playing.press(
-            game.id, ALICE, len(game.match.log), kind, tile, end
-        )
+        done: Done[Answer] = await setup.app.playing.press(*greedy_press(game))
         costs.append(storage_db.WORK - before)
         assert not done.value.alert, done.value
         await setup.app.dispatch.carry_out(done.effects)
@@ -83,13 +66,10 @@ async def test_a_computers_move_is_one_transaction_in_one_hop(against_a_computer
     setup = against_a_computer
     measured = 0
     for _ in range(PRESSES):
-        await quiet(setup)
-        game = await setup.game()
-        if game.status is not GameStatus.PLAYING:
+        game = await alices_turn(setup)
+        if game is None:
             break
-        assert game.match is not None
-        kind, tile, end = button_of(GreedyPlayer().choose(game.match.view(0)))
-        done = await setup.app.playing.press(game.id, ALICE, len(game.match.log), kind, tile, end)
+        done = await setup.app.playing.press(*greedy_press(game))
         moved = await setup.game()
         assert moved.match is not None
         if moved.status is not GameStatus.PLAYING or moved.match.turn == 0:

@@ -63,14 +63,7 @@ async def playing(tmp_path: Path, game: str, wanted: type[Action]) -> AsyncItera
     setup.app.thinker.new_seed = lambda: COMPUTER_SEED  # the computer as simulated
     await setup.app.resume()
     try:
-        await setup.app.people.remember(ALICE, can_message=True)
-        assert await setup.run(setup.app.lobby.open(CHAT, ALICE, find_variant(game))) is None
-        for action, option in [
-            (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
-            (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
-            (LobbyAction.START, LobbyOption.NONE),
-        ]:
-            await setup.run(setup.app.lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+        await start_against_a_computer(setup, game)
         await settle()
         yield setup
     finally:
@@ -90,9 +83,39 @@ async def closing(tmp_path: Path) -> AsyncIterator[Setup]:
         yield setup
 
 
+async def start_against_a_computer(setup: Setup, game: str = "kozel") -> None:
+    """Алиса opens a lobby of `game` in CHAT, makes it two seats, adds a computer and
+    starts it (the first game of the database: id 1)."""
+    await setup.app.people.remember(ALICE, can_message=True)
+    assert await setup.run(setup.app.lobby.open(CHAT, ALICE, find_variant(game))) is None
+    for action, option in [
+        (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
+        (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
+        (LobbyAction.START, LobbyOption.NONE),
+    ]:
+        await setup.run(setup.app.lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+
+
 async def alice_to_move(setup: Setup) -> bool:
     game = await setup.game()
     return game.match is not None and game.match.turn == 0
+
+
+async def quiet(setup: Setup) -> None:
+    """Nothing else runs: the computer moved, every message is up to date (Алиса to
+    move, or the game over)."""
+    while True:
+        await settle()
+        await setup.app.publisher.idle()
+        if await alice_to_move(setup) or (await setup.game()).status is not GameStatus.PLAYING:
+            return
+
+
+def greedy_press(game: GameRecord) -> tuple[int, Person, int, MoveKind, int, str]:
+    """The arguments of `Playing.press` for Алиса's greedy move in `game` (her turn)."""
+    assert game.match is not None
+    kind, tile, end = button_of(GreedyPlayer().choose(game.match.view(0)))
+    return game.id, ALICE, len(game.match.log), kind, tile, end
 
 
 async def play_until_alice_may(setup: Setup, wanted: type[Action]) -> GameRecord:

@@ -30,7 +30,6 @@ from aiogram.methods import (
 from aiogram.types import BufferedInputFile, Chat, Message, PhotoSize
 
 from bot import game_messages, perf
-from bot.callbacks import LobbyAction, LobbyOption
 from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
 from bot.inbox import Inbox
@@ -39,23 +38,17 @@ from bot.people import People
 from bot.publisher import Publisher, Target
 from bot.timers import TurnClock
 from domino.match import Match
-from domino.players import GreedyPlayer
-from domino.variants import find_variant
 from domino.views import MatchView
 from storage import repo
 from storage.db import Database
 from storage.records import GameRecord, GameStatus, Role
 from tests.bot.app_setup import (
-    ALICE,
-    CHAT,
     FakeTelegram,
     FakeTime,
     Setup,
     make,
-    no_admin,
-    settle,
 )
-from tests.bot.test_play import alice_to_move, button_of
+from tests.bot.test_play import greedy_press, quiet, start_against_a_computer
 from tests.bot.test_publisher import GROUP, MASHA, OLEG, playing_game
 
 NOW = 1_800_000_000.0
@@ -303,35 +296,16 @@ async def test_after_a_restart_the_picture_shown_is_known_by_its_stored_file_id(
     restarted.publisher.close()
 
 
-async def quiet(setup: Setup) -> None:
-    """Nothing else runs: the computer moved, every message is up to date."""
-    while True:
-        await settle()
-        await setup.app.publisher.idle()
-        if await alice_to_move(setup) or (await setup.game()).status is not GameStatus.PLAYING:
-            return
-
-
 async def started_against_a_computer(db: Database) -> Setup:
     """Алиса against a computer at Козёл, a few moves in, at her turn, all shown."""
     setup = make(db, FakeTime(), seed=3)
     await setup.app.resume()
-    await setup.app.people.remember(ALICE, can_message=True)
-    assert await setup.run(setup.app.lobby.open(CHAT, ALICE, find_variant("kozel"))) is None
-    for action, option in [
-        (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
-        (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
-        (LobbyAction.START, LobbyOption.NONE),
-    ]:
-        await setup.run(setup.app.lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+    await start_against_a_computer(setup)
     for _ in range(PRESSES):
         await quiet(setup)
         game = await setup.game()
         assert game.match is not None and game.status is GameStatus.PLAYING
-        kind, tile, end = button_of(GreedyPlayer().choose(game.match.view(0)))
-        await setup.run(
-            setup.app.playing.press(game.id, ALICE, len(game.match.log), kind, tile, end)
-        )
+        await setup.run(setup.app.playing.press(*greedy_press(game)))
     await quiet(setup)
     return setup
 
