@@ -127,6 +127,8 @@ def first_leader_masks(ruleset: Ruleset, masks: Sequence[int]) -> tuple[int, Til
     """`first_leader` on hands given as bitmasks."""
     if ruleset.opening is Opening.TURNED_TILE:
         raise DominoError("the first leader of S-2 comes from the turned tiles: turned_leader")
+    if ruleset.opening is Opening.RANDOM_LEADER:
+        raise DominoError("the first leader of F-1 is drawn by lot (Round.start): name the leader")
     for candidate in _OPENING_DOUBLES[ruleset.opening, ruleset.blank_may_open]:
         bit = candidate.bit
         for seat, mask in enumerate(masks):

@@ -275,16 +275,17 @@ class SpinnerLayout(Layout):
     """
 
     kind = LayoutKind.SPINNER
+    any_double: ClassVar[bool] = False
+    """F-2: the first double played is the spinner wherever it lies (`FirstDoubleLayout`)."""
 
     def __init__(self) -> None:
         super().__init__()
         self._ends: dict[End, int] = {}  # open end -> pip showing
+        self._spinner: Placement | None = None
 
     @property
     def spinner(self) -> Placement | None:
-        if self._placements and self._placements[0].is_double:
-            return self._placements[0]
-        return None
+        return self._spinner
 
     def open_ends(self) -> tuple[tuple[End, int], ...]:
         return tuple((end, self._ends[end]) for end in End if end in self._ends)
@@ -309,18 +310,38 @@ class SpinnerLayout(Layout):
                 ends[end] = placement.outer
         else:
             raise _no_end_error(tile, end, self.open_ends(), self._closed)
-        first = self._placements[0] if self._placements else placement
-        if first.is_double and End.UP not in ends and End.UP not in self._closed:
-            arms = {p.end for p in self._placements} | {placement.end}
-            if End.LEFT in arms and End.RIGHT in arms:
-                ends[End.UP] = ends[End.DOWN] = first.tile.low
+        if (
+            self._spinner is None
+            and tile.is_double
+            and not closed
+            and (placement.end is None or (self.any_double and placement.end in _SIDES))
+        ):
+            self._spinner = placement
+        spinner = self._spinner
+        if (
+            spinner is not None
+            and End.UP not in ends
+            and End.UP not in self._closed
+            and self._flanked(spinner, placement)
+        ):
+            ends[End.UP] = ends[End.DOWN] = spinner.tile.low
         self._record(placement, tuple((e, SUIT_MASK[pip]) for e, pip in self.open_ends()))
         return placement
 
+    def _flanked(self, spinner: Placement, placement: Placement) -> bool:
+        """Whether tiles now lie on both sides of the spinner (C-10): an opening spinner
+        needs one on LEFT and one on RIGHT; one laid on an arm (F-2) touches a tile on
+        its inner side already and needs one beyond it, on the same arm."""
+        if spinner.end is None:
+            arms = {p.end for p in self._placements} | {placement.end}
+            return End.LEFT in arms and End.RIGHT in arms
+        return placement.end is spinner.end and placement.seq > spinner.seq
+
     def copy(self) -> SpinnerLayout:
-        new = SpinnerLayout.__new__(SpinnerLayout)
+        new = type(self).__new__(type(self))
         self._copy_into(new)
         new._ends = dict(self._ends)
+        new._spinner = self._spinner
         return new
 
     def arms(self) -> tuple[tuple[End, tuple[Placement, ...]], ...]:
@@ -328,6 +349,19 @@ class SpinnerLayout(Layout):
             return ()
         ends = [end for end in End if end in self._ends or end in self._closed]
         return tuple((end, tuple(p for p in self._placements if p.end is end)) for end in ends)
+
+
+_SIDES = (End.LEFT, End.RIGHT)
+
+
+class FirstDoubleLayout(SpinnerLayout):
+    """F-2 (All Fives): the first double played is the spinner, whether it opens the
+    round or is laid later on LEFT or RIGHT (an off-centre spinner). Until then the table
+    is a line; the spinner opens UP and DOWN, showing its pip, once a tile lies beyond it
+    (its inner side touches the line already). Later doubles lie across as usual."""
+
+    kind = LayoutKind.FIRST_DOUBLE
+    any_double = True
 
 
 def layout_of(kind: LayoutKind, placements: Iterable[Placement]) -> Layout:
@@ -341,9 +375,11 @@ def layout_of(kind: LayoutKind, placements: Iterable[Placement]) -> Layout:
 
 
 def new_layout(kind: LayoutKind) -> Layout:
-    """An empty layout of the given kind (C-4 line, C-10 spinner)."""
+    """An empty layout of the given kind (C-4 line, C-10 spinner, F-2 first double)."""
     if kind is LayoutKind.LINE:
         return LineLayout()
     if kind is LayoutKind.SPINNER:
         return SpinnerLayout()
+    if kind is LayoutKind.FIRST_DOUBLE:
+        return FirstDoubleLayout()
     raise BadRuleset(f"unknown layout kind {kind!r}")

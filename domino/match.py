@@ -10,9 +10,11 @@ the whole match, while the tiles of one round say nothing about the next.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
+import operator
 import random
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -32,9 +34,10 @@ from domino.scoring import (
     score_round,
     side_of,
     sides_for,
+    written_result,
 )
 from domino.tiles import Tile
-from domino.views import Account, MatchView, OutcomeKind, RoundOutcome, RoundResult
+from domino.views import Account, MatchView, OutcomeKind, RoundOutcome, RoundResult, Scored
 
 FORMAT_VERSION = 2
 """Version of `Match.to_json`: the ruleset, the seed, the action log and the results."""
@@ -99,7 +102,9 @@ class Match:
         "_results",
         "_round",
         "_round_no",
+        "_round_points",
         "_ruleset",
+        "_scored",
         "_scores",
         "_seed",
         "_sides",
@@ -132,6 +137,8 @@ class Match:
         self._scores = last.after if last else initial_scores(ruleset, len(self._sides))
         self._eggs = last.eggs_after if last else 0
         self._log = list(log)
+        self._round_points = (0,) * len(self._sides)  # F-3: scored in play this round
+        self._scored: Scored | None = None  # F-3: the round's last move that scored
         deciders = match_deciders(ruleset, self._scores)
         self._over = bool(deciders)
         bad = ruleset.game.points_are_bad
@@ -243,6 +250,9 @@ class Match:
         )
         for entry in entries:
             round_.apply(entry.action, entry.seat)
+        outcome = self._results[round_no - 1].outcome
+        if outcome.kind is OutcomeKind.REACHED:
+            round_.stop(outcome.seat)  # F-6: it stopped where a move reached the target
         return round_
 
     @property
@@ -316,9 +326,49 @@ class Match:
         event = self._round.apply(action, seat)
         assert mover is not None  # the round accepted an action, so someone was to move
         self._log.append(LoggedAction(self._round_no, mover, action))
+        game = self._ruleset.game
+        if game.scores_in_play and type(event) is Played:
+            self._score_in_play(game.move_points(self._ruleset, self._round.layout.view()), mover)
         if self._round.over:
             self._end_round()
+        elif self._scored is not None and match_deciders(self._ruleset, self._scores):
+            self._end_at_target(mover)
         return event
+
+    def _score_in_play(self, scored: tuple[int, int], mover: int) -> None:
+        """F-3: the mover's side scores what the move made, at once."""
+        points, count = scored
+        if not points:
+            return
+        side = self.side_of(mover)
+        self._scores = tuple(
+            Account(account.recorded + points, account.remembered, account.opened)
+            if index == side
+            else account
+            for index, account in enumerate(self._scores)
+        )
+        self._round_points = tuple(
+            total + points if index == side else total
+            for index, total in enumerate(self._round_points)
+        )
+        self._scored = Scored(mover, points, count)
+
+    def _round_start(self) -> tuple[Account, ...]:
+        """The accounts as the current round began (before any point it scored in play)."""
+        if self._results:
+            return self._results[-1].after
+        return initial_scores(self._ruleset, len(self._sides))
+
+    def _end_at_target(self, mover: int) -> None:
+        """F-6: a move scored the target in play: the round stops where it stands, its
+        line holds the points scored in it, and the match is decided."""
+        ended = self._round
+        ended.stop(mover)
+        assert ended.outcome is not None
+        result = written_result(
+            self._round_no, ended.outcome, self._round_start(), self._round_points
+        )
+        self._close_round(result, ended)
 
     def draw_until_playable(self, seat: int) -> tuple[Tile, ...]:
         """C-6: `seat` draws one tile at a time until one fits or nothing is left to draw;
@@ -380,25 +430,40 @@ class Match:
         result = score_round(
             self._ruleset, self._round_no, outcome, self._scores, self._eggs, hands, last.tile
         )
-        self._results.append(result)
-        self._scores = result.after
-        self._eggs = result.eggs_after
-        self._finished_round = ended
-        deciders = match_deciders(self._ruleset, self._scores)
-        if deciders:
-            self._over = True
-            if self._ruleset.game.points_are_bad:
-                self._losers = deciders
-            else:
-                self._winners = deciders
+        if any(self._round_points):  # F-3: the line shows the points scored in play too
+            result = dataclasses.replace(
+                result,
+                before=self._round_start(),
+                points=tuple(map(operator.add, result.points, self._round_points)),
+            )
+        if not self._close_round(result, ended):
             return
         self._round_no += 1
+        self._round_points = (0,) * len(self._sides)
+        self._scored = None
         self._round = Round.start(
             self._ruleset,
             self._players,
             round_rng(self._seed, self._round_no),
             leader=next_leader(self._ruleset, outcome, hands),
         )
+
+    def _close_round(self, result: RoundResult, ended: Round) -> bool:
+        """Write the ended round's line; decide the match if a side is at the target
+        (K-10, T-6, F-6). Whether the match goes on."""
+        self._results.append(result)
+        self._scores = result.after
+        self._eggs = result.eggs_after
+        self._finished_round = ended
+        deciders = match_deciders(self._ruleset, self._scores)
+        if not deciders:
+            return True
+        self._over = True
+        if self._ruleset.game.points_are_bad:
+            self._losers = deciders
+        else:
+            self._winners = deciders
+        return False
 
     def won_by_last_tile(self) -> bool:
         """Whether the tile that ended the last round decided the match: the game scores
@@ -438,6 +503,8 @@ class Match:
             over=self._over,
             losers=self._losers,
             winners=self._winners,
+            round_points=self._round_points,
+            scored=self._scored,
         )
 
     def rating(self) -> tuple[int, ...]:

@@ -164,9 +164,12 @@ class Round:
         """Deal with `rng` (C-11 redeals included) and set up the opening.
 
         `leader` None: the first round, opened per `ruleset.opening` (K-3 / T-2) with a
-        forced tile, or by the seat that turned the highest tile (S-2) with any tile; a
-        seat: a later round that seat opens with any tile (K-4, T-2, S-2).
+        forced tile, by the seat that turned the highest tile (S-2) or by a seat drawn by
+        lot with `rng` before the deal (F-1), with any tile; a seat: a later round that
+        seat opens with any tile (K-4, T-2, S-2, F-1).
         """
+        if leader is None and ruleset.opening is Opening.RANDOM_LEADER:
+            leader = rng.randrange(players)  # F-1: the first leader is drawn by lot
         deal = deal_tiles(ruleset, players, rng, first=leader is None)
         masks = [mask_of_tiles(hand) for hand in deal.hands]
         return cls._dealt(ruleset, players, deal, masks, leader)
@@ -657,6 +660,13 @@ class Round:
         if type(action) is Draw:
             return drawable
         return type(action) is Knock and not drawable
+
+    def stop(self, seat: int) -> None:
+        """F-6: end the round where it stands: `seat`'s move scored the match's target
+        (`OutcomeKind.REACHED`); the hands are kept as they are."""
+        if self.outcome is not None:
+            raise RoundOver("the round is over already")
+        self._finish(OutcomeKind.REACHED, seat)
 
     def _finish(self, kind: OutcomeKind, seat: int) -> None:
         self.outcome = RoundOutcome(kind, seat, self.hand_values())

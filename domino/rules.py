@@ -30,11 +30,14 @@ class Variant(StrEnum):
     SEA_KOZEL = "sea_kozel"  # M: the round's winner writes, the first to 125 wins
     OSEL = "osel"  # O: Козёл on a spinner with double tricks, the one at 125 is the осёл
     SPORT = "sport"  # S: two pairs, the winning pair writes, the first to 200 wins
+    ALL_FIVES = "all_fives"  # F: All Fives / Muggins, multiples of 5 on the ends score
+    THREES_AND_FIVES = "threes_and_fives"  # F-3's option as a game: multiples of 3 and 5
 
 
 class LayoutKind(StrEnum):
     LINE = "line"  # C-4: two open ends
     SPINNER = "spinner"  # C-10: the spinner double is open on four sides
+    FIRST_DOUBLE = "first_double"  # F-2: the first double played is the spinner, anywhere
 
 
 class Opening(StrEnum):
@@ -44,6 +47,7 @@ class Opening(StrEnum):
     LOWEST_DOUBLE_FROM_ONE = "lowest_double_from_one"
     HIGHEST_DOUBLE = "highest_double"  # T-2: 6-6, 5-5 ... 0-0, then highest tile
     TURNED_TILE = "turned_tile"  # S-2: the highest turned tile leads, with any tile
+    RANDOM_LEADER = "random_leader"  # F-1: a seat drawn by lot leads, with any tile
 
 
 class Scoring(StrEnum):
@@ -54,6 +58,7 @@ class Scoring(StrEnum):
     SEA_KOZEL = "sea_kozel"  # M-1 .. M-6
     OSEL = "osel"  # O-5, O-6 (K-6, K-7 with 13, to 125)
     SPORT = "sport"  # S-4 .. S-6
+    ALL_FIVES = "all_fives"  # F-3, F-5, F-6 (threes and fives too)
 
 
 class FishMode(StrEnum):

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from domino import osel, rating, sea_kozel, sport
+from domino import all_fives, osel, rating, sea_kozel, sport
 from domino.errors import DominoError, UnknownVariant
 from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
 from domino.scoring import (
@@ -25,7 +25,7 @@ from domino.scoring import (
     seat_values,
 )
 from domino.tiles import Tile
-from domino.views import Account, OutcomeKind, RoundOutcome, RoundResult
+from domino.views import Account, LayoutView, OutcomeKind, RoundOutcome, RoundResult
 
 
 class GameVariant(ABC):
@@ -47,6 +47,12 @@ class GameVariant(ABC):
     min_written: ClassVar[int] = 0  # M-1: the round's winner writes only from this sum up
     may_close: ClassVar[bool] = False  # O-3: a double laid face down closes its end
     turn_timing: ClassVar[bool] = False  # S-7: K-12's turn times are on by default
+    scores_in_play: ClassVar[bool] = False  # F-3: moves score as they are played
+
+    def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
+        """What the move that left the table as `layout` scores, and the count that
+        scored it (F-3); (0, 0) in games where points come only at the round's end."""
+        return 0, 0
 
     def offers(self, option: str) -> bool:
         """Whether a group may change `option` (a `Ruleset` field) in the lobby."""
@@ -300,7 +306,87 @@ class Sport(GameVariant):
         return sport.score_sport_round(round_no, outcome, before, eggs, values, sides)
 
 
-VARIANTS: tuple[GameVariant, ...] = (Kozel(), Classic(), SeaKozel(), Osel(), Sport())
+class AllFives(GameVariant):
+    """All Fives / Muggins (F-1 .. F-6, `domino.all_fives`): a move that leaves the open
+    ends adding up to a multiple of 5 scores it; going out or a fish scores the other
+    hands rounded to 5; points are good, the first side to the target (250) wins, in the
+    middle of a round if a move gets it there.
+
+    Choice for who opens the next round (F-1: "the previous round's winner"): who went
+    out; after a fish the winning side's seat with the lowest hand, and after a tied fish
+    the fisherman (as Классика's T-2, `domino.scoring.classic_next_leader`)."""
+
+    key = Variant.ALL_FIVES
+    name = "Пятёрки"
+    name_key = "variant.all_fives"
+    rules_key = "rules.all_fives"
+    ruleset = all_fives.ALL_FIVES
+    choices = MappingProxyType({"target": (250, 200, 300)})
+    points_are_bad = False
+    rule_of_13 = False
+    scores_in_play = True
+    threes: ClassVar[bool] = False  # F-3's option: multiples of 3 score too
+    unit: ClassVar[int] = 1  # F-5's points at the round's end are divided by this
+
+    def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
+        """F-3 (`domino.all_fives.end_count`, `move_points`)."""
+        count = all_fives.end_count(layout)
+        return all_fives.move_points(count, threes=self.threes), count
+
+    def seat_values(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> tuple[int, ...]:
+        """F-5: the pips left in each hand, with no special values."""
+        return outcome.hand_values
+
+    def score_round(
+        self,
+        ruleset: Ruleset,
+        round_no: int,
+        outcome: RoundOutcome,
+        before: tuple[Account, ...],
+        eggs: int,
+        values: tuple[int, ...],
+        sides: Sides,
+        *,
+        last_tile: Tile | None = None,
+    ) -> RoundResult:
+        """F-5 (`domino.all_fives.score_round`); there are no eggs."""
+        if eggs:
+            raise DominoError("All Fives has no eggs (K-9 is Козёл's rule)")
+        return all_fives.score_round(round_no, outcome, before, values, sides, unit=self.unit)
+
+    def next_leader(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> int:
+        """F-1: the previous round's winner (see the class docstring)."""
+        return classic_next_leader(ruleset, outcome, hands)
+
+
+class ThreesAndFives(AllFives):
+    """Threes and fives (F-3's option, `domino.all_fives.THREES_AND_FIVES`): a multiple
+    of 3 on the ends scores a third of it, a multiple of 5 a fifth, both add up; the
+    round's end scores in fives; the first side to 61 wins."""
+
+    key = Variant.THREES_AND_FIVES
+    name = "Тройки и пятёрки"
+    name_key = "variant.threes_and_fives"
+    rules_key = "rules.threes_and_fives"
+    ruleset = all_fives.THREES_AND_FIVES
+    choices = MappingProxyType({"target": (61, 121)})
+    threes = True
+    unit = 5
+
+
+VARIANTS: tuple[GameVariant, ...] = (
+    Kozel(),
+    Classic(),
+    SeaKozel(),
+    Osel(),
+    Sport(),
+    AllFives(),
+    ThreesAndFives(),
+)
 """Every game, in the order they are listed."""
 
 _BY_KEY: Mapping[str, GameVariant] = MappingProxyType({v.key.value: v for v in VARIANTS})
@@ -308,7 +394,7 @@ _BY_KEY: Mapping[str, GameVariant] = MappingProxyType({v.key.value: v for v in V
 
 def find_variant(key: str) -> GameVariant:
     """The game whose stable key is `key` (`kozel`, `classic`, `sea_kozel`, `osel`,
-    `sport`)."""
+    `sport`, `all_fives`, `threes_and_fives`)."""
     try:
         return _BY_KEY[key]
     except KeyError:

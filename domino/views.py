@@ -21,6 +21,17 @@ from domino.tiles import Tile
 class OutcomeKind(StrEnum):
     WENT_OUT = "went_out"  # C-8 (a): "вышел" / "домино"
     FISH = "fish"  # C-8 (b): "рыба"
+    REACHED = "reached"  # F-6: a move scored the match's target in play; the round stops
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A move that scored as it was played (F-3): who, how many points, and the sum of
+    the open ends that scored them."""
+
+    seat: int
+    points: int
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +39,8 @@ class RoundOutcome:
     """How a round ended (C-8)."""
 
     kind: OutcomeKind
-    seat: int  # who went out, or the fisherman ("рыбак") who placed the blocking tile
+    seat: int  # who went out, the fisherman ("рыбак") who placed the blocking tile, or
+    # the mover whose points reached the target (F-6)
     hand_values: tuple[int, ...]  # per seat, pips left in hand as plain sums (C-9, no specials)
 
 
@@ -119,6 +131,8 @@ class MatchView:
     over: bool
     losers: tuple[int, ...]  # Козёл: the side(s) that are козёл (K-10); () until over
     winners: tuple[int, ...]  # Классика: the side(s) that won (T-6); () until over
+    round_points: tuple[int, ...] = ()  # F-3: per side, points scored in play this round
+    scored: Scored | None = None  # F-3: the round's last move that scored, if any
 
     def side_of(self, seat: int) -> int:
         for index, seats in enumerate(self.sides):

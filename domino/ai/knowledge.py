@@ -90,7 +90,7 @@ class Knowledge:
 def _opening_exclusion(view: MatchView) -> int:
     """K-3, T-2: the tiles no hand was dealt, given the first round's forced opening."""
     ruleset = view.ruleset
-    if view.round_no != 1 or ruleset.opening is Opening.TURNED_TILE:
+    if view.round_no != 1 or ruleset.opening in (Opening.TURNED_TILE, Opening.RANDOM_LEADER):
         return 0
     history = view.round.history
     if not history:

@@ -23,6 +23,7 @@ from domino.rules import Ruleset
 from domino.scoring import match_deciders, score_round
 from domino.tiles import FULL_SET_MASK, SET_SIZE
 from domino.variants import VARIANTS, GameVariant
+from domino.views import OutcomeKind
 
 LEAK_CHECK_EVERY = 9  # actions between the (costly) full-text leak checks
 REFUSAL_CHECK_EVERY = 3  # actions between tries of moves outside `legal_actions`
@@ -141,6 +142,7 @@ def test_whole_match_invariants(setup: tuple[Ruleset, int, int, tuple[str, ...]]
         assert seat is not None
         before, eggs, results = match.scores, match.eggs, len(match.results)
         round_no = match.round_no
+        in_play = match.view(None).round_points
         if steps % REFUSAL_CHECK_EVERY == 0:
             check_legal_moves_only(match, seat, tries)
         action = table[seat].choose(match.view(seat))
@@ -148,18 +150,45 @@ def test_whole_match_invariants(setup: tuple[Ruleset, int, int, tuple[str, ...]]
         match.apply(action, seat)
         steps += 1
         check_tiles_accounted_for(match)
+        game = ruleset.game
         if len(match.results) == results:
-            # Points change only at the end of a round.
-            assert (match.scores, match.eggs, match.round_no) == (before, eggs, round_no)
+            # Points change only at the end of a round, or by the move's own points (F-3).
+            gained = tuple(
+                a.recorded - b.recorded for a, b in zip(match.scores, before, strict=True)
+            )
+            scored = match.view(None).scored
+            if not game.scores_in_play or not isinstance(match.round.history[-1], Played):
+                assert gained == (0,) * len(before)
+            elif any(gained):
+                assert scored is not None and scored.seat == seat
+                assert gained[match.side_of(seat)] == scored.points == sum(gained)
+            assert (match.eggs, match.round_no) == (eggs, round_no)
         else:
             ended = match.finished_round
             assert ended is not None and ended.outcome is not None
             hands = tuple(ended.hand(s) for s in range(players))
             last = ended.history[-1]
             assert isinstance(last, Played | Closed)  # a round ends with a tile laid (C-8)
-            expected = score_round(ruleset, round_no, ended.outcome, before, eggs, hands, last.tile)
-            assert match.results[-1] == expected
-            assert (match.scores, match.eggs) == (expected.after, expected.eggs_after)
+            start = match.results[-2].after if len(match.results) > 1 else None
+            result = match.results[-1]
+            if ended.outcome.kind is OutcomeKind.REACHED:  # F-6: stopped at the target
+                assert game.scores_in_play and match.over
+                scored = match.view(None).scored
+                assert scored is not None and scored.seat == seat
+                assert sum(result.points) == sum(in_play) + scored.points
+            elif not game.scores_in_play:
+                expected = score_round(
+                    ruleset, round_no, ended.outcome, before, eggs, hands, last.tile
+                )
+                assert result == expected
+                assert (match.scores, match.eggs) == (expected.after, expected.eggs_after)
+            if start is not None:
+                assert result.before == start
+            assert match.scores == result.after
+            assert not game.scores_in_play or all(
+                b.recorded + p == a.recorded
+                for b, p, a in zip(result.before, result.points, result.after, strict=True)
+            )
             assert ended.outcome.hand_values == tuple(sum(t.value for t in h) for h in hands)
         # The match ends exactly when a side has reached the target.
         reached = any(a.recorded >= ruleset.target for a in match.scores)

@@ -14,12 +14,14 @@ from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
 from domino.scoring import initial_scores
 from domino.variants import (
     VARIANTS,
+    AllFives,
     Classic,
     GameVariant,
     Kozel,
     Osel,
     SeaKozel,
     Sport,
+    ThreesAndFives,
     find_variant,
 )
 from domino.views import Account, OutcomeKind, RoundOutcome
@@ -36,8 +38,24 @@ def fish(seat: int, *hand_values: int) -> RoundOutcome:
 
 
 def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
-    assert [v.key.value for v in VARIANTS] == ["kozel", "classic", "sea_kozel", "osel", "sport"]
-    assert [type(v) for v in VARIANTS] == [Kozel, Classic, SeaKozel, Osel, Sport]
+    assert [v.key.value for v in VARIANTS] == [
+        "kozel",
+        "classic",
+        "sea_kozel",
+        "osel",
+        "sport",
+        "all_fives",
+        "threes_and_fives",
+    ]
+    assert [type(v) for v in VARIANTS] == [
+        Kozel,
+        Classic,
+        SeaKozel,
+        Osel,
+        Sport,
+        AllFives,
+        ThreesAndFives,
+    ]
     for variant in VARIANTS:
         assert isinstance(variant, GameVariant)
         assert find_variant(variant.key.value) is variant
@@ -48,7 +66,7 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
 def test_an_unknown_key_is_refused_by_name() -> None:
     with pytest.raises(
         UnknownVariant,
-        match=r"no game 'chess'; the games are kozel, classic, sea_kozel, osel, sport",
+        match=r"no game 'chess'; the games are kozel, classic, sea_kozel, osel, sport, all_fives",
     ):
         find_variant("chess")
     assert issubclass(UnknownVariant, BadRuleset) and issubclass(UnknownVariant, DominoError)
@@ -162,6 +180,7 @@ def test_the_command_line_lists_the_games(capsys: pytest.CaptureFixture[str]) ->
     assert main(["variants"]) == 0
     assert capsys.readouterr().out == (
         "kozel\tКозёл\nclassic\tКлассика\nsea_kozel\tМорской козёл\nosel\tОсёл\nsport\tСпортивное\n"
+        "all_fives\tПятёрки\nthrees_and_fives\tТройки и пятёрки\n"
     )
 
 
