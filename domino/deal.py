@@ -94,6 +94,8 @@ def deal(ruleset: Ruleset, players: int, rng: random.Random, *, first: bool = Fa
 def _opening_doubles(opening: Opening, blank_may_open: bool) -> tuple[Tile, ...]:
     if opening is Opening.LOWEST_DOUBLE_FROM_ONE:  # K-3
         return tuple(double(pip) for pip in (1, 2, 3, 4, 5, 6, 0))
+    if opening is Opening.LOWEST_DOUBLE:  # B-1: 0-0 or the nearest double
+        return tuple(double(pip) for pip in range(7))
     # T-2: 6-6, 5-5, ... 0-0, unless 0-0 may not open
     doubles = tuple(double(pip) for pip in range(6, -1, -1))
     return doubles if blank_may_open else doubles[:-1]
@@ -101,7 +103,7 @@ def _opening_doubles(opening: Opening, blank_may_open: bool) -> tuple[Tile, ...]
 
 _OPENING_DOUBLES = {
     (opening, blank): _opening_doubles(opening, blank)
-    for opening in (Opening.LOWEST_DOUBLE_FROM_ONE, Opening.HIGHEST_DOUBLE)
+    for opening in (Opening.LOWEST_DOUBLE_FROM_ONE, Opening.HIGHEST_DOUBLE, Opening.LOWEST_DOUBLE)
     for blank in (True, False)
 }
 """The doubles that open a first round, in order of precedence (K-3, T-2)."""
@@ -118,7 +120,9 @@ def first_leader(ruleset: Ruleset, hands: Sequence[Iterable[Tile]]) -> tuple[int
     K-3 (`Opening.LOWEST_DOUBLE_FROM_ONE`): 1-1, 2-2 ... 6-6, then 0-0; T-2
     (`Opening.HIGHEST_DOUBLE`): 6-6, 5-5 ... 0-0 (0-0 skipped when
     `blank_may_open` is off). With no such double in any hand, the highest tile
-    (`_tile_rank`). Only the hands are searched, never the bazaar.
+    (`_tile_rank`). B-1 (`Opening.LOWEST_DOUBLE`): 0-0, 1-1 ... 6-6, else the lowest
+    tile (by value, a tie by the lower higher half: 1-2 before 0-3). Only the hands
+    are searched, never the bazaar.
     """
     return first_leader_masks(ruleset, [mask_of_tiles(hand) for hand in hands])
 
@@ -135,11 +139,16 @@ def first_leader_masks(ruleset: Ruleset, masks: Sequence[int]) -> tuple[int, Til
             if mask & bit:
                 return seat, candidate
     best: tuple[int, Tile] | None = None
+    lowest = ruleset.opening is Opening.LOWEST_DOUBLE  # B-1: else the lowest tile
     for seat, mask in enumerate(masks):
         for t in tiles_in(mask):
             if t is BLANK_DOUBLE and not ruleset.blank_may_open:
                 continue
-            if best is None or _tile_rank(t) > _tile_rank(best[1]):
+            if (
+                best is None
+                or (not lowest and _tile_rank(t) > _tile_rank(best[1]))
+                or (lowest and _tile_rank(t) < _tile_rank(best[1]))
+            ):
                 best = seat, t
     if best is None:
         raise DominoError("no tile in any hand may open the round")

@@ -85,7 +85,11 @@ from domino.tiles import (
 )
 from domino.views import OutcomeKind, RoundOutcome, RoundView
 
-_OPENING_RULE = {Opening.LOWEST_DOUBLE_FROM_ONE: "K-3", Opening.HIGHEST_DOUBLE: "T-2"}
+_OPENING_RULE = {
+    Opening.LOWEST_DOUBLE_FROM_ONE: "K-3",
+    Opening.HIGHEST_DOUBLE: "T-2",
+    Opening.LOWEST_DOUBLE: "B-1",
+}
 
 
 def _tile_list(tiles: Sequence[object]) -> str:

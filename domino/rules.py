@@ -32,6 +32,8 @@ class Variant(StrEnum):
     SPORT = "sport"  # S: two pairs, the winning pair writes, the first to 200 wins
     ALL_FIVES = "all_fives"  # F: All Fives / Muggins, multiples of 5 on the ends score
     THREES_AND_FIVES = "threes_and_fives"  # F-3's option as a game: multiples of 3 and 5
+    BERGEN = "bergen"  # B-1: equal ends score, the first to 15 wins
+    DUBLI = "dubli"  # B-2: doubles and equal ends score, the children's game
 
 
 class LayoutKind(StrEnum):
@@ -48,6 +50,7 @@ class Opening(StrEnum):
     HIGHEST_DOUBLE = "highest_double"  # T-2: 6-6, 5-5 ... 0-0, then highest tile
     TURNED_TILE = "turned_tile"  # S-2: the highest turned tile leads, with any tile
     RANDOM_LEADER = "random_leader"  # F-1: a seat drawn by lot leads, with any tile
+    LOWEST_DOUBLE = "lowest_double"  # B-1: 0-0, 1-1 ... 6-6, then the lowest tile
 
 
 class Scoring(StrEnum):
@@ -59,6 +62,7 @@ class Scoring(StrEnum):
     OSEL = "osel"  # O-5, O-6 (K-6, K-7 with 13, to 125)
     SPORT = "sport"  # S-4 .. S-6
     ALL_FIVES = "all_fives"  # F-3, F-5, F-6 (threes and fives too)
+    BERGEN = "bergen"  # B-1, B-2
 
 
 class FishMode(StrEnum):

@@ -152,7 +152,7 @@ def score_round(
     `before` holds one account per side (`sides_for`), `eggs` the K-9 points carried
     into the round, `hands` the tiles left in each seat's hand (needed only for the
     `held_double_six` option and for games that score the tiles; see
-    `GameVariant.seat_values`), `last_tile` the tile whose play ended the round
+    `GameVariant.seat_values`, B-1, B-2), `last_tile` the tile whose play ended the round
     (needed only where the game scores it, M-4).
     """
     players = len(outcome.hand_values)
@@ -163,7 +163,15 @@ def score_round(
         raise DominoError(f"eggs cannot be negative, not {eggs}")
     values = ruleset.game.seat_values(ruleset, outcome, hands)
     return ruleset.game.score_round(
-        ruleset, round_no, outcome, tuple(before), eggs, values, sides, last_tile=last_tile
+        ruleset,
+        round_no,
+        outcome,
+        tuple(before),
+        eggs,
+        values,
+        sides,
+        last_tile=last_tile,
+        hands=hands,
     )
 
 

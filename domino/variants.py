@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from domino import all_fives, osel, rating, sea_kozel, sport
+from domino import all_fives, bergen, osel, rating, sea_kozel, sport
 from domino.errors import DominoError, UnknownVariant
 from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
 from domino.scoring import (
@@ -23,6 +23,8 @@ from domino.scoring import (
     score_classic_round,
     score_kozel_round,
     seat_values,
+    sides_for,
+    written_result,
 )
 from domino.tiles import Tile
 from domino.views import Account, LayoutView, OutcomeKind, RoundOutcome, RoundResult
@@ -77,10 +79,13 @@ class GameVariant(ABC):
         sides: Sides,
         *,
         last_tile: Tile | None = None,
+        hands: Sequence[Sequence[Tile]] | None = None,
     ) -> RoundResult:
         """The round's line on the score sheet (`domino.scoring.score_round` checks the
         arguments and works out `values` and `sides`); `last_tile` is the tile that
-        ended the round (None when not known), for games where it matters (M-4)."""
+        ended the round (None when not known), for games where it matters (M-4);
+        `hands` the tiles left in each seat's hand, for games that score which tiles
+        are left (B-1, B-2: a hand without doubles), None when not known."""
 
     def next_leader(
         self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
@@ -160,6 +165,7 @@ class Kozel(GameVariant):
         sides: Sides,
         *,
         last_tile: Tile | None = None,
+        hands: Sequence[Sequence[Tile]] | None = None,
     ) -> RoundResult:
         """K-6 .. K-9 (`domino.scoring.score_kozel_round`)."""
         return score_kozel_round(ruleset, round_no, outcome, before, eggs, values, sides)
@@ -188,6 +194,7 @@ class Classic(GameVariant):
         sides: Sides,
         *,
         last_tile: Tile | None = None,
+        hands: Sequence[Sequence[Tile]] | None = None,
     ) -> RoundResult:
         """T-4, T-5 (`domino.scoring.score_classic_round`); Классика has no eggs."""
         if eggs:
@@ -233,6 +240,7 @@ class SeaKozel(GameVariant):
         sides: Sides,
         *,
         last_tile: Tile | None = None,
+        hands: Sequence[Sequence[Tile]] | None = None,
     ) -> RoundResult:
         """M-1, M-4, M-5 (`domino.sea_kozel.score_sea_kozel_round`)."""
         return sea_kozel.score_sea_kozel_round(
@@ -301,6 +309,7 @@ class Sport(GameVariant):
         sides: Sides,
         *,
         last_tile: Tile | None = None,
+        hands: Sequence[Sequence[Tile]] | None = None,
     ) -> RoundResult:
         """S-4, S-5 (`domino.sport.score_sport_round`)."""
         return sport.score_sport_round(round_no, outcome, before, eggs, values, sides)
@@ -350,6 +359,7 @@ class AllFives(GameVariant):
         sides: Sides,
         *,
         last_tile: Tile | None = None,
+        hands: Sequence[Sequence[Tile]] | None = None,
     ) -> RoundResult:
         """F-5 (`domino.all_fives.score_round`); there are no eggs."""
         if eggs:
@@ -378,6 +388,102 @@ class ThreesAndFives(AllFives):
     unit = 5
 
 
+class Bergen(GameVariant):
+    """Bergen (B-1, `domino.bergen`): a move that leaves both ends equal scores 2 (a
+    double-header; opening with a double is one), 3 when one end is a double (a
+    triple-header); going out or winning a block scores 2; points are good, the first to
+    the target (15) wins, in the middle of a round if a move gets it there."""
+
+    key = Variant.BERGEN
+    name = "Берген"
+    name_key = "variant.bergen"
+    rules_key = "rules.bergen"
+    ruleset = bergen.BERGEN
+    choices = MappingProxyType({"target": (15, 10)})
+    points_are_bad = False
+    rule_of_13 = False
+    scores_in_play = True
+
+    def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
+        """B-1 (`domino.bergen.bergen_points`); the count is the header (0, 2 or 3)."""
+        header = bergen.header(layout)
+        return bergen.bergen_points(layout), header
+
+    def seat_values(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> tuple[int, ...]:
+        """B-1: the pips left in each hand, with no special values."""
+        return outcome.hand_values
+
+    def score_round(
+        self,
+        ruleset: Ruleset,
+        round_no: int,
+        outcome: RoundOutcome,
+        before: tuple[Account, ...],
+        eggs: int,
+        values: tuple[int, ...],
+        sides: Sides,
+        *,
+        last_tile: Tile | None = None,
+        hands: Sequence[Sequence[Tile]] | None = None,
+    ) -> RoundResult:
+        """B-1's round end (`domino.bergen.score_bergen_round`); a block needs `hands`
+        (going out does not)."""
+        if eggs:
+            raise DominoError("Bergen has no eggs (K-9 is Козёл's rule)")
+        if outcome.kind is OutcomeKind.REACHED:
+            return written_result(round_no, outcome, before, (0,) * len(sides))
+        if hands is None and outcome.kind is OutcomeKind.FISH:
+            raise DominoError("B-1 scores a block by the doubles left in hand: give the hands")
+        return bergen.score_bergen_round(round_no, outcome, before, values, sides, hands or ())
+
+    def next_leader(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> int:
+        """`domino.bergen.next_leader`: the round's winner opens the next."""
+        sides = sides_for(ruleset, len(outcome.hand_values))
+        return bergen.next_leader(outcome, outcome.hand_values, sides)
+
+
+class Dubli(Bergen):
+    """«Дубли» (B-2, `domino.bergen`): laying a double scores 1, both ends equal 1, a
+    double at one end and the same number at the other 2; going out 2 and a hand left
+    without doubles 1; on Bergen's round; the first to the target (10) wins."""
+
+    key = Variant.DUBLI
+    name = "Дубли"
+    name_key = "variant.dubli"
+    rules_key = "rules.dubli"
+    ruleset = bergen.DUBLI
+    choices = MappingProxyType({"target": (10, 15)})
+
+    def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
+        """B-2 (`domino.bergen.dubli_points`); the count is the ends' header (0, 2, 3)."""
+        return bergen.dubli_points(layout), bergen.header(layout)
+
+    def score_round(
+        self,
+        ruleset: Ruleset,
+        round_no: int,
+        outcome: RoundOutcome,
+        before: tuple[Account, ...],
+        eggs: int,
+        values: tuple[int, ...],
+        sides: Sides,
+        *,
+        last_tile: Tile | None = None,
+        hands: Sequence[Sequence[Tile]] | None = None,
+    ) -> RoundResult:
+        """B-2's round end (`domino.bergen.score_dubli_round`); without `hands` (an
+        estimate that does not know them) only going out is scored."""
+        if eggs:
+            raise DominoError("Дубли has no eggs (K-9 is Козёл's rule)")
+        if outcome.kind is OutcomeKind.REACHED:
+            return written_result(round_no, outcome, before, (0,) * len(sides))
+        return bergen.score_dubli_round(round_no, outcome, before, sides, hands or ())
+
+
 VARIANTS: tuple[GameVariant, ...] = (
     Kozel(),
     Classic(),
@@ -386,6 +492,8 @@ VARIANTS: tuple[GameVariant, ...] = (
     Sport(),
     AllFives(),
     ThreesAndFives(),
+    Bergen(),
+    Dubli(),
 )
 """Every game, in the order they are listed."""
 
@@ -394,7 +502,7 @@ _BY_KEY: Mapping[str, GameVariant] = MappingProxyType({v.key.value: v for v in V
 
 def find_variant(key: str) -> GameVariant:
     """The game whose stable key is `key` (`kozel`, `classic`, `sea_kozel`, `osel`,
-    `sport`, `all_fives`, `threes_and_fives`)."""
+    `sport`, `all_fives`, `threes_and_fives`, `bergen`, `dubli`)."""
     try:
         return _BY_KEY[key]
     except KeyError:

@@ -15,7 +15,9 @@ from domino.scoring import initial_scores
 from domino.variants import (
     VARIANTS,
     AllFives,
+    Bergen,
     Classic,
+    Dubli,
     GameVariant,
     Kozel,
     Osel,
@@ -46,6 +48,8 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
         "sport",
         "all_fives",
         "threes_and_fives",
+        "bergen",
+        "dubli",
     ]
     assert [type(v) for v in VARIANTS] == [
         Kozel,
@@ -55,6 +59,8 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
         Sport,
         AllFives,
         ThreesAndFives,
+        Bergen,
+        Dubli,
     ]
     for variant in VARIANTS:
         assert isinstance(variant, GameVariant)
@@ -180,7 +186,7 @@ def test_the_command_line_lists_the_games(capsys: pytest.CaptureFixture[str]) ->
     assert main(["variants"]) == 0
     assert capsys.readouterr().out == (
         "kozel\tКозёл\nclassic\tКлассика\nsea_kozel\tМорской козёл\nosel\tОсёл\nsport\tСпортивное\n"
-        "all_fives\tПятёрки\nthrees_and_fives\tТройки и пятёрки\n"
+        "all_fives\tПятёрки\nthrees_and_fives\tТройки и пятёрки\nbergen\tБерген\ndubli\tДубли\n"
     )
 
 
