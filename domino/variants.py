@@ -50,6 +50,7 @@ class GameVariant(ABC):
     may_close: ClassVar[bool] = False  # O-3: a double laid face down closes its end
     turn_timing: ClassVar[bool] = False  # S-7: K-12's turn times are on by default
     scores_in_play: ClassVar[bool] = False  # F-3: moves score as they are played
+    sums_ends: ClassVar[bool] = False  # F-3: what scores is the sum of the open ends
 
     def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
         """What the move that left the table as `layout` scores, and the count that
@@ -334,6 +335,7 @@ class AllFives(GameVariant):
     points_are_bad = False
     rule_of_13 = False
     scores_in_play = True
+    sums_ends = True
     threes: ClassVar[bool] = False  # F-3's option: multiples of 3 score too
     unit: ClassVar[int] = 1  # F-5's points at the round's end are divided by this
 

@@ -21,6 +21,7 @@ from domino.views import (
     RoundOutcome,
     RoundResult,
     RoundView,
+    Scored,
 )
 
 Link = tuple[int, int]
@@ -153,6 +154,8 @@ def match_view(
     outcome: RoundOutcome | None = None,
     losers: Sequence[int] = (),
     winners: Sequence[int] = (),
+    round_points: Sequence[int] = (),
+    scored: Scored | None = None,
 ) -> MatchView:
     """A public `MatchView` around `layout`, with made-up but consistent counts."""
     teams = ruleset.teams and players == 4
@@ -191,4 +194,6 @@ def match_view(
         over=bool(losers or winners),
         losers=tuple(losers),
         winners=tuple(winners),
+        round_points=tuple(round_points),
+        scored=scored,
     )

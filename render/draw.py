@@ -42,6 +42,8 @@ PIP: RGB = (28, 28, 28)
 LAST_RING: RGB = (255, 145, 0)
 END_BADGE: RGB = (255, 213, 79)
 END_INK: RGB = (40, 30, 0)
+END_MUTED: RGB = FELT_EDGE  # an open end that counts nothing (F-3), sunk into the felt
+END_MUTED_INK: RGB = FELT_TEXT
 BACK_FACE: RGB = (176, 58, 46)
 BACK_EDGE: RGB = (250, 230, 220)
 EGG_SHELL: RGB = (247, 236, 214)
@@ -61,6 +63,7 @@ _BLENDS: tuple[tuple[RGB, tuple[RGB, ...]], ...] = (
     (TILE_FACE, (TILE_EDGE, PIP)),
     (TILE_LAST, (TILE_EDGE, PIP)),
     (END_BADGE, (END_INK,)),
+    (END_MUTED, (END_MUTED_INK,)),
     (BACK_FACE, (BACK_EDGE, TILE_EDGE)),
     (EGG_SHELL, (EGG_EDGE, EGG_SHINE)),
 )

@@ -55,6 +55,11 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "teams": "АБ",
                 "player_n": "Игрок {n}",
                 "no_tiles": "костей не осталось",
+                "reached_of": "{name} набирает {target} — партия окончена",
+                "reached_by": "{name} набирает {target}",
+                "reached": "набирает {target}",
+                "scored": "+{n} {name}",
+                "ends": "концы: {n}",
             }
         ),
         "en": MappingProxyType(
@@ -90,6 +95,11 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "teams": "AB",
                 "player_n": "Player {n}",
                 "no_tiles": "no tiles left",
+                "reached_of": "{name} reaches {target} — match over",
+                "reached_by": "{name} reaches {target}",
+                "reached": "reached {target}",
+                "scored": "+{n} {name}",
+                "ends": "ends: {n}",
             }
         ),
     }
@@ -114,6 +124,10 @@ NAMES: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "sea_kozel": "Sea Kozel",
                 "osel": "Osel",
                 "sport": "Sport dominoes",
+                "all_fives": "All Fives",
+                "threes_and_fives": "Fives and Threes",
+                "bergen": "Bergen",
+                "dubli": "Doubles",
             }
         ),
     }
@@ -192,11 +206,33 @@ def is_team_play(view: MatchView) -> bool:
     return any(len(seats) > 1 for seats in view.sides)
 
 
-def outcome(result: RoundOutcome, names: Sequence[str], lang: str = "ru") -> str:
-    """«домино: Маша» (C-8 a) or «рыба, рыбак: Саша» (C-8 b)."""
+def outcome(
+    result: RoundOutcome,
+    names: Sequence[str],
+    lang: str = "ru",
+    target: int | None = None,
+    *,
+    match_said: bool = False,
+) -> str:
+    """«домино: Маша» (C-8 a), «рыба, рыбак: Саша» (C-8 b), or for a round stopped by a
+    move that reached the match's `target` (F-6) «Маша набирает 250 — партия окончена»,
+    without its end where the picture says that already (`match_said`)."""
+    name = names[result.seat]
+    if result.kind is OutcomeKind.REACHED:
+        if target is None:
+            raise RenderError("a round stopped at the match's target needs the target")
+        return word("reached_by" if match_said else "reached_of", lang, name=name, target=target)
     if result.kind is OutcomeKind.FISH:
-        return word("fish_of", lang, name=names[result.seat])
-    return word("went_out_of", lang, name=names[result.seat])
+        return word("fish_of", lang, name=name)
+    return word("went_out_of", lang, name=name)
+
+
+def outcome_tag(result: RoundOutcome, target: int, lang: str = "ru") -> str:
+    """The word under the name of the seat that ended the round: «домино» (C-8 a),
+    «рыбак» (C-8 b), «набирает 250» (F-6)."""
+    if result.kind is OutcomeKind.REACHED:
+        return word("reached", lang, target=target)
+    return word("went_out" if result.kind is OutcomeKind.WENT_OUT else "fisherman", lang)
 
 
 def match_end(view: MatchView, names: Sequence[str], lang: str = "ru") -> str:

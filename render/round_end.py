@@ -20,8 +20,8 @@ from PIL import Image
 
 from domino.round import Round
 from domino.tiles import Tile
-from domino.views import MatchView, OutcomeKind, RoundResult
-from render import draw, labels, scores, text
+from domino.views import MatchView, RoundResult
+from render import counts, draw, labels, scores, text
 from render.geometry import Orientation, Rect, RenderError, table_geometry
 from render.table import draw_tiles
 
@@ -75,7 +75,7 @@ def render_round_end(
     hands = tuple(ended.hand(seat) for seat in range(view.players))
     column = name_column(view, names)
     heights = [_row_height(len(seats)) for seats in view.sides]
-    table = _table(ended)
+    table = _table(ended, counts.sums_ends(view))
     heading = scores.heading_height(view, result)
     felt = Rect(_MARGIN, heading, WIDTH - _MARGIN, heading + table.height + 16)
     top = felt.y1 + 16 + _HEADS
@@ -118,12 +118,14 @@ def _row_height(seats: int) -> int:
     return _ROW_PAD + _NAME_LINE + seats * _SEAT_LINE + _ROW_PAD
 
 
-def _table(ended: Round) -> Image.Image:
-    """The tiles as the round ended, laid out as on the table picture, cut to the band of
+def _table(ended: Round, scoring: bool) -> Image.Image:
+    """The tiles as the round ended, laid out as on the table picture (where the open ends
+    are summed, `scoring`, each end's badge says what it counts, F-3), cut to the band of
     the felt they take (at least `_MIN_TABLE` tall): a short line leaves no empty felt."""
     band = Image.new("RGB", (WIDTH, _AREA.y1), draw.FELT)
-    geometry = table_geometry(ended.view(None).layout, _AREA)
-    draw_tiles(band, draw.Pen(band), geometry)
+    layout = ended.view(None).layout
+    geometry = table_geometry(layout, _AREA)
+    draw_tiles(band, draw.Pen(band), geometry, counts.end_counts(layout) if scoring else None)
     reach = 2 * geometry.unit + 12  # the open ends' numbers stand beyond the tiles
     top = max(_AREA.y0, min(box.rect.y0 for box in geometry.tiles) - reach)
     bottom = min(_AREA.y1, max(box.rect.y1 for box in geometry.tiles) + reach)
@@ -184,7 +186,7 @@ def _row(
             x += 18 + draw.write(pen, (x + 18, mid + 2), label, 22, tint, bold=True, anchor="lm")
         y += _NAME_LINE
         for seat in seats:
-            tags = _outcome_tags(result, seat, lang)
+            tags = _outcome_tags(view, result, seat, lang)
             _seat_line(canvas, pen, names[seat], tags, hands[seat], y, lang, size=28, column=column)
             y += _SEAT_LINE
     mid_y = (row.y0 + row.y1) / 2
@@ -195,12 +197,14 @@ def _row(
         draw.paste(canvas, egg, _COLUMNS[1] + 44, round(mid_y - egg.height / 2))
 
 
-def _outcome_tags(result: RoundResult | None, seat: int, lang: str) -> list[tuple[str, draw.RGB]]:
-    """«домино» for the seat that went out, «рыбак» for the one that made fish (C-8)."""
+def _outcome_tags(
+    view: MatchView, result: RoundResult | None, seat: int, lang: str
+) -> list[tuple[str, draw.RGB]]:
+    """«домино» for the seat that went out, «рыбак» for the one that made fish (C-8),
+    «набирает 250» for the one whose move reached the target (F-6)."""
     if result is None or result.outcome.seat != seat:
         return []
-    went_out = result.outcome.kind is OutcomeKind.WENT_OUT
-    return [(labels.word("went_out" if went_out else "fisherman", lang), draw.TURN)]
+    return [(labels.outcome_tag(result.outcome, view.ruleset.target, lang), draw.TURN)]
 
 
 def _seat_line(

@@ -2,7 +2,8 @@
 
 Real seeded matches of every game played by the engine's computer players (Козёл,
 Классика, Морской козёл, Осёл with its spinner cross and ends closed by a face-down
-double, Спортивное with its turned tiles and pairs), a few in English, plus hand-built
+double, Спортивное with its turned tiles and pairs, Пятёрки and Тройки и пятёрки with the points
+scored in play, the ends' counts and a spinner laid off centre), a few in English, plus hand-built
 layouts (`render.demo`) for what a game rarely shows: all 28 tiles in one line and a
 spinner cross (C-10). Writing the files is this module's job; the drawing functions
 themselves do no I/O.
@@ -21,8 +22,8 @@ from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
 from domino.rules import CLASSIC, KOZEL, LayoutKind, Ruleset
 from domino.variants import find_variant
-from domino.views import Account, MatchView
-from render import demo
+from domino.views import Account, MatchView, OutcomeKind
+from render import counts, demo
 from render.round_end import render_round_end
 from render.scores import render_scores
 from render.table import render_table
@@ -118,6 +119,64 @@ def _osel_closed(players: int) -> bytes:
     raise AssertionError("no seed up to 100 closes an end on a cross")
 
 
+def _first_position(
+    ruleset: Ruleset, players: int, wanted: Callable[[Match], bool], seeds: range
+) -> Match:
+    """The first position of seeded matches of `ruleset` that is `wanted`."""
+    for seed in seeds:
+        match = Match.new(ruleset, players, seed=seed)
+        while not match.over:
+            play(match, 1, seed=seed + len(match.log))
+            if wanted(match):
+                return match
+    raise AssertionError(f"no seed in {seeds} reaches the position wanted")
+
+
+def _off_centre_cross(match: Match) -> bool:
+    """F-2: a spinner laid later on a side arm, tiles on all four of its arms, and the
+    move just played scored (F-3)."""
+    view = match.view(None)
+    layout = view.round.layout
+    spinner = layout.spinner
+    return (
+        spinner is not None
+        and spinner.end is not None
+        and sum(1 for _, arm in layout.arms if arm) == 4
+        and counts.last_scored(view) is not None
+    )
+
+
+def _just_scored(match: Match) -> bool:
+    view = match.view(None)
+    return len(view.round.layout.placements) >= 6 and counts.last_scored(view) is not None
+
+
+def _reached(match: Match) -> bool:
+    """F-6: a move reached the target and stopped the round."""
+    return match.over and match.results[-1].outcome.kind is OutcomeKind.REACHED
+
+
+def _reached_end(key: str, players: int, seed: int, lang: str = "ru") -> bytes:
+    """The round a move stopped at the target (F-6), every hand laid open as it was."""
+    match = _first_position(find_variant(key).ruleset, players, _reached, range(seed, seed + 50))
+    result = match.results[-1]
+    ended = match.ended_round(result.round_no)
+    return render_round_end(match.view(None), NAMES[:players], ended, result, lang)
+
+
+def _reached_scores(key: str, players: int, seed: int, lang: str = "ru") -> bytes:
+    match = _first_position(find_variant(key).ruleset, players, _reached, range(seed, seed + 50))
+    return render_scores(match.view(None), NAMES[:players], None, lang)
+
+
+def _scoring_table(
+    key: str, players: int, wanted: Callable[[Match], bool], seed: int, lang: str = "ru"
+) -> bytes:
+    ruleset = find_variant(key).ruleset.with_options(teams=players == 4)
+    match = _first_position(ruleset, players, wanted, range(seed, seed + 50))
+    return render_table(match.view(None), NAMES[:players], lang)
+
+
 def _odd_names() -> bytes:
     return render_table(play(Match.new(KOZEL, 4, seed=6), 6).view(None), ODD_NAMES)
 
@@ -160,6 +219,30 @@ def samples() -> Iterator[tuple[str, Callable[[], bytes]]]:
     yield "round_end_match_end_en.png", partial(_round_end, KOZEL, 2, 30, None, "en")
     yield "round_end_osel.png", partial(_round_end, osel, 3, 51, 2)
     yield "round_end_sport_en.png", partial(_round_end, sport, 4, 62, 2, "en")
+    fives = find_variant("all_fives").ruleset
+    threes = find_variant("threes_and_fives").ruleset
+    yield "table_all_fives_scored.png", partial(_scoring_table, "all_fives", 2, _just_scored, 70)
+    yield (
+        "table_all_fives_off_centre.png",
+        partial(_scoring_table, "all_fives", 3, _off_centre_cross, 71),
+    )
+    yield (
+        "table_all_fives_teams_en.png",
+        partial(_scoring_table, "all_fives", 4, _off_centre_cross, 72, "en"),
+    )
+    yield (
+        "table_threes_and_fives.png",
+        partial(_scoring_table, "threes_and_fives", 2, _just_scored, 73),
+    )
+    yield "table_all_fives_reached.png", partial(_scoring_table, "all_fives", 2, _reached, 74)
+    yield "scores_all_fives_reached.png", partial(_reached_scores, "all_fives", 3, 75)
+    yield "scores_threes_and_fives_en.png", partial(_scores, threes, 2, 76, 2, "en")
+    yield "round_end_all_fives.png", partial(_round_end, fives, 3, 77, 1)
+    yield "round_end_all_fives_reached.png", partial(_reached_end, "all_fives", 2, 74)
+    yield (
+        "round_end_threes_and_fives_reached_en.png",
+        partial(_reached_end, "threes_and_fives", 4, 78, "en"),
+    )
 
 
 def main(argv: list[str]) -> int:

@@ -9,11 +9,12 @@ in green); the game and the target it is played to at the foot.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from PIL import Image
 
-from domino.views import MatchView, OutcomeKind, RoundResult
+from domino.views import MatchView, RoundResult
 from render import draw, labels
 from render.geometry import Rect
 
@@ -84,7 +85,9 @@ def draw_heading(
         lines.append((end, draw.RECORDED if view.losers else draw.GOOD))
     if result is not None:
         prefix = labels.word("round_of", lang, n=result.round_no) if view.over else ""
-        outcome = labels.outcome(result.outcome, names, lang)
+        outcome = labels.outcome(
+            result.outcome, names, lang, view.ruleset.target, match_said=view.over
+        )
         game = view.ruleset.game
         if game.drawn(result):
             outcome += f" · {labels.word('draw', lang)}"
@@ -186,17 +189,23 @@ def side_tags(
     if view.over and side in view.winners:
         tags.append((labels.word("win", lang), draw.GOOD))
     if result is not None and result.outcome.seat in view.sides[side]:
-        went_out = result.outcome.kind is OutcomeKind.WENT_OUT
-        tags.append((labels.word("went_out" if went_out else "fisherman", lang), draw.TURN))
+        tags.append((labels.outcome_tag(result.outcome, view.ruleset.target, lang), draw.TURN))
     return tags
 
 
 def side_cells(
     view: MatchView, result: RoundResult | None, side: int
 ) -> list[tuple[str, draw.RGB]]:
-    """A side's «было», «раунд», «стало» with their colours (K-8)."""
+    """A side's «было», «раунд», «стало» with their colours (K-8); in the middle of a
+    round of a game that scores in play, the points its moves have scored so far (F-3)."""
+    now = labels.account(view, view.scores[side])
     if result is None:
-        return [("—", draw.MUTED), ("—", draw.MUTED), labels.account(view, view.scores[side])]
+        in_play = view.round_points[side] if view.round_points else 0
+        if not in_play:
+            return [("—", draw.MUTED), ("—", draw.MUTED), now]
+        account = view.scores[side]
+        before = dataclasses.replace(account, recorded=account.recorded - in_play)
+        return [labels.account(view, before), (str(in_play), draw.INK), now]
     return [
         labels.account(view, result.before[side]),
         (str(result.points[side]), draw.INK),

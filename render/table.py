@@ -4,7 +4,9 @@ Drawn from what everybody may see (the public view): the played tiles (a double 
 face down to close its end, O-3, as a tile back with a lock), the number of tiles in
 each hand (as face-down tiles and a number), the bazaar where the game has one, whose
 turn, the points, and before the first tile of Спортивное the tile each seat turned
-(S-2). A seat's own view may be passed too; its hand is never drawn.
+(S-2). Where moves score as they are played (F-3) each open end's badge says what it
+counts, and notes on the felt give the points of the move just played and the sum of
+the ends (`plan_felt`). A seat's own view may be passed too; its hand is never drawn.
 
 Format: an 8-bit palette PNG (`draw.encode_png`). Measured with `bench/render.py` on
 the full 28-tile table with four players (1280x860 px, 2-core machine): 18 KB and
@@ -18,14 +20,17 @@ the picture is mostly flat colour, so the table is a PNG.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from PIL import Image
 
+from domino.geometry import End
 from domino.tiles import Tile
 from domino.views import MatchView
-from render import draw, labels, text
-from render.geometry import Orientation, Rect, TableGeometry, table_geometry
+from render import counts, draw, labels, text
+from render.geometry import EndMark, Orientation, Rect, TableGeometry, table_geometry
 
 WIDTH, HEIGHT = 1280, 860
 TABLE_SIZE = (WIDTH, HEIGHT)
@@ -37,6 +42,18 @@ _CARDS = Rect(_MARGIN, 72, WIDTH - _MARGIN, 200)
 _FELT = Rect(_MARGIN, 212, WIDTH - _MARGIN, HEIGHT - _MARGIN)
 TABLE_AREA = Rect(_FELT.x0 + 8, _FELT.y0 + 8, _FELT.x1 - 8, _FELT.y1 - 8)
 """Where the tiles may lie, in pixels of the picture."""
+_NOTE_HEIGHT = 42
+_NOTE_PAD = 18  # text to the ends of a note's pill
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A pill of words on the felt: where it lies, what it says and in which colour."""
+
+    rect: Rect
+    label: str
+    colour: draw.RGB
+    size: int
 
 
 def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> bytes:
@@ -49,13 +66,83 @@ def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> byt
     _title(canvas, pen, view, names, lang)
     _cards(canvas, pen, view, names, lang)
     draw.felt(pen, (_FELT.x0, _FELT.y0, _FELT.x1, _FELT.y1))
-    geometry = table_geometry(view.round.layout, TABLE_AREA)
+    geometry, notes = plan_felt(view, names, lang)
     if geometry.tiles:
-        draw_tiles(canvas, pen, geometry)
+        ends = counts.end_counts(view.round.layout) if counts.sums_ends(view) else None
+        draw_tiles(canvas, pen, geometry, ends)
     else:
         centre = TABLE_AREA.centre
         draw.write(pen, centre, labels.word("empty", lang), 34, draw.FELT_TEXT, anchor="mm")
+    for note in notes:
+        r = note.rect
+        pen.rounded_rectangle((r.x0, r.y0, r.x1, r.y1), radius=r.height // 2, fill=draw.PANEL)
+        draw.write(pen, r.centre, note.label, note.size, note.colour, bold=True, anchor="mm")
     return draw.encode_png(canvas, draw.TABLE_PNG_LEVEL)
+
+
+def plan_felt(
+    view: MatchView, names: Sequence[str], lang: str = "ru"
+) -> tuple[TableGeometry, tuple[Note, ...]]:
+    """Where the tiles lie and the notes of a game that scores in play: the points of the
+    move just played if it scored («+15 Маша») in a corner at the left and, where the
+    open ends are summed (F-3), their sum at the right (green when it scores). `names`
+    as drawn (`labels.shown_names`).
+
+    The notes take the felt's top corners, or its bottom ones where tiles lie at the
+    top; where tiles reach both, the tiles give up a band across the top for them."""
+    layout = view.round.layout
+    geometry = table_geometry(layout, TABLE_AREA)
+    if not counts.scores_in_play(view) or not layout.placements:
+        return geometry, ()
+    notes = _notes(view, names, lang)
+    if not notes:
+        return geometry, ()
+    height = _NOTE_HEIGHT
+    taken = _taken(geometry)
+    for top in (TABLE_AREA.y0, TABLE_AREA.y1 - height):
+        placed = tuple(_at(note, top) for note in notes)
+        if not any(note.rect.overlaps(rect) for note in placed for rect in taken):
+            return geometry, placed
+    band = Rect(TABLE_AREA.x0, TABLE_AREA.y0 + height + 8, TABLE_AREA.x1, TABLE_AREA.y1)
+    return table_geometry(layout, band), notes
+
+
+def _notes(view: MatchView, names: Sequence[str], lang: str) -> tuple[Note, ...]:
+    """The notes at the felt's top corners."""
+    right = TABLE_AREA.x1
+    top = TABLE_AREA.y0
+    notes: list[Note] = []
+    width = 0
+    if counts.sums_ends(view):
+        points, count = view.ruleset.game.move_points(view.ruleset, view.round.layout)
+        ends = labels.word("ends", lang, n=count)
+        width = round(text.width(ends, 28, bold=True)) + 2 * _NOTE_PAD
+        tint = draw.GOOD if points else draw.INK
+        notes.append(Note(Rect(right - width, top, right, top + _NOTE_HEIGHT), ends, tint, 28))
+    scored = counts.last_scored(view)
+    if scored is not None:
+        room = TABLE_AREA.width - width - 24 - 2 * _NOTE_PAD
+        said = labels.word("scored", lang, n=scored.points, name=names[scored.seat])
+        shown = text.fit(said, 30, room, bold=True)
+        left = TABLE_AREA.x0
+        span = round(text.width(shown, 30, bold=True)) + 2 * _NOTE_PAD
+        notes.append(Note(Rect(left, top, left + span, top + _NOTE_HEIGHT), shown, draw.GOOD, 30))
+    return tuple(notes)
+
+
+def _at(note: Note, top: int) -> Note:
+    r = note.rect
+    return dataclasses.replace(note, rect=Rect(r.x0, top, r.x1, top + r.height))
+
+
+def _taken(geometry: TableGeometry) -> list[Rect]:
+    """What lies on the felt: the tiles and the open ends' badges."""
+    rects = [box.rect for box in geometry.tiles]
+    for mark in geometry.ends:
+        (cx, cy), diameter = _badge_place(geometry, mark)
+        half = diameter / 2
+        rects.append(Rect(int(cx - half), int(cy - half), int(cx + half) + 1, int(cy + half) + 1))
+    return rects
 
 
 def _title(
@@ -92,7 +179,7 @@ def _status(view: MatchView, names: Sequence[str], lang: str) -> str:
     if view.over:
         return labels.match_end(view, names, lang)
     if view.round.outcome is not None:
-        return labels.outcome(view.round.outcome, names, lang)
+        return labels.outcome(view.round.outcome, names, lang, view.ruleset.target)
     if view.round.turned and not view.round.layout.placements:
         return labels.word("turned", lang)  # S-2: each card shows its seat's turned tile
     if view.round.turn is not None:
@@ -220,9 +307,16 @@ def _hand(
     )
 
 
-def draw_tiles(canvas: Image.Image, pen: draw.Pen, geometry: TableGeometry) -> None:
+def draw_tiles(
+    canvas: Image.Image,
+    pen: draw.Pen,
+    geometry: TableGeometry,
+    end_counts: Mapping[End, int | None] | None = None,
+) -> None:
     """The played tiles where `geometry` puts them, the last one marked (a warm face and
-    a ring), a closed end's double face down (O-3), and each open end's number."""
+    a ring), a closed end's double face down (O-3), and each open end's number: its pip,
+    or where the game scores in play what it counts (`end_counts`, F-3), an end that
+    counts nothing (an empty arm of the spinner) on a muted badge."""
     u = geometry.unit
     last = max(box.placement.seq for box in geometry.tiles)
     for box in geometry.tiles:
@@ -241,10 +335,25 @@ def draw_tiles(canvas: Image.Image, pen: draw.Pen, geometry: TableGeometry) -> N
                 outline=draw.LAST_RING,
                 width=4,
             )
+    for mark in geometry.ends:
+        (cx, cy), diameter = _badge_place(geometry, mark)
+        if end_counts is None:
+            draw.badge(canvas, (cx, cy), diameter, str(mark.pip))
+            continue
+        count = end_counts.get(mark.end)
+        if count is None:
+            draw.badge(canvas, (cx, cy), diameter, "0", draw.END_MUTED, draw.END_MUTED_INK)
+        else:
+            draw.badge(canvas, (cx, cy), diameter, str(count))
+
+
+def _badge_place(geometry: TableGeometry, mark: EndMark) -> tuple[tuple[float, float], int]:
+    """The centre and diameter of an open end's badge: a unit beyond the end, inside
+    the table."""
+    u = geometry.unit
     diameter = max(14, u * 9 // 5)
     area = geometry.area
-    for mark in geometry.ends:
-        (px, py), (dx, dy) = mark.point, mark.direction
-        cx = min(max(px + dx * u, area.x0 + diameter / 2), area.x1 - diameter / 2)
-        cy = min(max(py + dy * u, area.y0 + diameter / 2), area.y1 - diameter / 2)
-        draw.badge(canvas, (cx, cy), diameter, str(mark.pip))
+    (px, py), (dx, dy) = mark.point, mark.direction
+    cx = min(max(px + dx * u, area.x0 + diameter / 2), area.x1 - diameter / 2)
+    cy = min(max(py + dy * u, area.y0 + diameter / 2), area.y1 - diameter / 2)
+    return (cx, cy), diameter
