@@ -12,7 +12,7 @@ so each player takes two lines: name and ratings, then the counts.
 Every screen is of one game (issue 13) and says how matches went in that game's
 words: where points are bad, the game's loser by its key (козёл, осёл: text keys
 `*.kozel`, `*.osel`); where they are good, the wins. Buttons switch to the other
-games with records (`games_row`).
+games with records (`games_rows`).
 
 Dates are shown as dd.mm.yyyy in UTC (the bot serves groups in many time zones and
 stores UTC; a date is what people compare, not the hour).
@@ -128,15 +128,21 @@ def game_name(game: GameVariant, lang: Lang) -> str:
     return t(game.name_key, lang)
 
 
-def games_row(
+GAMES_PER_ROW = 3
+"""Game buttons a row under /top, /stats and /history: nine games (issue 17 and after)
+would not fit one row (Telegram takes 8 a row, a phone shows far fewer names)."""
+
+
+def games_rows(
     current: Variant, games: Sequence[Variant], data: Callable[[Variant], str], lang: Lang
-) -> list[InlineKeyboardButton]:
+) -> list[list[InlineKeyboardButton]]:
     """A button per game with records (`games`) and the game shown (`current`, marked
-    ✅), in the registry's order; none when the game shown is the only one."""
+    ✅), in the registry's order, `GAMES_PER_ROW` a row; none when the game shown is the
+    only one."""
     shown = {current, *games}
     if len(shown) < 2:
         return []
-    return [
+    buttons = [
         InlineKeyboardButton(
             text=("✅ " if game.key is current else "") + game_name(game, lang),
             callback_data=data(game.key),
@@ -144,6 +150,7 @@ def games_row(
         for game in VARIANTS
         if game.key in shown
     ]
+    return [buttons[i : i + GAMES_PER_ROW] for i in range(0, len(buttons), GAMES_PER_ROW)]
 
 
 def _outcome_keys(game: GameVariant) -> tuple[str, str]:
@@ -276,17 +283,17 @@ def top_keyboard(
     page: Page[T], game: Variant, scope: TopScope, games: Sequence[Variant], lang: Lang
 ) -> InlineKeyboardMarkup:
     """◀️ ▶️ past ten rows, the switch between the players' and the pairs' tables, and
-    the other games with records in the group (`games_row`)."""
+    the other games with records in the group (`games_rows`)."""
     paging = paging_row(page, lambda n: TopCb(game=game.value, scope=scope, page=n).pack())
     other = TopScope.PAIRS if scope is TopScope.PLAYERS else TopScope.PLAYERS
     switch = InlineKeyboardButton(
         text=t("btn.top_pairs" if other is TopScope.PAIRS else "btn.top_players", lang),
         callback_data=TopCb(game=game.value, scope=other, page=1).pack(),
     )
-    switch_game = games_row(
+    switch_game = games_rows(
         game, games, lambda key: TopCb(game=key.value, scope=scope, page=1).pack(), lang
     )
-    keyboard = _keyboard([paging, [switch], switch_game])
+    keyboard = _keyboard([paging, [switch], *switch_game])
     assert keyboard is not None
     return keyboard
 
@@ -364,9 +371,9 @@ def _match_line(key: str, match: MatchLine, game: GameVariant, lang: Lang) -> st
 def stats_keyboard(
     game: Variant, games: Sequence[Variant], user_id: int, lang: Lang
 ) -> InlineKeyboardMarkup | None:
-    """The person's other games with records, to switch to (`games_row`)."""
+    """The person's other games with records, to switch to (`games_rows`)."""
     return _keyboard(
-        [games_row(game, games, lambda key: StatsCb(game=key.value, user=user_id).pack(), lang)]
+        games_rows(game, games, lambda key: StatsCb(game=key.value, user=user_id).pack(), lang)
     )
 
 
@@ -434,7 +441,7 @@ def history_keyboard(
     page: Page[HistoryEntry], game: Variant, games: Sequence[Variant], lang: Lang
 ) -> InlineKeyboardMarkup | None:
     """A button per match (its number in the list) that opens its score sheet, ◀️ ▶️,
-    and the other games with records in the group (`games_row`)."""
+    and the other games with records in the group (`games_rows`)."""
     sheets = [
         InlineKeyboardButton(
             text=f"📋 {number}",
@@ -444,7 +451,7 @@ def history_keyboard(
     ]
     rows = [sheets[i : i + SHEETS_PER_ROW] for i in range(0, len(sheets), SHEETS_PER_ROW)]
     rows.append(paging_row(page, lambda n: HistoryCb(game=game.value, page=n).pack()))
-    rows.append(games_row(game, games, lambda key: HistoryCb(game=key.value, page=1).pack(), lang))
+    rows += games_rows(game, games, lambda key: HistoryCb(game=key.value, page=1).pack(), lang)
     return _keyboard(rows)
 
 
@@ -456,9 +463,15 @@ def side_label(sheet: MatchSheet, side: int) -> str:
     return "+".join(str(seat + 1) for seat in sheet.sides[side])
 
 
+OUTCOME_KEYS = {
+    OutcomeKind.WENT_OUT: "sheet.went_out",
+    OutcomeKind.FISH: "sheet.fish",
+    OutcomeKind.REACHED: "sheet.reached",  # F-6: the target reached mid-round
+}
+
+
 def _outcome(round_: SheetRound, lang: Lang) -> str:
-    key = "sheet.went_out" if round_.outcome is OutcomeKind.WENT_OUT else "sheet.fish"
-    return t(key, lang, seat=round_.seat + 1)
+    return t(OUTCOME_KEYS[round_.outcome], lang, seat=round_.seat + 1)
 
 
 def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
@@ -499,6 +512,8 @@ def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
     legend = t("sheet.legend", lang)
     if game.rule_of_13:
         legend += "\n" + t("sheet.legend_13", lang)
+    if game.scores_in_play:
+        legend += "\n" + t("sheet.legend_in_play", lang)
     # A very long match keeps its latest rounds: one message holds at most TEXT_LIMIT.
     budget = TEXT_LIMIT - len("\n".join(lines)) - len(legend) - 200
     shown = len(blocks)

@@ -477,15 +477,23 @@ class Match:
         if result.outcome.kind is not OutcomeKind.WENT_OUT:
             return False
         hands = tuple(ended.hand(seat) for seat in range(self._players))
-        without = score_round(
-            self._ruleset,
-            result.round_no,
-            result.outcome,
-            result.before,
-            result.eggs_before,
-            hands,
-        )
-        return without.after != result.after
+        last = ended.history[-1]
+        assert isinstance(last, Played | Closed)  # a round ends with a play (C-8, O-3)
+
+        def scored(last_tile: Tile | None) -> tuple[Account, ...]:
+            # From the round's start in both: the points scored in play (F-3) are not
+            # the last tile's doing, and `result.before` does not hold them.
+            return score_round(
+                self._ruleset,
+                result.round_no,
+                result.outcome,
+                result.before,
+                result.eggs_before,
+                hands,
+                last_tile,
+            ).after
+
+        return scored(None) != scored(last.tile)
 
     # --- views and rating ---------------------------------------------------------------
 

@@ -310,8 +310,9 @@ def _score(game: GameRecord, hints: dict[int, int] | None = None) -> _Scored | N
     for result in match.results:
         if result.outcome.kind is OutcomeKind.WENT_OUT:
             went_out[result.outcome.seat] += 1
-        else:
+        elif result.outcome.kind is OutcomeKind.FISH:
             fish_made[result.outcome.seat] += 1
+        # A round stopped where a move reached the target (F-6, REACHED) is neither.
         if result.eggs_taken_by is not None:
             eggs_taken[result.eggs_taken_by] += 1
     places = elo.places(place_points, fewer_is_better=game_variant.points_are_bad, last=last)

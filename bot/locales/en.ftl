@@ -12,6 +12,10 @@ variant-classic = Classic
 variant-sea_kozel = Sea Kozel (Sea Goat)
 variant-osel = Osel (Donkey)
 variant-sport = Sport dominoes
+variant-all_fives = All Fives
+variant-threes_and_fives = Threes and Fives
+variant-bergen = Bergen
+variant-dubli = Doubles (Dubli)
 term-fish = fish (blocked)
 term-goat = goat
 term-bazaar = boneyard
@@ -60,6 +64,8 @@ table-over = The match is over.
 table-team_score = { "   " }pair { $names }: { $score }
 table-bazaar = boneyard: { $n }
 table-ends = open ends: { $ends }
+# F-3: the open ends added up as the game scores them, in games that score during play.
+table-count = ends add up to { $count }
 # The last few moves, oldest first, joined by arrows.
 table-recent = Last moves: { $moves }
 # $n: the tiles a player holds, in the table's caption.
@@ -74,6 +80,12 @@ event-knocked-classic = { $name } knocks
 event-knocked-sea_kozel = { $name } knocks
 event-knocked-osel = { $name } knocks
 event-knocked-sport = { $name } passes
+event-knocked-all_fives = { $name } knocks
+event-knocked-threes_and_fives = { $name } knocks
+event-knocked-bergen = { $name } knocks
+event-knocked-dubli = { $name } knocks
+# A play that scored during the game (F-3): the points it made, never the tile.
+event-scored = { $name } plays a tile: +{ $points }
 # $n: the doubles laid in one turn (2 to 4).
 event-doubles = { $name } lays { $n } { $n ->
     [one] double
@@ -107,6 +119,8 @@ hand-your_partner = 🤝 Your partner: { $name }
 hand-partner_turn = Your partner { $name } is moving; the table is in the group.
 hand-scores = Score: { $scores }
 btn-end = { $tile } on { $end }
+# A tile that scores differently on the ends it fits (F-3): the most it can make.
+btn-points_up_to = up to +{ $points }
 btn-back = ↩️ Back
 btn-draw = 🎲 Draw
 # $game: the game's key; a knock is a pass in Спортивное (S-3).
@@ -126,6 +140,15 @@ btn-close_end = 🔒 Close { $end } with { $tile }
 
 announce-went_out = 🏁 Round { $n }: domino! { $name } is out.
 announce-fish = 🐟 Round { $n }: fish! The fisherman is { $name }.
+# F-6: a move brought a side to the match's target; the round is not played on.
+announce-reached = 🎯 Round { $n }: { $name } reaches { $points } { $points ->
+        [one] point
+       *[other] points
+    } — a win! The round stops here.
+# A side of two in a sentence: «пара Маша + Вика».
+announce-pair = the pair { $names }
+# Games that score during play (F-3): each side's points in the round, play and end together.
+announce-round_points = ✍️ Points this round: { $points }
 announce-eggs = 🥚 Eggs: { $points } { $points ->
         [one] point carries
        *[other] points carry
@@ -175,7 +198,7 @@ lobby-already_open = A game is already gathering players in this chat: press “
 lobby-already_running = A game is already running in this chat. Finish it or /cancel it.
 lobby-you_play_elsewhere = You are already playing in “{ $chat }”. Finish there or /leave.
 start-welcome =
-    👋 Hi! I run domino games in group chats: Kozel, Classic, Sea Kozel, Osel and Sport dominoes.
+    👋 Hi! I run domino games in group chats: Kozel, Classic, Sea Kozel, Osel, Sport dominoes, All Fives, Threes and Fives, Bergen and Doubles.
     Add me to a group and send /domino there (or name the game: /domino osel). Your tiles will arrive here.
     Rules: /rules · help: /help
 start-joined = ✅ You have a seat in “{ $chat }”. Your tiles will arrive here once it starts.
@@ -262,6 +285,54 @@ rules-sport =
     • When a player goes out, their pair scores all the pips left in all four hands.
     • Fish: the pair with fewer pips in hand scores them all; equal pips make a draw and nobody scores.
     • Sport turn times: 5 s with one possible move, 20 s with several, 60 s when a move could make a fish.
+rules-all_fives =
+    <b>All Fives</b>: points are scored during play; the first to reach { $target } { $target ->
+        [one] point
+       *[other] points
+    } wins.
+    • 2–4 players: two get 7 tiles each, three or four get 5; the rest is the boneyard. Four may play in pairs, a pair scoring together.
+    • Who leads is drawn by lot, with any tile. Each later round is led by the winner of the one before.
+    • Lay a tile on an end with the same number. The first double laid is the spinner: once tiles lie on both its sides, tiles go above and below it too.
+    • After every move add up the open ends: a double across an end counts both halves, and so does the spinner until tiles lie on both its sides. A multiple of 5 is scored by the mover: 5|5 as the first tile scores 10, and 0|5 laid on its right scores 10 again (5 + 5 + 0).
+    • If nothing fits, draw from the boneyard until a tile fits; when it is empty, knock.
+    • Whoever goes out scores the pips in the other hands, rounded to the nearest 5 (23 → 25).
+    • Fish (nobody can move): the lowest hand scores the difference to each other hand, rounded to 5 too.
+    • The match ends as soon as someone reaches { $target }, even in the middle of a round.
+rules-threes_and_fives =
+    <b>Threes and Fives</b>: points are scored during play; the first to reach { $target } { $target ->
+        [one] point
+       *[other] points
+    } wins.
+    • 2–4 players: two get 7 tiles each, three or four get 5; the rest is the boneyard. Four may play in pairs, a pair scoring together.
+    • Who leads is drawn by lot, with any tile. Each later round is led by the winner of the one before.
+    • Lay a tile on an end with the same number. The first double laid is the spinner: once tiles lie on both its sides, tiles go above and below it too.
+    • After every move add up the open ends: a double across an end counts both halves, and so does the spinner until tiles lie on both its sides. A multiple of 3 scores a third of it, a multiple of 5 a fifth; 15 is both and scores 5 + 3 = 8. So 6|3 as the first tile adds up to 9 and scores 3; 5|5 adds up to 10 and scores 2.
+    • If nothing fits, draw from the boneyard until a tile fits; when it is empty, knock.
+    • Whoever goes out scores the pips in the other hands, rounded to the nearest 5 and divided by 5 (23 → 25 → 5).
+    • Fish (nobody can move): the lowest hand scores the difference to each other hand, rounded to 5 and divided by 5 the same way.
+    • The match ends as soon as someone reaches { $target }, even in the middle of a round.
+rules-bergen =
+    <b>Bergen</b>: points are scored during play; the first to reach { $target } { $target ->
+        [one] point
+       *[other] points
+    } wins.
+    • 2–4 players: two or three get 6 tiles each, four get 5; the rest is the boneyard. Four may play in pairs, a pair scoring together.
+    • The first round is led by whoever holds 0|0 (else 1|1, … 6|6; with no doubles dealt, the lowest tile). Each later round is led by the winner of the one before, with any tile.
+    • Lay a tile on an end with the same number; doubles lie across. If nothing fits, draw from the boneyard until a tile fits; the last two tiles are never drawn, so then you knock.
+    • Both ends showing the same number after your move score 2 (so does leading with a double). A double across one end and the same number at the other score 3: 4|4 across one end and a 4 at the other.
+    • Going out scores 2. Fish (nobody can move): 2 to the player with no double in hand; if several have none, to the lowest hand of them; if all hold doubles, to the lowest double.
+    • The match ends as soon as someone reaches { $target }, even in the middle of a round.
+rules-dubli =
+    <b>Doubles</b>, a children's game: points are scored during play; the first to reach { $target } { $target ->
+        [one] point
+       *[other] points
+    } wins.
+    • 2–4 players: two get 7 tiles each, three 6, four 5; the rest is the boneyard. Four may play in pairs, a pair scoring together.
+    • The first round is led by whoever holds 0|0 (else 1|1, … 6|6; with no doubles dealt, the lowest tile). Each later round is led by the winner of the one before, with any tile.
+    • Lay a tile on an end with the same number; doubles lie across. If nothing fits, draw from the boneyard until a tile fits; the last two tiles are never drawn, so then you knock.
+    • Laying a double scores 1. Both ends showing the same number after your move score 1; a double at one end and the same number at the other 2. They add up: 5|5 on a 5 while the other end shows 5 scores 1 + 2 = 3.
+    • Going out scores 2. At the round's end everyone left with tiles but no double scores 1.
+    • The match ends as soon as someone reaches { $target }, even in the middle of a round.
 btn-rules_current = 📖 { $game }
 alert-rules_unknown = There are no such rules: choose a game with a button under the message.
 help-group =
@@ -415,6 +486,7 @@ sheet-col_round = R
 sheet-col_outcome = Result
 sheet-went_out = domino { $seat }
 sheet-fish = fish { $seat }
+sheet-reached = goal { $seat }
 sheet-eggs = eggs +{ $n } carried
 sheet-cut = { $n ->
         [one] The first round did not fit in one message; the latest follow.
@@ -422,6 +494,7 @@ sheet-cut = { $n ->
     }
 sheet-legend = <i>“domino N”: player N laid all their tiles; “fish N”: a fish, player N the fisherman. A round's line holds its points, the line below the score after it.</i>
 sheet-legend_13 = <i>Points before the account is open are only remembered and count later.</i>
+sheet-legend_in_play = <i>A round's points are those of its moves and of its end. “goal N”: a move of player N reached the target, and the round was not played on.</i>
 alert-no_such_page = There is no such page.
 alert-no_such_match = There is no such match in this group's records.
 alert-no_such_game = There is no such game in these stats: send the command again.
@@ -559,6 +632,10 @@ loser-osel = 🫏 Donkey: { $names }.
 loser-classic = Loss: { $names }.
 loser-sea_kozel = Loss: { $names }.
 loser-sport = Loss: { $names }.
+loser-all_fives = Loss: { $names }.
+loser-threes_and_fives = Loss: { $names }.
+loser-bergen = Loss: { $names }.
+loser-dubli = Loss: { $names }.
 
 ## «💡 Подсказка» (issue 14): the computer's choice for the turn, to the presser only;
 ## the group's switch in /settings; the count in /stats.
@@ -579,6 +656,12 @@ hint-reason-avoid_fish = keeps the table open: a fish now would go against you
 hint-reason-draw = no tile fits: draw from the boneyard
 hint-reason-knock = no tile fits and nothing to draw
 hint-reason-close = a closed end hurts the opponents more than you
+# Games that score during play: $points, what the move scores now.
+hint-reason-scores = the move scores { $points } { $points ->
+    [one] point
+   *[other] points
+} at once
+hint-reason-safe_ends = leaves ends on which the next player can hardly score
 # $worlds: the deals of the unseen tiles played out; $chance: in %, the chance to end the match
 # last where points are bad (козёл, осёл), else to win it; $game: the game's key.
 hint-reason-search = the best move over { $worlds } { $worlds ->

@@ -44,9 +44,13 @@ def tile_label(tile: Tile) -> str:
     return f"{tile.low}|{tile.high}"
 
 
-def tile_rows(buttons: Sequence[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]]:
-    """A hand's tile buttons in rows of `TILES_PER_ROW`, as a phone shows them."""
-    return [list(buttons[i : i + TILES_PER_ROW]) for i in range(0, len(buttons), TILES_PER_ROW)]
+def tile_rows(
+    buttons: Sequence[InlineKeyboardButton], per_row: int | None = None
+) -> list[list[InlineKeyboardButton]]:
+    """A hand's tile buttons in rows of `per_row` (`TILES_PER_ROW` unless the buttons
+    are wider), as a phone shows them."""
+    size = per_row or TILES_PER_ROW
+    return [list(buttons[i : i + size]) for i in range(0, len(buttons), size)]
 
 
 def variant_name(variant: Variant, lang: Lang) -> str:

@@ -1,5 +1,10 @@
 """A player's hand in their private chat: the text above it and the tiles as buttons.
-Built only from the owner's own view (`MatchView.round.hand`)."""
+Built only from the owner's own view (`MatchView.round.hand`).
+
+In games that score during play (F-3) a group that allows hints sees on each playable
+tile what its play would score («✅ 5|5 +10»), and in the choice of ends what each end
+would: the table is laid again from the view with that tile on that end and the game
+asked (`GameVariant.move_points`)."""
 
 from __future__ import annotations
 
@@ -19,13 +24,17 @@ from bot.presenter.common import (
     tile_rows,
     variant_name,
 )
-from bot.presenter.table import has_bazaar, result_lines
+from bot.presenter.table import end_count_text, has_bazaar, result_lines
 from domino.actions import Action, Close, Draw, Knock, Play, PlayDoubles
 from domino.geometry import End
+from domino.layout import layout_of
 from domino.tiles import Tile
 from domino.views import MatchView
 
 ARROWS = {End.LEFT: "⬅️", End.RIGHT: "➡️", End.UP: "⬆️", End.DOWN: "⬇️"}
+POINTS_TILES_PER_ROW = 3
+"""Tile buttons a row when they carry points («✅ 5|5 +10»): four such do not fit a
+phone's row without being cut."""
 
 
 def hand_text(
@@ -102,7 +111,9 @@ def ends_text(view: MatchView, lang: Lang) -> str | None:
     ends = view.round.layout.open_ends
     if not ends:
         return None
-    return t("table.ends", lang, ends=" · ".join(f"{ARROWS[end]} {pip}" for end, pip in ends))
+    text = t("table.ends", lang, ends=" · ".join(f"{ARROWS[end]} {pip}" for end, pip in ends))
+    count = end_count_text(view, lang)  # F-3: what the ends add up to now
+    return text if count is None else f"{text} · {count}"
 
 
 def others_text(view: MatchView, names: Sequence[str], lang: Lang) -> str:
@@ -132,6 +143,29 @@ def _play_ends(legal: Sequence[Action]) -> dict[Tile, list[End | None]]:
         if isinstance(action, Play):
             ends.setdefault(action.tile, []).append(action.end)
     return ends
+
+
+def play_points(view: MatchView, plays: Mapping[Tile, Sequence[End | None]]) -> dict[Play, int]:
+    """F-3: what each of `plays` (tile -> the ends it fits) would score, in games that
+    score during play ({} in the others): the table of `view` laid again, the tile put on
+    the end, the game asked (`GameVariant.move_points`). Only the public table and the
+    viewer's own tiles are read."""
+    game = view.ruleset.game
+    if not game.scores_in_play or not plays:
+        return {}
+    table = layout_of(view.ruleset.layout, view.round.layout.placements)
+    points: dict[Play, int] = {}
+    for tile, ends in plays.items():
+        for end in ends:
+            after = table.copy()
+            after.place(tile, end)
+            points[Play(tile, end)] = game.move_points(view.ruleset, after.view())[0]
+    return points
+
+
+def _points_label(points: int) -> str:
+    """A play's points on its button, «+10»; nothing for none."""
+    return f" +{points}" if points else ""
 
 
 def _end_label(view: MatchView, end: End | None) -> str:
@@ -184,7 +218,9 @@ def hand_keyboard(
     to lay several doubles at once (M-3, O-2) and one the ends a double may close (O-3).
     `choosing` shows a choice instead of the tiles: the ends for that tile, or the menu.
     `hints` (the group allows them, issue 14): on the player's turn a last row
-    «💡 Подсказка», which carries the move number like every move button.
+    «💡 Подсказка», which carries the move number like every move button; in games that
+    score during play each playable tile shows its points too (`play_points`): «✅ 5|5
+    +10», «до +10» where its ends score differently, each end's in the choice of ends.
 
     Every legal action is reachable by exactly one path of presses: a play by its tile
     (then its end, when it fits several), several doubles and a closing double from
@@ -193,6 +229,7 @@ def hand_keyboard(
     if view.over or rnd.turn is None:
         return None
     plays = _play_ends(rnd.legal)
+    points = play_points(view, plays) if hints else {}
     doubles = [a for a in rnd.legal if isinstance(a, PlayDoubles)]
     closes = [a for a in rnd.legal if isinstance(a, Close)]
 
@@ -218,7 +255,8 @@ def hand_keyboard(
             [
                 [
                     button(
-                        t("btn.end", lang, end=_end_label(view, end), tile=tile_label(choosing)),
+                        t("btn.end", lang, end=_end_label(view, end), tile=tile_label(choosing))
+                        + _points_label(points.get(Play(choosing, end), 0)),
                         MoveKind.PLAY,
                         choosing,
                         end,
@@ -257,13 +295,14 @@ def hand_keyboard(
     tiles: list[InlineKeyboardButton] = []
     for tile in rnd.hand:
         ends = plays.get(tile, [])
+        label = f"✅ {tile_label(tile)}" + _tile_points(tile, ends, points, lang)
         if len(ends) == 1:
-            tiles.append(button(f"✅ {tile_label(tile)}", MoveKind.PLAY, tile, ends[0]))
+            tiles.append(button(label, MoveKind.PLAY, tile, ends[0]))
         elif len(ends) > 1:
-            tiles.append(button(f"✅ {tile_label(tile)}", MoveKind.CHOOSE_END, tile))
+            tiles.append(button(label, MoveKind.CHOOSE_END, tile))
         else:
             tiles.append(_button(tile_label(tile), _info(game_id)))
-    rows = tile_rows(tiles)
+    rows = tile_rows(tiles, POINTS_TILES_PER_ROW if any(points.values()) else None)
     game = view.ruleset.game
     if doubles:
         text = t("btn.choose_doubles", lang, n=game.max_doubles)
@@ -281,6 +320,20 @@ def hand_keyboard(
     if hints and rnd.turn == rnd.seat and rnd.legal:
         rows.append([button(t("btn.hint", lang), MoveKind.HINT)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _tile_points(
+    tile: Tile, ends: Sequence[End | None], points: Mapping[Play, int], lang: Lang
+) -> str:
+    """A playable tile's points on its button: « +10», « до +10» when its ends score
+    differently (the choice of ends shows each), "" when no end scores."""
+    scores = {points.get(Play(tile, end), 0) for end in ends}
+    best = max(scores, default=0)
+    if not best:
+        return ""
+    if len(scores) > 1:
+        return " " + t("btn.points_up_to", lang, points=best)
+    return _points_label(best)
 
 
 def action_text(view: MatchView, action: Action, lang: Lang) -> str:

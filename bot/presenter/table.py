@@ -4,10 +4,15 @@ tile of anyone's hand is ever written in the group (the picture shows the table)
 
 Nothing here asks which game is played: the words that differ between games are text
 keys built from the game's key (`announce.loser.kozel`, `event.knocked.sport`), and
-the rest is asked of the game object (`MatchView.ruleset.game`)."""
+the rest is asked of the game object (`MatchView.ruleset.game`): in games that score
+during play (`GameVariant.scores_in_play`: F-3, B-1) the caption adds what each recent
+play scored («Алиса кладёт кость: +10») and, where that sum scores, the sum of the open
+ends, in the same edited message (a group takes about 20 messages a minute: no message
+per scoring move)."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,17 +20,20 @@ from dataclasses import dataclass
 from bot.i18n import Lang, t
 from bot.presenter.common import score_line, score_text, short_name, side_names, variant_name
 from domino.actions import Closed, Drew, Event, Knocked, Played
+from domino.layout import new_layout
 from domino.tiles import SET_SIZE
 from domino.views import MatchView, OutcomeKind, RoundResult
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """One line of the caption's recent moves: an event, and how many plays by the same
-    seat it stands for (several doubles laid in one turn, M-3 and O-2, are one move)."""
+    """One line of the caption's recent moves: an event, how many plays by the same
+    seat it stands for (several doubles laid in one turn, M-3 and O-2, are one move),
+    and the points those plays scored as they were played (F-3; 0 in other games)."""
 
     event: Event
     plays: int = 1
+    points: int = 0
 
 
 def event_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) -> str:
@@ -35,8 +43,10 @@ def event_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) ->
     event = shown.event
     name = short_name(names[event.seat])
     if isinstance(event, Played):
-        if shown.plays > 1:
+        if shown.plays > 1:  # no game that scores during play lays several at once
             return t("event.doubles", lang, name=name, n=shown.plays)
+        if shown.points:
+            return t("event.scored", lang, name=name, points=shown.points)
         return t("event.played", lang, name=name)
     if isinstance(event, Closed):
         return t("event.closed", lang, name=name)
@@ -47,18 +57,55 @@ def event_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) ->
 
 def recent_events(view: MatchView, limit: int = 3) -> Sequence[Shown]:
     """The last few public moves: a run of draws by one seat folded into one, and the
-    doubles one seat laid in one turn (consecutive plays of one seat) into one."""
-    folded: list[Shown] = []
-    for event in view.round.history:
-        last = folded[-1].event if folded else None
+    doubles one seat laid in one turn (consecutive plays of one seat) into one; each
+    with the points its plays scored, in games that score during play."""
+    folded: list[tuple[int, Shown]] = []  # (index of the first event in the history, shown)
+    for index, event in enumerate(view.round.history):
+        last = folded[-1][1].event if folded else None
         if last is not None and event.seat == last.seat:
             if isinstance(event, Drew) and isinstance(last, Drew):
                 continue
             if isinstance(event, Played) and isinstance(last, Played):
-                folded[-1] = Shown(event, folded[-1].plays + 1)
+                first, shown = folded[-1]
+                folded[-1] = (first, Shown(event, shown.plays + 1))
                 continue
-        folded.append(Shown(event))
-    return folded[-limit:]
+        folded.append((index, Shown(event)))
+    recent = folded[-limit:]
+    if not recent:
+        return []
+    scored = play_points(view, since=recent[0][0])
+    ends = [first for first, _ in recent[1:]] + [len(view.round.history)]
+    return [
+        dataclasses.replace(shown, points=sum(scored.get(i, 0) for i in range(first, end)))
+        for (first, shown), end in zip(recent, ends, strict=True)
+    ]
+
+
+def play_points(view: MatchView, since: int = 0) -> dict[int, int]:
+    """F-3: the points each play of the current round scored as it was laid, by its
+    index in `view.round.history` (from `since` on; plays that scored nothing left out),
+    in games that score during play; {} in the others. The table is laid again from its
+    placements (each play or closed double laid one, in order) and the game asked what
+    each play scored (`GameVariant.move_points`), so «+N» goes with the very play that
+    made it (`MatchView.scored` names only the round's last such play)."""
+    game = view.ruleset.game
+    if not game.scores_in_play:
+        return {}
+    placements = view.round.layout.placements
+    layout = new_layout(view.ruleset.layout)
+    points: dict[int, int] = {}
+    laid = 0
+    for index, event in enumerate(view.round.history):
+        if not isinstance(event, Played | Closed):
+            continue
+        placement = placements[laid]
+        layout.place(placement.tile, placement.end, closed=placement.closed)
+        laid += 1
+        if isinstance(event, Played) and index >= since:
+            scored, _ = game.move_points(view.ruleset, layout.view())
+            if scored:
+                points[index] = scored
+    return points
 
 
 def has_bazaar(view: MatchView) -> bool:
@@ -73,6 +120,18 @@ def open_ends_text(view: MatchView, lang: Lang) -> str | None:
     if not ends:
         return None
     return t("table.ends", lang, ends=" · ".join(str(pip) for _, pip in ends))
+
+
+def end_count_text(view: MatchView, lang: Lang) -> str | None:
+    """F-3: the sum of the open ends as the game counts it («сумма концов: 15»), in
+    games where that sum scores (`GameVariant.sums_ends`) and once a tile is on the
+    table; else None."""
+    game = view.ruleset.game
+    layout = view.round.layout
+    if not game.sums_ends or not layout.placements:
+        return None
+    _, count = game.move_points(view.ruleset, layout)
+    return t("table.count", lang, count=count)
 
 
 def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
@@ -107,9 +166,9 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
             team = html.escape(side_names(names, seats))
             lines.append(t("table.team_score", lang, names=team, score=score_text(view, side)))
     facts = [t("table.bazaar", lang, n=rnd.bazaar_size)] if has_bazaar(view) else []
-    ends = open_ends_text(view, lang)
-    if ends is not None:
-        facts.append(ends)
+    for fact in (open_ends_text(view, lang), end_count_text(view, lang)):
+        if fact is not None:
+            facts.append(fact)
     if rnd.layout.closed_ends:
         facts.append(t("table.closed", lang, n=len(rnd.layout.closed_ends)))
     if view.eggs:
@@ -141,16 +200,37 @@ def result_lines(view: MatchView, names: Sequence[str], lang: Lang) -> list[str]
     return lines
 
 
+def side_text(view: MatchView, names: Sequence[str], side: int, lang: Lang) -> str:
+    """A side in a sentence, escaped for HTML: the name alone, or «пара A + B»."""
+    seats = view.sides[side]
+    text = html.escape(side_names(names, seats))
+    return text if len(seats) == 1 else t("announce.pair", lang, names=text)
+
+
 def round_end_text(view: MatchView, result: RoundResult, names: Sequence[str], lang: Lang) -> str:
-    """The announcement of a finished round: who went out, or fish and the fisherman;
-    a draw where nobody scores (a fish tied for the lowest, T-5, S-5), or a winner with
-    too little to write (M-1); the eggs."""
-    who = html.escape(short_name(names[result.outcome.seat]))
+    """The announcement of a finished round: who went out, or fish and the fisherman,
+    or the side whose move reached the match's target mid-round (F-6); a draw where
+    nobody scores (a fish tied for the lowest, T-5, S-5), or a winner with too little
+    to write (M-1); the eggs; in games that score during play, each side's points in
+    the round (its moves' and its end's together, as `RoundResult.points` holds them)."""
+    outcome = result.outcome
+    who = html.escape(short_name(names[outcome.seat]))
     game = view.ruleset.game
-    if result.outcome.kind is OutcomeKind.WENT_OUT:
+    if outcome.kind is OutcomeKind.WENT_OUT:
         lines = [t("announce.went_out", lang, name=who, n=result.round_no)]
-    else:
+    elif outcome.kind is OutcomeKind.FISH:
         lines = [t("announce.fish", lang, name=who, n=result.round_no)]
+    else:
+        side = view.side_of(outcome.seat)
+        lines = [
+            t(
+                "announce.reached",
+                lang,
+                name=side_text(view, names, side, lang),
+                points=result.after[side].recorded,
+                n=result.round_no,
+            )
+        ]
     if game.drawn(result):
         lines.append(t("announce.draw", lang))
     elif game.too_few(result):
@@ -162,6 +242,12 @@ def round_end_text(view: MatchView, result: RoundResult, names: Sequence[str], l
     elif result.eggs_taken_by is not None and result.eggs_before:
         taker = html.escape(side_names(names, view.sides[result.eggs_taken_by]))
         lines.append(t("announce.eggs_taken", lang, name=taker, points=result.eggs_before))
+    if game.scores_in_play:
+        points = " · ".join(
+            f"{html.escape(side_names(names, seats))} +{result.points[side]}"
+            for side, seats in enumerate(view.sides)
+        )
+        lines.append(t("announce.round_points", lang, points=points))
     if not view.over and any(account.remembered for account in (*result.before, *result.after)):
         # K-7: the sheet drawn above shows remembered points as «+N»; said once here,
         # while the match runs (once it is over, nothing is left to write them to).

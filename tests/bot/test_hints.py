@@ -326,7 +326,7 @@ def test_every_reason_has_a_text_and_plurals_in_both_languages() -> None:
     match = Match.new(KOZEL, 2, seed=3)
     view = match.view(match.turn or 0)
     action = view.round.legal[0]
-    args = {"chance": 23, "worlds": 121}
+    args = {"chance": 23, "worlds": 121, "points": 15}
     for lang in Lang:
         for reason in REASONS:
             text = hint_text(view, action, reason, args, lang)
@@ -344,6 +344,12 @@ def test_every_reason_has_a_text_and_plurals_in_both_languages() -> None:
     assert "chance of ending up the goat: 23%" in hint_text(view, action, "search", args, Lang.EN)
     assert "5 разыгранным раскладам" in hint_text(
         view, action, "search", {"chance": 1, "worlds": 5}, Lang.RU
+    )
+    # Games that score during play: what the move scores now, in the plural it takes.
+    scores = hint_text(view, action, "scores", {"points": 21}, Lang.RU)
+    assert scores.endswith(" — ход сразу приносит 21 очко")
+    assert hint_text(view, action, "scores", {"points": 10}, Lang.EN).endswith(
+        " — the move scores 10 points at once"
     )
 
 

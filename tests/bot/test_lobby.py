@@ -91,7 +91,16 @@ def test_switching_to_sport_seats_four_in_pairs_and_away_takes_the_new_games_pai
         4,
         True,
     )
-    kozel = with_option(sport, LobbyOption.GAME)
+    # Out of Спортивное's fixed pairs: the next games' own defaults, no pairs.
+    all_fives = with_option(sport, LobbyOption.GAME)
+    assert (all_fives.ruleset.variant.value, all_fives.seats_wanted) == ("all_fives", 4)
+    assert not all_fives.ruleset.teams and not pairs_fixed(all_fives.ruleset)
+    threes = with_option(all_fives, LobbyOption.GAME)
+    assert (threes.ruleset.variant.value, threes.ruleset.teams) == ("threes_and_fives", False)
+    bergen = with_option(threes, LobbyOption.GAME)
+    dubli = with_option(bergen, LobbyOption.GAME)
+    assert (bergen.ruleset.variant.value, dubli.ruleset.variant.value) == ("bergen", "dubli")
+    kozel = with_option(dubli, LobbyOption.GAME)
     assert (kozel.ruleset.variant.value, kozel.seats_wanted, kozel.ruleset.teams) == (
         "kozel",
         4,

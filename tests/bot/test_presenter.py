@@ -144,7 +144,17 @@ def test_a_long_name_is_cut_with_an_ellipsis() -> None:
 
 
 def test_the_bot_offers_every_game_in_the_registry_order() -> None:
-    assert PLAYABLE == ("kozel", "classic", "sea_kozel", "osel", "sport")
+    assert PLAYABLE == (
+        "kozel",
+        "classic",
+        "sea_kozel",
+        "osel",
+        "sport",
+        "all_fives",
+        "threes_and_fives",
+        "bergen",
+        "dubli",
+    )
     assert playable_games() == VARIANTS
 
 
@@ -195,6 +205,10 @@ def test_the_game_button_keeps_three_seats_without_pairs() -> None:
         ("козел", "kozel"),
         ("КОЗЁЛ", "kozel"),
         ("Kozel (Goat)", "kozel"),
+        ("пятерки", "all_fives"),
+        ("All Fives", "all_fives"),
+        ("тройки и пятёрки", "threes_and_fives"),
+        ("threes_and_fives", "threes_and_fives"),
     ],
 )
 def test_domino_takes_a_game_by_its_key_or_name_in_any_case(name: str, key: str) -> None:
@@ -214,6 +228,10 @@ def test_the_games_are_listed_as_domino_takes_them() -> None:
         "/domino sea_kozel — Морской козёл",
         "/domino osel — Осёл",
         "/domino sport — Спортивное",
+        "/domino all_fives — Пятёрки",
+        "/domino threes_and_fives — Тройки и пятёрки",
+        "/domino bergen — Берген",
+        "/domino dubli — Дубли",
     ]
     assert games_list(Lang.EN).splitlines()[:2] == [
         "/domino kozel — Kozel (Goat)",
@@ -242,10 +260,12 @@ def test_a_groups_default_game_reads_back_and_an_unknown_one_is_kozel() -> None:
 
 def test_the_settings_keyboard_marks_the_groups_default_game() -> None:
     rows = buttons(presenter.settings_keyboard(ChatSettings(default_game="osel"), Lang.RU))
-    assert rows[-4:-1] == [
+    assert rows[-6:-1] == [
         [("🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
         [("🎲 Морской козёл", "dg1:sea_kozel"), ("✅ 🎲 Осёл", "dg1:osel")],
-        [("🎲 Спортивное", "dg1:sport")],
+        [("🎲 Спортивное", "dg1:sport"), ("🎲 Пятёрки", "dg1:all_fives")],
+        [("🎲 Тройки и пятёрки", "dg1:threes_and_fives"), ("🎲 Берген", "dg1:bergen")],
+        [("🎲 Дубли", "dg1:dubli")],
     ]
 
 
@@ -282,7 +302,9 @@ def test_the_settings_keyboard_marks_the_choices_in_force() -> None:
         ],
         [("✅ 🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
         [("🎲 Морской козёл", "dg1:sea_kozel"), ("🎲 Осёл", "dg1:osel")],
-        [("🎲 Спортивное", "dg1:sport")],
+        [("🎲 Спортивное", "dg1:sport"), ("🎲 Пятёрки", "dg1:all_fives")],
+        [("🎲 Тройки и пятёрки", "dg1:threes_and_fives"), ("🎲 Берген", "dg1:bergen")],
+        [("🎲 Дубли", "dg1:dubli")],
         [("💡 Подсказки: вкл", "hs1:0")],
     ]
 

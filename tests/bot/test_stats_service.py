@@ -17,6 +17,8 @@ from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import CLASSIC, KOZEL, Ruleset
 from domino.simulate import play_match
+from domino.variants import find_variant
+from domino.views import OutcomeKind
 from storage import repo, stats
 from storage.db import Database
 from storage.records import Ending, GameRecord, GameStatus, SeatRecord, UserRecord
@@ -174,3 +176,46 @@ async def test_a_score_sheet_opens_only_in_its_own_chat(service: StatsService) -
         await service.sheet(GROUP, "kozel", 6, 0, Lang.RU)  # a page that cannot exist
     with pytest.raises(Refusal):
         await service.history(GROUP, Lang.RU, game="kozel", page=2)
+
+
+async def test_all_fives_counts_the_most_points_as_the_win_even_when_reached_mid_round(
+    tmp_path: Path,
+) -> None:
+    """Пятёрки (F-6): points are good, the winner is the side with the most; a match a
+    move ended mid-round is recorded like any other, its last round «цель N» on the
+    sheet (neither «домино» nor «рыба» in the person's counts)."""
+    rules = find_variant("all_fives").ruleset
+    db = await Database.open(tmp_path / "fives.sqlite3")
+    try:
+        games = [finished(1, GROUP.id, (1, 2), rules), finished(3, GROUP.id, (2, 3), rules)]
+        async with db.transaction() as tx:
+            for user_id in (1, 2, 3):
+                await repo.upsert_user(tx, UserRecord(user_id, f"Игрок {user_id}"))
+            for game in games:
+                assert game.match is not None
+                assert game.match.results[-1].outcome.kind is OutcomeKind.REACHED
+                await stats.record_match(tx, game)
+        service = StatsService(db)
+        first = games[0].match
+        assert first is not None and first.winners == (1,)  # Игрок 2, at the target
+        top = await service.top(GROUP, Lang.RU, game="all_fives")
+        assert "· Пятёрки ·" in top.text and "Поб" in top.text and "Коз" not in top.text
+        mine = await service.player(2, "Игрок 2", GROUP, Lang.RU, preferred="all_fives")
+        went_out = 0
+        for game in games:
+            assert game.match is not None
+            for result in game.match.results:
+                seat = game.seats[result.outcome.seat]
+                if result.outcome.kind is OutcomeKind.WENT_OUT and seat.user_id == 2:
+                    went_out += 1
+        assert f"🏁 Домино: {went_out} " in mine.text
+        assert "🏆 " in mine.text and "🐐" not in mine.text
+        sheet = await service.sheet(GROUP, "all_fives", 1, 1, Lang.RU)
+        last = first.results[-1]
+        assert f"цель {last.outcome.seat + 1}" in sheet.text
+        assert "«цель N» — ход игрока N довёл счёт до цели" in sheet.text
+        assert f"Игрок 2 🏆: итог {first.scores[1].recorded}" in sheet.text
+        english = await service.sheet(GROUP, "all_fives", 1, 1, Lang.EN)
+        assert f"goal {last.outcome.seat + 1}" in english.text
+    finally:
+        await db.close()

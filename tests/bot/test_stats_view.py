@@ -261,6 +261,26 @@ def test_the_other_games_with_records_are_buttons_with_the_shown_one_marked() ->
     assert view.stats_keyboard(Variant.KOZEL, (Variant.KOZEL,), 42, Lang.EN) is None
 
 
+def test_every_game_with_records_fits_rows_a_phone_shows() -> None:
+    """Nine games with records (issue 17 and after) are rows of three, in the registry's
+    order, the shown one marked; Telegram takes at most 8 buttons a row."""
+    games = tuple(game.key for game in VARIANTS)
+    page: Page[LeaderRow] = Page((leader(1, "A"),), 1, 0, 10)
+    keyboard = view.top_keyboard(page, Variant.ALL_FIVES, TopScope.PLAYERS, games, Lang.RU)
+    rows = keyboard.inline_keyboard[1:]
+    assert [len(row) for row in rows] == [3] * (len(games) // 3) + (
+        [len(games) % 3] if len(games) % 3 else []
+    )
+    names = [b.text for row in rows for b in row]
+    assert names == [
+        ("✅ " if game.key is Variant.ALL_FIVES else "") + view.game_name(game, Lang.RU)
+        for game in VARIANTS
+    ]
+    assert "✅ Пятёрки" in names
+    mine = view.stats_keyboard(Variant.KOZEL, games, 42, Lang.RU)
+    assert mine is not None and all(len(row) <= 3 for row in mine.inline_keyboard)
+
+
 def test_page_numbers_that_exist() -> None:
     assert view.page_exists(1, 0)
     assert view.page_exists(3, 23) and not view.page_exists(4, 23)

@@ -8,7 +8,17 @@ from bot.callbacks import RulesCb
 from tests.e2e.harness import BotProcess
 from tests.fakegram import FakeTelegram
 
-GAMES = ["📖 Козёл", "Классика", "Морской козёл", "Осёл", "Спортивное"]
+GAMES = [
+    "📖 Козёл",
+    "Классика",
+    "Морской козёл",
+    "Осёл",
+    "Спортивное",
+    "Пятёрки",
+    "Тройки и пятёрки",
+    "Берген",
+    "Дубли",
+]
 
 
 async def test_rules_page_through_the_games_in_place(
@@ -33,6 +43,9 @@ async def test_rules_page_through_the_games_in_place(
     await john.press(rules, text="Спортивное")  # in the message's language, not John's
     await group.wait_for_message(lambda m: m is rules and "200 очков" in m.content)
     assert "пас" in rules.content
+    await john.press(rules, text="Пятёрки")  # a game that scores during play (issue 17)
+    await group.wait_for_message(lambda m: m is rules and m.content.startswith("Пятёрки"))
+    assert "250 очков" in rules.content and "даже посреди раунда" in rules.content
 
     forged = await alice.forge_press(rules, RulesCb(game="chess", lang="ru").pack())
     assert forged.show_alert and "Таких правил нет" in (forged.text or "")
@@ -41,7 +54,7 @@ async def test_rules_page_through_the_games_in_place(
     onto_help = await alice.forge_press(help_text, RulesCb(game="osel", lang="ru").pack())
     assert onto_help.show_alert and "устарела" in (onto_help.text or "")
     assert "/surrender" in help_text.content and not help_text.buttons
-    assert "200 очков" in rules.content  # nothing else moved
+    assert "250 очков" in rules.content  # nothing else moved
 
     await john.start()
     await john.command(None, "rules")

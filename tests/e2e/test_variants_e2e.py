@@ -144,7 +144,11 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
         await press_and_wait(alice, group, lobby, "🎲 Игра:", f"Домино: {name}")
         assert f"игра до {target}" in lobby.content
     assert "Пары: 2×2" in lobby.content and not any("👥" in b.text for b in lobby.buttons)
-    await press_and_wait(alice, group, lobby, "🎲 Игра: Спортивное", "Домино: Козёл")
+    later = [("Пятёрки", 250), ("Тройки и пятёрки", 61), ("Берген", 15), ("Дубли", 10)]
+    for name, target in later:  # the games that score during play (issue 17 and after)
+        await press_and_wait(alice, group, lobby, "🎲 Игра:", f"Домино: {name}")
+        assert f"игра до {target}" in lobby.content
+    await press_and_wait(alice, group, lobby, "🎲 Игра: Дубли", "Домино: Козёл")
     assert "игра до 101" in lobby.content  # back to Козёл's own defaults
     await press_and_wait(alice, group, lobby, "Отменить", "Набор в игру отменён")
 
@@ -160,6 +164,10 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
         "🎲 Морской козёл",
         "🎲 Осёл",
         "🎲 Спортивное",
+        "🎲 Пятёрки",
+        "🎲 Тройки и пятёрки",
+        "🎲 Берген",
+        "🎲 Дубли",
     ]
     answer = await bob.press(shown, data="dg1:classic", timeout=WAIT)
     assert answer.show_alert, answer  # admins only

@@ -1,0 +1,344 @@
+"""Пятёрки and Тройки и пятёрки (issue 17, F-1 .. F-6), and the other games that score
+during play (Берген, Дубли), as people see them, by value: the caption's running scores,
+the «+N» of the very play that scored and the sum of the open ends (where it scores); the
+round stopped where a move reached the target (F-6) and the match's end; each playable
+tile's points on the hand's buttons when the group allows hints, checked against what
+the engine then scores."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+import pytest
+from aiogram.types import InlineKeyboardMarkup
+
+from bot import presenter
+from bot.callbacks import MoveCb, MoveKind
+from bot.i18n import Lang
+from bot.presenter.hand import POINTS_TILES_PER_ROW, hand_keyboard, hand_text
+from bot.presenter.table import end_count_text, play_points, recent_events
+from bot.usecases.play import action_for, tile_at
+from domino.actions import Action, Play, Played
+from domino.all_fives import end_count
+from domino.match import Match
+from domino.players import GreedyPlayer
+from domino.variants import VARIANTS, find_variant
+from domino.views import Account, MatchView, OutcomeKind, RoundOutcome, RoundResult
+
+NAMES = ("Маша", "Олег <3", "Вика", "Дима")
+IN_PLAY = [game.key.value for game in VARIANTS if game.scores_in_play]  # Bergen, Дубли too
+TABLES = [(2, False), (3, False), (4, True)]  # players, pairs
+
+
+def new_match(key: str, players: int, seed: int, *, teams: bool = False) -> Match:
+    return Match.new(find_variant(key).ruleset.with_options(teams=teams), players, seed=seed)
+
+
+def moves_of(match: Match) -> Iterator[tuple[int, Action, tuple[Account, ...]]]:
+    """Plays the match to its end greedily, yielding after each move: the mover, the
+    move, and the accounts before it (the match has moved on when the loop resumes)."""
+    while not match.over:
+        seat = match.turn
+        assert seat is not None
+        before = match.scores
+        action = GreedyPlayer().choose(match.view(seat))
+        match.apply(action, seat)
+        yield seat, action, before
+
+
+def ended_scored(match: Match, round_no: int) -> bool:
+    """Whether round `round_no` of `match` is over and scored at its end (gone out or
+    fish, F-5): its last play's gain then holds the end's points too."""
+    return len(match.results) >= round_no and (
+        match.results[round_no - 1].outcome.kind is not OutcomeKind.REACHED
+    )
+
+
+def reached(key: str, players: int = 2, *, teams: bool = False) -> Match:
+    """The first seeded match (greedy play) that a move ended mid-round (F-6)."""
+    for seed in range(50):
+        match = new_match(key, players, seed, teams=teams)
+        for _ in moves_of(match):
+            pass
+        if match.results[-1].outcome.kind is OutcomeKind.REACHED:
+            return match
+    raise AssertionError(f"no {key} match of 50 reached its target mid-round")
+
+
+# --- the group's caption ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "teams"), TABLES)
+@pytest.mark.parametrize("key", IN_PLAY)
+def test_each_play_shows_the_points_the_engine_gave_it_and_no_other(
+    key: str, players: int, teams: bool
+) -> None:
+    """Over whole matches: the plays the caption marks «+N» are exactly those the engine
+    scored, each with its own points (not only the round's last, `MatchView.scored`)."""
+    scored_plays = 0
+    for seed in range(3):
+        match = new_match(key, players, seed, teams=teams)
+        given: dict[int, int] = {}  # this round's plays by history index -> points given
+        round_no = 1
+        for seat, action, before in moves_of(match):
+            view = match.view(None)
+            if view.round_no != round_no or ended_scored(match, round_no):
+                round_no, given = view.round_no, {}  # a new round, or one scored at its end
+                continue
+            side = match.side_of(seat)
+            gained = view.scores[side].recorded - before[side].recorded
+            if isinstance(action, Play):
+                given[len(view.round.history) - 1] = gained
+            else:
+                assert gained == 0  # a draw or a knock scores nothing
+            assert play_points(view) == {i: p for i, p in given.items() if p}
+            last = recent_events(view)[-1]
+            assert last.points == (gained if isinstance(action, Play) else 0)
+            if gained:
+                scored_plays += 1
+                assert view.scored is not None
+                assert (view.scored.seat, view.scored.points) == (seat, gained)
+                caption = presenter.table_caption(view, NAMES[:players], Lang.RU)
+                assert caption.endswith(f"кладёт кость: +{gained}")
+                counted = f"сумма концов: {view.scored.count}" in caption
+                assert counted is find_variant(key).sums_ends  # not Bergen's headers
+    assert scored_plays > 10
+
+
+def scoring_then_quiet() -> MatchView:
+    """The public view right after a play that scored and the next play, which did not."""
+    match = new_match("all_fives", 2, seed=3)
+    previous = 0
+    for seat, action, before in moves_of(match):
+        view = match.view(None)
+        side = match.side_of(seat)
+        gained = view.scores[side].recorded - before[side].recorded
+        if isinstance(action, Play) and not gained and previous and not view.over:
+            history = view.round.history
+            if len(history) >= 2 and isinstance(history[-2], Played):
+                return view
+        previous = gained if isinstance(action, Play) else 0
+    raise AssertionError("no play that scored followed by one that did not")
+
+
+def test_the_caption_marks_the_play_that_scored_and_counts_the_ends() -> None:
+    view = scoring_then_quiet()
+    assert view.scored is not None
+    scorer = NAMES[view.scored.seat].replace("<", "&lt;")
+    mover = NAMES[1 - view.scored.seat].replace("<", "&lt;")
+    caption = presenter.table_caption(view, NAMES[:2], Lang.RU)
+    assert caption.endswith(f"{scorer} кладёт кость: +{view.scored.points} → {mover} кладёт кость")
+    assert caption.count("+") == 1  # the scoring play's, nobody else's
+    count = end_count(view.round.layout)
+    assert f"сумма концов: {count}" in caption
+    # The running scores: each seat's line ends with its own (2 players: no pairs).
+    lines = caption.split("\n")
+    for seat in range(2):
+        name = NAMES[seat].replace("<", "&lt;")
+        line = next(line for line in lines if line.removeprefix("▶️ ").startswith(f"{name} — "))
+        assert line.endswith(f" · {view.scores[seat].recorded}"), line
+    english = presenter.table_caption(view, NAMES[:2], Lang.EN)
+    assert f"plays a tile: +{view.scored.points}" in english
+    assert f"ends add up to {count}" in english
+    assert "|" not in caption and "-" not in caption.replace("—", "")  # no tile in the group
+
+
+def test_other_games_count_no_ends_and_score_no_plays() -> None:
+    match = Match.new(find_variant("kozel").ruleset, 2, seed=1)
+    for _ in range(6):
+        seat = match.turn
+        assert seat is not None
+        match.take_turn(seat, GreedyPlayer())
+    view = match.view(None)
+    assert play_points(view) == {} and end_count_text(view, Lang.RU) is None
+    assert "сумма концов" not in presenter.table_caption(view, NAMES[:2], Lang.RU)
+
+
+def test_the_pairs_running_score_is_one_line_a_pair() -> None:
+    match = new_match("threes_and_fives", 4, seed=1, teams=True)
+    for _ in zip(range(12), moves_of(match), strict=False):
+        pass
+    view = match.view(None)
+    caption = presenter.table_caption(view, NAMES, Lang.RU)
+    assert f"пара Маша + Вика: {view.scores[0].recorded}" in caption
+    assert f"пара Олег &lt;3 + Дима: {view.scores[1].recorded}" in caption
+
+
+# --- round and match ends ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", IN_PLAY)
+def test_a_match_reached_mid_round_is_told_as_such_with_the_rounds_points(key: str) -> None:
+    match = reached(key)
+    view = match.view(None)
+    result = view.results[-1]
+    mover = result.outcome.seat
+    winner = NAMES[mover].replace("<", "&lt;")
+    total = view.scores[mover].recorded
+    assert view.winners == (mover,) and total >= view.ruleset.target
+    text = presenter.round_end_text(view, result, NAMES[:2], Lang.RU)
+    first, points = text.split("\n")
+    assert first.startswith(f"🎯 Раунд {result.round_no}: {winner} набирает {total} ")
+    assert "— победа!" in first and "рыба" not in text and "домино" not in text
+    assert points == (f"✍️ Очки за раунд: Маша +{result.points[0]} · Олег &lt;3 +{result.points[1]}")
+    assert result.points[mover] > 0  # the points scored in play are the round's
+    assert presenter.round_end_text(view, result, NAMES[:2], Lang.EN).startswith(
+        f"🎯 Round {result.round_no}: {winner} reaches {total} points — a win!"
+    )
+    end = presenter.match_end_text(view, NAMES[:2], Lang.RU).split("\n")
+    loser = 1 - mover
+    assert end == [
+        f"🏆 Победа — {winner}",
+        f"{winner}: {total}",
+        f"{NAMES[loser].replace('<', '&lt;')}: {view.scores[loser].recorded}",
+    ]
+    # The table shows the stopped round as over, its last play with its points.
+    caption = presenter.table_caption(view, NAMES[:2], Lang.RU)
+    assert "Партия окончена." in caption and f"🏆 Победа — {winner}" in caption
+    assert view.scored is not None and caption.endswith(f"+{view.scored.points}")
+
+
+def test_a_pair_reaching_the_target_is_named_as_a_pair_in_the_plural_forms() -> None:
+    view = new_match("all_fives", 4, seed=1, teams=True).view(None)
+    before = (Account(240, 0, True), Account(100, 0, True))
+    after = (Account(251, 0, True), Account(100, 0, True))
+    outcome = RoundOutcome(OutcomeKind.REACHED, 2, (5, 10, 5, 0))
+    result = RoundResult(4, outcome, before, (11, 0), after, 0, 0, None)
+    view = dataclasses.replace(view, scores=after, over=True, winners=(0,))
+    assert presenter.round_end_text(view, result, NAMES, Lang.RU).split("\n") == [
+        "🎯 Раунд 4: пара Маша + Вика набирает 251 очко — победа! Раунд дальше не играется.",
+        "✍️ Очки за раунд: Маша + Вика +11 · Олег &lt;3 + Дима +0",
+    ]
+    three = dataclasses.replace(result, after=(Account(253, 0, True), after[1]))
+    assert "набирает 253 очка" in presenter.round_end_text(view, three, NAMES, Lang.RU)
+    assert presenter.round_end_text(view, result, NAMES, Lang.EN).startswith(
+        "🎯 Round 4: the pair Маша + Вика reaches 251 points"
+    )
+
+
+def test_a_round_gone_out_adds_its_plays_points_to_its_end() -> None:
+    for seed in range(20):
+        match = new_match("all_fives", 2, seed)
+        for _ in moves_of(match):
+            if match.results and match.results[0].outcome.kind is OutcomeKind.WENT_OUT:
+                break
+        else:
+            continue
+        view = match.view(None)
+        result = view.results[0]
+        text = presenter.round_end_text(view, result, NAMES[:2], Lang.RU)
+        assert text.startswith("🏁 Раунд 1: домино — ")
+        assert text.endswith(
+            f"✍️ Очки за раунд: Маша +{result.points[0]} · Олег &lt;3 +{result.points[1]}"
+        )
+        assert [a.recorded for a in result.after] == list(result.points)
+        return
+    raise AssertionError("no first round gone out")
+
+
+# --- the hand's points -------------------------------------------------------------------
+
+
+def move_buttons(markup: InlineKeyboardMarkup | None) -> list[tuple[str, MoveCb]]:
+    assert markup is not None
+    return [
+        (button.text, MoveCb.unpack(button.callback_data))
+        for row in markup.inline_keyboard
+        for button in row
+        if button.callback_data and button.callback_data.startswith("m1:")
+    ]
+
+
+def scored_by(match: Match, seat: int, action: Action) -> int | None:
+    """What the engine gives `seat`'s side for `action` now (the match is left as it
+    is); None for a play that ends the round by going out (F-5's points are added)."""
+    again = Match.replay(match.ruleset, match.players, match.seed, match.log)
+    side = again.side_of(seat)
+    before = again.scores[side].recorded
+    round_no = again.round_no
+    again.apply(action, seat)
+    if ended_scored(again, round_no):
+        return None
+    return again.scores[side].recorded - before
+
+
+def agrees(shown: int, scored: int | None) -> bool:
+    return scored is None or shown == scored
+
+
+def shown_points(text: str) -> int:
+    found = re.search(r"\+(\d+)$", text)
+    return int(found.group(1)) if found else 0
+
+
+@pytest.mark.parametrize("key", IN_PLAY)
+def test_each_playable_tile_shows_what_the_engine_then_scores(key: str) -> None:
+    checked = 0
+    for seed in range(2):
+        match = new_match(key, 2, seed)
+        while not match.over and checked < 150:
+            seat = match.turn
+            assert seat is not None
+            view = match.view(seat)
+            markup = hand_keyboard(view, 7, len(match.log), Lang.RU, hints=True)
+            for text, data in move_buttons(markup):
+                if data.kind is MoveKind.PLAY:
+                    action = action_for(data.kind, data.tile, data.end)
+                    assert agrees(shown_points(text), scored_by(match, seat, action)), text
+                    checked += 1
+                elif data.kind is MoveKind.CHOOSE_END:
+                    tile = tile_at(data.tile)
+                    ends = presenter.hand_keyboard(
+                        view, 7, len(match.log), Lang.RU, choosing=tile, hints=True
+                    )
+                    points = []
+                    for end_text, end_data in move_buttons(ends):
+                        if end_data.kind is MoveKind.PLAY:
+                            action = action_for(end_data.kind, end_data.tile, end_data.end)
+                            points.append(shown_points(end_text))
+                            assert agrees(points[-1], scored_by(match, seat, action)), end_text
+                    best = max(points)
+                    if len(set(points)) > 1:
+                        assert text.endswith(f" до +{best}")
+                    else:
+                        assert shown_points(text) == best
+            match.take_turn(seat, GreedyPlayer())
+    assert checked >= 100
+
+
+def test_points_only_where_hints_are_allowed_and_the_game_scores_in_play() -> None:
+    match = new_match("all_fives", 2, seed=3)
+    for _ in moves_of(match):
+        if match.turn is None:
+            continue
+        view = match.view(match.turn)
+        points = [
+            shown_points(text)
+            for text, data in move_buttons(
+                hand_keyboard(view, 7, len(match.log), Lang.RU, hints=True)
+            )
+            if data.kind is MoveKind.PLAY
+        ]
+        if any(points):
+            break
+    else:
+        raise AssertionError("no hand with a scoring play")
+    with_points = hand_keyboard(view, 7, len(match.log), Lang.RU, hints=True)
+    plain = hand_keyboard(view, 7, len(match.log), Lang.RU)
+    assert with_points is not None and plain is not None
+    assert not any("+" in text for text, _ in move_buttons(plain))
+    tiles = len(view.round.hand)
+    assert [len(row) for row in with_points.inline_keyboard[: -(-tiles // 3)]] == [
+        min(POINTS_TILES_PER_ROW, tiles - i) for i in range(0, tiles, POINTS_TILES_PER_ROW)
+    ]
+    assert all(len(b.text) <= 20 for row in with_points.inline_keyboard for b in row)
+    # The hand's text counts the ends as the caption does; only the owner's tiles in it.
+    text = hand_text(view, NAMES[:2], "Двор", Lang.RU)
+    assert f"сумма концов: {end_count(view.round.layout)}" in text
+    kozel = Match.new(find_variant("kozel").ruleset, 2, seed=1)
+    seat = kozel.turn
+    assert seat is not None
+    markup = hand_keyboard(kozel.view(seat), 7, 0, Lang.RU, hints=True)
+    assert not any(re.search(r"\+\d", text) for text, _ in move_buttons(markup))

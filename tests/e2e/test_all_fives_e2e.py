@@ -1,0 +1,235 @@
+"""Пятёрки and Тройки и пятёрки (issue 17) end to end through the fake Telegram with the
+bot as a process: whole matches from `/domino all_fives` to the final announcement, every
+move pressed by people in their private chats. The group's one table message shows each
+seat's running score, the «+N» of the play that scored (checked against the stored match,
+replayed) and the sum of the open ends; a match a move ends mid-round (F-6) is announced
+as reached; the hands show each playable tile's points (hints are on by default) and go
+to their owners only."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from domino.actions import Play
+from domino.match import Match
+from domino.views import OutcomeKind
+from tests.e2e.harness import (
+    TABLE_TITLE,
+    BotProcess,
+    Person,
+    assert_hands_private,
+    button_data,
+    play_until,
+    set_turn_timer,
+    settle,
+    wait_edited,
+)
+from tests.fakegram import FakeTelegram
+from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
+
+WAIT = 60.0  # generous: a loaded machine only makes the bot slower, never wrong
+SCORED = re.compile(r"(\S+) кладёт кость: \+(\d+)")
+POINTS_BUTTON = re.compile(r"^✅ [0-6]\|[0-6] (до )?\+\d+$")
+
+
+@dataclass
+class Player(Person):
+    """A plain person who keeps the text of every move button their hand showed."""
+
+    seen: set[str] = field(default_factory=set)
+
+    def choice(self, hand: StoredMessage) -> str | None:
+        self.seen.update(b.text for b in hand.buttons if (b.callback_data or "").startswith("m1:"))
+        return super().choice(hand)
+
+
+def in_play_points(match: Match) -> tuple[dict[int, set[tuple[int, int]]], dict[int, set[int]]]:
+    """From the stored match replayed: per round, the (seat, points) of every play that
+    scored as it was laid (F-3), and per side every score it had during the match."""
+    replayed = Match.replay(match.ruleset, match.players, match.seed, [])
+    plays: dict[int, set[tuple[int, int]]] = {}
+    scores: dict[int, set[int]] = {side: {0} for side in range(len(match.sides))}
+    game = match.ruleset.game
+    for entry in match.log:
+        round_no, results = replayed.round_no, len(replayed.results)
+        side = replayed.side_of(entry.seat)
+        before = replayed.scores[side].recorded
+        replayed.apply(entry.action, entry.seat)
+        ended = len(replayed.results) > results
+        played_on = replayed.finished_round if ended else replayed.round
+        assert played_on is not None
+        points = 0  # a draw or a knock scores nothing
+        if isinstance(entry.action, Play):
+            points, _ = game.move_points(match.ruleset, played_on.layout.view())
+        if not ended or replayed.results[-1].outcome.kind is OutcomeKind.REACHED:
+            # The play's points went to its side at once (the end of a round gone out
+            # or blocked adds F-5's points to its last play's).
+            assert replayed.scores[side].recorded - before == points
+        if points:
+            plays.setdefault(round_no, set()).add((entry.seat, points))
+        for index, account in enumerate(replayed.scores):
+            scores[index].add(account.recorded)
+    return plays, scores
+
+
+def captions(group: FakeChat) -> list[str]:
+    """Every caption the group's table messages ever showed, edits included."""
+    shown = []
+    for message in group.messages.values():
+        if not message.from_bot:
+            continue
+        for version in [*message.history, message.version]:
+            if version.photo is not None and TABLE_TITLE.search(version.caption or ""):
+                shown.append(version.caption or "")
+    return shown
+
+
+def check_captions(group: FakeChat, match: Match, names: list[str]) -> int:
+    """Every «+N» on the table is a play of that round that scored N for that seat, and
+    the seat lines show scores the sides really had; the number of «+N» seen."""
+    plays, scores = in_play_points(match)
+    seen = 0
+    for caption in captions(group):
+        round_no = int(re.search(r"раунд (\d+)", caption).group(1))  # type: ignore[union-attr]
+        for name, points in SCORED.findall(caption):
+            seat = names.index(name)
+            assert (seat, int(points)) in plays.get(round_no, set()), (name, points, caption)
+            seen += 1
+        if len(match.sides[0]) == 1:
+            for seat, name in enumerate(names):
+                line = re.search(rf"^(?:▶️ )?{re.escape(name)} — .* · (\d+)$", caption, re.M)
+                assert line is not None, caption
+                assert int(line.group(1)) in scores[match.side_of(seat)], caption
+        if "концы:" in caption:
+            assert "сумма концов: " in caption, caption
+    return seen
+
+
+async def open_fives(
+    fakegram: FakeTelegram, game: str, people: list[FakeUser], *, pairs: bool = False
+) -> tuple[FakeChat, str]:
+    """`/domino <game>` in a new group whose admin (the first person) switched the turn
+    timer off; the table made as big as the company, in pairs if asked, everyone seated,
+    started. The group and the lobby's text with everyone seated."""
+    group = fakegram.add_group("Домино во дворе", members=people, admins=people[:1])
+    for user in people:
+        await user.start()
+        await user.private_chat.wait_for_message(lambda m: "Привет" in m.content, timeout=WAIT)
+    creator = people[0]
+    await set_turn_timer(group, creator)
+    await creator.command(group, "domino", game)
+    lobby = await group.wait_for_message(lambda m: "Игроки" in m.content, timeout=WAIT)
+    while f"Игроков: {len(people)}" not in lobby.content:
+        shown = lobby.content
+        await creator.press(lobby, data=button_data(lobby, "👥"), timeout=WAIT)
+        await wait_edited(fakegram, lobby, shown, timeout=WAIT)
+    if pairs:
+        await creator.press(lobby, data=button_data(lobby, "🤝 Пары"), timeout=WAIT)
+        await group.wait_for_message(lambda m: m is lobby and "Пары: 2×2" in m.content)
+    for user in people[1:]:
+        answer = await user.press(lobby, data=button_data(lobby, "Играю"), timeout=WAIT)
+        assert answer.answered and answer.url is None, answer
+    seated = f"({len(people)}/{len(people)})"
+    await group.wait_for_message(lambda m: m is lobby and seated in m.content, timeout=WAIT)
+    full = lobby.content
+    answer = await creator.press(lobby, data=button_data(lobby, "Начать"), timeout=WAIT)
+    assert answer.answered and not answer.show_alert, answer
+    await group.wait_for_message(
+        lambda m: m.photo is not None and "раунд 1" in m.content, timeout=WAIT
+    )
+    return group, full
+
+
+def announcements(group: FakeChat) -> list[str]:
+    """The group's messages that are no table: round ends (pictures) and the match's end."""
+    return [
+        m.content
+        for m in group.bot_messages
+        if m.content and not TABLE_TITLE.search(m.content) and "Игроки" not in m.content
+    ]
+
+
+def check_the_end(group: FakeChat, match: Match, names: list[str]) -> None:
+    """The last round told as it ended (F-6: reached mid-round), each round's points in
+    play and at its end together, then the winner and the final scores."""
+    sides = [" + ".join(names[seat] for seat in seats) for seats in match.sides]
+    said = announcements(group)
+    last = match.results[-1]
+    ended = next(text for text in said if f"Раунд {last.round_no}:" in text)
+    side = match.side_of(last.outcome.seat)
+    if last.outcome.kind is OutcomeKind.REACHED:
+        who = sides[side] if len(match.sides[side]) == 1 else f"пара {sides[side]}"
+        total = match.scores[side].recorded
+        assert ended.startswith(f"🎯 Раунд {last.round_no}: {who} набирает {total} "), ended
+        assert "— победа!" in ended
+    for result in match.results:
+        text = next(t for t in said if f"Раунд {result.round_no}:" in t)
+        points = " · ".join(
+            f"{name} +{gained}" for name, gained in zip(sides, result.points, strict=True)
+        )
+        assert f"✍️ Очки за раунд: {points}" in text, text
+    winner = max(range(len(sides)), key=lambda index: match.scores[index].recorded)
+    assert match.winners == (winner,)
+    end = next(text for text in said if text.startswith("🏆 Победа — "))
+    assert end.splitlines()[0] == f"🏆 Победа — {sides[winner]}"
+    for name, account in zip(sides, match.scores, strict=True):
+        assert f"{name}: {account.recorded}" in end
+
+
+def points_buttons(people: Iterable[Player]) -> list[str]:
+    return [text for person in people for text in person.seen if POINTS_BUTTON.match(text)]
+
+
+async def test_a_whole_match_of_all_fives_between_two_people(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    group, lobby = await open_fives(fakegram, "all_fives", [alice, bob])
+    assert "Домино: Пятёрки" in lobby and "игра до 250" in lobby
+
+    people = [Player(fakegram, alice), Player(fakegram, bob)]
+    await play_until(fakegram, people, bot.match_over)
+    await settle(fakegram)
+    await group.wait_for_message(lambda m: m.content.startswith("🏆 Победа — "), timeout=WAIT)
+
+    match = bot.stored_match()
+    assert match.ruleset.variant.value == "all_fives" and match.over
+    assert max(account.recorded for account in match.scores) >= 250  # F-6
+    names = ["Алиса", "Боб"]
+    assert check_captions(group, match, names) > 0  # «+N» on the plays that scored
+    check_the_end(group, match, names)
+    assert points_buttons(people), "no tile button showed its points"
+    assert assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id}) > 50
+    assert sum(p.presses for p in people) > 20
+
+
+async def test_threes_and_fives_in_pairs_between_four_people(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    users = [
+        fakegram.add_user(name, username=f"p{index}")
+        for index, name in enumerate(["Алиса", "Боб", "Вика", "Дима"])
+    ]
+    group, lobby = await open_fives(fakegram, "threes_and_fives", users, pairs=True)
+    assert "Домино: Тройки и пятёрки" in lobby and "игра до 61" in lobby
+
+    people = [Player(fakegram, user) for user in users]
+    await play_until(fakegram, people, bot.match_over)
+    await settle(fakegram)
+    await group.wait_for_message(lambda m: m.content.startswith("🏆 Победа — "), timeout=WAIT)
+
+    match = bot.stored_match()
+    assert match.ruleset.teams and match.sides == ((0, 2), (1, 3)) and match.over
+    names = ["Алиса", "Боб", "Вика", "Дима"]
+    assert check_captions(group, match, names) > 0
+    final = next(c for c in reversed(captions(group)) if "Партия окончена" in c)
+    for side, seats in enumerate(match.sides):
+        pair = " + ".join(names[seat] for seat in seats)
+        assert f"пара {pair}: {match.scores[side].recorded}" in final
+    check_the_end(group, match, names)
+    assert points_buttons(people), "no tile button showed its points"
+    owners = {seat: user.id for seat, user in enumerate(users)}
+    assert assert_hands_private(fakegram, match, owners) > 50
