@@ -5,6 +5,13 @@
 prints: rounds per match, how rounds end, rounds nobody scored, eggs, and the points
 and the winners or losers per side (a seat, or a pair in team play). Each match's seed
 is derived from the run's seed, so a run is reproducible.
+
+Where moves score as they are played (`GameVariant.scores_in_play`: All Fives, threes
+and fives, F-3) it counts as well the points made in play per tile played, the share of
+tiles played that score, the share of all points made in play, and the rounds stopped
+in mid-play by a side reaching the target (F-6, `OutcomeKind.REACHED`). The seats may be
+the plain players (`greedy`, `random`) or the computer levels (`easy`, `medium`, `hard`,
+`domino.ai`); the greedy player sheds pips and never looks at the points on the ends.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
+from domino.actions import Play
+from domino.ai import Level, computer
 from domino.errors import DominoError
 from domino.match import Match
 from domino.players import GreedyPlayer, Player, RandomPlayer
@@ -23,7 +32,7 @@ from domino.rules import Ruleset
 from domino.scoring import Sides, sides_for
 from domino.views import OutcomeKind
 
-PLAYER_KINDS = ("greedy", "random")
+PLAYER_KINDS = ("greedy", "random", *(level.value for level in Level))
 PROGRESS_AFTER = 1.0  # seconds: shorter runs print no progress bar
 PROGRESS_EVERY = 0.2  # seconds between progress bar updates
 BAR_WIDTH = 30
@@ -49,6 +58,11 @@ class SimulationReport:
     sides: Sides  # the seats of each side: one each, or the pairs 0+2 and 1+3
     final_points: tuple[int, ...]  # per side, the sum over matches of its final points
     decided: tuple[int, ...]  # per side: matches it lost (points are bad, K-10) or won
+    # Where moves score in play (F-3, F-6); 0 in every other game:
+    reached_rounds: int = 0  # rounds stopped in mid-play: a side reached the target
+    plays: int = 0  # tiles played
+    scoring_plays: int = 0  # tiles played that scored
+    play_points: int = 0  # points those plays made
 
     @property
     def matches_per_second(self) -> float:
@@ -62,13 +76,16 @@ def match_seed(seed: int, index: int) -> int:
 
 
 def make_players(kinds: Sequence[str], rng: random.Random) -> tuple[Player, ...]:
-    """One player per seat from names in `PLAYER_KINDS`."""
+    """One player per seat from names in `PLAYER_KINDS` (a computer level seeded from
+    `rng`)."""
     players: list[Player] = []
     for kind in kinds:
         if kind == "greedy":
             players.append(GreedyPlayer())
         elif kind == "random":
             players.append(RandomPlayer(rng))
+        elif kind in PLAYER_KINDS:
+            players.append(computer(kind, seed=rng.getrandbits(64)))
         else:
             raise DominoError(
                 f"unknown player kind {kind!r}; choose from {', '.join(PLAYER_KINDS)}"
@@ -76,13 +93,22 @@ def make_players(kinds: Sequence[str], rng: random.Random) -> tuple[Player, ...]
     return tuple(players)
 
 
-def play_match(match: Match, players: Sequence[Player]) -> Match:
-    """Let `players` (one per seat) play `match` to its end, each seeing its own view."""
+def play_match(match: Match, players: Sequence[Player], made: list[int] | None = None) -> Match:
+    """Let `players` (one per seat) play `match` to its end, each seeing its own view.
+
+    `made`: where moves score in play (F-3), each tile played appends the points it
+    made (`GameVariant.move_points` on the table it leaves)."""
+    game = match.ruleset.game
     while True:
         seat = match.turn
         if seat is None:
             return match
-        match.apply(players[seat].choose(match.view(seat)), seat)
+        action = players[seat].choose(match.view(seat))
+        if made is not None and type(action) is Play:
+            table = match.round.layout.copy()
+            table.place(action.tile, action.end)
+            made.append(game.move_points(match.ruleset, table.view())[0])
+        match.apply(action, seat)
 
 
 def simulate(
@@ -109,14 +135,15 @@ def simulate(
     sides = sides_for(ruleset, players)
     start = clock()
     last_shown = None
-    rounds = went_out = fish_rounds = scoreless = egg_rounds = with_eggs = actions = 0
+    rounds = went_out = fish_rounds = reached = scoreless = egg_rounds = with_eggs = actions = 0
     min_rounds, max_rounds = 1 << 30, 0
     final_points = [0] * len(sides)
     decided = [0] * len(sides)
+    made: list[int] | None = [] if ruleset.game.scores_in_play else None
     for index in range(matches):
         match_rng = match_seed(seed, index)
         table = make_players(seat_kinds, random.Random(match_rng))
-        match = play_match(Match.new(ruleset, players, match_rng), table)
+        match = play_match(Match.new(ruleset, players, match_rng), table, made)
         results = match.results
         rounds += len(results)
         min_rounds = min(min_rounds, len(results))
@@ -124,6 +151,7 @@ def simulate(
         actions += len(match.log)
         went_out += sum(r.outcome.kind is OutcomeKind.WENT_OUT for r in results)
         fish_rounds += sum(r.outcome.kind is OutcomeKind.FISH for r in results)
+        reached += sum(r.outcome.kind is OutcomeKind.REACHED for r in results)
         scoreless += sum(not any(r.points) for r in results)
         eggs_made = sum(r.eggs_after > r.eggs_before for r in results)
         egg_rounds += eggs_made
@@ -161,6 +189,10 @@ def simulate(
         sides=sides,
         final_points=tuple(final_points),
         decided=tuple(decided),
+        reached_rounds=reached,
+        plays=len(made or ()),
+        scoring_plays=sum(1 for points in made or () if points),
+        play_points=sum(made or ()),
     )
 
 
@@ -180,7 +212,9 @@ def _side_name(seats: tuple[int, ...]) -> str:
 
 def format_report(report: SimulationReport) -> str:
     """The report as the lines `python -m domino simulate` prints; points and results
-    are per side: per seat in individual play, per pair (`0+2`, `1+3`) in team play."""
+    are per side: per seat in individual play, per pair (`0+2`, `1+3`) in team play.
+    Where moves score in play (F-3), three lines more: the rounds stopped at the target
+    (F-6), the points per tile played and the share of the points made in play."""
     r = report
     rules = r.ruleset
     teams = any(len(seats) > 1 for seats in r.sides)
@@ -196,6 +230,19 @@ def format_report(report: SimulationReport) -> str:
         f"rounds per match: {r.rounds / r.matches:.2f} (min {r.min_rounds}, max {r.max_rounds})",
         f"going out rate: {_percent(r.went_out_rounds, r.rounds)} of rounds",
         f"fish rate: {_percent(r.fish_rounds, r.rounds)} of rounds",
+    ]
+    if rules.game.scores_in_play:
+        total = sum(r.final_points)
+        lines += [
+            f"target reached in play: {_percent(r.reached_rounds, r.rounds)} of rounds"
+            " (the match decided in mid-round, F-6)",
+            f"points in play: {r.play_points / r.plays if r.plays else 0:.2f} per tile played,"
+            f" {_percent(r.scoring_plays, r.plays)} of tiles played score"
+            f" ({r.plays / r.rounds if r.rounds else 0:.1f} tiles played per round)",
+            f"points made in play: {_percent(r.play_points, total)} of all points"
+            " (the rest at the rounds' ends, F-5)",
+        ]
+    lines += [
         f"scoreless rate: {_percent(r.scoreless_rounds, r.rounds)} of rounds (no side scored)",
         f"eggs rate: {_percent(r.egg_rounds, r.rounds)} of rounds,"
         f" {_percent(r.matches_with_eggs, r.matches)} of matches",

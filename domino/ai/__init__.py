@@ -47,6 +47,8 @@ REASONS: tuple[str, ...] = (
     "knock",  # nothing fits and nothing to draw (C-7)
     "close",  # close an end face down (O-3)
     "search",  # the best by sampled play-outs (args: chance, worlds)
+    "scores",  # the move scores on the ends now (F-3; args: points)
+    "safe_ends",  # leaves ends on which the next opponent can hardly score (F-3)
 )
 """Why a computer chose its move: the suffix of the hint's text key `hint-reason-<reason>`."""
 
