@@ -17,6 +17,14 @@ def round_half_up_tenth(numerator: int) -> int:
     return (numerator + 5) // 10
 
 
+def round_half_up_ratio(numerator: int, denominator: int) -> int:
+    """`numerator / denominator` rounded half up, exactly: (75, 10) -> 8, (-15, 10) -> -1,
+    (125, 25) -> 5; `denominator` is positive."""
+    if denominator <= 0:
+        raise DominoError(f"a ratio needs a positive denominator, not {denominator}")
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
 def rating_gains(points: Sequence[int]) -> tuple[int, ...]:
     """K-11: each player of a finished match gains `max(1, round_half_up((100 - points) / 10))`.
 
@@ -25,24 +33,29 @@ def rating_gains(points: Sequence[int]) -> tuple[int, ...]:
     return tuple(max(1, round_half_up_tenth(100 - p)) for p in points)
 
 
-def timeout_rating_gains(points: Sequence[int], timed_out_seat: int) -> tuple[int, ...]:
+def timeout_rating_gains(
+    points: Sequence[int], timed_out_seat: int, *, scale: int = 100
+) -> tuple[int, ...]:
     """K-11 for a match aborted because `timed_out_seat` ran out of time.
 
     That player gains nothing; every other player gains
     `max(1, round_half_up((timed_out_points - points) / 10))`. Example: Alex timed out
-    with 32; Masha with 30 gains 1, Olya with 13 gains 2.
+    with 32; Masha with 30 gains 1, Olya with 13 gains 2. A game whose points run to
+    another `scale` than Козёл's 100 divides by `scale / 10` instead (`classic_rating_gains`).
     """
     if not 0 <= timed_out_seat < len(points):
         raise DominoError(f"seat {timed_out_seat} is not among {len(points)} players")
     timed_out_points = points[timed_out_seat]
     return tuple(
-        0 if seat == timed_out_seat else max(1, round_half_up_tenth(timed_out_points - p))
+        0
+        if seat == timed_out_seat
+        else max(1, round_half_up_ratio(10 * (timed_out_points - p), scale))
         for seat, p in enumerate(points)
     )
 
 
 def abandoned_rating_gains(
-    points: Sequence[int], culprit: int, *, points_are_bad: bool = True
+    points: Sequence[int], culprit: int, *, points_are_bad: bool = True, scale: int = 100
 ) -> tuple[int, ...]:
     """K-11's timeout rule for a match someone abandoned (timed out, left, gave up).
 
@@ -54,17 +67,24 @@ def abandoned_rating_gains(
 
     Козёл (`points_are_bad`): exactly `timeout_rating_gains`. Классика, where points are
     good, mirrors it: every other player gains `max(1, round_half_up((points[i] -
-    points[culprit]) / 10))`, so whoever led the culprit by most gains most.
+    points[culprit]) / 10))`, so whoever led the culprit by most gains most (divided by
+    `scale / 10` in games whose points run to another scale, `classic_rating_gains`).
     """
     signed = points if points_are_bad else [-p for p in points]
-    return timeout_rating_gains(signed, culprit)
+    return timeout_rating_gains(signed, culprit, scale=scale)
 
 
-def classic_rating_gains(points: Sequence[int]) -> tuple[int, ...]:
+def classic_rating_gains(points: Sequence[int], *, scale: int = 100) -> tuple[int, ...]:
     """Rating for a finished Классика match, where points are good.
 
     RULES.md gives K-11 for Козёл only; Классика mirrors it: each player gains
     `max(1, round_half_up(points / 10))`, so the winner near 100 gains about 10 and
     a player with nothing still gains 1.
+
+    Choice for the games whose matches run to other totals (All Fives to 250, threes and
+    fives to 61, Bergen to 15, Дубли to 10): their default target is the `scale` in place
+    of Классика's 100, so a player gains `max(1, round_half_up(10 * points / scale))`:
+    reaching the default target is worth 10 in every game, half of it 5 (Дубли's 10 to 4
+    gives 10 and 4, not 1 and 1).
     """
-    return tuple(max(1, round_half_up_tenth(p)) for p in points)
+    return tuple(max(1, round_half_up_ratio(10 * p, scale)) for p in points)

@@ -51,6 +51,8 @@ class GameVariant(ABC):
     turn_timing: ClassVar[bool] = False  # S-7: K-12's turn times are on by default
     scores_in_play: ClassVar[bool] = False  # F-3: moves score as they are played
     sums_ends: ClassVar[bool] = False  # F-3: what scores is the sum of the open ends
+    # The points worth 10 rating where points are good (`domino.rating.classic_rating_gains`).
+    rating_scale: ClassVar[int] = 100
 
     def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
         """What the move that left the table as `layout` scores, and the count that
@@ -99,11 +101,13 @@ class GameVariant(ABC):
         mirror where they are good (`domino.rating.classic_rating_gains`)."""
         if self.points_are_bad:
             return rating.rating_gains(points)
-        return rating.classic_rating_gains(points)
+        return rating.classic_rating_gains(points, scale=self.rating_scale)
 
     def abandoned_rating_gains(self, points: Sequence[int], culprit: int) -> tuple[int, ...]:
         """Rating gains per seat for a match `culprit` abandoned (K-11's timeout rule)."""
-        return rating.abandoned_rating_gains(points, culprit, points_are_bad=self.points_are_bad)
+        return rating.abandoned_rating_gains(
+            points, culprit, points_are_bad=self.points_are_bad, scale=self.rating_scale
+        )
 
     def last_sides(self, scores: Sequence[Account]) -> tuple[int, ...]:
         """The sides with the worst recorded points: the most where points are bad, else
@@ -332,6 +336,7 @@ class AllFives(GameVariant):
     rules_key = "rules.all_fives"
     ruleset = all_fives.ALL_FIVES
     choices = MappingProxyType({"target": (250, 200, 300)})
+    rating_scale = 250  # its default target
     points_are_bad = False
     rule_of_13 = False
     scores_in_play = True
@@ -386,6 +391,7 @@ class ThreesAndFives(AllFives):
     rules_key = "rules.threes_and_fives"
     ruleset = all_fives.THREES_AND_FIVES
     choices = MappingProxyType({"target": (61, 121)})
+    rating_scale = 61  # its default target
     threes = True
     unit = 5
 
@@ -402,6 +408,7 @@ class Bergen(GameVariant):
     rules_key = "rules.bergen"
     ruleset = bergen.BERGEN
     choices = MappingProxyType({"target": (15, 10)})
+    rating_scale = 15  # its default target
     points_are_bad = False
     rule_of_13 = False
     scores_in_play = True
@@ -459,6 +466,7 @@ class Dubli(Bergen):
     rules_key = "rules.dubli"
     ruleset = bergen.DUBLI
     choices = MappingProxyType({"target": (10, 15)})
+    rating_scale = 10  # its default target
 
     def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
         """B-2 (`domino.bergen.dubli_points`); the count is the ends' header (0, 2, 3)."""

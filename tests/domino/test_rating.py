@@ -9,9 +9,16 @@ from domino.rating import (
     abandoned_rating_gains,
     classic_rating_gains,
     rating_gains,
+    round_half_up_ratio,
     round_half_up_tenth,
     timeout_rating_gains,
 )
+from domino.rules import Variant
+from domino.variants import GameVariant, find_variant
+
+
+def game_of(key: Variant) -> GameVariant:
+    return find_variant(key.value)
 
 
 def test_k11_worked_example_25_points_gain_8() -> None:
@@ -55,3 +62,52 @@ def test_abandoned_kozel_match_is_the_timeout_rule() -> None:
 def test_abandoned_classic_match_mirrors_the_timeout_rule() -> None:
     # Классика: points are good; leading the culprit (40) by 35 gains 4, trailing gains 1.
     assert abandoned_rating_gains([75, 20, 40], 2, points_are_bad=False) == (4, 1, 0)
+
+
+@pytest.mark.parametrize(
+    ("numerator", "denominator", "rounded"),
+    [
+        (75, 10, 8),
+        (-15, 10, -1),
+        (125, 25, 5),
+        (124, 25, 5),
+        (122, 25, 5),
+        (37, 25, 1),
+        (12, 25, 0),
+    ],
+)
+def test_round_half_up_ratio(numerator: int, denominator: int, rounded: int) -> None:
+    assert round_half_up_ratio(numerator, denominator) == rounded
+    if denominator == 10:
+        assert round_half_up_ratio(numerator, 10) == round_half_up_tenth(numerator)
+
+
+def test_a_ratio_needs_a_positive_denominator() -> None:
+    with pytest.raises(DominoError):
+        round_half_up_ratio(1, 0)
+
+
+@pytest.mark.parametrize(
+    ("key", "points", "gains"),
+    [
+        # All Fives to 250: the winner at 255 gains 10, the loser at 120 gains 5.
+        (Variant.ALL_FIVES, (255, 120), (10, 5)),
+        # Threes and fives to 61: 63 and 30 (10 * 30 / 61 = 4.9).
+        (Variant.THREES_AND_FIVES, (63, 30), (10, 5)),
+        # Bergen to 15: 16 and 7 (4.7).
+        (Variant.BERGEN, (16, 7), (11, 5)),
+        # Дубли to 10: 10 and 4, no longer 1 and 1; nothing still gains 1.
+        (Variant.DUBLI, (10, 4, 0), (10, 4, 1)),
+        # Классика keeps its scale of 100.
+        (Variant.CLASSIC, (104, 25, 0), (10, 3, 1)),
+    ],
+)
+def test_games_that_run_to_other_totals_scale_the_rating_by_their_target(
+    key: Variant, points: tuple[int, ...], gains: tuple[int, ...]
+) -> None:
+    assert game_of(key).rating_gains(points) == gains
+
+
+def test_an_abandoned_duble_match_scales_the_timeout_rule_by_its_target() -> None:
+    # Leading the culprit (2) by 6 of Дубли's 10 is worth 6; trailing still gains 1.
+    assert game_of(Variant.DUBLI).abandoned_rating_gains([8, 1, 2], 2) == (6, 1, 0)

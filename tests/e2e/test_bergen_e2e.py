@@ -22,7 +22,6 @@ from domino.match import Match
 from domino.tiles import Tile
 from domino.views import MatchView, OutcomeKind, RoundResult
 from tests.e2e.harness import (
-    TABLE_TITLE,
     BotProcess,
     Stall,
     assert_hands_private,
@@ -35,6 +34,7 @@ from tests.e2e.test_all_fives_e2e import (
     Player,
     announcements,
     captions,
+    live_caption,
     open_fives,
     points_buttons,
 )
@@ -123,16 +123,6 @@ class TableWatch:
 
         stall = Stall.of_chats(self.fake, self.users, what="the table did not show the play")
         await wait_progressing(self.fake, on_the_table, stall)
-
-
-def live_caption(group: FakeChat) -> str | None:
-    """The caption of the group's newest table picture that is not deleted."""
-    tables = [
-        m
-        for m in group.visible_messages
-        if m.from_bot and m.photo is not None and TABLE_TITLE.search(m.content)
-    ]
-    return tables[-1].content if tables else None
 
 
 @dataclass(frozen=True)
