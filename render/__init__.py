@@ -1,8 +1,9 @@
 """Pictures of the game: pure functions of engine views, PNG bytes out (Pillow).
 
 `render_table(view, names, lang)` draws the table for the group chat from the public
-view; `render_scores(view, names, result, lang)` draws the score sheet at the end of a
-round or match; `render_round_end(view, names, ended, result, lang)` draws a round as it
+view; `render_scores(view, names, result, lang, ended)` draws the score sheet at the end
+of a round or match (given the round `ended`, a game that scores in play takes each
+side's points apart); `render_round_end(view, names, ended, result, lang)` draws a round as it
 ended, every hand laid open, over its score sheet (the round's announcement); all
 write their words in the group's language (`labels.LANGS`).
 `table_geometry(layout, area)` is the pure geometry under the table: where every tile

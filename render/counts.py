@@ -1,20 +1,27 @@
-"""What the table shows of points scored in play: the move that just scored, and where
-the open ends are summed (F-3) what each of them counts.
+"""What the pictures show of points scored in play: the move that just scored, where
+the open ends are summed (F-3) what each of them counts, and a round's points taken
+apart into those scored in play and those of its end.
 
 The engine sums the open ends (`domino.all_fives.end_count`); a picture needs that sum
 end by end, to write on each end's badge what it adds. `end_counts` splits it the way
 F-3 counts it, so the badges always add up to the engine's sum. Whether a game scores
 in play, and what a move scores, the game object says (`GameVariant.scores_in_play`,
-`move_points`).
+`move_points`). What a finished round's moves scored is found as the bot's captions
+find it: its tiles laid again in order, the game asked what each play scored.
 """
 
 from __future__ import annotations
 
-from domino.actions import Played
+from domino.actions import Closed, Played
 from domino.geometry import End
-from domino.views import LayoutView, MatchView, Scored
+from domino.layout import new_layout
+from domino.round import Round
+from domino.views import LayoutView, MatchView, OutcomeKind, RoundResult, Scored
 
 _SIDES = (End.LEFT, End.RIGHT)
+
+Split = tuple[tuple[int, ...], tuple[int, ...] | None]
+"""A round's points per side: those scored in play, and those of its end (or None)."""
 
 
 def scores_in_play(view: MatchView) -> bool:
@@ -27,6 +34,63 @@ def sums_ends(view: MatchView) -> bool:
     пятёрки), so that each end's badge shows what it counts and a note the sum; other
     games that score in play (Bergen's equal ends, B-1) keep the pips on the badges."""
     return view.ruleset.game.sums_ends
+
+
+def doubles_count(view: MatchView) -> bool:
+    """Whether a hand left at the round's end counts by its doubles (B-1: a block goes to
+    the hand without any; B-2: such a hand scores 1), not by its pips (C-9, F-5): the
+    games that score in play by other than the sum of the ends. Their pictures do not
+    sum a hand's pips, which score nothing there."""
+    game = view.ruleset.game
+    return game.scores_in_play and not game.sums_ends
+
+
+def in_play_points(view: MatchView, ended: Round) -> tuple[int, ...]:
+    """F-3: what each side's moves scored as they were played in round `ended`: its
+    tiles laid again in order (each play or closed double laid one) and the game asked
+    what each play scored, as `Match` added it; zeros where nothing scores in play."""
+    points = [0] * len(view.sides)
+    if not scores_in_play(view):
+        return tuple(points)
+    ruleset = view.ruleset
+    placements = ended.view(None).layout.placements
+    layout = new_layout(ruleset.layout)
+    laid = 0
+    for event in ended.history:
+        if not isinstance(event, Played | Closed):
+            continue
+        placement = placements[laid]
+        layout.place(placement.tile, placement.end, closed=placement.closed)
+        laid += 1
+        if isinstance(event, Played):
+            points[view.side_of(event.seat)] += ruleset.game.move_points(ruleset, layout.view())[0]
+    return tuple(points)
+
+
+def split_points(
+    view: MatchView, result: RoundResult | None, ended: Round | None = None
+) -> Split | None:
+    """A round's points per side taken apart: those scored in play (F-3) and those of
+    the round's end (F-5, B-1, B-2: `result.points` less the first), the second None
+    where the round had no end to score (stopped at the target, F-6, or still played).
+
+    None where the game scores only at the round's end, or where what the round scored
+    in play is not known: without the round `ended` only the view's `round_points` tell
+    it, which are the current round's (the round still played with no `result`, or the
+    match's last round once the match is over)."""
+    if not scores_in_play(view):
+        return None
+    if result is None:
+        return (view.round_points or (0,) * len(view.sides)), None
+    if ended is not None:
+        in_play = in_play_points(view, ended)
+    elif view.over and view.round_points and view.results and view.results[-1] == result:
+        in_play = view.round_points
+    else:
+        return None
+    if result.outcome.kind is OutcomeKind.REACHED:
+        return in_play, None
+    return in_play, tuple(total - made for total, made in zip(result.points, in_play, strict=True))
 
 
 def end_counts(layout: LayoutView) -> dict[End, int | None]:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from domino.tiles import SET_SIZE
-from domino.views import Account, MatchView, OutcomeKind, RoundOutcome
+from domino.views import Account, MatchView, OutcomeKind, RoundOutcome, RoundResult
 from render import draw, text
 from render.geometry import RenderError
 
@@ -55,9 +55,14 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "teams": "АБ",
                 "player_n": "Игрок {n}",
                 "no_tiles": "костей не осталось",
-                "reached_of": "{name} набирает {target} — партия окончена",
-                "reached_by": "{name} набирает {target}",
-                "reached": "набирает {target}",
+                "reaches": "набирает",
+                "reach": "набирают",
+                "reached_of": "{name} {verb} {score} — партия окончена",
+                "reached_by": "{name} {verb} {score}",
+                "reached": "{verb} {score}",
+                "in_play": "в игре +{n}",
+                "at_end": "за конец раунда +{n}",
+                "no_doubles": "без дублей",
                 "scored": "+{n} {name}",
                 "ends": "концы: {n}",
             }
@@ -95,9 +100,14 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "teams": "AB",
                 "player_n": "Player {n}",
                 "no_tiles": "no tiles left",
-                "reached_of": "{name} reaches {target} — match over",
-                "reached_by": "{name} reaches {target}",
-                "reached": "reached {target}",
+                "reaches": "reaches",
+                "reach": "reach",
+                "reached_of": "{name} {verb} {score} — match over",
+                "reached_by": "{name} {verb} {score}",
+                "reached": "{verb} {score}",
+                "in_play": "in play +{n}",
+                "at_end": "round end +{n}",
+                "no_doubles": "no doubles",
                 "scored": "+{n} {name}",
                 "ends": "ends: {n}",
             }
@@ -125,9 +135,11 @@ NAMES: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "osel": "Osel",
                 "sport": "Sport dominoes",
                 "all_fives": "All Fives",
-                "threes_and_fives": "Fives and Threes",
+                "threes_and_fives": "Threes and Fives",
                 "bergen": "Bergen",
                 "dubli": "Doubles",
+                "blitz": "Blitz",
+                "cross": "Cross",
             }
         ),
     }
@@ -197,6 +209,12 @@ def side_name(view: MatchView, side: int, names: Sequence[str], lang: str = "ru"
     return f"{team_letter(side, lang)}: " + word("and", lang).join(names[s] for s in seats)
 
 
+def side_names(view: MatchView, side: int, names: Sequence[str]) -> str:
+    """A side as the captions name it: a player's name, a pair «Маша + Оля» (no letter,
+    so no second colon after «Победа:»)."""
+    return " + ".join(names[seat] for seat in view.sides[side])
+
+
 def team_letter(side: int, lang: str = "ru") -> str:
     letters = word("teams", lang)
     return letters[side] if side < len(letters) else str(side + 1)
@@ -206,33 +224,80 @@ def is_team_play(view: MatchView) -> bool:
     return any(len(seats) > 1 for seats in view.sides)
 
 
+def plural(n: int, one: str, few: str, many: str) -> str:
+    """The Russian noun form for `n`: 1 дубль, 2 дубля, 5 дублей (21 дубль, 11 дублей)."""
+    if n % 10 == 1 and n % 100 != 11:
+        return one
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return few
+    return many
+
+
+def doubles_left(count: int, lang: str = "ru") -> str:
+    """What a hand left counts at the round's end where doubles count (B-1: a block goes
+    to the hand without any; B-2: such a hand scores 1): «без дублей», «2 дубля»."""
+    if not count:
+        return word("no_doubles", lang)
+    if _lang(lang) == "en":
+        return f"{count} double" + ("" if count == 1 else "s")
+    return f"{count} " + plural(count, "дубль", "дубля", "дублей")
+
+
+def _reaches(view: MatchView, side: int, lang: str) -> str:
+    """F-6's verb as the side's size needs it: «набирает» for one, «набирают» for a pair."""
+    return word("reaches" if len(view.sides[side]) == 1 else "reach", lang)
+
+
 def outcome(
-    result: RoundOutcome,
+    view: MatchView,
+    ended: RoundOutcome,
     names: Sequence[str],
     lang: str = "ru",
-    target: int | None = None,
+    score: int | None = None,
     *,
     match_said: bool = False,
 ) -> str:
     """«домино: Маша» (C-8 a), «рыба, рыбак: Саша» (C-8 b), or for a round stopped by a
-    move that reached the match's `target` (F-6) «Маша набирает 250 — партия окончена»,
-    without its end where the picture says that already (`match_said`)."""
-    name = names[result.seat]
-    if result.kind is OutcomeKind.REACHED:
-        if target is None:
-            raise RenderError("a round stopped at the match's target needs the target")
-        return word("reached_by" if match_said else "reached_of", lang, name=name, target=target)
-    if result.kind is OutcomeKind.FISH:
+    move that reached the match's target (F-6) the side and the `score` it reached,
+    «Маша + Оля набирают 256 — партия окончена», without its end where the picture says
+    that already (`match_said`)."""
+    name = names[ended.seat]
+    if ended.kind is OutcomeKind.REACHED:
+        if score is None:
+            raise RenderError("a round stopped at the match's target needs the score reached")
+        side = view.side_of(ended.seat)
+        key = "reached_by" if match_said else "reached_of"
+        verb = _reaches(view, side, lang)
+        return word(key, lang, name=side_names(view, side, names), verb=verb, score=score)
+    if ended.kind is OutcomeKind.FISH:
         return word("fish_of", lang, name=name)
     return word("went_out_of", lang, name=name)
 
 
-def outcome_tag(result: RoundOutcome, target: int, lang: str = "ru") -> str:
-    """The word under the name of the seat that ended the round: «домино» (C-8 a),
-    «рыбак» (C-8 b), «набирает 250» (F-6)."""
-    if result.kind is OutcomeKind.REACHED:
-        return word("reached", lang, target=target)
-    return word("went_out" if result.kind is OutcomeKind.WENT_OUT else "fisherman", lang)
+def outcome_tag(view: MatchView, ended: RoundOutcome, score: int, lang: str = "ru") -> str:
+    """The word under the name of the side that ended the round: «домино» (C-8 a),
+    «рыбак» (C-8 b), «набирает 256» or for a pair «набирают 256» (F-6: the `score`
+    the side reached)."""
+    if ended.kind is OutcomeKind.REACHED:
+        verb = _reaches(view, view.side_of(ended.seat), lang)
+        return word("reached", lang, verb=verb, score=score)
+    return word("went_out" if ended.kind is OutcomeKind.WENT_OUT else "fisherman", lang)
+
+
+def reached_score(view: MatchView, result: RoundResult) -> int:
+    """The score the side that ended `result`'s round has after it: for a round stopped
+    at the target (F-6), what it reached (not the target: a move may go past it)."""
+    return result.after[view.side_of(result.outcome.seat)].recorded
+
+
+def in_play_split(in_play: int, at_end: int | None, lang: str = "ru") -> str:
+    """A side's round points taken apart (F-3; F-5, B-1, B-2): «в игре +15 · за конец
+    раунда +10»; only the first where the round had no end to score (F-6, or a round
+    still played)."""
+    said = word("in_play", lang, n=in_play)
+    if at_end is None:
+        return said
+    return f"{said} · {word('at_end', lang, n=at_end)}"
 
 
 def match_end(view: MatchView, names: Sequence[str], lang: str = "ru") -> str:
@@ -240,12 +305,11 @@ def match_end(view: MatchView, names: Sequence[str], lang: str = "ru") -> str:
     a pair «Козёл: Маша + Оля»; empty while the match goes on."""
     if not view.over:
         return ""
-    # A pair as the caption names it, «Маша + Оля»: no letter, so no second colon.
     if view.losers:
-        sides = ", ".join(" + ".join(names[p] for p in view.sides[s]) for s in view.losers)
+        sides = ", ".join(side_names(view, side, names) for side in view.losers)
         return f"{loser_word(view, lang)}: {sides}"
     if view.winners:
-        sides = ", ".join(" + ".join(names[p] for p in view.sides[s]) for s in view.winners)
+        sides = ", ".join(side_names(view, side, names) for side in view.winners)
         return word("winner", lang, names=sides)
     return word("over", lang)
 

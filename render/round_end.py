@@ -1,11 +1,14 @@
 """A round's end in one picture: `render_round_end(view, names, ended, result, lang)`.
 
 Top to bottom: the score sheet's heading (the round, its outcome, the eggs), the table
-as the round ended (the last tile marked as on the table picture, a closed end's double
-face down, the open ends' numbers: a «рыба» shows why nothing fits), then one row per
-player or pair: the tiles left in each hand laid face up with their pip sum (C-9), and
-the account before the round, the round's points and the account after it (K-8). The
-game and its target at the foot.
+as the round ended, laid out as the table picture laid it (`table.plan_felt`: the
+last tile marked, a closed end's double face down, the open ends' numbers: a «рыба»
+shows why nothing fits), then one row per player or pair: the tiles left in each hand
+laid face up with what they count (their pip sum, C-9; where doubles count instead,
+B-1 and B-2, the doubles left), and the account before the round, the round's points
+and the account after it (K-8); where moves score in play, the round's points taken
+apart under them (F-3: «в игре +15 · за конец раунда +10»). The game and its target at
+the foot.
 
 Only what the end of a round lays open is drawn: the table and the hands. The bazaar's
 tiles stay face down, so they are not drawn at all. The picture is `WIDTH` wide and
@@ -14,25 +17,24 @@ as tall as its rows need (at most `MAX_HEIGHT`), so that a phone shows it readab
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from PIL import Image
 
+from domino.actions import Played
 from domino.round import Round
 from domino.tiles import Tile
-from domino.views import MatchView, RoundResult
+from domino.views import MatchView, OutcomeKind, RoundResult, Scored
 from render import counts, draw, labels, scores, text
-from render.geometry import Orientation, Rect, RenderError, table_geometry
-from render.table import draw_tiles
+from render.geometry import Orientation, Rect, RenderError
+from render.table import TABLE_AREA, draw_tiles, plan_felt
 
 WIDTH = 1280
 MAX_HEIGHT = 1600
 """The tallest a round's end picture gets (four seats, or two pairs)."""
 
 _MARGIN = 12
-_AREA = Rect(_MARGIN + 8, 0, WIDTH - _MARGIN - 8, 552)
-"""Where the tiles may lie (on a canvas of their own); the felt drawn is cut to the band
-they take."""
 _MIN_TABLE = 280
 _NAME_X = 56
 _COLUMNS = (905, 1040, 1170)  # centres of «было», «раунд», «стало»
@@ -50,6 +52,8 @@ _TILE_GAP = 6
 _TRAY_PAD = 7  # felt around a hand's tiles
 _SEAT_LINE = 4 * _UNIT + 2 * _TRAY_PAD + 10  # one seat's name and hand
 _FOOTER = 56
+
+Tags = list[tuple[str, draw.RGB]]
 
 
 def render_round_end(
@@ -73,9 +77,13 @@ def render_round_end(
     if result is None and view.results:
         result = view.results[-1]
     hands = tuple(ended.hand(seat) for seat in range(view.players))
-    column = name_column(view, names)
+    doubles = counts.doubles_count(view)
+    totals = [_hand_total(hand, lang, doubles) for hand in hands]
+    most = _HANDS_RIGHT - _NAME_X - max(map(_hand_room, hands, totals))
+    column = name_column(view, names, _seat_tags(view, result, lang), max(_MAX_LABEL, most))
+    split = counts.split_points(view, result, ended)
     heights = [_row_height(len(seats)) for seats in view.sides]
-    table = _table(ended, counts.sums_ends(view))
+    table = _table(_as_played(view, ended), names, lang)
     heading = scores.heading_height(view, result)
     felt = Rect(_MARGIN, heading, WIDTH - _MARGIN, heading + table.height + 16)
     top = felt.y1 + 16 + _HEADS
@@ -86,12 +94,12 @@ def render_round_end(
     pen = draw.Pen(canvas)
     scores.draw_heading(canvas, pen, view, names, result, lang)
     draw.felt(pen, (felt.x0, felt.y0, felt.x1, felt.y1))
-    canvas.paste(table, (_AREA.x0, felt.y0 + 8))
+    canvas.paste(table, (TABLE_AREA.x0, felt.y0 + 8))
     _column_heads(pen, view, top, lang)
     y = top
     for side, row_height in enumerate(heights):
         row = Rect(40, y, WIDTH - 40, y + row_height)
-        _row(canvas, pen, view, names, result, hands, side, row, lang, column)
+        _row(canvas, pen, view, names, result, hands, side, row, lang, column, split)
         y += row_height + _ROW_GAP
     footer = labels.word(
         "to", lang, game=labels.variant_name(view, lang), target=view.ruleset.target
@@ -100,16 +108,56 @@ def render_round_end(
     return draw.encode_png(canvas)
 
 
-def name_column(view: MatchView, names: Sequence[str]) -> int:
-    """The room left of the hands for the seats' names: the widest name the picture
-    shows (a pair's seats in their smaller letters), between `_LABEL` and `_MAX_LABEL`,
-    so that «🤖 Компьютер 1» is not cut while the row has room for it."""
+def name_column(
+    view: MatchView,
+    names: Sequence[str],
+    tags: Sequence[Tags] | None = None,
+    most: int = _MAX_LABEL,
+) -> int:
+    """The room left of the hands for the seats' names and the words under them
+    (`tags`, per seat): the widest the picture shows (a pair's seats in their smaller
+    letters), between `_LABEL` and `most` (at least `_MAX_LABEL`: seven tiles and their
+    sum still fit after it; more where the hands are shorter), so that «🤖 Компьютер 1»
+    is not cut and «победа набирает 256» is not hidden under the hand while the row has
+    room."""
     widest = max(
-        text.width(names[seat], 32 if len(seats) == 1 else 28, bold=True)
+        max(
+            text.width(names[seat], 32 if len(seats) == 1 else 28, bold=True),
+            scores.tags_width(tags[seat]) if tags else 0.0,
+        )
         for seats in view.sides
         for seat in seats
     )
-    return max(_LABEL, min(_MAX_LABEL, round(widest) + 24))
+    return max(_LABEL, min(most, round(widest) + 24))
+
+
+def _hand_total(hand: Sequence[Tile], lang: str, doubles: bool) -> str:
+    """What a hand left counts, written after it: its pip sum (C-9), or where doubles
+    count instead (`doubles`: B-1, B-2) the doubles in it; for an empty hand, that."""
+    if not hand:
+        return labels.word("no_tiles", lang)
+    if doubles:
+        return labels.doubles_left(sum(tile.is_double for tile in hand), lang)
+    return f"= {sum(tile.low + tile.high for tile in hand)}"
+
+
+def _hand_room(hand: Sequence[Tile], total: str) -> int:
+    """The width a hand takes at its full size, its strip of felt and `total` included."""
+    if not hand:
+        return round(text.width(total, 26))
+    tiles = len(hand) * (2 * _UNIT + _TILE_GAP) - _TILE_GAP
+    return tiles + 2 * _TRAY_PAD + 14 + round(text.width(total, 30, bold=True))
+
+
+def _seat_tags(view: MatchView, result: RoundResult | None, lang: str) -> list[Tags]:
+    """The words under each seat's name: a player's are its side's (`scores.side_tags`),
+    a pair's seat has only who went out or made fish (C-8)."""
+    return [
+        scores.side_tags(view, result, view.side_of(seat), lang)
+        if len(view.sides[view.side_of(seat)]) == 1
+        else _outcome_tags(view, result, seat, lang)
+        for seat in range(view.players)
+    ]
 
 
 def _row_height(seats: int) -> int:
@@ -118,22 +166,37 @@ def _row_height(seats: int) -> int:
     return _ROW_PAD + _NAME_LINE + seats * _SEAT_LINE + _ROW_PAD
 
 
-def _table(ended: Round, scoring: bool) -> Image.Image:
-    """The tiles as the round ended, laid out as on the table picture (where the open ends
-    are summed, `scoring`, each end's badge says what it counts, F-3), cut to the band of
-    the felt they take (at least `_MIN_TABLE` tall): a short line leaves no empty felt."""
-    band = Image.new("RGB", (WIDTH, _AREA.y1), draw.FELT)
-    layout = ended.view(None).layout
-    geometry = table_geometry(layout, _AREA)
-    draw_tiles(band, draw.Pen(band), geometry, counts.end_counts(layout) if scoring else None)
+def _as_played(view: MatchView, ended: Round) -> MatchView:
+    """The public view of the table as the last move of round `ended` left it, as the
+    table picture showed it then: its round, and the move's points if it scored (F-3)."""
+    played = ended.view(None)
+    last = played.history[-1] if played.history else None
+    scored = None
+    if isinstance(last, Played):
+        points, count = view.ruleset.game.move_points(view.ruleset, played.layout)
+        scored = Scored(last.seat, points, count) if points else None
+    return dataclasses.replace(view, round=played, scored=scored)
+
+
+def _table(played: MatchView, names: Sequence[str], lang: str) -> Image.Image:
+    """The tiles as the round ended, where the table picture laid them after its last
+    move (`table.plan_felt`: a spinner's UP and DOWN arms run up and down, C-10; where
+    the open ends are summed each end's badge says what it counts, F-3), cut to the
+    band of the felt they take (at least `_MIN_TABLE` tall): a short line leaves no
+    empty felt. The notes on the felt are the table's, not drawn here."""
+    layout = played.round.layout
+    geometry, _ = plan_felt(played, names, lang)
+    band = Image.new("RGB", (WIDTH, TABLE_AREA.y1), draw.FELT)
+    ends = counts.end_counts(layout) if counts.sums_ends(played) else None
+    draw_tiles(band, draw.Pen(band), geometry, ends)
     reach = 2 * geometry.unit + 12  # the open ends' numbers stand beyond the tiles
-    top = max(_AREA.y0, min(box.rect.y0 for box in geometry.tiles) - reach)
-    bottom = min(_AREA.y1, max(box.rect.y1 for box in geometry.tiles) + reach)
+    top = max(TABLE_AREA.y0, min(box.rect.y0 for box in geometry.tiles) - reach)
+    bottom = min(TABLE_AREA.y1, max(box.rect.y1 for box in geometry.tiles) + reach)
     short = _MIN_TABLE - (bottom - top)
     if short > 0:
-        top = max(_AREA.y0, top - short // 2)
-        bottom = min(_AREA.y1, top + _MIN_TABLE)
-    return band.crop((_AREA.x0, top, _AREA.x1, bottom))
+        top = max(TABLE_AREA.y0, top - short // 2)
+        bottom = min(TABLE_AREA.y1, top + _MIN_TABLE)
+    return band.crop((TABLE_AREA.x0, top, TABLE_AREA.x1, bottom))
 
 
 def _column_heads(pen: draw.Pen, view: MatchView, top: int, lang: str) -> None:
@@ -155,23 +218,42 @@ def _row(
     row: Rect,
     lang: str,
     column: int = _LABEL,
+    split: counts.Split | None = None,
 ) -> None:
-    """A side's row: each seat's name and hand laid open, then the three columns; a pair
-    is named above its two seats (the pair's letter in its colour)."""
+    """A side's row: each seat's name and hand laid open, then the three columns and
+    where moves score in play the round's points taken apart under them (`split`); a
+    pair is named above its two seats (the pair's letter in its colour), with the
+    words that are the pair's (its win, the score it reached, F-6)."""
     pen.rounded_rectangle(
         (row.x0, row.y0, row.x1, row.y1), radius=14, fill=scores.row_fill(view, side)
     )
     seats = view.sides[side]
     y = row.y0 + _ROW_PAD
+    doubles = counts.doubles_count(view)
     if len(seats) == 1:
         tags = scores.side_tags(view, result, side, lang)
-        _seat_line(canvas, pen, names[seats[0]], tags, hands[seats[0]], y, lang, column=column)
+        _seat_line(
+            canvas,
+            pen,
+            names[seats[0]],
+            tags,
+            hands[seats[0]],
+            y,
+            lang,
+            column=column,
+            doubles=doubles,
+        )
     else:
         colour = draw.TEAM_COLOURS[side % len(draw.TEAM_COLOURS)]
         pen.rounded_rectangle(
             (row.x0 + 5, row.y0 + 14, row.x0 + 11, row.y1 - 14), radius=3, fill=colour
         )
         mid = y + _NAME_LINE / 2 - 4
+        reached = result is not None and result.outcome.kind is OutcomeKind.REACHED
+        tags = scores.side_tags(view, result if reached else None, side, lang)  # K-10, T-6; F-6
+        room = row.x1 - 16 - _NAME_X
+        needed = scores.tags_width(tags)
+        name_room = max(room // 3, min(_HANDS_RIGHT - _NAME_X, round(room - needed) - 18))
         x = _NAME_X + draw.write(
             pen,
             (_NAME_X, mid),
@@ -180,31 +262,47 @@ def _row(
             draw.INK,
             bold=True,
             anchor="lm",
-            max_width=_HANDS_RIGHT - _NAME_X - 200,
+            max_width=name_room,
         )
-        for label, tint in scores.side_tags(view, None, side, lang):  # K-10, O-6; T-6
-            x += 18 + draw.write(pen, (x + 18, mid + 2), label, 22, tint, bold=True, anchor="lm")
+        scores.draw_tags(pen, (x + 18, mid + 2), tags, _NAME_X + room - x - 18)
         y += _NAME_LINE
         for seat in seats:
-            tags = _outcome_tags(view, result, seat, lang)
-            _seat_line(canvas, pen, names[seat], tags, hands[seat], y, lang, size=28, column=column)
+            _seat_line(
+                canvas,
+                pen,
+                names[seat],
+                _outcome_tags(view, result, seat, lang),
+                hands[seat],
+                y,
+                lang,
+                size=28,
+                column=column,
+                doubles=doubles,
+            )
             y += _SEAT_LINE
     mid_y = (row.y0 + row.y1) / 2
+    numbers_y = mid_y - 12 if split is not None else mid_y
     for (label, tint), cx in zip(scores.side_cells(view, result, side), _COLUMNS, strict=True):
-        draw.write(pen, (cx, mid_y), label, 38, tint, bold=True, anchor="mm", max_width=_CELL)
+        draw.write(pen, (cx, numbers_y), label, 38, tint, bold=True, anchor="mm", max_width=_CELL)
+    if split is not None:
+        below = min(row.y1 - 20, mid_y + 34)
+        left, right = _COLUMNS[0] - _CELL // 2, row.x1 - 16
+        scores.draw_split(
+            pen, (_COLUMNS[1], below), scores.split_label(split, side, lang), left, right
+        )
     if result is not None and result.eggs_taken_by == side and result.eggs_before:
         egg = draw.egg_sprite(26)
-        draw.paste(canvas, egg, _COLUMNS[1] + 44, round(mid_y - egg.height / 2))
+        draw.paste(canvas, egg, _COLUMNS[1] + 44, round(numbers_y - egg.height / 2))
 
 
-def _outcome_tags(
-    view: MatchView, result: RoundResult | None, seat: int, lang: str
-) -> list[tuple[str, draw.RGB]]:
-    """«домино» for the seat that went out, «рыбак» for the one that made fish (C-8),
-    «набирает 250» for the one whose move reached the target (F-6)."""
+def _outcome_tags(view: MatchView, result: RoundResult | None, seat: int, lang: str) -> Tags:
+    """Under a pair's seat: «домино» for the seat that went out, «рыбак» for the one
+    that made fish (C-8); the score a move reached (F-6) is the pair's, on its line."""
     if result is None or result.outcome.seat != seat:
         return []
-    return [(labels.outcome_tag(result.outcome, view.ruleset.target, lang), draw.TURN)]
+    if result.outcome.kind is OutcomeKind.REACHED:
+        return []
+    return [(labels.outcome_tag(view, result.outcome, 0, lang), draw.TURN)]
 
 
 def _seat_line(
@@ -217,22 +315,24 @@ def _seat_line(
     lang: str,
     size: int = 32,
     column: int = _LABEL,
+    *,
+    doubles: bool = False,
 ) -> None:
-    """A seat's name (its tags under it) and its hand: the tiles face up on a strip of
-    felt and their pip sum after it (C-9); a seat that went out has nothing left."""
+    """A seat's name (its tags under it, within the name's column) and its hand: the
+    tiles face up on a strip of felt and after it what they count, their pip sum (C-9)
+    or where doubles count instead (`doubles`: B-1, B-2) the doubles left; a seat that
+    went out has nothing left."""
     mid = top + _SEAT_LINE / 2
     name_y = mid - 14 if tags else mid
     draw.write(
         pen, (_NAME_X, name_y), name, size, draw.INK, bold=True, anchor="lm", max_width=column - 16
     )
-    x = float(_NAME_X)
-    for label, tint in tags:
-        x += draw.write(pen, (x, mid + 22), label, 22, tint, bold=True, anchor="lm") + 14
+    scores.draw_tags(pen, (_NAME_X, mid + 22), tags, column - 16)
     left = _NAME_X + column
+    total = _hand_total(hand, lang, doubles)
     if not hand:
-        draw.write(pen, (left, mid), labels.word("no_tiles", lang), 26, draw.MUTED, anchor="lm")
+        draw.write(pen, (left, mid), total, 26, draw.MUTED, anchor="lm")
         return
-    total = f"= {sum(tile.low + tile.high for tile in hand)}"
     total_width = round(text.width(total, 30, bold=True)) + 16
     room = _HANDS_RIGHT - left - total_width - 2 * _TRAY_PAD
     count, unit = len(hand), _UNIT

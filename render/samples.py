@@ -3,7 +3,9 @@
 Real seeded matches of every game played by the engine's computer players (Козёл,
 Классика, Морской козёл, Осёл with its spinner cross and ends closed by a face-down
 double, Спортивное with its turned tiles and pairs, Пятёрки and Тройки и пятёрки with the points
-scored in play, the ends' counts and a spinner laid off centre), a few in English, plus hand-built
+scored in play, the ends' counts and a spinner laid off centre, Берген and Дубли whose
+hands count by their doubles, each round's points taken apart into those scored in play
+and those of its end), a few in English, plus hand-built
 layouts (`render.demo`) for what a game rarely shows: all 28 tiles in one line and a
 spinner cross (C-10). Writing the files is this module's job; the drawing functions
 themselves do no I/O.
@@ -103,6 +105,17 @@ def _round_end(
     result = match.results[-1]
     ended = match.ended_round(result.round_no)
     return render_round_end(match.view(None), NAMES[:players], ended, result, lang)
+
+
+def _split_scores(
+    ruleset: Ruleset, players: int, seed: int, rounds: int, lang: str = "ru"
+) -> bytes:
+    """The score sheet of round `rounds` given that round, so that each side's points are
+    taken apart into those scored in play and those of the round's end (F-3)."""
+    match = play_rounds(Match.new(ruleset, players, seed=seed), rounds)
+    result = match.results[-1]
+    ended = match.ended_round(result.round_no)
+    return render_scores(match.view(None), NAMES[:players], result, lang, ended)
 
 
 def _osel_closed(players: int) -> bytes:
@@ -243,6 +256,16 @@ def samples() -> Iterator[tuple[str, Callable[[], bytes]]]:
         "round_end_threes_and_fives_reached_en.png",
         partial(_reached_end, "threes_and_fives", 4, 78, "en"),
     )
+    yield "scores_all_fives_split.png", partial(_split_scores, fives, 3, 77, 1)
+    bergen = find_variant("bergen").ruleset
+    dubli = find_variant("dubli").ruleset
+    yield "round_end_bergen.png", partial(_round_end, bergen, 2, 80, 2)
+    yield (
+        "round_end_bergen_teams_en.png",
+        partial(_round_end, bergen.with_options(teams=True), 4, 81, 1, "en"),
+    )
+    yield "round_end_dubli.png", partial(_round_end, dubli, 4, 82, 1)
+    yield "round_end_dubli_reached.png", partial(_reached_end, "dubli", 3, 83)
 
 
 def main(argv: list[str]) -> int:

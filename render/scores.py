@@ -2,9 +2,10 @@
 
 One line per player (or pair): the account before the round, the round's points,
 the account after it (K-8's table), who went out or made fish, a drawn round, the eggs
-(K-9), and at the end of the match the loser in the game's own word where points are
-bad (the козёл, K-10; the осёл, O-6) or the winner where they are good (T-6, M-6, S-6,
-in green); the game and the target it is played to at the foot.
+(K-9), in games that score in play the round's points taken apart (F-3: «в игре +15 ·
+за конец раунда +10»), and at the end of the match the loser in the game's own word
+where points are bad (the козёл, K-10; the осёл, O-6) or the winner where they are good
+(T-6, M-6, S-6, in green); the game and the target it is played to at the foot.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from domino.round import Round
 from domino.views import MatchView, RoundResult
-from render import draw, labels
+from render import counts, draw, labels, text
 from render.geometry import Rect
 
 WIDTH, HEIGHT = 1280, 720
@@ -25,17 +27,30 @@ SCORES_SIZE = (WIDTH, HEIGHT)
 _NAME_X = 56
 _COLUMNS = (700, 905, 1120)  # centres of «было», «раунд», «стало»
 _ROW_HEIGHT = 96
+TAG_SIZE = 22
+"""The size of the words under a name; shrunk to `_MIN_TAG_SIZE` where they need it."""
+_MIN_TAG_SIZE = 15
+_TAG_GAP = 14
+SPLIT_SIZE = 20
+"""The size of the line that takes a side's round points apart (F-3)."""
 
 
 def render_scores(
-    view: MatchView, names: Sequence[str], result: RoundResult | None = None, lang: str = "ru"
+    view: MatchView,
+    names: Sequence[str],
+    result: RoundResult | None = None,
+    lang: str = "ru",
+    ended: Round | None = None,
 ) -> bytes:
     """The score sheet as PNG bytes of `SCORES_SIZE`; `result` defaults to the last round;
-    the words in `lang` (`labels.LANGS`)."""
+    the words in `lang` (`labels.LANGS`). `ended`, the result's round as it ended, lets
+    a game that scores in play take each side's points apart (`counts.split_points`);
+    without it only the current round's are known."""
     labels.check_names(view, names)
     names = labels.shown_names(names, lang)
     if result is None and view.results:
         result = view.results[-1]
+    split = counts.split_points(view, result, ended)
     canvas = Image.new("RGB", SCORES_SIZE, draw.BACKGROUND)
     pen = draw.Pen(canvas)
     draw_heading(canvas, pen, view, names, result, lang)
@@ -54,7 +69,7 @@ def render_scores(
     )
     for side in range(len(view.sides)):
         row = Rect(40, top + side * _ROW_HEIGHT, WIDTH - 40, top + (side + 1) * _ROW_HEIGHT - 8)
-        _row(canvas, pen, view, names, result, side, row, lang)
+        _row(canvas, pen, view, names, result, side, row, lang, split)
     footer = labels.word(
         "to", lang, game=labels.variant_name(view, lang), target=view.ruleset.target
     )
@@ -85,9 +100,8 @@ def draw_heading(
         lines.append((end, draw.RECORDED if view.losers else draw.GOOD))
     if result is not None:
         prefix = labels.word("round_of", lang, n=result.round_no) if view.over else ""
-        outcome = labels.outcome(
-            result.outcome, names, lang, view.ruleset.target, match_said=view.over
-        )
+        score = labels.reached_score(view, result)
+        outcome = labels.outcome(view, result.outcome, names, lang, score, match_said=view.over)
         game = view.ruleset.game
         if game.drawn(result):
             outcome += f" · {labels.word('draw', lang)}"
@@ -141,6 +155,7 @@ def _row(
     side: int,
     row: Rect,
     lang: str,
+    split: counts.Split | None = None,
 ) -> None:
     pen.rounded_rectangle((row.x0, row.y0, row.x1, row.y1), radius=14, fill=row_fill(view, side))
     mid = (row.y0 + row.y1) / 2
@@ -157,16 +172,66 @@ def _row(
         anchor="lm",
         max_width=name_width,
     )
-    if tags:
-        x = float(_NAME_X)
-        for label, colour in tags:
-            x += draw.write(pen, (x, mid + 26), label, 22, colour, bold=True, anchor="lm") + 18
+    draw_tags(pen, (_NAME_X, mid + 26), tags, name_width)
     cells = side_cells(view, result, side)
+    numbers_y = mid - 10 if split is not None else mid
     for (label, colour), x in zip(cells, _COLUMNS, strict=True):
-        draw.write(pen, (x, mid), label, 40, colour, bold=True, anchor="mm", max_width=190)
+        draw.write(pen, (x, numbers_y), label, 40, colour, bold=True, anchor="mm", max_width=190)
+    if split is not None:
+        left, right = _COLUMNS[0] - 95, row.x1 - 16
+        draw_split(pen, (_COLUMNS[1], mid + 28), split_label(split, side, lang), left, right)
     if result is not None and result.eggs_taken_by == side and result.eggs_before:
         egg = draw.egg_sprite(26)
-        draw.paste(canvas, egg, _COLUMNS[1] + 52, round(mid - egg.height / 2))
+        draw.paste(canvas, egg, _COLUMNS[1] + 52, round(numbers_y - egg.height / 2))
+
+
+def split_label(split: counts.Split, side: int, lang: str) -> str:
+    """A side's «в игре +15 · за конец раунда +10» (F-3; F-5, B-1, B-2)."""
+    in_play, at_end = split
+    return labels.in_play_split(in_play[side], None if at_end is None else at_end[side], lang)
+
+
+def draw_split(
+    pen: draw.Pen, centre: tuple[float, float], label: str, left: int, right: int
+) -> None:
+    """The line that takes a side's round points apart, centred on `centre` under the
+    round's column and kept between `left` and `right` (cut only where even that is too
+    narrow)."""
+    room = right - left
+    width = min(text.width(label, SPLIT_SIZE, bold=True), room)
+    x = min(max(centre[0] - width / 2, left), right - width)
+    draw.write(
+        pen, (x, centre[1]), label, SPLIT_SIZE, draw.MUTED, bold=True, anchor="lm", max_width=room
+    )
+
+
+def tags_width(tags: Sequence[tuple[str, draw.RGB]], size: int = TAG_SIZE) -> float:
+    """How wide `draw_tags` draws `tags` at `size`, their gaps included."""
+    if not tags:
+        return 0.0
+    words = sum(text.width(label, size, bold=True) for label, _ in tags)
+    return words + _TAG_GAP * (len(tags) - 1)
+
+
+def draw_tags(
+    pen: draw.Pen,
+    xy: tuple[float, float],
+    tags: Sequence[tuple[str, draw.RGB]],
+    room: float,
+) -> float:
+    """The words under a name («победа», «набирает 256») left to right from `xy` within
+    `room` px: in smaller letters where they need it, and only where even the smallest
+    do not fit is the last cut; the width they take."""
+    size = TAG_SIZE
+    while size > _MIN_TAG_SIZE and tags_width(tags, size) > room:
+        size -= 1
+    x, y = xy
+    for index, (label, colour) in enumerate(tags):
+        if index:
+            x += _TAG_GAP
+        left = max(1, round(xy[0] + room - x))
+        x += draw.write(pen, (x, y), label, size, colour, bold=True, anchor="lm", max_width=left)
+    return x - xy[0]
 
 
 def row_fill(view: MatchView, side: int) -> draw.RGB:
@@ -189,7 +254,8 @@ def side_tags(
     if view.over and side in view.winners:
         tags.append((labels.word("win", lang), draw.GOOD))
     if result is not None and result.outcome.seat in view.sides[side]:
-        tags.append((labels.outcome_tag(result.outcome, view.ruleset.target, lang), draw.TURN))
+        score = labels.reached_score(view, result)
+        tags.append((labels.outcome_tag(view, result.outcome, score, lang), draw.TURN))
     return tags
 
 

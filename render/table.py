@@ -178,8 +178,10 @@ def _title(
 def _status(view: MatchView, names: Sequence[str], lang: str) -> str:
     if view.over:
         return labels.match_end(view, names, lang)
-    if view.round.outcome is not None:
-        return labels.outcome(view.round.outcome, names, lang, view.ruleset.target)
+    ended = view.round.outcome
+    if ended is not None:
+        score = view.scores[view.side_of(ended.seat)].recorded  # F-6: what the side reached
+        return labels.outcome(view, ended, names, lang, score)
     if view.round.turned and not view.round.layout.placements:
         return labels.word("turned", lang)  # S-2: each card shows its seat's turned tile
     if view.round.turn is not None:

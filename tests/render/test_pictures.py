@@ -238,10 +238,11 @@ def test_score_sheet_before_any_round_shows_the_current_scores() -> None:
 
 
 def test_outcome_and_match_end_words() -> None:
+    three, _ = VIEWS["midgame_3"]
     fish = RoundOutcome(OutcomeKind.FISH, 2, (1, 2, 3))
-    assert labels.outcome(fish, NAMES) == "рыба, рыбак: Оля"
+    assert labels.outcome(three, fish, NAMES) == "рыба, рыбак: Оля"
     out = RoundOutcome(OutcomeKind.WENT_OUT, 1, (0, 2, 3))
-    assert labels.outcome(out, NAMES) == "домино: Алексей"
+    assert labels.outcome(three, out, NAMES) == "домино: Алексей"
     over, _ = VIEWS["match_over"]
     assert labels.match_end(over, NAMES).startswith("Козёл: ")
     classic, _ = VIEWS["classic_over"]

@@ -358,21 +358,42 @@ def test_notes_take_a_band_where_tiles_reach_top_and_bottom(
 
 
 def test_the_words_for_a_round_stopped_at_the_target() -> None:
+    """F-6: the side that reached the target and the score it reached (a move may pass
+    the target: 255 of 250), a pair as «Маша + Оля» with the plural verb."""
+    alone = view_of(laid(("1-2", None)))
     reached = RoundOutcome(OutcomeKind.REACHED, 1, (3, 7))
-    assert labels.outcome(reached, NAMES, "ru", 250) == "Алексей набирает 250 — партия окончена"
-    assert labels.outcome(reached, ENGLISH, "en", 61) == "Bob reaches 61 — match over"
-    assert labels.outcome(reached, NAMES, "ru", 250, match_said=True) == "Алексей набирает 250"
-    assert labels.outcome(reached, ENGLISH, "en", 250, match_said=True) == "Bob reaches 250"
-    assert labels.outcome_tag(reached, 250) == "набирает 250"
-    assert labels.outcome_tag(reached, 250, "en") == "reached 250"
-    with pytest.raises(RenderError, match="needs the target"):
-        labels.outcome(reached, NAMES)
+    assert labels.outcome(alone, reached, NAMES, "ru", 255) == (
+        "Алексей набирает 255 — партия окончена"
+    )
+    assert labels.outcome(alone, reached, ENGLISH, "en", 61) == "Bob reaches 61 — match over"
+    said = labels.outcome(alone, reached, NAMES, "ru", 255, match_said=True)
+    assert said == "Алексей набирает 255"
+    assert labels.outcome(alone, reached, ENGLISH, "en", 255, match_said=True) == "Bob reaches 255"
+    assert labels.outcome_tag(alone, reached, 255) == "набирает 255"
+    assert labels.outcome_tag(alone, reached, 255, "en") == "reaches 255"
+    pairs = demo.match_view(
+        laid(("1-2", None)), 4, ruleset=find_variant("all_fives").ruleset.with_options(teams=True)
+    )
+    by_pair = RoundOutcome(OutcomeKind.REACHED, 2, (3, 7, 0, 4))
+    assert labels.outcome(pairs, by_pair, NAMES, "ru", 256) == (
+        "Маша + Оля набирают 256 — партия окончена"
+    )
+    assert labels.outcome(pairs, by_pair, ENGLISH, "en", 16, match_said=True) == (
+        "Alice + Carol reach 16"
+    )
+    assert labels.outcome_tag(pairs, by_pair, 16) == "набирают 16"
+    assert labels.outcome_tag(pairs, by_pair, 16, "en") == "reach 16"
+    with pytest.raises(RenderError, match="needs the score reached"):
+        labels.outcome(alone, reached, NAMES)
     went_out = RoundOutcome(OutcomeKind.WENT_OUT, 0, (0, 7))
-    assert labels.outcome(went_out, NAMES, "ru", 250) == "домино: Маша"
-    assert labels.outcome_tag(went_out, 250) == "домино"
-    assert labels.variant_name(view_of(laid(("1-2", None))), "en") == "All Fives"
+    assert labels.outcome(alone, went_out, NAMES, "ru") == "домино: Маша"
+    assert labels.outcome_tag(alone, went_out, 0) == "домино"
+    assert labels.outcome(pairs, RoundOutcome(OutcomeKind.FISH, 3, (1, 2, 3, 4)), NAMES) == (
+        "рыба, рыбак: Серёга"
+    )
+    assert labels.variant_name(alone, "en") == "All Fives"
     threes = demo.match_view(laid(("1-2", None)), 2, ruleset=find_variant(GAMES[1]).ruleset)
-    assert labels.variant_name(threes, "en") == "Fives and Threes"
+    assert labels.variant_name(threes, "en") == "Threes and Fives"  # as the bot's texts say
     assert labels.variant_name(threes) == "Тройки и пятёрки"
 
 
@@ -403,9 +424,9 @@ def test_a_round_stopped_at_the_target_on_every_picture(
     assert max(result.points) > 0
     ended = match.ended_round(result.round_no)
     assert ended.outcome == result.outcome and sum(map(len, map(ended.hand, range(players)))) > 0
-    assert labels.outcome(result.outcome, NAMES, "ru", view.ruleset.target).endswith(
-        "— партия окончена"
-    )
+    score = labels.reached_score(view, result)
+    assert score == result.after[view.side_of(result.outcome.seat)].recorded
+    assert labels.outcome(view, result.outcome, NAMES, "ru", score).endswith("— партия окончена")
     for names, lang in ((NAMES[:players], "ru"), (ENGLISH[:players], "en")):
         table = render_table(view, names, lang)
         assert len(table) < LIMIT
@@ -420,19 +441,21 @@ def test_a_round_stopped_at_the_target_on_every_picture(
         opened(end)
 
 
-def test_the_tag_under_the_scorer_names_the_target() -> None:
+def test_the_tag_under_the_scorer_names_the_score_reached() -> None:
     match = _stopped_match("all_fives", 2)
     view = match.view(None)
     result = view.results[-1]
     side = view.side_of(result.outcome.seat)
     assert side in view.winners
+    score = result.after[side].recorded
+    assert score >= view.ruleset.target
     assert [label for label, _ in side_tags(view, result, side, "ru")] == [
         "победа",
-        "набирает 250",
+        f"набирает {score}",
     ]
     assert [label for label, _ in side_tags(view, result, side, "en")] == [
         "winner",
-        "reached 250",
+        f"reaches {score}",
     ]
     assert side_tags(view, result, 1 - side, "ru") == []
 

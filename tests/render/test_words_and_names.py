@@ -103,7 +103,15 @@ def test_every_picture_word_has_an_english_form_without_russian_letters() -> Non
     round, too few to write), checked in the dictionary itself."""
     ru_keys = {key for key in labels._WORDS["ru"]}
     assert set(labels._WORDS["en"]) == ru_keys
-    values = {"n": 3, "name": "Bob", "names": "Bob", "game": "Kozel", "target": 101}
+    values = {
+        "n": 3,
+        "name": "Bob",
+        "names": "Bob",
+        "game": "Kozel",
+        "target": 101,
+        "score": 104,
+        "verb": labels.word("reaches", "en"),
+    }
     for key in ru_keys:
         assert not CYRILLIC.search(labels.word(key, "en", **values)), key
     for words in (labels.LOSERS["en"], labels.NAMES["en"]):
