@@ -1,9 +1,10 @@
 """What a seat can do on its turn, and what everybody sees happen.
 
-Actions are what a player asks for (`Play`, `PlayDoubles`, `Close`, `Draw`, `Knock`);
-events are what the table records, as public history (a `PlayDoubles` records one
-`Played` per double, a `Close` one `Closed`). A `Drew` event never names the tile: only
-the drawing seat's own view learns it (`RoundView.drawn`).
+Actions are what a player asks for (`Play`, `PlayDoubles`, `Close`, `Draw`, `Knock`,
+`EndTurn`); events are what the table records, as public history (a `PlayDoubles`
+records one `Played` per double, a `Close` one `Closed`, an `EndTurn` one `Ended`). A
+`Drew` event never names the tile: only the drawing seat's own view learns it
+(`RoundView.drawn`).
 """
 
 from __future__ import annotations
@@ -67,15 +68,26 @@ class Knock:
         return "k"
 
 
-Action = Play | PlayDoubles | Close | Draw | Knock
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """End a turn of several tiles («✔️ Сходить») after laying at least one, in the games
+    where a mover may lay any number of tiles in a turn (section V: Блиц, Крест;
+    `GameVariant.many_per_turn`)."""
+
+    def __str__(self) -> str:
+        return "e"
+
+
+Action = Play | PlayDoubles | Close | Draw | Knock | EndTurn
 
 DRAW = Draw()
 KNOCK = Knock()
+END_TURN = EndTurn()
 
 
 def parse_action(text: str) -> Action:
     """Read back `str(action)`: `p2-5L`, `p3-3` (opening), `p2-2L+p5-5R+p6-6U`, `c3-3L`,
-    `d`, `k`."""
+    `d`, `k`, `e`."""
     if "+" in text:
         parts = [parse_action(part) for part in text.split("+")]
         plays = tuple(part for part in parts if isinstance(part, Play) and part.end)
@@ -86,6 +98,8 @@ def parse_action(text: str) -> Action:
         return DRAW
     if text == "k":
         return KNOCK
+    if text == "e":
+        return END_TURN
     if text.startswith("p") and len(text) in (4, 5):
         end = End(text[4]) if len(text) == 5 else None
         return Play(Tile.parse(text[1:4]), end)
@@ -120,4 +134,11 @@ class Knocked:
     seat: int
 
 
-Event = Played | Closed | Drew | Knocked
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """Section V: `seat` ended a turn of several tiles (`EndTurn`) before laying all it could."""
+
+    seat: int
+
+
+Event = Played | Closed | Drew | Knocked | Ended

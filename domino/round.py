@@ -33,6 +33,12 @@ Rules implemented (ids from docs/RULES.md)
   turn: one end per turn, never together with other doubles (`PlayDoubles` lays its
   doubles face up). A closed end is blocked for C-8: a round whose open ends are all
   closed ends in fish, and a mover who closes with the last tile went out.
+- Section V (Блиц, Крест): where the game allows it (`GameVariant.many_per_turn`), a
+  mover who laid a tile keeps the turn while another of their tiles fits, and may lay
+  it or end the turn (`EndTurn`, «✔️ Сходить»); the turn passes by itself once nothing
+  more fits. Choices: the first tile of a turn follows C-5/C-6 as always (play if able,
+  else draw or knock); a drawn tile that fits opens the run; a turn ended by choice is
+  public (`Ended`), one that ran out of tiles that fit is not an event.
 - C-6 / K-5 / T-3: with nothing playable, `Draw` takes one tile (`bazaar[0]` of what
   is left) and the turn stays; once a drawn tile fits it is the only playable tile
   and must be played. The last `bazaar_reserve` tiles are never drawn.
@@ -56,12 +62,15 @@ from domino import _core
 from domino._core import mask_of_tiles, tiles_in
 from domino.actions import (
     DRAW,
+    END_TURN,
     KNOCK,
     Action,
     Close,
     Closed,
     Draw,
     Drew,
+    Ended,
+    EndTurn,
     Event,
     Knock,
     Play,
@@ -125,7 +134,9 @@ class Round:
         "_drawn",
         "_hands",
         "_history",
+        "_laid",
         "_layout",
+        "_many",
         "_max_doubles",
         "_may_close",
         "_reserved_mask",
@@ -158,6 +169,8 @@ class Round:
     _history: list[Event]
     _max_doubles: int  # M-3, O-2: doubles the game lets a mover lay in one turn
     _may_close: bool  # O-3: the game lets a mover close an end with a double face down
+    _many: bool  # section V: the game lets a mover lay several tiles in one turn
+    _laid: bool  # section V: the mover has laid a tile this turn and may lay more
 
     # ----------------------------------------------------------------- creation
 
@@ -218,6 +231,7 @@ class Round:
         *,
         opening_tile: Tile | None = None,
         turn_no: int = 0,
+        laid: bool = False,
     ) -> Round:
         """A round at a position in mid-play: each seat's hand (`hands`, bitmasks), the
         bazaar left (in draw order), the table (`layout`, copied) and the seat to move.
@@ -226,7 +240,8 @@ class Round:
         is quick and trusts its input: the tiles must be the 28 once each. The position
         is the round's start as far as it knows: `deal` holds these hands and this
         bazaar, `history` and `drawn` only what is applied from here on. `opening_tile`:
-        the tile an empty table must open with (K-3, T-2), None for any tile.
+        the tile an empty table must open with (K-3, T-2), None for any tile. `laid`:
+        the mover has laid a tile this turn and may lay more or end it (section V).
         """
         self = cls.__new__(cls)
         self.ruleset = ruleset
@@ -250,6 +265,8 @@ class Round:
         game = ruleset.game
         self._max_doubles = game.max_doubles
         self._may_close = game.may_close
+        self._many = game.many_per_turn
+        self._laid = laid and self._many
         return self
 
     @classmethod
@@ -289,6 +306,8 @@ class Round:
         game = ruleset.game
         self._max_doubles = game.max_doubles
         self._may_close = game.may_close
+        self._many = game.many_per_turn
+        self._laid = False
         return self
 
     # ------------------------------------------------------------------ reading
@@ -363,7 +382,8 @@ class Round:
         Plays are ordered by tile (index order), and for one tile LEFT before RIGHT
         (then UP, DOWN); then, where the game allows them, the `PlayDoubles` (M-3, O-2:
         fewer doubles first, each set's plays in end order), then the `Close` actions
-        (O-3, by tile, then end). With nothing playable, exactly one of `DRAW` (C-6) or
+        (O-3, by tile, then end); last `END_TURN` in the middle of a turn of several
+        tiles (section V). With nothing playable, exactly one of `DRAW` (C-6) or
         `KNOCK` (C-7).
         """
         turn = self.turn
@@ -393,7 +413,14 @@ class Round:
             playable ^= bit
         if self._max_doubles > 1 or self._may_close:
             actions.extend(self._double_moves(hand & DOUBLES_MASK & layout.fit_mask, end_masks))
+        if self._laid:
+            actions.append(END_TURN)
         return tuple(actions)
+
+    @property
+    def mid_turn(self) -> bool:
+        """Section V: the mover has laid a tile this turn and may lay more or end it."""
+        return self._laid
 
     def _double_moves(
         self, doubles: int, end_masks: tuple[tuple[End, int], ...]
@@ -464,6 +491,16 @@ class Round:
             return self._doubles_refusal(action, hand, layout)
         if isinstance(action, Close):
             return self._close_refusal(action, hand, layout)
+        if isinstance(action, EndTurn):
+            if not self._many:
+                return IllegalMove(
+                    "one tile per turn: a turn of several tiles is Блиц's and Крест's"
+                )
+            if not self._laid:
+                return IllegalMove("a turn ends after a tile at least: play, draw or knock")
+            return None
+        if self._laid:
+            return IllegalMove("you laid a tile this turn: lay another that fits or end the turn")
         if layout.is_empty:
             return IllegalMove("the round opens with a play, not a draw or a knock")
         playable = hand & layout.fit_mask
@@ -609,6 +646,10 @@ class Round:
             self._drawn += 1
             self._hands[turn] |= 1 << drawn.index
             event = _core.drew(turn)  # C-6: the turn stays with the drawer
+        elif type(action) is EndTurn:
+            event = Ended(turn)  # section V: the mover stops laying tiles
+            self._laid = False
+            self.turn = (turn + 1) % self.players
         else:
             event = _core.knocked(turn)
             self.turn = (turn + 1) % self.players
@@ -617,13 +658,17 @@ class Round:
         return event
 
     def _after_play(self, turn: int, hand: int) -> None:
-        """End the round after the mover's play, or pass the turn (C-8)."""
+        """End the round after the mover's play (C-8), keep the turn where the mover may
+        lay another tile (section V), or pass it."""
         layout = self._layout
         if not hand:  # C-8 (a): went out, even if the table is now blocked
             self._finish(OutcomeKind.WENT_OUT, turn)
         elif not layout.fit_mask & ~(layout.table_mask | self._reserved_mask):
             self._finish(OutcomeKind.FISH, turn)  # C-8 (b): nothing live fits
+        elif self._many and hand & layout.fit_mask:
+            self._laid = True
         else:
+            self._laid = False
             self.turn = (turn + 1) % self.players
 
     def _lay_doubles(self, turn: int, action: PlayDoubles) -> Event:
@@ -658,6 +703,8 @@ class Round:
             return self._doubles_refusal(action, hand, layout) is None
         if type(action) is Close:
             return self._close_refusal(action, hand, layout) is None
+        if type(action) is EndTurn:
+            return self._laid
         if not layout.table_mask or hand & layout.fit_mask:
             return False
         drawable = len(self._bazaar) - self._drawn > self.ruleset.bazaar_reserve
@@ -683,9 +730,9 @@ class Round:
         knock takes no randomness, otherwise the play `legal[int(rng.random() * n)]`
         of the `n` legal actions. On a line the mask kernel `_core.line_playout`
         plays exactly that game without building actions or copying the round
-        (`_line_playout`); other layouts, and games with
-        several doubles in one turn or closed ends (M-3, O-2, O-3, which the kernel does
-        not know), step through `legal_actions` and `apply`.
+        (`_line_playout`); other layouts, and games with several doubles in one turn,
+        closed ends or several tiles in a turn (M-3, O-2, O-3, section V, which the
+        kernel does not know), step through `legal_actions` and `apply`.
         """
         if self.outcome is not None:
             return self.outcome
@@ -695,6 +742,7 @@ class Round:
             isinstance(layout, LineLayout)
             and self._max_doubles == 1
             and not self._may_close
+            and not self._many
             and turn is not None
         ):
             return self._line_playout(layout, turn, rng)
@@ -740,14 +788,20 @@ class Round:
         Policy: the move of the highest rank, the first of equal ones in
         `legal_actions` order; a tile ranks twice its pips plus one for a double, a
         `PlayDoubles` twice all its pips plus one, a `Close` (O-3) twice its pips less
-        one. On a line without closes the kernel `_core.line_greedy_playout` plays the
+        one; `EndTurn` last, so a turn of several tiles lays all that fit. On a line
+        without closes or turns of several tiles the kernel `_core.line_greedy_playout` plays the
         same game on masks (M-3's two doubles included); other tables step through
         `legal_actions` and `apply`. `smart`: on a line, the careful policy of
         `_core.line_smart_playout` instead (elsewhere it changes nothing).
         """
         if self.outcome is None and self.turn is not None:
             layout = self._layout
-            if isinstance(layout, LineLayout) and layout.table_mask and not self._may_close:
+            if (
+                isinstance(layout, LineLayout)
+                and layout.table_mask
+                and not self._may_close
+                and not self._many
+            ):
                 left, right = layout.pips
                 end = len(self._bazaar) - min(self.ruleset.bazaar_reserve, len(self._bazaar))
                 drawable = tuple(t.index for t in self._bazaar[self._drawn : end])
@@ -811,6 +865,8 @@ class Round:
         new._history = self._history.copy()
         new._max_doubles = self._max_doubles
         new._may_close = self._may_close
+        new._many = self._many
+        new._laid = self._laid
         return new
 
     # -------------------------------------------------------------------- views

@@ -34,6 +34,8 @@ class Variant(StrEnum):
     THREES_AND_FIVES = "threes_and_fives"  # F-3's option as a game: multiples of 3 and 5
     BERGEN = "bergen"  # B-1: equal ends score, the first to 15 wins
     DUBLI = "dubli"  # B-2: doubles and equal ends score, the children's game
+    BLITZ = "blitz"  # V: all tiles shared out, any number of tiles per turn
+    CROSS = "cross"  # V: a cross from the first double, any number of tiles per turn
 
 
 class LayoutKind(StrEnum):

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from domino import all_fives, bergen, osel, rating, sea_kozel, sport
+from domino import all_fives, bergen, children, osel, rating, sea_kozel, sport
 from domino.errors import DominoError, UnknownVariant
 from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
 from domino.scoring import (
@@ -46,6 +46,7 @@ class GameVariant(ABC):
     points_are_bad: ClassVar[bool]  # the first to the target loses (Козёл) or wins
     rule_of_13: ClassVar[bool]  # K-7: points are remembered until an account opens
     max_doubles: ClassVar[int] = 1  # doubles a mover may lay in one turn (M-3: 2, O-2: 4)
+    many_per_turn: ClassVar[bool] = False  # section V: any number of tiles in one turn
     min_written: ClassVar[int] = 0  # M-1: the round's winner writes only from this sum up
     may_close: ClassVar[bool] = False  # O-3: a double laid face down closes its end
     turn_timing: ClassVar[bool] = False  # S-7: K-12's turn times are on by default
@@ -494,6 +495,32 @@ class Dubli(Bergen):
         return bergen.score_dubli_round(round_no, outcome, before, sides, hands or ())
 
 
+class Blitz(Classic):
+    """«Блиц» (section V, `domino.children`): all tiles shared out, no bazaar, and a turn
+    lays any number of tiles one after another; scored as Классика (T-4, T-5), the first
+    to 100 wins."""
+
+    key = Variant.BLITZ
+    name = "Блиц"
+    name_key = "variant.blitz"
+    rules_key = "rules.blitz"
+    ruleset = children.BLITZ
+    choices = MappingProxyType({"target": (100, 50, 150)})
+    many_per_turn = True
+
+
+class Cross(Blitz):
+    """«Крест» (section V, `domino.children`): the first double is the centre of a cross
+    open on four sides, and a turn lays any number of tiles one after another; drawing as
+    C-6; scored as Классика (T-4, T-5), the first to 100 wins."""
+
+    key = Variant.CROSS
+    name = "Крест"
+    name_key = "variant.cross"
+    rules_key = "rules.cross"
+    ruleset = children.CROSS
+
+
 VARIANTS: tuple[GameVariant, ...] = (
     Kozel(),
     Classic(),
@@ -504,6 +531,8 @@ VARIANTS: tuple[GameVariant, ...] = (
     ThreesAndFives(),
     Bergen(),
     Dubli(),
+    Blitz(),
+    Cross(),
 )
 """Every game, in the order they are listed."""
 
@@ -512,7 +541,7 @@ _BY_KEY: Mapping[str, GameVariant] = MappingProxyType({v.key.value: v for v in V
 
 def find_variant(key: str) -> GameVariant:
     """The game whose stable key is `key` (`kozel`, `classic`, `sea_kozel`, `osel`,
-    `sport`, `all_fives`, `threes_and_fives`, `bergen`, `dubli`)."""
+    `sport`, `all_fives`, `threes_and_fives`, `bergen`, `dubli`, `blitz`, `cross`)."""
     try:
         return _BY_KEY[key]
     except KeyError:

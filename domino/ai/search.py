@@ -68,7 +68,17 @@ import time
 from collections.abc import Sequence
 
 from domino._core import tiles_in
-from domino.actions import DRAW, KNOCK, Action, Close, Closed, Play, PlayDoubles, Played
+from domino.actions import (
+    DRAW,
+    END_TURN,
+    KNOCK,
+    Action,
+    Close,
+    Closed,
+    Play,
+    PlayDoubles,
+    Played,
+)
 from domino.ai import Decision
 from domino.ai.heuristic import DEFAULT_WEIGHTS, _Position
 from domino.ai.knowledge import knowledge
@@ -285,6 +295,7 @@ class HardPlayer:
         deadline = self.deadline
         if deadline is not None and time.monotonic() >= deadline:
             return _fallback(view, legal)
+        mid_turn = END_TURN in legal  # section V: a tile laid this turn, more may follow
         legal, favourite = _candidates(view, legal)
         sampler = Sampler(knowledge(view))
         layout = layout_of(ruleset.layout, rv.layout.placements)
@@ -299,7 +310,9 @@ class HardPlayer:
             world = sampler.sample(rng)
             bazaar = [ALL_TILES[i] for i in world.bazaar]
             for index, action in enumerate(legal):
-                sim = Round.from_position(ruleset, players, world.hands, bazaar, layout, seat)
+                sim = Round.from_position(
+                    ruleset, players, world.hands, bazaar, layout, seat, laid=mid_turn
+                )
                 if scoring is not None:
                     values[index].append(scoring(sim, action))
                     continue

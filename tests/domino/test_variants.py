@@ -16,7 +16,9 @@ from domino.variants import (
     VARIANTS,
     AllFives,
     Bergen,
+    Blitz,
     Classic,
+    Cross,
     Dubli,
     GameVariant,
     Kozel,
@@ -50,6 +52,8 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
         "threes_and_fives",
         "bergen",
         "dubli",
+        "blitz",
+        "cross",
     ]
     assert [type(v) for v in VARIANTS] == [
         Kozel,
@@ -61,6 +65,8 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
         ThreesAndFives,
         Bergen,
         Dubli,
+        Blitz,
+        Cross,
     ]
     for variant in VARIANTS:
         assert isinstance(variant, GameVariant)
@@ -187,6 +193,7 @@ def test_the_command_line_lists_the_games(capsys: pytest.CaptureFixture[str]) ->
     assert capsys.readouterr().out == (
         "kozel\tКозёл\nclassic\tКлассика\nsea_kozel\tМорской козёл\nosel\tОсёл\nsport\tСпортивное\n"
         "all_fives\tПятёрки\nthrees_and_fives\tТройки и пятёрки\nbergen\tБерген\ndubli\tДубли\n"
+            "blitz\tБлиц\ncross\tКрест\n"
     )
 
 

@@ -1,0 +1,57 @@
+"""Блиц and Крест (section V of RULES.md): children's games where a turn may lay any
+number of tiles, one after another (`GameVariant.many_per_turn`, `domino.round`).
+
+RULES.md names them in one line each ("Блиц: any number of tiles per turn, tiles shared
+out equally, no bazaar"; "Крест: a cross from the opening double, any number per
+turn"); everything else is a choice, written here once:
+
+- A turn: the mover must lay a tile if one fits (C-5; in Крест draw until one does,
+  C-6), and then may lay more, each on any open end as the table then stands, for as
+  long as one fits; «✔️ Сходить» (`EndTurn`) ends the turn early, and the turn passes by
+  itself once nothing more fits. C-8 ends the round as in every chain game.
+- The first round is opened by `0-0` or the nearest double, else the lowest tile
+  (`Opening.LOWEST_DOUBLE`, as B-1: the youngest double starts, as families play it);
+  a later round by its winner, with any tile (as T-2).
+- Scoring is Классика's (T-4, T-5: the winner writes the pips left in the others'
+  hands, a fish the lowest hand), points are good and the first to 100 wins: a
+  children's game scored the way grown-ups in the same room score theirs. No special
+  values: the `0-0` left alone counts 0 and a `6-6` left counts 12.
+"""
+
+from __future__ import annotations
+
+from domino.rules import LayoutKind, Opening, Ruleset, Scoring, Variant
+
+BLITZ = Ruleset(
+    variant=Variant.BLITZ,
+    scoring=Scoring.CLASSIC,
+    opening=Opening.LOWEST_DOUBLE,
+    layout=LayoutKind.LINE,
+    hand_sizes={2: 14, 3: 9, 4: 7},
+    bazaar_reserve=1,
+    redeal_doubles=0,
+    target=100,
+    open_threshold=0,
+    lone_blank=0,
+    lone_blank_on_fish=False,
+)
+"""Блиц's default options: all 28 tiles shared out equally (2 players 14 each, 4 players
+7); with three, 9 each and the one tile left lies face down for the whole round (it is
+the bazaar's reserve: nobody draws it), so with nothing that fits a player knocks. A
+hand of 14 often holds five doubles, so C-11's redeal is off."""
+
+CROSS = Ruleset(
+    variant=Variant.CROSS,
+    scoring=Scoring.CLASSIC,
+    opening=Opening.LOWEST_DOUBLE,
+    layout=LayoutKind.FIRST_DOUBLE,
+    hand_sizes={2: 7, 3: 7, 4: 7},
+    target=100,
+    open_threshold=0,
+    lone_blank=0,
+    lone_blank_on_fish=False,
+)
+"""Крест's default options: 7 tiles each and a bazaar to draw from (C-6) where fewer than
+four play; the first double on the table is the cross's centre, open on four sides
+(F-2's spinner, `LayoutKind.FIRST_DOUBLE`): the first round opens with it, a later
+round once someone lays one."""

@@ -1,0 +1,260 @@
+"""Блиц and Крест (section V, `domino.children`): turns of several tiles (`EndTurn`),
+the deals, the cross and whole matches replayed from their logs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domino.actions import (
+    DRAW,
+    END_TURN,
+    KNOCK,
+    Drew,
+    Ended,
+    Knocked,
+    Play,
+    Played,
+    parse_action,
+)
+from domino.children import BLITZ, CROSS
+from domino.deal import Deal
+from domino.errors import IllegalMove
+from domino.geometry import End
+from domino.match import Match
+from domino.players import GreedyPlayer, RandomPlayer
+from domino.round import Round
+from domino.tiles import ALL_TILES, Tile, tile
+from domino.variants import find_variant
+from domino.views import OutcomeKind
+
+
+def hand(*pairs: tuple[int, int]) -> tuple[Tile, ...]:
+    return tuple(sorted((tile(a, b) for a, b in pairs), key=lambda t: t.index))
+
+
+def rest(*hands: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    used = {t for h in hands for t in h}
+    return tuple(t for t in ALL_TILES if t not in used)
+
+
+def blitz_two(seat0: tuple[Tile, ...]) -> Round:
+    """Блиц for two: seat 0 holds `seat0`, seat 1 every other tile (14 each)."""
+    other = rest(seat0)
+    assert len(seat0) == len(other) == 14
+    return Round.from_deal(BLITZ, 2, Deal((seat0, other), ()))
+
+
+SEAT0 = hand(
+    (0, 0), (0, 1), (1, 1), (1, 2), (2, 2), (2, 3), (3, 3),
+    (4, 5), (4, 6), (5, 5), (5, 6), (6, 6), (0, 5), (0, 6),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("players", "size", "left"), [(2, 14, 0), (3, 9, 1), (4, 7, 0)])
+def test_blitz_shares_out_every_tile_equally_with_no_bazaar_to_draw(
+    players: int, size: int, left: int
+) -> None:
+    rnd = Round.start(BLITZ, players, random.Random(5))
+    assert all(len(rnd.hand(seat)) == size for seat in range(players))
+    assert rnd.bazaar_size == left and rnd.drawable == 0
+
+
+def test_the_lowest_double_opens_the_first_round_and_its_layer_may_go_on() -> None:
+    """0-0 opens (B-1's order, `domino.children`); 0-1 and 0-5, 0-6 still fit, so the
+    turn stays with seat 0, who may end it only now that a tile lies."""
+    rnd = blitz_two(SEAT0)
+    assert rnd.turn == 0 and rnd.opening_tile == tile(0, 0)
+    assert END_TURN not in rnd.legal_actions()
+    with pytest.raises(IllegalMove, match="after a tile at least"):
+        rnd.apply(END_TURN, 0)
+    rnd.apply(Play(tile(0, 0)), 0)
+    assert rnd.turn == 0 and rnd.mid_turn
+    legal = rnd.legal_actions()
+    assert legal[-1] is END_TURN
+    assert {a.tile for a in legal if isinstance(a, Play)} == {tile(0, 1), tile(0, 5), tile(0, 6)}
+
+
+def test_a_turn_lays_tiles_one_after_another_each_on_the_table_as_it_stands() -> None:
+    """0-0, then 0-1 on the left (ends 1 and 0), then 1-1 on the 1, then 1-2: each
+    tile fits the table the last one left; the mover then ends the turn («Сходить»)."""
+    rnd = blitz_two(SEAT0)
+    for play in (
+        Play(tile(0, 0)),
+        Play(tile(0, 1), End.LEFT),
+        Play(tile(1, 1), End.LEFT),
+        Play(tile(1, 2), End.LEFT),
+    ):
+        assert rnd.turn == 0
+        rnd.apply(play, 0)
+    assert rnd.mid_turn and len(rnd.hand(0)) == 10
+    event = rnd.apply(END_TURN, 0)
+    assert event == Ended(0) and rnd.turn == 1 and not rnd.mid_turn
+    assert [type(e) for e in rnd.history] == [Played] * 4 + [Ended]
+
+
+def test_the_turn_passes_by_itself_once_nothing_more_fits() -> None:
+    """Seat 0 lays 0-0, 0-1 and 0-5 (ends 1 and 5), runs the left up to 3-3 and the right
+    through 4-5, 4-6, 6-6, 5-6 and 5-5: ends 3 and 5, and its last tile 0-6 fits
+    neither, so the turn goes to seat 1 without an «Сходить» (no `Ended`)."""
+    rnd = blitz_two(SEAT0)
+    plays = [
+        Play(tile(0, 0)),
+        Play(tile(0, 1), End.LEFT),
+        Play(tile(0, 5), End.RIGHT),
+        Play(tile(1, 1), End.LEFT),
+        Play(tile(1, 2), End.LEFT),
+        Play(tile(2, 2), End.LEFT),
+        Play(tile(2, 3), End.LEFT),
+        Play(tile(3, 3), End.LEFT),
+        Play(tile(4, 5), End.RIGHT),
+        Play(tile(4, 6), End.RIGHT),
+        Play(tile(6, 6), End.RIGHT),
+        Play(tile(5, 6), End.RIGHT),
+        Play(tile(5, 5), End.RIGHT),
+    ]
+    for play in plays:
+        assert rnd.turn == 0, play
+        rnd.apply(play, 0)
+    # Ends 3 and 5; seat 0 holds only 0-6: nothing fits, the turn went to seat 1.
+    assert rnd.hand(0) == (tile(0, 6),)
+    assert rnd.turn == 1 and not rnd.mid_turn
+    assert not any(isinstance(e, Ended) for e in rnd.history)
+
+
+def test_mid_turn_a_draw_or_a_knock_is_refused_with_the_reason() -> None:
+    rnd = blitz_two(SEAT0)
+    rnd.apply(Play(tile(0, 0)), 0)
+    for action in (DRAW, KNOCK):
+        with pytest.raises(IllegalMove, match="lay another that fits or end the turn"):
+            rnd.apply(action, 0)
+    assert not rnd.is_legal(KNOCK, 0) and rnd.is_legal(END_TURN, 0)
+
+
+def test_one_tile_games_refuse_ending_a_turn() -> None:
+    match = Match.new(find_variant("kozel").ruleset, 2, 3)
+    seat = match.turn
+    with pytest.raises(IllegalMove, match="one tile per turn"):
+        match.apply(END_TURN, seat)
+
+
+def test_going_out_in_the_middle_of_a_turn_ends_the_round_and_scores_as_klassika() -> None:
+    """Seat 0 lays its whole hand in its first turn, a chain from 0-0 to 6-6 and then
+    0-6 on the 6: it went out (C-8 a) and writes seat 1's pips (T-4)."""
+    seat0 = hand(
+        (0, 0), (0, 1), (1, 1), (1, 2), (2, 2), (2, 3), (3, 3),
+        (3, 4), (4, 4), (4, 5), (5, 5), (5, 6), (6, 6), (0, 6),
+    )  # fmt: skip
+    rnd = blitz_two(seat0)
+    rnd.apply(Play(tile(0, 0)), 0)
+    chain = [(0, 1), (1, 1), (1, 2), (2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (4, 5), (5, 5)]
+    for a, b in [*chain, (5, 6), (6, 6), (0, 6)]:
+        assert rnd.turn == 0 and rnd.outcome is None
+        rnd.apply(Play(tile(a, b), End.LEFT), 0)
+    assert rnd.outcome is not None and rnd.outcome.kind is OutcomeKind.WENT_OUT
+    assert rnd.outcome.seat == 0
+    pips = sum(t.value for t in rnd.hand(1))
+    game = find_variant("blitz")
+    before = Match.new(BLITZ, 2, 0).scores
+    result = game.score_round(
+        BLITZ, 1, rnd.outcome, before, 0, rnd.outcome.hand_values, ((0,), (1,))
+    )
+    assert result.points == (pips, 0)
+
+
+def test_three_play_blitz_with_one_tile_face_down_knock_when_nothing_fits() -> None:
+    rnd = Round.start(BLITZ, 3, random.Random(11))
+    assert rnd.bazaar_size == 1 and rnd.drawable == 0
+    rng = random.Random(2)
+    knocks = 0
+    while rnd.outcome is None:
+        legal = rnd.legal_actions()
+        assert DRAW not in legal
+        action = legal[0] if legal[0] is KNOCK else rng.choice(legal)
+        knocks += action is KNOCK
+        rnd.apply(action)
+    assert all(not isinstance(e, Played) or e.tile != rnd.deal.bazaar[0] for e in rnd.history)
+
+
+def test_the_cross_grows_from_the_first_double_on_four_sides_and_a_turn_may_draw_first() -> None:
+    """Крест: 7 tiles each; the lowest double opens and is the cross's centre; once its
+    left and right are taken it opens up and down (F-2's spinner); a mover with nothing
+    that fits draws (C-6) and, once a drawn tile fits, lays it and may go on."""
+    rng = random.Random(4)
+    for seed in range(40):
+        match = Match.new(CROSS, 2, seed)
+        rnd = match.round
+        first = rnd.opening_tile
+        assert first is not None and first.is_double
+        seen_four = drew_then_more = False
+        while match.round_no == 1 and not match.over:
+            seat = match.turn
+            assert seat is not None
+            legal = match.view(seat).round.legal
+            action = legal[0] if legal[0] in (DRAW, KNOCK) else rng.choice(legal)
+            before = match.round.history[-1] if match.round.history else None
+            match.apply(action, seat)
+            if match.round_no != 1:
+                break
+            rnd = match.round
+            seen_four |= len(rnd.layout.open_ends()) == 4
+            drew_then_more |= isinstance(before, Drew) and isinstance(action, Play) and rnd.mid_turn
+        assert match.ruleset.layout.value == "first_double"
+        if seen_four and drew_then_more:
+            return
+    raise AssertionError("no cross with four open ends and a draw that went on")
+
+
+def test_end_turn_is_stored_and_read_back_as_e() -> None:
+    assert str(END_TURN) == "e" and parse_action("e") is END_TURN
+
+
+def finished(key: str, seed: int, players: int) -> Match:
+    match = Match.new(find_variant(key).ruleset, players, seed)
+    rng = random.Random(seed)
+    bots = [GreedyPlayer() if rng.random() < 0.5 else RandomPlayer(rng) for _ in range(players)]
+    while not match.over:
+        seat = match.turn
+        assert seat is not None
+        match.apply(bots[seat].choose(match.view(seat)), seat)
+    return match
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["blitz", "cross"]), st.integers(0, 2**32), st.sampled_from([2, 3, 4]))
+def test_whole_matches_replay_from_their_logs_and_turns_hold_several_tiles(
+    key: str, seed: int, players: int
+) -> None:
+    """A match of greedy and random players ends at the target; its log (`EndTurn` as
+    `e`) replays to the same match; a turn never mixes seats, and a seat keeps the turn
+    after a play only while one of its tiles fits."""
+    match = finished(key, seed, players)
+    assert max(a.recorded for a in match.scores) >= match.ruleset.target
+    replayed = Match.new(match.ruleset, players, seed)
+    several = 0
+    for entry in match.log:
+        action = parse_action(str(entry.action))
+        mid_turn = replayed.round.mid_turn
+        assert (END_TURN in replayed.view(entry.seat).round.legal) == mid_turn
+        replayed.apply(action, entry.seat)
+        several += mid_turn and isinstance(action, Play)
+        if isinstance(action, Play) and replayed.round_no == entry.round_no and not replayed.over:
+            # The turn stays after a play exactly while a tile of the mover's fits.
+            rnd = replayed.round
+            fits = bool(rnd.hand_mask(entry.seat) & rnd.layout.fit_mask)
+            assert (rnd.turn == entry.seat) == fits and rnd.mid_turn == fits
+    assert replayed.results == match.results and replayed.scores == match.scores
+    assert several > 0  # some turn laid more than one tile
+
+
+def test_greedy_players_lay_every_tile_they_can_before_the_turn_passes() -> None:
+    """`Round.greedy_playout` ranks `EndTurn` below any play: a greedy turn ends only
+    when nothing more fits, so no `Ended` is ever in its history."""
+    for seed in range(20):
+        rnd = Round.start(BLITZ, 4, random.Random(seed))
+        rnd.greedy_playout()
+        assert not any(isinstance(e, Ended) for e in rnd.history)
+        assert any(isinstance(e, Knocked) for e in rnd.history) or rnd.outcome is not None
