@@ -203,7 +203,8 @@ def _pair_counts(game: GameVariant, row: PairRow) -> str:
 
 def _player_headers(game: GameVariant, lang: Lang) -> str:
     keys = ("top.col_matches", *_outcome_keys(game), "top.col_fish", "top.col_avg")
-    return _columns(*zip((t(key, lang) for key in keys), PLAYER_WIDTHS, strict=True))
+    headers = (t(key, lang, game=game.key.value) for key in keys)
+    return _columns(*zip(headers, PLAYER_WIDTHS, strict=True))
 
 
 def _pair_headers(game: GameVariant, lang: Lang) -> str:
@@ -238,7 +239,7 @@ def leaderboard_text(page: Page[LeaderRow], chat: str | None, game: GameVariant,
         numbers = _columns((str(row.rating), 6), (_elo(row.elo), 6))
         name = cell(row.name, NAME_WIDTH)
         lines += _ranked(str(row.place), name, numbers, _player_counts(game, row))
-    legend = t("top.legend", lang, outcome=_legend(game, lang))
+    legend = t("top.legend", lang, outcome=_legend(game, lang), game=game.key.value)
     return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{legend}"
 
 
@@ -328,8 +329,9 @@ def player_stats_text(stats: PlayerStats, chat: str | None, lang: Lang) -> str:
         share = percent(stats.wins / stats.matches) if stats.matches else "0%"
         lines.append(t("stats.wins", lang, n=stats.wins, share=share))
     lines.append(t("stats.went_out", lang, n=stats.went_out))
-    lines.append(t("stats.fish", lang, n=stats.fish_made))
-    lines.append(t("stats.eggs", lang, n=stats.eggs_taken))
+    lines.append(t("stats.fish", lang, n=stats.fish_made, game=game.key.value))
+    if stats.eggs_taken:  # K-9, M-5: most games have no eggs, and nobody took any here
+        lines.append(t("stats.eggs", lang, n=stats.eggs_taken))
     if stats.hints:
         lines.append(t("stats.hints", lang, n=stats.hints))
     lines += _best_and_worst(stats, game, lang)
@@ -470,8 +472,8 @@ OUTCOME_KEYS = {
 }
 
 
-def _outcome(round_: SheetRound, lang: Lang) -> str:
-    return t(OUTCOME_KEYS[round_.outcome], lang, seat=round_.seat + 1)
+def _outcome(round_: SheetRound, game: GameVariant, lang: Lang) -> str:
+    return t(OUTCOME_KEYS[round_.outcome], lang, seat=round_.seat + 1, game=game.key.value)
 
 
 def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
@@ -508,8 +510,8 @@ def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
         + _columns(*((side_label(sheet, side), column) for side in range(sides))),
         "─" * (4 + OUTCOME_WIDTH + column * sides),
     ]
-    blocks = [_sheet_round(round_, column, lang) for round_ in sheet.rounds]
-    legend = t("sheet.legend", lang)
+    blocks = [_sheet_round(round_, column, game, lang) for round_ in sheet.rounds]
+    legend = t("sheet.legend", lang, game=game.key.value)
     if game.rule_of_13:
         legend += "\n" + t("sheet.legend_13", lang)
     if game.scores_in_play:
@@ -527,12 +529,12 @@ def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
     return "\n".join(lines)
 
 
-def _sheet_round(round_: SheetRound, column: int, lang: Lang) -> list[str]:
+def _sheet_round(round_: SheetRound, column: int, game: GameVariant, lang: Lang) -> list[str]:
     """A round's lines: its number, outcome and points; the totals after it; eggs on."""
     block = [
         pad(str(round_.round_no), 3, right=True)
         + " "
-        + pad(_outcome(round_, lang), OUTCOME_WIDTH)
+        + pad(_outcome(round_, game, lang), OUTCOME_WIDTH)
         + _columns(*((f"+{points}", column) for points in round_.points)),
         " " * (4 + OUTCOME_WIDTH) + _columns(*((str(total), column) for total in round_.totals)),
     ]

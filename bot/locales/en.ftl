@@ -64,8 +64,11 @@ table-over = The match is over.
 table-team_score = { "   " }pair { $names }: { $score }
 table-bazaar = boneyard: { $n }
 table-ends = open ends: { $ends }
-# F-3: the open ends added up as the game scores them, in games that score during play.
-table-count = ends add up to { $count }
+# F-3, in games that score the sum of the open ends: each end as it counts («6+6»: a
+# double across an end counts both halves) and their sum, $count.
+table-ends_sum = open ends: { $ends } = { $count }
+# An arm of the spinner with no tile yet: open, but it adds nothing to the sum.
+table-end_uncounted = { $pip } (0)
 # The last few moves, oldest first, joined by arrows.
 table-recent = Last moves: { $moves }
 # $n: the tiles a player holds, in the table's caption.
@@ -99,6 +102,8 @@ table-closed = 🔒 { $n ->
 }
 table-turned = 🎴 The turned tiles (in the picture) decide who leads: { $name } does.
 event-drew = { $name } draws
+# The same move made $n times in a row: «Bob draws ×3».
+event-repeated = { $move } ×{ $n }
 table-cancelled = ✖️ The game was cancelled.
 lobby-closed_started = 🁢 <b>The game has started!</b> Players: { $names }
 lobby-closed_cancelled = ✖️ The game was called off.
@@ -139,7 +144,15 @@ btn-close_end = 🔒 Close { $end } with { $tile }
 ## Announcements in the group.
 
 announce-went_out = 🏁 Round { $n }: domino! { $name } is out.
-announce-fish = 🐟 Round { $n }: fish! The fisherman is { $name }.
+# $game: the game's key. A blocked round is a «fish» in the Russian games and a block
+# in the games that score during play (All Fives, Threes and Fives, Bergen, Doubles).
+announce-fish = { $game ->
+    [all_fives] 🧱 Round { $n }: blocked! Nobody can move; { $name } laid the last tile.
+    [threes_and_fives] 🧱 Round { $n }: blocked! Nobody can move; { $name } laid the last tile.
+    [bergen] 🧱 Round { $n }: blocked! Nobody can move; { $name } laid the last tile.
+    [dubli] 🧱 Round { $n }: blocked! Nobody can move; { $name } laid the last tile.
+   *[other] 🐟 Round { $n }: fish! The fisherman is { $name }.
+}
 # F-6: a move brought a side to the match's target; the round is not played on.
 announce-reached = 🎯 Round { $n }: { $name } reaches { $points } { $points ->
         [one] point
@@ -178,6 +191,20 @@ answer-cancelled = The game is cancelled.
 answer-computer_added = A computer player sits down.
 answer-started = Off we go! Tiles are in your private chat.
 answer-tile_does_not_fit = That tile does not fit now: the ones marked ✅ do.
+# The first round opens with a fixed tile (the game's rules); $tile: that tile («1|1»),
+# $kind: double when it is one of the doubles that open, else tile (nobody got one).
+answer-opening-lowest_double = { $kind ->
+    [double] The first move is the lowest double: { $tile }.
+   *[tile] Nobody has a double: the first move is the lowest tile, { $tile }.
+}
+answer-opening-lowest_double_from_one = { $kind ->
+    [double] The first move is the lowest double: { $tile } (0|0 comes after 6|6).
+   *[tile] Nobody has a double: the first move is the highest tile, { $tile }.
+}
+answer-opening-highest_double = { $kind ->
+    [double] The first move is the highest double: { $tile }.
+   *[tile] The first move is the highest tile: { $tile }.
+}
 answer-choose_end = Which end?
 answer-choose_doubles = Which doubles?
 answer-choose_close = Which end to close?
@@ -296,7 +323,7 @@ rules-all_fives =
     • After every move add up the open ends: a double across an end counts both halves, and so does the spinner until tiles lie on both its sides. A multiple of 5 is scored by the mover: 5|5 as the first tile scores 10, and 0|5 laid on its right scores 10 again (5 + 5 + 0).
     • If nothing fits, draw from the boneyard until a tile fits; when it is empty, knock.
     • Whoever goes out scores the pips in the other hands, rounded to the nearest 5 (23 → 25).
-    • Fish (nobody can move): the lowest hand scores the difference to each other hand, rounded to 5 too.
+    • A block (nobody can move): the lowest hand scores the difference to each other hand, rounded to 5 too.
     • The match ends as soon as someone reaches { $target }, even in the middle of a round.
 rules-threes_and_fives =
     <b>Threes and Fives</b>: points are scored during play; the first to reach { $target } { $target ->
@@ -309,7 +336,7 @@ rules-threes_and_fives =
     • After every move add up the open ends: a double across an end counts both halves, and so does the spinner until tiles lie on both its sides. A multiple of 3 scores a third of it, a multiple of 5 a fifth; 15 is both and scores 5 + 3 = 8. So 6|3 as the first tile adds up to 9 and scores 3; 5|5 adds up to 10 and scores 2.
     • If nothing fits, draw from the boneyard until a tile fits; when it is empty, knock.
     • Whoever goes out scores the pips in the other hands, rounded to the nearest 5 and divided by 5 (23 → 25 → 5).
-    • Fish (nobody can move): the lowest hand scores the difference to each other hand, rounded to 5 and divided by 5 the same way.
+    • A block (nobody can move): the lowest hand scores the difference to each other hand, rounded to 5 and divided by 5 the same way.
     • The match ends as soon as someone reaches { $target }, even in the middle of a round.
 rules-bergen =
     <b>Bergen</b>: points are scored during play; the first to reach { $target } { $target ->
@@ -320,7 +347,7 @@ rules-bergen =
     • The first round is led by whoever holds 0|0 (else 1|1, … 6|6; with no doubles dealt, the lowest tile). Each later round is led by the winner of the one before, with any tile.
     • Lay a tile on an end with the same number; doubles lie across. If nothing fits, draw from the boneyard until a tile fits; the last two tiles are never drawn, so then you knock.
     • Both ends showing the same number after your move score 2 (so does leading with a double). A double across one end and the same number at the other score 3: 4|4 across one end and a 4 at the other.
-    • Going out scores 2. Fish (nobody can move): 2 to the player with no double in hand; if several have none, to the lowest hand of them; if all hold doubles, to the lowest double.
+    • Going out scores 2. A block (nobody can move): 2 to the player with no double in hand; if several have none, to the lowest hand of them; if all hold doubles, to the lowest double.
     • The match ends as soon as someone reaches { $target }, even in the middle of a round.
 rules-dubli =
     <b>Doubles</b>, a children's game: points are scored during play; the first to reach { $target } { $target ->
@@ -400,9 +427,24 @@ top-col_losses-osel = Donk
 top-col_safe-osel = Safe
 top-col_wins = Won
 top-col_win_share = Won %
-top-col_fish = Fish
+# $game: the game's key. A blocked round is a «fish» in the Russian games and a block
+# in the games that score during play (All Fives, Threes and Fives, Bergen, Doubles).
+top-col_fish = { $game ->
+    [all_fives] Blk
+    [threes_and_fives] Blk
+    [bergen] Blk
+    [dubli] Blk
+   *[other] Fish
+}
 top-col_avg = Avg
-top-legend = <i>Rtg — the rating earned by matches (not match points); Elo — from matches without computers. Games — matches played, { $outcome }, Fish — fish made, Avg — average final points.</i>
+# $game: the game's key (see top-col_fish).
+top-legend = <i>Rtg — the rating earned by matches (not match points); Elo — from matches without computers. Games — matches played, { $outcome }, { $game ->
+    [all_fives] Blk — rounds blocked
+    [threes_and_fives] Blk — rounds blocked
+    [bergen] Blk — rounds blocked
+    [dubli] Blk — rounds blocked
+   *[other] Fish — fish made
+}, Avg — average final points.</i>
 top-legend_losses-kozel = Goat — times the goat, Safe — share of matches not the goat
 top-legend_losses-osel = Donk — times the donkey, Safe — share of matches not the donkey
 top-legend_wins = Won — matches won (first place), Won % — their share
@@ -431,7 +473,15 @@ stats-went_out = 🏁 Domino: { $n } { $n ->
     [one] time
    *[other] times
 }
-stats-fish = 🐟 Fish made: { $n }
+# $game: the game's key (see top-col_fish).
+stats-fish = { $game ->
+    [all_fives] 🧱 Rounds blocked: { $n }
+    [threes_and_fives] 🧱 Rounds blocked: { $n }
+    [bergen] 🧱 Rounds blocked: { $n }
+    [dubli] 🧱 Rounds blocked: { $n }
+   *[other] 🐟 Fish made: { $n }
+}
+# Only to a player who has taken eggs: most games have none.
 stats-eggs = 🥚 Eggs taken: { $n }
 stats-best = 👍 Best match: final score { $points }, { $date } (rating +{ $gain })
 stats-worst = 👎 Worst match: final score { $points }, { $date } (rating +{ $gain })
@@ -485,14 +535,28 @@ sheet-player = { $seat }. { $name }{ $goat }: final score { $points }
 sheet-col_round = R
 sheet-col_outcome = Result
 sheet-went_out = domino { $seat }
-sheet-fish = fish { $seat }
+# $game: the game's key (see top-col_fish).
+sheet-fish = { $game ->
+    [all_fives] block
+    [threes_and_fives] block
+    [bergen] block
+    [dubli] block
+   *[other] fish
+} { $seat }
 sheet-reached = goal { $seat }
 sheet-eggs = eggs +{ $n } carried
 sheet-cut = { $n ->
         [one] The first round did not fit in one message; the latest follow.
        *[other] The first { $n } rounds did not fit in one message; the latest follow.
     }
-sheet-legend = <i>“domino N”: player N laid all their tiles; “fish N”: a fish, player N the fisherman. A round's line holds its points, the line below the score after it.</i>
+# $game: the game's key (see top-col_fish).
+sheet-legend = <i>“domino N”: player N laid all their tiles; { $game ->
+    [all_fives] “block N”: nobody could move, player N laid the last tile
+    [threes_and_fives] “block N”: nobody could move, player N laid the last tile
+    [bergen] “block N”: nobody could move, player N laid the last tile
+    [dubli] “block N”: nobody could move, player N laid the last tile
+   *[other] “fish N”: a fish, player N the fisherman
+}. A round's line holds its points, the line below the score after it.</i>
 sheet-legend_13 = <i>Points before the account is open are only remembered and count later.</i>
 sheet-legend_in_play = <i>A round's points are those of its moves and of its end. “goal N”: a move of player N reached the target, and the round was not played on.</i>
 alert-no_such_page = There is no such page.
@@ -651,8 +715,21 @@ hint-reason-heavy = shed the heavy tile: points left in hand count
 hint-reason-keep_suits = keeps tiles in hand that answer the ends
 hint-reason-block = leaves the ends on a suit an opponent lacks
 hint-reason-block_leader = makes it harder for the side in the lead
-hint-reason-fish_win = a fish, and the count favours you
-hint-reason-avoid_fish = keeps the table open: a fish now would go against you
+# $game: the game's key (see top-col_fish).
+hint-reason-fish_win = { $game ->
+    [all_fives] blocks the game, and the count favours you
+    [threes_and_fives] blocks the game, and the count favours you
+    [bergen] blocks the game, and the count favours you
+    [dubli] blocks the game, and the count favours you
+   *[other] a fish, and the count favours you
+}
+hint-reason-avoid_fish = { $game ->
+    [all_fives] keeps the table open: a block now would go against you
+    [threes_and_fives] keeps the table open: a block now would go against you
+    [bergen] keeps the table open: a block now would go against you
+    [dubli] keeps the table open: a block now would go against you
+   *[other] keeps the table open: a fish now would go against you
+}
 hint-reason-draw = no tile fits: draw from the boneyard
 hint-reason-knock = no tile fits and nothing to draw
 hint-reason-close = a closed end hurts the opponents more than you

@@ -64,8 +64,11 @@ table-over = Партия окончена.
 table-team_score = { "   " }пара { $names }: { $score }
 table-bazaar = базар: { $n }
 table-ends = концы: { $ends }
-# F-3: the open ends added up as the game scores them, in games that score during play.
-table-count = сумма концов: { $count }
+# F-3, in games that score the sum of the open ends: each end as it counts («6+6»: a
+# double across an end counts both halves) and their sum, $count.
+table-ends_sum = концы: { $ends } = { $count }
+# An arm of the spinner with no tile yet: open, but it adds nothing to the sum.
+table-end_uncounted = { $pip } (0)
 # The last few moves, oldest first, joined by arrows.
 table-recent = Последние ходы: { $moves }
 # $n: the tiles a player holds, in the table's caption.
@@ -103,6 +106,8 @@ table-closed = 🔒 { $n ->
 }
 table-turned = 🎴 Кто ходит первым, решили открытые кости (они на картинке): ходит { $name }.
 event-drew = { $name } берёт из базара
+# The same move made $n times in a row: «Боб берёт из базара ×3».
+event-repeated = { $move } ×{ $n }
 table-cancelled = ✖️ Игра отменена.
 lobby-closed_started = 🁢 <b>Игра началась!</b> Игроки: { $names }
 lobby-closed_cancelled = ✖️ Набор в игру отменён.
@@ -184,6 +189,20 @@ answer-cancelled = Игра отменена.
 answer-computer_added = Компьютер за столом.
 answer-started = Поехали! Кости — в личке.
 answer-tile_does_not_fit = Эта кость сейчас не подходит: отмеченные ✅ — подходят.
+# The first round opens with a fixed tile (the game's rules); $tile: that tile («1|1»),
+# $kind: double when it is one of the doubles that open, else tile (nobody got one).
+answer-opening-lowest_double = { $kind ->
+    [double] Первый ход — самым младшим дублем: { $tile }.
+   *[tile] Дублей ни у кого нет: первый ход — самой младшей костью, { $tile }.
+}
+answer-opening-lowest_double_from_one = { $kind ->
+    [double] Первый ход — самым младшим дублем: { $tile } (0|0 — после 6|6).
+   *[tile] Дублей ни у кого нет: первый ход — самой крупной костью, { $tile }.
+}
+answer-opening-highest_double = { $kind ->
+    [double] Первый ход — самым старшим дублем: { $tile }.
+   *[tile] Первый ход — самой крупной костью: { $tile }.
+}
 answer-choose_end = Куда положить?
 answer-choose_doubles = Какие дубли положить?
 answer-choose_close = Какой конец закрыть?
@@ -451,6 +470,7 @@ stats-went_out = 🏁 Домино: { $n } { $n ->
    *[many] раз
 }
 stats-fish = 🐟 Рыб сделано: { $n }
+# Only to a player who has taken eggs: most games have none.
 stats-eggs = 🥚 Яиц забрано: { $n }
 stats-best = 👍 Лучшая партия: итог { $points }, { $date } (рейтинг +{ $gain })
 stats-worst = 👎 Худшая партия: итог { $points }, { $date } (рейтинг +{ $gain })

@@ -24,7 +24,7 @@ from bot.presenter.common import (
     tile_rows,
     variant_name,
 )
-from bot.presenter.table import end_count_text, has_bazaar, result_lines
+from bot.presenter.table import has_bazaar, listed_ends, result_lines
 from domino.actions import Action, Close, Draw, Knock, Play, PlayDoubles
 from domino.geometry import End
 from domino.layout import layout_of
@@ -94,7 +94,7 @@ def hand_text(
     lines.append(t("hand.your_turn", lang))
     if drew:
         lines.append(t("hand.drew", lang, tiles=", ".join(tile_label(x) for x in drew)))
-    lines.append(ends_text(view, lang) or t("hand.empty_table", lang))
+    lines.append(ends_text(view, lang) or empty_table_text(view, lang))
     lines.append(others_text(view, names, lang))
     lines.append(scores)
     if view.eggs:
@@ -104,16 +104,52 @@ def hand_text(
 
 def ends_text(view: MatchView, lang: Lang) -> str | None:
     """The open ends, each with the arrow its end-choice button shows («концы: ⬅️ 3 ·
-    ➡️ 5», Осёл's four with ⬆️ and ⬇️); None on an empty table.
+    ➡️ 5», Осёл's four with ⬆️ and ⬇️), where the game sums them as each counts and the
+    sum («концы: ⬅️ 0 · ➡️ 6+6 = 12», `bot.presenter.table.listed_ends`); None on an
+    empty table.
 
     Choice: the arrows are shown in every game, not only where more than two ends are
     open, so the hand reads the same way as its «3|5 на ➡️ 5» buttons everywhere."""
-    ends = view.round.layout.open_ends
-    if not ends:
+    return listed_ends(view, lang, lambda end, text: f"{ARROWS[end]} {text}")
+
+
+def empty_table_text(view: MatchView, lang: Lang) -> str:
+    """«Стол пуст.», and at a fixed opening which tile opens and why (`opening_text`)."""
+    empty = t("hand.empty_table", lang)
+    opening = opening_text(view, lang)
+    return empty if opening is None else f"{empty} {opening}"
+
+
+def opening_tile(view: MatchView) -> Tile | None:
+    """The one tile the viewer must open the round with, on their turn at an empty table
+    where the first round's opening is fixed (K-3, T-2, B-1: a given double, else a given
+    tile) and they hold others; None when any tile of theirs may open, or another moves."""
+    rnd = view.round
+    if rnd.layout.placements or rnd.turn != rnd.seat or len(rnd.hand) < 2:
         return None
-    text = t("table.ends", lang, ends=" · ".join(f"{ARROWS[end]} {pip}" for end, pip in ends))
-    count = end_count_text(view, lang)  # F-3: what the ends add up to now
-    return text if count is None else f"{text} · {count}"
+    only = rnd.legal[0] if len(rnd.legal) == 1 else None
+    return only.tile if isinstance(only, Play) else None
+
+
+def opening_text(view: MatchView, lang: Lang) -> str | None:
+    """Why the round must open with `opening_tile`, in the game's rule of the opening
+    («Первый ход — самым младшим дублем: 1|1.»); None where any tile may open."""
+    tile = opening_tile(view)
+    if tile is None:
+        return None
+    kind = "double" if tile.is_double else "tile"
+    key = f"answer.opening.{view.ruleset.opening.value}"
+    try:
+        return t(key, lang, tile=tile_label(tile), kind=kind)
+    except KeyError:  # an opening with no fixed tile (F-1, S-2) never comes here
+        return None
+
+
+def tile_refusal(view: MatchView, lang: Lang) -> str:
+    """The answer to pressing a tile that cannot be played now, on the presser's own turn
+    (`view` theirs): at a fixed opening, which tile opens and why (`opening_text`); else
+    that the tile does not fit and the ✅ ones do."""
+    return opening_text(view, lang) or t("answer.tile_does_not_fit", lang)
 
 
 def others_text(view: MatchView, names: Sequence[str], lang: Lang) -> str:

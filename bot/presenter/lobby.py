@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -13,7 +14,7 @@ from bot.presenter.common import fish_mode_name, short_name, variant_name
 from bot.timers import timer_in_force
 from domino.ai import Level
 from domino.errors import BadRuleset
-from domino.rules import Ruleset
+from domino.rules import Ruleset, Variant
 from domino.timing import (
     DEFAULT_TURN_TIMER,
     SPORT_COULD_FISH,
@@ -59,19 +60,43 @@ def playable_game(key: str | None) -> GameVariant:
     return next((game for game in games if game.key.value == key), games[0])
 
 
+ALIASES: Mapping[Variant, tuple[str, ...]] = MappingProxyType(
+    {
+        Variant.ALL_FIVES: ("Muggins", "Fives", "Все пятёрки"),
+        Variant.THREES_AND_FIVES: ("Fives and Threes", "Fives & Threes", "Пятёрки и тройки"),
+        Variant.DUBLI: ("Doubles",),
+    }
+)
+"""Other names players give the games, as `/domino` takes them besides each game's key
+and its names in the bot's languages: All Fives is also Muggins, threes and fives also
+«Fives and Threes». A name in brackets counts too («Doubles (Dubli)»: Doubles, Dubli)."""
+
+
 def _spelling(name: str) -> str:
-    return " ".join(name.casefold().replace("ё", "е").split())
+    """A name as `/domino` compares it: any case, ё as е, «_» and «-» as spaces, one space."""
+    folded = name.casefold().replace("ё", "е").replace("_", " ").replace("-", " ")
+    return " ".join(folded.split())
+
+
+def _names(game: GameVariant) -> set[str]:
+    """Every spelling `/domino` takes for `game`: its key, its name in each language and
+    that name's parts («Kozel (Goat)»: Kozel, Goat), its other names (`ALIASES`)."""
+    names = {game.key.value, *ALIASES.get(game.key, ())}
+    for lang in Lang:
+        name = t(game.name_key, lang)
+        names.add(name)
+        outer, _, inner = name.partition("(")
+        if inner:
+            names.update((outer, inner.rstrip(")")))
+    return {_spelling(name) for name in names}
 
 
 def game_named(name: str) -> GameVariant | None:
-    """The playable game `name` names: its key (`classic`) or its name in any language
-    («Классика», «козел»), any case; None for anything else."""
+    """The playable game `name` names: its key (`classic`), its name in any language
+    («Классика», «козел»), or another name players use («Muggins»), any case; None
+    for anything else."""
     wanted = _spelling(name)
-    for game in playable_games():
-        names = {game.key.value, *(t(game.name_key, lang) for lang in Lang)}
-        if wanted in {_spelling(n) for n in names}:
-            return game
-    return None
+    return next((game for game in playable_games() if wanted in _names(game)), None)
 
 
 def games_list(lang: Lang) -> str:

@@ -14,32 +14,43 @@ from __future__ import annotations
 
 import dataclasses
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.i18n import Lang, t
 from bot.presenter.common import score_line, score_text, short_name, side_names, variant_name
 from domino.actions import Closed, Drew, Event, Knocked, Played
+from domino.geometry import End
 from domino.layout import new_layout
 from domino.tiles import SET_SIZE
-from domino.views import MatchView, OutcomeKind, RoundResult
+from domino.views import LayoutView, MatchView, OutcomeKind, RoundResult
+
+_SIDES = (End.LEFT, End.RIGHT)
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
     """One line of the caption's recent moves: an event, how many plays by the same
     seat it stands for (several doubles laid in one turn, M-3 and O-2, are one move),
-    and the points those plays scored as they were played (F-3; 0 in other games)."""
+    how many times in a row the seat made that same move (`times`: tiles drawn one after
+    another, «берёт из базара ×3»), and the points those plays scored as they were
+    played (F-3; 0 in other games)."""
 
     event: Event
     plays: int = 1
     points: int = 0
+    times: int = 1
 
 
 def event_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) -> str:
-    """A move as the group reads it. No tile in the text: the picture shows the table,
-    and the privacy check of the tests can then demand that no tile is ever written in
-    the group at all."""
+    """A move as the group reads it, «×N» after a move made N times in a row. No tile in
+    the text: the picture shows the table, and the privacy check of the tests can then
+    demand that no tile is ever written in the group at all."""
+    text = _move_text(shown, names, game_key, lang)
+    return text if shown.times == 1 else t("event.repeated", lang, move=text, n=shown.times)
+
+
+def _move_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) -> str:
     event = shown.event
     name = short_name(names[event.seat])
     if isinstance(event, Played):
@@ -56,17 +67,20 @@ def event_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) ->
 
 
 def recent_events(view: MatchView, limit: int = 3) -> Sequence[Shown]:
-    """The last few public moves: a run of draws by one seat folded into one, and the
-    doubles one seat laid in one turn (consecutive plays of one seat) into one; each
-    with the points its plays scored, in games that score during play."""
+    """The last few public moves, none the same as the one before it: a run of draws (or
+    knocks) by one seat folded into one, counted (`Shown.times`), and the doubles one
+    seat laid in one turn (consecutive plays of one seat) into one; each with the points
+    its plays scored, in games that score during play."""
     folded: list[tuple[int, Shown]] = []  # (index of the first event in the history, shown)
     for index, event in enumerate(view.round.history):
-        last = folded[-1][1].event if folded else None
-        if last is not None and event.seat == last.seat:
-            if isinstance(event, Drew) and isinstance(last, Drew):
+        if folded:
+            first, shown = folded[-1]
+            last = shown.event
+            same_seat = event.seat == last.seat
+            if same_seat and isinstance(event, Drew | Knocked) and type(event) is type(last):
+                folded[-1] = (first, dataclasses.replace(shown, times=shown.times + 1))
                 continue
-            if isinstance(event, Played) and isinstance(last, Played):
-                first, shown = folded[-1]
+            if same_seat and isinstance(event, Played) and isinstance(last, Played):
                 folded[-1] = (first, Shown(event, shown.plays + 1))
                 continue
         folded.append((index, Shown(event)))
@@ -114,24 +128,65 @@ def has_bazaar(view: MatchView) -> bool:
     return view.ruleset.hand_size(view.players) * view.players < SET_SIZE
 
 
-def open_ends_text(view: MatchView, lang: Lang) -> str | None:
-    """The pips a tile can go on ("концы: 3 · 5"); None on an empty table."""
-    ends = view.round.layout.open_ends
-    if not ends:
-        return None
-    return t("table.ends", lang, ends=" · ".join(str(pip) for _, pip in ends))
+def end_halves(layout: LayoutView) -> dict[End, int]:
+    """F-3: how many halves of its pip each open end adds to the sum of the open ends, as
+    `domino.all_fives.end_count` sums them: 1 for the outer half of an end tile, 2 for a
+    double lying across an end and for the spinner while it is itself an end, 0 for an
+    arm of the spinner with no tile on it yet. A double that opened the round with
+    nothing on either side yet is both ends at once: each side counts one half of it.
+    (The picture splits the sum the same way, `render.counts.end_counts`.)"""
+    centre = layout.centre
+    if centre is None:
+        return {}
+    empty_sides = [end for end, _ in layout.open_ends if end in _SIDES and not layout.chain(end)]
+    halves: dict[End, int] = {}
+    for end, _ in layout.open_ends:
+        arm = layout.chain(end)
+        if arm:
+            halves[end] = 2 if arm[-1].tile.is_double else 1
+        elif end not in _SIDES:
+            halves[end] = 0
+        elif not centre.tile.is_double or len(empty_sides) > 1:
+            halves[end] = 1
+        else:
+            halves[end] = 2
+    return halves
 
 
-def end_count_text(view: MatchView, lang: Lang) -> str | None:
-    """F-3: the sum of the open ends as the game counts it («сумма концов: 15»), in
-    games where that sum scores (`GameVariant.sums_ends`) and once a tile is on the
-    table; else None."""
-    game = view.ruleset.game
+def listed_ends(
+    view: MatchView, lang: Lang, label: Callable[[End, str], str] = lambda _, text: text
+) -> str | None:
+    """The open ends, each as `label` writes it (the hand adds its arrows); None on an
+    empty table. Where the game scores the sum of the open ends (`GameVariant.sums_ends`,
+    F-3) each end is written as it counts and the sum follows, so that it visibly adds
+    up: «концы: 0 · 6+6 = 12» (a double across an end counts both halves), «5 (0)» for
+    a spinner's arm with no tile yet; elsewhere the pips alone, «концы: 3 · 5»."""
     layout = view.round.layout
-    if not game.sums_ends or not layout.placements:
+    if not layout.open_ends:
         return None
+    game = view.ruleset.game
+    if not game.sums_ends:
+        pips = " · ".join(label(end, str(pip)) for end, pip in layout.open_ends)
+        return t("table.ends", lang, ends=pips)
+    halves = end_halves(layout)
+    terms = " · ".join(
+        label(end, _counted(pip, halves[end], lang)) for end, pip in layout.open_ends
+    )
     _, count = game.move_points(view.ruleset, layout)
-    return t("table.count", lang, count=count)
+    return t("table.ends_sum", lang, ends=terms, count=count)
+
+
+def _counted(pip: int, halves: int, lang: Lang) -> str:
+    """An end as it counts in the sum: «6», «6+6» (both halves), «5 (0)» (nothing)."""
+    if not halves:
+        return t("table.end_uncounted", lang, pip=pip)
+    return "+".join([str(pip)] * halves)
+
+
+def open_ends_text(view: MatchView, lang: Lang) -> str | None:
+    """The caption's open ends: «концы: 3 · 5», where the game sums them «концы: 0 · 6+6
+    = 12» (`listed_ends`); None on an empty table."""
+    return listed_ends(view, lang)
 
 
 def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
@@ -166,9 +221,9 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
             team = html.escape(side_names(names, seats))
             lines.append(t("table.team_score", lang, names=team, score=score_text(view, side)))
     facts = [t("table.bazaar", lang, n=rnd.bazaar_size)] if has_bazaar(view) else []
-    for fact in (open_ends_text(view, lang), end_count_text(view, lang)):
-        if fact is not None:
-            facts.append(fact)
+    ends = open_ends_text(view, lang)
+    if ends is not None:
+        facts.append(ends)
     if rnd.layout.closed_ends:
         facts.append(t("table.closed", lang, n=len(rnd.layout.closed_ends)))
     if view.eggs:
@@ -219,7 +274,7 @@ def round_end_text(view: MatchView, result: RoundResult, names: Sequence[str], l
     if outcome.kind is OutcomeKind.WENT_OUT:
         lines = [t("announce.went_out", lang, name=who, n=result.round_no)]
     elif outcome.kind is OutcomeKind.FISH:
-        lines = [t("announce.fish", lang, name=who, n=result.round_no)]
+        lines = [t("announce.fish", lang, name=who, n=result.round_no, game=game.key.value)]
     else:
         side = view.side_of(outcome.seat)
         lines = [

@@ -12,6 +12,7 @@ from bot.effects import ClosedHand, Done, Effects, EndChoice
 from bot.i18n import t
 from bot.people import Person
 from bot.presenter.common import tile_label
+from bot.presenter.hand import tile_refusal
 from bot.thinker import Thinker
 from bot.timers import STRIKES_TO_TAKE_OVER
 from bot.usecases.base import (
@@ -60,8 +61,8 @@ class Playing(UseCases):
             seat, match = checked_press(game, person.id, move, current=kind is not MoveKind.INFO)
             assert game is not None
             if kind is MoveKind.INFO:
-                if match.turn == seat:
-                    return Done(Answer(t("answer.tile_does_not_fit", lang)))
+                if match.turn == seat:  # why: a fixed opening tile (K-3, T-2, B-1) or no fit
+                    return Done(Answer(tile_refusal(match.view(seat), lang)))
                 raise not_your_turn(game, match)
             if match.turn != seat:
                 raise not_your_turn(game, match)

@@ -43,10 +43,16 @@ def test_every_language_has_every_key_and_no_other() -> None:
         assert sorted(CATALOGUES[lang]) == KEYS, lang
 
 
+CHOOSERS = frozenset({"game"})
+"""Variables that only pick a language's words: the code passes them always, and a
+language whose words do not differ leaves them out (English says «block» where Russian
+says «рыба» in every game; `$game` is the game's key)."""
+
+
 @pytest.mark.parametrize("key", KEYS)
 def test_every_text_has_the_same_variables_in_every_language(key: str) -> None:
-    assert {lang: CATALOGUES[lang][key] for lang in Lang} == dict.fromkeys(
-        Lang, CATALOGUES[Lang.RU][key]
+    assert {lang: CATALOGUES[lang][key] - CHOOSERS for lang in Lang} == dict.fromkeys(
+        Lang, CATALOGUES[Lang.RU][key] - CHOOSERS
     )
 
 

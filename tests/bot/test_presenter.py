@@ -216,7 +216,42 @@ def test_domino_takes_a_game_by_its_key_or_name_in_any_case(name: str, key: str)
     assert game is not None and game.key.value == key
 
 
-@pytest.mark.parametrize("name", ["xyz", "", "козёлл", "kozel classic", "1"])
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("muggins", "all_fives"),
+        ("Muggins", "all_fives"),
+        ("Все пятёрки", "all_fives"),
+        ("все пятерки", "all_fives"),
+        ("пятёрки", "all_fives"),
+        ("all-fives", "all_fives"),
+        ("fives and threes", "threes_and_fives"),
+        ("Fives & Threes", "threes_and_fives"),
+        ("threes and fives", "threes_and_fives"),
+        ("пятёрки и тройки", "threes_and_fives"),
+        ("Тройки и пятерки", "threes_and_fives"),
+        ("doubles", "dubli"),
+        ("Dubli", "dubli"),
+        ("Doubles (Dubli)", "dubli"),
+        ("дубли", "dubli"),
+        ("ДУБЛИ", "dubli"),
+        ("bergen", "bergen"),
+        ("Берген", "bergen"),
+        ("goat", "kozel"),
+        ("donkey", "osel"),
+        ("sea goat", "sea_kozel"),
+    ],
+)
+def test_domino_takes_the_names_players_use(name: str, key: str) -> None:
+    """Besides the key and the bot's own names: what players call the games (All Fives
+    is Muggins, threes and fives «Fives and Threes», Дубли «Doubles»), ё or е."""
+    game = game_named(name)
+    assert game is not None and game.key.value == key
+
+
+@pytest.mark.parametrize(
+    "name", ["xyz", "", "козёлл", "kozel classic", "1", "fives threes", "doubles dubli", "()"]
+)
 def test_domino_takes_no_other_word_for_a_game(name: str) -> None:
     assert game_named(name) is None
 

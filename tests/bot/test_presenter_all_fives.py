@@ -17,13 +17,16 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import presenter
 from bot.callbacks import MoveCb, MoveKind
 from bot.i18n import Lang
-from bot.presenter.hand import POINTS_TILES_PER_ROW, hand_keyboard, hand_text
-from bot.presenter.table import end_count_text, play_points, recent_events
+from bot.presenter.hand import POINTS_TILES_PER_ROW, ends_text, hand_keyboard, hand_text
+from bot.presenter.table import open_ends_text, play_points, recent_events
 from bot.usecases.play import action_for, tile_at
 from domino.actions import Action, Play, Played
 from domino.all_fives import end_count
+from domino.geometry import End
+from domino.layout import new_layout
 from domino.match import Match
 from domino.players import GreedyPlayer
+from domino.tiles import Tile
 from domino.variants import VARIANTS, find_variant
 from domino.views import Account, MatchView, OutcomeKind, RoundOutcome, RoundResult
 
@@ -102,7 +105,7 @@ def test_each_play_shows_the_points_the_engine_gave_it_and_no_other(
                 assert (view.scored.seat, view.scored.points) == (seat, gained)
                 caption = presenter.table_caption(view, NAMES[:players], Lang.RU)
                 assert caption.endswith(f"кладёт кость: +{gained}")
-                counted = f"сумма концов: {view.scored.count}" in caption
+                counted = f" = {view.scored.count}\n" in caption
                 assert counted is find_variant(key).sums_ends  # not Bergen's headers
     assert scored_plays > 10
 
@@ -130,9 +133,9 @@ def test_the_caption_marks_the_play_that_scored_and_counts_the_ends() -> None:
     mover = NAMES[1 - view.scored.seat].replace("<", "&lt;")
     caption = presenter.table_caption(view, NAMES[:2], Lang.RU)
     assert caption.endswith(f"{scorer} кладёт кость: +{view.scored.points} → {mover} кладёт кость")
-    assert caption.count("+") == 1  # the scoring play's, nobody else's
+    assert len(re.findall(r": \+\d+", caption)) == 1  # the scoring play's, nobody else's
     count = end_count(view.round.layout)
-    assert f"сумма концов: {count}" in caption
+    assert f" = {count}\n" in caption
     # The running scores: each seat's line ends with its own (2 players: no pairs).
     lines = caption.split("\n")
     for seat in range(2):
@@ -141,7 +144,7 @@ def test_the_caption_marks_the_play_that_scored_and_counts_the_ends() -> None:
         assert line.endswith(f" · {view.scores[seat].recorded}"), line
     english = presenter.table_caption(view, NAMES[:2], Lang.EN)
     assert f"plays a tile: +{view.scored.points}" in english
-    assert f"ends add up to {count}" in english
+    assert "open ends: " in english and f" = {count}\n" in english
     assert "|" not in caption and "-" not in caption.replace("—", "")  # no tile in the group
 
 
@@ -152,8 +155,97 @@ def test_other_games_count_no_ends_and_score_no_plays() -> None:
         assert seat is not None
         match.take_turn(seat, GreedyPlayer())
     view = match.view(None)
-    assert play_points(view) == {} and end_count_text(view, Lang.RU) is None
-    assert "сумма концов" not in presenter.table_caption(view, NAMES[:2], Lang.RU)
+    assert play_points(view) == {}
+    ends = open_ends_text(view, Lang.RU)
+    assert ends is not None and "=" not in ends and "+" not in ends
+
+
+def on_table(key: str, *placed: tuple[str, End | None]) -> MatchView:
+    """Seat 0's view of a fresh match of `key` at its turn, the table laid with `placed`
+    (tile, end)."""
+    view = new_match(key, 2, seed=1).view(0)
+    layout = new_layout(view.ruleset.layout)
+    for tile, end in placed:
+        layout.place(Tile.parse(tile), end)
+    rnd = dataclasses.replace(view.round, layout=layout.view(), turn=0)  # the hand's turn
+    return dataclasses.replace(view, round=rnd)
+
+
+L, R, U = End.LEFT, End.RIGHT, End.UP
+SPINNER = [("6-6", None)]
+
+
+@pytest.mark.parametrize(
+    ("placed", "caption", "hand"),
+    [
+        (SPINNER, "концы: 6 · 6 = 12", "open ends: ⬅️ 6 · ➡️ 6 = 12"),
+        # The play-tester's table: the spinner is an end and counts both halves.
+        ([*SPINNER, ("6-0", L)], "концы: 0 · 6+6 = 12", "open ends: ⬅️ 0 · ➡️ 6+6 = 12"),
+        (
+            [*SPINNER, ("6-0", L), ("6-3", R)],
+            "концы: 0 · 3 · 6 (0) · 6 (0) = 3",
+            "open ends: ⬅️ 0 · ➡️ 3 · ⬆️ 6 (0) · ⬇️ 6 (0) = 3",
+        ),
+        (
+            [*SPINNER, ("6-0", L), ("6-3", R), ("3-3", R), ("6-1", U)],
+            "концы: 0 · 3+3 · 1 · 6 (0) = 7",
+            "open ends: ⬅️ 0 · ➡️ 3+3 · ⬆️ 1 · ⬇️ 6 (0) = 7",
+        ),
+        ([("2-5", None)], "концы: 2 · 5 = 7", "open ends: ⬅️ 2 · ➡️ 5 = 7"),
+    ],
+)
+def test_each_end_is_written_as_it_counts_so_that_the_sum_adds_up(
+    placed: list[tuple[str, End | None]], caption: str, hand: str
+) -> None:
+    """F-3 counts a double across an end and the spinner while it is an end both halves,
+    an arm of the spinner with no tile nothing: «концы: 0 · 6 · сумма концов: 12» read
+    as a wrong sum; each end now shows what it adds."""
+    view = on_table("all_fives", *placed)
+    facts = presenter.table_caption(view, NAMES[:2], Lang.RU).splitlines()[-1]
+    assert facts == f"базар: 14 · {caption}"
+    assert ends_text(view, Lang.EN) == hand
+    assert f"\n{hand.replace('open ends', 'концы')}\n" in hand_text(
+        view, NAMES[:2], "Двор", Lang.RU
+    )
+
+
+def written_sum(ends: str) -> tuple[list[int], int, int]:
+    """«концы: 0 · 6+6 · 6 (0) = 12» read back: the pips listed, what the terms add up
+    to, and the sum written."""
+    terms, total = ends.removeprefix("концы: ").split(" = ")
+    pips, added = [], 0
+    for term in terms.split(" · "):
+        if term.endswith(" (0)"):
+            pips.append(int(term.removesuffix(" (0)")))
+            continue
+        halves = [int(half) for half in term.split("+")]
+        assert len(set(halves)) == 1, term  # both halves of one double
+        pips.append(halves[0])
+        added += sum(halves)
+    return pips, added, int(total)
+
+
+@pytest.mark.parametrize("key", [g.key.value for g in VARIANTS if g.sums_ends])
+def test_over_whole_matches_the_ends_written_add_up_to_the_engines_sum(key: str) -> None:
+    checked = 0
+    match = new_match(key, 3, seed=2)
+    for _ in moves_of(match):
+        view = match.view(None)
+        ends = open_ends_text(view, Lang.RU)
+        if ends is None or view.over:
+            continue
+        pips, added, total = written_sum(ends)
+        assert pips == [pip for _, pip in view.round.layout.open_ends], ends
+        assert added == total == end_count(view.round.layout), ends
+        checked += 1
+    assert checked > 30
+
+
+@pytest.mark.parametrize("key", ["bergen", "dubli", "kozel"])
+def test_games_that_do_not_sum_the_ends_list_the_pips_alone(key: str) -> None:
+    view = on_table(key, ("6-6", None), ("6-0", L))
+    assert open_ends_text(view, Lang.RU) == "концы: 0 · 6"
+    assert ends_text(view, Lang.EN) == "open ends: ⬅️ 0 · ➡️ 6"
 
 
 def test_the_pairs_running_score_is_one_line_a_pair() -> None:
@@ -336,7 +428,7 @@ def test_points_only_where_hints_are_allowed_and_the_game_scores_in_play() -> No
     assert all(len(b.text) <= 20 for row in with_points.inline_keyboard for b in row)
     # The hand's text counts the ends as the caption does; only the owner's tiles in it.
     text = hand_text(view, NAMES[:2], "Двор", Lang.RU)
-    assert f"сумма концов: {end_count(view.round.layout)}" in text
+    assert f" = {end_count(view.round.layout)}\n" in text
     kozel = Match.new(find_variant("kozel").ruleset, 2, seed=1)
     seat = kozel.turn
     assert seat is not None

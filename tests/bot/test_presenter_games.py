@@ -14,7 +14,9 @@ import pytest
 from bot import presenter
 from bot.callbacks import RulesCb
 from bot.i18n import Lang, t
-from domino.actions import Event, Knocked, Played
+from bot.presenter.common import tile_label
+from bot.presenter.hand import hand_text, opening_tile, tile_refusal
+from domino.actions import Event, Knocked, Play, Played
 from domino.geometry import End
 from domino.layout import new_layout
 from domino.match import Match
@@ -219,3 +221,90 @@ def test_rules_page_through_every_game_with_the_shown_one_marked() -> None:
     text = presenter.rules_text(osel, Lang.RU)
     assert text.startswith("<b>Осёл</b> — кто первым наберёт 101 очко, тот и осёл.")
     assert "K-" not in text and "O-" not in text  # no rule ids for players
+
+
+# --- the first round's fixed opening (K-3, T-2, B-1) ---------------------------------------
+
+
+def opening_view(key: str) -> tuple[MatchView, Tile]:
+    """The first leader's view of a seeded first round of `key` that opens with a double,
+    and that double: the only tile the leader may lay."""
+    for seed in range(20):
+        match = Match.new(find_variant(key).ruleset, 2, seed=seed)
+        leader = match.turn
+        assert leader is not None
+        view = match.view(leader)
+        plays = [action for action in view.round.legal if isinstance(action, Play)]
+        if len(plays) == 1 and plays[0].tile.is_double:
+            return view, plays[0].tile
+    raise AssertionError(f"no {key} round of 20 opened by a double")
+
+
+@pytest.mark.parametrize(
+    ("key", "ru", "en"),
+    [
+        (
+            "bergen",
+            "Первый ход — самым младшим дублем: {}.",
+            "The first move is the lowest double: {}.",
+        ),
+        (
+            "dubli",
+            "Первый ход — самым младшим дублем: {}.",
+            "The first move is the lowest double: {}.",
+        ),
+        (
+            "classic",
+            "Первый ход — самым старшим дублем: {}.",
+            "The first move is the highest double: {}.",
+        ),
+        (
+            "kozel",
+            "Первый ход — самым младшим дублем: {} (0|0 — после 6|6).",
+            "The first move is the lowest double: {} (0|0 comes after 6|6).",
+        ),
+    ],
+)
+def test_a_tile_pressed_before_the_opening_double_is_told_which_opens_and_why(
+    key: str, ru: str, en: str
+) -> None:
+    """The first round opens with a given double (B-1: the lowest, from 0|0): another
+    tile pressed is refused with the reason in the players' words, which the hand also
+    says over an empty table, not only «this tile does not fit»."""
+    view, tile = opening_view(key)
+    label = tile_label(tile)
+    assert tile_refusal(view, Lang.RU) == ru.format(label)
+    assert tile_refusal(view, Lang.EN) == en.format(label)
+    assert f"\nСтол пуст. {ru.format(label)}\n" in hand_text(view, NAMES, "Двор", Lang.RU)
+
+
+def test_with_no_double_dealt_bergen_opens_with_the_lowest_tile() -> None:
+    view, _ = opening_view("bergen")
+    low, other = Tile.parse("1-2"), Tile.parse("3-4")
+    rnd = dataclasses.replace(view.round, hand=(low, other), legal=(Play(low),))
+    no_doubles = dataclasses.replace(view, round=rnd)
+    assert tile_refusal(no_doubles, Lang.RU) == (
+        "Дублей ни у кого нет: первый ход — самой младшей костью, 1|2."
+    )
+    assert tile_refusal(no_doubles, Lang.EN) == (
+        "Nobody has a double: the first move is the lowest tile, 1|2."
+    )
+
+
+def test_where_any_tile_may_be_played_a_pressed_tile_just_does_not_fit() -> None:
+    """All Fives' first leader (by lot) opens with any tile, later rounds' leaders too,
+    and on a laid table only the ends decide: no opening is named."""
+    fives = Match.new(find_variant("all_fives").ruleset, 2, seed=1)
+    assert fives.turn is not None
+    view = fives.view(fives.turn)
+    assert opening_tile(view) is None
+    assert tile_refusal(view, Lang.RU) == "Эта кость сейчас не подходит: отмеченные ✅ — подходят."
+    assert hand_text(view, NAMES, "Двор", Lang.RU).count("\nСтол пуст.\n") == 1
+    bergen = Match.new(find_variant("bergen").ruleset, 2, seed=1)
+    leader = bergen.turn
+    assert leader is not None
+    bergen.apply(bergen.legal_actions()[0], leader)
+    later = bergen.view(bergen.turn) if bergen.turn is not None else bergen.view(0)
+    assert opening_tile(later) is None
+    assert tile_refusal(later, Lang.EN) == "That tile does not fit now: the ones marked ✅ do."
+    assert opening_tile(bergen.view(leader)) is None  # not the leader's turn any more

@@ -6,6 +6,7 @@ position it is about."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardMarkup
@@ -16,8 +17,10 @@ from bot.timers import TurnClock
 from domino.actions import Action, Draw, Drew, Event, Knock, Knocked, Play, Played
 from domino.geometry import End
 from domino.match import Match
+from domino.players import GreedyPlayer
 from domino.rules import CLASSIC, KOZEL
 from domino.tiles import Tile
+from domino.variants import find_variant
 from domino.views import (
     Account,
     LayoutView,
@@ -115,8 +118,35 @@ def test_the_table_caption_shows_turn_counts_scores_bazaar_ends_and_recent_moves
         "▶️ Олег &lt;3 — 6 костей · 25\n"
         "\n"
         "базар: 9 · концы: 3 · 5 · 🥚 +4\n"
-        "Последние ходы: Маша кладёт кость → Олег &lt;3 берёт из базара → Олег &lt;3: стучу"
+        "Последние ходы: Маша кладёт кость → Олег &lt;3 берёт из базара ×2 → Олег &lt;3: стучу"
     )
+
+
+def test_the_same_move_made_again_and_again_is_one_line_with_its_count() -> None:
+    """A person drawing three tiles in a row is one line «×3», not three alike; a draw
+    once has no count; another person's draw is a line of its own."""
+    history = (Played(0, HAND[0], None), Drew(1), Drew(1), Drew(1), Played(1, HAND[1], End.RIGHT))
+    view = match_view(seat=None, history=(*history, Drew(0)))
+    recent = presenter.table_caption(view, NAMES, Lang.RU).splitlines()[-1]
+    assert recent == (
+        "Последние ходы: Олег &lt;3 берёт из базара ×3 → Олег &lt;3 кладёт кость → "
+        "Маша берёт из базара"
+    )
+    english = presenter.table_caption(view, NAMES, Lang.EN).splitlines()[-1]
+    assert english == "Last moves: Олег &lt;3 draws ×3 → Олег &lt;3 plays a tile → Маша draws"
+
+
+def test_no_two_recent_moves_in_a_row_read_the_same() -> None:
+    """Over whole matches of every game: the caption never shows one line twice in a row."""
+    for key in ("kozel", "bergen", "all_fives", "osel"):
+        match = Match.new(find_variant(key).ruleset, 3, seed=5)
+        while not match.over:
+            seat = match.turn
+            assert seat is not None
+            match.take_turn(seat, GreedyPlayer())
+            moves = presenter.table_caption(match.view(None), NAMES[:3], Lang.RU).splitlines()[-1]
+            lines = moves.removeprefix("Последние ходы: ").split(" → ")
+            assert all(a != b for a, b in itertools.pairwise(lines)), moves
 
 
 def test_the_table_caption_of_teams_lists_seats_in_turn_order_then_each_pairs_score() -> None:

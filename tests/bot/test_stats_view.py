@@ -325,6 +325,35 @@ def test_personal_stats_show_every_number_in_russian() -> None:
     ]
 
 
+@pytest.mark.parametrize("game", [Variant.ALL_FIVES, Variant.BERGEN, Variant.CLASSIC])
+@pytest.mark.parametrize("lang", list(Lang))
+def test_stats_say_nothing_of_eggs_a_game_does_not_have(game: Variant, lang: Lang) -> None:
+    """Eggs are Козёл's and Морской козёл's (a tied fish): no «Яиц забрано: 0» elsewhere;
+    in English a blocked round of All Fives or Bergen is a block, Классика's a fish."""
+    text = view.player_stats_text(stats_of(game=game, eggs_taken=0), "Двор", lang)
+    assert "🥚" not in text and "Яиц" not in text and "Eggs" not in text
+    blocked = "🐟 Рыб сделано: 3" if lang is Lang.RU else "🐟 Fish made: 3"
+    if lang is Lang.EN and game is not Variant.CLASSIC:
+        blocked = "🧱 Rounds blocked: 3"
+    assert blocked in text.splitlines()
+
+
+def test_english_tables_and_sheets_call_a_blocked_round_as_the_game_does() -> None:
+    page = Page((leader(1, "Alice"),), 1, 0, 10)
+    for game, word, short in ((Variant.BERGEN, "block", "Blk"), (Variant.KOZEL, "fish", "Fish")):
+        board = view.leaderboard_text(page, "Yard", find_variant(game.value), Lang.EN)
+        assert short in board.split("\n")[2]  # the counts' headers
+        sheet_text = view.sheet_text(dataclasses.replace(sheet(), variant=game), Lang.EN)
+        assert f"{word} 2" in sheet_text and f"“{word} N”" in sheet_text
+    bergen = view.sheet_text(dataclasses.replace(sheet(), variant=Variant.BERGEN), Lang.EN)
+    assert "fish" not in bergen.lower()
+
+
+def test_eggs_taken_are_told_and_none_taken_not() -> None:
+    assert "🥚 Яиц забрано: 2" in view.player_stats_text(stats_of(eggs_taken=2), None, Lang.RU)
+    assert "🥚" not in view.player_stats_text(stats_of(eggs_taken=0), None, Lang.RU)
+
+
 @pytest.mark.parametrize(
     ("goats", "streak", "lines"),
     [

@@ -94,11 +94,14 @@ def rendered(lang: Lang) -> list[tuple[str, int, str]]:
     texts = []
     for key in KEYS:
         variables = CATALOGUES[lang][key]
+        # A text that picks its words by the game's key: a Russian game's and Bergen's.
+        games = (words["game"], "bergen") if "game" in variables else (words["game"],)
         for n in NUMBERS:
-            values = {v: words.get(v, n) for v in variables}
-            if key.startswith("lobby.kozel_options") or key.startswith("btn.opt_fish"):
-                values["fish"] = words["mode"]
-            texts.append((key, n, t(key, lang, **values)))
+            for game in games:
+                values = {v: words.get(v, n) for v in variables} | {"game": game}
+                if key.startswith("lobby.kozel_options") or key.startswith("btn.opt_fish"):
+                    values["fish"] = words["mode"]
+                texts.append((key, n, t(key, lang, **values)))
     return texts
 
 
@@ -221,10 +224,36 @@ def test_names_stay_in_the_nominative_with_no_gender() -> None:
 
 
 def test_the_fish_announcement_names_its_round() -> None:
-    assert t("announce.fish", Lang.RU, name="Маша", n=4) == "🐟 Раунд 4: рыба! Рыбак — Маша."
-    assert t("announce.fish", Lang.EN, name="Masha", n=4) == (
+    for game in ("kozel", "bergen"):
+        fish = t("announce.fish", Lang.RU, name="Маша", n=4, game=game)
+        assert fish == "🐟 Раунд 4: рыба! Рыбак — Маша."
+    assert t("announce.fish", Lang.EN, name="Masha", n=4, game="kozel") == (
         "🐟 Round 4: fish! The fisherman is Masha."
     )
+
+
+@pytest.mark.parametrize("game", ["all_fives", "threes_and_fives", "bergen", "dubli"])
+def test_english_calls_a_blocked_round_a_block_in_the_games_that_score_in_play(
+    game: str,
+) -> None:
+    """The Russian «рыба» is «fish» in English only in the Russian games: All Fives,
+    Bergen and their kin say «block», in every English text a blocked round is named."""
+    assert t("announce.fish", Lang.EN, name="Masha", n=4, game=game) == (
+        "🧱 Round 4: blocked! Nobody can move; Masha laid the last tile."
+    )
+    texts = [
+        t("stats.fish", Lang.EN, n=3, game=game),
+        t("top.col_fish", Lang.EN, game=game),
+        t("top.legend", Lang.EN, outcome="x", game=game),
+        t("sheet.fish", Lang.EN, seat=2, game=game),
+        t("sheet.legend", Lang.EN, game=game),
+        t("hint.reason.fish_win", Lang.EN, game=game),
+        t("hint.reason.avoid_fish", Lang.EN, game=game),
+        t(find_variant(game).rules_key, Lang.EN, target=61),
+    ]
+    assert not [text for text in texts if re.search(r"\bfish", text, re.I)], texts
+    assert t("sheet.fish", Lang.EN, seat=2, game=game) == "block 2"
+    assert t("stats.fish", Lang.EN, n=3, game=game) == "🧱 Rounds blocked: 3"
 
 
 def test_english_is_natural() -> None:
@@ -233,7 +262,7 @@ def test_english_is_natural() -> None:
     knock = Shown(Knocked(seat=0))
     assert event_text(knock, ["Дмитрий"], "kozel", Lang.EN) == "Дмитрий knocks"
     assert event_text(knock, ["Dmitry"], "sport", Lang.EN) == "Dmitry passes"
-    assert "Mat " not in t("top.legend", Lang.EN, outcome="x")
+    assert "Mat " not in t("top.legend", Lang.EN, outcome="x", game="kozel")
 
 
 def test_one_word_for_one_thing() -> None:

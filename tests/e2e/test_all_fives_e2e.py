@@ -104,8 +104,12 @@ def check_captions(group: FakeChat, match: Match, names: list[str]) -> int:
                 line = re.search(rf"^(?:▶️ )?{re.escape(name)} — .* · (\d+)$", caption, re.M)
                 assert line is not None, caption
                 assert int(line.group(1)) in scores[match.side_of(seat)], caption
-        if "концы:" in caption:
-            assert "сумма концов: " in caption, caption
+        ends = re.search(r"концы: (.*) = (\d+)$", caption, re.M)
+        assert ends is not None or "концы:" not in caption, caption
+        if ends is not None:
+            # Each end as it counts («6+6», «6 (0)»): what they add up to is the sum shown.
+            terms = [t for t in ends.group(1).split(" · ") if not t.endswith("(0)")]
+            assert sum(int(h) for t in terms for h in t.split("+")) == int(ends.group(2)), caption
     return seen
 
 
