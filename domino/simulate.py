@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from domino.actions import Play
+from domino.actions import EndTurn, Play
 from domino.ai import Level, computer
 from domino.errors import DominoError
 from domino.match import Match
@@ -63,6 +63,11 @@ class SimulationReport:
     plays: int = 0  # tiles played
     scoring_plays: int = 0  # tiles played that scored
     play_points: int = 0  # points those plays made
+    # Where a turn may lay several tiles (section V); 0 in every other game:
+    laying_turns: int = 0  # turns that laid at least one tile
+    turn_tiles: int = 0  # tiles those turns laid
+    most_in_a_turn: int = 0
+    ended_turns: int = 0  # turns ended by choice (`EndTurn`, «✔️ Сходить»)
 
     @property
     def matches_per_second(self) -> float:
@@ -140,6 +145,7 @@ def simulate(
     final_points = [0] * len(sides)
     decided = [0] * len(sides)
     made: list[int] | None = [] if ruleset.game.scores_in_play else None
+    turns = [0, 0, 0, 0]  # laying turns, their tiles, the most in one, ended by choice
     for index in range(matches):
         match_rng = match_seed(seed, index)
         table = make_players(seat_kinds, random.Random(match_rng))
@@ -149,6 +155,8 @@ def simulate(
         min_rounds = min(min_rounds, len(results))
         max_rounds = max(max_rounds, len(results))
         actions += len(match.log)
+        if ruleset.game.many_per_turn:
+            _count_turns(match, turns)
         went_out += sum(r.outcome.kind is OutcomeKind.WENT_OUT for r in results)
         fish_rounds += sum(r.outcome.kind is OutcomeKind.FISH for r in results)
         reached += sum(r.outcome.kind is OutcomeKind.REACHED for r in results)
@@ -193,7 +201,37 @@ def simulate(
         plays=len(made or ()),
         scoring_plays=sum(1 for points in made or () if points),
         play_points=sum(made or ()),
+        laying_turns=turns[0],
+        turn_tiles=turns[1],
+        most_in_a_turn=turns[2],
+        ended_turns=turns[3],
     )
+
+
+def _count_turns(match: Match, turns: list[int]) -> None:
+    """Section V: add `match`'s turns that laid tiles, their tiles, the most one turn
+    laid and the turns ended by choice to `turns` (a run of one seat's plays in a round is
+    one turn)."""
+    run = 0
+    previous = None
+    for entry in match.log:
+        action = entry.action
+        if type(action) is Play:
+            same = (
+                previous is not None
+                and type(previous.action) is Play
+                and previous.seat == entry.seat
+                and previous.round_no == entry.round_no
+            )
+            if not same:
+                turns[0] += 1
+                run = 0
+            run += 1
+            turns[1] += 1
+            turns[2] = max(turns[2], run)
+        elif type(action) is EndTurn:
+            turns[3] += 1
+        previous = entry
 
 
 def _show_progress(out: TextIO, done: int, total: int) -> None:
@@ -242,6 +280,12 @@ def format_report(report: SimulationReport) -> str:
             f"points made in play: {_percent(r.play_points, total)} of all points"
             " (the rest at the rounds' ends, F-5)",
         ]
+    if rules.game.many_per_turn:
+        lines.append(
+            f"tiles per turn: {r.turn_tiles / r.laying_turns if r.laying_turns else 0:.2f}"
+            f" (most {r.most_in_a_turn}), {_percent(r.ended_turns, r.laying_turns)} of turns"
+            " ended by choice before laying all that fit (section V)"
+        )
     lines += [
         f"scoreless rate: {_percent(r.scoreless_rounds, r.rounds)} of rounds (no side scored)",
         f"eggs rate: {_percent(r.egg_rounds, r.rounds)} of rounds,"

@@ -27,6 +27,7 @@ from domino.geometry import End
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
 from domino.round import Round
+from domino.simulate import format_report, simulate
 from domino.tiles import ALL_TILES, Tile, tile
 from domino.variants import find_variant
 from domino.views import OutcomeKind
@@ -258,3 +259,15 @@ def test_greedy_players_lay_every_tile_they_can_before_the_turn_passes() -> None
         rnd.greedy_playout()
         assert not any(isinstance(e, Ended) for e in rnd.history)
         assert any(isinstance(e, Knocked) for e in rnd.history) or rnd.outcome is not None
+
+
+def test_simulate_counts_the_tiles_of_each_turn() -> None:
+    """`python -m domino simulate --variant blitz`: the tiles per turn, the most in one
+    turn and the turns ended by choice; greedy players lay all that fits, so none."""
+    report = simulate(BLITZ, 2, 5, 7, ("greedy",))
+    assert report.laying_turns > 0 and report.turn_tiles >= report.laying_turns
+    assert 1 < report.most_in_a_turn <= 14 and report.ended_turns == 0
+    mixed = simulate(CROSS, 3, 5, 7, ("random",))
+    assert mixed.ended_turns > 0
+    assert "tiles per turn: " in format_report(mixed)
+    assert "tiles per turn" not in format_report(simulate(find_variant("kozel").ruleset, 2, 1, 7))
