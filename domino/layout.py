@@ -195,6 +195,8 @@ class LineLayout(Layout):
     """
 
     kind = LayoutKind.LINE
+    # Шестерка (section V): the halves that touch add up to this; 0: they are equal (C-4).
+    sums_to: ClassVar[int] = 0
 
     def __init__(self) -> None:
         super().__init__()
@@ -221,32 +223,42 @@ class LineLayout(Layout):
             raise error
         left, right = self._left, self._right
         shut = self._closed
+        total = self.sums_to
         if left < 0:
             if end is not None:
                 raise IllegalMove(f"the first tile {tile} opens the table: it takes no end")
             placement = _placement(tile, None, tile.low, 0)
             left, right = tile.low, tile.high
-        elif end is End.LEFT and (tile.low == left or tile.high == left) and end not in shut:
-            placement = _placement(tile, end, left, len(self._placements), closed)
+        elif (
+            end is End.LEFT
+            and tile.has(want := total - left if total else left)
+            and end not in shut
+        ):
+            placement = _placement(tile, end, want, len(self._placements), closed)
             left = placement.outer
-        elif end is End.RIGHT and (tile.low == right or tile.high == right) and end not in shut:
-            placement = _placement(tile, end, right, len(self._placements), closed)
+        elif (
+            end is End.RIGHT
+            and tile.has(want := total - right if total else right)
+            and end not in shut
+        ):
+            placement = _placement(tile, end, want, len(self._placements), closed)
             right = placement.outer
         else:
             raise _no_end_error(tile, end, self.open_ends(), shut)
         self._left, self._right = left, right
         if closed and end is not None:
             self._close(end)
+        suits = _SUM_SUITS[total] if total else SUIT_MASK
         if self._closed:
-            self._record(placement, tuple((e, SUIT_MASK[pip]) for e, pip in self.open_ends()))
+            self._record(placement, tuple((e, suits[pip]) for e, pip in self.open_ends()))
         elif left == right:
-            self._record(placement, ((End.LEFT, SUIT_MASK[left]),))
+            self._record(placement, ((End.LEFT, suits[left]),))
         else:
-            self._record(placement, ((End.LEFT, SUIT_MASK[left]), (End.RIGHT, SUIT_MASK[right])))
+            self._record(placement, ((End.LEFT, suits[left]), (End.RIGHT, suits[right])))
         return placement
 
     def copy(self) -> LineLayout:
-        new = LineLayout.__new__(LineLayout)
+        new = type(self).__new__(type(self))
         self._copy_into(new)
         new._left = self._left
         new._right = self._right
@@ -354,6 +366,21 @@ class SpinnerLayout(Layout):
 _SIDES = (End.LEFT, End.RIGHT)
 
 
+class SumSixLayout(LineLayout):
+    """Шестерка (section V, `domino.children`): a line where the halves that touch add
+    up to 6: an end showing 2 takes a tile with a 4, laid with the 4 inward, and then
+    shows the tile's other half; an end showing 3 takes a 3 (so 3-3 goes on a 3), 0 a 6.
+    Doubles lie across as in C-4. Equal ends are offered once, as on any line."""
+
+    kind = LayoutKind.SUM_SIX
+    sums_to = 6
+
+
+_SUM_SUITS: dict[int, tuple[int, ...]] = {6: tuple(SUIT_MASK[6 - pip] for pip in range(7))}
+"""`_SUM_SUITS[6][n]`: the tiles that fit an end showing `n` when touching halves add up
+to 6 (Шестерка): those carrying `6 - n`."""
+
+
 class FirstDoubleLayout(SpinnerLayout):
     """F-2 (All Fives): the first double played is the spinner, whether it opens the
     round or is laid later on LEFT or RIGHT (an off-centre spinner). Until then the table
@@ -375,11 +402,14 @@ def layout_of(kind: LayoutKind, placements: Iterable[Placement]) -> Layout:
 
 
 def new_layout(kind: LayoutKind) -> Layout:
-    """An empty layout of the given kind (C-4 line, C-10 spinner, F-2 first double)."""
+    """An empty layout of the given kind (C-4 line, C-10 spinner, F-2 first double,
+    section V's line of halves adding up to 6)."""
     if kind is LayoutKind.LINE:
         return LineLayout()
     if kind is LayoutKind.SPINNER:
         return SpinnerLayout()
     if kind is LayoutKind.FIRST_DOUBLE:
         return FirstDoubleLayout()
+    if kind is LayoutKind.SUM_SIX:
+        return SumSixLayout()
     raise BadRuleset(f"unknown layout kind {kind!r}")

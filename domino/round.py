@@ -550,7 +550,7 @@ class Round:
             return IllegalMove(f"{tile} does not fit the open ends {shown}")
         if end not in pips:
             return IllegalMove(f"the end {end.name} is not open on this table")
-        if tile.has(pips[end]):
+        if pips[end] == pips.get(fits[0]):
             return IllegalMove(
                 f"both ends show {pips[end]}: play {tile} on the {fits[0].name} end,"
                 " which gives the same table"
@@ -739,7 +739,7 @@ class Round:
         layout = self._layout
         turn = self.turn
         if (
-            isinstance(layout, LineLayout)
+            type(layout) is LineLayout
             and self._max_doubles == 1
             and not self._may_close
             and not self._many
@@ -797,7 +797,7 @@ class Round:
         if self.outcome is None and self.turn is not None:
             layout = self._layout
             if (
-                isinstance(layout, LineLayout)
+                type(layout) is LineLayout
                 and layout.table_mask
                 and not self._may_close
                 and not self._many

@@ -36,12 +36,14 @@ class Variant(StrEnum):
     DUBLI = "dubli"  # B-2: doubles and equal ends score, the children's game
     BLITZ = "blitz"  # V: all tiles shared out, any number of tiles per turn
     CROSS = "cross"  # V: a cross from the first double, any number of tiles per turn
+    SHESTERKA = "shesterka"  # V: touching halves add up to 6
 
 
 class LayoutKind(StrEnum):
     LINE = "line"  # C-4: two open ends
     SPINNER = "spinner"  # C-10: the spinner double is open on four sides
     FIRST_DOUBLE = "first_double"  # F-2: the first double played is the spinner, anywhere
+    SUM_SIX = "sum_six"  # V (Шестерка): a line whose touching halves add up to 6
 
 
 class Opening(StrEnum):

@@ -521,6 +521,19 @@ class Cross(Blitz):
     ruleset = children.CROSS
 
 
+class Shesterka(Classic):
+    """«Шестерка» (section V, `domino.children`): a line whose touching halves add up to 6
+    (`domino.layout.SumSixLayout`), one tile a turn, drawing as C-6; scored as Классика
+    (T-4, T-5), the first to 100 wins."""
+
+    key = Variant.SHESTERKA
+    name = "Шестерка"
+    name_key = "variant.shesterka"
+    rules_key = "rules.shesterka"
+    ruleset = children.SHESTERKA
+    choices = MappingProxyType({"target": (100, 50, 150)})
+
+
 VARIANTS: tuple[GameVariant, ...] = (
     Kozel(),
     Classic(),
@@ -533,6 +546,7 @@ VARIANTS: tuple[GameVariant, ...] = (
     Dubli(),
     Blitz(),
     Cross(),
+    Shesterka(),
 )
 """Every game, in the order they are listed."""
 
@@ -541,7 +555,7 @@ _BY_KEY: Mapping[str, GameVariant] = MappingProxyType({v.key.value: v for v in V
 
 def find_variant(key: str) -> GameVariant:
     """The game whose stable key is `key` (`kozel`, `classic`, `sea_kozel`, `osel`,
-    `sport`, `all_fives`, `threes_and_fives`, `bergen`, `dubli`, `blitz`, `cross`)."""
+    `sport`, `all_fives`, `threes_and_fives`, `bergen`, `dubli`, `blitz`, `cross`, `shesterka`)."""
     try:
         return _BY_KEY[key]
     except KeyError:

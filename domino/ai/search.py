@@ -266,7 +266,11 @@ class HardPlayer:
         game = view.ruleset.game
         if game.scores_in_play:
             budget = IN_PLAY_ROLLOUTS
-        elif view.ruleset.layout is LayoutKind.LINE and not game.may_close:
+        elif (
+            view.ruleset.layout is LayoutKind.LINE
+            and not game.may_close
+            and not game.many_per_turn
+        ):
             budget = ROLLOUTS
         else:
             budget = SLOW_ROLLOUTS

@@ -1,5 +1,6 @@
-"""Блиц and Крест (section V, `domino.children`): turns of several tiles (`EndTurn`),
-the deals, the cross and whole matches replayed from their logs."""
+"""Блиц, Крест and Шестерка (section V, `domino.children`): turns of several tiles
+(`EndTurn`), the deals, the cross, halves adding up to 6, and whole matches replayed
+from their logs."""
 
 from __future__ import annotations
 
@@ -20,13 +21,15 @@ from domino.actions import (
     Played,
     parse_action,
 )
-from domino.children import BLITZ, CROSS
+from domino.children import BLITZ, CROSS, SHESTERKA
 from domino.deal import Deal
 from domino.errors import IllegalMove
-from domino.geometry import End
+from domino.geometry import End, Placement
+from domino.layout import SumSixLayout, layout_of
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
 from domino.round import Round
+from domino.rules import LayoutKind
 from domino.simulate import format_report, simulate
 from domino.tiles import ALL_TILES, Tile, tile
 from domino.variants import find_variant
@@ -271,3 +274,75 @@ def test_simulate_counts_the_tiles_of_each_turn() -> None:
     assert mixed.ended_turns > 0
     assert "tiles per turn: " in format_report(mixed)
     assert "tiles per turn" not in format_report(simulate(find_variant("kozel").ruleset, 2, 1, 7))
+
+
+def test_in_shesterka_the_touching_halves_add_up_to_six() -> None:
+    """Worked by hand: 0-0 opens (ends 0, 0): only a tile with a 6 fits, offered on LEFT
+    alone (equal ends); 6-2 goes with its 6 inward and the end shows 2; then a 4 fits
+    there (4-1: the end shows 1) and a 6 on the right; 3-3 fits an end showing 3."""
+    layout = SumSixLayout()
+    layout.place(tile(0, 0), None)
+    assert layout.ends_for(tile(2, 6)) == (End.LEFT,)
+    assert layout.ends_for(tile(0, 1)) == ()
+    placed = layout.place(tile(2, 6), End.LEFT)
+    assert (placed.inner, placed.outer) == (6, 2)
+    assert layout.open_ends() == ((End.LEFT, 2), (End.RIGHT, 0))
+    assert layout.ends_for(tile(1, 4)) == (End.LEFT,)
+    assert layout.ends_for(tile(4, 6)) == (End.LEFT, End.RIGHT)
+    layout.place(tile(1, 4), End.LEFT)
+    layout.place(tile(3, 6), End.RIGHT)
+    assert layout.open_ends() == ((End.LEFT, 1), (End.RIGHT, 3))
+    assert layout.ends_for(tile(3, 3)) == (End.RIGHT,) and layout.ends_for(tile(5, 5)) == (
+        End.LEFT,
+    )
+    with pytest.raises(IllegalMove):
+        layout.place(tile(1, 1), End.LEFT)
+    assert layout_of(LayoutKind.SUM_SIX, layout.placements) == layout
+
+
+def test_a_shesterka_round_offers_only_the_tiles_that_make_six() -> None:
+    """Each play the round offers carries `6 - pip` of its end; a tile with only the
+    equal half is refused (C-4's match is not Шестерка's)."""
+    for seed in range(30):
+        match = Match.new(SHESTERKA, 2, seed)
+        seat = match.turn
+        assert seat is not None and match.round.opening_tile is not None
+        match.apply(Play(match.round.opening_tile), seat)
+        rnd = match.round
+        pips = dict(rnd.layout.open_ends())
+        for action in rnd.legal_actions():
+            if isinstance(action, Play):
+                assert action.end is not None and action.tile.has(6 - pips[action.end])
+        mover = rnd.turn
+        assert mover is not None
+        equal = [
+            t for t in rnd.hand(mover) if t.has(pips[End.LEFT]) and not t.has(6 - pips[End.LEFT])
+        ]
+        if equal and pips[End.LEFT] != 3 and pips[End.LEFT] == pips[End.RIGHT]:
+            with pytest.raises(IllegalMove):
+                rnd.apply(Play(equal[0], End.LEFT), mover)
+            return
+    raise AssertionError("no deal gave a tile with the equal half to refuse")
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([2, 3, 4]))
+def test_whole_shesterka_matches_keep_every_touching_pair_at_six(seed: int, players: int) -> None:
+    match = finished("shesterka", seed, players)
+    assert max(a.recorded for a in match.scores) >= match.ruleset.target
+    replayed = Match.new(SHESTERKA, players, seed)
+    for entry in match.log:
+        replayed.apply(entry.action, entry.seat)
+        if replayed.round_no == entry.round_no and isinstance(entry.action, Play):
+            placements = replayed.round.layout.placements
+            last = placements[-1]
+            if last.end is not None:
+                arm = [p for p in placements if p.end is last.end]
+                before = arm[-2].outer if len(arm) > 1 else _centre_side(placements[0], last.end)
+                assert before + last.inner == 6, (placements, last)
+    assert replayed.results == match.results
+
+
+def _centre_side(centre: Placement, end: End) -> int:
+    """The pip of the opening tile facing `end`: low LEFT, high RIGHT (`domino.layout`)."""
+    return centre.tile.low if end is End.LEFT else centre.tile.high

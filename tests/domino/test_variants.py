@@ -24,6 +24,7 @@ from domino.variants import (
     Kozel,
     Osel,
     SeaKozel,
+    Shesterka,
     Sport,
     ThreesAndFives,
     find_variant,
@@ -54,6 +55,7 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
         "dubli",
         "blitz",
         "cross",
+        "shesterka",
     ]
     assert [type(v) for v in VARIANTS] == [
         Kozel,
@@ -67,6 +69,7 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
         Dubli,
         Blitz,
         Cross,
+        Shesterka,
     ]
     for variant in VARIANTS:
         assert isinstance(variant, GameVariant)
@@ -193,7 +196,7 @@ def test_the_command_line_lists_the_games(capsys: pytest.CaptureFixture[str]) ->
     assert capsys.readouterr().out == (
         "kozel\tКозёл\nclassic\tКлассика\nsea_kozel\tМорской козёл\nosel\tОсёл\nsport\tСпортивное\n"
         "all_fives\tПятёрки\nthrees_and_fives\tТройки и пятёрки\nbergen\tБерген\ndubli\tДубли\n"
-            "blitz\tБлиц\ncross\tКрест\n"
+            "blitz\tБлиц\ncross\tКрест\nshesterka\tШестерка\n"
     )
 
 
