@@ -21,6 +21,7 @@ from domino.actions import (
     Played,
     parse_action,
 )
+from domino.ai.heuristic import MediumPlayer
 from domino.children import BLITZ, CROSS, SHESTERKA
 from domino.deal import Deal
 from domino.errors import IllegalMove
@@ -346,3 +347,17 @@ def test_whole_shesterka_matches_keep_every_touching_pair_at_six(seed: int, play
 def _centre_side(centre: Placement, end: End) -> int:
     """The pip of the opening tile facing `end`: low LEFT, high RIGHT (`domino.layout`)."""
     return centre.tile.low if end is End.LEFT else centre.tile.high
+
+
+def test_medium_lays_every_tile_that_fits_before_its_turn_passes() -> None:
+    """The medium level never ends a turn early (its docstring has the ladder's figures);
+    the hard level may, after searching."""
+    for seed in range(5):
+        match = Match.new(BLITZ, 4, seed)
+        medium = MediumPlayer(random.Random(seed))
+        while match.round_no == 1 and not match.over:
+            seat = match.turn
+            assert seat is not None
+            decision = medium.decide(match.view(seat))
+            assert decision.action is not END_TURN
+            match.apply(decision.action, seat)
