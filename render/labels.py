@@ -34,8 +34,10 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "winner": "Победа: {names}",
                 "went_out": "домино",
                 "went_out_of": "домино: {name}",
+                "went_out_by": "домино — {name}",
                 "fisherman": "рыбак",
                 "fish_of": "рыба, рыбак: {name}",
+                "fish_by": "рыба, рыбак — {name}",
                 "draw": "ничья",
                 "too_few": "меньше {n}: не пишется",
                 "empty": "стол пуст: первый ход",
@@ -79,8 +81,10 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "winner": "Winner: {names}",
                 "went_out": "domino",
                 "went_out_of": "domino: {name}",
+                "went_out_by": "domino — {name}",
                 "fisherman": "fisherman",
                 "fish_of": "fish, fisherman: {name}",
+                "fish_by": "fish, fisherman — {name}",
                 "draw": "draw",
                 "too_few": "under {n}: not written",
                 "empty": "empty table: first move",
@@ -115,6 +119,21 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
     }
 )
 
+_BLOCK_WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "en": MappingProxyType(
+            {
+                "fisherman": "block",
+                "fish_of": "blocked by {name}",
+                "fish_by": "blocked by {name}",
+            }
+        ),
+    }
+)
+"""The words for a blocked round (C-8 b) where they differ in the games that score in
+play (`GameVariant.scores_in_play`: All Fives, Threes and Fives, Bergen, Doubles): a
+block in English, as the bot's texts call it there; Russian says «рыба» in every game."""
+
 LOSERS: Mapping[str, Mapping[str, str]] = MappingProxyType(
     {
         "ru": MappingProxyType({"kozel": "Козёл", "osel": "Осёл"}),
@@ -140,6 +159,7 @@ NAMES: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "dubli": "Doubles",
                 "blitz": "Blitz",
                 "cross": "Cross",
+                "shesterka": "Sixes",
             }
         ),
     }
@@ -154,6 +174,16 @@ def _lang(lang: str) -> str:
 def word(key: str, lang: str = "ru", **values: object) -> str:
     """One of the pictures' words in `lang`, with `values` put in."""
     return _WORDS[_lang(lang)][key].format(**values)
+
+
+def game_word(view: MatchView, key: str, lang: str = "ru", **values: object) -> str:
+    """`word` as `view`'s game says it: a blocked round's words where the game scores in
+    play (`_BLOCK_WORDS`), else the words of every game."""
+    if view.ruleset.game.scores_in_play:
+        said = _BLOCK_WORDS.get(_lang(lang), {}).get(key)
+        if said is not None:
+            return said.format(**values)
+    return word(key, lang, **values)
 
 
 def variant_name(view: MatchView, lang: str = "ru") -> str:
@@ -256,32 +286,37 @@ def outcome(
     score: int | None = None,
     *,
     match_said: bool = False,
+    round_no: int | None = None,
 ) -> str:
-    """«домино: Маша» (C-8 a), «рыба, рыбак: Саша» (C-8 b), or for a round stopped by a
-    move that reached the match's target (F-6) the side and the `score` it reached,
-    «Маша + Оля набирают 256 — партия окончена», without its end where the picture says
-    that already (`match_said`)."""
-    name = names[ended.seat]
+    """«домино: Маша» (C-8 a), «рыба, рыбак: Саша» (C-8 b; in English «blocked by Sasha»
+    where the game scores in play, `game_word`), or for a round stopped by a move that
+    reached the match's target (F-6) the side and the `score` it reached, «Маша + Оля
+    набирают 256 — партия окончена», without its end where the picture says that
+    already (`match_said`). After the round's number (`round_no`) the name follows a
+    dash, so that the line has one colon: «Раунд 3: домино — Маша», «Раунд 3: рыба,
+    рыбак — Саша», «Раунд 3: Маша набирает 255»."""
     if ended.kind is OutcomeKind.REACHED:
         if score is None:
             raise RenderError("a round stopped at the match's target needs the score reached")
         side = view.side_of(ended.seat)
         key = "reached_by" if match_said else "reached_of"
         verb = _reaches(view, side, lang)
-        return word(key, lang, name=side_names(view, side, names), verb=verb, score=score)
-    if ended.kind is OutcomeKind.FISH:
-        return word("fish_of", lang, name=name)
-    return word("went_out_of", lang, name=name)
+        said = word(key, lang, name=side_names(view, side, names), verb=verb, score=score)
+    else:
+        kind = "fish" if ended.kind is OutcomeKind.FISH else "went_out"
+        form = "of" if round_no is None else "by"
+        said = game_word(view, f"{kind}_{form}", lang, name=names[ended.seat])
+    return said if round_no is None else word("round_of", lang, n=round_no) + said
 
 
 def outcome_tag(view: MatchView, ended: RoundOutcome, score: int, lang: str = "ru") -> str:
     """The word under the name of the side that ended the round: «домино» (C-8 a),
-    «рыбак» (C-8 b), «набирает 256» or for a pair «набирают 256» (F-6: the `score`
-    the side reached)."""
+    «рыбак» (C-8 b; in English «block» where the game scores in play), «набирает 256»
+    or for a pair «набирают 256» (F-6: the `score` the side reached)."""
     if ended.kind is OutcomeKind.REACHED:
         verb = _reaches(view, view.side_of(ended.seat), lang)
         return word("reached", lang, verb=verb, score=score)
-    return word("went_out" if ended.kind is OutcomeKind.WENT_OUT else "fisherman", lang)
+    return game_word(view, "went_out" if ended.kind is OutcomeKind.WENT_OUT else "fisherman", lang)
 
 
 def reached_score(view: MatchView, result: RoundResult) -> int:
@@ -315,6 +350,9 @@ def match_end(view: MatchView, names: Sequence[str], lang: str = "ru") -> str:
 
 
 def has_bazaar(view: MatchView) -> bool:
-    """Whether the deal left a bazaar (C-3: none with four players of seven tiles, as
-    in Спортивное): a picture does not count a bazaar the game never had."""
-    return view.ruleset.hand_size(view.players) * view.players < SET_SIZE
+    """Whether the deal left a bazaar anybody may draw from (C-3: none with four players
+    of seven tiles, as in Спортивное; Блиц shares out all 28, and with three the one
+    tile left lies face down for the whole round, C-6's reserve): a picture does not
+    count a bazaar the game never had."""
+    ruleset = view.ruleset
+    return SET_SIZE - ruleset.hand_size(view.players) * view.players > ruleset.bazaar_reserve

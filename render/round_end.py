@@ -1,14 +1,15 @@
 """A round's end in one picture: `render_round_end(view, names, ended, result, lang)`.
 
 Top to bottom: the score sheet's heading (the round, its outcome, the eggs), the table
-as the round ended, laid out as the table picture laid it (`table.plan_felt`: the
-last tile marked, a closed end's double face down, the open ends' numbers: a «рыба»
-shows why nothing fits), then one row per player or pair: the tiles left in each hand
-laid face up with what they count (their pip sum, C-9; where doubles count instead,
-B-1 and B-2, the doubles left), and the account before the round, the round's points
-and the account after it (K-8); where moves score in play, the round's points taken
-apart under them (F-3: «в игре +15 · за конец раунда +10»). The game and its target at
-the foot.
+as the round ended, laid out and marked as the table picture showed it
+(`table.plan_felt`, `table.just_laid`: the last tile marked, or where a turn lays
+several the last turn's; a closed end's double face down, the open ends' numbers: a
+«рыба» shows why nothing fits), then one row per player or pair: the tiles left in
+each hand laid face up with what they count (their pip sum, C-9; where doubles count
+instead, B-1 and B-2, the doubles left), and the account before the round, the round's
+points and the account after it (K-8); where moves score in play, the round's points
+taken apart under them (F-3: «в игре +15 · за конец раунда +10»). The game and its
+target at the foot.
 
 Only what the end of a round lays open is drawn: the table and the hands. The bazaar's
 tiles stay face down, so they are not drawn at all. The picture is `WIDTH` wide and
@@ -28,7 +29,7 @@ from domino.tiles import Tile
 from domino.views import MatchView, OutcomeKind, RoundResult, Scored
 from render import counts, draw, labels, scores, text
 from render.geometry import Orientation, Rect, RenderError
-from render.table import TABLE_AREA, draw_tiles, plan_felt
+from render.table import TABLE_AREA, draw_tiles, just_laid, plan_felt
 
 WIDTH = 1280
 MAX_HEIGHT = 1600
@@ -181,14 +182,15 @@ def _as_played(view: MatchView, ended: Round) -> MatchView:
 def _table(played: MatchView, names: Sequence[str], lang: str) -> Image.Image:
     """The tiles as the round ended, where the table picture laid them after its last
     move (`table.plan_felt`: a spinner's UP and DOWN arms run up and down, C-10; where
-    the open ends are summed each end's badge says what it counts, F-3), cut to the
+    the open ends are summed each end's badge says what it counts, F-3) and marked as
+    it marked them (`table.just_laid`), cut to the
     band of the felt they take (at least `_MIN_TABLE` tall): a short line leaves no
     empty felt. The notes on the felt are the table's, not drawn here."""
     layout = played.round.layout
     geometry, _ = plan_felt(played, names, lang)
     band = Image.new("RGB", (WIDTH, TABLE_AREA.y1), draw.FELT)
     ends = counts.end_counts(layout) if counts.sums_ends(played) else None
-    draw_tiles(band, draw.Pen(band), geometry, ends)
+    draw_tiles(band, draw.Pen(band), geometry, ends, just_laid(played))
     reach = 2 * geometry.unit + 12  # the open ends' numbers stand beyond the tiles
     top = max(TABLE_AREA.y0, min(box.rect.y0 for box in geometry.tiles) - reach)
     bottom = min(TABLE_AREA.y1, max(box.rect.y1 for box in geometry.tiles) + reach)

@@ -2,13 +2,14 @@
 
 Real seeded matches of every game played by the engine's computer players (Козёл,
 Классика, Морской козёл, Осёл with its spinner cross and ends closed by a face-down
-double, Спортивное with its turned tiles and pairs, Пятёрки and Тройки и пятёрки with the points
-scored in play, the ends' counts and a spinner laid off centre, Берген and Дубли whose
-hands count by their doubles, each round's points taken apart into those scored in play
-and those of its end), a few in English, plus hand-built
-layouts (`render.demo`) for what a game rarely shows: all 28 tiles in one line and a
-spinner cross (C-10). Writing the files is this module's job; the drawing functions
-themselves do no I/O.
+double, Спортивное with its turned tiles and pairs, Пятёрки and Тройки и пятёрки with
+the points scored in play, the ends' counts and a spinner laid off centre, Берген and
+Дубли whose hands count by their doubles and whose block English calls a block, each
+round's points taken apart into those scored in play and those of its end, Блиц and
+Крест whose turns lay several tiles, every tile of the last turn marked), a few in
+English, plus hand-built layouts (`render.demo`) for what a game rarely shows: all 28
+tiles in one line and a spinner cross (C-10). Writing the files is this module's job;
+the drawing functions themselves do no I/O.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 
+from domino.actions import Played
 from domino.geometry import End
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
@@ -28,7 +30,7 @@ from domino.views import Account, MatchView, OutcomeKind
 from render import counts, demo
 from render.round_end import render_round_end
 from render.scores import render_scores
-from render.table import render_table
+from render.table import just_laid, render_table
 
 NAMES = ("Маша", "Алексей", "Оля", "Серёга")
 ODD_NAMES = (
@@ -177,6 +179,19 @@ def _reached_end(key: str, players: int, seed: int, lang: str = "ru") -> bytes:
     return render_round_end(match.view(None), NAMES[:players], ended, result, lang)
 
 
+def _blocked_end(key: str, players: int, seed: int, lang: str = "ru") -> bytes:
+    """The first round of seeded matches of `key` that ended in a block (C-8 b), every
+    hand laid open: «blocked by …» in English where the game scores in play."""
+
+    def blocked(match: Match) -> bool:
+        return bool(match.results) and match.results[-1].outcome.kind is OutcomeKind.FISH
+
+    match = _first_position(find_variant(key).ruleset, players, blocked, range(seed, seed + 50))
+    result = match.results[-1]
+    ended = match.ended_round(result.round_no)
+    return render_round_end(match.view(None), NAMES[:players], ended, result, lang)
+
+
 def _reached_scores(key: str, players: int, seed: int, lang: str = "ru") -> bytes:
     match = _first_position(find_variant(key).ruleset, players, _reached, range(seed, seed + 50))
     return render_scores(match.view(None), NAMES[:players], None, lang)
@@ -187,6 +202,35 @@ def _scoring_table(
 ) -> bytes:
     ruleset = find_variant(key).ruleset.with_options(teams=players == 4)
     match = _first_position(ruleset, players, wanted, range(seed, seed + 50))
+    return render_table(match.view(None), NAMES[:players], lang)
+
+
+def _mid_turn(match: Match) -> bool:
+    """Section V: the seat to move has laid three tiles or more this turn and may lay
+    more, on a table that holds tiles laid in earlier turns too."""
+    view = match.view(None)
+    marked = just_laid(view)
+    history = view.round.history
+    return (
+        len(marked) >= 3
+        and len(view.round.layout.placements) > len(marked)
+        and bool(history)
+        and isinstance(history[-1], Played)
+        and history[-1].seat == view.round.turn
+    )
+
+
+def _four_arms(match: Match) -> bool:
+    """A cross from the first double (Крест) with tiles on all four of its arms."""
+    layout = match.view(None).round.layout
+    return sum(1 for _, arm in layout.arms if arm) == 4
+
+
+def _table_at(
+    key: str, players: int, wanted: Callable[[Match], bool], seed: int, lang: str = "ru"
+) -> bytes:
+    """The table at the first position of seeded matches of `key` that is `wanted`."""
+    match = _first_position(find_variant(key).ruleset, players, wanted, range(seed, seed + 50))
     return render_table(match.view(None), NAMES[:players], lang)
 
 
@@ -266,6 +310,17 @@ def samples() -> Iterator[tuple[str, Callable[[], bytes]]]:
     )
     yield "round_end_dubli.png", partial(_round_end, dubli, 4, 82, 1)
     yield "round_end_dubli_reached.png", partial(_reached_end, "dubli", 3, 83)
+    yield "round_end_bergen_block_en.png", partial(_blocked_end, "bergen", 2, 84, "en")
+    blitz = find_variant("blitz").ruleset
+    cross = find_variant("cross").ruleset
+    yield "table_blitz_turn.png", partial(_table_at, "blitz", 2, _mid_turn, 90)
+    yield "table_blitz_3_en.png", partial(_table_at, "blitz", 3, _mid_turn, 91, "en")
+    yield "table_blitz_4.png", partial(_table_at, "blitz", 4, _mid_turn, 92)
+    yield "table_cross.png", partial(_table_at, "cross", 3, _four_arms, 93)
+    yield "table_cross_2_en.png", partial(_table_at, "cross", 2, _four_arms, 94, "en")
+    yield "round_end_blitz.png", partial(_round_end, blitz, 2, 95, 1)
+    yield "round_end_cross_en.png", partial(_round_end, cross, 4, 96, 1, "en")
+    yield "scores_blitz_end_en.png", partial(_scores, blitz, 3, 97, None, "en")
 
 
 def main(argv: list[str]) -> int:

@@ -99,15 +99,22 @@ def draw_heading(
         end = labels.match_end(view, names, lang)
         lines.append((end, draw.RECORDED if view.losers else draw.GOOD))
     if result is not None:
-        prefix = labels.word("round_of", lang, n=result.round_no) if view.over else ""
         score = labels.reached_score(view, result)
-        outcome = labels.outcome(view, result.outcome, names, lang, score, match_said=view.over)
+        outcome = labels.outcome(
+            view,
+            result.outcome,
+            names,
+            lang,
+            score,
+            match_said=view.over,
+            round_no=result.round_no if view.over else None,
+        )
         game = view.ruleset.game
         if game.drawn(result):
             outcome += f" · {labels.word('draw', lang)}"
         elif game.too_few(result):
             outcome += f" · {labels.word('too_few', lang, n=game.min_written)}"
-        lines.append((prefix + outcome, draw.TURN))
+        lines.append((outcome, draw.TURN))
     y = 100
     for label, colour in lines[:2]:
         draw.write(pen, (48, y), label, 30, colour, bold=True, max_width=WIDTH - 96)

@@ -1,12 +1,14 @@
 """The table as a picture for the group chat: `render_table(view, names) -> bytes`.
 
 Drawn from what everybody may see (the public view): the played tiles (a double laid
-face down to close its end, O-3, as a tile back with a lock), the number of tiles in
-each hand (as face-down tiles and a number), the bazaar where the game has one, whose
-turn, the points, and before the first tile of Спортивное the tile each seat turned
-(S-2). Where moves score as they are played (F-3) each open end's badge says what it
-counts, and notes on the felt give the points of the move just played and the sum of
-the ends (`plan_felt`). A seat's own view may be passed too; its hand is never drawn.
+face down to close its end, O-3, as a tile back with a lock; the last one marked, or
+where a turn lays several, section V, every tile of the last turn: `just_laid`), the
+number of tiles in each hand (as face-down tiles and a number), the bazaar where the
+game has one to draw from, whose turn, the points, and before the first tile of
+Спортивное the tile each seat turned (S-2). Where moves score as they are played (F-3)
+each open end's badge says what it counts, and notes on the felt give the points of
+the move just played and the sum of the ends (`plan_felt`). A seat's own view may be
+passed too; its hand is never drawn.
 
 Format: an 8-bit palette PNG (`draw.encode_png`). Measured with `bench/render.py` on
 the full 28-tile table with four players (1280x860 px, 2-core machine): 18 KB and
@@ -21,11 +23,12 @@ the picture is mostly flat colour, so the table is a PNG.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from PIL import Image
 
+from domino.actions import Closed, Ended, Knocked, Played
 from domino.geometry import End
 from domino.tiles import Tile
 from domino.views import MatchView
@@ -69,7 +72,7 @@ def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> byt
     geometry, notes = plan_felt(view, names, lang)
     if geometry.tiles:
         ends = counts.end_counts(view.round.layout) if counts.sums_ends(view) else None
-        draw_tiles(canvas, pen, geometry, ends)
+        draw_tiles(canvas, pen, geometry, ends, just_laid(view))
     else:
         centre = TABLE_AREA.centre
         draw.write(pen, centre, labels.word("empty", lang), 34, draw.FELT_TEXT, anchor="mm")
@@ -309,34 +312,64 @@ def _hand(
     )
 
 
+def just_laid(view: MatchView) -> frozenset[int]:
+    """The tiles (their `Placement.seq`) the table marks as just laid: the last one; where
+    a mover lays several tiles a turn (section V: Блиц, Крест; `GameVariant.many_per_turn`)
+    every tile of the turn in progress or just ended, so that the group sees what the
+    turn laid: the last mover's run of `Played` events back to another seat's event, or
+    to its own `Ended` or `Knocked` that ended an earlier turn. A table whose history
+    does not lay its tiles (a hand-built view) marks its last tile."""
+    placements = view.round.layout.placements
+    if not placements:
+        return frozenset()
+    history = view.round.history
+    laying = [event for event in history if isinstance(event, Played | Closed)]
+    if not view.ruleset.game.many_per_turn or len(laying) != len(placements):
+        return frozenset({placements[-1].seq})
+    run, mover = 0, laying[-1].seat
+    for event in reversed(history):
+        if run and (event.seat != mover or isinstance(event, Ended | Knocked)):
+            break
+        run += isinstance(event, Played | Closed)
+    return frozenset(placement.seq for placement in placements[-run:])
+
+
 def draw_tiles(
     canvas: Image.Image,
     pen: draw.Pen,
     geometry: TableGeometry,
     end_counts: Mapping[End, int | None] | None = None,
+    marked: Collection[int] | None = None,
 ) -> None:
-    """The played tiles where `geometry` puts them, the last one marked (a warm face and
-    a ring), a closed end's double face down (O-3), and each open end's number: its pip,
-    or where the game scores in play what it counts (`end_counts`, F-3), an end that
-    counts nothing (an empty arm of the spinner) on a muted badge."""
+    """The played tiles where `geometry` puts them, those just laid (`marked`, by
+    `Placement.seq`: default the last; `just_laid`) each with a warm face and a ring
+    unless the table holds one tile only, a closed end's double face down (O-3), and
+    each open end's number: its pip, or where the game scores in play what it counts
+    (`end_counts`, F-3), an end that counts nothing (an empty arm of the spinner) on a
+    muted badge."""
     u = geometry.unit
-    last = max(box.placement.seq for box in geometry.tiles)
+    if marked is None:
+        marked = {max(box.placement.seq for box in geometry.tiles)}
+    if len(geometry.tiles) < 2:
+        marked = set()
+    ringed: list[Rect] = []
     for box in geometry.tiles:
         first, second = (half.pip for half in box.halves)
-        is_last = box.placement.seq == last and len(geometry.tiles) > 1
+        is_marked = box.placement.seq in marked
         if box.placement.closed:  # O-3: face down, its end closed for good
             sprite = draw.closed_sprite(u, box.orientation)
         else:
-            sprite = draw.tile_sprite(first, second, u, box.orientation, last=is_last)
+            sprite = draw.tile_sprite(first, second, u, box.orientation, last=is_marked)
         draw.paste(canvas, sprite, box.rect.x0, box.rect.y0)
-        if is_last:
-            r = box.rect
-            pen.rounded_rectangle(
-                (r.x0 - 3, r.y0 - 3, r.x1 + 3, r.y1 + 3),
-                radius=max(4, u // 2),
-                outline=draw.LAST_RING,
-                width=4,
-            )
+        if is_marked:
+            ringed.append(box.rect)
+    for r in ringed:  # after every tile, so that a turn's neighbouring tiles keep their rings
+        pen.rounded_rectangle(
+            (r.x0 - 3, r.y0 - 3, r.x1 + 3, r.y1 + 3),
+            radius=max(4, u // 2),
+            outline=draw.LAST_RING,
+            width=4,
+        )
     for mark in geometry.ends:
         (cx, cy), diameter = _badge_place(geometry, mark)
         if end_counts is None:
