@@ -321,6 +321,9 @@ def samples() -> Iterator[tuple[str, Callable[[], bytes]]]:
     yield "round_end_blitz.png", partial(_round_end, blitz, 2, 95, 1)
     yield "round_end_cross_en.png", partial(_round_end, cross, 4, 96, 1, "en")
     yield "scores_blitz_end_en.png", partial(_scores, blitz, 3, 97, None, "en")
+    shesterka = find_variant("shesterka").ruleset
+    yield "table_shesterka.png", partial(_table, shesterka, 3, 98, 1, 9)
+    yield "round_end_shesterka_en.png", partial(_round_end, shesterka, 2, 99, 1, "en")
 
 
 def main(argv: list[str]) -> int:
