@@ -107,6 +107,7 @@ class MoveKind(StrEnum):
     CHOOSE_DOUBLES = "md"  # show every way to lay several doubles at once
     CHOOSE_CLOSE = "mc"  # show every end a double may close
     HINT = "h"  # «💡 Подсказка»: the computer's choice for the turn, to the presser (issue 14)
+    END_TURN = "t"  # «✔️ Сходить»: end a turn of several tiles (section V: Блиц, Крест)
 
 
 class HandMenu(StrEnum):

@@ -17,6 +17,15 @@ applied twice.
 A new turn replaces the game's task; the settings apply from the next turn, since a
 running turn keeps the deadline it started with.
 
+Choice (section V: Блиц, Крест, where a turn lays any number of tiles): a turn of
+several tiles is one turn with one deadline, the one it began with; each tile laid
+moves the deadline on to the new move number (`carried_deadline`, stored with the move
+as any deadline is) without giving the person more time, so a long turn cannot stretch
+the table's wait to a limit per tile, and a warning already given stays given. A turn
+whose time runs out after a tile was laid just ends there, without a strike
+(`bot.usecases.play.Playing.time_out`). A draw from the bazaar (C-6) still starts the
+clock afresh, as in every game: the drawn tile is a new position to think over.
+
 Lobbies nobody starts close by themselves (issue 11, item 5): a new lobby gets a
 deadline from the group's `lobby_timeout` (times `scale`), stored with the game
 (`games.lobby_deadline`); `follow` arms one task per lobby, also after a restart, which
@@ -149,6 +158,9 @@ class TurnTimers:
         if turn is None:
             return None
         match, _ = turn
+        carried = carried_deadline(game.turn_deadline, match)
+        if carried is not None:
+            return carried
         seconds = turn_seconds(self.settings.of(game.chat_id).turn_timer, match)
         if seconds is None:
             return None
@@ -186,6 +198,19 @@ class TurnTimers:
         running = self._clocks.get(game.id)
         if running is not None and running.move == move and running.seat == seat:
             return  # the same turn (another change, such as a notice): its deadline stands
+        if (
+            running is not None
+            and running.seat == seat
+            and match.round.mid_turn
+            and turn_start(match) <= running.move < move
+        ):
+            # Section V: another tile of the same turn; the turn's deadline stands.
+            clock = dataclasses.replace(running, move=move)
+            stored = game.turn_deadline
+            persist = stored is None or stored.move != move
+            self._clocks[game.id] = clock
+            self._replace_task(game.id, self._run(clock, persist))
+            return
         now = self.clock()
         stored = self._stored.pop(game.id, None)
         if game.turn_deadline is not None and game.turn_deadline.move == move:
@@ -220,7 +245,11 @@ class TurnTimers:
             if persist:
                 await self._persist(clock)
             await self._sleep_until(clock.warn_at)
-            if self._clocks.get(game_id) is clock and self.clock() < clock.deadline:
+            if (
+                not clock.warned
+                and self._clocks.get(game_id) is clock
+                and self.clock() < clock.deadline
+            ):
                 self._clocks[game_id] = dataclasses.replace(clock, warned=True)
                 game = self._games.get(game_id)
                 if game is not None:
@@ -274,6 +303,31 @@ class TurnTimers:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
         self._lobby_tasks.clear()
+
+
+def turn_start(match: Match) -> int:
+    """The move number the turn in progress began at: the seat to move's own last
+    entries in the round's log belong to its turn (its draws from the bazaar, C-6, the
+    tiles of a turn of several, section V), since every turn leaves at least one entry."""
+    entries = match.log
+    start = len(entries)
+    while start > 0:
+        entry = entries[start - 1]
+        if entry.round_no != match.round_no or entry.seat != match.turn:
+            break
+        start -= 1
+    return start
+
+
+def carried_deadline(deadline: TurnDeadline | None, match: Match) -> TurnDeadline | None:
+    """Section V: in the middle of a turn of several tiles (`Round.mid_turn`), the
+    turn's deadline as stored for an earlier move of the same turn, moved on to the
+    move `match` now stands at (same moment, same limit); None elsewhere."""
+    if deadline is None or match.turn is None or not match.round.mid_turn:
+        return None
+    if not turn_start(match) <= deadline.move < len(match.log):
+        return None
+    return dataclasses.replace(deadline, move=len(match.log))
 
 
 def timer_in_force(timer: TurnTimer, game: GameVariant) -> TurnTimer:

@@ -4,7 +4,8 @@ item 7).
 Telegram notifies nobody of an edit, and the hand is a message edited in place, so a
 person not watching the chat learns of their turn only when its time runs out. When a
 person's turn STARTS (the turn passes to their seat, or a round starts with them
-leading; drawing from the bazaar keeps the same turn) and is still theirs after
+leading; drawing from the bazaar keeps the same turn, and so do the tiles of a turn of
+several in Блиц and Крест) and is still theirs after
 `after` seconds (TURN_NOTICE_AFTER; someone watching and pressing at once gets
 nothing), a short message goes to their private chat, which notifies them; it is
 deleted as soon as that turn ends (their move, a timeout, a takeover, the round's or
@@ -39,7 +40,7 @@ from bot.i18n import Lang, t
 from bot.lru import Lru
 from bot.outgoing import Lane, Outgoing
 from bot.people import People, Person
-from domino.actions import Draw
+from bot.timers import turn_start
 from storage import repo
 from storage import turn_notices as store
 from storage.db import Database
@@ -57,7 +58,8 @@ Sleep = Callable[[float], Awaitable[None]]
 @dataclass(frozen=True, slots=True)
 class Turn:
     """A person's turn: `seat` of game `game_id` to move in round `round_no`, since the
-    match's move number `start` (draws from the bazaar keep the turn)."""
+    match's move number `start` (draws from the bazaar keep the turn, and so do the tiles
+    laid in a turn of several, section V: `bot.timers.turn_start`)."""
 
     game_id: int
     round_no: int
@@ -75,16 +77,7 @@ def turn_of(game: GameRecord) -> Turn | None:
     seat = game.seats[match.turn]
     if seat.user_id is None or seat.by_computer:
         return None
-    entries = match.log
-    start = len(entries)
-    while start > 0:
-        entry = entries[start - 1]
-        if entry.round_no != match.round_no or entry.seat != match.turn:
-            break
-        if not isinstance(entry.action, Draw):
-            break
-        start -= 1
-    return Turn(game.id, match.round_no, match.turn, start, seat.user_id)
+    return Turn(game.id, match.round_no, match.turn, turn_start(match), seat.user_id)
 
 
 @dataclass(eq=False)

@@ -388,13 +388,20 @@ class Match:
 
     def take_turn(self, seat: int, player: Player) -> None:
         """One whole turn of `seat` as `player` chooses it: its draws (C-6, the turn stays
-        with the drawer) and then the play or the knock (C-7) that passes the turn.
-        What a person whose time ran out gets. `MatchOver` or `NotYourTurn` if `seat`
-        is not to move (the latter from `player`, which has nothing to choose from)."""
+        with the drawer), the play or the knock (C-7) that passes the turn, and where a
+        turn lays several tiles (section V) each further tile or `EndTurn` until the turn
+        passes or the round ends (every such action lays a tile or ends the turn, so this
+        ends). What a person whose time ran out gets. `MatchOver` or `NotYourTurn` if
+        `seat` is not to move (the latter from `player`, which has nothing to choose from)."""
         self._refuse_when_over()
+        round_no = self._round_no
         action = player.choose(self.view(seat))
         self.apply(action, seat)
-        while isinstance(action, Draw):
+        while (
+            not self._over
+            and self._round_no == round_no
+            and (isinstance(action, Draw) or self._round.mid_turn)
+        ):
             action = player.choose(self.view(seat))
             self.apply(action, seat)
 

@@ -16,6 +16,9 @@ variant-all_fives = All Fives
 variant-threes_and_fives = Threes and Fives
 variant-bergen = Bergen
 variant-dubli = Doubles (Dubli)
+variant-blitz = Blitz
+variant-cross = Cross
+variant-shesterka = Sixes
 term-fish = fish (blocked)
 term-goat = goat
 term-bazaar = boneyard
@@ -64,6 +67,8 @@ table-over = The match is over.
 table-team_score = { "   " }pair { $names }: { $score }
 table-bazaar = boneyard: { $n }
 table-ends = open ends: { $ends }
+# Sixes: an end and the half that makes 6 with it (a tile with that half goes there).
+table-end_wanted = { $pip } (takes a { $wanted })
 # F-3, in games that score the sum of the open ends: each end as it counts («6+6»: a
 # double across an end counts both halves) and their sum, $count.
 table-ends_sum = open ends: { $ends } = { $count }
@@ -87,6 +92,9 @@ event-knocked-all_fives = { $name } knocks
 event-knocked-threes_and_fives = { $name } knocks
 event-knocked-bergen = { $name } knocks
 event-knocked-dubli = { $name } knocks
+event-knocked-blitz = { $name } knocks
+event-knocked-cross = { $name } knocks
+event-knocked-shesterka = { $name } knocks
 # A play that scored during the game (F-3): the points it made, never the tile.
 event-scored = { $name } plays a tile: +{ $points }
 # $n: the doubles laid in one turn (2 to 4).
@@ -94,6 +102,13 @@ event-doubles = { $name } lays { $n } { $n ->
     [one] double
    *[other] doubles
 }
+# $n: the tiles one player laid in one turn (Blitz, Cross: any number a turn; 2 and more).
+event-tiles = { $name } plays { $n } { $n ->
+    [one] tile
+   *[other] tiles
+}
+# A turn of several tiles ended with «✔️ End turn», when its tiles are not in the caption.
+event-ended = { $name } ends the turn
 event-closed = { $name } closes an end
 # $n: the ends closed by a face-down double.
 table-closed = 🔒 { $n ->
@@ -139,6 +154,13 @@ btn-choose_doubles = { $n ->
    *[other] ⏩ Several doubles at once
 }
 btn-choose_close = 🔒 Close an end with a double
+# Blitz, Cross: ends a turn of several tiles (a tile laid, another may follow).
+btn-end_turn = ✔️ End turn
+# $n: the tiles the player laid so far in the turn in progress (Blitz, Cross).
+hand-mid_turn = You have played { $n } { $n ->
+    [one] tile
+   *[other] tiles
+} this turn. Play another or press “✔️ End turn”.
 btn-close_end = 🔒 Close { $end } with { $tile }
 
 ## Announcements in the group.
@@ -225,7 +247,7 @@ lobby-already_open = A game is already gathering players in this chat: press “
 lobby-already_running = A game is already running in this chat. Finish it or /cancel it.
 lobby-you_play_elsewhere = You are already playing in “{ $chat }”. Finish there or /leave.
 start-welcome =
-    👋 Hi! I run domino games in group chats: Kozel, Classic, Sea Kozel, Osel, Sport dominoes, All Fives, Threes and Fives, Bergen and Doubles.
+    👋 Hi! I run domino games in group chats: Kozel, Classic, Sea Kozel, Osel, Sport dominoes, All Fives, Threes and Fives, Bergen, Doubles, Blitz, Cross and Sixes.
     Add me to a group and send /domino there (or name the game: /domino osel). Your tiles will arrive here.
     Rules: /rules · help: /help
 start-joined = ✅ You have a seat in “{ $chat }”. Your tiles will arrive here once it starts.
@@ -360,6 +382,40 @@ rules-dubli =
     • Laying a double scores 1. Both ends showing the same number after your move score 1; a double at one end and the same number at the other 2. They add up: 5|5 on a 5 while the other end shows 5 scores 1 + 2 = 3.
     • Going out scores 2. At the round's end everyone left with tiles but no double scores 1.
     • The match ends as soon as someone reaches { $target }, even in the middle of a round.
+rules-blitz =
+    <b>Blitz</b>, a children's game: whoever first reaches { $target } { $target ->
+        [one] point
+       *[other] points
+    } wins.
+    • 2–4 players, and all the tiles are shared out: two get 14 each, four get 7, three get 9 and the one left over stays face down all round. No boneyard. Four may play in pairs.
+    • The first round is led by whoever holds 0|0 (else 1|1, … 6|6). Each later round is led by the winner of the one before, with any tile.
+    • Lay a tile on an end with the same number. A turn may lay any number of tiles one after another, each on any end as the table then stands. Done? Press “✔️ End turn”; once nothing more fits, the turn passes by itself.
+    • Cannot play: knock.
+    • Whoever goes out first wins the round and scores all the pips in the opponents' hands.
+    • Fish, when nobody can play: the player with the fewest pips wins the round and scores the opponents' pips minus their own. A tie for the fewest scores nobody.
+rules-cross =
+    <b>Cross</b>, a children's game: whoever first reaches { $target } { $target ->
+        [one] point
+       *[other] points
+    } wins.
+    • 2–4 players, 7 tiles each; the rest is the boneyard (four leave none). Four may play in pairs.
+    • The first round is led by whoever holds 0|0 (else 1|1, … 6|6; with no doubles dealt, the lowest tile). Each later round is led by the winner of the one before, with any tile.
+    • The first double laid is the centre of the cross: once tiles lie on both its sides, tiles are laid above and below it too.
+    • Lay a tile on an end with the same number. A turn may lay any number of tiles one after another, each on any open end. Done? Press “✔️ End turn”; once nothing more fits, the turn passes by itself.
+    • Cannot play: draw until a tile fits; boneyard empty: knock.
+    • Whoever goes out first wins the round and scores all the pips in the opponents' hands.
+    • Fish, when nobody can play: the player with the fewest pips wins the round and scores the opponents' pips minus their own. A tie for the fewest scores nobody.
+rules-shesterka =
+    <b>Sixes</b>, a children's game: whoever first reaches { $target } { $target ->
+        [one] point
+       *[other] points
+    } wins.
+    • 2–4 players, 7 tiles each; the rest is the boneyard (four leave none). Four may play in pairs.
+    • The first round is led by whoever holds 0|0 (else 1|1, … 6|6; with no doubles dealt, the lowest tile). Each later round is led by the winner of the one before, with any tile.
+    • Halves that touch add up to 6: an end showing 2 takes a tile with a 4, a 3 takes a 3, a 0 takes a 6 and a 6 a blank; the end then shows the tile's other half. Doubles lie across.
+    • One tile a turn. If nothing fits, draw from the boneyard until a tile fits; boneyard empty: knock.
+    • Whoever goes out first wins the round and scores all the pips in the opponents' hands.
+    • Fish, when nobody can play: the player with the fewest pips wins the round and scores the opponents' pips minus their own. A tie for the fewest scores nobody.
 btn-rules_current = 📖 { $game }
 alert-rules_unknown = There are no such rules: choose a game with a button under the message.
 help-group =
@@ -372,7 +428,7 @@ help-group =
     /settings — group settings: language, default game, turn timer, when an unstarted game closes, hints (admins change them)
     /top — the group's leaderboard · /stats — my stats · /history — the last matches
 help-private =
-    Your tiles arrive here: press a ✅ tile to play it.
+    Your tiles arrive here: press a ✅ tile to play it. In Blitz and Cross a turn may lay several tiles one after another; ✔️ End turn ends it.
     💡 Hint — the strong computer's move (shown to you alone, one a turn).
     /hand — send my hand again
     /leave — leave the game
@@ -700,6 +756,9 @@ loser-all_fives = Loss: { $names }.
 loser-threes_and_fives = Loss: { $names }.
 loser-bergen = Loss: { $names }.
 loser-dubli = Loss: { $names }.
+loser-blitz = Loss: { $names }.
+loser-cross = Loss: { $names }.
+loser-shesterka = Loss: { $names }.
 
 ## «💡 Подсказка» (issue 14): the computer's choice for the turn, to the presser only;
 ## the group's switch in /settings; the count in /stats.
@@ -749,6 +808,8 @@ hint-reason-search = the best move over { $worlds } { $worlds ->
     [osel] chance of ending up the donkey
    *[other] chance to win the match
 }: { $chance }%
+# «✔️ End turn» advised for a reason that speaks of a tile laid: why the turn ends here.
+hint-end_turn = the other tiles are better kept for later turns
 alert-hint_stale = This move has been made: its hint is no longer needed.
 alert-hints_off = Hints are switched off in this group (/settings).
 answer-hint_too_fast = Your hint is on its way: press again in a moment.

@@ -25,7 +25,7 @@ from bot.presenter.common import (
     variant_name,
 )
 from bot.presenter.table import has_bazaar, listed_ends, result_lines
-from domino.actions import Action, Close, Draw, Knock, Play, PlayDoubles
+from domino.actions import Action, Close, Draw, EndTurn, Knock, Play, PlayDoubles, Played
 from domino.geometry import End
 from domino.layout import layout_of
 from domino.tiles import Tile
@@ -92,6 +92,9 @@ def hand_text(
             lines.append(f"🥚 +{view.eggs}")
         return "\n".join(lines)
     lines.append(t("hand.your_turn", lang))
+    laid = laid_this_turn(view)
+    if laid:
+        lines.append(t("hand.mid_turn", lang, n=laid))
     if drew:
         lines.append(t("hand.drew", lang, tiles=", ".join(tile_label(x) for x in drew)))
     lines.append(ends_text(view, lang) or empty_table_text(view, lang))
@@ -100,6 +103,25 @@ def hand_text(
     if view.eggs:
         lines.append(f"🥚 +{view.eggs}")
     return "\n".join(lines)
+
+
+def laid_this_turn(view: MatchView) -> int:
+    """Section V (Блиц, Крест): the tiles the viewer laid in the turn still in progress,
+    where they may lay another or end the turn («✔️ Сходить» is among their legal
+    actions); 0 otherwise. A turn's events are the seat's own last ones in the round."""
+    rnd = view.round
+    if (
+        rnd.seat is None
+        or rnd.turn != rnd.seat
+        or not any(isinstance(a, EndTurn) for a in rnd.legal)
+    ):
+        return 0
+    laid = 0
+    for event in reversed(rnd.history):
+        if not isinstance(event, Played) or event.seat != rnd.seat:
+            break
+        laid += 1
+    return laid
 
 
 def ends_text(view: MatchView, lang: Lang) -> str | None:
@@ -250,7 +272,8 @@ def hand_keyboard(
     hints: bool = False,
 ) -> InlineKeyboardMarkup | None:
     """Tiles as buttons: playable ones marked on the player's turn; draw or knock when
-    those are the legal actions. Where the game allows them, one button opens the ways
+    those are the legal actions, «✔️ Сходить» in the middle of a turn of several tiles
+    (section V: Блиц, Крест). Where the game allows them, one button opens the ways
     to lay several doubles at once (M-3, O-2) and one the ends a double may close (O-3).
     `choosing` shows a choice instead of the tiles: the ends for that tile, or the menu.
     `hints` (the group allows them, issue 14): on the player's turn a last row
@@ -260,7 +283,8 @@ def hand_keyboard(
 
     Every legal action is reachable by exactly one path of presses: a play by its tile
     (then its end, when it fits several), several doubles and a closing double from
-    their menus, a draw or knock by its button; a choice has a way back to the tiles."""
+    their menus, a draw, knock or end of the turn by its button; a choice has a way back
+    to the tiles."""
     rnd = view.round
     if view.over or rnd.turn is None:
         return None
@@ -351,6 +375,9 @@ def hand_keyboard(
     if any(isinstance(a, Knock) for a in rnd.legal):
         # The knock's own name in the game: «Стучу», «Пас» in Спортивное (S-3).
         extra.append(button(t("btn.knock", lang, game=game.key.value), MoveKind.KNOCK))
+    if any(isinstance(a, EndTurn) for a in rnd.legal):
+        # Section V: a tile laid this turn, more may follow; this ends the turn.
+        extra.append(button(t("btn.end_turn", lang), MoveKind.END_TURN))
     if extra:
         rows.append(extra)
     if hints and rnd.turn == rnd.seat and rnd.legal:
@@ -375,7 +402,7 @@ def _tile_points(
 def action_text(view: MatchView, action: Action, lang: Lang) -> str:
     """A move in the words of the hand's own buttons: «5|5 на ⬅️ 3» (a tile on an end),
     «5|5» (the round's first tile), «3|3 ⬅️ + 5|5 ➡️», «🔒 Закрыть …», «🎲 Взять из
-    базара», «✊ Стучу» / «🤚 Пас». `view` is the position the move is for."""
+    базара», «✊ Стучу» / «🤚 Пас», «✔️ Сходить». `view` is the position the move is for."""
     if isinstance(action, Play):
         if action.end is None:
             return tile_label(action.tile)
@@ -388,6 +415,8 @@ def action_text(view: MatchView, action: Action, lang: Lang) -> str:
         )
     if isinstance(action, Draw):
         return t("btn.draw", lang)
+    if isinstance(action, EndTurn):
+        return t("btn.end_turn", lang)
     return t("btn.knock", lang, game=view.ruleset.game.key.value)
 
 
@@ -398,13 +427,27 @@ def hint_text(
     one-line reason, «💡 5|5 на ⬅️ 3 — дубль лучше сбросить пораньше». The reason is the
     text `hint.reason.<reason>` (`domino.ai.REASONS`) with its numbers and the game's
     key (a chance reads as the game counts: to stay козёл, or to win); a reason this
-    version has no text for, or whose numbers do not fit its text, leaves the move alone."""
+    version has no text for, or whose numbers do not fit its text, leaves the move alone.
+
+    «✔️ Сходить» (section V) keeps only the reasons that tell why the table and the hand
+    are best left as they are (`END_TURN_REASONS`); one that speaks of a tile laid
+    (a heavy tile, a double, going out) would not fit it, and `hint.end_turn` says
+    instead that the other tiles are best kept for later turns."""
     move = action_text(view, action, lang)
+    if isinstance(action, EndTurn) and reason not in END_TURN_REASONS:
+        return t("hint.shown", lang, move=move, reason=t("hint.end_turn", lang))
     try:
         why = t(f"hint.reason.{reason}", lang, **args, game=view.ruleset.game.key.value)
     except KeyError:
         return t("hint.move_only", lang, move=move)
     return t("hint.shown", lang, move=move, reason=why)
+
+
+END_TURN_REASONS = frozenset(
+    ("keep_suits", "block", "block_leader", "avoid_fish", "search", "safe_ends")
+)
+"""The reasons of `domino.ai.REASONS` that also tell why a turn of several tiles is best
+ended now: what is kept in hand, the ends left to the others, a fish avoided, a search."""
 
 
 def doubles_where(action: PlayDoubles) -> str:

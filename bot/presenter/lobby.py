@@ -29,7 +29,7 @@ PLAYABLE = tuple(game.key.value for game in VARIANTS)
 """The keys of the games the bot offers (`GameVariant.key`), in the lobby's order: every
 game of `domino.variants.VARIANTS`, since the hand keyboard (`bot.presenter.hand`)
 offers every kind of move the engine has (a play, several doubles at once, closing an
-end, draw, knock or pass)."""
+end, draw, knock or pass, the end of a turn of several tiles)."""
 
 
 def playable_games() -> tuple[GameVariant, ...]:

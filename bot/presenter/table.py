@@ -19,10 +19,12 @@ from dataclasses import dataclass
 
 from bot.i18n import Lang, t
 from bot.presenter.common import score_line, score_text, short_name, side_names, variant_name
-from domino.actions import Closed, Drew, Event, Knocked, Played
+from domino.actions import Closed, Drew, Ended, Event, Knocked, Played
 from domino.geometry import End
-from domino.layout import new_layout
+from domino.layout import SumSixLayout, new_layout
+from domino.rules import LayoutKind
 from domino.tiles import SET_SIZE
+from domino.variants import find_variant
 from domino.views import LayoutView, MatchView, OutcomeKind, RoundResult
 
 _SIDES = (End.LEFT, End.RIGHT)
@@ -31,7 +33,8 @@ _SIDES = (End.LEFT, End.RIGHT)
 @dataclass(frozen=True, slots=True)
 class Shown:
     """One line of the caption's recent moves: an event, how many plays by the same
-    seat it stands for (several doubles laid in one turn, M-3 and O-2, are one move),
+    seat it stands for (several doubles laid in one turn, M-3 and O-2, are one move, and
+    so are the tiles of a turn of several in Блиц and Крест, section V),
     how many times in a row the seat made that same move (`times`: tiles drawn one after
     another, «берёт из базара ×3»), and the points those plays scored as they were
     played (F-3; 0 in other games)."""
@@ -55,7 +58,8 @@ def _move_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) ->
     name = short_name(names[event.seat])
     if isinstance(event, Played):
         if shown.plays > 1:  # no game that scores during play lays several at once
-            return t("event.doubles", lang, name=name, n=shown.plays)
+            several = "event.tiles" if find_variant(game_key).many_per_turn else "event.doubles"
+            return t(several, lang, name=name, n=shown.plays)
         if shown.points:
             return t("event.scored", lang, name=name, points=shown.points)
         return t("event.played", lang, name=name)
@@ -63,6 +67,8 @@ def _move_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) ->
         return t("event.closed", lang, name=name)
     if isinstance(event, Knocked):
         return t(f"event.knocked.{game_key}", lang, name=name)
+    if isinstance(event, Ended):  # folded into its turn's tiles (`recent_events`) if there
+        return t("event.ended", lang, name=name)
     return t("event.drew", lang, name=name)
 
 
@@ -70,7 +76,11 @@ def recent_events(view: MatchView, limit: int = 3) -> Sequence[Shown]:
     """The last few public moves, none the same as the one before it: a run of draws (or
     knocks) by one seat folded into one, counted (`Shown.times`), and the doubles one
     seat laid in one turn (consecutive plays of one seat) into one; each with the points
-    its plays scored, in games that score during play."""
+    its plays scored, in games that score during play.
+
+    Section V (Блиц, Крест): the tiles of one turn are consecutive plays of one seat too,
+    «Алиса кладёт 3 кости»; a turn ended by «✔️ Сходить» (`Ended`) adds nothing to its
+    line (the turn marker has moved on), so a turn reads the same however it ended."""
     folded: list[tuple[int, Shown]] = []  # (index of the first event in the history, shown)
     for index, event in enumerate(view.round.history):
         if folded:
@@ -82,6 +92,8 @@ def recent_events(view: MatchView, limit: int = 3) -> Sequence[Shown]:
                 continue
             if same_seat and isinstance(event, Played) and isinstance(last, Played):
                 folded[-1] = (first, Shown(event, shown.plays + 1))
+                continue
+            if same_seat and isinstance(event, Ended) and isinstance(last, Played):
                 continue
         folded.append((index, Shown(event)))
     recent = folded[-limit:]
@@ -160,11 +172,20 @@ def listed_ends(
     empty table. Where the game scores the sum of the open ends (`GameVariant.sums_ends`,
     F-3) each end is written as it counts and the sum follows, so that it visibly adds
     up: «концы: 0 · 6+6 = 12» (a double across an end counts both halves), «5 (0)» for
-    a spinner's arm with no tile yet; elsewhere the pips alone, «концы: 3 · 5»."""
+    a spinner's arm with no tile yet; in Шестерка each end with the half it takes, «концы:
+    2 (к нему — 4) · 0 (к нему — 6)»; elsewhere the pips alone, «концы: 3 · 5»."""
     layout = view.round.layout
     if not layout.open_ends:
         return None
     game = view.ruleset.game
+    if view.ruleset.layout is LayoutKind.SUM_SIX:
+        # Шестерка: an end takes the half that makes 6 with it, which the list says.
+        total = SumSixLayout.sums_to
+        pips = " · ".join(
+            label(end, t("table.end_wanted", lang, pip=pip, wanted=total - pip))
+            for end, pip in layout.open_ends
+        )
+        return t("table.ends", lang, ends=pips)
     if not game.sums_ends:
         pips = " · ".join(label(end, str(pip)) for end, pip in layout.open_ends)
         return t("table.ends", lang, ends=pips)

@@ -26,7 +26,7 @@ from bot.usecases.base import (
     notice,
     save_moves,
 )
-from domino.actions import DRAW, KNOCK, Action, Close, Draw, Play, PlayDoubles
+from domino.actions import DRAW, END_TURN, KNOCK, Action, Close, Draw, Play, PlayDoubles
 from domino.ai import Level
 from domino.errors import DominoError
 from domino.geometry import End
@@ -190,13 +190,22 @@ class Playing(UseCases):
 
     async def time_out(self, game_id: int, move: int) -> Done[None] | None:
         """The time for move number `move` ran out: the computer player's choice is made
-        for the person (drawing until a tile fits, or knocking: C-6, C-7), and a strike is
+        for the person (drawing until a tile fits, or knocking: C-6, C-7; in the games
+        where a turn lays several tiles, section V, the whole turn), and a strike is
         noted; at `STRIKES_TO_TAKE_OVER` strikes a computer takes the seat (`away`),
         announced once, and the match's first abandonment is this timeout (K-11). None if
         the game moved on meanwhile: a press just before the deadline wins and no move is
-        made twice. One transaction: the background retries it whole."""
+        made twice. One transaction: the background retries it whole.
 
-        async def apply(tx: Transaction) -> tuple[GameRecord, Effects, int, int, bool] | None:
+        Choice (section V): a person whose time runs out in the middle of a turn of
+        several tiles (`Round.mid_turn`: they laid a tile this turn) has their turn ended
+        there, as «✔️ Сходить» would: the tiles laid stay, no computer lays more of their
+        tiles, and no strike is noted, since they were at the table and moving (a strike
+        is for a turn nobody took)."""
+
+        async def apply(
+            tx: Transaction,
+        ) -> tuple[GameRecord, Effects, int, int | None, bool] | None:
             game = await repo.load_game(tx, game_id)
             if game is None or game.status is not GameStatus.PLAYING or game.match is None:
                 return None
@@ -205,8 +214,14 @@ class Playing(UseCases):
             if len(match.log) != move or seat is None or game.seats[seat].by_computer:
                 return None
             before = Before.of(match)
-            match.take_turn(seat, self.thinker.inline(Level.MEDIUM))  # issue 14: medium
             record = game.seats[seat]
+            if match.round.mid_turn:
+                match.apply(END_TURN, seat)
+                saved, effects = await save_moves(
+                    tx, game, match, before, None, self.context.turn_deadline
+                )
+                return saved, effects, seat, None, False
+            match.take_turn(seat, self.thinker.inline(Level.MEDIUM))  # issue 14: medium
             strikes = record.strikes + 1
             away = strikes >= STRIKES_TO_TAKE_OVER
             changed = game.struck(seat, strikes, away=away)
@@ -222,6 +237,16 @@ class Playing(UseCases):
         if done is None:
             return None
         saved, effects, seat, strikes, away = done
+        if strikes is None:
+            log.info(
+                "chat %s game %s: seat %d timed out on move %d in the middle of a turn: "
+                "the turn ends there, no strike",
+                saved.chat_id,
+                saved.id,
+                seat,
+                move,
+            )
+            return Done(None, effects)
         log.info(
             "chat %s game %s: seat %d timed out on move %d (strike %d%s)",
             saved.chat_id,
@@ -293,7 +318,16 @@ def tile_at(index: int) -> Tile:
     return ALL_TILES[index]
 
 
-MOVES = frozenset((MoveKind.PLAY, MoveKind.DOUBLES, MoveKind.CLOSE, MoveKind.DRAW, MoveKind.KNOCK))
+MOVES = frozenset(
+    (
+        MoveKind.PLAY,
+        MoveKind.DOUBLES,
+        MoveKind.CLOSE,
+        MoveKind.DRAW,
+        MoveKind.KNOCK,
+        MoveKind.END_TURN,
+    )
+)
 """The hand buttons that make a move (the others show a choice, or answer)."""
 
 
@@ -303,6 +337,8 @@ def action_for(kind: MoveKind, tile_index: int, end: str) -> Action:
         return DRAW
     if kind is MoveKind.KNOCK:
         return KNOCK
+    if kind is MoveKind.END_TURN:
+        return END_TURN
     if kind is MoveKind.PLAY:
         return Play(tile_at(tile_index), end_at(end) if end else None)
     if kind is MoveKind.CLOSE:

@@ -100,7 +100,13 @@ def test_switching_to_sport_seats_four_in_pairs_and_away_takes_the_new_games_pai
     bergen = with_option(threes, LobbyOption.GAME)
     dubli = with_option(bergen, LobbyOption.GAME)
     assert (bergen.ruleset.variant.value, dubli.ruleset.variant.value) == ("bergen", "dubli")
-    kozel = with_option(dubli, LobbyOption.GAME)
+    blitz = with_option(dubli, LobbyOption.GAME)
+    cross = with_option(blitz, LobbyOption.GAME)
+    assert (blitz.ruleset.variant.value, cross.ruleset.variant.value) == ("blitz", "cross")
+    assert not cross.ruleset.teams and cross.seats_wanted == 4
+    shesterka = with_option(cross, LobbyOption.GAME)
+    assert shesterka.ruleset.variant.value == "shesterka"
+    kozel = with_option(shesterka, LobbyOption.GAME)
     assert (kozel.ruleset.variant.value, kozel.seats_wanted, kozel.ruleset.teams) == (
         "kozel",
         4,

@@ -154,6 +154,9 @@ def test_the_bot_offers_every_game_in_the_registry_order() -> None:
         "threes_and_fives",
         "bergen",
         "dubli",
+        "blitz",
+        "cross",
+        "shesterka",
     )
     assert playable_games() == VARIANTS
 
@@ -267,6 +270,9 @@ def test_the_games_are_listed_as_domino_takes_them() -> None:
         "/domino threes_and_fives — Тройки и пятёрки",
         "/domino bergen — Берген",
         "/domino dubli — Дубли",
+        "/domino blitz — Блиц",
+        "/domino cross — Крест",
+        "/domino shesterka — Шестерка",
     ]
     assert games_list(Lang.EN).splitlines()[:2] == [
         "/domino kozel — Kozel (Goat)",
@@ -295,12 +301,13 @@ def test_a_groups_default_game_reads_back_and_an_unknown_one_is_kozel() -> None:
 
 def test_the_settings_keyboard_marks_the_groups_default_game() -> None:
     rows = buttons(presenter.settings_keyboard(ChatSettings(default_game="osel"), Lang.RU))
-    assert rows[-6:-1] == [
+    assert rows[-7:-1] == [
         [("🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
         [("🎲 Морской козёл", "dg1:sea_kozel"), ("✅ 🎲 Осёл", "dg1:osel")],
         [("🎲 Спортивное", "dg1:sport"), ("🎲 Пятёрки", "dg1:all_fives")],
         [("🎲 Тройки и пятёрки", "dg1:threes_and_fives"), ("🎲 Берген", "dg1:bergen")],
-        [("🎲 Дубли", "dg1:dubli")],
+        [("🎲 Дубли", "dg1:dubli"), ("🎲 Блиц", "dg1:blitz")],
+        [("🎲 Крест", "dg1:cross"), ("🎲 Шестерка", "dg1:shesterka")],
     ]
 
 
@@ -339,7 +346,8 @@ def test_the_settings_keyboard_marks_the_choices_in_force() -> None:
         [("🎲 Морской козёл", "dg1:sea_kozel"), ("🎲 Осёл", "dg1:osel")],
         [("🎲 Спортивное", "dg1:sport"), ("🎲 Пятёрки", "dg1:all_fives")],
         [("🎲 Тройки и пятёрки", "dg1:threes_and_fives"), ("🎲 Берген", "dg1:bergen")],
-        [("🎲 Дубли", "dg1:dubli")],
+        [("🎲 Дубли", "dg1:dubli"), ("🎲 Блиц", "dg1:blitz")],
+        [("🎲 Крест", "dg1:cross"), ("🎲 Шестерка", "dg1:shesterka")],
         [("💡 Подсказки: вкл", "hs1:0")],
     ]
 

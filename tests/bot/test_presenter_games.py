@@ -214,6 +214,9 @@ def test_rules_page_through_every_game_with_the_shown_one_marked() -> None:
         "Тройки и пятёрки",
         "Берген",
         "Дубли",
+        "Блиц",
+        "Крест",
+        "Шестерка",
     ]
     assert [RulesCb.unpack(b.callback_data or "").game for b in buttons] == KEYS
     assert {RulesCb.unpack(b.callback_data or "").lang for b in buttons} == {"ru"}

@@ -361,3 +361,15 @@ def test_medium_lays_every_tile_that_fits_before_its_turn_passes() -> None:
             decision = medium.decide(match.view(seat))
             assert decision.action is not END_TURN
             match.apply(decision.action, seat)
+
+
+def test_take_turn_plays_a_whole_turn_of_several_tiles() -> None:
+    """`Match.take_turn` (what a person whose time ran out gets) lays tiles until the
+    turn passes or the round ends, not only the first."""
+    for seed in range(10):
+        match = Match.new(BLITZ, 2, seed)
+        seat = match.turn
+        assert seat is not None
+        match.take_turn(seat, GreedyPlayer())
+        assert match.round_no > 1 or match.over or match.turn != seat
+        assert not (match.round_no == 1 and match.round.mid_turn)
