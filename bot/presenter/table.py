@@ -135,9 +135,12 @@ def play_points(view: MatchView, since: int = 0) -> dict[int, int]:
 
 
 def has_bazaar(view: MatchView) -> bool:
-    """Whether the deal left a bazaar at all (C-3: four players with seven tiles each,
-    as in Спортивное, leave none, and the caption then does not count it)."""
-    return view.ruleset.hand_size(view.players) * view.players < SET_SIZE
+    """Whether the deal left a bazaar anybody may draw from (C-3: four players with seven
+    tiles each, as in Спортивное, leave none; Блиц shares out all 28, and with three the
+    one tile left lies face down all round, C-6's reserve): the caption then does not
+    count it (as the picture, `render.labels.has_bazaar`)."""
+    ruleset = view.ruleset
+    return SET_SIZE - ruleset.hand_size(view.players) * view.players > ruleset.bazaar_reserve
 
 
 def end_halves(layout: LayoutView) -> dict[End, int]:

@@ -490,3 +490,12 @@ def test_shesterka_ends_say_which_half_each_takes() -> None:
     assert english is not None and f"{left} (takes a {6 - left})" in english
     hand = ends_text(view, Lang.RU)
     assert hand is not None and f"⬅️ {left} (к нему — {6 - left})" in hand
+
+
+def test_three_play_blitz_counts_no_bazaar_for_its_face_down_tile() -> None:
+    """The one tile left of 3-player Блиц is never drawn: no «базар: 1» in the caption."""
+    match = Match.new(find_variant("blitz").ruleset, 3, 4)
+    caption = presenter.table_caption(match.view(None), ["Аня", "Боря", "Вика"], Lang.RU)
+    assert "базар" not in caption
+    kozel = Match.new(find_variant("kozel").ruleset, 3, 4)
+    assert "базар: 7" in presenter.table_caption(kozel.view(None), ["Аня", "Боря", "Вика"], Lang.RU)
