@@ -220,7 +220,7 @@ answer-opening-lowest_double = { $kind ->
    *[tile] Nobody has a double: the first move is the lowest tile, { $tile }.
 }
 answer-opening-lowest_double_from_one = { $kind ->
-    [double] The first move is the lowest double: { $tile } (0|0 comes after 6|6).
+    [double] The first move is the lowest double (the double blank comes last): { $tile }.
    *[tile] Nobody has a double: the first move is the highest tile, { $tile }.
 }
 answer-opening-highest_double = { $kind ->

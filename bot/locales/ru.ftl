@@ -222,7 +222,7 @@ answer-opening-lowest_double = { $kind ->
    *[tile] Дублей ни у кого нет: первый ход — самой младшей костью, { $tile }.
 }
 answer-opening-lowest_double_from_one = { $kind ->
-    [double] Первый ход — самым младшим дублем: { $tile } (0|0 — после 6|6).
+    [double] Первый ход — самым младшим дублем (дубль-пусто — последним): { $tile }.
    *[tile] Дублей ни у кого нет: первый ход — самой крупной костью, { $tile }.
 }
 answer-opening-highest_double = { $kind ->

@@ -263,8 +263,8 @@ def opening_view(key: str) -> tuple[MatchView, Tile]:
         ),
         (
             "kozel",
-            "Первый ход — самым младшим дублем: {} (0|0 — после 6|6).",
-            "The first move is the lowest double: {} (0|0 comes after 6|6).",
+            "Первый ход — самым младшим дублем (дубль-пусто — последним): {}.",
+            "The first move is the lowest double (the double blank comes last): {}.",
         ),
     ],
 )

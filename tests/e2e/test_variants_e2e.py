@@ -144,11 +144,19 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
         await press_and_wait(alice, group, lobby, "🎲 Игра:", f"Домино: {name}")
         assert f"игра до {target}" in lobby.content
     assert "Пары: 2×2" in lobby.content and not any("👥" in b.text for b in lobby.buttons)
-    later = [("Пятёрки", 250), ("Тройки и пятёрки", 61), ("Берген", 15), ("Дубли", 10)]
-    for name, target in later:  # the games that score during play (issue 17 and after)
+    later = [
+        ("Пятёрки", 250),
+        ("Тройки и пятёрки", 61),
+        ("Берген", 15),
+        ("Дубли", 10),
+        ("Блиц", 100),
+        ("Крест", 100),
+        ("Шестерка", 100),
+    ]
+    for name, target in later:  # the games that score during play, the children's games
         await press_and_wait(alice, group, lobby, "🎲 Игра:", f"Домино: {name}")
         assert f"игра до {target}" in lobby.content
-    await press_and_wait(alice, group, lobby, "🎲 Игра: Дубли", "Домино: Козёл")
+    await press_and_wait(alice, group, lobby, "🎲 Игра: Шестерка", "Домино: Козёл")
     assert "игра до 101" in lobby.content  # back to Козёл's own defaults
     await press_and_wait(alice, group, lobby, "Отменить", "Набор в игру отменён")
 
@@ -168,6 +176,9 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
         "🎲 Тройки и пятёрки",
         "🎲 Берген",
         "🎲 Дубли",
+        "🎲 Блиц",
+        "🎲 Крест",
+        "🎲 Шестерка",
     ]
     answer = await bob.press(shown, data="dg1:classic", timeout=WAIT)
     assert answer.show_alert, answer  # admins only
