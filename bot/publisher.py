@@ -487,12 +487,14 @@ class Publisher:
         shown = self._table_rounds.get(game.id)
         if game.status is not GameStatus.PLAYING or shown is None or round_no <= shown:
             return False
-        if self.tail.sunk(game.chat_id, table.message_id):
-            return True
-        if not is_supergroup(game.chat_id):
+        if not self.tail.sunk(game.chat_id, table.message_id) and not is_supergroup(
+            game.chat_id
+        ):
             return False
-        # The chatter a bot in privacy mode never sees shows in a supergroup's ids: the id
-        # of the last round's announcement (and a table sent anew comes below it).
+        # The last round's announcement goes first, so that a table sent anew comes below
+        # it (in a basic group too: it came above, and the round's end buried the live
+        # table at once). In a supergroup its id also shows the chatter a bot in privacy
+        # mode never sees.
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.announcer.idle(), ANNOUNCED_WAIT)
         return self.tail.sunk(game.chat_id, table.message_id)

@@ -148,6 +148,35 @@ async def test_a_table_buried_by_chatter_is_sent_anew_at_the_next_rounds_start(
     assert_hands_private(fakegram, bot.stored_match(), {0: alice.id, 1: bob.id})
 
 
+async def test_in_a_basic_group_a_table_sent_anew_comes_below_the_rounds_announcement(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    """A basic group (its ids count only what the bot sees): chatter buries the table, a
+    round ends, and the next round's table is sent anew BELOW the round's announcement
+    (it came above it, and the finished round's picture then buried the live table)."""
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    game = await open_game(fakegram, [alice, bob], computers=2)
+    first = game.table
+    assert first is not None
+    for k in range(SINK_DEPTH + 1):
+        await (alice if k % 2 else bob).send(game.group, f"ну что там, {k}?")
+    await play_until(fakegram, game.people, replaced_or_over(game, first, bot))
+    if bot.match_over():
+        return  # the deal ended the match in one round: nothing was sent anew
+    await settle(fakegram)
+    table = game.table
+    assert table is not None and table is not first and first.deleted
+    announced = [
+        m
+        for m in game.group.bot_messages
+        if re.match(r"\S+ Раунд 1:", m.content) and m.photo is not None
+    ]
+    assert len(announced) == 1, [m.content[:40] for m in game.group.bot_messages]
+    assert table.message_id > announced[0].message_id, (table.message_id, announced[0].message_id)
+    assert_hands_private(fakegram, bot.stored_match(), {0: alice.id, 1: bob.id})
+
+
 async def test_a_group_where_the_bot_may_not_pin_plays_all_the_same(
     fakegram: FakeTelegram, bot: BotProcess
 ) -> None:
