@@ -1,17 +1,17 @@
-"""Блиц, Крест and Шестерка (section V of RULES.md): children's games. In Блиц and
+"""Блиц, Крест and Шестёрка (section V of RULES.md): children's games. In Блиц and
 Крест a turn may lay any number of tiles, one after another (`GameVariant.many_per_turn`,
-`domino.round`); in Шестерка the halves that touch add up to 6 (`domino.layout.SumSixLayout`).
+`domino.round`); in Шестёрка the halves that touch add up to 6 (`domino.layout.SumSixLayout`).
 
 RULES.md names them in one line each ("Блиц: any number of tiles per turn, tiles shared
 out equally, no bazaar"; "Крест: a cross from the opening double, any number per
-turn"; "Шестерка: adjacent halves must sum to 6"); everything else is a choice, written
+turn"; "Шестёрка: adjacent halves must sum to 6"); everything else is a choice, written
 here once:
 
 - A turn: the mover must lay a tile if one fits (C-5; in Крест draw until one does,
   C-6), and then may lay more, each on any open end as the table then stands, for as
   long as one fits; «✔️ Сходить» (`EndTurn`) ends the turn early, and the turn passes by
   itself once nothing more fits. C-8 ends the round as in every chain game.
-- Шестерка is otherwise the common draw game: one tile a turn, 7 tiles each, draw until
+- Шестёрка is otherwise the common draw game: one tile a turn, 7 tiles each, draw until
   one fits (C-6), knock with nothing to draw (C-7).
 - The first round is opened by `0-0` or the nearest double, else the lowest tile
   (`Opening.LOWEST_DOUBLE`, as B-1: the youngest double starts, as families play it);
@@ -71,5 +71,5 @@ SHESTERKA = Ruleset(
     lone_blank=0,
     lone_blank_on_fish=False,
 )
-"""Шестерка's default options: 7 tiles each and a bazaar where fewer than four play; a
+"""Шестёрка's default options: 7 tiles each and a bazaar where fewer than four play; a
 line whose touching halves add up to 6 (after 0-0 opens, only a tile with a 6 fits)."""

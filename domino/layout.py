@@ -195,7 +195,7 @@ class LineLayout(Layout):
     """
 
     kind = LayoutKind.LINE
-    # Шестерка (section V): the halves that touch add up to this; 0: they are equal (C-4).
+    # Шестёрка (section V): the halves that touch add up to this; 0: they are equal (C-4).
     sums_to: ClassVar[int] = 0
 
     def __init__(self) -> None:
@@ -367,7 +367,7 @@ _SIDES = (End.LEFT, End.RIGHT)
 
 
 class SumSixLayout(LineLayout):
-    """Шестерка (section V, `domino.children`): a line where the halves that touch add
+    """Шестёрка (section V, `domino.children`): a line where the halves that touch add
     up to 6: an end showing 2 takes a tile with a 4, laid with the 4 inward, and then
     shows the tile's other half; an end showing 3 takes a 3 (so 3-3 goes on a 3), 0 a 6.
     Doubles lie across as in C-4. Equal ends are offered once, as on any line."""
@@ -378,7 +378,7 @@ class SumSixLayout(LineLayout):
 
 _SUM_SUITS: dict[int, tuple[int, ...]] = {6: tuple(SUIT_MASK[6 - pip] for pip in range(7))}
 """`_SUM_SUITS[6][n]`: the tiles that fit an end showing `n` when touching halves add up
-to 6 (Шестерка): those carrying `6 - n`."""
+to 6 (Шестёрка): those carrying `6 - n`."""
 
 
 class FirstDoubleLayout(SpinnerLayout):

@@ -43,7 +43,7 @@ class LayoutKind(StrEnum):
     LINE = "line"  # C-4: two open ends
     SPINNER = "spinner"  # C-10: the spinner double is open on four sides
     FIRST_DOUBLE = "first_double"  # F-2: the first double played is the spinner, anywhere
-    SUM_SIX = "sum_six"  # V (Шестерка): a line whose touching halves add up to 6
+    SUM_SIX = "sum_six"  # V (Шестёрка): a line whose touching halves add up to 6
 
 
 class Opening(StrEnum):

@@ -522,12 +522,12 @@ class Cross(Blitz):
 
 
 class Shesterka(Classic):
-    """«Шестерка» (section V, `domino.children`): a line whose touching halves add up to 6
+    """«Шестёрка» (section V, `domino.children`): a line whose touching halves add up to 6
     (`domino.layout.SumSixLayout`), one tile a turn, drawing as C-6; scored as Классика
     (T-4, T-5), the first to 100 wins."""
 
     key = Variant.SHESTERKA
-    name = "Шестерка"
+    name = "Шестёрка"
     name_key = "variant.shesterka"
     rules_key = "rules.shesterka"
     ruleset = children.SHESTERKA

@@ -133,8 +133,12 @@ hand-waiting = The others are moving; the table is in the group. Press a tile to
 hand-over = The match is over.
 hand-drew = From the boneyard: { $tiles }
 hand-empty_table = The table is empty.
-hand-partner = Partner: { $partner }
-hand-others = Opponents: { $others }
+# The tiles each other player holds: «Маша — 2»; $n: how many opponents.
+hand-partner = Partner's tiles: { $partner }
+hand-others = { $n ->
+    [one] Opponent's
+   *[other] Opponents'
+} tiles: { $others }
 hand-your_partner = 🤝 Your partner: { $name }
 hand-partner_turn = Your partner { $name } is moving; the table is in the group.
 hand-scores = Score: { $scores }
@@ -213,6 +217,9 @@ answer-cancelled = The game is cancelled.
 answer-computer_added = A computer player sits down.
 answer-started = Off we go! Tiles are in your private chat.
 answer-tile_does_not_fit = That tile does not fit now: the ones marked ✅ do.
+# Sixes: a refused tile; $ends: what each end takes («4 takes a 2, 0 takes a 6»).
+answer-tile_sum_six = It does not fit: touching halves add up to 6 — { $ends }. The ✅ tiles fit.
+answer-end_takes = { $pip } takes a { $wanted }
 # The first round opens with a fixed tile (the game's rules); $tile: that tile («1|1»),
 # $kind: double when it is one of the doubles that open, else tile (nobody got one).
 answer-opening-lowest_double = { $kind ->
@@ -456,6 +463,7 @@ alert-creator_only = Only the game's creator can do that.
 alert-creator_or_admin = Only the game's creator or a chat admin can cancel it.
 alert-table_full = The table is full.
 alert-not_enough_players = Players needed: { $wanted }, seated: { $have }. Invite friends or add a computer player.
+alert-not_enough_players_fewer = Players needed: { $wanted }, seated: { $have }. Invite friends, add a computer player, or play with { $have }: the lobby's “👥 Players” button.
 alert-playing_elsewhere = You are already in another game. Finish it or /leave it.
 alert-teams_need_four = Pairs need four players.
 alert-illegal = That move is not allowed.

@@ -18,7 +18,7 @@ variant-bergen = Берген
 variant-dubli = Дубли
 variant-blitz = Блиц
 variant-cross = Крест
-variant-shesterka = Шестерка
+variant-shesterka = Шестёрка
 term-fish = рыба
 term-goat = козёл
 term-bazaar = базар
@@ -67,7 +67,7 @@ table-over = Партия окончена.
 table-team_score = { "   " }пара { $names }: { $score }
 table-bazaar = базар: { $n }
 table-ends = концы: { $ends }
-# Шестерка: an end and the half that makes 6 with it (a tile with that half goes there).
+# Шестёрка: an end and the half that makes 6 with it (a tile with that half goes there).
 table-end_wanted = { $pip } (к нему — { $wanted })
 # F-3, in games that score the sum of the open ends: each end as it counts («6+6»: a
 # double across an end counts both halves) and their sum, $count.
@@ -139,8 +139,12 @@ hand-waiting = Ходят соперники, стол — в группе. На
 hand-over = Партия окончена.
 hand-drew = Из базара: { $tiles }
 hand-empty_table = Стол пуст.
-hand-partner = Партнёр: { $partner }
-hand-others = У соперников: { $others }
+# The tiles each other player holds: «Маша — 2»; $n: how many opponents.
+hand-partner = Костей у партнёра: { $partner }
+hand-others = Костей у { $n ->
+    [one] соперника
+   *[other] соперников
+}: { $others }
 hand-your_partner = 🤝 Ваш партнёр — { $name }
 hand-partner_turn = Ходит ваш партнёр — { $name }. Стол — в группе.
 hand-scores = Счёт: { $scores }
@@ -215,6 +219,9 @@ answer-cancelled = Игра отменена.
 answer-computer_added = Компьютер за столом.
 answer-started = Поехали! Кости — в личке.
 answer-tile_does_not_fit = Эта кость сейчас не подходит: отмеченные ✅ — подходят.
+# Шестёрка: a refused tile; $ends: what each end takes («к 4 — 2, к 0 — 6»).
+answer-tile_sum_six = Не подходит: соседние половинки вместе дают 6 — { $ends }. Отмеченные ✅ — подходят.
+answer-end_takes = к { $pip } — { $wanted }
 # The first round opens with a fixed tile (the game's rules); $tile: that tile («1|1»),
 # $kind: double when it is one of the doubles that open, else tile (nobody got one).
 answer-opening-lowest_double = { $kind ->
@@ -249,7 +256,7 @@ lobby-already_open = В этом чате уже собирается игра: 
 lobby-already_running = В этом чате уже идёт игра. Закончите её или отмените: /cancel
 lobby-you_play_elsewhere = Вы уже играете в «{ $chat }». Доиграйте там или выйдите: /leave
 start-welcome =
-    👋 Привет! Я веду партии в домино в группах: Козёл, Классика, Морской козёл, Осёл, Спортивное, Пятёрки, Тройки и пятёрки, Берген, Дубли, Блиц, Крест и Шестерка.
+    👋 Привет! Я веду партии в домино в группах: Козёл, Классика, Морской козёл, Осёл, Спортивное, Пятёрки, Тройки и пятёрки, Берген, Дубли, Блиц, Крест и Шестёрка.
     Добавьте меня в группу и напишите там /domino (или сразу с игрой: /domino osel). Ваши кости будут приходить сюда.
     Правила: /rules · помощь: /help
 start-joined = ✅ Вы за столом в «{ $chat }». Ждём начала — кости придут сюда.
@@ -419,7 +426,7 @@ rules-cross =
     • У кого первым кончились кости («домино»), тот выиграл раунд и записывает себе все очки на костях соперников.
     • Рыба — ходить больше некому: раунд выигрывает тот, у кого на костях меньше всех очков, и записывает очки соперников минус свои. Меньше всех поровну у двоих — не записывает никто.
 rules-shesterka =
-    <b>Шестерка</b> — детская игра; кто первым наберёт { $target } { $target ->
+    <b>Шестёрка</b> — детская игра; кто первым наберёт { $target } { $target ->
         [one] очко
         [few] очка
        *[other] очков
@@ -470,6 +477,11 @@ alert-creator_only = Это может только тот, кто создал 
 alert-creator_or_admin = Отменить игру может её создатель или админ чата.
 alert-table_full = Мест за столом больше нет.
 alert-not_enough_players = Нужно игроков: { $wanted }, за столом: { $have }. Позовите друзей или добавьте компьютер.
+alert-not_enough_players_fewer = Нужно игроков: { $wanted }, за столом: { $have }. Позовите друзей, добавьте компьютер или сыграйте { $have ->
+    [2] вдвоём
+    [3] втроём
+   *[other] меньшим числом
+}: кнопка «👥 Игроков» в лобби.
 alert-playing_elsewhere = Вы уже играете в другой игре. Доиграйте её или выйдите: /leave
 alert-teams_need_four = Пары бывают только вчетвером.
 alert-illegal = Так сходить нельзя.

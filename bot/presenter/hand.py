@@ -27,7 +27,8 @@ from bot.presenter.common import (
 from bot.presenter.table import has_bazaar, listed_ends, result_lines
 from domino.actions import Action, Close, Draw, EndTurn, Knock, Play, PlayDoubles, Played
 from domino.geometry import End
-from domino.layout import layout_of
+from domino.layout import SumSixLayout, layout_of
+from domino.rules import LayoutKind
 from domino.tiles import Tile
 from domino.views import MatchView
 
@@ -170,8 +171,21 @@ def opening_text(view: MatchView, lang: Lang) -> str | None:
 def tile_refusal(view: MatchView, lang: Lang) -> str:
     """The answer to pressing a tile that cannot be played now, on the presser's own turn
     (`view` theirs): at a fixed opening, which tile opens and why (`opening_text`); else
-    that the tile does not fit and the ✅ ones do."""
-    return opening_text(view, lang) or t("answer.tile_does_not_fit", lang)
+    that the tile does not fit and the ✅ ones do; in Шестёрка, which half each end takes
+    (a newcomer looks for the equal number)."""
+    opening = opening_text(view, lang)
+    if opening is not None:
+        return opening
+    layout = view.round.layout
+    if view.ruleset.layout is LayoutKind.SUM_SIX and layout.open_ends:
+        total = SumSixLayout.sums_to
+        pips = dict(layout.open_ends)  # equal ends once
+        ends = ", ".join(
+            t("answer.end_takes", lang, pip=pip, wanted=total - pip)
+            for pip in sorted(set(pips.values()))
+        )
+        return t("answer.tile_sum_six", lang, ends=ends)
+    return t("answer.tile_does_not_fit", lang)
 
 
 def others_text(view: MatchView, names: Sequence[str], lang: Lang) -> str:
@@ -183,13 +197,13 @@ def others_text(view: MatchView, names: Sequence[str], lang: Lang) -> str:
 
     def counts(seats: Sequence[int]) -> str:
         return ", ".join(
-            f"{html.escape(short_name(names[seat]))}: {rnd.hand_counts[seat]}" for seat in seats
+            f"{html.escape(short_name(names[seat]))} — {rnd.hand_counts[seat]}" for seat in seats
         )
 
     partners = [seat for seat in own if seat != rnd.seat]
     rivals = [seat for seat in range(view.players) if seat not in own]
     parts = [t("hand.partner", lang, partner=counts(partners))] if partners else []
-    parts.append(t("hand.others", lang, others=counts(rivals)))
+    parts.append(t("hand.others", lang, others=counts(rivals), n=len(rivals)))
     if has_bazaar(view):
         parts.append(t("table.bazaar", lang, n=rnd.bazaar_size))
     return " · ".join(parts)

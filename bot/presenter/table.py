@@ -175,14 +175,14 @@ def listed_ends(
     empty table. Where the game scores the sum of the open ends (`GameVariant.sums_ends`,
     F-3) each end is written as it counts and the sum follows, so that it visibly adds
     up: «концы: 0 · 6+6 = 12» (a double across an end counts both halves), «5 (0)» for
-    a spinner's arm with no tile yet; in Шестерка each end with the half it takes, «концы:
+    a spinner's arm with no tile yet; in Шестёрка each end with the half it takes, «концы:
     2 (к нему — 4) · 0 (к нему — 6)»; elsewhere the pips alone, «концы: 3 · 5»."""
     layout = view.round.layout
     if not layout.open_ends:
         return None
     game = view.ruleset.game
     if view.ruleset.layout is LayoutKind.SUM_SIX:
-        # Шестерка: an end takes the half that makes 6 with it, which the list says.
+        # Шестёрка: an end takes the half that makes 6 with it, which the list says.
         total = SumSixLayout.sums_to
         pips = " · ".join(
             label(end, t("table.end_wanted", lang, pip=pip, wanted=total - pip))

@@ -251,8 +251,12 @@ class Lobby(UseCases):
             return game.with_level(seat.seat, level), answer
         if action is LobbyAction.START:
             if len(game.seats) < game.seats_wanted:
+                # Fewer seats would do where the game is played by as many as sit (👥).
+                fewer = len(game.seats) in seat_choices(game.ruleset)
                 raise Refusal(
-                    "alert.not_enough_players", have=len(game.seats), wanted=game.seats_wanted
+                    "alert.not_enough_players_fewer" if fewer else "alert.not_enough_players",
+                    have=len(game.seats),
+                    wanted=game.seats_wanted,
                 )
             return self._started(game), Answer(t("answer.started", lang))
         raise Refusal("alert.stale")

@@ -262,3 +262,17 @@ async def test_a_lobby_opens_the_named_game_else_the_groups_default_and_rules_fo
     switched = await setup.game()  # the next game in the registry, with its own defaults
     assert switched.ruleset.variant.value == "sea_kozel" and switched.ruleset.target == 125
     assert (await setup.app.lobby.rules_for(CHAT.id, BOB.id)).variant.value == "sea_kozel"
+
+
+async def test_starting_with_too_few_points_to_the_seats_button_where_fewer_would_do(
+    setup: Setup,
+) -> None:
+    """Two people in a lobby for four: the refusal names the 👥 button (play as two)."""
+    game = await lobby(setup)
+    assert len(game.seats) == 1 and game.seats_wanted == 4
+    await setup.run(
+        setup.app.lobby.press(1, CHAT.id, BOB, LobbyAction.JOIN, LobbyOption.NONE, no_admin)
+    )
+    refused = await press(setup, ALICE, LobbyAction.START)
+    assert refused.alert and "сыграйте вдвоём" in refused.text and "👥" in refused.text
+    assert (await setup.game()).status is GameStatus.LOBBY

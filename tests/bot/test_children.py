@@ -24,6 +24,7 @@ from bot.presenter.hand import (
     hand_text,
     hint_text,
     laid_this_turn,
+    tile_refusal,
 )
 from bot.presenter.table import Shown, event_text, open_ends_text, recent_events
 from bot.turn_notices import turn_of
@@ -475,7 +476,7 @@ async def struck(setup: Setup) -> bool:
 
 
 def test_shesterka_ends_say_which_half_each_takes() -> None:
-    """Шестерка: the caption and the hand list each end with the half that makes 6 with
+    """Шестёрка: the caption and the hand list each end with the half that makes 6 with
     it, so nobody looks for an equal number (`listed_ends`)."""
     match = Match.new(SHESTERKA, 2, 9)
     seat = match.turn
@@ -499,3 +500,19 @@ def test_three_play_blitz_counts_no_bazaar_for_its_face_down_tile() -> None:
     assert "базар" not in caption
     kozel = Match.new(find_variant("kozel").ruleset, 3, 4)
     assert "базар: 7" in presenter.table_caption(kozel.view(None), ["Аня", "Боря", "Вика"], Lang.RU)
+
+
+def test_a_refused_tile_in_shesterka_says_what_each_end_takes() -> None:
+    """A newcomer presses the tile with the equal number: the answer says which half each
+    end takes, not only that the tile does not fit."""
+    match = Match.new(SHESTERKA, 2, 9)
+    seat = match.turn
+    assert seat is not None and match.round.opening_tile is not None
+    match.apply(Play(match.round.opening_tile), seat)
+    view = match.view(match.turn)
+    pips = sorted(set(dict(view.round.layout.open_ends).values()))
+    answer = tile_refusal(view, Lang.RU)
+    assert answer.startswith("Не подходит: соседние половинки вместе дают 6 — ")
+    assert all(f"к {pip} — {6 - pip}" in answer for pip in pips), answer
+    english = tile_refusal(view, Lang.EN)
+    assert all(f"{pip} takes a {6 - pip}" in english for pip in pips), english

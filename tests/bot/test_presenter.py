@@ -272,7 +272,7 @@ def test_the_games_are_listed_as_domino_takes_them() -> None:
         "/domino dubli — Дубли",
         "/domino blitz — Блиц",
         "/domino cross — Крест",
-        "/domino shesterka — Шестерка",
+        "/domino shesterka — Шестёрка",
     ]
     assert games_list(Lang.EN).splitlines()[:2] == [
         "/domino kozel — Kozel (Goat)",
@@ -307,7 +307,7 @@ def test_the_settings_keyboard_marks_the_groups_default_game() -> None:
         [("🎲 Спортивное", "dg1:sport"), ("🎲 Пятёрки", "dg1:all_fives")],
         [("🎲 Тройки и пятёрки", "dg1:threes_and_fives"), ("🎲 Берген", "dg1:bergen")],
         [("🎲 Дубли", "dg1:dubli"), ("🎲 Блиц", "dg1:blitz")],
-        [("🎲 Крест", "dg1:cross"), ("🎲 Шестерка", "dg1:shesterka")],
+        [("🎲 Крест", "dg1:cross"), ("🎲 Шестёрка", "dg1:shesterka")],
     ]
 
 
@@ -347,7 +347,7 @@ def test_the_settings_keyboard_marks_the_choices_in_force() -> None:
         [("🎲 Спортивное", "dg1:sport"), ("🎲 Пятёрки", "dg1:all_fives")],
         [("🎲 Тройки и пятёрки", "dg1:threes_and_fives"), ("🎲 Берген", "dg1:bergen")],
         [("🎲 Дубли", "dg1:dubli"), ("🎲 Блиц", "dg1:blitz")],
-        [("🎲 Крест", "dg1:cross"), ("🎲 Шестерка", "dg1:shesterka")],
+        [("🎲 Крест", "dg1:cross"), ("🎲 Шестёрка", "dg1:shesterka")],
         [("💡 Подсказки: вкл", "hs1:0")],
     ]
 

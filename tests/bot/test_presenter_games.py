@@ -216,7 +216,7 @@ def test_rules_page_through_every_game_with_the_shown_one_marked() -> None:
         "Дубли",
         "Блиц",
         "Крест",
-        "Шестерка",
+        "Шестёрка",
     ]
     assert [RulesCb.unpack(b.callback_data or "").game for b in buttons] == KEYS
     assert {RulesCb.unpack(b.callback_data or "").lang for b in buttons} == {"ru"}

@@ -235,9 +235,9 @@ def test_a_real_hand_names_the_partner_apart_and_the_bazaar_only_if_dealt(
     view = first_position(game, Play, players)
     names = ("John", "Алиса", "Боб", "Вера")[:players]
     text = hand_text(view, names, "Дворик", Lang.RU)
-    assert ("Партнёр: " in text) is pairs and ("базар:" in text) is bazaar, text
+    assert ("Костей у партнёра: " in text) is pairs and ("базар:" in text) is bazaar, text
     if pairs:
         seat = view.round.seat
         assert seat is not None
         partner = names[(seat + 2) % 4]
-        assert f"Партнёр: {partner}: " in text and f"соперников: {partner}" not in text
+        assert f"Костей у партнёра: {partner} — " in text and f"соперников: {partner}" not in text

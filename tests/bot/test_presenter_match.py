@@ -183,7 +183,7 @@ def test_a_hand_at_its_turn_tells_the_ends_the_others_and_the_scores() -> None:
         "<b>Ваш ход!</b>\n"
         "Из базара: 2|5\n"
         "концы: ⬅️ 3 · ➡️ 5\n"
-        "У соперников: Олег &lt;3: 6 · базар: 9\n"
+        "Костей у соперника: Олег &lt;3 — 6 · базар: 9\n"
         "Счёт: Маша 0 · Олег &lt;3 +12"
     )
 
@@ -206,9 +206,14 @@ def test_a_pair_game_names_the_partner_apart_and_a_full_deal_no_bazaar() -> None
         seat=1, turn=1, hand=HAND, legal=PLAYS, counts=(2, 3, 2, 1), sides=((0, 2), (1, 3))
     )
     lines = presenter.hand_text(view, NAMES, "Дворик", Lang.RU).split("\n")
-    assert lines[3] == "Партнёр: 🤖 Компьютер 1: 1 · У соперников: Маша: 2, Вика: 2"
+    assert (
+        lines[3]
+        == "Костей у партнёра: 🤖 Компьютер 1 — 1 · Костей у соперников: Маша — 2, Вика — 2"
+    )
     english = presenter.hand_text(view, NAMES, "Yard", Lang.EN).split("\n")
-    assert english[3] == "Partner: 🤖 Компьютер 1: 1 · Opponents: Маша: 2, Вика: 2"
+    assert (
+        english[3] == "Partner's tiles: 🤖 Компьютер 1 — 1 · Opponents' tiles: Маша — 2, Вика — 2"
+    )
     # Four players each on their own, seven tiles each: no bazaar either (C-3).
     alone = match_view(
         hand=HAND,
@@ -218,7 +223,7 @@ def test_a_pair_game_names_the_partner_apart_and_a_full_deal_no_bazaar() -> None
         scores=(Account(),) * 4,
     )
     line = presenter.hand_text(alone, NAMES, "Дворик", Lang.RU).split("\n")[3]
-    assert line == "У соперников: Олег &lt;3: 3, Вика: 2, 🤖 Компьютер 1: 1"
+    assert line == "Костей у соперников: Олег &lt;3 — 3, Вика — 2, 🤖 Компьютер 1 — 1"
 
 
 def test_a_hand_at_its_turn_marks_what_fits_and_asks_for_the_end_when_both_fit() -> None:

@@ -1,4 +1,4 @@
-"""Блиц, Крест and Шестерка (section V, `domino.children`): turns of several tiles
+"""Блиц, Крест and Шестёрка (section V, `domino.children`): turns of several tiles
 (`EndTurn`), the deals, the cross, halves adding up to 6, and whole matches replayed
 from their logs."""
 
@@ -303,7 +303,7 @@ def test_in_shesterka_the_touching_halves_add_up_to_six() -> None:
 
 def test_a_shesterka_round_offers_only_the_tiles_that_make_six() -> None:
     """Each play the round offers carries `6 - pip` of its end; a tile with only the
-    equal half is refused (C-4's match is not Шестерка's)."""
+    equal half is refused (C-4's match is not Шестёрка's)."""
     for seed in range(30):
         match = Match.new(SHESTERKA, 2, seed)
         seat = match.turn

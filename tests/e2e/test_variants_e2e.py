@@ -151,12 +151,12 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
         ("Дубли", 10),
         ("Блиц", 100),
         ("Крест", 100),
-        ("Шестерка", 100),
+        ("Шестёрка", 100),
     ]
     for name, target in later:  # the games that score during play, the children's games
         await press_and_wait(alice, group, lobby, "🎲 Игра:", f"Домино: {name}")
         assert f"игра до {target}" in lobby.content
-    await press_and_wait(alice, group, lobby, "🎲 Игра: Шестерка", "Домино: Козёл")
+    await press_and_wait(alice, group, lobby, "🎲 Игра: Шестёрка", "Домино: Козёл")
     assert "игра до 101" in lobby.content  # back to Козёл's own defaults
     await press_and_wait(alice, group, lobby, "Отменить", "Набор в игру отменён")
 
@@ -178,7 +178,7 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
         "🎲 Дубли",
         "🎲 Блиц",
         "🎲 Крест",
-        "🎲 Шестерка",
+        "🎲 Шестёрка",
     ]
     answer = await bob.press(shown, data="dg1:classic", timeout=WAIT)
     assert answer.show_alert, answer  # admins only
