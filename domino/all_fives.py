@@ -78,6 +78,32 @@ def end_count(layout: LayoutView) -> int:
     return total
 
 
+def end_halves(layout: LayoutView) -> dict[End, int]:
+    """F-3 end by end: how many halves of its pip each open end adds to `end_count`: 1
+    for the outer half of an end tile, 2 for a double lying across an end and for the
+    spinner while it is itself an end, 0 for an open arm of the spinner with no tile yet.
+    A double that opened the round with nothing on either side yet is both ends at once:
+    each side counts one half of it. What the caption writes («6+6») and the picture's
+    end badges show; `sum(halves * pip)` is `end_count`."""
+    centre = layout.centre
+    if centre is None:
+        return {}
+    sides = (End.LEFT, End.RIGHT)
+    empty_sides = [end for end, _ in layout.open_ends if end in sides and not layout.chain(end)]
+    halves: dict[End, int] = {}
+    for end, _ in layout.open_ends:
+        arm = layout.chain(end)
+        if arm:
+            halves[end] = 2 if arm[-1].tile.is_double else 1
+        elif end not in sides:
+            halves[end] = 0
+        elif not centre.tile.is_double or len(empty_sides) > 1:
+            halves[end] = 1
+        else:
+            halves[end] = 2
+    return halves
+
+
 def move_points(count: int, *, threes: bool = False) -> int:
     """F-3: what a move scores when the open ends add up to `count`: the count itself if
     it is a multiple of 5 (All Fives); in threes and fives `count / 3` for a multiple of

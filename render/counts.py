@@ -13,12 +13,11 @@ find it: its tiles laid again in order, the game asked what each play scored.
 from __future__ import annotations
 
 from domino.actions import Closed, Played
+from domino.all_fives import end_halves
 from domino.geometry import End
 from domino.layout import new_layout
 from domino.round import Round
 from domino.views import LayoutView, MatchView, OutcomeKind, RoundResult, Scored
-
-_SIDES = (End.LEFT, End.RIGHT)
 
 Split = tuple[tuple[int, ...], tuple[int, ...] | None]
 """A round's points per side: those scored in play, and those of its end (or None)."""
@@ -102,22 +101,8 @@ def end_counts(layout: LayoutView) -> dict[End, int | None]:
     end. A double that opened the round and has nothing on either side yet is both
     ends at once: each of its sides counts one half, so together they count both.
     """
-    centre = layout.centre
-    if centre is None:
-        return {}
-    empty_sides = [end for end, _ in layout.open_ends if end in _SIDES and not layout.chain(end)]
-    counts: dict[End, int | None] = {}
-    for end, pip in layout.open_ends:
-        arm = layout.chain(end)
-        if arm:
-            counts[end] = 2 * pip if arm[-1].tile.is_double else pip
-        elif end not in _SIDES:
-            counts[end] = None
-        elif not centre.tile.is_double or len(empty_sides) > 1:
-            counts[end] = pip
-        else:
-            counts[end] = 2 * pip
-    return counts
+    halves = end_halves(layout)
+    return {end: halves[end] * pip if halves[end] else None for end, pip in layout.open_ends}
 
 
 def last_scored(view: MatchView) -> Scored | None:

@@ -20,14 +20,13 @@ from dataclasses import dataclass
 from bot.i18n import Lang, t
 from bot.presenter.common import score_line, score_text, short_name, side_names, variant_name
 from domino.actions import Closed, Drew, Ended, Event, Knocked, Played
+from domino.all_fives import end_halves
 from domino.geometry import End
 from domino.layout import SumSixLayout, new_layout
 from domino.rules import LayoutKind
 from domino.tiles import SET_SIZE
 from domino.variants import find_variant
-from domino.views import LayoutView, MatchView, OutcomeKind, RoundResult
-
-_SIDES = (End.LEFT, End.RIGHT)
+from domino.views import MatchView, OutcomeKind, RoundResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,31 +142,6 @@ def has_bazaar(view: MatchView) -> bool:
     return SET_SIZE - ruleset.hand_size(view.players) * view.players > ruleset.bazaar_reserve
 
 
-def end_halves(layout: LayoutView) -> dict[End, int]:
-    """F-3: how many halves of its pip each open end adds to the sum of the open ends, as
-    `domino.all_fives.end_count` sums them: 1 for the outer half of an end tile, 2 for a
-    double lying across an end and for the spinner while it is itself an end, 0 for an
-    arm of the spinner with no tile on it yet. A double that opened the round with
-    nothing on either side yet is both ends at once: each side counts one half of it.
-    (The picture splits the sum the same way, `render.counts.end_counts`.)"""
-    centre = layout.centre
-    if centre is None:
-        return {}
-    empty_sides = [end for end, _ in layout.open_ends if end in _SIDES and not layout.chain(end)]
-    halves: dict[End, int] = {}
-    for end, _ in layout.open_ends:
-        arm = layout.chain(end)
-        if arm:
-            halves[end] = 2 if arm[-1].tile.is_double else 1
-        elif end not in _SIDES:
-            halves[end] = 0
-        elif not centre.tile.is_double or len(empty_sides) > 1:
-            halves[end] = 1
-        else:
-            halves[end] = 2
-    return halves
-
-
 def listed_ends(
     view: MatchView, lang: Lang, label: Callable[[End, str], str] = lambda _, text: text
 ) -> str | None:
@@ -192,7 +166,7 @@ def listed_ends(
     if not game.sums_ends:
         pips = " · ".join(label(end, str(pip)) for end, pip in layout.open_ends)
         return t("table.ends", lang, ends=pips)
-    halves = end_halves(layout)
+    halves = end_halves(layout)  # F-3, end by end
     terms = " · ".join(
         label(end, _counted(pip, halves[end], lang)) for end, pip in layout.open_ends
     )

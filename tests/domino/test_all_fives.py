@@ -14,7 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domino.actions import DRAW, KNOCK, Play, Played, parse_action
-from domino.all_fives import ALL_FIVES, THREES_AND_FIVES, end_count, move_points, nearest_five
+from domino.all_fives import (
+    ALL_FIVES,
+    THREES_AND_FIVES,
+    end_count,
+    end_halves,
+    move_points,
+    nearest_five,
+)
 from domino.deal import Deal
 from domino.errors import DominoError
 from domino.geometry import End
@@ -348,3 +355,22 @@ def test_points_in_play_are_what_the_ends_say_after_each_move(
     assert replay == match
     totals = [sum(r.points[side] for r in match.results) for side in range(len(match.sides))]
     assert totals == [a.recorded for a in match.scores]
+
+
+def test_end_halves_add_up_to_the_end_count_over_whole_matches() -> None:
+    """`end_halves` (what the caption's «6+6» and the picture's badges show) adds up to
+    `end_count` at every position of a thousand-odd moves of All Fives."""
+    checked = 0
+    for seed in range(8):
+        match = Match.new(ALL_FIVES, 4, seed)
+        player = GreedyPlayer()
+        while not match.over and match.round_no <= 2:
+            layout = match.round.layout.view()
+            halves = end_halves(layout)
+            assert set(halves) == {end for end, _ in layout.open_ends}
+            assert sum(halves[end] * pip for end, pip in layout.open_ends) == end_count(layout)
+            checked += 1
+            seat = match.turn
+            assert seat is not None
+            match.apply(player.choose(match.view(seat)), seat)
+    assert checked > 200
