@@ -60,16 +60,6 @@ four play; the first double on the table is the cross's centre, open on four sid
 (F-2's spinner, `LayoutKind.FIRST_DOUBLE`): the first round opens with it, a later
 round once someone lays one."""
 
-SHESTERKA = Ruleset(
-    variant=Variant.SHESTERKA,
-    scoring=Scoring.CLASSIC,
-    opening=Opening.LOWEST_DOUBLE,
-    layout=LayoutKind.SUM_SIX,
-    hand_sizes={2: 7, 3: 7, 4: 7},
-    target=100,
-    open_threshold=0,
-    lone_blank=0,
-    lone_blank_on_fish=False,
-)
+SHESTERKA = CROSS.with_options(variant=Variant.SHESTERKA, layout=LayoutKind.SUM_SIX)
 """Шестёрка's default options: 7 tiles each and a bazaar where fewer than four play; a
 line whose touching halves add up to 6 (after 0-0 opens, only a tile with a 6 fits)."""

@@ -28,13 +28,14 @@ from domino.errors import IllegalMove
 from domino.geometry import End, Placement
 from domino.layout import SumSixLayout, layout_of
 from domino.match import Match
-from domino.players import GreedyPlayer, RandomPlayer
+from domino.players import GreedyPlayer
 from domino.round import Round
 from domino.rules import LayoutKind
 from domino.simulate import format_report, simulate
 from domino.tiles import ALL_TILES, Tile, tile
 from domino.variants import find_variant
 from domino.views import OutcomeKind
+from tests.domino.test_bergen import finished
 
 
 def hand(*pairs: tuple[int, int]) -> tuple[Tile, ...]:
@@ -215,17 +216,6 @@ def test_the_cross_grows_from_the_first_double_on_four_sides_and_a_turn_may_draw
 
 def test_end_turn_is_stored_and_read_back_as_e() -> None:
     assert str(END_TURN) == "e" and parse_action("e") is END_TURN
-
-
-def finished(key: str, seed: int, players: int) -> Match:
-    match = Match.new(find_variant(key).ruleset, players, seed)
-    rng = random.Random(seed)
-    bots = [GreedyPlayer() if rng.random() < 0.5 else RandomPlayer(rng) for _ in range(players)]
-    while not match.over:
-        seat = match.turn
-        assert seat is not None
-        match.apply(bots[seat].choose(match.view(seat)), seat)
-    return match
 
 
 @settings(max_examples=30, deadline=None)

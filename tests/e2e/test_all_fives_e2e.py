@@ -9,7 +9,7 @@ to their owners only."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from domino.actions import Play
@@ -155,6 +155,24 @@ def announcements(group: FakeChat) -> list[str]:
         for m in group.bot_messages
         if m.content and not TABLE_TITLE.search(m.content) and "Игроки" not in m.content
     ]
+
+
+def caption_seats(
+    caption: str, names: Sequence[str]
+) -> tuple[int, int | None, tuple[int, ...], tuple[int, ...]]:
+    """A table caption's round, the seat its ▶️ marks (None: nobody) and each seat's
+    tiles and score, from its lines «▶️ Алиса — 5 костей · 12»."""
+    round_no = int(re.search(r"· раунд (\d+)", caption).group(1))  # type: ignore[union-attr]
+    turn, tiles, scores = None, [], []
+    for seat, name in enumerate(names):
+        line = re.search(rf"^(▶️ )?{re.escape(name)} — (\d+) \S+ · (\d+)$", caption, re.M)
+        assert line is not None, (name, caption)
+        if line.group(1):
+            assert turn is None, caption
+            turn = seat
+        tiles.append(int(line.group(2)))
+        scores.append(int(line.group(3)))
+    return round_no, turn, tuple(tiles), tuple(scores)
 
 
 def live_caption(group: FakeChat) -> str | None:

@@ -33,6 +33,7 @@ from tests.e2e.test_all_fives_e2e import (
     SCORED,
     Player,
     announcements,
+    caption_seats,
     captions,
     live_caption,
     open_fives,
@@ -232,16 +233,7 @@ def recent_scores(
 
 def seen_moment(caption: str, names: list[str]) -> Moment:
     """A table caption read back as a `Moment`."""
-    round_no = int(re.search(r"· раунд (\d+)", caption).group(1))  # type: ignore[union-attr]
-    turn, tiles, scores = None, [], []
-    for seat, name in enumerate(names):
-        line = re.search(rf"^(▶️ )?{re.escape(name)} — (\d+) \S+ · (\d+)$", caption, re.M)
-        assert line is not None, (name, caption)
-        if line.group(1):
-            assert turn is None, caption
-            turn = seat
-        tiles.append(int(line.group(2)))
-        scores.append(int(line.group(3)))
+    round_no, turn, tiles, scores = caption_seats(caption, names)
     bazaar = re.search(r"базар: (\d+)", caption)
     assert bazaar is not None, caption
     ends = re.search(r"концы: ([\d ·]+)", caption)
@@ -250,8 +242,8 @@ def seen_moment(caption: str, names: list[str]) -> Moment:
         round_no=round_no,
         over="Партия окончена." in caption,
         turn=turn,
-        tiles=tuple(tiles),
-        scores=tuple(scores),
+        tiles=tiles,
+        scores=scores,
         bazaar=int(bazaar.group(1)),
         ends=tuple(int(pip) for pip in ends.group(1).split(" · ")) if ends else (),
         scored=tuple((name, int(points)) for name, points in SCORED.findall(recent)),

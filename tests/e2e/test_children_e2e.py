@@ -41,7 +41,7 @@ from tests.e2e.harness import (
     wait_edited,
     wait_progressing,
 )
-from tests.e2e.test_all_fives_e2e import Player, announcements, live_caption
+from tests.e2e.test_all_fives_e2e import Player, announcements, caption_seats, live_caption
 from tests.fakegram import FakeTelegram
 from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
@@ -134,16 +134,7 @@ def moments(match: Match, names: Sequence[str]) -> list[Moment]:
 
 def seen_moment(caption: str, names: Sequence[str]) -> Moment:
     """A table caption read back as a `Moment`."""
-    round_no = int(re.search(r"· раунд (\d+)", caption).group(1))  # type: ignore[union-attr]
-    turn, tiles, scores = None, [], []
-    for seat, name in enumerate(names):
-        line = re.search(rf"^(▶️ )?{re.escape(name)} — (\d+) \S+ · (\d+)$", caption, re.M)
-        assert line is not None, (name, caption)
-        if line.group(1):
-            assert turn is None, caption
-            turn = seat
-        tiles.append(int(line.group(2)))
-        scores.append(int(line.group(3)))
+    round_no, turn, tiles, scores = caption_seats(caption, names)
     mover = re.search(r"^Ход: (.+)$", caption, re.M)
     # «Ход:» names the seat the ▶️ marks, in the middle of a turn of several tiles too.
     assert (mover.group(1) if mover else None) == (None if turn is None else names[turn]), caption
@@ -153,8 +144,8 @@ def seen_moment(caption: str, names: Sequence[str]) -> Moment:
         round_no=round_no,
         over="Партия окончена." in caption,
         turn=turn,
-        tiles=tuple(tiles),
-        scores=tuple(scores),
+        tiles=tiles,
+        scores=scores,
         bazaar=int(bazaar.group(1)) if bazaar else None,
         recent=tuple(recent.removeprefix("Последние ходы: ").split(" → ")) if recent else (),
     )
