@@ -66,6 +66,7 @@ class LobbyOption(StrEnum):
     TARGET = "g"  # 101 / 125
     FISH = "f"  # K-9 fish mode
     THRESHOLD = "h"  # K-7 open threshold
+    SPINNER = "s"  # F-2: the first double played spins, or only an opening double (Straight)
     # The seat of a computer whose level a level action sets (issue 14).
     SEAT_0 = "0"
     SEAT_1 = "1"
@@ -108,6 +109,7 @@ class MoveKind(StrEnum):
     CHOOSE_CLOSE = "mc"  # show every end a double may close
     HINT = "h"  # «💡 Подсказка»: the computer's choice for the turn, to the presser (issue 14)
     END_TURN = "t"  # «✔️ Сходить»: end a turn of several tiles (section V: Блиц, Крест)
+    FLIP = "o"  # «🁢 Открыть верхнюю»: turn up the top tile of a face-down stack (Втемную)
 
 
 class HandMenu(StrEnum):

@@ -1,10 +1,10 @@
 """What a seat can do on its turn, and what everybody sees happen.
 
 Actions are what a player asks for (`Play`, `PlayDoubles`, `Close`, `Draw`, `Knock`,
-`EndTurn`); events are what the table records, as public history (a `PlayDoubles`
-records one `Played` per double, a `Close` one `Closed`, an `EndTurn` one `Ended`). A
-`Drew` event never names the tile: only the drawing seat's own view learns it
-(`RoundView.drawn`).
+`EndTurn`, `Flip`); events are what the table records, as public history (a `PlayDoubles`
+records one `Played` per double, a `Close` one `Closed`, an `EndTurn` one `Ended`, a
+`Flip` a `Played` or a `Flipped`). A `Drew` event never names the tile: only the drawing
+seat's own view learns it (`RoundView.drawn`).
 """
 
 from __future__ import annotations
@@ -78,16 +78,28 @@ class EndTurn:
         return "e"
 
 
-Action = Play | PlayDoubles | Close | Draw | Knock | EndTurn
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """Втемную (section V): turn up the top tile of one's face-down stack; it is laid on
+    the first open end it fits, or goes under the stack (and a bazaar tile goes face
+    down on top). The only move of a seat whose tiles lie face down
+    (`GameVariant.face_down`)."""
+
+    def __str__(self) -> str:
+        return "f"
+
+
+Action = Play | PlayDoubles | Close | Draw | Knock | EndTurn | Flip
 
 DRAW = Draw()
 KNOCK = Knock()
 END_TURN = EndTurn()
+FLIP = Flip()
 
 
 def parse_action(text: str) -> Action:
     """Read back `str(action)`: `p2-5L`, `p3-3` (opening), `p2-2L+p5-5R+p6-6U`, `c3-3L`,
-    `d`, `k`, `e`."""
+    `d`, `k`, `e`, `f`."""
     if "+" in text:
         parts = [parse_action(part) for part in text.split("+")]
         plays = tuple(part for part in parts if isinstance(part, Play) and part.end)
@@ -100,6 +112,8 @@ def parse_action(text: str) -> Action:
         return KNOCK
     if text == "e":
         return END_TURN
+    if text == "f":
+        return FLIP
     if text.startswith("p") and len(text) in (4, 5):
         end = End(text[4]) if len(text) == 5 else None
         return Play(Tile.parse(text[1:4]), end)
@@ -141,4 +155,15 @@ class Ended:
     seat: int
 
 
-Event = Played | Closed | Drew | Knocked | Ended
+@dataclass(frozen=True, slots=True)
+class Flipped:
+    """Втемную: `seat` turned up `tile` from its face-down stack and it fitted no open end:
+    it went under the stack (everyone saw it), and if `drew`, a bazaar tile went face
+    down on top, unseen by anyone. (A turned-up tile that fits is a `Played`.)"""
+
+    seat: int
+    tile: Tile
+    drew: bool
+
+
+Event = Played | Closed | Drew | Knocked | Ended | Flipped

@@ -1,6 +1,8 @@
-"""Блиц, Крест and Шестёрка (section V of RULES.md): children's games. In Блиц and
-Крест a turn may lay any number of tiles, one after another (`GameVariant.many_per_turn`,
-`domino.round`); in Шестёрка the halves that touch add up to 6 (`domino.layout.SumSixLayout`).
+"""Блиц, Крест, Шестёрка and Втемную (section V of RULES.md): children's games. In Блиц
+and Крест a turn may lay any number of tiles, one after another
+(`GameVariant.many_per_turn`, `domino.round`); in Шестёрка the halves that touch add up
+to 6 (`domino.layout.SumSixLayout`); in Втемную each player's tiles are a face-down stack
+turned up one a turn (`GameVariant.face_down`).
 
 RULES.md names them in one line each ("Блиц: any number of tiles per turn, tiles shared
 out equally, no bazaar"; "Крест: a cross from the opening double, any number per
@@ -20,11 +22,34 @@ here once:
   hands, a fish the lowest hand), points are good and the first to 100 wins: a
   children's game scored the way grown-ups in the same room score theirs. No special
   values: the `0-0` left alone counts 0 and a `6-6` left counts 12.
+
+Втемную follows the source text the spec names it from (seeds/002): 2 players 7 tiles,
+3 or 4 players 5, the rest a bazaar; the tiles stay face down in a stack nobody looks
+at; who starts is drawn by lot; on a turn the player turns up the top tile and lays it
+if it fits, else puts it under the stack and takes a bazaar tile face down on top; with
+three tiles left the player turns them up and from the next turn lays one, two or three
+in a row; the first to lay all tiles wins, and so does the one whose tile made the fish.
+The choices where the text is silent:
+
+- The bot turns the tile for you (`Flip`, the seat's only move while its tiles lie face
+  down) and lays it on the first open end it fits, LEFT before RIGHT: the player never
+  saw the tile, so there is no choice to make (`domino.round.Round._flip`).
+- The opening tile is the first leader's top tile (any tile opens); a later round is
+  opened by the last round's winner the same way.
+- A line, not the text's optional cross.
+- The turned-up tiles are shown to their owner only, as a hand in the other games; the
+  others see how many there are. From then on the owner plays as in Блиц: any number of
+  tiles a turn, draw until one fits (C-6) while the bazaar has tiles, else knock (C-7).
+- Scoring is Классика's to 100, except that a fish is won by its fisherman (the text's
+  rule), who writes the others' pips as if going out (`score_dark_round`). No C-11
+  redeal: nobody sees the hand it would spare.
 """
 
 from __future__ import annotations
 
 from domino.rules import LayoutKind, Opening, Ruleset, Scoring, Variant
+from domino.scoring import Sides, side_totals, written_result
+from domino.views import Account, RoundOutcome, RoundResult
 
 BLITZ = Ruleset(
     variant=Variant.BLITZ,
@@ -63,3 +88,35 @@ round once someone lays one."""
 SHESTERKA = CROSS.with_options(variant=Variant.SHESTERKA, layout=LayoutKind.SUM_SIX)
 """Шестёрка's default options: 7 tiles each and a bazaar where fewer than four play; a
 line whose touching halves add up to 6 (after 0-0 opens, only a tile with a 6 fits)."""
+
+DARK = Ruleset(
+    variant=Variant.DARK,
+    scoring=Scoring.CLASSIC,
+    opening=Opening.RANDOM_LEADER,
+    layout=LayoutKind.LINE,
+    hand_sizes={2: 7, 3: 5, 4: 5},
+    redeal_doubles=0,
+    target=100,
+    open_threshold=0,
+    lone_blank=0,
+    lone_blank_on_fish=False,
+)
+"""Втемную's default options: 7 tiles each for two, 5 for three or four, the rest a
+bazaar; the first leader drawn by lot; a line."""
+
+
+def score_dark_round(
+    round_no: int,
+    outcome: RoundOutcome,
+    before: tuple[Account, ...],
+    values: tuple[int, ...],
+    sides: Sides,
+) -> RoundResult:
+    """Втемную's round: the side of the seat that went out, or of the fisherman whose
+    tile made the fish, writes the other sides' pips (T-4's count; see the module's
+    docstring)."""
+    totals = side_totals(values, sides)
+    winner = next(index for index, seats in enumerate(sides) if outcome.seat in seats)
+    points = [0] * len(sides)
+    points[winner] = sum(totals) - totals[winner]
+    return written_result(round_no, outcome, before, points)

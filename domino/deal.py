@@ -38,13 +38,16 @@ class Deal:
     `bazaar` is in draw order: `bazaar[0]` is drawn first, and the last
     `ruleset.bazaar_reserve` tiles can never be drawn (C-6). `turned` is public: the
     tile each seat turned before the first round of a game opened by S-2
-    (`Opening.TURNED_TILE`); () in other games and in later rounds.
+    (`Opening.TURNED_TILE`); () in other games and in later rounds. `stacks`: in a game
+    played from face-down stacks (Втемную, `GameVariant.face_down`), each hand in the
+    order it was dealt, the top (first turned up) first; () in other games.
     """
 
     hands: tuple[tuple[Tile, ...], ...]  # per seat, sorted
     bazaar: tuple[Tile, ...]
     redeals: int = 0  # how many times C-11 forced a reshuffle before this deal
     turned: tuple[Tile, ...] = ()  # S-2: per seat, the tile it turned
+    stacks: tuple[tuple[Tile, ...], ...] = ()  # Втемную: per seat, top first
 
 
 def needs_redeal(ruleset: Ruleset, hands: Iterable[Iterable[Tile]]) -> bool:
@@ -71,7 +74,9 @@ def deal(ruleset: Ruleset, players: int, rng: random.Random, *, first: bool = Fa
     Seat `s` gets the shuffled tiles `s*n .. s*n+n-1` (n the hand size), the rest is
     the bazaar in draw order. For the `first` round of a game opened by S-2
     (`Opening.TURNED_TILE`), one more shuffle comes before: seat `s` turns the shuffled
-    tile `s` (`Deal.turned`), the tiles go back and the set is shuffled and dealt.
+    tile `s` (`Deal.turned`), the tiles go back and the set is shuffled and dealt. In a
+    game played from face-down stacks each seat's stack is its tiles in the shuffled
+    order (`Deal.stacks`).
     """
     size = ruleset.hand_size(players)
     tiles = list(ALL_TILES)
@@ -84,7 +89,10 @@ def deal(ruleset: Ruleset, players: int, rng: random.Random, *, first: bool = Fa
         masks = [mask_of_tiles(tiles[seat * size : (seat + 1) * size]) for seat in range(players)]
         if not redeal_masks(ruleset, masks):
             hands = tuple(map(tiles_in, masks))
-            return Deal(hands, tuple(tiles[players * size :]), redeals, turned)
+            stacks: tuple[tuple[Tile, ...], ...] = ()
+            if ruleset.game.face_down:
+                stacks = tuple(tuple(tiles[s * size : (s + 1) * size]) for s in range(players))
+            return Deal(hands, tuple(tiles[players * size :]), redeals, turned, stacks)
     raise DominoError(
         f"{MAX_REDEALS} redeals in a row: the redeal rule of this ruleset (C-11) is met"
         " by almost every deal"

@@ -39,6 +39,14 @@ Rules implemented (ids from docs/RULES.md)
   more fits. Choices: the first tile of a turn follows C-5/C-6 as always (play if able,
   else draw or knock); a drawn tile that fits opens the run; a turn ended by choice is
   public (`Ended`), one that ran out of tiles that fit is not an event.
+- Section V, Втемную (`GameVariant.face_down`): each seat's tiles are a face-down
+  stack in the order dealt (`Deal.stacks`), hidden from its owner too. Such a seat's
+  only move is `Flip`: its top tile is turned up and laid on the first open end it fits
+  (in `legal_actions`' end order; an empty table takes it as the opening), else it goes
+  under the stack and, while the bazaar has tiles, one goes face down on top (`Flipped`);
+  either way the turn passes. A stack laid down to `FACE_UP` tiles is turned up for its
+  owner for the rest of the round, who then plays as in Блиц (several tiles a turn,
+  C-6 draws, C-7 knocks).
 - C-6 / K-5 / T-3: with nothing playable, `Draw` takes one tile (`bazaar[0]` of what
   is left) and the turn stays; once a drawn tile fits it is the only playable tile
   and must be played. The last `bazaar_reserve` tiles are never drawn.
@@ -63,6 +71,7 @@ from domino._core import mask_of_tiles, tiles_in
 from domino.actions import (
     DRAW,
     END_TURN,
+    FLIP,
     KNOCK,
     Action,
     Close,
@@ -72,6 +81,8 @@ from domino.actions import (
     Ended,
     EndTurn,
     Event,
+    Flip,
+    Flipped,
     Knock,
     Play,
     PlayDoubles,
@@ -99,6 +110,9 @@ _OPENING_RULE = {
     Opening.HIGHEST_DOUBLE: "T-2",
     Opening.LOWEST_DOUBLE: "B-1",
 }
+
+FACE_UP = 3
+"""Втемную: a face-down stack laid down to this many tiles is turned up for its owner."""
 
 
 def _tile_list(tiles: Sequence[object]) -> str:
@@ -140,6 +154,7 @@ class Round:
         "_max_doubles",
         "_may_close",
         "_reserved_mask",
+        "_stacks",
         "leader",
         "opening_tile",
         "outcome",
@@ -171,6 +186,8 @@ class Round:
     _may_close: bool  # O-3: the game lets a mover close an end with a double face down
     _many: bool  # section V: the game lets a mover lay several tiles in one turn
     _laid: bool  # section V: the mover has laid a tile this turn and may lay more
+    _stacks: list[list[Tile] | None] | None  # Втемную: per seat its face-down stack, top
+    # first, None once turned up; None in the other games
 
     # ----------------------------------------------------------------- creation
 
@@ -215,8 +232,10 @@ class Round:
         if not all(masks):
             raise DominoError("every hand of a deal needs at least one tile")
         hands = tuple(map(tiles_in, masks))
+        if deal.stacks and [mask_of_tiles(stack) for stack in deal.stacks] != masks:
+            raise DominoError("each stack of a deal must hold exactly its seat's hand")
         if hands != deal.hands:
-            deal = Deal(hands, deal.bazaar, deal.redeals, deal.turned)
+            deal = Deal(hands, deal.bazaar, deal.redeals, deal.turned, deal.stacks)
         return cls._dealt(ruleset, players, deal, masks, leader)
 
     @classmethod
@@ -232,6 +251,7 @@ class Round:
         opening_tile: Tile | None = None,
         turn_no: int = 0,
         laid: bool = False,
+        stacks: Sequence[Sequence[Tile] | None] | None = None,
     ) -> Round:
         """A round at a position in mid-play: each seat's hand (`hands`, bitmasks), the
         bazaar left (in draw order), the table (`layout`, copied) and the seat to move.
@@ -242,6 +262,8 @@ class Round:
         bazaar, `history` and `drawn` only what is applied from here on. `opening_tile`:
         the tile an empty table must open with (K-3, T-2), None for any tile. `laid`:
         the mover has laid a tile this turn and may lay more or end it (section V).
+        `stacks`: in Втемную, per seat its face-down stack (top first, the tiles of its
+        hand) or None where its tiles are face up; not given, every hand is face up.
         """
         self = cls.__new__(cls)
         self.ruleset = ruleset
@@ -267,6 +289,9 @@ class Round:
         self._may_close = game.may_close
         self._many = game.many_per_turn
         self._laid = laid and self._many
+        self._stacks = None
+        if game.face_down and stacks is not None:
+            self._stacks = [None if stack is None else list(stack) for stack in stacks]
         return self
 
     @classmethod
@@ -308,6 +333,10 @@ class Round:
         self._may_close = game.may_close
         self._many = game.many_per_turn
         self._laid = False
+        self._stacks = None
+        if game.face_down:
+            dealt = deal.stacks or deal.hands
+            self._stacks = [list(stack) if len(stack) > FACE_UP else None for stack in dealt]
         return self
 
     # ------------------------------------------------------------------ reading
@@ -366,7 +395,20 @@ class Round:
                 if event.seat == seat:
                     tiles.append(self._bazaar[count])
                 count += 1
+            elif type(event) is Flipped and event.drew:
+                count += 1  # Втемную: drawn face down onto the stack, seen by nobody
         return tuple(tiles)
+
+    def face_down(self, seat: int) -> bool:
+        """Втемную: whether `seat`'s tiles lie face down (its only move is `Flip`)."""
+        stacks = self._stacks
+        return stacks is not None and stacks[self._seat(seat)] is not None
+
+    def stack(self, seat: int) -> tuple[Tile, ...]:
+        """Втемную: `seat`'s face-down stack, top first; () once turned up (secret to all)."""
+        stacks = self._stacks
+        stack = stacks[self._seat(seat)] if stacks is not None else None
+        return tuple(stack) if stack is not None else ()
 
     def _playable(self, hand: int) -> int:
         """The mover's tiles that may be played now (C-4, K-3 opening)."""
@@ -384,11 +426,13 @@ class Round:
         fewer doubles first, each set's plays in end order), then the `Close` actions
         (O-3, by tile, then end); last `END_TURN` in the middle of a turn of several
         tiles (section V). With nothing playable, exactly one of `DRAW` (C-6) or
-        `KNOCK` (C-7).
+        `KNOCK` (C-7). A seat whose tiles lie face down (Втемную): only `FLIP`.
         """
         turn = self.turn
         if turn is None:
             return ()
+        if self._stacks is not None and self._stacks[turn] is not None:
+            return (FLIP,)  # Втемную: the tiles lie face down
         hand = self._hands[turn]
         layout = self._layout
         if not layout.table_mask:
@@ -483,6 +527,15 @@ class Round:
             return RoundOver("the round is over: no more moves")
         if seat is not None and seat != turn:
             return NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s")
+        face_down = self._stacks is not None and self._stacks[turn] is not None
+        if isinstance(action, Flip):
+            if self._stacks is None:
+                return IllegalMove("only in Втемную do tiles lie face down to be turned up")
+            if not face_down:
+                return IllegalMove("your tiles are face up: play one that fits, draw or knock")
+            return None
+        if face_down:
+            return IllegalMove("your tiles lie face down: turn up the top one (Flip)")
         hand = self._hands[turn]
         layout = self._layout
         if isinstance(action, Play):
@@ -650,6 +703,8 @@ class Round:
             event = Ended(turn)  # section V: the mover stops laying tiles
             self._laid = False
             self.turn = (turn + 1) % self.players
+        elif type(action) is Flip:
+            event = self._flip(turn)
         else:
             event = _core.knocked(turn)
             self.turn = (turn + 1) % self.players
@@ -657,19 +712,55 @@ class Round:
         self.turn_no += 1
         return event
 
-    def _after_play(self, turn: int, hand: int) -> None:
+    def _after_play(self, turn: int, hand: int, *, more: bool = True) -> None:
         """End the round after the mover's play (C-8), keep the turn where the mover may
-        lay another tile (section V), or pass it."""
+        lay another tile (section V; not after a `Flip`, `more` False), or pass it."""
         layout = self._layout
         if not hand:  # C-8 (a): went out, even if the table is now blocked
             self._finish(OutcomeKind.WENT_OUT, turn)
         elif not layout.fit_mask & ~(layout.table_mask | self._reserved_mask):
             self._finish(OutcomeKind.FISH, turn)  # C-8 (b): nothing live fits
-        elif self._many and hand & layout.fit_mask:
+        elif more and self._many and hand & layout.fit_mask:
             self._laid = True
         else:
             self._laid = False
             self.turn = (turn + 1) % self.players
+
+    def _flip(self, turn: int) -> Event:
+        """Втемную: turn up the mover's top tile; lay it on the first open end it fits
+        (an empty table: as the opening) and turn the stack up once `FACE_UP` tiles are
+        left, or put it under the stack and a bazaar tile face down on top. The turn
+        passes either way (or the round ends, C-8)."""
+        stacks = self._stacks
+        assert stacks is not None
+        stack = stacks[turn]
+        assert stack is not None
+        tile = stack.pop(0)
+        layout = self._layout
+        bit = tile.bit
+        fits = not layout.table_mask
+        end: End | None = None
+        for choice, end_mask in layout.end_masks() if layout.table_mask else ():
+            if end_mask & bit:
+                fits, end = True, choice
+                break
+        if fits:
+            hand = self._hands[turn] ^ bit
+            self._hands[turn] = hand
+            layout.place(tile, end)
+            if hand.bit_count() <= FACE_UP:
+                stacks[turn] = None  # turned up for its owner
+            self._after_play(turn, hand, more=False)
+            return _core.played(turn, end, tile.index)
+        stack.append(tile)
+        drew = len(self._bazaar) - self._drawn > self.ruleset.bazaar_reserve
+        if drew:
+            drawn = self._bazaar[self._drawn]
+            self._drawn += 1
+            self._hands[turn] |= drawn.bit
+            stack.insert(0, drawn)
+        self.turn = (turn + 1) % self.players
+        return Flipped(turn, tile, drew)
 
     def _lay_doubles(self, turn: int, action: PlayDoubles) -> Event:
         """M-3, O-2: lay the doubles in the order given, except that a `0-0` goes down
@@ -686,6 +777,10 @@ class Round:
 
     def _allowed(self, action: Action, turn: int) -> bool:
         """The quick yes of `_refusal` for the seat to move (no message built)."""
+        if self._stacks is not None and self._stacks[turn] is not None:
+            return type(action) is Flip
+        if type(action) is Flip:
+            return False
         hand = self._hands[turn]
         layout = self._layout
         if type(action) is Play:
@@ -867,19 +962,25 @@ class Round:
         new._may_close = self._may_close
         new._many = self._many
         new._laid = self._laid
+        stacks = self._stacks
+        new._stacks = None if stacks is None else [s if s is None else s.copy() for s in stacks]
         return new
 
     # -------------------------------------------------------------------- views
 
     def view(self, seat: int | None) -> RoundView:
-        """What `seat` may know (None: the public): own hand and drawn tiles, counts
-        of the others, bazaar size, the table, history; `legal` only on its turn."""
+        """What `seat` may know (None: the public): own hand (none while it lies face down,
+        Втемную) and drawn tiles, counts of the others, bazaar size, the table, history;
+        `legal` only on its turn."""
         if seat is not None:
             self._seat(seat)
+        stacks = self._stacks
+        face_down = () if stacks is None else tuple(stack is not None for stack in stacks)
+        hand = () if seat is None or (face_down and face_down[seat]) else self.hand(seat)
         return RoundView(
             seat=seat,
             players=self.players,
-            hand=self.hand(seat) if seat is not None else (),
+            hand=hand,
             hand_counts=tuple(hand.bit_count() for hand in self._hands),
             bazaar_size=self.bazaar_size,
             drawable=self.drawable,
@@ -891,6 +992,7 @@ class Round:
             legal=self.legal_actions() if seat is not None and seat == self.turn else (),
             outcome=self.outcome,
             turned=self.turned,
+            face_down=face_down,
         )
 
     def _key(self) -> tuple[Any, ...]:
@@ -909,6 +1011,7 @@ class Round:
             self._drawn,
             self._layout,
             self._history,
+            self._stacks,
         )
 
     def __eq__(self, other: object) -> bool:

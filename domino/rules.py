@@ -37,6 +37,7 @@ class Variant(StrEnum):
     BLITZ = "blitz"  # V: all tiles shared out, any number of tiles per turn
     CROSS = "cross"  # V: a cross from the first double, any number of tiles per turn
     SHESTERKA = "shesterka"  # V: touching halves add up to 6
+    DARK = "dark"  # V (Втемную): play from a face-down stack, the last three tiles face up
 
 
 class LayoutKind(StrEnum):

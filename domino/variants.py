@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from domino import all_fives, bergen, children, osel, rating, sea_kozel, sport
 from domino.errors import DominoError, UnknownVariant
-from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
+from domino.rules import CLASSIC, KOZEL, FishMode, LayoutKind, Ruleset, Variant
 from domino.scoring import (
     Sides,
     classic_next_leader,
@@ -47,6 +47,7 @@ class GameVariant(ABC):
     rule_of_13: ClassVar[bool]  # K-7: points are remembered until an account opens
     max_doubles: ClassVar[int] = 1  # doubles a mover may lay in one turn (M-3: 2, O-2: 4)
     many_per_turn: ClassVar[bool] = False  # section V: any number of tiles in one turn
+    face_down: ClassVar[bool] = False  # Втемную: tiles lie face down, turned up one a turn
     min_written: ClassVar[int] = 0  # M-1: the round's winner writes only from this sum up
     may_close: ClassVar[bool] = False  # O-3: a double laid face down closes its end
     turn_timing: ClassVar[bool] = False  # S-7: K-12's turn times are on by default
@@ -329,14 +330,22 @@ class AllFives(GameVariant):
 
     Choice for who opens the next round (F-1: "the previous round's winner"): who went
     out; after a fish the winning side's seat with the lowest hand, and after a tied fish
-    the fisherman (as Классика's T-2, `domino.scoring.classic_next_leader`)."""
+    the fisherman (as Классика's T-2, `domino.scoring.classic_next_leader`).
+
+    F-2's option «Straight» is the `layout` choice `LayoutKind.SPINNER`: only the round's
+    first tile can be the spinner, so a double opening spins (`SpinnerLayout`) and after
+    any other opening the round is a plain line in which no double spins (a tile that is
+    not a double has no number on its long sides); the default, `FIRST_DOUBLE`, spins the
+    first double played wherever it lies (`FirstDoubleLayout`)."""
 
     key = Variant.ALL_FIVES
     name = "Пятёрки"
     name_key = "variant.all_fives"
     rules_key = "rules.all_fives"
     ruleset = all_fives.ALL_FIVES
-    choices = MappingProxyType({"target": (250, 200, 300)})
+    choices = MappingProxyType(
+        {"target": (250, 200, 300), "layout": (LayoutKind.FIRST_DOUBLE, LayoutKind.SPINNER)}
+    )
     rating_scale = 250  # its default target
     points_are_bad = False
     rule_of_13 = False
@@ -391,7 +400,7 @@ class ThreesAndFives(AllFives):
     name_key = "variant.threes_and_fives"
     rules_key = "rules.threes_and_fives"
     ruleset = all_fives.THREES_AND_FIVES
-    choices = MappingProxyType({"target": (61, 121)})
+    choices = MappingProxyType({"target": (61, 121), "layout": AllFives.choices["layout"]})
     rating_scale = 61  # its default target
     threes = True
     unit = 5
@@ -534,6 +543,46 @@ class Shesterka(Classic):
     choices = MappingProxyType({"target": (100, 50, 150)})
 
 
+class Dark(Classic):
+    """«Втемную» (section V, `domino.children`): each player's tiles are a face-down stack
+    the bot turns up one a turn (`domino.actions.Flip`); the last three are turned up and
+    played as in Блиц; the one who goes out or makes the fish wins the round; scored as
+    Классика otherwise, the first to 100 wins."""
+
+    key = Variant.DARK
+    name = "Втемную"
+    name_key = "variant.dark"
+    rules_key = "rules.dark"
+    ruleset = children.DARK
+    choices = MappingProxyType({"target": (100, 50, 150)})
+    many_per_turn = True
+    face_down = True
+
+    def score_round(
+        self,
+        ruleset: Ruleset,
+        round_no: int,
+        outcome: RoundOutcome,
+        before: tuple[Account, ...],
+        eggs: int,
+        values: tuple[int, ...],
+        sides: Sides,
+        *,
+        last_tile: Tile | None = None,
+        hands: Sequence[Sequence[Tile]] | None = None,
+    ) -> RoundResult:
+        """Классика's count, the fisherman winning a fish (`children.score_dark_round`)."""
+        if eggs:
+            raise DominoError("Втемную has no eggs (K-9 is Козёл's rule)")
+        return children.score_dark_round(round_no, outcome, before, values, sides)
+
+    def next_leader(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> int:
+        """The round's winner: who went out, or the fisherman."""
+        return outcome.seat
+
+
 VARIANTS: tuple[GameVariant, ...] = (
     Kozel(),
     Classic(),
@@ -547,6 +596,7 @@ VARIANTS: tuple[GameVariant, ...] = (
     Blitz(),
     Cross(),
     Shesterka(),
+    Dark(),
 )
 """Every game, in the order they are listed."""
 

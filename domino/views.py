@@ -114,6 +114,8 @@ class RoundView:
     legal: tuple[Action, ...]  # the viewer's legal actions; () unless it is their turn
     outcome: RoundOutcome | None
     turned: tuple[Tile, ...] = ()  # S-2: the tile each seat turned before the first round
+    face_down: tuple[bool, ...] = ()  # Втемную: per seat, its tiles lie face down (hidden
+    # from their owner too: `hand` is then ()); () in the other games
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,6 +160,7 @@ NAMES: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "blitz": "Blitz",
                 "cross": "Cross",
                 "shesterka": "Sixes",
+                "dark": "In the Dark",
             }
         ),
     }

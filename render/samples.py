@@ -6,7 +6,8 @@ double, Спортивное with its turned tiles and pairs, Пятёрки and
 the points scored in play, the ends' counts and a spinner laid off centre, Берген and
 Дубли whose hands count by their doubles and whose block English calls a block, each
 round's points taken apart into those scored in play and those of its end, Блиц and
-Крест whose turns lay several tiles, every tile of the last turn marked), a few in
+Крест whose turns lay several tiles, every tile of the last turn marked, Втемную with
+some stacks still face down), a few in
 English, plus hand-built layouts (`render.demo`) for what a game rarely shows: all 28
 tiles in one line and a spinner cross (C-10). Writing the files is this module's job;
 the drawing functions themselves do no I/O.
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 
-from domino.actions import Played
+from domino.actions import Flipped, Played
 from domino.geometry import End
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
@@ -220,6 +221,21 @@ def _mid_turn(match: Match) -> bool:
     )
 
 
+def _dark_mixed(match: Match) -> bool:
+    """Втемную: a tile turned up just now fitted nowhere and went under its stack, one
+    seat's tiles still lie face down and another's are turned up."""
+    view = match.view(None)
+    history = view.round.history
+    face_down = view.round.face_down
+    return (
+        bool(history)
+        and isinstance(history[-1], Flipped)
+        and any(face_down)
+        and not all(face_down)
+        and len(view.round.layout.placements) >= 6
+    )
+
+
 def _four_arms(match: Match) -> bool:
     """A cross from the first double (Крест) with tiles on all four of its arms."""
     layout = match.view(None).round.layout
@@ -324,6 +340,11 @@ def samples() -> Iterator[tuple[str, Callable[[], bytes]]]:
     shesterka = find_variant("shesterka").ruleset
     yield "table_shesterka.png", partial(_table, shesterka, 3, 98, 1, 9)
     yield "round_end_shesterka_en.png", partial(_round_end, shesterka, 2, 99, 1, "en")
+    dark = find_variant("dark").ruleset
+    yield "table_dark.png", partial(_table_at, "dark", 3, _dark_mixed, 100)
+    yield "table_dark_2_en.png", partial(_table_at, "dark", 2, _dark_mixed, 101, "en")
+    yield "round_end_dark.png", partial(_round_end, dark, 2, 102, 1)
+    yield "scores_dark_end_en.png", partial(_scores, dark, 3, 103, None, "en")
 
 
 def main(argv: list[str]) -> int:

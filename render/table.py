@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from domino.actions import Closed, Ended, Knocked, Played
+from domino.actions import Closed, Ended, Flipped, Knocked, Played
 from domino.geometry import End
 from domino.tiles import Tile
 from domino.views import MatchView
@@ -317,8 +317,9 @@ def just_laid(view: MatchView) -> frozenset[int]:
     a mover lays several tiles a turn (section V: Блиц, Крест; `GameVariant.many_per_turn`)
     every tile of the turn in progress or just ended, so that the group sees what the
     turn laid: the last mover's run of `Played` events back to another seat's event, or
-    to its own `Ended` or `Knocked` that ended an earlier turn. A table whose history
-    does not lay its tiles (a hand-built view) marks its last tile."""
+    to its own `Ended`, `Knocked` or `Flipped` (Втемную: a tile turned up that fitted
+    nowhere) that ended an earlier turn. A table whose history does not lay its tiles
+    (a hand-built view) marks its last tile."""
     placements = view.round.layout.placements
     if not placements:
         return frozenset()
@@ -328,7 +329,7 @@ def just_laid(view: MatchView) -> frozenset[int]:
         return frozenset({placements[-1].seq})
     run, mover = 0, laying[-1].seat
     for event in reversed(history):
-        if run and (event.seat != mover or isinstance(event, Ended | Knocked)):
+        if run and (event.seat != mover or isinstance(event, Ended | Knocked | Flipped)):
             break
         run += isinstance(event, Played | Closed)
     return frozenset(placement.seq for placement in placements[-run:])

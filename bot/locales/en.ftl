@@ -19,6 +19,7 @@ variant-dubli = Doubles (Dubli)
 variant-blitz = Blitz
 variant-cross = Cross
 variant-shesterka = Sixes
+variant-dark = In the Dark
 term-fish = fish (blocked)
 term-goat = goat
 term-bazaar = boneyard
@@ -28,6 +29,8 @@ term-fisherman = fisherman
 fish-each = each scores their own
 fish-max_takes_all = all to the highest hand
 fish-fisherman_takes_all = all to the fisherman
+layout-first_double = first double
+layout-spinner = opening double only
 
 ## The lobby.
 
@@ -35,6 +38,7 @@ lobby-title = 🁢 <b>Dominoes: { $variant }</b>
 lobby-options = Players: { $seats } · game to { $target }
 lobby-kozel_options = Fish: { $fish } · scoring opens at: { $threshold }
 lobby-off = off
+lobby-straight = 🌀 Spinner: only a double that opens the round; a round opened with any other tile is a single line
 lobby-teams_on = Pairs: 2×2, partners opposite
 lobby-teams_off = Every player for themselves
 lobby-pairs = 🤝 Pairs: { $first } · { $second }
@@ -52,6 +56,7 @@ btn-opt_seats = 👥 Players: { $n }
 btn-opt_target = 🎯 To { $n }
 btn-opt_fish = 🐟 Fish: { $mode }
 btn-opt_threshold = 🔓 Open at { $n }
+btn-opt_spinner = 🌀 Spinner: { $layout }
 btn-opt_teams_on = 🤝 Pairs: yes
 btn-opt_teams_off = 🤝 Pairs: no
 btn-start = ▶️ Start
@@ -81,6 +86,8 @@ table-tiles = { $n } { $n ->
     [one] tile
    *[other] tiles
 }
+# In the Dark: a player's tiles while they lie face down, in the table's caption.
+table-face_down = { $tiles } face down
 event-played = { $name } plays a tile
 # A knock by game: "knock", or "pass" where there is no boneyard to draw from.
 event-knocked-kozel = { $name } knocks
@@ -95,6 +102,7 @@ event-knocked-dubli = { $name } knocks
 event-knocked-blitz = { $name } knocks
 event-knocked-cross = { $name } knocks
 event-knocked-shesterka = { $name } knocks
+event-knocked-dark = { $name } knocks
 # A play that scored during the game (F-3): the points it made, never the tile.
 event-scored = { $name } plays a tile: +{ $points }
 # $n: the doubles laid in one turn (2 to 4).
@@ -117,6 +125,10 @@ table-closed = 🔒 { $n ->
 }
 table-turned = 🎴 The turned tiles (in the picture) decide who leads: { $name } does.
 event-drew = { $name } draws
+# In the Dark: the tile turned up from a face-down stack fitted no end and went under the
+# stack; _drew: a boneyard tile went face down on top. (A tile that fits is event-played.)
+event-flipped = { $name } turns up { $tile }: no fit, under the stack
+event-flipped_drew = { $name } turns up { $tile }: no fit, under the stack, draws
 # The same move made $n times in a row: «Bob draws ×3».
 event-repeated = { $move } ×{ $n }
 table-cancelled = ✖️ The game was cancelled.
@@ -160,6 +172,18 @@ btn-choose_doubles = { $n ->
 btn-choose_close = 🔒 Close an end with a double
 # Blitz, Cross: ends a turn of several tiles (a tile laid, another may follow).
 btn-end_turn = ✔️ End turn
+# In the Dark: the one move of a player whose tiles lie face down.
+btn-flip = 🁢 Turn up the top tile
+# In the Dark: the face-down stack in the hand, off turn (press: whose turn it is).
+btn-face_down = 🁢 × { $n }
+# In the Dark: $n tiles in the player's face-down stack; $up: how many are left when it turns up.
+hand-face_down = 🁢 Your tiles lie face down: { $n } { $n ->
+    [one] tile
+   *[other] tiles
+}. Nobody sees them, not even you; when { $up } are left, they are turned up.
+hand-flip = Press “🁢 Turn up the top tile”: if it fits, it goes on the table; if not, under your stack.
+# In the Dark: on the player's turn once their last tiles are turned up.
+hand-turned_up = 🁢 Your tiles are turned up: a turn may lay several in a row.
 # $n: the tiles the player laid so far in the turn in progress (Blitz, Cross).
 hand-mid_turn = You have played { $n } { $n ->
     [one] tile
@@ -239,6 +263,11 @@ answer-choose_doubles = Which doubles?
 answer-choose_close = Which end to close?
 alert-option_fixed = This game does not let you change that.
 answer-drew = From the boneyard: { $tiles }
+# In the Dark, after “🁢 Turn up the top tile” (never the tile: nobody may see a face-down stack).
+answer-flip_laid = It fitted and is on the table.
+answer-flip_turned_up = It fitted and is on the table. Your last tiles are turned up: they are in your hand.
+answer-flip_under = No fit: the tile went under your stack.
+answer-flip_under_drew = No fit: the tile went under your stack, and a boneyard tile went on top.
 computer-name = 🤖 Computer { $n }
 # A person a computer plays for: the name stays as it is, marked.
 computer-instead = { $name } (🤖)
@@ -254,7 +283,7 @@ lobby-already_open = A game is already gathering players in this chat: press “
 lobby-already_running = A game is already running in this chat. Finish it or /cancel it.
 lobby-you_play_elsewhere = You are already playing in “{ $chat }”. Finish there or /leave.
 start-welcome =
-    👋 Hi! I run domino games in group chats: Kozel, Classic, Sea Kozel, Osel, Sport dominoes, All Fives, Threes and Fives, Bergen, Doubles, Blitz, Cross and Sixes.
+    👋 Hi! I run domino games in group chats: Kozel, Classic, Sea Kozel, Osel, Sport dominoes, All Fives, Threes and Fives, Bergen, Doubles, Blitz, Cross, Sixes and In the Dark.
     Add me to a group and send /domino there (or name the game: /domino osel). Your tiles will arrive here.
     Rules: /rules · help: /help
 start-joined = ✅ You have a seat in “{ $chat }”. Your tiles will arrive here once it starts.
@@ -348,7 +377,7 @@ rules-all_fives =
     } wins.
     • 2–4 players: two get 7 tiles each, three or four get 5; the rest is the boneyard. Four may play in pairs, a pair scoring together.
     • Who leads is drawn by lot, with any tile. Each later round is led by the winner of the one before.
-    • Lay a tile on an end with the same number. The first double laid is the spinner: once tiles lie on both its sides, tiles go above and below it too.
+    • Lay a tile on an end with the same number. The first double laid is the spinner: once tiles lie on both its sides, tiles go above and below it too. A lobby option makes only a double that opens the round the spinner; a round opened with any other tile stays a single line.
     • After every move add up the open ends: a double across an end counts both halves, and so does the spinner until tiles lie on both its sides. A multiple of 5 is scored by the mover: 5|5 as the first tile scores 10, and 0|5 laid on its right scores 10 again (5 + 5 + 0).
     • If nothing fits, draw from the boneyard until a tile fits; when it is empty, knock.
     • Whoever goes out scores the pips in the other hands, rounded to the nearest 5 (23 → 25).
@@ -361,7 +390,7 @@ rules-threes_and_fives =
     } wins.
     • 2–4 players: two get 7 tiles each, three or four get 5; the rest is the boneyard. Four may play in pairs, a pair scoring together.
     • Who leads is drawn by lot, with any tile. Each later round is led by the winner of the one before.
-    • Lay a tile on an end with the same number. The first double laid is the spinner: once tiles lie on both its sides, tiles go above and below it too.
+    • Lay a tile on an end with the same number. The first double laid is the spinner: once tiles lie on both its sides, tiles go above and below it too. A lobby option makes only a double that opens the round the spinner; a round opened with any other tile stays a single line.
     • After every move add up the open ends: a double across an end counts both halves, and so does the spinner until tiles lie on both its sides. A multiple of 3 scores a third of it, a multiple of 5 a fifth; 15 is both and scores 5 + 3 = 8. So 6|3 as the first tile adds up to 9 and scores 3; 5|5 adds up to 10 and scores 2.
     • If nothing fits, draw from the boneyard until a tile fits; when it is empty, knock.
     • Whoever goes out scores the pips in the other hands, rounded to the nearest 5 and divided by 5 (23 → 25 → 5).
@@ -423,6 +452,16 @@ rules-shesterka =
     • One tile a turn. If nothing fits, draw from the boneyard until a tile fits; boneyard empty: knock.
     • Whoever goes out first wins the round and scores all the pips in the opponents' hands.
     • Fish, when nobody can play: the player with the fewest pips wins the round and scores the opponents' pips minus their own. A tie for the fewest scores nobody.
+rules-dark =
+    <b>In the Dark</b>, a children's game: whoever first reaches { $target } { $target ->
+        [one] point
+       *[other] points
+    } wins.
+    • 2–4 players: two get 7 tiles each, three or four get 5; the rest is the boneyard. Four may play in pairs.
+    • Nobody sees your tiles, not even you: they lie in a face-down stack. Who leads is drawn by lot; each later round is led by the winner of the one before.
+    • On your turn press “🁢 Turn up the top tile”: the top tile is turned up and, if it fits an end with the same number (with ends 2 and 5, say, 2|6 or 4|5 fits) or the table is empty, it goes on the table. If not, it goes under your stack and a boneyard tile (if any is left) goes face down on top. Either way the turn passes.
+    • When 3 tiles are left in your stack they are turned up, for your eyes only. From then on a turn may lay one, two or three tiles in a row; done? Press “✔️ End turn”. Cannot play: draw until a tile fits; boneyard empty: knock.
+    • Whoever first lays all their tiles, or whose tile made the fish (nobody can play), wins the round and scores all the pips in the opponents' hands.
 btn-rules_current = 📖 { $game }
 alert-rules_unknown = There are no such rules: choose a game with a button under the message.
 help-group =
@@ -435,7 +474,7 @@ help-group =
     /settings — group settings: language, default game, turn timer, when an unstarted game closes, hints (admins change them)
     /top — the group's leaderboard · /stats — my stats · /history — the last matches
 help-private =
-    Your tiles arrive here: press a ✅ tile to play it. In Blitz and Cross a turn may lay several tiles one after another; ✔️ End turn ends it.
+    Your tiles arrive here: press a ✅ tile to play it. In Blitz and Cross a turn may lay several tiles one after another; ✔️ End turn ends it. Playing In the Dark, your tiles lie face down: press 🁢 Turn up the top tile.
     💡 Hint — the strong computer's move (shown to you alone, one a turn).
     /hand — send my hand again
     /leave — leave the game
@@ -767,6 +806,7 @@ loser-dubli = Loss: { $names }.
 loser-blitz = Loss: { $names }.
 loser-cross = Loss: { $names }.
 loser-shesterka = Loss: { $names }.
+loser-dark = Loss: { $names }.
 
 ## «💡 Подсказка» (issue 14): the computer's choice for the turn, to the presser only;
 ## the group's switch in /settings; the count in /stats.

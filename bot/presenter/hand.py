@@ -25,9 +25,20 @@ from bot.presenter.common import (
     variant_name,
 )
 from bot.presenter.table import has_bazaar, listed_ends, result_lines
-from domino.actions import Action, Close, Draw, EndTurn, Knock, Play, PlayDoubles, Played
+from domino.actions import (
+    Action,
+    Close,
+    Draw,
+    EndTurn,
+    Flip,
+    Knock,
+    Play,
+    PlayDoubles,
+    Played,
+)
 from domino.geometry import End
 from domino.layout import SumSixLayout, layout_of
+from domino.round import FACE_UP
 from domino.rules import LayoutKind
 from domino.tiles import Tile
 from domino.views import MatchView
@@ -48,7 +59,12 @@ def hand_text(
     away: bool = False,
 ) -> str:
     """The text above a player's hand keyboard. `view` is that player's own view; `away`:
-    a computer moves for them, so their turns read like anyone else's."""
+    a computer moves for them, so their turns read like anyone else's.
+
+    Втемную: while the player's tiles lie face down the hand shows none (the view holds
+    none: nobody sees them, not even their owner), only how many there are, and on
+    their turn what «🁢 Открыть верхнюю» does; once turned up, that they may lay
+    several a turn."""
     rnd = view.round
     assert rnd.seat is not None, "a hand is drawn from its owner's view"
     lines = [
@@ -88,11 +104,17 @@ def hand_text(
             lines.append(t("hand.partner_turn", lang, name=name))
         else:
             lines.append(t("hand.waiting", lang))
+        if face_down(view):
+            lines.append(face_down_text(view, lang))
         lines.append(scores)
         if view.eggs:  # the pot changes only between rounds: no edit more off turn
             lines.append(f"🥚 +{view.eggs}")
         return "\n".join(lines)
     lines.append(t("hand.your_turn", lang))
+    if face_down(view):
+        lines.extend((face_down_text(view, lang), t("hand.flip", lang)))
+    elif rnd.face_down:
+        lines.append(t("hand.turned_up", lang))
     laid = laid_this_turn(view)
     if laid:
         lines.append(t("hand.mid_turn", lang, n=laid))
@@ -104,6 +126,19 @@ def hand_text(
     if view.eggs:
         lines.append(f"🥚 +{view.eggs}")
     return "\n".join(lines)
+
+
+def face_down(view: MatchView) -> bool:
+    """Втемную: whether the viewer's own tiles lie face down (their only move a `Flip`)."""
+    rnd = view.round
+    return rnd.seat is not None and bool(rnd.face_down) and rnd.face_down[rnd.seat]
+
+
+def face_down_text(view: MatchView, lang: Lang) -> str:
+    """Втемную: «🁢 Ваши кости лежат рубашкой вверх: 5 костей…», the count alone."""
+    rnd = view.round
+    assert rnd.seat is not None, "a hand is drawn from its owner's view"
+    return t("hand.face_down", lang, n=rnd.hand_counts[rnd.seat], up=FACE_UP)
 
 
 def laid_this_turn(view: MatchView) -> int:
@@ -172,7 +207,10 @@ def tile_refusal(view: MatchView, lang: Lang) -> str:
     """The answer to pressing a tile that cannot be played now, on the presser's own turn
     (`view` theirs): at a fixed opening, which tile opens and why (`opening_text`); else
     that the tile does not fit and the ✅ ones do; in Шестёрка, which half each end takes
-    (a newcomer looks for the equal number)."""
+    (a newcomer looks for the equal number); in Втемную, to a player whose tiles lie face
+    down (an old keyboard's stack pressed), what «🁢 Открыть верхнюю» does."""
+    if face_down(view):
+        return t("hand.flip", lang)
     opening = opening_text(view, lang)
     if opening is not None:
         return opening
@@ -190,14 +228,17 @@ def tile_refusal(view: MatchView, lang: Lang) -> str:
 
 def others_text(view: MatchView, names: Sequence[str], lang: Lang) -> str:
     """How many tiles everyone else holds: the partner apart from the opponents in pair
-    games (K-1, M-1, S-1), then the bazaar, when the deal left one at all (C-3)."""
+    games (K-1, M-1, S-1), then the bazaar, when the deal left one at all (C-3). In
+    Втемную a 🁢 after the count of tiles that still lie face down («Боб — 5 🁢»)."""
     rnd = view.round
     assert rnd.seat is not None, "a hand is drawn from its owner's view"
     own = next(seats for seats in view.sides if rnd.seat in seats)
 
     def counts(seats: Sequence[int]) -> str:
         return ", ".join(
-            f"{html.escape(short_name(names[seat]))} — {rnd.hand_counts[seat]}" for seat in seats
+            f"{html.escape(short_name(names[seat]))} — {rnd.hand_counts[seat]}"
+            + (" 🁢" if rnd.face_down and rnd.face_down[seat] else "")
+            for seat in seats
         )
 
     partners = [seat for seat in own if seat != rnd.seat]
@@ -295,13 +336,19 @@ def hand_keyboard(
     score during play each playable tile shows its points too (`play_points`): «✅ 5|5
     +10», «до +10» where its ends score differently, each end's in the choice of ends.
 
+    Втемную: while the player's tiles lie face down, no tiles (none is shown, not even to
+    them) but one button: «🁢 Открыть верхнюю» on their turn (`Flip`, their only move),
+    else the stack «🁢 × 5» that tells whose turn it is (`_face_down_keyboard`).
+
     Every legal action is reachable by exactly one path of presses: a play by its tile
     (then its end, when it fits several), several doubles and a closing double from
-    their menus, a draw, knock or end of the turn by its button; a choice has a way back
-    to the tiles."""
+    their menus, a draw, knock, end of the turn or flip by its button; a choice has a
+    way back to the tiles."""
     rnd = view.round
     if view.over or rnd.turn is None:
         return None
+    if face_down(view):
+        return _face_down_keyboard(view, game_id, move, lang, hints=hints)
     plays = _play_ends(rnd.legal)
     points = play_points(view, plays) if hints else {}
     doubles = [a for a in rnd.legal if isinstance(a, PlayDoubles)]
@@ -399,6 +446,28 @@ def hand_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+def _face_down_keyboard(
+    view: MatchView, game_id: int, move: int, lang: Lang, *, hints: bool
+) -> InlineKeyboardMarkup:
+    """Втемную, the viewer's tiles face down: «🁢 Открыть верхнюю» on their turn (and the
+    hint, as every turn has), else the stack as one button that tells whose turn it is."""
+    rnd = view.round
+    if rnd.turn != rnd.seat or not any(isinstance(a, Flip) for a in rnd.legal):
+        return InlineKeyboardMarkup(inline_keyboard=[[_stack_button(view, game_id, lang)]])
+    rows = [[_button(t("btn.flip", lang), _move_data(game_id, move, MoveKind.FLIP, -1, ""))]]
+    if hints:
+        hint = _move_data(game_id, move, MoveKind.HINT, -1, "")
+        rows.append([_button(t("btn.hint", lang), hint)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _stack_button(view: MatchView, game_id: int, lang: Lang) -> InlineKeyboardButton:
+    """Втемную: the viewer's face-down stack, «🁢 × 5»; pressed, it says whose turn it is."""
+    rnd = view.round
+    assert rnd.seat is not None, "a hand is drawn from its owner's view"
+    return _button(t("btn.face_down", lang, n=rnd.hand_counts[rnd.seat]), _info(game_id))
+
+
 def _tile_points(
     tile: Tile, ends: Sequence[End | None], points: Mapping[Play, int], lang: Lang
 ) -> str:
@@ -416,7 +485,8 @@ def _tile_points(
 def action_text(view: MatchView, action: Action, lang: Lang) -> str:
     """A move in the words of the hand's own buttons: «5|5 на ⬅️ 3» (a tile on an end),
     «5|5» (the round's first tile), «3|3 ⬅️ + 5|5 ➡️», «🔒 Закрыть …», «🎲 Взять из
-    базара», «✊ Стучу» / «🤚 Пас», «✔️ Сходить». `view` is the position the move is for."""
+    базара», «✊ Стучу» / «🤚 Пас», «✔️ Сходить»,
+    «🁢 Открыть верхнюю». `view` is the position the move is for."""
     if isinstance(action, Play):
         if action.end is None:
             return tile_label(action.tile)
@@ -431,6 +501,8 @@ def action_text(view: MatchView, action: Action, lang: Lang) -> str:
         return t("btn.draw", lang)
     if isinstance(action, EndTurn):
         return t("btn.end_turn", lang)
+    if isinstance(action, Flip):
+        return t("btn.flip", lang)
     return t("btn.knock", lang, game=view.ruleset.game.key.value)
 
 
@@ -470,9 +542,11 @@ def doubles_where(action: PlayDoubles) -> str:
 
 
 def away_keyboard(view: MatchView, game_id: int, lang: Lang) -> InlineKeyboardMarkup:
-    """The hand of a person a computer plays for: their tiles (press: whose turn it is)
-    and "I'm back"."""
+    """The hand of a person a computer plays for: their tiles (press: whose turn it is),
+    in Втемную while they lie face down the stack instead, and "I'm back"."""
     tiles = [_button(tile_label(tile), _info(game_id)) for tile in view.round.hand]
+    if face_down(view):
+        tiles = [_stack_button(view, game_id, lang)]
     back = InlineKeyboardButton(
         text=t("btn.back_in_game", lang), callback_data=BackCb(game=game_id).pack()
     )

@@ -14,7 +14,7 @@ from bot.presenter.common import fish_mode_name, short_name, variant_name
 from bot.timers import timer_in_force
 from domino.ai import Level
 from domino.errors import BadRuleset
-from domino.rules import Ruleset, Variant
+from domino.rules import LayoutKind, Ruleset, Variant
 from domino.timing import (
     DEFAULT_TURN_TIMER,
     SPORT_COULD_FISH,
@@ -65,11 +65,13 @@ ALIASES: Mapping[Variant, tuple[str, ...]] = MappingProxyType(
         Variant.ALL_FIVES: ("Muggins", "Fives", "Все пятёрки"),
         Variant.THREES_AND_FIVES: ("Fives and Threes", "Fives & Threes", "Пятёрки и тройки"),
         Variant.DUBLI: ("Doubles",),
+        Variant.DARK: ("В темную", "Темную", "Вслепую", "Blind"),
     }
 )
 """Other names players give the games, as `/domino` takes them besides each game's key
 and its names in the bot's languages: All Fives is also Muggins, threes and fives also
-«Fives and Threes». A name in brackets counts too («Doubles (Dubli)»: Doubles, Dubli)."""
+«Fives and Threes», Втемную also «в темную» (ё or е alike: «втёмную»). A name in brackets
+counts too («Doubles (Dubli)»: Doubles, Dubli)."""
 
 
 def _spelling(name: str) -> str:
@@ -107,6 +109,18 @@ def games_list(lang: Lang) -> str:
 def _offers_fish_and_threshold(rules: Ruleset) -> bool:
     """Whether the game lets the group choose K-9's fish mode and K-7's threshold (Козёл)."""
     return rules.game.offers("fish") and rules.game.offers("open_threshold")
+
+
+def layout_name(layout: LayoutKind, lang: Lang) -> str:
+    """F-2's spinner as the lobby's button names it: «первый дубль», or «только дубль
+    первым ходом» for the option «Straight» (`LayoutKind.SPINNER`)."""
+    return t(f"layout.{layout.value}", lang)
+
+
+def straight(rules: Ruleset) -> bool:
+    """Whether the group chose F-2's «Straight» (only an opening double spins): said in
+    the lobby only of a game that offers the choice (Осёл's spinner is its own rule)."""
+    return rules.game.offers("layout") and rules.layout is LayoutKind.SPINNER
 
 
 def own_turn_times() -> dict[str, str]:
@@ -148,6 +162,8 @@ def lobby_text(game: GameRecord, lang: Lang, timer: TurnTimer = DEFAULT_TURN_TIM
                 threshold=rules.open_threshold or t("lobby.off", lang),
             )
         )
+    if straight(rules):
+        lines.append(t("lobby.straight", lang))
     if game.seats_wanted == 4:
         lines.append(t("lobby.teams_on" if rules.teams else "lobby.teams_off", lang))
     if rules.game.turn_timing and timer_in_force(timer, rules.game) is TurnTimer.SPORT:
@@ -194,7 +210,8 @@ def lobby_closed_text(game: GameRecord, lang: Lang) -> str:
 def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
     """The lobby's buttons: sitting down, adding a computer, the game (cycling through
     `PLAYABLE`) and then that game's own options (the table sizes it is played by, pairs
-    where four may choose them, the rule options of `GameVariant.choices`), one button
+    where four may choose them, the rule options of `GameVariant.choices`: the target,
+    K-9's fish and K-7's threshold, F-2's spinner on a row of its own), one button
     per computer that shows its level and switches it to the next (issue 14), removing
     someone, start and cancel. An option the game does not let the group change has no
     button."""
@@ -230,7 +247,13 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
         scoring.append(
             button("btn.opt_threshold", LobbyAction.OPTION, LobbyOption.THRESHOLD, n=threshold)
         )
-    rows.extend(row for row in (sizes, scoring) if row)
+    table: list[InlineKeyboardButton] = []
+    if rules.game.offers("layout"):
+        spinner = layout_name(rules.layout, lang)
+        table.append(
+            button("btn.opt_spinner", LobbyAction.OPTION, LobbyOption.SPINNER, layout=spinner)
+        )
+    rows.extend(row for row in (sizes, scoring, table) if row)
     if game.seats_wanted == 4 and not pairs_fixed(rules):
         teams = "btn.opt_teams_on" if rules.teams else "btn.opt_teams_off"
         rows.append([button(teams, LobbyAction.OPTION, LobbyOption.TEAMS)])

@@ -1,6 +1,7 @@
 """The group's side of a match: the caption under the table picture and the
 announcements of a finished round and match. Built from the public view only: no
-tile of anyone's hand is ever written in the group (the picture shows the table).
+tile of anyone's hand is ever written in the group (the picture shows the table; the
+tile Втемную turns up that fits nowhere is everyone's to see, `event_text`).
 
 Nothing here asks which game is played: the words that differ between games are text
 keys built from the game's key (`announce.loser.kozel`, `event.knocked.sport`), and
@@ -18,8 +19,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.i18n import Lang, t
-from bot.presenter.common import score_line, score_text, short_name, side_names, variant_name
-from domino.actions import Closed, Drew, Ended, Event, Knocked, Played
+from bot.presenter.common import (
+    score_line,
+    score_text,
+    short_name,
+    side_names,
+    tile_label,
+    variant_name,
+)
+from domino.actions import Closed, Drew, Ended, Event, Flipped, Knocked, Played
 from domino.all_fives import end_halves
 from domino.geometry import End
 from domino.layout import SumSixLayout, new_layout
@@ -47,7 +55,10 @@ class Shown:
 def event_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) -> str:
     """A move as the group reads it, «×N» after a move made N times in a row. No tile in
     the text: the picture shows the table, and the privacy check of the tests can then
-    demand that no tile is ever written in the group at all."""
+    demand that no tile of a hand is ever written in the group. The one exception is
+    Втемную's tile turned up that fitted nowhere (`Flipped`): everyone at the table saw
+    it before it went under its stack, so the caption names it, «Алиса открывает 2|5 —
+    не подходит, под низ стопки» (a tile that fits reads as any play)."""
     text = _move_text(shown, names, game_key, lang)
     return text if shown.times == 1 else t("event.repeated", lang, move=text, n=shown.times)
 
@@ -68,6 +79,9 @@ def _move_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) ->
         return t(f"event.knocked.{game_key}", lang, name=name)
     if isinstance(event, Ended):  # folded into its turn's tiles (`recent_events`) if there
         return t("event.ended", lang, name=name)
+    if isinstance(event, Flipped):
+        key = "event.flipped_drew" if event.drew else "event.flipped"
+        return t(key, lang, name=name, tile=tile_label(event.tile))
     return t("event.drew", lang, name=name)
 
 
@@ -204,14 +218,18 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
         lines.append(t("table.turned", lang, name=html.escape(short_name(names[rnd.turn]))))
     lines.append("")
     # Seats in turn order (issue 15, item 6: in pairs too, partners are not adjacent);
-    # a seat alone on its side shows its score, pairs' scores follow the seats.
+    # a seat alone on its side shows its score, pairs' scores follow the seats. In
+    # Втемную the tiles that still lie face down say so («5 костей рубашкой вверх»).
     for seat in range(view.players):
         side = view.side_of(seat)
         marker = "▶️ " if rnd.turn == seat and not view.over else ""
         alone = len(view.sides[side]) == 1
+        tiles = t("table.tiles", lang, n=rnd.hand_counts[seat])
+        if rnd.face_down and rnd.face_down[seat]:
+            tiles = t("table.face_down", lang, tiles=tiles)
         lines.append(
             f"{marker}{html.escape(short_name(names[seat]))} — "
-            + t("table.tiles", lang, n=rnd.hand_counts[seat])
+            + tiles
             + (f" · {score_text(view, side)}" if alone else "")
         )
     for side, seats in enumerate(view.sides):

@@ -52,6 +52,7 @@ RULE_OPTIONS = {
     LobbyOption.TARGET: "target",
     LobbyOption.FISH: "fish",
     LobbyOption.THRESHOLD: "open_threshold",
+    LobbyOption.SPINNER: "layout",
 }
 """The lobby's buttons that cycle a `Ruleset` option through the game's `choices`."""
 
@@ -421,10 +422,10 @@ def _cycle(options: tuple[T, ...], current: T) -> T:
 def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
     """The creator cycles the game (`PLAYABLE`: every option goes back to the new game's
     own defaults, `GameVariant.ruleset`, pairs included; only the table size stays where
-    the new game allows it) or one rule
-    option (K-1 teams, K-7 threshold, K-9 fish, K-10 target); the game says which options
-    it offers and their values (`GameVariant.choices`), the table sizes it is played by
-    (`seat_choices`) and whether it fixes the pairs (`pairs_fixed`: Спортивное, S-1).
+    the new game allows it) or one rule option (K-1 teams, K-7 threshold, K-9 fish, K-10
+    target, F-2's spinner); the game says which options it offers and their values
+    (`GameVariant.choices`), the table sizes it is played by (`seat_choices`) and whether
+    it fixes the pairs (`pairs_fixed`: Спортивное, S-1).
 
     Choice: switching games keeps the table size when the new game is played by it,
     else takes the next larger size it is played by (else its largest), so nobody

@@ -26,7 +26,20 @@ from bot.usecases.base import (
     notice,
     save_moves,
 )
-from domino.actions import DRAW, END_TURN, KNOCK, Action, Close, Draw, Play, PlayDoubles
+from domino.actions import (
+    DRAW,
+    END_TURN,
+    FLIP,
+    KNOCK,
+    Action,
+    Close,
+    Draw,
+    Event,
+    Flip,
+    Flipped,
+    Play,
+    PlayDoubles,
+)
 from domino.ai import Level
 from domino.errors import DominoError
 from domino.geometry import End
@@ -76,9 +89,11 @@ class Playing(UseCases):
 
     async def _play(self, game_id: int, person: Person, move: int, action: Action) -> Done[Answer]:
         """Apply a person's action (a Draw means: draw until a tile fits, C-6): one
-        transaction in one hop to the database (issue 16)."""
+        transaction in one hop to the database (issue 16). A draw is answered with the
+        tiles drawn; a `Flip` (Втемную) with what became of the tile, never naming it
+        (`flip_answer`)."""
 
-        async def apply(tx: Transaction) -> tuple[tuple[Tile, ...], Effects]:
+        async def apply(tx: Transaction) -> tuple[tuple[Tile, ...], str | None, Effects]:
             game = await repo.load_game(tx, game_id)
             seat, match = checked_press(game, person.id, move)
             assert game is not None
@@ -97,11 +112,15 @@ class Playing(UseCases):
                 raise Refusal("alert.illegal")
             before = Before.of(match)
             drawn: tuple[Tile, ...] = ()
+            flipped: str | None = None
             try:
                 if isinstance(action, Draw):
                     drawn = match.draw_until_playable(seat)
                 else:
-                    match.apply(action, seat)
+                    round_no = match.round_no
+                    event = match.apply(action, seat)
+                    if isinstance(action, Flip):
+                        flipped = flip_answer(match, seat, round_no, event)
             except DominoError as exc:
                 # The action names a tile of the person's hand: logged by its kind only.
                 log.debug(
@@ -115,12 +134,14 @@ class Playing(UseCases):
             _, effects = await save_moves(
                 tx, game, match, before, person.id, self.context.turn_deadline
             )
-            return drawn, effects
+            return drawn, flipped, effects
 
-        drawn, effects = await self.db.atomic(apply)
+        drawn, flipped, effects = await self.db.atomic(apply)
         if drawn:
             tiles = ", ".join(tile_label(tile) for tile in drawn)
             return Done(Answer(t("answer.drew", person.lang, tiles=tiles)), effects)
+        if flipped is not None:
+            return Done(Answer(t(flipped, person.lang)), effects)
         return Done(Answer(), effects)
 
     async def computers(self, game_id: int) -> Done[None] | None:
@@ -191,11 +212,12 @@ class Playing(UseCases):
     async def time_out(self, game_id: int, move: int) -> Done[None] | None:
         """The time for move number `move` ran out: the computer player's choice is made
         for the person (drawing until a tile fits, or knocking: C-6, C-7; in the games
-        where a turn lays several tiles, section V, the whole turn), and a strike is
-        noted; at `STRIKES_TO_TAKE_OVER` strikes a computer takes the seat (`away`),
-        announced once, and the match's first abandonment is this timeout (K-11). None if
-        the game moved on meanwhile: a press just before the deadline wins and no move is
-        made twice. One transaction: the background retries it whole.
+        where a turn lays several tiles, section V, the whole turn; in Втемную a face-down
+        seat's one move, its flip), and a strike is noted; at `STRIKES_TO_TAKE_OVER`
+        strikes a computer takes the seat (`away`), announced once, and the match's first
+        abandonment is this timeout (K-11). None if the game moved on meanwhile: a press
+        just before the deadline wins and no move is made twice. One transaction: the
+        background retries it whole.
 
         Choice (section V): a person whose time runs out in the middle of a turn of
         several tiles (`Round.mid_turn`: they laid a tile this turn) has their turn ended
@@ -326,6 +348,7 @@ MOVES = frozenset(
         MoveKind.DRAW,
         MoveKind.KNOCK,
         MoveKind.END_TURN,
+        MoveKind.FLIP,
     )
 )
 """The hand buttons that make a move (the others show a choice, or answer)."""
@@ -339,6 +362,8 @@ def action_for(kind: MoveKind, tile_index: int, end: str) -> Action:
         return KNOCK
     if kind is MoveKind.END_TURN:
         return END_TURN
+    if kind is MoveKind.FLIP:
+        return FLIP
     if kind is MoveKind.PLAY:
         return Play(tile_at(tile_index), end_at(end) if end else None)
     if kind is MoveKind.CLOSE:
@@ -349,6 +374,20 @@ def action_for(kind: MoveKind, tile_index: int, end: str) -> Action:
             raise Refusal("alert.illegal")
         return PlayDoubles(plays)
     raise Refusal("alert.stale")
+
+
+def flip_answer(match: Match, seat: int, round_no: int, event: Event) -> str:
+    """The text key that tells the presser what became of the tile their `Flip` turned up
+    (Втемную), without naming it: nobody may see a face-down stack, its owner included,
+    and a tile that went under it is in the stack again. Laid (and, when that left the
+    last tiles, `domino.round.FACE_UP`, turned up for them), or under the stack with a
+    bazaar tile on top, or not (the bazaar is empty)."""
+    if isinstance(event, Flipped):
+        return "answer.flip_under_drew" if event.drew else "answer.flip_under"
+    same_round = not match.over and match.round_no == round_no
+    if same_round and not match.round.face_down(seat):
+        return "answer.flip_turned_up"
+    return "answer.flip_laid"
 
 
 def end_at(value: str) -> End:

@@ -17,6 +17,11 @@ that is possible is never excluded):
   draw narrows every part of that seat. A play removes its tile from the one part
   that may hold it; if several may, they are merged into one part allowed what either
   allowed (weaker, never wrong). Parts with the same allowed tiles are merged (exact).
+- Втемную: a seat whose tiles lie face down lays what it turns up, knowing nothing, so
+  its plays and failed turns narrow nothing; a tile it turned up that did not fit went
+  under its stack (the seat holds it for sure: taken out of the part that held it, as
+  a play, and kept as a part of one tile), and a bazaar tile it took face down is a
+  part allowed anything.
 - K-3, T-2: in the first round of a game with a forced opening, no hand was dealt a
   tile that would have opened before the tile that did (a lower double under K-3, a
   higher one under T-2; with no double opening, no double at all and no higher tile);
@@ -29,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domino.actions import Closed, Drew, Knocked, Played
+from domino.actions import Closed, Drew, Flipped, Knocked, Played
 from domino.deal import first_leader_masks
 from domino.layout import new_layout
 from domino.rules import Opening
@@ -111,6 +116,8 @@ def knowledge(view: MatchView) -> Knowledge:
     """Work out what the view's seat knows (see the module's docstring)."""
     rv = view.round
     seat = rv.seat
+    if seat is not None and rv.face_down and rv.face_down[seat]:
+        seat = None  # Втемную: a seat whose tiles lie face down knows what the public does
     players = rv.players
     hand = 0
     for t in rv.hand:
@@ -146,6 +153,15 @@ def knowledge(view: MatchView) -> Knowledge:
                 if not pending[s]:
                     _narrow(parts[s], layout.fit_mask)
                 pending[s] += 1
+        elif kind is Flipped:
+            assert isinstance(event, Flipped)
+            s = event.seat
+            if s in parts:  # the tile stays in the hand, now known: pin it
+                _remove(parts[s], event.tile.bit)
+                parts[s].append([1, event.tile.bit])
+                if event.drew:
+                    parts[s].append([1, FULL_SET_MASK])
+                _merge_equal(parts[s])
         elif kind is Knocked:
             assert isinstance(event, Knocked)
             s = event.seat

@@ -88,7 +88,7 @@ from domino.layout import Layout, layout_of
 from domino.round import Round
 from domino.rules import LayoutKind, Ruleset
 from domino.scoring import match_deciders, seat_values
-from domino.tiles import ALL_TILES, BLANK_DOUBLE, TILE_VALUE
+from domino.tiles import ALL_TILES, BLANK_DOUBLE, TILE_VALUE, Tile
 from domino.variants import Classic, Kozel, Sport
 from domino.views import Account, MatchView, RoundOutcome
 
@@ -267,9 +267,7 @@ class HardPlayer:
         if game.scores_in_play:
             budget = IN_PLAY_ROLLOUTS
         elif (
-            view.ruleset.layout is LayoutKind.LINE
-            and not game.may_close
-            and not game.many_per_turn
+            view.ruleset.layout is LayoutKind.LINE and not game.may_close and not game.many_per_turn
         ):
             budget = ROLLOUTS
         else:
@@ -313,9 +311,17 @@ class HardPlayer:
                 break
             world = sampler.sample(rng)
             bazaar = [ALL_TILES[i] for i in world.bazaar]
+            stacks = _stacks(rv.face_down, world.hands, rng)
             for index, action in enumerate(legal):
                 sim = Round.from_position(
-                    ruleset, players, world.hands, bazaar, layout, seat, laid=mid_turn
+                    ruleset,
+                    players,
+                    world.hands,
+                    bazaar,
+                    layout,
+                    seat,
+                    laid=mid_turn,
+                    stacks=stacks,
                 )
                 if scoring is not None:
                     values[index].append(scoring(sim, action))
@@ -336,6 +342,24 @@ class HardPlayer:
         if _goes_out(action, len(rv.hand)):
             return Decision(action, "go_out")
         return Decision(action, "search", {"chance": chance, "worlds": searched})
+
+
+def _stacks(
+    face_down: Sequence[bool], hands: Sequence[int], rng: random.Random
+) -> list[list[Tile] | None] | None:
+    """Втемную: a world's face-down stacks, each a sampled hand in a random order (nobody
+    knows the order); None in the other games."""
+    if not face_down:
+        return None
+    stacks: list[list[Tile] | None] = []
+    for down, hand in zip(face_down, hands, strict=True):
+        if down:
+            stack = list(tiles_in(hand))
+            rng.shuffle(stack)
+            stacks.append(stack)
+        else:
+            stacks.append(None)
+    return stacks
 
 
 def _candidates(view: MatchView, legal: tuple[Action, ...]) -> tuple[tuple[Action, ...], int]:

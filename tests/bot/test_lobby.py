@@ -15,6 +15,7 @@ from bot.i18n import Lang
 from bot.presenter.lobby import game_named, pairs_fixed, seat_choices
 from bot.usecases.base import Refusal
 from bot.usecases.lobby import RULE_OPTIONS, with_option
+from domino.rules import LayoutKind
 from domino.variants import VARIANTS, GameVariant, find_variant
 from storage.records import GameRecord, GameStatus, SeatRecord
 
@@ -106,7 +107,13 @@ def test_switching_to_sport_seats_four_in_pairs_and_away_takes_the_new_games_pai
     assert not cross.ruleset.teams and cross.seats_wanted == 4
     shesterka = with_option(cross, LobbyOption.GAME)
     assert shesterka.ruleset.variant.value == "shesterka"
-    kozel = with_option(shesterka, LobbyOption.GAME)
+    dark = with_option(shesterka, LobbyOption.GAME)
+    assert (dark.ruleset.variant.value, dark.seats_wanted, dark.ruleset.teams) == (
+        "dark",
+        4,
+        False,
+    )
+    kozel = with_option(dark, LobbyOption.GAME)
     assert (kozel.ruleset.variant.value, kozel.seats_wanted, kozel.ruleset.teams) == (
         "kozel",
         4,
@@ -171,6 +178,63 @@ def test_osel_offers_kozels_scoring_options_with_its_own_defaults() -> None:
         LobbyOption.THRESHOLD,
     ]
     assert with_option(game, LobbyOption.THRESHOLD).ruleset.open_threshold == 0
+
+
+def button_texts(markup: InlineKeyboardMarkup) -> list[str]:
+    return [b.text for row in markup.inline_keyboard for b in row]
+
+
+@pytest.mark.parametrize("key", ["all_fives", "threes_and_fives"])
+def test_all_fives_offers_straight_a_spinner_only_of_an_opening_double(key: str) -> None:
+    """F-2's option: the «🌀 Спинер» button switches between the first double played
+    anywhere (the default, `FIRST_DOUBLE`) and only an opening double (`SPINNER`), and
+    the lobby's text says so while Straight is on."""
+    game = lobby(key, MASHA, wanted=2)
+    assert game.ruleset.layout is LayoutKind.FIRST_DOUBLE
+    markup = presenter.lobby_keyboard(game, Lang.RU)
+    assert options(markup) == [
+        LobbyOption.GAME,
+        LobbyOption.SEATS,
+        LobbyOption.TARGET,
+        LobbyOption.SPINNER,
+    ]
+    assert "🌀 Спинер: первый дубль" in button_texts(markup)
+    assert "🌀 Спинер" not in presenter.lobby_text(game, Lang.RU)
+    straight = with_option(game, LobbyOption.SPINNER)
+    assert straight.ruleset.layout is LayoutKind.SPINNER
+    assert straight.ruleset == game.ruleset.with_options(layout=LayoutKind.SPINNER)
+    assert "🌀 Спинер: только дубль первым ходом" in button_texts(
+        presenter.lobby_keyboard(straight, Lang.RU)
+    )
+    assert "🌀 Spinner: opening double only" in button_texts(
+        presenter.lobby_keyboard(straight, Lang.EN)
+    )
+    text = presenter.lobby_text(straight, Lang.RU)
+    assert "🌀 Спинер — только дубль, которым открыт раунд" in text
+    assert "🌀 Spinner: only a double that opens the round" in presenter.lobby_text(
+        straight, Lang.EN
+    )
+    # A second press goes back to the default; the other options stay as they were.
+    targeted = with_option(straight, LobbyOption.TARGET)
+    assert targeted.ruleset.layout is LayoutKind.SPINNER
+    assert with_option(targeted, LobbyOption.SPINNER).ruleset.layout is LayoutKind.FIRST_DOUBLE
+
+
+def test_a_game_switch_takes_straight_back_to_the_next_games_spinner() -> None:
+    """Straight chosen in Пятёрки: «🎲 Игра» opens Тройки и пятёрки with its own default
+    (the first double spins), and Осёл keeps its own spinner with no button for it."""
+    straight = with_option(lobby("all_fives", MASHA), LobbyOption.SPINNER)
+    threes = with_option(straight, LobbyOption.GAME)
+    assert threes.ruleset == find_variant("threes_and_fives").ruleset
+    assert threes.ruleset.layout is LayoutKind.FIRST_DOUBLE
+    osel = lobby("osel", MASHA)
+    assert osel.ruleset.layout is LayoutKind.SPINNER
+    assert LobbyOption.SPINNER not in options(presenter.lobby_keyboard(osel, Lang.RU))
+    assert "🌀" not in presenter.lobby_text(osel, Lang.RU)
+    # A forged press in a game without the choice changes nothing.
+    for key in ("kozel", "osel", "bergen"):
+        with pytest.raises(Refusal):
+            with_option(lobby(key, MASHA), LobbyOption.SPINNER)
 
 
 @pytest.mark.parametrize(

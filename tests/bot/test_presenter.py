@@ -157,6 +157,7 @@ def test_the_bot_offers_every_game_in_the_registry_order() -> None:
         "blitz",
         "cross",
         "shesterka",
+        "dark",
     )
     assert playable_games() == VARIANTS
 
@@ -243,11 +244,21 @@ def test_domino_takes_a_game_by_its_key_or_name_in_any_case(name: str, key: str)
         ("goat", "kozel"),
         ("donkey", "osel"),
         ("sea goat", "sea_kozel"),
+        ("dark", "dark"),
+        ("Втемную", "dark"),
+        ("втёмную", "dark"),
+        ("в темную", "dark"),
+        ("В тёмную", "dark"),
+        ("темную", "dark"),
+        ("вслепую", "dark"),
+        ("blind", "dark"),
+        ("In the Dark", "dark"),
     ],
 )
 def test_domino_takes_the_names_players_use(name: str, key: str) -> None:
     """Besides the key and the bot's own names: what players call the games (All Fives
-    is Muggins, threes and fives «Fives and Threes», Дубли «Doubles»), ё or е."""
+    is Muggins, threes and fives «Fives and Threes», Дубли «Doubles», Втемную «в темную»
+    or «blind»), ё or е."""
     game = game_named(name)
     assert game is not None and game.key.value == key
 
@@ -273,6 +284,7 @@ def test_the_games_are_listed_as_domino_takes_them() -> None:
         "/domino blitz — Блиц",
         "/domino cross — Крест",
         "/domino shesterka — Шестёрка",
+        "/domino dark — Втемную",
     ]
     assert games_list(Lang.EN).splitlines()[:2] == [
         "/domino kozel — Kozel (Goat)",
@@ -301,13 +313,14 @@ def test_a_groups_default_game_reads_back_and_an_unknown_one_is_kozel() -> None:
 
 def test_the_settings_keyboard_marks_the_groups_default_game() -> None:
     rows = buttons(presenter.settings_keyboard(ChatSettings(default_game="osel"), Lang.RU))
-    assert rows[-7:-1] == [
+    assert rows[-8:-1] == [
         [("🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
         [("🎲 Морской козёл", "dg1:sea_kozel"), ("✅ 🎲 Осёл", "dg1:osel")],
         [("🎲 Спортивное", "dg1:sport"), ("🎲 Пятёрки", "dg1:all_fives")],
         [("🎲 Тройки и пятёрки", "dg1:threes_and_fives"), ("🎲 Берген", "dg1:bergen")],
         [("🎲 Дубли", "dg1:dubli"), ("🎲 Блиц", "dg1:blitz")],
         [("🎲 Крест", "dg1:cross"), ("🎲 Шестёрка", "dg1:shesterka")],
+        [("🎲 Втемную", "dg1:dark")],
     ]
 
 
@@ -348,6 +361,7 @@ def test_the_settings_keyboard_marks_the_choices_in_force() -> None:
         [("🎲 Тройки и пятёрки", "dg1:threes_and_fives"), ("🎲 Берген", "dg1:bergen")],
         [("🎲 Дубли", "dg1:dubli"), ("🎲 Блиц", "dg1:blitz")],
         [("🎲 Крест", "dg1:cross"), ("🎲 Шестёрка", "dg1:shesterka")],
+        [("🎲 Втемную", "dg1:dark")],
         [("💡 Подсказки: вкл", "hs1:0")],
     ]
 

@@ -217,6 +217,7 @@ def test_rules_page_through_every_game_with_the_shown_one_marked() -> None:
         "Блиц",
         "Крест",
         "Шестёрка",
+        "Втемную",
     ]
     assert [RulesCb.unpack(b.callback_data or "").game for b in buttons] == KEYS
     assert {RulesCb.unpack(b.callback_data or "").lang for b in buttons} == {"ru"}

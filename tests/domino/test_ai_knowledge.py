@@ -43,6 +43,9 @@ def _check(match: Match, seat: int | None) -> Knowledge:
     hands = [round_.hand_mask(s) for s in range(match.players)]
     assert known.hand_counts == tuple(h.bit_count() for h in hands)
     assert known.table == round_.layout.table_mask
+    if seat is not None and round_.face_down(seat):
+        assert known.seat is None  # Втемную: knows no more than the public
+        seat = None
     assert known.hand == (hands[seat] if seat is not None else 0)
     hidden = 0
     for s in range(match.players):

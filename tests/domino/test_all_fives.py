@@ -29,7 +29,7 @@ from domino.layout import FirstDoubleLayout, new_layout
 from domino.match import Match, round_rng
 from domino.players import GreedyPlayer, RandomPlayer
 from domino.round import Round
-from domino.rules import LayoutKind, Opening
+from domino.rules import LayoutKind, Opening, Ruleset
 from domino.scoring import initial_scores, sides_for
 from domino.tiles import ALL_TILES, Tile
 from domino.variants import AllFives, ThreesAndFives, find_variant
@@ -154,6 +154,109 @@ def test_osel_keeps_its_spinner_only_when_the_round_opens_with_a_double() -> Non
     layout.place(T("2-4"), None)
     layout.place(T("4-4"), End.RIGHT)
     assert layout.spinner is None  # C-10 in Осёл: only the opening double spins
+
+
+# --- F-2's option «Straight»: only the first tile can be the spinner ----------------------
+
+STRAIGHT = ALL_FIVES.with_options(layout=LayoutKind.SPINNER)
+
+
+def test_f2_straight_is_a_lobby_choice_of_both_games_and_is_stored() -> None:
+    for game in (find_variant("all_fives"), find_variant("threes_and_fives")):
+        assert game.choices["layout"] == (LayoutKind.FIRST_DOUBLE, LayoutKind.SPINNER)
+        straight = game.ruleset.with_options(layout=LayoutKind.SPINNER)
+        assert straight.to_dict()["layout"] == "spinner"
+        assert Ruleset.from_dict(straight.to_dict()) == straight
+    match = Match.new(STRAIGHT, 2, seed=5)
+    match.apply(match.legal_actions()[0])
+    again = Match.from_json(match.to_json())
+    assert again == match and again.ruleset.layout is LayoutKind.SPINNER
+
+
+def test_f2_straight_a_double_opening_is_the_spinner() -> None:
+    """Straight, 5-5 opens: the spinner, 10 (seat 0 scores 10). 2-5 on its right: the
+    spinner is still the left end, 10 + 2 = 12 (nothing). 3-5 on its left: only the arms'
+    ends, 3 + 2 = 5 (seat 0 scores 5), and UP and DOWN open on the spinner's 5. 0-5 up:
+    3 + 2 + 0 = 5 (seat 1 scores 5)."""
+    opening = crafted(
+        STRAIGHT, "5-5 3-5 0-0 0-1 0-2 0-3 1-1", "2-5 0-5 1-2 1-3 1-4 2-2 2-3", leader=0
+    )
+    match = Match(STRAIGHT, 2, seed=1, round_=opening)
+    counts = []
+    for action in ("p5-5", "p2-5R", "p3-5L", "p0-5U"):
+        match.apply(parse_action(action))
+        counts.append(end_count(match.round.layout.view()))
+        if action == "p3-5L":
+            layout = match.round.layout.view()
+            assert layout.spinner is not None and layout.spinner.tile == T("5-5")
+            assert dict(layout.open_ends) == {End.LEFT: 3, End.RIGHT: 2, End.UP: 5, End.DOWN: 5}
+    assert counts == [10, 12, 5, 5]
+    assert [a.recorded for a in match.scores] == [15, 5]
+
+
+def straight_or_not(ruleset):  # type: ignore[no-untyped-def]
+    """2-4 opens, 4-4 goes on its right, 1-4 beyond the double; seat 1 then holds 4-6 and
+    nothing with a 2 or a 1."""
+    opening = crafted(
+        ruleset, "2-4 1-4 0-0 0-1 0-2 0-3 0-5", "4-4 4-6 3-3 3-5 5-5 5-6 6-6", leader=0
+    )
+    match = Match(ruleset, 2, seed=1, round_=opening)
+    counts = []
+    for action in ("p2-4", "p4-4R", "p1-4R"):
+        match.apply(parse_action(action))
+        counts.append(end_count(match.round.layout.view()))
+    return match, counts
+
+
+def test_f2_straight_a_later_double_counts_while_it_is_an_end_but_never_spins() -> None:
+    """Straight, 2-4 opens: 2 + 4 = 6, a plain line for the whole round. 4-4 on the right
+    lies across the end: 2 + 8 = 10 (seat 1 scores 10), but it is no spinner. 1-4 beyond
+    it: 2 + 1 = 3, and the ends stay 2 and 1, so seat 1's 4-6 fits nowhere: it draws."""
+    match, counts = straight_or_not(STRAIGHT)
+    assert counts == [6, 10, 3]
+    assert [a.recorded for a in match.scores] == [0, 10]
+    layout = match.round.layout.view()
+    assert layout.spinner is None
+    assert layout.open_ends == ((End.LEFT, 2), (End.RIGHT, 1))
+    assert match.legal_actions() == (DRAW,)
+
+
+def test_f2_the_same_table_without_straight_spins_the_first_double() -> None:
+    """The default (F-2: the first double played spins): the same moves count the same,
+    6, 10 and 3 (the new UP and DOWN arms are empty and count nothing), but 4-4 is an
+    off-centre spinner: with 1-4 beyond it UP and DOWN open on its 4, and seat 1 lays 4-6
+    there: 2 + 1 + 6 = 9."""
+    match, counts = straight_or_not(ALL_FIVES)
+    assert counts == [6, 10, 3]
+    layout = match.round.layout.view()
+    assert layout.spinner is not None and layout.spinner.tile == T("4-4")
+    assert dict(layout.open_ends) == {End.LEFT: 2, End.RIGHT: 1, End.UP: 4, End.DOWN: 4}
+    assert Play(T("4-6"), End.UP) in match.legal_actions()
+    match.apply(parse_action("p4-6U"))
+    assert end_count(match.round.layout.view()) == 9
+
+
+def test_f2_straight_whole_matches_spin_only_an_opening_double() -> None:
+    """Greedy matches under Straight: a spinner, when there is one, is the round's first
+    tile, and the ends still add up as `end_halves` shows them."""
+    spun = plain = 0
+    for seed in range(6):
+        match = Match.new(STRAIGHT.with_options(target=100), 3, seed)
+        player = GreedyPlayer()
+        while not match.over:
+            layout = match.round.layout.view()
+            if layout.spinner is not None:
+                assert layout.spinner is layout.centre and layout.spinner.tile.is_double
+                spun += 1
+            elif layout.centre is not None:
+                assert not {End.UP, End.DOWN} & {end for end, _ in layout.open_ends}
+                plain += 1
+            halves = end_halves(layout)
+            assert sum(halves[end] * pip for end, pip in layout.open_ends) == end_count(layout)
+            seat = match.turn
+            assert seat is not None
+            match.apply(player.choose(match.view(seat)), seat)
+    assert spun and plain
 
 
 # --- F-3: counting the ends ---------------------------------------------------------------

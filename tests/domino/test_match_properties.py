@@ -14,7 +14,17 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from domino.actions import DRAW, KNOCK, Action, Close, Closed, Play, PlayDoubles, Played
+from domino.actions import (
+    DRAW,
+    KNOCK,
+    Action,
+    Close,
+    Closed,
+    Flipped,
+    Play,
+    PlayDoubles,
+    Played,
+)
 from domino.errors import BadRuleset, DominoError
 from domino.geometry import End
 from domino.match import Match
@@ -108,7 +118,8 @@ def check_views(match: Match, *, full: bool) -> None:
     bazaar = set(rnd.deal.bazaar[len(rnd.deal.bazaar) - rnd.bazaar_size :])
     for seat in [None, *range(match.players)]:
         view = match.view(seat)
-        assert view.round.hand == (rnd.hand(seat) if seat is not None else ())
+        sees_own = seat is not None and not rnd.face_down(seat)  # Втемную: face down
+        assert view.round.hand == (rnd.hand(seat) if sees_own else ())
         assert view.round.hand_counts == tuple(len(hidden_by_seat[s]) for s in hidden_by_seat)
         assert set(view.round.drawn) <= set(view.round.hand) | {
             p.tile for p in view.round.layout.placements
@@ -123,8 +134,11 @@ def check_views(match: Match, *, full: bool) -> None:
             assert all(repr(t) in text for t in view.round.hand)
             secret = set(bazaar)
             for other, tiles in hidden_by_seat.items():
-                if other != seat:
+                if other != seat or not sees_own:
                     secret |= tiles
+            # Втемную: a tile turned up that fitted nowhere went under its stack in
+            # everyone's sight (`Flipped`): public, though still in a hand.
+            secret -= {e.tile for e in rnd.history if isinstance(e, Flipped)}
             for t in secret:
                 assert repr(t) not in text, f"{t} of another hand leaks into seat {seat}'s view"
 

@@ -19,6 +19,7 @@ from domino.variants import (
     Blitz,
     Classic,
     Cross,
+    Dark,
     Dubli,
     GameVariant,
     Kozel,
@@ -56,6 +57,7 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
         "blitz",
         "cross",
         "shesterka",
+        "dark",
     ]
     assert [type(v) for v in VARIANTS] == [
         Kozel,
@@ -70,6 +72,7 @@ def test_the_registry_lists_every_game_once_by_its_stable_key() -> None:
         Blitz,
         Cross,
         Shesterka,
+        Dark,
     ]
     for variant in VARIANTS:
         assert isinstance(variant, GameVariant)
@@ -196,7 +199,7 @@ def test_the_command_line_lists_the_games(capsys: pytest.CaptureFixture[str]) ->
     assert capsys.readouterr().out == (
         "kozel\tКозёл\nclassic\tКлассика\nsea_kozel\tМорской козёл\nosel\tОсёл\nsport\tСпортивное\n"
         "all_fives\tПятёрки\nthrees_and_fives\tТройки и пятёрки\nbergen\tБерген\ndubli\tДубли\n"
-            "blitz\tБлиц\ncross\tКрест\nshesterka\tШестёрка\n"
+            "blitz\tБлиц\ncross\tКрест\nshesterka\tШестёрка\ndark\tВтемную\n"
     )
 
 

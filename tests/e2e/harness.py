@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.callbacks import TimerCb
+from domino.actions import Flipped
 from domino.match import Match
 from domino.round import Round
 from domino.timing import TurnTimer
@@ -444,36 +445,44 @@ def assert_hands_private(fake: FakeTelegram, match: Match, owners: dict[int, int
     chat). Rounds are replayed from the stored seed and log, so every hand the engine
     dealt or drew is known; an exposure that names its round ("раунд N") is checked
     against that round's hands, any other against every hand of the match. The group
-    must never show a tile in text at all (the picture shows the table). Returns the
-    number of exposures checked.
+    must never show a tile of a hand in text (the picture shows the table), but for
+    Втемную's tiles turned up that fitted nowhere, which everyone saw, in a text that
+    names their round (the caption). In Втемную a tile that lay face down in its
+    owner's stack and was never turned up for them is secret from its owner too: their
+    own chat must not name it either (`unseen_hands`). Returns the number of exposures
+    checked.
     """
     rounds = dealt_hands(match)
+    unseen, flipped = unseen_hands(match)
+    people = set(owners.values())
     # The forms the bot writes tiles in; ":" is left out because callback data such as
     # "l1:1:j" is full of colons and never carries a tile written that way.
     privacy = HandPrivacy(fake, forms=TILE_FORMS)
     checked = 0
     for exposure in fake.exposures:
         mark = ROUND_MARK.search(exposure.text)
-        candidates = (
-            [rounds[int(mark.group(1)) - 1]]
+        indices = (
+            [int(mark.group(1)) - 1]
             if mark and int(mark.group(1)) <= len(rounds)
-            else rounds
+            else list(range(len(rounds)))
         )
         viewer = exposure.audience if exposure.audience is not None else exposure.chat_id
         # A text that names no round ("Из базара: 3-5", a press's answer) may show the
         # viewer a tile of their own hand of that moment, which another seat may have
         # held in another round: only tiles the viewer never held can be a leak there.
         own: set[str] = set()
-        if len(candidates) > 1:
+        if len(indices) > 1:
             for seat, owner in owners.items():
                 if owner == viewer:
-                    for hands in rounds:
-                        own |= hands.get(seat, set())
-        for hands in candidates:
-            for seat, tiles in hands.items():
+                    for index, hands in enumerate(rounds):
+                        own |= hands.get(seat, set()) - unseen[index].get(seat, set())
+        for index in indices:
+            # Втемную: the round's tiles turned up for all to see, in a text of the round.
+            public = flipped[index] if mark and viewer not in people else set()
+            for seat, tiles in rounds[index].items():
                 if viewer == owners.get(seat):
-                    continue
-                for tile in tiles - own:
+                    tiles = unseen[index].get(seat, set())  # even its owner never saw these
+                for tile in tiles - own - public:
                     assert not privacy.pattern(tile).search(exposure.text), (
                         f"tile {tile} of seat {seat} shown to {viewer} "
                         f"({exposure.kind}): {exposure.text[:300]!r}"
@@ -503,6 +512,46 @@ def dealt_hands(match: Match) -> list[dict[int, set[str]]]:
                     held[seat] |= {str(t) for t in replayed.finished_round.hand(seat)}
         rounds.append(held)
     return rounds
+
+
+def unseen_hands(match: Match) -> tuple[list[dict[int, set[str]]], list[set[str]]]:
+    """Втемную, per round: per seat the tiles it held only face down, in its stack, never
+    turned up for its owner (neither in a hand nor as the stack's last tiles); and the
+    tiles turned up from a stack that fitted nowhere (`Flipped`: everyone saw them before
+    they went under the stack). Empty in the other games."""
+    replayed = Match.replay(match.ruleset, match.players, match.seed, [])
+    entries = list(match.log)
+    index = 0
+    unseen: list[dict[int, set[str]]] = []
+    flipped: list[set[str]] = []
+    for round_no in range(1, match.round_no + 1):
+        down: dict[int, set[str]] = {seat: set() for seat in range(match.players)}
+        seen: dict[int, set[str]] = {seat: set() for seat in range(match.players)}
+        turned: set[str] = set()
+        _look(replayed.round, down, seen)
+        while index < len(entries) and entries[index].round_no == round_no:
+            entry = entries[index]
+            event = replayed.apply(entry.action, entry.seat)
+            index += 1
+            if isinstance(event, Flipped):
+                turned.add(str(event.tile))
+            if replayed.round_no == round_no:
+                _look(replayed.round, down, seen)
+            elif replayed.finished_round is not None:
+                _look(replayed.finished_round, down, seen)
+        unseen.append({seat: down[seat] - seen[seat] for seat in down})
+        flipped.append(turned)
+    return unseen, flipped
+
+
+def _look(current: Round, down: dict[int, set[str]], seen: dict[int, set[str]]) -> None:
+    """Each seat's tiles in `current`, into `down` where they lie face down, else `seen`."""
+    for seat in down:
+        tiles = {str(t) for t in current.hand(seat)}
+        if current.face_down(seat):
+            down[seat] |= tiles
+        else:
+            seen[seat] |= tiles
 
 
 # The table picture's caption begins «<variant> · раунд N»; announcements never say so.

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from domino.actions import Play
 from domino.match import Match
+from domino.rules import LayoutKind
 from domino.views import OutcomeKind
 from tests.e2e.harness import (
     TABLE_TITLE,
@@ -114,11 +115,17 @@ def check_captions(group: FakeChat, match: Match, names: list[str]) -> int:
 
 
 async def open_fives(
-    fakegram: FakeTelegram, game: str, people: list[FakeUser], *, pairs: bool = False
+    fakegram: FakeTelegram,
+    game: str,
+    people: list[FakeUser],
+    *,
+    pairs: bool = False,
+    straight: bool = False,
 ) -> tuple[FakeChat, str]:
     """`/domino <game>` in a new group whose admin (the first person) switched the turn
-    timer off; the table made as big as the company, in pairs if asked, everyone seated,
-    started. The group and the lobby's text with everyone seated."""
+    timer off; the table made as big as the company, in pairs if asked, with F-2's
+    «Straight» if asked (only an opening double spins), everyone seated, started. The
+    group and the lobby's text with everyone seated."""
     group = fakegram.add_group("Домино во дворе", members=people, admins=people[:1])
     for user in people:
         await user.start()
@@ -134,6 +141,14 @@ async def open_fives(
     if pairs:
         await creator.press(lobby, data=button_data(lobby, "🤝 Пары"), timeout=WAIT)
         await group.wait_for_message(lambda m: m is lobby and "Пары: 2×2" in m.content)
+    if straight:
+        assert "🌀 Спинер: первый дубль" in [b.text for b in lobby.buttons]
+        await creator.press(lobby, data=button_data(lobby, "🌀 Спинер"), timeout=WAIT)
+        await group.wait_for_message(
+            lambda m: m is lobby and "Спинер — только дубль, которым открыт раунд" in m.content,
+            timeout=WAIT,
+        )
+        assert "🌀 Спинер: только дубль первым ходом" in [b.text for b in lobby.buttons]
     for user in people[1:]:
         answer = await user.press(lobby, data=button_data(lobby, "Играю"), timeout=WAIT)
         assert answer.answered and answer.url is None, answer
@@ -281,3 +296,49 @@ async def test_threes_and_fives_in_pairs_between_four_people(
     assert points_buttons(people), "no tile button showed its points"
     owners = {seat: user.id for seat, user in enumerate(users)}
     assert assert_hands_private(fakegram, match, owners) > 50
+
+
+def spinners(match: Match) -> tuple[int, int]:
+    """The stored match replayed position by position: how many tables had a spinner and
+    how many were lines; a spinner, when there is one, is the round's opening double."""
+    replayed = Match.replay(match.ruleset, match.players, match.seed, [])
+    spun = plain = 0
+    for entry in match.log:
+        results = len(replayed.results)
+        replayed.apply(entry.action, entry.seat)
+        table = replayed.finished_round if len(replayed.results) > results else replayed.round
+        assert table is not None
+        layout = table.layout.view()
+        if layout.spinner is not None:
+            assert layout.spinner is layout.centre and layout.spinner.tile.is_double
+            spun += 1
+        elif layout.centre is not None:
+            plain += 1
+    return spun, plain
+
+
+async def test_all_fives_with_straight_spins_only_an_opening_double(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    """F-2's option chosen in the lobby: the match is played with it to the end, a
+    spinner only ever the double that opened its round, the captions' points and sums
+    what the stored match says, the hands private."""
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    group, lobby = await open_fives(fakegram, "all_fives", [alice, bob], straight=True)
+    assert "Домино: Пятёрки" in lobby and "Спинер — только дубль" in lobby
+
+    people = [Player(fakegram, alice), Player(fakegram, bob)]
+    await play_until(fakegram, people, bot.match_over)
+    await settle(fakegram)
+    await see_the_end(fakegram, group, [alice, bob])
+
+    match = bot.stored_match()
+    assert match.ruleset.variant.value == "all_fives" and match.over
+    assert match.ruleset.layout is LayoutKind.SPINNER
+    spun, plain = spinners(match)
+    assert spun + plain > 20
+    names = ["Алиса", "Боб"]
+    check_captions(group, match, names)
+    check_the_end(group, match, names)
+    assert assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id}) > 20

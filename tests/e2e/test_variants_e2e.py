@@ -152,11 +152,12 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
         ("Блиц", 100),
         ("Крест", 100),
         ("Шестёрка", 100),
+        ("Втемную", 100),
     ]
     for name, target in later:  # the games that score during play, the children's games
         await press_and_wait(alice, group, lobby, "🎲 Игра:", f"Домино: {name}")
         assert f"игра до {target}" in lobby.content
-    await press_and_wait(alice, group, lobby, "🎲 Игра: Шестёрка", "Домино: Козёл")
+    await press_and_wait(alice, group, lobby, "🎲 Игра: Втемную", "Домино: Козёл")
     assert "игра до 101" in lobby.content  # back to Козёл's own defaults
     await press_and_wait(alice, group, lobby, "Отменить", "Набор в игру отменён")
 
@@ -179,6 +180,7 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
         "🎲 Блиц",
         "🎲 Крест",
         "🎲 Шестёрка",
+        "🎲 Втемную",
     ]
     answer = await bob.press(shown, data="dg1:classic", timeout=WAIT)
     assert answer.show_alert, answer  # admins only

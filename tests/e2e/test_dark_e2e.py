@@ -1,0 +1,369 @@
+"""Втемную (section V: the tiles lie in a face-down stack nobody sees, its owner included)
+end to end through the fake Telegram with the bot as a process: whole matches of two people
+and a computer (another in the same group until a person's stack was turned up and
+played), from `/domino втемную` to the final announcement, every move pressed by the
+people in their private chats.
+
+While a person's tiles lie face down their hand shows none, only how many, and on their
+turn the one button «🁢 Открыть верхнюю» (the hint names it as the only move); each press
+is answered with what became of the tile, never the tile. Once the stack is turned up
+(three left) the hand is the usual one and Алиса ends her turns with «✔️ Сходить» where
+more would fit; after each of her flips she looks at the table until it shows it. The
+stored matches replay to the same matches; every caption the group's table showed is a
+moment of its match (the round, the turn, each seat's tiles and whether they
+lie face down, the scores, the bazaar, the recent moves with the misses «Алиса открывает
+2|5 — не подходит, под низ стопки»); the final announcement names the winner. No tile of a
+hand is shown to anyone but its owner, no tile of a stack even to its owner (the privacy
+check replays who saw what), and no hand that shows its tiles face down names a tile at
+all."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from domino.actions import Drew, Ended, Event, Flip, Flipped, Knocked, Played
+from domino.match import LoggedAction, Match
+from domino.views import MatchView
+from tests.e2e.fault_tools import check_stored_games, private_tile_lines
+from tests.e2e.harness import (
+    MOVE_PREFIX,
+    BotProcess,
+    Person,
+    Stall,
+    play_until,
+    settle,
+    wait_progressing,
+)
+from tests.e2e.test_all_fives_e2e import announcements, live_caption
+from tests.e2e.test_children_e2e import (
+    MatchSpan,
+    assert_each_match_private,
+    match_captions,
+    newest_game,
+    next_match,
+    open_children,
+    seat_names,
+    see_the_end,
+    tiles_word,
+)
+from tests.fakegram import FakeTelegram
+from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
+
+WAIT = 60.0  # generous: a loaded machine only makes the bot slower, never wrong
+MATCHES = 4  # at most, until a person's stack was turned up and played
+RECENT = 3  # the moves the caption's «Последние ходы» shows
+FLIP = "o"  # `bot.callbacks.MoveKind.FLIP` in a hand button's data
+HINT = "h"
+END_TURN = "t"
+FACE_DOWN = "рубашкой вверх"
+TILE = re.compile(r"(?<![0-9])[0-6][|-][0-6](?![0-9])")
+STALE = "Эта кнопка устарела: игра ушла дальше."
+HINT_STALE = "Этот ход уже сделан — подсказка к нему больше не нужна."
+ANSWERS = {
+    "Кость подошла и легла на стол.",
+    "Кость подошла и легла на стол. Ваши последние кости открыты — они в руке.",
+    "Не подошла: кость ушла под низ стопки.",
+    "Не подошла: кость ушла под низ стопки, а сверху легла кость из базара.",
+}
+
+
+def kind_of(data: str) -> str:
+    return data.split(":")[3]
+
+
+@dataclass
+class DarkWatch:
+    """Waits until the group's table shows the match as the bot stored it, after a flip of
+    Алиса's that handed the turn to Боб (nobody moves meanwhile: the people take their
+    turns one by one, and no computer is due); keeps those moments."""
+
+    fake: FakeTelegram
+    bot: BotProcess
+    group: FakeChat
+    names: list[str]
+    users: list[FakeUser]
+    shown: list[Moment] = field(default_factory=list)
+
+    async def after_flip(self) -> None:
+        match = self.bot.stored_match()
+        if match.over or match.log[-1].round_no != match.round_no or match.turn != 1:
+            return
+        expected = moments(match, self.names)[-1]
+
+        def on_the_table() -> bool:
+            caption = live_caption(self.group)
+            return caption is not None and seen_moment(caption, self.names) == expected
+
+        stall = Stall.of_chats(self.fake, self.users, what="the table did not show the flip")
+        await wait_progressing(self.fake, on_the_table, stall)
+        self.shown.append(expected)
+
+
+@dataclass
+class DarkPlayer(Person):
+    """A person who presses «🁢 Открыть верхнюю» while their tiles lie face down (asking
+    for the hint once first), then plays the first ✅ tile; with `end_turns`, presses
+    «✔️ Сходить» whenever it is offered. Keeps the face-down hands they pressed on, the
+    answers to their flips, the hint and the turned-up hands' texts. With a `watch`, after
+    each flip they look at the group's table until it shows the match as stored."""
+
+    end_turns: bool = False
+    watch: DarkWatch | None = None
+    face_down: list[str] = field(default_factory=list)  # the hands pressed on, face down
+    answers: list[str] = field(default_factory=list)  # to each flip
+    hint: str | None = None
+    turned_up: list[str] = field(default_factory=list)  # the hands pressed on, turned up
+    ended: int = 0
+
+    def choice(self, hand: StoredMessage) -> str | None:
+        moves = [b for b in hand.buttons if (b.callback_data or "").startswith(MOVE_PREFIX)]
+        kinds = {kind_of(b.callback_data or ""): b for b in moves}
+        if FACE_DOWN in hand.content:
+            # Face down, on the turn: nothing but the flip (and the hint), no tile.
+            assert [b.text for b in moves if kind_of(b.callback_data or "") != HINT] == [
+                "🁢 Открыть верхнюю"
+            ], hand.content
+            assert not TILE.search(hand.content), hand.content
+            return kinds[FLIP].callback_data
+        assert FLIP not in kinds, hand.content
+        if self.end_turns and END_TURN in kinds:
+            return kinds[END_TURN].callback_data
+        return super().choice(hand)
+
+    async def take_turn(self) -> bool:
+        hand = self.hand()
+        if hand is None or not self.my_turn():
+            return False
+        data = self.choice(hand)
+        if data is None:
+            return False
+        down = FACE_DOWN in hand.content
+        hint = next(
+            (b.callback_data for b in hand.buttons if kind_of(b.callback_data or "") == HINT),
+            None,
+        )
+        if down and self.hint is None and hint is not None:
+            asked = await self.user.press(hand, data=hint, timeout=WAIT)
+            assert asked.answered and asked.show_alert, asked
+            if asked.text not in (STALE, HINT_STALE):
+                self.hint = asked.text or ""
+        content = hand.content
+        answer = await self.user.press(hand, data=data, timeout=WAIT)
+        self.presses += 1
+        if answer.show_alert:
+            # A hand not yet edited after the last move: the press is refused as stale.
+            assert answer.text in (STALE, HINT_STALE), answer
+            return True
+        kind = kind_of(data)
+        if kind == FLIP:
+            assert answer.answered, answer
+            self.face_down.append(content)
+            self.answers.append(answer.text or "")
+            if self.watch is not None:
+                await self.watch.after_flip()
+        else:
+            self.turned_up.append(content)
+            self.ended += kind == END_TURN
+        return True
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What the table's caption shows of the match at one moment."""
+
+    round_no: int
+    over: bool
+    turn: int | None
+    tiles: tuple[int, ...]  # per seat
+    face_down: tuple[bool, ...]  # per seat: its tiles lie face down
+    scores: tuple[int, ...]  # per seat
+    bazaar: int
+    recent: tuple[str, ...]
+
+
+def recent_moves(view: MatchView, names: Sequence[str]) -> tuple[str, ...]:
+    """The caption's last moves as players read them: one seat's plays in a row are one
+    turn, the «✔️ Сходить» that ended it adds nothing, a run of one seat's draws or
+    knocks is one move «×N», a miss names the tile everyone saw turned up."""
+    folded: list[tuple[Event, int]] = []  # (the run's event, its count)
+    for event in view.round.history:
+        if folded:
+            last, count = folded[-1]
+            if event.seat == last.seat:
+                if isinstance(event, Ended) and isinstance(last, Played):
+                    continue
+                if type(event) is type(last) and isinstance(event, Played | Drew | Knocked):
+                    folded[-1] = (event, count + 1)
+                    continue
+        folded.append((event, 1))
+    shown = []
+    for event, count in folded[-RECENT:]:
+        name = names[event.seat]
+        if isinstance(event, Played):
+            shown.append(
+                f"{name} кладёт кость"
+                if count == 1
+                else f"{name} кладёт {count} {tiles_word(count)}"
+            )
+            continue
+        if isinstance(event, Flipped):
+            tile = f"{event.tile.low}|{event.tile.high}"
+            drew = ", берёт из базара" if event.drew else ""
+            shown.append(f"{name} открывает {tile} — не подходит, под низ стопки{drew}")
+            continue
+        assert isinstance(event, Knocked | Drew), event
+        move = f"{name}: стучу" if isinstance(event, Knocked) else f"{name} берёт из базара"
+        shown.append(move if count == 1 else f"{move} ×{count}")
+    return tuple(shown)
+
+
+def moment_of(view: MatchView, names: Sequence[str]) -> Moment:
+    return Moment(
+        round_no=view.round_no,
+        over=view.over,
+        turn=None if view.over else view.round.turn,
+        tiles=view.round.hand_counts,
+        face_down=view.round.face_down,
+        scores=tuple(view.scores[view.side_of(s)].recorded for s in range(view.players)),
+        bazaar=view.round.bazaar_size,
+        recent=recent_moves(view, names),
+    )
+
+
+def moments(match: Match, names: Sequence[str]) -> list[Moment]:
+    """Every moment of the stored match, replayed from its seed and log; the replay must
+    give the match as stored."""
+    replayed = Match.replay(match.ruleset, match.players, match.seed, [])
+    shown = [moment_of(replayed.view(None), names)]
+    for entry in match.log:
+        replayed.apply(entry.action, entry.seat)
+        shown.append(moment_of(replayed.view(None), names))
+    assert replayed.over == match.over and replayed.results == match.results
+    assert replayed.scores == match.scores and replayed.winners == match.winners
+    return shown
+
+
+def seen_moment(caption: str, names: Sequence[str]) -> Moment:
+    """A table caption read back as a `Moment`: «▶️ Алиса — 5 костей рубашкой вверх · 12»."""
+    round_no = int(re.search(r"· раунд (\d+)", caption).group(1))  # type: ignore[union-attr]
+    turn, tiles, down, scores = None, [], [], []
+    for seat, name in enumerate(names):
+        line = re.search(
+            rf"^(▶️ )?{re.escape(name)} — (\d+) (\S+)( {FACE_DOWN})? · (\d+)$", caption, re.M
+        )
+        assert line is not None, (name, caption)
+        assert line.group(3) == tiles_word(int(line.group(2))), caption
+        if line.group(1):
+            assert turn is None, caption
+            turn = seat
+        tiles.append(int(line.group(2)))
+        down.append(bool(line.group(4)))
+        scores.append(int(line.group(5)))
+    mover = re.search(r"^Ход: (.+)$", caption, re.M)
+    assert (mover.group(1) if mover else None) == (None if turn is None else names[turn]), caption
+    bazaar = re.search(r"базар: (\d+)", caption)
+    assert bazaar is not None, caption
+    recent = next((ln for ln in caption.splitlines() if ln.startswith("Последние ходы: ")), "")
+    return Moment(
+        round_no=round_no,
+        over="Партия окончена." in caption,
+        turn=turn,
+        tiles=tuple(tiles),
+        face_down=tuple(down),
+        scores=tuple(scores),
+        bazaar=int(bazaar.group(1)),
+        recent=tuple(recent.removeprefix("Последние ходы: ").split(" → ")) if recent else (),
+    )
+
+
+def check_match(
+    group: FakeChat, lobby: StoredMessage, match: Match, names: Sequence[str]
+) -> list[Moment]:
+    """A finished match as the group saw it: every caption of its table is a moment of
+    the match replayed, the last says the match is over, and the final announcement
+    names the winner. The moments shown."""
+    assert match.ruleset.variant.value == "dark" and match.over and match.players == 3
+    known = set(moments(match, names))
+    seen = [seen_moment(caption, names) for caption in match_captions(group, lobby)]
+    for moment in seen:
+        assert moment in known, f"no such moment in the match: {moment}"
+    assert seen and seen[-1].over
+    end = [text for text in announcements(group) if text.startswith("🏆 Победа — ")][-1]
+    assert end.splitlines()[0] == "🏆 Победа — " + ", ".join(names[s] for s in match.winners)
+    assert match.scores[match.winners[0]].recorded >= 100
+    return seen
+
+
+async def test_whole_matches_of_dark_with_stacks_nobody_sees(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    users = [alice, bob]
+    people = [DarkPlayer(fakegram, alice, end_turns=True), DarkPlayer(fakegram, bob)]
+    watched: list[Moment] = []
+    group: FakeChat | None = None
+    spans: list[MatchSpan] = []
+    seen: list[Moment] = []
+    flips: list[LoggedAction] = []
+    for _ in range(MATCHES):
+        start = next_match(fakegram, spans)
+        group, lobby, text = await open_children(
+            fakegram, "втемную", users, computers=1, group=group
+        )
+        spans.append(MatchSpan(newest_game(bot), start))
+        assert "Домино: Втемную" in text and "игра до 100" in text
+        names = seat_names(bot)
+        assert names[:2] == ["Алиса", "Боб"] and names[2].startswith("🤖")
+        people[0].watch = DarkWatch(fakegram, bot, group, names, users)
+        await play_until(fakegram, people, bot.match_over)
+        await settle(fakegram)
+        await see_the_end(fakegram, group, users)
+        match = bot.stored_match()
+        seen += check_match(group, lobby, match, names)
+        watched += people[0].watch.shown
+        flips += [entry for entry in match.log if isinstance(entry.action, Flip)]
+        if all(person.face_down for person in people) and any(p.turned_up for p in people):
+            break  # a short match may end before any person's stack is turned up
+    else:
+        raise AssertionError(f"no person's stack was turned up in {MATCHES} matches")
+    stored = check_stored_games(bot.database)
+    assert stored.finished == stored.started == len(spans)
+
+    # Each person turned up tiles while they lay face down, told what became of each
+    # (never which), and the hint named the one move; turned up, the hand was the usual.
+    assert {entry.seat for entry in flips} == {0, 1, 2}
+    for person in people:
+        assert person.face_down, person.user.first_name
+        assert len(person.answers) == len(person.face_down)
+        assert set(person.answers) <= ANSWERS, person.answers
+        assert person.hint == "💡 🁢 Открыть верхнюю — другого хода нет", person.hint
+    pressed = sum(len(person.face_down) for person in people)
+    assert pressed == sum(1 for entry in flips if entry.seat in (0, 1))
+    assert any("🁢 Ваши кости открыты" in hand for p in people for hand in p.turned_up)
+    # The captions showed misses (after each flip of hers the table showed her move),
+    # and stacks face down beside others turned up.
+    assert watched and all(moment in seen for moment in watched)
+    assert any(" открывает " in move for moment in seen for move in moment.recent)
+    for moment in watched:
+        assert moment.turn == 1 and moment.recent[-1].startswith("Алиса "), moment
+    assert any(any(m.face_down) and not all(m.face_down) for m in seen)
+
+    # Privacy: no tile of a hand shown to anyone else, none of a stack even to its owner
+    # (`assert_hands_private` replays who saw what), and no private message that shows
+    # the tiles face down names any tile.
+    owners = {0: alice.id, 1: bob.id}
+    assert assert_each_match_private(fakegram, bot, spans, owners) > 50
+    face_down = [
+        exposure
+        for exposure in fakegram.exposures
+        if (exposure.audience in owners.values() or exposure.chat_id in owners.values())
+        and FACE_DOWN in exposure.text
+    ]
+    assert len(face_down) >= pressed  # each flip was pressed on such a hand
+    for exposure in face_down:
+        assert not TILE.search(exposure.text), exposure
+    matches = [bot.stored_match(span.game_id) for span in spans]
+    assert not private_tile_lines(bot.log(), matches)  # nor does the log at INFO
