@@ -328,8 +328,10 @@ async def get_me(bot: Bot) -> User:
 
 async def run(settings: Settings) -> None:
     """Start, serve until a signal, stop; raises StartFailed when the start fails.
-    SIGUSR1 logs the work counters (`bot.perf`), as does the stop."""
+    SIGUSR1 logs the work counters (`bot.perf`), as does the stop. Once started, what
+    the start made is frozen out of the garbage collector's way (`perf.tune_gc`)."""
     asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, perf.log_counters)
+    perf.watch_gc()
     async with contextlib.AsyncExitStack() as resources:
         try:
             app = await start(settings, resources)
@@ -338,6 +340,7 @@ async def run(settings: Settings) -> None:
             if reason is None:
                 raise
             raise StartFailed(reason) from exc
+        perf.tune_gc()
         await app.serve()
     perf.log_counters()
     log.info("stopped")
