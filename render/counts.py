@@ -3,8 +3,11 @@ the open ends are summed (F-3) what each of them counts, and a round's points ta
 apart into those scored in play and those of its end.
 
 The engine sums the open ends (`domino.all_fives.end_count`); a picture needs that sum
-end by end, to write on each end's badge what it adds. `end_counts` splits it the way
-F-3 counts it, so the badges always add up to the engine's sum. Whether a game scores
+end by end: each end's badge shows the pip the next tile must match, and where an end
+counts nothing (an empty spinner arm) or other than its pip (a double across it counts
+both halves) the picture says so (a muted badge, a tag «=12» beside it). `end_counts`
+splits the sum the way F-3 counts it, so the ends' counts always add up to the
+engine's sum. Whether a game scores
 in play, and what a move scores, the game object says (`GameVariant.scores_in_play`,
 `move_points`). What a finished round's moves scored is found as the bot's captions
 find it: its tiles laid again in order, the game asked what each play scored.
@@ -30,8 +33,9 @@ def scores_in_play(view: MatchView) -> bool:
 
 def sums_ends(view: MatchView) -> bool:
     """Whether a move scores by the sum of the open ends (F-3: Пятёрки, Тройки и
-    пятёрки), so that each end's badge shows what it counts and a note the sum; other
-    games that score in play (Bergen's equal ends, B-1) keep the pips on the badges."""
+    пятёрки), so that the pictures tell what each end counts (an empty arm's muted
+    badge, a tag beside an end that counts other than its pip) and a note the sum; every
+    game's badges show the pip to match."""
     return view.ruleset.game.sums_ends
 
 

@@ -63,7 +63,7 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "reached_by": "{name} {verb} {score}",
                 "reached": "{verb} {score}",
                 "in_play": "в игре +{n}",
-                "at_end": "за конец раунда +{n}",
+                "at_end": "в конце +{n}",
                 "no_doubles": "без дублей",
                 "scored": "+{n} {name}",
                 "ends": "концы: {n}",
@@ -80,8 +80,8 @@ _WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "win": "winner",
                 "winner": "Winner: {names}",
                 "went_out": "domino",
-                "went_out_of": "domino: {name}",
-                "went_out_by": "domino — {name}",
+                "went_out_of": "{name} goes out",
+                "went_out_by": "{name} goes out",
                 "fisherman": "fisherman",
                 "fish_of": "fish, fisherman: {name}",
                 "fish_by": "fish, fisherman — {name}",
@@ -327,9 +327,9 @@ def reached_score(view: MatchView, result: RoundResult) -> int:
 
 
 def in_play_split(in_play: int, at_end: int | None, lang: str = "ru") -> str:
-    """A side's round points taken apart (F-3; F-5, B-1, B-2): «в игре +15 · за конец
-    раунда +10»; only the first where the round had no end to score (F-6, or a round
-    still played)."""
+    """A side's round points taken apart (F-3; F-5, B-1, B-2): «в игре +15 · в конце
+    +10» (scored by the round's moves, and by its end); only the first where the round
+    had no end to score (F-6, or a round still played)."""
     said = word("in_play", lang, n=in_play)
     if at_end is None:
         return said

@@ -3,13 +3,14 @@
 Top to bottom: the score sheet's heading (the round, its outcome, the eggs), the table
 as the round ended, laid out and marked as the table picture showed it
 (`table.plan_felt`, `table.just_laid`: the last tile marked, or where a turn lays
-several the last turn's; a closed end's double face down, the open ends' numbers: a
-«рыба» shows why nothing fits), then one row per player or pair: the tiles left in
-each hand laid face up with what they count (their pip sum, C-9; where doubles count
-instead, B-1 and B-2, the doubles left), and the account before the round, the round's
-points and the account after it (K-8); where moves score in play, the round's points
-taken apart under them (F-3: «в игре +15 · за конец раунда +10»). The game and its
-target at the foot.
+several the last turn's; a closed end's double face down, the open ends' badges with
+the pip to match, and where the ends are summed the tags with what an end counts
+other than its pip: a «рыба» shows why nothing fits), then one row per player or
+pair: the tiles left in each hand laid face up with what they count (their pip sum,
+C-9; where doubles count instead, B-1 and B-2, the doubles left), and the account
+before the round, the round's points and the account after it (K-8); where moves
+score in play, the round's points taken apart under them (F-3: «в игре +15 · в конце
++10»). The game and its target at the foot.
 
 Only what the end of a round lays open is drawn: the table and the hands. The bazaar's
 tiles stay face down, so they are not drawn at all. The picture is `WIDTH` wide and
@@ -29,7 +30,7 @@ from domino.tiles import Tile
 from domino.views import MatchView, OutcomeKind, RoundResult, Scored
 from render import counts, draw, labels, scores, text
 from render.geometry import Orientation, Rect, RenderError
-from render.table import TABLE_AREA, draw_tiles, just_laid, plan_felt
+from render.table import TABLE_AREA, draw_tiles, end_badges, just_laid, plan_felt
 
 WIDTH = 1280
 MAX_HEIGHT = 1600
@@ -181,19 +182,22 @@ def _as_played(view: MatchView, ended: Round) -> MatchView:
 
 def _table(played: MatchView, names: Sequence[str], lang: str) -> Image.Image:
     """The tiles as the round ended, where the table picture laid them after its last
-    move (`table.plan_felt`: a spinner's UP and DOWN arms run up and down, C-10; where
-    the open ends are summed each end's badge says what it counts, F-3) and marked as
-    it marked them (`table.just_laid`), cut to the
-    band of the felt they take (at least `_MIN_TABLE` tall): a short line leaves no
-    empty felt. The notes on the felt are the table's, not drawn here."""
+    move (`table.plan_felt`: a spinner's UP and DOWN arms run up and down, C-10; each
+    open end's badge shows the pip to match and, where the open ends are summed, F-3,
+    a tag beside it what it counts where that is not its pip, `table.end_badges`) and
+    marked as it marked them (`table.just_laid`), cut to the band of the felt they and
+    the badges take (at least `_MIN_TABLE` tall): a short line leaves no empty felt.
+    The notes on the felt are the table's, not drawn here."""
     layout = played.round.layout
     geometry, _ = plan_felt(played, names, lang)
     band = Image.new("RGB", (WIDTH, TABLE_AREA.y1), draw.FELT)
     ends = counts.end_counts(layout) if counts.sums_ends(played) else None
     draw_tiles(band, draw.Pen(band), geometry, ends, just_laid(played))
     reach = 2 * geometry.unit + 12  # the open ends' numbers stand beyond the tiles
-    top = max(TABLE_AREA.y0, min(box.rect.y0 for box in geometry.tiles) - reach)
-    bottom = min(TABLE_AREA.y1, max(box.rect.y1 for box in geometry.tiles) + reach)
+    tags = [badge.tag.rect for badge in end_badges(geometry, ends) if badge.tag is not None]
+    top = min([box.rect.y0 - reach for box in geometry.tiles] + [r.y0 - 6 for r in tags])
+    bottom = max([box.rect.y1 + reach for box in geometry.tiles] + [r.y1 + 6 for r in tags])
+    top, bottom = max(TABLE_AREA.y0, top), min(TABLE_AREA.y1, bottom)
     short = _MIN_TABLE - (bottom - top)
     if short > 0:
         top = max(TABLE_AREA.y0, top - short // 2)

@@ -3,14 +3,15 @@
 Real seeded matches of every game played by the engine's computer players (Козёл,
 Классика, Морской козёл, Осёл with its spinner cross and ends closed by a face-down
 double, Спортивное with its turned tiles and pairs, Пятёрки and Тройки и пятёрки with
-the points scored in play, the ends' counts and a spinner laid off centre, Берген and
-Дубли whose hands count by their doubles and whose block English calls a block, each
-round's points taken apart into those scored in play and those of its end, Блиц and
-Крест whose turns lay several tiles, every tile of the last turn marked, Втемную with
-some stacks still face down), a few in
-English, plus hand-built layouts (`render.demo`) for what a game rarely shows: all 28
-tiles in one line and a spinner cross (C-10). Writing the files is this module's job;
-the drawing functions themselves do no I/O.
+the points scored in play, the sum of the ends and a spinner laid off centre, Берген
+and Дубли whose hands count by their doubles and whose block English calls a block,
+each round's points taken apart into those scored in play and those of its end, Блиц
+and Крест whose turns lay several tiles, every tile of the last turn marked, Втемную
+with some stacks still face down), a few in English, plus hand-built layouts
+(`render.demo`) for what a game rarely shows: all 28 tiles in one line, a spinner
+cross (C-10) and in Пятёрки a double across an end (its badge the pip to match, a tag
+«=12» with what the end counts). Writing the files is this module's job; the drawing
+functions themselves do no I/O.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from pathlib import Path
 
 from domino.actions import Flipped, Played
 from domino.geometry import End
+from domino.layout import new_layout
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
 from domino.rules import CLASSIC, KOZEL, LayoutKind, Ruleset
+from domino.tiles import Tile
 from domino.variants import find_variant
 from domino.views import Account, MatchView, OutcomeKind
 from render import counts, demo
@@ -82,6 +85,20 @@ def _cross() -> MatchView:
         {end: arm[:n] for end, arm, n in zip(End, arms, lengths, strict=True)},
     )
     return demo.match_view(layout, 3, bazaar=2, turn=1, round_no=2)
+
+
+def _fives_doubles() -> MatchView:
+    """Пятёрки after 5-5 (the spinner), 5-6 and 6-6 to its right and 3-5 to its left: the
+    6-6 across the right end shows the 6 to match and a tag «=12», what that end counts
+    (F-3), the spinner's empty UP and DOWN arms muted with its 5; the ends sum to 15."""
+    layout = new_layout(LayoutKind.FIRST_DOUBLE)
+    for tile, end in (("5-5", None), ("5-6", End.RIGHT), ("6-6", End.RIGHT), ("3-5", End.LEFT)):
+        layout.place(Tile.parse(tile), end)
+    fives = find_variant("all_fives").ruleset
+    scores = [Account(35, 0), Account(20, 0)]
+    return demo.match_view(
+        layout.view(), 2, ruleset=fives, bazaar=6, turn=1, scores=scores, round_points=(15, 10)
+    )
 
 
 def _table(
@@ -308,6 +325,7 @@ def samples() -> Iterator[tuple[str, Callable[[], bytes]]]:
         partial(_scoring_table, "threes_and_fives", 2, _just_scored, 73),
     )
     yield "table_all_fives_reached.png", partial(_scoring_table, "all_fives", 2, _reached, 74)
+    yield "table_all_fives_doubles.png", lambda: render_table(_fives_doubles(), NAMES[:2])
     yield "scores_all_fives_reached.png", partial(_reached_scores, "all_fives", 3, 75)
     yield "scores_threes_and_fives_en.png", partial(_scores, threes, 2, 76, 2, "en")
     yield "round_end_all_fives.png", partial(_round_end, fives, 3, 77, 1)

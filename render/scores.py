@@ -3,7 +3,7 @@
 One line per player (or pair): the account before the round, the round's points,
 the account after it (K-8's table), who went out or made fish, a drawn round, the eggs
 (K-9), in games that score in play the round's points taken apart (F-3: «в игре +15 ·
-за конец раунда +10»), and at the end of the match the loser in the game's own word
+в конце +10»), and at the end of the match the loser in the game's own word
 where points are bad (the козёл, K-10; the осёл, O-6) or the winner where they are good
 (T-6, M-6, S-6, in green); the game and the target it is played to at the foot.
 """
@@ -32,7 +32,9 @@ TAG_SIZE = 22
 _MIN_TAG_SIZE = 15
 _TAG_GAP = 14
 SPLIT_SIZE = 20
-"""The size of the line that takes a side's round points apart (F-3)."""
+"""The size of the line that takes a side's round points apart (F-3); shrunk to
+`_MIN_SPLIT_SIZE` where it needs it."""
+_MIN_SPLIT_SIZE = 15
 
 
 def render_scores(
@@ -193,7 +195,7 @@ def _row(
 
 
 def split_label(split: counts.Split, side: int, lang: str) -> str:
-    """A side's «в игре +15 · за конец раунда +10» (F-3; F-5, B-1, B-2)."""
+    """A side's «в игре +15 · в конце +10» (F-3; F-5, B-1, B-2)."""
     in_play, at_end = split
     return labels.in_play_split(in_play[side], None if at_end is None else at_end[side], lang)
 
@@ -202,14 +204,15 @@ def draw_split(
     pen: draw.Pen, centre: tuple[float, float], label: str, left: int, right: int
 ) -> None:
     """The line that takes a side's round points apart, centred on `centre` under the
-    round's column and kept between `left` and `right` (cut only where even that is too
-    narrow)."""
+    round's column and kept between `left` and `right`: in smaller letters where it
+    needs them, and cut only where even the smallest are too wide."""
     room = right - left
-    width = min(text.width(label, SPLIT_SIZE, bold=True), room)
+    size = SPLIT_SIZE
+    while size > _MIN_SPLIT_SIZE and text.width(label, size, bold=True) > room:
+        size -= 1
+    width = min(text.width(label, size, bold=True), room)
     x = min(max(centre[0] - width / 2, left), right - width)
-    draw.write(
-        pen, (x, centre[1]), label, SPLIT_SIZE, draw.MUTED, bold=True, anchor="lm", max_width=room
-    )
+    draw.write(pen, (x, centre[1]), label, size, draw.MUTED, bold=True, anchor="lm", max_width=room)
 
 
 def tags_width(tags: Sequence[tuple[str, draw.RGB]], size: int = TAG_SIZE) -> float:

@@ -5,10 +5,12 @@ face down to close its end, O-3, as a tile back with a lock; the last one marked
 where a turn lays several, section V, every tile of the last turn: `just_laid`), the
 number of tiles in each hand (as face-down tiles and a number), the bazaar where the
 game has one to draw from, whose turn, the points, and before the first tile of
-Спортивное the tile each seat turned (S-2). Where moves score as they are played (F-3)
-each open end's badge says what it counts, and notes on the felt give the points of
-the move just played and the sum of the ends (`plan_felt`). A seat's own view may be
-passed too; its hand is never drawn.
+Спортивное the tile each seat turned (S-2). Every open end's badge shows the pip the
+next tile must match; where the open ends are summed (F-3) an end that counts nothing
+(an empty spinner arm) has a muted badge, one that counts other than its pip (a double
+across it counts both halves) a small tag with what it counts («=12», `end_badges`),
+and notes on the felt give the points of the move just played and the sum of the ends
+(`plan_felt`). A seat's own view may be passed too; its hand is never drawn.
 
 Format: an 8-bit palette PNG (`draw.encode_png`). Measured with `bench/render.py` on
 the full 28-tile table with four players (1280x860 px, 2-core machine): 18 KB and
@@ -47,6 +49,7 @@ TABLE_AREA = Rect(_FELT.x0 + 8, _FELT.y0 + 8, _FELT.x1 - 8, _FELT.y1 - 8)
 """Where the tiles may lie, in pixels of the picture."""
 _NOTE_HEIGHT = 42
 _NOTE_PAD = 18  # text to the ends of a note's pill
+_TAG_GAP = 3  # between an open end's badge and the tag with what the end counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,25 @@ class Note:
     label: str
     colour: draw.RGB
     size: int
+
+
+@dataclass(frozen=True, slots=True)
+class Badge:
+    """An open end's badge as drawn: its centre and diameter, the pip the next tile must
+    match (`label`), whether muted (the end counts nothing, F-3) and, where the end
+    counts other than its pip, the tag beside it that says what it counts."""
+
+    end: End
+    centre: tuple[float, float]
+    diameter: int
+    label: str
+    muted: bool = False
+    tag: Note | None = None
+
+    @property
+    def rect(self) -> Rect:
+        (cx, cy), half = self.centre, self.diameter / 2
+        return Rect(int(cx - half), int(cy - half), int(cx + half) + 1, int(cy + half) + 1)
 
 
 def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> bytes:
@@ -101,7 +123,7 @@ def plan_felt(
     if not notes:
         return geometry, ()
     height = _NOTE_HEIGHT
-    taken = _taken(geometry)
+    taken = _taken(geometry, counts.end_counts(layout) if counts.sums_ends(view) else None)
     for top in (TABLE_AREA.y0, TABLE_AREA.y1 - height):
         placed = tuple(_at(note, top) for note in notes)
         if not any(note.rect.overlaps(rect) for note in placed for rect in taken):
@@ -138,13 +160,15 @@ def _at(note: Note, top: int) -> Note:
     return dataclasses.replace(note, rect=Rect(r.x0, top, r.x1, top + r.height))
 
 
-def _taken(geometry: TableGeometry) -> list[Rect]:
-    """What lies on the felt: the tiles and the open ends' badges."""
+def _taken(
+    geometry: TableGeometry, end_counts: Mapping[End, int | None] | None = None
+) -> list[Rect]:
+    """What lies on the felt: the tiles, the open ends' badges and their tags."""
     rects = [box.rect for box in geometry.tiles]
-    for mark in geometry.ends:
-        (cx, cy), diameter = _badge_place(geometry, mark)
-        half = diameter / 2
-        rects.append(Rect(int(cx - half), int(cy - half), int(cx + half) + 1, int(cy + half) + 1))
+    for badge in end_badges(geometry, end_counts):
+        rects.append(badge.rect)
+        if badge.tag is not None:
+            rects.append(badge.tag.rect)
     return rects
 
 
@@ -345,9 +369,9 @@ def draw_tiles(
     """The played tiles where `geometry` puts them, those just laid (`marked`, by
     `Placement.seq`: default the last; `just_laid`) each with a warm face and a ring
     unless the table holds one tile only, a closed end's double face down (O-3), and
-    each open end's number: its pip, or where the game scores in play what it counts
-    (`end_counts`, F-3), an end that counts nothing (an empty arm of the spinner) on a
-    muted badge."""
+    each open end's badge with the pip to match (`end_badges`: where the game sums the
+    open ends, `end_counts` F-3, an end that counts nothing muted and one that counts
+    other than its pip with a tag that says what it counts)."""
     u = geometry.unit
     if marked is None:
         marked = {max(box.placement.seq for box in geometry.tiles)}
@@ -371,16 +395,87 @@ def draw_tiles(
             outline=draw.LAST_RING,
             width=4,
         )
-    for mark in geometry.ends:
-        (cx, cy), diameter = _badge_place(geometry, mark)
-        if end_counts is None:
-            draw.badge(canvas, (cx, cy), diameter, str(mark.pip))
-            continue
-        count = end_counts.get(mark.end)
-        if count is None:
-            draw.badge(canvas, (cx, cy), diameter, "0", draw.END_MUTED, draw.END_MUTED_INK)
+    for badge in end_badges(geometry, end_counts):
+        if badge.muted:
+            draw.badge(canvas, badge.centre, badge.diameter, badge.label, *_MUTED)
         else:
-            draw.badge(canvas, (cx, cy), diameter, str(count))
+            draw.badge(canvas, badge.centre, badge.diameter, badge.label)
+        tag = badge.tag
+        if tag is not None:
+            r = tag.rect
+            pen.rounded_rectangle((r.x0, r.y0, r.x1, r.y1), radius=r.height // 2, fill=draw.PANEL)
+            draw.write(pen, r.centre, tag.label, tag.size, tag.colour, bold=True, anchor="mm")
+
+
+_MUTED = (draw.END_MUTED, draw.END_MUTED_INK)
+
+
+def end_badges(
+    geometry: TableGeometry, end_counts: Mapping[End, int | None] | None = None
+) -> tuple[Badge, ...]:
+    """The open ends' badges, each with the pip the next tile must match. Where the game
+    sums the open ends (`end_counts`, F-3): an end that counts nothing (an empty arm of
+    the spinner) is muted, and one that counts other than its pip (a double lying across
+    it, or the spinner while it is an end, counts both halves) gets a tag «=12» with what
+    it counts, beside its badge where that is free: at its right, under it, at its left
+    or over it, clear of the tiles and the other badges and inside the table."""
+    badges = []
+    for mark in geometry.ends:
+        centre, diameter = _badge_place(geometry, mark)
+        count = None if end_counts is None else end_counts.get(mark.end)
+        muted = end_counts is not None and count is None
+        badges.append(Badge(mark.end, centre, diameter, str(mark.pip), muted))
+    if end_counts is None:
+        return tuple(badges)
+    taken = [box.rect for box in geometry.tiles] + [badge.rect for badge in badges]
+    for index, (badge, mark) in enumerate(zip(badges, geometry.ends, strict=True)):
+        count = end_counts.get(mark.end)
+        if count is None or count == mark.pip:
+            continue
+        tag = _tag(geometry, badge, f"={count}", taken)
+        taken.append(tag.rect)
+        badges[index] = dataclasses.replace(badge, tag=tag)
+    return tuple(badges)
+
+
+def _tag(geometry: TableGeometry, badge: Badge, label: str, taken: Sequence[Rect]) -> Note:
+    """The small pill beside `badge` that says what its end counts: the first place of
+    right of it, under it, left of it and over it that is inside the table and clear of
+    `taken` (the tiles, the badges and the tags placed before); else the first of them
+    pushed inside the table that is clear, else the one pushed inside that covers
+    least of them (an end hemmed in at the table's edge)."""
+    size = max(12, badge.diameter * 11 // 20)
+    width = round(text.width(label, size, bold=True)) + size * 2 // 3
+    height = size + max(4, size // 3)
+    (cx, cy), half = badge.centre, badge.diameter / 2
+    reach = half + _TAG_GAP
+    centres = (
+        (cx + reach + width / 2, cy),
+        (cx, cy + reach + height / 2),
+        (cx - reach - width / 2, cy),
+        (cx, cy - reach - height / 2),
+    )
+    area = geometry.area
+    w, h = width / 2, height / 2
+    rects = [Rect(round(x - w), round(y - h), round(x + w), round(y + h)) for x, y in centres]
+    inside = [_pushed_inside(rect, area) for rect in rects]
+    for rect in (*rects, *inside):
+        if area.contains(rect) and not any(rect.overlaps(other) for other in taken):
+            return Note(rect, label, draw.END_BADGE, size)
+    least = min(inside, key=lambda rect: sum(_common(rect, other) for other in taken))
+    return Note(least, label, draw.END_BADGE, size)
+
+
+def _common(a: Rect, b: Rect) -> int:
+    """The area two rectangles share, in square pixels."""
+    return max(0, min(a.x1, b.x1) - max(a.x0, b.x0)) * max(0, min(a.y1, b.y1) - max(a.y0, b.y0))
+
+
+def _pushed_inside(rect: Rect, area: Rect) -> Rect:
+    """`rect` moved the least that puts it inside `area` (no larger than it)."""
+    dx = max(area.x0 - rect.x0, 0) - max(rect.x1 - area.x1, 0)
+    dy = max(area.y0 - rect.y0, 0) - max(rect.y1 - area.y1, 0)
+    return Rect(rect.x0 + dx, rect.y0 + dy, rect.x1 + dx, rect.y1 + dy)
 
 
 def _badge_place(geometry: TableGeometry, mark: EndMark) -> tuple[tuple[float, float], int]:

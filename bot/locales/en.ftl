@@ -127,8 +127,8 @@ table-turned = 🎴 The turned tiles (in the picture) decide who leads: { $name 
 event-drew = { $name } draws
 # In the Dark: the tile turned up from a face-down stack fitted no end and went under the
 # stack; _drew: a boneyard tile went face down on top. (A tile that fits is event-played.)
-event-flipped = { $name } turns up { $tile }: no fit, under the stack
-event-flipped_drew = { $name } turns up { $tile }: no fit, under the stack, draws
+event-flipped = { $name } turns up { $tile }: it does not fit and goes under the stack
+event-flipped_drew = { $name } turns up { $tile }: it does not fit and goes under the stack, a boneyard tile on top
 # The same move made $n times in a row: «Bob draws ×3».
 event-repeated = { $move } ×{ $n }
 table-cancelled = ✖️ The game was cancelled.
@@ -142,6 +142,8 @@ btn-table = 🖼 The table in the group
 hand-title = 🁢 <b>{ $variant }</b> in “{ $chat }” · round { $n }
 hand-your_turn = <b>Your turn!</b>
 hand-waiting = The others are moving; the table is in the group. Press a tile to see whose turn it is.
+# In the Dark: the same while the player's tiles lie face down (the one button is the stack).
+hand-waiting_face_down = The others are moving; the table is in the group. Press your stack to see whose turn it is.
 hand-over = The match is over.
 hand-drew = From the boneyard: { $tiles }
 hand-empty_table = The table is empty.
@@ -182,6 +184,8 @@ hand-face_down = 🁢 Your tiles lie face down: { $n } { $n ->
    *[other] tiles
 }. Nobody sees them, not even you; when { $up } are left, they are turned up.
 hand-flip = Press “🁢 Turn up the top tile”: if it fits, it goes on the table; if not, under your stack.
+# The same while the boneyard has tiles: one of them then goes face down on top.
+hand-flip_bazaar = Press “🁢 Turn up the top tile”: if it fits, it goes on the table; if not, under your stack, and a boneyard tile goes on top.
 # In the Dark: on the player's turn once their last tiles are turned up.
 hand-turned_up = 🁢 Your tiles are turned up: a turn may lay several in a row.
 # $n: the tiles the player laid so far in the turn in progress (Blitz, Cross).
@@ -459,8 +463,8 @@ rules-dark =
     } wins.
     • 2–4 players: two get 7 tiles each, three or four get 5; the rest is the boneyard. Four may play in pairs.
     • Nobody sees your tiles, not even you: they lie in a face-down stack. Who leads is drawn by lot; each later round is led by the winner of the one before.
-    • On your turn press “🁢 Turn up the top tile”: the top tile is turned up and, if it fits an end with the same number (with ends 2 and 5, say, 2|6 or 4|5 fits) or the table is empty, it goes on the table. If not, it goes under your stack and a boneyard tile (if any is left) goes face down on top. Either way the turn passes.
-    • When 3 tiles are left in your stack they are turned up, for your eyes only. From then on a turn may lay one, two or three tiles in a row; done? Press “✔️ End turn”. Cannot play: draw until a tile fits; boneyard empty: knock.
+    • On your turn press “🁢 Turn up the top tile”: the top tile is turned up and, if it fits an end with the same number (with ends 2 and 5, say, 2|6 or 4|5 fits) or the table is empty, it goes on the table; if it fits both ends, the bot lays it on the left one: nobody saw it, so nobody chooses. If not, it goes under your stack and a boneyard tile (if any is left) goes face down on top. Either way the turn passes.
+    • When 3 tiles are left in your stack they are turned up, for your eyes only. From then on a turn may lay several tiles in a row; done? Press “✔️ End turn”. Cannot play: draw until a tile fits; boneyard empty: knock.
     • Whoever first lays all their tiles, or whose tile made the fish (nobody can play), wins the round and scores all the pips in the opponents' hands.
 btn-rules_current = 📖 { $game }
 alert-rules_unknown = There are no such rules: choose a game with a button under the message.
@@ -816,7 +820,7 @@ btn-hint = 💡 Hint
 hint-shown = 💡 { $move } — { $reason }
 hint-move_only = 💡 { $move }
 hint-reason-only = there is no other move
-hint-reason-go_out = your last tile: the round is yours
+hint-reason-go_out = your last tile, and the round is yours
 hint-reason-double = a double is best laid early
 hint-reason-heavy = shed the heavy tile: points left in hand count
 hint-reason-keep_suits = keeps tiles in hand that answer the ends
@@ -837,7 +841,7 @@ hint-reason-avoid_fish = { $game ->
     [dubli] keeps the table open: a block now would go against you
    *[other] keeps the table open: a fish now would go against you
 }
-hint-reason-draw = no tile fits: draw from the boneyard
+hint-reason-draw = no tile in your hand fits
 hint-reason-knock = no tile fits and nothing to draw
 hint-reason-close = a closed end hurts the opponents more than you
 # Games that score during play: $points, what the move scores now.
@@ -860,6 +864,8 @@ hint-reason-search = the best move over { $worlds } { $worlds ->
 hint-end_turn = the other tiles are better kept for later turns
 alert-hint_stale = This move has been made: its hint is no longer needed.
 alert-hints_off = Hints are switched off in this group (/settings).
+# In the Dark: a hint pressed while the presser's tiles lie face down (the one move is the flip).
+alert-hint_face_down = Nothing to hint: your tiles lie face down, and the only move is “🁢 Turn up the top tile”.
 answer-hint_too_fast = Your hint is on its way: press again in a moment.
 settings-hints = Hints: <b>{ $state }</b>
 hints-on = on

@@ -103,7 +103,8 @@ def hand_text(
             name = html.escape(short_name(names[rnd.turn]))
             lines.append(t("hand.partner_turn", lang, name=name))
         else:
-            lines.append(t("hand.waiting", lang))
+            # Втемную face down: the one button is the stack, «🁢 × 5».
+            lines.append(t("hand.waiting_face_down" if face_down(view) else "hand.waiting", lang))
         if face_down(view):
             lines.append(face_down_text(view, lang))
         lines.append(scores)
@@ -112,7 +113,7 @@ def hand_text(
         return "\n".join(lines)
     lines.append(t("hand.your_turn", lang))
     if face_down(view):
-        lines.extend((face_down_text(view, lang), t("hand.flip", lang)))
+        lines.extend((face_down_text(view, lang), flip_text(view, lang)))
     elif rnd.face_down:
         lines.append(t("hand.turned_up", lang))
     laid = laid_this_turn(view)
@@ -139,6 +140,14 @@ def face_down_text(view: MatchView, lang: Lang) -> str:
     rnd = view.round
     assert rnd.seat is not None, "a hand is drawn from its owner's view"
     return t("hand.face_down", lang, n=rnd.hand_counts[rnd.seat], up=FACE_UP)
+
+
+def flip_text(view: MatchView, lang: Lang) -> str:
+    """Втемную: what «🁢 Открыть верхнюю» does; while the bazaar has a tile to give, also
+    that one goes face down on top of the stack after a miss (`domino.round.Round._flip`)."""
+    rnd = view.round
+    bazaar = rnd.bazaar_size > view.ruleset.bazaar_reserve
+    return t("hand.flip_bazaar" if bazaar else "hand.flip", lang)
 
 
 def laid_this_turn(view: MatchView) -> int:
@@ -210,7 +219,7 @@ def tile_refusal(view: MatchView, lang: Lang) -> str:
     (a newcomer looks for the equal number); in Втемную, to a player whose tiles lie face
     down (an old keyboard's stack pressed), what «🁢 Открыть верхнюю» does."""
     if face_down(view):
-        return t("hand.flip", lang)
+        return flip_text(view, lang)
     opening = opening_text(view, lang)
     if opening is not None:
         return opening
@@ -332,7 +341,8 @@ def hand_keyboard(
     to lay several doubles at once (M-3, O-2) and one the ends a double may close (O-3).
     `choosing` shows a choice instead of the tiles: the ends for that tile, or the menu.
     `hints` (the group allows them, issue 14): on the player's turn a last row
-    «💡 Подсказка», which carries the move number like every move button; in games that
+    «💡 Подсказка», which carries the move number like every move button (not while
+    Втемную's tiles lie face down: the one move needs no hint); in games that
     score during play each playable tile shows its points too (`play_points`): «✅ 5|5
     +10», «до +10» where its ends score differently, each end's in the choice of ends.
 
@@ -348,7 +358,7 @@ def hand_keyboard(
     if view.over or rnd.turn is None:
         return None
     if face_down(view):
-        return _face_down_keyboard(view, game_id, move, lang, hints=hints)
+        return _face_down_keyboard(view, game_id, move, lang)
     plays = _play_ends(rnd.legal)
     points = play_points(view, plays) if hints else {}
     doubles = [a for a in rnd.legal if isinstance(a, PlayDoubles)]
@@ -447,18 +457,17 @@ def hand_keyboard(
 
 
 def _face_down_keyboard(
-    view: MatchView, game_id: int, move: int, lang: Lang, *, hints: bool
+    view: MatchView, game_id: int, move: int, lang: Lang
 ) -> InlineKeyboardMarkup:
-    """Втемную, the viewer's tiles face down: «🁢 Открыть верхнюю» on their turn (and the
-    hint, as every turn has), else the stack as one button that tells whose turn it is."""
+    """Втемную, the viewer's tiles face down: «🁢 Открыть верхнюю» on their turn, else the
+    stack as one button that tells whose turn it is. No «💡 Подсказка» even where the
+    group allows hints: it could only say «другого хода нет», and would count in /stats
+    (a forged press is refused, `bot.usecases.hints`)."""
     rnd = view.round
     if rnd.turn != rnd.seat or not any(isinstance(a, Flip) for a in rnd.legal):
         return InlineKeyboardMarkup(inline_keyboard=[[_stack_button(view, game_id, lang)]])
-    rows = [[_button(t("btn.flip", lang), _move_data(game_id, move, MoveKind.FLIP, -1, ""))]]
-    if hints:
-        hint = _move_data(game_id, move, MoveKind.HINT, -1, "")
-        rows.append([_button(t("btn.hint", lang), hint)])
-    return InlineKeyboardMarkup(inline_keyboard=rows)
+    flip = _move_data(game_id, move, MoveKind.FLIP, -1, "")
+    return InlineKeyboardMarkup(inline_keyboard=[[_button(t("btn.flip", lang), flip)]])
 
 
 def _stack_button(view: MatchView, game_id: int, lang: Lang) -> InlineKeyboardButton:

@@ -57,8 +57,8 @@ def event_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) ->
     the text: the picture shows the table, and the privacy check of the tests can then
     demand that no tile of a hand is ever written in the group. The one exception is
     Втемную's tile turned up that fitted nowhere (`Flipped`): everyone at the table saw
-    it before it went under its stack, so the caption names it, «Алиса открывает 2|5 —
-    не подходит, под низ стопки» (a tile that fits reads as any play)."""
+    it before it went under its stack, so the caption names it, «Алиса открывает 2|5: не
+    подходит, уходит под стопку» (a tile that fits reads as any play)."""
     text = _move_text(shown, names, game_key, lang)
     return text if shown.times == 1 else t("event.repeated", lang, move=text, n=shown.times)
 

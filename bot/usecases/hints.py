@@ -5,7 +5,9 @@ A hint press is untrusted like every button (it arrives only from the presser's 
 private chat: `handlers.buttons`). It is answered with a hint only when the game is
 running, the presser holds a seat in it and is playing it themselves, it is their turn,
 the button's move number is the match's now, and the game's group allows hints
-(/settings); anything else gets a polite refusal and changes nothing.
+(/settings); anything else gets a polite refusal and changes nothing. Втемную: while the
+presser's tiles lie face down there is nothing to hint (the one move is «🁢 Открыть
+верхнюю»), so the hand offers no button and a forged press is refused, not counted.
 
 The decision is `Thinker.decide(view, Level.HARD)` on the presser's own view
 (`Match.view(seat)`), never the match: the search runs in the thinker's pool with its
@@ -98,6 +100,8 @@ class Hints(UseCases):
             raise Refusal("alert.hint_stale")
         if match.turn != seat.seat:
             raise not_your_turn(game, match)
+        if match.round.face_down(seat.seat):
+            raise Refusal("alert.hint_face_down")  # the flip is the one move: nothing to hint
         return seat.seat, match
 
     async def _count(

@@ -4,14 +4,16 @@ face-down stack nobody sees, its owner included, turned up one a turn by «🁢 
 
 By value: the hand of a face-down seat names no tile, says how many lie face down
 (with the plural), offers the one button on its turn and the stack off turn; the turned-up
-hand; the hint and the answers of a flip; the caption's «открывает 2|5 — не подходит, под
-низ стопки» and «5 костей рубашкой вверх». Through the application (a real database
-file, the fake Bot API, `FakeTime`): a person's flip, answered without the tile, her
-hands never naming a tile of her stack; a face-down turn nobody took is flipped for her
-with a strike."""
+hand; no hint while face down, and the answers of a flip; the caption's «открывает 2|5:
+не подходит, уходит под стопку» and «5 костей рубашкой вверх». Through the application
+(a real database file, the fake Bot API, `FakeTime`): a person's flip, answered without
+the tile, her hands never naming a tile of her stack; a hint pressed while face down
+refused and not counted; a face-down turn nobody took is flipped for her with a
+strike."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import AsyncIterator, Iterator
@@ -26,6 +28,7 @@ from bot.i18n import Lang, t
 from bot.presenter.hand import (
     action_text,
     away_keyboard,
+    flip_text,
     hand_keyboard,
     hand_text,
     hint_text,
@@ -42,6 +45,7 @@ from domino.round import FACE_UP
 from domino.tiles import Tile
 from domino.variants import find_variant
 from domino.views import MatchView
+from storage import hints as hint_store
 from storage.db import Database
 from tests.bot.app_setup import ALICE, START, FakeTime, Setup, eventually, make, settle
 from tests.bot.test_play import COMPUTER_SEED, start_against_a_computer
@@ -115,13 +119,13 @@ def test_a_face_down_hand_on_its_turn_offers_one_button_and_names_no_tile() -> N
     )
     assert lines[3] == (
         "Нажмите «🁢 Открыть верхнюю»: подойдёт кость — ляжет на стол, "
-        "не подойдёт — уйдёт под низ стопки."
+        "не подойдёт — уйдёт под низ стопки, а сверху ляжет кость из базара."
     )
     assert "Стол пуст." in lines and "Костей у соперника: Боб — 7 🁢 · базар: 14" in lines
     flip = MoveCb(game=7, move=12, kind=MoveKind.FLIP)
     assert buttons(view) == [[("🁢 Открыть верхнюю", flip)]]
-    hint = MoveCb(game=7, move=12, kind=MoveKind.HINT)
-    assert buttons(view, hints=True) == [[("🁢 Открыть верхнюю", flip)], [("💡 Подсказка", hint)]]
+    # No «💡 Подсказка» where the group allows hints: the one move needs none.
+    assert buttons(view, hints=True) == [[("🁢 Открыть верхнюю", flip)]]
     assert action_for(MoveKind.FLIP, -1, "") is FLIP
     assert MoveCb.unpack(flip.pack()) == flip
 
@@ -131,13 +135,28 @@ def test_a_face_down_hand_off_turn_shows_the_stack_and_whose_turn_it_is() -> Non
     view = match.view(1)
     text = hand_text(view, NAMES, "Двор", Lang.RU)
     assert not TILE.search(text), text
-    assert "Ходят соперники" in text and "рубашкой вверх: 7 костей" in text
+    assert "Нажмите на стопку, чтобы узнать, чей ход." in text and "на кость" not in text
+    assert "рубашкой вверх: 7 костей" in text
     info = MoveCb(game=7, move=0, kind=MoveKind.INFO)
     assert buttons(view) == [[("🁢 × 7", info)]]
     away = away_keyboard(view, 7, Lang.RU)
     assert [b.text for b in away.inline_keyboard[0]] == ["🁢 × 7"]
+    assert "Нажмите на стопку" in hand_text(view, NAMES, "Двор", Lang.RU, away=True)
     english = hand_text(view, NAMES, "Yard", Lang.EN)
     assert "🁢 Your tiles lie face down: 7 tiles. Nobody sees them, not even you" in english
+    assert "Press your stack to see whose turn it is." in english
+
+
+def test_the_flip_says_a_bazaar_tile_goes_on_top_only_while_the_bazaar_has_one() -> None:
+    view = seat_0_opens().view(0)
+    assert flip_text(view, Lang.RU).endswith(
+        "уйдёт под низ стопки, а сверху ляжет кость из базара."
+    )
+    assert flip_text(view, Lang.EN).endswith("under your stack, and a boneyard tile goes on top.")
+    empty = dataclasses.replace(view, round=dataclasses.replace(view.round, bazaar_size=0))
+    assert flip_text(empty, Lang.RU).endswith("не подойдёт — уйдёт под низ стопки.")
+    assert flip_text(empty, Lang.EN).endswith("if not, under your stack.")
+    assert tile_refusal(empty, Lang.RU) == t("hand.flip", Lang.RU)
 
 
 @pytest.mark.parametrize(
@@ -179,7 +198,7 @@ def test_the_flip_is_hinted_as_the_only_move_and_a_stack_press_explains_it() -> 
     decision = computer(Level.HARD, seed=3).decide(view)
     assert decision.action == FLIP
     assert "🁢 Открыть верхнюю" in hint_text(view, FLIP, decision.reason, decision.args, Lang.RU)
-    assert tile_refusal(view, Lang.RU) == t("hand.flip", Lang.RU)
+    assert tile_refusal(view, Lang.RU) == t("hand.flip_bazaar", Lang.RU)
 
 
 # --- the answers of a flip -------------------------------------------------------------------
@@ -222,10 +241,18 @@ def test_a_flip_is_answered_with_what_became_of_the_tile_never_the_tile() -> Non
 @pytest.mark.parametrize(
     ("drew", "lang", "text"),
     [
-        (True, Lang.RU, "Алиса открывает 2|5 — не подходит, под низ стопки, берёт из базара"),
-        (False, Lang.RU, "Алиса открывает 2|5 — не подходит, под низ стопки"),
-        (True, Lang.EN, "Алиса turns up 2|5: no fit, under the stack, draws"),
-        (False, Lang.EN, "Алиса turns up 2|5: no fit, under the stack"),
+        (
+            True,
+            Lang.RU,
+            "Алиса открывает 2|5: не подходит, уходит под стопку, сверху — кость из базара",
+        ),
+        (False, Lang.RU, "Алиса открывает 2|5: не подходит, уходит под стопку"),
+        (
+            True,
+            Lang.EN,
+            "Алиса turns up 2|5: it does not fit and goes under the stack, a boneyard tile on top",
+        ),
+        (False, Lang.EN, "Алиса turns up 2|5: it does not fit and goes under the stack"),
     ],
 )
 def test_a_miss_names_the_tile_everyone_saw(drew: bool, lang: Lang, text: str) -> None:
@@ -241,9 +268,9 @@ def test_the_caption_tells_the_miss_and_whose_tiles_lie_face_down(drew: bool) ->
     assert isinstance(event, Flipped)
     assert recent_events(view)[-1] == Shown(event)
     caption = table_caption(view, NAMES, Lang.RU)
-    tail = "под низ стопки, берёт из базара" if drew else "под низ стопки"
+    tail = "уходит под стопку, сверху — кость из базара" if drew else "уходит под стопку"
     tile = f"{event.tile.low}|{event.tile.high}"
-    said = f"{NAMES[event.seat]} открывает {tile} — не подходит, {tail}"
+    said = f"{NAMES[event.seat]} открывает {tile}: не подходит, {tail}"
     assert caption.splitlines()[-1].endswith(said), caption
     for seat, name in enumerate(NAMES):
         n = view.round.hand_counts[seat]
@@ -272,8 +299,15 @@ def test_the_game_is_offered_by_its_names_with_its_rules() -> None:
     for words in ("рубашкой вверх", "«🁢 Открыть верхнюю»", "под низ стопки", "из базара"):
         assert words in rules
     assert "3 кости" in rules and "«✔️ Сходить»" in rules and "рыбу" in rules
+    # A turned-up player who drew may hold more than three: «несколько», not «одну, две
+    # или три»; a flipped tile that fits both ends goes on the left one (nobody chooses).
+    assert "за ход можно положить несколько костей подряд" in rules and "одну, две" not in rules
+    assert "подходит к обоим концам — бот кладёт её к левому" in rules
     assert not re.search(r"\b[A-Z]-\d", rules)  # no rule ids for players
-    assert presenter.rules_text(DARK, Lang.EN).startswith("<b>In the Dark</b>, a children's game")
+    english = presenter.rules_text(DARK, Lang.EN)
+    assert english.startswith("<b>In the Dark</b>, a children's game")
+    assert "a turn may lay several tiles in a row" in english and "one, two" not in english
+    assert "if it fits both ends, the bot lays it on the left one" in english
 
 
 # --- through the application ----------------------------------------------------------------
@@ -346,6 +380,34 @@ async def test_a_person_flips_and_is_told_what_became_of_the_tile(dark: Setup) -
     # Her hand, while face down, never named a tile.
     face_down = [text for text in alice_texts(setup) if "рубашкой вверх" in text]
     assert face_down and not any(TILE.search(text) for text in face_down)
+
+
+async def test_a_hint_pressed_while_face_down_is_refused_and_not_counted(dark: Setup) -> None:
+    """The hand offers no «💡 Подсказка» while her tiles lie face down; a forged press (the
+    move number hers, the group's hints on) is answered politely, nothing worked out,
+    counted or changed."""
+    setup = dark
+    game = await setup.game()
+    match = game.match
+    assert match is not None and match.turn == 0 and match.round.face_down(0)
+    assert setup.app.settings.hints_allowed(game.chat_id)
+    move = len(match.log)
+    hint = MoveCb(game=game.id, move=move, kind=MoveKind.HINT).pack()
+    markup = hand_keyboard(match.view(0), game.id, move, Lang.RU, hints=True)
+    assert markup is not None
+    assert hint not in [b.callback_data for row in markup.inline_keyboard for b in row]
+
+    async def refuse(view: MatchView, level: Level) -> object:
+        raise AssertionError("no hint is worked out for a face-down stack")
+
+    setup.app.hints.decider.decide = refuse  # type: ignore[method-assign]
+    for person_lang in (Lang.RU, Lang.EN):
+        person = dataclasses.replace(ALICE, language_code=person_lang.value)
+        answer = await setup.run(setup.app.hints.press(game.id, person, move))
+        assert answer.alert and answer.text == t("alert.hint_face_down", person_lang), answer
+        assert not TILE.search(answer.text)
+    assert await hint_store.hint_counts(setup.db, game.id) == {}
+    assert (await setup.game()).version == game.version
 
 
 async def alice_to_move_again(setup: Setup, since: int) -> bool:

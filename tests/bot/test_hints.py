@@ -331,16 +331,19 @@ def test_every_reason_has_a_text_and_plurals_in_both_languages() -> None:
         for reason in REASONS:
             text = hint_text(view, action, reason, args, lang)
             assert text.startswith("💡 ") and " — " in text, (lang, reason, text)
+            # One dash: the one between the move and its reason («💡 2|4 на ⬅️ 4 —
+            # последняя кость, и раунд ваш»), none inside the reason.
+            assert text.count(" — ") == 1, (lang, reason, text)
             assert len(text) <= 200  # Telegram's limit of a press's answer
         # A reason this version has no text for shows the move alone.
         assert hint_text(view, action, "unknown", {}, lang) == "💡 " + action_text(
             view, action, lang
         )
     search = hint_text(view, action, "search", {"chance": 23, "worlds": 121}, Lang.RU)
-    assert "121 разыгранному раскладу" in search and "шанс остаться козлом — 23%" in search
+    assert "121 разыгранному раскладу" in search and "шанс остаться козлом: 23%" in search
     classic = Match.new(find_variant("classic").ruleset, 2, seed=3).view(0)
     won = hint_text(classic, classic.round.legal[0], "search", args, Lang.RU)
-    assert "шанс выиграть партию — 23%" in won
+    assert "шанс выиграть партию: 23%" in won
     assert "chance of ending up the goat: 23%" in hint_text(view, action, "search", args, Lang.EN)
     assert "5 разыгранным раскладам" in hint_text(
         view, action, "search", {"chance": 1, "worlds": 5}, Lang.RU

@@ -300,7 +300,7 @@ def test_a_pair_reaching_the_target_is_named_as_a_pair_in_the_plural_forms() -> 
     result = RoundResult(4, outcome, before, (11, 0), after, 0, 0, None)
     view = dataclasses.replace(view, scores=after, over=True, winners=(0,))
     assert presenter.round_end_text(view, result, NAMES, Lang.RU).split("\n") == [
-        "🎯 Раунд 4: пара Маша + Вика набирает 251 очко — победа! Раунд дальше не играется.",
+        "🎯 Раунд 4: пара Маша + Вика набирает 251 очко — победа! Раунд не доигрывается.",
         "✍️ Очки за раунд: Маша + Вика +11 · Олег &lt;3 + Дима +0",
     ]
     three = dataclasses.replace(result, after=(Account(253, 0, True), after[1]))

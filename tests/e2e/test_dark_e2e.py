@@ -5,14 +5,15 @@ played), from `/domino втемную` to the final announcement, every move pre
 people in their private chats.
 
 While a person's tiles lie face down their hand shows none, only how many, and on their
-turn the one button «🁢 Открыть верхнюю» (the hint names it as the only move); each press
-is answered with what became of the tile, never the tile. Once the stack is turned up
+turn the one button «🁢 Открыть верхнюю» (no «💡 Подсказка»: a forged hint press is
+refused, there being nothing to hint); each press is answered with what became of the
+tile, never the tile. Once the stack is turned up
 (three left) the hand is the usual one and Алиса ends her turns with «✔️ Сходить» where
 more would fit; after each of her flips she looks at the table until it shows it. The
 stored matches replay to the same matches; every caption the group's table showed is a
 moment of its match (the round, the turn, each seat's tiles and whether they
 lie face down, the scores, the bazaar, the recent moves with the misses «Алиса открывает
-2|5 — не подходит, под низ стопки»); the final announcement names the winner. No tile of a
+2|5: не подходит, уходит под стопку»); the final announcement names the winner. No tile of a
 hand is shown to anyone but its owner, no tile of a stack even to its owner (the privacy
 check replays who saw what), and no hand that shows its tiles face down names a tile at
 all."""
@@ -61,6 +62,11 @@ FACE_DOWN = "рубашкой вверх"
 TILE = re.compile(r"(?<![0-9])[0-6][|-][0-6](?![0-9])")
 STALE = "Эта кнопка устарела: игра ушла дальше."
 HINT_STALE = "Этот ход уже сделан — подсказка к нему больше не нужна."
+FINISHED = "Эта партия уже закончилась."  # pressed as the other player went out
+MOVED_ON = (STALE, HINT_STALE, FINISHED)  # answers to a press the match overtook
+NOTHING_TO_HINT = (
+    "Подсказывать нечего: кости лежат рубашкой вверх, и ход один — «🁢 Открыть верхнюю»."
+)
 ANSWERS = {
     "Кость подошла и легла на стол.",
     "Кость подошла и легла на стол. Ваши последние кости открыты — они в руке.",
@@ -103,11 +109,12 @@ class DarkWatch:
 
 @dataclass
 class DarkPlayer(Person):
-    """A person who presses «🁢 Открыть верхнюю» while their tiles lie face down (asking
-    for the hint once first), then plays the first ✅ tile; with `end_turns`, presses
-    «✔️ Сходить» whenever it is offered. Keeps the face-down hands they pressed on, the
-    answers to their flips, the hint and the turned-up hands' texts. With a `watch`, after
-    each flip they look at the group's table until it shows the match as stored."""
+    """A person who presses «🁢 Открыть верхнюю» while their tiles lie face down (once
+    first forging a hint press onto the hand, which offers none), then plays the first
+    ✅ tile; with `end_turns`, presses «✔️ Сходить» whenever it is offered. Keeps the
+    face-down hands they pressed on, the answers to their flips, the forged hint's answer
+    and the turned-up hands' texts. With a `watch`, after each flip they look at the
+    group's table until it shows the match as stored."""
 
     end_turns: bool = False
     watch: DarkWatch | None = None
@@ -121,10 +128,8 @@ class DarkPlayer(Person):
         moves = [b for b in hand.buttons if (b.callback_data or "").startswith(MOVE_PREFIX)]
         kinds = {kind_of(b.callback_data or ""): b for b in moves}
         if FACE_DOWN in hand.content:
-            # Face down, on the turn: nothing but the flip (and the hint), no tile.
-            assert [b.text for b in moves if kind_of(b.callback_data or "") != HINT] == [
-                "🁢 Открыть верхнюю"
-            ], hand.content
+            # Face down, on the turn: nothing but the flip (no hint either), no tile.
+            assert [b.text for b in moves] == ["🁢 Открыть верхнюю"], hand.content
             assert not TILE.search(hand.content), hand.content
             return kinds[FLIP].callback_data
         assert FLIP not in kinds, hand.content
@@ -140,21 +145,21 @@ class DarkPlayer(Person):
         if data is None:
             return False
         down = FACE_DOWN in hand.content
-        hint = next(
-            (b.callback_data for b in hand.buttons if kind_of(b.callback_data or "") == HINT),
-            None,
-        )
-        if down and self.hint is None and hint is not None:
-            asked = await self.user.press(hand, data=hint, timeout=WAIT)
+        if down and self.hint is None:
+            # The flip's own data with the hint's kind: the move number is the hand's.
+            parts = data.split(":")
+            parts[3] = HINT
+            asked = await self.user.forge_press(hand, ":".join(parts), timeout=WAIT)
             assert asked.answered and asked.show_alert, asked
-            if asked.text not in (STALE, HINT_STALE):
+            if asked.text not in MOVED_ON:
                 self.hint = asked.text or ""
         content = hand.content
         answer = await self.user.press(hand, data=data, timeout=WAIT)
         self.presses += 1
         if answer.show_alert:
-            # A hand not yet edited after the last move: the press is refused as stale.
-            assert answer.text in (STALE, HINT_STALE), answer
+            # A hand not yet edited after the last move (or the match's end): the press
+            # is refused as stale.
+            assert answer.text in MOVED_ON, answer
             return True
         kind = kind_of(data)
         if kind == FLIP:
@@ -210,8 +215,8 @@ def recent_moves(view: MatchView, names: Sequence[str]) -> tuple[str, ...]:
             continue
         if isinstance(event, Flipped):
             tile = f"{event.tile.low}|{event.tile.high}"
-            drew = ", берёт из базара" if event.drew else ""
-            shown.append(f"{name} открывает {tile} — не подходит, под низ стопки{drew}")
+            drew = ", сверху — кость из базара" if event.drew else ""
+            shown.append(f"{name} открывает {tile}: не подходит, уходит под стопку{drew}")
             continue
         assert isinstance(event, Knocked | Drew), event
         move = f"{name}: стучу" if isinstance(event, Knocked) else f"{name} берёт из базара"
@@ -333,13 +338,15 @@ async def test_whole_matches_of_dark_with_stacks_nobody_sees(
     assert stored.finished == stored.started == len(spans)
 
     # Each person turned up tiles while they lay face down, told what became of each
-    # (never which), and the hint named the one move; turned up, the hand was the usual.
+    # (never which), and a hint forged onto such a hand was refused (nothing to hint, not
+    # counted); turned up, the hand was the usual.
     assert {entry.seat for entry in flips} == {0, 1, 2}
     for person in people:
         assert person.face_down, person.user.first_name
         assert len(person.answers) == len(person.face_down)
         assert set(person.answers) <= ANSWERS, person.answers
-        assert person.hint == "💡 🁢 Открыть верхнюю — другого хода нет", person.hint
+        assert person.hint == NOTHING_TO_HINT, person.hint
+    assert bot.stored("SELECT SUM(hints) FROM stat_seats") == [(0,)]  # none counted
     pressed = sum(len(person.face_down) for person in people)
     assert pressed == sum(1 for entry in flips if entry.seat in (0, 1))
     assert any("🁢 Ваши кости открыты" in hand for p in people for hand in p.turned_up)

@@ -105,7 +105,7 @@ def test_the_last_rounds_outcome_after_its_number_reads_as_one_phrase(
             ),
         },
         "en": {
-            OutcomeKind.WENT_OUT: (f"Round {n}: domino — {name}", f"domino: {name}"),
+            OutcomeKind.WENT_OUT: (f"Round {n}: {name} goes out", f"{name} goes out"),
             OutcomeKind.FISH: (
                 f"Round {n}: fish, fisherman — {name}",
                 f"fish, fisherman: {name}",

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 import pytest
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from domino.actions import Played
 from domino.match import Match
@@ -25,10 +25,10 @@ from domino.players import GreedyPlayer, RandomPlayer
 from domino.tiles import Tile
 from domino.variants import find_variant
 from domino.views import MatchView, OutcomeKind, Scored
-from render import draw, labels, render_round_end, render_scores, render_table
+from render import counts, draw, labels, render_round_end, render_scores, render_table, text
 from render.counts import split_points
 from render.geometry import Orientation
-from render.scores import side_tags
+from render.scores import draw_split, side_tags
 
 NAMES = ("Маша", "Алексей", "Оля", "Серёга")
 ENGLISH = ("Alice", "Bob", "Carol", "Dave")
@@ -286,7 +286,57 @@ def test_games_that_score_only_at_the_rounds_end_show_no_split(drawn: list[Drawn
     match = played_out("kozel", 3, 2)
     view = match.view(None)
     render_round_end(view, NAMES[:3], match.ended_round(1), view.results[0])
-    assert not any("в игре" in d.label or "конец раунда" in d.label for d in drawn)
+    said = (labels.word("in_play", "ru", n=""), labels.word("at_end", "ru", n=""))
+    assert not any(word in d.label for d in drawn for word in said)
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize(("players", "teams"), [(2, False), (3, False), (4, True)])
+@pytest.mark.parametrize("points", [(35, 30), (135, 130), (5, 240)])
+def test_the_split_of_two_and_three_digit_points_is_drawn_whole(
+    monkeypatch: pytest.MonkeyPatch,
+    drawn: list[Drawn],
+    lang: str,
+    players: int,
+    teams: bool,
+    points: tuple[int, int],
+) -> None:
+    """«в игре +35 · за конец раунда…» was cut on the round's end: with two- and
+    three-digit points each side's split is drawn whole, on the round's end and on the
+    sheet, inside its row and on no other word."""
+    match = played_out("all_fives", players, 3, teams)
+    view = match.view(None)
+    result = view.results[0]
+    sides = len(view.sides)
+    split = ((points[0],) * sides, (points[1],) * sides)
+    monkeypatch.setattr(counts, "split_points", lambda *_: split)
+    names = NAMES if lang == "ru" else ENGLISH
+    expected = labels.in_play_split(points[0], points[1], lang)
+    assert text.width(expected, 20, bold=True) < 381  # the round's end's room, at full size
+    render_round_end(view, names[:players], match.ended_round(1), result, lang)
+    drawn_once = list(drawn)
+    drawn.clear()
+    render_scores(view, names[:players], result, lang, match.ended_round(1))
+    for seen in (drawn_once, list(drawn)):
+        mine = [d for d in seen if d.label == expected]
+        assert len(mine) == sides, (expected, [d.label for d in seen])
+        assert not any(text.ELLIPSIS in d.label for d in seen if "+" in d.label)
+        for line in mine:
+            assert line.box[2] <= 1280 - 40 - 8  # inside the row
+            for other in seen:
+                if other is not line and other.pen is line.pen:
+                    assert not overlaps(line.box, other.box), (expected, other.label)
+
+
+def test_a_split_too_wide_for_its_room_is_drawn_smaller_before_it_is_cut(
+    drawn: list[Drawn],
+) -> None:
+    label = labels.in_play_split(1350, 1300, "ru")
+    canvas = Image.new("RGB", (1280, 100), draw.PANEL)
+    room = round(text.width(label, 20, bold=True)) - 40
+    draw_split(draw.Pen(canvas), (640, 50), label, 640 - room // 2, 640 + room // 2)
+    assert [d.label for d in drawn] == [label]
+    assert drawn[0].box[2] - drawn[0].box[0] <= room
 
 
 def test_a_sheet_in_the_middle_of_a_round_says_what_was_scored_in_play(

@@ -1,9 +1,11 @@
 """The pictures of the games that score during play, Пятёрки and Тройки и пятёрки
-(F-1 .. F-6): what each open end counts on its badge (F-3), an empty spinner arm on a
-muted badge, the first double as an off-centre spinner (F-2), the note «+15 Маша» right
-after a move that scored and only then, the sum of the ends, and a round stopped at the
-target (F-6) on the table, the round's end and the score sheet. Badges are compared
-pixel for pixel with a badge drawn alone; other checks are colours in places."""
+(F-1 .. F-6): each open end's badge shows the pip to match and a tag beside it what
+the end counts where that differs (F-3: «=10» by a double across it), an empty
+spinner arm on a muted badge with its pip, the first double as an off-centre spinner
+(F-2), the note «+15 Маша» right after a move that scored and only then, the sum of
+the ends, and a round stopped at the target (F-6) on the table, the round's end and
+the score sheet. Badges and tags are compared pixel for pixel with ones drawn alone;
+other checks are colours in places."""
 
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ from render import (
 from render.counts import end_counts, last_scored
 from render.geometry import Rect, TableGeometry
 from render.scores import side_cells, side_tags
-from render.table import Note, plan_felt
+from render.table import Note, end_badges, plan_felt
 from tests.render.geometry_checks import check_geometry
 
 NAMES = ("Маша", "Алексей", "Оля", "Серёга")
@@ -148,33 +150,94 @@ def _shows(image: Image.Image, geometry: TableGeometry, end: End, label: str, mu
     return image.crop(box).tobytes() == expected.tobytes()
 
 
-def test_a_double_at_an_end_shows_both_halves_on_its_badge() -> None:
-    """2-5, then 5-5 across the right end: the badge there says 10, not 5; the other
-    end says 2; the notes say «концы: 12» and nothing scored."""
+def _tag_shown(image: Image.Image, tag: Note) -> bool:
+    """The tag's pill and its words, as the table draws them, pixel for pixel."""
+    canvas = Image.new("RGB", TABLE_SIZE, draw.FELT)
+    pen = draw.Pen(canvas)
+    r = tag.rect
+    pen.rounded_rectangle((r.x0, r.y0, r.x1, r.y1), radius=r.height // 2, fill=draw.PANEL)
+    draw.write(pen, r.centre, tag.label, tag.size, tag.colour, bold=True, anchor="mm")
+    expected = opened(draw.encode_png(canvas)).crop((r.x0, r.y0, r.x1, r.y1))
+    return image.crop((r.x0, r.y0, r.x1, r.y1)).tobytes() == expected.tobytes()
+
+
+def test_a_double_at_an_end_shows_its_pip_and_a_tag_with_both_halves() -> None:
+    """2-5, then 5-5 across the right end: the badge there shows 5, the pip to match
+    (a «10» was read as the number to lay), and a tag beside it «=10», what that end
+    counts; the other end shows 2 and no tag; the notes say «концы: 12»."""
     layout = laid(("2-5", None), ("5-5", End.RIGHT))
     view = view_of(layout)
     image = opened(render_table(view, NAMES[:2]), TABLE_SIZE)
     geometry, notes = plan_felt(view, NAMES[:2])
-    assert _shows(image, geometry, End.RIGHT, "10", muted=False)
-    assert not _shows(image, geometry, End.RIGHT, "5", muted=False)
+    assert _shows(image, geometry, End.RIGHT, "5", muted=False)
+    assert not _shows(image, geometry, End.RIGHT, "10", muted=False)
     assert _shows(image, geometry, End.LEFT, "2", muted=False)
+    badges = {badge.end: badge for badge in end_badges(geometry, end_counts(layout))}
+    assert badges[End.LEFT].tag is None and badges[End.RIGHT].label == "5"
+    tag = badges[End.RIGHT].tag
+    assert tag is not None and tag.label == "=10" and tag.colour == draw.END_BADGE
+    assert _tag_shown(image, tag)
+    assert geometry.area.contains(tag.rect)
+    assert not any(tag.rect.overlaps(box.rect) for box in geometry.tiles)
+    assert not any(tag.rect.overlaps(badge.rect) for badge in badges.values())
     assert [note.label for note in notes] == ["концы: 12"]
 
 
-def test_an_empty_spinner_arm_is_a_muted_zero() -> None:
+def test_six_six_across_an_end_shows_six_and_twelve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The play-tester's case: 6-6 across an end read «12», as if a 12 were to be laid.
+    The badge's label is the 6 to match; the tag «=12» says what the end counts."""
+    badges: list[tuple[str, str]] = []
+    tags: list[str] = []
+    original_badge, original_write = draw.badge, draw.write
+
+    def badge(canvas: Image.Image, centre: object, diameter: int, label: str, *a: object) -> None:
+        badges.append((label, "muted" if a else "yellow"))
+        original_badge(canvas, centre, diameter, label, *a)  # type: ignore[arg-type]
+
+    def write(pen: draw.Pen, xy: object, label: str, size: int, fill: object, **k: object) -> float:
+        if fill == draw.END_BADGE and label.startswith("="):
+            tags.append(label)
+        return original_write(pen, xy, label, size, fill, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(draw, "badge", badge)
+    monkeypatch.setattr(draw, "write", write)
+    layout = laid(("3-6", None), ("6-6", End.RIGHT))
+    render_table(view_of(layout), NAMES[:2])
+    assert sorted(badges) == [("3", "yellow"), ("6", "yellow")]
+    assert tags == ["=12"]
+
+
+def test_an_empty_spinner_arm_is_muted_with_its_pip() -> None:
     """Once the spinner has tiles on both sides its UP and DOWN arms open but count
-    nothing until a tile lies there: a muted badge, not the yellow one."""
+    nothing until a tile lies there: a muted badge with the spinner's pip (they take a
+    5), not the yellow one and not a «0»; no tag, they count no other number."""
     layout = laid(("5-5", None), ("2-5", End.RIGHT), ("3-5", End.LEFT))
     view = view_of(layout, turn=1)
     image = opened(render_table(view, NAMES[:2]), TABLE_SIZE)
     geometry, _ = plan_felt(view, NAMES[:2])
     for end in (End.UP, End.DOWN):
-        assert _shows(image, geometry, end, "0", muted=True)
+        assert _shows(image, geometry, end, "5", muted=True)
+        assert not _shows(image, geometry, end, "0", muted=True)
         (cx, cy), _ = _badge_box(geometry, end)
         inside = colours(image, (round(cx) - 6, round(cy) - 6, round(cx) + 6, round(cy) + 6))
         assert draw.END_BADGE not in inside
     assert _shows(image, geometry, End.LEFT, "3", muted=False)
     assert _shows(image, geometry, End.RIGHT, "2", muted=False)
+    assert all(badge.tag is None for badge in end_badges(geometry, end_counts(layout)))
+
+
+def test_the_spinner_alone_at_an_end_is_tagged_with_both_halves() -> None:
+    """5-5 with 2-5 on its right only: its left side is still an end and counts both
+    halves (F-3): the badge shows 5, the tag «=10»."""
+    layout = laid(("5-5", None), ("2-5", End.RIGHT))
+    geometry, _ = plan_felt(view_of(layout), NAMES[:2])
+    badges = {badge.end: badge for badge in end_badges(geometry, end_counts(layout))}
+    assert badges[End.LEFT].label == "5" and badges[End.LEFT].tag is not None
+    assert badges[End.LEFT].tag.label == "=10"
+    assert badges[End.RIGHT].label == "2" and badges[End.RIGHT].tag is None
+    alone = laid(("5-5", None))  # each side counts one half: its pip, no tag
+    geometry, _ = plan_felt(view_of(alone), NAMES[:2])
+    assert all(b.tag is None for b in end_badges(geometry, end_counts(alone)))
 
 
 def test_other_games_keep_the_pip_on_their_badges() -> None:
@@ -184,15 +247,16 @@ def test_other_games_keep_the_pip_on_their_badges() -> None:
     geometry, notes = plan_felt(view, NAMES[:2])
     assert notes == () and geometry.area == TABLE_AREA
     assert _shows(image, geometry, End.RIGHT, "5", muted=False)
+    assert all(badge.tag is None for badge in end_badges(geometry))
 
 
 # ------------------------------------------------------------------ real matches
 
 
-def _taken(geometry: TableGeometry) -> list[Rect]:
+def _taken(geometry: TableGeometry, layout: LayoutView) -> list[Rect]:
     from render.table import _taken as taken
 
-    return taken(geometry)
+    return taken(geometry, end_counts(layout))
 
 
 @pytest.mark.parametrize("key", GAMES)
@@ -201,7 +265,7 @@ def test_real_matches_lay_out_cleanly_and_the_badges_add_up(key: str) -> None:
     off-centre spinner (F-2) lies in the middle of its cross, the badges add up to the
     engine's sum (F-3) and no note lies on a tile or a badge. Among the positions are
     off-centre spinners with all four arms, and rounds stopped at the target (F-6)."""
-    off_centre_crosses, reached = 0, 0
+    off_centre_crosses, reached, tagged = 0, 0, 0
     for seed in range(4):
         players = 2 + seed % 3
         for match in whole_match(key, players, seed, teams=seed == 3):
@@ -222,10 +286,19 @@ def test_real_matches_lay_out_cleanly_and_the_badges_add_up(key: str) -> None:
                 off_centre_crosses += spinner.end is not None and arms == 4
             for note in notes:
                 assert TABLE_AREA.contains(note.rect)
-                assert not any(note.rect.overlaps(rect) for rect in _taken(geometry))
+                assert not any(note.rect.overlaps(rect) for rect in _taken(geometry, layout))
+            for badge in end_badges(geometry, counted):
+                assert badge.label == str(dict(layout.open_ends)[badge.end])
+                assert badge.muted == (counted[badge.end] is None)
+                tag = badge.tag
+                if tag is None:
+                    assert counted[badge.end] in (None, int(badge.label))
+                    continue
+                assert tag.label == f"={counted[badge.end]}" and geometry.area.contains(tag.rect)
+                tagged += 1
         outcome = match.view(None).round.outcome
         reached += outcome is not None and outcome.kind is OutcomeKind.REACHED
-    assert off_centre_crosses and reached
+    assert off_centre_crosses and reached and tagged
 
 
 def test_an_off_centre_cross_is_drawn_in_full() -> None:
