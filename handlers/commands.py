@@ -102,7 +102,9 @@ async def on_leave(
     message: Message, person: Person, endings: Endings, dispatch: EffectDispatcher
 ) -> None:
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
-    await message.reply(await dispatch(endings.leave(chat_id, person)))
+    reply = await dispatch(endings.leave(chat_id, person))
+    if reply:
+        await message.reply(reply)
 
 
 @router.message(Command("cancel"), in_group, AdminCheck())

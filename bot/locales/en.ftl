@@ -296,7 +296,7 @@ start-back_in_game = Welcome back! Your tiles are below.
 leave-not_playing = You are not playing here right now.
 leave-done = You left the game. A computer player took your seat.
 hand-moved = Your hand moved below ⬇️
-hand-you_left = You left this game.
+hand-you_left = You left this game. A computer player took your seat.
 hand-no_game = You are not in a game. Start one in a group: /domino
 cancel-nothing = There is no game to cancel here.
 cancel-confirm = Cancel the current game? Its scores will not be kept.
@@ -686,10 +686,12 @@ notice-surrendered =
     🏳 { $name } gives up. { $loser }
     Points and rating (as if the time had run out):
     { $lines }
-notice-left_scoring = A computer plays the match out, but it is scored as if the time had run out. { $loser } The score when leaving: { $points }; the others gain rating by how far they were ahead of that score.
+notice-left_scoring =
+    🚪 { $name } left the game; a computer player took the seat and plays the match out.
+    For the rating the match counts as lost on time. { $loser } The score when leaving: { $points }; the others gain rating by how far they were ahead of that score.
 notice-scored_as_timeout =
-    The match is scored as if the time had run out. { $loser }
-    Points and rating:
+    📊 For the rating the match counts as lost on time: a computer played the seat out. { $loser }
+    Score when leaving · rating gained:
     { $lines }
 table-surrendered = 🏳 { $name } gave up.
 hand-surrendered = 🏳 { $name } gave up.

@@ -38,7 +38,9 @@ class Endings(UseCases):
     """Leaving, surrendering, cancelling and voting to cancel."""
 
     async def leave(self, chat_id: int | None, person: Person) -> Done[str]:
-        """/leave: out of the lobby, or a computer player takes the seat mid-game."""
+        """/leave: out of the lobby, or a computer player takes the seat mid-game. The reply
+        to send, or "" for none: leaving a running match from its group is told there by
+        the one announcement (the group's message budget, `bot.outgoing`)."""
         lang = person.lang
         effects = Effects()
         async with self.db.transaction() as tx:
@@ -52,11 +54,14 @@ class Endings(UseCases):
                 text = t("answer.left", lang)
             else:
                 saved = await repo.save_game(tx, game.left_by(seat.seat))
-                await notice(tx, game, "notice.left", name=seat.name)
                 if game.abandonment is None:
                     await self._tell_leaving_scoring(tx, saved)
+                else:
+                    await notice(tx, game, "notice.left", name=seat.name)
                 saved, effects = await self._recount_vote(tx, saved)
-                text = t("leave.done", lang)
+                # The group hears it once, from the announcement above; the person from
+                # their closed hand (`hand.you_left`), and in private from this reply too.
+                text = "" if chat_id is not None else t("leave.done", lang)
         if game.status is GameStatus.PLAYING:
             closed = ClosedHand(saved, seat.seat, person.id, t("hand.you_left", lang))
             effects += Effects(closed_hands=(closed,), announcements=True)
@@ -71,8 +76,9 @@ class Endings(UseCases):
         return Done(text, effects + Effects(games=(saved,)))
 
     async def _tell_leaving_scoring(self, tx: Transaction, game: GameRecord) -> None:
-        """The first person left the running match: tell the group how it will count, with
-        their side the loser (`goat`: the announcer says it in the game's own word)."""
+        """The first person left the running match: tell the group in one notice who left,
+        that a computer plays the seat, and how the match will count, with their side the
+        loser (`goat`: the announcer says it in the game's own word)."""
         assert game.abandonment is not None and game.match is not None
         seat = game.seats[game.abandonment.seat]
         match = game.match

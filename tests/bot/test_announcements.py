@@ -37,6 +37,7 @@ def test_leaving_tells_how_the_match_counts_without_a_goat_where_points_are_good
     sport = t(
         "notice.left_scoring", Lang.RU, **notice_values(stored, find_variant("sport"), Lang.RU)
     )
+    assert sport.startswith("🚪 Маша покидает игру, место занимает компьютер")
     assert "Проигрыш: Маша + Вика. Счёт на момент ухода: 34;" in sport
     assert "козёл" not in sport.casefold()
     english = notice_values(stored, find_variant("osel"), Lang.EN)

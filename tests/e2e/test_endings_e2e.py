@@ -231,19 +231,32 @@ async def test_leaving_mid_match_counts_by_the_timeout_rule(
     bob = fakegram.add_user("Боб", username="bob")
     game = await open_game(fakegram, [alice, bob], seats=2)
     await bob.command(game.group, "leave")
-    told = await game.group.wait_for_message(lambda m: "как при тайм-ауте" in m.content)
+    told = await game.group.wait_for_message(lambda m: "проигрыш по тайм-ауту" in m.content)
     left = abandonment(bot)
     assert left.seat == 1 and left.reason.value == "left"
+    # One group message says it all: who left, the computer in the seat, how it counts.
+    assert told.content.startswith("🚪 Боб покидает игру, место занимает компьютер")
     assert f"🐐 Козёл: Боб. Счёт на момент ухода: {left.points[1]};" in told.content
+    await settle(fakegram)
+    about_leaving = [
+        m for m in game.group.bot_messages if "покидает" in m.content or "покинули" in m.content
+    ]
+    assert about_leaving == [told]
+    await bob.private_chat.wait_for_message(
+        lambda m: "Вы покинули эту игру. Ваше место занял компьютер." in m.content
+    )
 
     alice_person = game.people[0]
     await play_until(
         fakegram,
         [alice_person],
-        lambda: any("В зачёт партия идёт" in m.content for m in game.group.bot_messages),
+        lambda: any("Для рейтинга партия засчитана" in m.content for m in game.group.bot_messages),
     )
-    summary = next(m for m in game.group.bot_messages if "В зачёт партия идёт" in m.content)
+    summary = next(
+        m for m in game.group.bot_messages if "Для рейтинга партия засчитана" in m.content
+    )
     assert "🐐 Козёл: Боб." in summary.content
+    assert "Счёт на момент ухода · прибавка к рейтингу:" in summary.content
     gain = timeout_gain(left.points[1], left.points[0])
     assert f"Алиса: {left.points[0]} · +{gain}" in summary.content
     assert bot.stored("SELECT status, ending FROM games") == [("finished", "finished")]
