@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from domino.actions import Drew, Ended, EndTurn, Event, Knocked, Play, Played
+from domino.actions import Drew, Ended, EndTurn, Event, Flipped, Knocked, Play, Played
 from domino.match import Match
 from domino.views import MatchView
 from tests.e2e.harness import (
@@ -81,7 +81,8 @@ class Moment:
 def recent_moves(view: MatchView, names: Sequence[str]) -> tuple[str, ...]:
     """The caption's last moves as players read them: one seat's plays in a row are one
     turn («кладёт 3 кости»), the «✔️ Сходить» that ended it adds nothing, a run of one
-    seat's draws or knocks is one move «×N»."""
+    seat's draws or knocks is one move «×N», and in Втемную a miss names the tile everyone
+    saw turned up."""
     folded: list[tuple[Event, int]] = []  # (the run's event, its count)
     for event in view.round.history:
         if folded:
@@ -103,6 +104,12 @@ def recent_moves(view: MatchView, names: Sequence[str]) -> tuple[str, ...]:
                 else f"{name} кладёт {count} {tiles_word(count)}"
             )
             continue
+        if isinstance(event, Flipped):
+            tile = f"{event.tile.low}|{event.tile.high}"
+            drew = ", сверху — кость из базара" if event.drew else ""
+            shown.append(f"{name} открывает {tile}: не подходит, уходит под стопку{drew}")
+            continue
+        assert isinstance(event, Knocked | Drew), event
         move = f"{name}: стучу" if isinstance(event, Knocked) else f"{name} берёт из базара"
         shown.append(move if count == 1 else f"{move} ×{count}")
     return tuple(shown)
