@@ -6,8 +6,9 @@ picture's inputs (a `MatchView`, names, a language: plain frozen dataclasses tha
 pickle) to a small process pool and awaits the PNG bytes, so the loop only ever awaits a
 future. The pool follows `bot.thinker`'s: a 'forkserver' context by default (the bot's
 process, with its threads, is never forked), each worker ends with the bot even when
-the bot is killed (`bot.worker_pool`). It is made at the first picture, so the
-start-up does not pay for it, and shut down by `close` with the bot.
+the bot is killed (`bot.worker_pool`) and runs at a lower priority (`NICENESS`). It is
+made at the first picture, so the start-up does not pay for it, and shut down by
+`close` with the bot.
 
 A renderer goes to the pool by name, so it must be a module-level function a worker can
 import (`table_picture`, `round_end_picture` below). Any other (a test's lambda, a
@@ -41,6 +42,13 @@ log = logging.getLogger(__name__)
 # group's pictures a minute, so one worker keeps up; on this 2-core machine a second
 # would only compete with the event loop.
 DEFAULT_WORKERS = 1
+# The worker's `nice`: when the machine's cores are all busy, the event loop (answers to
+# presses, hand edits) runs first and the picture waits. A table picture is paced to one
+# every few seconds per group anyway, and the edits that wait for it are merged, so a
+# late picture costs nothing; a late answer is a spinner on the person's button.
+# bench/e2e.py --games 50 --against 7874f49 --repeat 3, 4 people a table: moves/s x1.42,
+# press -> answer p50 x0.67 and p99 x0.65, table pictures per move x0.44 (merged).
+NICENESS = 10
 ATTEMPTS = 3  # broken pools in a row before a picture is drawn on the thread instead
 
 
@@ -120,7 +128,7 @@ class RenderPool:
             return self._pool
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        pool = worker_pool.new_pool(self.workers, self.method)
+        pool = worker_pool.new_pool(self.workers, self.method, niceness=NICENESS)
         # Processes start at the first task: started here, on this thread, not on the loop.
         concurrent.futures.wait([pool.submit(os.getpid) for _ in range(self.workers)])
         log.info("render pool: %d %s worker(s) up", self.workers, self.method)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import multiprocessing
 import os
 import time
@@ -45,14 +46,24 @@ def die_with_bot(bot_pid: int) -> None:
     threading.Thread(target=watch, name="bot-watch", daemon=True).start()
 
 
-def new_pool(workers: int, method: str) -> ProcessPoolExecutor:
-    """A pool of `workers` processes started by `method`, each ending with the bot. The
-    processes start at the first task (`submit`), not here."""
+def start_worker(bot_pid: int, niceness: int) -> None:
+    """A worker's first step: end with the bot (`die_with_bot`), and yield the CPU to
+    the bot's event loop by `niceness` (Linux `nice`; 0 leaves the priority as is)."""
+    die_with_bot(bot_pid)
+    if niceness:
+        with contextlib.suppress(AttributeError, OSError):  # no nice here: run as is
+            os.nice(niceness)
+
+
+def new_pool(workers: int, method: str, *, niceness: int = 0) -> ProcessPoolExecutor:
+    """A pool of `workers` processes started by `method`, each ending with the bot and
+    running `niceness` below the bot's priority. The processes start at the first task
+    (`submit`), not here."""
     return concurrent.futures.ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context(method),
-        initializer=die_with_bot,
-        initargs=(os.getpid(),),
+        initializer=start_worker,
+        initargs=(os.getpid(), niceness),
     )
 
 

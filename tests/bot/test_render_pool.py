@@ -16,11 +16,11 @@ from multiprocessing.connection import wait
 
 import pytest
 
-from bot.render_pool import RenderPool, table_picture
+from bot.render_pool import NICENESS, RenderPool, table_picture
 from domino.match import Match
 from domino.rules import KOZEL
 from render import render_table
-from tests.bot.render_helpers import drawn_by
+from tests.bot.render_helpers import drawn_by, niceness
 
 
 @pytest.fixture
@@ -37,6 +37,13 @@ async def test_a_module_level_renderer_draws_in_a_worker_process(pool: RenderPoo
     assert workers == [pid]
     # The same worker draws the next picture: the pool is made once, not per picture.
     assert int(await pool.draw(drawn_by)) == pid
+
+
+async def test_the_workers_yield_the_cpu_to_the_event_loop(pool: RenderPool) -> None:
+    """A worker runs `NICENESS` below the bot (at most 19, Linux's floor), so on a busy
+    machine answers to presses go before pictures."""
+    expected = min(os.nice(0) + NICENESS, 19)
+    assert int(await pool.draw(niceness)) == expected
 
 
 async def test_the_table_drawn_in_the_pool_is_the_table_drawn_here(pool: RenderPool) -> None:
