@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/e2e.py --games 50 [--seconds 30] [--people 4|2|1]
         [--computers easy|medium|hard] [--quick] [--keep]
-        [--table-interval S] [--profile PATH] [--against REV] [--repeat N]
+        [--table-interval S] [--think S] [--profile PATH] [--against REV] [--repeat N]
 
 The bot runs as its own process (``python -m bot``, a temporary DATABASE_PATH,
 COMPUTER_DELAY=0, PACING=false, TABLE_INTERVAL=0.2 unless ``--table-interval`` says
@@ -25,6 +25,17 @@ game is set up as a person would: every person presses Start in the bot's chat, 
 sends /domino in the group, the others press «Играю» (or the creator adds computers), the
 creator presses «Начать». Then the people press as soon as their hand message says it is their turn
 (first a playable tile, then an end if asked, else draw or knock).
+
+By default a person presses the moment their hand says it is their turn: a closed loop
+in which every game always has its next press waiting on the bot, so the bot runs
+saturated and the latencies are queueing. With N games, each with one press outstanding,
+the mean cycle (press, answer, hand, next press) is N / (moves/s) (Little's law: 50 games
+at 200 moves/s is 250 ms a cycle, however fast each step), so press -> answer at
+saturation says how much the bot does, not how soon it answers. ``--think S`` gives each
+person a moment over every new hand (exponential, mean S seconds, the same sequence for
+the same person in every run), and the creators press «Начать» spread over the first S
+seconds instead of all at once: the offered load is then about N / (S + cycle) moves a
+second, and the latencies are what people see at that load.
 
 A person waits for the answer to their press (the spinner on the button) before pressing
 again; if the answer came and the hand has not changed 2 s later, they press again (counted
@@ -120,6 +131,7 @@ import json
 import math
 import os
 import pstats
+import random
 import re
 import shutil
 import signal
@@ -278,6 +290,9 @@ class Player:
     pressed_at: float = 0.0
     settled_at: float = 0.0  # when the last press was answered (or given up on)
     awaiting_hand: bool = False
+    think: float = 0.0  # mean seconds a person looks at their hand before pressing
+    rng: random.Random = field(default_factory=random.Random)
+    thought_on: tuple[int, int] | None = None  # the hand version already thought over
 
     def on_change(self) -> None:
         """The bot touched this person's private chat or the game's group."""
@@ -317,6 +332,14 @@ class Player:
             if now - self.settled_at < NO_CHANGE_RETRY:
                 return False
             self.tally.retries += 1  # the bot answered but showed nothing new: press again
+        if self.think and looks(hand) != self.thought_on:
+            # A person takes a moment over a new hand (`--think`): exponential, mean `think`.
+            self.thought_on = looks(hand)
+            await asyncio.sleep(self.rng.expovariate(1.0 / self.think))
+            hand = self.person.hand()
+            if hand is None or not self.person.my_turn():
+                return False
+            now = time.perf_counter()
         data = self.person.choice(hand)
         if data is None:
             return False
@@ -585,7 +608,14 @@ async def run(
         )
         for game in games:
             for user in game.users:
-                player = Player(Person(fake, user), game, tally, window)
+                player = Player(
+                    Person(fake, user),
+                    game,
+                    tally,
+                    window,
+                    think=args.think,
+                    rng=random.Random(user.id),
+                )
                 tasks.append(asyncio.create_task(player.play(hub, stop)))
         timeline: list[tuple[float, int]] = []
         counters_before = await lines.snapshot(pid) if tree.counts_work else None
@@ -598,6 +628,8 @@ async def run(
 
         async def start(game: Game) -> None:
             assert game.lobby is not None
+            if args.think:  # the creators, too, take a moment: the starts spread out
+                await asyncio.sleep(random.Random(game.group.id).uniform(0, args.think))
             answer = await game.users[0].press(
                 game.lobby, data=button_data(game.lobby, "Начать"), timeout=60
             )
@@ -989,6 +1021,13 @@ def main() -> None:
         default=0.2,
         help="TABLE_INTERVAL: seconds between two pictures of one table (default 0.2, as the "
         "tests run the bot: nearly every move drawn; the bot's own default is 3)",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a person takes over a new hand before pressing (exponential; "
+        "default 0: press at once, the bot saturated)",
     )
     parser.add_argument("--quick", action="store_true", help="a tiny run: 2 games, 5 seconds")
     parser.add_argument("--keep", action="store_true", help="keep the bot's database and log")
