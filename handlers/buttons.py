@@ -23,7 +23,8 @@ from bot.people import Person
 from bot.presenter import removal_keyboard
 from bot.usecases import Answer, ChatCheck, Endings, Lobby, Playing, Refusal
 from bot.usecases.hints import Hints
-from handlers.people import AdminCheck, pressed_in, pressed_in_own_private_chat
+from handlers.filters import in_own_private_chat
+from handlers.people import AdminCheck, pressed_in
 
 router = Router(name="buttons")
 log = logging.getLogger(__name__)
@@ -146,7 +147,7 @@ async def on_remove(
             log.info("the removal list in %s was not edited: %s", call.message.chat.id, exc.message)
 
 
-@router.callback_query(MoveCb.filter(F.kind == MoveKind.HINT), pressed_in_own_private_chat)
+@router.callback_query(MoveCb.filter(F.kind == MoveKind.HINT), in_own_private_chat)
 async def on_hint(
     call: CallbackQuery,
     callback_data: MoveCb,
@@ -158,7 +159,7 @@ async def on_hint(
     await reply(call, await dispatch(hints.press(callback_data.game, person, callback_data.move)))
 
 
-@router.callback_query(MoveCb.filter(), pressed_in_own_private_chat)
+@router.callback_query(MoveCb.filter(), in_own_private_chat)
 async def on_move(
     call: CallbackQuery,
     callback_data: MoveCb,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import functools
 import logging
 
-from aiogram import Bot, F, Router
+from aiogram import Bot, Router
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.filters import Command, CommandObject, CommandStart, or_f
+from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.callbacks import RulesCb
@@ -21,15 +21,12 @@ from bot.usecases import Answer, ChatCheck, Endings, Lobby, NotCreatorOrAdmin, P
 from domino.errors import UnknownVariant
 from domino.variants import find_variant
 from handlers.buttons import reply, shows_button
-from handlers.people import GROUP_TYPES, AdminCheck, by_anonymous_admin, chat_of, is_member
+from handlers.filters import in_group, in_private, not_a_bot
+from handlers.people import GROUP_TYPES, AdminCheck, chat_of, is_member
 
 router = Router(name="commands")
 log = logging.getLogger(__name__)
 _UNEDITABLE = ("message is not modified", "message to edit not found", "can't be edited")
-in_group = F.chat.type.in_(GROUP_TYPES)
-in_private = F.chat.type == "private"
-# Another bot's command is not taken; an anonymous admin writes through Telegram's bot.
-not_a_bot = or_f(~F.from_user.is_bot, by_anonymous_admin)
 
 
 @router.message(Command("domino", "newgame"), in_group, not_a_bot)

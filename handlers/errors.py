@@ -30,6 +30,7 @@ from aiogram.exceptions import (
 from aiogram.types import ErrorEvent, Update
 
 from bot.i18n import lang_of, t
+from handlers.filters import OnLoop
 from storage.db import is_transient
 
 router = Router(name="errors")
@@ -90,14 +91,14 @@ async def _log_and_answer(
         log.info("update %s: the person could not be answered: %s", update.update_id, exc)
 
 
-@router.errors(lambda event: refused_by_telegram(event.exception))
+@router.errors(OnLoop(lambda event: refused_by_telegram(event.exception)))
 async def on_refused(event: ErrorEvent) -> None:
     error = event.exception
     what = f"Telegram refused a call: {type(error).__name__}: {getattr(error, 'message', error)}"
     await _log_and_answer(event, what, alert="alert.stale")
 
 
-@router.errors(lambda event: is_transient(event.exception))
+@router.errors(OnLoop(lambda event: is_transient(event.exception)))
 async def on_database_unavailable(event: ErrorEvent) -> None:
     what = f"not saved, the database refused it ({event.exception}); asked to try again"
     await _log_and_answer(event, what, alert="alert.db_unavailable", reply="reply.db_unavailable")

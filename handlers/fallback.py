@@ -13,6 +13,7 @@ from bot.lru import Lru
 from bot.usecases import Answer
 from domino.variants import VARIANTS
 from handlers.buttons import reply
+from handlers.filters import OnLoop, in_private
 
 router = Router(name="fallback")
 
@@ -28,7 +29,7 @@ async def on_unknown_button(call: CallbackQuery, lang: Lang) -> None:
     await reply(call, Answer(t("alert.stale", lang), alert=True))
 
 
-@router.message(F.chat.type == "private", F.text.startswith("/"))
+@router.message(in_private, OnLoop(F.text.startswith("/")))
 async def on_unknown_command(message: Message, lang: Lang) -> None:
     await message.answer(t("private.unknown_command", lang))
 
@@ -46,7 +47,7 @@ def private_help_keyboard(bot_username: str, lang: Lang) -> InlineKeyboardMarkup
     return InlineKeyboardMarkup(inline_keyboard=[[add], [rules]])
 
 
-@router.message(F.chat.type == "private", F.text)
+@router.message(in_private, OnLoop(F.text))
 async def on_private_text(message: Message, bot: Bot, lang: Lang) -> None:
     """A plain message in private («привет, как играть?»): a short help with the buttons
     to start (issue 15, item 12), at most once in `HELP_EVERY` a person, so a chatty

@@ -110,7 +110,8 @@ def pressed_in(call: CallbackQuery) -> int | None:
 
 def pressed_in_own_private_chat(call: CallbackQuery) -> bool:
     """Hand, "I'm back" and similar buttons are only ever sent to the person's own private
-    chat, whose id is the person's id (issue 11, item 1): a filter of their handlers."""
+    chat, whose id is the person's id (issue 11, item 1): their handlers' filter is
+    `handlers.filters.in_own_private_chat`."""
     message = call.message
     return (
         isinstance(message, Message)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
@@ -36,7 +36,8 @@ from bot.turn_notices import (
 from bot.usecases import Answer, ChatCheck, Chats, Playing
 from domino.timing import TurnTimer
 from handlers.buttons import reply
-from handlers.people import GROUP_TYPES, AdminCheck, chat_of, pressed_in_own_private_chat
+from handlers.filters import in_group, in_own_private_chat, in_private
+from handlers.people import GROUP_TYPES, AdminCheck, chat_of
 from storage.records import GROUP_LANGS, LOBBY_TIMEOUTS, ChatSettings
 
 router = Router(name="settings")
@@ -47,7 +48,7 @@ def shown_in(settings: ChatSettings, person_lang: Lang) -> Lang:
     return Lang(settings.group_lang) if settings.group_lang else person_lang
 
 
-@router.message(Command("settings"), F.chat.type.in_(GROUP_TYPES))
+@router.message(Command("settings"), in_group)
 async def on_settings(message: Message, lang: Lang, chats: Chats) -> None:
     """Everyone may look; the buttons answer non-admins with a refusal."""
     settings = chats.settings_of(message.chat.id)
@@ -59,7 +60,7 @@ async def on_settings(message: Message, lang: Lang, chats: Chats) -> None:
     )
 
 
-@router.message(Command("settings"), F.chat.type == "private")
+@router.message(Command("settings"), in_private)
 async def on_settings_in_private(
     message: Message, lang: Lang, person: Person, turn_notices: TurnNotices
 ) -> None:
@@ -73,7 +74,7 @@ async def on_settings_in_private(
     )
 
 
-@router.callback_query(TurnNoticesCb.filter(), pressed_in_own_private_chat)
+@router.callback_query(TurnNoticesCb.filter(), in_own_private_chat)
 async def on_turn_notices(
     call: CallbackQuery,
     callback_data: TurnNoticesCb,
@@ -211,7 +212,7 @@ async def on_hints(
         await reply(call, Answer(t("answer.hints_set", lang, state=state)))
 
 
-@router.callback_query(BackCb.filter(), pressed_in_own_private_chat)
+@router.callback_query(BackCb.filter(), in_own_private_chat)
 async def on_back(
     call: CallbackQuery,
     callback_data: BackCb,

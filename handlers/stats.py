@@ -16,7 +16,7 @@ import functools
 import logging
 from collections.abc import Awaitable, Callable
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
@@ -30,12 +30,11 @@ from bot.stats_service import Chat as StatsChat
 from bot.stats_service import Screen, StatsService
 from bot.usecases import Answer, Refusal
 from handlers.buttons import reply
+from handlers.filters import in_group, in_private
 from handlers.people import GROUP_TYPES, person_of
 
 router = Router(name="stats")
 log = logging.getLogger(__name__)
-in_group = F.chat.type.in_(GROUP_TYPES)
-in_private = F.chat.type == "private"
 # The edit changed nothing (the game or page already shown), or cannot be made any more.
 _UNEDITABLE = ("message is not modified", "message to edit not found", "can't be edited")
 

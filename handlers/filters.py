@@ -1,0 +1,47 @@
+"""The handlers' filters, all checked on the event loop (issue 16).
+
+aiogram runs a filter that is not a coroutine function (a plain predicate, and every magic
+filter such as ``F.chat.type == "private"``) in a worker thread (`asyncio.to_thread`): a
+thread hop, a `Future` and a hand-over of the GIL for every filter of every handler an
+update is tried against. py-spy of the bot at 500 games put those hops at ~5% of the
+main thread. Every filter here is a quick look at the update, so `OnLoop` makes it a
+coroutine that answers at once; `tests/handlers/test_filters.py` checks that no filter
+of any router goes to a thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aiogram import F
+from aiogram.filters import Filter, or_f
+from magic_filter import MagicFilter
+
+from handlers.people import GROUP_TYPES, by_anonymous_admin, pressed_in_own_private_chat
+
+
+class OnLoop(Filter):
+    """`check` (a magic filter or a plain predicate of the event) as a filter that runs
+    on the event loop. Its answer is taken as aiogram takes a filter's: falsy refuses the
+    handler, a dict adds to its arguments (``F.migrate_to_chat_id.as_("new_chat_id")``)."""
+
+    def __init__(self, check: MagicFilter | Callable[[Any], Any]) -> None:
+        self.check: Callable[[Any], Any] = (
+            check.resolve if isinstance(check, MagicFilter) else check
+        )
+        self.shown = repr(check) if isinstance(check, MagicFilter) else check.__name__
+
+    async def __call__(self, obj: Any) -> Any:
+        return self.check(obj)
+
+    def __str__(self) -> str:
+        return f"OnLoop({self.shown})"
+
+
+in_group = OnLoop(F.chat.type.in_(GROUP_TYPES))
+in_private = OnLoop(F.chat.type == "private")
+# Another bot's command is not taken; an anonymous admin writes through Telegram's bot.
+not_a_bot = or_f(OnLoop(~F.from_user.is_bot), OnLoop(by_anonymous_admin))
+# Hand, "I'm back" and the private settings' buttons: pressed in the presser's own chat.
+in_own_private_chat = OnLoop(pressed_in_own_private_chat)
