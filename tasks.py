@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""The project's two entry points for a fresh machine that has only Python 3.11+.
+"""The project's two entry points for a fresh machine that has only Python 3.11+,
+and a third to try the bot without Telegram.
 
     python3 tasks.py run     # run the bot (SQLite by default; needs BOT_TOKEN)
     python3 tasks.py test    # lint, type-check and run the whole test suite
+    python3 tasks.py demo [--port N]   # play in a browser against a local Telegram
 
 Both create `.venv/` beside this file on first use and install the project into it
 (again whenever `pyproject.toml` changes). The extras once installed are kept: after
@@ -13,6 +15,10 @@ later `test` does not install them again (`.venv/.installed` records what is the
 Ctrl-C reaches the bot itself and nothing is left running behind it; the bot says in
 one line why it cannot start (an unreachable Telegram, a refused token) and exits
 non-zero.
+
+`demo` starts the local Telegram of the tests (tests/fakegram) with its play page on
+127.0.0.1, and the bot against it, and prints the page's address; Ctrl-C stops both
+(`tests/e2e/demo.py`). It needs only what `run` installs.
 """
 
 from __future__ import annotations
@@ -128,17 +134,27 @@ def cmd_test(args: list[str]) -> int:
 
 def cmd_run(args: list[str]) -> int:
     ensure_venv()
+    return become([str(PYTHON), "-m", "bot", *args])
+
+
+def cmd_demo(args: list[str]) -> int:
+    ensure_venv()
+    # The demo parses its own arguments (`--port N`, `--help`) and says what is wrong.
+    return become([str(PYTHON), "-m", "tests.e2e.demo", *args])
+
+
+def become(argv: list[str]) -> int:
+    """Replace this process with `argv`, run from the project's root."""
     os.chdir(ROOT)
-    argv = [str(PYTHON), "-m", "bot", *args]
     sys.stdout.flush()
     sys.stderr.flush()
     if os.name == "nt":  # no exec there that keeps the console: wait for the child instead
         return subprocess.call(argv)
-    os.execv(argv[0], argv)  # the bot takes this process: its signals, its exit code
+    os.execv(argv[0], argv)  # it takes this process: its signals, its exit code
 
 
 def main() -> int:
-    commands = {"test": cmd_test, "run": cmd_run}
+    commands = {"test": cmd_test, "run": cmd_run, "demo": cmd_demo}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__)
         return 2

@@ -31,6 +31,7 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
+import aiohttp
 import pytest
 
 from tests.fakegram import FakeTelegram
@@ -272,6 +273,16 @@ async def ended(pid: int) -> None:
         os.close(fd)
 
 
+async def all_ended(mark: str, after: str) -> None:
+    """Every process that carries `mark` ends: the bot's helpers (a forkserver, say) end
+    when it is gone; wait for each to end."""
+    try:
+        async with asyncio.timeout(EXIT_SECONDS):
+            await asyncio.gather(*(ended(pid) for pid in marked(mark)))
+    except TimeoutError:
+        raise AssertionError(f"still running after {after}: {marked(mark)}") from None
+
+
 @contextlib.asynccontextmanager
 async def tasks_running(
     fake: FakeTelegram, tmp_path: Path
@@ -323,14 +334,7 @@ async def test_sigterm_to_tasks_py_run_stops_the_bot_and_leaves_nothing(
         process.send_signal(signal.SIGTERM)
         async with asyncio.timeout(HANG_SECONDS):
             code = await process.wait()
-        # The bot's helpers (a forkserver, say) end when it is gone: wait for each to end.
-        left = marked(mark)
-        try:
-            async with asyncio.timeout(EXIT_SECONDS):
-                await asyncio.gather(*(ended(pid) for pid in left))
-        except TimeoutError:
-            left = marked(mark)
-            raise AssertionError(f"still running after SIGTERM to tasks.py run: {left}") from None
+        await all_ended(mark, "SIGTERM to tasks.py run")
     assert code == 0, (tmp_path / "bot.log").read_text()[-3000:]
 
 
@@ -347,3 +351,85 @@ async def test_a_network_failure_on_the_first_call_is_tried_again(
     # Two lost, the third answered (aiogram asks once more when polling starts).
     tries = [call.dropped for call in fakegram.transcript.calls("getMe")]
     assert tries[:3] == [True, True, False], tries
+
+
+# ------------------------------------------------------------------ tasks.py demo
+
+
+def test_demo_installs_what_run_does_and_hands_its_arguments_on(
+    tasks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    became: list[list[str]] = []
+    monkeypatch.setattr(tasks, "become", lambda argv: became.append(argv) or 0)
+    monkeypatch.setattr(sys, "argv", ["tasks.py", "demo", "--port", "9000"])
+    assert tasks.main() == 0
+    assert tasks.installs == ["."]  # the page needs nothing beyond what the bot does
+    assert became == [[str(tasks.PYTHON), "-m", "tests.e2e.demo", "--port", "9000"]]
+
+
+@pytest.mark.parametrize(
+    ("argv", "port"), [([], 8080), (["--port", "9000"], 9000), (["--port=0"], 0)]
+)
+def test_demo_reads_its_port(argv: list[str], port: int) -> None:
+    from tests.e2e.demo import parse
+
+    assert parse(argv).port == port
+
+
+@pytest.mark.parametrize("argv", [["--port", "http"], ["--port", "70000"], ["--host", "0.0.0.0"]])
+def test_demo_refuses_a_wrong_argument_in_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.e2e.demo import parse
+
+    with pytest.raises(SystemExit) as exited:
+        parse(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("tasks.py demo: error: "), err
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="needs Linux /proc and pidfd")
+async def test_ctrl_c_to_tasks_py_demo_stops_the_bot_and_leaves_nothing(tmp_path: Path) -> None:
+    """The page is served on 127.0.0.1 with the bot behind it; Ctrl-C (SIGINT to the whole
+    foreground group, as a terminal sends it) ends the demo, the bot and its helpers."""
+    root = isolated_root(tmp_path)
+    mark = uuid.uuid4().hex
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "tasks.py",
+        "demo",
+        "--port",
+        "0",
+        cwd=root,
+        env=run_env(mark),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        start_new_session=True,  # a group of its own, as a terminal's foreground job
+    )
+    assert process.stdout is not None
+    try:
+        async with asyncio.timeout(HANG_SECONDS):
+            said = b""
+            while b"Play: " not in said:
+                line = await process.stdout.readline()
+                assert line, f"the demo ended before serving:\n{said.decode()}"
+                said += line
+        url = said.decode().split("Play: ", 1)[1].split()[0]
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/play/"), url
+        async with aiohttp.ClientSession() as http, http.get(url) as page:
+            assert page.status == 200 and "app.js" in await page.text()
+        os.killpg(process.pid, signal.SIGINT)
+        async with asyncio.timeout(HANG_SECONDS):
+            rest = await process.stdout.read()
+            code = await process.wait()
+        await all_ended(mark, "Ctrl-C to tasks.py demo")
+    finally:
+        for pid in marked(mark):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if process.returncode is None:
+            await process.wait()
+    assert code == 0, (said + rest).decode()
+    assert b"stopping" in rest

@@ -25,6 +25,9 @@ and a python-telegram-bot application with
 nobody here wrote keeps the fake honest (``tests/test_fakegram/test_ptb_client.py``).
 
 By itself (benchmarks, manual checks): ``python -m tests.fakegram --port 8081 --demo``.
+``--play`` adds the play page at ``/play/`` (``tests.fakegram.play``: every chat in a browser,
+acting as any person; ``start(routes=PlayPage(fake).attach)`` in code), which
+``python3 tasks.py demo`` serves with the bot running against the fake.
 
 The bot side
 ------------

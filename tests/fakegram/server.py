@@ -189,10 +189,20 @@ class FakeTelegram:
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
-        """Serve on ``host:port`` (0: an ephemeral port); return the base URL."""
+    async def start(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        routes: Callable[[web.Application], None] | None = None,
+    ) -> str:
+        """Serve on ``host:port`` (0: an ephemeral port); return the base URL. ``routes``
+        adds pages of its own to the app before it serves (the play page:
+        ``tests.fakegram.play.PlayPage.attach``)."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        if routes is not None:
+            routes(app)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port, reuse_address=True)

@@ -1,0 +1,221 @@
+"""The play page in a real browser (issue 19): two people and two computers play a whole
+match of Козёл through `tasks.py demo`'s page only, in headless Chromium.
+
+Everything the people do goes through the page: Start in their private chats, /domino
+typed in the group, the lobby's buttons (acting as one person or the other with «I am»),
+the tiles of their hands. The test only reads the page to choose what to press. At the
+end it keeps a screenshot of the page, wide and at a phone's width, in `ARTIFACTS`
+(default `.artifacts/` in the project, which git ignores).
+
+Debian's Chromium drives it through Playwright (`executable_path`: no browser is
+downloaded); `.ci/run` installs Chromium where it can, and where it is missing the test
+is skipped and says so. The routes themselves are tested without a browser in
+`tests/test_fakegram/test_play_page.py`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.e2e.demo import Demo, demo
+from tests.e2e.harness import REPLY_SECONDS, ROOT, STALL_SECONDS
+from tests.fakegram.aiogram_support import aiogram_parse_problems
+
+if TYPE_CHECKING:
+    from playwright.async_api import Locator, Page
+
+ARTIFACTS = Path(os.environ.get("ARTIFACTS") or ROOT / ".artifacts")
+REPLY_MS = REPLY_SECONDS * 1000
+STALL_MS = STALL_SECONDS * 1000
+GOAT = "Козёл —"  # the match's last word: «🐐 Козёл — …»
+
+# The page's own view of a hand: the newest message of a private chat with a keyboard and
+# a round in its title («Козёл в «…» · раунд 2»).
+HAND_JS = """
+(pane) => {
+  const hands = [...pane.querySelectorAll("li.msg")].filter(
+    (li) => li.querySelector(".kb") && li.textContent.includes("· раунд"));
+  return hands.at(-1) || null;
+}
+"""
+# The button a simple person presses in their hand now, or null: not their turn (or a
+# press still waits for its answer). An end for a tile that fits both, else a marked
+# tile, else draw, else knock.
+CHOICE_JS = f"""
+(pane) => {{
+  const hand = ({HAND_JS})(pane);
+  if (!hand || !hand.textContent.includes("Ваш ход") || hand.querySelector("button.busy"))
+    return null;
+  const buttons = [...hand.querySelectorAll(".kb button")];
+  for (const wanted of [(t) => t.includes(" на "), (t) => t.startsWith("✅"),
+                        (t) => t.includes("базар"), (t) => t.includes("Стучу")]) {{
+    const found = buttons.find((b) => wanted(b.textContent));
+    if (found) return found;
+  }}
+  return null;
+}}
+"""
+
+
+def chromium() -> str:
+    """Debian's Chromium, or skip with what to install."""
+    found = (
+        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    )
+    if not found:
+        pytest.skip(
+            "Chromium is not installed: `apt-get install chromium` installs it "
+            "(.ci/run does where apt-get can); the page's routes are still tested "
+            "without a browser in tests/test_fakegram/test_play_page.py"
+        )
+    return found
+
+
+@contextlib.asynccontextmanager
+async def browser_page() -> AsyncIterator[Page]:
+    executable = chromium()
+    playwright = pytest.importorskip(
+        "playwright.async_api", reason="Playwright is not installed (the dev extras have it)"
+    )
+    async with playwright.async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=executable, headless=True)
+        try:
+            page = await browser.new_page(viewport={"width": 1400, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            yield page
+            assert not errors, f"the page's script failed: {errors}"
+        finally:
+            await browser.close()
+
+
+async def take_turn(page: Page, pane: Locator) -> bool:
+    """Press what a simple person presses if it is their turn; True if pressed."""
+    from playwright.async_api import Error as BrowserError
+    from playwright.async_api import TimeoutError as BrowserTimeout
+
+    await close_alert(page)
+    button = (await pane.evaluate_handle(CHOICE_JS)).as_element()
+    if button is None:
+        return False
+    shown = await button.evaluate(
+        "(b) => [b.closest('li').dataset.id, b.closest('li').dataset.version]"
+    )
+    try:
+        await button.click(timeout=REPLY_MS)
+    except BrowserError:  # the hand was drawn anew meanwhile: look at it again
+        return False
+    # Every legal press changes the hand (a tile laid, an end asked for, a tile drawn):
+    # wait for that before looking again, so no press is sent twice. A press refused
+    # after all (stale by then) changes nothing: look again after the wait.
+    with contextlib.suppress(BrowserTimeout):
+        await page.wait_for_function(
+            f"""([pane, id, version]) => {{
+                const hand = ({HAND_JS})(pane);
+                return !hand || hand.dataset.id !== id || hand.dataset.version !== version;
+            }}""",
+            arg=[await pane.element_handle(), *shown],
+            timeout=REPLY_MS,
+        )
+    return True
+
+
+async def close_alert(page: Page) -> None:
+    """An answer shown as an alert waits for its OK, as in a client."""
+    alert = page.locator("dialog#alert[open]")
+    if await alert.count():
+        await alert.locator("button").click()
+
+
+@pytest.mark.slow
+async def test_two_people_play_a_match_to_the_goat_through_the_page(tmp_path: Path) -> None:
+    started = time.monotonic()
+    async with (
+        browser_page() as page,
+        demo(tmp_path, COMPUTER_DELAY="0", TABLE_INTERVAL="0.2", PACING="false") as running,
+    ):
+        try:
+            await play_a_match(page, running)
+        finally:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            await page.screenshot(path=ARTIFACTS / "play_page.png")
+            await page.set_viewport_size({"width": 390, "height": 844})
+            await page.screenshot(path=ARTIFACTS / "play_page_phone.png")
+        # Readable on a phone: the chats stack, nothing runs off to the side.
+        assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    print(
+        f"a match through the page in {time.monotonic() - started:.1f} s; "
+        f"screenshots in {ARTIFACTS}"
+    )
+    assert running.exit_code == 0, running.bot.log()[-4000:]
+    assert not running.bot.problems(), running.bot.log()[-6000:]
+    running.fake.assert_clean()
+    assert not aiogram_parse_problems(running.fake)
+
+
+async def play_a_match(page: Page, running: Demo) -> None:
+    alice, bob = running.people
+    await page.goto(running.page)
+    group = page.locator(f'.pane[data-chat="{running.group.id}"]')
+    lobby = group.locator("li.msg", has=page.locator(".kb")).filter(has_text="Игроки").last
+
+    def private(user_id: int) -> Locator:
+        return page.locator(f'.pane[data-owner="{user_id}"]')
+
+    async def act_as(user_id: int) -> None:
+        await page.locator("#me").select_option(str(user_id))
+
+    async def lobby_button(text: str) -> None:
+        await lobby.locator(".kb button", has_text=text).click()
+
+    for user in (alice, bob):  # each opens the chat with the bot and presses START
+        await private(user.id).locator(".start").click()
+        await private(user.id).locator("li.msg", has_text="Привет").wait_for(timeout=REPLY_MS)
+
+    await act_as(alice.id)
+    await group.locator(".compose input").fill("/domino")
+    await group.locator(".compose input").press("Enter")
+    await lobby.wait_for(timeout=REPLY_MS)
+    await lobby_button("Играю")  # seated already: the answer is a toast
+    await page.locator(".toast", has_text="Вы уже за столом").wait_for(timeout=REPLY_MS)
+
+    await act_as(bob.id)
+    await lobby_button("Играю")
+    await lobby.filter(has_text="(2/4)").wait_for(timeout=REPLY_MS)
+    await lobby_button("Добавить компьютер")  # only the creator or an admin: an alert
+    alert = page.locator("dialog#alert")
+    await alert.filter(has_text="создатель игры и админы").wait_for(timeout=REPLY_MS)
+    await alert.locator("button").click()
+
+    await act_as(alice.id)
+    for seated in ("(3/4)", "(4/4)"):
+        await lobby_button("Добавить компьютер")
+        await lobby.filter(has_text=seated).wait_for(timeout=REPLY_MS)
+    await lobby_button("Начать")
+    await group.locator("li.msg img").first.wait_for(timeout=REPLY_MS)  # the table
+
+    people = [private(alice.id), private(bob.id)]
+    handles = [await pane.element_handle() for pane in people]
+    goat = group.locator("li.msg", has_text=GOAT)
+    while not await goat.count():
+        moved = False
+        for pane in people:
+            moved = await take_turn(page, pane) or moved
+        if not moved:  # until someone may move, or the match is over
+            await page.wait_for_function(
+                f"""([group, panes]) =>
+                    group.textContent.includes({GOAT!r}) ||
+                    panes.some((pane) => ({CHOICE_JS})(pane) !== null)""",
+                arg=[await group.element_handle(), handles],
+                timeout=STALL_MS,
+            )
+    # The end is shown as the group's clients show it, and the table picture stands.
+    assert await group.locator("li.msg img").count() >= 1

@@ -1,0 +1,411 @@
+// The play page (tests/fakegram/play): every chat of the local Telegram, as its people's
+// clients would show it, kept live over server-sent events. Plain JS, no build step.
+"use strict";
+
+const state = {
+  bot: { name: "", username: "" },
+  people: [],
+  groups: [],
+  me: null, // the person who acts in the groups
+  pendingStart: new Map(), // person id -> payload of a t.me/<bot>?start= link they opened
+};
+const panes = new Map(); // chat id -> { el, list, kind }
+const shown = new Map(); // "chat:id" -> the message's JSON, as last drawn
+
+const $ = (selector, root = document) => root.querySelector(selector);
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== undefined && value !== null) node.setAttribute(key, value);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+function person(id) {
+  return state.people.find((p) => p.id === id);
+}
+
+// ------------------------------------------------------------------ talking to the fake
+
+async function api(action, body) {
+  let response;
+  try {
+    response = await fetch(`/play/api/${action}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    toast(`The fake is not reachable: ${error}`, { error: true });
+    return null;
+  }
+  const answer = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) {
+    toast(answer.error || response.statusText, { error: true });
+    return null;
+  }
+  return answer;
+}
+
+function connect() {
+  const status = $("#status");
+  const events = new EventSource("/play/events");
+  events.onopen = () => { status.textContent = "● live"; };
+  events.onerror = () => { status.textContent = "reconnecting…"; };
+  events.addEventListener("reset", (event) => {
+    const data = JSON.parse(event.data);
+    for (const pane of panes.values()) pane.el.remove();
+    panes.clear();
+    shown.clear();
+    setPeople(data);
+    for (const message of data.messages) upsert(message, { quiet: true });
+    for (const pane of panes.values()) pane.list.scrollTop = pane.list.scrollHeight;
+  });
+  events.addEventListener("people", (event) => setPeople(JSON.parse(event.data)));
+  events.addEventListener("message", (event) => upsert(JSON.parse(event.data)));
+}
+
+// ------------------------------------------------------------------ people and panes
+
+function setPeople(data) {
+  state.bot = data.bot;
+  state.people = data.people;
+  state.groups = data.groups;
+  if (!person(state.me)) state.me = state.people.length ? state.people[0].id : null;
+  const select = $("#me");
+  select.replaceChildren(
+    ...state.people.map((p) => el("option", { value: p.id }, p.name)),
+  );
+  if (state.me !== null) select.value = String(state.me);
+  for (const group of state.groups) drawGroupPane(group);
+  for (const p of state.people) drawPersonPane(p);
+  order();
+}
+
+function pane(chatId, kind) {
+  let found = panes.get(chatId);
+  if (!found) {
+    const node = $("#pane").content.firstElementChild.cloneNode(true);
+    node.classList.add(kind);
+    node.dataset.chat = chatId;
+    if (kind === "private") node.dataset.owner = chatId;
+    const list = $(".messages", node);
+    $(".compose", node).addEventListener("submit", (event) => {
+      event.preventDefault();
+      const input = event.target.elements.text;
+      const actor = kind === "private" ? chatId : state.me;
+      if (input.value.trim()) {
+        send(actor, chatId, input.value);
+        input.value = "";
+      }
+    });
+    $(".start", node).addEventListener("click", () => {
+      const payload = state.pendingStart.get(chatId);
+      state.pendingStart.delete(chatId);
+      send(chatId, chatId, payload ? `/start ${payload}` : "/start");
+      drawPersonPane(person(chatId));
+    });
+    $("#chats").append(node);
+    found = { el: node, list, kind };
+    panes.set(chatId, found);
+  }
+  return found;
+}
+
+function drawGroupPane(group) {
+  const { el: node } = pane(group.id, "group");
+  const members = Object.entries(group.members).filter(([, s]) => !["left", "kicked"].includes(s));
+  $(".title", node).replaceChildren(
+    `👥 ${group.title} `,
+    el("small", {}, group.migrated_to ? "(upgraded: read only)" : `· ${members.length} people and the bot`),
+  );
+  const me = person(state.me);
+  $(".compose input", node).placeholder = me ? `Message or /command as ${me.name}` : "Add a person first";
+  $(".controls", node).replaceChildren();
+  const roster = state.people.map((p) => {
+    const status = group.members[p.id] || "left";
+    const present = !["left", "kicked"].includes(status);
+    const badge = status === "creator" ? " 👑" : status === "administrator" ? " ⭐" : "";
+    return el(
+      "span",
+      { class: "member" },
+      present ? `${p.name}${badge}` : el("s", {}, p.name),
+      present
+        ? el("button", { type: "button", title: `${p.name} leaves the group`, onclick: () => api("leave", { user: p.id, chat: group.id }) }, "leave")
+        : el("button", { type: "button", title: `${p.name} joins the group`, onclick: () => api("join", { user: p.id, chat: group.id }) }, "join"),
+    );
+  });
+  $(".members", node).replaceChildren(...roster);
+}
+
+function drawPersonPane(p) {
+  if (!p) return;
+  const { el: node } = pane(p.id, "private");
+  node.classList.toggle("mine", p.id === state.me);
+  $(".title", node).replaceChildren(
+    `💬 ${p.name} `,
+    el("small", {}, `· chat with @${state.bot.username}${p.blocked ? " · 🚫 blocked" : ""}`),
+  );
+  const languages = ["ru", "en"].map((lang) =>
+    el("button", {
+      type: "button",
+      class: p.lang === lang ? "on" : "",
+      title: `${p.name}'s app in ${lang}`,
+      onclick: () => api("language", { user: p.id, lang }),
+    }, lang),
+  );
+  const block = el("button", {
+    type: "button",
+    class: p.blocked ? "on" : "",
+    onclick: () => api("block", { user: p.id, blocked: !p.blocked }),
+  }, p.blocked ? "unblock bot" : "block bot");
+  $(".controls", node).replaceChildren(...languages, block);
+  const payload = state.pendingStart.get(p.id);
+  const bar = $(".start-bar", node);
+  bar.hidden = p.started && !p.blocked && payload === undefined;
+  // As in a client: a chat the person never started, or blocked, has only its button.
+  $(".compose", node).hidden = !p.started || p.blocked;
+  $(".start", bar).textContent = payload ? "START (from the link)" : p.blocked ? "RESTART (unblock)" : "START";
+}
+
+function order() {
+  // Groups first, then the chosen person's chat, then everyone else's.
+  let rank = 0;
+  for (const group of state.groups) panes.get(group.id).el.style.order = rank++;
+  const mine = panes.get(state.me);
+  if (mine) mine.el.style.order = rank++;
+  for (const p of state.people) if (p.id !== state.me) panes.get(p.id).el.style.order = rank++;
+}
+
+// ------------------------------------------------------------------ messages
+
+function upsert(message, { quiet = false } = {}) {
+  const key = `${message.chat}:${message.id}`;
+  const target = panes.get(message.chat);
+  if (!target) return;
+  let item = target.list.querySelector(`li[data-id="${message.id}"]`);
+  if (message.deleted) {
+    if (item) item.remove();
+    shown.delete(key);
+    return;
+  }
+  const list = target.list;
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+  const fresh = !item;
+  if (fresh) {
+    item = el("li", { dataset: { id: message.id } });
+    const after = [...list.children].find((li) => Number(li.dataset.id) > message.id);
+    list.insertBefore(item, after || null);
+  }
+  draw(item, message);
+  shown.set(key, message);
+  if (!quiet) {
+    item.classList.remove("flash");
+    void item.offsetWidth; // restart the animation on an edit
+    item.classList.add("flash");
+    if (fresh && atBottom) list.scrollTop = list.scrollHeight;
+  }
+}
+
+function draw(item, message) {
+  item.dataset.version = message.version;
+  const target = panes.get(message.chat);
+  if (message.service) {
+    item.className = "msg service";
+    item.replaceChildren(message.service);
+    return;
+  }
+  const own = message.from_id !== null;
+  item.className = `msg ${own ? "own" : "bot"}`;
+  const parts = [];
+  if (target.kind === "group" || message.via_bot) {
+    const name = own ? message.from : state.bot.name;
+    parts.push(el("div", { class: "from" }, message.via_bot ? `${name} via @${state.bot.username}` : name));
+  }
+  if (message.reply_to) {
+    parts.push(el("div", { class: "quote" }, `${message.reply_to.from}: ${message.reply_to.text}`));
+  }
+  if (message.photo) {
+    parts.push(el("img", {
+      src: message.photo.url, width: message.photo.width, height: message.photo.height, alt: "picture",
+    }));
+  }
+  const text = message.text ?? message.caption;
+  if (text) {
+    const entities = message.text !== null ? message.entities : message.caption_entities;
+    parts.push(el("div", { class: "text" }, rich(text, entities, message)));
+  }
+  if (message.keyboard.length) parts.push(keyboard(message));
+  const time = new Date(message.date * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const marks = [message.pinned ? "📌" : "", message.edited ? "edited" : "", time].filter(Boolean);
+  parts.push(el("div", { class: "meta" }, marks.join(" · ")));
+  item.replaceChildren(...parts);
+}
+
+// Entities count UTF-16 code units, as JS strings do: slices line up with the offsets.
+function rich(text, entities, message) {
+  const sorted = [...(entities || [])].sort((a, b) => a.offset - b.offset || b.length - a.length);
+  const root = document.createDocumentFragment();
+  build(root, 0, text.length, sorted);
+  return root;
+
+  function build(parent, start, end, list) {
+    let at = start;
+    let i = 0;
+    while (i < list.length) {
+      const entity = list[i++];
+      const from = Math.max(entity.offset, at);
+      const to = Math.min(entity.offset + entity.length, end);
+      const inner = [];
+      while (i < list.length && list[i].offset < to) inner.push(list[i++]);
+      if (from >= to) continue;
+      if (from > at) parent.append(text.slice(at, from));
+      const node = wrap(entity, text.slice(from, to));
+      build(node, from, to, inner);
+      parent.append(node);
+      at = to;
+    }
+    if (at < end) parent.append(text.slice(at, end));
+  }
+
+  function wrap(entity, content) {
+    switch (entity.type) {
+      case "bold": return el("b");
+      case "italic": return el("i");
+      case "underline": return el("u");
+      case "strikethrough": return el("s");
+      case "code": return el("code");
+      case "pre": return el("pre");
+      case "spoiler": return el("span", { class: "spoiler" });
+      case "blockquote":
+      case "expandable_blockquote": return el("blockquote");
+      case "text_link":
+      case "url": {
+        const href = entity.type === "url" ? content : entity.url;
+        const safe = /^(https?:|tg:)/i.test(href || "") ? href : null;
+        return el("a", { href: safe, target: "_blank", rel: "noopener", onclick: (event) => link(event, href, message) });
+      }
+      case "bot_command":
+        return el("span", {
+          class: "cmd",
+          title: "Send this command",
+          onclick: () => send(actorFor(message), message.chat, content),
+        });
+      default: return el("span", { class: entity.type });
+    }
+  }
+}
+
+function keyboard(message) {
+  return el("div", { class: "kb" }, ...message.keyboard.map((row, r) =>
+    el("div", { class: "row" }, ...row.map((button, c) =>
+      el("button", {
+        type: "button",
+        class: button.kind,
+        title: button.kind === "url" ? button.url : null,
+        onclick: (event) => press(message, r, c, event.currentTarget),
+      }, button.text),
+    )),
+  ));
+}
+
+// ------------------------------------------------------------------ acting
+
+function actorFor(message) {
+  return panes.get(message.chat).kind === "private" ? message.chat : state.me;
+}
+
+async function send(actor, chat, text) {
+  if (actor === null) return toast("Add a person first", { error: true });
+  await api("send", { user: actor, chat, text });
+}
+
+async function press(message, row, column, button) {
+  const actor = actorFor(message);
+  const face = message.keyboard[row][column];
+  if (face.kind === "url") return openLink(face.url, actor);
+  if (face.kind !== "callback") return toast("Inline mode is not modelled on this page");
+  if (actor === null) return toast("Add a person first", { error: true });
+  button.classList.add("busy");
+  const answer = await api("press", {
+    user: actor, chat: message.chat, message: message.id, version: message.version, row, column,
+  });
+  button.classList.remove("busy");
+  if (!answer) return;
+  if (answer.url) openLink(answer.url, actor);
+  if (answer.text) {
+    if (answer.show_alert) showAlert(answer.text);
+    else toast(answer.text, { who: person(actor)?.name });
+  }
+}
+
+function link(event, href, message) {
+  if (isBotLink(href)) {
+    event.preventDefault();
+    openLink(href, actorFor(message));
+  }
+}
+
+function isBotLink(href) {
+  try {
+    const url = new URL(href);
+    return ["t.me", "telegram.me"].includes(url.hostname)
+      && url.pathname.replace(/^\//, "").toLowerCase() === state.bot.username.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+// A t.me link to the bot opens the private chat with its START button, as a client does.
+function openLink(href, actor) {
+  if (!isBotLink(href)) {
+    window.open(href, "_blank", "noopener");
+    return;
+  }
+  const params = new URL(href).searchParams;
+  if (params.has("startgroup")) {
+    toast("Adding the bot to another group is not modelled here");
+    return;
+  }
+  const p = person(actor);
+  if (!p) return;
+  if (params.has("start")) state.pendingStart.set(actor, params.get("start"));
+  drawPersonPane(p);
+  panes.get(actor).el.scrollIntoView({ behavior: "smooth", block: "nearest" });
+  toast(`${p.name}: the chat with @${state.bot.username} is open, press START`);
+}
+
+function toast(text, { error = false, who = null } = {}) {
+  const node = el("div", { class: error ? "toast error" : "toast" }, who ? el("span", { class: "who" }, who) : null, text);
+  $("#toasts").append(node);
+  setTimeout(() => node.remove(), error ? 6000 : 3500);
+}
+
+function showAlert(text) {
+  const dialog = $("#alert");
+  $("#alert-text").textContent = text;
+  if (!dialog.open) dialog.showModal();
+}
+
+// ------------------------------------------------------------------ start
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("#me").addEventListener("change", (event) => {
+    state.me = Number(event.target.value);
+    for (const group of state.groups) drawGroupPane(group);
+    for (const p of state.people) drawPersonPane(p);
+    order();
+  });
+  $("#add-person").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.target;
+    const added = await api("add_person", { name: form.elements.name.value, lang: form.elements.lang.value });
+    if (added) form.reset();
+  });
+  connect();
+});
