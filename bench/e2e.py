@@ -50,6 +50,7 @@ Figures, over the window from the first «Начать» press until the run sto
 - presses/s: move-button presses the people made (choosing an end is a press too);
 - press -> answer: from a press until the bot's answerCallbackQuery for it reached the fake,
   p50/p99/max in ms; a press not answered within 14 s counts as slower than any answered;
+  and the p99 of the answered presses made in each slice (where in the run the tail is);
 - press -> hand: from a press until the presser's hand message next changed (the move
   shown), p50/p99/max in ms;
 - bot CPU per move (issue 16): user + system CPU of the bot's process and every process it
@@ -244,6 +245,7 @@ class Tally:
     """What the people saw, for the whole run."""
 
     answered: list[float] = field(default_factory=list)  # s from a press to its answer
+    answered_at: list[float] = field(default_factory=list)  # when each of those presses was
     shown: list[float] = field(default_factory=list)  # s from a press to the hand's next change
     presses: int = 0  # move presses started inside the window
     unanswered: int = 0
@@ -352,6 +354,7 @@ class Player:
             self.tally.unanswered += 1
             return True
         self.tally.answered.append(time.perf_counter() - now)
+        self.tally.answered_at.append(now)
         self.tally.answers[shape(answer.text or "")] += 1
         return True
 
@@ -711,6 +714,16 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
         if after - before > args.slice / 2
     ]
     print(f"moves/s in {args.slice:.0f} s slices: " + " ".join(f"{rate:.0f}" for rate in slices))
+    tails = []
+    for (before, _), (after, _) in itertools.pairwise(m.timeline):
+        inside = [
+            took
+            for took, at in zip(tally.answered, tally.answered_at, strict=True)
+            if before <= at < after
+        ]
+        if after - before > args.slice / 2:
+            tails.append(f"{percentile(inside, 0.99) * 1000:.0f}" if inside else "-")
+    print(f"press -> answer p99 (ms) by the press's slice: {' '.join(tails)}")
     print(
         f"presses: {tally.presses / m.seconds:.1f} presses/s ({tally.presses} presses; "
         f"{tally.unanswered} unanswered within {PRESS_TIMEOUT:.0f} s, "
