@@ -24,9 +24,10 @@ from typing import Any
 
 from aiogram.exceptions import TelegramForbiddenError, TelegramMigrateToChat
 from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
-from aiogram.types import BufferedInputFile, Message
+from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot import delivery, perf, presenter
+from bot.callbacks import RematchCb
 from bot.delivery import TELEGRAM_FAILURES, seat_names, tell_migration
 from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
@@ -195,10 +196,14 @@ class Announcer:
             )
         if item.kind == "match_end":
             last_tile_won = game.match.won_by_last_tile()
+            again = InlineKeyboardButton(
+                text=t("btn.rematch", lang), callback_data=RematchCb(game=game.id).pack()
+            )
             return SendMessage(
                 chat_id=item.chat_id,
                 text=presenter.match_end_text(view, names, lang, last_tile_won=last_tile_won),
                 parse_mode="HTML",
+                reply_markup=InlineKeyboardMarkup(inline_keyboard=[[again]]),
             )
         if item.kind == "notice":
             values = notice_values(item.payload.get("values", {}), game.match.ruleset.game, lang)

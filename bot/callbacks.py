@@ -239,6 +239,12 @@ class BackCb(CallbackData, prefix="r1"):
     game: Id
 
 
+class RematchCb(CallbackData, prefix="pa1"):
+    """«🔁 Ещё партию» under a match's last word: a new lobby like the match `game`."""
+
+    game: Id
+
+
 class RemoveCb(CallbackData, prefix="k1"):
     """The creator or an admin removes a seated person from the lobby (issue 11, item 5).
     `user` is who sat in `seat` when the list was drawn: if the seats moved meanwhile,

@@ -15,7 +15,7 @@ from aiogram import F, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import CancelCb, LobbyAction, LobbyCb, MoveCb, MoveKind, RemoveCb
+from bot.callbacks import CancelCb, LobbyAction, LobbyCb, MoveCb, MoveKind, RematchCb, RemoveCb
 from bot.effects import EffectDispatcher
 from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
@@ -24,7 +24,7 @@ from bot.presenter import removal_keyboard
 from bot.usecases import Answer, ChatCheck, Endings, Lobby, Playing, Refusal
 from bot.usecases.hints import Hints
 from handlers.filters import in_own_private_chat
-from handlers.people import AdminCheck, pressed_in
+from handlers.people import GROUP_TYPES, AdminCheck, chat_of, pressed_in
 
 router = Router(name="buttons")
 log = logging.getLogger(__name__)
@@ -114,6 +114,26 @@ async def _offer_removal(
     await call.message.answer(
         t("lobby.remove_who", group_lang),
         reply_markup=removal_keyboard(game, people, group_lang),
+    )
+
+
+@router.callback_query(RematchCb.filter())
+async def on_rematch(
+    call: CallbackQuery,
+    callback_data: RematchCb,
+    person: Person,
+    lang: Lang,
+    lobby: Lobby,
+    dispatch: EffectDispatcher,
+) -> None:
+    """«🔁 Ещё партию» under a match's last word, pressed by anyone in the group: a new
+    lobby like that match (`Lobby.rematch`)."""
+    message = call.message
+    if not isinstance(message, Message) or message.chat.type not in GROUP_TYPES:
+        await reply(call, Refusal("alert.stale").answer(lang))
+        return
+    await reply(
+        call, await dispatch(lobby.rematch(chat_of(message.chat), person, callback_data.game))
     )
 
 

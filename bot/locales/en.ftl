@@ -139,6 +139,7 @@ lobby-closed_cancelled = ✖️ The game was called off.
 
 hand-cancelled = ✖️ The game was cancelled.
 btn-table = 🖼 The table in the group
+btn-rematch = 🔁 Play again
 hand-title = 🁢 <b>{ $variant }</b> in “{ $chat }” · round { $n }
 hand-your_turn = <b>Your turn!</b>
 hand-waiting = The others are moving; the table is in the group. Press a tile to see whose turn it is.
@@ -243,6 +244,7 @@ answer-joined = You have a seat!
 answer-left = You left the table.
 answer-cancelled = The game is cancelled.
 answer-computer_added = A computer player sits down.
+answer-rematch_opened = A new game with the same rules: waiting for players.
 answer-started = Off we go! Tiles are in your private chat.
 answer-tile_does_not_fit = That tile does not fit now: the ones marked ✅ do.
 # Sixes: a refused tile; $ends: what each end takes («4 takes a 2, 0 takes a 6»).

@@ -145,6 +145,7 @@ lobby-closed_cancelled = ✖️ Набор в игру отменён.
 
 hand-cancelled = ✖️ Игра отменена.
 btn-table = 🖼 Стол в группе
+btn-rematch = 🔁 Ещё партию
 hand-title = 🁢 <b>{ $variant }</b> в «{ $chat }» · раунд { $n }
 hand-your_turn = <b>Ваш ход!</b>
 hand-waiting = Ходят соперники, стол — в группе. Нажмите на кость, чтобы узнать, чей ход.
@@ -247,6 +248,7 @@ answer-joined = Вы за столом!
 answer-left = Вы вышли из-за стола.
 answer-cancelled = Игра отменена.
 answer-computer_added = Компьютер за столом.
+answer-rematch_opened = Новая партия: те же правила, ждём игроков.
 answer-started = Поехали! Кости — в личке.
 answer-tile_does_not_fit = Эта кость сейчас не подходит: отмеченные ✅ — подходят.
 # Шестёрка: a refused tile; $ends: what each end takes («к 4 — 2, к 0 — 6»).

@@ -89,6 +89,37 @@ class Lobby(UseCases):
         lobby."""
         if game is None:
             game = playable_game(self.context.settings.of(chat.id).default_game)
+        return await self._open(chat, person, game.ruleset)
+
+    async def rematch(self, chat: ChatRecord, person: Person, game_id: int) -> Done[Answer]:
+        """«🔁 Ещё партию» under a match's last word: a new lobby of the same game with the
+        same options and table size, the presser seated and the computers of that match
+        seated again at their levels; the people join again themselves. Pressed on a game
+        of another chat, or on one still running, it is stale and changes nothing."""
+        lang = self.people.noticed(person)
+        ended = await repo.load_game(self.db, game_id)
+        if ended is None or ended.chat_id != chat.id or ended.status.active:
+            return Done(Answer(t("alert.stale", lang), alert=True))
+        computers = tuple(seat.level for seat in ended.seats if seat.is_computer)
+        done = await self._open(
+            chat, person, ended.ruleset, seats_wanted=ended.seats_wanted, computers=computers
+        )
+        if done.value is not None:  # a game is already there, or the presser plays elsewhere
+            return Done(Answer(done.value, alert=True))
+        return Done(Answer(t("answer.rematch_opened", lang)), done.effects)
+
+    async def _open(
+        self,
+        chat: ChatRecord,
+        person: Person,
+        ruleset: Ruleset,
+        *,
+        seats_wanted: int = 4,
+        computers: tuple[Level, ...] = (),
+    ) -> Done[str | None]:
+        """A new lobby of `ruleset` for `seats_wanted`, the opener seated if the bot can
+        write to them, then a computer for each of `computers` (their levels); or the
+        text saying why not (a game already there, the opener playing elsewhere)."""
         async with self.db.transaction() as tx:
             await repo.upsert_chat(tx, chat)
             await repo.upsert_user(tx, person.record())
@@ -106,12 +137,15 @@ class Lobby(UseCases):
                 user = await repo.get_user(tx, person.id)
                 seated = user is not None and user.can_message and not person.anonymous_admin
                 seats = [SeatRecord(0, person.id, short_name(person.name))] if seated else []
+                for n, level in enumerate(computers[: seats_wanted - len(seats)], start=1):
+                    name = t("computer.name", lang, n=n)
+                    seats.append(SeatRecord(len(seats), None, name, level=level))
                 created = await repo.create_game(
                     tx,
                     chat_id=chat.id,
                     creator_id=person.id,
-                    ruleset=game.ruleset,
-                    seats_wanted=4,
+                    ruleset=ruleset,
+                    seats_wanted=seats_wanted,
                     seats=seats,
                     join_token=self.new_join_token(),
                     lobby_deadline=self.context.lobby_deadline(chat.id),
@@ -124,7 +158,7 @@ class Lobby(UseCases):
             "chat %s game %s: %s lobby opened by %s",
             chat.id,
             created.id,
-            game.key.value,
+            ruleset.variant.value,
             person.id,
         )
         return Done(None, Effects(games=(created,)))

@@ -7,6 +7,7 @@ deadline passes without waiting for it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from bot.lru import Lru
 from bot.people import ANONYMOUS_ADMIN_ID, People, Person
 from bot.usecases import Answer, ChatCheck
 from bot.usecases.base import Refusal
+from domino.ai import Level
+from storage import repo
 from storage.db import Database
 from storage.records import ChatRecord, ChatSettings, GameRecord, GameStatus
 from tests.bot.app_setup import (
@@ -276,3 +279,48 @@ async def test_starting_with_too_few_points_to_the_seats_button_where_fewer_woul
     refused = await press(setup, ALICE, LobbyAction.START)
     assert refused.alert and "сыграйте вдвоём" in refused.text and "👥" in refused.text
     assert (await setup.game()).status is GameStatus.LOBBY
+
+
+async def test_play_again_opens_a_lobby_like_the_ended_match_and_only_in_its_chat(
+    setup: Setup,
+) -> None:
+    """«🔁 Ещё партию» under a match's last word: the same game, options and table size,
+    the presser seated and the computers back at their levels; refused (changing nothing)
+    for a match still on, a game of another chat, or while a lobby is open."""
+    await lobby(setup)
+    for action, option in [
+        (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
+        (LobbyAction.OPTION, LobbyOption.TARGET),  # 101 -> 125
+        (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
+        (LobbyAction.START, LobbyOption.NONE),
+    ]:
+        await setup.run(setup.app.lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+    playing = await setup.game()
+    assert playing.status is GameStatus.PLAYING and playing.ruleset.target == 125
+
+    still_on = await setup.run(setup.app.lobby.rematch(CHAT, BOB, 1))
+    assert still_on.alert and "устарела" in still_on.text
+    async with setup.db.transaction() as tx:
+        computer = dataclasses.replace(playing.seats[1], level=Level.HARD)
+        ended = await repo.save_game(
+            tx,
+            dataclasses.replace(
+                playing, status=GameStatus.FINISHED, seats=(playing.seats[0], computer)
+            ),
+        )
+    elsewhere = await setup.run(setup.app.lobby.rematch(OTHER_CHAT, MALLORY, 1))
+    assert elsewhere.alert and "out of date" in elsewhere.text
+    assert await repo.active_game_in_chat(setup.db, OTHER_CHAT.id) is None
+
+    opened = await setup.run(setup.app.lobby.rematch(CHAT, BOB, 1))
+    assert not opened.alert and "Новая партия" in opened.text
+    again = await setup.game(2)
+    assert again.status is GameStatus.LOBBY and again.creator_id == BOB.id
+    assert again.ruleset == ended.ruleset and again.seats_wanted == 2
+    assert [(s.user_id, s.name, s.level) for s in again.seats] == [
+        (BOB.id, "Боб", Level.MEDIUM),
+        (None, "🤖 Компьютер 1", Level.HARD),
+    ]
+    twice = await setup.run(setup.app.lobby.rematch(CHAT, ALICE, 1))
+    assert twice.alert and "собирается игра" in twice.text
+    assert await setup.game(2) == again

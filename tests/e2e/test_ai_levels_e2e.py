@@ -104,6 +104,22 @@ async def test_one_person_and_three_computers_of_a_level_play_a_match_to_the_end
     assert assert_hands_private(fakegram, match, {0: alice.id}) > 0
     assert sum(person.presses for person in table.people) > 0
 
+    # «🔁 Ещё партию» under the match's last word: a new lobby like this one, the computers
+    # back at `level`; pressed again while it gathers players, it points to that lobby.
+    last_word = next(m for m in reversed(group.bot_messages) if GOAT_MARK in m.content)
+    again = button_data(last_word, "Ещё партию")
+    newest = group.bot_messages[-1]
+    answer = await alice.press(last_word, data=again, timeout=PRESS_SECONDS)
+    assert answer.answered and not answer.show_alert and "Новая партия" in (answer.text or "")
+    rematch = await group.wait_for_message(
+        lambda m: "Игроки" in m.content, after=newest, timeout=REPLY_SECONDS
+    )
+    for computer in (1, 2, 3):
+        assert f"🤖 Компьютер {computer} · {LEVEL_NAMES[level]}" in rematch.content
+    assert "(4/4)" in rematch.content, rematch.content
+    answer = await alice.press(last_word, data=again, timeout=PRESS_SECONDS)
+    assert answer.show_alert and "собирается игра" in (answer.text or ""), answer
+
     # The thinker's summary, logged as the bot stops: the computers decided at `level`.
     assert await bot.stop(timeout=REPLY_SECONDS) == 0
     summary = re.search(r"thinker: (.*fallbacks to medium)", bot.log())
