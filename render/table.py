@@ -280,7 +280,8 @@ def _cards(
 
 
 def _tags(view: MatchView, seat: int, lang: str) -> list[tuple[str, draw.RGB]]:
-    """A card's tags, right to left: the turn (or the match's result), the pair."""
+    """A card's tags, right to left: the turn (or the match's result), a Втемную stack
+    turned up, the pair."""
     side = view.side_of(seat)
     tags: list[tuple[str, draw.RGB]] = []
     if view.over and side in view.winners:
@@ -289,6 +290,11 @@ def _tags(view: MatchView, seat: int, lang: str) -> list[tuple[str, draw.RGB]]:
         tags.append((labels.loser_word(view, lang).lower(), draw.RECORDED))  # K-10, O-6
     if view.round.turn == seat and view.round.outcome is None and not view.over:
         tags.append((labels.word("turn", lang), draw.TURN))
+    face_down = view.round.face_down
+    if face_down and not face_down[seat] and view.round.hand_counts[seat] and not view.over:
+        # Втемную (V-section): this seat's last tiles are turned up to their owner, who
+        # may now lay several a turn; the others' still lie face down.
+        tags.append((labels.word("face_up", lang), draw.MUTED))
     if labels.is_team_play(view):
         colour = draw.TEAM_COLOURS[side % len(draw.TEAM_COLOURS)]
         tags.append((f"{labels.word('pair', lang)} {labels.team_letter(side, lang)}", colour))

@@ -27,6 +27,20 @@ ENGLISH = ("Alice", "Bob", "Carol", "Dave")
 DARK = find_variant("dark").ruleset
 
 
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text the pictures draw, in order, as drawn."""
+    texts: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: object, label: object, *a: object, **k: object):  # type: ignore[no-untyped-def]
+        texts.append(str(label))
+        return original(self, xy, label, *a, **k)  # type: ignore[arg-type,type-var]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    return texts
+
+
 def opened(data: bytes, size: tuple[int, int] | None = None) -> Image.Image:
     image = Image.open(io.BytesIO(data))
     assert image.format == "PNG" and image.mode == "P"
@@ -81,16 +95,8 @@ def test_the_table_marks_the_tiles_of_the_last_turn_that_laid_any(players: int) 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_dark_lays_out_and_draws_in_both_languages_with_its_name(
-    monkeypatch: pytest.MonkeyPatch, players: int
+    drawn: list[str], players: int
 ) -> None:
-    drawn: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def recording(self: ImageDraw.ImageDraw, xy: object, label: object, *a: object, **k: object):  # type: ignore[no-untyped-def]
-        drawn.append(str(label))
-        return original(self, xy, label, *a, **k)  # type: ignore[arg-type,type-var]
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
     hand = DARK.hand_size(players)
     pictures = 0
     for match, view, _, _, _ in moves(players, seed=players):
@@ -122,3 +128,24 @@ def test_samples_show_stacks_face_down_and_turned_up_after_a_miss() -> None:
     match = samples._first_position(DARK, 3, samples._dark_mixed, range(100, 150))
     face_down = match.view(None).round.face_down
     assert any(face_down) and not all(face_down)
+
+
+def test_a_stack_turned_up_to_its_owner_is_tagged_on_its_card(drawn: list[str]) -> None:
+    """A seat whose last tiles are turned up (to its owner: the group still sees backs)
+    may lay several a turn: its card says so; a face-down stack's card does not."""
+    view = samples._first_position(DARK, 3, samples._dark_mixed, range(100, 150)).view(None)
+    turned_up = sum(
+        1
+        for down, count in zip(view.round.face_down, view.round.hand_counts, strict=True)
+        if not down and count
+    )
+    assert turned_up
+    for names, lang, tag in ((NAMES, "ru", "открыты"), (ENGLISH, "en", "turned up")):
+        drawn.clear()
+        opened(render_table(view, names[:3], lang), TABLE_SIZE)
+        assert drawn.count(tag) == turned_up, drawn
+    start = Match.new(DARK, 3, seed=1).view(None)
+    assert all(start.round.face_down)
+    drawn.clear()
+    opened(render_table(start, NAMES[:3], "ru"), TABLE_SIZE)
+    assert "открыты" not in drawn
