@@ -686,7 +686,7 @@ alert-not_your_confirmation = This confirmation is not yours.
 alert-already_left = You have already left this match.
 notice-surrendered =
     🏳 { $name } gives up. { $loser }
-    Points and rating (as if the time had run out):
+    Score, as if the time had run out · rating gained:
     { $lines }
 notice-left_scoring =
     🚪 { $name } left the game; a computer player took the seat and plays the match out.
