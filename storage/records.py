@@ -55,6 +55,9 @@ class Abandonment:
     # Another seat that gave up (/surrender) after it: it gains no rating either (README:
     # a surrenderer gets none), whoever abandoned first (issue 15, item 8).
     surrendered: int | None = None
+    # Rounds over when it happened (None: stored before this was kept). After a /leave
+    # the computer plays the seat out, and what it does there is not the person's.
+    rounds: int | None = None
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -64,6 +67,8 @@ class Abandonment:
         }
         if self.surrendered is not None:
             data["surrendered"] = self.surrendered
+        if self.rounds is not None:
+            data["rounds"] = self.rounds
         return data
 
     @classmethod
@@ -71,11 +76,23 @@ class Abandonment:
         points = data["points"]
         assert isinstance(points, list)
         surrendered = data.get("surrendered")
+        rounds = data.get("rounds")
         return cls(
             int(str(data["seat"])),
             Ending(str(data["reason"])),
             tuple(int(p) for p in points),
             None if surrendered is None else int(str(surrendered)),
+            None if rounds is None else int(str(rounds)),
+        )
+
+    def played_for(self, seat: int, round_no: int) -> bool:
+        """Whether round `round_no` (1-based) was played by the computer for `seat` because
+        the person had left the match for good (/leave) before it ended."""
+        return (
+            seat == self.seat
+            and self.reason is Ending.LEFT
+            and self.rounds is not None
+            and round_no > self.rounds
         )
 
     def given_up_by(self, seat: int) -> Abandonment:
@@ -245,7 +262,8 @@ class GameRecord:
         (K-11), kept with every seat's points at that moment."""
         if self.abandonment is not None or self.match is None:
             return self
-        return replace(self, abandonment=Abandonment(seat, reason, self.match.seat_points()))
+        first = Abandonment(seat, reason, self.match.seat_points(), rounds=len(self.match.results))
+        return replace(self, abandonment=first)
 
     def ended(self, status: GameStatus, at: datetime, ending: Ending | None = None) -> GameRecord:
         """The game over (`FINISHED` or `CANCELLED`) at `at`, and how it ended."""

@@ -42,6 +42,9 @@ stats' own choice:
   game, per group and overall, each its own rating.
 - Went out: rounds the seat went out. Fish made: rounds ended by fish with the seat
   as the рыбак. Eggs taken: rounds in which the seat's side took carried eggs (K-9).
+  A person who left the match (/leave) first is not credited with what the computer
+  did in their seat in the rounds that ended after (`Abandonment.played_for`; matches
+  stored before that was kept credit every round).
 - Final points: `Match.seat_points()` when the game ended (a team's points for both
   partners); the average on the boards is over recorded matches.
 - Pairs: in team play, two people on one side are one pair whatever their seats,
@@ -307,8 +310,10 @@ def _score(game: GameRecord, hints: dict[int, int] | None = None) -> _Scored | N
     went_out = [0] * match.players
     fish_made = [0] * match.players
     eggs_taken = [0] * len(sides)
-    for result in match.results:
-        if result.outcome.kind is OutcomeKind.WENT_OUT:
+    for round_no, result in enumerate(match.results, start=1):
+        if abandonment is not None and abandonment.played_for(result.outcome.seat, round_no):
+            pass  # the computer's, after the person left (/leave): not theirs
+        elif result.outcome.kind is OutcomeKind.WENT_OUT:
             went_out[result.outcome.seat] += 1
         elif result.outcome.kind is OutcomeKind.FISH:
             fish_made[result.outcome.seat] += 1

@@ -172,12 +172,19 @@ async def test_a_match_finished_after_someone_left_is_scored_by_the_timeout_rule
 ) -> None:
     partial = played(NO_THIRTEEN, 4, 163, moves=181)
     whole = played(NO_THIRTEEN, 4, 163)
-    left = Abandonment(3, Ending.LEFT, partial.seat_points())
+    left = Abandonment(3, Ending.LEFT, partial.seat_points(), rounds=len(partial.results))
+    assert Abandonment.from_dict(left.to_dict()) == left
     assert await record(db, game(1, whole, (MASHA, PETYA, OLYA, ALEX), abandonment=left))
     assert [await rating_of(db, u) for u in (MASHA, PETYA, OLYA, ALEX)] == [1, 1, 2, 0]
     sheet = await stats.match_sheet(db, 1)
     assert sheet is not None and sheet.ending is Ending.FINISHED
     assert [p.goat for p in sheet.players] == [False, False, False, True]
+    # Alex made a fish and went out in the 7 rounds before he left; the computer made
+    # another fish in his seat in round 8: not his.
+    outcomes = [(r.outcome.kind, r.outcome.seat) for r in whole.results]
+    assert outcomes[:7].count((OutcomeKind.FISH, 3)) == 1 and (OutcomeKind.FISH, 3) in outcomes[7:]
+    alex = await stats.player_stats(db, ALEX, GROUP, game=K)
+    assert alex is not None and (alex.went_out, alex.fish_made) == (1, 1)
 
 
 # What is recorded ---------------------------------------------------------------
