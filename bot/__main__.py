@@ -4,16 +4,19 @@ Reads the settings once, opens the database (migrating it), points aiogram at
 Telegram or at `TELEGRAM_API_BASE`, builds the outgoing queue and the application
 (`bot.application`), hands its use cases to the handlers through the Dispatcher,
 registers the commands in Russian and English, picks up every running game, then
-long-polls until SIGINT/SIGTERM. On the way out it lets in-flight work finish and the
-queues flush, within a bounded time.
+long-polls until SIGINT/SIGTERM, or with `WEBHOOK_URL` set serves Telegram's webhook
+(`bot.web`; polling deletes a webhook left set). `/metrics` and `/healthz`
+(`bot.metrics`) are served on the webhook server or on `METRICS_LISTEN`. On the way out
+it lets in-flight work finish and the queues flush, within a bounded time.
 
 A start that cannot succeed (a configuration error, a database that is not one, is
 damaged or sits in a read-only folder, a Telegram that is unreachable or refuses the
-token) ends the process at once with one line on stderr and a non-zero code, so that a
-supervisor sees it and restarts it (issue 11, item 6): 2 for the configuration, 1 for
-the rest. Everything opened until then is closed, so no thread keeps the process up.
-A network error on the first call (getMe) is tried again a few times, each call bounded
-(`START_TIMEOUT`), before the start is called failed (issue 15, item 13).
+token or the webhook, an address to listen on that is taken) ends the process at once
+with one line on stderr and a non-zero code, so that a supervisor sees it and restarts
+it (issue 11, item 6): 2 for the configuration, 1 for the rest. Everything opened until
+then is closed, so no thread keeps the process up. A network error on the first call
+(getMe) is tried again a few times, each call bounded (`START_TIMEOUT`), before the start
+is called failed (issue 15, item 13).
 
 Start-up is measured by `bench/startup.py` (process start to the first getUpdates):
 almost all of it is importing aiogram, whose `aiogram.types` builds every Telegram
@@ -48,17 +51,28 @@ from aiogram.exceptions import (
 from aiogram.methods import TelegramMethod
 from aiogram.methods.base import Response
 from aiogram.types import BotCommand, TelegramObject, User
+from aiohttp import web
 from pydantic import ValidationError
 
 from bot import perf
 from bot.application import Application
 from bot.config import Settings, explain
 from bot.i18n import Lang, t
+from bot.logs import formatter
+from bot.metrics import (
+    Health,
+    Metrics,
+    TelegramMetrics,
+    TimedRenderPool,
+    UpdateMetrics,
+    add_routes,
+)
 from bot.outgoing import Limits, Outgoing, QueueMiddleware
 from bot.render_pool import round_end_picture, table_picture
 from bot.session import JsonSession
 from bot.stats_service import StatsService
 from bot.table_pin import GroupTail, TailMiddleware
+from bot.web import CannotListen, WebhookHandler, WebServer, webhook_app, webhook_secret
 from handlers import get_routers
 from handlers.in_flight import InFlight
 from handlers.seen import LastSeenMiddleware
@@ -151,7 +165,7 @@ class StartFailed(Exception):
 def why_start_failed(error: BaseException, settings: Settings) -> str | None:
     """One line saying why the start failed, when the cause is the admin's or the
     machine's to fix; None for anything else (a bug, which keeps its traceback)."""
-    if isinstance(error, DatabaseUnusable):
+    if isinstance(error, DatabaseUnusable | CannotListen):
         return str(error)
     if isinstance(error, sqlite3.Error):
         return f"the database {settings.database_path} failed: {error}"
@@ -170,6 +184,15 @@ def why_start_failed(error: BaseException, settings: Settings) -> str | None:
 
 
 @dataclass
+class Webhook:
+    """The webhook server and the handler that takes its updates (`bot.web`)."""
+
+    server: WebServer
+    handler: WebhookHandler
+    stopping: asyncio.Event  # set by SIGTERM or SIGINT (`on_signals`)
+
+
+@dataclass
 class App:
     """Everything `start` built, for `serve` to run and `stop` to wind down."""
 
@@ -178,35 +201,41 @@ class App:
     out: Outgoing
     application: Application
     in_flight: InFlight
-    polled: bool = False
+    webhook: Webhook | None = None  # None: long polling
+    served: bool = False
 
     async def serve(self) -> None:
-        """Poll until a signal; the command menus are set meanwhile, so they do not hold
-        up the first poll (building them parses both catalogues)."""
-        self.polled = True
+        """Poll, or serve the webhook, until a signal; the command menus are set
+        meanwhile, so they do not hold up the first update (building them parses both
+        catalogues). The webhook server closes at the signal: no update is taken after."""
+        self.served = True
         menus = asyncio.create_task(set_command_menus(self.bot))
         try:
-            await self.dp.start_polling(self.bot, handle_signals=True, close_bot_session=False)
+            if self.webhook is None:
+                await self.dp.start_polling(self.bot, handle_signals=True, close_bot_session=False)
+            else:
+                await self.webhook.stopping.wait()
+                await self.webhook.server.stop()
         finally:
             if not menus.done():
                 menus.cancel()
 
     async def stop(self) -> None:
-        """No new work; after polling, the updates in hand, the messages they changed and
+        """No new work; after serving, the updates in hand, the messages they changed and
         the queues carrying those, in order, within one SHUTDOWN_GRACE (each step may add
         work to the next, never back)."""
-        if self.polled:
+        if self.served:
             log.info(
                 "stopping: letting %d updates in hand finish and the queues flush",
                 self.in_flight.count,
             )
         await self.application.close()
-        if not self.polled:
+        if not self.served:
             return
         loop = asyncio.get_running_loop()
         deadline = loop.time() + SHUTDOWN_GRACE
         steps = (
-            ("updates", self.in_flight.idle),
+            ("updates", self.updates_done),
             ("messages", self.application.publisher.idle),
             ("queues", self.out.drain),
         )
@@ -220,6 +249,20 @@ class App:
                 log.info("stopping: %s done in %.2f s", name, loop.time() - began)
         # The digests the messages show now, for a quiet restart; the render pool ends.
         await self.application.publisher.stop()
+
+    async def updates_done(self) -> None:
+        """Until every update taken (by a poll or the webhook) has been handled."""
+        if self.webhook is not None:
+            await self.webhook.handler.idle()
+        await self.in_flight.idle()
+
+
+def on_signals(stopping: asyncio.Event) -> None:
+    """SIGTERM and SIGINT set `stopping` (what polling stops at, with `handle_signals`);
+    set before Telegram is told of the webhook, so no signal finds the bot unprepared."""
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopping.set)
 
 
 async def set_command_menus(bot: Bot) -> None:
@@ -264,7 +307,9 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
 
     out = Outgoing(call, Limits() if settings.pacing else Limits.off())
     resources.push_async_callback(out.close)
+    metrics = Metrics(db, out)
     bot.session.middleware(QueueMiddleware(out))
+    bot.session.middleware(TelegramMetrics(metrics))  # inside the queue: every attempt
     application = Application(
         db,
         out,
@@ -279,6 +324,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         hard_budget=settings.hard_budget,
         turn_notice_after=settings.turn_notice_after,
         tail=tail,
+        painter=TimedRenderPool(metrics),
     )
     resources.callback(application.publisher.close)
 
@@ -286,6 +332,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     # built for every update) is not needed (issue 16).
     dp = Dispatcher(disable_fsm=True)
     in_flight = InFlight()
+    dp.update.outer_middleware(UpdateMetrics(metrics))
     dp.update.outer_middleware(in_flight)
     dp.update.outer_middleware(KeepResponseModels())
     dp.include_routers(*get_routers())
@@ -301,16 +348,57 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     dp["group_settings"] = application.settings
     dp["turn_notices"] = application.notices
     dp["stats"] = StatsService(db)
-    app = App(bot, dp, out, application, in_flight)
+
+    # /metrics and /healthz (issue 18): on the webhook server, and on METRICS_LISTEN. The
+    # servers stop after `app.stop` (pushed later), but for the webhook's, which `serve`
+    # stops first: no update is taken once the bot is stopping.
+    health = Health(db)
+    resources.push_async_callback(health.close)
+    servers: list[WebServer] = []
+    webhook = None
+    if settings.webhook_url:
+        secret = await webhook_secret(settings.webhook_secret, db)
+        hook_app, handler = webhook_app(dp, bot, path=settings.webhook_path, secret=secret)
+        add_routes(hook_app, metrics, health)
+        webhook = Webhook(WebServer(hook_app, settings.webhook_address), handler, asyncio.Event())
+        servers.append(webhook.server)
+    if settings.metrics_address is not None:
+        metrics_app = web.Application()
+        add_routes(metrics_app, metrics, health)
+        servers.insert(0, WebServer(metrics_app, settings.metrics_address))
+    for server in servers:
+        resources.push_async_callback(server.stop)
+    app = App(bot, dp, out, application, in_flight, webhook)
     resources.push_async_callback(app.stop)
 
-    # Independent of each other: made at once rather than one round trip after another.
     # The command menus wait for `serve` (building them parses both catalogues).
-    _, resumed = await asyncio.gather(
-        bot.delete_webhook(drop_pending_updates=False, request_timeout=START_TIMEOUT),
-        application.resume(),
-    )
-    log.info("@%s is up: %d running games picked up", me.username, resumed)
+    if webhook is None:
+        # Independent of each other: made at once rather than one round trip after another.
+        # Polling needs no webhook set: one left by a run in webhook mode goes.
+        _, resumed = await asyncio.gather(
+            bot.delete_webhook(drop_pending_updates=False, request_timeout=START_TIMEOUT),
+            application.resume(),
+        )
+    else:
+        resumed = await application.resume()
+    if servers:
+        health.start()
+    for server in servers:
+        await server.start()
+    if webhook is not None:
+        on_signals(webhook.stopping)
+        # Listening first: Telegram posts the updates that waited as soon as it is told.
+        await bot.set_webhook(
+            settings.webhook_url or "",
+            secret_token=secret,
+            allowed_updates=dp.resolve_used_update_types(),
+            drop_pending_updates=False,
+            request_timeout=START_TIMEOUT,
+        )
+    way = f"webhook on {settings.webhook_address}" if webhook else "long polling"
+    log.info("@%s is up (%s): %d running games picked up", me.username, way, resumed)
+    if settings.metrics_address is not None:
+        log.info("/metrics and /healthz on %s", settings.metrics_address)
     return app
 
 
@@ -346,8 +434,11 @@ async def run(settings: Settings) -> None:
     log.info("stopped")
 
 
-def configure_logging(level: str) -> None:
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+def configure_logging(level: str, kind: str = "text") -> None:
+    """The root logger at `level`, each line in the `LOG_FORMAT` `kind` (`bot.logs`)."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(formatter(kind))
+    logging.basicConfig(level=level, handlers=[handler])
     for name in QUIET_LOGGERS:
         logger = logging.getLogger(name)
         logger.setLevel(max(logging.INFO, logging.getLevelName(level)))
@@ -375,7 +466,7 @@ def main() -> int:
     except ValidationError as exc:
         print(explain(exc), file=sys.stderr)
         return 2
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     try:
         profiled(settings.profile_to, lambda: asyncio.run(run(settings)))
     except StartFailed as failed:

@@ -31,6 +31,7 @@ from bot.outgoing import Outgoing
 from bot.people import People
 from bot.publisher import Publisher, TableRenderer
 from bot.reactor import Reactor
+from bot.render_pool import RenderPool
 from bot.table_pin import GroupTail
 from bot.thinker import DEFAULT_BUDGET, DEFAULT_WORKERS, Thinker
 from bot.timers import TurnTimers
@@ -71,6 +72,7 @@ class Application:
         hard_budget: float = DEFAULT_BUDGET,
         turn_notice_after: float = TURN_NOTICE_AFTER,
         tail: GroupTail | None = None,
+        painter: RenderPool | None = None,
     ) -> None:
         self.db = db
         self.thinker = Thinker(workers=thinker_workers, budget=hard_budget)
@@ -92,6 +94,7 @@ class Application:
             clocks=self.timers,
             table_interval=table_interval,
             tail=tail,  # what the group's newer messages are (the table's findability)
+            painter=painter,  # where pictures are drawn (`bot.metrics` times them)
         )
         self.votes = VoteBoard(db, out, self.settings)
         # «🔔 Ваш ход» (issue 15, item 7): follows the committed games as the timers do.

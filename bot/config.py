@@ -9,6 +9,7 @@ needs. Variables (all optional but the token):
 | `DATABASE_PATH` | `data/domino.sqlite3` | the SQLite file; its folder is created |
 | `TELEGRAM_API_BASE` | unset: real Telegram | another Bot API server (`http://127.0.0.1:8081`) |
 | `LOG_LEVEL` | `INFO` | `DEBUG`, `INFO`, `WARNING`, ... |
+| `LOG_FORMAT` | `text` | `json`: one JSON object a line, chat and game ids as fields (`bot.logs`) |
 | `COMPUTER_DELAY` | `1.5` | seconds a computer player waits before moving, so people can follow |
 | `PACING` | `true` | keep within Telegram's flood limits; `false` only for benchmarks |
 | `TABLE_INTERVAL` | `3.0` | at least this many seconds between two pictures of one table |
@@ -17,18 +18,52 @@ needs. Variables (all optional but the token):
 | `THINKER_WORKERS` | `2` | processes searching for the strong computers at once (`bot.thinker`) |
 | `HARD_BUDGET` | `0.25` | seconds a strong computer may think before a medium decision stands in |
 | `TURN_NOTICE_AFTER` | `4` | seconds a person's turn waits before their «🔔 Ваш ход» notice |
+| `WEBHOOK_URL` | unset: long polling | the public https URL Telegram posts updates to (`bot.web`) |
+| `WEBHOOK_LISTEN` | `127.0.0.1:8080` | host:port the webhook server listens on, behind the proxy |
+| `WEBHOOK_SECRET` | unset: made once | `X-Telegram-Bot-Api-Secret-Token`; a made one is stored |
+| `METRICS_LISTEN` | unset | host:port serving `/metrics`, `/healthz` (webhook server: too) |
 | `PROFILE_TO` | unset | developers: write a cProfile of the whole run to this file at the stop |
 
 A wrong value is told by `explain` in one line that names the variable and never
-repeats the value (pydantic's own text does: a mistyped token would be printed).
+repeats the value (pydantic's own text does: a mistyped token would be printed; a
+webhook's URL or secret is no one's business either).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Literal, NamedTuple
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# What Telegram takes as a webhook's secret token.
+SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
+# The only hosts a webhook may be reached at over plain http: this machine (the tests, the
+# local Telegram). Telegram itself posts to https only.
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+class Address(NamedTuple):
+    """Where a server listens: `WEBHOOK_LISTEN`, `METRICS_LISTEN`."""
+
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+def parse_address(text: str) -> Address:
+    """`host:port` (`[::1]:8080` for IPv6) as an `Address`; ValueError if it is not one."""
+    host, colon, port = text.strip().rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError("must be host:port, such as 127.0.0.1:8080")
+    return Address(host, int(port))
 
 
 class Settings(BaseSettings):
@@ -47,6 +82,11 @@ class Settings(BaseSettings):
     hard_budget: float = Field(default=0.25, gt=0, le=5)
     turn_notice_after: float = Field(default=4.0, ge=0, le=3600)
     profile_to: str | None = None
+    log_format: Literal["text", "json"] = "text"
+    webhook_url: str | None = None
+    webhook_listen: str = "127.0.0.1:8080"
+    webhook_secret: SecretStr | None = None
+    metrics_listen: str | None = None
 
     @field_validator("bot_token")
     @classmethod
@@ -63,6 +103,67 @@ class Settings(BaseSettings):
         if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             raise ValueError(f"{value!r} is not one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
         return level
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _format_name(cls, value: object) -> object:
+        return value.lower() if isinstance(value, str) else value
+
+    @field_validator("webhook_url", "metrics_listen", "webhook_secret", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        return None if value == "" else value
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            parts = urlsplit(value)
+            host = parts.hostname
+        except ValueError:
+            host = None
+        if host is None:
+            raise ValueError("must be a URL such as https://bot.example.org/telegram")
+        if parts.scheme != "https" and not (parts.scheme == "http" and host in LOOPBACK_HOSTS):
+            raise ValueError("must be an https:// URL (http:// only for 127.0.0.1 or localhost)")
+        return value
+
+    @field_validator("webhook_listen", "metrics_listen")
+    @classmethod
+    def _listen_address(cls, value: str | None) -> str | None:
+        return None if value is None else str(parse_address(value))
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not SECRET_SHAPE.fullmatch(value.get_secret_value()):
+            raise ValueError("must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @model_validator(mode="after")
+    def _two_servers_two_addresses(self) -> Settings:
+        if self.webhook_url and self.metrics_listen == self.webhook_listen:
+            raise ValueError(
+                "METRICS_LISTEN must differ from WEBHOOK_LISTEN (the webhook server serves "
+                "/metrics and /healthz itself)"
+            )
+        return self
+
+    @property
+    def webhook_address(self) -> Address:
+        return parse_address(self.webhook_listen)
+
+    @property
+    def metrics_address(self) -> Address | None:
+        return None if self.metrics_listen is None else parse_address(self.metrics_listen)
+
+    @property
+    def webhook_path(self) -> str:
+        """The path Telegram posts to, which the webhook server serves (the proxy in front
+        forwards it unchanged)."""
+        return urlsplit(self.webhook_url or "").path or "/"
 
 
 def explain(error: ValidationError) -> str:

@@ -234,6 +234,8 @@ class Outgoing:
         self.sent = 0  # calls that reached Telegram and succeeded, for logs and benchmarks
         self.merged = 0  # calls folded into a newer one with the same merge_key
         self.dropped = 0  # calls not sent because their chat's queue was full
+        self.flood_waits = 0  # Telegram's 429s honoured (each call waited, then tried again)
+        self.retries = 0  # calls tried again after a 5xx, a dropped connection or a timeout
 
     def call(
         self,
@@ -312,6 +314,15 @@ class Outgoing:
         """How many chats have an entry now (for tests and logs)."""
         return len(self._chats)
 
+    def waiting(self) -> dict[Lane, int]:
+        """The calls waiting now in every chat, per lane (for /metrics: O(chats), read at
+        a scrape, never on the way of a call)."""
+        waiting = dict.fromkeys(Lane, 0)
+        for queue in list(self._chats.values()):
+            for lane, jobs in zip(Lane, queue.lanes, strict=True):
+                waiting[lane] += len(jobs)
+        return waiting
+
     def _bound(self, lane: Lane) -> int:
         return self.limits.game_queue if lane is Lane.GAME else self.limits.reply_queue
 
@@ -385,11 +396,13 @@ class Outgoing:
             try:
                 result = await (call() if call is not None else self._call(method))
             except TelegramRetryAfter as exc:
+                self.flood_waits += 1
                 log.warning(
                     "chat %s: flood limit, %s waits %ss",
                     chat_id,
                     type(method).__name__,
                     exc.retry_after,
+                    extra={"chat_id": chat_id},
                 )
                 await self._sleep(exc.retry_after)
                 if queue is not None:
@@ -404,6 +417,7 @@ class Outgoing:
                 if failures > self.limits.retries:
                     raise
                 pause = self.limits.backoff * 2 ** (failures - 1)
+                self.retries += 1
                 log.warning(
                     "chat %s: %s failed (%s), retry %d in %.1fs",
                     chat_id,
@@ -411,6 +425,7 @@ class Outgoing:
                     exc,
                     failures,
                     pause,
+                    extra={"chat_id": chat_id},
                 )
                 await self._sleep(pause)
                 continue

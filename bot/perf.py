@@ -1,13 +1,13 @@
 """Counters of what the bot's work costs (issue 16): statements, transactions, hops to
-the database thread, pictures rendered and sent, Bot API calls, and the garbage
-collector's passes and pauses (`watch_gc`: "gc.<generation>", "gc.us");
-and the collector's settings for a long-running bot (`tune_gc`).
+the database thread and the time waited for them, pictures rendered and sent, Bot API
+calls, moves saved ("moves"), and the garbage collector's passes and pauses (`watch_gc`:
+"gc.<generation>", "gc.us"); and the collector's settings for a long-running bot (`tune_gc`).
 
 Each is a plain integer bumped where the work happens (`count`), cheap enough to stay
 on in production. `python -m bot` logs them all as one line on SIGUSR1 and when it
 stops (`log_counters`), so bench/e2e.py can take two snapshots around its window and
-print the cost per move; tests read `snapshot()` in-process. Nothing here names a
-chat, a person or a tile.
+print the cost per move; tests read `snapshot()` in-process; `bot.metrics` serves them
+at /metrics. Nothing here names a chat, a person or a tile.
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ def count(name: str, n: int = 1) -> None:
 
 def snapshot() -> dict[str, int]:
     """Every counter as it stands now, the database's (`storage.db.WORK`, which knows
-    nothing of this module) as "db.statements", "db.transactions", "db.hops"."""
+    nothing of this module) as "db.statements", "db.transactions", "db.hops", "db.hop_us"."""
     counts = dict(_counts)
     counts.update({f"db.{name}": value for name, value in db.WORK.items()})
+    counts.update({f"db.{name}": value for name, value in db.TIMING.items()})
     return counts
 
 

@@ -19,7 +19,7 @@ through and two writers never interleave:
   single statements (`execute`, `fetch_one`, `fetch_all`, one hop each) wait for such
   a block to end, never hold the lock themselves.
 
-`WORK` counts statements, transactions and hops (read by `bot.perf`).
+`WORK` counts statements, transactions and hops, `TIMING` their time (read by `bot.perf`).
 
 Migrations are numbered SQL files in `storage/migrations/` (`001_initial.sql`, ...).
 Each runs in its own transaction together with `PRAGMA user_version = N`, so the
@@ -82,6 +82,9 @@ PRIVATE_FOLDER = 0o700
 # What the database did since the start (issue 16): "statements" (BEGIN and COMMIT not
 # counted), "transactions" (committed or not), "hops" (functions run on its thread).
 WORK: Counter[str] = Counter()
+# And how long it took (issue 18: /metrics): "hop_us", the time the loop waited for
+# those hops in all, in µs.
+TIMING: Counter[str] = Counter()
 
 
 class DatabaseUnusable(RuntimeError):
@@ -246,7 +249,11 @@ async def _hop(conn: aiosqlite.Connection, work: Callable[..., T], *args: Any) -
     """`work(raw sqlite3 connection, *args)` run on the connection's thread: one hop
     (aiosqlite's own queue; its public methods make one hop per call as well)."""
     WORK["hops"] += 1
-    result: T = await conn._execute(lambda: work(conn._conn, *args))  # type: ignore[no-untyped-call]
+    began = time.perf_counter()
+    try:
+        result: T = await conn._execute(lambda: work(conn._conn, *args))  # type: ignore[no-untyped-call]
+    finally:
+        TIMING["hop_us"] += round((time.perf_counter() - began) * 1e6)
     return result
 
 

@@ -366,6 +366,19 @@ async def active_games(db: Reader) -> list[GameRecord]:
     return [g for g in games if g is not None]
 
 
+async def games_by_status(db: Reader) -> dict[str, int]:
+    """How many games are in a lobby and in play now, by status (for /metrics)."""
+    rows = await db.fetch_all(
+        "SELECT status, COUNT(*) AS n FROM games WHERE status IN (?, ?) GROUP BY status", ACTIVE
+    )
+    return {str(row["status"]): int(row["n"]) for row in rows}
+
+
+async def schema_answers(db: Reader) -> None:
+    """A trivial read of the database's file (its schema's first row), for /healthz."""
+    await db.fetch_one("SELECT name FROM sqlite_master LIMIT 1")
+
+
 async def games_ended_since(db: Reader, since: datetime) -> list[GameRecord]:
     """Games that ended at or after `since`: a restarted bot checks that their last
     messages (the final table, closed hands) went out before it stopped."""

@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot import perf
 from bot.effects import Effects
 from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
@@ -176,6 +177,8 @@ async def save_moves(
     the `deadline` of the turn it now stands at; owe the announcements of every round
     it finished and of the match's end."""
     move = before.move
+    ids = {"chat_id": game.chat_id, "game_id": game.id}  # fields of a JSON log (issue 18)
+    perf.count("moves", len(match.log) - move)
     # One line per batch of moves: numbers and seats, never a tile (issue 7).
     log.info(
         "chat %s game %s: moves %d to %d by seat %s (%s)",
@@ -185,6 +188,7 @@ async def save_moves(
         len(match.log),
         match.log[move].seat if len(match.log) > move else "-",
         f"user {actor}" if actor is not None else "computer",
+        extra=ids,
     )
     changed = dataclasses.replace(game, match=match)
     if match.over:
@@ -208,6 +212,7 @@ async def save_moves(
             result.outcome.kind.value,
             result.outcome.seat,
             "/".join(str(p) for p in result.points),
+            extra=ids,
         )
         effects += Effects(announcements=True)
     if match.over:
@@ -220,6 +225,7 @@ async def save_moves(
             game.chat_id,
             game.id,
             len(match.results),
+            extra=ids,
         )
     return saved, effects
 

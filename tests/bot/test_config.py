@@ -98,3 +98,63 @@ def test_the_env_file_stays_out_of_git_and_of_the_image() -> None:
         assert ignored.returncode == 0, f"{name} is not in .gitignore"
     patterns = (root / ".dockerignore").read_text().split()
     assert ".env" in patterns and ".env.*" in patterns
+
+
+def test_webhook_and_metrics_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOT_TOKEN", "1:x")
+    settings = Settings()
+    assert settings.webhook_url is None and settings.metrics_address is None
+    assert settings.webhook_address == ("127.0.0.1", 8080)
+    assert settings.log_format == "text"
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example.org/tg/hook")
+    monkeypatch.setenv("WEBHOOK_LISTEN", "0.0.0.0:8443")
+    monkeypatch.setenv("WEBHOOK_SECRET", "Abc_-09")
+    monkeypatch.setenv("METRICS_LISTEN", "[::1]:9100")
+    monkeypatch.setenv("LOG_FORMAT", "JSON")
+    settings = Settings()
+    assert settings.webhook_path == "/tg/hook"
+    assert settings.webhook_address == ("0.0.0.0", 8443)
+    assert settings.metrics_address == ("::1", 9100) and settings.metrics_listen == "[::1]:9100"
+    assert settings.webhook_secret is not None and "Abc" not in repr(settings)
+    assert settings.log_format == "json"
+    monkeypatch.setenv("WEBHOOK_URL", "http://localhost:8080")  # the tests' and demos' own
+    assert Settings().webhook_path == "/"
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "reason"),
+    [
+        ("WEBHOOK_URL", "http://bot.example.org/hook?k=s3cr3t", "must be an https:// URL"),
+        ("WEBHOOK_URL", "s3cr3t", "must be a URL such as"),
+        ("WEBHOOK_LISTEN", "s3cr3t", "must be host:port"),
+        ("WEBHOOK_LISTEN", "127.0.0.1:99999", "must be host:port"),
+        ("METRICS_LISTEN", ":9100", "must be host:port"),
+        ("WEBHOOK_SECRET", "s3cr3t with spaces", "must be 1 to 256 characters"),
+        ("WEBHOOK_SECRET", "s3cr3t" * 50, "must be 1 to 256 characters"),
+        ("LOG_FORMAT", "s3cr3t", "Input should be 'text' or 'json'"),
+    ],
+)
+def test_a_wrong_webhook_setting_is_one_line_without_its_value(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variable: str, value: str, reason: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOT_TOKEN", "1:x")
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    line = explain(refused.value)
+    assert line.startswith(f"configuration error: {variable}: {reason}")
+    assert "s3cr3t" not in line and "\n" not in line
+
+
+def test_metrics_and_the_webhook_cannot_share_an_address(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOT_TOKEN", "1:x")
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example.org/hook")
+    monkeypatch.setenv("METRICS_LISTEN", "127.0.0.1:8080")
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    assert "METRICS_LISTEN must differ from WEBHOOK_LISTEN" in explain(refused.value)

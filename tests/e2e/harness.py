@@ -3,7 +3,9 @@
 `BotProcess` starts `python -m bot` exactly as the README's run command does (only
 the environment differs: the fake's URL and token, a database in a temporary folder,
 no pause for computer players), and can stop it with SIGTERM or kill it with SIGKILL
-and start it again on the same database. Its log is kept and checked: an unhandled
+and start it again on the same database. With `WEBHOOK_URL` in its environment it is up
+once it has set its webhook (`webhook_env` makes one on a free port), else once it
+long-polls. Its log is kept and checked: an unhandled
 exception anywhere fails the test that caused it.
 
 `Person` plays from their private chat the way a person would: reads the hand
@@ -23,6 +25,7 @@ import contextlib
 import os
 import re
 import signal
+import socket
 import sqlite3
 import sys
 import time
@@ -50,6 +53,24 @@ START_SECONDS = 180.0  # from `python -m bot` to its first long poll, at most
 REPLY_SECONDS = 60.0  # for a reply the bot owes at once, on a loaded machine
 EXIT_SECONDS = 60.0  # from SIGTERM to the process's end, outside the SIGTERM test
 PRESS_SECONDS = 15.0  # for a press's answer: Telegram's (and the fake's) window for one
+JSON_PROBLEM = re.compile(r'"level": "(?:ERROR|CRITICAL)"')
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now, for a server of the bot's."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def webhook_env(path: str = "/telegram") -> dict[str, str]:
+    """The environment of a bot in webhook mode, on a free port of this machine (the fake
+    posts to http://127.0.0.1: Telegram itself takes https only)."""
+    port = free_port()
+    return {
+        "WEBHOOK_URL": f"http://127.0.0.1:{port}{path}",
+        "WEBHOOK_LISTEN": f"127.0.0.1:{port}",
+    }
 
 
 def _die_with_parent() -> None:
@@ -103,6 +124,8 @@ class BotProcess:
         log.write(f"--- start {self.starts + 1}\n".encode())
         log.flush()
         polls_before = self.fake.long_polls
+        hooks_before = len(self.fake.transcript.calls("setWebhook", ok=True))
+        by_webhook = bool(self.env.get("WEBHOOK_URL"))
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -122,6 +145,8 @@ class BotProcess:
             # a long poll begun since this process was started.
             if process.returncode is not None:
                 return True
+            if by_webhook:  # set once its server listens
+                return len(self.fake.transcript.calls("setWebhook", ok=True)) > hooks_before
             return self.fake.long_polls > polls_before and self.fake.long_polling
 
         # Generous: on a loaded machine importing aiogram alone has taken over half a minute.
@@ -162,11 +187,15 @@ class BotProcess:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
     def problems(self) -> list[str]:
-        """Log lines that show something went wrong inside the bot."""
+        """Log lines that show something went wrong inside the bot (`LOG_FORMAT=json`'s
+        lines too)."""
         return [
             line
             for line in self.log().splitlines()
-            if "Traceback" in line or " ERROR " in line or " CRITICAL " in line
+            if "Traceback" in line
+            or " ERROR " in line
+            or " CRITICAL " in line
+            or JSON_PROBLEM.search(line)
         ]
 
     def stored_match(self, game_id: int | None = None) -> Match:

@@ -18,6 +18,13 @@ from tests.fakegram import FakeTelegram
 async def test_two_people_and_two_computers_play_to_the_goat(
     fakegram: FakeTelegram, bot: BotProcess
 ) -> None:
+    await play_to_the_goat(fakegram, bot)
+
+
+async def play_to_the_goat(fakegram: FakeTelegram, bot: BotProcess) -> None:
+    """Алиса and Боб open a lobby, seat two computers and play the match out; its
+    messages are checked against the stored match (also run with the bot on a webhook:
+    tests/e2e/test_webhook_e2e.py)."""
     alice = fakegram.add_user("Алиса", username="alice")
     bob = fakegram.add_user("Боб", username="bob")
     group = fakegram.add_group("Домино во дворе", members=[alice, bob], admins=[alice])
