@@ -22,7 +22,8 @@ Everything the bot sends goes through `Outgoing.call(chat_id, method)`:
   holds only the chats written to in the last few seconds (see `Outgoing._sweep`);
 - 429 `retry_after` makes only that chat wait; other chats go on;
 - "message is not modified" is success (the message already shows what we want);
-- 5xx answers and dropped connections are retried a few times with backoff;
+- 5xx answers and dropped connections are retried a few times with backoff (an answer
+  to a press: as often as Telegram's window for it allows, `Outgoing.direct`);
   everything else (403, 400) reaches the caller as the aiogram exception.
 
 `QueueMiddleware` puts the queue under aiogram's session, so a handler's plain
@@ -54,7 +55,7 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import GetUpdates, SendMessage, TelegramMethod
+from aiogram.methods import AnswerCallbackQuery, GetUpdates, SendMessage, TelegramMethod
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +89,13 @@ SWEEP_FLOOR = 64
 
 # Set inside the queue's own workers: their calls go straight to Telegram.
 _IN_QUEUE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_outgoing_queue", default=False)
+
+
+# Telegram answers a press's answerCallbackQuery only this long after the press (about
+# 15 s; the margin is for the update's way to the bot), and a failed answer is tried
+# again at pauses of at most `ANSWER_PAUSE` until then (`Outgoing.direct`).
+ANSWER_WINDOW = 14.0
+ANSWER_PAUSE = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,8 +388,17 @@ class Outgoing:
     async def direct(self, method: TelegramMethod[T], call: Callable[[], Awaitable[T]]) -> T:
         """`call()` (which sends `method`) now, outside every chat's queue: answers to
         presses, reads, the calls at start. Only the retries apply (429, 5xx, dropped
-        connections); a press unanswered because one call failed would spin for seconds."""
-        result: T = await self._send(None, None, method, call)
+        connections); a press unanswered because one call failed would spin for seconds.
+
+        An answer to a press is good only within Telegram's window for it
+        (`ANSWER_WINDOW`): it is tried again as often as that window allows, at short
+        pauses (`ANSWER_PAUSE` at most), instead of `Limits.retries` times at pauses
+        that double past the window; a wait that would end after the window is not
+        begun (the person's spinner has stopped by then anyway)."""
+        deadline = (
+            self._clock() + ANSWER_WINDOW if isinstance(method, AnswerCallbackQuery) else None
+        )
+        result: T = await self._send(None, None, method, call, deadline=deadline)
         return result
 
     async def _send(
@@ -390,12 +407,16 @@ class Outgoing:
         queue: _ChatQueue | None,
         method: TelegramMethod[Any],
         call: Callable[[], Awaitable[Any]] | None = None,
+        *,
+        deadline: float | None = None,
     ) -> Any:
         failures = 0
         while True:
             try:
                 result = await (call() if call is not None else self._call(method))
             except TelegramRetryAfter as exc:
+                if deadline is not None and self._clock() + exc.retry_after > deadline:
+                    raise
                 self.flood_waits += 1
                 log.warning(
                     "chat %s: flood limit, %s waits %ss",
@@ -414,9 +435,13 @@ class Outgoing:
                 raise
             except (TelegramServerError, TelegramNetworkError, TimeoutError) as exc:
                 failures += 1
-                if failures > self.limits.retries:
-                    raise
                 pause = self.limits.backoff * 2 ** (failures - 1)
+                if deadline is not None:
+                    pause = min(pause, ANSWER_PAUSE)
+                    if self._clock() + pause > deadline:
+                        raise
+                elif failures > self.limits.retries:
+                    raise
                 self.retries += 1
                 log.warning(
                     "chat %s: %s failed (%s), retry %d in %.1fs",

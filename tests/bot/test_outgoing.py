@@ -17,10 +17,10 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
+from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.outgoing import SWEEP_FLOOR, Lane, Limits, Outgoing, Pace, QueueFull
+from bot.outgoing import ANSWER_WINDOW, SWEEP_FLOOR, Lane, Limits, Outgoing, Pace, QueueFull
 
 GROUP = -100
 PRIVATE = 7
@@ -148,6 +148,34 @@ async def test_server_errors_are_retried_with_backoff_then_given_up() -> None:
     api.errors.extend([TelegramServerError(method, "Internal Server Error")] * 3)
     with pytest.raises(TelegramServerError):
         await out.call(PRIVATE, method)
+
+
+async def test_an_answer_to_a_press_is_tried_again_as_long_as_its_window_lasts() -> None:
+    """A press's answer is worth sending for ANSWER_WINDOW seconds: it is tried again at
+    pauses of at most ANSWER_PAUSE (more often than `Limits.retries` allows other calls),
+    and no try or 429 wait is begun that would end after the window."""
+    out, api, time = make(Limits(private=None, group=None, overall=None, retries=2, backoff=0.5))
+    answer = AnswerCallbackQuery(callback_query_id="1")
+    api.errors.extend([TelegramServerError(answer, "Bad Gateway")] * 8)
+    assert await out.direct(answer, lambda: api(answer)) == "ok:None"
+    assert time.sleeps == [0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    assert len(api.calls) == 9
+
+    time.sleeps.clear()
+    started = time.now
+    api.errors.extend([TelegramServerError(answer, "Bad Gateway")] * 100)
+    with pytest.raises(TelegramServerError):
+        await out.direct(answer, lambda: api(answer))
+    assert time.now - started <= ANSWER_WINDOW and time.now - started > ANSWER_WINDOW - 1
+    api.errors.clear()
+
+    api.errors.append(TelegramRetryAfter(answer, "Too Many Requests: retry after 20", 20))
+    with pytest.raises(TelegramRetryAfter):
+        await out.direct(answer, lambda: api(answer))  # 20 s: past the window, not waited
+    api.errors.append(TelegramRetryAfter(answer, "Too Many Requests: retry after 3", 3))
+    time.sleeps.clear()
+    assert await out.direct(answer, lambda: api(answer)) == "ok:None"
+    assert time.sleeps == [3]
 
 
 async def test_forbidden_reaches_the_caller_and_the_queue_goes_on() -> None:
