@@ -3,6 +3,7 @@
     .venv/bin/python bench/e2e.py --games 50 [--seconds 30] [--people 4|2|1]
         [--computers easy|medium|hard] [--quick] [--keep]
         [--table-interval S] [--think S] [--profile PATH] [--against REV] [--repeat N]
+        [--updates polling|webhook|both]
 
 The bot runs as its own process (``python -m bot``, a temporary DATABASE_PATH,
 COMPUTER_DELAY=0, PACING=false, TABLE_INTERVAL=0.2 unless ``--table-interval`` says
@@ -83,6 +84,11 @@ and this script prints the top 25 functions by cumulative and by own time. cProf
 the bot (CPU per move up by a third or more), so the other figures of a profiled run are
 not comparable with an unprofiled one. With more than one run, each run's file is PATH
 with ``.<tree>.<n>`` added before its suffix.
+
+``--updates webhook`` runs the bot in webhook mode (issue 18: the fake posts each update to
+the bot's own server, `WEBHOOK_URL` on a free port of this machine, instead of answering
+its long polls); ``--updates both`` runs this tree both ways in turns, ``--repeat`` times
+each (default 3), and prints them side by side with webhook/polling ratios.
 
 ``--against REV`` compares this working tree (HEAD and whatever is not committed yet,
 "changed") with the commit REV ("unchanged", e.g. b44f10b, the bot before issue 16): REV is
@@ -506,9 +512,10 @@ class Measured:
 class Tree:
     """A checkout of the bot to run: `path` is the folder ``python -m bot`` starts in."""
 
-    key: str  # "changed" or "unchanged": in file names
+    key: str  # "changed" or "unchanged" ("polling", "webhook"): in file names
     label: str  # as printed
     path: Path
+    webhook: bool = False  # the bot takes its updates by webhook (issue 18), not polling
 
     @property
     def counts_work(self) -> bool:
@@ -584,6 +591,8 @@ async def run(
     env = {"PACING": "false", "COMPUTER_DELAY": "0", "TABLE_INTERVAL": str(args.table_interval)}
     if profile is not None:
         env["PROFILE_TO"] = str(profile)
+    if tree.webhook:
+        env.update(harness.webhook_env())
     bot = TreeBot(fake, workdir, tree.path, **env)
     lines = CounterLines(bot.log_path)
     window = Window()
@@ -912,7 +921,7 @@ def table(runs: Sequence[Run], trees: Sequence[Tree]) -> None:
     header = f"{'':{width}}  " + "  ".join(f"{tree.key:>{column}}" for tree in trees)
     compared = len(trees) == 2
     if compared:
-        header += "  changed/unchanged"
+        header += f"  {trees[1].key}/{trees[0].key}"
     repeats = len(runs) // len(trees)
     print(f"\nmedian of {repeats} run{'s' * (repeats > 1)} per tree", end="")
     print(" (the ratio: geometric mean over the paired runs)" if compared else "")
@@ -1042,6 +1051,13 @@ def main() -> None:
         help="mean seconds a person takes over a new hand before pressing (exponential; "
         "default 0: press at once, the bot saturated)",
     )
+    parser.add_argument(
+        "--updates",
+        choices=("polling", "webhook", "both"),
+        default="polling",
+        help="how the bot takes its updates (issue 18): long polling (default), a webhook "
+        "the fake posts to, or both in turns on this tree, side by side",
+    )
     parser.add_argument("--quick", action="store_true", help="a tiny run: 2 games, 5 seconds")
     parser.add_argument("--keep", action="store_true", help="keep the bot's database and log")
     parser.add_argument(
@@ -1066,15 +1082,24 @@ def main() -> None:
         args.people = 1 if args.computers else 4
     if args.quick:
         args.games, args.seconds = 2, 5.0
+    if args.updates == "both" and args.against:
+        parser.error("--updates both compares the two ways on this tree: no --against")
     if args.repeat is None:
-        args.repeat = 3 if args.against else 1
+        args.repeat = 3 if args.against or args.updates == "both" else 1
     workdir = Path(tempfile.mkdtemp(prefix="bench-e2e-"))
     try:
         with contextlib.ExitStack() as stack:
-            trees = [Tree("changed", f"changed ({this_tree()})", ROOT)]
-            if args.against:
+            webhook = args.updates == "webhook"
+            trees = [Tree("changed", f"changed ({this_tree()})", ROOT, webhook)]
+            if args.updates == "both":
+                trees = [
+                    Tree("polling", f"long polling ({this_tree()})", ROOT),
+                    Tree("webhook", f"webhook ({this_tree()})", ROOT, webhook=True),
+                ]
+            elif args.against:
                 unchanged = stack.enter_context(worktree(args.against))
-                trees.insert(0, Tree("unchanged", f"unchanged ({args.against})", unchanged))
+                label = f"unchanged ({args.against})"
+                trees.insert(0, Tree("unchanged", label, unchanged, webhook))
             runs = measure(args, workdir, trees)
         if len(runs) > 1:
             table(runs, trees)
