@@ -7,12 +7,30 @@ const state = {
   people: [],
   groups: [],
   me: null, // the person who acts in the groups
-  pendingStart: new Map(), // person id -> payload of a t.me/<bot>?start= link they opened
+  // person id -> payload of a t.me/<bot>?start= link they opened; kept in sessionStorage so
+  // a reload of the page does not turn «START (from the link)» into a plain /start.
+  pendingStart: loadPendingStart(),
 };
 const panes = new Map(); // chat id -> { el, list, kind }
 const shown = new Map(); // "chat:id" -> the message's JSON, as last drawn
 
 const $ = (selector, root = document) => root.querySelector(selector);
+
+function loadPendingStart() {
+  try {
+    return new Map(JSON.parse(sessionStorage.getItem("pendingStart") || "[]"));
+  } catch {
+    return new Map();
+  }
+}
+
+function savePendingStart() {
+  try {
+    sessionStorage.setItem("pendingStart", JSON.stringify([...state.pendingStart]));
+  } catch {
+    // storage unavailable (private mode): the link is remembered until a reload only
+  }
+}
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -107,6 +125,7 @@ function pane(chatId, kind) {
     $(".start", node).addEventListener("click", () => {
       const payload = state.pendingStart.get(chatId);
       state.pendingStart.delete(chatId);
+      savePendingStart();
       send(chatId, chatId, payload ? `/start ${payload}` : "/start");
       drawPersonPane(person(chatId));
     });
@@ -208,7 +227,9 @@ function upsert(message, { quiet = false } = {}) {
     item.classList.remove("flash");
     void item.offsetWidth; // restart the animation on an edit
     item.classList.add("flash");
-    if (fresh && atBottom) list.scrollTop = list.scrollHeight;
+    // A new message, or an edit that made one taller (a hand, a table's caption), keeps a
+    // chat that was scrolled to its end at its end, as a client does.
+    if (atBottom) list.scrollTop = list.scrollHeight;
   }
 }
 
@@ -339,7 +360,7 @@ async function press(message, row, column, button) {
   if (!answer) return;
   if (answer.url) openLink(answer.url, actor);
   if (answer.text) {
-    if (answer.show_alert) showAlert(answer.text);
+    if (answer.show_alert) showAlert(answer.text, person(actor)?.name);
     else toast(answer.text, { who: person(actor)?.name });
   }
 }
@@ -374,7 +395,10 @@ function openLink(href, actor) {
   }
   const p = person(actor);
   if (!p) return;
-  if (params.has("start")) state.pendingStart.set(actor, params.get("start"));
+  if (params.has("start")) {
+    state.pendingStart.set(actor, params.get("start"));
+    savePendingStart();
+  }
   drawPersonPane(p);
   panes.get(actor).el.scrollIntoView({ behavior: "smooth", block: "nearest" });
   toast(`${p.name}: the chat with @${state.bot.username} is open, press START`);
@@ -386,8 +410,9 @@ function toast(text, { error = false, who = null } = {}) {
   setTimeout(() => node.remove(), error ? 6000 : 3500);
 }
 
-function showAlert(text) {
+function showAlert(text, who = null) {
   const dialog = $("#alert");
+  $("#alert-who").textContent = who ? `to ${who}` : "";
   $("#alert-text").textContent = text;
   if (!dialog.open) dialog.showModal();
 }
