@@ -1,14 +1,19 @@
-"""What happens to chats: the bot removed from a group, a group upgraded to a supergroup."""
+"""What happens to chats: the bot removed from a group, a person leaving a group (or
+removed from it), a group upgraded to a supergroup."""
 
 from __future__ import annotations
+
+import dataclasses
 
 from aiogram import F, Router
 from aiogram.filters import IS_NOT_MEMBER, ChatMemberUpdatedFilter
 from aiogram.types import ChatMemberUpdated, Message
 
 from bot.effects import EffectDispatcher
-from bot.usecases import Chats
+from bot.people import People
+from bot.usecases import Chats, Endings
 from handlers.filters import OnLoop, in_group
+from handlers.people import person_of
 
 router = Router(name="chat_events")
 
@@ -23,3 +28,19 @@ async def on_migrated(
     message: Message, new_chat_id: int, chats: Chats, dispatch: EffectDispatcher
 ) -> None:
     await dispatch(chats.chat_migrated(message.chat.id, new_chat_id))
+
+
+@router.message(OnLoop(F.left_chat_member), in_group)
+async def on_member_left(
+    message: Message, endings: Endings, people: People, dispatch: EffectDispatcher
+) -> None:
+    """A person left the group, or was removed from it: as their /leave there (out of
+    the lobby, or a computer plays their seat out and the group is told), since the
+    group's game is no place for someone who is not in the group. Nobody is answered:
+    the lobby or the group's notice shows it, and their hand says so."""
+    user = message.left_chat_member
+    if user is None or user.is_bot:
+        return  # the bot itself: `on_removed`
+    lang = await people.language_of(user.id)  # Telegram names no language for them here
+    person = dataclasses.replace(person_of(user), language_code=lang.value)
+    await dispatch(endings.leave(message.chat.id, person))

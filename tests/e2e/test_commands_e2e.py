@@ -3,7 +3,14 @@ per person and per group, and a fresh game after the end."""
 
 from __future__ import annotations
 
-from tests.e2e.harness import BotProcess, button_data, open_game, play_until, settle
+from tests.e2e.harness import (
+    PRESS_SECONDS,
+    BotProcess,
+    button_data,
+    open_game,
+    play_until,
+    settle,
+)
 from tests.fakegram import FakeTelegram
 
 
@@ -143,3 +150,34 @@ async def test_leave_hands_the_seat_to_a_computer_and_hand_resends(
     # Archived: a new game can start in the same group.
     await bob.command(game.group, "domino")
     await game.group.wait_for_message(lambda m: "Игроки" in m.content and m is not game.lobby)
+
+
+async def test_leaving_the_group_leaves_its_lobby_and_its_match(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    """A person who leaves the group (or is removed) leaves its game as by /leave: out of
+    the lobby before the start, their seat to a computer in a match, the group told."""
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    vera = fakegram.add_user("Вера", username="vera")
+    game = await open_game(fakegram, [alice, bob, vera], computers=1, start=False)
+    lobby = game.lobby
+    assert "Вера" in lobby.content and "(4/4)" in lobby.content
+    await vera.leave(game.group)
+    await game.group.wait_for_message(
+        lambda m: m is lobby and "(3/4)" in m.content and "Вера" not in m.content
+    )
+    answer = await alice.press(lobby, data=button_data(lobby, "компьютер"), timeout=PRESS_SECONDS)
+    assert answer.answered and not answer.show_alert, answer
+    await game.group.wait_for_message(lambda m: m is lobby and "(4/4)" in m.content)
+    answer = await alice.press(lobby, data=button_data(lobby, "Начать"), timeout=PRESS_SECONDS)
+    assert answer.answered and not answer.show_alert, answer
+    await bob.private_chat.wait_for_message(lambda m: "Козёл в «" in m.content and m.buttons)
+    assert not any("Козёл в «" in m.content for m in vera.private_chat.bot_messages)
+
+    await bob.leave(game.group)
+    await game.group.wait_for_message(lambda m: "Боб покидает игру" in m.content)
+    await bob.private_chat.wait_for_message(lambda m: "Вы покинули эту игру" in m.content)
+    assert game.people[1].hand() is None
+    seats = bot.stored("SELECT seat, user_id, has_left FROM seats WHERE game_id = 1 ORDER BY seat")
+    assert [(s, left) for s, _, left in seats] == [(0, 0), (1, 1), (2, 0), (3, 0)]
