@@ -497,6 +497,11 @@ class Publisher:
         # mode never sees.
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.announcer.idle(), ANNOUNCED_WAIT)
+        latest = self._games.get(game.id) or game
+        if latest.status is not GameStatus.PLAYING:
+            # The match ended meanwhile (its announcement just went out): a table sent anew
+            # now would come below the match's last word and its «🔁 Ещё партию».
+            return False
         return self.tail.sunk(game.chat_id, table.message_id)
 
     async def _send_table(

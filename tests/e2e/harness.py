@@ -467,7 +467,9 @@ TILE_FORMS = ("{a}-{b}", "{a}|{b}", "[{a}|{b}]")
 ROUND_MARK = re.compile(r"(?:раунд|round) (\d+)")
 
 
-def assert_hands_private(fake: FakeTelegram, match: Match, owners: dict[int, int]) -> int:
+def assert_hands_private(
+    fake: FakeTelegram, match: Match, owners: dict[int, int], *, since: int = 0
+) -> int:
     """No tile of a hand ever appears outside its owner's private chat.
 
     `owners` maps seats to the user ids of the people in them (computers have no
@@ -478,8 +480,9 @@ def assert_hands_private(fake: FakeTelegram, match: Match, owners: dict[int, int
     Втемную's tiles turned up that fitted nowhere, which everyone saw, in a text that
     names their round (the caption). In Втемную a tile that lay face down in its
     owner's stack and was never turned up for them is secret from its owner too: their
-    own chat must not name it either (`unseen_hands`). Returns the number of exposures
-    checked.
+    own chat must not name it either (`unseen_hands`). `since`: the exposures before it
+    (`len(fake.exposures)` when `match` began) belong to an earlier match of the same
+    people, checked against that one. Returns the number of exposures checked.
     """
     rounds = dealt_hands(match)
     unseen, flipped = unseen_hands(match)
@@ -488,7 +491,7 @@ def assert_hands_private(fake: FakeTelegram, match: Match, owners: dict[int, int
     # "l1:1:j" is full of colons and never carries a tile written that way.
     privacy = HandPrivacy(fake, forms=TILE_FORMS)
     checked = 0
-    for exposure in fake.exposures:
+    for exposure in fake.exposures[since:]:
         mark = ROUND_MARK.search(exposure.text)
         indices = (
             [int(mark.group(1)) - 1]

@@ -84,7 +84,10 @@ async def test_a_whole_match_of_classic_from_domino_classic_to_its_winner(
     assert match.over and match.winners and not match.losers
     assert not any("Козёл —" in m.content for m in group.bot_messages)  # a winner, no козёл
     # The announcement (the table's caption says «Победа —» too once the match is over).
-    end = next(m.content for m in group.bot_messages if m.photo is None and "Победа —" in m.content)
+    announced = await group.wait_for_message(
+        lambda m: m.photo is None and "Победа —" in m.content, timeout=WAIT
+    )
+    end = announced.content
     names = ["Алиса", "Боб", "🤖 Компьютер 1", "🤖 Компьютер 2"]
     winner_line = end.splitlines()[0]
     for side in match.winners:
@@ -346,9 +349,12 @@ def final_announcement(group: FakeChat, match: Match, names: list[str]) -> str:
     lines = [
         f"{side}: {account.recorded}" for side, account in zip(sides, match.scores, strict=True)
     ]
-    found = [m.content for m in group.bot_messages if all(line in m.content for line in lines)]
+    texts = [m for m in group.bot_messages if m.photo is None]
+    found = [m for m in texts if all(line in m.content for line in lines)]
     assert found, f"no announcement with the final scores {lines}"
-    text = found[-1].splitlines()
+    # The match's last word is the group's last message: no table sent anew below it.
+    assert group.bot_messages[-1] is found[-1], group.bot_messages[-3:]
+    text = found[-1].content.splitlines()
     if match.won_by_last_tile():
         assert "Голый козёл" in text[0], text[0]
         text = text[1:]
@@ -357,7 +363,7 @@ def final_announcement(group: FakeChat, match: Match, names: list[str]) -> str:
     assert named
     for side in named:
         assert sides[side] in first, (first, sides[side])
-    return found[-1]
+    return found[-1].content
 
 
 async def test_a_whole_match_of_sea_kozel_with_two_doubles_laid_at_once(
