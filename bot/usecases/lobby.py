@@ -18,7 +18,7 @@ from bot.callbacks import (
     join_payload,
     parse_start,
 )
-from bot.effects import Done, Effects
+from bot.effects import ClosedHand, Done, Effects
 from bot.i18n import t
 from bot.people import Person
 from bot.presenter import short_name
@@ -314,12 +314,14 @@ class Lobby(UseCases):
         await self.people.remember(person, can_message=True)
         if parsed.kind is StartKind.STALE_JOIN:
             return Done(t("start.link_stale", person.lang))
-        # Without a payload: the person can be written to; their hand is shown again.
+        # Without a payload: the person can be written to; their hand comes anew at the
+        # bottom of the chat, as by /hand (the one above, if any, says it moved).
         game = await repo.active_game_of_user(self.db, person.id)
-        if game is not None and game.status is GameStatus.PLAYING:
-            seat = game.seat_of(person.id)
-            hands = ((game.id, seat.seat),) if seat is not None else ()
-            return Done(t("start.back_in_game", person.lang), Effects(hands=hands))
+        seat = game.seat_of(person.id) if game is not None else None
+        if game is not None and game.status is GameStatus.PLAYING and seat is not None:
+            moved = ClosedHand(game, seat.seat, person.id, t("hand.moved", person.lang))
+            shown = Effects(closed_hands=(moved,), hands=((game.id, seat.seat),))
+            return Done(t("start.back_in_game", person.lang), shown)
         return Done(t("start.welcome", person.lang))
 
     async def _join_by_link(self, person: Person, token: str, is_member: MemberCheck) -> Done[str]:

@@ -127,15 +127,19 @@ async def test_leave_hands_the_seat_to_a_computer_and_hand_resends(
     await alice.command(game.group, "hand")  # seated: pointed to the private chat
     pointer = await game.group.wait_for_message(lambda m: "личном чате" in m.content)
     assert pointer.buttons[0].url == "https://t.me/domino_test_bot?start=hand"
-    await alice.start("hand")  # the group's pointer link: back in the game
+    await alice.start("hand")  # the group's pointer link: back in the game, hand anew
     await alice.private_chat.wait_for_message(lambda m: "С возвращением" in m.content)
-    await alice.command(None, "hand")
-    again = await alice.private_chat.wait_for_message(
-        lambda m: "Козёл в «" in m.content, after=first
-    )
-    assert again.buttons
     await alice.private_chat.wait_for_message(lambda m: m is first and "ниже" in m.content)
     assert not first.buttons
+    anew = await alice.private_chat.wait_for_message(
+        lambda m: "Козёл в «" in m.content and m.buttons, after=first
+    )
+    await alice.command(None, "hand")  # and again
+    again = await alice.private_chat.wait_for_message(
+        lambda m: "Козёл в «" in m.content and m.buttons, after=anew
+    )
+    await alice.private_chat.wait_for_message(lambda m: m is anew and "ниже" in m.content)
+    assert again.buttons and not anew.buttons
 
     await bob.command(game.group, "leave")
     await game.group.wait_for_message(lambda m: "Боб <&> покидает игру" in m.content)
