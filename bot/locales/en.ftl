@@ -142,6 +142,8 @@ btn-table = 🖼 The table in the group
 btn-rematch = 🔁 Play again
 hand-title = 🁢 <b>{ $variant }</b> in “{ $chat }” · round { $n }
 hand-your_turn = <b>Your turn!</b>
+# At a table of two: the one opponent named.
+hand-waiting_for = { $name } is moving; the table is in the group.
 hand-waiting = The others are moving; the table is in the group. Press a tile to see whose turn it is.
 # In the Dark: the same while the player's tiles lie face down (the one button is the stack).
 hand-waiting_face_down = The others are moving; the table is in the group. Press your stack to see whose turn it is.

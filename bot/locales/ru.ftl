@@ -148,6 +148,8 @@ btn-table = 🖼 Стол в группе
 btn-rematch = 🔁 Ещё партию
 hand-title = 🁢 <b>{ $variant }</b> в «{ $chat }» · раунд { $n }
 hand-your_turn = <b>Ваш ход!</b>
+# At a table of two: the one opponent named.
+hand-waiting_for = Ходит { $name }, стол — в группе.
 hand-waiting = Ходят соперники, стол — в группе. Нажмите на кость, чтобы узнать, чей ход.
 # Втемную: the same while the player's tiles lie face down (the one button is the stack).
 hand-waiting_face_down = Ходят соперники, стол — в группе. Нажмите на стопку, чтобы узнать, чей ход.

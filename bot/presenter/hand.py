@@ -102,6 +102,10 @@ def hand_text(
         if rnd.turn is not None and rnd.turn in partners:
             name = html.escape(short_name(names[rnd.turn]))
             lines.append(t("hand.partner_turn", lang, name=name))
+        elif len(rnd.hand_counts) == 2 and rnd.turn is not None and rnd.turn != rnd.seat:
+            # One opponent: named (the text still changes only when the turn does).
+            name = html.escape(short_name(names[rnd.turn]))
+            lines.append(t("hand.waiting_for", lang, name=name))
         else:
             # Втемную face down: the one button is the stack, «🁢 × 5».
             lines.append(t("hand.waiting_face_down" if face_down(view) else "hand.waiting", lang))

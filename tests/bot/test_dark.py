@@ -135,15 +135,22 @@ def test_a_face_down_hand_off_turn_shows_the_stack_and_whose_turn_it_is() -> Non
     view = match.view(1)
     text = hand_text(view, NAMES, "Двор", Lang.RU)
     assert not TILE.search(text), text
-    assert "Нажмите на стопку, чтобы узнать, чей ход." in text and "на кость" not in text
+    # Two at the table: the one opponent is named; at three or four the stack tells.
+    assert "Ходит Алиса, стол — в группе." in text and "на кость" not in text
     assert "рубашкой вверх: 7 костей" in text
     info = MoveCb(game=7, move=0, kind=MoveKind.INFO)
     assert buttons(view) == [[("🁢 × 7", info)]]
     away = away_keyboard(view, 7, Lang.RU)
     assert [b.text for b in away.inline_keyboard[0]] == ["🁢 × 7"]
-    assert "Нажмите на стопку" in hand_text(view, NAMES, "Двор", Lang.RU, away=True)
+    assert "Ходит Алиса" in hand_text(view, NAMES, "Двор", Lang.RU, away=True)
     english = hand_text(view, NAMES, "Yard", Lang.EN)
     assert "🁢 Your tiles lie face down: 7 tiles. Nobody sees them, not even you" in english
+    assert "Алиса is moving; the table is in the group." in english
+    three = Match.new(DARK, 3, seed=1)
+    waiting = next(seat for seat in range(3) if seat != three.turn)
+    text = hand_text(three.view(waiting), (*NAMES, "Вера"), "Двор", Lang.RU)
+    assert "Ходят соперники, стол — в группе. Нажмите на стопку, чтобы узнать, чей ход." in text
+    english = hand_text(three.view(waiting), (*NAMES, "Vera"), "Yard", Lang.EN)
     assert "Press your stack to see whose turn it is." in english
 
 

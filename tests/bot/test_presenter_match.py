@@ -267,7 +267,7 @@ def test_a_hand_off_its_turn_waits_and_its_tiles_only_tell_whose_turn_it_is() ->
     view = match_view(turn=1, hand=HAND)
     assert presenter.hand_text(view, NAMES, "Дворик", Lang.RU) == (
         "🁢 <b>Козёл</b> в «Дворик» · раунд 2\n"
-        "Ходят соперники, стол — в группе. Нажмите на кость, чтобы узнать, чей ход.\n"
+        "Ходит Олег &lt;3, стол — в группе.\n"  # the one opponent named
         "Счёт: Маша 0 · Олег &lt;3 0"
     )
     assert buttons(presenter.hand_keyboard(view, 7, 4, Lang.RU)) == [
