@@ -23,6 +23,7 @@ from domino.variants import find_variant
 from handlers.buttons import reply, shows_button
 from handlers.filters import in_group, in_private, not_a_bot
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of, is_member
+from storage.records import GameRecord, GameStatus
 
 router = Router(name="commands")
 log = logging.getLogger(__name__)
@@ -125,9 +126,19 @@ async def on_cancel(
     except Refusal as refusal:
         await message.reply(refusal.text(lang))
         return
-    await message.reply(
-        t("cancel.confirm", lang), reply_markup=cancel_confirm_keyboard(game.id, lang)
-    )
+    keyboard = cancel_confirm_keyboard(game.id, lang)
+    await message.reply(cancel_question(game, lang), reply_markup=keyboard)
+
+
+def cancel_question(game: GameRecord, lang: Lang) -> str:
+    """/cancel's question as the game stands: a lobby has no points to lose; a match
+    somebody abandoned counts all the same (K-11), and the question says so."""
+    if game.status is GameStatus.LOBBY:
+        return t("cancel.confirm_lobby", lang)
+    if game.abandonment is not None:
+        name = game.seats[game.abandonment.seat].name  # a plain text: no escaping
+        return t("cancel.confirm_counted", lang, name=name)
+    return t("cancel.confirm", lang)
 
 
 @router.message(Command("cancel"), in_private)

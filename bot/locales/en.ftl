@@ -304,6 +304,8 @@ hand-you_left = You left this game. A computer player took your seat.
 hand-no_game = You are not in a game. Start one in a group: /domino
 cancel-nothing = There is no game to cancel here.
 cancel-confirm = Cancel the current game? Its scores will not be kept.
+cancel-confirm_lobby = Cancel the current game? The gathering of players closes.
+cancel-confirm_counted = Cancel the current game? It counts all the same, as lost on time: the first to leave the match was { $name }.
 cancel-kept = Playing on.
 notice-left = 🚪 { $name } left the game; a computer player took the seat.
 notice-unreachable = ⚠️ { $name }: I cannot write to you privately. Open a chat with @{ $bot } and press Start (or unblock the bot) to get your tiles.
@@ -693,6 +695,10 @@ notice-surrendered =
 notice-left_scoring =
     🚪 { $name } left the game; a computer player took the seat and plays the match out.
     For the rating the match counts as lost on time. { $loser } The score when leaving: { $points }; the others gain rating by how far they were ahead of that score.
+notice-cancelled_counted =
+    ✖️ The game is cancelled, but for the rating it counts as lost on time: the first to leave the match was { $name }. { $loser }
+    Score when leaving · rating gained:
+    { $lines }
 notice-scored_as_timeout =
     📊 For the rating the match counts as lost on time: a computer played the seat out. { $loser }
     Score when leaving · rating gained:

@@ -131,6 +131,13 @@ class Endings(UseCases):
                     raise Refusal("alert.finished")
                 saved = await repo.save_game(tx, game.ended(GameStatus.CANCELLED, utcnow()))
                 effects = await end_game(tx, saved)
+                first = saved.abandonment
+                if first is not None and saved.match is not None:
+                    # Cancelled, it still counts (K-11, from the first abandonment): said.
+                    name = saved.seats[first.seat].name
+                    values = abandonment_values(saved)
+                    await notice(tx, saved, "notice.cancelled_counted", name=name, **values)
+                    effects += Effects(announcements=True)
         except Refusal as refusal:
             return Done(refusal.answer(lang))
         log.info("chat %s game %s: cancelled by %s", saved.chat_id, saved.id, person.id)

@@ -170,8 +170,13 @@ async def test_a_leaver_is_counted_out_and_an_admins_cancel_closes_the_vote(
     assert gone.show_alert and "только игроки" in (gone.text or "")
     await dave.command(game.group, "cancel")
     confirm = await game.group.wait_for_message(lambda m: "Отменить текущую игру" in m.content)
+    # Вера left first: the match counts all the same, and the question says so.
+    assert "всё равно пойдёт как при тайм-ауте: первый уход из партии — Вера" in confirm.content
     done = await dave.press(confirm, data=button_data(confirm, "Да"))
     assert done.text == "Игра отменена."
+    told = await game.group.wait_for_message(lambda m: "засчитана как проигрыш" in m.content)
+    assert told.content.startswith("✖️ Игра отменена, но для рейтинга засчитана"), told.content
+    assert "первый уход из партии — Вера" in told.content and "🐐" in told.content
     await game.group.wait_for_message(lambda m: m is vote and "закрыто" in m.content)
     late = await alice.press(vote, data=yes, stale=True)
     assert late.show_alert and "закончилось" in (late.text or "")

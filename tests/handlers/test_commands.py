@@ -1,0 +1,31 @@
+"""/cancel's question as the game stands (handlers/commands.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.i18n import Lang
+from domino.match import Match
+from domino.rules import KOZEL
+from handlers.commands import cancel_question
+from storage.records import Ending, GameRecord, GameStatus, SeatRecord
+
+LOBBY = GameRecord(
+    id=1,
+    chat_id=-100,
+    status=GameStatus.LOBBY,
+    creator_id=1,
+    ruleset=KOZEL,
+    seats_wanted=2,
+    seats=(SeatRecord(0, 1, "Маша"), SeatRecord(1, 2, "Олег")),
+)
+
+
+def test_a_lobby_a_match_and_a_match_someone_left_are_asked_differently() -> None:
+    assert cancel_question(LOBBY, Lang.RU) == "Отменить текущую игру? Набор игроков закроется."
+    playing = dataclasses.replace(LOBBY, status=GameStatus.PLAYING, match=Match.new(KOZEL, 2, 1))
+    assert cancel_question(playing, Lang.RU) == "Отменить текущую игру? Очки не сохранятся."
+    left = playing.left_by(1).abandoned_by(1, Ending.LEFT)
+    asked = cancel_question(left, Lang.RU)
+    assert asked.endswith("как при тайм-ауте: первый уход из партии — Олег.")
+    assert cancel_question(left, Lang.EN).endswith("the first to leave the match was Олег.")
