@@ -260,12 +260,19 @@ def write(
     bold: bool = False,
     anchor: str = "la",
     max_width: int | None = None,
+    min_size: int | None = None,
 ) -> float:
-    """Draw `label` (cleaned, and cut to `max_width` if given); return its width.
+    """Draw `label` (cleaned, and cut to `max_width` if given); return its width. With
+    `min_size`, a label too wide for `max_width` is first drawn smaller, down to that
+    size, and cut only if it still does not fit.
 
     Text DejaVu draws is drawn as text; an emoji is pasted in colour, centred on the
     text's middle (`text.runs`), and the canvas is marked as holding colours the fixed
     palette lacks (`encode_png`)."""
+    if max_width is not None and min_size is not None:
+        cleaned = text.clean(label, bold)
+        while size > min_size and text.width(cleaned, size, bold) > max_width:
+            size -= 1
     shown = text.clean(label, bold) if max_width is None else text.fit(label, size, max_width, bold)
     f = text.font(size, bold)
     pieces = text.runs(shown, bold)

@@ -269,6 +269,7 @@ def _cards(
             draw.INK,
             bold=True,
             max_width=max(20, int(card.x1 - 14 - score_w - 12 - left)),
+            min_size=22,  # «🤖 Компьютер 1» whole on a card of four, not «🤖 Компью… 1»
         )
         count = view.round.hand_counts[seat]
         right = card.x1 - 14

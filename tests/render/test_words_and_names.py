@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
+from domino.rules import KOZEL
 from domino.variants import VARIANTS, find_variant
 from render import (
     SCORES_SIZE,
@@ -221,3 +222,15 @@ def test_a_picture_with_emoji_keeps_the_fixed_colours_exact() -> None:
     present = {colour for _, colour in found}
     for colour in (draw.BACKGROUND, draw.PANEL, draw.FELT, draw.INK):
         assert colour in present
+
+
+def test_a_long_name_on_a_card_of_four_is_drawn_smaller_before_it_is_cut(
+    drawn: list[str],
+) -> None:
+    """«🤖 Компьютер 1» fits a card of four whole at a smaller size (it was «Компью…»); a
+    name too long even at the smallest size is still cut to the card."""
+    names = ("Алиса", "Боб", "🤖 Компьютер 1", "Константин Константинопольский")
+    render_table(Match.new(KOZEL, 4, seed=3).view(None), names, "ru")
+    assert any(label.endswith("Компьютер 1") for label in drawn), drawn
+    assert not any("Компью…" in label for label in drawn)
+    assert any(label.startswith("Константин") and label.endswith("…") for label in drawn)
