@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from domino.actions import Action, EndTurn, Knock, Play
 from domino.match import Match
@@ -41,20 +41,6 @@ from tests.render.geometry_checks import check_geometry
 NAMES = ("Маша", "Алексей", "Оля", "Серёга")
 ENGLISH = ("Alice", "Bob", "Carol", "Dave")
 CHILDREN = [(key, players) for key in ("blitz", "cross") for players in (2, 3, 4)]
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string Pillow is asked to draw as text, in order."""
-    seen: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def recording(self: ImageDraw.ImageDraw, xy: object, label: object, *a: object, **k: object):  # type: ignore[no-untyped-def]
-        seen.append(str(label))
-        return original(self, xy, label, *a, **k)  # type: ignore[arg-type,type-var]
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
-    yield seen
 
 
 def opened(data: bytes, size: tuple[int, int] | None = None) -> Image.Image:

@@ -11,7 +11,7 @@ import io
 from collections.abc import Iterator
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from domino.actions import EndTurn, Event, Flip, Knock, Played
 from domino.ai import Level, computer
@@ -25,20 +25,6 @@ from tests.render.geometry_checks import check_geometry
 NAMES = ("Маша", "Алексей", "Оля", "Серёга")
 ENGLISH = ("Alice", "Bob", "Carol", "Dave")
 DARK = find_variant("dark").ruleset
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text the pictures draw, in order, as drawn."""
-    texts: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def recording(self: ImageDraw.ImageDraw, xy: object, label: object, *a: object, **k: object):  # type: ignore[no-untyped-def]
-        texts.append(str(label))
-        return original(self, xy, label, *a, **k)  # type: ignore[arg-type,type-var]
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
-    return texts
 
 
 def opened(data: bytes, size: tuple[int, int] | None = None) -> Image.Image:

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
 
 import pytest
-from PIL import ImageDraw
 
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
@@ -29,20 +27,6 @@ from render import labels, render_round_end, render_scores, render_table
 NAMES = ("Маша", "Алексей", "Оля", "Серёга")
 ENGLISH = ("Alice", "Bob", "Carol", "Dave")
 SCORING = ("all_fives", "threes_and_fives", "bergen", "dubli")
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string Pillow is asked to draw as text, in order."""
-    seen: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def recording(self: ImageDraw.ImageDraw, xy: object, label: object, *a: object, **k: object):  # type: ignore[no-untyped-def]
-        seen.append(str(label))
-        return original(self, xy, label, *a, **k)  # type: ignore[arg-type,type-var]
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
-    yield seen
 
 
 def finished(key: str, players: int, seed: int) -> Match:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from domino.actions import Play
 from domino.geometry import End
@@ -79,20 +79,6 @@ def face_up(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Tile, int, O
     yield seen
 
 
-@pytest.fixture
-def words(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string Pillow is asked to draw as text."""
-    seen: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def recording(self: ImageDraw.ImageDraw, xy: object, label: object, *a: object, **k: object):  # type: ignore[no-untyped-def]
-        seen.append(str(label))
-        return original(self, xy, label, *a, **k)  # type: ignore[arg-type,type-var]
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
-    yield seen
-
-
 @pytest.mark.parametrize(("key", "players", "teams"), games())
 def test_every_game_draws_its_table_and_every_hand_but_never_the_bazaar(
     face_up: list[tuple[Tile, int, Orientation]], key: str, players: int, teams: bool
@@ -135,30 +121,30 @@ def test_each_seat_shows_its_own_tiles_and_the_seat_that_went_out_none(
     assert sorted(in_hands) == sorted(rest)
 
 
-def test_english_words_and_a_seat_with_nothing_left(words: list[str]) -> None:
+def test_english_words_and_a_seat_with_nothing_left(drawn: list[str]) -> None:
     match = ended("kozel", 4, False, seed=3, rounds=2)
     result = match.results[1]
     assert result.outcome.kind.value == "went_out"
     render_round_end(match.view(None), ENGLISH, match.ended_round(2), result, "en")
-    shown = " | ".join(words)
+    shown = " | ".join(drawn)
     for word in ("Round 2 · results", "before", "round", "after", "no tiles left", "Kozel"):
         assert word in shown, (word, shown)
     assert not any("\u0400" <= char <= "\u04ff" for char in shown), shown
-    words.clear()
+    drawn.clear()
     render_round_end(match.view(None), NAMES, match.ended_round(2), result, "ru")
-    shown = " | ".join(words)
+    shown = " | ".join(drawn)
     for word in ("Раунд 2 · итоги", "было", "стало", "костей не осталось", "домино"):
         assert word in shown, (word, shown)
 
 
-def test_a_computers_name_is_not_cut_while_its_row_has_room(words: list[str]) -> None:
+def test_a_computers_name_is_not_cut_while_its_row_has_room(drawn: list[str]) -> None:
     """«🤖 Компьютер 1» fits in full (it was «🤖 Компь… 1» with blank room after it)."""
     names = ("Дима", "Женя", "🤖 Компьютер 1", "🤖 Компьютер 2")
     for teams in (False, True):
         match = ended("kozel", 4, teams, seed=3)
-        words.clear()
+        drawn.clear()
         render_round_end(match.view(None), names, match.ended_round(1))
-        shown = " | ".join(words)
+        shown = " | ".join(drawn)
         assert "Компьютер 1" in shown and "Компьютер 2" in shown, shown
         assert "…" not in shown, shown
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
@@ -34,20 +34,6 @@ from render import (
 
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 ENGLISH_NAMES = ("Alice", "Bob", "Carol", "Dave")
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string Pillow is asked to draw as text, in order."""
-    seen: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def recording(self: ImageDraw.ImageDraw, xy: object, label: object, *a: object, **k: object):  # type: ignore[no-untyped-def]
-        seen.append(str(label))
-        return original(self, xy, label, *a, **k)  # type: ignore[arg-type,type-var]
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
-    yield seen
 
 
 def whole_match(key: str, players: int, seed: int) -> Iterator[Match]:
