@@ -341,7 +341,7 @@ def over(group: FakeChat, table: StoredMessage) -> bool:
     return shown is not None and t("table.over", Lang.RU) in shown.content
 
 
-def final_announcement(group: FakeChat, match: Match, names: list[str]) -> str:
+async def final_announcement(group: FakeChat, match: Match, names: list[str]) -> str:
     """The group's message that ends the match: «голый козёл» first when the last tile
     decided the match (M-4), then the winners (or the losers, where points are bad),
     then every side with its final points."""
@@ -349,12 +349,13 @@ def final_announcement(group: FakeChat, match: Match, names: list[str]) -> str:
     lines = [
         f"{side}: {account.recorded}" for side, account in zip(sides, match.scores, strict=True)
     ]
-    texts = [m for m in group.bot_messages if m.photo is None]
-    found = [m for m in texts if all(line in m.content for line in lines)]
-    assert found, f"no announcement with the final scores {lines}"
+    # The table's caption lists the scores too: the announcement is the text after it.
+    announced = await group.wait_for_message(
+        lambda m: m.photo is None and all(line in m.content for line in lines), timeout=WAIT
+    )
     # The match's last word is the group's last message: no table sent anew below it.
-    assert group.bot_messages[-1] is found[-1], group.bot_messages[-3:]
-    text = found[-1].content.splitlines()
+    await group.fake.wait_for(lambda: group.bot_messages[-1] is announced, timeout=WAIT)
+    text = announced.content.splitlines()
     if match.won_by_last_tile():
         assert "Голый козёл" in text[0], text[0]
         text = text[1:]
@@ -363,7 +364,7 @@ def final_announcement(group: FakeChat, match: Match, names: list[str]) -> str:
     assert named
     for side in named:
         assert sides[side] in first, (first, sides[side])
-    return found[-1].content
+    return announced.content
 
 
 async def test_a_whole_match_of_sea_kozel_with_two_doubles_laid_at_once(
@@ -380,7 +381,7 @@ async def test_a_whole_match_of_sea_kozel_with_two_doubles_laid_at_once(
     match = bot.stored_match()
     assert match.ruleset.variant.value == "sea_kozel" and match.over
     names = ["Алиса", "Боб", *COMPUTERS[:2]]
-    final_announcement(group, match, names)
+    await final_announcement(group, match, names)
     assert max(account.recorded for account in match.scores) >= match.ruleset.target  # M-6
     assert check_stored_games(bot.database).finished == 1
     checked = assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
@@ -428,7 +429,7 @@ async def test_a_whole_match_of_osel_with_doubles_closed_ends_and_a_restart(
     match = bot.stored_match()
     assert match.ruleset.variant.value == "osel" and match.over and match.losers
     assert match.log[: len(before.log)] == before.log
-    final_announcement(group, match, [user.first_name for user in users])
+    await final_announcement(group, match, [user.first_name for user in users])
     assert max(account.recorded for account in match.scores) >= match.ruleset.target  # O-6
     assert check_stored_games(bot.database).finished == 1  # the replay gives the same match
     # Each person's moves in the log are exactly the moves their answered presses made.
@@ -468,7 +469,7 @@ async def test_a_whole_match_of_sport_in_pairs_with_pass(
     assert match.ruleset.variant.value == "sport" and match.over and match.ruleset.teams
     names = ["Алиса", "Боб", *COMPUTERS[:2]]
     assert match.sides == ((0, 2), (1, 3))  # S-1: partners opposite
-    final_announcement(group, match, names)
+    await final_announcement(group, match, names)
     assert max(account.recorded for account in match.scores) >= match.ruleset.target  # S-6
     assert not any(isinstance(e.action, Draw) for e in match.log)  # no bazaar (S-1)
     passes = [text for p in people for data, text in p.taken if kind_of(data) == "k"]
