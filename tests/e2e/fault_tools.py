@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 import sqlite3
 import time
@@ -51,6 +52,16 @@ class Player(Person):
 
     pressed: list[tuple[str, CallbackAnswer]] = field(default_factory=list)
     press_timeout: float = 20.0
+    think: float = 0.0  # at most this many seconds over a hand before pressing (seeded)
+    rng: random.Random = field(default_factory=lambda: random.Random(1))
+
+    async def take_turn(self) -> bool:
+        """As `Person.take_turn`, after a moment over the hand when `think` is set: a
+        person's pace, so that a match lasts as long as a test needs on a fast machine
+        too (the wait is wall time, not work: a loaded machine is not slowed further)."""
+        if self.think and self.my_turn():
+            await asyncio.sleep(self.rng.uniform(0, self.think))
+        return await super().take_turn()
 
     def answered(self, data: str, answer: CallbackAnswer) -> None:
         self.pressed.append((data, answer))

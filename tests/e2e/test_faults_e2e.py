@@ -174,6 +174,10 @@ async def test_sigkill_at_twenty_moments_during_twenty_games(
     for game in games:
         for player in game.players:
             player.press_timeout = 4.0  # a press the killed bot took with it: press again
+            # People's pace: the twenty kills (a restart takes ~3 s) come while the games
+            # are still on, however fast this machine plays them.
+            player.think = 0.6
+            player.rng = random.Random(player.user.id)
     rng = random.Random(20261129)
     kills = 20
     restarts: list[float] = []
