@@ -230,9 +230,15 @@ async def save_moves(
     return saved, effects
 
 
-async def tell_abandonment_scoring(tx: Transaction, game: GameRecord) -> None:
-    """A match someone abandoned was played out: how the stats count it (K-11)."""
-    await notice(tx, game, "notice.scored_as_timeout", **abandonment_values(game))
+async def tell_abandonment_scoring(
+    tx: Transaction, game: GameRecord, key: str = "notice.scored_as_timeout"
+) -> None:
+    """A match someone abandoned ended: how the stats count it (K-11), in the words of
+    `key` (played out by default; /cancel's says it was cancelled). The notice names the
+    first to abandon it (`name`), its loser's side and every seat's points then."""
+    assert game.abandonment is not None
+    name = game.seats[game.abandonment.seat].name
+    await notice(tx, game, key, name=name, **abandonment_values(game))
 
 
 def abandonment_values(game: GameRecord) -> dict[str, str]:

@@ -21,6 +21,7 @@ from bot.usecases.base import (
     checked_press,
     end_game,
     notice,
+    tell_abandonment_scoring,
     utcnow,
 )
 from bot.usecases.lobby import Lobby
@@ -131,12 +132,9 @@ class Endings(UseCases):
                     raise Refusal("alert.finished")
                 saved = await repo.save_game(tx, game.ended(GameStatus.CANCELLED, utcnow()))
                 effects = await end_game(tx, saved)
-                first = saved.abandonment
-                if first is not None and saved.match is not None:
+                if saved.abandonment is not None and saved.match is not None:
                     # Cancelled, it still counts (K-11, from the first abandonment): said.
-                    name = saved.seats[first.seat].name
-                    values = abandonment_values(saved)
-                    await notice(tx, saved, "notice.cancelled_counted", name=name, **values)
+                    await tell_abandonment_scoring(tx, saved, "notice.cancelled_counted")
                     effects += Effects(announcements=True)
         except Refusal as refusal:
             return Done(refusal.answer(lang))
