@@ -32,7 +32,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -76,7 +75,7 @@ from bot.web import CannotListen, WebhookHandler, WebServer, webhook_app, webhoo
 from handlers import get_routers
 from handlers.in_flight import InFlight
 from handlers.seen import LastSeenMiddleware
-from storage.db import Database, DatabaseUnusable
+from storage.db import DATABASE_ERRORS, Database, DatabaseUnusable
 
 log = logging.getLogger("bot")
 
@@ -167,8 +166,8 @@ def why_start_failed(error: BaseException, settings: Settings) -> str | None:
     machine's to fix; None for anything else (a bug, which keeps its traceback)."""
     if isinstance(error, DatabaseUnusable | CannotListen):
         return str(error)
-    if isinstance(error, sqlite3.Error):
-        return f"the database {settings.database_path} failed: {error}"
+    if isinstance(error, DATABASE_ERRORS):
+        return f"the database {settings.database_shown} failed: {error}"
     if isinstance(error, TelegramUnauthorizedError):
         return "Telegram refused BOT_TOKEN (Unauthorized): take the bot's token from @BotFather"
     server = settings.telegram_api_base or "https://api.telegram.org"
@@ -280,7 +279,7 @@ async def set_command_menus(bot: Bot) -> None:
 async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App:
     """Open the database, reach Telegram, wire the application and pick up every running
     game. What is opened is pushed on `resources`, which closes it in reverse order."""
-    db = await Database.open(settings.database_path)
+    db = await Database.open(settings.database)
     resources.push_async_callback(db.close)
     # JSON bodies and cheaper answers than aiogram's own session (issue 16).
     session = (

@@ -7,6 +7,7 @@ needs. Variables (all optional but the token):
 | --- | --- | --- |
 | `BOT_TOKEN` | (required) | the token from @BotFather |
 | `DATABASE_PATH` | `data/domino.sqlite3` | the SQLite file; its folder is created |
+| `DATABASE_URL` | unset: SQLite | `postgresql://user:pw@host/db`: PostgreSQL (several instances) |
 | `TELEGRAM_API_BASE` | unset: real Telegram | another Bot API server (`http://127.0.0.1:8081`) |
 | `LOG_LEVEL` | `INFO` | `DEBUG`, `INFO`, `WARNING`, ... |
 | `LOG_FORMAT` | `text` | `json`: one JSON object a line, chat and game ids as fields (`bot.logs`) |
@@ -38,6 +39,9 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from storage.db import is_postgres_url
+from storage.urls import display_url
 
 # What Telegram takes as a webhook's secret token.
 SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
@@ -71,6 +75,7 @@ class Settings(BaseSettings):
 
     bot_token: SecretStr
     database_path: Path = Path("data/domino.sqlite3")
+    database_url: SecretStr | None = None
     telegram_api_base: str | None = None
     log_level: str = "INFO"
     computer_delay: float = Field(default=1.5, ge=0, le=30)
@@ -109,7 +114,16 @@ class Settings(BaseSettings):
     def _format_name(cls, value: object) -> object:
         return value.lower() if isinstance(value, str) else value
 
-    @field_validator("webhook_url", "metrics_listen", "webhook_secret", mode="before")
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not is_postgres_url(value.get_secret_value()):
+            raise ValueError("must be a postgresql:// URL (unset for SQLite: DATABASE_PATH)")
+        return value
+
+    @field_validator(
+        "webhook_url", "metrics_listen", "webhook_secret", "database_url", mode="before"
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
@@ -150,6 +164,20 @@ class Settings(BaseSettings):
                 "/metrics and /healthz itself)"
             )
         return self
+
+    @property
+    def database(self) -> str:
+        """Where the data is: the PostgreSQL URL when set, else the SQLite file."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return str(self.database_path)
+
+    @property
+    def database_shown(self) -> str:
+        """`database` as a log line may show it: a URL without its password."""
+        if self.database_url is None:
+            return str(self.database_path)
+        return display_url(self.database_url.get_secret_value())
 
     @property
     def webhook_address(self) -> Address:

@@ -341,10 +341,15 @@ class Publisher:
 
     # --- one message ------------------------------------------------------------------
 
+    # Loads that fill a cache keep what another worker put there while they waited: the
+    # database may answer two workers' reads in any order (PostgreSQL's pool), and an
+    # older read must not wipe out a message recorded since.
+
     async def _game(self, game_id: int) -> GameRecord | None:
         game = self._games.get(game_id)
         if game is None:
-            game = await repo.load_game(self.db, game_id)
+            loaded = await repo.load_game(self.db, game_id)
+            game = self._games.get(game_id) or loaded
             if game is not None:
                 self._games[game_id] = game
         return game
@@ -352,8 +357,11 @@ class Publisher:
     async def _messages_of(self, game_id: int) -> dict[tuple[Role, int], MessageRecord]:
         messages = self._messages.get(game_id)
         if messages is None:
-            messages = self._messages[game_id] = await repo.game_messages(self.db, game_id)
-            self._stored[game_id] = {key: record.digest or "" for key, record in messages.items()}
+            loaded = await repo.game_messages(self.db, game_id)
+            messages = self._messages.get(game_id)
+            if messages is None:
+                messages = self._messages[game_id] = loaded
+                self._stored[game_id] = {key: r.digest or "" for key, r in loaded.items()}
         return messages
 
     async def _sync(self, target: Target) -> None:
@@ -648,6 +656,8 @@ class Publisher:
         if existing is not None and existing.digest == digest:
             return
         target = Target(game.id, role, seat)
+        # Taken before the call: its refusal may come back after the person's /start.
+        mark = self.people.reachable_mark(chat_id)
         try:
             message_id = await send_or_edit(
                 self.out, chat_id, existing.message_id if existing else None, text, markup
@@ -655,7 +665,7 @@ class Publisher:
         except TelegramForbiddenError:
             if chat_id < 0:
                 raise
-            self.inbox.emit(PersonUnreachable(game.id, chat_id))
+            self.inbox.emit(PersonUnreachable(game.id, chat_id, mark))
             return
         except TelegramBadRequest as exc:
             if existing is None or "message to edit not found" not in exc.message:

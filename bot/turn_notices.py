@@ -124,7 +124,10 @@ class TurnNotices:
         """Whether the person wants turn notices (the default: yes)."""
         wanted = self._wanted.get(user_id)
         if wanted is None:
-            wanted = self._wanted[user_id] = await store.notices_wanted(self.db, user_id)
+            loaded = await store.notices_wanted(self.db, user_id)
+            wanted = self._wanted.get(user_id)  # set_wanted may have answered meanwhile
+            if wanted is None:
+                wanted = self._wanted[user_id] = loaded
         return wanted
 
     async def set_wanted(self, person: Person, wanted: bool) -> None:

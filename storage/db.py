@@ -1,4 +1,8 @@
-"""One SQLite database through one aiosqlite connection (STYLE 9).
+"""The bot's database: the interface (`Database`, `Transaction`) and its SQLite side,
+one database through one aiosqlite connection (STYLE 9). PostgreSQL's side, for
+admins who run several instances, is `storage.postgres` (issue 18).
+
+SQLite:
 
 WAL journal, `foreign_keys=ON`, and two ways to change data, both `BEGIN IMMEDIATE`
 ... `COMMIT` (or `ROLLBACK` on any exception), so a writer never waits half-way
@@ -52,13 +56,14 @@ import re
 import sqlite3
 import stat
 import time
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import aiosqlite
 
@@ -92,12 +97,43 @@ class DatabaseUnusable(RuntimeError):
     which file and why, for the admin."""
 
 
+class DatabaseError(Exception):
+    """A failure of a database other than SQLite (`storage.postgres`), in terms the
+    callers share; SQLite's own errors are `sqlite3.Error`s. See `DATABASE_ERRORS`."""
+
+
+class DatabaseBusy(DatabaseError):
+    """The database cannot take the work for the moment (the connection lost, a deadlock
+    broken, the server restarting, its disk full); the transaction was rolled back and
+    the same work may succeed when tried again (`is_transient`)."""
+
+
+class IntegrityViolation(DatabaseError):
+    """A constraint refused a change; the text names the constraint and the key (as
+    SQLite's "UNIQUE constraint failed: games.chat_id" does), for the callers that
+    explain it (`storage.repo.ChatBusy`, ...)."""
+
+
+# What any database raises when it fails: catch these, not one driver's errors.
+DATABASE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, DatabaseError)
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, IntegrityViolation)
+
+
+class Row(Protocol):
+    """A row as both drivers give it: by column name or position (`sqlite3.Row`,
+    `asyncpg.Record`)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def keys(self) -> Any: ...
+
+
 def is_transient(error: BaseException) -> bool:
-    """Whether `error` is SQLite failing for the moment rather than for the data: the
-    write lock held by another process (`database is locked`), a full disk (`database
-    or disk is full`) or an I/O error. The transaction was rolled back; the same work
-    may succeed when tried again."""
-    return _primary_code(error) in TRANSIENT_CODES
+    """Whether `error` is the database failing for the moment rather than for the data:
+    SQLite's write lock held by another process (`database is locked`), a full disk
+    (`database or disk is full`) or an I/O error; or `DatabaseBusy`. The transaction was
+    rolled back; the same work may succeed when tried again."""
+    return isinstance(error, DatabaseBusy) or _primary_code(error) in TRANSIENT_CODES
 
 
 def is_locked(error: BaseException) -> bool:
@@ -152,7 +188,7 @@ async def retrying(
         tries += 1
         try:
             result = await work()
-        except sqlite3.OperationalError as exc:
+        except DATABASE_ERRORS as exc:
             if not is_transient(exc):
                 raise
             if tries == 1:
@@ -193,28 +229,55 @@ def bundled_migrations() -> tuple[Migration, ...]:
     return tuple(found)
 
 
-class Transaction:
-    """The handle inside `Database.transaction()`: execute statements, read rows."""
+class Transaction(ABC):
+    """The handle inside a transaction (and inside `Database.read`): run statements, read
+    rows. `locks_rows` says whether reading a game for a change should lock its row
+    (`SELECT ... FOR UPDATE`): PostgreSQL's transactions do, so that the moves of one game
+    stay serial across connections and instances; SQLite's need not, as its writers
+    never overlap (BEGIN IMMEDIATE)."""
+
+    locks_rows: bool = False
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+
+    @abstractmethod
+    async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        """Run one statement for each row of parameters."""
+
+    @abstractmethod
+    async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run an INSERT into a table with an `id` key; return the new row's id."""
+
+    @abstractmethod
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
+
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
+
+
+class HopTransaction(Transaction):
+    """SQLite's handle inside `Database.transaction()`: each statement one hop."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
-        """Run one statement; return the number of rows it changed."""
         return await self._hop(_execute, sql, tuple(params))
 
     async def execute_many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
-        """Run one statement for each row of parameters, in one call to SQLite."""
+        """All the rows in one call to SQLite."""
         await self._hop(_execute_many, sql, [tuple(row) for row in rows])
 
     async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
-        """Run an INSERT; return the new row's id."""
         return await self._hop(_insert, sql, tuple(params))
 
-    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        return await self._hop(_fetch_one, sql, tuple(params))
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        row: Row | None = await self._hop(_fetch_one, sql, tuple(params))
+        return row
 
-    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         return await self._hop(_fetch_all, sql, tuple(params))
 
     async def _hop(self, work: Callable[..., T], *args: Any) -> T:
@@ -237,11 +300,11 @@ class InlineTransaction(Transaction):
     async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
         return _insert(self._raw, sql, tuple(params))
 
-    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        row: aiosqlite.Row | None = _fetch_one(self._raw, sql, tuple(params))
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        row: Row | None = _fetch_one(self._raw, sql, tuple(params))
         return row
 
-    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         return _fetch_all(self._raw, sql, tuple(params))
 
 
@@ -349,8 +412,74 @@ def _run_read(raw: sqlite3.Connection, body: Callable[[Transaction], Coroutine[A
     return _drive(body(InlineTransaction(raw)))
 
 
-class Database:
-    """The bot's database. Open it with `await Database.open(path)`."""
+def is_postgres_url(location: str | Path) -> bool:
+    """Whether `location` names a PostgreSQL server rather than an SQLite file."""
+    return str(location).startswith(("postgresql://", "postgres://"))
+
+
+class Database(ABC):
+    """The bot's database: SQLite (`SqliteDatabase`, the default) or PostgreSQL
+    (`storage.postgres.PostgresDatabase`), behind one API. Open it with
+    `await Database.open(location)`: a file path, or a `postgresql://` URL.
+
+    `dialect` is "sqlite" or "postgres"; the SQL the storage modules write is the
+    common ground of both (`?` parameters, `ON CONFLICT`), which PostgreSQL's side
+    translates (`storage.postgres.to_postgres`). `path` says where the data is, for log
+    lines (a URL without its password)."""
+
+    dialect: ClassVar[str]
+    path: str
+
+    @staticmethod
+    async def open(
+        location: str | Path, migrations: Iterable[Migration] | None = None
+    ) -> Database:
+        """Open the database at `location`, check it and migrate it to the newest schema.
+        Raises `DatabaseUnusable` when that cannot be done."""
+        if is_postgres_url(location):
+            from storage.postgres import PostgresDatabase  # asyncpg only when it is used
+
+            return await PostgresDatabase.connect(str(location), migrations)
+        return await SqliteDatabase.connect(location, migrations)
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """`async with db.transaction() as tx:` a block of statements, committed at its
+        end, rolled back if it raises."""
+
+    @abstractmethod
+    async def atomic(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """`body(tx)` as one transaction: committed if it returns, rolled back if it
+        raises. `body` awaits only `tx`'s methods (it may be run again on PostgreSQL,
+        after a deadlock was broken)."""
+
+    @abstractmethod
+    async def read(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """`body(tx)`, which only reads, seeing one state of the data."""
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """One statement on its own (atomic by itself); the number of rows it changed."""
+
+    @abstractmethod
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        """A read outside any transaction (sees the last committed state)."""
+
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
+
+    @abstractmethod
+    async def user_version(self) -> int:
+        """The schema's version: the number of the last migration applied."""
+
+
+class SqliteDatabase(Database):
+    """One SQLite file through one aiosqlite connection (see the module's docstring)."""
+
+    dialect = "sqlite"
 
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
@@ -363,9 +492,9 @@ class Database:
         self.path = path
 
     @classmethod
-    async def open(
+    async def connect(
         cls, path: str | Path, migrations: Iterable[Migration] | None = None
-    ) -> Database:
+    ) -> SqliteDatabase:
         """Open (creating if needed) the database at `path`, check it and migrate it to
         the newest schema. Raises `DatabaseUnusable` when that cannot be done."""
         location = str(path)
@@ -443,7 +572,7 @@ class Database:
             # the lock may be running there now, its own transaction open.
             await self._hop(_begin)
             try:
-                yield Transaction(self._conn)
+                yield HopTransaction(self._conn)
                 await self._conn.execute("COMMIT")
             except BaseException:
                 await self._rollback()
@@ -549,12 +678,12 @@ class Database:
         async with self._turn(writes=True):
             return await self._hop(_execute, sql, tuple(params))
 
-    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         """A read outside any transaction (sees the last committed state). One hop."""
         async with self._turn(writes=False):
             return await self._hop(_fetch_one, sql, tuple(params))
 
-    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         async with self._turn(writes=False):
             return await self._hop(_fetch_all, sql, tuple(params))
 

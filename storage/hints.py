@@ -68,7 +68,7 @@ async def count_hint(
         INSERT INTO hints (game_id, seat, count, move, action, reason, args)
         VALUES (?, ?, 1, ?, ?, ?, ?)
         ON CONFLICT (game_id, seat) DO UPDATE SET
-            count = count + 1, move = excluded.move, action = excluded.action,
+            count = hints.count + 1, move = excluded.move, action = excluded.action,
             reason = excluded.reason, args = excluded.args
         """,
         (game_id, seat, move, action, reason, json.dumps(dict(args), sort_keys=True)),

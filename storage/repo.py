@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import aiosqlite
-
 from domino.ai import Level
 from domino.match import Match
 from domino.rules import Ruleset
-from storage.db import Database, Transaction
+from storage.db import INTEGRITY_ERRORS, Database, Row, Transaction
 from storage.records import (
     Abandonment,
     ChatRecord,
@@ -88,7 +85,8 @@ async def upsert_user(
             last_name = excluded.last_name,
             username = excluded.username,
             language = excluded.language,
-            can_message = CASE WHEN ? IS NULL THEN users.can_message ELSE excluded.can_message END,
+            can_message = CASE WHEN CAST(? AS INTEGER) IS NULL
+                THEN users.can_message ELSE excluded.can_message END,
             updated_at = excluded.updated_at
         """,
         (
@@ -111,8 +109,8 @@ async def refresh_user(db: Database, user: UserRecord) -> bool:
         """
         UPDATE users SET first_name = ?, last_name = ?, username = ?, language = ?,
             updated_at = ?
-        WHERE id = ? AND (first_name IS NOT ? OR last_name IS NOT ? OR username IS NOT ?
-            OR language IS NOT ?)
+        WHERE id = ? AND (first_name IS DISTINCT FROM ? OR last_name IS DISTINCT FROM ?
+            OR username IS DISTINCT FROM ? OR language IS DISTINCT FROM ?)
         """,
         (
             user.first_name,
@@ -234,7 +232,7 @@ async def create_game(
                 _iso(lobby_deadline),
             ),
         )
-    except sqlite3.IntegrityError as exc:
+    except INTEGRITY_ERRORS as exc:
         if "games" in str(exc) and "chat_id" in str(exc):
             raise ChatBusy(f"chat {chat_id} already has a game") from None
         raise
@@ -320,7 +318,7 @@ async def _write_seats(
                     seat.level.value,
                 ),
             )
-        except sqlite3.IntegrityError as exc:
+        except INTEGRITY_ERRORS as exc:
             if seat.user_id is not None and "user_id" in str(exc):
                 raise PlayerBusy(seat.user_id) from None
             raise
@@ -330,7 +328,8 @@ async def load_game(db: Reader, game_id: int) -> GameRecord | None:
     """The game and its seats; read from the database in one hop (issue 16)."""
     if isinstance(db, Database):
         return await db.read(lambda tx: load_game(tx, game_id))
-    row = await db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
+    lock = " FOR UPDATE" if db.locks_rows else ""  # see Transaction.locks_rows
+    row = await db.fetch_one(f"SELECT * FROM games WHERE id = ?{lock}", (game_id,))
     if row is None:
         return None
     seat_rows = await db.fetch_all(
@@ -375,8 +374,8 @@ async def games_by_status(db: Reader) -> dict[str, int]:
 
 
 async def schema_answers(db: Reader) -> None:
-    """A trivial read of the database's file (its schema's first row), for /healthz."""
-    await db.fetch_one("SELECT name FROM sqlite_master LIMIT 1")
+    """A trivial read of the schema (one index seek in `games`), for /healthz."""
+    await db.fetch_one("SELECT id FROM games WHERE id = 0")
 
 
 async def games_ended_since(db: Reader, since: datetime) -> list[GameRecord]:
@@ -390,7 +389,7 @@ async def games_ended_since(db: Reader, since: datetime) -> list[GameRecord]:
     return [g for g in games if g is not None]
 
 
-def _seat_from_row(row: aiosqlite.Row) -> SeatRecord:
+def _seat_from_row(row: Row) -> SeatRecord:
     return SeatRecord(
         seat=row["seat"],
         user_id=row["user_id"],
@@ -402,13 +401,13 @@ def _seat_from_row(row: aiosqlite.Row) -> SeatRecord:
     )
 
 
-def _seats_active(rows: list[aiosqlite.Row]) -> bool | None:
+def _seats_active(rows: list[Row]) -> bool | None:
     """Whether the seats still held are marked active (None: no seat is held)."""
     held = [bool(r["active"]) for r in rows if not r["has_left"]]
     return any(held) if held else None
 
 
-def _turn_deadline(row: aiosqlite.Row) -> TurnDeadline | None:
+def _turn_deadline(row: Row) -> TurnDeadline | None:
     moment = _parse_time(row["turn_deadline"])
     if moment is None or row["turn_move"] is None:
         return None
@@ -423,7 +422,7 @@ def _level(value: str) -> Level:
         return Level.MEDIUM
 
 
-def _game_from_rows(row: aiosqlite.Row, seat_rows: list[aiosqlite.Row]) -> GameRecord:
+def _game_from_rows(row: Row, seat_rows: list[Row]) -> GameRecord:
     created = _parse_time(row["created_at"])
     assert created is not None
     seats = tuple(_seat_from_row(s) for s in seat_rows)

@@ -384,10 +384,11 @@ async def record_match(tx: Transaction, game: GameRecord) -> bool:
     ended_at = _utc(game.ended_at) or _utc(now())
     inserted = await tx.execute(
         """
-        INSERT OR IGNORE INTO stat_matches (
+        INSERT INTO stat_matches (
             game_id, chat_id, variant, ruleset, target, teams, sides, ending, culprit_seat,
             rounds, elo_counted, started_at, ended_at
         ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT DO NOTHING
         """,
         (
             game.id,
@@ -584,9 +585,9 @@ async def _update_pairs(tx: Transaction, chat_id: int, scored: _Scored) -> None:
                 scope, user_lo, user_hi, game, matches, rating, goats, wins, points_sum
             ) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)
             ON CONFLICT (scope, user_lo, user_hi, game) DO UPDATE SET
-                matches = matches + 1, rating = rating + excluded.rating,
-                goats = goats + excluded.goats, wins = wins + excluded.wins,
-                points_sum = points_sum + excluded.points_sum
+                matches = stat_pairs.matches + 1, rating = stat_pairs.rating + excluded.rating,
+                goats = stat_pairs.goats + excluded.goats, wins = stat_pairs.wins + excluded.wins,
+                points_sum = stat_pairs.points_sum + excluded.points_sum
             """,
             writes,
         )
@@ -612,15 +613,13 @@ def _check_page(offset: int, limit: int) -> None:
 async def games_of_group(db: Reader, chat_id: int) -> tuple[Variant, ...]:
     """The games with a recorded match in the group, in the registry's order (one seek
     in the history index per game)."""
-    rows = await db.fetch_all(
-        """
-        SELECT value FROM json_each(?) AS known
-        WHERE EXISTS (SELECT 1 FROM stat_matches WHERE chat_id = ? AND variant = known.value)
-        ORDER BY known.key
-        """,
-        (json.dumps([game.key.value for game in VARIANTS]), chat_id),
+    exists = "EXISTS (SELECT 1 FROM stat_matches WHERE chat_id = ? AND variant = ?)"
+    row = await db.fetch_one(
+        f"SELECT {', '.join([exists] * len(VARIANTS))}",
+        [value for game in VARIANTS for value in (chat_id, game.key.value)],
     )
-    return tuple(Variant(row["value"]) for row in rows)
+    assert row is not None, "a SELECT without FROM gives one row"
+    return tuple(game.key for index, game in enumerate(VARIANTS) if row[index])
 
 
 async def games_of_player(db: Reader, user_id: int, chat_id: int | None) -> tuple[Variant, ...]:
@@ -648,7 +647,7 @@ async def leaderboard(
                p.points_sum, {_shown("u", "p.name")} AS shown
         FROM stat_players p LEFT JOIN users u ON u.id = p.user_id
         WHERE p.scope = ? AND p.game = ?
-        ORDER BY p.rating DESC, p.matches, p.elo DESC, p.user_id
+        ORDER BY p.rating DESC, p.matches, p.elo DESC NULLS LAST, p.user_id
         LIMIT ? OFFSET ?
         """,
         (chat_id, game.value, limit, offset),

@@ -9,14 +9,11 @@ the game's own messages, so a restart re-checks it without sending it twice.
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-import aiosqlite
-
-from storage.db import Transaction
+from storage.db import INTEGRITY_ERRORS, Row, Transaction
 from storage.repo import Reader
 
 
@@ -83,8 +80,8 @@ async def open_vote(
             """,
             (game_id, chat_id, started_by, _iso(opened_at), _iso(expires_at)),
         )
-    except sqlite3.IntegrityError as exc:
-        if "cancel_votes.game_id" in str(exc):
+    except INTEGRITY_ERRORS as exc:
+        if "cancel_votes" in str(exc) and "game_id" in str(exc):
             raise VoteBusy(f"game {game_id} already has an open vote") from None
         raise
     return Vote(vote_id, game_id, chat_id, started_by, opened_at, expires_at)
@@ -151,7 +148,7 @@ async def open_votes(db: Reader) -> list[Vote]:
     return [await _vote_from_row(db, row) for row in rows]
 
 
-async def _vote_from_row(db: Reader, row: aiosqlite.Row) -> Vote:
+async def _vote_from_row(db: Reader, row: Row) -> Vote:
     ballots = await db.fetch_all(
         "SELECT user_id, in_favour FROM cancel_ballots WHERE vote_id = ? ORDER BY user_id",
         (row["id"],),

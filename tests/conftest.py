@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from aiogram import Bot
 
+from storage.db import Database, Migration, is_postgres_url
+from tests.databases import drop_schemas, test_server, url_for
 from tests.fakegram import FakeTelegram
 from tests.fakegram.aiogram_support import aiogram_parse_problems, make_bot
 
@@ -19,6 +23,33 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     work stealing (tasks.py test) the long ones start at once and the short ones fill the
     gaps, so the workers end together (issue 11, item 18)."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(autouse=True)
+def _postgres_for_sqlite_paths(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With `DOMINO_TEST_POSTGRES` set, `Database.open(path)` opens the schema standing
+    for `path` on that server (`tests.databases`); tests marked `sqlite_only` skip."""
+    if test_server() is None:
+        return
+    if request.node.get_closest_marker("sqlite_only"):
+        pytest.skip("about SQLite itself: run without DOMINO_TEST_POSTGRES")
+    from storage.postgres import PostgresDatabase
+
+    async def open_on_postgres(
+        location: str | Path, migrations: Iterable[Migration] | None = None
+    ) -> Database:
+        if not is_postgres_url(location):
+            location = await url_for(location)
+        return await PostgresDatabase.connect(str(location), migrations)
+
+    monkeypatch.setattr(Database, "open", staticmethod(open_on_postgres))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if test_server() is not None:
+        asyncio.run(drop_schemas())
 
 
 def _check(fake: FakeTelegram) -> None:

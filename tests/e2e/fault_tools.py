@@ -12,10 +12,10 @@ import asyncio
 import json
 import random
 import re
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot.announcements import notice_values
 from bot.i18n import Lang, t
@@ -24,6 +24,7 @@ from bot.presenter import rules_text as rules_page_text
 from domino.match import Match
 from domino.rules import KOZEL
 from domino.views import OutcomeKind
+from tests.databases import stored_rows
 from tests.e2e.harness import (
     ROUND_MARK,
     TILE_FORMS,
@@ -177,35 +178,32 @@ def check_stored_games(database: Path) -> StoredGames:
     player, and the status agrees with the match (finished exactly when over; seats
     active exactly while the game runs).
     """
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        db.row_factory = sqlite3.Row
-        games = db.execute("SELECT * FROM games ORDER BY id").fetchall()
-        started = finished = moves = 0
-        for game in games:
-            gid = game["id"]
-            seats = db.execute(
-                "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (gid,)
-            ).fetchall()
-            status = game["status"]
-            assert [s["seat"] for s in seats] == list(range(len(seats))), f"game {gid}: seats"
-            for seat in seats:
-                running = status in ("lobby", "playing") and not seat["has_left"]
-                assert bool(seat["active"]) == running, f"game {gid}: seat {seat['seat']} active"
-            if game["match"] is None:
-                assert status in ("lobby", "cancelled"), f"game {gid}: {status} without a match"
-                continue
-            started += 1
-            match = Match.from_json(game["match"])
-            replayed = Match.replay(match.ruleset, match.players, match.seed, match.log)
-            assert replayed == match, f"game {gid}: the replay differs from the stored match"
-            assert json.loads(replayed.to_json()) == json.loads(game["match"])
-            assert len(seats) == match.players, f"game {gid}: {len(seats)} seats"
-            if status == "finished":
-                assert match.over, f"game {gid}: finished but not over"
-                finished += 1
-            elif status == "playing":
-                assert not match.over, f"game {gid}: over but still playing"
-            moves += len(match.log)
+    games = stored_rows(database, "SELECT * FROM games ORDER BY id")
+    every_seat = stored_rows(database, "SELECT * FROM seats ORDER BY game_id, seat")
+    started = finished = moves = 0
+    for game in games:
+        gid = game["id"]
+        seats = [seat for seat in every_seat if seat["game_id"] == gid]
+        status = game["status"]
+        assert [s["seat"] for s in seats] == list(range(len(seats))), f"game {gid}: seats"
+        for seat in seats:
+            running = status in ("lobby", "playing") and not seat["has_left"]
+            assert bool(seat["active"]) == running, f"game {gid}: seat {seat['seat']} active"
+        if game["match"] is None:
+            assert status in ("lobby", "cancelled"), f"game {gid}: {status} without a match"
+            continue
+        started += 1
+        match = Match.from_json(game["match"])
+        replayed = Match.replay(match.ruleset, match.players, match.seed, match.log)
+        assert replayed == match, f"game {gid}: the replay differs from the stored match"
+        assert json.loads(replayed.to_json()) == json.loads(game["match"])
+        assert len(seats) == match.players, f"game {gid}: {len(seats)} seats"
+        if status == "finished":
+            assert match.over, f"game {gid}: finished but not over"
+            finished += 1
+        elif status == "playing":
+            assert not match.over, f"game {gid}: over but still playing"
+        moves += len(match.log)
     return StoredGames(len(games), started, finished, moves)
 
 
@@ -226,7 +224,7 @@ class AnnouncementAudit:
         return f"{self.repeats} of {self.owed} ({100 * self.repeats / max(1, self.owed):.1f} %)"
 
 
-def announced(item: sqlite3.Row, match: Match, message: StoredMessage) -> bool:
+def announced(item: Any, match: Match, message: StoredMessage) -> bool:
     """Whether `message` is the announcement of the outbox row `item` (Russian groups)."""
     payload = json.loads(item["payload"])
     if item["kind"] == "round_end":
@@ -258,12 +256,12 @@ def audit_announcements(bot: BotProcess, games: list[Game]) -> AnnouncementAudit
     for game in games:
         game_id = game_id_of(bot, game)
         group = game.table.group
-        with sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True) as db:
-            db.row_factory = sqlite3.Row
-            owed = db.execute(
-                "SELECT * FROM outbox WHERE game_id = ? AND chat_id = ? ORDER BY id",
-                (game_id, group.id),
-            ).fetchall()
+        owed = stored_rows(
+            bot.database,
+            "SELECT * FROM outbox WHERE game_id = ? AND chat_id = ? ORDER BY id",
+            game_id,
+            group.id,
+        )
         audit.owed += len(owed)
         skip = {id(game.table.lobby), id(game.table.table)}
         done = 0
@@ -285,8 +283,7 @@ def audit_announcements(bot: BotProcess, games: list[Game]) -> AnnouncementAudit
 
 
 def stored_matches(database: Path) -> dict[int, Match]:
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        rows = db.execute("SELECT id, match FROM games WHERE match IS NOT NULL").fetchall()
+    rows = stored_rows(database, "SELECT id, match FROM games WHERE match IS NOT NULL")
     return {int(gid): Match.from_json(text) for gid, text in rows}
 
 
@@ -342,12 +339,15 @@ def stored_actors(database: Path) -> dict[tuple[int, int], int | None]:
     the move's seat, None for a computer's seat. Exact in runs where nobody leaves and no
     turn times out, as then nobody's moves are made for them."""
     actors: dict[tuple[int, int], int | None] = {}
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        seated = {
-            (game_id, seat): user_id
-            for game_id, seat, user_id in db.execute("SELECT game_id, seat, user_id FROM seats")
-        }
-        for game_id, stored in db.execute("SELECT id, match FROM games WHERE match IS NOT NULL"):
-            for seq, entry in enumerate(Match.from_json(stored).log, start=1):
-                actors[(game_id, seq)] = seated.get((game_id, entry.seat))
+    seated = {
+        (game_id, seat): user_id
+        for game_id, seat, user_id in stored_rows(
+            database, "SELECT game_id, seat, user_id FROM seats"
+        )
+    }
+    for game_id, stored in stored_rows(
+        database, "SELECT id, match FROM games WHERE match IS NOT NULL"
+    ):
+        for seq, entry in enumerate(Match.from_json(stored).log, start=1):
+            actors[(game_id, seq)] = seated.get((game_id, entry.seat))
     return actors

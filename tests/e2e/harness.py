@@ -26,19 +26,20 @@ import os
 import re
 import signal
 import socket
-import sqlite3
 import sys
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.callbacks import TimerCb
 from domino.actions import Flipped
 from domino.match import Match
 from domino.round import Round
 from domino.timing import TurnTimer
+from tests.databases import stored_rows, test_server, url_for
 from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.privacy import HandPrivacy
 from tests.fakegram.world import ChatType, FakeChat, FakeUser, StoredMessage
@@ -119,6 +120,9 @@ class BotProcess:
 
     async def start(self) -> None:
         """Start the bot and return once it is long-polling for updates."""
+        if test_server() is not None and "DATABASE_URL" not in self.env:
+            # The suite on PostgreSQL: the schema standing for the file (tests.databases).
+            self.env["DATABASE_URL"] = await url_for(self.env["DATABASE_PATH"])
         self._down(True)
         log = self.log_path.open("ab")
         log.write(f"--- start {self.starts + 1}\n".encode())
@@ -200,22 +204,21 @@ class BotProcess:
 
     def stored_match(self, game_id: int | None = None) -> Match:
         """The match as the bot stored it (read-only, committed state)."""
-        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
-            if game_id is None:
-                row = db.execute("SELECT match FROM games ORDER BY id DESC LIMIT 1").fetchone()
-            else:
-                row = db.execute("SELECT match FROM games WHERE id = ?", (game_id,)).fetchone()
-        assert row and row[0], "no started game in the database"
-        return Match.from_json(row[0])
+        if game_id is None:
+            rows = self.stored("SELECT match FROM games ORDER BY id DESC LIMIT 1")
+        else:
+            rows = self.stored("SELECT match FROM games WHERE id = ?", game_id)
+        assert rows and rows[0][0], "no started game in the database"
+        return Match.from_json(str(rows[0][0]))
 
     def match_over(self) -> bool:
         """Whether the newest game has ended (its match over, or cancelled)."""
         rows = self.stored("SELECT status FROM games ORDER BY id DESC LIMIT 1")
         return bool(rows) and rows[0][0] in ("finished", "cancelled")
 
-    def stored(self, sql: str, *params: object) -> list[tuple[object, ...]]:
-        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
-            return list(db.execute(sql, params).fetchall())
+    def stored(self, sql: str, *params: object) -> list[Any]:
+        """Rows of the bot's database (committed state), by column name or position."""
+        return stored_rows(self.database, sql, *params)
 
 
 @contextlib.asynccontextmanager

@@ -15,6 +15,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, closing
 from pathlib import Path
 
+import pytest
+
 from bot.i18n import Lang, t
 from domino.match import Match
 from tests.e2e.fault_tools import check_stored_games
@@ -22,6 +24,8 @@ from tests.e2e.harness import BotProcess, Person, open_game, running_bot
 from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.world import FakeChat, StoredMessage
 from tests.storage.disk import fill, small_disk, unfill, write_lock
+
+pytestmark = pytest.mark.sqlite_only  # SQLite's file, pages and locks
 
 PRESS_AGAIN = t("alert.db_unavailable", Lang.RU)
 COMMAND_AGAIN = t("reply.db_unavailable", Lang.RU)

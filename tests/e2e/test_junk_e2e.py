@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 import string
 import time
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 
 from bot.i18n import Lang
 from domino.tiles import ALL_TILES
+from tests.databases import stored_rows
 from tests.e2e.fault_tools import (
     Game,
     assert_game_private,
@@ -45,16 +45,13 @@ OUTSIDER_COMMANDS = (*COMMANDS, "leave", "surrender", "cancel", "newgame", "xyzz
 def snapshot(database: Path, game_ids: set[int] | None = None) -> list[tuple[object, ...]]:
     """Everything stored about the games (`game_ids`, default all): their rows of games
     (the match with its log among them) and seats, and every vote."""
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        rows: list[tuple[object, ...]] = []
-        for table, key in (("games", "id"), ("seats", "game_id")):
-            for row in db.execute(f"SELECT {key}, * FROM {table} ORDER BY 2, 3"):
-                if game_ids is None or row[0] in game_ids:
-                    rows.append((table, *row))
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        for votes in ("cancel_votes", "cancel_ballots"):
-            if votes in tables:
-                rows.extend((votes, *r) for r in db.execute(f"SELECT * FROM {votes} ORDER BY 1"))
+    rows: list[tuple[object, ...]] = []
+    for table, key in (("games", "id"), ("seats", "game_id")):
+        for row in stored_rows(database, f"SELECT {key}, * FROM {table} ORDER BY 2, 3"):
+            if game_ids is None or row[0] in game_ids:
+                rows.append((table, *row))
+    for votes in ("cancel_votes", "cancel_ballots"):
+        rows.extend((votes, *r) for r in stored_rows(database, f"SELECT * FROM {votes} ORDER BY 1"))
     return rows
 
 

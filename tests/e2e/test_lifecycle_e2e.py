@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -65,10 +64,9 @@ async def test_a_group_upgraded_mid_game_takes_its_game_along(
             assert a_table(first.caption or first.text) == a_table(message.content), (
                 f"message {message.message_id} was edited into something else"
             )
-    with sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True) as db:
-        games = db.execute("SELECT chat_id, status FROM games").fetchall()
-        chats = {row[0] for row in db.execute("SELECT id FROM chats WHERE id < 0")}
-        owed = db.execute("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL").fetchone()[0]
+    games = [tuple(row) for row in bot.stored("SELECT chat_id, status FROM games")]
+    chats = {row[0] for row in bot.stored("SELECT id FROM chats WHERE id < 0")}
+    owed = bot.stored("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")[0][0]
     assert games == [(new.id, "finished")] and chats == {new.id} and owed == 0
     # The hands' "table" button leads to the table in the supergroup.
     links = [b.url for p in players for m in p.chat.bot_messages for b in m.buttons if b.url]

@@ -6,9 +6,9 @@ Each test runs the bot as `python -m bot` against tests/fakegram (see harness.py
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 from domino.match import Match
+from tests.databases import stored_execute
 from tests.e2e.harness import (
     MOVE_PREFIX,
     BotProcess,
@@ -203,8 +203,9 @@ async def test_a_restart_sends_the_final_edits_a_just_finished_match_still_owed(
     await bot.kill()
     # As if the bot had died between the match's last commit and the table's final edit:
     # the stored table message says it still shows an earlier position.
-    with sqlite3.connect(bot.database) as db:
-        db.execute("UPDATE messages SET digest = 'an earlier position' WHERE role = 'table'")
+    stored_execute(
+        bot.database, "UPDATE messages SET digest = 'an earlier position' WHERE role = 'table'"
+    )
     versions = len(table.history)
     await bot.start()
     await game.group.wait_for_message(lambda m: m is table and len(m.history) > versions)

@@ -8,6 +8,8 @@ import pytest
 
 from storage.db import Database, Migration, bundled_migrations, split_statements
 
+pytestmark = pytest.mark.sqlite_only  # SQLite's file, pages and locks
+
 
 async def test_fresh_database_is_migrated_to_the_newest_schema(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "bot.sqlite3")

@@ -24,6 +24,8 @@ from storage.db import (
 )
 from tests.storage.disk import corrupt_page, read_only, write_lock
 
+pytestmark = pytest.mark.sqlite_only  # SQLite's file, pages and locks
+
 TABLE_A = Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from domino.match import FORMAT_VERSION, Match
 from domino.rules import KOZEL
 from storage import repo
-from storage.db import Database
+from storage.db import INTEGRITY_ERRORS, Database
 from storage.records import (
     Abandonment,
     ChatRecord,
@@ -246,7 +245,7 @@ async def test_a_lobby_keeps_its_join_token_and_deadline_and_is_found_by_the_tok
     assert await repo.game_by_join_token(db, "AbCdEfGh_-123457") is None
     saved = await _save(db, dataclasses.replace(game, status=GameStatus.CANCELLED))
     assert saved.join_token == game.join_token and saved.lobby_deadline == deadline
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         async with db.transaction() as tx:
             await repo.create_game(
                 tx,

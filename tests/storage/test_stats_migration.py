@@ -152,7 +152,11 @@ async def test_migration_8_keeps_every_record_and_makes_the_totals_kozels(
         )
         indexes = {
             row["name"]
-            for row in await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'index'")
+            for row in await db.fetch_all(
+                "SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()"
+                if db.dialect == "postgres"
+                else "SELECT name FROM sqlite_master WHERE type = 'index'"
+            )
         }
         assert {
             "stat_players_board",
