@@ -58,10 +58,13 @@ class VoteExpired:
 @dataclass(frozen=True, slots=True)
 class PersonUnreachable:
     """The publisher: Telegram refused the person's hand (they blocked the bot, or never
-    started it). The group is told once; the person's seat plays on."""
+    started it). The group is told once; the person's seat plays on. `mark` is the
+    person's `People.reachable_mark` when the refused call began (0: none in this run): a
+    later mark (their /start) means the refusal answers a block they have lifted."""
 
     game_id: int
     user_id: int
+    mark: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@ remembers of everyone it knows (`People`): their language and name as last seen.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from bot.i18n import Lang, lang_of
@@ -13,6 +14,7 @@ from storage.records import UserRecord
 
 SEEN_CACHE_SIZE = 100_000  # people whose last-seen name is remembered in memory
 LANG_CACHE_SIZE = 100_000  # people whose language is remembered in memory
+REACHABLE_CACHE_SIZE = 100_000  # people whose latest /start of this run is remembered
 # Telegram's sender of an anonymous admin's messages in groups (`sender_chat` is the group).
 ANONYMOUS_ADMIN_ID = 1087968824
 
@@ -59,6 +61,10 @@ class People:
         self.db = db
         self._langs: Lru[int, Lang] = Lru(LANG_CACHE_SIZE)  # user id -> language, as last seen
         self._seen: Lru[int, UserRecord] = Lru(SEEN_CACHE_SIZE)  # user id -> as last written
+        # User id -> their latest mark as reachable (a /start) in this run, numbered by one
+        # rising count: a refusal of a call begun before it answers a block they lifted.
+        self._reachable: Lru[int, int] = Lru(REACHABLE_CACHE_SIZE)
+        self._marks = itertools.count(1)
 
     def noticed(self, person: Person) -> Lang:
         """The person wrote or pressed: write to them in their language from now on."""
@@ -67,9 +73,19 @@ class People:
 
     async def remember(self, person: Person, *, can_message: bool | None = None) -> None:
         """Store the person (and whether the bot may write to them, when known)."""
+        if can_message:
+            # Marked before it is written: no refusal of an older call can be taken up
+            # while the database already says reachable and the mark does not.
+            self._reachable[person.id] = next(self._marks)
         async with self.db.transaction() as tx:
             await repo.upsert_user(tx, person.record(), can_message=can_message)
         self.noticed(person)
+
+    def reachable_mark(self, user_id: int) -> int:
+        """The number of the person's latest mark as reachable in this run (0: none). Taken
+        when a call to them begins, it tells whether Telegram's refusal of the call is
+        still news when it is taken up (`bot.usecases.chats.Chats.person_unreachable`)."""
+        return self._reachable.get(user_id) or 0
 
     async def seen(self, person: Person) -> None:
         """Any update from a person: a known person's name and language are kept as last
@@ -87,7 +103,9 @@ class People:
         lang = self._langs.get(user_id)
         if lang is None:
             user = await repo.get_user(db or self.db, user_id)
-            lang = self._langs[user_id] = Lang(user.language) if user else Lang.RU
+            # `remember` may have set it meanwhile, newer than this read.
+            lang = self._langs.get(user_id) or (Lang(user.language) if user else Lang.RU)
+            self._langs[user_id] = lang
         return lang
 
     def __len__(self) -> int:

@@ -82,8 +82,8 @@ class Reactor:
                 return lambda: self.lobby.time_out(game_id), f"game {game_id}: lobby timeout"
             case VoteExpired(vote_id):
                 return lambda: self.endings.vote_expired(vote_id), f"vote {vote_id}: expiry"
-            case PersonUnreachable(game_id, user_id):
-                return lambda: self.chats.person_unreachable(game_id, user_id), (
+            case PersonUnreachable(game_id, user_id, mark):
+                return lambda: self.chats.person_unreachable(game_id, user_id, mark), (
                     f"game {game_id}: unreachable user {user_id}"
                 )
             case GroupLost(chat_id):

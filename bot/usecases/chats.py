@@ -19,11 +19,19 @@ log = logging.getLogger(__name__)
 class Chats(UseCases):
     """Groups and private chats as Telegram reports them."""
 
-    async def person_unreachable(self, game_id: int, user_id: int) -> Done[None]:
-        """A hand could not be delivered (blocked, never started): the group is told once."""
+    async def person_unreachable(self, game_id: int, user_id: int, mark: int) -> Done[None]:
+        """A hand could not be delivered (blocked, never started): the group is told once.
+        Not when the person came back (/start) after the refused call began (`mark`: their
+        `People.reachable_mark` then): the refusal answers the block they lifted, and
+        telling it would report them a second time and refuse them the next lobby."""
         async with self.db.transaction() as tx:
             user = await repo.get_user(tx, user_id)
             if user is None or not user.can_message:
+                return Done(None)
+            if self.people.reachable_mark(user_id) > mark:
+                log.info(
+                    "game %s: user %s came back since a call refused: not told", game_id, user_id
+                )
                 return Done(None)
             await repo.set_can_message(tx, user_id, False)
             game = await repo.load_game(tx, game_id)

@@ -1,0 +1,176 @@
+"""A person who blocks the bot is told to the group once, and served again after /start
+(bot/publisher.py, bot/usecases/chats.py, bot/people.py).
+
+The race a loaded machine showed (tests/e2e/test_play_e2e.py): a hand sent while the
+person still blocked the bot is refused, but the refusal is taken up only after their
+/start marked them reachable again. It answers the old block, not a new one, so the
+group is not told a second time and the person stays reachable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiogram.exceptions import TelegramForbiddenError
+from aiogram.methods import TelegramMethod
+
+from bot.application import Application
+from bot.callbacks import LobbyAction, LobbyOption
+from bot.i18n import Lang, t
+from bot.outgoing import Limits, Outgoing
+from bot.people import Person
+from storage import repo
+from storage.db import Database
+from tests.bot.app_setup import (
+    ALICE,
+    CHAT,
+    FakeTelegram,
+    FakeTime,
+    Setup,
+    eventually,
+    no_admin,
+    seed_where_seat_0_opens,
+    settle,
+)
+from tests.bot.test_play import alice_to_move, greedy_press
+
+BOB = Person(502, "Боб", language_code="ru")
+BOBS_SEAT = 1
+UNREACHABLE = t("notice.unreachable", Lang.RU, name="Боб", bot="domino_test_bot")
+
+
+class BlockingTelegram(FakeTelegram):
+    """Refuses every call to a person in `blocked` (403, kept in `refused`); with `held`
+    set, the next such call waits for it before it is refused, as a refusal slow to come
+    back does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.blocked: set[int] = set()
+        self.refused: list[TelegramMethod[Any]] = []
+        self.held: asyncio.Event | None = None
+        self.holding = asyncio.Event()  # a refused call waits for `held`
+
+    async def __call__(self, method: TelegramMethod[Any]) -> Any:
+        chat_id = int(getattr(method, "chat_id", 0))
+        if chat_id in self.blocked:
+            held, self.held = self.held, None
+            if held is not None:
+                self.holding.set()
+                await held.wait()
+            self.refused.append(method)
+            raise TelegramForbiddenError(method, "Forbidden: bot was blocked by the user")
+        return await super().__call__(method)
+
+
+@pytest.fixture
+async def setup(tmp_path: Path) -> AsyncIterator[Setup]:
+    db = await Database.open(tmp_path / "unreachable.sqlite3")
+    telegram = BlockingTelegram()
+    out = Outgoing(telegram, Limits.off())
+    time = FakeTime()
+    app = Application(
+        db,
+        out,
+        bot_username="domino_test_bot",
+        render_table=lambda view, names, lang: b"table picture",
+        render_scores=lambda *args: b"score sheet",
+        table_interval=0,
+        computer_delay=0,
+        new_seed=seed_where_seat_0_opens,
+        turn_clock=time.clock,
+        turn_sleep=time.sleep,
+    )
+    made = Setup(db, time, telegram, out, app)
+    await app.resume()
+    try:
+        yield made
+    finally:
+        await made.close()
+        await db.close()
+
+
+async def quiet(setup: Setup) -> None:
+    """Every event taken up, every message and announcement sent."""
+    for _ in range(3):
+        await settle()
+        await setup.app.publisher.idle()
+        await setup.out.drain()
+
+
+async def told_unreachable(setup: Setup) -> int:
+    """How many times the group was told the bot cannot write to Боб."""
+    await quiet(setup)
+    return setup.telegram.sent_to(CHAT.id).count(UNREACHABLE)
+
+
+async def bob_reachable(setup: Setup) -> bool:
+    user = await repo.get_user(setup.db, BOB.id)
+    assert user is not None
+    return user.can_message
+
+
+async def no_member(chat_id: int, user_id: int) -> bool:
+    raise AssertionError("a /start without a payload asks nobody")
+
+
+async def bob_comes_back(setup: Setup, telegram: BlockingTelegram) -> None:
+    """Боб unblocks the bot and presses Start in the private chat."""
+    telegram.blocked.discard(BOB.id)
+    greeting = await setup.run(setup.app.lobby.start(BOB, None, no_member))
+    assert greeting == t("start.back_in_game", Lang.RU)
+
+
+async def started_with_bob_blocking(setup: Setup) -> BlockingTelegram:
+    """Алиса and Боб at a started game (Алиса to move); Боб blocked the bot just before
+    the deal, so the group was told once."""
+    telegram = setup.telegram
+    assert isinstance(telegram, BlockingTelegram)
+    for person in (ALICE, BOB):
+        await setup.app.people.remember(person, can_message=True)
+    await setup.run(setup.app.lobby.open(CHAT, ALICE))
+    lobby = setup.app.lobby
+    await setup.run(lobby.press(1, CHAT.id, BOB, LobbyAction.JOIN, LobbyOption.NONE, no_admin))
+    telegram.blocked.add(BOB.id)
+    for action, option in [
+        (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
+        (LobbyAction.START, LobbyOption.NONE),
+    ]:
+        await setup.run(lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+    assert await told_unreachable(setup) == 1
+    assert not await bob_reachable(setup)
+    assert setup.telegram.sent_to(BOB.id) == []
+    return telegram
+
+
+async def test_a_refusal_that_comes_back_after_the_persons_start_tells_nobody_again(
+    setup: Setup,
+) -> None:
+    telegram = await started_with_bob_blocking(setup)
+    # His hand is tried again while he still blocks the bot; Telegram's refusal is slow.
+    held = telegram.held = asyncio.Event()
+    setup.app.publisher.show_hand(1, BOBS_SEAT)
+    await asyncio.wait_for(telegram.holding.wait(), timeout=5)
+    await bob_comes_back(setup, telegram)
+    held.set()  # the refusal of the call begun before his /start arrives only now
+    assert await told_unreachable(setup) == 1
+    assert await bob_reachable(setup)
+    assert len(setup.telegram.sent_to(BOB.id)) == 1  # his hand, after all
+
+
+async def test_a_person_who_comes_back_and_blocks_the_bot_again_is_told_again(
+    setup: Setup,
+) -> None:
+    telegram = await started_with_bob_blocking(setup)
+    await bob_comes_back(setup, telegram)
+    await quiet(setup)
+    assert await bob_reachable(setup) and len(setup.telegram.sent_to(BOB.id)) == 1
+    telegram.blocked.add(BOB.id)  # a new block: his hand changes at Алиса's move
+    await eventually(lambda: alice_to_move(setup))
+    await setup.run(setup.app.playing.press(*greedy_press(await setup.game())))
+    assert await told_unreachable(setup) == 2
+    assert not await bob_reachable(setup)
