@@ -14,6 +14,7 @@ import asyncio
 import hashlib
 import os
 import sqlite3
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -68,14 +69,34 @@ async def drop_schemas() -> None:
         await conn.close()
 
 
-def stored_rows(path: str | Path, sql: str, *params: object) -> list[Any]:
+class StoredRow(tuple[Any, ...]):
+    """A stored row: a tuple (equal to one), whose values are also found by column name."""
+
+    names: dict[str, int]
+
+    def __new__(cls, values: Sequence[Any], names: Sequence[str]) -> StoredRow:
+        row = super().__new__(cls, values)
+        row.names = {name: index for index, name in enumerate(names)}
+        return row
+
+    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+        if isinstance(key, str):
+            return super().__getitem__(self.names[key])
+        return super().__getitem__(key)
+
+    def keys(self) -> list[str]:
+        return list(self.names)
+
+
+def stored_rows(path: str | Path, sql: str, *params: object) -> list[StoredRow]:
     """The rows of one query on the committed state of the bot's database at `path`
     (read-only), by column name or position: the SQLite file itself, or on PostgreSQL
     the schema standing for it. For the tests' synchronous checks."""
     if test_server() is None:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            db.row_factory = sqlite3.Row
-            return list(db.execute(sql, params).fetchall())
+            cursor = db.execute(sql, params)
+            names = [column[0] for column in cursor.description or ()]
+            return [StoredRow(values, names) for values in cursor.fetchall()]
     with ThreadPoolExecutor(1) as thread:  # a loop of its own: callers may be in one
         return thread.submit(asyncio.run, _postgres_rows(path, sql, params)).result()
 
@@ -92,7 +113,8 @@ async def _postgres_rows(
         if change:
             await conn.execute(to_postgres(sql), *params)
             return []
-        return list(await conn.fetch(to_postgres(sql), *params))
+        records = await conn.fetch(to_postgres(sql), *params)
+        return [StoredRow(tuple(record.values()), list(record.keys())) for record in records]
     finally:
         await conn.close()
 

@@ -40,8 +40,10 @@ against the definitions too (only declared fields, right types; the one field ai
 requires beyond api.json, ``ChatMemberAdministrator.can_send_welcome_messages``, is
 declared in ``spec.EXTRA_RESPONSE_FIELDS``). Modelled methods: getMe, getUpdates (long
 polling, offsets, allowed_updates, 409 on a second poller or while a webhook is set),
-setWebhook / deleteWebhook / getWebhookInfo (updates POSTed in order with
-``X-Telegram-Bot-Api-Secret-Token``; a method in the webhook's response body is executed),
+setWebhook / deleteWebhook / getWebhookInfo (updates POSTed with
+``X-Telegram-Bot-Api-Secret-Token``, up to ``max_connections`` at once, default 40, but one
+chat's one at a time and in order, a failed one retried before the chat's next; a method
+in the webhook's response body is executed),
 sendMessage, sendPhoto (the image is opened with Pillow; ``file_id`` reuse; an empty
 upload -> ``file must be non-empty``), editMessageText, editMessageCaption,
 editMessageMedia (photos; it also turns a text message into a photo, as the Bot API

@@ -9,7 +9,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +48,9 @@ DEFAULT_ALLOWED = (
     "my_chat_member",
 )
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
+# setWebhook's max_connections: updates POSTed at once (1-100, default 40).
+DEFAULT_WEBHOOK_CONNECTIONS = 40
+MAX_WEBHOOK_CONNECTIONS = 100
 _CALLBACK_ACTIONS = (
     "url",
     "callback_data",
@@ -141,6 +144,9 @@ class FakeTelegram:
         self.webhook_last_error: str | None = None
         self._webhook_secret: str | None = None
         self._webhook_task: asyncio.Task[None] | None = None
+        self.webhook_connections = DEFAULT_WEBHOOK_CONNECTIONS
+        # Update id -> its delivery, while it is POSTed or waits to be retried.
+        self._webhook_posts: dict[int, asyncio.Task[None]] = {}
         self._allowed: tuple[str, ...] = DEFAULT_ALLOWED
         self._updates: list[_Update] = []
         self._update_ids = itertools.count(100_000_001)
@@ -693,12 +699,11 @@ class FakeTelegram:
 
     def _take_allowed(self, limit: int) -> list[dict[str, Any]]:
         """The first deliverable updates; updates the bot did not subscribe to are dropped."""
-        kept: list[_Update] = []
-        for update in self._updates:
-            if update.kind in self._allowed:
-                kept.append(update)
-        self._updates = kept
-        return [u.body for u in kept[:limit]]
+        self._drop_unsubscribed()
+        return [u.body for u in self._updates[:limit]]
+
+    def _drop_unsubscribed(self) -> None:
+        self._updates = [u for u in self._updates if u.kind in self._allowed]
 
     async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
         if self.webhook_url is not None:
@@ -772,6 +777,8 @@ class FakeTelegram:
             self._allowed = tuple(p["allowed_updates"]) or DEFAULT_ALLOWED
         if p.get("drop_pending_updates"):
             self._updates.clear()
+        connections = p.get("max_connections", DEFAULT_WEBHOOK_CONNECTIONS)
+        self.webhook_connections = min(max(connections, 1), MAX_WEBHOOK_CONNECTIONS)
         self.webhook_url = url
         self._webhook_secret = secret
         if self._webhook_task is None or self._webhook_task.done():
@@ -794,7 +801,7 @@ class FakeTelegram:
             "pending_update_count": len(self._updates),
         }
         if self.webhook_url:
-            info["max_connections"] = 40
+            info["max_connections"] = self.webhook_connections
             info["allowed_updates"] = list(self._allowed)
             if self.webhook_last_error:
                 info["last_error_date"] = self._now()
@@ -803,50 +810,84 @@ class FakeTelegram:
 
     async def _stop_webhook(self) -> None:
         self.webhook_url = None
-        task = self._webhook_task
+        tasks = [*self._webhook_posts.values()]
+        if self._webhook_task is not None:
+            tasks.append(self._webhook_task)
         self._webhook_task = None
-        if task is not None:
+        for task in tasks:
             task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _deliver_webhook(self) -> None:
-        """POST updates one by one, in order, retrying until the bot's server takes each."""
+        """POST updates as Telegram does: up to ``webhook_connections`` at once, but one
+        chat's updates one at a time and in order (see ``_ready_for_webhook``); each is
+        retried until the bot's server takes it."""
         if self._client is None:
             self._client = ClientSession(timeout=ClientTimeout(total=30))
         while self.webhook_url is not None:
-            batch = self._take_allowed(1)
-            if not batch:
-                event = self._change
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), 1.0)
+            event = self._change  # a delivery's end or a new update pulses it
+            for update in self._ready_for_webhook():
+                post = asyncio.ensure_future(self._post_update(update))
+                self._webhook_posts[update.update_id] = post
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), 1.0)
+
+    def _ready_for_webhook(self) -> list[_Update]:
+        """The pending updates to POST now, oldest first: none while all the connections
+        are busy, and none of a chat with an older update still pending (POSTed, waiting
+        for a retry, or waiting its turn)."""
+        room = self.webhook_connections - len(self._webhook_posts)
+        if room <= 0:
+            return []
+        self._drop_unsubscribed()
+        ready: list[_Update] = []
+        seen: set[Hashable] = set()
+        for update in self._updates:
+            key = _order_key(update.body)
+            if key in seen:
                 continue
-            update = batch[0]
-            headers = {"Content-Type": "application/json"}
-            if self._webhook_secret:
-                headers["X-Telegram-Bot-Api-Secret-Token"] = self._webhook_secret
-            self._in_flight += 1
-            try:
-                async with self._client.post(
-                    self.webhook_url, data=json.dumps(update), headers=headers
-                ) as response:
-                    status = response.status
-                    reply = await self._webhook_reply(response) if status < 300 else None
-            except Exception as error:  # any failure: Telegram retries later
-                self.webhook_last_error = f"Connection failed: {type(error).__name__}"
-                status, reply = 0, None
-            finally:
-                self._in_flight -= 1
-            if 200 <= status < 300:
-                self._updates = [u for u in self._updates if u.update_id != update["update_id"]]
-                self.delivered_updates.append(update)
-                self.webhook_last_error = None
-                self._pulse()
-                if reply and "method" in reply:
-                    await self._run_webhook_reply(reply)
-                continue
-            if status:
-                self.webhook_last_error = f"Wrong response from the webhook: {status}"
-            await asyncio.sleep(self.webhook_retry_delay)
+            seen.add(key)
+            if update.update_id not in self._webhook_posts:
+                ready.append(update)
+                if len(ready) == room:
+                    break
+        return ready
+
+    async def _post_update(self, pending: _Update) -> None:
+        """One update POSTed until the bot's server takes it (a pause between tries)."""
+        update = pending.body
+        try:
+            while (url := self.webhook_url) is not None:
+                assert self._client is not None
+                headers = {"Content-Type": "application/json"}
+                if self._webhook_secret:
+                    headers["X-Telegram-Bot-Api-Secret-Token"] = self._webhook_secret
+                self._in_flight += 1
+                try:
+                    async with self._client.post(
+                        url, data=json.dumps(update), headers=headers
+                    ) as response:
+                        status = response.status
+                        reply = await self._webhook_reply(response) if status < 300 else None
+                except Exception as error:  # any failure: Telegram retries later
+                    self.webhook_last_error = f"Connection failed: {type(error).__name__}"
+                    status, reply = 0, None
+                finally:
+                    self._in_flight -= 1
+                if 200 <= status < 300:
+                    self._updates = [u for u in self._updates if u is not pending]
+                    self.delivered_updates.append(update)
+                    self.webhook_last_error = None
+                    if reply and "method" in reply:
+                        await self._run_webhook_reply(reply)
+                    return
+                if status:
+                    self.webhook_last_error = f"Wrong response from the webhook: {status}"
+                await asyncio.sleep(self.webhook_retry_delay)
+        finally:
+            # Before the pulse: the chat's next update is ready when the loop wakes.
+            self._webhook_posts.pop(pending.update_id, None)
+            self._pulse()
 
     @staticmethod
     async def _webhook_reply(response: Any) -> dict[str, Any] | None:
@@ -1652,3 +1693,20 @@ class FakeTelegram:
 
 def _is_int(text: str) -> bool:
     return bool(re.fullmatch(r"-?\d+", text.strip()))
+
+
+def _order_key(update: dict[str, Any]) -> Hashable:
+    """Whose updates the webhook delivers one at a time, in order: the chat's (a message,
+    a member change, a press on a message), else the sender's (an inline query, a press
+    on an inline message), else nobody's."""
+    body = next((value for key, value in update.items() if key != "update_id"), None)
+    if isinstance(body, dict):
+        message = body.get("message")
+        for holder in (body, message if isinstance(message, dict) else {}):
+            chat = holder.get("chat")
+            if isinstance(chat, dict) and isinstance(chat.get("id"), int):
+                return ("chat", chat["id"])
+        sender = body.get("from")
+        if isinstance(sender, dict) and isinstance(sender.get("id"), int):
+            return ("user", sender["id"])
+    return ("update", update["update_id"])
