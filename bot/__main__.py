@@ -56,7 +56,9 @@ from pydantic import ValidationError
 from bot import perf
 from bot.application import Application
 from bot.config import Settings, explain
+from bot.flood_budgets import SharedBudgets
 from bot.i18n import Lang, t
+from bot.leadership import Leadership
 from bot.logs import formatter
 from bot.metrics import (
     Health,
@@ -304,7 +306,10 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         tail.saw_answer(answer)
         return answer
 
-    out = Outgoing(call, Limits() if settings.pacing else Limits.off())
+    # The groups' flood budgets are kept in the database (issue 18): a takeover or a
+    # restart does not start every group's bucket full while Telegram counts the minute.
+    budgets = SharedBudgets(db) if settings.pacing else None
+    out = Outgoing(call, Limits() if settings.pacing else Limits.off(), budgets=budgets)
     resources.push_async_callback(out.close)
     metrics = Metrics(db, out)
     bot.session.middleware(QueueMiddleware(out))
@@ -351,13 +356,22 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     # /metrics and /healthz (issue 18): on the webhook server, and on METRICS_LISTEN. The
     # servers stop after `app.stop` (pushed later), but for the webhook's, which `serve`
     # stops first: no update is taken once the bot is stopping.
-    health = Health(db)
+    # Several instances (issue 18): this one acts only while it holds the lease.
+    leadership = (
+        Leadership(db, settings.instance_name, ttl=settings.lease_seconds)
+        if settings.instance_name
+        else None
+    )
+    picked_up = asyncio.Event()  # the running games are picked up: updates may come
+    health = Health(db, role=None if leadership is None else lambda: leadership.role)
     resources.push_async_callback(health.close)
     servers: list[WebServer] = []
     webhook = None
     if settings.webhook_url:
         secret = await webhook_secret(settings.webhook_secret, db)
-        hook_app, handler = webhook_app(dp, bot, path=settings.webhook_path, secret=secret)
+        hook_app, handler = webhook_app(
+            dp, bot, path=settings.webhook_path, secret=secret, active=picked_up.is_set
+        )
         add_routes(hook_app, metrics, health)
         webhook = Webhook(WebServer(hook_app, settings.webhook_address), handler, asyncio.Event())
         servers.append(webhook.server)
@@ -367,8 +381,20 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         servers.insert(0, WebServer(metrics_app, settings.metrics_address))
     for server in servers:
         resources.push_async_callback(server.stop)
+    if leadership is not None:
+        resources.push_async_callback(leadership.release)  # after `app.stop`, pushed next
+    if budgets is not None:
+        resources.push_async_callback(budgets.close)  # the last calls' tokens, then release
     app = App(bot, dp, out, application, in_flight, webhook)
     resources.push_async_callback(app.stop)
+
+    if leadership is not None:
+        # A standby answers /healthz, and the webhook's posts 503 (`picked_up`), until
+        # it leads; then it picks up every running game as a restart does.
+        await start_servers(servers, health)
+        await lead(leadership)
+    if budgets is not None:
+        await budgets.load()  # what the last minute left, before the first call to a group
 
     # The command menus wait for `serve` (building them parses both catalogues).
     if webhook is None:
@@ -380,10 +406,9 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         )
     else:
         resumed = await application.resume()
-    if servers:
-        health.start()
-    for server in servers:
-        await server.start()
+    picked_up.set()
+    if leadership is None:
+        await start_servers(servers, health)
     if webhook is not None:
         on_signals(webhook.stopping)
         # Listening first: Telegram posts the updates that waited as soon as it is told.
@@ -395,10 +420,45 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
             request_timeout=START_TIMEOUT,
         )
     way = f"webhook on {settings.webhook_address}" if webhook else "long polling"
+    if leadership is not None:
+        way += f", leader as {leadership.name!r}"
     log.info("@%s is up (%s): %d running games picked up", me.username, way, resumed)
     if settings.metrics_address is not None:
         log.info("/metrics and /healthz on %s", settings.metrics_address)
     return app
+
+
+async def start_servers(servers: list[WebServer], health: Health) -> None:
+    if servers:
+        health.start()
+    for server in servers:
+        await server.start()
+
+
+class StoppedAsStandby(Exception):
+    """SIGTERM or SIGINT came while this instance waited for the lease."""
+
+
+async def lead(leadership: Leadership) -> None:
+    """Wait until this instance holds the lease; a stop asked for meanwhile raises
+    `StoppedAsStandby` (a clean exit: there is nothing to finish)."""
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for signum in signals:
+        loop.add_signal_handler(signum, stopping.set)
+    acquiring = asyncio.create_task(leadership.acquire())
+    waiting = asyncio.create_task(stopping.wait())
+    try:
+        await asyncio.wait((acquiring, waiting), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (acquiring, waiting):
+            task.cancel()
+        await asyncio.gather(acquiring, waiting, return_exceptions=True)
+        for signum in signals:  # polling and the webhook set their own
+            loop.remove_signal_handler(signum)
+    if not leadership.leading:
+        raise StoppedAsStandby()
 
 
 async def get_me(bot: Bot) -> User:
@@ -422,6 +482,9 @@ async def run(settings: Settings) -> None:
     async with contextlib.AsyncExitStack() as resources:
         try:
             app = await start(settings, resources)
+        except StoppedAsStandby:
+            log.info("stopped as a standby")
+            return
         except Exception as exc:
             reason = why_start_failed(exc, settings)
             if reason is None:

@@ -8,6 +8,8 @@ needs. Variables (all optional but the token):
 | `BOT_TOKEN` | (required) | the token from @BotFather |
 | `DATABASE_PATH` | `data/domino.sqlite3` | the SQLite file; its folder is created |
 | `DATABASE_URL` | unset: SQLite | `postgresql://user:pw@host/db`: PostgreSQL (several instances) |
+| `INSTANCE_NAME` | unset: one instance | its own name: acts only while it leads (bot.leadership) |
+| `LEASE_SECONDS` | `15` | with `INSTANCE_NAME`: a dead leader's standby takes over within this |
 | `TELEGRAM_API_BASE` | unset: real Telegram | another Bot API server (`http://127.0.0.1:8081`) |
 | `LOG_LEVEL` | `INFO` | `DEBUG`, `INFO`, `WARNING`, ... |
 | `LOG_FORMAT` | `text` | `json`: one JSON object a line, chat and game ids as fields (`bot.logs`) |
@@ -76,6 +78,8 @@ class Settings(BaseSettings):
     bot_token: SecretStr
     database_path: Path = Path("data/domino.sqlite3")
     database_url: SecretStr | None = None
+    instance_name: str | None = Field(default=None, pattern=r"^[\w.@:-]{1,64}$")
+    lease_seconds: float = Field(default=15.0, ge=3, le=600)
     telegram_api_base: str | None = None
     log_level: str = "INFO"
     computer_delay: float = Field(default=1.5, ge=0, le=30)
@@ -122,7 +126,12 @@ class Settings(BaseSettings):
         return value
 
     @field_validator(
-        "webhook_url", "metrics_listen", "webhook_secret", "database_url", mode="before"
+        "webhook_url",
+        "metrics_listen",
+        "webhook_secret",
+        "database_url",
+        "instance_name",
+        mode="before",
     )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:

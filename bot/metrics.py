@@ -297,8 +297,10 @@ class Health:
         beat: float = BEAT,
         stale_after: float = LOOP_STALE,
         db_timeout: float = DB_TIMEOUT,
+        role: Callable[[], str] | None = None,
     ) -> None:
         self.db = db
+        self.role = role  # "leader" or "standby" when several instances run
         self.beat = beat
         self.stale_after = stale_after
         self.db_timeout = db_timeout
@@ -338,6 +340,8 @@ class Health:
             "loop_seconds": round(since_beat, 3),
             "database_seconds": round(time.perf_counter() - began, 4),
         }
+        if self.role is not None:
+            found["role"] = self.role()
         if problems:
             found["problems"] = problems
         return not problems, found

@@ -23,11 +23,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
+from aiohttp.typedefs import Handler, Middleware
 from pydantic import SecretStr
 
 from bot.config import Address
@@ -79,15 +81,35 @@ class WebhookHandler(SimpleRequestHandler):
 
 
 def webhook_app(
-    dp: Dispatcher, bot: Bot, *, path: str, secret: str, **data: Any
+    dp: Dispatcher,
+    bot: Bot,
+    *,
+    path: str,
+    secret: str,
+    active: Callable[[], bool] = lambda: True,
+    **data: Any,
 ) -> tuple[web.Application, WebhookHandler]:
     """The webhook server's application: POST `path` takes updates; the dispatcher's
-    startup and shutdown run with the server's, as polling runs them."""
-    app = web.Application()
+    startup and shutdown run with the server's, as polling runs them. While `active()`
+    says no (a standby, or the running games not picked up yet), the posts are answered
+    503 and taken by nobody: Telegram, or the proxy in front, sends them again."""
+    app = web.Application(middlewares=[standby_gate(path, active)])
     handler = WebhookHandler(dp, bot, secret_token=secret)
     handler.register_route(app, path)
     setup_application(app, dp, bot=bot, **data)
     return app, handler
+
+
+def standby_gate(path: str, active: Callable[[], bool]) -> Middleware:
+    """503 for the webhook's posts while `active()` says no (see `webhook_app`)."""
+
+    @web.middleware
+    async def gate(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path == path and not active():
+            return web.Response(status=503, text="standby", headers={"Retry-After": "1"})
+        return await handler(request)
+
+    return gate
 
 
 class WebServer:

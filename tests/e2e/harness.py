@@ -96,13 +96,17 @@ def bot_down(fake: FakeTelegram) -> bool:
     return bool(_DOWN.get(fake))
 
 
+STANDBY_LINE = "standby as "  # what an instance logs while another leads
+
+
 class BotProcess:
     """`python -m bot` in a subprocess, pointed at the fake."""
 
     def __init__(self, fake: FakeTelegram, workdir: Path, **env: str) -> None:
         self.fake = fake
         self.workdir = workdir
-        self.database = workdir / "domino.sqlite3"
+        # Instances of one bot share their database (`DATABASE_PATH` given), not a folder.
+        self.database = Path(env.get("DATABASE_PATH") or workdir / "domino.sqlite3")
         self.log_path = workdir / "bot.log"
         self.env = {
             **os.environ,
@@ -118,8 +122,9 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
 
-    async def start(self) -> None:
-        """Start the bot and return once it is long-polling for updates."""
+    async def start(self, *, standby: bool = False) -> None:
+        """Start the bot and return once it is long-polling for updates, or (`standby`:
+        another instance leads) once it waits for the lease (`bot.leadership`)."""
         if test_server() is not None and "DATABASE_URL" not in self.env:
             # The suite on PostgreSQL: the schema standing for the file (tests.databases).
             self.env["DATABASE_URL"] = await url_for(self.env["DATABASE_PATH"])
@@ -144,11 +149,15 @@ class BotProcess:
         self.starts += 1
         process = self.process
 
+        log_from = self.log_path.stat().st_size
+
         def polling_or_gone() -> bool:
             # After a SIGKILL the fake may still hold the dead process's long poll: wait for
             # a long poll begun since this process was started.
             if process.returncode is not None:
                 return True
+            if standby:
+                return STANDBY_LINE.encode() in self.log_path.read_bytes()[log_from:]
             if by_webhook:  # set once its server listens
                 return len(self.fake.transcript.calls("setWebhook", ok=True)) > hooks_before
             return self.fake.long_polls > polls_before and self.fake.long_polling
