@@ -3,7 +3,7 @@
     .venv/bin/python bench/e2e.py --games 50 [--seconds 30] [--people 4|2|1]
         [--computers easy|medium|hard] [--quick] [--keep]
         [--table-interval S] [--think S] [--profile PATH] [--against REV] [--repeat N]
-        [--updates polling|webhook|both]
+        [--updates polling|webhook|both] [--database sqlite|postgres|both]
 
 The bot runs as its own process (``python -m bot``, a temporary DATABASE_PATH,
 COMPUTER_DELAY=0, PACING=false, TABLE_INTERVAL=0.2 unless ``--table-interval`` says
@@ -90,6 +90,17 @@ the bot's own server, `WEBHOOK_URL` on a free port of this machine, instead of a
 its long polls); ``--updates both`` runs this tree both ways in turns, ``--repeat`` times
 each (default 3), and prints them side by side with webhook/polling ratios.
 
+``--database postgres`` runs the bot on PostgreSQL (issue 18): ``DATABASE_URL`` names a
+fresh schema for each run (``tests/databases.py``, as the suite's PostgreSQL pass makes
+them) on the server ``DOMINO_TEST_POSTGRES`` names, or else on a throwaway server this
+script starts from the PostgreSQL installed here and removes at the end (the same one as
+``python3 tasks.py test``: ``tasks.throwaway_postgres``, no fsync). ``--database both`` runs
+this tree on SQLite and on PostgreSQL in turns, ``--repeat`` times each (default 3), side by
+side with postgres/sqlite ratios; with ``--updates both`` too, all four ways. On
+PostgreSQL part of the database's work is done by the server's processes, not the bot's:
+their CPU in the window is given as "database server CPU" (the whole server's: on a shared
+server other people's work is in it), and "bot + database CPU per move" adds the two.
+
 ``--against REV`` compares this working tree (HEAD and whatever is not committed yet,
 "changed") with the commit REV ("unchanged", e.g. b44f10b, the bot before issue 16): REV is
 checked out with ``git worktree`` in a temporary folder and started with the same
@@ -142,7 +153,6 @@ import random
 import re
 import shutil
 import signal
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -157,6 +167,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.perf import LINE_PREFIX  # noqa: E402
+from tasks import PostgresFailed, find_postgres, throwaway_postgres  # noqa: E402
+from tests.databases import SERVER_VARIABLE, drop_schemas, stored_rows  # noqa: E402
 from tests.e2e import harness  # noqa: E402
 from tests.e2e.fault_tools import stored_actors  # noqa: E402
 from tests.e2e.harness import BotProcess, Person, button_data  # noqa: E402
@@ -471,11 +483,11 @@ def tree_cpu_seconds(pid: int) -> float:
 
 def stored_counts(bot: BotProcess) -> tuple[int, int, Counter[str]]:
     """(actions by people, actions by computers, games by status) as the bot committed them
-    (nobody leaves and no turn times out here, so a person's seat is played by them)."""
+    (nobody leaves and no turn times out here, so a person's seat is played by them); from
+    its SQLite file, or on PostgreSQL its schema (`tests.databases`)."""
     actors = stored_actors(bot.database)
     people = sum(1 for actor in actors.values() if actor is not None)
-    with contextlib.closing(sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)) as db:
-        rows = db.execute("SELECT status, COUNT(*) FROM games GROUP BY status").fetchall()
+    rows = stored_rows(bot.database, "SELECT status, COUNT(*) FROM games GROUP BY status")
     return people, len(actors) - people, Counter({str(status): int(n) for status, n in rows})
 
 
@@ -502,6 +514,7 @@ class Measured:
     exit_code: int
     counters: dict[str, int] | None  # the bot's counters grown in the window; None: not kept
     calls: Counter[str]  # Bot API calls in the window, by method (the fake's transcript)
+    server_cpu: float | None = None  # seconds of CPU the PostgreSQL server used in the window
 
     @property
     def moves(self) -> int:
@@ -512,16 +525,61 @@ class Measured:
 class Tree:
     """A checkout of the bot to run: `path` is the folder ``python -m bot`` starts in."""
 
-    key: str  # "changed" or "unchanged" ("polling", "webhook"): in file names
+    key: str  # "changed" or "unchanged" ("polling", "webhook", "sqlite", ...): in file names
     label: str  # as printed
     path: Path
     webhook: bool = False  # the bot takes its updates by webhook (issue 18), not polling
+    postgres: bool = False  # the bot's database is a schema on PostgreSQL (issue 18)
 
     @property
     def counts_work(self) -> bool:
         """Whether its bot logs its counters on SIGUSR1 (without the handler the signal
         would kill it)."""
         return (self.path / "bot" / "perf.py").exists()
+
+
+@dataclass(frozen=True)
+class DatabaseServer:
+    """The PostgreSQL server the runs on PostgreSQL use."""
+
+    url: str
+    pid: int | None  # its main process, when it runs on this machine (for its CPU)
+    ours: bool  # started by this script for these runs alone
+
+
+async def server_process(url: str) -> int | None:
+    """The server's main process if it runs on this machine: the parent of the process
+    serving a connection of ours. None for a server elsewhere."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        backend = await conn.fetchval("SELECT pg_backend_pid()")
+        try:
+            stat = Path(f"/proc/{backend}/stat").read_text()
+        except OSError:
+            return None
+    finally:
+        await conn.close()
+    parent = int(stat.rsplit(")", 1)[1].split()[1])
+    command = Path(f"/proc/{parent}/cmdline").read_bytes().split(b"\0")[0]
+    return parent if command.endswith((b"postgres", b"postmaster")) else None
+
+
+@contextlib.contextmanager
+def on_database(server: DatabaseServer | None) -> Iterator[None]:
+    """One run on PostgreSQL (`server`) or on SQLite (None): the harness gives the bot a
+    schema of `server` for its database file, and `stored_rows` reads there, when
+    DOMINO_TEST_POSTGRES is set (`tests.databases`); it is set for the run, or unset."""
+    saved = os.environ.pop(SERVER_VARIABLE, None)
+    if server is not None:
+        os.environ[SERVER_VARIABLE] = server.url
+    try:
+        yield
+    finally:
+        os.environ.pop(SERVER_VARIABLE, None)
+        if saved is not None:
+            os.environ[SERVER_VARIABLE] = saved
 
 
 class TreeBot(BotProcess):
@@ -533,11 +591,11 @@ class TreeBot(BotProcess):
         super().__init__(fake, workdir, **env)
         self.tree = tree
 
-    async def start(self) -> None:
+    async def start(self, **options: bool) -> None:
         saved = harness.ROOT
         harness.ROOT = self.tree
         try:
-            await super().start()
+            await super().start(**options)
         finally:
             harness.ROOT = saved
 
@@ -581,9 +639,16 @@ def grown(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
 
 
 async def run(
-    args: argparse.Namespace, workdir: Path, tally: Tally, tree: Tree, profile: Path | None
+    args: argparse.Namespace,
+    workdir: Path,
+    tally: Tally,
+    tree: Tree,
+    profile: Path | None,
+    server: DatabaseServer | None = None,
 ) -> tuple[Measured, str]:
-    """Set up, play, measure, stop the bot of `tree`; the figures and the bot's log."""
+    """Set up, play, measure, stop the bot of `tree` (on `server` if `tree.postgres`);
+    the figures and the bot's log."""
+    server_pid = server.pid if tree.postgres and server is not None else None
     fake = FakeTelegram()
     await fake.start()
     hub = Hub(fake)
@@ -634,6 +699,7 @@ async def run(
         calls_before = len(fake.transcript)
         bot_cpu_before = tree_cpu_seconds(pid)
         main_cpu_before = proc_cpu_seconds(pid)
+        server_cpu_before = tree_cpu_seconds(server_pid) if server_pid else 0.0
         own_cpu_before = time.process_time()
         window.started = time.perf_counter()
         tasks.append(asyncio.create_task(sample_moves(bot, args.slice, timeline)))
@@ -656,6 +722,7 @@ async def run(
         window.stopped = time.perf_counter()
         bot_cpu = tree_cpu_seconds(pid) - bot_cpu_before
         main_cpu = proc_cpu_seconds(pid) - main_cpu_before
+        server_cpu = tree_cpu_seconds(server_pid) - server_cpu_before if server_pid else None
         own_cpu = time.process_time() - own_cpu_before
         calls_after = len(fake.transcript)
         counters_after = await lines.snapshot(pid) if tree.counts_work else None
@@ -679,6 +746,8 @@ async def run(
         with contextlib.suppress(asyncio.CancelledError):
             await hub_task
         await fake.stop()
+        if tree.postgres and not args.keep:
+            await drop_schemas()  # the run's schema (on a shared server, say)
     counters = None  # an empty snapshot: the bot has the signal but counts nothing yet
     if counters_before is not None and counters_after:
         counters = grown(counters_before, counters_after)
@@ -696,6 +765,7 @@ async def run(
         exit_code=code,
         counters=counters,
         calls=Counter(fake.transcript[i].method for i in range(calls_before, calls_after)),
+        server_cpu=server_cpu,
     )
     return measured, bot.log()
 
@@ -768,6 +838,13 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
         f"{per_move(m.main_cpu * 1000, moves)} ms, its workers the rest); "
         f"this process (fake + people) {m.own_cpu / m.seconds * 100:.0f}% of a core"
     )
+    if m.server_cpu is not None:
+        print(
+            f"CPU of the database server (PostgreSQL) in the window: "
+            f"{m.server_cpu / m.seconds * 100:.0f}% of a core, "
+            f"{per_move(m.server_cpu * 1000, moves)} ms per move; bot + database "
+            f"{per_move((m.bot_cpu + m.server_cpu) * 1000, moves)} ms per move"
+        )
     if m.counters is None:
         print("bot work counters: n/a (this bot keeps none)")
     else:
@@ -843,7 +920,15 @@ def figures(m: Measured, tally: Tally, families: Sequence[str]) -> dict[str, flo
         "unanswered presses": tally.unanswered,
         "bot CPU per move (ms)": m.bot_cpu * 1000 / moves,
         "of which its main process (ms)": m.main_cpu * 1000 / moves,
+        "database server CPU per move (ms)": None
+        if m.server_cpu is None
+        else m.server_cpu * 1000 / moves,
+        # SQLite's work is the bot's own; PostgreSQL's partly its server's.
+        "bot + database CPU per move (ms)": (m.bot_cpu + (m.server_cpu or 0.0)) * 1000 / moves,
         "bot CPU (% of a core)": m.bot_cpu / m.seconds * 100,
+        "database server CPU (% of a core)": None
+        if m.server_cpu is None
+        else m.server_cpu / m.seconds * 100,
         "this process's CPU (% of a core)": m.own_cpu / m.seconds * 100,
         "peak RSS (MB)": m.peak_rss / MB,
     }
@@ -1058,6 +1143,13 @@ def main() -> None:
         help="how the bot takes its updates (issue 18): long polling (default), a webhook "
         "the fake posts to, or both in turns on this tree, side by side",
     )
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres", "both"),
+        default="sqlite",
+        help="the bot's database (issue 18): SQLite (default), a fresh schema on PostgreSQL "
+        "(DOMINO_TEST_POSTGRES's server, else a throwaway one), or both in turns, side by side",
+    )
     parser.add_argument("--quick", action="store_true", help="a tiny run: 2 games, 5 seconds")
     parser.add_argument("--keep", action="store_true", help="keep the bot's database and log")
     parser.add_argument(
@@ -1075,32 +1167,39 @@ def main() -> None:
         "--repeat",
         type=int,
         default=None,
-        help="runs per tree (default 3 with --against, else 1)",
+        help="runs per tree (default 3 with --against or a `both`, else 1)",
     )
     args = parser.parse_args()
     if args.people is None:
         args.people = 1 if args.computers else 4
     if args.quick:
         args.games, args.seconds = 2, 5.0
-    if args.updates == "both" and args.against:
-        parser.error("--updates both compares the two ways on this tree: no --against")
+    for option in ("updates", "database"):
+        if getattr(args, option) == "both" and args.against:
+            parser.error(f"--{option} both compares the two ways on this tree: no --against")
     if args.repeat is None:
-        args.repeat = 3 if args.against or args.updates == "both" else 1
+        args.repeat = 3 if args.against or "both" in (args.updates, args.database) else 1
     workdir = Path(tempfile.mkdtemp(prefix="bench-e2e-"))
     try:
         with contextlib.ExitStack() as stack:
             webhook = args.updates == "webhook"
-            trees = [Tree("changed", f"changed ({this_tree()})", ROOT, webhook)]
-            if args.updates == "both":
-                trees = [
-                    Tree("polling", f"long polling ({this_tree()})", ROOT),
-                    Tree("webhook", f"webhook ({this_tree()})", ROOT, webhook=True),
-                ]
+            postgres = args.database == "postgres"
+            trees = [Tree("changed", f"changed ({this_tree()})", ROOT, webhook, postgres)]
+            if "both" in (args.updates, args.database):
+                trees = ways(args.updates, args.database)
             elif args.against:
                 unchanged = stack.enter_context(worktree(args.against))
+                if postgres and not (unchanged / "storage" / "postgres.py").exists():
+                    parser.error(f"{args.against} has no PostgreSQL storage (issue 18)")
                 label = f"unchanged ({args.against})"
-                trees.insert(0, Tree("unchanged", label, unchanged, webhook))
-            runs = measure(args, workdir, trees)
+                trees.insert(0, Tree("unchanged", label, unchanged, webhook, postgres))
+            server = None
+            if any(tree.postgres for tree in trees):
+                try:
+                    server = stack.enter_context(postgres_server())
+                except PostgresFailed as failed:
+                    parser.exit(1, f"bench/e2e.py: {failed}\n")
+            runs = measure(args, workdir, trees, server)
         if len(runs) > 1:
             table(runs, trees)
     finally:
@@ -1110,7 +1209,53 @@ def main() -> None:
             shutil.rmtree(workdir, ignore_errors=True)
 
 
-def measure(args: argparse.Namespace, workdir: Path, trees: Sequence[Tree]) -> list[Run]:
+def ways(updates: str, database: str) -> list[Tree]:
+    """This tree run each of the ways `--updates` and `--database` ask for ("both": the
+    two), named by what differs between them."""
+    kinds = {"polling": "long polling", "webhook": "webhook", "sqlite": "SQLite",
+             "postgres": "PostgreSQL"}  # fmt: skip
+    found = []
+    for way in ("polling", "webhook") if updates == "both" else (updates,):
+        for store in ("sqlite", "postgres") if database == "both" else (database,):
+            differs = [name for name, both in ((way, updates), (store, database)) if both == "both"]
+            label = ", ".join(kinds[name] for name in (way, store))
+            found.append(
+                Tree(
+                    "-".join(differs),
+                    f"{label} ({this_tree()})",
+                    ROOT,
+                    webhook=way == "webhook",
+                    postgres=store == "postgres",
+                )
+            )
+    return found
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[DatabaseServer]:
+    """The server DOMINO_TEST_POSTGRES names, or else a throwaway one for these runs
+    (`tasks.throwaway_postgres`, as `tasks.py test` starts), stopped and removed after."""
+    given = os.environ.get(SERVER_VARIABLE)
+    if given:
+        pid = asyncio.run(server_process(given))
+        print(f"PostgreSQL: {SERVER_VARIABLE}'s server (its CPU: the whole server's)")
+        yield DatabaseServer(given, pid, ours=False)
+        return
+    programs = find_postgres()
+    if programs is None:
+        raise PostgresFailed(
+            f"no PostgreSQL here (initdb and pg_ctl): install it or set {SERVER_VARIABLE}"
+        )
+    with throwaway_postgres(programs) as cluster:
+        yield DatabaseServer(cluster.url, cluster.server_pid(), ours=True)
+
+
+def measure(
+    args: argparse.Namespace,
+    workdir: Path,
+    trees: Sequence[Tree],
+    server: DatabaseServer | None = None,
+) -> list[Run]:
     """Every tree `args.repeat` times, in turns; each run reported as it ends."""
     runs: list[Run] = []
     several = len(trees) * args.repeat > 1
@@ -1129,7 +1274,8 @@ def measure(args: argparse.Namespace, workdir: Path, trees: Sequence[Tree]) -> l
             tally = Tally()
             if several:
                 print(f"\n=== {tree.label}, run {repeat} of {args.repeat}", flush=True)
-            measured, log = asyncio.run(run(args, folder, tally, tree, profile))
+            with on_database(server if tree.postgres else None):
+                measured, log = asyncio.run(run(args, folder, tally, tree, profile, server))
             report(args, measured, tally, log)
             if profile is not None:
                 print_profile(profile, trees)

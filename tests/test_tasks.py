@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import importlib.util
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -49,6 +50,7 @@ def load_tasks() -> ModuleType:
     spec = importlib.util.spec_from_file_location("tasks_under_test", ROOT / "tasks.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
@@ -433,3 +435,276 @@ async def test_ctrl_c_to_tasks_py_demo_stops_the_bot_and_leaves_nothing(tmp_path
             await process.wait()
     assert code == 0, (said + rest).decode()
     assert b"stopping" in rest
+
+
+# ------------------------------------------------------------------ tasks.py test on PostgreSQL
+
+
+def programs_in(folder: Path, *names: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        program = folder / name
+        program.write_text("#!/bin/sh\n")
+        program.chmod(0o755)
+    return folder
+
+
+def test_postgres_is_found_on_path_first(tmp_path: Path) -> None:
+    tasks: Any = load_tasks()
+    on_path = programs_in(tmp_path / "path", "initdb", "pg_ctl")
+    installed = tmp_path / "lib"
+    programs_in(installed / "16" / "bin", "initdb", "pg_ctl")
+    found = tasks.find_postgres(path=str(on_path), installed=installed)
+    assert found == tasks.PostgresPrograms(on_path / "initdb", on_path / "pg_ctl")
+
+
+def test_postgres_is_found_in_the_newest_complete_version(tmp_path: Path) -> None:
+    """Debian's layout (/usr/lib/postgresql/<version>/bin): the newest version that has
+    both programs; one with initdb alone (a client-only package) is passed over."""
+    tasks: Any = load_tasks()
+    installed = tmp_path / "lib"
+    programs_in(installed / "9.6" / "bin", "initdb", "pg_ctl")
+    programs_in(installed / "13" / "bin", "initdb", "pg_ctl")
+    programs_in(installed / "17" / "bin", "initdb")
+    empty_path = str(programs_in(tmp_path / "path"))
+    found = tasks.find_postgres(path=empty_path, installed=installed)
+    assert found == tasks.PostgresPrograms(
+        installed / "13" / "bin" / "initdb", installed / "13" / "bin" / "pg_ctl"
+    )
+    half_on_path = str(programs_in(tmp_path / "half", "initdb"))  # no pg_ctl beside it
+    assert tasks.find_postgres(path=half_on_path, installed=installed) == found
+    assert tasks.find_postgres(path=empty_path, installed=tmp_path / "none") is None
+
+
+def cluster(tasks: Any, as_user: tuple[str, ...] = ()) -> Any:
+    programs = tasks.PostgresPrograms(Path("/pg/bin/initdb"), Path("/pg/bin/pg_ctl"))
+    return tasks.Cluster(programs, Path("/tmp/domino-pg-x"), 54321, as_user)
+
+
+def test_the_throwaway_servers_commands() -> None:
+    tasks: Any = load_tasks()
+    server = cluster(tasks)
+    assert server.url == "postgresql://postgres@127.0.0.1:54321/postgres"
+    init = server.initdb()
+    assert init[:3] == ["/pg/bin/initdb", "-D", "/tmp/domino-pg-x/data"]
+    assert {"--no-sync", "-U", "postgres"} <= set(init)
+    assert init[init.index("-A") + 1] == "trust"
+    start = server.start()
+    assert start[:4] == ["/pg/bin/pg_ctl", "start", "-D", "/tmp/domino-pg-x/data"]
+    assert "-w" in start  # pg_ctl returns once the server takes connections
+    # The server's own options, as the shell pg_ctl hands them through splits them.
+    words = shlex.split(start[start.index("-o") + 1])
+    settings = dict(word.split("=", 1) for word in words[1::2])
+    assert set(words[::2]) == {"-c"}
+    assert settings["listen_addresses"] == "127.0.0.1"
+    assert settings["port"] == "54321"
+    assert settings["unix_socket_directories"] == "/tmp/domino-pg-x"
+    for name in ("fsync", "synchronous_commit", "full_page_writes"):
+        assert settings[name] == "off"
+    stop = server.stop()
+    assert stop[:2] == ["/pg/bin/pg_ctl", "stop"]
+    assert stop[stop.index("-m") + 1] == "immediate"
+
+
+def test_as_root_the_server_runs_as_postgres(monkeypatch: pytest.MonkeyPatch) -> None:
+    tasks: Any = load_tasks()
+    monkeypatch.setattr(tasks.os, "geteuid", lambda: 0)
+    assert tasks.runs_as() == ("runuser", "-u", "postgres", "--")
+    server = cluster(tasks, tasks.runs_as())
+    for command in (server.initdb(), server.start(), server.stop()):
+        assert command[:4] == ["runuser", "-u", "postgres", "--"]
+        assert command[4].startswith("/pg/bin/")
+    monkeypatch.setattr(tasks.os, "geteuid", lambda: 1000)
+    assert tasks.runs_as() == ()
+
+
+def project_with(tmp_path: Path, *entries: str) -> Path:
+    """A project root holding these test files and folders (and tests/domino)."""
+    for entry in (*entries, "tests/domino/test_tiles.py"):
+        place = tmp_path / entry
+        if place.suffix == ".py":
+            place.parent.mkdir(parents=True, exist_ok=True)
+            place.touch()
+        else:
+            place.mkdir(parents=True, exist_ok=True)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ([], ["tests/storage", "tests/e2e/test_match_e2e.py"]),
+        (["-k", "fish", "-x"], ["-k", "fish", "-x", "tests/storage",
+                                "tests/e2e/test_match_e2e.py"]),
+        (["tests/domino"], None),
+        (["tests/domino", "-x"], None),
+        (["tests/storage/test_db.py::test_open", "-x"],
+         ["-x", "tests/storage/test_db.py::test_open"]),
+        (["tests/e2e"], ["tests/e2e/test_match_e2e.py"]),
+        (["tests"], ["tests/storage", "tests/e2e/test_match_e2e.py"]),
+        (["tests/bot", "tests/domino"], None),  # tests/bot: not in the pass
+        (["tests/storage", "tests/bot"], ["tests/storage"]),
+    ],
+)  # fmt: skip
+def test_the_postgres_pass_runs_what_was_chosen_of_its_tests(
+    tmp_path: Path, args: list[str], expected: list[str] | None
+) -> None:
+    """The first pass's options are kept; of the tests named, those in the pass; with
+    none named, all of `POSTGRES_TESTS` there is (the webhook's file is not, here)."""
+    tasks: Any = load_tasks()
+    root = project_with(
+        tmp_path,
+        "tests/storage/test_db.py",
+        "tests/bot",
+        "tests/e2e/test_match_e2e.py",
+        "tests/e2e/test_junk_e2e.py",
+    )
+    assert tasks.postgres_arguments(args, root) == expected
+
+
+def test_every_entry_of_the_postgres_pass_is_there() -> None:
+    """The list names real tests."""
+    tasks: Any = load_tasks()
+    missing = [e for e in tasks.POSTGRES_TESTS if not (ROOT / e).exists()]
+    assert missing == [], missing
+
+
+@pytest.fixture
+def test_command(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """tasks.py test with nothing installed and every command recorded (with the value
+    of DOMINO_TEST_POSTGRES it would see), not run."""
+    module: Any = load_tasks()
+    module.ran = []
+    module.codes = {}  # the exit code of a command, by its first word (pytest: 0)
+    monkeypatch.setattr(module, "ensure_venv", lambda *extras: None)
+    monkeypatch.delenv(module.POSTGRES_VARIABLE, raising=False)
+
+    def call(cmd: list[str], **kwargs: Any) -> int:
+        module.ran.append((Path(cmd[0]).name, cmd[1:], kwargs["env"].get(module.POSTGRES_VARIABLE)))
+        return int(module.codes.get(Path(cmd[0]).name, 0))
+
+    monkeypatch.setattr(module, "subprocess", SimpleNamespace(call=call))
+    monkeypatch.setattr(sys, "argv", ["tasks.py", "test", "-x"])
+    return module
+
+
+def pytest_runs(tasks: Any) -> list[tuple[list[str], str | None]]:
+    return [(args, server) for name, args, server in tasks.ran if name == "pytest"]
+
+
+def test_the_second_pass_uses_the_server_given(
+    test_command: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tasks = test_command
+    monkeypatch.setenv(tasks.POSTGRES_VARIABLE, "postgresql://u:pw@db.example/t")
+    monkeypatch.setattr(tasks, "find_postgres", lambda: pytest.fail("none to be started"))
+    assert tasks.main() == 0
+    (first, on_sqlite), (second, on_postgres) = pytest_runs(tasks)
+    assert on_sqlite is None  # the first pass is on SQLite even so
+    assert first == [*tasks.PARALLEL, "-x"]
+    assert on_postgres == "postgresql://u:pw@db.example/t"
+    assert second[: len(tasks.PARALLEL) + 1] == [*tasks.PARALLEL, "-x"]
+    assert second[len(tasks.PARALLEL) + 1 :] == [
+        e for e in tasks.POSTGRES_TESTS if (ROOT / e).exists()
+    ]
+    shown = capsys.readouterr().out
+    assert "$ DOMINO_TEST_POSTGRES=$DOMINO_TEST_POSTGRES pytest" in shown  # not its password
+    assert "pw@" not in shown
+
+
+def test_the_second_pass_starts_a_throwaway_server(
+    test_command: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tasks = test_command
+    programs = tasks.PostgresPrograms(Path("/pg/initdb"), Path("/pg/pg_ctl"))
+    monkeypatch.setattr(tasks, "find_postgres", lambda: programs)
+    servers: list[Any] = []
+
+    @contextlib.contextmanager
+    def throwaway(found: Any) -> Iterator[Any]:
+        servers.append(found)
+        yield SimpleNamespace(url="postgresql://postgres@127.0.0.1:5999/postgres")
+        servers.append("stopped")
+
+    monkeypatch.setattr(tasks, "throwaway_postgres", throwaway)
+    tasks.codes["pytest"] = 0
+    assert tasks.main() == 0
+    assert servers == [programs, "stopped"]
+    assert [server for _, server in pytest_runs(tasks)] == [
+        None,
+        "postgresql://postgres@127.0.0.1:5999/postgres",
+    ]
+    shown = capsys.readouterr().out
+    assert "$ DOMINO_TEST_POSTGRES=postgresql://postgres@127.0.0.1:5999/postgres pytest" in shown
+
+
+def test_without_postgres_the_second_pass_is_skipped_in_one_line(
+    test_command: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tasks = test_command
+    monkeypatch.setattr(tasks, "find_postgres", lambda: None)
+    assert tasks.main() == 0
+    assert len(pytest_runs(tasks)) == 1
+    said = [line for line in capsys.readouterr().out.splitlines() if "PostgreSQL" in line]
+    assert len(said) == 1 and said[0].endswith("the PostgreSQL pass is skipped"), said
+
+
+def test_a_failed_first_pass_ends_the_test_command(
+    test_command: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks = test_command
+    tasks.codes["pytest"] = 1
+    monkeypatch.setattr(tasks, "find_postgres", lambda: pytest.fail("no second pass"))
+    assert tasks.main() == 1
+    assert len(pytest_runs(tasks)) == 1
+
+
+def test_a_server_that_does_not_start_is_one_line_and_exit_1(
+    test_command: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tasks = test_command
+
+    def broken(found: Any) -> Any:
+        raise tasks.PostgresFailed("the throwaway PostgreSQL: initdb failed (exit 1): no")
+
+    monkeypatch.setattr(tasks, "find_postgres", lambda: object())
+    monkeypatch.setattr(tasks, "throwaway_postgres", broken)
+    assert tasks.main() == 1
+    assert len(pytest_runs(tasks)) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["tasks.py: the throwaway PostgreSQL: initdb failed (exit 1): no"]
+
+
+def port_open(port: int) -> bool:
+    import socket
+
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.mark.skipif(load_tasks().find_postgres() is None, reason="no PostgreSQL installed")
+def test_a_throwaway_server_takes_connections_and_is_gone_after() -> None:
+    """The real thing (about a second): initdb, start, a query, stop and removal, also
+    when the block fails."""
+    import asyncpg
+
+    tasks: Any = load_tasks()
+    programs = tasks.find_postgres()
+
+    async def ask(url: str) -> tuple[str, str]:
+        conn = await asyncpg.connect(url)
+        try:
+            return await conn.fetchval("SHOW fsync"), await conn.fetchval("SHOW server_encoding")
+        finally:
+            await conn.close()
+
+    with tasks.throwaway_postgres(programs) as server:
+        assert asyncio.run(ask(server.url)) == ("off", "UTF8")
+        assert server.server_pid() is not None
+    assert not port_open(server.port)
+    assert not server.folder.exists()
+    with pytest.raises(RuntimeError), tasks.throwaway_postgres(programs) as server:
+        assert port_open(server.port)
+        raise RuntimeError("a failed pass")
+    assert not port_open(server.port)
+    assert not server.folder.exists()

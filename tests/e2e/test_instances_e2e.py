@@ -8,8 +8,9 @@ is refused with 429 (the groups' flood budgets are kept in the database, so "b" 
 on from where "a" was), and at no moment do both instances poll Telegram (the fake
 answers a second poller 409).
 
-On PostgreSQL (the suite's second pass, `tests/databases.py`) this is the deployment the
-README describes; on SQLite the same lease works between two processes on one file.
+This is the deployment the README describes, on PostgreSQL: it runs in the suite's second
+pass only (`tests/databases.py`; the lease itself is tested on both databases in
+tests/storage/test_leases.py and tests/bot/test_leadership.py).
 """
 
 from __future__ import annotations
@@ -56,11 +57,12 @@ def leading(bot: BotProcess, starts: int) -> bool:
 
 
 @pytest.mark.slow
+@pytest.mark.postgres_only
 async def test_two_instances_one_killed_mid_way_every_game_finishes_once(
     fakegram: FakeTelegram, tmp_path: Path
 ) -> None:
     fakegram.enable_flood_limits()
-    database = tmp_path / "domino.sqlite3"
+    database = tmp_path / "domino.sqlite3"  # a schema of its own (tests.databases)
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
     a = instance(fakegram, tmp_path, "a", database)
