@@ -66,7 +66,8 @@ WORKERS = max(4, 2 * (os.cpu_count() or 1))
 PARALLEL = ["-n", str(WORKERS), "--dist", "worksteal", "--durations=15"]
 # The second pass, on PostgreSQL (issue 18): the tests where a second database can behave
 # otherwise: the storage itself, and the bot as a process in its main match, by webhook,
-# over restarts, and as two instances (`postgres_only`: only here). The use cases and
+# over restarts; and as two instances, which is `postgres_only` and four minutes long, so
+# it runs on the same server in the first pass, beside the rest of it. The use cases and
 # handlers over the database (tests/bot, tests/handlers) pass there too but add a minute
 # of CI for SQL the storage tests cover: run them so by hand (README, "Tests"). The rest
 # (the engine, the pictures, the local Telegram, the play page, the other end-to-end
@@ -76,10 +77,11 @@ POSTGRES_TESTS = [
     "tests/e2e/test_match_e2e.py",
     "tests/e2e/test_webhook_e2e.py",
     "tests/e2e/test_lifecycle_e2e.py",
-    "tests/e2e/test_instances_e2e.py",
 ]
-# The variable naming the server the tests run on (tests/databases.py reads it).
+# The variable naming the server the tests run on (tests/databases.py reads it), and the
+# one naming it for the first pass's tests marked `postgres_only` alone (tests/conftest.py).
 POSTGRES_VARIABLE = "DOMINO_TEST_POSTGRES"
+POSTGRES_ONLY_VARIABLE = "DOMINO_TEST_POSTGRES_ONLY"
 # Where Debian and Ubuntu install PostgreSQL's server programs (one folder a version).
 POSTGRES_INSTALLED = Path("/usr/lib/postgresql")
 
@@ -165,7 +167,8 @@ def run(cmd: list[str], env: Mapping[str, str | None] | None = None) -> int:
             environment.pop(name, None)
             continue
         # A value the environment had already is not repeated (a password may be in it).
-        shown.append(f"{name}=${name}" if environment.get(name) == value else f"{name}={value}")
+        source = next((known for known, had in os.environ.items() if had == value), None)
+        shown.append(f"{name}=${source}" if source else f"{name}={value}")
         environment[name] = value
     print("$", " ".join([*shown, *cmd]), flush=True)
     return subprocess.call(full, cwd=ROOT, env=environment)
@@ -176,23 +179,29 @@ def cmd_test(args: list[str]) -> int:
     for step in [*LINT, *TYPECHECK]:
         if code := run(step):
             return code
-    # The first pass is on SQLite whatever the environment says; the second on PostgreSQL.
-    if code := run(["pytest", *PARALLEL, *args], {POSTGRES_VARIABLE: None}):
-        return code
-    return postgres_pass(args)
+    try:
+        with postgres_server() as server:
+            # The first pass is on SQLite whatever the environment says, but for the tests
+            # marked `postgres_only` (long: they start first and run beside the rest);
+            # then the second pass, on PostgreSQL.
+            first = {POSTGRES_VARIABLE: None, POSTGRES_ONLY_VARIABLE: server}
+            if code := run(["pytest", *PARALLEL, *args], first):
+                return code
+            return 0 if server is None else postgres_pass(args, server)
+    except PostgresFailed as failed:
+        print(f"tasks.py: {failed}", file=sys.stderr, flush=True)
+        return 1
 
 
-def postgres_pass(args: list[str]) -> int:
-    """pytest on PostgreSQL (`POSTGRES_TESTS`, or those of them `args` choose): on the
-    server `DOMINO_TEST_POSTGRES` names, else on a throwaway one, else skipped."""
-    chosen = postgres_arguments(args, ROOT)
-    if chosen is None:
-        print("tasks.py: none of the tests chosen is in the PostgreSQL pass", flush=True)
-        return 0
-    command = ["pytest", *PARALLEL, *chosen]
-    server = os.environ.get(POSTGRES_VARIABLE)
-    if server:
-        return run(command, {POSTGRES_VARIABLE: server})
+@contextlib.contextmanager
+def postgres_server() -> Iterator[str | None]:
+    """The URL of the PostgreSQL server the tests may use: the one `DOMINO_TEST_POSTGRES`
+    names, else a throwaway one started for them (`PostgresFailed` if it cannot be), else
+    None (said in one line: the PostgreSQL pass is skipped)."""
+    given = os.environ.get(POSTGRES_VARIABLE)
+    if given:
+        yield given
+        return
     programs = find_postgres()
     if programs is None:
         print(
@@ -200,13 +209,19 @@ def postgres_pass(args: list[str]) -> int:
             f"{POSTGRES_INSTALLED}/*/bin): the PostgreSQL pass is skipped",
             flush=True,
         )
+        yield None
+        return
+    with throwaway_postgres(programs) as cluster:
+        yield cluster.url
+
+
+def postgres_pass(args: list[str], server: str) -> int:
+    """pytest on the PostgreSQL `server`: `POSTGRES_TESTS`, or those of them `args` choose."""
+    chosen = postgres_arguments(args, ROOT)
+    if chosen is None:
+        print("tasks.py: none of the tests chosen is in the PostgreSQL pass", flush=True)
         return 0
-    try:
-        with throwaway_postgres(programs) as cluster:
-            return run(command, {POSTGRES_VARIABLE: cluster.url})
-    except PostgresFailed as failed:
-        print(f"tasks.py: {failed}", file=sys.stderr, flush=True)
-        return 1
+    return run(["pytest", *PARALLEL, *chosen], {POSTGRES_VARIABLE: server})
 
 
 def postgres_arguments(args: Sequence[str], root: Path) -> list[str] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,13 @@ import pytest
 from aiogram import Bot
 
 from storage.db import Database, Migration, is_postgres_url
-from tests.databases import drop_schemas, test_server, url_for
+from tests.databases import (
+    POSTGRES_ONLY_VARIABLE,
+    SERVER_VARIABLE,
+    drop_schemas,
+    test_server,
+    url_for,
+)
 from tests.fakegram import FakeTelegram
 from tests.fakegram.aiogram_support import aiogram_parse_problems, make_bot
 
@@ -31,11 +38,15 @@ def _postgres_for_sqlite_paths(
 ) -> None:
     """With `DOMINO_TEST_POSTGRES` set, `Database.open(path)` opens the schema standing
     for `path` on that server (`tests.databases`); tests marked `sqlite_only` skip. Tests
-    marked `postgres_only` skip without it."""
+    marked `postgres_only` run on `DOMINO_TEST_POSTGRES_ONLY` without it (tasks.py's
+    first pass), else skip."""
     if test_server() is None:
-        if request.node.get_closest_marker("postgres_only"):
-            pytest.skip("runs on PostgreSQL only: in tasks.py test's second pass")
-        return
+        if not request.node.get_closest_marker("postgres_only"):
+            return
+        only = os.environ.get(POSTGRES_ONLY_VARIABLE)
+        if not only:
+            pytest.skip(f"runs on PostgreSQL only: set {SERVER_VARIABLE} (tasks.py test does)")
+        monkeypatch.setenv(SERVER_VARIABLE, only)  # for this test (tasks.py's first pass)
     if request.node.get_closest_marker("sqlite_only"):
         pytest.skip("about SQLite itself: run without DOMINO_TEST_POSTGRES")
     from storage.postgres import PostgresDatabase
@@ -51,8 +62,9 @@ def _postgres_for_sqlite_paths(
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    if test_server() is not None:
-        asyncio.run(drop_schemas())
+    server = test_server() or os.environ.get(POSTGRES_ONLY_VARIABLE)
+    if server:
+        asyncio.run(drop_schemas(server))
 
 
 def _check(fake: FakeTelegram) -> None:

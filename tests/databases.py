@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 SERVER_VARIABLE = "DOMINO_TEST_POSTGRES"
+# The server for the tests marked `postgres_only` alone (tasks.py test's first pass).
+POSTGRES_ONLY_VARIABLE = "DOMINO_TEST_POSTGRES_ONLY"
 
 # The paths whose schemas this process made, dropped at the end of its session.
 MADE: set[Path] = set()
@@ -53,9 +55,10 @@ async def url_for(path: str | Path) -> str:
     return f"{server}{separator}search_path={schema}"
 
 
-async def drop_schemas() -> None:
-    """Drop the schemas this process made (at the end of a worker's session)."""
-    server = test_server()
+async def drop_schemas(server: str | None = None) -> None:
+    """Drop the schemas this process made on `server` (default: the tests' server), at
+    the end of a worker's session."""
+    server = server or test_server()
     paths = sorted(MADE)
     if server is None or not paths:
         return

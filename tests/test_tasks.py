@@ -654,9 +654,10 @@ def test_a_failed_first_pass_ends_the_test_command(
 ) -> None:
     tasks = test_command
     tasks.codes["pytest"] = 1
-    monkeypatch.setattr(tasks, "find_postgres", lambda: pytest.fail("no second pass"))
+    monkeypatch.setenv(tasks.POSTGRES_VARIABLE, "postgresql://postgres@db.example/t")
     assert tasks.main() == 1
-    assert len(pytest_runs(tasks)) == 1
+    # The server is the first pass's too, for its `postgres_only` tests alone.
+    assert pytest_runs(tasks) == [([*tasks.PARALLEL, "-x"], None)]
 
 
 def test_a_server_that_does_not_start_is_one_line_and_exit_1(
@@ -670,7 +671,7 @@ def test_a_server_that_does_not_start_is_one_line_and_exit_1(
     monkeypatch.setattr(tasks, "find_postgres", lambda: object())
     monkeypatch.setattr(tasks, "throwaway_postgres", broken)
     assert tasks.main() == 1
-    assert len(pytest_runs(tasks)) == 1
+    assert pytest_runs(tasks) == []  # the server is started before the first pass
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["tasks.py: the throwaway PostgreSQL: initdb failed (exit 1): no"]
 

@@ -8,9 +8,10 @@ is refused with 429 (the groups' flood budgets are kept in the database, so "b" 
 on from where "a" was), and at no moment do both instances poll Telegram (the fake
 answers a second poller 409).
 
-This is the deployment the README describes, on PostgreSQL: it runs in the suite's second
-pass only (`tests/databases.py`; the lease itself is tested on both databases in
-tests/storage/test_leases.py and tests/bot/test_leadership.py).
+This is the deployment the README describes, on PostgreSQL only (`postgres_only`:
+`tasks.py test` runs it in its first pass, on the server of its second, beside the rest;
+the lease itself is tested on both databases in tests/storage/test_leases.py and
+tests/bot/test_leadership.py).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ async def test_two_instances_one_killed_mid_way_every_game_finishes_once(
     b = instance(fakegram, tmp_path, "b", database)
     await a.start()
     await b.start(standby=True)
-    games = await open_games(fakegram, LAYOUTS)
+    games = await open_games(fakegram, LAYOUTS, at_once=len(LAYOUTS))  # paced per group
     await settle(fakegram)
     for game in games:
         for player in game.players:
