@@ -6,7 +6,7 @@ flood limits on and the bots' own pacing, as in production; mid-way "a" gets SIG
 game finishes, every stored match is its own replay, no announcement is lost, no call
 is refused with 429 (the groups' flood budgets are kept in the database, so "b" goes
 on from where "a" was), and at no moment do both instances poll Telegram (the fake
-answers a second poller 409).
+answers the older of two polls 409; the killed process's own poll may be that one).
 
 This is the deployment the README describes, on PostgreSQL only (`postgres_only`:
 `tasks.py test` runs it in its first pass, on the server of its second, beside the rest;
@@ -78,6 +78,7 @@ async def test_two_instances_one_killed_mid_way_every_game_finishes_once(
             player.think = 0.2
             player.rng = random.Random(player.user.id)
     takeover: list[float] = []
+    corpse_polls: list[bool] = []
 
     async def kill_the_leader_mid_way() -> None:
         def mid_way() -> bool:
@@ -85,6 +86,10 @@ async def test_two_instances_one_killed_mid_way_every_game_finishes_once(
 
         await fakegram.wait_for(mid_way, timeout=600)
         await a.kill()
+        # The fake may still hold the killed process's long poll (Telegram notices the
+        # closed connection; the fake answers it only when another poll comes): b's first
+        # poll then ends it with 409, which nobody alive reads.
+        corpse_polls.append(fakegram.long_polling)
         stored = check_stored_games(database)  # the state the kill left
         assert stored.started == len(games)
         began = time.monotonic()
@@ -111,7 +116,11 @@ async def test_two_instances_one_killed_mid_way_every_game_finishes_once(
     # sends it again (never lost, at most once more): one kill, at most one repeat.
     assert audit.repeats <= 1
     assert refused == []
-    assert conflicts == [], "two instances polled Telegram at once"
+    # No live instance was refused a poll (aiogram logs a 409 as a Conflict), and the one
+    # 409 there may be is the dead process's poll ended by b's first.
+    assert all("Conflict" not in bot.log() for bot in (a, b)), "two instances polled at once"
+    assert all(call.method == "getUpdates" for call in conflicts)
+    assert len(conflicts) <= int(corpse_polls[0]), "two instances polled Telegram at once"
     assert takeover[0] < LEASE_SECONDS + 60  # the lease's run-out, and a start's pickup
     for game in games:
         assert assert_game_private(fakegram, game, matches[game_id_of(b, game)]) > 0
