@@ -142,8 +142,12 @@ class Setup:
         self.app.publisher.close()
 
 
-def make(db: Database, time: FakeTime, seed: int) -> Setup:
-    telegram = FakeTelegram()
+def make(
+    db: Database, time: FakeTime, seed: int, telegram: FakeTelegram | None = None
+) -> Setup:
+    """The application over `db`, every game dealt from `seed`, talking to `telegram`
+    (default: a `FakeTelegram` that answers every call)."""
+    telegram = telegram or FakeTelegram()
     out = Outgoing(telegram, Limits.off())
     app = Application(
         db,

@@ -18,10 +18,8 @@ import pytest
 from aiogram.exceptions import TelegramForbiddenError
 from aiogram.methods import TelegramMethod
 
-from bot.application import Application
 from bot.callbacks import LobbyAction, LobbyOption
 from bot.i18n import Lang, t
-from bot.outgoing import Limits, Outgoing
 from bot.people import Person
 from storage import repo
 from storage.db import Database
@@ -32,6 +30,7 @@ from tests.bot.app_setup import (
     FakeTime,
     Setup,
     eventually,
+    make,
     no_admin,
     seed_where_seat_0_opens,
     settle,
@@ -70,23 +69,8 @@ class BlockingTelegram(FakeTelegram):
 @pytest.fixture
 async def setup(tmp_path: Path) -> AsyncIterator[Setup]:
     db = await Database.open(tmp_path / "unreachable.sqlite3")
-    telegram = BlockingTelegram()
-    out = Outgoing(telegram, Limits.off())
-    time = FakeTime()
-    app = Application(
-        db,
-        out,
-        bot_username="domino_test_bot",
-        render_table=lambda view, names, lang: b"table picture",
-        render_scores=lambda *args: b"score sheet",
-        table_interval=0,
-        computer_delay=0,
-        new_seed=seed_where_seat_0_opens,
-        turn_clock=time.clock,
-        turn_sleep=time.sleep,
-    )
-    made = Setup(db, time, telegram, out, app)
-    await app.resume()
+    made = make(db, FakeTime(), seed_where_seat_0_opens(), BlockingTelegram())
+    await made.app.resume()
     try:
         yield made
     finally:
