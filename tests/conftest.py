@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from aiogram import Bot
@@ -21,15 +22,84 @@ from tests.databases import (
 )
 from tests.fakegram import FakeTelegram
 from tests.fakegram.aiogram_support import aiogram_parse_problems, make_bot
+from tests.fakegram.waiting import pace
 
 FakegramFactory = Callable[..., Awaitable[FakeTelegram]]
+T = TypeVar("T")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked slow first (in their order), the rest after: with pytest-xdist's
-    work stealing (tasks.py test) the long ones start at once and the short ones fill the
-    gaps, so the workers end together (issue 11, item 18)."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+# What a test marked `slow` without `seconds=` is taken to last, for `spread_slow`.
+SLOW_SECONDS = 30.0
+
+
+@pytest.hookimpl(trylast=True)  # after tests/e2e/conftest.py has set its nets
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests marked slow start first, each worker of pytest-xdist beginning with its
+    share of them (`spread_slow`), so the workers end together. Each test's
+    pytest-timeout is stretched by the machine's pace (`stretch_timeouts`)."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    items[:] = spread_slow(items, workers, expected_seconds)
+    stretch_timeouts(config, items, pace())
+
+
+def expected_seconds(item: pytest.Item) -> float | None:
+    """What a test marked `@pytest.mark.slow(seconds=N)` is expected to take on an idle
+    machine (`SLOW_SECONDS` without N); None for a test not marked slow."""
+    marker = item.get_closest_marker("slow")
+    return None if marker is None else float(marker.kwargs.get("seconds", SLOW_SECONDS))
+
+
+def spread_slow(items: list[T], workers: int, seconds: Callable[[T], float | None]) -> list[T]:
+    """`items` reordered for `workers` workers of pytest-xdist's work stealing (tasks.py
+    test). That scheduler hands each worker a contiguous slice of the collection at the
+    start (sizes as even as can be, in order) and later moves tests from the tail of the
+    longest queue to an idle worker. Put all the slow tests first and the first worker
+    gets them all: it runs them one after another while the others soon run dry. Here
+    the slow ones (longest first) go each to the slice whose slow tests add up to the
+    least so far, at that slice's head; the rest fill the slices in their own order."""
+    slow = sorted(
+        (item for item in items if seconds(item) is not None),
+        key=lambda item: -(seconds(item) or 0.0),
+    )
+    if workers <= 1:
+        return [*slow, *(item for item in items if seconds(item) is None)]
+    rest = iter(item for item in items if seconds(item) is None)
+    sizes, left = [], len(items)
+    for worker in range(workers):  # worksteal's first split: len // nodes remaining
+        sizes.append(left // (workers - worker))
+        left -= sizes[-1]
+    slices: list[list[T]] = [[] for _ in range(workers)]
+    loads = [0.0] * workers
+    for item in slow:
+        open_slices = [k for k in range(workers) if len(slices[k]) < sizes[k]]
+        k = min(open_slices, key=lambda k: (loads[k], k))
+        slices[k].append(item)
+        loads[k] += seconds(item) or 0.0
+    for k in range(workers):
+        slices[k].extend(itertools.islice(rest, sizes[k] - len(slices[k])))
+    return [item for part in slices for item in part]
+
+
+def stretch_timeouts(config: pytest.Config, items: list[pytest.Item], speed: float) -> None:
+    """pytest-timeout's limit is a net for a hung test, not a deadline: on a machine
+    `speed` times slower than an idle one (tests.fakegram.waiting.pace, at collection) a
+    test gets that many times its limit (its marker's, else the configured one). A limit
+    switched off (0) stays off."""
+    if speed <= 1:
+        return
+    try:
+        configured = config.getoption("timeout", None) or config.getini("timeout")
+    except ValueError:  # pytest-timeout is not installed
+        return
+    for item in items:
+        marker = item.get_closest_marker("timeout")
+        args: tuple[Any, ...] = marker.args if marker else ()
+        kwargs: dict[str, Any] = dict(marker.kwargs) if marker else {}
+        limit = args[0] if args else kwargs.pop("timeout", configured)
+        if not limit or float(limit) <= 0:
+            continue
+        stretched = pytest.mark.timeout(float(limit) * speed, *args[1:], **kwargs)
+        item.add_marker(stretched, append=False)  # the closest: pytest-timeout reads it
 
 
 @pytest.fixture(autouse=True)

@@ -23,6 +23,7 @@ from domino.rules import KOZEL
 from storage import repo
 from storage.db import Database
 from storage.records import ChatRecord, GameRecord
+from tests.fakegram.waiting import Deadline
 
 T = TypeVar("T")
 
@@ -76,10 +77,12 @@ async def settle() -> None:
 
 
 async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    """Until `check()` holds; it fails after `timeout` seconds of looking, stretched by the
+    machine's pace (`Deadline`): the application runs in this process, so a busy machine
+    makes it slower, not wrong."""
+    deadline = Deadline(timeout)
     while not await check():
-        assert loop.time() < deadline, "the condition never held"
+        assert not deadline.passed(), f"the condition never held in {deadline}"
         await asyncio.sleep(0.01)
 
 
@@ -142,9 +145,7 @@ class Setup:
         self.app.publisher.close()
 
 
-def make(
-    db: Database, time: FakeTime, seed: int, telegram: FakeTelegram | None = None
-) -> Setup:
+def make(db: Database, time: FakeTime, seed: int, telegram: FakeTelegram | None = None) -> Setup:
     """The application over `db`, every game dealt from `seed`, talking to `telegram`
     (default: a `FakeTelegram` that answers every call)."""
     telegram = telegram or FakeTelegram()

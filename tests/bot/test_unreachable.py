@@ -36,6 +36,7 @@ from tests.bot.app_setup import (
     settle,
 )
 from tests.bot.test_play import alice_to_move, greedy_press
+from tests.fakegram.waiting import within
 
 BOB = Person(502, "Боб", language_code="ru")
 BOBS_SEAT = 1
@@ -138,7 +139,7 @@ async def test_a_refusal_that_comes_back_after_the_persons_start_tells_nobody_ag
     # His hand is tried again while he still blocks the bot; Telegram's refusal is slow.
     held = telegram.held = asyncio.Event()
     setup.app.publisher.show_hand(1, BOBS_SEAT)
-    await asyncio.wait_for(telegram.holding.wait(), timeout=5)
+    await within(telegram.holding.wait(), 5, "the hand's call to Telegram")
     await bob_comes_back(setup, telegram)
     held.set()  # the refusal of the call begun before his /start arrives only now
     assert await told_unreachable(setup) == 1

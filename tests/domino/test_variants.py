@@ -199,7 +199,7 @@ def test_the_command_line_lists_the_games(capsys: pytest.CaptureFixture[str]) ->
     assert capsys.readouterr().out == (
         "kozel\tКозёл\nclassic\tКлассика\nsea_kozel\tМорской козёл\nosel\tОсёл\nsport\tСпортивное\n"
         "all_fives\tПятёрки\nthrees_and_fives\tТройки и пятёрки\nbergen\tБерген\ndubli\tДубли\n"
-            "blitz\tБлиц\ncross\tКрест\nshesterka\tШестёрка\ndark\tВтемную\n"
+        "blitz\tБлиц\ncross\tКрест\nshesterka\tШестёрка\ndark\tВтемную\n"
     )
 
 

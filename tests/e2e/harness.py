@@ -13,7 +13,11 @@ message, presses a marked tile (choosing an end when asked), draws or knocks.
 
 Waits have no fixed end where the machine's speed decides how long they take (issue 11,
 item 18): `play_until` and `Stall` fail only when nothing visible changes for a whole
-stall window, so a loaded machine makes a test slower, never red. Games opened here have
+stall window, and the fake's short waits (a reply, a press's answer) only when nothing at
+all moves: no call, no update, no CPU used by the bot's processes (`CpuProgress`, which
+every `BotProcess` adds to its fake's `progress_sources`). Every window is stretched by the
+machine's pace (`tests.fakegram.waiting`), so a loaded machine makes a test slower, never
+red, and a failure says what it waited for and what moved last. Games opened here have
 the turn timer switched off by the group's admin (`set_turn_timer`), so no real-time
 clock moves a game whose test is not about timers.
 """
@@ -42,19 +46,35 @@ from domino.timing import TurnTimer
 from tests.databases import stored_rows, test_server, url_for
 from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.privacy import HandPrivacy
+from tests.fakegram.waiting import Watch
 from tests.fakegram.world import ChatType, FakeChat, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVE_PREFIX = "m1:"
+# The windows below are times with no progress at all, each stretched by the machine's pace
+# (tests.fakegram.waiting), never deadlines for the whole wait.
 # How long a game may show no change at all before a test calls it stuck. A move, a
 # message or an edit anywhere in the players' chats restarts the window, so a slow
 # machine never trips it; a bot that stopped moving a game does, within two minutes.
 STALL_SECONDS = 120.0
-START_SECONDS = 180.0  # from `python -m bot` to its first long poll, at most
-REPLY_SECONDS = 60.0  # for a reply the bot owes at once, on a loaded machine
-EXIT_SECONDS = 60.0  # from SIGTERM to the process's end, outside the SIGTERM test
-PRESS_SECONDS = 15.0  # for a press's answer: Telegram's (and the fake's) window for one
+# A starting bot that used no CPU, logged nothing and called nothing for this long is
+# stuck (importing aiogram under load is slow, but it is work).
+START_SECONDS = 60.0
+# A reply the bot owes at once: with pacing on, a group's message may sleep out the
+# group's budget (20 a minute) with nothing else moving, so a minute.
+REPLY_SECONDS = 60.0
+# After SIGTERM: no CPU, no log line for this long and the bot is hung (the SIGTERM test
+# measures its 10 s itself).
+EXIT_SECONDS = 60.0
+# A press's answer: this long stretched by the pace, a deadline rather than a window (a
+# client gives up on a press however busy the bot is elsewhere); past Telegram's window
+# for one (the fake's callback_timeout) it stops waiting anyway.
+PRESS_SECONDS = 15.0
 JSON_PROBLEM = re.compile(r'"level": "(?:ERROR|CRITICAL)"')
+# CPU of the bot's processes counts as progress once it grew by this much (a few clock
+# ticks): an idle bot uses none, a bot drawing a picture under load keeps using some.
+BUSY_CPU = 0.03
+CPU_READ_EVERY = 0.5  # seconds between two reads of /proc (a wait checks more often)
 
 
 def free_port() -> int:
@@ -85,6 +105,59 @@ def _die_with_parent() -> None:
         pass
 
 
+def tree_cpu(pid: int) -> float | None:
+    """CPU seconds used so far by process `pid` and its descendants alive now (the
+    render and thinker pools' workers, forked by a forkserver child): from /proc, None
+    where it cannot be read (not Linux, or the process is gone)."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    found = False
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            stat = Path(f"/proc/{current}/stat").read_text()
+            threads = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+        found = True
+        for thread in threads:
+            with contextlib.suppress(OSError):
+                children = Path(f"/proc/{current}/task/{thread}/children").read_text()
+                todo.extend(int(child) for child in children.split())
+    return total / ticks if found else None
+
+
+class CpuProgress:
+    """A progress source (`FakeTelegram.progress_sources`): a count that grows while the
+    bot's processes use CPU, so that a bot busy drawing or thinking on a loaded machine,
+    which makes no call meanwhile, is not taken for a stuck one."""
+
+    def __init__(self, pid: Callable[[], int | None]) -> None:
+        self.pid = pid
+        self.count = 0
+        self._counted: float | None = None
+        self._read = 0.0
+
+    def __call__(self) -> int:
+        now = time.monotonic()
+        if now - self._read < CPU_READ_EVERY:
+            return self.count
+        self._read = now
+        pid = self.pid()
+        used = None if pid is None else tree_cpu(pid)
+        if used is None:
+            return self.count
+        # A worker that ended takes its CPU out of the sum: a change either way is work.
+        if self._counted is None or abs(used - self._counted) >= BUSY_CPU:
+            if self._counted is not None:
+                self.count += 1
+            self._counted = used
+        return self.count
+
+
 # The bots of each fake that are down: between a kill or stop and the new process's first
 # long poll. A game waiting for its bot is not stalled: under load a start (importing
 # aiogram above all) has taken minutes.
@@ -97,6 +170,9 @@ def bot_down(fake: FakeTelegram) -> bool:
 
 
 STANDBY_LINE = "standby as "  # what an instance logs while another leads
+# ... or, started as a standby while nobody led (the leader paused past its lease), it
+# takes the lease at once and logs this instead.
+LEADER_LINE = "leader as "
 
 
 class BotProcess:
@@ -121,6 +197,16 @@ class BotProcess:
         }
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
+        self.cpu = CpuProgress(lambda: None if self.process is None else self.process.pid)
+        fake.progress_sources.append(self.cpu)
+
+    def signs_of_life(self) -> tuple[int, int, int]:
+        """A mark that changes while the process works: its CPU, its log, its calls."""
+        try:
+            logged = self.log_path.stat().st_size
+        except OSError:
+            logged = 0
+        return self.cpu(), logged, self.fake.moves
 
     async def start(self, *, standby: bool = False) -> None:
         """Start the bot and return once it is long-polling for updates, or (`standby`:
@@ -157,14 +243,23 @@ class BotProcess:
             if process.returncode is not None:
                 return True
             if standby:
-                return STANDBY_LINE.encode() in self.log_path.read_bytes()[log_from:]
+                logged = self.log_path.read_bytes()[log_from:]
+                return STANDBY_LINE.encode() in logged or LEADER_LINE.encode() in logged
             if by_webhook:  # set once its server listens
                 return len(self.fake.transcript.calls("setWebhook", ok=True)) > hooks_before
             return self.fake.long_polls > polls_before and self.fake.long_polling
 
-        # Generous: on a loaded machine importing aiogram alone has taken over half a minute.
+        # No fixed end: on a loaded machine importing aiogram alone has taken minutes.
+        watch = Watch(
+            self.signs_of_life,
+            window=START_SECONDS,
+            what="the bot did not start (no long poll, webhook or standby yet)",
+            last=lambda: self.log()[-1500:],
+        )
         try:
-            await self.fake.wait_for(polling_or_gone, timeout=START_SECONDS)
+            while not polling_or_gone():
+                watch.check()
+                await self.fake.poll(polling_or_gone, 1.0)
         finally:
             self._down(False)
         assert process.returncode is None, f"the bot exited at start:\n{self.log()}"
@@ -177,11 +272,26 @@ class BotProcess:
             bots.discard(id(self))
 
     async def stop(self, timeout: float = 10.0) -> int:
-        """SIGTERM, and the exit code (the bot must be gone within `timeout`)."""
+        """SIGTERM, and the exit code. `timeout` is no fixed end: the bot may take as long
+        as it works (CPU, log lines, calls); it is hung, and `TimeoutError` raised, once it
+        has shown none of that for `timeout` seconds (stretched by the machine's pace)."""
         assert self.process is not None
         if self.process.returncode is None:
             self.process.send_signal(signal.SIGTERM)
-        return await asyncio.wait_for(self.process.wait(), timeout)
+        exited = asyncio.ensure_future(self.process.wait())
+        watch = Watch(
+            self.signs_of_life,
+            window=timeout,
+            what="the bot did not exit after SIGTERM",
+            last=lambda: self.log()[-1500:],
+        )
+        try:
+            while not exited.done():
+                watch.check()
+                await asyncio.wait({exited}, timeout=0.5)
+        finally:
+            exited.cancel()
+        return exited.result()
 
     async def kill(self) -> None:
         assert self.process is not None
@@ -317,13 +427,15 @@ def progress_mark(chats: Iterable[FakeChat]) -> int:
     return sum(len(m.history) + 1 for chat in chats for m in list(chat.messages.values()))
 
 
-class Stall:
+class Stall(Watch):
     """A deadline that moves while something moves (issue 11, item 18).
 
     `check()` raises `TimeoutError` only when `progress()` has returned the same value
-    for `window` seconds on end; any change starts the window again, and so does every
-    check while `paused()` holds (the bot being started again after a kill). Pair it with short
-    waits: `while not done(): stall.check(); await fake.wait_for(done, timeout=1)`.
+    for `window` seconds on end, stretched by the machine's pace (`Watch`); any change
+    starts the window again, and so does every check while `paused()` holds (the bot being
+    started again after a kill). Pair it with short waits:
+    `while not done(): stall.check(); await fake.poll(done, 1)`. With no net of windows:
+    what it watches is what a person sees, which a bot busy in a loop does not change.
     """
 
     def __init__(
@@ -334,25 +446,7 @@ class Stall:
         what: str = "the game did not reach its end",
         paused: Callable[[], bool] | None = None,
     ) -> None:
-        self.progress = progress
-        self.paused = paused
-        self.window = window
-        self.what = what
-        self.mark = progress()
-        self.since = time.monotonic()
-
-    def check(self) -> None:
-        mark = self.progress()
-        now = time.monotonic()
-        if self.paused is not None and self.paused():
-            self.mark, self.since = mark, now  # waiting for something else: no stall
-            return
-        if mark != self.mark:
-            self.mark, self.since = mark, now
-            return
-        quiet = now - self.since
-        if quiet > self.window:
-            raise TimeoutError(f"{self.what}: nothing changed for {quiet:.0f} s")
+        super().__init__(progress, window=window, what=what, paused=paused, cap=None)
 
     @classmethod
     def of_chats(
@@ -374,8 +468,7 @@ async def wait_progressing(
     """Wait for `predicate()` for as long as `stall` sees progress."""
     while not predicate():
         stall.check()
-        with contextlib.suppress(TimeoutError):
-            await fake.wait_for(predicate, timeout=step)
+        await fake.poll(predicate, step)
 
 
 def bot_calls(fake: FakeTelegram) -> int:
@@ -384,16 +477,10 @@ def bot_calls(fake: FakeTelegram) -> int:
 
 
 async def settle(fake: FakeTelegram, *, quiet: float = 0.15, stall: float = STALL_SECONDS) -> None:
-    """`fake.idle()` without a fixed end: while the bot keeps making calls (a loaded
-    machine only makes it take longer) the wait goes on; it fails when updates stay
-    untaken with no call at all for `stall` seconds."""
-    watch = Stall(lambda: bot_calls(fake), window=stall, what="the bot did not fall idle")
-    while True:
-        try:
-            await fake.idle(quiet, timeout=2.0)
-            return
-        except TimeoutError:
-            watch.check()
+    """`fake.idle()` with a stall window: while the bot keeps working (a loaded machine
+    only makes it take longer) the wait goes on; it fails when updates stay untaken or a
+    call unanswered with nothing moving at all (no call, no CPU) for `stall` seconds."""
+    await fake.idle(quiet, timeout=stall)
 
 
 async def play_until(
@@ -436,8 +523,7 @@ async def play_until(
             if await person.take_turn():
                 moved = True
         if not moved:
-            with contextlib.suppress(TimeoutError):
-                await fake.wait_for(ready, timeout=2.0)
+            await fake.poll(ready, 2.0)
 
 
 def hands_now(people: Sequence[Person]) -> str:

@@ -29,23 +29,79 @@ from tests.e2e.harness import (
     wait_edited,
     wait_progressing,
 )
-from tests.fakegram import FakeTelegram
+from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
-WAIT = 60.0  # generous: a loaded machine only makes the bot slower, never wrong
+WAIT = 60.0  # a window with no progress at all (tests.fakegram.waiting), not a deadline
 SCORED = re.compile(r"(\S+) кладёт кость: \+(\d+)")
 POINTS_BUTTON = re.compile(r"^✅ [0-6]\|[0-6] (до )?\+\d+$")
 
 
+# The plays that scored after which a person looks at the table until it shows their
+# «+N»: the table's edits are merged while moves come quickly (most plays are never on
+# it), so the test makes sure a few are.
+LOOKS = 3
+
+
 @dataclass
 class Player(Person):
-    """A plain person who keeps the text of every move button their hand showed."""
+    """A plain person who keeps the text of every move button their hand showed. With
+    the `group`, after each of their first `looks` plays that scored without ending the
+    round, they look at the group's table until it shows that play's «+N» (nobody moves
+    meanwhile: the people take their turns one by one)."""
 
     seen: set[str] = field(default_factory=set)
+    group: FakeChat | None = None
+    looks: int = LOOKS
+    last_answer: CallbackAnswer | None = None
 
     def choice(self, hand: StoredMessage) -> str | None:
         self.seen.update(b.text for b in hand.buttons if (b.callback_data or "").startswith("m1:"))
         return super().choice(hand)
+
+    async def take_turn(self) -> bool:
+        hand = self.hand()
+        data = None if hand is None or not self.my_turn() else self.choice(hand)
+        pressed = ""
+        if hand is not None and data is not None:
+            pressed = next((b.text for b in hand.buttons if b.callback_data == data), "")
+        round_no = None if self.group is None else caption_round(live_caption(self.group))
+        if not await super().take_turn():
+            return False
+        answer = self.last_answer
+        taken = answer is not None and answer.answered and not (answer.show_alert or answer.text)
+        if self.group is not None and self.looks > 0 and taken and POINTS_BUTTON.match(pressed):
+            # «до +N»: the end it goes to decides how much; else exactly N.
+            points = "" if " до +" in pressed else pressed.rsplit("+", 1)[1]
+            scored = f"{self.user.first_name} кладёт кость: +{points}"
+            if await self._look_for(self.group, scored, round_no):
+                self.looks -= 1
+        return True
+
+    def answered(self, data: str, answer: CallbackAnswer) -> None:
+        self.last_answer = answer
+
+    async def _look_for(self, group: FakeChat, scored: str, round_no: int | None) -> bool:
+        """Until the table shows `scored` (True), or another round than `round_no` (the
+        play ended the round, or the table was behind: False)."""
+
+        def seen() -> bool:
+            return scored in (live_caption(group) or "")
+
+        def moved_on() -> bool:
+            return caption_round(live_caption(group)) != round_no
+
+        stall = Stall.of_chats(self.fake, [self.user], what=f"the table never showed «{scored}»")
+        try:
+            await wait_progressing(self.fake, lambda: seen() or moved_on(), stall)
+        except TimeoutError as exc:
+            raise TimeoutError(f"{exc}; the table shows:\n{live_caption(group)}") from None
+        return seen()
+
+
+def caption_round(caption: str | None) -> int | None:
+    found = re.search(r"· раунд (\d+)", caption or "")
+    return int(found.group(1)) if found else None
 
 
 def in_play_points(match: Match) -> tuple[dict[int, set[tuple[int, int]]], dict[int, set[int]]]:
@@ -252,7 +308,7 @@ async def test_a_whole_match_of_all_fives_between_two_people(
     group, lobby = await open_fives(fakegram, "all_fives", [alice, bob])
     assert "Домино: Пятёрки" in lobby and "игра до 250" in lobby
 
-    people = [Player(fakegram, alice), Player(fakegram, bob)]
+    people = [Player(fakegram, alice, group=group), Player(fakegram, bob, group=group)]
     await play_until(fakegram, people, bot.match_over)
     await settle(fakegram)
     await see_the_end(fakegram, group, [alice, bob])
@@ -278,7 +334,7 @@ async def test_threes_and_fives_in_pairs_between_four_people(
     group, lobby = await open_fives(fakegram, "threes_and_fives", users, pairs=True)
     assert "Домино: Тройки и пятёрки" in lobby and "игра до 61" in lobby
 
-    people = [Player(fakegram, user) for user in users]
+    people = [Player(fakegram, user, group=group) for user in users]
     await play_until(fakegram, people, bot.match_over)
     await settle(fakegram)
     await see_the_end(fakegram, group, users)
@@ -328,7 +384,7 @@ async def test_all_fives_with_straight_spins_only_an_opening_double(
     group, lobby = await open_fives(fakegram, "all_fives", [alice, bob], straight=True)
     assert "Домино: Пятёрки" in lobby and "Спинер — только дубль" in lobby
 
-    people = [Player(fakegram, alice), Player(fakegram, bob)]
+    people = [Player(fakegram, alice, group=group), Player(fakegram, bob, group=group)]
     await play_until(fakegram, people, bot.match_over)
     await settle(fakegram)
     await see_the_end(fakegram, group, [alice, bob])

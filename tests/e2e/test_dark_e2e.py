@@ -53,7 +53,7 @@ from tests.e2e.test_children_e2e import (
 from tests.fakegram import FakeTelegram
 from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
-WAIT = 60.0  # generous: a loaded machine only makes the bot slower, never wrong
+WAIT = 60.0  # a window with no progress at all (tests.fakegram.waiting), not a deadline
 MATCHES = 4  # at most, until a person's stack was turned up and played
 RECENT = 3  # the moves the caption's «Последние ходы» shows
 FLIP = "o"  # `bot.callbacks.MoveKind.FLIP` in a hand button's data

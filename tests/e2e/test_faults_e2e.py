@@ -102,7 +102,7 @@ def audit_presses(games: list[Game], database: Path) -> tuple[int, int, int]:
     return presses, losses, duplicates
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=80)
 async def test_twenty_games_through_ten_percent_failing_calls(
     fakegram: FakeTelegram, bot: BotProcess
 ) -> None:
@@ -165,7 +165,7 @@ async def test_twenty_games_through_ten_percent_failing_calls(
         assert logged == list(range(1, len(match.log) + 1)), game_id
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=170)
 async def test_sigkill_at_twenty_moments_during_twenty_games(
     fakegram: FakeTelegram, bot: BotProcess
 ) -> None:

@@ -32,7 +32,7 @@ async def paced_bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[Bot
         yield process
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=70)
 async def test_three_rounds_under_flood_limits_get_no_429(
     fakegram: FakeTelegram, paced_bot: BotProcess
 ) -> None:

@@ -13,7 +13,7 @@ from tests.e2e.harness import BotProcess, Person, button_data, open_game, runnin
 from tests.fakegram import FakeTelegram
 from tests.fakegram.world import FakeChat, MemberStatus
 
-WAIT = 60.0  # generous: a loaded machine only makes the bot slower, never wrong
+WAIT = 60.0  # a window with no progress at all (tests.fakegram.waiting), not a deadline
 ANONYMOUS_ADMIN = {
     "id": 1087968824,
     "is_bot": True,

@@ -11,6 +11,7 @@ from domino.match import Match
 from tests.databases import stored_execute
 from tests.e2e.harness import (
     MOVE_PREFIX,
+    REPLY_SECONDS,
     BotProcess,
     Person,
     assert_hands_private,
@@ -37,11 +38,13 @@ async def settle_at_a_person(
 
     A quiet moment alone is not enough: a computer may be thinking or waiting out its
     pause, and a kill then would leave its move to the restarted bot."""
+    watch = fakegram.watch(REPLY_SECONDS, f"no seat of {sorted(people_seats)} came to move")
     while True:
         await settle(fakegram)
         match = bot.stored_match()
         if match.over or match.turn in people_seats:
             return match
+        watch.check()
         await asyncio.sleep(0.05)
 
 
@@ -198,8 +201,11 @@ async def test_a_restart_sends_the_final_edits_a_just_finished_match_still_owed(
     # Every announcement is recorded as sent before the kill: a kill in the moment between
     # Telegram taking one and its record is the at-least-once repeat the SIGKILL test
     # measures, not what this test is about.
-    while bot.stored("SELECT id FROM outbox WHERE sent_at IS NULL"):
-        await asyncio.sleep(0.05)
+    await fakegram.wait_for(
+        lambda: not bot.stored("SELECT id FROM outbox WHERE sent_at IS NULL"),
+        timeout=REPLY_SECONDS,
+        what="the announcements were not all recorded as sent",
+    )
     await bot.kill()
     # As if the bot had died between the match's last commit and the table's final edit:
     # the stored table message says it still shows an earlier position.

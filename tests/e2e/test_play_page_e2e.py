@@ -27,6 +27,7 @@ import pytest
 
 from tests.e2e.demo import Demo, demo
 from tests.e2e.harness import REPLY_SECONDS, ROOT, STALL_SECONDS
+from tests.fakegram import FakeTelegram
 from tests.fakegram.aiogram_support import aiogram_parse_problems
 
 if TYPE_CHECKING:
@@ -34,7 +35,9 @@ if TYPE_CHECKING:
 
 ARTIFACTS = Path(os.environ.get("ARTIFACTS") or ROOT / ".artifacts")
 REPLY_MS = REPLY_SECONDS * 1000
-STALL_MS = STALL_SECONDS * 1000
+# The browser's waits are steps: between two, the fake's progress (the bot's calls and CPU,
+# the page's presses) decides whether to go on waiting (`shown`), as everywhere else.
+STEP_MS = 2000
 GOAT = "Козёл —"  # the match's last word: «🐐 Козёл — …»
 
 # The page's own view of a hand: the newest message of a private chat with a keyboard and
@@ -128,6 +131,19 @@ async def take_turn(page: Page, pane: Locator) -> bool:
     return True
 
 
+async def shown(fake: FakeTelegram, locator: Locator, *, window: float = REPLY_SECONDS) -> None:
+    """Until the page shows `locator`, for as long as something moves (no fixed end)."""
+    from playwright.async_api import TimeoutError as BrowserTimeout
+
+    watch = fake.watch(window, f"the page did not show {locator}")
+    while True:
+        try:
+            await locator.wait_for(timeout=STEP_MS)
+            return
+        except BrowserTimeout:
+            watch.check()
+
+
 async def close_alert(page: Page) -> None:
     """An answer shown as an alert waits for its OK, as in a client."""
     alert = page.locator("dialog#alert[open]")
@@ -162,7 +178,10 @@ async def test_two_people_play_a_match_to_the_goat_through_the_page(tmp_path: Pa
 
 
 async def play_a_match(page: Page, running: Demo) -> None:
+    from playwright.async_api import TimeoutError as BrowserTimeout
+
     alice, bob = running.people
+    fake = running.fake
     await page.goto(running.page)
     group = page.locator(f'.pane[data-chat="{running.group.id}"]')
     lobby = group.locator("li.msg", has=page.locator(".kb")).filter(has_text="Игроки").last
@@ -178,44 +197,47 @@ async def play_a_match(page: Page, running: Demo) -> None:
 
     for user in (alice, bob):  # each opens the chat with the bot and presses START
         await private(user.id).locator(".start").click()
-        await private(user.id).locator("li.msg", has_text="Привет").wait_for(timeout=REPLY_MS)
+        await shown(fake, private(user.id).locator("li.msg", has_text="Привет"))
 
     await act_as(alice.id)
     await group.locator(".compose input").fill("/domino")
     await group.locator(".compose input").press("Enter")
-    await lobby.wait_for(timeout=REPLY_MS)
+    await shown(fake, lobby)
     await lobby_button("Играю")  # seated already: the answer is a toast
-    await page.locator(".toast", has_text="Вы уже за столом").wait_for(timeout=REPLY_MS)
+    await shown(fake, page.locator(".toast", has_text="Вы уже за столом"))
 
     await act_as(bob.id)
     await lobby_button("Играю")
-    await lobby.filter(has_text="(2/4)").wait_for(timeout=REPLY_MS)
+    await shown(fake, lobby.filter(has_text="(2/4)"))
     await lobby_button("Добавить компьютер")  # only the creator or an admin: an alert
     alert = page.locator("dialog#alert")
-    await alert.filter(has_text="создатель игры и админы").wait_for(timeout=REPLY_MS)
+    await shown(fake, alert.filter(has_text="создатель игры и админы"))
     await alert.locator("button").click()
 
     await act_as(alice.id)
     for seated in ("(3/4)", "(4/4)"):
         await lobby_button("Добавить компьютер")
-        await lobby.filter(has_text=seated).wait_for(timeout=REPLY_MS)
+        await shown(fake, lobby.filter(has_text=seated))
     await lobby_button("Начать")
-    await group.locator("li.msg img").first.wait_for(timeout=REPLY_MS)  # the table
+    await shown(fake, group.locator("li.msg img").first)  # the table
 
     people = [private(alice.id), private(bob.id)]
     handles = [await pane.element_handle() for pane in people]
     goat = group.locator("li.msg", has_text=GOAT)
+    stall = fake.watch(STALL_SECONDS, "the match did not reach its end on the page")
     while not await goat.count():
         moved = False
         for pane in people:
             moved = await take_turn(page, pane) or moved
         if not moved:  # until someone may move, or the match is over
-            await page.wait_for_function(
-                f"""([group, panes]) =>
-                    group.textContent.includes({GOAT!r}) ||
-                    panes.some((pane) => ({CHOICE_JS})(pane) !== null)""",
-                arg=[await group.element_handle(), handles],
-                timeout=STALL_MS,
-            )
+            stall.check()
+            with contextlib.suppress(BrowserTimeout):
+                await page.wait_for_function(
+                    f"""([group, panes]) =>
+                        group.textContent.includes({GOAT!r}) ||
+                        panes.some((pane) => ({CHOICE_JS})(pane) !== null)""",
+                    arg=[await group.element_handle(), handles],
+                    timeout=STEP_MS,
+                )
     # The end is shown as the group's clients show it, and the table picture stands.
     assert await group.locator("li.msg img").count() >= 1

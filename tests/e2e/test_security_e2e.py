@@ -13,7 +13,7 @@ from tests.e2e.harness import BotProcess, button_data, open_game, settle
 from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.world import FakeChat, FakeUser, MemberStatus, StoredMessage
 
-WAIT = 60.0  # generous: a loaded machine only makes the bot slower, never wrong
+WAIT = 60.0  # a window with no progress at all (tests.fakegram.waiting), not a deadline
 LINK = "https://t.me/domino_test_bot?start="
 
 

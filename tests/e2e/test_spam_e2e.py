@@ -98,7 +98,7 @@ def notice_for(messages: list[StoredMessage], person: FakeUser) -> bool:
     )
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=110)
 async def test_three_hundred_top_commands_do_not_hold_the_table_back(
     fakegram: FakeTelegram, paced_bot: BotProcess
 ) -> None:

@@ -30,7 +30,7 @@ from tests.e2e.harness import (
 from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
-WAIT = 60.0  # generous: a loaded machine only makes the bot slower, never wrong
+WAIT = 60.0  # a window with no progress at all (tests.fakegram.waiting), not a deadline
 
 
 async def press_and_wait(

@@ -106,7 +106,15 @@ the future resolves with the answer. Underneath: ``fake.push_update(kind, body)`
 Waiting without sleeping: ``await fake.wait_for(lambda: ..., timeout=5)``,
 ``await chat.wait_for_message(lambda m: "Ход" in m.content, after=previous)``,
 ``await fake.idle()`` (no pending updates, no call in flight, quiet for 150 ms),
-``fake.long_polling`` (a getUpdates is waiting now), ``fake.pending_updates``.
+``fake.long_polling`` (a getUpdates is waiting now), ``fake.pending_updates``. Their
+``timeout`` is no fixed end (``waiting.py``): a wait fails once nothing has moved for that
+long (no call of the bot's but an empty long poll, no update, nothing in
+``fake.progress_sources``, where the e2e harness adds the bot process's CPU), stretched by
+the machine's load, so a busy machine makes a test slower, not red. A press waits for its
+answer ``timeout`` seconds, stretched by the load too (a client gives up however busy the
+bot is elsewhere), within Telegram's ``callback_timeout``; unanswered,
+``CallbackAnswer.why`` says why. ``await fake.poll(predicate, seconds)`` is a fixed step,
+for loops that look at other things between steps.
 
 Faults and flood limits
 -----------------------

@@ -21,6 +21,7 @@ from .limits import Clock, Faults, FloodControl, FloodLimits
 from .spec import ApiSpec, MethodSpec, UploadedFile, load_spec
 from .text import MAX_CAPTION, MAX_TEXT, format_text, utf16_len
 from .transcript import Call, Transcript
+from .waiting import Deadline, Watch, describe
 from .world import (
     Button,
     CallbackAnswer,
@@ -164,6 +165,12 @@ class FakeTelegram:
         self._change = asyncio.Event()
         self._in_flight = 0
         self._last_activity = time.monotonic()
+        # Progress, for the waits (tests.fakegram.waiting): everything the bot or a person
+        # did (an empty long poll left out), and what other progress to watch, such as a
+        # bot process's CPU (the e2e harness adds it).
+        self.moves = 0
+        self.last_move = (time.monotonic(), "nothing yet")
+        self.progress_sources: list[Callable[[], object]] = []
         self._runner: web.AppRunner | None = None
         self._client: ClientSession | None = None
         self.url = ""
@@ -500,10 +507,10 @@ class FakeTelegram:
                 "data": data,
             },
         )
-        try:
-            answer: CallbackAnswer = await asyncio.wait_for(asyncio.shield(pending.future), timeout)
-        except TimeoutError:
-            return CallbackAnswer(answered=False)
+        answer = await self._answer_to(pending, self.callback_timeout, timeout)
+        if isinstance(answer, str):
+            return CallbackAnswer(answered=False, why=answer)
+        assert isinstance(answer, CallbackAnswer)
         return answer
 
     def _check_can_see(self, user: FakeUser, chat: FakeChat) -> None:
@@ -526,10 +533,10 @@ class FakeTelegram:
             self._check_can_see(user, chat)
             body["chat_type"] = "sender" if chat.id == user.id else chat.type.value
         self._push("inline_query", body)
-        try:
-            answer: InlineAnswer = await asyncio.wait_for(asyncio.shield(pending.future), timeout)
-        except TimeoutError:
-            raise TimeoutError(f"the bot did not answer inline query {query!r}") from None
+        answer = await self._answer_to(pending, self.inline_timeout, timeout)
+        if isinstance(answer, str):
+            raise TimeoutError(f"the bot did not answer inline query {query!r}: {answer}")
+        assert isinstance(answer, InlineAnswer)
         return answer
 
     async def user_chooses_inline_result(
@@ -610,19 +617,63 @@ class FakeTelegram:
         self._change.set()
         self._change = asyncio.Event()
 
-    async def wait_for(self, predicate: Callable[[], bool], *, timeout: float = 5.0) -> None:
-        """Return as soon as ``predicate()`` holds; re-checked whenever anything happens."""
+    def _moved(self, what: str) -> None:
+        self.moves += 1
+        self.last_move = (time.monotonic(), what)
+
+    def progress(self) -> tuple[object, ...]:
+        """A mark that changes whenever something moves: a call of the bot's (an empty long
+        poll left out), an update, anything `progress_sources` watch."""
+        return (self.moves, *(source() for source in self.progress_sources))
+
+    def last_moved(self) -> str:
+        """The last call or update and how long ago, for a failed wait's message."""
+        at, what = self.last_move
+        return f"{what}, {time.monotonic() - at:.1f} s ago"
+
+    def watch(self, window: float, what: str) -> Watch:
+        """A `Watch` over everything that moves here, named `what`."""
+        return Watch(
+            self.progress,
+            window=window,
+            what=what,
+            last=lambda: f"call or update: {self.last_moved()}",
+        )
+
+    async def wait_for(
+        self, predicate: Callable[[], bool], *, timeout: float = 5.0, what: str | None = None
+    ) -> None:
+        """Return as soon as ``predicate()`` holds; re-checked whenever anything happens.
+
+        ``timeout`` is no fixed end: ``TimeoutError`` comes once nothing has moved for that
+        long (no call of the bot's but an empty long poll, no update, nothing
+        ``progress_sources`` watch), stretched by the machine's pace, or after many such
+        windows of moving without the predicate (``tests.fakegram.waiting``). ``what``
+        names the wait in the error (by default the predicate's source).
+        """
+        if predicate():
+            return
+        watch = self.watch(timeout, what or f"not met: {describe(predicate)}")
+        while not predicate():
+            watch.check()
+            await self._next_change(0.25)
+
+    async def poll(self, predicate: Callable[[], bool], seconds: float) -> bool:
+        """Whether ``predicate()`` holds within ``seconds``: one step of a loop that looks at
+        other things between steps (so a fixed time is right: it is no deadline)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + seconds
         while not predicate():
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise TimeoutError(f"condition not met within {timeout} s")
-            event = self._change
-            try:
-                await asyncio.wait_for(event.wait(), min(remaining, 0.25))
-            except TimeoutError:
-                continue
+                return False
+            await self._next_change(min(remaining, 0.25))
+        return True
+
+    async def _next_change(self, at_most: float) -> None:
+        event = self._change
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), at_most)
 
     @property
     def long_polling(self) -> bool:
@@ -635,20 +686,37 @@ class FakeTelegram:
         return len(self._updates)
 
     async def idle(self, quiet: float = 0.15, *, timeout: float = 10.0) -> None:
-        """Wait until the bot has taken every update and made no call for ``quiet`` seconds."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        """Wait until the bot has taken every update and made no call for ``quiet`` seconds.
+
+        ``timeout`` is no fixed end, as in ``wait_for``: the bot may take as long as it keeps
+        moving; ``TimeoutError`` once nothing has moved for that long (pace stretched)."""
+        watch = self.watch(timeout, "the bot did not fall idle")
         while True:
             calm = time.monotonic() - self._last_activity
             if not self._updates and self._in_flight == 0 and calm >= quiet:
                 return
-            remaining = deadline - loop.time()
-            if remaining <= 0:
+            try:
+                watch.check()
+            except TimeoutError as exc:
                 raise TimeoutError(
-                    f"not idle within {timeout} s: {len(self._updates)} pending updates, "
-                    f"{self._in_flight} calls in flight"
-                )
-            await asyncio.sleep(min(max(quiet - calm, 0.01), remaining))
+                    f"not idle: {len(self._updates)} pending updates, "
+                    f"{self._in_flight} calls in flight; {exc}"
+                ) from None
+            await asyncio.sleep(min(max(quiet - calm, 0.01), 0.25))
+
+    async def _answer_to(self, pending: PendingQuery, window: float, timeout: float) -> Any:
+        """The bot's answer to a query, or why a client stopped waiting for it (a string):
+        ``timeout`` seconds passed, stretched by the machine's pace (``Deadline``), or the
+        query is older than Telegram's ``window`` (an answer would be refused now)."""
+        deadline = Deadline(timeout)
+        while not pending.future.done():
+            age = self.clock() - pending.created
+            if age > window:
+                return f"not answered within Telegram's {window:g} s for one ({age:.1f} s)"
+            if deadline.passed():
+                return f"not answered in {deadline}; last call or update: {self.last_moved()}"
+            await self._next_change(min(0.25, max(deadline.left(), 0.01)))
+        return pending.future.result()
 
     # ------------------------------------------------------------------ updates
 
@@ -657,6 +725,7 @@ class FakeTelegram:
         update: dict[str, Any] = {"update_id": update_id, kind: body}
         self.spec.conform("Update", update, "update")
         self._updates.append(_Update(update_id, kind, update))
+        self._moved(f"a {kind} update came")
         self._pulse()
         return update_id
 
@@ -863,6 +932,7 @@ class FakeTelegram:
                 if self._webhook_secret:
                     headers["X-Telegram-Bot-Api-Secret-Token"] = self._webhook_secret
                 self._in_flight += 1
+                self._moved("a webhook POST began")
                 try:
                     async with self._client.post(
                         url, data=json.dumps(update), headers=headers
@@ -874,6 +944,7 @@ class FakeTelegram:
                     status, reply = 0, None
                 finally:
                     self._in_flight -= 1
+                self._moved(f"a webhook POST was answered {status or 'with no answer'}")
                 if 200 <= status < 300:
                     self._updates = [u for u in self._updates if u is not pending]
                     self.delivered_updates.append(update)
@@ -994,6 +1065,8 @@ class FakeTelegram:
     ) -> tuple[bool, dict[str, Any]]:
         """Check, execute and record one call; return (ok, JSON body)."""
         self._in_flight += 1
+        if spec.name.lower() != "getupdates":  # a long poll's wait is no progress
+            self._moved(f"{spec.name} began")
         self._pulse()
         params: dict[str, Any] = {}
         try:
@@ -1031,6 +1104,10 @@ class FakeTelegram:
         via: str = "http",
     ) -> None:
         shown = {k: (repr(v) if isinstance(v, UploadedFile) else v) for k, v in params.items()}
+        if method.lower() != "getupdates" or result or error is not None:
+            chat = f" in chat {params['chat_id']}" if "chat_id" in params else ""
+            outcome = "ok" if error is None else f"{error.status} {error.description}"
+            self._moved(f"{method}{chat} -> {outcome}")
         self.transcript.append(
             Call(
                 seq=self.transcript.next_seq(),

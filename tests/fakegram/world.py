@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .waiting import describe
+
 if TYPE_CHECKING:
     from .server import FakeTelegram
 
@@ -153,6 +155,8 @@ class CallbackAnswer:
     text: str | None = None
     show_alert: bool = False
     url: str | None = None
+    # Unanswered: why the client stopped waiting (for a failure's message; not compared).
+    why: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -336,7 +340,9 @@ class FakeChat:
     ) -> StoredMessage:
         """The first visible bot message (newer than ``after``) that satisfies ``predicate``.
 
-        The predicate sees the message as it is now, so it also catches edits.
+        The predicate sees the message as it is now, so it also catches edits. ``timeout``
+        is no fixed end: the wait fails once nothing has moved for that long, stretched by
+        the machine's pace (``FakeTelegram.wait_for``).
         """
         floor = after.message_id if isinstance(after, StoredMessage) else (after or 0)
 
@@ -354,13 +360,14 @@ class FakeChat:
                 found.append(message)
             return message is not None
 
+        wanted = "any" if predicate is None else describe(predicate)
         try:
-            await self.fake.wait_for(ready, timeout=timeout)
-        except TimeoutError:
+            await self.fake.wait_for(
+                ready, timeout=timeout, what=f"no matching bot message in chat {self.id} ({wanted})"
+            )
+        except TimeoutError as exc:
             shown = "\n".join(f"  {m!r}" for m in self.visible_messages[-10:])
-            raise TimeoutError(
-                f"no matching bot message in chat {self.id} within {timeout} s; last:\n{shown}"
-            ) from None
+            raise TimeoutError(f"{exc}; the chat's last messages:\n{shown}") from None
         return found[0]
 
     def __repr__(self) -> str:

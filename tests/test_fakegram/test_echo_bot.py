@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakegram import FakeTelegram
+from tests.fakegram.waiting import within
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +31,7 @@ async def echo_bot(request: pytest.FixtureRequest, fakegram: FakeTelegram) -> As
     )
     assert process.stdout is not None
     try:
-        line = await asyncio.wait_for(process.stdout.readline(), 30)
+        line = await within(process.stdout.readline(), 30, "the echo bot's READY")
         assert line.strip() == b"READY", line
         yield mode
     finally:

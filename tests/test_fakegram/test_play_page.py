@@ -21,6 +21,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboar
 from tests.fakegram import FakeTelegram
 from tests.fakegram.aiogram_support import aiogram_parse_problems, make_bot
 from tests.fakegram.play import PlayPage
+from tests.fakegram.waiting import within
 from tests.test_fakegram.helpers import png
 
 WAIT = 10.0
@@ -90,7 +91,7 @@ class Events:
                         return found
                     event, data = "", ""
 
-        return await asyncio.wait_for(read(), WAIT)
+        return await within(read(), WAIT, "the play page's answer")
 
 
 async def test_the_page_is_served_only_where_the_fake_was_started_with_it(

@@ -14,6 +14,7 @@ from aiohttp import web
 from tests.conftest import FakegramFactory
 from tests.fakegram import FakeTelegram
 from tests.fakegram.aiogram_support import make_bot
+from tests.fakegram.waiting import within
 
 # What the receiver answers an update of `chat` with `text`: an HTTP status.
 Respond = Callable[[int, str], Awaitable[int]]
@@ -62,9 +63,10 @@ class Receiver:
 
 
 async def waited(event: asyncio.Event) -> bool:
-    """Whether `event` came within 5 s (a delivery that never comes fails the test)."""
+    """Whether `event` came within 5 s at the machine's pace (a delivery that never
+    comes fails the test)."""
     try:
-        await asyncio.wait_for(event.wait(), 5)
+        await within(event.wait(), 5, "the webhook's delivery")
     except TimeoutError:
         return False
     return True

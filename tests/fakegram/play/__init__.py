@@ -142,12 +142,9 @@ class PlayPage:
 
         with contextlib.suppress(ConnectionError):  # the page was closed
             while not self._closing:
-                if not pending:
-                    try:
-                        await self.fake.wait_for(ready, timeout=KEEPALIVE_SECONDS)
-                    except TimeoutError:
-                        await response.write(b": keep-alive\n\n")
-                        continue
+                if not pending and not await self.fake.poll(ready, KEEPALIVE_SECONDS):
+                    await response.write(b": keep-alive\n\n")
+                    continue
                 for kind, body in pending:
                     data = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
                     await response.write(f"event: {kind}\ndata: {data}\n\n".encode())
