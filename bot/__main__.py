@@ -369,11 +369,18 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     webhook = None
     if settings.webhook_url:
         secret = await webhook_secret(settings.webhook_secret, db)
+        seconds = settings.webhook_request_seconds
         hook_app, handler = webhook_app(
-            dp, bot, path=settings.webhook_path, secret=secret, active=picked_up.is_set
+            dp,
+            bot,
+            path=settings.webhook_path,
+            secret=secret,
+            active=picked_up.is_set,
+            request_seconds=seconds,
         )
         add_routes(hook_app, metrics, health)
-        webhook = Webhook(WebServer(hook_app, settings.webhook_address), handler, asyncio.Event())
+        server = WebServer(hook_app, settings.webhook_address, request_seconds=seconds)
+        webhook = Webhook(server, handler, asyncio.Event())
         servers.append(webhook.server)
     if settings.metrics_address is not None:
         metrics_app = web.Application()

@@ -24,6 +24,7 @@ needs. Variables (all optional but the token):
 | `WEBHOOK_URL` | unset: long polling | the public https URL Telegram posts updates to (`bot.web`) |
 | `WEBHOOK_LISTEN` | `127.0.0.1:8080` | host:port the webhook server listens on, behind the proxy |
 | `WEBHOOK_SECRET` | unset: made once | `X-Telegram-Bot-Api-Secret-Token`; a made one is stored |
+| `WEBHOOK_REQUEST_SECONDS` | `10` | seconds a client has to send a request; then it is closed |
 | `METRICS_LISTEN` | unset | host:port serving `/metrics`, `/healthz` (webhook server: too) |
 | `PROFILE_TO` | unset | developers: write a cProfile of the whole run to this file at the stop |
 
@@ -95,6 +96,7 @@ class Settings(BaseSettings):
     webhook_url: str | None = None
     webhook_listen: str = "127.0.0.1:8080"
     webhook_secret: SecretStr | None = None
+    webhook_request_seconds: float = Field(default=10.0, gt=0, le=300)
     metrics_listen: str | None = None
 
     @field_validator("bot_token")
