@@ -142,8 +142,16 @@ def ensure_venv(*extras: str) -> None:
     target = f".[{','.join(sorted(needed))}]" if needed else "."
     print(f"installing {target} ...", flush=True)
     result = subprocess.run(
-        [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "-e", target],
+        [
+            str(PYTHON),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-e",
+            target,
+        ],
         cwd=ROOT,
         check=False,
     )
@@ -302,6 +310,9 @@ THROWAWAY_SETTINGS = {
     "full_page_writes": "off",
     "max_connections": "300",
 }
+# What a `durable` throwaway server keeps of PostgreSQL's own defaults: a COMMIT is
+# acknowledged once it is on disk, so a crash (`stop -m immediate`) keeps every one.
+DURABLE = ("fsync", "synchronous_commit", "full_page_writes")
 # Who runs the server when tasks.py runs as root (initdb and postgres refuse root).
 SERVER_USER = "postgres"
 START_SECONDS = 60  # pg_ctl's wait for the server to take connections
@@ -317,6 +328,7 @@ class Cluster:
     folder: Path
     port: int
     as_user: tuple[str, ...] = ()
+    durable: bool = False  # PostgreSQL's own settings for the disk (`DURABLE`)
 
     @property
     def data(self) -> Path:
@@ -343,6 +355,9 @@ class Cluster:
             "unix_socket_directories": str(self.folder),
             **THROWAWAY_SETTINGS,
         }
+        if self.durable:
+            for name in DURABLE:
+                del settings[name]
         # pg_ctl hands `-o` to the server through a shell: quoted for one.
         options = shlex.join(
             word for name, value in settings.items() for word in ("-c", f"{name}={value}")
@@ -384,12 +399,14 @@ def _terminated(signum: int, frame: object) -> None:
 
 
 @contextlib.contextmanager
-def throwaway_postgres(programs: PostgresPrograms) -> Iterator[Cluster]:
+def throwaway_postgres(programs: PostgresPrograms, *, durable: bool = False) -> Iterator[Cluster]:
     """A PostgreSQL server of its own in a temporary folder for as long as the block
     runs (its `url` to connect to). Stopped (`pg_ctl stop -m immediate`: nothing in it is
-    kept) and its folder removed however the block ends, SIGTERM included."""
+    kept) and its folder removed however the block ends, SIGTERM included. `durable`:
+    with PostgreSQL's own settings for the disk, for a test that crashes the server
+    and counts on every acknowledged COMMIT."""
     folder = Path(tempfile.mkdtemp(prefix="domino-pg-"))
-    cluster = Cluster(programs, folder, free_port(), runs_as())
+    cluster = Cluster(programs, folder, free_port(), runs_as(), durable=durable)
     handles_signals = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if handles_signals else None
     started = False

@@ -54,11 +54,11 @@ from aiohttp import web
 from pydantic import ValidationError
 
 from bot import perf
-from bot.application import Application
+from bot.application import Application, FirstPoll
 from bot.config import Settings, explain
 from bot.flood_budgets import SharedBudgets
 from bot.i18n import Lang, t
-from bot.leadership import Leadership
+from bot.leadership import Leadership, LeaseGuard
 from bot.logs import formatter
 from bot.metrics import (
     Health,
@@ -281,7 +281,8 @@ async def set_command_menus(bot: Bot) -> None:
 async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App:
     """Open the database, reach Telegram, wire the application and pick up every running
     game. What is opened is pushed on `resources`, which closes it in reverse order."""
-    db = await Database.open(settings.database)
+    name = settings.instance_name
+    db = await Database.open(settings.database, label=f"domino-bot {name}" if name else None)
     resources.push_async_callback(db.close)
     # JSON bodies and cheaper answers than aiogram's own session (issue 16).
     session = (
@@ -358,10 +359,19 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     # stops first: no update is taken once the bot is stopping.
     # Several instances (issue 18): this one acts only while it holds the lease.
     leadership = (
-        Leadership(db, settings.instance_name, ttl=settings.lease_seconds)
-        if settings.instance_name
+        Leadership(
+            db,
+            name,
+            ttl=settings.lease_seconds,
+            open_keeper_db=lambda: Database.open(
+                settings.database, side=True, label=f"domino-bot {name} lease"
+            ),
+        )
+        if name
         else None
     )
+    if leadership is not None:
+        bot.session.middleware(LeaseGuard(leadership))  # the innermost: every attempt
     picked_up = asyncio.Event()  # the running games are picked up: updates may come
     health = Health(db, role=None if leadership is None else lambda: leadership.role)
     resources.push_async_callback(health.close)
@@ -375,7 +385,9 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
             bot,
             path=settings.webhook_path,
             secret=secret,
-            active=picked_up.is_set,
+            # A standby, and a leader unsure of its lease, answer 503: the proxy passes
+            # the post on and Telegram keeps it until someone can store it.
+            active=lambda: picked_up.is_set() and (leadership is None or leadership.valid()),
             request_seconds=seconds,
         )
         add_routes(hook_app, metrics, health)
@@ -406,10 +418,13 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     # The command menus wait for `serve` (building them parses both catalogues).
     if webhook is None:
         # Independent of each other: made at once rather than one round trip after another.
-        # Polling needs no webhook set: one left by a run in webhook mode goes.
+        # Polling needs no webhook set: one left by a run in webhook mode goes. The running
+        # games are picked up once the first poll is out (`Application.resume`).
+        first_poll = FirstPoll()
+        bot.session.middleware(first_poll)
         _, resumed = await asyncio.gather(
             bot.delete_webhook(drop_pending_updates=False, request_timeout=START_TIMEOUT),
-            application.resume(),
+            application.resume(after=first_poll.wait()),
         )
     else:
         resumed = await application.resume()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -37,7 +38,7 @@ from bot.render_pool import RenderPool
 from bot.workers import Resync
 from domino.variants import GameVariant
 from storage import repo
-from storage.db import Database, is_transient
+from storage.db import Database, is_transient, retrying
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,11 @@ def notice_values(values: Mapping[str, Any], game: GameVariant, lang: Lang) -> d
 
 
 OUTBOX = "outbox"  # the one key of the announcer's worker
+
+
+# Seconds a sent announcement's mark is tried again for, while the database refuses it;
+# past that it is left unmarked, and sent once more when the database is back.
+MARK_SECONDS = 60.0
 
 
 class Announcer:
@@ -157,9 +163,20 @@ class Announcer:
             perf.count("sent.round_end")
 
     async def _mark_sent(self, item: repo.OutboxItem, answer: Any) -> None:
-        """One announcement, one transaction: it is not sent again."""
-        async with self.db.transaction() as tx:
-            await repo.mark_sent(tx, item.id)
+        """One announcement, one transaction: it is not sent again. Telegram has it, so
+        a database that refuses for the moment is asked again (for `MARK_SECONDS` at
+        most, the chat's queue waiting meanwhile) rather than the message sent twice."""
+
+        async def mark() -> None:
+            async with self.db.transaction() as tx:
+                await repo.mark_sent(tx, item.id)
+
+        began = time.monotonic()
+        await retrying(
+            mark,
+            log_as=f"chat {item.chat_id}: announcement {item.id} sent, marking it",
+            still_wanted=lambda: time.monotonic() - began < MARK_SECONDS,
+        )
         if answer is not None:
             log.info(
                 "chat %s game %s: announcement %s (%s) sent as message %s",

@@ -16,11 +16,16 @@ events only know the inbox, the dispatcher only the parts it drives.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import timedelta
+from typing import Any, TypeVar
+
+from aiogram.client.session.middlewares.base import NextRequestMiddlewareType
+from aiogram.methods import GetUpdates, TelegramMethod
 
 from bot.alarms import Alarms
 from bot.announcements import ScoresRenderer
@@ -42,11 +47,67 @@ from bot.usecases.hints import Hints
 from bot.votes import VOTE_TIME, VoteBoard
 from storage import repo
 from storage import votes as vote_store
-from storage.db import Database
+from storage.db import Database, retrying
+from storage.records import GameRecord
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 RECENTLY_ENDED = timedelta(minutes=15)  # ended games whose messages a restart re-checks
+
+
+class FirstPoll:
+    """A request middleware of the bot's session that notes when the first getUpdates
+    goes out: what `Application.resume(after=first_poll.wait())` waits for."""
+
+    def __init__(self) -> None:
+        self._sent = asyncio.Event()
+
+    async def __call__(
+        self, make_request: NextRequestMiddlewareType[T], bot: Any, method: TelegramMethod[T]
+    ) -> Any:
+        if isinstance(method, GetUpdates):
+            self._sent.set()  # what waits runs once this request is on its way
+        return await make_request(bot, method)
+
+    async def wait(self) -> None:
+        await self._sent.wait()
+
+
+class Pickup(EffectDispatcher):
+    """The effect dispatcher, which notes while the running games are being picked up
+    the newest version of each game whose effects it carried out, so that the pickup
+    leaves out a record older than what an update showed meanwhile (`newer_shown`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._versions: dict[int, int] | None = {}  # None once the pickup is done
+
+    async def carry_out(self, effects: Effects) -> None:
+        if self._versions is not None:
+            for game in self._games_of(effects):
+                self._versions[game.id] = max(game.version, self._versions.get(game.id, -1))
+        await super().carry_out(effects)
+
+    def newer_shown(self, game: GameRecord) -> bool:
+        """Whether a newer version of `game` than this one was carried out."""
+        return self._versions is not None and self._versions.get(game.id, -1) > game.version
+
+    def picked_up(self) -> None:
+        """The pickup is done: nothing more to note."""
+        self._versions = None
+
+    def again(self) -> None:
+        """A pickup begins again (after the database's outage): note once more."""
+        self._versions = {}
+
+    @staticmethod
+    def _games_of(effects: Effects) -> Iterator[GameRecord]:
+        yield from effects.games
+        yield from effects.hands_only
+        yield from (closed.game for closed in effects.closed_hands)
+        if effects.end_choice is not None:
+            yield effects.end_choice.game
 
 
 class Application:
@@ -99,7 +160,11 @@ class Application:
         self.votes = VoteBoard(db, out, self.settings)
         # «🔔 Ваш ход» (issue 15, item 7): follows the committed games as the timers do.
         self.notices = TurnNotices(db, out, self.people, after=turn_notice_after)
-        self.dispatch = EffectDispatcher(
+        self._pickup: asyncio.Task[None] | None = None  # `resume(after=...)`'s
+        self._repickup: asyncio.Task[None] | None = None  # after the database's outage
+        self._resumed = False  # `resume` has run: the games are followed
+        db.on_recovery(self._after_outage)
+        self.dispatch = Pickup(
             self.publisher,
             Followers(self.timers, self.notices),
             self.alarms,
@@ -131,36 +196,128 @@ class Application:
             chats=self.chats,
         )
 
-    async def resume(self) -> int:
-        """After a (re)start: bring every running game's messages up to date, time its turn,
-        let computers move, deliver owed announcements, watch open votes. Returns the
-        number of games picked up. The thinker's pool starts in the background (issue 15,
-        item 14: its processes take a second or so): the bot serves meanwhile, and the
-        hard level's decisions are medium's until it is ready."""
+    async def resume(self, *, after: Awaitable[object] | None = None) -> int:
+        """After a (re)start: what updates need (the groups' settings, the stored turn
+        deadlines, the notices the last run left, the reactor), then the pickup of the
+        running games (`pick_up`). Returns the number of running games.
+
+        Without `after` the pickup is done when this returns. With it (polling: the
+        first getUpdates on its way) the pickup waits for `after` and runs in the
+        background, so that the first long poll does not wait for it nor share the
+        loop with it (a hundred games' messages re-checked, their pictures drawn).
+        Updates may then come for a game not picked up yet, and that is safe: a use
+        case reads its game from the database itself, in its own transaction, and
+        carries out what it committed, which picks the game up; and every follower of
+        the games (the publisher, the turn timers, the notices) keeps the newest
+        version it has been shown and ignores an older one. The pickup itself skips a
+        record older than one an update has carried out meanwhile (`Pickup`), so a
+        game that ended while it was read is not timed or noticed again. What the
+        updates need first is loaded before this returns, so it comes before them."""
+        self._resumed = True
         await self.settings.load()
         await self.timers.load()  # before the games: their stored deadlines stand
         await self.notices.load()  # the notices the last run left are deleted
         self.reactor.start()
+        if after is None:
+            return await self.pick_up()
+        running = sum((await repo.games_by_status(self.db)).values())
+        self._pickup = asyncio.create_task(self._pick_up_after(after), name="pickup")
+        return running
+
+    async def pick_up(self) -> int:
+        """Bring every running game's messages up to date, time its turn, let computers
+        move, deliver owed announcements, watch open votes; the number of games picked
+        up. The thinker's pool starts in the background (its processes take a second
+        or so): the bot serves meanwhile, and the hard level's decisions are medium's
+        until it is ready.
+
+        A game the database holds in an older version than the one shown (after an
+        outage) lost changes the server had acknowledged: a server that does not wait
+        for its disk (`synchronous_commit = off`), a failover to a replica that lagged.
+        The database is the truth: such a game is shown as stored (`reloaded`), and the
+        moves it lost are made again."""
+        began = time.monotonic()
         games = await repo.active_games(self.db)
         # A game that ended just before the stop may still owe its final edits (the
         # digests make this a no-op for the messages that are up to date).
         ended = await repo.games_ended_since(self.db, utcnow() - RECENTLY_ENDED)
         votes = await vote_store.open_votes(self.db)
+        went_back = []
+        for game in games:
+            shown = self.publisher.shown_version(game.id)
+            if shown is not None and shown > game.version:
+                log.warning(
+                    "chat %s game %s: the database holds version %d, older than the %d shown:"
+                    " it lost changes it had committed; the game goes on as stored",
+                    game.chat_id,
+                    game.id,
+                    game.version,
+                    shown,
+                )
+                went_back.append(game.id)
         await self.dispatch.carry_out(
             Effects(
-                games=(*games, *ended),
+                reloaded=tuple(went_back),
+                games=tuple(g for g in (*games, *ended) if not self.dispatch.newer_shown(g)),
                 votes=tuple(vote.id for vote in votes),  # sent, if a crash came first
                 vote_clocks=tuple(votes),
                 announcements=True,
             )
         )
+        self.dispatch.picked_up()
         self.thinker.start_soon()
-        log.info("resumed %d running games", len(games))
+        log.info(
+            "resumed %d running games in %.0f ms", len(games), (time.monotonic() - began) * 1000
+        )
         return len(games)
 
+    def _after_outage(self) -> None:
+        """The database takes changes again after an outage. A press, a computer's move or
+        a timeout whose COMMIT was on its way when the connection was lost may have been
+        kept though it was reported failed: nobody was shown it, and its game would wait
+        for ever (a hand one move behind refuses every press as out of date). So every
+        running game is picked up again, as after a restart; a game that shows its
+        newest state already sends nothing."""
+        if not self._resumed or (self._repickup is not None and not self._repickup.done()):
+            return  # not serving yet (the first pickup reads after this), or under way
+        if self._pickup is not None and not self._pickup.done():
+            return
+        self._repickup = asyncio.get_running_loop().create_task(
+            self._pick_up_again(), name="pickup-after-outage"
+        )
+
+    async def _pick_up_again(self) -> None:
+        self.dispatch.again()
+        try:
+            await retrying(self.pick_up, log_as="picking the running games up after the outage")
+        except Exception:
+            log.exception("the running games were not picked up after the outage")
+
+    async def until_picked_up(self) -> None:
+        """Until a pickup `resume(after=...)` left running is over (at once if none is)."""
+        if self._pickup is not None:
+            await asyncio.shield(self._pickup)
+
+    async def _pick_up_after(self, after: Awaitable[object]) -> None:
+        await after
+        try:
+            # Nobody presses again for a game left behind: a database that fails for the
+            # moment (locked by a backup) is tried again until it answers.
+            await retrying(self.pick_up, log_as="picking up the running games")
+        except Exception:
+            # Said, not fatal: a press still moves its game on (and picks it up); the
+            # others wait for their first update or the next start.
+            log.exception("the running games were not picked up")
+
     async def close(self) -> None:
-        """Stop the background: events, turn clocks and alarms (shutdown; what they were
-        about is picked up again by the next `resume`), then the thinker's pool."""
+        """Stop the background: a pickup still going, events, turn clocks and alarms
+        (shutdown; what they were about is picked up again by the next `resume`), then
+        the thinker's pool."""
+        for task in (self._pickup, self._repickup):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.reactor.close()
         await self.timers.close()
         await self.notices.close()

@@ -54,12 +54,17 @@ class Effects:
     # Committed games whose group is lost: only the hands are brought up to date.
     hands_only: tuple[GameRecord, ...] = ()
     hands: tuple[tuple[int, int], ...] = ()  # (game id, seat): show this hand again
+    # (game id, seat): a press found this hand behind its game; edited again whatever
+    # its digest says (the message may not show what was last sent to it)
+    redrawn: tuple[tuple[int, int], ...] = ()
     closed_hands: tuple[ClosedHand, ...] = ()  # done before anything else is shown
     end_choice: EndChoice | None = None
     announcements: bool = False  # rows of the outbox were committed
     votes: tuple[int, ...] = ()  # votes whose message to bring up to date
     vote_clocks: tuple[Vote, ...] = ()  # open votes whose expiry to wait for
-    reloaded: tuple[int, ...] = ()  # games changed behind the caches (a moved chat)
+    # Games changed behind the caches (a moved chat; a database that went back): the
+    # records shown next are taken as they come, whatever their version.
+    reloaded: tuple[int, ...] = ()
     moved_chat: tuple[int, int] | None = None  # (old, new): a group became a supergroup
 
     def __add__(self, other: Effects) -> Effects:
@@ -67,6 +72,7 @@ class Effects:
             games=self.games + other.games,
             hands_only=self.hands_only + other.hands_only,
             hands=self.hands + other.hands,
+            redrawn=self.redrawn + other.redrawn,
             closed_hands=self.closed_hands + other.closed_hands,
             end_choice=other.end_choice or self.end_choice,
             announcements=self.announcements or other.announcements,
@@ -95,6 +101,7 @@ class Done(Generic[T]):
 class Messages(Protocol):
     def show(self, game: GameRecord, *, group: bool = True) -> None: ...
     def show_hand(self, game_id: int, seat: int) -> None: ...
+    def redraw_hand(self, game_id: int, seat: int) -> None: ...
     def reload(self, game_id: int) -> None: ...
     def announce(self) -> None: ...
     async def close_hand(self, game: GameRecord, seat: int, user_id: int, text: str) -> None: ...
@@ -103,6 +110,7 @@ class Messages(Protocol):
 
 class Clocks(Protocol):
     def follow(self, game: GameRecord) -> None: ...
+    def forget(self, game_id: int) -> None: ...
 
 
 class VoteMessages(Protocol):
@@ -152,6 +160,7 @@ class EffectDispatcher:
             self.chats.chat_moved(*effects.moved_chat)
         for game_id in effects.reloaded:
             self.messages.reload(game_id)
+            self.clocks.forget(game_id)
         for game in effects.games:
             self.messages.show(game)
             self._follow(game)
@@ -160,6 +169,8 @@ class EffectDispatcher:
             self._follow(game)
         for game_id, seat in effects.hands:
             self.messages.show_hand(game_id, seat)
+        for game_id, seat in effects.redrawn:
+            self.messages.redraw_hand(game_id, seat)
         if effects.end_choice is not None:
             choice = effects.end_choice
             await self.messages.show_end_choice(choice.game, choice.seat, choice.tile)

@@ -1,4 +1,4 @@
-"""One active instance at a time (issue 18): the lease "leader" in the database.
+"""One active instance at a time: the lease "leader" in the database, and its fence.
 
 An instance started with `INSTANCE_NAME` works only while it holds the lease: it polls
 Telegram (or takes the webhook's posts), runs the turn clocks, the computers and the
@@ -7,15 +7,34 @@ announcements. Until then it is a standby: it holds its database connection, ans
 them to the leader; it asks for the lease every `ttl / 3` seconds and, once the
 leader's has run out, takes it and picks up every running game as a restart does.
 
-The leader renews its lease every `ttl / 3` seconds. If another holds it (the leader
-was cut off for longer than `ttl` and a standby took over), or the database cannot
-renew it before it runs out, the leader has no right to act any more: `on_lost` stops
-the process at once (exit code 75), without finishing what it was doing, so that two
-instances never act together; its supervisor starts it again as a standby. A stop
-asked for (SIGTERM) releases the lease, so a standby takes over at once.
+Three things keep two instances from ever acting together:
 
-A restarted instance of the same name takes its own lease back at once: its name
-holds it. So each instance needs a name of its own.
+- **The fence.** Each take of the lease begins a new term (`storage.leases`). The leader
+  sets `Database.fence` to its term, so every change it writes checks the term inside
+  its own transaction and is refused once another term has begun (`storage.db`,
+  "Fencing"). A leader paused past its lease (SIGSTOP, a VM pause, a swap stall) that
+  resumes after a takeover commits nothing: the first change it tries stops it.
+- **The keeper.** The lease is renewed on a thread of its own, with its own event loop
+  and its own database connection (`Database.open(side=True)`), every `ttl / 3`
+  seconds: however long the bot's own loop is busy (picking up a hundred games on a
+  loaded machine), the renewal does not wait behind it. The leader steps down only
+  when the lease is found taken by another term, never for a renewal that is slow or
+  fails: a database that is down for a while delays the renewal, and once it answers
+  the leader renews (nobody could take the lease meanwhile either) or finds it taken.
+- **The guard.** Telegram is called (polled, sent to) only while the lease is known to
+  run: for `ttl - ttl / 6` seconds (the clocks' slack) after the start of the last
+  renewal that succeeded (`assured`). A leader cut off from the database, or just
+  resumed from a pause, stops polling until a renewal tells it where it stands, so it
+  never takes updates it could not store. Answers to presses are not held back (they
+  change nothing); the webhook answers 503 meanwhile (`valid`).
+
+When the lease is found taken, or a change is refused by the fence, `on_lost` stops the
+process at once (exit code 75) without finishing anything; its supervisor starts it
+again as a standby. A stop asked for (SIGTERM) releases the lease, so a standby takes
+over at once.
+
+A restarted instance of the same name takes its own lease back at once, in a new term:
+its name holds it. So each instance needs a name of its own.
 """
 
 from __future__ import annotations
@@ -24,11 +43,19 @@ import asyncio
 import contextlib
 import logging
 import os
+import threading
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
+from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 
 from storage import leases
-from storage.db import DATABASE_ERRORS, Database
+from storage.db import DATABASE_ERRORS, Database, Deposed, Fence
 
 log = logging.getLogger(__name__)
 
@@ -37,52 +64,180 @@ DEFAULT_TTL = 15.0  # LEASE_SECONDS
 LOST_EXIT_CODE = 75  # EX_TEMPFAIL: start me again (as a standby)
 # A renewal refused, or not answered in time.
 RENEWAL_FAILURES: tuple[type[Exception], ...] = (*DATABASE_ERRORS, TimeoutError)
+# What opening the keeper's connection may fail with (then tried again).
+OPEN_FAILURES: tuple[type[Exception], ...] = (*DATABASE_ERRORS, OSError, RuntimeError)
+# Seconds the keeper waits for its thread to give the lease back at a stop.
+RELEASE_SECONDS = 5.0
 
 
 def stop_now() -> None:
-    """The lease is lost: leave at once (see the module's docstring)."""
-    logging.shutdown()
+    """The lease is lost: leave at once (see the module's docstring). No
+    `logging.shutdown()`: it takes every handler's lock, which a thread stopped in the
+    middle of a line could hold; each line is flushed as it is written anyway."""
     os._exit(LOST_EXIT_CODE)
 
 
 class Leadership:
-    """The lease "leader" of one named instance: wait for it, keep it, give it back."""
+    """The lease "leader" of one named instance: wait for it, keep it (on the keeper's
+    thread), fence the instance's changes with its term, give it back.
+
+    `open_keeper_db` opens the keeper's own connection, in the keeper's loop. With
+    `thread=False` the keeper runs as a task on the caller's loop instead (the tests,
+    with an injected `clock`, `monotonic` and `sleep`)."""
 
     def __init__(
         self,
         db: Database,
         name: str,
         *,
+        open_keeper_db: Callable[[], Awaitable[Database]],
         ttl: float = DEFAULT_TTL,
+        thread: bool = True,
         clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         on_lost: Callable[[], None] = stop_now,
     ) -> None:
         self.db = db
         self.name = name
         self.ttl = ttl
+        self._open_keeper_db = open_keeper_db
+        self._thread_mode = thread
         self._clock = clock
+        self._monotonic = monotonic
         self._sleep = sleep
         self._on_lost = on_lost
-        self._expires: float | None = None  # our lease's end, while we hold it
-        self._renewing: asyncio.Task[None] | None = None
+        # Written by the keeper, read by the bot's loop (single assignments).
+        self.term: int | None = None  # the term we hold, while we hold it
+        self._valid_until: float | None = None  # monotonic: the lease surely runs until
+        self._main_loop: asyncio.AbstractEventLoop | None = None
+        self._acquired = asyncio.Event()  # on the bot's loop
+        self._confirmed = asyncio.Event()  # on the bot's loop: a renewal succeeded
+        self._keeper_loop: asyncio.AbstractEventLoop | None = None
+        self._keeper_task: asyncio.Task[None] | None = None
+        self._thread: threading.Thread | None = None
+        self._started = threading.Event()  # the keeper's loop and task exist
+        self._lost_it = False  # found taken, or a change refused: never given back
 
     @property
     def leading(self) -> bool:
-        return self._expires is not None
+        return self.term is not None
 
     @property
     def role(self) -> str:
         """The role, as /healthz shows it: "leader" or "standby"."""
         return "leader" if self.leading else "standby"
 
+    def valid(self) -> bool:
+        """Whether the lease surely still runs (see "The guard" in the module's docs)."""
+        until = self._valid_until
+        return self.leading and until is not None and self._monotonic() < until
+
+    async def assured(self) -> None:
+        """Return once the lease surely runs: at once while it does; after a pause or a
+        failing database, once the keeper has renewed it (or stopped the process)."""
+        while not self.valid():
+            self._confirmed.clear()
+            if self.valid():
+                return
+            await self._confirmed.wait()
+
     async def acquire(self) -> None:
         """Return once this instance holds the lease (at once when it is free, run out,
-        or this name's already), and keep renewing it from then on."""
+        or this name's already), its term fencing the database's changes; the keeper
+        goes on renewing it."""
+        self._main_loop = asyncio.get_running_loop()
+        if self._thread_mode:
+            self._thread = threading.Thread(
+                target=self._run_thread, name=f"lease-{self.name}", daemon=True
+            )
+            self._thread.start()
+        else:
+            self._keeper_loop = self._main_loop
+            self._keeper_task = self._main_loop.create_task(self._keep())
+            self._started.set()
+        await self._acquired.wait()
+
+    async def release(self) -> None:
+        """At a stop asked for: no more renewing, and the lease given back (by the keeper,
+        on its connection, before it closes it). The fence stays: a change written after
+        this still passes only while nobody else has taken the lease."""
+        if self._thread_mode:
+            thread = self._thread
+            if thread is None:
+                return
+            await asyncio.to_thread(self._started.wait, RELEASE_SECONDS)
+            if self._keeper_loop is not None and self._keeper_task is not None:
+                with contextlib.suppress(RuntimeError):  # its loop is over: nothing to stop
+                    self._keeper_loop.call_soon_threadsafe(self._keeper_task.cancel)
+            await asyncio.to_thread(thread.join, RELEASE_SECONDS)
+            self._thread = None
+        elif self._keeper_task is not None:
+            self._keeper_task.cancel()
+            await asyncio.gather(self._keeper_task, return_exceptions=True)
+            self._keeper_task = None
+
+    # The keeper: on its own thread (or, in tests, a task of the bot's loop).
+
+    def _run_thread(self) -> None:
+        asyncio.run(self._thread_main())
+
+    async def _thread_main(self) -> None:
+        self._keeper_loop = asyncio.get_running_loop()
+        self._keeper_task = asyncio.current_task()
+        self._started.set()
+        try:
+            await self._keep()
+        except asyncio.CancelledError:
+            pass  # a stop asked for (`release`)
+        except Exception:
+            # A keeper that died would leave a leader nobody renews: stop instead.
+            log.critical("the lease's keeper failed: stopping at once", exc_info=True)
+            self._lose()
+
+    async def _keep(self) -> None:
+        """Open the keeper's connection, take the lease, renew it until cancelled (then
+        give it back) or found taken (then stop the process)."""
+        db = await self._open_keeper_db_patiently()
+        try:
+            await self._take(db)
+            await self._renew(db)
+        finally:
+            term, self.term, self._valid_until = self.term, None, None
+            if term is not None and not self._lost_it:
+                await self._give_back(db, term)
+            with contextlib.suppress(*DATABASE_ERRORS):
+                await db.close()
+
+    async def _open_keeper_db_patiently(self) -> Database:
         told = False
-        while not await self._try():
+        while True:
+            try:
+                return await self._open_keeper_db()
+            except OPEN_FAILURES as exc:
+                if not told:
+                    log.warning("the lease's connection cannot be opened now: %s", exc)
+                    told = True
+                await self._sleep(self.ttl / 6)
+
+    async def _take(self, db: Database) -> None:
+        told = failing = False
+        while True:
+            began, began_m = self._clock(), self._monotonic()
+            try:
+                async with asyncio.timeout(self.ttl / 3):
+                    term = await leases.take(db, LEADER, self.name, now=began, ttl=self.ttl)
+            except RENEWAL_FAILURES as exc:
+                if not failing:  # once a burst
+                    log.warning("the lease cannot be asked for now: %s", str(exc) or "no answer")
+                    failing = True
+                await self._sleep(self.ttl / 6)
+                continue
+            failing = False
+            if term is not None:
+                break
             if not told:
-                held = await self._current()
+                held = await self._current(db)
                 log.info(
                     "standby as %r: the lease is held by %r; waiting to take over",
                     self.name,
@@ -90,85 +245,114 @@ class Leadership:
                 )
                 told = True
             await self._sleep(self.ttl / 3)
+        self.term = term
+        self.db.fence = Fence(LEADER, term, self._deposed)
+        self._confirm(began_m)
         log.info(
-            "leader as %r (the lease runs %.0f s, renewed every %.0f s)",
+            "leader as %r in term %d (the lease runs %.0f s, renewed every %.0f s)",
             self.name,
+            term,
             self.ttl,
             self.ttl / 3,
         )
-        self._renewing = asyncio.get_running_loop().create_task(self._renew())
+        self._tell(self._acquired.set)
 
-    async def release(self) -> None:
-        """At a stop asked for: no more renewing, and the lease given back."""
-        task, self._renewing = self._renewing, None
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-        if self._expires is None:
-            return
-        self._expires = None
+    async def _renew(self, db: Database) -> None:
+        failing_since: float | None = None
+        while True:
+            await self._sleep(self.ttl / 3 if failing_since is None else self.ttl / 6)
+            term = self.term
+            assert term is not None
+            began, began_m = self._clock(), self._monotonic()
+            try:
+                async with asyncio.timeout(self.ttl / 3):
+                    kept = await leases.renew(db, LEADER, self.name, term, now=began, ttl=self.ttl)
+            except RENEWAL_FAILURES as exc:
+                if failing_since is None:
+                    failing_since = began_m
+                    log.warning(
+                        "the lease is not renewed now (%s); tried again (the leader's "
+                        "changes stay fenced, Telegram waits once it may have run out)",
+                        str(exc) or "no answer in time",
+                    )
+                continue
+            if not kept:
+                held = await self._current(db)
+                log.critical(
+                    "the lease was taken over by %r (term %s): stopping at once, so that "
+                    "two instances never act together",
+                    held.holder if held else "?",
+                    held.term if held else "?",
+                )
+                self._lose()
+                return
+            if failing_since is not None:
+                log.info("the lease is renewed again after %.1f s", began_m - failing_since)
+                failing_since = None
+            self._confirm(began_m)
+
+    def _confirm(self, began_m: float) -> None:
+        """A take or renewal begun at `began_m` (monotonic) succeeded."""
+        self._valid_until = began_m + self.ttl - self.ttl / 6
+        self._tell(self._confirmed.set)
+
+    def _tell(self, callback: Callable[[], None]) -> None:
+        """Run `callback` on the bot's loop (from the keeper's thread or task)."""
+        loop = self._main_loop
+        if loop is None or loop is self._keeper_loop:
+            callback()
+        else:
+            with contextlib.suppress(RuntimeError):  # the bot's loop is closed: stopping
+                loop.call_soon_threadsafe(callback)
+
+    async def _give_back(self, db: Database, term: int) -> None:
         try:
-            await leases.release(self.db, LEADER, self.name)
-        except DATABASE_ERRORS as exc:
+            async with asyncio.timeout(RELEASE_SECONDS):
+                given = await leases.release(db, LEADER, self.name, term)
+        except RENEWAL_FAILURES as exc:
             log.warning("the lease is not given back (%s): it runs out by itself", exc)
         else:
-            log.info("the lease is given back")
+            if given:
+                log.info("the lease is given back")
 
-    async def _try(self) -> bool:
-        now = self._clock()
-        try:
-            taken = await leases.take(self.db, LEADER, self.name, now=now, ttl=self.ttl)
-        except DATABASE_ERRORS as exc:
-            log.warning("the lease cannot be asked for now: %s", exc)
-            return False
-        if taken:
-            self._expires = now + self.ttl
-        return taken
-
-    async def _current(self) -> leases.Lease | None:
-        with contextlib.suppress(*DATABASE_ERRORS):
-            return await leases.current(self.db, LEADER)
+    async def _current(self, db: Database) -> leases.Lease | None:
+        with contextlib.suppress(*RENEWAL_FAILURES):
+            async with asyncio.timeout(self.ttl / 3):
+                return await leases.current(db, LEADER)
         return None
 
-    async def _renew(self) -> None:
-        while True:
-            await self._sleep(self.ttl / 3)
-            began = self._clock()
-            expires = self._expires or began
-            # A renewal still on its way when only `ttl / 6` of the lease is left counts
-            # as failed: waiting longer for it could let this instance act on after the
-            # lease ran out and a standby took over. (One begun that late, after a stall,
-            # has `ttl / 6` still: it is kept, or finds the lease taken, either way.)
-            room = max(expires - began - self.ttl / 6, self.ttl / 6)
-            try:
-                # Not `wait_for`: Python 3.11's may swallow `release`'s cancellation.
-                async with asyncio.timeout(room):
-                    kept = await leases.take(self.db, LEADER, self.name, now=began, ttl=self.ttl)
-            except RENEWAL_FAILURES as exc:
-                reason = str(exc) or "no answer in time"
-                left = expires - self._clock()
-                if left > self.ttl / 3:
-                    log.warning("the lease is not renewed now (%s); tried again", reason)
-                    continue
-                log.critical(
-                    "the lease runs out in %.1f s and cannot be renewed (%s): stopping, "
-                    "so that a standby can take over",
-                    left,
-                    reason,
-                )
-                self._lost()
-                return
-            if not kept:
-                held = await self._current()
-                log.critical(
-                    "the lease was taken over by %r: stopping at once, so that two "
-                    "instances never act together",
-                    held.holder if held else "?",
-                )
-                self._lost()
-                return
-            self._expires = began + self.ttl
+    def _deposed(self, refusal: Deposed) -> None:
+        """The fence refused a change of the bot's (on the bot's loop or the database's
+        thread): another instance leads now."""
+        log.critical("%s: another instance leads now; stopping at once", refusal)
+        self._lose()
 
-    def _lost(self) -> None:
-        self._expires = None
+    def _lose(self) -> None:
+        """Stop (once: the keeper and a refused change may both find the lease taken)."""
+        if self._lost_it:
+            return
+        self._lost_it = True
+        self.term = None
+        self._valid_until = None
         self._on_lost()
+
+
+class LeaseGuard(BaseRequestMiddleware):
+    """The innermost middleware of the Bot API session: a call goes out only while the
+    lease surely runs ("The guard" above), so a leader just resumed from a pause, or cut
+    off from the database, neither polls nor sends until its keeper has renewed the
+    lease (or found it taken, and stopped the process). An answer to a press goes out
+    at once: it changes nothing, and Telegram takes one answer a press."""
+
+    def __init__(self, leadership: Leadership) -> None:
+        self.leadership = leadership
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[Any],
+        bot: Any,
+        method: TelegramMethod[Any],
+    ) -> Any:
+        if not isinstance(method, AnswerCallbackQuery):
+            await self.leadership.assured()
+        return await make_request(bot, method)

@@ -169,6 +169,8 @@ class Publisher:
         # record of each game (handed over by `show`), its messages, chat titles.
         self._games: Lru[int, GameRecord] = Lru(CACHED_GAMES)
         self._messages: Lru[int, dict[tuple[Role, int], MessageRecord]] = Lru(CACHED_GAMES)
+        # Hands a press found behind their game: their digest is not trusted once.
+        self._redraw: set[Target] = set()
         # Messages sent whose record the database refused for the moment (one a message).
         self._unsaved: dict[Target, MessageRecord] = {}
         # The digest each message's stored record holds ("" once an edit went past it).
@@ -211,6 +213,14 @@ class Publisher:
     def show_hand(self, game_id: int, seat: int) -> None:
         self._workers.mark(Target(game_id, Role.HAND, seat))
 
+    def redraw_hand(self, game_id: int, seat: int) -> None:
+        """A press found this hand behind its game: its message may not show what was last
+        sent to it (an edit from an instance deposed meanwhile landed after the new
+        leader's), so it is edited again whatever its digest says."""
+        target = Target(game_id, Role.HAND, seat)
+        self._redraw.add(target)
+        self._workers.mark(target)
+
     def announce(self) -> None:
         """Announcements were committed: send them soon (see `bot.announcements`)."""
         self.announcer.announce()
@@ -218,6 +228,11 @@ class Publisher:
     async def flush_outbox(self) -> bool:
         """Send every announcement still owed now (`Announcer.flush_outbox`)."""
         return await self.announcer.flush_outbox()
+
+    def shown_version(self, game_id: int) -> int | None:
+        """The version of the newest record of the game handed to `show`, if cached."""
+        game = self._games.get(game_id)
+        return None if game is None else game.version
 
     def reload(self, game_id: int) -> None:
         """Forget what is cached about a game that changed behind our back (a migrated chat)."""
@@ -365,6 +380,9 @@ class Publisher:
         return messages
 
     async def _sync(self, target: Target) -> None:
+        # Kept until the hand's pass went through: a pass the database refuses redraws
+        # when it is tried again.
+        redraw = target in self._redraw
         unsaved = self._unsaved.get(target)
         if unsaved is not None:  # sent, but its record was refused by the database
             await repo.put_message(self.db, unsaved)
@@ -375,6 +393,7 @@ class Publisher:
                 stored[(target.role, target.seat)] = unsaved.digest or ""
         game = await self._game(target.game_id)
         if game is None:
+            self._redraw.discard(target)
             return
         messages = await self._messages_of(game.id)
         existing = messages.get((target.role, target.seat))
@@ -383,7 +402,10 @@ class Publisher:
         elif target.role is Role.TABLE:
             await self._sync_table(game, existing)
         else:
+            if redraw and existing is not None:
+                existing = dataclasses.replace(existing, digest=None)
             await self._sync_hand(game, target.seat, existing, messages.get((Role.TABLE, -1)))
+            self._redraw.discard(target)
 
     async def _sync_lobby(self, game: GameRecord, existing: MessageRecord | None) -> None:
         lang = await self.settings.language_of(game)
@@ -495,9 +517,7 @@ class Publisher:
         shown = self._table_rounds.get(game.id)
         if game.status is not GameStatus.PLAYING or shown is None or round_no <= shown:
             return False
-        if not self.tail.sunk(game.chat_id, table.message_id) and not is_supergroup(
-            game.chat_id
-        ):
+        if not self.tail.sunk(game.chat_id, table.message_id) and not is_supergroup(game.chat_id):
             return False
         # The last round's announcement goes first, so that a table sent anew comes below
         # it (in a basic group too: it came above, and the round's end buried the live

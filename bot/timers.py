@@ -229,6 +229,11 @@ class TurnTimers:
         self._clocks[game.id] = clock
         self._replace_task(game.id, self._run(clock, persist))
 
+    def forget(self, game_id: int) -> None:
+        """The database holds an older record of the game than the newest seen here (it
+        lost changes it had committed): the next `follow` is taken as it comes."""
+        self._games.pop(game_id, None)
+
     def _stop(self, game_id: int) -> None:
         self._clocks.pop(game_id, None)
         self._games.pop(game_id, None)

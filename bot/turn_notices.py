@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Protocol
@@ -43,7 +42,7 @@ from bot.people import People, Person
 from bot.timers import turn_start
 from storage import repo
 from storage import turn_notices as store
-from storage.db import Database
+from storage.db import DATABASE_ERRORS, Database, is_transient
 from storage.records import GameRecord, GameStatus
 
 log = logging.getLogger(__name__)
@@ -143,6 +142,10 @@ class TurnNotices:
         for notice in await store.stored_notices(self.db):
             self._spawn(self._delete(notice.chat_id, notice.message_id))
 
+    def forget(self, game_id: int) -> None:
+        """The next `follow` of this game is taken as it comes (the database went back)."""
+        self._versions.pop(game_id, None)
+
     def follow(self, game: GameRecord) -> None:
         """`game` was just committed (or picked up at a restart): a person's turn that
         started gets its notice after the grace; the one that ended loses it."""
@@ -206,7 +209,7 @@ class TurnNotices:
     async def _store(self, notice: store.StoredNotice) -> None:
         try:
             await store.remember_notice(self.db, notice)
-        except sqlite3.Error as exc:
+        except DATABASE_ERRORS as exc:
             log.warning("the turn notice %s is not stored: %s", notice, exc)
 
     async def _delete(self, chat_id: int, message_id: int) -> None:
@@ -223,7 +226,7 @@ class TurnNotices:
             return
         try:
             await store.forget_notice(self.db, chat_id, message_id)
-        except sqlite3.Error as exc:
+        except DATABASE_ERRORS as exc:
             log.warning("the turn notice %s in %s stays stored: %s", message_id, chat_id, exc)
 
     async def _title(self, chat_id: int) -> str:
@@ -251,15 +254,22 @@ class TurnNotices:
 
 
 async def _logged(work: Coroutine[None, None, None]) -> None:
-    """A notice's task: a failure is logged, never raised."""
+    """A notice's task: a failure is logged, never raised. A notice is a courtesy: one
+    that the database cannot help with for the moment is left out, in a WARNING line."""
     try:
         await work
+    except DATABASE_ERRORS as exc:
+        if not is_transient(exc):
+            log.exception("a turn notice failed")
+        else:
+            log.warning("a turn notice is left out: the database refuses for the moment (%s)", exc)
     except Exception:
         log.exception("a turn notice failed")
 
 
 class Follower(Protocol):
     def follow(self, game: GameRecord) -> None: ...
+    def forget(self, game_id: int) -> None: ...
 
 
 class Followers:
@@ -271,6 +281,10 @@ class Followers:
     def follow(self, game: GameRecord) -> None:
         for follower in self.followers:
             follower.follow(game)
+
+    def forget(self, game_id: int) -> None:
+        for follower in self.followers:
+            follower.forget(game_id)
 
 
 # --- the private /settings ------------------------------------------------------------

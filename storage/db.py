@@ -25,6 +25,16 @@ through and two writers never interleave:
 
 `WORK` counts statements, transactions and hops, `TIMING` their time (read by `bot.perf`).
 
+Fencing (several instances, `bot.leadership`): while `Database.fence` is set, every change
+(`atomic`, `transaction()`, `execute`) reads the lease's term inside its own transaction,
+just before COMMIT, and commits only if it is still the term this process acts under.
+Otherwise the transaction is rolled back, the fence's `deposed` is called (it stops the
+process) and `Deposed` is raised: an instance that was paused past its lease while
+another took over changes nothing after it resumes. On PostgreSQL the check locks the
+lease's row `FOR SHARE` until COMMIT, so a takeover waits for a change already checked
+and a change not yet checked sees the takeover: the two never overlap. Reads are not
+fenced. `Transaction.after_commit` runs a hook (a log line) only once the change is in.
+
 Migrations are numbered SQL files in `storage/migrations/` (`001_initial.sql`, ...).
 Each runs in its own transaction together with `PRAGMA user_version = N`, so the
 schema version and the schema can never disagree (mopidy-local does the same).
@@ -59,7 +69,7 @@ import time
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -112,6 +122,54 @@ class IntegrityViolation(DatabaseError):
     """A constraint refused a change; the text names the constraint and the key (as
     SQLite's "UNIQUE constraint failed: games.chat_id" does), for the callers that
     explain it (`storage.repo.ChatBusy`, ...)."""
+
+
+class Deposed(Exception):
+    """A change refused by the fence: the lease `lease` is no longer in `term` (another
+    instance took it, now in `current`); nothing of the transaction was kept. Not a
+    `DatabaseError`: it is never worth trying again, the process stops."""
+
+    def __init__(self, lease: str, term: int, current: int | None) -> None:
+        super().__init__(
+            f"the lease {lease!r} is in term {current}, not this instance's {term}: "
+            "the change is refused"
+        )
+        self.lease = lease
+        self.term = term
+        self.current = current
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """The lease term this process acts under (see the module's docstring): `deposed` is
+    called, after the refused transaction was rolled back, when another term has begun."""
+
+    lease: str
+    term: int
+    deposed: Callable[[Deposed], None]
+
+
+# The fence's read of the current term; PostgreSQL's holds the row until COMMIT.
+FENCE_SQL = "SELECT term FROM leases WHERE name = ?"
+
+
+def fence_refusal(fence: Fence, current: object) -> Deposed | None:
+    """The refusal when the stored term `current` (a row's value, or None without a row)
+    is not the fence's, else None."""
+    term = None if current is None else int(current)  # type: ignore[call-overload]
+    return None if term == fence.term else Deposed(fence.lease, fence.term, term)
+
+
+@contextmanager
+def deposing(fence: Fence | None) -> Iterator[None]:
+    """Around a change: a refusal by the fence (rolled back by then) is told to the
+    fence's `deposed` before it is raised."""
+    try:
+        yield
+    except Deposed as exc:
+        if fence is not None:
+            fence.deposed(exc)
+        raise
 
 
 # What any database raises when it fails: catch these, not one driver's errors.
@@ -237,6 +295,22 @@ class Transaction(ABC):
     never overlap (BEGIN IMMEDIATE)."""
 
     locks_rows: bool = False
+    _after: list[Callable[[], None]] | None = None
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """Run `hook()` once the transaction has committed (never if it is rolled back):
+        a log line that must not tell of a change that was not kept."""
+        if self._after is None:
+            self._after = []
+        self._after.append(hook)
+
+    def committed(self) -> None:
+        """Called by the database once the COMMIT is done: the hooks, in order."""
+        for hook in self._after or ():
+            try:
+                hook()
+            except Exception:
+                log.exception("a hook after a commit failed")
 
     @abstractmethod
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
@@ -392,18 +466,35 @@ def _roll_back(raw: sqlite3.Connection) -> None:
         log.warning("ROLLBACK failed (%s); it is tried again before the next transaction", exc)
 
 
+def _check_fence(raw: sqlite3.Connection, fence: Fence | None) -> None:
+    """Raise `Deposed` when the lease is no longer in the fence's term (inside the
+    transaction, before its COMMIT)."""
+    if fence is None:
+        return
+    row = _fetch_one(raw, FENCE_SQL, (fence.lease,))
+    refusal = fence_refusal(fence, None if row is None else row[0])
+    if refusal is not None:
+        raise refusal
+
+
 def _run_atomic(
-    raw: sqlite3.Connection, body: Callable[[Transaction], Coroutine[Any, Any, T]]
+    raw: sqlite3.Connection,
+    body: Callable[[Transaction], Coroutine[Any, Any, T]],
+    fence: Fence | None = None,
 ) -> T:
-    """BEGIN IMMEDIATE, the body, COMMIT; ROLLBACK if either raises (on the thread)."""
+    """BEGIN IMMEDIATE, the body, the fence's check, COMMIT; ROLLBACK if any raises (on
+    the thread); then the hooks of `after_commit`."""
     WORK["transactions"] += 1
     _begin(raw)
+    tx = InlineTransaction(raw)
     try:
-        result = _drive(body(InlineTransaction(raw)))
+        result = _drive(body(tx))
+        _check_fence(raw, fence)
         raw.execute("COMMIT")
     except BaseException:
         _roll_back(raw)
         raise
+    tx.committed()
     return result
 
 
@@ -429,18 +520,46 @@ class Database(ABC):
 
     dialect: ClassVar[str]
     path: str
+    # Set by the leader once it holds the lease (bot.leadership): every change is fenced.
+    fence: Fence | None = None
+    _recovery_hooks: tuple[Callable[[], None], ...] = ()
+
+    def on_recovery(self, hook: Callable[[], None]) -> None:
+        """Call `hook()` each time the database takes changes again after failing for
+        the moment. A change whose COMMIT was under way when the connection was lost may
+        have been kept although it was reported failed: what follows its committed state
+        (the messages, the clocks) must look at the database again then."""
+        self._recovery_hooks = (*self._recovery_hooks, hook)
+
+    def _tell_recovered(self) -> None:
+        for hook in self._recovery_hooks:
+            try:
+                hook()
+            except Exception:
+                log.exception("a hook after the database's recovery failed")
 
     @staticmethod
     async def open(
-        location: str | Path, migrations: Iterable[Migration] | None = None
+        location: str | Path,
+        migrations: Iterable[Migration] | None = None,
+        *,
+        side: bool = False,
+        label: str | None = None,
     ) -> Database:
         """Open the database at `location`, check it and migrate it to the newest schema.
-        Raises `DatabaseUnusable` when that cannot be done."""
+        Raises `DatabaseUnusable` when that cannot be done. `side=True` opens a second,
+        small connection to a database this process has opened already (the lease
+        keeper's, on its own thread): no check, no migration. `label` names the
+        connections on the server (PostgreSQL's `application_name`: which instance)."""
         if is_postgres_url(location):
             from storage.postgres import PostgresDatabase  # asyncpg only when it is used
 
-            return await PostgresDatabase.connect(str(location), migrations)
-        return await SqliteDatabase.connect(location, migrations)
+            if side:
+                return await PostgresDatabase.connect(
+                    str(location), (), pool_size=1, migrate=False, label=label
+                )
+            return await PostgresDatabase.connect(str(location), migrations, label=label)
+        return await SqliteDatabase.connect(location, migrations, check=not side)
 
     @abstractmethod
     async def close(self) -> None: ...
@@ -493,10 +612,15 @@ class SqliteDatabase(Database):
 
     @classmethod
     async def connect(
-        cls, path: str | Path, migrations: Iterable[Migration] | None = None
+        cls,
+        path: str | Path,
+        migrations: Iterable[Migration] | None = None,
+        *,
+        check: bool = True,
     ) -> SqliteDatabase:
         """Open (creating if needed) the database at `path`, check it and migrate it to
-        the newest schema. Raises `DatabaseUnusable` when that cannot be done."""
+        the newest schema (with `check=False`, neither: a second connection to a database
+        opened already). Raises `DatabaseUnusable` when that cannot be done."""
         location = str(path)
         try:
             if location != ":memory:":
@@ -511,8 +635,9 @@ class SqliteDatabase(Database):
             await conn.execute("PRAGMA synchronous=NORMAL")
             await conn.execute("PRAGMA foreign_keys=ON")
             db = cls(conn, location)
-            await db.check()
-            await db.migrate(bundled_migrations() if migrations is None else tuple(migrations))
+            if check:
+                await db.check()
+                await db.migrate(bundled_migrations() if migrations is None else tuple(migrations))
         except BaseException as exc:
             # A refused database leaves no connection behind: its thread would keep the
             # process alive after the error (issue 11).
@@ -571,19 +696,26 @@ class SqliteDatabase(Database):
             # Checked and begun on the thread: an `atomic` queued before this block took
             # the lock may be running there now, its own transaction open.
             await self._hop(_begin)
-            try:
-                yield HopTransaction(self._conn)
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                await self._rollback()
-                raise
+            fence = self.fence
+            tx = HopTransaction(self._conn)
+            with deposing(fence):
+                try:
+                    yield tx
+                    await self._hop(_check_fence, fence)
+                    await self._conn.execute("COMMIT")
+                except BaseException:
+                    await self._rollback()
+                    raise
+            tx.committed()
 
     async def atomic(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
         """Run `body(tx)` as one transaction in one hop to the database's thread (see the
         module's docstring): committed if it returns, rolled back if it raises (its
         exception is raised here). `body` awaits only `tx`'s methods."""
-        async with self._turn(writes=True):
-            return await self._hop(_run_atomic, body)
+        fence = self.fence
+        with deposing(fence):
+            async with self._turn(writes=True):
+                return await self._hop(_run_atomic, body, fence)
 
     async def read(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
         """Run `body(tx)`, which only reads, in one hop to the database's thread (issue
@@ -660,6 +792,7 @@ class SqliteDatabase(Database):
         if self._held:
             await self._set_busy_wait(BUSY_WAIT)
             self._held = False
+        self._tell_recovered()
 
     async def _set_busy_wait(self, seconds: float) -> None:
         # PRAGMA takes no parameters; the value is an int computed here.
@@ -674,7 +807,10 @@ class SqliteDatabase(Database):
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """One statement on its own, outside any transaction: SQLite makes a single
-        statement atomic by itself, so this saves the BEGIN and COMMIT. One hop."""
+        statement atomic by itself, so this saves the BEGIN and COMMIT. One hop. Under a
+        fence it is a transaction of its own with the fence's check."""
+        if self.fence is not None:
+            return await self.atomic(lambda tx: tx.execute(sql, params))
         async with self._turn(writes=True):
             return await self._hop(_execute, sql, tuple(params))
 

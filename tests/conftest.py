@@ -122,11 +122,19 @@ def _postgres_for_sqlite_paths(
     from storage.postgres import PostgresDatabase
 
     async def open_on_postgres(
-        location: str | Path, migrations: Iterable[Migration] | None = None
+        location: str | Path,
+        migrations: Iterable[Migration] | None = None,
+        *,
+        side: bool = False,
+        label: str | None = None,
     ) -> Database:
         if not is_postgres_url(location):
             location = await url_for(location)
-        return await PostgresDatabase.connect(str(location), migrations)
+        if side:
+            return await PostgresDatabase.connect(
+                str(location), (), pool_size=1, migrate=False, label=label
+            )
+        return await PostgresDatabase.connect(str(location), migrations, label=label)
 
     monkeypatch.setattr(Database, "open", staticmethod(open_on_postgres))
 

@@ -17,6 +17,7 @@ in the wrong place all get a short polite `Answer` and change nothing.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import html
 import logging
 from collections.abc import Awaitable, Callable
@@ -84,6 +85,24 @@ class Refusal(Exception):
         return t(self.key, lang, **self.values)
 
 
+class Stale(Refusal):
+    """A button drawn for a position the running game has left. The press changes
+    nothing, but it shows that the presser's message is behind the game: `game` (as
+    loaded, the newest committed) is shown again and the presser's hand edited again
+    whatever its digest says. So a hand whose edit never came (a COMMIT reported
+    failed though it was kept) or was overwritten (a late edit of an instance deposed
+    meanwhile) is mended by the press that found it; a double press costs one edit,
+    which Telegram answers "not modified"."""
+
+    def __init__(self, game: GameRecord, seat: int) -> None:
+        super().__init__("alert.stale")
+        self.game = game
+        self.seat = seat  # the presser's
+
+    def effects(self) -> Effects:
+        return Effects(games=(self.game,), redrawn=((self.game.id, self.seat),))
+
+
 class NotCreatorOrAdmin(Refusal):
     """Only the game's creator or an admin of its chat may do this outright (a player
     may still open a vote to cancel)."""
@@ -109,7 +128,7 @@ def checked_press(
     if game.status is not GameStatus.PLAYING or game.match is None:
         raise Refusal("alert.finished")
     if current and move != len(game.match.log):
-        raise Refusal("alert.stale")
+        raise Stale(game, seat.seat)
     return seat.seat, game.match
 
 
@@ -179,16 +198,20 @@ async def save_moves(
     move = before.move
     ids = {"chat_id": game.chat_id, "game_id": game.id}  # fields of a JSON log (issue 18)
     perf.count("moves", len(match.log) - move)
-    # One line per batch of moves: numbers and seats, never a tile (issue 7).
-    log.info(
-        "chat %s game %s: moves %d to %d by seat %s (%s)",
-        game.chat_id,
-        game.id,
-        move + 1,
-        len(match.log),
-        match.log[move].seat if len(match.log) > move else "-",
-        f"user {actor}" if actor is not None else "computer",
-        extra=ids,
+    # One line per batch of moves: numbers and seats, never a tile; told only once the
+    # moves are committed (a change refused, or rolled back, is no move).
+    tx.after_commit(
+        functools.partial(
+            log.info,
+            "chat %s game %s: moves %d to %d by seat %s (%s)",
+            game.chat_id,
+            game.id,
+            move + 1,
+            len(match.log),
+            match.log[move].seat if len(match.log) > move else "-",
+            f"user {actor}" if actor is not None else "computer",
+            extra=ids,
+        )
     )
     changed = dataclasses.replace(game, match=match)
     if match.over:
@@ -204,15 +227,18 @@ async def save_moves(
             kind="round_end",
             payload={"round_no": result.round_no},
         )
-        log.info(
-            "chat %s game %s: round %d over (%s, seat %d), points %s",
-            game.chat_id,
-            game.id,
-            result.round_no,
-            result.outcome.kind.value,
-            result.outcome.seat,
-            "/".join(str(p) for p in result.points),
-            extra=ids,
+        tx.after_commit(
+            functools.partial(
+                log.info,
+                "chat %s game %s: round %d over (%s, seat %d), points %s",
+                game.chat_id,
+                game.id,
+                result.round_no,
+                result.outcome.kind.value,
+                result.outcome.seat,
+                "/".join(str(p) for p in result.points),
+                extra=ids,
+            )
         )
         effects += Effects(announcements=True)
     if match.over:
@@ -220,12 +246,15 @@ async def save_moves(
         effects += await end_game(tx, saved) + Effects(announcements=True)
         if saved.abandonment is not None:
             await tell_abandonment_scoring(tx, saved)
-        log.info(
-            "chat %s game %s: match over after %d rounds",
-            game.chat_id,
-            game.id,
-            len(match.results),
-            extra=ids,
+        tx.after_commit(
+            functools.partial(
+                log.info,
+                "chat %s game %s: match over after %d rounds",
+                game.chat_id,
+                game.id,
+                len(match.results),
+                extra=ids,
+            )
         )
     return saved, effects
 

@@ -20,6 +20,7 @@ from bot.usecases.base import (
     Before,
     Context,
     Refusal,
+    Stale,
     UseCases,
     checked_press,
     not_your_turn,
@@ -84,6 +85,8 @@ class Playing(UseCases):
             shown, answer = choice_for(kind, tile_index, match.legal_actions())
             choice = EndChoice(game, seat, shown)
             return Done(Answer(t(answer, lang)), Effects(end_choice=choice))
+        except Stale as stale:
+            return Done(stale.answer(lang), stale.effects())
         except Refusal as refusal:
             return Done(refusal.answer(lang))
 

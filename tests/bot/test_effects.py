@@ -48,6 +48,9 @@ class Recorder:
     def show_hand(self, game_id: int, seat: int) -> None:
         self.asked.append(("hand", game_id, seat))
 
+    def redraw_hand(self, game_id: int, seat: int) -> None:
+        self.asked.append(("redraw hand", game_id, seat))
+
     def reload(self, game_id: int) -> None:
         self.asked.append(("reload", game_id))
 
@@ -63,6 +66,9 @@ class Recorder:
     # the turn timers
     def follow(self, game: GameRecord) -> None:
         self.asked.append(("follow", game.id))
+
+    def forget(self, game_id: int) -> None:
+        self.asked.append(("forget", game_id))
 
     # the alarms
     def set(self, key: object, delay: float, event: ComputersDue | VoteExpired) -> None:
@@ -115,6 +121,7 @@ async def test_the_dispatcher_closes_hands_first_and_announces_last() -> None:
         "close hand",
         "chat moved",
         "reload",
+        "forget",  # the clocks take the next record of game 3 as it comes
         "show",
         "follow",
         "show",
@@ -126,9 +133,9 @@ async def test_the_dispatcher_closes_hands_first_and_announces_last() -> None:
         "alarm",  # the vote's expiry
         "announce",
     ]
-    computer_alarm = parts.asked[7]
+    computer_alarm = parts.asked[8]
     assert computer_alarm[1:] == (("computers", 2), 1.5, ComputersDue(2))
-    vote_alarm = parts.asked[11]
+    vote_alarm = parts.asked[12]
     assert vote_alarm[1] == ("vote", 9) and vote_alarm[3] == VoteExpired(9)
     assert 299 < float(vote_alarm[2]) <= 300  # type: ignore[arg-type]
 

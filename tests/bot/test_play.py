@@ -17,6 +17,7 @@ from bot.i18n import Lang, t
 from bot.people import Person
 from bot.presenter.hand import doubles_where
 from bot.usecases import Answer
+from bot.usecases.play import MOVES
 from domino.actions import Action, Close, Draw, Play, PlayDoubles
 from domino.ai import Level, computer
 from domino.match import Match
@@ -256,3 +257,76 @@ async def test_a_menu_of_another_move_number_is_stale(closing: Setup) -> None:
         stale = await press(setup, game, MoveKind.CHOOSE_CLOSE, move=move)
         assert stale.alert and stale.text == t("alert.stale", Lang.RU)
     assert (await setup.game()).version == game.version
+
+
+async def test_a_hand_left_behind_its_game_is_mended_by_the_press_that_finds_it(
+    closing: Setup,
+) -> None:
+    """A move committed though its caller heard it failed (the connection was lost on
+    the way back from COMMIT): nobody was shown it, so Алиса's hand is one move behind
+    and the computer was never woken. Her next press is answered as stale, changes
+    nothing, and brings the game back into step: the computer moves, and her hand is
+    drawn for the position as it stands."""
+    setup = closing
+    await eventually(lambda: alice_to_move(setup))
+    game = await setup.game()
+    arguments = greedy_press(game)
+    kept = await setup.app.playing.press(*arguments)  # committed; its effects are lost
+    assert not kept.value.alert, kept.value
+    await settle()
+    await setup.app.publisher.idle()
+    assert moves_of(last_hand(setup)) == {arguments[2]}  # drawn before the move kept
+    moved_on = await setup.game()
+    assert moved_on.version > game.version
+
+    stale = await setup.run(setup.app.playing.press(*arguments))
+    assert stale.alert and stale.text == t("alert.stale", Lang.RU)
+    assert moved_on.match is not None
+    kept_moves = len(moved_on.match.log)
+
+    async def computer_moved() -> bool:
+        match = (await setup.game()).match
+        return match is not None and len(match.log) > kept_moves
+
+    await eventually(computer_moved)
+    await quiet(setup)
+    now = await setup.game()
+    if now.status is GameStatus.PLAYING:  # Алиса to move: her hand shows this position
+        assert now.match is not None and moves_of(last_hand(setup)) == {len(now.match.log)}
+
+
+def moves_of(markup: InlineKeyboardMarkup) -> set[int]:
+    """The move numbers the hand's move buttons were drawn for (one, in a fresh hand)."""
+    return {button.move for button in kinds(markup) if button.kind in MOVES}
+
+
+async def test_a_stale_press_edits_the_pressers_hand_again_whatever_its_digest_says(
+    closing: Setup,
+) -> None:
+    """The hand may not show what was last sent to it (a deposed instance's late edit
+    landed after the new leader's): a press drawn for another move edits it once more
+    with the position as it stands, though the bot's digest says it is up to date."""
+    setup = closing
+    await quiet(setup)
+    game = await setup.game()
+    assert game.match is not None
+    await setup.app.publisher.idle()
+    shown = last_hand(setup)
+    edits = len(hand_edits(setup))
+
+    kind, tile, end = button_of(GreedyPlayer().choose(game.match.view(0)))
+    stale = await press(setup, game, kind, tile, end, move=len(game.match.log) - 1)
+    assert stale.alert and stale.text == t("alert.stale", Lang.RU)
+    await settle()
+    await setup.app.publisher.idle()
+    assert (await setup.game()).version == game.version  # nothing changed
+    assert len(hand_edits(setup)) == edits + 1
+    assert last_hand(setup) == shown  # the same position, drawn again
+
+
+def hand_edits(setup: Setup) -> list[EditMessageText]:
+    return [
+        call
+        for call in setup.telegram.calls
+        if isinstance(call, EditMessageText) and call.chat_id == ALICE.id
+    ]
