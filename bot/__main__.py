@@ -28,6 +28,14 @@ registered while the running games are picked up.
 
 from __future__ import annotations
 
+import gc
+
+if __name__ == "__main__":
+    # `python -m bot`: no collection while the imports below build aiogram's thousands of
+    # models, which all live as long as the process (0.4-0.6 s of CPU less); `main`
+    # freezes what they made and lets the collector run again.
+    gc.disable()
+
 import asyncio
 import contextlib
 import logging
@@ -545,6 +553,11 @@ def profiled(path: str | None, work: Callable[[], None]) -> None:
 
 
 def main() -> int:
+    # What the imports made lives as long as the process: frozen now, no collection walks
+    # it again, and `perf.tune_gc` collects only what the start made (~0.2 s less). The
+    # garbage they left while the collector was off (~2,000 objects) stays with them.
+    gc.freeze()
+    gc.enable()
     try:
         settings = Settings()  # type: ignore[call-arg]  # filled from the environment
     except ValidationError as exc:

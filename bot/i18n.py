@@ -12,22 +12,30 @@ Telegram user's settings (English for `en*`, Russian for everything else: Russia
 the default). The players' own words stay as they say them: рыба, козёл, базар, яйца,
 стучу, вышел, рыбак.
 
-Each catalogue is parsed at its language's first text, not at import (issue 15, item
-14: parsing both took more than a second of a loaded machine's start-up), once: a lock
-keeps a second thread (the pictures' drawing thread) from parsing it again meanwhile.
+Nothing is parsed at import, and a catalogue is not parsed whole either: its text is
+cut into entries at each line that begins one (`split_catalogue`, a regular expression
+over the file), and each message is parsed at its first use, with what it refers to.
+Parsing a whole catalogue costs 60-70 ms of CPU (Fluent's parser reads a character at a
+time), which the first texts after a start (the command menus, the games picked up)
+paid on the event loop, before the first update was answered; one message costs
+microseconds. A lock keeps a second thread (the pictures' drawing thread) from adding
+a message meanwhile. A syntax error in a message fails loudly at its first use, and the
+whole catalogue is parsed by the tests (`parse_catalogue`), where it fails first.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib.resources import files
 from typing import Any
 
 from fluent.runtime import FluentBundle, FluentResource
+from fluent.runtime.resolver import Pattern
 from fluent.runtime.types import fluent_number
 from fluent.syntax import ast as fluent_ast
 from fluent.syntax.visitor import Visitor
@@ -58,6 +66,23 @@ def catalogue_source(lang: Lang) -> str:
     return (files("bot") / "locales" / f"{lang.value}.ftl").read_text(encoding="utf-8")
 
 
+# A line that begins an entry: a message's or a term's id at the line's start, then "=".
+# Every other line (indented text, a variant, a closing brace, a comment, a blank line)
+# belongs to the entry above it.
+ENTRY_START = re.compile(r"^(-?[a-zA-Z][a-zA-Z0-9_-]*)[ \t]*=", re.MULTILINE)
+
+
+def split_catalogue(source: str) -> dict[str, str]:
+    """Each entry's text by its id (a term's with its "-"), cut at the lines that begin
+    one; the first of two entries of one id is kept, as `FluentBundle` keeps it."""
+    starts = [(found.start(), found.group(1)) for found in ENTRY_START.finditer(source)]
+    ends = [start for start, _ in starts[1:]] + [len(source)]
+    entries: dict[str, str] = {}
+    for (start, entry_id), end in zip(starts, ends, strict=True):
+        entries.setdefault(entry_id, source[start:end])
+    return entries
+
+
 def parse_catalogue(source: str) -> fluent_ast.Resource:
     """The catalogue parsed; a syntax error fails loudly here rather than turning the
     broken text into a missing message at the first player who needs it."""
@@ -81,25 +106,64 @@ class _Selectors(Visitor):
         self.generic_visit(node)
 
 
+class _References(Visitor):
+    """The messages and terms an entry refers to (`{ other-message }`, `{ -term }`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+
+    def visit_MessageReference(self, node: fluent_ast.MessageReference) -> None:
+        self.ids.add(node.id.name)
+        self.generic_visit(node)
+
+    def visit_TermReference(self, node: fluent_ast.TermReference) -> None:
+        self.ids.add(f"-{node.id.name}")
+        self.generic_visit(node)
+
+
 @dataclass(frozen=True)
 class _Catalogue:
-    bundle: FluentBundle
-    selectors: Mapping[str, frozenset[str]]  # message id -> the variables its plurals use
+    bundle: FluentBundle  # the messages used so far, and what they refer to
+    sources: Mapping[str, str]  # entry id -> its text (`split_catalogue`)
+    # Message id -> the variables its plurals use, of the messages in `bundle`.
+    selectors: dict[str, frozenset[str]] = field(default_factory=dict)
+    added: set[str] = field(default_factory=set)  # the entries in `bundle`
 
     @classmethod
     def load(cls, lang: Lang) -> _Catalogue:
-        resource = parse_catalogue(catalogue_source(lang))
         # No Unicode isolation marks: Telegram shows them as they are in some clients, and
         # the names put into texts are already cut and escaped by the presenter.
         bundle = FluentBundle([lang.value], use_isolating=False)
-        bundle.add_resource(resource)
-        selectors = {}
+        return cls(bundle, split_catalogue(catalogue_source(lang)))
+
+    def pattern(self, message_id: str) -> Pattern | None:
+        """The message's pattern, parsed at its first use; None: no such message."""
+        if message_id.startswith("-"):
+            return None  # a term: no text of its own
+        if message_id not in self.added:
+            if message_id not in self.sources:
+                return None
+            with _LOADING:
+                if message_id not in self.added:
+                    self._add(message_id)
+        return self.bundle.get_message(message_id).value
+
+    def _add(self, entry_id: str) -> None:
+        """Parse the entry and put it in the bundle, with the entries it refers to."""
+        resource = parse_catalogue(self.sources[entry_id])
+        references = _References()
+        references.visit(resource)
         for entry in resource.body:
             if isinstance(entry, fluent_ast.Message):
                 found = _Selectors()
                 found.visit(entry)
-                selectors[entry.id.name] = frozenset(found.names)
-        return cls(bundle, selectors)
+                self.selectors[entry.id.name] = frozenset(found.names)
+        self.bundle.add_resource(resource)
+        self.added.add(entry_id)
+        for other in sorted(references.ids - self.added):
+            if other in self.sources:  # else Fluent says it is missing, at its format
+                self._add(other)
 
     def argument(self, message_id: str, name: str, value: Any) -> Any:
         """A value as Fluent takes it. A number a plural picks by goes in as a number, its
@@ -145,10 +209,9 @@ def _kept_text(key: str, lang: Lang, values: tuple[tuple[str, type, Any], ...]) 
 def _text(key: str, lang: Lang, values: dict[str, Any]) -> str:
     catalogue = _catalogue(lang)
     message_id = fluent_id(key)
-    if not catalogue.bundle.has_message(message_id):
+    pattern = catalogue.pattern(message_id)
+    if pattern is None:
         raise KeyError(f"no text {key!r} in {lang.value}")
-    pattern = catalogue.bundle.get_message(message_id).value
-    assert pattern is not None, f"{message_id} has no value"
     arguments = {name: catalogue.argument(message_id, name, v) for name, v in values.items()}
     text, errors = catalogue.bundle.format_pattern(pattern, arguments)
     if errors:

@@ -6,10 +6,20 @@ import re
 from pathlib import Path
 
 import pytest
+from fluent.runtime import FluentBundle
 from fluent.syntax import ast as fluent_ast
 from fluent.syntax.visitor import Visitor
 
-from bot.i18n import Lang, catalogue_source, fluent_id, lang_of, parse_catalogue, t
+from bot.i18n import (
+    Lang,
+    _Catalogue,
+    catalogue_source,
+    fluent_id,
+    lang_of,
+    parse_catalogue,
+    split_catalogue,
+    t,
+)
 
 
 class _Variables(Visitor):
@@ -62,6 +72,41 @@ def test_every_text_renders_without_isolation_marks(key: str, lang: Lang) -> Non
     text = t(key, lang, **dict.fromkeys(CATALOGUES[lang][key], 7))
     assert text.strip()
     assert not set(text) & {"\u2068", "\u2069"}
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+def test_each_entry_cut_from_its_catalogue_parses_as_the_whole_catalogue_has_it(
+    lang: Lang,
+) -> None:
+    """`t()` parses one message at a time, from the text `split_catalogue` cuts out: each
+    must be the entry the whole catalogue's parse has, and none may be missing."""
+    whole = {
+        ("-" if isinstance(entry, fluent_ast.Term) else "") + entry.id.name: entry
+        for entry in parse_catalogue(catalogue_source(lang)).body
+        if isinstance(entry, fluent_ast.Message | fluent_ast.Term)
+    }
+    cut = split_catalogue(catalogue_source(lang))
+    assert sorted(cut) == sorted(whole)
+    for entry_id, source in cut.items():
+        entries = [
+            entry
+            for entry in parse_catalogue(source).body
+            if isinstance(entry, fluent_ast.Message | fluent_ast.Term)
+        ]
+        assert len(entries) == 1, entry_id
+        assert entries[0].equals(whole[entry_id], ignored_fields=["span", "comment"]), entry_id
+
+
+def test_a_message_is_parsed_with_the_messages_and_terms_it_refers_to() -> None:
+    source = "a = A { b } { -c }\nb = B\n-c = C\nd = { $n ->\n [one] one\n*[other] many\n}\n"
+    assert sorted(split_catalogue(source)) == ["-c", "a", "b", "d"]
+    catalogue = _Catalogue(FluentBundle(["en"], use_isolating=False), split_catalogue(source))
+    pattern = catalogue.pattern("a")
+    assert pattern is not None
+    assert catalogue.bundle.format_pattern(pattern, {}) == ("A B C", [])
+    assert catalogue.added == {"a", "b", "-c"}  # "d" is not parsed until it is used
+    assert catalogue.pattern("-c") is None  # a term is no text of its own
+    assert catalogue.pattern("e") is None
 
 
 def test_a_key_becomes_a_fluent_id_by_its_dots() -> None:
