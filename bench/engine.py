@@ -1,8 +1,8 @@
 """Engine benchmark: random rounds against the PyPI package `dominoes` 6.1.0, and the
 time a press spends loading its stored match.
 
-    .venv/bin/python bench/engine.py [--rounds N] [--game-rounds M] [--repeats K]
-                                     [--compare-with REV]
+    .venv/bin/python bench/engine.py [--rounds N] [--game-rounds M] [--repeats K] [--quick]
+                                     [--against REV]
 
 Both engines play the same game (Козёл with 4 players x 7 tiles, no bazaar, one
 line), dealt and played at random, in the same run on the same machine; each
@@ -21,39 +21,43 @@ through `legal_actions` and `apply`.
 
 Load per press: every press loads its game, so `Match.from_json` of a 15-round
 match (Козёл for 4, greedy players, one action before the end of round 15) must
-stay under `LOAD_BUDGET_MS`. The figure is the mean over K runs; the same figure of
-the engine at `--compare-with` (default: before issue 12 stored the match once) is
-measured in a child process that imports that revision's `domino` (`git archive`).
+stay under `LOAD_BUDGET_MS`. The figure is the mean over K runs.
+
+`--quick`: a smoke run of a few seconds (300 rounds, 30 per game, 2 repeats).
+`--against REV`: the same benchmark as REV wrote it, run in a `git worktree` of REV
+(its own script on its own engine) beside this tree's, the two printed side by side
+(`bench/_against.py`); REV's script is given the same options, or none if it does not
+know them, or those of `--against-args "..."`. An earlier engine is never driven by this
+script: its API moves on (the load figure of c88a6ad, measured that way, broke once
+`MatchView.legal` went). Scripts of that time compare with c88a6ad by default, so
+give them `--against-args "--compare-with REV"` (REV against itself there).
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
-import os
 import random
+import shlex
 import statistics
-import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-# Appended, not put first: a child run with PYTHONPATH naming another tree imports
-# that tree's `domino` (see `earlier_load_ms`).
-sys.path.append(str(Path(__file__).resolve().parent.parent))
-
-from domino.match import LoggedAction, Match
-from domino.players import GreedyPlayer
-from domino.round import Round
-from domino.rules import KOZEL, Ruleset
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from _against import side_by_side, without  # noqa: E402
+
+from domino.match import LoggedAction, Match  # noqa: E402
+from domino.players import GreedyPlayer  # noqa: E402
+from domino.round import Round  # noqa: E402
+from domino.rules import KOZEL, Ruleset  # noqa: E402
+from domino.variants import VARIANTS  # noqa: E402
+
 LOAD_BUDGET_MS = 1.0
 LOAD_ROUNDS = 15
-BEFORE_ISSUE_12 = "c88a6ad"
 
 
 def best_time(run: Callable[[], None], repeats: int) -> float:
@@ -105,9 +109,6 @@ def rounds_per_s(seconds: float, rounds: int) -> str:
 def report_games(rounds: int, repeats: int) -> None:
     """Rounds per second of every game, through the playout and the public API, all
     measured in turns (`best_times`)."""
-    # Imported here: the child run of an earlier revision (`earlier_load_ms`) has no games.
-    from domino.variants import VARIANTS
-
     tables = [
         (game, 4 if 4 in game.ruleset.hand_sizes else game.ruleset.max_players) for game in VARIANTS
     ]
@@ -185,42 +186,13 @@ def load_ms(rounds: int, repeats: int, loads: int = 200) -> float:
     return statistics.fmean(runs)
 
 
-def earlier_load_ms(revision: str, rounds: int, repeats: int) -> float | None:
-    """`load_ms` of the engine at `revision`, in a child process; None without git."""
-    with tempfile.TemporaryDirectory() as tree:
-        archive = Path(tree) / "domino.tar"
-        try:
-            subprocess.run(
-                ["git", "archive", "--output", str(archive), revision, "domino"],
-                cwd=ROOT,
-                check=True,
-                capture_output=True,
-            )
-        except (OSError, subprocess.CalledProcessError) as exc:
-            print(f"load per press at {revision}: not measured ({exc})")
-            return None
-        with tarfile.open(archive) as tar:
-            tar.extractall(tree, filter="data")
-        child = subprocess.run(
-            [sys.executable, __file__, "--load-only", "--repeats", str(repeats)],
-            env={**os.environ, "PYTHONPATH": tree},
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-    return float(child.stdout)
-
-
-def report_loads(repeats: int, revision: str) -> None:
+def report_loads(repeats: int) -> None:
     ours = load_ms(LOAD_ROUNDS, repeats)
     verdict = "within" if ours < LOAD_BUDGET_MS else "OVER"
     print(
         f"load per press ({LOAD_ROUNDS}-round match, Match.from_json, CPU, mean of {repeats} runs):"
         f" {ours:.3f} ms, {verdict} the {LOAD_BUDGET_MS:g} ms budget"
     )
-    earlier = earlier_load_ms(revision, LOAD_ROUNDS, repeats)
-    if earlier is not None:
-        print(f"load per press at {revision}, same run: {earlier:.3f} ms ({earlier / ours:.1f}x)")
 
 
 def report_rounds(name: str, seconds: float, rounds: int) -> float:
@@ -236,19 +208,24 @@ def main() -> None:
         "--game-rounds", type=int, default=1000, help="rounds per timed run of each game"
     )
     parser.add_argument("--repeats", type=int, default=5, help="timed runs; the best counts")
+    parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
     parser.add_argument(
-        "--compare-with",
-        default=BEFORE_ISSUE_12,
-        metavar="REV",
-        help="the revision whose load per press is shown beside ours",
+        "--against", metavar="REV", help="REV's own bench/engine.py beside this one's"
     )
-    parser.add_argument("--load-only", action="store_true", help="print only our load in ms")
+    parser.add_argument(
+        "--against-args",
+        metavar="ARGS",
+        help="the options for REV's script, if not ours (one string)",
+    )
     args = parser.parse_args()
+    if args.against:
+        ours = without(without(sys.argv[1:], "--against"), "--against-args")
+        options = None if args.against_args is None else shlex.split(args.against_args)
+        sys.exit(side_by_side(args.against, "engine.py", ours, options))
+    if args.quick:
+        args.rounds, args.game_rounds, args.repeats = 300, 30, 2
     rounds, repeats = args.rounds, args.repeats
-    if args.load_only:
-        print(load_ms(LOAD_ROUNDS, repeats))
-        return
-    report_loads(repeats, args.compare_with)
+    report_loads(repeats)
 
     print(
         f"Козёл, 4 players x 7 tiles, no bazaar; best of {repeats} runs of {rounds} rounds,"
