@@ -17,11 +17,12 @@ Ctrl-C reaches the bot itself and nothing is left running behind it; the bot say
 one line why it cannot start (an unreachable Telegram, a refused token) and exits
 non-zero.
 
-`test` runs pytest twice: the whole suite on SQLite, then the tests that touch the
-database (`POSTGRES_TESTS`) on PostgreSQL (issue 18): on the server `DOMINO_TEST_POSTGRES`
-names, or else on a throwaway one it starts from the PostgreSQL installed here (initdb
-and pg_ctl on PATH or in /usr/lib/postgresql/*/bin) and removes afterwards. With no
-PostgreSQL installed it says so in one line and skips that pass.
+`test` runs pytest twice at once: the whole suite on SQLite and, beside it, the tests
+that touch the database (`POSTGRES_TESTS`) on PostgreSQL, whose output is printed after
+the first pass's: on the server `DOMINO_TEST_POSTGRES` names, or else on a throwaway one
+it starts from the PostgreSQL installed here (initdb and pg_ctl on PATH or in
+/usr/lib/postgresql/*/bin) and removes afterwards. With no PostgreSQL installed it says
+so in one line and skips that pass.
 
 `demo` starts the local Telegram of the tests (tests/fakegram) with its play page on
 127.0.0.1, and the bot against it, and prints the page's address; Ctrl-C stops both
@@ -43,7 +44,7 @@ import sys
 import tempfile
 import threading
 import venv
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +65,8 @@ TYPECHECK = [["mypy", "domino", "render", "storage", "bot", "handlers"]]
 # listed at the end, so a CI run that nears its time budget shows where the time went.
 WORKERS = max(4, 2 * (os.cpu_count() or 1))
 PARALLEL = ["-n", str(WORKERS), "--dist", "worksteal", "--durations=15"]
+# The second pass's workers, beside the first pass's (`postgres_pass`).
+SECOND_PASS_WORKERS = 2
 # The second pass, on PostgreSQL (issue 18): the tests where a second database can behave
 # otherwise: the storage itself, and the bot as a process in its main match, by webhook,
 # over restarts; and as two instances, which is `postgres_only` and four minutes long, so
@@ -163,9 +166,12 @@ def ensure_venv(*extras: str) -> None:
     STAMP.write_text(write_stamp(pyproject, needed))
 
 
-def run(cmd: list[str], env: Mapping[str, str | None] | None = None) -> int:
-    """Run `cmd` (the venv's tool of that name if it has one) in the project's root, with
-    the variables of `env` set (shown before the command) or, where None, unset."""
+def command(
+    cmd: list[str], env: Mapping[str, str | None] | None = None
+) -> tuple[list[str], dict[str, str], str]:
+    """`cmd` (the venv's tool of that name if it has one), the environment with the
+    variables of `env` set or, where None, unset, and the line that shows it (a value
+    the environment had already is shown by its name: a password may be in it)."""
     exe = BIN / cmd[0]
     full = [str(exe) if exe.exists() else cmd[0], *cmd[1:]]
     environment = dict(os.environ)
@@ -174,11 +180,16 @@ def run(cmd: list[str], env: Mapping[str, str | None] | None = None) -> int:
         if value is None:
             environment.pop(name, None)
             continue
-        # A value the environment had already is not repeated (a password may be in it).
         source = next((known for known, had in os.environ.items() if had == value), None)
         shown.append(f"{name}=${source}" if source else f"{name}={value}")
         environment[name] = value
-    print("$", " ".join([*shown, *cmd]), flush=True)
+    return full, environment, "$ " + " ".join([*shown, *cmd])
+
+
+def run(cmd: list[str], env: Mapping[str, str | None] | None = None) -> int:
+    """Run `cmd` in the project's root (see `command`), shown first; its exit code."""
+    full, environment, shown = command(cmd, env)
+    print(shown, flush=True)
     return subprocess.call(full, cwd=ROOT, env=environment)
 
 
@@ -190,12 +201,11 @@ def cmd_test(args: list[str]) -> int:
     try:
         with postgres_server() as server:
             # The first pass is on SQLite whatever the environment says, but for the tests
-            # marked `postgres_only` (long: they start first and run beside the rest);
-            # then the second pass, on PostgreSQL.
+            # marked `postgres_only`; the second pass, on PostgreSQL, runs beside it.
             first = {POSTGRES_VARIABLE: None, POSTGRES_ONLY_VARIABLE: server}
-            if code := run(["pytest", *PARALLEL, *args], first):
-                return code
-            return 0 if server is None else postgres_pass(args, server)
+            with postgres_pass(args, server) as second:
+                code = run(["pytest", *PARALLEL, *args], first)
+                return second() or code
     except PostgresFailed as failed:
         print(f"tasks.py: {failed}", file=sys.stderr, flush=True)
         return 1
@@ -223,13 +233,43 @@ def postgres_server() -> Iterator[str | None]:
         yield cluster.url
 
 
-def postgres_pass(args: list[str], server: str) -> int:
-    """pytest on the PostgreSQL `server`: `POSTGRES_TESTS`, or those of them `args` choose."""
-    chosen = postgres_arguments(args, ROOT)
-    if chosen is None:
-        print("tasks.py: none of the tests chosen is in the PostgreSQL pass", flush=True)
-        return 0
-    return run(["pytest", *PARALLEL, *chosen], {POSTGRES_VARIABLE: server})
+@contextlib.contextmanager
+def postgres_pass(args: list[str], server: str | None) -> Iterator[Callable[[], int]]:
+    """pytest on the PostgreSQL `server` (`POSTGRES_TESTS`, or those of them `args`
+    choose), started at once in the background with `SECOND_PASS_WORKERS` workers: the
+    first pass leaves a core idle now and then (its long tests mostly wait), and these
+    tests fill it. Yields the function that waits for it and prints its output (kept
+    until then, so that the two passes' lines do not mix): its exit code. Nothing runs
+    (0) without a server or without any of its tests chosen; leaving the block early
+    stops it."""
+    chosen = None if server is None else postgres_arguments(args, ROOT)
+    if server is None or chosen is None:
+        if server is not None:
+            print("tasks.py: none of the tests chosen is in the PostgreSQL pass", flush=True)
+        yield lambda: 0
+        return
+    workers = ["-n", str(SECOND_PASS_WORKERS), *PARALLEL[2:]]
+    full, environment, shown = command(["pytest", *workers, *chosen], {POSTGRES_VARIABLE: server})
+    print(f"{shown}    # beside the first pass; its output comes after it", flush=True)
+    with tempfile.TemporaryFile() as output:
+        process = subprocess.Popen(
+            full, cwd=ROOT, env=environment, stdout=output, stderr=subprocess.STDOUT
+        )
+
+        def finish() -> int:
+            code = process.wait()
+            output.seek(0)
+            print("--- the PostgreSQL pass:", flush=True)
+            sys.stdout.buffer.write(output.read())
+            sys.stdout.flush()
+            return code
+
+        try:
+            yield finish
+        finally:
+            if process.poll() is None:
+                process.terminate()
+                process.wait()
 
 
 def postgres_arguments(args: Sequence[str], root: Path) -> list[str] | None:

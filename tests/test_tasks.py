@@ -583,7 +583,23 @@ def test_command(monkeypatch: pytest.MonkeyPatch) -> Any:
         module.ran.append((Path(cmd[0]).name, cmd[1:], kwargs["env"].get(module.POSTGRES_VARIABLE)))
         return int(module.codes.get(Path(cmd[0]).name, 0))
 
-    monkeypatch.setattr(module, "subprocess", SimpleNamespace(call=call))
+    class Popen:
+        """A command started in the background (the second pass): recorded, and its
+        output one line."""
+
+        def __init__(self, cmd: list[str], **kwargs: Any) -> None:
+            self.code = call(cmd, **kwargs)
+            kwargs["stdout"].write(b"second pass output\n")
+
+        def wait(self) -> int:
+            return self.code
+
+        def poll(self) -> int:
+            return self.code
+
+    monkeypatch.setattr(
+        module, "subprocess", SimpleNamespace(call=call, Popen=Popen, STDOUT=subprocess.STDOUT)
+    )
     monkeypatch.setattr(sys, "argv", ["tasks.py", "test", "-x"])
     return module
 
@@ -599,17 +615,20 @@ def test_the_second_pass_uses_the_server_given(
     monkeypatch.setenv(tasks.POSTGRES_VARIABLE, "postgresql://u:pw@db.example/t")
     monkeypatch.setattr(tasks, "find_postgres", lambda: pytest.fail("none to be started"))
     assert tasks.main() == 0
-    (first, on_sqlite), (second, on_postgres) = pytest_runs(tasks)
+    # The second pass starts first, in the background, and runs beside the first.
+    (second, on_postgres), (first, on_sqlite) = pytest_runs(tasks)
     assert on_sqlite is None  # the first pass is on SQLite even so
     assert first == [*tasks.PARALLEL, "-x"]
     assert on_postgres == "postgresql://u:pw@db.example/t"
-    assert second[: len(tasks.PARALLEL) + 1] == [*tasks.PARALLEL, "-x"]
-    assert second[len(tasks.PARALLEL) + 1 :] == [
-        e for e in tasks.POSTGRES_TESTS if (ROOT / e).exists()
-    ]
+    workers = ["-n", str(tasks.SECOND_PASS_WORKERS), *tasks.PARALLEL[2:]]
+    assert second[: len(workers) + 1] == [*workers, "-x"]
+    assert second[len(workers) + 1 :] == [e for e in tasks.POSTGRES_TESTS if (ROOT / e).exists()]
     shown = capsys.readouterr().out
     assert "$ DOMINO_TEST_POSTGRES=$DOMINO_TEST_POSTGRES pytest" in shown  # not its password
     assert "pw@" not in shown
+    # Its output comes after the first pass's.
+    first_pass = shown.index("$ DOMINO_TEST_POSTGRES_ONLY=$DOMINO_TEST_POSTGRES pytest -n")
+    assert shown.index("--- the PostgreSQL pass:\nsecond pass output") > first_pass
 
 
 def test_the_second_pass_starts_a_throwaway_server(
@@ -631,8 +650,8 @@ def test_the_second_pass_starts_a_throwaway_server(
     assert tasks.main() == 0
     assert servers == [programs, "stopped"]
     assert [server for _, server in pytest_runs(tasks)] == [
-        None,
         "postgresql://postgres@127.0.0.1:5999/postgres",
+        None,
     ]
     shown = capsys.readouterr().out
     assert "$ DOMINO_TEST_POSTGRES=postgresql://postgres@127.0.0.1:5999/postgres pytest" in shown
@@ -649,15 +668,14 @@ def test_without_postgres_the_second_pass_is_skipped_in_one_line(
     assert len(said) == 1 and said[0].endswith("the PostgreSQL pass is skipped"), said
 
 
-def test_a_failed_first_pass_ends_the_test_command(
+def test_a_failed_pass_fails_the_test_command(
     test_command: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tasks = test_command
     tasks.codes["pytest"] = 1
     monkeypatch.setenv(tasks.POSTGRES_VARIABLE, "postgresql://postgres@db.example/t")
     assert tasks.main() == 1
-    # The server is the first pass's too, for its `postgres_only` tests alone.
-    assert pytest_runs(tasks) == [([*tasks.PARALLEL, "-x"], None)]
+    assert len(pytest_runs(tasks)) == 2  # both ran to their end, and said so
 
 
 def test_a_server_that_does_not_start_is_one_line_and_exit_1(

@@ -149,12 +149,18 @@ YIELDING_NICENESS = 19
 
 
 class BusyLoops:
-    """`count` processes spinning a core each (for at most `seconds`), as other work on
-    the machine would; `yielding()` lowers their priority to `YIELDING_NICENESS`."""
+    """`count` processes spinning a core each from `start()` (for at most `seconds`), as
+    other work on the machine would; `yielding()` lowers their priority to
+    `YIELDING_NICENESS`."""
 
     def __init__(self, count: int, seconds: float) -> None:
-        spin = f"import time\nend = time.time() + {seconds}\nwhile time.time() < end: pass"
-        self.loops = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(count)]
+        self.count = count
+        self.seconds = seconds
+        self.loops: list[subprocess.Popen[bytes]] = []
+
+    def start(self) -> None:
+        spin = f"import time\nend = time.time() + {self.seconds}\nwhile time.time() < end: pass"
+        self.loops = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(self.count)]
 
     def yielding(self) -> None:
         for loop in self.loops:
@@ -249,9 +255,9 @@ async def test_after_a_takeover_on_a_busy_machine_the_new_leader_keeps_the_lease
     killed once the games are under way, "b" takes over and leads for five minutes
     while it plays every game on (its lease renewed on a thread of its own, whatever
     its event loop has to pick up), and "a" comes back as its standby. The loops spin
-    all along; they compete with the bots as equals until `HARD_LOAD_SECONDS` after the
-    takeover (the pickup, where the lease was lost within 5-7 s before the keeper had a
-    thread of its own), and at the lowest priority after that."""
+    from the kill on; they compete with the bots as equals until `HARD_LOAD_SECONDS`
+    after the takeover (the pickup, where the lease was lost within 5-7 s before the
+    keeper had a thread of its own), and at the lowest priority after that."""
     hold = 300.0  # seconds "b" must lead after taking over
     fakegram.enable_flood_limits()
     # A person's pace, so that the games outlast the five minutes on a quiet machine.
@@ -265,6 +271,7 @@ async def test_after_a_takeover_on_a_busy_machine_the_new_leader_keeps_the_lease
             lambda: sum(len(g.table.group.bot_messages) for g in games) > 3 * len(games),
             timeout=600,
         )
+        loops.start()
         await a.kill()
         await fakegram.wait_for(lambda: leading(b, 1), timeout=120)
         took_over.append(time.monotonic())
