@@ -60,6 +60,7 @@ async def demo(workdir: Path, *, port: int = 0, **env: str) -> AsyncIterator[Dem
         bob = fake.add_user("Боб", username="bob")
         group = fake.add_group("Домино во дворе", members=[alice, bob], admins=[alice])
         bot = BotProcess(fake, workdir, **{**DEMO_ENV, **env})
+        bot.forked = False  # the bot a person tries: `python -m bot` itself, once
         await bot.start()
         running = Demo(fake, f"{url}/play/", group, [alice, bob], bot)
         try:

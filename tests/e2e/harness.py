@@ -44,6 +44,7 @@ from domino.match import Match
 from domino.round import Round
 from domino.timing import TurnTimer
 from tests.databases import stored_rows, test_server, url_for
+from tests.e2e.zygote import ZygoteProcess, forking, start_bot
 from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.privacy import HandPrivacy
 from tests.fakegram.waiting import Watch
@@ -176,7 +177,11 @@ LEADER_LINE = "leader as "
 
 
 class BotProcess:
-    """`python -m bot` in a subprocess, pointed at the fake."""
+    """`python -m bot` in a subprocess, pointed at the fake: forked from this test
+    process's zygote, which has the imports done (`tests.e2e.zygote`), unless `forked`
+    is False (a test of the start itself, or of what an interpreter reads at its start)."""
+
+    forked = True
 
     def __init__(self, fake: FakeTelegram, workdir: Path, **env: str) -> None:
         self.fake = fake
@@ -195,7 +200,7 @@ class BotProcess:
             "PYTHONUNBUFFERED": "1",
             **env,
         }
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: asyncio.subprocess.Process | ZygoteProcess | None = None
         self.starts = 0
         self.cpu = CpuProgress(lambda: None if self.process is None else self.process.pid)
         fake.progress_sources.append(self.cpu)
@@ -221,17 +226,21 @@ class BotProcess:
         polls_before = self.fake.long_polls
         hooks_before = len(self.fake.transcript.calls("setWebhook", ok=True))
         by_webhook = bool(self.env.get("WEBHOOK_URL"))
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            cwd=ROOT,
-            env=self.env,
-            stdout=log,
-            stderr=log,
-            preexec_fn=_die_with_parent,
-        )
-        log.close()
+        if self.forked and forking():
+            log.close()
+            self.process = await start_bot(cwd=ROOT, env=self.env, log=self.log_path)
+        else:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=log,
+                preexec_fn=_die_with_parent,
+            )
+            log.close()
         self.starts += 1
         process = self.process
 
