@@ -197,11 +197,14 @@ class Announcer:
         view = game.match.view(None)
         names = seat_names(game, lang)
         if item.kind == "round_end":
-            # The round the item names, not the one played now: the announcement may go
-            # out after the next round has begun (a retry, a restart).
+            # The round the item names, as the match stood when it ended, not as it is
+            # now: the announcement may go out after the next round has begun, or even
+            # ended (a retry, a restart, a loaded machine), and shows the scores of then.
             round_no = int(item.payload["round_no"])
+            then = game.match.after_round(round_no)
+            view = then.view(None)
             result = view.results[round_no - 1]
-            ended = game.match.ended_round(round_no)
+            ended = then.ended_round(round_no)
             caption = presenter.round_end_text(view, result, names, lang)
             perf.count("render.round_end")
             picture = await self.painter.draw(self.render_scores, view, names, result, lang, ended)

@@ -240,6 +240,19 @@ class Match:
             return ended
         return self._replayed_round(round_no)
 
+    def after_round(self, round_no: int) -> Match:
+        """The match as it stood the moment round `round_no` (1-based) ended: its scores,
+        results and eggs then, the next round dealt or the match over. For showing a
+        round's end however far the match has moved on since (an announcement that goes
+        out late). Replayed from the seed and the log (C-12) unless nothing was played
+        since; `DominoError` for a round that has not ended. Do not apply actions to it."""
+        if not 1 <= round_no <= len(self._results):
+            raise DominoError(f"round {round_no} has not ended: {len(self._results)} round(s) have")
+        entries = [entry for entry in self._log if entry.round_no <= round_no]
+        if len(entries) == len(self._log):
+            return self
+        return Match.replay(self._ruleset, self._players, self._seed, entries)
+
     def _replayed_round(self, round_no: int) -> Round:
         """Round `round_no` dealt from the seed (C-12) and played as the log says; its
         first action names the seat that opened it (K-4 / T-2)."""

@@ -105,6 +105,24 @@ def test_ended_round_gives_any_finished_round_as_it_ended() -> None:
             match.ended_round(missing)
 
 
+def test_after_round_is_the_match_as_it_stood_when_that_round_ended() -> None:
+    match = Match.new(KOZEL, 3, seed=4)
+    play_round(match)
+    at_first_end = match.view(None)
+    assert match.after_round(1) is match  # nothing played since
+    match.apply(match.legal_actions()[0])
+    play_round(match)  # the rest of round 2, and round 3 begun
+    match.apply(match.legal_actions()[0])
+    then = match.after_round(1)
+    assert then.view(None) == at_first_end
+    assert then.ended_round(1) == match.ended_round(1)
+    assert match.after_round(2).view(None).results == match.results[:2]
+    assert len(match.results) == 2 and match.round_no == 3  # the match itself is as it was
+    for missing in (0, 3):
+        with pytest.raises(DominoError, match="has not ended"):
+            match.after_round(missing)
+
+
 def test_log_names_round_and_seat_and_reads_back() -> None:
     match = Match.new(KOZEL, 2, seed=8)
     play_round(match)

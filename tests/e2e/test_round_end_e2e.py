@@ -31,8 +31,10 @@ async def test_a_rounds_end_shows_its_final_table_and_every_hand_in_one_picture(
     match = bot.stored_match()
     result = match.results[0]
     names = ["Алиса", "Боб"]
-    # The picture is the first round's end however far the match has moved on since.
-    expected = render_round_end(match.view(None), names, match.ended_round(1), result, "ru")
+    # The picture is the first round's end, as the match stood then, however far the
+    # match has moved on since.
+    then = match.after_round(1).view(None)
+    expected = render_round_end(then, names, match.ended_round(1), result, "ru")
     assert shown.photo.data == expected
     # The caption names the round and who ended it; the points are in the picture.
     who = names[result.outcome.seat]
