@@ -330,6 +330,26 @@ class BotProcess:
             or JSON_PROBLEM.search(line)
         ]
 
+    def problem_report(self, *, before: int = 3, after: int = 40) -> str:
+        """Each problem line of the log (`problems`) with the lines around it (a
+        traceback whole), the run it came in named: what an assertion shows, since the
+        log's tail may be far from the problem (a test of twenty restarts)."""
+        lines = self.log().splitlines()
+        marks = set(self.problems())
+        shown: list[str] = []
+        last = -1
+        run = "?"
+        for index, line in enumerate(lines):
+            if line.startswith("--- start "):
+                run = line.removeprefix("--- start ")
+            if line not in marks or index <= last:
+                continue
+            end = min(len(lines), index + after + 1)
+            shown.append(f"--- run {run}, line {index + 1}:")
+            shown.extend(lines[max(last + 1, index - before) : end])
+            last = end - 1
+        return "\n".join(shown) if shown else self.log()[-4000:]
+
     def stored_match(self, game_id: int | None = None) -> Match:
         """The match as the bot stored it (read-only, committed state)."""
         if game_id is None:
@@ -363,7 +383,7 @@ async def running_bot(fake: FakeTelegram, workdir: Path, **env: str) -> AsyncIte
         code = await process.stop(timeout=EXIT_SECONDS)
         log = process.log()
         assert code == 0, f"the bot exited with {code}:\n{log[-4000:]}"
-        assert not process.problems(), f"errors in the bot's log:\n{log[-6000:]}"
+        assert not process.problems(), f"errors in the bot's log:\n{process.problem_report()}"
 
 
 @dataclass

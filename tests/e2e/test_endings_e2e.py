@@ -226,7 +226,7 @@ async def test_a_vote_survives_a_restart_and_expires(
     finally:
         code = await bot.stop(timeout=EXIT_SECONDS)
         assert code == 0, bot.log()[-4000:]
-        assert not bot.problems(), bot.log()[-6000:]
+        assert not bot.problems(), bot.problem_report()
 
 
 async def test_leaving_mid_match_counts_by_the_timeout_rule(

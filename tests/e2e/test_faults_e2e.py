@@ -57,7 +57,7 @@ async def bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProces
     finally:
         code = await process.stop(timeout=EXIT_SECONDS)
         assert code == 0, f"the bot exited with {code}:\n{process.log()[-4000:]}"
-        assert not process.problems(), f"errors in the bot's log:\n{process.log()[-6000:]}"
+        assert not process.problems(), f"errors in the bot's log:\n{process.problem_report()}"
 
 
 def move_of(data: str) -> tuple[int, int, str]:
@@ -146,7 +146,7 @@ async def test_twenty_games_through_ten_percent_failing_calls(
     matches = stored_matches(bot.database)
     for game in games:  # nothing of a hand leaked through the retries
         assert assert_game_private(fakegram, game, matches[game_id_of(bot, game)]) > 0
-    assert not bot.problems(), bot.log()[-6000:]
+    assert not bot.problems(), bot.problem_report()
     # Logs a person can read: one INFO line per game event with chat and game ids, and no
     # tile of any hand anywhere in the log.
     log = bot.log()

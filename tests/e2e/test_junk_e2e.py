@@ -300,7 +300,7 @@ async def test_ten_thousand_junk_updates_change_no_game(
         user = fakegram.users[user_id]
         grown = len(user.private_chat.bot_messages) - private_before[user_id]
         assert grown >= n or not user.started, (user.first_name, n, grown)
-    assert not bot.problems(), bot.log()[-6000:]
+    assert not bot.problems(), bot.problem_report()
     # No answer to a press names a tile (no move was made, so none had a reason to), and
     # nothing shown to anyone outside the games does (only /rules names tiles, of no hand).
     rules = [text for lang in Lang for text in rules_text(lang)]

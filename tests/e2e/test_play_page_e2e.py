@@ -172,7 +172,7 @@ async def test_two_people_play_a_match_to_the_goat_through_the_page(tmp_path: Pa
         f"screenshots in {ARTIFACTS}"
     )
     assert running.exit_code == 0, running.bot.log()[-4000:]
-    assert not running.bot.problems(), running.bot.log()[-6000:]
+    assert not running.bot.problems(), running.bot.problem_report()
     running.fake.assert_clean()
     assert not aiogram_parse_problems(running.fake)
 

@@ -65,4 +65,4 @@ async def test_rules_page_through_the_games_in_place(
     private = await john.private_chat.wait_for_message(lambda m: "goat" in m.content)
     await john.press(private, text="Sea Kozel (Sea Goat)")
     await john.private_chat.wait_for_message(lambda m: m is private and "naked goat" in m.content)
-    assert not bot.problems(), bot.log()[-4000:]
+    assert not bot.problems(), bot.problem_report()

@@ -102,5 +102,5 @@ async def test_a_wrong_secret_is_refused_the_secret_is_kept_and_polling_deletes_
     ):
         assert response.status == 200
     assert await bot.stop() == 0
-    assert not bot.problems(), bot.log()[-4000:]
+    assert not bot.problems(), bot.problem_report()
     assert secret not in bot.log()

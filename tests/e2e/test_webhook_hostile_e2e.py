@@ -98,7 +98,7 @@ async def test_json_that_is_not_an_object_is_dropped_with_one_warning(
         # The posts' tasks were made before their answers: by the time a later update is
         # handled, a failure of theirs is in the log.
         await still_answers(fakegram, "Алиса")
-        assert not bot.problems(), bot.log()[-4000:]
+        assert not bot.problems(), bot.problem_report()
         assert "never retrieved" not in bot.log()
         found = warning_causes(bot)
         assert found.get(bot_web.NOT_OBJECT) == 1, found
@@ -195,7 +195,7 @@ async def test_malformed_bodies_with_the_secret_are_dropped_and_the_game_goes_on
         (person,) = table.people
         await play_until(fakegram, table.people, lambda: person.presses >= 2)  # by webhook
 
-        assert not bot.problems(), bot.log()[-4000:]
+        assert not bot.problems(), bot.problem_report()
         found = warning_causes(bot)
         expected = {cause for _, cause in MALFORMED.values()} | {bot_web.TOO_LARGE}
         assert expected <= found.keys(), found
