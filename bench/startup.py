@@ -409,8 +409,11 @@ def migrations_of(tree: Path) -> int:
 def migrate_with(tree: Path, database: Path) -> None:
     """Open (so migrate) `database` with the code of `tree`, in a process of its own."""
     code = (
-        "import asyncio, sys; from storage.db import Database\n"
-        "async def go():\n    await (await Database.open(sys.argv[1])).close()\n"
+        "import asyncio, sys\n"
+        "try:\n    from storage.connect import open_database\n"
+        "except ImportError:  # a revision older than storage.connect\n"
+        "    from storage.db import Database\n    open_database = Database.open\n"
+        "async def go():\n    await (await open_database(sys.argv[1])).close()\n"
         "asyncio.run(go())"
     )
     subprocess.run([sys.executable, "-c", code, str(database)], cwd=tree, check=True)

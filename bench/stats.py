@@ -58,6 +58,7 @@ from domino.players import GreedyPlayer
 from domino.rules import CLASSIC, KOZEL, Ruleset, Variant
 from domino.simulate import play_match
 from storage import repo, stats
+from storage.connect import open_database
 from storage.db import Database
 from storage.records import (
     Abandonment,
@@ -205,7 +206,7 @@ async def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--people must be at least 4 (a table of four)")
     with tempfile.TemporaryDirectory() as folder:
         path = args.db or Path(folder) / "stats.sqlite3"
-        db = await Database.open(path)
+        db = await open_database(path)
         try:
             recorded, seconds = await build(db, args)
             print(

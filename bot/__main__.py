@@ -85,7 +85,8 @@ from bot.web import CannotListen, WebhookHandler, WebServer, webhook_app, webhoo
 from handlers import get_routers
 from handlers.in_flight import InFlight
 from handlers.seen import LastSeenMiddleware
-from storage.db import DATABASE_ERRORS, Database, DatabaseUnusable
+from storage.connect import open_database
+from storage.db import DATABASE_ERRORS, DatabaseUnusable
 
 log = logging.getLogger("bot")
 
@@ -290,7 +291,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     """Open the database, reach Telegram, wire the application and pick up every running
     game. What is opened is pushed on `resources`, which closes it in reverse order."""
     name = settings.instance_name
-    db = await Database.open(settings.database, label=f"domino-bot {name}" if name else None)
+    db = await open_database(settings.database, label=f"domino-bot {name}" if name else None)
     resources.push_async_callback(db.close)
     # JSON bodies and cheaper answers than aiogram's own session (issue 16).
     session = (
@@ -371,7 +372,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
             db,
             name,
             ttl=settings.lease_seconds,
-            open_keeper_db=lambda: Database.open(
+            open_keeper_db=lambda: open_database(
                 settings.database, side=True, label=f"domino-bot {name} lease"
             ),
         )

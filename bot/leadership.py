@@ -15,7 +15,7 @@ Three things keep two instances from ever acting together:
   "Fencing"). A leader paused past its lease (SIGSTOP, a VM pause, a swap stall) that
   resumes after a takeover commits nothing: the first change it tries stops it.
 - **The keeper.** The lease is renewed on a thread of its own, with its own event loop
-  and its own database connection (`Database.open(side=True)`), every `ttl / 3`
+  and its own database connection (`open_database(..., side=True)`), every `ttl / 3`
   seconds: however long the bot's own loop is busy (picking up a hundred games on a
   loaded machine), the renewal does not wait behind it. The leader steps down only
   when the lease is found taken by another term, never for a renewal that is slow or

@@ -1,6 +1,7 @@
 """The bot's database: the interface (`Database`, `Transaction`) and its SQLite side,
 one database through one aiosqlite connection (STYLE 9). PostgreSQL's side, for
-admins who run several instances, is `storage.postgres` (issue 18).
+admins who run several instances, is `storage.postgres`; `storage.connect.open_database`
+opens either, by the location.
 
 SQLite:
 
@@ -8,13 +9,13 @@ WAL journal, `foreign_keys=ON`, and two ways to change data, both `BEGIN IMMEDIA
 ... `COMMIT` (or `ROLLBACK` on any exception), so a writer never waits half-way
 through and two writers never interleave:
 
-- `await db.atomic(body)` (issue 16): the whole transaction, `body(tx)` included, runs
-  as one function on the database's thread: one hop there and back, however many
-  statements. `body` is an ordinary `async def` over the same `Transaction` API, but
-  every statement completes at once (`InlineTransaction`), so it must await nothing
-  else (no network, no sleep): `_drive` refuses a body that suspends. Moves, timeouts
-  and computers' moves go this way; no lock is held while it runs, since the thread
-  itself runs one function at a time.
+- `await db.atomic(body)`: the whole transaction, `body(tx)` included, runs as one
+  function on the database's thread: one hop there and back, however many statements.
+  `body` is an ordinary `async def` over the same `Transaction` API, but every
+  statement completes at once (`InlineTransaction`), so it must await nothing else (no
+  network, no sleep): `_drive` refuses a body that suspends. Moves, timeouts and
+  computers' moves go this way; no lock is held while it runs, since the thread itself
+  runs one function at a time.
 - `await db.read(body)`: the same for a body that only reads (a game and its seats), one
   hop, no transaction.
 - `async with db.transaction() as tx:` for the rare changes written as a block (the
@@ -39,8 +40,8 @@ Migrations are numbered SQL files in `storage/migrations/` (`001_initial.sql`, .
 Each runs in its own transaction together with `PRAGMA user_version = N`, so the
 schema version and the schema can never disagree (mopidy-local does the same).
 
-Faults (issue 11):
-- `Database.open` refuses a database it cannot use (not a database, damaged, in a
+Faults:
+- `open_database` refuses a database it cannot use (not a database, damaged, in a
   read-only folder, newer than the code) with `DatabaseUnusable`, whose text is one
   line for the admin, and leaves no connection (no thread) behind.
 - Another process holding the write lock, a full disk or an I/O error make a
@@ -94,10 +95,10 @@ TRANSIENT_CODES = LOCK_CODES | {SQLITE_IOERR, SQLITE_FULL}
 PRIVATE_FILE = 0o600
 PRIVATE_FOLDER = 0o700
 
-# What the database did since the start (issue 16): "statements" (BEGIN and COMMIT not
+# What the database did since the start: "statements" (BEGIN and COMMIT not
 # counted), "transactions" (committed or not), "hops" (functions run on its thread).
 WORK: Counter[str] = Counter()
-# And how long it took (issue 18: /metrics): "hop_us", the time the loop waited for
+# And how long it took (for /metrics): "hop_us", the time the loop waited for
 # those hops in all, in µs.
 TIMING: Counter[str] = Counter()
 
@@ -511,7 +512,8 @@ def is_postgres_url(location: str | Path) -> bool:
 class Database(ABC):
     """The bot's database: SQLite (`SqliteDatabase`, the default) or PostgreSQL
     (`storage.postgres.PostgresDatabase`), behind one API. Open it with
-    `await Database.open(location)`: a file path, or a `postgresql://` URL.
+    `await storage.connect.open_database(location)`: a file path, or a `postgresql://`
+    URL.
 
     `dialect` is "sqlite" or "postgres"; the SQL the storage modules write is the
     common ground of both (`?` parameters, `ON CONFLICT`), which PostgreSQL's side
@@ -537,29 +539,6 @@ class Database(ABC):
                 hook()
             except Exception:
                 log.exception("a hook after the database's recovery failed")
-
-    @staticmethod
-    async def open(
-        location: str | Path,
-        migrations: Iterable[Migration] | None = None,
-        *,
-        side: bool = False,
-        label: str | None = None,
-    ) -> Database:
-        """Open the database at `location`, check it and migrate it to the newest schema.
-        Raises `DatabaseUnusable` when that cannot be done. `side=True` opens a second,
-        small connection to a database this process has opened already (the lease
-        keeper's, on its own thread): no check, no migration. `label` names the
-        connections on the server (PostgreSQL's `application_name`: which instance)."""
-        if is_postgres_url(location):
-            from storage.postgres import PostgresDatabase  # asyncpg only when it is used
-
-            if side:
-                return await PostgresDatabase.connect(
-                    str(location), (), pool_size=1, migrate=False, label=label
-                )
-            return await PostgresDatabase.connect(str(location), migrations, label=label)
-        return await SqliteDatabase.connect(location, migrations, check=not side)
 
     @abstractmethod
     async def close(self) -> None: ...
@@ -640,7 +619,7 @@ class SqliteDatabase(Database):
                 await db.migrate(bundled_migrations() if migrations is None else tuple(migrations))
         except BaseException as exc:
             # A refused database leaves no connection behind: its thread would keep the
-            # process alive after the error (issue 11).
+            # process alive after the error.
             with suppress(sqlite3.Error, ValueError):
                 await conn.close()
             if isinstance(exc, sqlite3.Error):
@@ -718,8 +697,8 @@ class SqliteDatabase(Database):
                 return await self._hop(_run_atomic, body, fence)
 
     async def read(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
-        """Run `body(tx)`, which only reads, in one hop to the database's thread (issue
-        16): its statements see one state, since nothing else runs on that thread
+        """Run `body(tx)`, which only reads, in one hop to the database's thread: its
+        statements see one state, since nothing else runs on that thread
         meanwhile; no transaction is begun."""
         async with self._turn(writes=False):
             return await self._hop(_run_read, body)
@@ -826,10 +805,10 @@ class SqliteDatabase(Database):
 
 def make_private(path: Path) -> None:
     """Create the database's folder 0700 and its file 0600 before SQLite opens it, so the
-    seeds it holds are never readable by others (issue 11, item 13). SQLite creates the
-    `-wal` and `-shm` files with the database file's mode. Files left open to others
-    (by an older version) are made private; a folder that exists is left as it is (it
-    is the admin's, and the files are what hold the data)."""
+    seeds it holds are never readable by others. SQLite creates the `-wal` and `-shm`
+    files with the database file's mode. Existing files open to others are made
+    private; a folder that exists is left as it is (it is the admin's, and the files are
+    what hold the data)."""
     path.parent.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)

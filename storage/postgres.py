@@ -1,5 +1,5 @@
-"""PostgreSQL behind the same `Database` API as SQLite (issue 18), for admins who run
-the bot as several instances against one server (`DATABASE_URL=postgresql://...`).
+"""PostgreSQL behind the same `Database` API as SQLite, for admins who run the bot as
+several instances against one server (`DATABASE_URL=postgresql://...`).
 
 - A pool of asyncpg connections. Transactions run at READ COMMITTED, and a game read
   for a change locks its row (`Transaction.locks_rows`, `SELECT ... FOR UPDATE` in
@@ -241,7 +241,7 @@ class PgTransaction(Transaction):
 
 class PostgresDatabase(Database):
     """A PostgreSQL database through a pool of connections (see the module's docstring).
-    Open it with `await Database.open("postgresql://...")`."""
+    Open it with `await storage.connect.open_database("postgresql://...")`."""
 
     dialect = "postgres"
 

@@ -12,7 +12,8 @@ from typing import Any, TypeVar
 import pytest
 from aiogram import Bot
 
-from storage.db import Database, Migration, is_postgres_url
+from storage import connect
+from storage.db import Database, Migration
 from tests.databases import (
     POSTGRES_ONLY_VARIABLE,
     SERVER_VARIABLE,
@@ -106,10 +107,11 @@ def stretch_timeouts(config: pytest.Config, items: list[pytest.Item], speed: flo
 def _postgres_for_sqlite_paths(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With `DOMINO_TEST_POSTGRES` set, `Database.open(path)` opens the schema standing
-    for `path` on that server (`tests.databases`); tests marked `sqlite_only` skip. Tests
-    marked `postgres_only` run on `DOMINO_TEST_POSTGRES_ONLY` without it (tasks.py's
-    first pass), else skip."""
+    """With `DOMINO_TEST_POSTGRES` set, `open_database(path)` opens the schema standing
+    for `path` on that server (`tests.databases`) instead of the SQLite file: this
+    replaces `storage.connect.open_sqlite`, which `open_database` calls for every path.
+    Tests marked `sqlite_only` skip. Tests marked `postgres_only` run on
+    `DOMINO_TEST_POSTGRES_ONLY` without it (tasks.py's first pass), else skip."""
     if test_server() is None:
         if not request.node.get_closest_marker("postgres_only"):
             return
@@ -119,24 +121,13 @@ def _postgres_for_sqlite_paths(
         monkeypatch.setenv(SERVER_VARIABLE, only)  # for this test (tasks.py's first pass)
     if request.node.get_closest_marker("sqlite_only"):
         pytest.skip("about SQLite itself: run without DOMINO_TEST_POSTGRES")
-    from storage.postgres import PostgresDatabase
 
     async def open_on_postgres(
-        location: str | Path,
-        migrations: Iterable[Migration] | None = None,
-        *,
-        side: bool = False,
-        label: str | None = None,
+        path: str | Path, migrations: Iterable[Migration] | None = None, *, side: bool = False
     ) -> Database:
-        if not is_postgres_url(location):
-            location = await url_for(location)
-        if side:
-            return await PostgresDatabase.connect(
-                str(location), (), pool_size=1, migrate=False, label=label
-            )
-        return await PostgresDatabase.connect(str(location), migrations, label=label)
+        return await connect.open_postgres(await url_for(path), migrations, side=side)
 
-    monkeypatch.setattr(Database, "open", staticmethod(open_on_postgres))
+    monkeypatch.setattr(connect, "open_sqlite", open_on_postgres)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -22,6 +22,7 @@ from bot.usecases import Answer, ChatCheck
 from bot.usecases.base import Refusal
 from domino.ai import Level
 from storage import repo
+from storage.connect import open_database
 from storage.db import Database
 from storage.records import ChatRecord, ChatSettings, GameRecord, GameStatus
 from tests.bot.app_setup import (
@@ -54,7 +55,7 @@ def admin_of(*chat_ids: int) -> ChatCheck:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "access.sqlite3")
+    database = await open_database(tmp_path / "access.sqlite3")
     try:
         yield database
     finally:

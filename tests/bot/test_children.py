@@ -37,7 +37,7 @@ from domino.tiles import Tile
 from domino.variants import find_variant
 from domino.views import Account, MatchView
 from storage import repo
-from storage.db import Database
+from storage.connect import open_database
 from storage.records import GameRecord, GameStatus, SeatRecord
 from tests.bot.app_setup import ALICE, START, FakeTime, Setup, eventually, make, settle
 from tests.bot.test_play import COMPUTER_SEED, BotsComputer, start_against_a_computer
@@ -331,7 +331,7 @@ def seed_where_the_computer_lays_several() -> int:
 async def blitz(tmp_path: Path) -> AsyncIterator[Setup]:
     """Алиса (seat 0, who opens) against the bot's computer in Блиц, the group's default
     turn timer (60 s) running on `FakeTime`."""
-    database = await Database.open(tmp_path / "children.sqlite3")
+    database = await open_database(tmp_path / "children.sqlite3")
     setup = make(database, FakeTime(), seed_where_the_computer_lays_several())
     setup.app.thinker.new_seed = lambda: COMPUTER_SEED  # the computer as simulated
     await setup.app.resume()

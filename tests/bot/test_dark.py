@@ -46,7 +46,7 @@ from domino.tiles import Tile
 from domino.variants import find_variant
 from domino.views import MatchView
 from storage import hints as hint_store
-from storage.db import Database
+from storage.connect import open_database
 from tests.bot.app_setup import ALICE, START, FakeTime, Setup, eventually, make, settle
 from tests.bot.test_play import COMPUTER_SEED, start_against_a_computer
 
@@ -324,7 +324,7 @@ def test_the_game_is_offered_by_its_names_with_its_rules() -> None:
 async def dark(tmp_path: Path) -> AsyncIterator[Setup]:
     """Алиса (seat 0, the first leader by lot) against the bot's computer in Втемную, the
     group's default turn timer (60 s) running on `FakeTime`."""
-    database = await Database.open(tmp_path / "dark.sqlite3")
+    database = await open_database(tmp_path / "dark.sqlite3")
     seed = next(s for s in range(100) if Match.new(DARK, 2, seed=s).turn == 0)
     setup = make(database, FakeTime(), seed)
     setup.app.thinker.new_seed = lambda: COMPUTER_SEED

@@ -17,7 +17,7 @@ from domino.match import Match
 from domino.rules import KOZEL
 from domino.tiles import Tile
 from storage import repo
-from storage.db import Database
+from storage.connect import open_database
 from storage.records import GameRecord, GameStatus, SeatRecord
 from storage.votes import Vote, VoteState
 from tests.bot.app_setup import (
@@ -148,7 +148,7 @@ async def test_nothing_is_carried_out_for_no_effects() -> None:
 
 @pytest.fixture
 async def setup(tmp_path: Path) -> AsyncIterator[Setup]:
-    db = await Database.open(tmp_path / "effects.sqlite3")
+    db = await open_database(tmp_path / "effects.sqlite3")
     made = make(db, FakeTime(), seed_where_seat_0_opens())
     await made.app.resume()
     try:

@@ -20,6 +20,7 @@ import pytest
 from bot.flood_budgets import MEMORY, SharedBudgets
 from bot.outgoing import Limits, Outgoing, Pace
 from storage import flood
+from storage.connect import open_database
 from storage.db import WORK, Database, DatabaseBusy
 from storage.flood import Budget
 from tests.bot.test_outgoing import FakeApi, FakeTime, send
@@ -92,7 +93,7 @@ def sent_at(instance: Instance, chat: int) -> list[float]:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(tmp_path / "budgets.sqlite3")
+    db = await open_database(tmp_path / "budgets.sqlite3")
     try:
         yield db
     finally:

@@ -35,7 +35,7 @@ from domino.variants import find_variant
 from domino.views import MatchView
 from storage import hints as hint_store
 from storage import repo, stats
-from storage.db import Database
+from storage.connect import open_database
 from storage.records import ChatSettings, GameRecord, GameStatus
 from tests.bot.app_setup import ALICE, CHAT, FakeTime, Setup, make, no_admin
 
@@ -105,7 +105,7 @@ def button_of(action: Action) -> tuple[MoveKind, int, str]:
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    database = await Database.open(tmp_path / "hints.sqlite3")
+    database = await open_database(tmp_path / "hints.sqlite3")
     setup = make(database, FakeTime(), seed=7)
     await setup.app.resume()
     try:

@@ -13,6 +13,7 @@ import pytest
 
 from bot.leadership import LEADER, Leadership
 from storage import leases
+from storage.connect import open_database
 from storage.db import Database, DatabaseBusy, Deposed
 
 
@@ -37,7 +38,7 @@ def path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def db(path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(path)
+    database = await open_database(path)
     yield database
     await database.close()
 
@@ -45,13 +46,13 @@ async def db(path: Path) -> AsyncIterator[Database]:
 @pytest.fixture
 async def other(path: Path) -> AsyncIterator[Database]:
     """Another instance's connection (unfenced): a standby's takeover, a look."""
-    database = await Database.open(path, side=True)
+    database = await open_database(path, side=True)
     yield database
     await database.close()
 
 
 def opener(path: Path) -> Callable[[], Awaitable[Database]]:
-    return lambda: Database.open(path, side=True)
+    return lambda: open_database(path, side=True)
 
 
 def instance(

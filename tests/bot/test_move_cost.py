@@ -14,7 +14,7 @@ import pytest
 from bot.effects import Done
 from bot.usecases import Answer
 from storage import db as storage_db
-from storage.db import Database
+from storage.connect import open_database
 from storage.records import GameRecord, GameStatus
 from tests.bot.app_setup import FakeTime, Setup, make, settle
 from tests.bot.test_play import greedy_press, quiet, start_against_a_computer
@@ -25,7 +25,7 @@ PRESSES = 12
 
 @pytest.fixture
 async def against_a_computer(tmp_path: Path) -> AsyncIterator[Setup]:
-    database = await Database.open(tmp_path / "cost.sqlite3")
+    database = await open_database(tmp_path / "cost.sqlite3")
     setup = make(database, FakeTime(), seed=3)
     await setup.app.resume()
     try:

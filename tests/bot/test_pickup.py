@@ -14,6 +14,7 @@ import pytest
 from bot.callbacks import MoveKind
 from domino.actions import Play
 from storage import votes as vote_store
+from storage.connect import open_database
 from storage.db import Database
 from storage.records import GameRecord, GameStatus
 from storage.votes import Vote
@@ -24,7 +25,7 @@ from tests.bot.test_timers import start_game
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "pickup.sqlite3")
+    database = await open_database(tmp_path / "pickup.sqlite3")
     try:
         yield database
     finally:

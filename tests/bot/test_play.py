@@ -24,7 +24,7 @@ from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.variants import find_variant
 from domino.views import MatchView
-from storage.db import Database
+from storage.connect import open_database
 from storage.records import GameRecord, GameStatus
 from tests.bot.app_setup import ALICE, CHAT, FakeTime, Setup, eventually, make, no_admin, settle
 
@@ -59,7 +59,7 @@ def seed_where_alice_may(game: str, wanted: type[Action]) -> int:
 
 
 async def playing(tmp_path: Path, game: str, wanted: type[Action]) -> AsyncIterator[Setup]:
-    database = await Database.open(tmp_path / "play.sqlite3")
+    database = await open_database(tmp_path / "play.sqlite3")
     setup = make(database, FakeTime(), seed_where_alice_may(game, wanted))
     setup.app.thinker.new_seed = lambda: COMPUTER_SEED  # the computer as simulated
     await setup.app.resume()

@@ -36,6 +36,7 @@ from bot.publisher import Publisher
 from domino.match import Match
 from domino.rules import KOZEL
 from storage import repo
+from storage.connect import open_database
 from storage.db import Database
 from storage.records import ChatRecord, GameRecord, GameStatus, Role, SeatRecord, UserRecord
 from tests.bot.app_setup import FakeTelegram
@@ -71,7 +72,7 @@ class FakeApi(FakeTelegram):
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+    database = await open_database(tmp_path / "bot.sqlite3")
     async with database.transaction() as tx:
         await repo.upsert_chat(tx, GROUP)
         await repo.upsert_user(tx, MASHA, can_message=True)

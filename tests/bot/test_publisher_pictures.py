@@ -40,6 +40,7 @@ from bot.timers import TurnClock
 from domino.match import Match
 from domino.views import MatchView
 from storage import repo
+from storage.connect import open_database
 from storage.db import Database
 from storage.records import GameRecord, GameStatus, Role
 from tests.bot.app_setup import (
@@ -162,7 +163,7 @@ class Pictures:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+    database = await open_database(tmp_path / "bot.sqlite3")
     async with database.transaction() as tx:
         await repo.upsert_chat(tx, GROUP)
         await repo.upsert_user(tx, MASHA, can_message=True)
@@ -325,7 +326,7 @@ async def test_a_restart_after_a_stop_re_checks_the_messages_and_edits_none(
 ) -> None:
     """Killed, the bot had not written what its edits showed: those messages are edited
     once more. Stopped, it had: nothing is sent."""
-    db = await Database.open(tmp_path / "restart.sqlite3")
+    db = await open_database(tmp_path / "restart.sqlite3")
     try:
         first = await started_against_a_computer(db)
         game = await first.game()

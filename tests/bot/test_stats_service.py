@@ -20,7 +20,7 @@ from domino.simulate import play_match
 from domino.variants import find_variant
 from domino.views import OutcomeKind
 from storage import repo, stats
-from storage.db import Database
+from storage.connect import open_database
 from storage.records import Ending, GameRecord, GameStatus, SeatRecord, UserRecord
 
 GROUP = Chat(-100, "Двор", is_group=True)
@@ -52,7 +52,7 @@ def finished(
 async def service(tmp_path: Path) -> AsyncIterator[StatsService]:
     """Twelve people in GROUP (six matches of Козёл, two people each: two pages of ten),
     one of them also once in OTHER, where two of them also played Классика."""
-    db = await Database.open(tmp_path / "stats.sqlite3")
+    db = await open_database(tmp_path / "stats.sqlite3")
     async with db.transaction() as tx:
         for user_id in range(1, 13):
             await repo.upsert_user(tx, UserRecord(user_id, f"Игрок {user_id}"))
@@ -185,7 +185,7 @@ async def test_all_fives_counts_the_most_points_as_the_win_even_when_reached_mid
     move ended mid-round is recorded like any other, its last round «цель N» on the
     sheet (neither «домино» nor «рыба» in the person's counts)."""
     rules = find_variant("all_fives").ruleset
-    db = await Database.open(tmp_path / "fives.sqlite3")
+    db = await open_database(tmp_path / "fives.sqlite3")
     try:
         games = [finished(1, GROUP.id, (1, 2), rules), finished(3, GROUP.id, (2, 3), rules)]
         async with db.transaction() as tx:

@@ -27,7 +27,7 @@ from domino.match import Match
 from domino.variants import VARIANTS
 from domino.views import MatchView
 from storage import repo
-from storage.db import Database
+from storage.connect import open_database
 from storage.records import GameStatus, SeatRecord
 from tests.bot.app_setup import ALICE, CHAT, FakeTime, make
 
@@ -154,7 +154,7 @@ async def test_each_decision_gets_a_fresh_seed_never_the_matchs(
 
 
 async def test_the_pool_starts_and_stops_with_the_application(tmp_path: Path) -> None:
-    database = await Database.open(tmp_path / "thinker.sqlite3")
+    database = await open_database(tmp_path / "thinker.sqlite3")
     setup = make(database, FakeTime(), seed=1)
     try:
         thinker = setup.app.thinker
@@ -231,7 +231,7 @@ async def test_computers_that_keep_finding_their_game_moved_on_are_called_again(
     """While the computers think, their game moves on every time (here: saved again):
     after its tries the pass shows the game as it stands, so the effects set the
     computers' pause again instead of leaving a computer to move that nobody calls."""
-    database = await Database.open(tmp_path / "moved_on.sqlite3")
+    database = await open_database(tmp_path / "moved_on.sqlite3")
     setup = make(database, FakeTime(), seed=1)
     try:
         await setup.app.people.remember(ALICE, can_message=True)

@@ -41,6 +41,7 @@ from domino.rules import KOZEL
 from domino.timing import TurnTimer, sport_seconds
 from domino.variants import find_variant
 from storage import repo
+from storage.connect import open_database
 from storage.db import Database
 from storage.records import (
     LOBBY_TIMEOUTS,
@@ -67,7 +68,7 @@ from tests.bot.app_setup import (
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "timers.sqlite3")
+    database = await open_database(tmp_path / "timers.sqlite3")
     try:
         yield database
     finally:

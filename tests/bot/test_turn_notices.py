@@ -19,6 +19,7 @@ from domino.match import Match
 from domino.rules import KOZEL
 from storage import repo
 from storage import turn_notices as store
+from storage.connect import open_database
 from storage.db import Database
 from storage.records import ChatRecord, GameRecord, GameStatus, SeatRecord
 from tests.bot.app_setup import FakeTelegram, FakeTime, eventually, settle
@@ -106,7 +107,7 @@ class Setup:
 
 @pytest.fixture
 async def setup(tmp_path: Path) -> AsyncIterator[Setup]:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+    db = await open_database(tmp_path / "bot.sqlite3")
     async with db.transaction() as tx:
         await repo.upsert_chat(tx, GROUP)
         await repo.upsert_user(tx, ALICE.record(), can_message=True)

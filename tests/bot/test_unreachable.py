@@ -22,7 +22,7 @@ from bot.callbacks import LobbyAction, LobbyOption
 from bot.i18n import Lang, t
 from bot.people import Person
 from storage import repo
-from storage.db import Database
+from storage.connect import open_database
 from tests.bot.app_setup import (
     ALICE,
     CHAT,
@@ -69,7 +69,7 @@ class BlockingTelegram(FakeTelegram):
 
 @pytest.fixture
 async def setup(tmp_path: Path) -> AsyncIterator[Setup]:
-    db = await Database.open(tmp_path / "unreachable.sqlite3")
+    db = await open_database(tmp_path / "unreachable.sqlite3")
     made = make(db, FakeTime(), seed_where_seat_0_opens(), BlockingTelegram())
     await made.app.resume()
     try:

@@ -33,6 +33,7 @@ from bot.votes import (
 from domino.rules import KOZEL
 from storage import repo
 from storage import votes as store
+from storage.connect import open_database
 from storage.db import Database, Transaction
 from storage.records import ChatRecord, GameRecord, GameStatus, SeatRecord, UserRecord
 from storage.votes import Vote, VoteBusy, VoteState
@@ -175,7 +176,7 @@ def test_payloads_round_trip_within_telegram_limits(data: CallbackData) -> None:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "votes.sqlite3")
+    database = await open_database(tmp_path / "votes.sqlite3")
     async with database.transaction() as tx:
         await repo.upsert_chat(tx, ChatRecord(CHAT, "supergroup", "Двор"))
         for user_id, name in ((1, "Алиса"), (2, "Боб")):

@@ -34,6 +34,7 @@ from bot.logs import JsonFormatter, formatter
 from bot.metrics import Health, Metrics, TelegramMetrics, add_routes, error_code
 from bot.outgoing import Caller, Lane, Limits, Outgoing
 from bot.web import CannotListen, WebServer, webhook_secret
+from storage.connect import open_database
 from storage.db import Database
 from tests.e2e.harness import free_port
 
@@ -50,7 +51,7 @@ def samples(text: str) -> Samples:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "web.sqlite3")
+    database = await open_database(tmp_path / "web.sqlite3")
     try:
         yield database
     finally:

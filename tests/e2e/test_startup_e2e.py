@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.db import Database
+from storage.connect import open_database
 from tests.e2e.harness import ROOT
 from tests.fakegram import FakeTelegram
 from tests.storage.disk import corrupt_page, read_only
@@ -100,7 +100,7 @@ def random_bytes(folder: Path) -> Path:
 
 async def damaged_page(folder: Path) -> Path:
     path = folder / "domino.sqlite3"
-    db = await Database.open(path)
+    db = await open_database(path)
     await db.close()
     corrupt_page(path, "stat_rounds")  # a table nothing reads at start: the check finds it
     return path

@@ -19,7 +19,7 @@ from domino.rules import KOZEL
 from domino.simulate import play_match
 from domino.views import OutcomeKind
 from storage import repo, stats
-from storage.db import Database
+from storage.connect import open_database
 from storage.records import (
     ChatRecord,
     Ending,
@@ -82,7 +82,7 @@ def finished(
 async def seed(database: Path, chat_id: int) -> None:
     """Six two-person matches (each seeded person plays once), a team match of four, and a
     match in another chat; written while the bot runs, as WAL lets a second writer."""
-    db = await Database.open(database)
+    db = await open_database(database)
     try:
         async with db.transaction() as tx:
             await repo.upsert_chat(tx, ChatRecord(OTHER_CHAT, "group", "Чужая"))

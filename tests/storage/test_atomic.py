@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from storage import db as storage_db
+from storage.connect import open_database
 from storage.db import INTEGRITY_ERRORS, Database, Migration, Transaction
 
 TABLE = Migration(1, "001_t.sql", "CREATE TABLE t (x INTEGER PRIMARY KEY);")
@@ -17,7 +18,7 @@ TABLE = Migration(1, "001_t.sql", "CREATE TABLE t (x INTEGER PRIMARY KEY);")
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "atomic.sqlite3", [TABLE])
+    database = await open_database(tmp_path / "atomic.sqlite3", [TABLE])
     try:
         yield database
     finally:

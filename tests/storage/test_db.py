@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from storage.db import Database, Migration, bundled_migrations, split_statements
+from storage.connect import open_database
+from storage.db import Migration, bundled_migrations, split_statements
 
 pytestmark = pytest.mark.sqlite_only  # SQLite's file, pages and locks
 
 
 async def test_fresh_database_is_migrated_to_the_newest_schema(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "bot.sqlite3")
+    db = await open_database(tmp_path / "bot.sqlite3")
     try:
         newest = bundled_migrations()[-1].version
         assert await db.user_version() == newest
@@ -34,11 +35,11 @@ async def test_reopening_runs_only_new_migrations(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
     first = Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")
     second = Migration(2, "002_b.sql", "CREATE TABLE b (y INTEGER);\nINSERT INTO a VALUES (7);")
-    db = await Database.open(path, [first])
+    db = await open_database(path, [first])
     assert await db.user_version() == 1
     await db.close()
 
-    db = await Database.open(path, [first, second])
+    db = await open_database(path, [first, second])
     try:
         assert await db.user_version() == 2
         rows = await db.fetch_all("SELECT x FROM a")
@@ -50,7 +51,7 @@ async def test_reopening_runs_only_new_migrations(tmp_path: Path) -> None:
 async def test_migration_7_drops_the_actions_table_with_its_rows(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
     before = [m for m in bundled_migrations() if m.version < 7]
-    db = await Database.open(path, before)
+    db = await open_database(path, before)
     async with db.transaction() as tx:
         await tx.execute("INSERT INTO chats (id, type, updated_at) VALUES (-1, 'group', 'now')")
         await tx.execute("INSERT INTO users (id, first_name, updated_at) VALUES (1, 'A', 'now')")
@@ -64,7 +65,7 @@ async def test_migration_7_drops_the_actions_table_with_its_rows(tmp_path: Path)
             (game,),
         )
     await db.close()
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         assert await db.user_version() == bundled_migrations()[-1].version
         tables = [r["name"] for r in await db.fetch_all("SELECT name FROM sqlite_master")]
@@ -79,11 +80,11 @@ async def test_a_failing_migration_leaves_the_old_schema_and_version(tmp_path: P
     path = tmp_path / "bot.sqlite3"
     good = Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")
     bad = Migration(2, "002_b.sql", "CREATE TABLE b (y INTEGER);\nINSERT INTO nowhere VALUES (1);")
-    db = await Database.open(path, [good])
+    db = await open_database(path, [good])
     await db.close()
     with pytest.raises(Exception, match="nowhere"):
-        await Database.open(path, [good, bad])
-    db = await Database.open(path, [good])
+        await open_database(path, [good, bad])
+    db = await open_database(path, [good])
     try:
         assert await db.user_version() == 1
         tables = {
@@ -97,14 +98,14 @@ async def test_a_failing_migration_leaves_the_old_schema_and_version(tmp_path: P
 
 async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path, [Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")])
+    db = await open_database(path, [Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")])
     await db.close()
     with pytest.raises(RuntimeError, match="newer than this code"):
-        await Database.open(path, [])
+        await open_database(path, [])
 
 
 async def test_transaction_rolls_back_on_error(tmp_path: Path) -> None:
-    db = await Database.open(
+    db = await open_database(
         tmp_path / "bot.sqlite3", [Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")]
     )
     try:
@@ -134,7 +135,7 @@ def test_split_statements_keeps_triggers_and_skips_comments() -> None:
 
 
 async def test_using_the_database_inside_its_own_transaction_fails_fast(tmp_path: Path) -> None:
-    db = await Database.open(
+    db = await open_database(
         tmp_path / "bot.sqlite3", [Migration(1, "001_a.sql", "CREATE TABLE a (x INTEGER);")]
     )
     try:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import storage.db
+from storage.connect import open_database
 from storage.db import (
     Backoff,
-    Database,
     DatabaseUnusable,
     Migration,
     is_locked,
@@ -52,7 +52,7 @@ async def test_random_bytes_are_refused_in_one_line_and_leave_no_thread(tmp_path
     path.write_bytes(bytes(range(256)) * 64)
     before = connection_threads()
     with pytest.raises(DatabaseUnusable) as refused:
-        await Database.open(path)
+        await open_database(path)
     assert str(refused.value) == f"cannot use the database {path}: file is not a database"
     assert not left_behind(before)
 
@@ -60,7 +60,7 @@ async def test_random_bytes_are_refused_in_one_line_and_leave_no_thread(tmp_path
 async def test_a_corrupted_page_is_found_at_open(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
     tables = [TABLE_A, Migration(2, "002_b.sql", "CREATE TABLE b (y TEXT);")]
-    db = await Database.open(path, tables)
+    db = await open_database(path, tables)
     async with db.transaction() as tx:
         await tx.execute_many("INSERT INTO b VALUES (?)", [(f"row {n}",) for n in range(500)])
     await db.close()
@@ -68,7 +68,7 @@ async def test_a_corrupted_page_is_found_at_open(tmp_path: Path) -> None:
     corrupt_page(path, "b")
     before = connection_threads()
     with pytest.raises(DatabaseUnusable, match=r"is damaged .*restore a backup") as refused:
-        await Database.open(path, tables)
+        await open_database(path, tables)
     assert "\n" not in str(refused.value)
     assert not left_behind(before)
 
@@ -77,15 +77,15 @@ async def test_a_read_only_folder_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / "data"
     folder.mkdir()
     with read_only(folder), pytest.raises(DatabaseUnusable, match="cannot open the database"):
-        await Database.open(folder / "bot.sqlite3")
+        await open_database(folder / "bot.sqlite3")
 
 
 async def test_a_newer_schema_is_refused_as_unusable(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path, [TABLE_A])
+    db = await open_database(path, [TABLE_A])
     await db.close()
     with pytest.raises(DatabaseUnusable, match="newer than this code"):
-        await Database.open(path, [])
+        await open_database(path, [])
 
 
 async def test_files_are_private_and_an_old_world_readable_file_is_made_private(
@@ -93,7 +93,7 @@ async def test_files_are_private_and_an_old_world_readable_file_is_made_private(
 ) -> None:
     folder = tmp_path / "new" / "data"
     path = folder / "bot.sqlite3"
-    db = await Database.open(path, [TABLE_A])
+    db = await open_database(path, [TABLE_A])
     try:
         await db.execute("INSERT INTO a VALUES (1)")
         assert mode_of(folder) == 0o700
@@ -103,7 +103,7 @@ async def test_files_are_private_and_an_old_world_readable_file_is_made_private(
         await db.close()
 
     path.chmod(0o644)  # as an older version left it
-    db = await Database.open(path, [TABLE_A])
+    db = await open_database(path, [TABLE_A])
     try:
         await db.execute("INSERT INTO a VALUES (2)")
         for name in ("bot.sqlite3", "bot.sqlite3-wal", "bot.sqlite3-shm"):
@@ -117,7 +117,7 @@ async def test_another_process_holding_the_lock_fails_writes_fast_until_it_lets_
 ) -> None:
     monkeypatch.setattr(storage.db, "BUSY_WAIT", 0.5)
     path = tmp_path / "bot.sqlite3"
-    db = await Database.open(path, [TABLE_A])
+    db = await open_database(path, [TABLE_A])
     caplog.set_level(logging.INFO, logger="storage.db")
     try:
         with write_lock(path):
@@ -153,7 +153,7 @@ async def test_a_full_database_rolls_back_and_takes_changes_when_space_returns(
     tmp_path: Path,
 ) -> None:
     # SQLITE_FULL as a full disk gives it, from a limit on the file's pages.
-    db = await Database.open(tmp_path / "bot.sqlite3", [TABLE_A])
+    db = await open_database(tmp_path / "bot.sqlite3", [TABLE_A])
     try:
         pages = await db.fetch_one("PRAGMA page_count")
         assert pages is not None

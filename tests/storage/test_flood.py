@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from storage import flood
+from storage.connect import open_database
 from storage.db import Database
 from storage.flood import Budget
 
@@ -16,7 +17,7 @@ BIG_GROUP = -1001234567890123  # Telegram's supergroup ids need 64 bits
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(tmp_path / "flood.sqlite3")
+    db = await open_database(tmp_path / "flood.sqlite3")
     try:
         yield db
     finally:

@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 
 from storage import leases
+from storage.connect import open_database
 from storage.db import Database, Deposed, Fence, Transaction
 
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "leases.sqlite3")
+    database = await open_database(tmp_path / "leases.sqlite3")
     yield database
     await database.close()
 
@@ -76,7 +77,7 @@ async def test_the_fence_keeps_changes_in_the_current_term_and_refuses_them_afte
     """Every way of changing data is checked: `atomic`, `transaction()`, `execute`. A
     refused change is rolled back whole, told to `deposed`, and its after-commit hooks
     never run; reads are not fenced."""
-    other = await Database.open(tmp_path / "leases.sqlite3", side=True)  # the standby's
+    other = await open_database(tmp_path / "leases.sqlite3", side=True)  # the standby's
     try:
         term = await leases.take(db, "leader", "a", now=100.0, ttl=15)
         assert term == 1

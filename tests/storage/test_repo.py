@@ -13,6 +13,7 @@ import pytest
 from domino.match import FORMAT_VERSION, Match
 from domino.rules import KOZEL
 from storage import repo
+from storage.connect import open_database
 from storage.db import INTEGRITY_ERRORS, Database
 from storage.records import (
     Abandonment,
@@ -34,7 +35,7 @@ OLEG = UserRecord(id=2, first_name="Олег", username="oleg", language="en")
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+    database = await open_database(tmp_path / "bot.sqlite3")
     async with database.transaction() as tx:
         await repo.upsert_chat(tx, GROUP)
         await repo.upsert_chat(tx, dataclasses.replace(GROUP, id=-1002))

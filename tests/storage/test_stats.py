@@ -19,6 +19,7 @@ from domino.rules import CLASSIC, KOZEL, Ruleset, Variant
 from domino.simulate import play_match
 from domino.views import OutcomeKind
 from storage import repo, stats
+from storage.connect import open_database
 from storage.db import Database
 from storage.records import (
     Abandonment,
@@ -43,7 +44,7 @@ TEAMS = KOZEL.with_options(teams=True)
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+    database = await open_database(tmp_path / "bot.sqlite3")
     async with database.transaction() as tx:
         for chat_id in (GROUP, OTHER_GROUP):
             await repo.upsert_chat(tx, ChatRecord(chat_id, "supergroup", "Дворик"))

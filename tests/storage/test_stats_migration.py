@@ -13,7 +13,8 @@ from domino.players import GreedyPlayer
 from domino.rules import KOZEL, Variant
 from domino.simulate import play_match
 from storage import stats
-from storage.db import Database, bundled_migrations
+from storage.connect import open_database
+from storage.db import bundled_migrations
 from storage.records import Ending, GameRecord, GameStatus, SeatRecord
 
 GROUP, OTHER = -1001, -1002
@@ -80,7 +81,7 @@ WINS = {  # (scope, user): wins
 
 async def old_database(path: Path) -> None:
     """The schema of migrations 001-007 with the rows above, as the old bot wrote them."""
-    db = await Database.open(path, [m for m in bundled_migrations() if m.version <= 7])
+    db = await open_database(path, [m for m in bundled_migrations() if m.version <= 7])
     try:
         assert await db.user_version() == 7
         async with db.transaction() as tx:
@@ -116,7 +117,7 @@ async def test_migration_8_keeps_every_record_and_makes_the_totals_kozels(
 ) -> None:
     path = tmp_path / "bot.sqlite3"
     await old_database(path)
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         assert await db.user_version() == bundled_migrations()[-1].version
         matches = await db.fetch_all(

@@ -9,6 +9,7 @@ import pytest
 
 from storage import repo
 from storage import turn_notices as store
+from storage.connect import open_database
 from storage.db import Database
 from storage.records import UserRecord
 
@@ -18,7 +19,7 @@ OLEG = UserRecord(id=2, first_name="Олег", username="oleg", language="en")
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+    database = await open_database(tmp_path / "bot.sqlite3")
     async with database.transaction() as tx:
         await repo.upsert_user(tx, MASHA, can_message=True)
     yield database
