@@ -35,7 +35,6 @@ import contextlib
 import hashlib
 import json
 import os
-import shlex
 import shutil
 import signal
 import socket
@@ -306,69 +305,58 @@ def postgres_arguments(args: Sequence[str], root: Path) -> list[str] | None:
 
 
 # ------------------------------------------------------------------ a throwaway PostgreSQL
+# Made here from the installed initdb and pg_ctl. pytest-postgresql 10's PostgreSQLExecutor
+# was weighed for it (issue 30) and does not serve: it runs pg_ctl as the calling user,
+# which pg_ctl refuses for root (as CI runs), with no option to run it as another; its
+# start() returns once the port answers, before the server takes connections (a restart
+# still recovering refused them); and installing it puts its pytest plugin, which imports
+# psycopg and so needs libpq, into every pytest run, even where PostgreSQL is not installed.
 
 
 class PostgresFailed(Exception):
     """The throwaway server could not be made or started; the text is one line."""
 
 
-@dataclass(frozen=True)
-class PostgresPrograms:
-    """The server programs of one PostgreSQL installation."""
-
-    initdb: Path
-    pg_ctl: Path
-
-
-def find_postgres(
-    path: str | None = None, installed: Path = POSTGRES_INSTALLED
-) -> PostgresPrograms | None:
-    """initdb and pg_ctl: from the folders of `path` (default: PATH) if both are there,
-    else from the newest version under `installed` (Debian's /usr/lib/postgresql/15/bin)
-    that has both; None when neither has them."""
-    initdb, pg_ctl = shutil.which("initdb", path=path), shutil.which("pg_ctl", path=path)
-    if initdb and pg_ctl:
-        return PostgresPrograms(Path(initdb), Path(pg_ctl))
+def find_postgres(path: str | None = None, installed: Path = POSTGRES_INSTALLED) -> Path | None:
+    """The folder of PostgreSQL's server programs, initdb and pg_ctl side by side: pg_ctl's
+    on `path` (default: PATH) if initdb is beside it, else the newest version under
+    `installed` (Debian's /usr/lib/postgresql/15/bin) that has both; None without one."""
 
     def version(folder: Path) -> tuple[int, ...]:
-        name = folder.parent.name  # "15", or "9.6" before version 10
-        if not name.replace(".", "").isdigit():
+        try:
+            return tuple(int(part) for part in folder.parent.name.split("."))  # 15, 9.6
+        except ValueError:
             return (-1,)
-        return tuple(int(part) for part in name.split(".") if part)
 
-    for folder in sorted(installed.glob("*/bin"), key=version, reverse=True):
-        if (folder / "initdb").is_file() and (folder / "pg_ctl").is_file():
-            return PostgresPrograms(folder / "initdb", folder / "pg_ctl")
-    return None
+    on_path = shutil.which("pg_ctl", path=path)
+    folders = [Path(on_path).parent] if on_path else []
+    folders += sorted(installed.glob("*/bin"), key=version, reverse=True)
+    both = (f for f in folders if (f / "initdb").is_file() and (f / "pg_ctl").is_file())
+    return next(both, None)
 
 
-# Settings for a server that holds nothing worth keeping: nothing waits for the disk, and
-# connections for every test worker's bots (each a pool of up to 10) to spare.
-THROWAWAY_SETTINGS = {
-    "fsync": "off",
-    "synchronous_commit": "off",
-    "full_page_writes": "off",
-    "max_connections": "300",
-}
-# What a `durable` throwaway server keeps of PostgreSQL's own defaults: a COMMIT is
+# Its settings: TCP on 127.0.0.1 alone, connections for every test worker's bots (each a
+# pool of up to 10) to spare, and nothing waiting for the disk: it holds nothing worth
+# keeping. A `durable` one leaves `NO_SYNC` out for PostgreSQL's own: a COMMIT is
 # acknowledged once it is on disk, so a crash (`stop -m immediate`) keeps every one.
-DURABLE = ("fsync", "synchronous_commit", "full_page_writes")
-# Who runs the server when tasks.py runs as root (initdb and postgres refuse root).
+THROWAWAY_SETTINGS = {"listen_addresses": "127.0.0.1", "max_connections": "300"}
+NO_SYNC = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+# Who runs the server when tasks.py runs as root (initdb, pg_ctl and postgres refuse root).
 SERVER_USER = "postgres"
 START_SECONDS = 60  # pg_ctl's wait for the server to take connections
 
 
 @dataclass(frozen=True)
 class Cluster:
-    """The commands of a throwaway PostgreSQL server: its data in `folder`/data, its
-    unix socket in `folder`, TCP on 127.0.0.1:`port`; the user `postgres` without a
-    password. `as_user`: the prefix that runs them as another user (root's runuser)."""
+    """A throwaway PostgreSQL server: its data in `folder`/data, its unix socket in
+    `folder`, TCP on 127.0.0.1:`port`; the user `postgres` without a password. Its
+    commands run the programs in `programs`, prefixed with `as_user` (root's runuser)."""
 
-    programs: PostgresPrograms
+    programs: Path
     folder: Path
     port: int
     as_user: tuple[str, ...] = ()
-    durable: bool = False  # PostgreSQL's own settings for the disk (`DURABLE`)
+    durable: bool = False
 
     @property
     def data(self) -> Path:
@@ -382,30 +370,36 @@ class Cluster:
     def url(self) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
-    def initdb(self) -> list[str]:
-        return [
-            *self.as_user, str(self.programs.initdb), "-D", str(self.data), "-U", "postgres",
-            "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8",
-        ]  # fmt: skip
-
-    def start(self) -> list[str]:
+    def settings(self) -> str:
+        """The lines added to its postgresql.conf (of two lines for a name, the last holds)."""
         settings = {
-            "listen_addresses": "127.0.0.1",
             "port": str(self.port),
             "unix_socket_directories": str(self.folder),
             **THROWAWAY_SETTINGS,
+            **({} if self.durable else NO_SYNC),
         }
-        if self.durable:
-            for name in DURABLE:
-                del settings[name]
-        # pg_ctl hands `-o` to the server through a shell: quoted for one.
-        options = shlex.join(
-            word for name, value in settings.items() for word in ("-c", f"{name}={value}")
-        )
-        return [
-            *self.as_user, str(self.programs.pg_ctl), "start", "-D", str(self.data),
-            "-l", str(self.log), "-w", "-t", str(START_SECONDS), "-o", options,
-        ]  # fmt: skip
+        quoted = {name: value.replace("'", "''") for name, value in settings.items()}
+        return "".join(f"{name} = '{value}'\n" for name, value in quoted.items())
+
+    def _run(self, program: str, *args: str) -> list[str]:
+        return [*self.as_user, str(self.programs / program), *args]
+
+    def initdb(self) -> list[str]:
+        return self._run(
+            "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync",
+            "-E", "UTF8", "--locale=C.UTF-8",
+        )  # fmt: skip
+
+    def start(self) -> list[str]:
+        """pg_ctl start, returning once the server takes connections."""
+        return self._run(
+            "pg_ctl", "start", "-D", str(self.data), "-l", str(self.log), "-w",
+            "-t", str(START_SECONDS),
+        )  # fmt: skip
+
+    def stop(self) -> list[str]:
+        """pg_ctl stop as a crash would: every connection cut, nothing written first."""
+        return self._run("pg_ctl", "stop", "-D", str(self.data), "-m", "immediate", "-w")
 
     def server_pid(self) -> int | None:
         """The server's main process (the parent of every connection's), while it runs."""
@@ -414,15 +408,9 @@ class Cluster:
         except (OSError, ValueError):
             return None
 
-    def stop(self) -> list[str]:
-        return [
-            *self.as_user, str(self.programs.pg_ctl), "stop", "-D", str(self.data),
-            "-m", "immediate", "-w",
-        ]  # fmt: skip
-
 
 def runs_as() -> tuple[str, ...]:
-    """The prefix for the server's commands: root runs them as `postgres`."""
+    """The prefix for the server's commands: root runs them as `SERVER_USER`."""
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         return ("runuser", "-u", SERVER_USER, "--")
     return ()
@@ -439,17 +427,16 @@ def _terminated(signum: int, frame: object) -> None:
 
 
 @contextlib.contextmanager
-def throwaway_postgres(programs: PostgresPrograms, *, durable: bool = False) -> Iterator[Cluster]:
-    """A PostgreSQL server of its own in a temporary folder for as long as the block
-    runs (its `url` to connect to). Stopped (`pg_ctl stop -m immediate`: nothing in it is
-    kept) and its folder removed however the block ends, SIGTERM included. `durable`:
-    with PostgreSQL's own settings for the disk, for a test that crashes the server
-    and counts on every acknowledged COMMIT."""
+def throwaway_postgres(programs: Path, *, durable: bool = False) -> Iterator[Cluster]:
+    """A PostgreSQL server of its own (`find_postgres`'s `programs`) in a temporary
+    folder for as long as the block runs. Stopped (`Cluster.stop`: nothing in it is kept)
+    and its folder removed however the block ends, SIGTERM included. `durable`: with
+    PostgreSQL's own settings for the disk, for a test that crashes the server and
+    counts on every acknowledged COMMIT."""
     folder = Path(tempfile.mkdtemp(prefix="domino-pg-"))
-    cluster = Cluster(programs, folder, free_port(), runs_as(), durable=durable)
-    handles_signals = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminated) if handles_signals else None
-    started = False
+    cluster = Cluster(programs, folder, free_port(), runs_as(), durable)
+    on_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if on_main else None
     try:
         if cluster.as_user:
             try:
@@ -460,33 +447,30 @@ def throwaway_postgres(programs: PostgresPrograms, *, durable: bool = False) -> 
                     f"missing here ({exc}): the PostgreSQL pass cannot run"
                 ) from None
         _server_step(cluster, cluster.initdb(), "initdb")
-        started = True  # from here on a half-started server is stopped too
+        with (cluster.data / "postgresql.conf").open("a") as conf:
+            conf.write(cluster.settings())
         _server_step(cluster, cluster.start(), "pg_ctl start")
         print(
-            f"tasks.py: a throwaway PostgreSQL ({programs.initdb.parent}) on "
-            f"127.0.0.1:{cluster.port}, in {folder}",
+            f"tasks.py: a throwaway PostgreSQL ({programs}) on 127.0.0.1:{cluster.port}, "
+            f"in {folder}",
             flush=True,
         )
         yield cluster
     finally:
         try:
-            if started:
-                subprocess.run(
-                    cluster.stop(), cwd=folder, capture_output=True, check=False, timeout=60
-                )
+            if cluster.server_pid() is not None:  # a server started, or half started
+                subprocess.run(cluster.stop(), cwd=folder, capture_output=True, timeout=60)
         finally:
-            if handles_signals:
+            if on_main:
                 signal.signal(signal.SIGTERM, previous)
             shutil.rmtree(folder, ignore_errors=True)
 
 
 def _server_step(cluster: Cluster, command: list[str], name: str) -> None:
-    """Run one of the server's commands (quietly); PostgresFailed with the end of what
-    it and the server said if it fails."""
+    """Run one of the server's commands, quietly; PostgresFailed with the last lines it
+    and the server said if it fails."""
     try:
-        done = subprocess.run(
-            command, cwd=cluster.folder, capture_output=True, text=True, check=False
-        )
+        done = subprocess.run(command, cwd=cluster.folder, capture_output=True, text=True)
     except OSError as exc:
         raise PostgresFailed(f"the throwaway PostgreSQL: {name} could not run: {exc}") from None
     if done.returncode:

@@ -18,12 +18,12 @@ import contextlib
 import hashlib
 import importlib.util
 import os
-import shlex
 import shutil
 import signal
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import uuid
 import venv
 from collections.abc import AsyncIterator, Iterator
@@ -454,31 +454,37 @@ def test_postgres_is_found_on_path_first(tmp_path: Path) -> None:
     on_path = programs_in(tmp_path / "path", "initdb", "pg_ctl")
     installed = tmp_path / "lib"
     programs_in(installed / "16" / "bin", "initdb", "pg_ctl")
-    found = tasks.find_postgres(path=str(on_path), installed=installed)
-    assert found == tasks.PostgresPrograms(on_path / "initdb", on_path / "pg_ctl")
+    assert tasks.find_postgres(path=str(on_path), installed=installed) == on_path
 
 
 def test_postgres_is_found_in_the_newest_complete_version(tmp_path: Path) -> None:
     """Debian's layout (/usr/lib/postgresql/<version>/bin): the newest version that has
-    both programs; one with initdb alone (a client-only package) is passed over."""
+    both programs; one with initdb alone (a client-only package) is passed over, and so
+    is a folder on PATH without both."""
     tasks: Any = load_tasks()
     installed = tmp_path / "lib"
     programs_in(installed / "9.6" / "bin", "initdb", "pg_ctl")
     programs_in(installed / "13" / "bin", "initdb", "pg_ctl")
     programs_in(installed / "17" / "bin", "initdb")
+    programs_in(installed / "extra" / "bin", "initdb", "pg_ctl")  # not a version: last
     empty_path = str(programs_in(tmp_path / "path"))
     found = tasks.find_postgres(path=empty_path, installed=installed)
-    assert found == tasks.PostgresPrograms(
-        installed / "13" / "bin" / "initdb", installed / "13" / "bin" / "pg_ctl"
-    )
-    half_on_path = str(programs_in(tmp_path / "half", "initdb"))  # no pg_ctl beside it
-    assert tasks.find_postgres(path=half_on_path, installed=installed) == found
+    assert found == installed / "13" / "bin"
+    for alone in ("initdb", "pg_ctl"):  # the other is not beside it
+        half_on_path = str(programs_in(tmp_path / f"half-{alone}", alone))
+        assert tasks.find_postgres(path=half_on_path, installed=installed) == found
     assert tasks.find_postgres(path=empty_path, installed=tmp_path / "none") is None
 
 
-def cluster(tasks: Any, as_user: tuple[str, ...] = ()) -> Any:
-    programs = tasks.PostgresPrograms(Path("/pg/bin/initdb"), Path("/pg/bin/pg_ctl"))
-    return tasks.Cluster(programs, Path("/tmp/domino-pg-x"), 54321, as_user)
+def cluster(tasks: Any, as_user: tuple[str, ...] = (), durable: bool = False) -> Any:
+    return tasks.Cluster(Path("/pg/bin"), Path("/tmp/domino-pg-x"), 54321, as_user, durable)
+
+
+def settings_of(server: Any) -> dict[str, str]:
+    """The settings the server's postgresql.conf gets, as PostgreSQL reads those lines."""
+    pairs = [line.split(" = ", 1) for line in server.settings().splitlines()]
+    assert all(value[0] == value[-1] == "'" for _, value in pairs)
+    return {name: value[1:-1].replace("''", "'") for name, value in pairs}
 
 
 def test_the_throwaway_servers_commands() -> None:
@@ -492,15 +498,22 @@ def test_the_throwaway_servers_commands() -> None:
     start = server.start()
     assert start[:4] == ["/pg/bin/pg_ctl", "start", "-D", "/tmp/domino-pg-x/data"]
     assert "-w" in start  # pg_ctl returns once the server takes connections
-    # The server's own options, as the shell pg_ctl hands them through splits them.
-    words = shlex.split(start[start.index("-o") + 1])
-    settings = dict(word.split("=", 1) for word in words[1::2])
-    assert set(words[::2]) == {"-c"}
+    assert start[start.index("-l") + 1] == "/tmp/domino-pg-x/server.log"
+    settings = settings_of(server)
     assert settings["listen_addresses"] == "127.0.0.1"
     assert settings["port"] == "54321"
     assert settings["unix_socket_directories"] == "/tmp/domino-pg-x"
-    for name in ("fsync", "synchronous_commit", "full_page_writes"):
+    assert settings["max_connections"] == "300"
+    no_sync = ("fsync", "synchronous_commit", "full_page_writes")
+    for name in no_sync:
         assert settings[name] == "off"
+    # A durable one keeps PostgreSQL's own for the disk, and the rest.
+    durable = settings_of(cluster(tasks, durable=True))
+    assert durable == {name: value for name, value in settings.items() if name not in no_sync}
+    # A folder's name as it is, quoted for postgresql.conf.
+    odd = tasks.Cluster(Path("/pg/bin"), Path("/tmp/o'hare x"), 54321)
+    assert settings_of(odd)["unix_socket_directories"] == "/tmp/o'hare x"
+    assert "'/tmp/o''hare x'" in odd.settings()
     stop = server.stop()
     assert stop[:2] == ["/pg/bin/pg_ctl", "stop"]
     assert stop[stop.index("-m") + 1] == "immediate"
@@ -635,7 +648,7 @@ def test_the_second_pass_starts_a_throwaway_server(
     test_command: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tasks = test_command
-    programs = tasks.PostgresPrograms(Path("/pg/initdb"), Path("/pg/pg_ctl"))
+    programs = Path("/pg/bin")
     monkeypatch.setattr(tasks, "find_postgres", lambda: programs)
     servers: list[Any] = []
 
@@ -710,15 +723,16 @@ def test_a_throwaway_server_takes_connections_and_is_gone_after() -> None:
     tasks: Any = load_tasks()
     programs = tasks.find_postgres()
 
-    async def ask(url: str) -> tuple[str, str]:
+    async def ask(url: str) -> tuple[str, ...]:
         conn = await asyncpg.connect(url)
         try:
-            return await conn.fetchval("SHOW fsync"), await conn.fetchval("SHOW server_encoding")
+            names = ("fsync", "server_encoding", "max_connections", "listen_addresses")
+            return tuple([await conn.fetchval(f"SHOW {name}") for name in names])
         finally:
             await conn.close()
 
     with tasks.throwaway_postgres(programs) as server:
-        assert asyncio.run(ask(server.url)) == ("off", "UTF8")
+        assert asyncio.run(ask(server.url)) == ("off", "UTF8", "300", "127.0.0.1")
         assert server.server_pid() is not None
     assert not port_open(server.port)
     assert not server.folder.exists()
@@ -727,3 +741,60 @@ def test_a_throwaway_server_takes_connections_and_is_gone_after() -> None:
         raise RuntimeError("a failed pass")
     assert not port_open(server.port)
     assert not server.folder.exists()
+
+
+@pytest.mark.skipif(load_tasks().find_postgres() is None, reason="no PostgreSQL installed")
+def test_a_durable_throwaway_server_keeps_a_commit_through_a_crash() -> None:
+    """What the instances' test does with its own server (`own_postgres`, a few seconds):
+    a COMMIT, the server crashed by its `stop` command and started again by its `start`,
+    and the row is there; fsync as PostgreSQL has it."""
+    import asyncpg
+
+    tasks: Any = load_tasks()
+
+    async def query(url: str, sql: str) -> Any:
+        conn = await asyncpg.connect(url)
+        try:
+            return await conn.fetchval(sql)
+        finally:
+            await conn.close()
+
+    with tasks.throwaway_postgres(tasks.find_postgres(), durable=True) as server:
+        assert asyncio.run(query(server.url, "SHOW fsync")) == "on"
+        asyncio.run(query(server.url, "CREATE TABLE kept AS SELECT 42 AS answer"))
+        pid = server.server_pid()
+        subprocess.run(server.stop(), cwd=server.folder, check=True, capture_output=True)
+        assert server.server_pid() is None and not port_open(server.port)
+        subprocess.run(server.start(), cwd=server.folder, check=True, capture_output=True)
+        assert server.server_pid() not in (None, pid)
+        assert asyncio.run(query(server.url, "SELECT answer FROM kept")) == 42
+        log = server.log.read_text()
+        assert "database system was interrupted" in log  # a crash, recovered from
+    assert not port_open(server.port)
+    assert not server.folder.exists()
+
+
+@pytest.mark.skipif(load_tasks().find_postgres() is None, reason="no PostgreSQL installed")
+def test_a_throwaway_server_that_cannot_start_says_why_and_leaves_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A setting the server refuses: one line with the end of what it said, no folder."""
+    tasks: Any = load_tasks()
+    monkeypatch.setitem(tasks.THROWAWAY_SETTINGS, "max_connections", "many")
+    made: list[Path] = []
+    mkdtemp = tempfile.mkdtemp
+
+    def recorded(**kwargs: Any) -> str:
+        made.append(Path(mkdtemp(**kwargs)))
+        return str(made[-1])
+
+    monkeypatch.setattr(tasks.tempfile, "mkdtemp", recorded)
+    with (
+        pytest.raises(tasks.PostgresFailed) as failed,
+        tasks.throwaway_postgres(tasks.find_postgres()),
+    ):
+        pytest.fail("started")
+    said = str(failed.value)
+    assert said.startswith("the throwaway PostgreSQL: pg_ctl start failed (exit 1): ")
+    assert '"max_connections": "many"' in said and "\n" not in said
+    assert len(made) == 1 and not made[0].exists()
