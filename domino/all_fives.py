@@ -19,9 +19,9 @@ next round).
 from __future__ import annotations
 
 from domino.geometry import End
-from domino.rules import LayoutKind, Opening, Ruleset, Scoring, Variant
-from domino.scoring import Sides, lowest_side_wins, side_totals, written_result
-from domino.views import Account, LayoutView, OutcomeKind, RoundOutcome, RoundResult
+from domino.rules import LayoutKind, Opening, RoundEnd, Ruleset, Scoring, Variant
+from domino.scoring import lowest_side_wins, side_totals, written_result
+from domino.views import LayoutView, OutcomeKind, RoundResult
 
 ALL_FIVES = Ruleset(
     variant=Variant.ALL_FIVES,
@@ -120,15 +120,7 @@ def nearest_five(points: int) -> int:
     return (points + 2) // 5 * 5
 
 
-def score_round(
-    round_no: int,
-    outcome: RoundOutcome,
-    before: tuple[Account, ...],
-    values: tuple[int, ...],
-    sides: Sides,
-    *,
-    unit: int = 1,
-) -> RoundResult:
+def score_round(end: RoundEnd, *, unit: int = 1) -> RoundResult:
     """F-5: going out, the winner's side scores the pips left in the other sides' hands;
     on a fish the side with the lowest hand total scores the sum of the differences
     between each other side's total and its own; rounded to the nearest 5 and divided by
@@ -140,6 +132,7 @@ def score_round(
     A round ended by reaching the target in play (`OutcomeKind.REACHED`) scores nothing
     more here.
     """
+    outcome, values, sides = end.outcome, end.values, end.sides
     points = [0] * len(sides)
     if outcome.kind is not OutcomeKind.REACHED:
         totals = side_totals(values, sides)
@@ -150,4 +143,4 @@ def score_round(
             else:
                 raw = sum(total - totals[winner] for total in totals)
             points[winner] = nearest_five(raw) // unit
-    return written_result(round_no, outcome, before, points)
+    return written_result(end.round_no, outcome, end.before, points)

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domino.geometry import End
-from domino.rules import LayoutKind, Opening, Ruleset, Scoring, Variant
-from domino.scoring import Sides, side_of, written_result
+from domino.rules import LayoutKind, Opening, RoundEnd, Ruleset, Scoring, Sides, Variant
+from domino.scoring import side_of, written_result
 from domino.tiles import Tile
-from domino.views import Account, LayoutView, OutcomeKind, RoundOutcome, RoundResult
+from domino.views import LayoutView, OutcomeKind, RoundOutcome, RoundResult
 
 BERGEN = Ruleset(
     variant=Variant.BERGEN,
@@ -102,28 +102,23 @@ def _doubles_held(hands: Sequence[Sequence[Tile]]) -> list[list[Tile]]:
     return [[tile for tile in hand if tile.is_double] for hand in hands]
 
 
-def score_bergen_round(
-    round_no: int,
-    outcome: RoundOutcome,
-    before: tuple[Account, ...],
-    values: tuple[int, ...],
-    sides: Sides,
-    hands: Sequence[Sequence[Tile]],
-) -> RoundResult:
+def score_bergen_round(end: RoundEnd) -> RoundResult:
     """B-1's round end: 2 points to the side that went out; on a block 2 points to the
     one player holding no double; if several hold none, to the lowest hand among them;
-    if all hold doubles, to the holder of the lowest double. The points scored in play
-    are not here: `Match` adds them.
+    if all hold doubles, to the holder of the lowest double (a block without
+    `end.hands` scores nothing here). The points scored in play are not here: `Match`
+    adds them.
 
     Choice: a tie for the lowest hand on a block scores nothing (as a tied fish)."""
+    outcome, sides, hands = end.outcome, end.sides, end.hands
     points = [0] * len(sides)
     if outcome.kind is OutcomeKind.WENT_OUT:
         points[side_of(sides, outcome.seat)] = 2
     elif outcome.kind is OutcomeKind.FISH and hands:
-        winner = _block_winner(values, hands)
+        winner = _block_winner(end.values, hands)
         if winner is not None:
             points[side_of(sides, winner)] = 2
-    return written_result(round_no, outcome, before, points)
+    return written_result(end.round_no, outcome, end.before, points)
 
 
 def _block_winner(values: Sequence[int], hands: Sequence[Sequence[Tile]]) -> int | None:
@@ -139,25 +134,21 @@ def _block_winner(values: Sequence[int], hands: Sequence[Sequence[Tile]]) -> int
     return min(range(len(hands)), key=lambda seat: min(t.value for t in doubles[seat]))
 
 
-def score_dubli_round(
-    round_no: int,
-    outcome: RoundOutcome,
-    before: tuple[Account, ...],
-    sides: Sides,
-    hands: Sequence[Sequence[Tile]],
-) -> RoundResult:
-    """B-2's round end: going out 2; each player left with tiles but no double 1.
+def score_dubli_round(end: RoundEnd) -> RoundResult:
+    """B-2's round end: going out 2; each player left with tiles but no double 1 (none
+    without `end.hands`).
 
     Choice: the player who went out scores the 2 for it and not the point for a hand
     without doubles (there is no hand left)."""
+    outcome, sides = end.outcome, end.sides
     points = [0] * len(sides)
     if outcome.kind is not OutcomeKind.REACHED:
         if outcome.kind is OutcomeKind.WENT_OUT:
             points[side_of(sides, outcome.seat)] += 2
-        for seat, hand in enumerate(hands):
+        for seat, hand in enumerate(end.hands or ()):
             if hand and not any(tile.is_double for tile in hand):
                 points[side_of(sides, seat)] += 1
-    return written_result(round_no, outcome, before, points)
+    return written_result(end.round_no, outcome, end.before, points)
 
 
 def next_leader(outcome: RoundOutcome, values: Sequence[int], sides: Sides) -> int:

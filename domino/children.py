@@ -47,9 +47,9 @@ The choices where the text is silent:
 
 from __future__ import annotations
 
-from domino.rules import LayoutKind, Opening, Ruleset, Scoring, Variant
-from domino.scoring import Sides, side_totals, written_result
-from domino.views import Account, RoundOutcome, RoundResult
+from domino.rules import LayoutKind, Opening, RoundEnd, Ruleset, Scoring, Variant
+from domino.scoring import side_totals, written_result
+from domino.views import RoundResult
 
 BLITZ = Ruleset(
     variant=Variant.BLITZ,
@@ -105,18 +105,12 @@ DARK = Ruleset(
 bazaar; the first leader drawn by lot; a line."""
 
 
-def score_dark_round(
-    round_no: int,
-    outcome: RoundOutcome,
-    before: tuple[Account, ...],
-    values: tuple[int, ...],
-    sides: Sides,
-) -> RoundResult:
+def score_dark_round(end: RoundEnd) -> RoundResult:
     """Втемную's round: the side of the seat that went out, or of the fisherman whose
     tile made the fish, writes the other sides' pips (T-4's count; see the module's
     docstring)."""
-    totals = side_totals(values, sides)
-    winner = next(index for index, seats in enumerate(sides) if outcome.seat in seats)
-    points = [0] * len(sides)
+    totals = side_totals(end.values, end.sides)
+    winner = next(index for index, seats in enumerate(end.sides) if end.outcome.seat in seats)
+    points = [0] * len(end.sides)
     points[winner] = sum(totals) - totals[winner]
-    return written_result(round_no, outcome, before, points)
+    return written_result(end.round_no, end.outcome, end.before, points)

@@ -32,7 +32,7 @@ class BadRuleset(DominoError):
 
 
 class UnknownVariant(BadRuleset):
-    """No game is registered under the key asked for (`domino.variants.find_variant`)."""
+    """No game is registered under the key asked for (`domino.rules.find_variant`)."""
 
 
 class BadState(DominoError):

@@ -25,9 +25,8 @@ from domino.actions import DRAW, Action, Closed, Draw, Event, Played, parse_acti
 from domino.errors import BadState, DominoError, MatchOver, StaleAction
 from domino.players import Player
 from domino.round import Round
-from domino.rules import Ruleset
+from domino.rules import Ruleset, Sides
 from domino.scoring import (
-    Sides,
     initial_scores,
     match_deciders,
     next_leader,

@@ -1,29 +1,36 @@
-"""Options as data: a `Ruleset` says hand size, who opens, drawing, scoring, target.
+"""Options as data and games as objects: a `Ruleset` and its game, a `GameVariant`.
 
-What differs between games as behaviour is in `domino.variants` (`ruleset.game`); a
-game's default options are one `Ruleset` value here. The policy functions that read
-these fields live in `domino.round` (opening, drawing, fish) and `domino.scoring`
-(points). Options a group may change are plain fields, changed with
-`ruleset.with_options(target=125, teams=True)`, which validates the result.
+A `Ruleset` says hand size, who opens, drawing, scoring, target: the options a group
+chose. Options a group may change are plain fields, changed with
+`ruleset.with_options(target=125, teams=True)`, which validates the result. What differs
+between games as behaviour is code in a `GameVariant`: the base class is here, one
+subclass per game in `domino.variants`, which registers each game (`register`).
+`ruleset.game` is the game of the ruleset's `variant` and `game.ruleset` its default
+options; the two refer to each other, so they live in this one module, below every
+game, with what a game scores a finished round from (`RoundEnd`). The policy functions
+that read the options live in `domino.round` (opening, drawing, fish) and
+`domino.scoring` (points).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
-from domino.errors import BadRuleset
-
-if TYPE_CHECKING:
-    from domino.variants import GameVariant
+from domino import rating
+from domino.errors import BadRuleset, DominoError, UnknownVariant
+from domino.geometry import LayoutView
+from domino.sheet import Account, OutcomeKind, RoundOutcome, RoundResult
+from domino.tiles import Tile
 
 
 class Variant(StrEnum):
-    """The stable key of a game, as stored (`domino.variants.find_variant`)."""
+    """The stable key of a game, as stored (`find_variant`)."""
 
     KOZEL = "kozel"  # K: points are bad, the first to the target is the козёл
     CLASSIC = "classic"  # T: points are good, the first to the target wins
@@ -113,8 +120,6 @@ class Ruleset:
     @property
     def game(self) -> GameVariant:
         """The game these options are for: its behaviour where games differ."""
-        from domino.variants import find_variant  # variants imports this module
-
         return find_variant(self.variant)
 
     @property
@@ -181,6 +186,156 @@ class Ruleset:
         """Pickled as its stored form (`to_dict`): its read-only mappings do not pickle,
         and a view crosses to the computers' process pool pickled."""
         return (Ruleset.from_dict, (self.to_dict(),))
+
+
+Sides = tuple[tuple[int, ...], ...]
+"""The seats of each side: `((0, 2), (1, 3))` in team play, else one per seat
+(`domino.scoring.sides_for`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """A finished round as its game scores it (`GameVariant.score_round`).
+
+    `domino.scoring.score_round` builds it: it checks the accounts and the eggs against
+    the sides and works out `values` (`GameVariant.seat_values`) and `sides`.
+    """
+
+    ruleset: Ruleset
+    round_no: int  # 1-based
+    outcome: RoundOutcome
+    before: tuple[Account, ...]  # per side: the accounts before the round
+    eggs: int  # K-9: the points carried into the round
+    values: tuple[int, ...]  # per seat: the hand's value at the round's end (C-9)
+    sides: Sides
+    # The tile whose play ended the round, for games that score it (M-4); None when
+    # not known.
+    last_tile: Tile | None = None
+    # The tiles left in each seat's hand, for games that score which tiles are left
+    # (B-1, B-2: a hand without doubles); None when not known.
+    hands: Sequence[Sequence[Tile]] | None = None
+
+
+class GameVariant(ABC):
+    """One game: its names, its options and the rules where games differ.
+
+    Options a group may change in the lobby are `choices` (option name -> the allowed
+    values, cycled in this order); the default of each is in `ruleset`.
+    """
+
+    key: ClassVar[Variant]
+    name: ClassVar[str]  # as the pictures and `python -m domino variants` show it
+    name_key: ClassVar[str]  # the bot's text key of the name
+    rules_key: ClassVar[str]  # the bot's text key of the rules
+    ruleset: ClassVar[Ruleset]  # the default options
+    choices: ClassVar[Mapping[str, tuple[Any, ...]]]
+    points_are_bad: ClassVar[bool]  # the first to the target loses (Козёл) or wins
+    rule_of_13: ClassVar[bool]  # K-7: points are remembered until an account opens
+    max_doubles: ClassVar[int] = 1  # doubles a mover may lay in one turn (M-3: 2, O-2: 4)
+    many_per_turn: ClassVar[bool] = False  # section V: any number of tiles in one turn
+    face_down: ClassVar[bool] = False  # Втемную: tiles lie face down, turned up one a turn
+    min_written: ClassVar[int] = 0  # M-1: the round's winner writes only from this sum up
+    may_close: ClassVar[bool] = False  # O-3: a double laid face down closes its end
+    turn_timing: ClassVar[bool] = False  # S-7: K-12's turn times are on by default
+    scores_in_play: ClassVar[bool] = False  # F-3: moves score as they are played
+    sums_ends: ClassVar[bool] = False  # F-3: what scores is the sum of the open ends
+    # The points worth 10 rating where points are good (`domino.rating.classic_rating_gains`).
+    rating_scale: ClassVar[int] = 100
+
+    def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
+        """What the move that left the table as `layout` scores, and the count that
+        scored it (F-3); (0, 0) in games where points come only at the round's end."""
+        return 0, 0
+
+    def offers(self, option: str) -> bool:
+        """Whether a group may change `option` (a `Ruleset` field) in the lobby."""
+        return option in self.choices
+
+    @abstractmethod
+    def seat_values(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> tuple[int, ...]:
+        """Each seat's hand value at the end of the round (C-9), which `score_round` is
+        given as `RoundEnd.values`; `hands` the tiles left in each seat's hand, None when
+        not known."""
+
+    @abstractmethod
+    def score_round(self, end: RoundEnd) -> RoundResult:
+        """The round's line on the score sheet (`domino.scoring.score_round` builds
+        `end`, checking it)."""
+
+    def next_leader(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> int:
+        """The seat that opens the next round with any tile (K-4, T-2)."""
+        return outcome.seat
+
+    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
+        """Rating gains per seat for a finished match: K-11 where points are bad, its
+        mirror where they are good (`domino.rating.classic_rating_gains`)."""
+        if self.points_are_bad:
+            return rating.rating_gains(points)
+        return rating.classic_rating_gains(points, scale=self.rating_scale)
+
+    def abandoned_rating_gains(self, points: Sequence[int], culprit: int) -> tuple[int, ...]:
+        """Rating gains per seat for a match `culprit` abandoned (K-11's timeout rule)."""
+        return rating.abandoned_rating_gains(
+            points, culprit, points_are_bad=self.points_are_bad, scale=self.rating_scale
+        )
+
+    def last_sides(self, scores: Sequence[Account]) -> tuple[int, ...]:
+        """The sides with the worst recorded points: the most where points are bad, else
+        the fewest (for a finished Козёл match they are its козёл(s), K-10)."""
+        recorded = [account.recorded for account in scores]
+        worst = max(recorded) if self.points_are_bad else min(recorded)
+        return tuple(side for side, points in enumerate(recorded) if points == worst)
+
+    def drawn(self, result: RoundResult) -> bool:
+        """Whether the round was a draw: a fish nobody scored that carries nothing on
+        (a fish tied for the lowest, T-5, S-5). Where a game has a minimum to write
+        (M-1) a scoreless round had a winner with too little (`too_few`), and its tied
+        fish makes eggs (M-5): never a draw."""
+        return (
+            not self.min_written
+            and result.outcome.kind is OutcomeKind.FISH
+            and not any(result.points)
+            and not result.eggs_after
+        )
+
+    def too_few(self, result: RoundResult) -> bool:
+        """M-1: the round had a winner, but what it would write was below `min_written`,
+        so nobody wrote (any eggs carry on); a tied fish is eggs instead (M-5)."""
+        return (
+            bool(self.min_written)
+            and not any(result.points)
+            and result.eggs_after <= result.eggs_before
+        )
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.key.value!r}>"
+
+
+_GAMES: dict[str, GameVariant] = {}
+
+
+def register(*games: GameVariant) -> tuple[GameVariant, ...]:
+    """Make each of `games` the game its key finds (`find_variant`, `Ruleset.game`), in
+    the order given; returns them. `domino.variants` registers every game, and importing
+    `domino` imports it. A key names one game: another game under a taken key is refused."""
+    for game in games:
+        taken = _GAMES.setdefault(game.key.value, game)
+        if taken is not game:
+            raise DominoError(f"the key {game.key.value!r} is {taken!r}'s, not {game!r}'s")
+    return games
+
+
+def find_variant(key: str) -> GameVariant:
+    """The game whose stable key is `key` (a `Variant`: `kozel`, `classic`, ...)."""
+    try:
+        return _GAMES[key]
+    except KeyError:
+        known = ", ".join(_GAMES)
+        raise UnknownVariant(f"no game {key!r}; the games are {known}") from None
 
 
 KOZEL = Ruleset(

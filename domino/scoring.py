@@ -2,9 +2,10 @@
 
 Козёл (K-6 .. K-10) and Классика (T-4 .. T-6), chosen by the game (`ruleset.game`,
 `domino.variants`), which calls `score_kozel_round` or `score_classic_round`. Nothing
-here knows about turns or layouts: the input is a `RoundOutcome` (and, when a rule
-needs to know which tiles are left, the hands), the accounts before the round and
-the eggs carried in; the output is a `RoundResult`.
+here knows about turns or layouts: `score_round` gathers a finished round's scoring
+inputs into one `RoundEnd` (the `RoundOutcome`, the accounts before the round, the
+eggs carried in and, when a rule needs to know which tiles are left, the hands) and
+the game turns it into a `RoundResult`.
 
 Where RULES.md is silent or leaves an option, the choice is written once, in the
 docstring of the function that makes it: `sides_for` (teams, K-1), `hand_value` (one
@@ -18,11 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domino.errors import DominoError
-from domino.rules import FishMode, Ruleset
+from domino.rules import FishMode, RoundEnd, Ruleset, Sides
 from domino.tiles import BLANK_DOUBLE, SIX_DOUBLE, Tile
 from domino.views import Account, OutcomeKind, RoundOutcome, RoundResult
-
-Sides = tuple[tuple[int, ...], ...]
 
 
 def sides_for(ruleset: Ruleset, players: int) -> Sides:
@@ -147,7 +146,8 @@ def score_round(
     hands: Sequence[Sequence[Tile]] | None = None,
     last_tile: Tile | None = None,
 ) -> RoundResult:
-    """Score one finished round: the score sheet's line for it.
+    """Score one finished round: the score sheet's line for it, as the game
+    (`ruleset.game`) scores the round's `RoundEnd`.
 
     `before` holds one account per side (`sides_for`), `eggs` the K-9 points carried
     into the round, `hands` the tiles left in each seat's hand (needed only for the
@@ -161,29 +161,23 @@ def score_round(
         raise DominoError(f"{len(before)} accounts given for {len(sides)} sides")
     if eggs < 0:
         raise DominoError(f"eggs cannot be negative, not {eggs}")
-    values = ruleset.game.seat_values(ruleset, outcome, hands)
-    return ruleset.game.score_round(
-        ruleset,
-        round_no,
-        outcome,
-        tuple(before),
-        eggs,
-        values,
-        sides,
+    game = ruleset.game
+    values = game.seat_values(ruleset, outcome, hands)
+    end = RoundEnd(
+        ruleset=ruleset,
+        round_no=round_no,
+        outcome=outcome,
+        before=tuple(before),
+        eggs=eggs,
+        values=values,
+        sides=sides,
         last_tile=last_tile,
         hands=hands,
     )
+    return game.score_round(end)
 
 
-def score_kozel_round(
-    ruleset: Ruleset,
-    round_no: int,
-    outcome: RoundOutcome,
-    before: tuple[Account, ...],
-    eggs: int,
-    values: tuple[int, ...],
-    sides: Sides,
-) -> RoundResult:
+def score_kozel_round(end: RoundEnd) -> RoundResult:
     """K-6 .. K-9, for sides (K-1).
 
     Choices for eggs (K-9): they arise only under `max_takes_all`; under `each` and
@@ -191,6 +185,8 @@ def score_kozel_round(
     are taken, under any fish mode and however the round ends, by the single side with
     the most hand points in the round; with a tie for the most they carry on.
     """
+    ruleset, round_no, outcome, before = end.ruleset, end.round_no, end.outcome, end.before
+    eggs, values, sides = end.eggs, end.values, end.sides
     went_out_side = side_of(sides, outcome.seat) if outcome.kind is OutcomeKind.WENT_OUT else None
     # K-6 / K-1: the side that went out scores 0; its partner's hand does not count.
     hand_points = list(side_totals(values, sides))
@@ -248,30 +244,23 @@ def score_kozel_round(
     )
 
 
-def score_classic_round(
-    ruleset: Ruleset,
-    round_no: int,
-    outcome: RoundOutcome,
-    before: tuple[Account, ...],
-    values: tuple[int, ...],
-    sides: Sides,
-) -> RoundResult:
+def score_classic_round(end: RoundEnd) -> RoundResult:
     """T-4 (going out) and T-5 (fish); eggs do not exist in Классика.
 
     Choice for teams (RULES.md describes Классика for single players): a side that goes
     out scores the other side's two hands; on a fish the side totals are compared
     (`classic_round_winner`) and the winning side scores the others' totals minus its own.
     """
-    totals = side_totals(values, sides)
-    winner = classic_round_winner(ruleset, outcome, values)
-    points = [0] * len(sides)
+    totals = side_totals(end.values, end.sides)
+    winner = classic_round_winner(end.ruleset, end.outcome, end.values)
+    points = [0] * len(end.sides)
     if winner is not None:
         others = sum(totals) - totals[winner]
-        if outcome.kind is OutcomeKind.WENT_OUT:
+        if end.outcome.kind is OutcomeKind.WENT_OUT:
             points[winner] = others  # T-4: the opponents' hands
         else:
             points[winner] = others - totals[winner]  # T-5: minus the winner's own
-    return written_result(round_no, outcome, before, points)
+    return written_result(end.round_no, end.outcome, end.before, points)
 
 
 def written_result(

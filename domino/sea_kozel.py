@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domino.errors import DominoError
-from domino.rules import Opening, Ruleset, Scoring, Variant
-from domino.scoring import Sides, lowest_side_wins, side_totals, written_result
+from domino.rules import Opening, RoundEnd, Ruleset, Scoring, Variant
+from domino.scoring import lowest_side_wins, side_totals, written_result
 from domino.tiles import BLANK_DOUBLE, SIX_DOUBLE, Tile
-from domino.views import Account, OutcomeKind, RoundOutcome, RoundResult
+from domino.views import OutcomeKind, RoundOutcome, RoundResult
 
 MIN_WRITTEN = 25
 """M-1: a round's points are written only from this sum up."""
@@ -83,20 +83,10 @@ def seat_values(outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None) -
     return tuple(hand_value(hand) for hand in hands)
 
 
-def score_sea_kozel_round(
-    ruleset: Ruleset,
-    round_no: int,
-    outcome: RoundOutcome,
-    before: tuple[Account, ...],
-    eggs: int,
-    values: tuple[int, ...],
-    sides: Sides,
-    *,
-    last_tile: Tile | None = None,
-) -> RoundResult:
+def score_sea_kozel_round(end: RoundEnd) -> RoundResult:
     """M-1, M-4, M-5 for sides: the round's winner writes the losers' hands if they make
-    at least `MIN_WRITTEN`; nobody else writes. `last_tile` is the tile whose play ended
-    the round (M-4 needs it; None when not known).
+    at least `MIN_WRITTEN`; nobody else writes. `end.last_tile` is the tile whose play
+    ended the round (M-4 needs it; None when not known).
 
     Choices where M is silent:
     - the round's winner (M-1) is the side that went out; on a fish the side with the
@@ -114,6 +104,7 @@ def score_sea_kozel_round(
     - with more than two sides (four single players), the winner writes every
       other side's hand, and a fish tied for the lowest makes eggs whoever else is higher.
     """
+    outcome, before, eggs, values, sides = end.outcome, end.before, end.eggs, end.values, end.sides
     totals = side_totals(values, sides)
     winner = lowest_side_wins(outcome, values, sides)
     points = [0] * len(sides)
@@ -122,14 +113,14 @@ def score_sea_kozel_round(
         eggs_after = eggs + sum(totals)
     else:
         written = sum(totals) - totals[winner] + eggs
-        naked = outcome.kind is OutcomeKind.WENT_OUT and last_tile == BLANK_DOUBLE
+        naked = outcome.kind is OutcomeKind.WENT_OUT and end.last_tile == BLANK_DOUBLE
         if naked:
-            written = max(written, ruleset.target - before[winner].recorded)
+            written = max(written, end.ruleset.target - before[winner].recorded)
         if naked or written >= MIN_WRITTEN:
             points[winner] = written
             eggs_after, eggs_taken_by = 0, (winner if eggs else None)
     return written_result(
-        round_no,
+        end.round_no,
         outcome,
         before,
         points,

@@ -28,8 +28,8 @@ from domino.ai import Level, computer
 from domino.errors import DominoError
 from domino.match import Match
 from domino.players import GreedyPlayer, Player, RandomPlayer
-from domino.rules import Ruleset
-from domino.scoring import Sides, sides_for
+from domino.rules import Ruleset, Sides
+from domino.scoring import sides_for
 from domino.views import OutcomeKind
 
 PLAYER_KINDS = ("greedy", "random", *(level.value for level in Level))

@@ -15,9 +15,9 @@ the value or function that makes it: `SPORT` (the redeal rule, turn times, S-1, 
 from __future__ import annotations
 
 from domino.errors import DominoError
-from domino.rules import Opening, Ruleset, Scoring, Variant
-from domino.scoring import Sides, lowest_side_wins, side_totals, written_result
-from domino.views import Account, RoundOutcome, RoundResult
+from domino.rules import Opening, RoundEnd, Ruleset, Scoring, Variant
+from domino.scoring import lowest_side_wins, side_totals, written_result
+from domino.views import RoundResult
 
 SPORT = Ruleset(
     variant=Variant.SPORT,
@@ -40,14 +40,7 @@ and the set was shuffled again; K-12's turn times are on by default (S-7,
 """
 
 
-def score_sport_round(
-    round_no: int,
-    outcome: RoundOutcome,
-    before: tuple[Account, ...],
-    eggs: int,
-    values: tuple[int, ...],
-    sides: Sides,
-) -> RoundResult:
+def score_sport_round(end: RoundEnd) -> RoundResult:
     """S-4, S-5: the pair that went out, or on a fish the pair with the lower hand
     total, writes the sum of all tiles left in all four hands; nobody else writes.
 
@@ -55,12 +48,12 @@ def score_sport_round(
     - "all tiles left in all hands" (S-4) includes the hand of the winner's partner:
       the pair writes its own tiles too;
     - a fish whose pair totals are equal is a draw (S-5): nobody writes and nothing is
-      carried to the next round (no eggs, which are Козёл's, K-9); `eggs` must be 0.
+      carried to the next round (no eggs, which are Козёл's, K-9); `end.eggs` must be 0.
     """
-    if eggs:
+    if end.eggs:
         raise DominoError("Спортивное has no eggs: a drawn fish carries nothing (S-5)")
-    winner = lowest_side_wins(outcome, values, sides)
-    points = [0] * len(sides)
+    winner = lowest_side_wins(end.outcome, end.values, end.sides)
+    points = [0] * len(end.sides)
     if winner is not None:
-        points[winner] = sum(side_totals(values, sides))
-    return written_result(round_no, outcome, before, points)
+        points[winner] = sum(side_totals(end.values, end.sides))
+    return written_result(end.round_no, end.outcome, end.before, points)

@@ -1,24 +1,34 @@
 """Games as objects: what differs between Козёл and Классика is code in one class each.
 
-python-chess's `chess/variant.py` is the model: a base class (`GameVariant`) with the
-common behaviour, a subclass per game that overrides what differs, a registry
-(`VARIANTS`) and `find_variant(key)`. A `Ruleset` stays data (the options a group
-chose); `ruleset.game` is its variant object, and everything outside `domino/` asks it
-instead of asking which game is played.
+python-chess's `chess/variant.py` is the model: a base class (`GameVariant`, in
+`domino.rules` beside the `Ruleset` it refers to) with the common behaviour, a subclass
+per game here that overrides what differs, the games in order (`VARIANTS`), each
+registered under its key (`domino.rules.register`), and `find_variant(key)`. A `Ruleset`
+stays data (the options a group chose); `ruleset.game` is its variant object, and
+everything outside `domino/` asks it instead of asking which game is played.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from domino import all_fives, bergen, children, osel, rating, sea_kozel, sport
-from domino.errors import DominoError, UnknownVariant
-from domino.rules import CLASSIC, KOZEL, FishMode, LayoutKind, Ruleset, Variant
+from domino import all_fives, bergen, children, osel, sea_kozel, sport
+from domino.errors import DominoError
+from domino.rules import (
+    CLASSIC,
+    KOZEL,
+    FishMode,
+    GameVariant,
+    LayoutKind,
+    RoundEnd,
+    Ruleset,
+    Variant,
+    find_variant,
+    register,
+)
 from domino.scoring import (
-    Sides,
     classic_next_leader,
     score_classic_round,
     score_kozel_round,
@@ -27,120 +37,26 @@ from domino.scoring import (
     written_result,
 )
 from domino.tiles import Tile
-from domino.views import Account, LayoutView, OutcomeKind, RoundOutcome, RoundResult
+from domino.views import LayoutView, OutcomeKind, RoundOutcome, RoundResult
 
-
-class GameVariant(ABC):
-    """One game: its names, its options and the rules where games differ.
-
-    Options a group may change in the lobby are `choices` (option name -> the allowed
-    values, cycled in this order); the default of each is in `ruleset`.
-    """
-
-    key: ClassVar[Variant]
-    name: ClassVar[str]  # as the pictures and `python -m domino variants` show it
-    name_key: ClassVar[str]  # the bot's text key of the name
-    rules_key: ClassVar[str]  # the bot's text key of the rules
-    ruleset: ClassVar[Ruleset]  # the default options
-    choices: ClassVar[Mapping[str, tuple[Any, ...]]]
-    points_are_bad: ClassVar[bool]  # the first to the target loses (Козёл) or wins
-    rule_of_13: ClassVar[bool]  # K-7: points are remembered until an account opens
-    max_doubles: ClassVar[int] = 1  # doubles a mover may lay in one turn (M-3: 2, O-2: 4)
-    many_per_turn: ClassVar[bool] = False  # section V: any number of tiles in one turn
-    face_down: ClassVar[bool] = False  # Втемную: tiles lie face down, turned up one a turn
-    min_written: ClassVar[int] = 0  # M-1: the round's winner writes only from this sum up
-    may_close: ClassVar[bool] = False  # O-3: a double laid face down closes its end
-    turn_timing: ClassVar[bool] = False  # S-7: K-12's turn times are on by default
-    scores_in_play: ClassVar[bool] = False  # F-3: moves score as they are played
-    sums_ends: ClassVar[bool] = False  # F-3: what scores is the sum of the open ends
-    # The points worth 10 rating where points are good (`domino.rating.classic_rating_gains`).
-    rating_scale: ClassVar[int] = 100
-
-    def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
-        """What the move that left the table as `layout` scores, and the count that
-        scored it (F-3); (0, 0) in games where points come only at the round's end."""
-        return 0, 0
-
-    def offers(self, option: str) -> bool:
-        """Whether a group may change `option` (a `Ruleset` field) in the lobby."""
-        return option in self.choices
-
-    def seat_values(
-        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
-    ) -> tuple[int, ...]:
-        """Each seat's hand value at the end of the round (C-9), which `score_round` is
-        given (`domino.scoring.seat_values`: the pips with the ruleset's special values)."""
-        return seat_values(ruleset, outcome, hands)
-
-    @abstractmethod
-    def score_round(
-        self,
-        ruleset: Ruleset,
-        round_no: int,
-        outcome: RoundOutcome,
-        before: tuple[Account, ...],
-        eggs: int,
-        values: tuple[int, ...],
-        sides: Sides,
-        *,
-        last_tile: Tile | None = None,
-        hands: Sequence[Sequence[Tile]] | None = None,
-    ) -> RoundResult:
-        """The round's line on the score sheet (`domino.scoring.score_round` checks the
-        arguments and works out `values` and `sides`); `last_tile` is the tile that
-        ended the round (None when not known), for games where it matters (M-4);
-        `hands` the tiles left in each seat's hand, for games that score which tiles
-        are left (B-1, B-2: a hand without doubles), None when not known."""
-
-    def next_leader(
-        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
-    ) -> int:
-        """The seat that opens the next round with any tile (K-4, T-2)."""
-        return outcome.seat
-
-    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
-        """Rating gains per seat for a finished match: K-11 where points are bad, its
-        mirror where they are good (`domino.rating.classic_rating_gains`)."""
-        if self.points_are_bad:
-            return rating.rating_gains(points)
-        return rating.classic_rating_gains(points, scale=self.rating_scale)
-
-    def abandoned_rating_gains(self, points: Sequence[int], culprit: int) -> tuple[int, ...]:
-        """Rating gains per seat for a match `culprit` abandoned (K-11's timeout rule)."""
-        return rating.abandoned_rating_gains(
-            points, culprit, points_are_bad=self.points_are_bad, scale=self.rating_scale
-        )
-
-    def last_sides(self, scores: Sequence[Account]) -> tuple[int, ...]:
-        """The sides with the worst recorded points: the most where points are bad, else
-        the fewest (for a finished Козёл match they are its козёл(s), K-10)."""
-        recorded = [account.recorded for account in scores]
-        worst = max(recorded) if self.points_are_bad else min(recorded)
-        return tuple(side for side, points in enumerate(recorded) if points == worst)
-
-    def drawn(self, result: RoundResult) -> bool:
-        """Whether the round was a draw: a fish nobody scored that carries nothing on
-        (a fish tied for the lowest, T-5, S-5). Where a game has a minimum to write
-        (M-1) a scoreless round had a winner with too little (`too_few`), and its tied
-        fish makes eggs (M-5): never a draw."""
-        return (
-            not self.min_written
-            and result.outcome.kind is OutcomeKind.FISH
-            and not any(result.points)
-            and not result.eggs_after
-        )
-
-    def too_few(self, result: RoundResult) -> bool:
-        """M-1: the round had a winner, but what it would write was below `min_written`,
-        so nobody wrote (any eggs carry on); a tied fish is eggs instead (M-5)."""
-        return (
-            bool(self.min_written)
-            and not any(result.points)
-            and result.eggs_after <= result.eggs_before
-        )
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.key.value!r}>"
+__all__ = [
+    "VARIANTS",
+    "AllFives",
+    "Bergen",
+    "Blitz",
+    "Classic",
+    "Cross",
+    "Dark",
+    "Dubli",
+    "GameVariant",
+    "Kozel",
+    "Osel",
+    "SeaKozel",
+    "Shesterka",
+    "Sport",
+    "ThreesAndFives",
+    "find_variant",
+]
 
 
 class Kozel(GameVariant):
@@ -161,21 +77,16 @@ class Kozel(GameVariant):
     points_are_bad = True
     rule_of_13 = True
 
-    def score_round(
-        self,
-        ruleset: Ruleset,
-        round_no: int,
-        outcome: RoundOutcome,
-        before: tuple[Account, ...],
-        eggs: int,
-        values: tuple[int, ...],
-        sides: Sides,
-        *,
-        last_tile: Tile | None = None,
-        hands: Sequence[Sequence[Tile]] | None = None,
-    ) -> RoundResult:
+    def seat_values(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> tuple[int, ...]:
+        """C-9, K-6 (`domino.scoring.seat_values`): the pips, a lone `0-0` counting
+        `lone_blank`."""
+        return seat_values(ruleset, outcome, hands)
+
+    def score_round(self, end: RoundEnd) -> RoundResult:
         """K-6 .. K-9 (`domino.scoring.score_kozel_round`)."""
-        return score_kozel_round(ruleset, round_no, outcome, before, eggs, values, sides)
+        return score_kozel_round(end)
 
 
 class Classic(GameVariant):
@@ -190,23 +101,18 @@ class Classic(GameVariant):
     points_are_bad = False
     rule_of_13 = False
 
-    def score_round(
-        self,
-        ruleset: Ruleset,
-        round_no: int,
-        outcome: RoundOutcome,
-        before: tuple[Account, ...],
-        eggs: int,
-        values: tuple[int, ...],
-        sides: Sides,
-        *,
-        last_tile: Tile | None = None,
-        hands: Sequence[Sequence[Tile]] | None = None,
-    ) -> RoundResult:
+    def seat_values(
+        self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
+    ) -> tuple[int, ...]:
+        """C-9, T-4 (`domino.scoring.seat_values`): the pips, a lone `0-0` counting
+        `lone_blank` and, with `held_double_six`, a held `6-6` that much."""
+        return seat_values(ruleset, outcome, hands)
+
+    def score_round(self, end: RoundEnd) -> RoundResult:
         """T-4, T-5 (`domino.scoring.score_classic_round`); Классика has no eggs."""
-        if eggs:
+        if end.eggs:
             raise DominoError("Классика has no eggs (K-9 is Козёл's rule)")
-        return score_classic_round(ruleset, round_no, outcome, before, values, sides)
+        return score_classic_round(end)
 
     def next_leader(
         self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
@@ -236,23 +142,9 @@ class SeaKozel(GameVariant):
         """M-2 (`domino.sea_kozel.seat_values`): lone `0-0` 25, lone `6-6` 50, both 75."""
         return sea_kozel.seat_values(outcome, hands)
 
-    def score_round(
-        self,
-        ruleset: Ruleset,
-        round_no: int,
-        outcome: RoundOutcome,
-        before: tuple[Account, ...],
-        eggs: int,
-        values: tuple[int, ...],
-        sides: Sides,
-        *,
-        last_tile: Tile | None = None,
-        hands: Sequence[Sequence[Tile]] | None = None,
-    ) -> RoundResult:
+    def score_round(self, end: RoundEnd) -> RoundResult:
         """M-1, M-4, M-5 (`domino.sea_kozel.score_sea_kozel_round`)."""
-        return sea_kozel.score_sea_kozel_round(
-            ruleset, round_no, outcome, before, eggs, values, sides, last_tile=last_tile
-        )
+        return sea_kozel.score_sea_kozel_round(end)
 
 
 class Osel(Kozel):
@@ -305,21 +197,9 @@ class Sport(GameVariant):
         """S-4, S-5: the pips left in each hand, with no special values."""
         return outcome.hand_values
 
-    def score_round(
-        self,
-        ruleset: Ruleset,
-        round_no: int,
-        outcome: RoundOutcome,
-        before: tuple[Account, ...],
-        eggs: int,
-        values: tuple[int, ...],
-        sides: Sides,
-        *,
-        last_tile: Tile | None = None,
-        hands: Sequence[Sequence[Tile]] | None = None,
-    ) -> RoundResult:
+    def score_round(self, end: RoundEnd) -> RoundResult:
         """S-4, S-5 (`domino.sport.score_sport_round`)."""
-        return sport.score_sport_round(round_no, outcome, before, eggs, values, sides)
+        return sport.score_sport_round(end)
 
 
 class AllFives(GameVariant):
@@ -365,23 +245,11 @@ class AllFives(GameVariant):
         """F-5: the pips left in each hand, with no special values."""
         return outcome.hand_values
 
-    def score_round(
-        self,
-        ruleset: Ruleset,
-        round_no: int,
-        outcome: RoundOutcome,
-        before: tuple[Account, ...],
-        eggs: int,
-        values: tuple[int, ...],
-        sides: Sides,
-        *,
-        last_tile: Tile | None = None,
-        hands: Sequence[Sequence[Tile]] | None = None,
-    ) -> RoundResult:
+    def score_round(self, end: RoundEnd) -> RoundResult:
         """F-5 (`domino.all_fives.score_round`); there are no eggs."""
-        if eggs:
+        if end.eggs:
             raise DominoError("All Fives has no eggs (K-9 is Козёл's rule)")
-        return all_fives.score_round(round_no, outcome, before, values, sides, unit=self.unit)
+        return all_fives.score_round(end, unit=self.unit)
 
     def next_leader(
         self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
@@ -434,28 +302,16 @@ class Bergen(GameVariant):
         """B-1: the pips left in each hand, with no special values."""
         return outcome.hand_values
 
-    def score_round(
-        self,
-        ruleset: Ruleset,
-        round_no: int,
-        outcome: RoundOutcome,
-        before: tuple[Account, ...],
-        eggs: int,
-        values: tuple[int, ...],
-        sides: Sides,
-        *,
-        last_tile: Tile | None = None,
-        hands: Sequence[Sequence[Tile]] | None = None,
-    ) -> RoundResult:
+    def score_round(self, end: RoundEnd) -> RoundResult:
         """B-1's round end (`domino.bergen.score_bergen_round`); a block needs `hands`
         (going out does not)."""
-        if eggs:
+        if end.eggs:
             raise DominoError("Bergen has no eggs (K-9 is Козёл's rule)")
-        if outcome.kind is OutcomeKind.REACHED:
-            return written_result(round_no, outcome, before, (0,) * len(sides))
-        if hands is None and outcome.kind is OutcomeKind.FISH:
+        if end.outcome.kind is OutcomeKind.REACHED:
+            return written_result(end.round_no, end.outcome, end.before, (0,) * len(end.sides))
+        if end.hands is None and end.outcome.kind is OutcomeKind.FISH:
             raise DominoError("B-1 scores a block by the doubles left in hand: give the hands")
-        return bergen.score_bergen_round(round_no, outcome, before, values, sides, hands or ())
+        return bergen.score_bergen_round(end)
 
     def next_leader(
         self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
@@ -482,26 +338,14 @@ class Dubli(Bergen):
         """B-2 (`domino.bergen.dubli_points`); the count is the ends' header (0, 2, 3)."""
         return bergen.dubli_points(layout), bergen.header(layout)
 
-    def score_round(
-        self,
-        ruleset: Ruleset,
-        round_no: int,
-        outcome: RoundOutcome,
-        before: tuple[Account, ...],
-        eggs: int,
-        values: tuple[int, ...],
-        sides: Sides,
-        *,
-        last_tile: Tile | None = None,
-        hands: Sequence[Sequence[Tile]] | None = None,
-    ) -> RoundResult:
+    def score_round(self, end: RoundEnd) -> RoundResult:
         """B-2's round end (`domino.bergen.score_dubli_round`); without `hands` (an
         estimate that does not know them) only going out is scored."""
-        if eggs:
+        if end.eggs:
             raise DominoError("Дубли has no eggs (K-9 is Козёл's rule)")
-        if outcome.kind is OutcomeKind.REACHED:
-            return written_result(round_no, outcome, before, (0,) * len(sides))
-        return bergen.score_dubli_round(round_no, outcome, before, sides, hands or ())
+        if end.outcome.kind is OutcomeKind.REACHED:
+            return written_result(end.round_no, end.outcome, end.before, (0,) * len(end.sides))
+        return bergen.score_dubli_round(end)
 
 
 class Blitz(Classic):
@@ -558,23 +402,11 @@ class Dark(Classic):
     many_per_turn = True
     face_down = True
 
-    def score_round(
-        self,
-        ruleset: Ruleset,
-        round_no: int,
-        outcome: RoundOutcome,
-        before: tuple[Account, ...],
-        eggs: int,
-        values: tuple[int, ...],
-        sides: Sides,
-        *,
-        last_tile: Tile | None = None,
-        hands: Sequence[Sequence[Tile]] | None = None,
-    ) -> RoundResult:
+    def score_round(self, end: RoundEnd) -> RoundResult:
         """Классика's count, the fisherman winning a fish (`children.score_dark_round`)."""
-        if eggs:
+        if end.eggs:
             raise DominoError("Втемную has no eggs (K-9 is Козёл's rule)")
-        return children.score_dark_round(round_no, outcome, before, values, sides)
+        return children.score_dark_round(end)
 
     def next_leader(
         self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
@@ -583,7 +415,7 @@ class Dark(Classic):
         return outcome.seat
 
 
-VARIANTS: tuple[GameVariant, ...] = (
+VARIANTS: tuple[GameVariant, ...] = register(
     Kozel(),
     Classic(),
     SeaKozel(),
@@ -598,16 +430,5 @@ VARIANTS: tuple[GameVariant, ...] = (
     Shesterka(),
     Dark(),
 )
-"""Every game, in the order they are listed."""
-
-_BY_KEY: Mapping[str, GameVariant] = MappingProxyType({v.key.value: v for v in VARIANTS})
-
-
-def find_variant(key: str) -> GameVariant:
-    """The game whose stable key is `key` (`kozel`, `classic`, `sea_kozel`, `osel`,
-    `sport`, `all_fives`, `threes_and_fives`, `bergen`, `dubli`, `blitz`, `cross`, `shesterka`)."""
-    try:
-        return _BY_KEY[key]
-    except KeyError:
-        known = ", ".join(_BY_KEY)
-        raise UnknownVariant(f"no game {key!r}; the games are {known}") from None
+"""Every game, in the order they are listed; each registered under its key
+(`find_variant`, `Ruleset.game`)."""

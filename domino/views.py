@@ -5,23 +5,33 @@ A view is a frozen snapshot built by the engine (`Match.view(seat)`,
 hand or of the bazaar's order: other seats appear as tile counts only. Renderers
 and the bot build everything they show from views, so hidden information cannot
 leak through them.
+
+The records a view holds are importable from here too: the score sheet's
+(`domino.sheet`: `RoundOutcome`, `Account`, `RoundResult`) and the table as placed
+(`domino.geometry.LayoutView`), which live below the rules because the games'
+methods (`domino.rules.GameVariant`) take and return them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from domino.actions import Action, Event
-from domino.geometry import End, Placement
+from domino.geometry import LayoutView
 from domino.rules import Ruleset
+from domino.sheet import Account, OutcomeKind, RoundOutcome, RoundResult
 from domino.tiles import Tile
 
-
-class OutcomeKind(StrEnum):
-    WENT_OUT = "went_out"  # C-8 (a): "вышел" / "домино"
-    FISH = "fish"  # C-8 (b): "рыба"
-    REACHED = "reached"  # F-6: a move scored the match's target in play; the round stops
+__all__ = [
+    "Account",
+    "LayoutView",
+    "MatchView",
+    "OutcomeKind",
+    "RoundOutcome",
+    "RoundResult",
+    "RoundView",
+    "Scored",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,68 +42,6 @@ class Scored:
     seat: int
     points: int
     count: int
-
-
-@dataclass(frozen=True, slots=True)
-class RoundOutcome:
-    """How a round ended (C-8)."""
-
-    kind: OutcomeKind
-    seat: int  # who went out, the fisherman ("рыбак") who placed the blocking tile, or
-    # the mover whose points reached the target (F-6)
-    hand_values: tuple[int, ...]  # per seat, pips left in hand as plain sums (C-9, no specials)
-
-
-@dataclass(frozen=True, slots=True)
-class Account:
-    """One side's score (a seat, or a team in team play).
-
-    Козёл (K-7): `recorded` counts toward the target; `remembered` are points kept
-    aside ("+N") until the account is `opened`. Классика uses `recorded` only.
-    """
-
-    recorded: int = 0
-    remembered: int = 0
-    opened: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """One finished round's line on the score sheet (K-8 style: before, round, after)."""
-
-    round_no: int  # 1-based
-    outcome: RoundOutcome
-    before: tuple[Account, ...]  # per side
-    points: tuple[int, ...]  # per side: the round's points as counted for it (incl. eggs taken)
-    after: tuple[Account, ...]  # per side
-    eggs_before: int  # K-9: eggs carried into this round
-    eggs_after: int  # eggs carried out of it (0 unless this round tied again)
-    eggs_taken_by: int | None  # side that took the carried eggs in this round, if any
-
-
-@dataclass(frozen=True, slots=True)
-class LayoutView:
-    """The table as placed: the centre tile and each arm outward, plus open ends."""
-
-    placements: tuple[Placement, ...]  # in play order (seq 0, 1, ...)
-    open_ends: tuple[tuple[End, int], ...]  # (end, pip showing) for each end open now
-    arms: tuple[tuple[End, tuple[Placement, ...]], ...]  # each arm from the centre outward
-    spinner: Placement | None  # the tile open on four sides (C-10), None in a line
-    closed_ends: tuple[End, ...] = ()  # O-3: ends closed by a face-down double, in End order
-
-    @property
-    def centre(self) -> Placement | None:
-        return self.placements[0] if self.placements else None
-
-    @property
-    def last(self) -> Placement | None:
-        return self.placements[-1] if self.placements else None
-
-    def chain(self, end: End) -> tuple[Placement, ...]:
-        for arm_end, arm in self.arms:
-            if arm_end is end:
-                return arm
-        return ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,11 +44,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domino.actions import END_TURN, Action, Close, Draw, Knock, Play, PlayDoubles
-from domino.ai import Decision
+from domino.ai.decision import Decision
 from domino.ai.knowledge import Knowledge, knowledge
 from domino.layout import Layout, new_layout
 from domino.players import _menu
-from domino.rules import FishMode
+from domino.rules import FishMode, RoundEnd
 from domino.scoring import initial_scores
 from domino.tiles import ALL_TILES, BLANK_DOUBLE, SIX_DOUBLE, SUIT_MASK, TILE_VALUE
 from domino.variants import GameVariant
@@ -432,9 +432,17 @@ def pips_per_point(view: MatchView) -> float:
     ruleset = view.ruleset
     values = (0, 30)
     outcome = RoundOutcome(OutcomeKind.WENT_OUT, 0, values)
-    result = ruleset.game.score_round(
-        ruleset, 1, outcome, initial_scores(ruleset, 2), 0, values, ((0,), (1,))
+    start = initial_scores(ruleset, 2)
+    end = RoundEnd(
+        ruleset=ruleset,
+        round_no=1,
+        outcome=outcome,
+        before=start,
+        eggs=0,
+        values=values,
+        sides=((0,), (1,)),
     )
+    result = ruleset.game.score_round(end)
     points = result.points[0]
     return values[1] / points if points > 0 else 1.0
 

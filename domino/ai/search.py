@@ -79,14 +79,14 @@ from domino.actions import (
     PlayDoubles,
     Played,
 )
-from domino.ai import Decision
+from domino.ai.decision import Decision
 from domino.ai.heuristic import DEFAULT_WEIGHTS, _Position
 from domino.ai.knowledge import knowledge
 from domino.ai.sampling import Sampler
 from domino.errors import NotYourTurn
 from domino.layout import Layout, layout_of
 from domino.round import Round
-from domino.rules import LayoutKind, Ruleset
+from domino.rules import LayoutKind, RoundEnd, Ruleset
 from domino.scoring import match_deciders, seat_values
 from domino.tiles import ALL_TILES, BLANK_DOUBLE, TILE_VALUE, Tile
 from domino.variants import Classic, Kozel, Sport
@@ -440,17 +440,18 @@ class _Scorer:
                 Account(a.recorded + g, a.remembered, a.opened)
                 for a, g in zip(before, gained, strict=True)
             )
-        result = self._game.score_round(
-            ruleset,
-            self._round_no,
-            outcome,
-            before,
-            self._eggs,
-            values,
-            self._sides,
+        end = RoundEnd(
+            ruleset=ruleset,
+            round_no=self._round_no,
+            outcome=outcome,
+            before=before,
+            eggs=self._eggs,
+            values=values,
+            sides=self._sides,
             last_tile=ALL_TILES[last] if last >= 0 else None,
             hands=[tiles_in(h) for h in hands] if self._needs_hands else None,
         )
+        result = self._game.score_round(end)
         value = self._value(result.after, result.eggs_after)
         self._cache[key] = value
         return value

@@ -29,7 +29,7 @@ from domino.layout import FirstDoubleLayout, new_layout
 from domino.match import Match, round_rng
 from domino.players import GreedyPlayer, RandomPlayer
 from domino.round import Round
-from domino.rules import LayoutKind, Opening, Ruleset
+from domino.rules import LayoutKind, Opening, RoundEnd, Ruleset
 from domino.scoring import initial_scores, sides_for
 from domino.tiles import ALL_TILES, Tile
 from domino.variants import AllFives, ThreesAndFives, find_variant
@@ -345,7 +345,7 @@ def score(game_key: str, kind: OutcomeKind, seat: int, values: tuple[int, ...], 
     sides = sides_for(ruleset, len(values))
     outcome = RoundOutcome(kind, seat, values)
     start = initial_scores(ruleset, len(sides))
-    return game.score_round(ruleset, 1, outcome, start, 0, values, sides).points
+    return game.score_round(RoundEnd(ruleset, 1, outcome, start, 0, values, sides)).points
 
 
 def test_f5_going_out_scores_the_others_hands_rounded_to_five() -> None:
@@ -383,7 +383,7 @@ def test_f5_a_round_line_holds_the_points_scored_in_play_and_at_the_end() -> Non
     game = find_variant("all_fives")
     values = result.outcome.hand_values
     end = game.score_round(
-        ALL_FIVES, 1, result.outcome, result.before, 0, values, sides_for(ALL_FIVES, 2)
+        RoundEnd(ALL_FIVES, 1, result.outcome, result.before, 0, values, sides_for(ALL_FIVES, 2))
     )
     assert result.before == initial_scores(ALL_FIVES, 2)
     assert result.points == (in_play[0] + end.points[0], in_play[1] + end.points[1])

@@ -18,6 +18,7 @@ from domino.layout import LineLayout
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
 from domino.round import Round
+from domino.rules import RoundEnd
 from domino.scoring import initial_scores, sides_for
 from domino.tiles import ALL_TILES, Tile
 from domino.variants import Bergen, Dubli, find_variant
@@ -95,7 +96,8 @@ def score(key: str, kind: OutcomeKind, seat: int, held: tuple[str, ...]) -> tupl
     sides = sides_for(game.ruleset, len(tiles))
     outcome = RoundOutcome(kind, seat, values)
     start = initial_scores(game.ruleset, len(sides))
-    return game.score_round(game.ruleset, 1, outcome, start, 0, values, sides, hands=tiles).points
+    end = RoundEnd(game.ruleset, 1, outcome, start, 0, values, sides, hands=tiles)
+    return game.score_round(end).points
 
 
 def test_b1_going_out_scores_2() -> None:
@@ -121,10 +123,13 @@ def test_the_round_end_needs_the_hands() -> None:
     game = find_variant("bergen")
     outcome = RoundOutcome(OutcomeKind.FISH, 0, (3, 4))
     with pytest.raises(DominoError, match="hands"):
-        game.score_round(BERGEN, 1, outcome, initial_scores(BERGEN, 2), 0, (3, 4), ((0,), (1,)))
+        game.score_round(
+            RoundEnd(BERGEN, 1, outcome, initial_scores(BERGEN, 2), 0, (3, 4), ((0,), (1,)))
+        )
     went_out = RoundOutcome(OutcomeKind.WENT_OUT, 1, (3, 0))
     start = initial_scores(BERGEN, 2)
-    assert game.score_round(BERGEN, 1, went_out, start, 0, (3, 0), ((0,), (1,))).points == (0, 2)
+    end = RoundEnd(BERGEN, 1, went_out, start, 0, (3, 0), ((0,), (1,)))
+    assert game.score_round(end).points == (0, 2)
 
 
 def test_the_round_after_is_opened_by_its_winner() -> None:

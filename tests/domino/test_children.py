@@ -30,7 +30,7 @@ from domino.layout import SumSixLayout, layout_of
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.round import Round
-from domino.rules import LayoutKind
+from domino.rules import LayoutKind, RoundEnd
 from domino.simulate import format_report, simulate
 from domino.tiles import ALL_TILES, Tile, tile
 from domino.variants import find_variant
@@ -166,7 +166,7 @@ def test_going_out_in_the_middle_of_a_turn_ends_the_round_and_scores_as_klassika
     game = find_variant("blitz")
     before = Match.new(BLITZ, 2, 0).scores
     result = game.score_round(
-        BLITZ, 1, rnd.outcome, before, 0, rnd.outcome.hand_values, ((0,), (1,))
+        RoundEnd(BLITZ, 1, rnd.outcome, before, 0, rnd.outcome.hand_values, ((0,), (1,)))
     )
     assert result.points == (pips, 0)
 

@@ -22,7 +22,7 @@ from domino.geometry import End
 from domino.layout import new_layout
 from domino.match import Match
 from domino.round import FACE_UP, Round
-from domino.rules import CLASSIC, LayoutKind
+from domino.rules import CLASSIC, LayoutKind, RoundEnd
 from domino.tiles import ALL_TILES, Tile, tile
 from domino.variants import find_variant
 from domino.views import Account, OutcomeKind, RoundOutcome
@@ -155,12 +155,13 @@ def test_the_fisherman_wins_the_fish_and_writes_the_others_pips() -> None:
     outcome = RoundOutcome(OutcomeKind.FISH, 1, (2, 9, 7))
     sides = ((0,), (1,), (2,))
     before = (Account(opened=True),) * 3
-    result = score_dark_round(1, outcome, before, (2, 9, 7), sides)
+    result = score_dark_round(RoundEnd(DARK, 1, outcome, before, 0, (2, 9, 7), sides))
     assert result.points == (0, 9, 0)
     dark = find_variant("dark")
     assert dark.next_leader(DARK, outcome, None) == 1
     went_out = RoundOutcome(OutcomeKind.WENT_OUT, 2, (4, 9, 0))
-    assert score_dark_round(1, went_out, before, (4, 9, 0), sides).points == (0, 0, 13)
+    end = RoundEnd(DARK, 1, went_out, before, 0, (4, 9, 0), sides)
+    assert score_dark_round(end).points == (0, 0, 13)
 
 
 @settings(max_examples=30, deadline=None)

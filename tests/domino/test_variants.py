@@ -10,8 +10,8 @@ import pytest
 from domino.__main__ import main
 from domino.errors import BadRuleset, DominoError, UnknownVariant
 from domino.match import Match
-from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset, Variant
-from domino.scoring import initial_scores
+from domino.rules import CLASSIC, KOZEL, FishMode, RoundEnd, Ruleset, Variant, register
+from domino.scoring import initial_scores, score_round, seat_values, sides_for
 from domino.variants import (
     VARIANTS,
     AllFives,
@@ -90,6 +90,15 @@ def test_an_unknown_key_is_refused_by_name() -> None:
     assert issubclass(UnknownVariant, BadRuleset) and issubclass(UnknownVariant, DominoError)
 
 
+def test_a_key_names_one_game() -> None:
+    kozel = find_variant("kozel")
+    assert register(kozel) == (kozel,) and find_variant("kozel") is kozel
+    with pytest.raises(DominoError, match="the key 'kozel' is <Kozel 'kozel'>'s"):
+        register(Kozel())
+    assert find_variant("kozel") is kozel
+    assert {game.key for game in VARIANTS} == set(Variant)
+
+
 def test_a_ruleset_gives_its_game_and_each_game_its_default_ruleset() -> None:
     assert KOZEL.game is find_variant("kozel") and KOZEL.game.ruleset is KOZEL
     assert CLASSIC.game is find_variant("classic") and CLASSIC.game.ruleset is CLASSIC
@@ -141,21 +150,37 @@ def test_whether_points_are_bad_and_the_rule_of_13() -> None:
     assert initial_scores(CLASSIC, 2) == (Account(0, 0, True),) * 2
 
 
+def test_score_round_gives_the_game_the_round_as_one_value() -> None:
+    before = (Account(0, 3, False), Account(20, 0, True), Account(0, 0, False))
+    outcome = fish(1, 9, 4, 12)
+    end = RoundEnd(
+        ruleset=KOZEL,
+        round_no=4,
+        outcome=outcome,
+        before=before,
+        eggs=6,
+        values=seat_values(KOZEL, outcome),
+        sides=sides_for(KOZEL, 3),
+    )
+    assert end.last_tile is None and end.hands is None
+    assert score_round(KOZEL, 4, outcome, before, eggs=6) == KOZEL.game.score_round(end)
+
+
 def test_scoring_a_round_is_the_games() -> None:
     sides = ((0,), (1,), (2,))
     before = (Account(0, 0, True),) * 3
     # K-6: the points stay with whoever holds them; T-4: the one who went out takes them all.
     kozel = find_variant("kozel").score_round(
-        KOZEL, 1, out(0, 0, 5, 7), before, 0, (0, 5, 7), sides
+        RoundEnd(KOZEL, 1, out(0, 0, 5, 7), before, 0, (0, 5, 7), sides)
     )
     classic = find_variant("classic").score_round(
-        CLASSIC, 1, out(0, 0, 5, 7), before, 0, (0, 5, 7), sides
+        RoundEnd(CLASSIC, 1, out(0, 0, 5, 7), before, 0, (0, 5, 7), sides)
     )
     assert kozel.points == (0, 5, 7)
     assert classic.points == (12, 0, 0)
     with pytest.raises(DominoError, match="Классика has no eggs"):
         find_variant("classic").score_round(
-            CLASSIC, 1, out(0, 0, 5, 7), before, 5, (0, 5, 7), sides
+            RoundEnd(CLASSIC, 1, out(0, 0, 5, 7), before, 5, (0, 5, 7), sides)
         )
 
 

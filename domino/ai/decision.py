@@ -1,0 +1,49 @@
+"""What a computer decides: a legal action and the reason a hint shows for it.
+
+Below every level (`domino.ai.heuristic`, `domino.ai.search`), which return a
+`Decision`, and below `domino.ai`, which builds the levels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from domino.actions import Action
+from domino.errors import DominoError
+
+REASONS: tuple[str, ...] = (
+    "only",  # one legal action
+    "go_out",  # the move empties the hand (C-8 a)
+    "double",  # a double while it can still be placed
+    "heavy",  # shed the heaviest tile (K-6: points left in hand are bad)
+    "keep_suits",  # keep tiles that follow on the ends
+    "block",  # shut a suit an opponent lacks
+    "block_leader",  # hold back the side that leads
+    "fish_win",  # make a fish the mover's side wins (C-8 b, K-9)
+    "avoid_fish",  # keep the table open where a fish would lose
+    "draw",  # nothing fits: draw (C-6)
+    "knock",  # nothing fits and nothing to draw (C-7)
+    "close",  # close an end face down (O-3)
+    "search",  # the best by sampled play-outs (args: chance, worlds)
+    "scores",  # the move scores on the ends now (F-3; args: points)
+    "safe_ends",  # leaves ends on which the next opponent can hardly score (F-3)
+)
+"""Why a computer chose its move: the suffix of the hint's text key `hint-reason-<reason>`."""
+
+_NO_ARGS: Mapping[str, int] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A computer's move and why (`reason` one of `REASONS`, `args` its numbers, e.g.
+    `{"chance": 23, "worlds": 120}` for "search")."""
+
+    action: Action
+    reason: str
+    args: Mapping[str, int] = field(default_factory=lambda: _NO_ARGS)
+
+    def __post_init__(self) -> None:
+        if self.reason not in REASONS:
+            raise DominoError(f"unknown reason {self.reason!r}; the reasons are {REASONS}")
