@@ -6,12 +6,12 @@
 Builds a database file from the empty schema (a temporary one unless ``--db``): a
 pool of real matches is played out by greedy computer players (Козёл for 2, 3 and 4,
 Козёл in teams, Классика; a few cut short), then ``--matches`` games of ``--people``
-people in the main group are recorded through ``storage.stats.record_match``, as the
-bot records them, in one transaction: each game takes a pool match and a random
-choice of the people for its seats; one in five has a computer at the table from the
-start (no Elo), one in twenty is abandoned (the K-11 timeout rule). Each of
-``--other-groups`` groups gets a tenth as many matches among some of the same people
-and others, so the overall totals are not the main group's.
+people in the main group are counted by ``bot.standings.score`` and recorded through
+``storage.stats.record_match``, as the bot records them, in one transaction: each game
+takes a pool match and a random choice of the people for its seats; one in five has a
+computer at the table from the start (no Elo), one in twenty is abandoned (the K-11
+timeout rule). Each of ``--other-groups`` groups gets a tenth as many matches among
+some of the same people and others, so the overall totals are not the main group's.
 
 Every board, /stats and /history reads one game (issue 13): the queries below read
 Козёл's (four in six of the pool's matches) unless they say Классика; "games of group"
@@ -53,6 +53,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot import standings
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import CLASSIC, KOZEL, Ruleset, Variant
@@ -158,7 +159,9 @@ async def build(db: Database, args: argparse.Namespace) -> tuple[int, float]:
             for _ in range(count):
                 game_id += 1
                 game = make_game(game_id, chat_id, people, matches, rng)
-                recorded += await stats.record_match(tx, game)
+                scored = standings.score(game)
+                assert scored is not None  # every game made here counts
+                recorded += await stats.record_match(tx, game, scored)
     return recorded, time.perf_counter() - started
 
 

@@ -4,6 +4,9 @@ Repositories (`storage.repo`) read and write these; the use cases change a game 
 its methods (`with_seat`, `left_by`, `ended`, ...: each returns the changed record) and
 save it back with the version they loaded, so a change
 made meanwhile by another press is detected instead of overwritten.
+
+`ScoredMatch` is a finished game as the standings count it (`bot.standings.score`
+works it out), in the shape `storage.stats.record_match` stores.
 """
 
 from __future__ import annotations
@@ -15,9 +18,9 @@ from enum import StrEnum
 
 from domino.ai import Level
 from domino.match import Match
-from domino.rules import Ruleset
+from domino.rules import Ruleset, Variant
 from domino.timing import DEFAULT_TURN_TIMER, TurnTimer
-from domino.variants import VARIANTS, GameVariant
+from domino.variants import VARIANTS
 
 
 class GameStatus(StrEnum):
@@ -46,17 +49,18 @@ class Abandonment:
     """The first person to abandon a running match, and every seat's points then.
 
     K-11's timeout rule scores the match from this moment: `seat` gains nothing, every
-    other player gains `max(1, round_half_up((points[seat] - points[i]) / 10))`.
+    other player by their lead over it then (`bot.standings.abandonment_gains`).
     """
 
     seat: int
     reason: Ending  # SURRENDER, TIMEOUT or LEFT
     points: tuple[int, ...]  # Match.seat_points() when it happened
-    # Another seat that gave up (/surrender) after it: it gains no rating either (README:
-    # a surrenderer gets none), whoever abandoned first (issue 15, item 8).
+    # Another seat that gave up (/surrender) after it: a surrenderer gains no rating and
+    # wins nothing, whoever abandoned first (`bot.standings`).
     surrendered: int | None = None
-    # Rounds over when it happened (None: stored before this was kept). After a /leave
-    # the computer plays the seat out, and what it does there is not the person's.
+    # Rounds over when it happened (None: not known, as in a record stored without it).
+    # After a /leave the computer plays the seat out, and what it does there is not the
+    # person's.
     rounds: int | None = None
 
     def to_dict(self) -> dict[str, object]:
@@ -100,14 +104,6 @@ class Abandonment:
         the first abandonment counts), the surrenderer is remembered to gain nothing."""
         return self if seat == self.seat else replace(self, surrendered=seat)
 
-    def rating_gains(self, game: GameVariant) -> tuple[int, ...]:
-        """Every seat's rating gain: K-11's timeout rule from this moment
-        (`GameVariant.abandoned_rating_gains`), and nothing for a later surrenderer."""
-        gains = game.abandoned_rating_gains(self.points, self.seat)
-        if self.surrendered is None:
-            return gains
-        return tuple(0 if seat == self.surrendered else g for seat, g in enumerate(gains))
-
 
 @dataclass(frozen=True, slots=True)
 class UserRecord:
@@ -144,7 +140,7 @@ class SeatRecord:
     @property
     def plays_at(self) -> Level:
         """The level the computer moves this seat at: a computer seat's own; a person's
-        seat a computer plays for (timeouts, takeovers, /leave) at medium (issue 14)."""
+        seat a computer plays for (timeouts, takeovers, /leave) at medium."""
         return self.level if self.is_computer else Level.MEDIUM
 
     @property
@@ -193,13 +189,13 @@ class GameRecord:
     ended_at: datetime | None = None
     ending: Ending | None = None  # set when the game ends (status FINISHED or CANCELLED)
     abandonment: Abandonment | None = None  # the first person who abandoned the match
-    join_token: str | None = None  # the secret of the lobby's deep link (issue 11)
+    join_token: str | None = None  # the secret of the lobby's deep link
     lobby_deadline: datetime | None = None  # when the lobby closes if nobody starts it
     # When the person's turn in progress runs out (bot.timers), written with the move
-    # that began it, in the same statement (issue 16); None: untimed or not known yet.
+    # that began it, in the same statement; None: untimed or not known yet.
     turn_deadline: TurnDeadline | None = None
     # The seats as the database holds them, known from the load or the last save, so a
-    # save that changes none writes none and reads none back (issue 16).
+    # save that changes none writes none and reads none back.
     stored_seats: tuple[SeatRecord, ...] | None = field(default=None, compare=False, repr=False)
     stored_active: bool | None = field(default=None, compare=False, repr=False)
 
@@ -272,7 +268,54 @@ class GameRecord:
         return replace(self, status=status, ended_at=at, ending=ending)
 
 
-# Turn timers (issue 7) -------------------------------------------------------------
+# A finished match as the standings count it ----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredSeat:
+    """One seat of a recorded match: what the standings credit it with."""
+
+    seat: int
+    user_id: int | None  # None: a computer from the start
+    name: str  # the seat's name when the match ended
+    side: int
+    points: int  # final points (a team's for both partners)
+    goat: bool  # the козёл: last place
+    won: bool  # first place
+    good: bool  # a good match for the streak (else a bad one)
+    rating_gain: int
+    went_out: int  # rounds the seat went out
+    fish_made: int  # rounds ended by a fish with the seat as the рыбак
+    eggs_taken: int  # rounds in which the seat's side took carried eggs (K-9)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredPair:
+    """Two people who were partners in a team match, whatever their seats."""
+
+    user_ids: tuple[int, int]  # low, high
+    rating_gain: int
+    goat: bool
+    won: bool
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredMatch:
+    """A finished game as the standings count it, worked out before anything is written
+    (`bot.standings.score`); `storage.stats.record_match` stores it."""
+
+    game: Variant
+    ending: Ending  # as stored: an abandoned game's is the abandonment's reason
+    culprit: int | None  # the seat that abandoned the match first
+    seats: tuple[ScoredSeat, ...]  # in seat order
+    pairs: tuple[ScoredPair, ...]  # team play: partners who are both people
+    # Per seat, 0 the best; None: the match counts for nobody's Elo. Only a match of
+    # people alone (no computer seat) has places.
+    elo_places: tuple[int, ...] | None
+
+
+# Turn timers -----------------------------------------------------------------------
 
 
 GROUP_LANGS = ("ru", "en")  # the languages a group may choose for its messages
@@ -291,7 +334,7 @@ class ChatSettings:
     group_lang: str | None = None  # "ru" or "en" for the group's messages; None: the creator's
     lobby_timeout: int = DEFAULT_LOBBY_TIMEOUT  # minutes (LOBBY_TIMEOUTS); 0: no limit
     default_game: str = DEFAULT_GAME  # the `GameVariant.key` a plain /domino opens
-    hints: bool = True  # the «💡 Подсказка» button on the hands (issue 14)
+    hints: bool = True  # the «💡 Подсказка» button on the hands
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"turn_timer": self.turn_timer.value}

@@ -1,55 +1,30 @@
-"""Match records, ratings and the queries behind /top, /stats and /history (issues 6, 13).
+"""Match records, ratings and the queries behind /top, /stats and /history.
 
-`record_match(tx, game)` is called in the transaction that ends a game. It stores the
-match (seats, every round, final points, козёл, rating, Elo) and brings the running
-totals up to date, so every query here is a handful of indexed reads.
+`record_match(tx, game, scored)` is called in the transaction that ends a game, with the
+game as the standings count it (`ScoredMatch`, from `bot.standings.score`: its козёл,
+its winners, its rating gains, Elo's places, the rounds each seat is credited with;
+nothing of that is decided here). It stores the match (seats, every round, final
+points, козёл, rating, Elo) and brings the running totals up to date, so every query
+here is a handful of indexed reads. A second call for the same game records nothing
+and returns False.
 
-What counts, and how. The rules themselves are the engine's: rating gains in
-`domino.rating` (K-11, and its mirror for Классика), the козёл of a finished Козёл match
-in `Match.losers` (K-10), the Elo method in `domino.elo`. What is written here is the
-stats' own choice:
+What is kept, and how:
 
-- Per game (issue 13): every record carries its game's key (`GameVariant.key`, the
-  `variant` column), and the running totals, the ratings and Elo are kept per game
-  (each person has one row per scope and game). Every board, /stats and /history
-  reads one game; `games_of_group` and `games_of_player` say which games have records.
-- Recorded: a game with a match whose status is FINISHED (ending FINISHED or
-  SURRENDER), and a CANCELLED game that has an `abandonment` (a person timed out,
-  left or gave up; the first of them is the culprit, `GameRecord.abandoned_by`). Not
-  recorded: a game cancelled without an abandonment, a game without a match. A second
-  call for the same game records nothing and returns False.
-- The stored ending is the game's `ending`; a cancelled game recorded because of its
-  abandonment gets the abandonment's reason (TIMEOUT, LEFT, SURRENDER) instead.
-  `culprit_seat` is the abandonment's seat, whatever the ending.
-- Rating: `Match.rating()` of a finished match; after an abandonment,
-  `abandoned_rating_gains` of every seat's points at that moment (K-11's timeout rule),
-  however the match went on, and nothing for a person who gave up after it
-  (`Abandonment.rating_gains`: a surrenderer gains no rating, whoever is the culprit,
-  and no win: see Places).
-  Totals per person per group and overall.
-- Козёл of a match: with an abandonment, the culprit's side (the culprit, and the
-  partner in team play); this is how a surrender makes the surrenderer козёл. Without
-  one, the game's last place (`GameVariant.last_sides`): in Козёл `match.losers`, in
-  Классика the side(s) with the fewest points. A SURRENDER without an abandonment is
-  refused (ValueError): it cannot say who gave up.
-- Places: by final points (Козёл: fewer is better; Классика: more, as
-  `GameVariant.points_are_bad` says), or after an abandonment by the points then,
-  with the culprit's side last (`elo.places`). A win is first place (shared by equal
-  points); so a finished game where points are good is won by its winners, and a
-  match somebody abandoned by whoever led then, never the culprit's side, nor the side
-  of a person who surrendered after the culprit (issue 15, item 8).
-- Elo: only matches without a computer seat from the start, from the places. Per
-  game, per group and overall, each its own rating.
-- Went out: rounds the seat went out. Fish made: rounds ended by fish with the seat
-  as the рыбак. Eggs taken: rounds in which the seat's side took carried eggs (K-9).
-  A person who left the match (/leave) first is not credited with what the computer
-  did in their seat in the rounds that ended after (`Abandonment.played_for`; matches
-  stored before that was kept credit every round).
-- Final points: `Match.seat_points()` when the game ended (a team's points for both
-  partners); the average on the boards is over recorded matches.
-- Pairs: in team play, two people on one side are one pair whatever their seats,
-  keyed (lower user id, higher user id). The pair gains the smaller of the partners'
-  gains (the same amount, except that a culprit's pair gains 0).
+- Per game: every record carries its game's key (`GameVariant.key`, the `variant`
+  column), and the running totals, the ratings and Elo are kept per game (each person
+  has one row per scope and game). Every board, /stats and /history reads one game;
+  `games_of_group` and `games_of_player` say which games have records.
+- Scopes: a person's totals, their Elo and a pair's totals are kept per group (scope
+  `chat_id`) and for all groups together (scope 0).
+- Elo: a match with places (`ScoredMatch.elo_places`) moves the ratings each scope
+  holds by the engine's method (`domino.elo.updated`; a person's first match starts
+  from `elo.START`); each seat keeps its Elo before and after. A match without places
+  leaves Elo as it was.
+- Streak: the latest matches in a row alike, from each seat's `good`: > 0 good ones,
+  < 0 bad ones.
+- Final points: the average on the boards is over recorded matches.
+- Pairs (`ScoredMatch.pairs`): one row per two partners, keyed (lower user id, higher
+  user id).
 - Names: people are shown under their name as last seen (the `users` table, which the
   bot updates on every update it sees, `bot.people.People.seen`), in the boards,
   stats and history alike, also after they left the group; the seat's name at the
@@ -57,14 +32,12 @@ stats' own choice:
 - Boards: rating (desc), then matches (fewer first: the same rating in fewer
   matches), then Elo (desc, none last), then user id. `place` is the 1-based position
   over the whole board. Scope `chat_id` is a group; 0 is all groups together.
-- Hints (issue 14, `storage.hints`): each seat's «💡 Подсказка» count is copied into
-  its `stat_seats` row and added to the person's totals (`PlayerStats.hints`). A hint
+- Hints (`storage.hints`): each seat's «💡 Подсказка» count is copied into its
+  `stat_seats` row and added to the person's totals (`PlayerStats.hints`). A hint
   changes nothing else: not the rating, not Elo, not a place or a streak; it is only
   shown.
 - /stats: best match is the one with the largest rating gain, worst the smallest (the
-  latest of equals); the streak counts the latest matches in a row alike: > 0 good,
-  < 0 bad. Where points are bad a good match is one not in last place (not козёл);
-  where they are good, a win.
+  latest of equals).
 """
 
 from __future__ import annotations
@@ -81,7 +54,7 @@ from domino.variants import VARIANTS
 from domino.views import OutcomeKind
 from storage.db import Transaction
 from storage.hints import hint_counts
-from storage.records import Ending, GameRecord, GameStatus
+from storage.records import Ending, GameRecord, ScoredMatch, ScoredSeat
 from storage.repo import Reader, now
 
 T = TypeVar("T")
@@ -188,7 +161,7 @@ class PlayerStats:
     streak: int  # > 0: good matches in a row (latest first); < 0: bad ones; 0: none
     game: Variant
     wins: int
-    hints: int = 0  # «💡 Подсказка» presses counted (one per turn at most; issue 14)
+    hints: int = 0  # «💡 Подсказка» presses counted (one per turn at most)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,124 +212,6 @@ class MatchSheet:
 # Recording ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _SeatScore:
-    seat: int
-    user_id: int | None
-    name: str
-    side: int
-    points: int
-    goat: bool
-    won: bool
-    good: bool  # counts towards a good streak (`GameVariant.points_are_bad` says which)
-    rating_gain: int
-    went_out: int
-    fish_made: int
-    eggs_taken: int
-    hints: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class _Scored:
-    """A game as the stats count it, worked out before anything is written."""
-
-    game: Variant
-    ending: Ending
-    culprit: int | None
-    seats: tuple[_SeatScore, ...]
-    elo_places: tuple[int, ...] | None  # None: the match counts for nobody's Elo
-
-
-def _score(game: GameRecord, hints: dict[int, int] | None = None) -> _Scored | None:
-    """How `game` counts, or None if it is not recorded at all (see the module doc);
-    `hints`: the hints each seat took (`storage.hints.hint_counts`)."""
-    match = game.match
-    if match is None:
-        return None
-    abandonment = game.abandonment
-    if game.status is GameStatus.FINISHED:
-        ending = game.ending or Ending.FINISHED
-    elif game.status is GameStatus.CANCELLED and abandonment is not None:
-        ending = abandonment.reason
-    else:
-        return None
-    if sorted(s.seat for s in game.seats) != list(range(match.players)):
-        raise ValueError(
-            f"game {game.id}: seats {sorted(s.seat for s in game.seats)}"
-            f" do not match {match.players} players"
-        )
-    game_variant = match.ruleset.game
-    sides = match.sides
-    points = match.seat_points()
-    if abandonment is not None:
-        if len(abandonment.points) != match.players:
-            raise ValueError(
-                f"game {game.id}: the abandonment has {len(abandonment.points)} points"
-                f" for {match.players} players"
-            )
-        gains = abandonment.rating_gains(game_variant)
-        goat_sides: tuple[int, ...] = (match.side_of(abandonment.seat),)
-        last = sides[goat_sides[0]]
-        place_points = abandonment.points
-    elif ending is Ending.SURRENDER:
-        raise ValueError(f"game {game.id} ended by surrender but names no abandonment")
-    elif not match.over:
-        raise ValueError(f"game {game.id} is finished but its match is not over")
-    else:
-        gains = match.rating()
-        goat_sides = game_variant.last_sides(match.scores)
-        last = ()
-        place_points = points
-    went_out = [0] * match.players
-    fish_made = [0] * match.players
-    eggs_taken = [0] * len(sides)
-    for round_no, result in enumerate(match.results, start=1):
-        if abandonment is not None and abandonment.played_for(result.outcome.seat, round_no):
-            pass  # the computer's, after the person left (/leave): not theirs
-        elif result.outcome.kind is OutcomeKind.WENT_OUT:
-            went_out[result.outcome.seat] += 1
-        elif result.outcome.kind is OutcomeKind.FISH:
-            fish_made[result.outcome.seat] += 1
-        # A round stopped where a move reached the target (F-6, REACHED) is neither.
-        if result.eggs_taken_by is not None:
-            eggs_taken[result.eggs_taken_by] += 1
-    places = elo.places(place_points, fewer_is_better=game_variant.points_are_bad, last=last)
-    goat = [match.side_of(seat) in goat_sides for seat in range(match.players)]
-    won = [place == 0 for place in places]
-    if abandonment is not None and abandonment.surrendered is not None:
-        # A person who gave up after the culprit abandoned wins nothing, their partner
-        # neither, however the points stood (as no rating: `Abandonment.rating_gains`).
-        gave_up = match.side_of(abandonment.surrendered)
-        won = [w and match.side_of(seat) != gave_up for seat, w in enumerate(won)]
-    good = [not g for g in goat] if game_variant.points_are_bad else won
-    seats = tuple(
-        _SeatScore(
-            seat=record.seat,
-            user_id=record.user_id,
-            name=record.name,
-            side=match.side_of(record.seat),
-            points=points[record.seat],
-            goat=goat[record.seat],
-            won=won[record.seat],
-            good=good[record.seat],
-            rating_gain=gains[record.seat],
-            went_out=went_out[record.seat],
-            fish_made=fish_made[record.seat],
-            eggs_taken=eggs_taken[match.side_of(record.seat)],
-            hints=(hints or {}).get(record.seat, 0),
-        )
-        for record in sorted(game.seats, key=lambda s: s.seat)
-    )
-    with_computer = any(seat.user_id is None for seat in seats)
-    return _Scored(
-        game=game_variant.key,
-        ending=ending,
-        culprit=abandonment.seat if abandonment is not None else None,
-        seats=seats,
-        elo_places=None if with_computer else places,
-    )
-
-
 def _utc(moment: datetime | None) -> str | None:
     if moment is None:
         return None
@@ -369,18 +224,13 @@ def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-async def record_match(tx: Transaction, game: GameRecord) -> bool:
-    """Record a game that has just ended, in the caller's transaction.
-
-    Returns True if it was recorded now; False if it does not count (see the module
-    doc) or was recorded before. Raises ValueError for a game whose parts disagree
-    (seats and players, a surrender without an abandonment).
-    """
-    scored = _score(game, await hint_counts(tx, game.id))
-    if scored is None:
-        return False
+async def record_match(tx: Transaction, game: GameRecord, scored: ScoredMatch) -> bool:
+    """Record `game`, which has just ended, as `scored` counts it
+    (`bot.standings.score`), in the caller's transaction. Returns True if it was
+    recorded now, False if it was recorded before."""
     match = game.match
-    assert match is not None  # _score returns None without a match
+    if match is None:
+        raise ValueError(f"game {game.id} has no match to record")
     ended_at = _utc(game.ended_at) or _utc(now())
     inserted = await tx.execute(
         """
@@ -430,7 +280,8 @@ async def record_match(tx: Transaction, game: GameRecord) -> bool:
             for result in match.results
         ],
     )
-    elo_of = await _update_players(tx, game.chat_id, scored)
+    hints = await hint_counts(tx, game.id)
+    elo_of = await _update_players(tx, game.chat_id, scored, hints)
     await tx.execute_many(
         """
         INSERT INTO stat_seats (
@@ -456,7 +307,7 @@ async def record_match(tx: Transaction, game: GameRecord) -> bool:
                 s.fish_made,
                 s.eggs_taken,
                 *elo_of.get(s.seat, (None, None, None, None)),
-                s.hints,
+                hints.get(s.seat, 0),
             )
             for s in scored.seats
         ],
@@ -481,7 +332,8 @@ class _Totals:
     streak: int = 0
     hints: int = 0
 
-    def plus(self, s: _SeatScore, elo_after: float | None) -> _Totals:
+    def plus(self, s: ScoredSeat, elo_after: float | None, hints: int) -> _Totals:
+        """With one more match: the seat's `s`, Elo `elo_after` and `hints` counted."""
         return _Totals(
             matches=self.matches + 1,
             rating=self.rating + s.rating_gain,
@@ -493,7 +345,7 @@ class _Totals:
             eggs_taken=self.eggs_taken + s.eggs_taken,
             elo=elo_after,
             streak=max(self.streak, 0) + 1 if s.good else min(self.streak, 0) - 1,
-            hints=self.hints + s.hints,
+            hints=self.hints + hints,
         )
 
 
@@ -505,7 +357,7 @@ _TOTALS = tuple(field.name for field in fields(_Totals))
 
 
 async def _update_players(
-    tx: Transaction, chat_id: int, scored: _Scored
+    tx: Transaction, chat_id: int, scored: ScoredMatch, hints: dict[int, int]
 ) -> dict[int, tuple[float | None, ...]]:
     """Add the match to each person's totals of its game in the group and overall;
     return each person's seat's Elo in that game (group before, after, overall before,
@@ -526,7 +378,7 @@ async def _update_players(
     for scope in (chat_id, 0):
         before = {s.seat: found.get((scope, s.user_id), _Totals()) for s in people}
         after_elo = {seat: totals.elo for seat, totals in before.items()}
-        if scored.elo_places is not None:  # every seat is a person then
+        if scored.elo_places is not None:  # given only when every seat is a person
             ratings = [_or_start(before[s.seat].elo) for s in scored.seats]
             new = elo.updated(ratings, scored.elo_places, [s.side for s in scored.seats])
             for s in scored.seats:
@@ -536,7 +388,7 @@ async def _update_players(
             for s in people:
                 elo_of[s.seat] += [None, None]
         for s in people:
-            totals = before[s.seat].plus(s, after_elo[s.seat])
+            totals = before[s.seat].plus(s, after_elo[s.seat], hints.get(s.seat, 0))
             values = (getattr(totals, name) for name in _TOTALS)
             writes.append((scope, s.user_id, scored.game.value, *values, s.name))
     await tx.execute_many(
@@ -551,33 +403,21 @@ async def _update_players(
     return {seat: tuple(values) for seat, values in elo_of.items()}
 
 
-async def _update_pairs(tx: Transaction, chat_id: int, scored: _Scored) -> None:
-    """Team play: add the match to each pair of partners who are both people (in the
-    match's game)."""
-    by_side: dict[int, list[_SeatScore]] = {}
-    for s in scored.seats:
-        by_side.setdefault(s.side, []).append(s)
-    writes = []
-    for partners in by_side.values():
-        if len(partners) != 2 or any(s.user_id is None for s in partners):
-            continue
-        first, second = partners
-        assert first.user_id is not None and second.user_id is not None
-        low, high = sorted((first.user_id, second.user_id))
-        gain = min(first.rating_gain, second.rating_gain)
-        for scope in (chat_id, 0):
-            writes.append(
-                (
-                    scope,
-                    low,
-                    high,
-                    scored.game.value,
-                    gain,
-                    int(first.goat),
-                    int(first.won),
-                    first.points,
-                )
-            )
+async def _update_pairs(tx: Transaction, chat_id: int, scored: ScoredMatch) -> None:
+    """Add the match to each pair of partners (in the match's game)."""
+    writes = [
+        (
+            scope,
+            *pair.user_ids,
+            scored.game.value,
+            pair.rating_gain,
+            int(pair.goat),
+            int(pair.won),
+            pair.points,
+        )
+        for pair in scored.pairs
+        for scope in (chat_id, 0)
+    ]
     if writes:
         await tx.execute_many(
             """

@@ -62,7 +62,7 @@ def ended_view(
     seat's points then) the culprit's side is the loser (the козёл where points are bad)
     and the side(s) best placed by those points, never the culprit's nor that of
     `gave_up` (a seat that surrendered after the culprit abandoned), the winners, as the
-    stats count it (`storage.stats`); a match cancelled with nobody to blame has
+    stats count it (`bot.standings`); a match cancelled with nobody to blame has
     neither. A view the engine finished is returned as it is."""
     if view.over:
         return view

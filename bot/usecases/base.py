@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bot import perf
+from bot import perf, standings
 from bot.effects import Effects
 from bot.group_settings import GroupSettings
 from bot.i18n import Lang, t
@@ -166,8 +166,10 @@ async def close_votes(tx: Transaction, game: GameRecord) -> Effects:
 
 async def end_game(tx: Transaction, game: GameRecord) -> Effects:
     """Store a game that just ended (finished or cancelled): it counts in the stats if it
-    should (`storage.stats.record_match` says which), and its open vote closes."""
-    await stats.record_match(tx, game)
+    should (`bot.standings.score` says which and how), and its open vote closes."""
+    scored = standings.score(game)
+    if scored is not None:
+        await stats.record_match(tx, game, scored)
     return await close_votes(tx, game)
 
 
@@ -277,7 +279,7 @@ def abandonment_values(game: GameRecord) -> dict[str, str]:
     rule, `domino.rating`)."""
     first, match = game.abandonment, game.match
     assert first is not None and match is not None
-    gains = first.rating_gains(match.ruleset.game)
+    gains = standings.abandonment_gains(first, match.ruleset.game)
     lines = (
         score_line(short_name(seat.name), first.points[seat.seat], gains[seat.seat])
         for seat in game.seats

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from aiogram.types import InlineKeyboardMarkup
 
+from bot import standings
 from bot.callbacks import HintsCb, LobbyAction, LobbyOption, MoveCb, MoveKind
 from bot.i18n import Lang, t
 from bot.people import Person
@@ -278,7 +279,9 @@ async def test_the_count_goes_to_the_match_record_and_stats_not_the_rating(table
     async with table.setup.db.transaction() as tx:
         ended = game.ended(GameStatus.FINISHED, game.started_at or game.created_at)
         await repo.save_game(tx, dataclasses.replace(ended, match=match))
-        assert await stats.record_match(tx, await repo.load_game(tx, GAME) or ended)
+        stored = await repo.load_game(tx, GAME) or ended
+        scored = standings.score(stored)
+        assert scored is not None and await stats.record_match(tx, stored, scored)
     rows = await table.setup.db.fetch_all(
         "SELECT seat, hints, rating_gain FROM stat_seats WHERE game_id = ? ORDER BY seat", (GAME,)
     )

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import standings
 from bot.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from bot.i18n import Lang
 from bot.stats_service import MAX_PAGE, Chat, StatsService
@@ -21,6 +22,7 @@ from domino.variants import find_variant
 from domino.views import OutcomeKind
 from storage import repo, stats
 from storage.connect import open_database
+from storage.db import Transaction
 from storage.records import Ending, GameRecord, GameStatus, SeatRecord, UserRecord
 
 GROUP = Chat(-100, "Двор", is_group=True)
@@ -48,6 +50,13 @@ def finished(
     )
 
 
+async def record(tx: Transaction, game: GameRecord) -> bool:
+    """Record a finished game as the bot does, counted by its standings."""
+    scored = standings.score(game)
+    assert scored is not None
+    return await stats.record_match(tx, game, scored)
+
+
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[StatsService]:
     """Twelve people in GROUP (six matches of Козёл, two people each: two pages of ten),
@@ -57,9 +66,9 @@ async def service(tmp_path: Path) -> AsyncIterator[StatsService]:
         for user_id in range(1, 13):
             await repo.upsert_user(tx, UserRecord(user_id, f"Игрок {user_id}"))
         for n in range(6):
-            await stats.record_match(tx, finished(n + 1, GROUP.id, (2 * n + 1, 2 * n + 2)))
-        await stats.record_match(tx, finished(50, OTHER.id, (7, 12)))
-        await stats.record_match(tx, finished(51, OTHER.id, (7, 12), CLASSIC))
+            await record(tx, finished(n + 1, GROUP.id, (2 * n + 1, 2 * n + 2)))
+        await record(tx, finished(50, OTHER.id, (7, 12)))
+        await record(tx, finished(51, OTHER.id, (7, 12), CLASSIC))
     yield StatsService(db)
     await db.close()
 
@@ -194,7 +203,7 @@ async def test_all_fives_counts_the_most_points_as_the_win_even_when_reached_mid
             for game in games:
                 assert game.match is not None
                 assert game.match.results[-1].outcome.kind is OutcomeKind.REACHED
-                await stats.record_match(tx, game)
+                await record(tx, game)
         service = StatsService(db)
         first = games[0].match
         assert first is not None and first.winners == (1,)  # Игрок 2, at the target

@@ -3,6 +3,7 @@ that one the culprit (K-11) and gives the surrenderer no rating; the record keep
 
 from __future__ import annotations
 
+from bot.standings import abandonment_gains
 from domino.variants import find_variant
 from storage.records import Abandonment, Ending
 
@@ -11,10 +12,10 @@ KOZEL = find_variant("kozel")
 
 def test_a_later_surrenderer_gains_nothing_and_the_culprit_stays() -> None:
     left = Abandonment(1, Ending.LEFT, (40, 62, 10))
-    assert left.rating_gains(KOZEL) == (2, 0, 5)  # K-11: by the lead over 62
+    assert abandonment_gains(left, KOZEL) == (2, 0, 5)  # K-11: by the lead over 62
     given_up = left.given_up_by(0)
     assert (given_up.seat, given_up.surrendered) == (1, 0)
-    assert given_up.rating_gains(KOZEL) == (0, 0, 5)
+    assert abandonment_gains(given_up, KOZEL) == (0, 0, 5)
     assert left.given_up_by(1) is left  # the culprit giving up changes nothing
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot import standings
 from bot.stats_view import LINE_WIDTH, display_width
 from domino import elo
 from domino.match import Match
@@ -20,6 +21,7 @@ from domino.simulate import play_match
 from domino.views import OutcomeKind
 from storage import repo, stats
 from storage.connect import open_database
+from storage.db import Transaction
 from storage.records import (
     ChatRecord,
     Ending,
@@ -79,6 +81,13 @@ def finished(
     )
 
 
+async def record(tx: Transaction, game: GameRecord) -> bool:
+    """Record a finished game as the bot does, counted by its standings."""
+    scored = standings.score(game)
+    assert scored is not None
+    return await stats.record_match(tx, game, scored)
+
+
 async def seed(database: Path, chat_id: int) -> None:
     """Six two-person matches (each seeded person plays once), a team match of four, and a
     match in another chat; written while the bot runs, as WAL lets a second writer."""
@@ -91,10 +100,10 @@ async def seed(database: Path, chat_id: int) -> None:
             ids = list(SEEDED)
             for n in range(6):
                 game = finished(1001 + n, chat_id, ids[2 * n : 2 * n + 2], seed=n)
-                assert await stats.record_match(tx, game)
+                assert await record(tx, game)
             team = finished(1007, chat_id, [9005, 9006, 9007, 9008], seed=7, teams=True)
-            assert await stats.record_match(tx, team)
-            assert await stats.record_match(tx, finished(1008, OTHER_CHAT, ids[:2], seed=8))
+            assert await record(tx, team)
+            assert await record(tx, finished(1008, OTHER_CHAT, ids[:2], seed=8))
     finally:
         await db.close()
 

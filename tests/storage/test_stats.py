@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import standings
 from domino import elo
 from domino.match import Match
 from domino.players import GreedyPlayer
@@ -20,7 +21,7 @@ from domino.simulate import play_match
 from domino.views import OutcomeKind
 from storage import repo, stats
 from storage.connect import open_database
-from storage.db import Database
+from storage.db import Database, Transaction
 from storage.records import (
     Abandonment,
     ChatRecord,
@@ -112,8 +113,15 @@ def game(
 
 
 async def record(db: Database, *games: GameRecord) -> list[bool]:
+    """Record each game as the bot does, counted by its standings (False: it does not
+    count, or was recorded before)."""
     async with db.transaction() as tx:
-        return [await stats.record_match(tx, g) for g in games]
+        return [await record_one(tx, g) for g in games]
+
+
+async def record_one(tx: Transaction, game: GameRecord) -> bool:
+    scored = standings.score(game)
+    return scored is not None and await stats.record_match(tx, game, scored)
 
 
 async def rating_of(

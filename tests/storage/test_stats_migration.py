@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot import standings
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import KOZEL, Variant
@@ -188,7 +189,8 @@ async def test_migration_8_keeps_every_record_and_makes_the_totals_kozels(
         game = GameRecord(4, GROUP, GameStatus.FINISHED, ALEX, KOZEL, 2, seats, match=match,
                           ending=Ending.FINISHED)  # fmt: skip
         async with db.transaction() as tx:
-            assert await stats.record_match(tx, game)
+            scored = standings.score(game)
+            assert scored is not None and await stats.record_match(tx, game, scored)
         masha = await stats.player_stats(db, MASHA, GROUP, game=Variant.KOZEL)
         assert masha is not None and masha.matches == 3
         assert masha.rating == 10 + match.rating()[1]
