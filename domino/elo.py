@@ -1,4 +1,4 @@
-"""Elo for multiplayer matches (issue 6), as pairwise games among the people of a match.
+"""Elo for multiplayer matches, as pairwise games among the people of a match.
 
 Choices, as the seeds' online platforms make them:
 

@@ -62,13 +62,13 @@ _WIN = 2 * _GO_OUT  # F-6: a move that scores the match's target wins it
 class Weights:
     """The medium level's weights (pips are the unit).
 
-    Those of scoring in play (F-3) were set by paired 2-player All Fives matches
-    (medium against itself, both seatings of 150 deals): these weights against the
-    same with `reply` 0.8 and `keep_in_play` 1.0 won 55.0% (± 4.3, 95%), and 50.3%
-    (± 4.6) in threes and fives; that first form had won 88.0% (± 4.2) of 100 deals
-    against the medium blind to the points (`points`, `reply`, `reply_target`, `setup`
-    0, no discounts). Other values of `reply`, `setup`, `shed_in_play` and
-    `block_in_play` made no difference beyond the noise."""
+    Those of scoring in play (F-3) were set by paired 2-player All Fives matches of the
+    medium level against itself with other weights: weighing the points at all wins far
+    more often than a medium level blind to them (`points`, `reply`, `reply_target` and
+    `setup` 0); these `reply` and `keep_in_play` win more often than `reply` 0.8 and
+    `keep_in_play` 1.0 in All Fives, and as often in threes and fives. Other values of
+    `reply`, `setup`, `shed_in_play` and `block_in_play` made no difference beyond the
+    noise."""
 
     shed: float = 1.0  # per pip taken out of the hand
     double: float = 6.0  # per double laid
@@ -452,7 +452,7 @@ def _normal_cdf(x: float) -> float:
 
 
 class MediumPlayer:
-    """The medium level (issue 14): the best legal move by `_Position.score`."""
+    """The medium level: the best legal move by `_Position.score`."""
 
     def __init__(self, rng: random.Random, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.rng = rng
@@ -464,10 +464,9 @@ class MediumPlayer:
         if single is not None:
             return single
         if END_TURN in legal:
-            # Section V: lay every tile that fits rather than end the turn early. Measured
-            # with bench/ai.py's ladder (150 paired deals, medium vs greedy): 4-player
-            # Блиц won 36.5% laying all, 22.7% when it weighed ending the turn (par 25%),
-            # 3-player 58.0% / 41.8%, Крест 35.3% / 28.0% and 48.0% / 35.8%.
+            # Section V: lay every tile that fits rather than end the turn early; weighing
+            # whether to end it won clearly fewer matches against greedy players, in Блиц
+            # and Крест, with three players and with four.
             legal = [action for action in legal if action is not END_TURN]
         position = _Position(view, self.weights)
         best: Action | None = None

@@ -17,29 +17,23 @@
    if that beats the medium level's own choice by more than `MARGIN` standard errors
    of their paired differences over the worlds; else the medium level's choice.
 
-The play-out policy was chosen by measurement (4-player Козёл, one hard seat against
-three medium, the same 40 paired deals, n = 160 matches each): every seat shedding its
-heaviest tile, 31.9% козёл (par 25%); the careful policy of
-`_core.line_smart_playout` reading the sampled hands to block, 20.0% (another seed:
-29.4%); the same guessing the others' tiles from what the mover does not see, as a
-player would, 16.6% on that seed. 64 worlds instead of 32, blending in the medium
-level's choice and fish-awareness in the play-outs gave nothing measurable.
+Why it searches this way (each choice weighed on paired deals, `python -m domino
+ladder`):
 
-Searching only the medium level's best 3 moves (`CANDIDATES`), in up to 53 worlds
-with the same play-out budget, against searching every move in up to 32 worlds, on
-the same paired deals (n = 480 matches each, 120 deals of seed 11, 95% intervals):
-deals 0-119, 20.4% козёл (16.9-23.9%) before, 15.6% (12.4-18.9%) after, paired
-difference -4.8 points (-9.3 to -0.3); deals 120-239, 24.4% (20.7-28.1%) before,
-16.2% (13.2-19.3%) after, -8.1 points (-12.3 to -4.0). Decision CPU time, every hard
-decision, on a loaded machine: median 6.0 -> 9.4-10.3 ms, p95 24 -> 26-30 ms. Without
-a clear gain on deals 0-119: the best 3 in 32 worlds (-0.8 points), the best 2 in up
-to 53 (-2.5, -6.7 to +1.7), and worlds weighted by how likely a greedy-like softmax
-(by pips, doubles first) made the others' past plays (+1.0; with the best 3, -0.2).
-
-Keeping the medium level's choice unless the search shows a rival clearly better
-(`MARGIN` = 1 standard error): on the same 240 deals of seed 1 (n = 960 matches each),
-19.6% козёл (17.2-22.3%) before, 14.9% (12.8-17.3%) after: the play-outs' noise and
-their policy's bias had been undoing sound choices.
+- The play-outs on a line follow `_core.line_smart_playout`: every seat blocks and keeps
+  its suits as a careful player does, guessing the others' tiles from what it does not
+  see. That loses the match far less often than every seat shedding its heaviest tile,
+  and less than the same policy reading the sampled hands outright. Doubling the
+  worlds, blending in the medium level's choice, and fish-awareness in the play-outs
+  gave nothing measurable.
+- Only the medium level's best `CANDIDATES` moves are searched, and the play-outs this
+  saves go to more worlds (`DEFAULT_WORLDS`): together they lose fewer matches than
+  searching every move, for somewhat more time per decision. Either alone, two
+  candidates, or worlds weighted by how likely the others' past plays made them
+  gained nothing clear.
+- The medium level's own choice stands unless a searched move beats it by `MARGIN`
+  standard errors: without that, the play-outs' noise and their policy's bias undo
+  sound choices.
 
 On a spinner or with closes (Осёл) the play-outs step through the API with the greedy
 policy, fewer of them (`SLOW_ROLLOUTS`).
@@ -108,10 +102,10 @@ SLOW_ROLLOUTS = 40
 """The same on a spinner or with closes (Осёл), where play-outs step through the API."""
 
 IN_PLAY_ROLLOUTS = 100
-"""The same where moves score in play (F-3): play-outs that score every move. Measured
-(2-player All Fives, hard vs medium, the same 60 paired deals of seed 7, n = 120 matches
-each): 40 play-outs, win rate 52.5% (95% CI 43.6-61.2%), hard's decision median 8.5 ms
-CPU, p95 38 ms; 100 play-outs, 61.7% (52.6-70.0%), median 21 ms, p95 92 ms."""
+"""The same where moves score in play (F-3): play-outs that score every move. With 40
+the hard level won no more often than the medium one beyond the noise in All Fives;
+100 win clearly more often, and a decision still takes a small part of a hard move's
+time."""
 
 MIN_WORLDS = 6
 

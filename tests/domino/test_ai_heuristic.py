@@ -1,4 +1,4 @@
-"""The heuristic levels (issue 14): legal moves only, in every game and table; the seat's
+"""The heuristic levels: legal moves only, in every game and table; the seat's
 view only; reproducible; a reason from REASONS; and the obvious move in positions made
 for it (go out, avoid the fish that loses, take the one that wins, shed a double)."""
 

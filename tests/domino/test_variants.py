@@ -1,4 +1,4 @@
-"""Games as objects (issue 13): the registry, each game's hooks by value, the listing."""
+"""Games as objects: the registry, each game's hooks by value, the listing."""
 
 from __future__ import annotations
 
