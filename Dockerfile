@@ -9,6 +9,7 @@ COPY render render
 COPY storage storage
 COPY handlers handlers
 COPY bot bot
+COPY i18n i18n
 RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 
 FROM python:3.11-slim
@@ -22,6 +23,6 @@ RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
 USER domino
 WORKDIR /home/domino
 VOLUME ["/data"]
-# SIGTERM lets in-flight moves finish and the outgoing queues flush (bot/__main__.py).
+# SIGTERM lets in-flight moves finish and the outgoing queues flush (bot/server/main.py).
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

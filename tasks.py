@@ -56,7 +56,7 @@ KNOWN_EXTRAS = ("dev",)
 
 # What must pass before the tests run; kept here so CI and people run the same thing.
 LINT = [["ruff", "check", "."]]
-TYPECHECK = [["mypy", "domino", "render", "storage", "bot", "handlers"]]
+TYPECHECK = [["mypy", "domino", "render", "storage", "bot", "handlers", "i18n"]]
 # pytest-xdist: two workers per core, at least four (the end-to-end tests, from 2 s to
 # minutes, mostly wait on the bot's pacing: at one a core the machine idled half the
 # time), and a worker that runs out of tests takes some of another's queue. `-n 0` among

@@ -16,7 +16,7 @@ One run each, printed with their 95% intervals, n and the issue's targets:
 2. Decision time per level (median, p95; CPU and wall ms), every decision of those
    ladder runs, one process per job.
 3. The hard level at 50 concurrent games through the bot's own thinker
-   (`bot.thinker.Thinker`: its process pool, two workers by default, and its deadline,
+   (`bot.app.thinker.Thinker`: its process pool, two workers by default, and its deadline,
    medium deciding when the answer is late): 50 Козёл matches at once, in each a
    person (greedy, after a think time of 1-5 s) and three hard computers; the time
    from request to decision (wall ms, median and p95) and the share of fallbacks.
@@ -194,7 +194,7 @@ def report_times(cpu: dict[str, list[float]], wall: dict[str, list[float]]) -> N
 async def load_run(games: int, seconds: float, seed: int) -> None:
     """`games` Козёл matches at once, each a person (greedy after a think time) and three
     hard computers deciding through the bot's thinker, for `seconds` of wall time."""
-    from bot.thinker import DEFAULT_BUDGET, DEFAULT_MARGIN, DEFAULT_WORKERS, Thinker
+    from bot.app.thinker import DEFAULT_BUDGET, DEFAULT_MARGIN, DEFAULT_WORKERS, Thinker
     from domino.ai import Level
     from domino.players import GreedyPlayer
     from domino.rules import KOZEL
@@ -229,7 +229,7 @@ async def load_run(games: int, seconds: float, seed: int) -> None:
     await thinker.stop()
     elapsed = time.monotonic() - began
     print(
-        f"hard at {games} concurrent games (bot.thinker: {DEFAULT_WORKERS} worker(s), deadline"
+        f"hard at {games} concurrent games (bot.app.thinker: {DEFAULT_WORKERS} worker(s), deadline"
         f" {DEFAULT_BUDGET * 1e3:.0f} ms + {DEFAULT_MARGIN * 1e3:.0f} ms margin, a person"
         f" thinking {THINK[0]:g}-{THINK[1]:g} s and 3 hard computers per game),"
         f" {elapsed:.0f} s wall, {load_average()}:"

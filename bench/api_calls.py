@@ -1,4 +1,5 @@
-"""CPU one Bot API call costs the bot inside aiogram, stock session against bot.session (issue 16).
+"""CPU one Bot API call costs the bot inside aiogram: the stock session against
+`bot.telegram.session`.
 
     .venv/bin/python bench/api_calls.py [--calls 300] [--repeats 5]
 
@@ -42,7 +43,7 @@ from aiogram.types import (  # noqa: E402
     InputMediaPhoto,
 )
 
-from bot.session import JsonSession  # noqa: E402
+from bot.telegram.session import JsonSession  # noqa: E402
 from tests.fakegram import FakeTelegram  # noqa: E402
 from tests.fakegram.world import FakeUser  # noqa: E402
 

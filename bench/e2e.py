@@ -59,7 +59,7 @@ Figures, over the window from the first «Начать» press until the run sto
   of each; a child that ended counts once its parent waited for it) over the window, in ms
   per move, and of the main process alone; and the CPU the bot and this process used, in
   % of one core;
-- the bot's work counters per move (issue 16, ``bot.perf``): the bot gets SIGUSR1 as the
+- the bot's work counters per move (issue 16, ``bot.infra.perf``): the bot gets SIGUSR1 as the
   window opens and as it closes and logs its counters each time (``perf counters: {json}``);
   the difference gives "db.statements", "db.transactions" and "db.hops" per move,
   "render.<kind>" and "sent.<kind>" per move, renders per table picture sent
@@ -72,7 +72,7 @@ Figures, over the window from the first «Начать» press until the run sto
 - the computers' decision times per level (from the request to the decision, the wait for
   the thinker's process pool included), p50/p95/max in ms, and how many strong decisions
   missed their deadline and were made by the medium level instead: the thinker's summary,
-  which the bot logs as it stops (``bot.thinker``).
+  which the bot logs as it stops (``bot.app.thinker``).
 
 The two counter snapshots are taken when the bot's loop gets to the signal, so on a busy
 bot they may lag the window's ends by a few ms; the moves are read from the database.
@@ -128,7 +128,7 @@ the bot's commit; stale as the bot changes:
   264 ms, p95 328 ms, 184 fallbacks of 535. ``--computers medium``: p50 0.2 ms, p95 0.4 ms;
   ``--computers easy``: p50 0.0 ms, p95 0.4 ms.
 
-- Issue 16, the garbage collector (`bot.perf.tune_gc`), ``--games 50 --seconds 30
+- Issue 16, the garbage collector (`bot.infra.perf.tune_gc`), ``--games 50 --seconds 30
   --against f96b4af --repeat 3`` (4 people a game; the machine shared with two editors'
   light work): moves/s 90.7 -> 134 (x1.39), press -> answer p50 365 -> 239 ms, p99
   1061 -> 847 ms, bot CPU per move 15.0 -> 10.4 ms (x0.72; its main process 8.26 ->
@@ -166,7 +166,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.perf import LINE_PREFIX  # noqa: E402
+from bot.infra.perf import LINE_PREFIX  # noqa: E402
 from tasks import PostgresFailed, find_postgres, throwaway_postgres  # noqa: E402
 from tests.databases import SERVER_VARIABLE, drop_schemas, stored_rows  # noqa: E402
 from tests.e2e import harness  # noqa: E402

@@ -142,11 +142,11 @@ TARGETS = {
         ("Bot.delete_webhook", "deleteWebhook"),
         ("Bot.me", "me"),
     ),
-    "bot.application": (
+    "bot.server.application": (
         ("Application.resume", "resume"),
         ("Application.pick_up", "pickup"),
     ),
-    "bot.perf": (("tune_gc", "tune_gc"),),
+    "bot.infra.perf": (("tune_gc", "tune_gc"),),
     "aiogram.dispatcher.dispatcher": (
         ("Dispatcher.start_polling", "polling"),
         ("Dispatcher.emit_startup", "startup"),

@@ -6,7 +6,7 @@
 Builds a database file from the empty schema (a temporary one unless ``--db``): a
 pool of real matches is played out by greedy computer players (Козёл for 2, 3 and 4,
 Козёл in teams, Классика; a few cut short), then ``--matches`` games of ``--people``
-people in the main group are counted by ``bot.standings.score`` and recorded through
+people in the main group are counted by ``bot.app.standings.score`` and recorded through
 ``storage.stats.record_match``, as the bot records them, in one transaction: each game
 takes a pool match and a random choice of the people for its seats; one in five has a
 computer at the table from the start (no Elo), one in twenty is abandoned (the K-11
@@ -53,7 +53,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import standings
+from bot.app import standings
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import CLASSIC, KOZEL, Ruleset, Variant

@@ -15,16 +15,24 @@ from aiogram import F, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import CancelCb, LobbyAction, LobbyCb, MoveCb, MoveKind, RematchCb, RemoveCb
-from bot.effects import EffectDispatcher
-from bot.group_settings import GroupSettings
-from bot.i18n import Lang, t
-from bot.people import Person
-from bot.presenter import removal_keyboard
-from bot.usecases import Answer, ChatCheck, Endings, Lobby, Playing, Refusal
-from bot.usecases.hints import Hints
+from bot.app.effects import EffectDispatcher
+from bot.app.group_settings import GroupSettings
+from bot.app.people import Person
+from bot.app.usecases import Answer, ChatCheck, Endings, Lobby, Playing, Refusal
+from bot.app.usecases.hints import Hints
+from bot.telegram.callbacks import (
+    CancelCb,
+    LobbyAction,
+    LobbyCb,
+    MoveCb,
+    MoveKind,
+    RematchCb,
+    RemoveCb,
+)
+from bot.telegram.presenter import removal_keyboard
 from handlers.filters import in_own_private_chat
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of, pressed_in
+from i18n import Lang, t
 
 router = Router(name="buttons")
 log = logging.getLogger(__name__)

@@ -9,9 +9,9 @@ from aiogram import F, Router
 from aiogram.filters import IS_NOT_MEMBER, ChatMemberUpdatedFilter
 from aiogram.types import ChatMemberUpdated, Message
 
-from bot.effects import EffectDispatcher
-from bot.people import People
-from bot.usecases import Chats, Endings
+from bot.app.effects import EffectDispatcher
+from bot.app.people import People
+from bot.app.usecases import Chats, Endings
 from handlers.filters import OnLoop, in_group
 from handlers.people import person_of
 

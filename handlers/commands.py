@@ -11,18 +11,18 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.callbacks import RulesCb
-from bot.effects import EffectDispatcher
-from bot.i18n import Lang, t
-from bot.people import Person
-from bot.presenter import cancel_confirm_keyboard, rules_keyboard, rules_text
-from bot.presenter.lobby import game_named, games_list
-from bot.usecases import Answer, ChatCheck, Endings, Lobby, NotCreatorOrAdmin, Playing, Refusal
+from bot.app.effects import EffectDispatcher
+from bot.app.people import Person
+from bot.app.usecases import Answer, ChatCheck, Endings, Lobby, NotCreatorOrAdmin, Playing, Refusal
+from bot.telegram.callbacks import RulesCb
+from bot.telegram.presenter import cancel_confirm_keyboard, rules_keyboard, rules_text
+from bot.telegram.presenter.lobby import game_named, games_list
 from domino.errors import UnknownVariant
 from domino.variants import find_variant
 from handlers.buttons import reply, shows_button
 from handlers.filters import in_group, in_private, not_a_bot
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of, is_member
+from i18n import Lang, t
 from storage.records import GameRecord, GameStatus
 
 router = Router(name="commands")

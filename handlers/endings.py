@@ -7,14 +7,14 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import SurrenderCb, VoteCb
-from bot.effects import EffectDispatcher
-from bot.i18n import Lang, t
-from bot.people import Person
-from bot.presenter import surrender_confirm_keyboard
-from bot.usecases import Answer, Endings, Refusal
+from bot.app.effects import EffectDispatcher
+from bot.app.people import Person
+from bot.app.usecases import Answer, Endings, Refusal
+from bot.telegram.callbacks import SurrenderCb, VoteCb
+from bot.telegram.presenter import surrender_confirm_keyboard
 from handlers.buttons import reply, settle_confirmation, shows_button
 from handlers.people import GROUP_TYPES, pressed_in
+from i18n import Lang, t
 
 router = Router(name="endings")
 

@@ -29,8 +29,8 @@ from aiogram.exceptions import (
 )
 from aiogram.types import ErrorEvent, Update
 
-from bot.i18n import lang_of, t
 from handlers.filters import OnLoop
+from i18n import lang_of, t
 from storage.db import is_transient
 
 router = Router(name="errors")

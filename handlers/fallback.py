@@ -7,13 +7,13 @@ import time
 from aiogram import Bot, F, Router
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.callbacks import RulesCb
-from bot.i18n import Lang, t
-from bot.lru import Lru
-from bot.usecases import Answer
+from bot.app.usecases import Answer
+from bot.infra.lru import Lru
+from bot.telegram.callbacks import RulesCb
 from domino.variants import VARIANTS
 from handlers.buttons import reply
 from handlers.filters import OnLoop, in_private
+from i18n import Lang, t
 
 router = Router(name="fallback")
 

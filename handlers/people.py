@@ -30,8 +30,8 @@ from aiogram.types import (
     User,
 )
 
-from bot.people import ANONYMOUS_ADMIN_ID, Person
-from bot.usecases import ChatCheck
+from bot.app.people import ANONYMOUS_ADMIN_ID, Person
+from bot.app.usecases import ChatCheck
 from storage.records import ChatRecord
 
 GROUP_TYPES = frozenset({"group", "supergroup"})

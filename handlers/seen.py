@@ -12,7 +12,7 @@ from typing import Any
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, User
 
-from bot.people import People
+from bot.app.people import People
 from handlers.people import Handler, person_of
 from storage.db import is_transient
 

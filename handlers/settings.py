@@ -12,7 +12,10 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import (
+from bot.app.effects import EffectDispatcher
+from bot.app.people import Person
+from bot.app.usecases import Answer, ChatCheck, Chats, Playing
+from bot.telegram.callbacks import (
     BackCb,
     DefaultGameCb,
     GroupLangCb,
@@ -21,23 +24,20 @@ from bot.callbacks import (
     TimerCb,
     TurnNoticesCb,
 )
-from bot.effects import EffectDispatcher
-from bot.i18n import Lang, t
-from bot.people import Person
-from bot.presenter import lobby_timeout_name, settings_keyboard, settings_text, timer_name
-from bot.presenter.lobby import PLAYABLE, playable_game
-from bot.presenter.settings import hints_state
-from bot.turn_notices import (
+from bot.telegram.presenter import lobby_timeout_name, settings_keyboard, settings_text, timer_name
+from bot.telegram.presenter.lobby import PLAYABLE, playable_game
+from bot.telegram.presenter.settings import hints_state
+from bot.telegram.turn_notices import (
     TurnNotices,
     notices_state,
     private_settings_keyboard,
     private_settings_text,
 )
-from bot.usecases import Answer, ChatCheck, Chats, Playing
 from domino.timing import TurnTimer
 from handlers.buttons import reply
 from handlers.filters import in_group, in_own_private_chat, in_private
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of
+from i18n import Lang, t
 from storage.records import GROUP_LANGS, LOBBY_TIMEOUTS, ChatSettings
 
 router = Router(name="settings")
@@ -206,7 +206,7 @@ async def on_hints(
     chats: Chats,
 ) -> None:
     """«💡 Подсказки: вкл/выкл» (issue 14): the hands show the button from their next
-    redraw; a hint press after switching off is refused (`bot.usecases.hints`)."""
+    redraw; a hint press after switching off is refused (`bot.app.usecases.hints`)."""
     if await _change(call, lang, is_admin, chats, hints=callback_data.on) is not None:
         state = hints_state(callback_data.on, lang)
         await reply(call, Answer(t("answer.hints_set", lang, state=state)))

@@ -1,7 +1,7 @@
 """/top, /stats, /history and their buttons: parse, ask the stats service, reply or edit.
 
 A command shows the group's default game (`ChatSettings.default_game`, see
-`bot.stats_service`), with buttons for the other games. A press is only honoured on a
+`bot.telegram.stats_service`), with buttons for the other games. A press is only honoured on a
 message that really is a stats screen of its kind, showing a button of the same kind
 (for /stats: about the same person): a modified client can send any data on any
 message, and a forged press must not turn a lobby or the table into a leaderboard.
@@ -22,16 +22,16 @@ from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Chat, Message
 
-from bot.callbacks import HistoryCb, StatsCb, TopCb
-from bot.group_settings import GroupSettings
-from bot.i18n import Lang, t
-from bot.people import Person
-from bot.stats_service import Chat as StatsChat
-from bot.stats_service import Screen, StatsService
-from bot.usecases import Answer, Refusal
+from bot.app.group_settings import GroupSettings
+from bot.app.people import Person
+from bot.app.usecases import Answer, Refusal
+from bot.telegram.callbacks import HistoryCb, StatsCb, TopCb
+from bot.telegram.stats_service import Chat as StatsChat
+from bot.telegram.stats_service import Screen, StatsService
 from handlers.buttons import reply
 from handlers.filters import in_group, in_private
 from handlers.people import GROUP_TYPES, person_of
+from i18n import Lang, t
 
 router = Router(name="stats")
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ are dropped unread. A real game never comes near it (a player sends /domino, /ha
 /top or /stats now and then: a handful a minute); 300 `/top` in 10 s cost the group one
 table of standings and one notice per spammer instead of 300 replies queued in front
 of the table. Private chats are not limited: there a flood only delays its sender's own
-replies, and their hand goes first anyway (bot/outgoing.py: `Lane`).
+replies, and their hand goes first anyway (bot/telegram/outgoing.py: `Lane`).
 
 Memory is bounded: a person's record is forgotten once both their window and their
 cooldown are over, and at most `MAX_TRACKED` records are kept (the oldest go first; a
@@ -26,10 +26,10 @@ from typing import Any
 from aiogram import BaseMiddleware, Bot
 from aiogram.types import Message, TelegramObject
 
-from bot.i18n import t
-from bot.people import Person
-from bot.presenter import short_name
+from bot.app.people import Person
+from bot.telegram.presenter import short_name
 from handlers.people import GROUP_TYPES, Handler
+from i18n import t
 
 log = logging.getLogger(__name__)
 

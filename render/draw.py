@@ -283,14 +283,17 @@ def write(
     ascent, descent = f.getmetrics()
     x, y = xy
     x -= {"l": 0.0, "m": total / 2, "r": total}[anchor[0]]
-    baseline = y + {
-        "a": ascent,
-        "t": ascent,
-        "m": (ascent - descent) / 2,
-        "s": 0,
-        "b": -descent,
-        "d": -descent,
-    }[anchor[1]]
+    baseline = (
+        y
+        + {
+            "a": ascent,
+            "t": ascent,
+            "m": (ascent - descent) / 2,
+            "s": 0,
+            "b": -descent,
+            "d": -descent,
+        }[anchor[1]]
+    )
     middle = baseline - (ascent - descent) / 2
     for run, emoji in pieces:
         if not emoji:

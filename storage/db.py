@@ -24,9 +24,9 @@ through and two writers never interleave:
   single statements (`execute`, `fetch_one`, `fetch_all`, one hop each) wait for such
   a block to end, never hold the lock themselves.
 
-`WORK` counts statements, transactions and hops, `TIMING` their time (read by `bot.perf`).
+`WORK` counts statements, transactions and hops, `TIMING` their time (read by `bot.infra.perf`).
 
-Fencing (several instances, `bot.leadership`): while `Database.fence` is set, every change
+Fencing (several instances, `bot.server.leadership`): while `Database.fence` is set, every change
 (`atomic`, `transaction()`, `execute`) reads the lease's term inside its own transaction,
 just before COMMIT, and commits only if it is still the term this process acts under.
 Otherwise the transaction is rolled back, the fence's `deposed` is called (it stops the
@@ -522,7 +522,7 @@ class Database(ABC):
 
     dialect: ClassVar[str]
     path: str
-    # Set by the leader once it holds the lease (bot.leadership): every change is fenced.
+    # Set by the leader once it holds the lease (bot.server.leadership): every change is fenced.
     fence: Fence | None = None
     _recovery_hooks: tuple[Callable[[], None], ...] = ()
 

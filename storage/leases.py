@@ -1,4 +1,4 @@
-"""Leases: which instance of the bot may act now (bot.leadership).
+"""Leases: which instance of the bot may act now (bot.server.leadership).
 
 A lease is a row (name, holder, expires_at, term). Its holder renews it before
 `expires_at` passes; anyone may take it once it has passed. Taking it (`take`) is one

@@ -5,7 +5,7 @@ its methods (`with_seat`, `left_by`, `ended`, ...: each returns the changed reco
 save it back with the version they loaded, so a change
 made meanwhile by another press is detected instead of overwritten.
 
-`ScoredMatch` is a finished game as the standings count it (`bot.standings.score`
+`ScoredMatch` is a finished game as the standings count it (`bot.app.standings.score`
 works it out), in the shape `storage.stats.record_match` stores.
 """
 
@@ -49,14 +49,14 @@ class Abandonment:
     """The first person to abandon a running match, and every seat's points then.
 
     K-11's timeout rule scores the match from this moment: `seat` gains nothing, every
-    other player by their lead over it then (`bot.standings.abandonment_gains`).
+    other player by their lead over it then (`bot.app.standings.abandonment_gains`).
     """
 
     seat: int
     reason: Ending  # SURRENDER, TIMEOUT or LEFT
     points: tuple[int, ...]  # Match.seat_points() when it happened
     # Another seat that gave up (/surrender) after it: a surrenderer gains no rating and
-    # wins nothing, whoever abandoned first (`bot.standings`).
+    # wins nothing, whoever abandoned first (`bot.app.standings`).
     surrendered: int | None = None
     # Rounds over when it happened (None: not known, as in a record stored without it).
     # After a /leave the computer plays the seat out, and what it does there is not the
@@ -191,7 +191,7 @@ class GameRecord:
     abandonment: Abandonment | None = None  # the first person who abandoned the match
     join_token: str | None = None  # the secret of the lobby's deep link
     lobby_deadline: datetime | None = None  # when the lobby closes if nobody starts it
-    # When the person's turn in progress runs out (bot.timers), written with the move
+    # When the person's turn in progress runs out (bot.app.timers), written with the move
     # that began it, in the same statement; None: untimed or not known yet.
     turn_deadline: TurnDeadline | None = None
     # The seats as the database holds them, known from the load or the last save, so a
@@ -303,7 +303,7 @@ class ScoredPair:
 @dataclass(frozen=True, slots=True)
 class ScoredMatch:
     """A finished game as the standings count it, worked out before anything is written
-    (`bot.standings.score`); `storage.stats.record_match` stores it."""
+    (`bot.app.standings.score`); `storage.stats.record_match` stores it."""
 
     game: Variant
     ending: Ending  # as stored: an abandoned game's is the abandonment's reason

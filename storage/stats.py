@@ -1,7 +1,7 @@
 """Match records, ratings and the queries behind /top, /stats and /history.
 
 `record_match(tx, game, scored)` is called in the transaction that ends a game, with the
-game as the standings count it (`ScoredMatch`, from `bot.standings.score`: its козёл,
+game as the standings count it (`ScoredMatch`, from `bot.app.standings.score`: its козёл,
 its winners, its rating gains, Elo's places, the rounds each seat is credited with;
 nothing of that is decided here). It stores the match (seats, every round, final
 points, козёл, rating, Elo) and brings the running totals up to date, so every query
@@ -26,7 +26,7 @@ What is kept, and how:
 - Pairs (`ScoredMatch.pairs`): one row per two partners, keyed (lower user id, higher
   user id).
 - Names: people are shown under their name as last seen (the `users` table, which the
-  bot updates on every update it sees, `bot.people.People.seen`), in the boards,
+  bot updates on every update it sees, `bot.app.people.People.seen`), in the boards,
   stats and history alike, also after they left the group; the seat's name at the
   time is the fallback and is what computers are shown under.
 - Boards: rating (desc), then matches (fewer first: the same rating in fewer
@@ -226,7 +226,7 @@ def _time(text: str) -> datetime:
 
 async def record_match(tx: Transaction, game: GameRecord, scored: ScoredMatch) -> bool:
     """Record `game`, which has just ended, as `scored` counts it
-    (`bot.standings.score`), in the caller's transaction. Returns True if it was
+    (`bot.app.standings.score`), in the caller's transaction. Returns True if it was
     recorded now, False if it was recorded before."""
     match = game.match
     if match is None:

@@ -52,7 +52,6 @@ async def forget_notice(db: Database | Transaction, chat_id: int, message_id: in
 async def stored_notices(db: Reader) -> list[StoredNotice]:
     """Every notice sent and not known to be deleted, each chat's oldest first."""
     rows = await db.fetch_all(
-        "SELECT chat_id, message_id, game_id FROM turn_notice_messages"
-        " ORDER BY chat_id, message_id"
+        "SELECT chat_id, message_id, game_id FROM turn_notice_messages ORDER BY chat_id, message_id"
     )
     return [StoredNotice(row["chat_id"], row["message_id"], row["game_id"]) for row in rows]

@@ -6,8 +6,8 @@ test.
   every `#anchor` a heading of the file it points into, by GitHub's rules for anchors
   (lower case, spaces to hyphens, punctuation dropped, letters of any script kept, a
   repeated heading numbered `-1`, `-2`).
-- Every path of this repository the docs name in backticks (`bot/callbacks.py`,
-  `tests/e2e/harness.py`, `bot/locales/*.ftl`) or in a code block exists, and so does
+- Every path of this repository the docs name in backticks (`bot/telegram/callbacks.py`,
+  `tests/e2e/harness.py`, `i18n/*/*.ftl`) or in a code block exists, and so does
   every module they name by its dotted name (`storage.db.retrying`: `storage/db.py`). A
   file named bare (`tiles.py` in the row of `domino/`, `osel.py` after
   `domino/sea_kozel.py`) must be in a folder named in the same paragraph or table row.
@@ -194,13 +194,18 @@ def repo_path(word: str) -> str | None:
 
 
 def module_path(word: str) -> str | None:
-    """A dotted name of ours (`bot.perf.log_memory`) as the module or package its first two
-    parts name (`bot/perf`), or None if the word is not one."""
+    """A dotted name of ours (`bot.infra.perf.log_memory`) as the deepest module or package
+    of the repository it names (`bot/infra/perf`; its first two parts if none of its
+    prefixes is one), or None if the word is not one."""
     word = word.strip(STRIP).rstrip(".")
     if not DOTTED.match(word) or word.endswith(FILE_SUFFIXES):
         return None
-    package, module = word.split(".")[:2]
-    return f"{package}/{module}"
+    parts = word.split(".")
+    for length in range(len(parts), 2, -1):
+        path = "/".join(parts[:length])
+        if (ROOT / path).is_dir() or (ROOT / f"{path}.py").is_file():
+            return path
+    return "/".join(parts[:2])
 
 
 def exists(path: str) -> bool:
@@ -240,7 +245,7 @@ def test_a_repeated_heading_is_numbered(tmp_path: Path) -> None:
 
 
 def test_what_counts_as_a_path_of_the_repository() -> None:
-    assert repo_path("bot/callbacks.py") == "bot/callbacks.py"
+    assert repo_path("bot/telegram/callbacks.py") == "bot/telegram/callbacks.py"
     assert repo_path("(`tests/e2e/harness.py`),") == "tests/e2e/harness.py"
     assert repo_path("tasks.py") == "tasks.py"
     for word in (
@@ -254,7 +259,7 @@ def test_what_counts_as_a_path_of_the_repository() -> None:
     ):
         assert repo_path(word) is None, word
     assert module_path("storage.db.retrying") == "storage/db"
-    assert module_path("bot.thinker") == "bot/thinker"
+    assert module_path("bot.app.thinker") == "bot/app/thinker"
     for word in ("Match.view(seat)", "bot.py", "domino_bot", "domino.dump"):
         assert module_path(word) is None, word
 

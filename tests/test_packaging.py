@@ -1,5 +1,6 @@
 """What the Dockerfile installs is what the bot needs: the wheel carries every runtime
-package with its data files (migrations, fonts), and the image copies every package."""
+package with its data files (migrations, fonts, catalogues), and the image copies every
+package."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNTIME_PACKAGES = ("domino", "render", "storage", "handlers", "bot")
+RUNTIME_PACKAGES = ("domino", "render", "storage", "handlers", "bot", "i18n")
 
 
 def test_the_wheel_carries_the_migrations_and_the_fonts(tmp_path: Path) -> None:
@@ -36,6 +37,8 @@ def test_the_wheel_carries_the_migrations_and_the_fonts(tmp_path: Path) -> None:
         assert f"storage/migrations/{migration.name}" in names
     for font in (ROOT / "render" / "fonts").glob("*.ttf"):
         assert f"render/fonts/{font.name}" in names
+    catalogues = sorted(path.relative_to(ROOT).as_posix() for path in ROOT.glob("i18n/*/*.ftl"))
+    assert catalogues and set(catalogues) <= names
     for package in RUNTIME_PACKAGES:
         assert f"{package}/__init__.py" in names
     assert not any(name.startswith("tests/") for name in names)

@@ -14,10 +14,10 @@ from typing import Any, TypeVar
 from aiogram.methods import EditMessageMedia, SendMessage, SendPhoto, TelegramMethod
 from aiogram.types import Chat, Message, PhotoSize
 
-from bot.application import Application
-from bot.effects import Done
-from bot.outgoing import Limits, Outgoing
-from bot.people import Person
+from bot.app.effects import Done
+from bot.app.people import Person
+from bot.server.application import Application
+from bot.telegram.outgoing import Limits, Outgoing
 from domino.match import Match
 from domino.rules import KOZEL
 from storage import repo

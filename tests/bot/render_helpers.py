@@ -1,5 +1,5 @@
 """Renderers for tests/bot/test_render_pool.py that a worker process imports by name
-(`bot.render_pool.by_name`): each answers with the process that drew it."""
+(`bot.infra.render_pool.by_name`): each answers with the process that drew it."""
 
 from __future__ import annotations
 

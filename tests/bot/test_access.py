@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from bot import people as people_module
-from bot.callbacks import LobbyAction, LobbyOption
-from bot.i18n import Lang
-from bot.lru import Lru
-from bot.people import ANONYMOUS_ADMIN_ID, People, Person
-from bot.usecases import Answer, ChatCheck
-from bot.usecases.base import Refusal
+from bot.app import people as people_module
+from bot.app.people import ANONYMOUS_ADMIN_ID, People, Person
+from bot.app.usecases import Answer, ChatCheck
+from bot.app.usecases.base import Refusal
+from bot.infra.lru import Lru
+from bot.telegram.callbacks import LobbyAction, LobbyOption
 from domino.ai import Level
+from i18n import Lang
 from storage import repo
 from storage.connect import open_database
 from storage.db import Database

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.announcements import notice_values
-from bot.i18n import Lang, t
+from bot.telegram.announcements import notice_values
 from domino.variants import find_variant
+from i18n import Lang, t
 
 LINES = "Маша: 34 · +0\nОлег: 12 · +2"
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from aiogram.filters.callback_data import CallbackData
 
-from bot.callbacks import (
+from bot.app.usecases import Lobby
+from bot.telegram.callbacks import (
     SQLITE_MAX,
     BackCb,
     CancelCb,
@@ -31,7 +32,6 @@ from bot.callbacks import (
     join_payload,
     parse_start,
 )
-from bot.usecases import Lobby
 
 # One layout per prefix, `{n}` where a number goes.
 LAYOUTS: dict[type[CallbackData], list[str]] = {

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import presenter
-from bot.callbacks import MoveCb, MoveKind
-from bot.i18n import Lang, t
-from bot.presenter.hand import (
+from bot.app.usecases.play import action_for
+from bot.telegram import presenter
+from bot.telegram.callbacks import MoveCb, MoveKind
+from bot.telegram.presenter.hand import (
     action_text,
     ends_text,
     hand_keyboard,
@@ -26,9 +26,8 @@ from bot.presenter.hand import (
     laid_this_turn,
     tile_refusal,
 )
-from bot.presenter.table import Shown, event_text, open_ends_text, recent_events
-from bot.turn_notices import turn_of
-from bot.usecases.play import action_for
+from bot.telegram.presenter.table import Shown, event_text, open_ends_text, recent_events
+from bot.telegram.turn_notices import turn_of
 from domino.actions import END_TURN, Ended, EndTurn, Event, Knocked, Play, Played
 from domino.children import SHESTERKA
 from domino.geometry import End
@@ -36,6 +35,7 @@ from domino.match import Match
 from domino.tiles import Tile
 from domino.variants import find_variant
 from domino.views import Account, MatchView
+from i18n import Lang, t
 from storage import repo
 from storage.connect import open_database
 from storage.records import GameRecord, GameStatus, SeatRecord

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.config import Settings, explain
+from bot.server.config import Settings, explain
 
 
 def test_defaults_need_only_the_token(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 from aiogram.methods import EditMessageText, SendMessage
 
-from bot import presenter
-from bot.callbacks import MoveCb, MoveKind
-from bot.i18n import Lang, t
-from bot.presenter.hand import (
+from bot.app.usecases.play import action_for, flip_answer
+from bot.telegram import presenter
+from bot.telegram.callbacks import MoveCb, MoveKind
+from bot.telegram.presenter.hand import (
     action_text,
     away_keyboard,
     flip_text,
@@ -35,9 +35,8 @@ from bot.presenter.hand import (
     others_text,
     tile_refusal,
 )
-from bot.presenter.lobby import game_named
-from bot.presenter.table import Shown, event_text, recent_events, table_caption
-from bot.usecases.play import action_for, flip_answer
+from bot.telegram.presenter.lobby import game_named
+from bot.telegram.presenter.table import Shown, event_text, recent_events, table_caption
 from domino.actions import FLIP, Flip, Flipped, Played
 from domino.ai import Level, computer
 from domino.match import Match
@@ -45,6 +44,7 @@ from domino.round import FACE_UP
 from domino.tiles import Tile
 from domino.variants import find_variant
 from domino.views import MatchView
+from i18n import Lang, t
 from storage import hints as hint_store
 from storage.connect import open_database
 from tests.bot.app_setup import ALICE, START, FakeTime, Setup, eventually, make, settle

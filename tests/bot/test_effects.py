@@ -1,5 +1,6 @@
 """Use cases return what must happen after their commit as a value (`Done`), and one
-dispatcher carries it out, in one order (bot/effects.py, bot/alarms.py, bot/reactor.py)."""
+dispatcher carries it out, in one order (bot/app/effects.py, bot/app/alarms.py,
+bot/app/reactor.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import LobbyAction, LobbyOption
-from bot.effects import ClosedHand, EffectDispatcher, Effects, EndChoice
-from bot.inbox import ComputersDue, Event, Inbox, VoteExpired
+from bot.app.effects import ClosedHand, EffectDispatcher, Effects, EndChoice
+from bot.app.inbox import ComputersDue, Event, Inbox, VoteExpired
+from bot.telegram.callbacks import LobbyAction, LobbyOption
 from domino.match import Match
 from domino.rules import KOZEL
 from domino.tiles import Tile

@@ -1,4 +1,4 @@
-"""The groups' flood budgets shared through the database (bot/flood_budgets.py, issue 18):
+"""The groups' flood budgets shared through the database (bot/telegram/flood_budgets.py, issue 18):
 an instance that takes over goes on from the buckets the last one left, so a group that
 just had its burst is not sent another at once.
 
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.flood_budgets import MEMORY, SharedBudgets
-from bot.outgoing import Limits, Outgoing, Pace
+from bot.telegram.flood_budgets import MEMORY, SharedBudgets
+from bot.telegram.outgoing import Limits, Outgoing, Pace
 from storage import flood
 from storage.connect import open_database
 from storage.db import WORK, Database, DatabaseBusy
@@ -196,7 +196,7 @@ async def test_a_failing_database_is_logged_once_and_holds_no_message_back(
         await save(database, rows)
 
     monkeypatch.setattr(flood, "save_budgets", save_unless_down)
-    caplog.set_level(logging.INFO, logger="bot.flood_budgets")
+    caplog.set_level(logging.INFO, logger="bot.telegram.flood_budgets")
     bot = await start(db, at=START)
     await bot.out.call(GROUP, send(GROUP, "one"))
     await bot.rests.resting.wait()

@@ -18,15 +18,14 @@ from pathlib import Path
 import pytest
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import standings
-from bot.callbacks import HintsCb, LobbyAction, LobbyOption, MoveCb, MoveKind
-from bot.i18n import Lang, t
-from bot.people import Person
-from bot.presenter.hand import action_text, hand_keyboard, hint_text
-from bot.presenter.settings import settings_keyboard, settings_text
-from bot.stats_view import player_stats_text
-from bot.usecases import Answer
-from bot.usecases.hints import Hints
+from bot.app import standings
+from bot.app.people import Person
+from bot.app.usecases import Answer
+from bot.app.usecases.hints import Hints
+from bot.telegram.callbacks import HintsCb, LobbyAction, LobbyOption, MoveCb, MoveKind
+from bot.telegram.presenter.hand import action_text, hand_keyboard, hint_text
+from bot.telegram.presenter.settings import settings_keyboard, settings_text
+from bot.telegram.stats_view import player_stats_text
 from domino.actions import Action, Draw, Knock, Play
 from domino.ai import REASONS, Decision, Level
 from domino.match import Match
@@ -34,6 +33,7 @@ from domino.players import GreedyPlayer
 from domino.rules import KOZEL
 from domino.variants import find_variant
 from domino.views import MatchView
+from i18n import Lang, t
 from storage import hints as hint_store
 from storage import repo, stats
 from storage.connect import open_database

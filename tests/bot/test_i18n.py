@@ -10,7 +10,7 @@ from fluent.runtime import FluentBundle
 from fluent.syntax import ast as fluent_ast
 from fluent.syntax.visitor import Visitor
 
-from bot.i18n import (
+from i18n import (
     Lang,
     _Catalogue,
     catalogue_source,

@@ -1,4 +1,4 @@
-"""The lease "leader" (bot.leadership): one instance acts at a time, a standby takes over
+"""The lease "leader" (bot.server.leadership): one instance acts at a time, a standby takes over
 once the leader's lease has run out, a leader steps down only when it finds the lease
 taken, its changes are fenced by its term, and the keeper renews on a thread of its own."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.leadership import LEADER, Leadership
+from bot.server.leadership import LEADER, Leadership
 from storage import leases
 from storage.connect import open_database
 from storage.db import Database, DatabaseBusy, Deposed

@@ -9,14 +9,14 @@ import dataclasses
 import pytest
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import presenter
-from bot.callbacks import LobbyCb, LobbyOption
-from bot.i18n import Lang
-from bot.presenter.lobby import game_named, pairs_fixed, seat_choices
-from bot.usecases.base import Refusal
-from bot.usecases.lobby import RULE_OPTIONS, with_option
+from bot.app.usecases.base import Refusal
+from bot.app.usecases.lobby import RULE_OPTIONS, with_option
+from bot.telegram import presenter
+from bot.telegram.callbacks import LobbyCb, LobbyOption
+from bot.telegram.presenter.lobby import game_named, pairs_fixed, seat_choices
 from domino.rules import LayoutKind
 from domino.variants import VARIANTS, GameVariant, find_variant
+from i18n import Lang
 from storage.records import GameRecord, GameStatus, SeatRecord
 
 MASHA = SeatRecord(0, 1, "Маша")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.effects import Done
-from bot.usecases import Answer
+from bot.app.effects import Done
+from bot.app.usecases import Answer
 from storage import db as storage_db
 from storage.connect import open_database
 from storage.records import GameRecord, GameStatus

@@ -1,4 +1,4 @@
-"""The outgoing queue: order, pacing, merging, retry_after, retries (bot/outgoing.py).
+"""The outgoing queue: order, pacing, merging, retry_after, retries (bot/telegram/outgoing.py).
 
 A fake clock stands in for time: `sleep` advances it, so nothing here waits for real.
 The end-to-end behaviour against tests/fakegram is covered by the bot's own tests.
@@ -20,7 +20,15 @@ from aiogram.exceptions import (
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.outgoing import ANSWER_WINDOW, SWEEP_FLOOR, Lane, Limits, Outgoing, Pace, QueueFull
+from bot.telegram.outgoing import (
+    ANSWER_WINDOW,
+    SWEEP_FLOOR,
+    Lane,
+    Limits,
+    Outgoing,
+    Pace,
+    QueueFull,
+)
 
 GROUP = -100
 PRIVATE = 7

@@ -1,5 +1,5 @@
 """Calls outside every chat's queue (answers to presses, reads, the calls at start) are
-retried like queued ones, and getUpdates is left to aiogram (bot/outgoing.py, issue 7)."""
+retried like queued ones, and getUpdates is left to aiogram (bot/telegram/outgoing.py, issue 7)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter, TelegramServerError
 from aiogram.methods import AnswerCallbackQuery, GetUpdates, SendMessage, TelegramMethod
 
-from bot.outgoing import Limits, Outgoing, QueueMiddleware
+from bot.telegram.outgoing import Limits, Outgoing, QueueMiddleware
 from tests.bot.test_outgoing import FakeApi, FakeTime
 
 ANSWER = AnswerCallbackQuery(callback_query_id="42", text="ok")

@@ -1,4 +1,4 @@
-"""The garbage collector's counters and settings, and the memory line (`bot.perf`, issue 16)."""
+"""The garbage collector's counters and settings, and the memory line (`bot.infra.perf`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot import perf
+from bot.infra import perf
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import MoveKind
+from bot.telegram.callbacks import MoveKind
 from domino.actions import Play
 from storage import votes as vote_store
 from storage.connect import open_database
@@ -128,7 +128,7 @@ async def test_a_game_the_database_holds_older_than_shown_goes_on_as_stored(
             "UPDATE games SET match = ?, version = ? WHERE id = ?",
             (before.match.to_json(), before.version, before.id),
         )
-        with caplog.at_level(logging.WARNING, logger="bot.application"):
+        with caplog.at_level(logging.WARNING, logger="bot.server.application"):
             assert await setup.app.pick_up() == 1
         await settle()
         await setup.app.publisher.idle()

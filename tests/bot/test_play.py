@@ -12,18 +12,18 @@ import pytest
 from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.callbacks import LobbyAction, LobbyOption, MoveCb, MoveKind
-from bot.i18n import Lang, t
-from bot.people import Person
-from bot.presenter.hand import doubles_where
-from bot.usecases import Answer
-from bot.usecases.play import MOVES
+from bot.app.people import Person
+from bot.app.usecases import Answer
+from bot.app.usecases.play import MOVES
+from bot.telegram.callbacks import LobbyAction, LobbyOption, MoveCb, MoveKind
+from bot.telegram.presenter.hand import doubles_where
 from domino.actions import Action, Close, Draw, Play, PlayDoubles
 from domino.ai import Level, computer
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.variants import find_variant
 from domino.views import MatchView
+from i18n import Lang, t
 from storage.connect import open_database
 from storage.records import GameRecord, GameStatus
 from tests.bot.app_setup import ALICE, CHAT, FakeTime, Setup, eventually, make, no_admin, settle

@@ -8,16 +8,16 @@ import dataclasses
 import pytest
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import presenter
-from bot.callbacks import LobbyOption
-from bot.delivery import seat_names
-from bot.i18n import Lang, t
-from bot.presenter.lobby import PLAYABLE, game_named, games_list, playable_games
-from bot.presenter.rules import rules_text
-from bot.usecases.lobby import with_option
+from bot.app.usecases.lobby import with_option
+from bot.telegram import presenter
+from bot.telegram.callbacks import LobbyOption
+from bot.telegram.delivery import seat_names
+from bot.telegram.presenter.lobby import PLAYABLE, game_named, games_list, playable_games
+from bot.telegram.presenter.rules import rules_text
 from domino.rules import CLASSIC, KOZEL, FishMode
 from domino.timing import TurnTimer
 from domino.variants import VARIANTS, find_variant
+from i18n import Lang, t
 from storage.records import ChatSettings, GameRecord, GameStatus, SeatRecord
 
 MASHA = SeatRecord(0, 1, "Маша")

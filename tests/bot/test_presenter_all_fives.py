@@ -14,12 +14,11 @@ from collections.abc import Iterator
 import pytest
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import presenter
-from bot.callbacks import MoveCb, MoveKind
-from bot.i18n import Lang
-from bot.presenter.hand import POINTS_TILES_PER_ROW, ends_text, hand_keyboard, hand_text
-from bot.presenter.table import open_ends_text, play_points, recent_events
-from bot.usecases.play import action_for, tile_at
+from bot.app.usecases.play import action_for, tile_at
+from bot.telegram import presenter
+from bot.telegram.callbacks import MoveCb, MoveKind
+from bot.telegram.presenter.hand import POINTS_TILES_PER_ROW, ends_text, hand_keyboard, hand_text
+from bot.telegram.presenter.table import open_ends_text, play_points, recent_events
 from domino.actions import Action, Play, Played
 from domino.all_fives import end_count
 from domino.geometry import End
@@ -29,6 +28,7 @@ from domino.players import GreedyPlayer
 from domino.tiles import Tile
 from domino.variants import VARIANTS, find_variant
 from domino.views import Account, MatchView, OutcomeKind, RoundOutcome, RoundResult
+from i18n import Lang
 
 NAMES = ("Маша", "Олег <3", "Вика", "Дима")
 IN_PLAY = [game.key.value for game in VARIANTS if game.scores_in_play]  # Bergen, Дубли too

@@ -3,11 +3,11 @@ in a pair game's hand and the seats in turn order (item 6)."""
 
 from __future__ import annotations
 
-from bot.i18n import Lang
-from bot.presenter import ended_view, hand_text, table_caption
+from bot.telegram.presenter import ended_view, hand_text, table_caption
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.variants import find_variant
+from i18n import Lang
 
 NAMES = ["Аня", "Боб", "Вера", "Гена"]
 

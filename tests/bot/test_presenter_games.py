@@ -11,11 +11,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot import presenter
-from bot.callbacks import RulesCb
-from bot.i18n import Lang, t
-from bot.presenter.common import tile_label
-from bot.presenter.hand import hand_text, opening_tile, tile_refusal
+from bot.telegram import presenter
+from bot.telegram.callbacks import RulesCb
+from bot.telegram.presenter.common import tile_label
+from bot.telegram.presenter.hand import hand_text, opening_tile, tile_refusal
 from domino.actions import Event, Knocked, Play, Played
 from domino.geometry import End
 from domino.layout import new_layout
@@ -25,6 +24,7 @@ from domino.rules import LayoutKind
 from domino.tiles import Tile
 from domino.variants import VARIANTS, find_variant
 from domino.views import Account, MatchView, OutcomeKind, RoundOutcome, RoundResult
+from i18n import Lang, t
 
 NAMES = ("Маша", "Олег <3", "Вика", "Дима")
 KEYS = [game.key.value for game in VARIANTS]

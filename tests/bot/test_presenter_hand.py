@@ -11,11 +11,10 @@ from collections.abc import Iterator
 import pytest
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.callbacks import HandMenu, MoveCb, MoveKind, doubles_of, doubles_payload
-from bot.i18n import Lang
-from bot.presenter.hand import hand_keyboard, hand_text
-from bot.usecases.base import Refusal
-from bot.usecases.play import action_for, choice_for
+from bot.app.usecases.base import Refusal
+from bot.app.usecases.play import action_for, choice_for
+from bot.telegram.callbacks import HandMenu, MoveCb, MoveKind, doubles_of, doubles_payload
+from bot.telegram.presenter.hand import hand_keyboard, hand_text
 from domino.actions import KNOCK, Action, Close, Play, PlayDoubles
 from domino.geometry import End
 from domino.match import Match
@@ -23,6 +22,7 @@ from domino.players import GreedyPlayer
 from domino.tiles import double
 from domino.variants import VARIANTS, GameVariant, find_variant
 from domino.views import MatchView
+from i18n import Lang
 
 GAME_ID = 42
 BIG = 2**63 - 1  # the largest game id and move number a payload may carry
@@ -65,7 +65,7 @@ def moves(markup: InlineKeyboardMarkup | None) -> list[tuple[str, MoveCb]]:
 
 def reachable(view: MatchView, lang: Lang = Lang.RU) -> Counter[Action]:
     """Every action a person reaches by presses from the hand keyboard, counted per path:
-    a move button is read as `bot.usecases.play` reads it, a choice is opened as the use
+    a move button is read as `bot.app.usecases.play` reads it, a choice is opened as the use
     case opens it and its buttons followed (one level, as the keyboard has)."""
     found: Counter[Action] = Counter()
     move = len(view.round.history)

@@ -11,9 +11,8 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import presenter
-from bot.i18n import Lang
-from bot.timers import TurnClock
+from bot.app.timers import TurnClock
+from bot.telegram import presenter
 from domino.actions import Action, Draw, Drew, Event, Knock, Knocked, Play, Played
 from domino.geometry import End
 from domino.match import Match
@@ -30,6 +29,7 @@ from domino.views import (
     RoundResult,
     RoundView,
 )
+from i18n import Lang
 from storage.records import GameRecord, GameStatus, SeatRecord
 
 NAMES = ("Маша", "Олег <3", "Вика", "🤖 Компьютер 1")

@@ -1,7 +1,7 @@
-"""The publisher by value, without Telegram (bot/publisher.py, bot/announcements.py): what
-it sends for a game, that an unchanged game sends nothing, what Telegram refuses told to
-the inbox, the outbox's at-least-once marking (issue 11, item 10) and the bounds of its
-caches (issue 11, item 9).
+"""The publisher by value, without Telegram (bot/telegram/publisher.py,
+bot/telegram/announcements.py): what it sends for a game, that an unchanged game sends
+nothing, what Telegram refuses told to the inbox, the outbox's at-least-once marking
+and the bounds of its caches.
 
 A real database in a temporary folder; a fake `call` that answers like the Bot API and
 records each call with the outbox rows still unsent at that moment.
@@ -24,17 +24,18 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import EditMessageMedia, SendMessage, SendPhoto, TelegramMethod
 
-from bot import delivery, game_messages, workers
-from bot import publisher as publisher_module
-from bot.group_settings import GroupSettings
-from bot.i18n import Lang, t
-from bot.inbox import ChatMigrated, Event, GroupLost, Inbox, PersonUnreachable
-from bot.lru import Lru
-from bot.outgoing import Limits, Outgoing
-from bot.people import People
-from bot.publisher import Publisher
+from bot.app.group_settings import GroupSettings
+from bot.app.inbox import ChatMigrated, Event, GroupLost, Inbox, PersonUnreachable
+from bot.app.people import People
+from bot.infra import workers
+from bot.infra.lru import Lru
+from bot.telegram import delivery, game_messages
+from bot.telegram import publisher as publisher_module
+from bot.telegram.outgoing import Limits, Outgoing
+from bot.telegram.publisher import Publisher
 from domino.match import Match
 from domino.rules import KOZEL
+from i18n import Lang, t
 from storage import repo
 from storage.connect import open_database
 from storage.db import Database

@@ -1,4 +1,4 @@
-"""The table's pictures cost what they must (issue 16, bot/publisher.py): a picture is
+"""The table's pictures cost what they must (issue 16, bot/telegram/publisher.py): a picture is
 drawn only when it is about to be sent, so a run of moves the table's worker merged
 draws one picture, and a state that changes nothing on the picture draws none; a
 change of the caption alone shows the picture already uploaded by its `file_id`; and a
@@ -29,16 +29,17 @@ from aiogram.methods import (
 )
 from aiogram.types import BufferedInputFile, Chat, Message, PhotoSize
 
-from bot import game_messages, perf
-from bot.group_settings import GroupSettings
-from bot.i18n import Lang, t
-from bot.inbox import Inbox
-from bot.outgoing import Limits, Outgoing
-from bot.people import People
-from bot.publisher import Publisher, Target
-from bot.timers import TurnClock
+from bot.app.group_settings import GroupSettings
+from bot.app.inbox import Inbox
+from bot.app.people import People
+from bot.app.timers import TurnClock
+from bot.infra import perf
+from bot.telegram import game_messages
+from bot.telegram.outgoing import Limits, Outgoing
+from bot.telegram.publisher import Publisher, Target
 from domino.match import Match
 from domino.views import MatchView
+from i18n import Lang, t
 from storage import repo
 from storage.connect import open_database
 from storage.db import Database

@@ -1,4 +1,4 @@
-"""The render pool (bot/render_pool.py, issue 16): a picture by a module-level renderer
+"""The render pool (bot/infra/render_pool.py, issue 16): a picture by a module-level renderer
 is drawn in a worker process, any other renderer on a thread of the bot's own, a killed
 worker is replaced and its picture still comes, and `close` ends the processes.
 
@@ -16,7 +16,7 @@ from multiprocessing.connection import wait
 
 import pytest
 
-from bot.render_pool import NICENESS, RenderPool, table_picture
+from bot.infra.render_pool import NICENESS, RenderPool, table_picture
 from domino.match import Match
 from domino.rules import KOZEL
 from render import render_table

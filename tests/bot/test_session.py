@@ -1,4 +1,5 @@
-"""bot.session.JsonSession against aiogram's own session, over HTTP to tests/fakegram (issue 16).
+"""bot.telegram.session.JsonSession against aiogram's own session, over HTTP to
+tests/fakegram.
 
 The same calls are made through each session to two fakes set up alike; what each fake
 understood (its transcript: the typed parameters), what it answered and what aiogram
@@ -28,8 +29,8 @@ from aiogram.types import (
 )
 from aiohttp import web
 
-from bot import perf
-from bot.session import JsonSession
+from bot.infra import perf
+from bot.telegram.session import JsonSession
 from tests.fakegram import FakeTelegram
 
 FakegramFactory = Callable[..., Awaitable[FakeTelegram]]

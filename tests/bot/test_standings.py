@@ -1,4 +1,4 @@
-"""How a game that ended counts in the standings (`bot.standings.score`), by value: real
+"""How a game that ended counts in the standings (`bot.app.standings.score`), by value: real
 matches played out by greedy computer players, no database."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from bot.standings import abandonment_gains, score
+from bot.app.standings import abandonment_gains, score
 from domino import elo
 from domino.match import Match
 from domino.players import GreedyPlayer

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from bot import standings
-from bot.callbacks import HistoryCb, StatsCb, TopCb, TopScope
-from bot.i18n import Lang
-from bot.stats_service import MAX_PAGE, Chat, StatsService
-from bot.usecases import Refusal
+from bot.app import standings
+from bot.app.usecases import Refusal
+from bot.telegram.callbacks import HistoryCb, StatsCb, TopCb, TopScope
+from bot.telegram.stats_service import MAX_PAGE, Chat, StatsService
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import CLASSIC, KOZEL, Ruleset
 from domino.simulate import play_match
 from domino.variants import find_variant
 from domino.views import OutcomeKind
+from i18n import Lang
 from storage import repo, stats
 from storage.connect import open_database
 from storage.db import Transaction

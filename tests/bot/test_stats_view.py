@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import stats_view as view
-from bot.callbacks import HistoryCb, StatsCb, TopCb, TopScope
-from bot.i18n import Lang
+from bot.telegram import stats_view as view
+from bot.telegram.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from domino.rules import Variant
 from domino.variants import VARIANTS, GameVariant, find_variant
 from domino.views import OutcomeKind
+from i18n import Lang
 from storage.records import Ending
 from storage.stats import (
     HistoryEntry,

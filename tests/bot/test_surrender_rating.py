@@ -3,7 +3,7 @@ that one the culprit (K-11) and gives the surrenderer no rating; the record keep
 
 from __future__ import annotations
 
-from bot.standings import abandonment_gains
+from bot.app.standings import abandonment_gains
 from domino.variants import find_variant
 from storage.records import Abandonment, Ending
 

@@ -1,4 +1,4 @@
-"""bot.table_pin: how far a group has moved on past a message, and pins that a group
+"""bot.telegram.table_pin: how far a group has moved on past a message, and pins that a group
 refuses are not asked for again."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.methods import PinChatMessage, TelegramMethod, UnpinChatMessage
 from aiogram.types import Chat, Message, PhotoSize
 
-from bot.outgoing import Limits, Outgoing
-from bot.table_pin import SINK_DEPTH, GroupTail, Pins
+from bot.telegram.outgoing import Limits, Outgoing
+from bot.telegram.table_pin import SINK_DEPTH, GroupTail, Pins
 
 GROUP = -4_000_000_001  # a basic group: ids are the bot's account's
 SUPERGROUP = -1_000_000_000_001  # ids number the chat's own messages

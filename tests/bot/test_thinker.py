@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-import bot.thinker
-from bot.thinker import Thinker
-from bot.usecases.play import computer_to_move
+import bot.app.thinker
+from bot.app.thinker import Thinker
+from bot.app.usecases.play import computer_to_move
 from domino.ai import Computer, Decision, Level, computer
 from domino.match import Match
 from domino.variants import VARIANTS
@@ -84,7 +84,7 @@ def asked_here(monkeypatch: pytest.MonkeyPatch) -> list[Level]:
         asked.append(Level(level))
         return real(level, **kwargs)
 
-    monkeypatch.setattr(bot.thinker, "computer", recorded)
+    monkeypatch.setattr(bot.app.thinker, "computer", recorded)
     return asked
 
 
@@ -144,7 +144,7 @@ async def test_each_decision_gets_a_fresh_seed_never_the_matchs(
         seeds.append(seed)
         return real(level, seed=seed, **kwargs)
 
-    monkeypatch.setattr(bot.thinker, "computer", seeded)
+    monkeypatch.setattr(bot.app.thinker, "computer", seeded)
     thinker = Thinker(workers=1, new_seed=iter(range(1000, 2000)).__next__)
     view = next(views_with_a_choice())
     for _ in range(3):
@@ -279,7 +279,7 @@ async def test_computers_that_keep_finding_their_game_moved_on_are_called_again(
 
 KILLED_BOT = """
 import asyncio, os, signal
-from bot.thinker import Thinker
+from bot.app.thinker import Thinker
 
 async def main() -> None:
     thinker = Thinker(workers=1)

@@ -1,4 +1,4 @@
-"""Turn timers with an injected clock (bot/timers.py and the timeout use case),
+"""Turn timers with an injected clock (bot/app/timers.py and the timeout use case),
 chat settings and stored deadlines (storage, migration 004), against a fresh database file.
 
 `FakeTime` stands in for the clock and the sleeping: a timer task sleeps until the test
@@ -16,7 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import (
+from bot.app.group_settings import GroupSettings
+from bot.app.inbox import Event, TurnWarned
+from bot.app.people import People
+from bot.app.timers import STRIKES_TO_TAKE_OVER, TurnClock, turn_seconds
+from bot.telegram.callbacks import (
     BackCb,
     DefaultGameCb,
     GroupLangCb,
@@ -27,19 +31,15 @@ from bot.callbacks import (
     MoveKind,
     TimerCb,
 )
-from bot.group_settings import GroupSettings
-from bot.i18n import Lang, t
-from bot.inbox import Event, TurnWarned
-from bot.people import People
-from bot.presenter import hand_timer_lines, settings_keyboard, table_timer_line
-from bot.presenter.lobby import PLAYABLE
-from bot.timers import STRIKES_TO_TAKE_OVER, TurnClock, turn_seconds
+from bot.telegram.presenter import hand_timer_lines, settings_keyboard, table_timer_line
+from bot.telegram.presenter.lobby import PLAYABLE
 from domino.actions import Play
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import KOZEL
 from domino.timing import TurnTimer, sport_seconds
 from domino.variants import find_variant
+from i18n import Lang, t
 from storage import repo
 from storage.connect import open_database
 from storage.db import Database

@@ -1,4 +1,4 @@
-"""«🔔 Ваш ход» (bot.turn_notices): which turn a game is at, and when a notice is sent
+"""«🔔 Ваш ход» (bot.telegram.turn_notices): which turn a game is at, and when a notice is sent
 and deleted, against a fake Bot API and a fake clock."""
 
 from __future__ import annotations
@@ -10,13 +10,18 @@ from pathlib import Path
 import pytest
 from aiogram.methods import DeleteMessage, SendMessage
 
-from bot.i18n import Lang
-from bot.outgoing import Limits, Outgoing
-from bot.people import People, Person
-from bot.turn_notices import TurnNotices, private_settings_keyboard, private_settings_text, turn_of
+from bot.app.people import People, Person
+from bot.telegram.outgoing import Limits, Outgoing
+from bot.telegram.turn_notices import (
+    TurnNotices,
+    private_settings_keyboard,
+    private_settings_text,
+    turn_of,
+)
 from domino.actions import Draw
 from domino.match import Match
 from domino.rules import KOZEL
+from i18n import Lang
 from storage import repo
 from storage import turn_notices as store
 from storage.connect import open_database

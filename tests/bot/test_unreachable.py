@@ -1,5 +1,5 @@
 """A person who blocks the bot is told to the group once, and served again after /start
-(bot/publisher.py, bot/usecases/chats.py, bot/people.py).
+(bot/telegram/publisher.py, bot/app/usecases/chats.py, bot/app/people.py).
 
 The race a loaded machine showed (tests/e2e/test_play_e2e.py): a hand sent while the
 person still blocked the bot is refused, but the refusal is taken up only after their
@@ -18,9 +18,9 @@ import pytest
 from aiogram.exceptions import TelegramForbiddenError
 from aiogram.methods import TelegramMethod
 
-from bot.callbacks import LobbyAction, LobbyOption
-from bot.i18n import Lang, t
-from bot.people import Person
+from bot.app.people import Person
+from bot.telegram.callbacks import LobbyAction, LobbyOption
+from i18n import Lang, t
 from storage import repo
 from storage.connect import open_database
 from tests.bot.app_setup import (

@@ -1,5 +1,5 @@
 """Votes to cancel a match: who votes, majority, failure, expiry, the group message that
-shows a vote (bot/votes.py), and the stored votes (storage/votes.py, migration 005)
+shows a vote (bot/telegram/votes.py), and the stored votes (storage/votes.py, migration 005)
 against a fresh database file."""
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import Chat, Message
 
-from bot.callbacks import SurrenderCb, VoteCb
-from bot.group_settings import GroupSettings
-from bot.i18n import Lang
-from bot.outgoing import Limits, Outgoing
-from bot.people import People
-from bot.votes import (
+from bot.app.group_settings import GroupSettings
+from bot.app.people import People
+from bot.telegram.callbacks import SurrenderCb, VoteCb
+from bot.telegram.outgoing import Limits, Outgoing
+from bot.telegram.votes import (
     VOTE_TIME,
     Tally,
     VoteBoard,
@@ -31,6 +30,7 @@ from bot.votes import (
     vote_text,
 )
 from domino.rules import KOZEL
+from i18n import Lang
 from storage import repo
 from storage import votes as store
 from storage.connect import open_database

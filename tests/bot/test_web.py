@@ -28,12 +28,12 @@ from aiohttp import ClientSession, web
 from prometheus_client.parser import text_string_to_metric_families
 from pydantic import SecretStr
 
-from bot import perf
-from bot.config import Address
-from bot.logs import JsonFormatter, formatter
-from bot.metrics import Health, Metrics, TelegramMetrics, add_routes, error_code
-from bot.outgoing import Caller, Lane, Limits, Outgoing
-from bot.web import CannotListen, WebServer, webhook_secret
+from bot.infra import perf
+from bot.server.config import Address
+from bot.server.logs import JsonFormatter, formatter
+from bot.server.metrics import Health, Metrics, TelegramMetrics, add_routes, error_code
+from bot.server.web import CannotListen, WebServer, webhook_secret
+from bot.telegram.outgoing import Caller, Lane, Limits, Outgoing
 from storage.connect import open_database
 from storage.db import Database
 from tests.e2e.harness import free_port

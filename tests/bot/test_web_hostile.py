@@ -2,7 +2,7 @@
 127.0.0.1: a malformed request, a post without the secret, a body that is no update, a
 head or a body sent a byte at a time. Each is answered (or closed) at once or at the
 deadline, without a traceback or an ERROR line, and each cause makes at most one
-WARNING line a minute (`bot.log_limits`). The same with the bot as a process:
+WARNING line a minute (`bot.server.log_limits`). The same with the bot as a process:
 tests/e2e/test_webhook_hostile_e2e.py."""
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from aiogram.types import Message
 from aiohttp import ClientSession
 from pydantic import SecretStr
 
-from bot import web as bot_web
-from bot.config import Address, Settings
-from bot.log_limits import Throttled
-from bot.web import Unusable, WebServer, parse_update, webhook_app
+from bot.server import web as bot_web
+from bot.server.config import Address, Settings
+from bot.server.log_limits import Throttled
+from bot.server.web import Unusable, WebServer, parse_update, webhook_app
 from tests.e2e.harness import free_port
 from tests.fakegram.waiting import pace, within
 

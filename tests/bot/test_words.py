@@ -10,15 +10,15 @@ from collections.abc import Mapping
 
 import pytest
 
-from bot.delivery import computer_name, seat_names
-from bot.i18n import Lang, t
-from bot.names import NAME_LIMIT, display_width, pad, short_name, truncate
-from bot.presenter import round_end_text
-from bot.presenter.lobby import lobby_text
-from bot.presenter.table import Shown, event_text
+from bot.app.names import NAME_LIMIT, display_width, pad, short_name, truncate
+from bot.telegram.delivery import computer_name, seat_names
+from bot.telegram.presenter import round_end_text
+from bot.telegram.presenter.lobby import lobby_text
+from bot.telegram.presenter.table import Shown, event_text
 from domino.actions import Knocked
 from domino.variants import find_variant
 from domino.views import Account, OutcomeKind, RoundOutcome, RoundResult
+from i18n import Lang, t
 from storage.records import GameRecord, GameStatus, SeatRecord
 from tests.bot.test_i18n import CATALOGUES, KEYS
 

@@ -1,4 +1,4 @@
-"""The keyed workers of the publisher, the announcer and the vote board (bot/workers.py):
+"""The keyed workers of the publisher, the announcer and the vote board (bot/infra/workers.py):
 marks coalesce, a key is synced by one worker at a time, the database's refusals and the
 sync's own retries are tried again after a pause."""
 
@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
-from bot import workers
-from bot.workers import Resync
+from bot.infra import workers
+from bot.infra.workers import Resync
 
 
 class Recorder:

@@ -456,7 +456,7 @@ def test_a_match_stored_by_an_earlier_version_loads(name: str, round_no: int, ov
 
 
 def test_a_seat_view_pickles_to_an_equal_view_with_the_interned_tiles() -> None:
-    """A view crosses to the computers' process pool pickled (bot/thinker.py): every game's
+    """A view crosses to the computers' process pool pickled (bot/app/thinker.py): every game's
     ruleset survives it, and tiles come back as the engine's own interned objects, so an
     action decided there is accepted here (the engine compares tiles by identity)."""
     import pickle

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.announcements import notice_values
-from bot.i18n import Lang, t
-from bot.presenter import rules_keyboard
-from bot.presenter import rules_text as rules_page_text
+from bot.telegram.announcements import notice_values
+from bot.telegram.presenter import rules_keyboard
+from bot.telegram.presenter import rules_text as rules_page_text
 from domino.match import Match
 from domino.rules import KOZEL
 from domino.views import OutcomeKind
+from i18n import Lang, t
 from tests.databases import stored_rows
 from tests.e2e.harness import (
     ROUND_MARK,
@@ -313,7 +313,7 @@ def private_tile_lines(log: str, matches: list[Match]) -> list[str]:
 
 def rules_text(lang: Lang) -> tuple[str, str]:
     """The /rules answer as the fake exposes it, HTML parsed and as plain text: the text,
-    then its buttons' texts and data (one per game, `bot.presenter.rules_keyboard`)."""
+    then its buttons' texts and data (one per game, `bot.telegram.presenter.rules_keyboard`)."""
     text = rules_page_text(KOZEL, lang)
     buttons = [
         value

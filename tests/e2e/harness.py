@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.callbacks import TimerCb
+from bot.telegram.callbacks import TimerCb
 from domino.actions import Flipped
 from domino.match import Match
 from domino.round import Round
@@ -215,7 +215,7 @@ class BotProcess:
 
     async def start(self, *, standby: bool = False) -> None:
         """Start the bot and return once it is long-polling for updates, or (`standby`:
-        another instance leads) once it waits for the lease (`bot.leadership`)."""
+        another instance leads) once it waits for the lease (`bot.server.leadership`)."""
         if test_server() is not None and "DATABASE_URL" not in self.env:
             # The suite on PostgreSQL: the schema standing for the file (tests.databases).
             self.env["DATABASE_URL"] = await url_for(self.env["DATABASE_PATH"])

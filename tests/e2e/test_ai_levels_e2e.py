@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import LobbyAction, LobbyCb, LobbyOption
+from bot.telegram.callbacks import LobbyAction, LobbyCb, LobbyOption
 from tests.e2e.harness import (
     PRESS_SECONDS,
     REPLY_SECONDS,

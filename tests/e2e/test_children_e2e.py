@@ -47,7 +47,7 @@ from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
 WAIT = 60.0  # a window with no progress at all (tests.fakegram.waiting), not a deadline
 RECENT = 3  # the moves the caption's «Последние ходы» shows
-END_TURN_KIND = "t"  # `bot.callbacks.MoveKind.END_TURN` in a hand button's data
+END_TURN_KIND = "t"  # `bot.telegram.callbacks.MoveKind.END_TURN` in a hand button's data
 LAID = re.compile(r"Вы положили (\d+) \S+ за этот ход\. Можно положить ещё кость или нажать")
 # Блиц matches at most until both turns the test looks at came: Алиса ended a turn of two
 # tiles herself, and a turn of several tiles of Боб's passed on by itself without ending

@@ -56,7 +56,7 @@ from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 WAIT = 60.0  # a window with no progress at all (tests.fakegram.waiting), not a deadline
 MATCHES = 4  # at most, until a person's stack was turned up and played
 RECENT = 3  # the moves the caption's «Последние ходы» shows
-FLIP = "o"  # `bot.callbacks.MoveKind.FLIP` in a hand button's data
+FLIP = "o"  # `bot.telegram.callbacks.MoveKind.FLIP` in a hand button's data
 HINT = "h"
 END_TURN = "t"
 FACE_DOWN = "рубашкой вверх"

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import Lang, t
 from domino.match import Match
+from i18n import Lang, t
 from tests.e2e.fault_tools import check_stored_games
 from tests.e2e.harness import BotProcess, Person, open_game, running_bot
 from tests.fakegram import CallbackAnswer, FakeTelegram

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from bot.presenter import ended_view
+from bot.telegram.presenter import ended_view
 from render import render_table
 from storage.records import Abandonment
 from tests.e2e.harness import (

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.callbacks import HintsCb, MoveKind
-from bot.i18n import Lang
-from bot.presenter.hand import action_text
+from bot.telegram.callbacks import HintsCb, MoveKind
+from bot.telegram.presenter.hand import action_text
+from i18n import Lang
 from tests.e2e.harness import (
     MOVE_PREFIX,
     PRESS_SECONDS,

@@ -1,4 +1,4 @@
-"""Several instances of the bot on one PostgreSQL database (`bot.leadership`), end to end.
+"""Several instances of the bot on one PostgreSQL database (`bot.server.leadership`), end to end.
 
 Each test runs the deployment the README describes: instances "a" and "b" with the same
 token and database, each under a supervisor (here, the test) that starts it again as a
@@ -50,7 +50,7 @@ from tests.e2e.harness import EXIT_SECONDS, BotProcess, hands_now, settle
 from tests.fakegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
-LOST_EXIT_CODE = 75  # bot.leadership: the lease lost, start me again as a standby
+LOST_EXIT_CODE = 75  # bot.server.leadership: the lease lost, start me again as a standby
 # What a deposed instance may log on its way out, and nothing else: its own stop, and
 # the 409 of the long poll it had begun before its pause (the other polls now).
 DEPOSED_LINES = ("stopping at once", "Conflict", "terminated by other getUpdates")

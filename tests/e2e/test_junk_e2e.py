@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import Lang
 from domino.tiles import ALL_TILES
+from i18n import Lang
 from tests.databases import stored_rows
 from tests.e2e.fault_tools import (
     Game,

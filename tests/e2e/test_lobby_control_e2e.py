@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.names import short_name
+from bot.app.names import short_name
 from tests.e2e.harness import BotProcess, Person, button_data, open_game, running_bot, settle
 from tests.fakegram import FakeTelegram
 from tests.fakegram.world import FakeChat, MemberStatus
@@ -211,7 +211,7 @@ async def test_a_128_emoji_name_is_shortened_wherever_it_is_shown(
     long = fakegram.add_user("😀" * 128, username="smiley")
     bob = fakegram.add_user("Боб", username="bob")
     game = await open_game(fakegram, [long, bob], seats=2)
-    # Cut by the columns a phone draws (an emoji takes two): `bot.names.NAME_LIMIT`.
+    # Cut by the columns a phone draws (an emoji takes two): `bot.app.names.NAME_LIMIT`.
     cut = short_name(long.first_name)
     assert cut == "😀" * 15 + "…"
     assert cut in game.lobby.content and "😀" * 16 not in game.lobby.content

@@ -17,7 +17,7 @@ import asyncio
 import re
 from datetime import datetime
 
-from bot.callbacks import MoveCb, MoveKind
+from bot.telegram.callbacks import MoveCb, MoveKind
 from domino.actions import Play
 from domino.match import LoggedAction, Match
 from tests.e2e.harness import (

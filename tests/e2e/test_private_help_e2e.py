@@ -4,7 +4,7 @@ the person's language."""
 
 from __future__ import annotations
 
-from bot.callbacks import RulesCb
+from bot.telegram.callbacks import RulesCb
 from tests.e2e.harness import BotProcess, settle
 from tests.fakegram import FakeTelegram
 

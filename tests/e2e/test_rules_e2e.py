@@ -4,7 +4,7 @@ or comes forged onto another message, is answered politely and changes nothing."
 
 from __future__ import annotations
 
-from bot.callbacks import RulesCb
+from bot.telegram.callbacks import RulesCb
 from tests.e2e.harness import BotProcess
 from tests.fakegram import FakeTelegram
 

@@ -46,7 +46,7 @@ async def paced_bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[Bot
 
 def table_edits(fake: FakeTelegram, game: Table) -> list[float]:
     """When (the fake's clock) the group's table showed a new picture: edited, or sent
-    anew at a round's start when the commands had buried it (bot.table_pin)."""
+    anew at a round's start when the commands had buried it (bot.telegram.table_pin)."""
     return [
         call.at
         for call in fake.transcript.calls(ok=True)

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot import standings
-from bot.stats_view import LINE_WIDTH, display_width
+from bot.app import standings
+from bot.telegram.stats_view import LINE_WIDTH, display_width
 from domino import elo
 from domino.match import Match
 from domino.players import GreedyPlayer
@@ -202,7 +202,7 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     # Forged and old presses: politely refused or still working, nothing else changes.
     shown = top.content
     # A page past the end is the service's answer; a page no button could carry (0, a
-    # negative, beyond SQLite's range) does not parse at all (bot/callbacks.py).
+    # negative, beyond SQLite's range) does not parse at all (bot/telegram/callbacks.py).
     refused = await alice.forge_press(top, "t2:kozel:g:3")
     assert refused.show_alert and "Такой страницы нет" in (refused.text or "")
     for data in ("t2:kozel:g:0", "t2:kozel:g:-5", "t2:kozel:g:99999999999999999999", "t1:g:2"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from bot.table_pin import SINK_DEPTH
+from bot.telegram.table_pin import SINK_DEPTH
 from tests.e2e.harness import (
     PRESS_SECONDS,
     REPLY_SECONDS,

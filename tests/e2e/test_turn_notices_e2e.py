@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.callbacks import TurnNoticesCb
+from bot.telegram.callbacks import TurnNoticesCb
 from tests.e2e.harness import (
     REPLY_SECONDS,
     STALL_SECONDS,

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.callbacks import MoveKind
-from bot.i18n import Lang, t
-from bot.presenter.common import side_names
+from bot.telegram.callbacks import MoveKind
+from bot.telegram.presenter.common import side_names
 from domino.actions import Draw
 from domino.match import Match
+from i18n import Lang, t
 from tests.e2e.fault_tools import check_stored_games
 from tests.e2e.harness import (
     MOVE_PREFIX,

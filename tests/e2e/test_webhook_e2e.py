@@ -11,7 +11,7 @@ from pathlib import Path
 
 from aiohttp import ClientSession
 
-from bot.web import SECRET_NAME
+from bot.server.web import SECRET_NAME
 from tests.bot.test_web import samples
 from tests.e2e.harness import BotProcess, free_port, running_bot, settle, webhook_env
 from tests.e2e.test_match_e2e import play_to_the_goat

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from aiohttp import ClientSession
 
-from bot import web as bot_web
-from bot.config import Address
+from bot.server import web as bot_web
+from bot.server.config import Address
 from tests.bot.test_web_hostile import GARBLED, MALFORMED, send_raw
 from tests.e2e.harness import (
     REPLY_SECONDS,
@@ -52,7 +52,7 @@ def secret_of(fakegram: FakeTelegram) -> str:
 
 
 def warning_causes(bot: BotProcess) -> dict[str, int]:
-    """The bot's WARNING lines of `bot.web`, counted by cause ("cause: what happened")."""
+    """The bot's WARNING lines of `bot.server.web`, counted by cause ("cause: what happened")."""
     found: dict[str, int] = {}
     for line in bot.log().splitlines():
         if match := WARNING_LINE.search(line):

@@ -6,7 +6,7 @@ Runs the bot as `python -m bot` against tests/fakegram (see harness.py)."""
 
 from __future__ import annotations
 
-from bot.i18n import Lang, t
+from i18n import Lang, t
 from tests.e2e.harness import REPLY_SECONDS, BotProcess, button_data
 from tests.fakegram import FakeTelegram
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.i18n import Lang
 from domino.match import Match
 from domino.rules import KOZEL
 from handlers.commands import cancel_question
+from i18n import Lang
 from storage.records import Ending, GameRecord, GameStatus, SeatRecord
 
 LOBBY = GameRecord(

@@ -11,10 +11,10 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.methods import GetChatMember
 from aiogram.types import Chat, ChatMemberMember, ChatMemberOwner, Message, TelegramObject, User
 
-from bot.i18n import Lang
-from bot.people import ANONYMOUS_ADMIN_ID, Person
-from bot.usecases import ChatCheck
+from bot.app.people import ANONYMOUS_ADMIN_ID, Person
+from bot.app.usecases import ChatCheck
 from handlers.people import AdminCheck, PersonMiddleware
+from i18n import Lang
 
 GROUP = Chat(id=-100, type="supergroup", title="Домино")
 OTHER_GROUP = Chat(id=-200, type="supergroup", title="Другая")

@@ -11,9 +11,9 @@ import pytest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.callbacks import HistoryCb, StatsCb, TopCb, TopScope
-from bot.i18n import Lang
+from bot.telegram.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from handlers.stats import on_group_only_in_private, router, shows_kind
+from i18n import Lang
 
 
 def group_only_commands() -> tuple[str, ...]:

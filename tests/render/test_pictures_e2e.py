@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.presenter import short_name
+from bot.telegram.presenter import short_name
 from render import draw, labels, render_table, text
 from render.table import _CARDS
 from tests.e2e.harness import open_game, running_bot

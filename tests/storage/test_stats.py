@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import standings
+from bot.app import standings
 from domino import elo
 from domino.match import Match
 from domino.players import GreedyPlayer

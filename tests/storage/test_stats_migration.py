@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot import standings
+from bot.app import standings
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import KOZEL, Variant

@@ -1,0 +1,65 @@
+"""Each group's own settings (/settings): the turn timer, how long a lobby waits, the
+language of its messages, whether the hands offer hints (issue 14). Read once at the
+start and kept in memory (a group changes them rarely); the turn timers, the lobby
+deadlines, the publisher and the hints read them here."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.app.people import People
+from i18n import Lang
+from storage import repo
+from storage.db import Database
+from storage.records import ChatRecord, ChatSettings, GameRecord
+
+log = logging.getLogger(__name__)
+
+
+class GroupSettings:
+    """Every group's `ChatSettings`, defaults for a group that chose nothing."""
+
+    def __init__(self, db: Database, people: People) -> None:
+        self.db = db
+        self.people = people
+        self._settings: dict[int, ChatSettings] = {}
+
+    async def load(self) -> None:
+        """Read every group's settings (at the start, before any game is picked up)."""
+        self._settings = await repo.chats_with_settings(self.db)
+
+    def of(self, chat_id: int) -> ChatSettings:
+        return self._settings.get(chat_id, ChatSettings())
+
+    async def change(self, chat: ChatRecord, settings: ChatSettings) -> None:
+        """Store a group's new settings; a turn in progress keeps its deadline."""
+        async with self.db.transaction() as tx:
+            await repo.upsert_chat(tx, chat)
+            await repo.set_chat_settings(tx, chat.id, settings)
+        self._settings[chat.id] = settings
+        log.info(
+            "chat %s: turn timer set to %s, lobbies close after %s min, hints %s",
+            chat.id,
+            settings.turn_timer.value,
+            settings.lobby_timeout or "no limit",
+            "on" if settings.hints else "off",
+        )
+
+    def hints_allowed(self, chat_id: int) -> bool:
+        """Whether the group's hands offer «💡 Подсказка» (its /settings; on by default)."""
+        return self.of(chat_id).hints
+
+    def chat_moved(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: its settings (moved in the database) follow it."""
+        settings = self._settings.pop(old_id, None)
+        if settings is not None:
+            self._settings[new_id] = settings
+
+    async def language_of(self, game: GameRecord) -> Lang:
+        """The language of the game's group messages: the group's own choice in /settings,
+        else its creator's (a person is answered in their own language, `i18n.lang_of`,
+        as last seen: `People.language_of`)."""
+        chosen = self.of(game.chat_id).group_lang
+        if chosen is not None:
+            return Lang(chosen)
+        return await self.people.language_of(game.creator_id)

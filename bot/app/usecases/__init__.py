@@ -1,0 +1,30 @@
+"""The game's use cases, split the way the routers are: the lobby, play, the endings
+(leave, surrender, cancel, votes) and chats (what Telegram reports, /settings). Each
+returns `Done(value, effects)`; `bot.app.effects.EffectDispatcher` carries the effects out
+after the commit."""
+
+from bot.app.usecases.base import (
+    Answer,
+    ChatCheck,
+    Context,
+    MemberCheck,
+    NotCreatorOrAdmin,
+    Refusal,
+)
+from bot.app.usecases.chats import Chats
+from bot.app.usecases.endings import Endings
+from bot.app.usecases.lobby import Lobby
+from bot.app.usecases.play import Playing
+
+__all__ = [
+    "Answer",
+    "ChatCheck",
+    "Chats",
+    "Context",
+    "Endings",
+    "Lobby",
+    "MemberCheck",
+    "NotCreatorOrAdmin",
+    "Playing",
+    "Refusal",
+]

@@ -1,0 +1,301 @@
+"""What every use case shares: its context, the answers and refusals, and the steps
+several use cases take inside their transaction (saving moves, owing a notice,
+closing a match's votes).
+
+Every use case follows one pattern: in one transaction load the game, check the
+request, change the game (through the engine and the record's own methods), save it
+with its version together with any announcements owed, and return `Done(value,
+effects)`; the effects are carried out only after the commit (`bot.app.effects`). So
+nothing is shown that is not stored, a crash loses nothing that was confirmed, and a
+second press of the same button finds the game moved on (its move number no longer
+matches) and is answered as stale instead of being applied twice.
+
+Refusals are answers, not errors: a press by an outsider, a stale button, a command
+in the wrong place all get a short polite `Answer` and change nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import html
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from bot.app import standings
+from bot.app.effects import Effects
+from bot.app.group_settings import GroupSettings
+from bot.app.people import People
+from bot.infra import perf
+from bot.telegram.presenter import score_line, short_name, side_names
+from domino.match import Match
+from i18n import Lang, t
+from storage import repo, stats
+from storage import votes as vote_store
+from storage.db import Database, Transaction
+from storage.records import GameRecord, GameStatus, TurnDeadline
+
+log = logging.getLogger(__name__)
+
+# Asked of Telegram by the handlers, so the use cases hold no Bot (issue 11): whether the
+# person who pressed or wrote is an admin of the chat with the given id ...
+ChatCheck = Callable[[int], Awaitable[bool]]
+# ... and whether the person with the given id is a member of the chat (chat id, user id).
+MemberCheck = Callable[[int, int], Awaitable[bool]]
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the use cases read and write through."""
+
+    db: Database
+    people: People
+    settings: GroupSettings
+    bot_username: str
+    new_seed: Callable[[], int]  # a new match's seed (secret: never logged or shown)
+    vote_time: timedelta  # how long a vote to cancel stays open
+    lobby_deadline: Callable[[int], datetime | None]  # when a lobby opened now in a chat closes
+    # The deadline of the turn a game now stands at (None: untimed), stored with the move.
+    turn_deadline: Callable[[GameRecord], TurnDeadline | None] = lambda game: None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to a button press (answerCallbackQuery): a toast, an alert or a link."""
+
+    text: str = ""
+    alert: bool = False
+    url: str | None = None
+
+
+class Refusal(Exception):
+    """A request that changes nothing, with the text (key) that explains why."""
+
+    def __init__(self, key: str, *, alert: bool = True, **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.alert = alert
+        self.values = values
+
+    def answer(self, lang: Lang) -> Answer:
+        return Answer(self.text(lang), alert=self.alert)
+
+    def text(self, lang: Lang) -> str:
+        return t(self.key, lang, **self.values)
+
+
+class Stale(Refusal):
+    """A button drawn for a position the running game has left. The press changes
+    nothing, but it shows that the presser's message is behind the game: `game` (as
+    loaded, the newest committed) is shown again and the presser's hand edited again
+    whatever its digest says. So a hand whose edit never came (a COMMIT reported
+    failed though it was kept) or was overwritten (a late edit of an instance deposed
+    meanwhile) is mended by the press that found it; a double press costs one edit,
+    which Telegram answers "not modified"."""
+
+    def __init__(self, game: GameRecord, seat: int) -> None:
+        super().__init__("alert.stale")
+        self.game = game
+        self.seat = seat  # the presser's
+
+    def effects(self) -> Effects:
+        return Effects(games=(self.game,), redrawn=((self.game.id, self.seat),))
+
+
+class NotCreatorOrAdmin(Refusal):
+    """Only the game's creator or an admin of its chat may do this outright (a player
+    may still open a vote to cancel)."""
+
+    def __init__(self) -> None:
+        super().__init__("alert.creator_or_admin")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def checked_press(
+    game: GameRecord | None, user_id: int, move: int, *, current: bool = True
+) -> tuple[int, Match]:
+    """The pressing person's seat and the match; refused unless the press is theirs, the
+    game is running and (`current`) the button was drawn for the position as it is now."""
+    if game is None:
+        raise Refusal("alert.stale")
+    seat = game.seat_of(user_id)
+    if seat is None:
+        raise Refusal("alert.not_in_game")
+    if game.status is not GameStatus.PLAYING or game.match is None:
+        raise Refusal("alert.finished")
+    if current and move != len(game.match.log):
+        raise Stale(game, seat.seat)
+    return seat.seat, game.match
+
+
+def not_your_turn(game: GameRecord, match: Match) -> Refusal:
+    return Refusal(
+        "alert.not_your_turn", alert=False, name=short_name(game.seats[match.turn or 0].name)
+    )
+
+
+async def notice(tx: Transaction, game: GameRecord, key: str, **values: object) -> None:
+    """Owe the game's group a notice (a text key and its values), sent after the commit.
+    Notices are HTML: every text value (names above all) is escaped here."""
+    escaped = {
+        k: html.escape(v, quote=False) if isinstance(v, str) else v for k, v in values.items()
+    }
+    await repo.enqueue(
+        tx,
+        game_id=game.id,
+        chat_id=game.chat_id,
+        kind="notice",
+        payload={"key": key, "values": escaped},
+    )
+
+
+async def chat_title(db: repo.Reader, chat_id: int) -> str:
+    chat = await repo.get_chat(db, chat_id)
+    return chat.title if chat and chat.title else "?"
+
+
+async def close_votes(tx: Transaction, game: GameRecord) -> Effects:
+    """The match ended another way: its open vote closes (the message follows once the
+    transaction commits)."""
+    return Effects(votes=tuple(await vote_store.close_votes_of_game(tx, game.id, utcnow())))
+
+
+async def end_game(tx: Transaction, game: GameRecord) -> Effects:
+    """Store a game that just ended (finished or cancelled): it counts in the stats if it
+    should (`bot.app.standings.score` says which and how), and its open vote closes."""
+    scored = standings.score(game)
+    if scored is not None:
+        await stats.record_match(tx, game, scored)
+    return await close_votes(tx, game)
+
+
+@dataclass(frozen=True, slots=True)
+class Before:
+    """Where the match stood before the moves of a use case: its move number and the
+    number of rounds it had finished."""
+
+    move: int
+    results: int
+
+    @classmethod
+    def of(cls, match: Match) -> Before:
+        return cls(len(match.log), len(match.results))
+
+
+async def save_moves(
+    tx: Transaction,
+    game: GameRecord,
+    match: Match,
+    before: Before,
+    actor: int | None,
+    deadline: Callable[[GameRecord], TurnDeadline | None],
+) -> tuple[GameRecord, Effects]:
+    """Save the match moved on since `before` (by person `actor`, or a computer), with
+    the `deadline` of the turn it now stands at; owe the announcements of every round
+    it finished and of the match's end."""
+    move = before.move
+    ids = {"chat_id": game.chat_id, "game_id": game.id}  # fields of a JSON log (issue 18)
+    perf.count("moves", len(match.log) - move)
+    # One line per batch of moves: numbers and seats, never a tile; told only once the
+    # moves are committed (a change refused, or rolled back, is no move).
+    tx.after_commit(
+        functools.partial(
+            log.info,
+            "chat %s game %s: moves %d to %d by seat %s (%s)",
+            game.chat_id,
+            game.id,
+            move + 1,
+            len(match.log),
+            match.log[move].seat if len(match.log) > move else "-",
+            f"user {actor}" if actor is not None else "computer",
+            extra=ids,
+        )
+    )
+    changed = dataclasses.replace(game, match=match)
+    if match.over:
+        changed = changed.ended(GameStatus.FINISHED, utcnow())
+    changed = dataclasses.replace(changed, turn_deadline=deadline(changed))
+    saved = await repo.save_game(tx, changed)
+    effects = Effects(games=(saved,))
+    for result in match.results[before.results :]:
+        await repo.enqueue(
+            tx,
+            game_id=game.id,
+            chat_id=game.chat_id,
+            kind="round_end",
+            payload={"round_no": result.round_no},
+        )
+        tx.after_commit(
+            functools.partial(
+                log.info,
+                "chat %s game %s: round %d over (%s, seat %d), points %s",
+                game.chat_id,
+                game.id,
+                result.round_no,
+                result.outcome.kind.value,
+                result.outcome.seat,
+                "/".join(str(p) for p in result.points),
+                extra=ids,
+            )
+        )
+        effects += Effects(announcements=True)
+    if match.over:
+        await repo.enqueue(tx, game_id=game.id, chat_id=game.chat_id, kind="match_end", payload={})
+        effects += await end_game(tx, saved) + Effects(announcements=True)
+        if saved.abandonment is not None:
+            await tell_abandonment_scoring(tx, saved)
+        tx.after_commit(
+            functools.partial(
+                log.info,
+                "chat %s game %s: match over after %d rounds",
+                game.chat_id,
+                game.id,
+                len(match.results),
+                extra=ids,
+            )
+        )
+    return saved, effects
+
+
+async def tell_abandonment_scoring(
+    tx: Transaction, game: GameRecord, key: str = "notice.scored_as_timeout"
+) -> None:
+    """A match someone abandoned ended: how the stats count it (K-11), in the words of
+    `key` (played out by default; /cancel's says it was cancelled). The notice names the
+    first to abandon it (`name`), its loser's side and every seat's points then."""
+    assert game.abandonment is not None
+    name = game.seats[game.abandonment.seat].name
+    await notice(tx, game, key, name=name, **abandonment_values(game))
+
+
+def abandonment_values(game: GameRecord) -> dict[str, str]:
+    """What the group is told of an abandoned match (plain text: `notice` escapes it): the
+    козёл's side (`goat`), and one line per seat with their points when it was abandoned
+    and the rating they gain for it (`lines`, as the stats record it: K-11's timeout
+    rule, `domino.rating`)."""
+    first, match = game.abandonment, game.match
+    assert first is not None and match is not None
+    gains = standings.abandonment_gains(first, match.ruleset.game)
+    lines = (
+        score_line(short_name(seat.name), first.points[seat.seat], gains[seat.seat])
+        for seat in game.seats
+    )
+    names = [seat.name for seat in game.seats]
+    return {
+        "goat": side_names(names, match.sides[match.side_of(first.seat)]),
+        "lines": "\n".join(lines),
+    }
+
+
+class UseCases:
+    """A group of use cases over one context."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        self.db = context.db
+        self.people = context.people

@@ -1,0 +1,102 @@
+"""What Telegram tells about chats and people: a person the bot cannot write to, the bot
+removed from a group, a group that became a supergroup; and a group's /settings."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from bot.app.effects import Done, Effects
+from bot.app.usecases.base import UseCases, end_game, notice, utcnow
+from bot.telegram.presenter import short_name
+from i18n import t
+from storage import repo
+from storage.records import ChatRecord, ChatSettings, GameStatus
+
+log = logging.getLogger(__name__)
+
+
+class Chats(UseCases):
+    """Groups and private chats as Telegram reports them."""
+
+    async def person_unreachable(self, game_id: int, user_id: int, mark: int) -> Done[None]:
+        """A hand could not be delivered (blocked, never started): the group is told once.
+        Not when the person came back (/start) after the refused call began (`mark`: their
+        `People.reachable_mark` then): the refusal answers the block they lifted, and
+        telling it would report them a second time and refuse them the next lobby."""
+        async with self.db.transaction() as tx:
+            user = await repo.get_user(tx, user_id)
+            if user is None or not user.can_message:
+                return Done(None)
+            if self.people.reachable_mark(user_id) > mark:
+                log.info(
+                    "game %s: user %s came back since a call refused: not told", game_id, user_id
+                )
+                return Done(None)
+            await repo.set_can_message(tx, user_id, False)
+            game = await repo.load_game(tx, game_id)
+            if game is None:
+                return Done(None)
+            await notice(
+                tx,
+                game,
+                "notice.unreachable",
+                name=short_name(user.display_name),
+                bot=self.context.bot_username,
+            )
+        log.warning("chat %s game %s: cannot write to user %s", game.chat_id, game_id, user_id)
+        return Done(None, Effects(announcements=True))
+
+    async def bot_left_group(self, chat_id: int) -> Done[None]:
+        """The bot was removed from a group: its game stops; the players are told in private."""
+        async with self.db.transaction() as tx:
+            chat = await repo.get_chat(tx, chat_id)
+            if chat is not None:
+                await repo.upsert_chat(tx, dataclasses.replace(chat, bot_member=False))
+            game = await repo.active_game_in_chat(tx, chat_id)
+            if game is None:
+                return Done(None)
+            saved = await repo.save_game(tx, game.ended(GameStatus.CANCELLED, utcnow()))
+            effects = await end_game(tx, saved)  # counted only after an abandonment
+            title = chat.title if chat and chat.title else "?"
+            for seat in saved.people:
+                assert seat.user_id is not None
+                lang = await self.people.language_of(seat.user_id, tx)
+                await repo.enqueue(
+                    tx,
+                    game_id=None,
+                    chat_id=seat.user_id,
+                    kind="notice",
+                    payload={"text": t("notice.bot_removed", lang, chat=title)},
+                )
+        log.warning("chat %s game %s: the bot was removed from the group", chat_id, saved.id)
+        return Done(None, effects + Effects(hands_only=(saved,), announcements=True))
+
+    async def chat_migrated(self, old_id: int, new_id: int) -> Done[None]:
+        """A group became a supergroup: its games, settings and stats follow the new chat id;
+        their messages are brought up to date there and owed announcements sent there."""
+        if old_id == new_id:
+            return Done(None)
+        async with self.db.transaction() as tx:
+            moved = await repo.move_chat(tx, old_id, new_id)
+            games = [await repo.load_game(tx, game_id) for game_id in moved]
+        if moved:
+            log.info("chat %s: became the supergroup %s with its games", old_id, new_id)
+        return Done(
+            None,
+            Effects(
+                moved_chat=(old_id, new_id),
+                reloaded=tuple(moved),
+                games=tuple(game for game in games if game is not None and game.status.active),
+                announcements=True,
+            ),
+        )
+
+    def settings_of(self, chat_id: int) -> ChatSettings:
+        """The group's settings as they are (defaults for a group that chose nothing)."""
+        return self.context.settings.of(chat_id)
+
+    async def change_settings(self, chat: ChatRecord, settings: ChatSettings) -> None:
+        """/settings: the group's new settings, from the next turn and the next lobby on (a
+        turn in progress keeps its deadline); nothing to bring up to date meanwhile."""
+        await self.context.settings.change(chat, settings)

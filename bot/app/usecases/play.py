@@ -1,0 +1,422 @@
+"""Play: a person's press on their hand, the computer players' moves, a turn that timed
+out (with its strikes), coming back after a computer stood in, and /hand."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Sequence
+
+from bot.app.effects import ClosedHand, Done, Effects, EndChoice
+from bot.app.people import Person
+from bot.app.thinker import Thinker
+from bot.app.timers import STRIKES_TO_TAKE_OVER
+from bot.app.usecases.base import (
+    Answer,
+    Before,
+    Context,
+    Refusal,
+    Stale,
+    UseCases,
+    checked_press,
+    not_your_turn,
+    notice,
+    save_moves,
+)
+from bot.telegram.callbacks import HandMenu, MoveKind, doubles_of
+from bot.telegram.presenter.common import tile_label
+from bot.telegram.presenter.hand import tile_refusal
+from domino.actions import (
+    DRAW,
+    END_TURN,
+    FLIP,
+    KNOCK,
+    Action,
+    Close,
+    Draw,
+    Event,
+    Flip,
+    Flipped,
+    Play,
+    PlayDoubles,
+)
+from domino.ai import Level
+from domino.errors import DominoError
+from domino.geometry import End
+from domino.match import Match
+from domino.tiles import ALL_TILES, Tile, double
+from i18n import t
+from storage import repo
+from storage.db import Transaction
+from storage.records import Ending, GameRecord, GameStatus
+
+log = logging.getLogger(__name__)
+
+
+MOVED_ON_TRIES = 3  # a game changed while its computers thought: think again, this often
+
+
+class Playing(UseCases):
+    """Moves, made by people, by computers, and for people whose time ran out."""
+
+    def __init__(self, context: Context, thinker: Thinker) -> None:
+        super().__init__(context)
+        self.thinker = thinker  # the computers' decisions (bot.app.thinker), each seat its level
+
+    async def press(
+        self, game_id: int, person: Person, move: int, kind: MoveKind, tile_index: int, end: str
+    ) -> Done[Answer]:
+        """A button of the person's hand (pressed in their own private chat)."""
+        lang = person.lang
+        try:
+            if kind in MOVES:
+                return await self._play(game_id, person, move, action_for(kind, tile_index, end))
+            game = await repo.load_game(self.db, game_id)
+            seat, match = checked_press(game, person.id, move, current=kind is not MoveKind.INFO)
+            assert game is not None
+            if kind is MoveKind.INFO:
+                if match.turn == seat:  # why: a fixed opening tile (K-3, T-2, B-1) or no fit
+                    return Done(Answer(tile_refusal(match.view(seat), lang)))
+                raise not_your_turn(game, match)
+            if match.turn != seat:
+                raise not_your_turn(game, match)
+            if kind is MoveKind.BACK:  # the hand as it was
+                return Done(Answer(), Effects(hands=((game.id, seat),)))
+            shown, answer = choice_for(kind, tile_index, match.legal_actions())
+            choice = EndChoice(game, seat, shown)
+            return Done(Answer(t(answer, lang)), Effects(end_choice=choice))
+        except Stale as stale:
+            return Done(stale.answer(lang), stale.effects())
+        except Refusal as refusal:
+            return Done(refusal.answer(lang))
+
+    async def _play(self, game_id: int, person: Person, move: int, action: Action) -> Done[Answer]:
+        """Apply a person's action (a Draw means: draw until a tile fits, C-6): one
+        transaction in one hop to the database (issue 16). A draw is answered with the
+        tiles drawn; a `Flip` (Втемную) with what became of the tile, never naming it
+        (`flip_answer`)."""
+
+        async def apply(tx: Transaction) -> tuple[tuple[Tile, ...], str | None, Effects]:
+            game = await repo.load_game(tx, game_id)
+            seat, match = checked_press(game, person.id, move)
+            assert game is not None
+            if match.turn != seat:
+                raise not_your_turn(game, match)
+            if game.seats[seat].away:
+                raise Refusal("alert.away")  # the computer plays for them (issue 7)
+            if action not in match.legal_actions():
+                # A forged button, or one for a move the rules refuse: nothing changes.
+                log.debug(
+                    "game %s: refused a %s from %s: not a legal action",
+                    game_id,
+                    type(action).__name__,
+                    person.id,
+                )
+                raise Refusal("alert.illegal")
+            before = Before.of(match)
+            drawn: tuple[Tile, ...] = ()
+            flipped: str | None = None
+            try:
+                if isinstance(action, Draw):
+                    drawn = match.draw_until_playable(seat)
+                else:
+                    round_no = match.round_no
+                    event = match.apply(action, seat)
+                    if isinstance(action, Flip):
+                        flipped = flip_answer(match, seat, round_no, event)
+            except DominoError as exc:
+                # The action names a tile of the person's hand: logged by its kind only.
+                log.debug(
+                    "game %s: refused a %s from %s: %s",
+                    game_id,
+                    type(action).__name__,
+                    person.id,
+                    type(exc).__name__,
+                )
+                raise Refusal("alert.illegal") from None
+            _, effects = await save_moves(
+                tx, game, match, before, person.id, self.context.turn_deadline
+            )
+            return drawn, flipped, effects
+
+        drawn, flipped, effects = await self.db.atomic(apply)
+        if drawn:
+            tiles = ", ".join(tile_label(tile) for tile in drawn)
+            return Done(Answer(t("answer.drew", person.lang, tiles=tiles)), effects)
+        if flipped is not None:
+            return Done(Answer(t(flipped, person.lang)), effects)
+        return Done(Answer(), effects)
+
+    async def computers(self, game_id: int) -> Done[None] | None:
+        """Every computer whose turn it is moves, up to the round's end or a person's turn.
+        None if there was nothing to play.
+
+        The decisions are made outside any transaction (the thinker, at each seat's level,
+        on that seat's view only: a hard search takes up to its budget), on the game as
+        read; then one transaction reloads the game and, if nothing changed meanwhile
+        (its version, so its move number too), applies them and saves. A game that moved
+        on (a person came back, a cancel, another call of this) is thought over again; after
+        `MOVED_ON_TRIES` the game as it now stands is shown again, so that if a computer is
+        still to move its pause is set again (the effects' `_follow`) rather than nobody
+        ever calling this again."""
+        stored: GameRecord | None = None
+        for _ in range(MOVED_ON_TRIES):
+            game = await repo.load_game(self.db, game_id)
+            if computer_to_move(game) is None:
+                return None
+            assert game is not None and game.match is not None
+            actions = await self._decide(game, game.match)  # thinks ahead on the copy read
+            if not actions:
+                return None
+            stored, effects = await self.db.atomic(
+                functools.partial(
+                    self._apply_decided, game_id=game_id, version=game.version, actions=actions
+                )
+            )
+            if effects is None:
+                continue
+            return Done(None, effects)
+        log.info("game %s: moved on while its computers thought, %d times", game_id, MOVED_ON_TRIES)
+        if computer_to_move(stored) is None:
+            return None
+        assert stored is not None
+        return Done(None, Effects(games=(stored,)))  # its computers are called again
+
+    async def _apply_decided(
+        self, tx: Transaction, game_id: int, version: int, actions: list[tuple[int, Action]]
+    ) -> tuple[GameRecord | None, Effects | None]:
+        """The computers' decided actions applied and saved, if the game is still at
+        `version` (the game as stored, and no effects, if not)."""
+        stored = await repo.load_game(tx, game_id)
+        if stored is None or stored.version != version:
+            return stored, None
+        assert stored.match is not None
+        moved = stored.match
+        before = Before.of(moved)
+        for seat, action in actions:
+            moved.apply(action, seat)
+        _, effects = await save_moves(tx, stored, moved, before, None, self.context.turn_deadline)
+        return stored, effects
+
+    async def _decide(self, game: GameRecord, match: Match) -> list[tuple[int, Action]]:
+        """The computers' actions from where `match` stands (applied to it) up to the end
+        of its round or a person's turn: each seat at the level it plays at."""
+        results = len(match.results)
+        actions: list[tuple[int, Action]] = []
+        while not match.over and len(match.results) == results:
+            seat = match.turn
+            if seat is None or not game.seats[seat].by_computer:
+                break
+            decision = await self.thinker.decide(match.view(seat), game.seats[seat].plays_at)
+            match.apply(decision.action, seat)
+            actions.append((seat, decision.action))
+        return actions
+
+    async def time_out(self, game_id: int, move: int) -> Done[None] | None:
+        """The time for move number `move` ran out: the computer player's choice is made
+        for the person (drawing until a tile fits, or knocking: C-6, C-7; in the games
+        where a turn lays several tiles, section V, the whole turn; in Втемную a face-down
+        seat's one move, its flip), and a strike is noted; at `STRIKES_TO_TAKE_OVER`
+        strikes a computer takes the seat (`away`), announced once, and the match's first
+        abandonment is this timeout (K-11). None if the game moved on meanwhile: a press
+        just before the deadline wins and no move is made twice. One transaction: the
+        background retries it whole.
+
+        Choice (section V): a person whose time runs out in the middle of a turn of
+        several tiles (`Round.mid_turn`: they laid a tile this turn) has their turn ended
+        there, as «✔️ Сходить» would: the tiles laid stay, no computer lays more of their
+        tiles, and no strike is noted, since they were at the table and moving (a strike
+        is for a turn nobody took)."""
+
+        async def apply(
+            tx: Transaction,
+        ) -> tuple[GameRecord, Effects, int, int | None, bool] | None:
+            game = await repo.load_game(tx, game_id)
+            if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+                return None
+            match = game.match
+            seat = match.turn
+            if len(match.log) != move or seat is None or game.seats[seat].by_computer:
+                return None
+            before = Before.of(match)
+            record = game.seats[seat]
+            if match.round.mid_turn:
+                match.apply(END_TURN, seat)
+                saved, effects = await save_moves(
+                    tx, game, match, before, None, self.context.turn_deadline
+                )
+                return saved, effects, seat, None, False
+            match.take_turn(seat, self.thinker.inline(Level.MEDIUM))  # issue 14: medium
+            strikes = record.strikes + 1
+            away = strikes >= STRIKES_TO_TAKE_OVER
+            changed = game.struck(seat, strikes, away=away)
+            if away and not match.over:
+                changed = changed.abandoned_by(seat, Ending.TIMEOUT)
+                await notice(tx, game, "notice.taken_over", name=record.name)
+            saved, effects = await save_moves(
+                tx, changed, match, before, None, self.context.turn_deadline
+            )
+            return saved, effects, seat, strikes, away
+
+        done = await self.db.atomic(apply)
+        if done is None:
+            return None
+        saved, effects, seat, strikes, away = done
+        if strikes is None:
+            log.info(
+                "chat %s game %s: seat %d timed out on move %d in the middle of a turn: "
+                "the turn ends there, no strike",
+                saved.chat_id,
+                saved.id,
+                seat,
+                move,
+            )
+            return Done(None, effects)
+        log.info(
+            "chat %s game %s: seat %d timed out on move %d (strike %d%s)",
+            saved.chat_id,
+            saved.id,
+            seat,
+            move,
+            strikes,
+            ", a computer takes over" if away else "",
+        )
+        return Done(None, effects + Effects(announcements=True))
+
+    async def come_back(self, game_id: int, person: Person) -> Done[Answer]:
+        """The «I'm back» button: a person a computer stood in for plays their seat again,
+        with no strikes; if the match's abandonment is this seat's timeout, it is withdrawn."""
+        lang = self.people.noticed(person)
+        try:
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+                    raise Refusal("alert.finished")
+                seat = game.seat_of(person.id)
+                if seat is None or seat.left:
+                    raise Refusal("alert.not_in_game")
+                if not seat.away:
+                    raise Refusal("answer.not_away", alert=False)
+                saved = await repo.save_game(tx, game.back(seat.seat))
+                await notice(tx, game, "notice.back", name=seat.name)
+        except Refusal as refusal:
+            return Done(refusal.answer(lang))
+        log.info("chat %s game %s: seat %d is back", saved.chat_id, saved.id, seat.seat)
+        return Done(Answer(t("answer.back", lang)), Effects(games=(saved,), announcements=True))
+
+    async def plays_in(self, chat_id: int, person: Person) -> bool:
+        """Whether the person is seated in the match running in this group (/hand there
+        points them to their private chat only then)."""
+        game = await repo.active_game_of_user(self.db, person.id)
+        return (
+            game is not None
+            and game.chat_id == chat_id
+            and game.status is GameStatus.PLAYING
+            and game.seat_of(person.id) is not None
+        )
+
+    async def resend_hand(self, person: Person) -> Done[str | None]:
+        """/hand: a fresh hand message at the bottom of the private chat (None), or why not."""
+        game = await repo.active_game_of_user(self.db, person.id)
+        if game is None or game.status is not GameStatus.PLAYING:
+            return Done(t("hand.no_game", person.lang))
+        seat = game.seat_of(person.id)
+        assert seat is not None
+        moved = ClosedHand(game, seat.seat, person.id, t("hand.moved", person.lang))
+        return Done(None, Effects(closed_hands=(moved,), hands=((game.id, seat.seat),)))
+
+
+def computer_to_move(game: GameRecord | None) -> int | None:
+    """The seat of a running game a computer is to move now (a computer's, or a person's
+    a computer plays for), else None."""
+    if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+        return None
+    seat = game.match.turn
+    if seat is None or not game.seats[seat].by_computer:
+        return None
+    return seat
+
+
+def tile_at(index: int) -> Tile:
+    if not 0 <= index < len(ALL_TILES):
+        raise Refusal("alert.illegal")
+    return ALL_TILES[index]
+
+
+MOVES = frozenset(
+    (
+        MoveKind.PLAY,
+        MoveKind.DOUBLES,
+        MoveKind.CLOSE,
+        MoveKind.DRAW,
+        MoveKind.KNOCK,
+        MoveKind.END_TURN,
+        MoveKind.FLIP,
+    )
+)
+"""The hand buttons that make a move (the others show a choice, or answer)."""
+
+
+def action_for(kind: MoveKind, tile_index: int, end: str) -> Action:
+    """The engine's action a hand button stands for; refused if the button is malformed."""
+    if kind is MoveKind.DRAW:
+        return DRAW
+    if kind is MoveKind.KNOCK:
+        return KNOCK
+    if kind is MoveKind.END_TURN:
+        return END_TURN
+    if kind is MoveKind.FLIP:
+        return FLIP
+    if kind is MoveKind.PLAY:
+        return Play(tile_at(tile_index), end_at(end) if end else None)
+    if kind is MoveKind.CLOSE:
+        return Close(tile_at(tile_index), end_at(end))
+    if kind is MoveKind.DOUBLES:
+        plays = tuple(Play(double(pip), end_at(side)) for pip, side in doubles_of(end))
+        if not plays:
+            raise Refusal("alert.illegal")
+        return PlayDoubles(plays)
+    raise Refusal("alert.stale")
+
+
+def flip_answer(match: Match, seat: int, round_no: int, event: Event) -> str:
+    """The text key that tells the presser what became of the tile their `Flip` turned up
+    (Втемную), without naming it: nobody may see a face-down stack, its owner included,
+    and a tile that went under it is in the stack again. Laid (and, when that left the
+    last tiles, `domino.round.FACE_UP`, turned up for them), or under the stack with a
+    bazaar tile on top, or not (the bazaar is empty)."""
+    if isinstance(event, Flipped):
+        return "answer.flip_under_drew" if event.drew else "answer.flip_under"
+    same_round = not match.over and match.round_no == round_no
+    if same_round and not match.round.face_down(seat):
+        return "answer.flip_turned_up"
+    return "answer.flip_laid"
+
+
+def end_at(value: str) -> End:
+    try:
+        return End(value)
+    except ValueError:
+        raise Refusal("alert.illegal") from None
+
+
+def choice_for(
+    kind: MoveKind, tile_index: int, legal: Sequence[Action]
+) -> tuple[Tile | HandMenu, str]:
+    """What a button that opens a choice shows (a tile's ends, or a menu of moves) and
+    the answer's text key; refused when the position offers no such choice (a forged
+    button: the keyboard draws these only when they have something to offer)."""
+    if kind is MoveKind.CHOOSE_END:
+        tile = tile_at(tile_index)
+        if sum(1 for a in legal if isinstance(a, Play) and a.tile == tile) < 2:
+            raise Refusal("alert.illegal")
+        return tile, "answer.choose_end"
+    if kind is MoveKind.CHOOSE_DOUBLES:
+        if not any(isinstance(a, PlayDoubles) for a in legal):
+            raise Refusal("alert.illegal")
+        return HandMenu.DOUBLES, "answer.choose_doubles"
+    if kind is MoveKind.CHOOSE_CLOSE:
+        if not any(isinstance(a, Close) for a in legal):
+            raise Refusal("alert.illegal")
+        return HandMenu.CLOSE, "answer.choose_close"
+    raise Refusal("alert.stale")

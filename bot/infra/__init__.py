@@ -1,0 +1,2 @@
+"""Plumbing any part may use: performance counters, bounded caches, worker pools and the
+pictures' drawing pool."""

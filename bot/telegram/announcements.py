@@ -1,0 +1,234 @@
+"""Announcements: who went out, рыба, the round's end (its final table, the hands laid
+open and the score sheet, in one picture), the match's winner or its козёл
+(осёл), the notices of an abandoned match.
+
+They are rows of the outbox, written in the same transaction as the move that caused
+them and marked sent once Telegram has them. They are delivered at least once: a
+repeat is better than a loss (issue 11, item 10). The window in which a crash repeats
+one is as narrow as it can be without giving up that: each row is marked in a
+transaction of its own, by the chat's queue worker right after Telegram's answer
+(`Outgoing.call(on_sent=...)`), before that worker or this one does anything else.
+A SIGKILL between Telegram taking the message and that commit still sends it again
+after the restart. Every announcement logs one "sending announcement <id>" line per
+attempt and one "announcement <id> ... sent" line once marked: an id with two
+"sending" lines across restarts is a repeat (or a retry after a failure).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from aiogram.exceptions import TelegramForbiddenError, TelegramMigrateToChat
+from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
+from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.app.group_settings import GroupSettings
+from bot.app.inbox import GroupLost, Inbox
+from bot.infra import perf
+from bot.infra.render_pool import RenderPool
+from bot.infra.workers import Resync
+from bot.telegram import delivery, presenter
+from bot.telegram.callbacks import RematchCb
+from bot.telegram.delivery import TELEGRAM_FAILURES, seat_names, tell_migration
+from bot.telegram.outgoing import Outgoing
+from domino.variants import GameVariant
+from i18n import Lang, t
+from storage import repo
+from storage.db import Database, is_transient, retrying
+
+log = logging.getLogger(__name__)
+
+ScoresRenderer = Callable[..., bytes]
+"""The round's end picture: the public view, each seat's name, the round's result, the
+group's language and the round as it ended (`render.render_round_end`: its final table
+and every hand laid open, over the score sheet)."""
+
+
+def notice_values(values: Mapping[str, Any], game: GameVariant, lang: Lang) -> dict[str, Any]:
+    """A notice's stored values as its text takes them in `lang`: a notice of an
+    abandoned match names its loser's side (`goat`), and the text says it in the game's
+    own word (`loser`, from the text `loser.<game key>`): the козёл, the осёл, or plainly
+    a loss where points are good."""
+    shown = dict(values)
+    if "goat" in shown:
+        shown["loser"] = t(f"loser.{game.key.value}", lang, names=shown["goat"])
+    return shown
+
+
+OUTBOX = "outbox"  # the one key of the announcer's worker
+
+
+# Seconds a sent announcement's mark is tried again for, while the database refuses it;
+# past that it is left unmarked, and sent once more when the database is back.
+MARK_SECONDS = 60.0
+
+
+class Announcer:
+    """Sends the outbox's announcements in the background, in order per chat."""
+
+    def __init__(
+        self,
+        db: Database,
+        out: Outgoing,
+        *,
+        painter: RenderPool,
+        render_scores: ScoresRenderer,
+        settings: GroupSettings,
+        inbox: Inbox,
+    ) -> None:
+        self.db = db
+        self.out = out
+        self._lock = asyncio.Lock()  # one pass over the outbox at a time
+        self._worker: Resync[str] = Resync(self._flush, describe=lambda _: "the outbox")
+        self.painter = painter
+        self.render_scores = render_scores
+        self.settings = settings  # each group's language
+        self.inbox = inbox  # where a lost or moved group is told
+
+    def announce(self) -> None:
+        """Announcements were committed: send them soon, in the background (never in the
+        path of a button's answer)."""
+        self._worker.mark(OUTBOX)
+
+    async def idle(self) -> None:
+        """Wait until no announcement is being sent (tests, shutdown)."""
+        await self._worker.idle()
+
+    async def _flush(self, _: str) -> None:
+        if await self.flush_outbox():
+            # Nothing else may announce again (a match's last words): tried after a pause.
+            self._worker.again(OUTBOX, after=delivery.TELEGRAM_PAUSE)
+
+    async def flush_outbox(self) -> bool:
+        """Send every announcement still owed, in order; each is marked sent by the queue
+        right after Telegram's answer (see the module's docstring: at least once). True if
+        Telegram failed some even after the queue's retries: they, and whatever follows
+        them in their chat, are still owed. A chat that moved to a supergroup is sent to
+        once the move is done (its use case announces again)."""
+        lost_groups: set[int] = set()
+        moved: set[int] = set()
+        held: set[int] = set()  # chats whose announcement failed: the rest waits, in order
+        async with self._lock:
+            for item in await repo.pending_outbox(self.db):
+                if item.chat_id in moved or item.chat_id in held:
+                    continue
+                try:
+                    await self._send(item)
+                except TelegramMigrateToChat as exc:
+                    moved.add(item.chat_id)
+                    game = await repo.load_game(self.db, item.game_id) if item.game_id else None
+                    tell_migration(self.inbox, item.game_id, game, exc)
+                except TelegramForbiddenError:
+                    if item.chat_id < 0:
+                        lost_groups.add(item.chat_id)
+                    log.warning(
+                        "chat %s: announcement %s not delivered: the bot cannot write",
+                        item.chat_id,
+                        item.id,
+                    )
+                    await self._mark_sent(item, None)  # nobody can read it: never again
+                except TELEGRAM_FAILURES as exc:
+                    held.add(item.chat_id)
+                    log.warning(
+                        "chat %s: announcement %s not delivered yet: %s", item.chat_id, item.id, exc
+                    )
+                except Exception as exc:
+                    if is_transient(exc):
+                        raise  # the database refuses for the moment: the whole pass waits
+                    log.exception(
+                        "chat %s: announcement %s failed; will retry", item.chat_id, item.id
+                    )
+        for chat_id in sorted(lost_groups):
+            self.inbox.emit(GroupLost(chat_id))
+        return bool(held)
+
+    async def _send(self, item: repo.OutboxItem) -> None:
+        method = await self._announcement(item)
+        if method is None:
+            await self._mark_sent(item, None)  # nothing left to say
+            return
+        log.info(
+            "chat %s game %s: sending announcement %s (%s)",
+            item.chat_id,
+            item.game_id,
+            item.id,
+            item.kind,
+        )
+        await self.out.call(item.chat_id, method, on_sent=functools.partial(self._mark_sent, item))
+        if isinstance(method, SendPhoto):
+            perf.count("sent.round_end")
+
+    async def _mark_sent(self, item: repo.OutboxItem, answer: Any) -> None:
+        """One announcement, one transaction: it is not sent again. Telegram has it, so
+        a database that refuses for the moment is asked again (for `MARK_SECONDS` at
+        most, the chat's queue waiting meanwhile) rather than the message sent twice."""
+
+        async def mark() -> None:
+            async with self.db.transaction() as tx:
+                await repo.mark_sent(tx, item.id)
+
+        began = time.monotonic()
+        await retrying(
+            mark,
+            log_as=f"chat {item.chat_id}: announcement {item.id} sent, marking it",
+            still_wanted=lambda: time.monotonic() - began < MARK_SECONDS,
+        )
+        if answer is not None:
+            log.info(
+                "chat %s game %s: announcement %s (%s) sent as message %s",
+                item.chat_id,
+                item.game_id,
+                item.id,
+                item.kind,
+                getattr(answer, "message_id", "?"),
+            )
+
+    async def _announcement(self, item: repo.OutboxItem) -> TelegramMethod[Message] | None:
+        """The call that says `item` in its chat; None when there is nothing to say."""
+        game = await repo.load_game(self.db, item.game_id) if item.game_id else None
+        if game is None or game.match is None:
+            text = str(item.payload.get("text", ""))
+            return SendMessage(chat_id=item.chat_id, text=text) if text else None
+        lang = await self.settings.language_of(game)
+        view = game.match.view(None)
+        names = seat_names(game, lang)
+        if item.kind == "round_end":
+            # The round the item names, as the match stood when it ended, not as it is
+            # now: the announcement may go out after the next round has begun, or even
+            # ended (a retry, a restart, a loaded machine), and shows the scores of then.
+            round_no = int(item.payload["round_no"])
+            then = game.match.after_round(round_no)
+            view = then.view(None)
+            result = view.results[round_no - 1]
+            ended = then.ended_round(round_no)
+            caption = presenter.round_end_text(view, result, names, lang)
+            perf.count("render.round_end")
+            picture = await self.painter.draw(self.render_scores, view, names, result, lang, ended)
+            return SendPhoto(
+                chat_id=item.chat_id,
+                photo=BufferedInputFile(picture, filename=f"round-{result.round_no}.png"),
+                caption=caption,
+                parse_mode="HTML",
+            )
+        if item.kind == "match_end":
+            last_tile_won = game.match.won_by_last_tile()
+            again = InlineKeyboardButton(
+                text=t("btn.rematch", lang), callback_data=RematchCb(game=game.id).pack()
+            )
+            return SendMessage(
+                chat_id=item.chat_id,
+                text=presenter.match_end_text(view, names, lang, last_tile_won=last_tile_won),
+                parse_mode="HTML",
+                reply_markup=InlineKeyboardMarkup(inline_keyboard=[[again]]),
+            )
+        if item.kind == "notice":
+            values = notice_values(item.payload.get("values", {}), game.match.ruleset.game, lang)
+            text = t(str(item.payload["key"]), lang, **values)
+            return SendMessage(chat_id=item.chat_id, text=text, parse_mode="HTML")
+        log.error("outbox item %s has an unknown kind %r; dropped", item.id, item.kind)
+        return None

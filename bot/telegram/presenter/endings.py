@@ -1,0 +1,105 @@
+"""The confirmations that end a match early: /cancel and /surrender (issue 7), and how
+a match ended so looks in its messages (issue 15)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.telegram.callbacks import CancelCb, SurrenderCb
+from bot.telegram.presenter.common import short_name, side_names
+from domino.views import MatchView
+from i18n import Lang, t
+from storage.records import GameRecord
+
+
+def _yes_no(yes: str, no: str, data: dict[bool, str]) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=yes, callback_data=data[True]),
+                InlineKeyboardButton(text=no, callback_data=data[False]),
+            ]
+        ]
+    )
+
+
+def cancel_confirm_keyboard(game_id: int, lang: Lang) -> InlineKeyboardMarkup:
+    """«Да, отменить / Нет»: the creator's or an admin's confirmation of /cancel."""
+    return _yes_no(
+        t("btn.cancel_yes", lang),
+        t("btn.cancel_no", lang),
+        {confirm: CancelCb(game=game_id, confirm=confirm).pack() for confirm in (True, False)},
+    )
+
+
+def surrender_confirm_keyboard(
+    game_id: int, first: int, user_id: int, lang: Lang
+) -> InlineKeyboardMarkup:
+    """«Да, сдаюсь / Нет»: for this person only, valid while whoever abandoned the match
+    first is still `first` (`SurrenderCb`)."""
+    return _yes_no(
+        t("btn.surrender_yes", lang),
+        t("btn.surrender_no", lang),
+        {
+            confirm: SurrenderCb(game=game_id, first=first, user=user_id, confirm=confirm).pack()
+            for confirm in (True, False)
+        },
+    )
+
+
+def ended_view(
+    view: MatchView,
+    culprit: int | None = None,
+    points: Sequence[int] = (),
+    gave_up: int | None = None,
+) -> MatchView:
+    """A match that ended before its engine finished it (/surrender, /cancel, a vote), as
+    its messages show it (issue 15, item 4): over, nobody to move, nothing legal. With an
+    abandonment (K-11's timeout rule: `culprit` the first to abandon, `points` every
+    seat's points then) the culprit's side is the loser (the козёл where points are bad)
+    and the side(s) best placed by those points, never the culprit's nor that of
+    `gave_up` (a seat that surrendered after the culprit abandoned), the winners, as the
+    stats count it (`bot.app.standings`); a match cancelled with nobody to blame has
+    neither. A view the engine finished is returned as it is."""
+    if view.over:
+        return view
+    losers: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    if culprit is not None and len(points) == view.players:
+        losers = (view.side_of(culprit),)
+        no_win = {*losers, *(() if gave_up is None else (view.side_of(gave_up),))}
+        others = {
+            side: points[seats[0]] for side, seats in enumerate(view.sides) if side not in no_win
+        }
+        if others:
+            pick = min if view.ruleset.game.points_are_bad else max
+            best = pick(others.values())
+            winners = tuple(side for side, p in others.items() if p == best)
+    rnd = dataclasses.replace(view.round, turn=None, legal=())
+    return dataclasses.replace(view, round=rnd, over=True, losers=losers, winners=winners)
+
+
+def surrender_confirm_text(game: GameRecord, seat: int, lang: Lang) -> str:
+    """«🏳 Сдаться?» (plain text) with what it will do (issue 15, item 8), as
+    `Endings.surrender` and the stats count it: the match ends at once by K-11's
+    timeout rule from its first abandonment; the loser (in the game's word: the
+    козёл) is the side of whoever abandoned it first, the person asking unless someone
+    left or timed out before; the person asking gains no rating (README), the others
+    by their lead."""
+    match = game.match
+    assert match is not None
+    names = [s.name for s in game.seats]
+    first = game.abandonment
+    culprit = seat if first is None else first.seat
+    loser = t(
+        f"loser.{match.ruleset.game.key.value}",
+        lang,
+        names=side_names(names, match.sides[match.side_of(culprit)]),
+    )
+    if culprit == seat:
+        return t("surrender.confirm", lang, loser=loser)
+    name = short_name(names[culprit])
+    return t("surrender.confirm_after", lang, loser=loser, name=name)
