@@ -1,6 +1,6 @@
-"""The groups' flood budgets (issue 18, migration 013): each group's token bucket of the
-outgoing queue as last written, the `tokens` it held at `at` (unix seconds), so that an
-instance taking over, or a bot started again, goes on from there (`bot.telegram.flood_budgets`).
+"""The groups' flood budgets (migration 013): each group's token bucket of the outgoing
+queue as last written, the `tokens` it held at `at` (unix seconds), so that an instance
+taking over, or a bot started again, goes on from there (`bot.telegram.flood_budgets`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
-"""The hints each seat of a game took (issue 14, «💡 Подсказка»; table `hints`, migration
-010).
+"""The hints each seat of a game took («💡 Подсказка»; table `hints`, migration 010).
 
 A seat's row holds how many hints it took in the match (`count`: one per turn at most)
 and the last hint shown, for the move number it was computed at, so a second press on

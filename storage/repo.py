@@ -248,7 +248,7 @@ async def save_game(tx: Transaction, game: GameRecord) -> GameRecord:
     `game.version` must be the version that was loaded; the stored version becomes
     `game.version + 1`, which the returned record carries. Raises VersionConflict if
     the game moved on meanwhile, PlayerBusy if a seat's person sits in another game.
-    A move costs one statement here (issue 16): the seats are written only when they
+    A move costs one statement here: the seats are written only when they
     differ from those loaded (`stored_seats`), and a turn's deadline set for the
     match's current move goes into the same UPDATE.
     """
@@ -325,7 +325,7 @@ async def _write_seats(
 
 
 async def load_game(db: Reader, game_id: int) -> GameRecord | None:
-    """The game and its seats; read from the database in one hop (issue 16)."""
+    """The game and its seats; read from the database in one hop."""
     if isinstance(db, Database):
         return await db.read(lambda tx: load_game(tx, game_id))
     lock = " FOR UPDATE" if db.locks_rows else ""  # see Transaction.locks_rows
@@ -339,7 +339,7 @@ async def load_game(db: Reader, game_id: int) -> GameRecord | None:
 
 
 async def game_by_join_token(db: Reader, token: str) -> GameRecord | None:
-    """The game whose deep link carries `token` (issue 11: links name no game id)."""
+    """The game whose deep link carries `token` (a link names no guessable game id)."""
     row = await db.fetch_one("SELECT id FROM games WHERE join_token = ?", (token,))
     return await load_game(db, row["id"]) if row else None
 
@@ -540,7 +540,7 @@ async def mark_sent(tx: Transaction, item_id: int) -> None:
     await tx.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (_iso(now()), item_id))
 
 
-# Turn timers and chat settings (issue 7) ------------------------------------------
+# Turn timers and chat settings --------------------------------------------------
 
 
 async def get_chat_settings(db: Reader, chat_id: int) -> ChatSettings:

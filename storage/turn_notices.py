@@ -1,6 +1,6 @@
-"""The «🔔 Ваш ход» notices (issue 15, item 7; migration 011): whether a person wants
-them (`users.turn_notices`), and the notices sent and not yet deleted
-(`turn_notice_messages`), which a restart deletes."""
+"""The «🔔 Ваш ход» notices (migration 011): whether a person wants them
+(`users.turn_notices`), and the notices sent and not yet deleted (`turn_notice_messages`),
+which a restart deletes."""
 
 from __future__ import annotations
 

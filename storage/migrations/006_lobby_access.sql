@@ -1,4 +1,4 @@
--- Issue 11: who may join a lobby, and how long it waits.
+-- Who may join a lobby, and how long it waits.
 -- `join_token` is the unguessable part of a lobby's deep link (/start j<token>): the
 -- sequential game id no longer seats anyone. Games from before this migration get none,
 -- so their old links are answered as out of date.

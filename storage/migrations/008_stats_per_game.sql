@@ -1,4 +1,4 @@
--- Issue 13: leaderboards, /stats, /history and Elo per game (storage/stats.py).
+-- Leaderboards, /stats, /history and Elo per game (storage/stats.py).
 -- `stat_matches.variant` already holds the game's key (`GameVariant.key`: kozel,
 -- classic, ...). The running totals gain the game in their keys, and each seat the
 -- game (copied from its match, for the indexes) and whether it won (first place).

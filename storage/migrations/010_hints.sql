@@ -1,4 +1,4 @@
--- Issue 14: «💡 Подсказка». The hints each seat of a game took (`storage.hints`): one
+-- «💡 Подсказка». The hints each seat of a game took (`storage.hints`): one
 -- row per seat that pressed at least once, with the last hint shown (for the move
 -- number `move`, so a second press on the same turn shows it again without counting
 -- or computing it again). `action` is the engine's text of the move

@@ -1,4 +1,4 @@
--- Issue 15, item 7: «🔔 Ваш ход» notices in a person's private chat.
+-- «🔔 Ваш ход» notices in a person's private chat.
 -- `users.turn_notices`: whether the person wants them (1, the default) or muted them in
 -- the private /settings (0).
 -- `turn_notice_messages`: the notices sent and not yet deleted, so a restart deletes

@@ -1,4 +1,4 @@
--- Issue 18: several instances of the bot on one database.
+-- Several instances of the bot on one database.
 --
 -- `leases`: who may act now. An instance started with INSTANCE_NAME works (polls
 -- Telegram, takes webhooks, runs the clocks, computers and announcements) only while it
