@@ -1,4 +1,4 @@
-"""Faults of the disk and of other processes, made for tests (issue 11, items 6 to 8, 13).
+"""Faults of the disk and of other processes, made for tests.
 
 - `write_lock(database)`: another process's `BEGIN IMMEDIATE` on the database, held
   until the block ends (a second connection behaves exactly like another process).

@@ -1,4 +1,4 @@
-"""`Database.atomic`: a whole transaction in one hop to the database's thread (issue 16),
+"""`Database.atomic`: a whole transaction in one hop to the database's thread,
 and how it meets the block transactions (`Database.transaction`)."""
 
 from __future__ import annotations

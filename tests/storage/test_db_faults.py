@@ -1,5 +1,5 @@
-"""The database under faults (issue 11): unusable files refused in one line with no thread
-left behind, another process's lock, a full database, retries, private files."""
+"""The database under faults: unusable files refused in one line with no thread left
+behind, another process's lock, a full database, retries, private files."""
 
 from __future__ import annotations
 

@@ -167,8 +167,8 @@ async def test_saving_an_outdated_record_is_a_version_conflict(db: Database) -> 
 
 
 async def test_a_game_saved_with_a_match_in_format_1_loads(db: Database) -> None:
-    """A running game saved before issue 12 keeps its match (stored with each round's
-    state as well); the next save writes it in the current format."""
+    """A running game stored in format 1 (each round's state stored as well) keeps its
+    match; the next save writes it in the current format."""
     old = (STORED_MATCHES / "kozel2_mid_round_v1.json").read_text()
     async with db.transaction() as tx:
         game = await repo.create_game(
@@ -224,7 +224,7 @@ async def test_the_outbox_keeps_what_is_owed_until_marked_sent(db: Database) -> 
 async def test_a_lobby_keeps_its_join_token_and_deadline_and_is_found_by_the_token(
     db: Database,
 ) -> None:
-    """Issue 11: deep links name a secret token, never the game's number (migration 006)."""
+    """Deep links name a secret token, never the game's guessable number (migration 006)."""
     deadline = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
     async with db.transaction() as tx:
         game = await repo.create_game(

@@ -457,7 +457,7 @@ async def test_the_match_sheet_is_the_match_round_by_round(db: Database) -> None
     assert sheet.rounds[-1].totals == tuple(a.recorded for a in match.scores)
 
 
-# Per game (issue 13) --------------------------------------------------------------
+# Per game -----------------------------------------------------------------------
 
 
 async def test_each_game_has_its_own_board_history_ratings_and_elo(db: Database) -> None:

@@ -1,4 +1,4 @@
-"""Migration 008 (issue 13): a database made by migrations 001-007, with recorded
+"""Migration 008: a database made by migrations 001-007, with recorded
 matches, upgrades to per-game totals and keeps every row and every value. The totals
 kept so far are Козёл's (the only game the bot played before); each seat gains its
 match's game and whether it took first place."""

@@ -1,5 +1,5 @@
-"""Issue 14: a computer that moves for a person (three strikes, /leave, a timeout) plays at
-medium, whatever level is stored for the seat; a computer seat plays at its own level."""
+"""A computer that moves for a person (three strikes, /leave, a timeout) plays at medium,
+whatever level is stored for the seat; a computer seat plays at its own level."""
 
 from __future__ import annotations
 
