@@ -58,7 +58,7 @@ KNOWN_EXTRAS = ("dev",)
 LINT = [["ruff", "check", "."]]
 TYPECHECK = [["mypy", "domino", "render", "storage", "bot", "handlers", "i18n"]]
 # pytest-xdist: two workers per core, at least four (the end-to-end tests, from 2 s to
-# minutes, mostly wait on the bot's pacing: at one a core the machine idled half the
+# minutes, mostly wait on the bot's pacing: at one a core the machine idles half the
 # time), and a worker that runs out of tests takes some of another's queue. `-n 0` among
 # the extra arguments runs everything in this process instead. The slowest tests are
 # listed at the end, so a CI run that nears its time budget shows where the time went.
@@ -66,10 +66,10 @@ WORKERS = max(4, 2 * (os.cpu_count() or 1))
 PARALLEL = ["-n", str(WORKERS), "--dist", "worksteal", "--durations=15"]
 # The second pass's workers, beside the first pass's (`postgres_pass`).
 SECOND_PASS_WORKERS = 2
-# The second pass, on PostgreSQL (issue 18): the tests where a second database can behave
-# otherwise: the storage itself, and the bot as a process in its main match, by webhook,
-# over restarts; and as two instances, which is `postgres_only` and four minutes long, so
-# it runs on the same server in the first pass, beside the rest of it. The use cases and
+# The second pass, on PostgreSQL: the tests where a second database can behave otherwise:
+# the storage itself, and the bot as a process in its main match, by webhook, over
+# restarts; and as two instances, which is `postgres_only` and four minutes long, so it
+# runs on the same server in the first pass, beside the rest of it. The use cases and
 # handlers over the database (tests/bot, tests/handlers) pass there too but add a minute
 # of CI for SQL the storage tests cover: run them so by hand (README, "Tests"). The rest
 # (the engine, the pictures, the local Telegram, the play page, the other end-to-end
@@ -94,8 +94,8 @@ def _digest(pyproject: bytes) -> str:
 
 def read_stamp(stamp: str | None, pyproject: bytes) -> tuple[bool, frozenset[str]]:
     """From the stamp's text: whether it was written for this `pyproject`, and the
-    extras installed then. An older stamp (a bare hash of pyproject + the extras) is
-    read too, so the first run after this change does not reinstall."""
+    extras installed then. A stamp of the older kind (a bare hash of pyproject + the
+    extras) is read too, so an environment stamped that way is not installed again."""
     if not stamp:
         return False, frozenset()
     try:
@@ -305,12 +305,13 @@ def postgres_arguments(args: Sequence[str], root: Path) -> list[str] | None:
 
 
 # ------------------------------------------------------------------ a throwaway PostgreSQL
-# Made here from the installed initdb and pg_ctl. pytest-postgresql 10's PostgreSQLExecutor
-# was weighed for it (issue 30) and does not serve: it runs pg_ctl as the calling user,
-# which pg_ctl refuses for root (as CI runs), with no option to run it as another; its
-# start() returns once the port answers, before the server takes connections (a restart
-# still recovering refused them); and installing it puts its pytest plugin, which imports
-# psycopg and so needs libpq, into every pytest run, even where PostgreSQL is not installed.
+# Made here from the installed initdb and pg_ctl: pytest-postgresql 10's PostgreSQLExecutor
+# does not serve. It runs pg_ctl as the calling user, which pg_ctl refuses for root (as CI
+# runs), with no option to run it as another; its start() returns once the port answers,
+# before the server takes connections (a server still recovering after a crash refuses
+# them); its kill() leaves a postmaster.pid behind that stops the next start; and
+# installing it puts its pytest plugin, which imports psycopg and so needs libpq, into
+# every pytest run, even where PostgreSQL is not installed.
 
 
 class PostgresFailed(Exception):

@@ -1,4 +1,4 @@
-"""The docs stay true to the tree (issue 30): README.md is a front page under 15 KB, and
+"""The docs stay true to the tree: README.md is a front page under 15 KB, and
 docs/ holds the rest. Any file map there is checked by a test or not kept: this is the
 test.
 

@@ -1,4 +1,4 @@
-"""`python3 tasks.py run` as the README gives it (issue 15, item 13).
+"""`python3 tasks.py run` as the README gives it.
 
 The environment is kept: once `test` has installed the dev extras, `run` uses it as it
 is, and neither reinstalls. `run` becomes the bot (exec), so SIGTERM reaches the bot and
@@ -113,8 +113,8 @@ def test_a_changed_pyproject_reinstalls_with_the_extras_kept(tasks: Any) -> None
 
 
 def test_the_stamp_of_the_previous_tasks_py_is_understood(tasks: Any) -> None:
-    """The stamp written before this change (a bare hash of pyproject and the extras)
-    is read, so updating tasks.py does not reinstall."""
+    """A stamp of the older kind (a bare hash of pyproject and the extras) is read, so an
+    environment stamped that way is not installed again."""
     pyproject = (tasks.ROOT / "pyproject.toml").read_bytes()
     tasks.STAMP.write_text(hashlib.sha256(pyproject + b"dev").hexdigest())
     tasks.ensure_venv()
