@@ -1,5 +1,5 @@
-"""The play page's routes without a browser (issue 19): what the page sends reaches the bot
-as a person's update, and what the bot does reaches the page as events.
+"""The play page's routes without a browser: what the page sends reaches the bot as
+a person's update, and what the bot does reaches the page as events.
 
 The browser itself plays a whole match in `tests/e2e/test_play_page_e2e.py` where
 Chromium is installed; these hold the routes to their word everywhere.

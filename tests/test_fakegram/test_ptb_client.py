@@ -5,11 +5,11 @@ the fake agrees with one reading of the Bot API. Here a small python-telegram-bo
 ``Application`` polls the fake over real HTTP, exactly as it would api.telegram.org, and
 uses what the domino bot uses: commands in a private chat and in a group, an inline keyboard
 whose presses are answered, a text edit, a photo upload, editMessageMedia (also turning a
-text message into a photo, issue 11 item 15), a reuse of a ``file_id``, a delete, and the
-refusals of items 16 and 17 read in PTB's own exceptions. Every call it makes must pass the
-fake's own checks (no unknown field, right types: the ``fakegram`` fixture's teardown),
-every answer must parse in PTB's own models (an error handler and PTB's log would show it),
-and the chats must end as a client would show them.
+text message into a photo), a reuse of a ``file_id``, a delete, and the fake's refusals of a
+message id from another chat and of an empty upload, read in PTB's own exceptions. Every
+call it makes must pass the fake's own checks (no unknown field, right types: the
+``fakegram`` fixture's teardown), every answer must parse in PTB's own models (an error
+handler and PTB's log would show it), and the chats must end as a client would show them.
 """
 
 from __future__ import annotations
@@ -223,10 +223,12 @@ async def test_a_python_telegram_bot_application_runs_against_the_fake(
     assert complaints == []
 
 
-async def test_ptb_reads_the_refusals_issue_11_found(fakegram: FakeTelegram) -> None:
-    """Issue 11 items 16 and 17 through the second client: a message id from one private chat
-    names nothing in another (the bot's ids there come from one account-wide counter), and
-    an empty upload is refused in Telegram's words."""
+async def test_ptb_reads_the_refusals_of_foreign_ids_and_empty_files(
+    fakegram: FakeTelegram,
+) -> None:
+    """Through the second client: a message id from one private chat names nothing in
+    another (the bot's ids there come from one account-wide counter), and an empty upload
+    is refused in Telegram's words."""
     alice = fakegram.add_user("Алиса", started=True)
     bob = fakegram.add_user("Боб", started=True)
     said = await bob.send(None, "привет")

@@ -153,7 +153,7 @@ async def test_bad_photos_are_refused(fakegram: FakeTelegram, fake_bot: Bot) -> 
 
 
 async def test_empty_upload_is_refused(fakegram: FakeTelegram, fake_bot: Bot) -> None:
-    """Issue 11, item 17: a zero-byte file is refused before anyone looks at the picture."""
+    """A zero-byte file is refused before anyone looks at the picture."""
     from aiogram.types import BufferedInputFile, InputMediaPhoto
 
     alice = fakegram.add_user("Алиса", started=True)
@@ -173,7 +173,7 @@ async def test_empty_upload_is_refused(fakegram: FakeTelegram, fake_bot: Bot) ->
 async def test_edit_media_turns_a_text_message_into_a_photo(
     fakegram: FakeTelegram, fake_bot: Bot
 ) -> None:
-    """Issue 11, item 15: editMessageMedia may "replace a text ... message with a media"."""
+    """editMessageMedia may "replace a text ... message with a media"."""
     from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
     alice = fakegram.add_user("Алиса", started=True)
@@ -198,9 +198,9 @@ async def test_edit_media_turns_a_text_message_into_a_photo(
 async def test_message_ids_count_per_account_in_private_chats_and_groups(
     fakegram: FakeTelegram, fake_bot: Bot
 ) -> None:
-    """Issue 11, item 16: in private chats and basic groups the bot's messages are numbered
-    from one counter of its account, so an id names one message in one chat only; a
-    supergroup numbers its own messages."""
+    """In private chats and basic groups the bot's messages are numbered from one counter
+    of its account, so an id names one message in one chat only; a supergroup numbers its
+    own messages."""
     alice = fakegram.add_user("Алиса", started=True)
     bob = fakegram.add_user("Боб", started=True)
     group = fakegram.add_group("G", members=[alice, bob], bot_status=MemberStatus.ADMINISTRATOR)

@@ -1,4 +1,4 @@
-"""The play page: the fake's chats in a browser, for playing by hand (issue 19).
+"""The play page: the fake's chats in a browser, for playing by hand.
 
 ``python3 tasks.py demo`` serves it (``tests/e2e/demo.py``: the fake, this page and the
 bot as a process); ``python -m tests.fakegram --play`` serves it over the fake alone.
