@@ -1,0 +1,25 @@
+### How a match ends early: /surrender, the vote to cancel, a player who left.
+### In English.
+
+ending-finished = played out
+ending-surrender = surrender
+ending-timeout = timeout
+ending-left = a player left
+ending-cancelled = cancelled
+
+surrender-confirm = 🏳 Give up? The match ends at once and is scored as if the time had run out. { $loser } You gain no rating for it; the others gain rating by how far they are ahead of your score.
+surrender-confirm_after = 🏳 Give up? The match ends at once. It is already scored as if the time had run out: { $name } was the first to abandon it. { $loser } You gain no rating for it; the others gain rating by how far they were ahead of the score { $name } had then.
+surrender-not_playing = You are not playing here, so there is nothing to give up.
+
+vote-title =
+    🗳 <b>{ $name } proposes to cancel the game.</b>
+    Only the creator or a chat admin can cancel it outright, so the players vote.
+vote-count = For: { $yes } · against: { $no } · cancelling needs { $needed } of { $voters } for
+vote-who_yes = ✅ { $names }
+vote-who_no = ❌ { $names }
+vote-state_open = The match's players vote, for { $minutes } min. A vote may be changed.
+vote-state_passed = ✖️ Decided: the game is cancelled.
+vote-state_failed = ▶️ The vote failed: playing on.
+vote-state_expired = ⌛ The vote ran out of time: playing on.
+vote-state_closed = The vote is closed: the match has ended.
+vote-already_open = A vote to cancel is already open: use its buttons.

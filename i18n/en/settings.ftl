@@ -1,0 +1,33 @@
+### /settings of a group and of a private chat; turn timers.
+### In English.
+
+settings-title =
+    ⚙️ <b>Settings of “{ $chat }”</b>
+    Turn timer: <b>{ $timer }</b>
+settings-hint = When the time runs out a computer moves for the player; after three such moves it plays for them until they come back (/hand → “I'm back”). Chat admins may change this; a new limit applies from the next turn.
+settings-lang = Language of the group's messages: <b>{ $lang }</b>
+# S-7: a game with turn times of its own keeps them whatever timer is chosen, unless it is off.
+settings-own_timing = ⏱ { $game }: turn times by its own rules — { $one }, { $several } or { $fish } s, unless the timer is off.
+
+group_lang-auto = the game creator's
+group_lang-ru = Russian
+group_lang-en = English
+
+settings-in_group = Each group has its own settings: send /settings in the group.
+
+timer-off = off
+timer-30 = 30 s
+timer-60 = 60 s
+timer-120 = 2 min
+timer-300 = 5 min
+timer-sport = sport (5 / 20 / 60 s)
+
+settings-lobby_timeout = A game nobody starts closes after: <b>{ $time }</b>
+settings-hints = Hints: <b>{ $state }</b>
+settings-private =
+    ⚙️ <b>Your settings</b>
+    🔔 Turn reminders: <b>{ $state }</b>
+    If you have not moved a few seconds after your turn starts, a «🔔 Your turn» notification arrives here; it goes away when the turn ends.
+
+turn_notices-on = on
+turn_notices-off = off

@@ -1,0 +1,25 @@
+### How a match ends early: /surrender, the vote to cancel, a player who left.
+### In Russian, the default language.
+
+ending-finished = доиграна
+ending-surrender = сдача
+ending-timeout = вышло время
+ending-left = уход игрока
+ending-cancelled = отменена
+
+surrender-confirm = 🏳 Сдаться? Партия закончится сразу и пойдёт в зачёт как при тайм-ауте. { $loser } Рейтинга за неё вы не получите, остальные получат его за отрыв от вашего счёта.
+surrender-confirm_after = 🏳 Сдаться? Партия закончится сразу. В зачёт она уже идёт как при тайм-ауте: первый уход из партии — { $name }. { $loser } Рейтинга за неё вы не получите, остальные получат его за отрыв от счёта на момент того ухода.
+surrender-not_playing = Вы сейчас не играете здесь — сдаваться не в чем.
+
+vote-title =
+    🗳 <b>{ $name } предлагает отменить игру.</b>
+    Сразу отменить может только создатель или админ чата, поэтому решаем голосованием.
+vote-count = За: { $yes } · против: { $no } · чтобы отменить, нужно «за»: { $needed } из { $voters }
+vote-who_yes = ✅ { $names }
+vote-who_no = ❌ { $names }
+vote-state_open = Голосуют игроки партии, { $minutes } мин. Голос можно поменять.
+vote-state_passed = ✖️ Решено: игра отменена.
+vote-state_failed = ▶️ Голосование не прошло: играем дальше.
+vote-state_expired = ⌛ Время голосования вышло: играем дальше.
+vote-state_closed = Голосование закрыто: партия уже закончилась.
+vote-already_open = Голосование об отмене уже идёт — голосуйте кнопками под ним.

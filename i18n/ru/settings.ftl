@@ -1,0 +1,33 @@
+### /settings of a group and of a private chat; turn timers.
+### In Russian, the default language.
+
+settings-title =
+    ⚙️ <b>Настройки «{ $chat }»</b>
+    Таймер хода: <b>{ $timer }</b>
+settings-hint = Время кончилось — за игрока ходит компьютер; после трёх таких ходов он играет за него, пока тот не вернётся (/hand → «Я снова играю»). Менять могут админы чата; новое время — со следующего хода.
+settings-lang = Язык сообщений в группе: <b>{ $lang }</b>
+# S-7: a game with turn times of its own keeps them whatever timer is chosen, unless it is off.
+settings-own_timing = ⏱ { $game }: время на ход по своим правилам — { $one }, { $several } или { $fish } с, если таймер не выключен.
+
+group_lang-auto = как у создателя игры
+group_lang-ru = русский
+group_lang-en = английский
+
+settings-in_group = Настройки — у каждой группы свои: напишите /settings в группе.
+
+timer-off = выключен
+timer-30 = 30 с
+timer-60 = 60 с
+timer-120 = 2 мин
+timer-300 = 5 мин
+timer-sport = спортивный (5 / 20 / 60 с)
+
+settings-lobby_timeout = Несыгранная игра закрывается через: <b>{ $time }</b>
+settings-hints = Подсказки: <b>{ $state }</b>
+settings-private =
+    ⚙️ <b>Ваши настройки</b>
+    🔔 Напоминания о ходе: <b>{ $state }</b>
+    Если через несколько секунд после начала вашего хода вы ещё не сходили, сюда придёт уведомление «🔔 Ваш ход»; когда ход кончится, оно исчезнет.
+
+turn_notices-on = вкл
+turn_notices-off = выкл

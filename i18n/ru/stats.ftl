@@ -1,0 +1,121 @@
+### /top, /stats, /history and the score sheets.
+### In Russian, the default language.
+
+top-title = 🏆 <b>Рейтинг «{ $chat }»</b> · { $game } · стр. { $page }/{ $pages }
+top-pairs_title = 🏆 <b>Рейтинг пар «{ $chat }»</b> · { $game } · стр. { $page }/{ $pages }
+top-col_name = Игрок
+top-col_pair = Пара
+top-col_rating = Рейт
+top-col_elo = Elo
+top-col_matches = Игр
+top-col_losses-kozel = Коз
+top-col_safe-kozel = Не коз
+top-col_losses-osel = Осл
+top-col_safe-osel = Не осл
+top-col_wins = Поб
+top-col_win_share = % поб
+top-col_fish = Рыб
+top-col_avg = Ср
+top-legend = <i>Рейт — рейтинг за партии (не очки партии), Elo — по партиям без компьютеров. Игр — партий, { $outcome }, Рыб — сделано рыб, Ср — средний итог партии.</i>
+top-legend_losses-kozel = Коз — раз козлом, Не коз — доля партий не козлом
+top-legend_losses-osel = Осл — раз ослом, Не осл — доля партий не ослом
+top-legend_wins = Поб — побед (первое место), % поб — доля партий с победой
+top-pairs_legend = <i>Пара — те же двое в игре парами, где бы ни сидели. Рейт — рейтинг за партии, Игр — партий, { $outcome }, Ср — средний итог.</i>
+top-empty = 🏆 { $game }: в этой группе ещё не сыграно ни одной партии. Начните: /domino
+top-pairs_empty = 👥 { $game }: партий парами (вчетвером, 2×2) здесь ещё не было.
+top-private = Рейтинг ведётся по группам: напишите /top в группе, где играете. Ваша статистика по всем группам: /stats
+
+stats-title_group = 📊 <b>{ $name }</b> в «{ $chat }» · { $game }
+stats-title_all = 📊 <b>{ $name }</b> во всех группах · { $game }
+stats-matches = Партий: { $n } · рейтинг: { $rating } · Elo: { $elo }
+stats-losses-kozel = 🐐 Козлом { $n } { $n ->
+    [one] раз
+    [few] раза
+   *[many] раз
+} ({ $share } партий)
+stats-losses-osel = 🫏 Ослом { $n } { $n ->
+    [one] раз
+    [few] раза
+   *[many] раз
+} ({ $share } партий)
+stats-wins = 🏆 { $n } { $n ->
+    [one] победа
+    [few] победы
+   *[many] побед
+} ({ $share } партий)
+stats-went_out = 🏁 Домино: { $n } { $n ->
+    [one] раз
+    [few] раза
+   *[many] раз
+}
+stats-fish = 🐟 Рыб сделано: { $n }
+# Only to a player who has taken eggs: most games have none.
+stats-eggs = 🥚 Яиц забрано: { $n }
+stats-best = 👍 Лучшая партия: итог { $points }, { $date } (рейтинг +{ $gain })
+stats-worst = 👎 Худшая партия: итог { $points }, { $date } (рейтинг +{ $gain })
+stats-only_match = 📋 Единственная партия: итог { $points }, { $date } (рейтинг +{ $gain })
+stats-best_and_worst = 👍👎 Все партии с рейтингом +{ $gain }; последняя: итог { $points }, { $date }
+stats-streak_good-kozel = 🔥 Не козлом { $n } { $n ->
+    [one] партию
+    [few] партии
+   *[many] партий
+} подряд
+stats-streak_bad-kozel = 🐐 Козлом { $n } { $n ->
+    [one] партию
+    [few] партии
+   *[many] партий
+} подряд
+stats-streak_good-osel = 🔥 Не ослом { $n } { $n ->
+    [one] партию
+    [few] партии
+   *[many] партий
+} подряд
+stats-streak_bad-osel = 🫏 Ослом { $n } { $n ->
+    [one] партию
+    [few] партии
+   *[many] партий
+} подряд
+stats-streak_wins = 🔥 { $n } { $n ->
+    [one] победа
+    [few] победы
+   *[many] побед
+} подряд
+stats-streak_no_wins = Без побед { $n } { $n ->
+    [one] партию
+    [few] партии
+   *[many] партий
+} подряд
+stats-mark-kozel = 🐐
+stats-mark-osel = 🫏
+stats-mark_winner = 🏆
+stats-none_group = 📊 { $name }: в этой группе записанных партий пока нет. Сыграть: /domino
+stats-none_all = 📊 { $name }: записанных партий пока нет. Добавьте меня в группу и напишите там /domino.
+
+history-title = 📜 <b>Партии в «{ $chat }»</b> · { $game } · стр. { $page }/{ $pages }
+history-entry = <b>{ $n }.</b> { $date } · { $ending } · { $rounds } { $rounds ->
+    [one] раунд
+    [few] раунда
+   *[many] раундов
+}
+history-hint = <i>Кнопка с номером открывает запись партии по раундам.</i>
+history-empty = 📜 { $game }: здесь ещё нет сыгранных партий. Начните: /domino
+history-private = История партий ведётся по группам: напишите /history в группе.
+
+sheet-title = 📋 <b>Партия №{ $id }</b> · { $variant } до { $target } · { $date } · { $ending }
+sheet-player = { $seat }. { $name }{ $goat }: итог { $points }
+sheet-col_round = Р
+sheet-col_outcome = Исход
+sheet-went_out = домино { $seat }
+sheet-fish = рыба { $seat }
+sheet-reached = цель { $seat }
+sheet-eggs = яйца +{ $n } дальше
+sheet-cut = Первые раунды ({ $n }) не поместились в сообщение; ниже — последние.
+sheet-legend = <i>«домино N» — у игрока N кончились кости; «рыба N» — рыба, рыбак — игрок N. В строке раунда — очки за раунд, под ней — счёт после раунда.</i>
+sheet-legend_13 = <i>Очки до открытия счёта только запоминаются и входят в счёт потом.</i>
+sheet-legend_in_play = <i>Очки раунда — и за ходы, и за его конец. «цель N» — ход игрока N довёл счёт до цели, и раунд не доигрывался.</i>
+
+stats-hints = 💡 { $n } { $n ->
+    [one] подсказка
+    [few] подсказки
+   *[many] подсказок
+}
