@@ -323,7 +323,7 @@ async def test_the_caches_of_games_hold_at_most_their_bound(
         setup.publisher.show(game)
     await setup.settle()
     cached = setup.publisher
-    sizes = (len(cached._games), len(cached._messages), len(cached._table_shown))
+    sizes = (len(cached.records.games), len(cached.records.messages), len(cached.table.shown))
     assert max(sizes) <= 3 < len(games)
     # A game the caches forgot is read again: still nothing new to show, nothing sent.
     before = len(setup.api.calls)
@@ -346,7 +346,11 @@ async def test_an_ended_game_is_forgotten_once_its_messages_are_up_to_date(
     await setup.settle()
     assert setup.api.sent(EditMessageMedia)  # the table says it was cancelled ...
     cached = setup.publisher
-    assert (len(cached._games), len(cached._messages), len(cached._table_shown)) == (0, 0, 0)
+    assert (len(cached.records.games), len(cached.records.messages), len(cached.table.shown)) == (
+        0,
+        0,
+        0,
+    )
 
 
 async def test_a_record_the_locked_database_refuses_is_written_later_and_nothing_resent(

@@ -35,8 +35,9 @@ from bot.app.people import People
 from bot.app.timers import TurnClock
 from bot.infra import perf
 from bot.telegram import game_messages
+from bot.telegram.message_records import Target
 from bot.telegram.outgoing import Limits, Outgoing
-from bot.telegram.publisher import Publisher, Target
+from bot.telegram.publisher import Publisher
 from domino.match import Match
 from domino.views import MatchView
 from i18n import Lang, t
