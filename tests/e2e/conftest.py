@@ -12,8 +12,8 @@ from tests.fakegram import FakeTelegram
 
 HERE = Path(__file__).resolve().parent
 # A net for a hung test, not a deadline: the waits here end on progress (harness.Stall),
-# so a loaded machine makes a test slower, and only one that stopped moving meets this
-# (issue 11, item 18). pyproject's 300 s stays the net for everything else.
+# so a loaded machine makes a test slower, and only one that stopped moving meets this.
+# pyproject's 300 s stays the net for everything else.
 HANG_SECONDS = 1800
 
 

@@ -1,5 +1,5 @@
 """`python3 tasks.py demo [--port N]`: the bot against the local Telegram, played from a
-web page (issue 19).
+web page.
 
 One process serves tests/fakegram on 127.0.0.1 with its play page
 (`tests.fakegram.play`), two people and a group with both in it (neither has pressed

@@ -11,15 +11,15 @@ exception anywhere fails the test that caused it.
 `Person` plays from their private chat the way a person would: reads the hand
 message, presses a marked tile (choosing an end when asked), draws or knocks.
 
-Waits have no fixed end where the machine's speed decides how long they take (issue 11,
-item 18): `play_until` and `Stall` fail only when nothing visible changes for a whole
-stall window, and the fake's short waits (a reply, a press's answer) only when nothing at
-all moves: no call, no update, no CPU used by the bot's processes (`CpuProgress`, which
-every `BotProcess` adds to its fake's `progress_sources`). Every window is stretched by the
-machine's pace (`tests.fakegram.waiting`), so a loaded machine makes a test slower, never
-red, and a failure says what it waited for and what moved last. Games opened here have
-the turn timer switched off by the group's admin (`set_turn_timer`), so no real-time
-clock moves a game whose test is not about timers.
+Waits have no fixed end where the machine's speed decides how long they take: `play_until`
+and `Stall` fail only when nothing visible changes for a whole stall window, and the
+fake's short waits (a reply, a press's answer) only when nothing at all moves: no call, no
+update, no CPU used by the bot's processes (`CpuProgress`, which every `BotProcess` adds
+to its fake's `progress_sources`). Every window is stretched by the machine's pace
+(`tests.fakegram.waiting`), so a loaded machine makes a test slower, never red, and a
+failure says what it waited for and what moved last. Games opened here have the turn timer
+switched off by the group's admin (`set_turn_timer`), so no real-time clock moves a game
+whose test is not about timers.
 """
 
 from __future__ import annotations
@@ -457,7 +457,7 @@ def progress_mark(chats: Iterable[FakeChat]) -> int:
 
 
 class Stall(Watch):
-    """A deadline that moves while something moves (issue 11, item 18).
+    """A deadline that moves while something moves.
 
     `check()` raises `TimeoutError` only when `progress()` has returned the same value
     for `window` seconds on end, stretched by the machine's pace (`Watch`); any change

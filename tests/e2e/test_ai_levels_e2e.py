@@ -1,7 +1,7 @@
-"""Computer levels end to end (issue 14): a lobby with one person and three computers of
-one level, set by the lobby's level buttons, plays a match to the end, and the thinker
-made their decisions at that level; forged or stale level presses change nothing and
-are answered politely."""
+"""Computer levels end to end: a lobby with one person and three computers of one level,
+set by the lobby's level buttons, plays a match to the end, and the thinker made their
+decisions at that level; forged or stale level presses change nothing and are answered
+politely."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
-"""Пятёрки and Тройки и пятёрки (issue 17) end to end through the fake Telegram with the
-bot as a process: whole matches from `/domino all_fives` to the final announcement, every
-move pressed by people in their private chats. The group's one table message shows each
-seat's running score, the «+N» of the play that scored (checked against the stored match,
+"""Пятёрки and Тройки и пятёрки end to end through the fake Telegram with the bot as a
+process: whole matches from `/domino all_fives` to the final announcement, every move
+pressed by people in their private chats. The group's one table message shows each seat's
+running score, the «+N» of the play that scored (checked against the stored match,
 replayed) and the sum of the open ends; a match a move ends mid-round (F-6) is announced
-as reached; the hands show each playable tile's points (hints are on by default) and go
-to their owners only."""
+as reached; the hands show each playable tile's points (hints are on by default) and go to
+their owners only."""
 
 from __future__ import annotations
 

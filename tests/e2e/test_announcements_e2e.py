@@ -1,5 +1,4 @@
-"""Announcements are delivered at least once, and marked sent right after Telegram took
-them (issue 11, item 10).
+"""Announcements are delivered at least once, and marked sent right after Telegram took them.
 
 Every announcement the bot sends leaves two lines in its log: "sending announcement
 <id> (<kind>)" for each attempt and "announcement <id> (<kind>) sent as message <n>"

@@ -1,4 +1,4 @@
-"""The database held by another process, and a full disk, end to end (issue 11, items 7, 8).
+"""The database held by another process, and a full disk, end to end.
 
 The bot runs as `python -m bot` against tests/fakegram (see harness.py). While the
 database refuses changes, every press and command gets a polite answer ("one moment,

@@ -1,6 +1,5 @@
-"""Issue 15 through the fake Telegram: a match ended early shows its end and no turn
-(item 4: /surrender, /cancel), and a pair game names the partner and lists the seats in
-turn order (item 6)."""
+"""Through the fake Telegram: a match ended early (/surrender, /cancel) shows its end and
+no turn, and a pair game names the partner and lists the seats in turn order."""
 
 from __future__ import annotations
 
@@ -56,7 +55,7 @@ async def test_pairs_name_the_partner_and_a_surrender_shows_the_end_without_a_tu
     game = await pairs_game(fakegram)
     alice, bob, vera, gena = game.people
     assert game.table is not None
-    # Seats in turn order in the caption, each pair's score after them (item 6).
+    # Seats in turn order in the caption, each pair's score after them.
     caption = game.table.content
     order = [caption.index(f"{name} — ") for name in ("Алиса", "Боб", "Вера", "Гена")]
     assert order == sorted(order), caption
@@ -74,7 +73,7 @@ async def test_pairs_name_the_partner_and_a_surrender_shows_the_end_without_a_tu
         lambda: any("🤝 Ваш партнёр — Гена" in m.content for m in hand_texts(bob))
     )
 
-    # Алиса gives up while Вера is to move (item 4).
+    # Алиса gives up while Вера is to move.
     await alice.user.command(game.group, "surrender")
     asked = await game.group.wait_for_message(lambda m: "Сдаться?" in m.content)
     done = await alice.user.press(asked, data=button_data(asked, "Да"))

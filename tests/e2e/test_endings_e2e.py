@@ -1,6 +1,6 @@
-"""Ending a match early, through the fake Telegram with the bot as a process (issue 7):
-/surrender, the vote to cancel (passing, failing, expiring, surviving a restart), an
-admin's /cancel closing an open vote, and /leave scored by K-11's timeout rule."""
+"""Ending a match early, through the fake Telegram with the bot as a process: /surrender,
+the vote to cancel (passing, failing, expiring, surviving a restart), an admin's /cancel
+closing an open vote, and /leave scored by K-11's timeout rule."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Many games at once through failing Telegram calls and SIGKILLs, end to end (issue 7).
+"""Many games at once through failing Telegram calls and SIGKILLs, end to end.
 
 Each test runs the bot as `python -m bot` against tests/fakegram (see harness.py) and
 prints its figures in one line (`pytest -s` shows them).

@@ -1,4 +1,4 @@
-"""«💡 Подсказка» (issue 14) end to end: the bot as `python -m bot` against the fake.
+"""«💡 Подсказка» end to end: the bot as `python -m bot` against the fake.
 
 A hint press is answered with an alert to the presser alone, naming a legal move of
 their hand; the count is kept per seat and shows in the match record and /stats; a

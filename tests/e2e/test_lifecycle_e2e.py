@@ -1,4 +1,4 @@
-"""A group upgraded to a supergroup mid-game, and SIGTERM with updates in flight (issue 7).
+"""A group upgraded to a supergroup mid-game, and SIGTERM with updates in flight.
 
 Each test runs the bot as `python -m bot` against tests/fakegram (see harness.py).
 """
@@ -127,9 +127,9 @@ async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_second
     log = bot.log()
     # The bot bounds its work after SIGTERM (6 s, each step logged), which keeps it within
     # a supervisor's 10 s while the machine has a core to spare. With more runnable
-    # processes than cores the wall clock measures the machine, not the bot (issue 11,
-    # item 18). What the budget cut short is left as the log says (a restart re-checks
-    # every message); when nothing was cut, every command was answered.
+    # processes than cores the wall clock measures the machine, not the bot. What the
+    # budget cut short is left as the log says (a restart re-checks every message); when
+    # nothing was cut, every command was answered.
     overloaded = os.getloadavg()[0] > (os.cpu_count() or 1)
     in_budget = "not done in time" not in log
     print(

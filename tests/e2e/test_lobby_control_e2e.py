@@ -1,5 +1,5 @@
 """Who controls a lobby, removing seated people, lobbies that close by themselves, and
-very long names (issue 11, items 4, 5 and 14), end to end through the fake."""
+very long names, end to end through the fake."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The play page in a real browser (issue 19): two people and two computers play a whole
-match of Козёл through `tasks.py demo`'s page only, in headless Chromium.
+"""The play page in a real browser: two people and two computers play a whole match of
+Козёл through `tasks.py demo`'s page only, in headless Chromium.
 
 Everything the people do goes through the page: Start in their private chats, /domino
 typed in the group, the lobby's buttons (acting as one person or the other with «I am»),

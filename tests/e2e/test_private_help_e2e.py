@@ -1,6 +1,5 @@
-"""Issue 15, item 12: a plain message in the private chat gets a short help with the
-buttons to start, once in a while (a chatty person is not answered at every line), in
-the person's language."""
+"""A plain message in the private chat gets a short help with the buttons to start, once
+in a while (a chatty person is not answered at every line), in the person's language."""
 
 from __future__ import annotations
 

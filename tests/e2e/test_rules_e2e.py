@@ -1,6 +1,6 @@
-"""/rules through Telegram (issue 13): the rules of the chat's game with a button per
-game; a press shows that game's rules in the same message; a press that names no game,
-or comes forged onto another message, is answered politely and changes nothing."""
+"""/rules through Telegram: the rules of the chat's game with a button per game; a press
+shows that game's rules in the same message; a press that names no game, or comes forged
+onto another message, is answered politely and changes nothing."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ async def test_rules_page_through_the_games_in_place(
     await john.press(rules, text="Спортивное")  # in the message's language, not John's
     await group.wait_for_message(lambda m: m is rules and "200 очков" in m.content)
     assert "пас" in rules.content
-    await john.press(rules, text="Пятёрки")  # a game that scores during play (issue 17)
+    await john.press(rules, text="Пятёрки")  # a game that scores during play
     await group.wait_for_message(lambda m: m is rules and m.content.startswith("Пятёрки"))
     assert "250 очков" in rules.content and "даже посреди раунда" in rules.content
 

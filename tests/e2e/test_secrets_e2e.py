@@ -1,7 +1,7 @@
-"""No log level shows a hand, the bazaar or a seed (issue 11, item 11).
+"""No log level shows a hand, the bazaar or a seed.
 
-At DEBUG, aiosqlite used to log every statement with its parameters: each saved match,
-with every hand, the bazaar and the seed that predicts the next rounds' deals. A whole
+At DEBUG, aiosqlite logs every statement with its parameters: each saved match, with
+every hand, the bazaar and the seed that predicts the next rounds' deals. A whole
 match is played through tests/fakegram with LOG_LEVEL=DEBUG and the whole log, every
 line of every level, is searched for any tile any hand held, in every form the bot
 writes tiles, for the seed, and for the match's stored form.

@@ -1,10 +1,10 @@
-"""300 `/top` in a group while a game plays there: the table keeps moving (issue 11, item 9).
+"""300 `/top` in a group while a game plays there: the table keeps moving.
 
 The bot runs with its pacing on, as in production (a group takes about 16 messages a
-minute from it). Before the fix the group's queue was first-in-first-out: 300 replies
-queued in front of the table froze its picture for over a minute. Now the game's
-messages go first, identical replies waiting are sent once, and each spammer gets one
-cooldown notice after 8 commands, then silence.
+minute from it). A first-in-first-out queue would put 300 replies in front of the table
+and freeze its picture for over a minute, so the game's messages go first, identical
+replies waiting are sent once, and each spammer gets one cooldown notice after 8
+commands, then silence.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A start that cannot succeed ends the process with one clear line (issue 11, items 6, 12).
+"""A start that cannot succeed ends the process with one clear line.
 
 Each case runs `python -m bot` as the README does, with one thing wrong: a database
 file of random bytes, a database with a damaged page, a read-only data folder, no
@@ -6,7 +6,7 @@ Telegram at TELEGRAM_API_BASE, a token Telegram refuses, a malformed token. The
 process must exit with a non-zero code and say why in exactly one line on stderr, no
 traceback. The import of aiogram alone may take many seconds on a loaded machine, so
 the time is measured from that line to the exit: the process must not stay alive after
-saying it cannot start (an aiosqlite thread used to keep it up forever).
+saying it cannot start (a database thread left running would keep it up for ever).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""/top, /stats and /history through the fake Telegram with the bot as a process: a
-whole match played in a group, more players seeded through `storage.stats.record_match`
-into the bot's database file, paging, the pairs' table, a person who left the group,
-score sheets, and forged presses that change nothing; per game (issue 13): a Козёл and
-a Классика match played in one group, each game's table behind its button."""
+"""/top, /stats and /history through the fake Telegram with the bot as a process: a whole
+match played in a group, more players seeded through `storage.stats.record_match` into the
+bot's database file, paging, the pairs' table, a person who left the group, score sheets,
+and forged presses that change nothing; per game: a Козёл and a Классика match played in
+one group, each game's table behind its button."""
 
 from __future__ import annotations
 

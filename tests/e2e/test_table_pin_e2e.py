@@ -1,7 +1,7 @@
-"""The live table stays findable in the group (issue 15, item 5): pinned while its match
-runs and unpinned at its end; at a round's start it is sent anew at the bottom when the
-group's messages have buried it, the old one deleted and the hands' «table» link
-following; a group where the bot may not pin plays all the same."""
+"""The live table stays findable in the group: pinned while its match runs and unpinned at
+its end; at a round's start it is sent anew at the bottom when the group's messages have
+buried it, the old one deleted and the hands' «table» link following; a group where the
+bot may not pin plays all the same."""
 
 from __future__ import annotations
 

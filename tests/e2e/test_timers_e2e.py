@@ -1,7 +1,7 @@
-"""Turn timers end to end (issue 7): /settings (timer, group language) by an admin only;
-a person who never presses is moved for, a strike each time, a computer takes the seat
-at the third, announced once; "I'm back" returns the seat; a restart in the middle of a
-turn still times it out.
+"""Turn timers end to end: /settings (timer, group language) by an admin only; a person
+who never presses is moved for, a strike each time, a computer takes the seat at the
+third, announced once; "I'm back" returns the seat; a restart in the middle of a turn
+still times it out.
 
 The bot runs with TURN_TIME_SCALE=0.05 times the machine's pace, so the 30 s setting
 gives 1.5 s turns on an idle machine: the turns and their warnings are what is tested, and

@@ -1,5 +1,5 @@
-"""Which game a group plays (issue 13), end to end through the fake Telegram with the bot as
-a process: a whole match of Классика opened by `/domino classic`, an unknown game answered
+"""Which game a group plays, end to end through the fake Telegram with the bot as a
+process: a whole match of Классика opened by `/domino classic`, an unknown game answered
 politely, the lobby's game button, the group's default game in /settings, and /rules for
 the game in the chat; whole matches of Морской козёл, Осёл and Спортивное from
 `/domino <game>` to the final announcement, with several doubles laid at once and an end

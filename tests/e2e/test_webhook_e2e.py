@@ -1,8 +1,8 @@
-"""The bot on a webhook (issue 18): the fake Telegram posts every update to the bot's
-server, with the secret token the bot set; a post without it changes nothing; the secret
-survives a restart; the same database back on polling deletes the webhook (and serves
-/healthz on METRICS_LISTEN). And what a monitor reads from the webhook's server: /metrics
-and /healthz, and LOG_FORMAT=json's lines."""
+"""The bot on a webhook: the fake Telegram posts every update to the bot's server, with
+the secret token the bot set; a post without it changes nothing; the secret survives a
+restart; the same database back on polling deletes the webhook (and serves /healthz on
+METRICS_LISTEN). And what a monitor reads from the webhook's server: /metrics and
+/healthz, and LOG_FORMAT=json's lines."""
 
 from __future__ import annotations
 

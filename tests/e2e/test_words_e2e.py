@@ -1,6 +1,5 @@
-"""The words players read, end to end (issue 15, item 11): a lobby whose creator never
-pressed Start in the bot's chat says why its table is empty, and stops saying it once
-someone sits down.
+"""The words players read, end to end: a lobby whose creator never pressed Start in the
+bot's chat says why its table is empty, and stops saying it once someone sits down.
 
 Runs the bot as `python -m bot` against tests/fakegram (see harness.py)."""
 
