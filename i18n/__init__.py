@@ -1,26 +1,29 @@
-"""All user-facing text, Russian first and English, through one function: `t()`.
+"""All user-facing text, the pictures' words and the games' names, through one function:
+`t()`.
 
-The texts live in Fluent catalogues, one per language (`i18n/ru/main.ftl`,
-`i18n/en/main.ftl`), which a translator edits without touching the code; Fluent
-brings each language's own plural rules (CLDR: one/few/many/other), so "1 кость,
-2 кости, 5 костей" is written in the catalogue, not in Python.
+The texts live in Fluent catalogues, one folder per language (`i18n/ru/`, `i18n/en/`),
+each split into the same files by area (`games.ftl`, `lobby.ftl`, `play.ftl`,
+`pictures.ftl`, ...): a translator edits them without touching the code. The languages
+are the folders found (`languages`): a new language is a new folder of .ftl files with
+every key of the others, and no code. Fluent brings each language's own plural rules
+(CLDR: one/few/many/other), so "1 кость, 2 кости, 5 костей" is written in the
+catalogue, not in Python.
 
 The code names a text by a dotted key, `t("alert.foreign_game", lang, name=...)`; its
 Fluent message id is the key with every "." written as "-" (`alert-foreign_game`),
 since Fluent ids allow no dots. `lang_of(language_code)` picks the language from a
-Telegram user's settings (English for `en*`, Russian for everything else: Russian is
-the default). The players' own words stay as they say them: рыба, козёл, базар, яйца,
-стучу, вышел, рыбак.
+Telegram user's settings: the folder of that code, else Russian, the default. The
+players' own words stay as they say them: рыба, козёл, базар, яйца, стучу, вышел, рыбак.
 
 Nothing is parsed at import, and a catalogue is not parsed whole either: its text is
 cut into entries at each line that begins one (`split_catalogue`, a regular expression
-over the file), and each message is parsed at its first use, with what it refers to.
-Parsing a whole catalogue costs 60-70 ms of CPU (Fluent's parser reads a character at a
-time), which the first texts after a start (the command menus, the games picked up)
-paid on the event loop, before the first update was answered; one message costs
-microseconds. A lock keeps a second thread (the pictures' drawing thread) from adding
-a message meanwhile. A syntax error in a message fails loudly at its first use, and the
-whole catalogue is parsed by the tests (`parse_catalogue`), where it fails first.
+over the files), and each message is parsed at its first use, with what it refers to.
+Fluent's parser reads a character at a time, so a whole catalogue would cost the first
+texts after a start (the command menus, the games picked up) a noticeable pause on the
+event loop; one message costs microseconds. A lock keeps a second thread (the
+pictures' drawing thread) from adding a message meanwhile. A syntax error in a message
+fails loudly at its first use, and the whole catalogue is parsed by the tests
+(`parse_catalogue`), where it fails first.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib.resources import files
-from typing import Any
+from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING, Any
 
 from fluent.runtime import FluentBundle, FluentResource
 from fluent.runtime.resolver import Pattern
@@ -40,19 +44,47 @@ from fluent.runtime.types import fluent_number
 from fluent.syntax import ast as fluent_ast
 from fluent.syntax.visitor import Visitor
 
+CATALOGUES: Traversable = files("i18n")
+"""The folder of the language folders, as shipped inside the package."""
 
-class Lang(StrEnum):
-    RU = "ru"
-    EN = "en"
+DEFAULT_CODE = "ru"
+"""Russian: the bot's main audience, and the language of anyone whose own has no folder."""
 
 
-DEFAULT_LANG = Lang.RU
+def languages(root: Traversable = CATALOGUES) -> tuple[str, ...]:
+    """The codes of the languages with a catalogue under `root` (a folder holding .ftl
+    files): Russian first, then the others by code."""
+    found = [
+        entry.name
+        for entry in root.iterdir()
+        if entry.is_dir() and any(file.name.endswith(".ftl") for file in entry.iterdir())
+    ]
+    return tuple(sorted(found, key=lambda code: (code != DEFAULT_CODE, code)))
+
+
+if TYPE_CHECKING:
+    # The two languages shipped, named for the code (and the tests) that need one of
+    # them; at run time the members are the folders found.
+    class Lang(StrEnum):
+        RU = "ru"
+        EN = "en"
+
+else:
+    Lang = StrEnum("Lang", [(code.upper().replace("-", "_"), code) for code in languages()])
+    Lang.__doc__ = "A language with a catalogue: one member per folder found (`languages`)."
+
+
+DEFAULT_LANG = Lang(DEFAULT_CODE)
 
 
 def lang_of(language_code: str | None) -> Lang:
-    """The language to answer a person in, from Telegram's `language_code`."""
-    if language_code and language_code.lower().startswith("en"):
-        return Lang.EN
+    """The language to answer a person in, from Telegram's `language_code` ("en-GB"):
+    the language of that code or of its first part, if it has a folder, else Russian."""
+    if language_code:
+        code = language_code.lower().replace("_", "-")
+        for candidate in (code, code.split("-")[0]):
+            if candidate in Lang.__members__.values():
+                return Lang(candidate)
     return DEFAULT_LANG
 
 
@@ -62,8 +94,8 @@ def fluent_id(key: str) -> str:
 
 
 def catalogue_source(lang: Lang) -> str:
-    """The text of the language's catalogue, as shipped inside the package."""
-    folder = files("i18n") / lang.value
+    """The text of the language's catalogue: every .ftl file of its folder, by name."""
+    folder = CATALOGUES / lang.value
     return "\n".join(
         entry.read_text(encoding="utf-8")
         for entry in sorted(folder.iterdir(), key=lambda entry: entry.name)
@@ -198,7 +230,7 @@ def _catalogue(lang: Lang) -> _Catalogue:
 
 def t(key: str, lang: Lang = DEFAULT_LANG, /, **values: Any) -> str:
     """The text `key` in `lang`, with `values` filled in. The texts made last are kept
-    (issue 16: a hand or a caption asks for the same texts at every move); a value that
+    (a hand, a caption or a picture asks for the same texts at every move); a value that
     cannot be a key (none so far) makes it each time."""
     try:  # the type too: True and 1 are equal keys, yet read "True" and "1"
         return _kept_text(key, lang, tuple((k, type(v), v) for k, v in values.items()))
