@@ -1,7 +1,6 @@
 """`--against REV` for the benchmarks: the same benchmark of an earlier revision, run as
 that revision wrote it, beside this tree's, so that a comparison never breaks as the
-code moves on (an older engine under a newer script did: it lacked what the script
-called).
+code moves on (an older engine under a newer script lacks what the script calls).
 
 `side_by_side(rev, script, args)` checks REV out with `git worktree` in a temporary
 folder (removed afterwards) and runs REV's own `bench/<script>` there (its code first

@@ -1,9 +1,9 @@
-"""Computer players' benchmark (issue 14): the ladder's figures, decision times, the hard
-level under load, and an outside player.
+"""Computer players' benchmark: the ladder's figures, decision times, the hard level under
+load, and an outside player.
 
     .venv/bin/python bench/ai.py [--quick] [--scale F] [--jobs N] [--seed S]
 
-One run each, printed with their 95% intervals, n and the issue's targets:
+One run each, printed with their 95% intervals, n and the levels' targets:
 
 1. 4-player Козёл, one focal player against three of another level, козёл rate (par
    25%): medium vs 3 greedy (target at most 17%), hard vs 3 medium (17%), hard vs 3
@@ -27,7 +27,7 @@ One run each, printed with their 95% intervals, n and the issue's targets:
    (the loss rate, and the win rate where points are good), with their decision times;
    where moves score in play (All Fives, threes and fives) medium vs easy as well.
 
-In this order, so that a run cut short has the issue's figures; `--only` picks parts.
+In this order, so that a run cut short has the targeted figures; `--only` picks parts.
 
 The adapter (`match_view`, `to_move`): a `dominoes.Game` is translated into one of our
 matches of «Спортивное» (S-1 .. S-5), the ruleset nearest to that game, and our player
@@ -90,11 +90,11 @@ from domino.views import MatchView
 
 @dataclass(frozen=True, slots=True)
 class Figure:
-    """One ladder figure of the issue: a matchup, its target and its size."""
+    """One ladder figure: a matchup, its target and its size."""
 
     title: str
     matchup: Matchup
-    target: float | None  # the loss rate the issue asks at most; None: timing only
+    target: float | None  # the loss rate the level must stay under; None: timing only
     deals: int  # paired deals at scale 1
     quick: int  # paired deals with --quick
 
@@ -114,7 +114,7 @@ FIGURES = (
     ),
     Figure("4-player Козёл, easy vs 3 greedy", matchup("kozel", "easy", "greedy"), None, 100, 4),
 )
-"""The issue's figures (Козёл), and easy for its decision times."""
+"""The figures with targets (Козёл), and easy for its decision times."""
 
 
 HARD_DEALS = {"osel": 10}  # Осёл's spinner has no fast kernel: ~20 s CPU a deal for hard
@@ -470,7 +470,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 wall.setdefault(level, []).extend(times)
         report_times(cpu, wall)
 
-    # The issue's figures first: a run cut short still has them.
+    # The targeted figures first: a run cut short still has them.
     if "ladder" in parts:
         ladder(FIGURES)
     if "load" in parts:

@@ -63,7 +63,7 @@ class StockParsing(JsonSession):
 
 
 class StockSession(AiohttpSession):
-    """aiogram's session as the bot built it before issue 16 (no pause on close)."""
+    """aiogram's stock session, closed without its pause for TLS (the baseline)."""
 
     async def close(self) -> None:
         if self._session is not None and not self._session.closed:

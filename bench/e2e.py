@@ -16,16 +16,17 @@ bot, was the limit of the run.
 
 Each game is its own group. By default 4 scripted people sit at it (``--people 4``): every
 engine action then comes from a press that travels the whole path (callback update,
-transaction, four hand edits and the table picture), so moves/s is not inflated by computer
-players, whose moves the bot applies in bulk inside one transaction. ``--people 2`` seats 2
-people and 2 computer players (the usual small table), for comparison. ``--computers LEVEL``
-sets the computers' level in the lobby (by their level buttons, as the creator would; default
-medium, as «🤖 Добавить компьютер» seats them) and then seats 1 person and 3 computers unless
-``--people`` says otherwise: the load issue 14 measures the strong computers under. The
-game is set up as a person would: every person presses Start in the bot's chat, the first
-sends /domino in the group, the others press «Играю» (or the creator adds computers), the
-creator presses «Начать». Then the people press as soon as their hand message says it is their turn
-(first a playable tile, then an end if asked, else draw or knock).
+transaction, four hand edits and the table picture), so moves/s is not inflated by
+computer players, whose moves the bot applies in bulk inside one transaction.
+``--people 2`` seats 2 people and 2 computer players (the usual small table), for
+comparison. ``--computers LEVEL`` sets the computers' level in the lobby (by their level
+buttons, as the creator would; default medium, as «🤖 Добавить компьютер» seats them) and
+then seats 1 person and 3 computers unless ``--people`` says otherwise: the load under
+which the strong computers' decision times count. The game is set up as a person would:
+every person presses Start in the bot's chat, the first sends /domino in the group, the
+others press «Играю» (or the creator adds computers), the creator presses «Начать». Then
+the people press as soon as their hand message says it is their turn (first a playable
+tile, then an end if asked, else draw or knock).
 
 By default a person presses the moment their hand says it is their turn: a closed loop
 in which every game always has its next press waiting on the bot, so the bot runs
@@ -54,17 +55,17 @@ Figures, over the window from the first «Начать» press until the run sto
   and the p99 of the answered presses made in each slice (where in the run the tail is);
 - press -> hand: from a press until the presser's hand message next changed (the move
   shown), p50/p99/max in ms;
-- bot CPU per move (issue 16): user + system CPU of the bot's process and every process it
+- bot CPU per move: user + system CPU of the bot's process and every process it
   started (its threads, the render pool's and the thinker's workers, from /proc/<pid>/stat
   of each; a child that ended counts once its parent waited for it) over the window, in ms
   per move, and of the main process alone; and the CPU the bot and this process used, in
   % of one core;
-- the bot's work counters per move (issue 16, ``bot.infra.perf``): the bot gets SIGUSR1 as the
-  window opens and as it closes and logs its counters each time (``perf counters: {json}``);
+- the bot's work counters per move (``bot.infra.perf``): the bot gets SIGUSR1 as the window
+  opens and as it closes and logs its counters each time (``perf counters: {json}``);
   the difference gives "db.statements", "db.transactions" and "db.hops" per move,
   "render.<kind>" and "sent.<kind>" per move, renders per table picture sent
   (render.table / sent.table) and per picture sent, and "api.<method>" per move. A
-  counter the bot does not keep is "n/a" (the bot before issue 16 keeps none);
+  counter the bot does not keep (an older commit run by ``--against``) is "n/a";
 - Bot API calls per move by method, counted in the fake's transcript over the window
   (this works for any bot); the total leaves out getUpdates;
 - the bot's peak RSS (VmHWM from /proc/<pid>/status) in MB;
@@ -85,55 +86,32 @@ the bot (CPU per move up by a third or more), so the other figures of a profiled
 not comparable with an unprofiled one. With more than one run, each run's file is PATH
 with ``.<tree>.<n>`` added before its suffix.
 
-``--updates webhook`` runs the bot in webhook mode (issue 18: the fake posts each update to
-the bot's own server, `WEBHOOK_URL` on a free port of this machine, instead of answering
-its long polls); ``--updates both`` runs this tree both ways in turns, ``--repeat`` times
-each (default 3), and prints them side by side with webhook/polling ratios.
+``--updates webhook`` runs the bot in webhook mode (the fake posts each update to the
+bot's own server, `WEBHOOK_URL` on a free port of this machine, instead of answering its
+long polls); ``--updates both`` runs this tree both ways in turns, ``--repeat`` times each
+(default 3), and prints them side by side with webhook/polling ratios.
 
-``--database postgres`` runs the bot on PostgreSQL (issue 18): ``DATABASE_URL`` names a
-fresh schema for each run (``tests/databases.py``, as the suite's PostgreSQL pass makes
-them) on the server ``DOMINO_TEST_POSTGRES`` names, or else on a throwaway server this
-script starts from the PostgreSQL installed here and removes at the end (the same one as
-``python3 tasks.py test``: ``tasks.throwaway_postgres``, no fsync). ``--database both`` runs
-this tree on SQLite and on PostgreSQL in turns, ``--repeat`` times each (default 3), side by
-side with postgres/sqlite ratios; with ``--updates both`` too, all four ways. On
+``--database postgres`` runs the bot on PostgreSQL: ``DATABASE_URL`` names a fresh schema
+for each run (``tests/databases.py``, as the suite's PostgreSQL pass makes them) on the
+server ``DOMINO_TEST_POSTGRES`` names, or else on a throwaway server this script starts
+from the PostgreSQL installed here and removes at the end (the same one as
+``python3 tasks.py test``: ``tasks.throwaway_postgres``, no fsync). ``--database both``
+runs this tree on SQLite and on PostgreSQL in turns, ``--repeat`` times each (default 3),
+side by side with postgres/sqlite ratios; with ``--updates both`` too, all four ways. On
 PostgreSQL part of the database's work is done by the server's processes, not the bot's:
 their CPU in the window is given as "database server CPU" (the whole server's: on a shared
 server other people's work is in it), and "bot + database CPU per move" adds the two.
 
 ``--against REV`` compares this working tree (HEAD and whatever is not committed yet,
-"changed") with the commit REV ("unchanged", e.g. b44f10b, the bot before issue 16): REV is
-checked out with ``git worktree`` in a temporary folder and started with the same
-interpreter from that folder, so ``python -m bot`` imports its code (the fake, the people
-and the figures are this tree's for both). The trees run in turns (unchanged, changed,
-unchanged, ...) ``--repeat`` times each (default 3) with the same options, so a load on the
-shared machine falls on both alike; then a table gives each figure's median over the
-repeats per tree and the ratio changed/unchanged as the geometric mean of the paired
-repeats' ratios. The worktree is removed at the end. ``--repeat`` without ``--against``
-repeats this tree alone and prints the medians.
-
-Figures measured on the 2-core development machine (shared with other work), each with
-the bot's commit; stale as the bot changes:
-
-- bot at commit 06e945f, 4 people a game, 30 s: N=50: 21-25 moves/s, press -> answer p50
-  7.4-9.4 s, p99 9-12 s, press -> hand p50 0.4-0.5 s, peak RSS 210 MB. N=500: 15
-  moves/s, nearly every press unanswered within 14 s (the 500 starts alone keep the bot
-  busy ~25 s), peak RSS 300 MB (395 MB after 120 s). This process used 15-20% of a core,
-  so the fake was not the limit; the bot used 85% of a core.
-- Issue 14, the computers' decision times (bot at commit 7ec5be9, 2 thinker workers, hard
-  budget 250 ms; the machine shared with other work, load average given), ``--games 50
-  --computers hard`` (1 person + 3 strong computers a game, 30 s): load 5: hard p50 70 ms,
-  p95 254 ms, max 340 ms over 1110 decisions, 3 fallbacks to medium; load 7-10: p50 196 ms,
-  p95 320 ms, max 400 ms over 411 decisions, 37 fallbacks. With one worker (load 8): p50
-  264 ms, p95 328 ms, 184 fallbacks of 535. ``--computers medium``: p50 0.2 ms, p95 0.4 ms;
-  ``--computers easy``: p50 0.0 ms, p95 0.4 ms.
-
-- Issue 16, the garbage collector (`bot.infra.perf.tune_gc`), ``--games 50 --seconds 30
-  --against f96b4af --repeat 3`` (4 people a game; the machine shared with two editors'
-  light work): moves/s 90.7 -> 134 (x1.39), press -> answer p50 365 -> 239 ms, p99
-  1061 -> 847 ms, bot CPU per move 15.0 -> 10.4 ms (x0.72; its main process 8.26 ->
-  5.51 ms), peak RSS 218 -> 229 MB. One idle run with these settings: 208 moves/s, p99
-  562 ms (the collector's passes 1677 -> 77 µs a move).
+"changed") with the commit REV ("unchanged", e.g. ``HEAD~1``): REV is checked out with
+``git worktree`` in a temporary folder and started with the same interpreter from that
+folder, so ``python -m bot`` imports its code (the fake, the people and the figures are
+this tree's for both). The trees run in turns (unchanged, changed, unchanged, ...)
+``--repeat`` times each (default 3) with the same options, so a load on the shared machine
+falls on both alike; then a table gives each figure's median over the repeats per tree and
+the ratio changed/unchanged as the geometric mean of the paired repeats' ratios. The
+worktree is removed at the end. ``--repeat`` without ``--against`` repeats this tree alone
+and prints the medians.
 
 Nothing here is a test: no figure is asserted. The bot process is stopped (SIGTERM, then
 SIGKILL if it hangs) however the run ends.
@@ -185,7 +163,7 @@ THINKER = re.compile(r"thinker: (.*) (\d+) fallbacks to medium$", re.MULTILINE)
 DECISIONS = re.compile(r"(\w+) (\d+) decisions p50 ([\d.]+) ms p95 ([\d.]+) ms max ([\d.]+) ms")
 LEVEL_NAMES = {"easy": "Лёгкий", "medium": "Средний", "hard": "Сильный"}  # as the lobby shows
 MB = 1024 * 1024
-DB_COUNTERS = ("db.statements", "db.transactions", "db.hops")  # the storage's (issue 16)
+DB_COUNTERS = ("db.statements", "db.transactions", "db.hops")  # the storage's
 
 
 Listener = Callable[[], None]
@@ -528,8 +506,8 @@ class Tree:
     key: str  # "changed" or "unchanged" ("polling", "webhook", "sqlite", ...): in file names
     label: str  # as printed
     path: Path
-    webhook: bool = False  # the bot takes its updates by webhook (issue 18), not polling
-    postgres: bool = False  # the bot's database is a schema on PostgreSQL (issue 18)
+    webhook: bool = False  # the bot takes its updates by webhook, not polling
+    postgres: bool = False  # the bot's database is a schema on PostgreSQL
 
     @property
     def counts_work(self) -> bool:
@@ -1140,14 +1118,14 @@ def main() -> None:
         "--updates",
         choices=("polling", "webhook", "both"),
         default="polling",
-        help="how the bot takes its updates (issue 18): long polling (default), a webhook "
+        help="how the bot takes its updates: long polling (default), a webhook "
         "the fake posts to, or both in turns on this tree, side by side",
     )
     parser.add_argument(
         "--database",
         choices=("sqlite", "postgres", "both"),
         default="sqlite",
-        help="the bot's database (issue 18): SQLite (default), a fresh schema on PostgreSQL "
+        help="the bot's database: SQLite (default), a fresh schema on PostgreSQL "
         "(DOMINO_TEST_POSTGRES's server, else a throwaway one), or both in turns, side by side",
     )
     parser.add_argument("--quick", action="store_true", help="a tiny run: 2 games, 5 seconds")
@@ -1161,7 +1139,7 @@ def main() -> None:
     parser.add_argument(
         "--against",
         metavar="REV",
-        help="also run the bot of commit REV (the unchanged code, e.g. b44f10b) in turns",
+        help="also run the bot of commit REV (the unchanged code, e.g. HEAD~1) in turns",
     )
     parser.add_argument(
         "--repeat",
@@ -1190,7 +1168,7 @@ def main() -> None:
             elif args.against:
                 unchanged = stack.enter_context(worktree(args.against))
                 if postgres and not (unchanged / "storage" / "postgres.py").exists():
-                    parser.error(f"{args.against} has no PostgreSQL storage (issue 18)")
+                    parser.error(f"{args.against} has no PostgreSQL storage (storage/postgres.py)")
                 label = f"unchanged ({args.against})"
                 trees.insert(0, Tree("unchanged", label, unchanged, webhook, postgres))
             server = None

@@ -28,9 +28,9 @@ stay under `LOAD_BUDGET_MS`. The figure is the mean over K runs.
 (its own script on its own engine) beside this tree's, the two printed side by side
 (`bench/_against.py`); REV's script is given the same options, or none if it does not
 know them, or those of `--against-args "..."`. An earlier engine is never driven by this
-script: its API moves on (the load figure of c88a6ad, measured that way, broke once
-`MatchView.legal` went). Scripts of that time compare with c88a6ad by default, so
-give them `--against-args "--compare-with REV"` (REV against itself there).
+script: its API moves on, and an older engine lacks what a newer script calls. Some
+earlier revisions' scripts compare with c88a6ad by default: give them
+`--against-args "--compare-with REV"` (REV against itself there).
 """
 
 from __future__ import annotations

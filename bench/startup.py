@@ -42,21 +42,6 @@ by the other's own code, so each starts on a database its code could have left.
 database, no preparation. `--quick`: 20 games, 3 rounds. `--profile PATH`: one more
 restart of the last tree under cProfile (`PROFILE_TO`; SIGTERM once its pickup is over),
 whose top functions are printed. `--keep DIR` keeps the database and the logs there.
-
-Measured on the 2-core development machine, shared (load average 7-10), 100 running
-games, 7 rounds, twice: main at 4ed3be1 ("before") against it with this change's four
-commits on top ("after"). Bare import 3849 / 3350 ms to its exit (3253 / 2817 ms to its
-end); before 4765 / 4058 ms (ratio 1.23 / 1.22 to the exit, 1.47 / 1.43 to the
-import's end), CPU 4020 / 3580 ms; after 2945 / 2899 ms (ratio 0.75 / 0.83, 0.89 /
-0.98), CPU 2740 / 2550 ms. Before, the imports took 3.1-3.6 s, and 0.9-1.2 s went
-between their end and the first poll: the pickup's workers held the loop (start_polling's
-bot.me() waited 0.35-0.4 s behind them, its task 0.13-0.19 s for its first turn),
-`perf.tune_gc`'s collection 0.18-0.24 s (it walked every module's objects), resume 65-75
-ms, the command menus' parse of both catalogues 0.1-0.2 s of CPU. After: the imports
-2.7-2.8 s (no collection while they run), then 70 ms to the first poll: database 4 ms
-(quick_check 1 ms here; 50-60 ms for a 22 MB database of 10,000 recorded matches),
-getMe and deleteWebhook 10 ms, resume 12 ms, tune_gc 1 ms, bot.me() 20 ms; the pickup
-(45-55 ms) runs after the first poll.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ computer at the table from the start (no Elo), one in twenty is abandoned (the K
 timeout rule). Each of ``--other-groups`` groups gets a tenth as many matches among
 some of the same people and others, so the overall totals are not the main group's.
 
-Every board, /stats and /history reads one game (issue 13): the queries below read
+Every board, /stats and /history reads one game: the queries below read
 Козёл's (four in six of the pool's matches) unless they say Классика; "games of group"
 is which games have records, asked by every command.
 
@@ -22,18 +22,6 @@ are printed in ms: this is the time the bot waits for it, the SQLite work plus t
 hop to aiosqlite's thread, so it bounds the database time from above. ``--plans``
 prints SQLite's query plans too.
 
-Measured on the 2-core development machine (shared with other work), 10,000 matches of
-10 people in the group plus 3 x 1,000 in other groups, 200 repeats: build 22.9 s
-(13,000 record_match calls, 1.76 ms each); median (p95) in ms: leaderboard group 0.22
-(0.28), leaderboard overall 0.22 (0.30), pair_leaderboard 0.23 (0.31), player_stats
-group 0.31 (0.39), player_stats overall 0.30 (0.37), history page 1 0.65 (0.72),
-history page 100 0.69 (0.76), history last page 1.15 (1.32), match_sheet 0.35 (0.42).
-Per game (issue 13), measured while the machine ran other work (load average 13), 200
-repeats: games of group 0.22 (1.76), games of player 0.19 (2.62), leaderboard group
-0.46 (4.44), Классика 0.46 (4.32), overall 0.46 (4.60), pair_leaderboard 0.47 (5.72),
-player_stats group 0.64 (5.24), overall 0.65 (5.32), history page 1 3.09 (6.45), page
-100 3.22 (6.76), last page 4.16 (8.05), match_sheet 0.82 (6.20); the code before it,
-under the same load, 0.44-0.61 for the boards and /stats and 1.6-6.4 for the history.
 Goal: each under 50 ms. Every query is an index search (``--plans``).
 """
 
