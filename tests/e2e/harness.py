@@ -161,7 +161,7 @@ class CpuProgress:
 
 # The bots of each fake that are down: between a kill or stop and the new process's first
 # long poll. A game waiting for its bot is not stalled: under load a start (importing
-# aiogram above all) has taken minutes.
+# aiogram above all) can take minutes.
 _DOWN: weakref.WeakKeyDictionary[FakeTelegram, set[int]] = weakref.WeakKeyDictionary()
 
 
@@ -258,7 +258,7 @@ class BotProcess:
                 return len(self.fake.transcript.calls("setWebhook", ok=True)) > hooks_before
             return self.fake.long_polls > polls_before and self.fake.long_polling
 
-        # No fixed end: on a loaded machine importing aiogram alone has taken minutes.
+        # No fixed end: on a loaded machine importing aiogram alone can take minutes.
         watch = Watch(
             self.signs_of_life,
             window=START_SECONDS,

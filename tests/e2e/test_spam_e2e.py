@@ -31,9 +31,9 @@ SPAM = 300
 EDITS = 5  # table pictures measured after the spam began
 # How many replies to the spam may go out between two pictures of the table. The game's
 # messages go first, so a reply only takes a slot of the group's pace that no game
-# message wanted (a person thinking, a new match being set up): one or two. Before the
-# fix the replies queued in front of the table went out back to back, the table waiting
-# for all of them (over a minute). Counted in messages, not seconds: a loaded machine
+# message wanted (a person thinking, a new match being set up): one or two. A queue in
+# order of arrival would send the replies in front of the table back to back, the table
+# waiting for all of them (over a minute). Counted in messages, not seconds: a loaded machine
 # slows the game and the replies alike.
 REPLIES_BETWEEN_PICTURES = 4
 
