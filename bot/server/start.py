@@ -1,0 +1,305 @@
+"""The start: opens the database, reaches Telegram, builds the outgoing queue and the
+application (`bot.server.application`), hands its use cases to the handlers through the
+Dispatcher, sets up the webhook (`bot.server.web`) or polling, `/metrics` and `/healthz`
+(`bot.server.metrics`), waits for the lease when several instances run
+(`bot.server.leadership`) and picks up every running game.
+
+What the start does not need waits: Pillow and the fonts load with the first picture (in
+`bot.infra.render_pool`), the answer models are built on a thread at the first update,
+and the commands are registered while the running games are picked up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any
+
+from aiogram import BaseMiddleware, Bot, Dispatcher, methods
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.methods import TelegramMethod
+from aiogram.methods.base import Response
+from aiogram.types import TelegramObject
+from aiohttp import web
+
+from bot.infra.render_pool import round_end_picture, table_picture
+from bot.server.application import Application, FirstPoll
+from bot.server.config import Settings
+from bot.server.leadership import Leadership, LeaseGuard
+from bot.server.metrics import (
+    Health,
+    Metrics,
+    TelegramMetrics,
+    TimedRenderPool,
+    UpdateMetrics,
+    add_routes,
+)
+from bot.server.serving import App, Webhook, on_signals
+from bot.server.start_failures import START_TIMEOUT, get_me
+from bot.server.web import WebServer, webhook_app, webhook_secret
+from bot.telegram.flood_budgets import SharedBudgets
+from bot.telegram.outgoing import Limits, Outgoing, QueueMiddleware
+from bot.telegram.session import JsonSession
+from bot.telegram.stats_service import StatsService
+from bot.telegram.table_pin import GroupTail, TailMiddleware
+from handlers import get_routers
+from handlers.in_flight import InFlight
+from handlers.seen import LastSeenMiddleware
+from storage.connect import open_database
+
+log = logging.getLogger("bot")
+
+# aiogram parses every answer with `Response[<returned type>]`; pydantic caches those
+# models only weakly, so under load they were rebuilt again and again (milliseconds
+# each). Holding them here keeps them built. Building them takes about 0.1 s, so it is
+# done at the first update (`KeepResponseModels`), not before the first poll.
+_RESPONSE_MODELS: list[object] = []
+_KEPT_METHODS = (
+    methods.SendMessage,
+    methods.SendPhoto,
+    methods.EditMessageText,
+    methods.EditMessageMedia,
+    methods.EditMessageReplyMarkup,
+    methods.DeleteMessage,
+    methods.AnswerCallbackQuery,
+    methods.GetUpdates,
+    methods.GetChatMember,
+    methods.GetMe,
+)
+
+
+def keep_response_models() -> None:
+    if not _RESPONSE_MODELS:
+        _RESPONSE_MODELS.extend(
+            Response[method.__returning__]  # type: ignore[name-defined]
+            for method in _KEPT_METHODS
+        )
+
+
+class KeepResponseModels(BaseMiddleware):
+    """At the first update, builds the answer models on a thread: the first poll went
+    out without waiting for them (issue 15, item 14)."""
+
+    def __init__(self) -> None:
+        self.started = False
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if not self.started:
+            self.started = True
+            asyncio.get_running_loop().run_in_executor(None, keep_response_models)
+        return await handler(event, data)
+
+
+async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App:
+    """Open the database, reach Telegram, wire the application and pick up every running
+    game. What is opened is pushed on `resources`, which closes it in reverse order."""
+    name = settings.instance_name
+    db = await open_database(settings.database, label=f"domino-bot {name}" if name else None)
+    resources.push_async_callback(db.close)
+    # JSON bodies and cheaper answers than aiogram's own session (issue 16).
+    session = (
+        JsonSession(api=TelegramAPIServer.from_base(settings.telegram_api_base))
+        if settings.telegram_api_base
+        else JsonSession()
+    )
+    # A reply to a message deleted meanwhile is sent as a plain message, not refused.
+    bot = Bot(
+        settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(allow_sending_without_reply=True),
+    )
+    resources.push_async_callback(bot.session.close)
+    me = await get_me(bot)
+    assert me.username is not None, "a bot always has a username"
+
+    tail = GroupTail()  # how far each group has moved on past the table (bot.telegram.table_pin)
+
+    async def call(method: TelegramMethod[object]) -> object:
+        answer = await bot(method)
+        tail.saw_answer(answer)
+        return answer
+
+    # The groups' flood budgets are kept in the database (issue 18): a takeover or a
+    # restart does not start every group's bucket full while Telegram counts the minute.
+    budgets = SharedBudgets(db) if settings.pacing else None
+    out = Outgoing(call, Limits() if settings.pacing else Limits.off(), budgets=budgets)
+    resources.push_async_callback(out.close)
+    metrics = Metrics(db, out)
+    bot.session.middleware(QueueMiddleware(out))
+    bot.session.middleware(TelegramMetrics(metrics))  # inside the queue: every attempt
+    application = Application(
+        db,
+        out,
+        bot_username=me.username,
+        render_table=table_picture,  # drawn in the render pool's process (issue 16)
+        render_scores=round_end_picture,
+        table_interval=settings.table_interval,
+        computer_delay=settings.computer_delay,
+        turn_time_scale=settings.turn_time_scale,
+        vote_time=timedelta(seconds=settings.vote_seconds),
+        thinker_workers=settings.thinker_workers,
+        hard_budget=settings.hard_budget,
+        turn_notice_after=settings.turn_notice_after,
+        tail=tail,
+        painter=TimedRenderPool(metrics),
+    )
+    resources.callback(application.publisher.close)
+
+    # No handler keeps a conversation state: aiogram's FSM (a storage key and a context
+    # built for every update) is not needed (issue 16).
+    dp = Dispatcher(disable_fsm=True)
+    in_flight = InFlight()
+    dp.update.outer_middleware(UpdateMetrics(metrics))
+    dp.update.outer_middleware(in_flight)
+    dp.update.outer_middleware(KeepResponseModels())
+    dp.include_routers(*get_routers())
+    dp.update.outer_middleware(LastSeenMiddleware())
+    dp.update.outer_middleware(TailMiddleware(tail, application.publisher.pins))
+    dp["dispatch"] = application.dispatch
+    dp["lobby"] = application.lobby
+    dp["playing"] = application.playing
+    dp["hints"] = application.hints
+    dp["endings"] = application.endings
+    dp["chats"] = application.chats
+    dp["people"] = application.people
+    dp["group_settings"] = application.settings
+    dp["turn_notices"] = application.notices
+    dp["stats"] = StatsService(db)
+
+    # /metrics and /healthz (issue 18): on the webhook server, and on METRICS_LISTEN. The
+    # servers stop after `app.stop` (pushed later), but for the webhook's, which `serve`
+    # stops first: no update is taken once the bot is stopping.
+    # Several instances (issue 18): this one acts only while it holds the lease.
+    leadership = (
+        Leadership(
+            db,
+            name,
+            ttl=settings.lease_seconds,
+            open_keeper_db=lambda: open_database(
+                settings.database, side=True, label=f"domino-bot {name} lease"
+            ),
+        )
+        if name
+        else None
+    )
+    if leadership is not None:
+        bot.session.middleware(LeaseGuard(leadership))  # the innermost: every attempt
+    picked_up = asyncio.Event()  # the running games are picked up: updates may come
+    health = Health(db, role=None if leadership is None else lambda: leadership.role)
+    resources.push_async_callback(health.close)
+    servers: list[WebServer] = []
+    webhook = None
+    if settings.webhook_url:
+        secret = await webhook_secret(settings.webhook_secret, db)
+        seconds = settings.webhook_request_seconds
+        hook_app, handler = webhook_app(
+            dp,
+            bot,
+            path=settings.webhook_path,
+            secret=secret,
+            # A standby, and a leader unsure of its lease, answer 503: the proxy passes
+            # the post on and Telegram keeps it until someone can store it.
+            active=lambda: picked_up.is_set() and (leadership is None or leadership.valid()),
+            request_seconds=seconds,
+        )
+        add_routes(hook_app, metrics, health)
+        server = WebServer(hook_app, settings.webhook_address, request_seconds=seconds)
+        webhook = Webhook(server, handler, asyncio.Event())
+        servers.append(webhook.server)
+    if settings.metrics_address is not None:
+        metrics_app = web.Application()
+        add_routes(metrics_app, metrics, health)
+        servers.insert(0, WebServer(metrics_app, settings.metrics_address))
+    for server in servers:
+        resources.push_async_callback(server.stop)
+    if leadership is not None:
+        resources.push_async_callback(leadership.release)  # after `app.stop`, pushed next
+    if budgets is not None:
+        resources.push_async_callback(budgets.close)  # the last calls' tokens, then release
+    app = App(bot, dp, out, application, in_flight, webhook)
+    resources.push_async_callback(app.stop)
+
+    if leadership is not None:
+        # A standby answers /healthz, and the webhook's posts 503 (`picked_up`), until
+        # it leads; then it picks up every running game as a restart does.
+        await start_servers(servers, health)
+        await lead(leadership)
+    if budgets is not None:
+        await budgets.load()  # what the last minute left, before the first call to a group
+
+    # The command menus wait for `serve` (building them parses both catalogues).
+    if webhook is None:
+        # Independent of each other: made at once rather than one round trip after another.
+        # Polling needs no webhook set: one left by a run in webhook mode goes. The running
+        # games are picked up once the first poll is out (`Application.resume`).
+        first_poll = FirstPoll()
+        bot.session.middleware(first_poll)
+        _, resumed = await asyncio.gather(
+            bot.delete_webhook(drop_pending_updates=False, request_timeout=START_TIMEOUT),
+            application.resume(after=first_poll.wait()),
+        )
+    else:
+        resumed = await application.resume()
+    picked_up.set()
+    if leadership is None:
+        await start_servers(servers, health)
+    if webhook is not None:
+        on_signals(webhook.stopping)
+        # Listening first: Telegram posts the updates that waited as soon as it is told.
+        await bot.set_webhook(
+            settings.webhook_url or "",
+            secret_token=secret,
+            allowed_updates=dp.resolve_used_update_types(),
+            drop_pending_updates=False,
+            request_timeout=START_TIMEOUT,
+        )
+    way = f"webhook on {settings.webhook_address}" if webhook else "long polling"
+    if leadership is not None:
+        way += f", leader as {leadership.name!r}"
+    log.info("@%s is up (%s): %d running games picked up", me.username, way, resumed)
+    if settings.metrics_address is not None:
+        log.info("/metrics and /healthz on %s", settings.metrics_address)
+    return app
+
+
+async def start_servers(servers: list[WebServer], health: Health) -> None:
+    if servers:
+        health.start()
+    for server in servers:
+        await server.start()
+
+
+class StoppedAsStandby(Exception):
+    """SIGTERM or SIGINT came while this instance waited for the lease."""
+
+
+async def lead(leadership: Leadership) -> None:
+    """Wait until this instance holds the lease; a stop asked for meanwhile raises
+    `StoppedAsStandby` (a clean exit: there is nothing to finish)."""
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for signum in signals:
+        loop.add_signal_handler(signum, stopping.set)
+    acquiring = asyncio.create_task(leadership.acquire())
+    waiting = asyncio.create_task(stopping.wait())
+    try:
+        await asyncio.wait((acquiring, waiting), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (acquiring, waiting):
+            task.cancel()
+        await asyncio.gather(acquiring, waiting, return_exceptions=True)
+        for signum in signals:  # polling and the webhook set their own
+            loop.remove_signal_handler(signum)
+    if not leadership.leading:
+        raise StoppedAsStandby()
