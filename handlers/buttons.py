@@ -3,7 +3,7 @@ of /cancel.
 
 Every press names a game; the use case acts on it only if the pressed message belongs
 to that game's chat (group buttons) or to the presser's own private chat (hand
-buttons), and the presser may act in that game (issue 11, item 1). A hand button
+buttons), and the presser may act in that game. A hand button
 pressed anywhere else is not taken here: the fallback answers it as out of date."""
 
 from __future__ import annotations
@@ -18,9 +18,12 @@ from aiogram.types import CallbackQuery, Message
 from bot.app.effects import EffectDispatcher
 from bot.app.group_settings import GroupSettings
 from bot.app.people import Person
-from bot.app.usecases import Answer, ChatCheck, Endings, Lobby, Playing, Refusal
+from bot.app.reply import NO_REPLY, Reply
+from bot.app.usecases import ChatCheck, Endings, Lobby, Playing, Refusal
 from bot.app.usecases.hints import Hints
 from bot.telegram.callbacks import (
+    CHOICES,
+    MOVES,
     CancelCb,
     LobbyAction,
     LobbyCb,
@@ -28,8 +31,11 @@ from bot.telegram.callbacks import (
     MoveKind,
     RematchCb,
     RemoveCb,
+    action_of,
+    choice_of,
 )
 from bot.telegram.presenter import removal_keyboard
+from bot.telegram.presenter.replies import reply_text
 from handlers.filters import in_own_private_chat
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of, pressed_in
 from i18n import Lang, t
@@ -38,26 +44,28 @@ router = Router(name="buttons")
 log = logging.getLogger(__name__)
 
 
-async def reply(call: CallbackQuery, answer: Answer) -> None:
-    """Answer the press. Telegram forgets a press after ~15 s; answering it later is
-    refused, which only means the person's spinner already stopped: nothing to repair."""
+async def reply(call: CallbackQuery, answer: Reply, lang: Lang) -> None:
+    """Answer the press in `lang`. Telegram forgets a press after ~15 s; answering it later
+    is refused, which only means the person's spinner already stopped: nothing to repair."""
+    text = reply_text(answer, lang)
     try:
-        await call.answer(text=answer.text or None, show_alert=answer.alert or None, url=answer.url)
+        await call.answer(text=text or None, show_alert=answer.alert or None, url=answer.url)
     except TelegramBadRequest as exc:
         if "query is too old" not in exc.message:
             raise
         log.info("a press by %s was answered too late: %s", call.from_user.id, exc.message)
 
 
-async def settle_confirmation(call: CallbackQuery, answer: Answer) -> None:
+async def settle_confirmation(call: CallbackQuery, answer: Reply, lang: Lang) -> None:
     """A confirmation («Yes» / «No») was answered by the person it asked: its buttons go
     and it says what came of it, so a second press on the same message does nothing."""
-    await reply(call, answer)
+    await reply(call, answer, lang)
+    text = reply_text(answer, lang)
     message = call.message
     if not isinstance(message, Message) or not message.text or not shows_button(message, call.data):
         return  # a forged press on another message: that message is not touched
     try:
-        await message.edit_text(f"{message.text}\n\n{answer.text}", reply_markup=None)
+        await message.edit_text(f"{message.text}\n\n{text}", reply_markup=None)
     except TelegramBadRequest as exc:  # deleted meanwhile, or settled by a press just before
         log.info("the confirmation in %s was not closed: %s", message.chat.id, exc.message)
 
@@ -97,7 +105,7 @@ async def on_lobby(
             is_admin,
         )
     )
-    await reply(call, answer)
+    await reply(call, answer, lang)
 
 
 async def _offer_removal(
@@ -114,9 +122,9 @@ async def _offer_removal(
     try:
         game, people = await lobby.removal_choices(game_id, pressed_in(call), person, is_admin)
     except Refusal as refusal:
-        await reply(call, refusal.answer(lang))
+        await reply(call, refusal.reply, lang)
         return
-    await reply(call, Answer())
+    await reply(call, NO_REPLY, lang)
     assert isinstance(call.message, Message)  # pressed_in() found the game's group
     group_lang = await group_settings.language_of(game)
     await call.message.answer(
@@ -138,11 +146,10 @@ async def on_rematch(
     lobby like that match (`Lobby.rematch`)."""
     message = call.message
     if not isinstance(message, Message) or message.chat.type not in GROUP_TYPES:
-        await reply(call, Refusal("alert.stale").answer(lang))
+        await reply(call, Refusal("alert.stale").reply, lang)
         return
-    await reply(
-        call, await dispatch(lobby.rematch(chat_of(message.chat), person, callback_data.game))
-    )
+    answer = await dispatch(lobby.rematch(chat_of(message.chat), person, callback_data.game))
+    await reply(call, answer, lang)
 
 
 @router.callback_query(RemoveCb.filter(), AdminCheck())
@@ -165,7 +172,7 @@ async def on_remove(
             is_admin,
         )
     )
-    await reply(call, answer)
+    await reply(call, answer, lang)
     if removed is not None and isinstance(call.message, Message):
         # The list is used up: it says what was done (the lobby shows the seats as they are).
         text = t("lobby.removed", lang, name=html.escape(removed, quote=False))
@@ -180,11 +187,13 @@ async def on_hint(
     call: CallbackQuery,
     callback_data: MoveCb,
     person: Person,
+    lang: Lang,
     hints: Hints,
     dispatch: EffectDispatcher,
 ) -> None:
-    """«💡 Подсказка» (issue 14): the hint goes to the presser alone, as an alert."""
-    await reply(call, await dispatch(hints.press(callback_data.game, person, callback_data.move)))
+    """«💡 Подсказка»: the hint goes to the presser alone, as an alert."""
+    answer = await dispatch(hints.press(callback_data.game, person, callback_data.move))
+    await reply(call, answer, lang)
 
 
 @router.callback_query(MoveCb.filter(), in_own_private_chat)
@@ -192,20 +201,32 @@ async def on_move(
     call: CallbackQuery,
     callback_data: MoveCb,
     person: Person,
+    lang: Lang,
     playing: Playing,
     dispatch: EffectDispatcher,
 ) -> None:
-    answer = await dispatch(
-        playing.press(
-            callback_data.game,
-            person,
-            callback_data.move,
-            callback_data.kind,
-            callback_data.tile,
-            callback_data.end,
-        )
-    )
-    await reply(call, answer)
+    """A button of the person's hand: a move, a choice to open, back to the hand, or a
+    tile that cannot go now. A malformed button (forged) is refused and changes nothing."""
+    game, move, kind = callback_data.game, callback_data.move, callback_data.kind
+    if kind in MOVES:
+        action = action_of(callback_data)
+        if action is None:
+            await reply(call, Reply("alert.illegal", alert=True), lang)
+            return
+        answer = await dispatch(playing.play(game, person, move, action))
+    elif kind in CHOICES:
+        choice = choice_of(callback_data)
+        if choice is None:
+            await reply(call, Reply("alert.illegal", alert=True), lang)
+            return
+        answer = await dispatch(playing.show_choice(game, person, move, choice))
+    elif kind is MoveKind.BACK:
+        answer = await dispatch(playing.show_hand(game, person, move))
+    elif kind is MoveKind.INFO:
+        answer = await dispatch(playing.why_not(game, person))
+    else:
+        answer = Reply("alert.stale", alert=True)
+    await reply(call, answer, lang)
 
 
 @router.callback_query(CancelCb.filter(~F.confirm), AdminCheck())
@@ -219,11 +240,11 @@ async def on_cancel_kept(
 ) -> None:
     """«No»: the creator or an admin keeps the game and the confirmation closes; anyone
     else is only told the game goes on (the confirmation stays for whoever asked)."""
-    kept = Answer(t("cancel.kept", lang))
+    kept = Reply("cancel.kept")
     if await endings.may_cancel(callback_data.game, pressed_in(call), person, is_admin):
-        await settle_confirmation(call, kept)
+        await settle_confirmation(call, kept, lang)
     else:
-        await reply(call, kept)
+        await reply(call, kept, lang)
 
 
 @router.callback_query(CancelCb.filter(F.confirm), AdminCheck())
@@ -231,12 +252,13 @@ async def on_cancel(
     call: CallbackQuery,
     callback_data: CancelCb,
     person: Person,
+    lang: Lang,
     is_admin: ChatCheck,
     endings: Endings,
     dispatch: EffectDispatcher,
 ) -> None:
     answer = await dispatch(endings.cancel(callback_data.game, pressed_in(call), person, is_admin))
     if answer.alert:
-        await reply(call, answer)
+        await reply(call, answer, lang)
     else:
-        await settle_confirmation(call, answer)
+        await settle_confirmation(call, answer, lang)

@@ -13,10 +13,12 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.app.effects import EffectDispatcher
 from bot.app.people import Person
-from bot.app.usecases import Answer, ChatCheck, Endings, Lobby, NotCreatorOrAdmin, Playing, Refusal
-from bot.telegram.callbacks import RulesCb
+from bot.app.reply import NO_REPLY, Reply
+from bot.app.usecases import ChatCheck, Endings, Lobby, NotCreatorOrAdmin, Playing, Refusal
+from bot.telegram.callbacks import RulesCb, StartKind, parse_start
 from bot.telegram.presenter import cancel_confirm_keyboard, rules_keyboard, rules_text
 from bot.telegram.presenter.lobby import game_named, games_list
+from bot.telegram.presenter.replies import reply_text
 from domino.errors import UnknownVariant
 from domino.variants import find_variant
 from handlers.buttons import reply, shows_button
@@ -41,16 +43,16 @@ async def on_new_game(
 ) -> None:
     """A new lobby, of the game named after the command (`/domino classic`, «/domino
     Классика») or else of the group's default game. An anonymous admin's lobby has no seat
-    for them; the chat's admins run it (issue 11, item 4)."""
+    for them; the chat's admins run it."""
     game = None
     if command.args and command.args.strip():
         game = game_named(command.args)
         if game is None:
             await message.reply(t("lobby.unknown_game", lang, games=games_list(lang)))
             return
-    reply = await dispatch(lobby.open(chat_of(message.chat), person, game))
-    if reply:
-        await message.reply(reply)
+    refused = await dispatch(lobby.open(chat_of(message.chat), person, game))
+    if refused is not None:
+        await message.reply(reply_text(refused, lang))
 
 
 @router.message(Command("domino", "newgame"), in_private)
@@ -63,22 +65,30 @@ async def on_start(
     message: Message,
     command: CommandObject,
     person: Person,
+    lang: Lang,
     bot: Bot,
     lobby: Lobby,
     dispatch: EffectDispatcher,
 ) -> None:
-    payload = command.args.strip() if command.args else None
-    member = functools.partial(is_member, bot)
-    await message.answer(await dispatch(lobby.start(person, payload, member)))
+    """/start, with a lobby's join link as its payload if any."""
+    start = parse_start(command.args.strip() if command.args else None)
+    if start.kind is StartKind.JOIN:
+        member = functools.partial(is_member, bot)
+        answer = await dispatch(lobby.join_by_link(person, start.token, member))
+    elif start.kind is StartKind.STALE_JOIN:
+        answer = await dispatch(lobby.stale_link(person))
+    else:
+        answer = await dispatch(lobby.start(person))
+    await message.answer(reply_text(answer, lang))
 
 
 @router.message(Command("hand"), in_private)
 async def on_hand(
-    message: Message, person: Person, playing: Playing, dispatch: EffectDispatcher
+    message: Message, person: Person, lang: Lang, playing: Playing, dispatch: EffectDispatcher
 ) -> None:
-    reply = await dispatch(playing.resend_hand(person))
-    if reply:
-        await message.answer(reply)
+    refused = await dispatch(playing.resend_hand(person))
+    if refused is not None:
+        await message.answer(reply_text(refused, lang))
 
 
 @router.message(Command("hand"), in_group)
@@ -97,12 +107,12 @@ async def on_hand_in_group(
 
 @router.message(Command("leave"))
 async def on_leave(
-    message: Message, person: Person, endings: Endings, dispatch: EffectDispatcher
+    message: Message, person: Person, lang: Lang, endings: Endings, dispatch: EffectDispatcher
 ) -> None:
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
-    reply = await dispatch(endings.leave(chat_id, person))
-    if reply:
-        await message.reply(reply)
+    text = reply_text(await dispatch(endings.leave(chat_id, person)), lang)
+    if text:
+        await message.reply(text)
 
 
 @router.message(Command("cancel"), in_group, AdminCheck())
@@ -121,10 +131,10 @@ async def on_cancel(
     except NotCreatorOrAdmin:
         refused = await dispatch(endings.open_vote(message.chat.id, person))
         if refused is not None:
-            await message.reply(refused)
+            await message.reply(reply_text(refused, lang))
         return
     except Refusal as refusal:
-        await message.reply(refusal.text(lang))
+        await message.reply(reply_text(refusal.reply, lang))
         return
     keyboard = cancel_confirm_keyboard(game.id, lang)
     await message.reply(cancel_question(game, lang), reply_markup=keyboard)
@@ -170,16 +180,16 @@ async def on_rules_page(
     try:
         game = find_variant(callback_data.game)
     except UnknownVariant:
-        await reply(call, Answer(t("alert.rules_unknown", lang), alert=True))
+        await reply(call, Reply("alert.rules_unknown", alert=True), lang)
         return
     if not isinstance(message, Message) or not shows_button(message, call.data):
-        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        await reply(call, Reply("alert.stale", alert=True), lang)
         return
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
     current = await lobby.rules_for(chat_id, person.id)
     rules = current if current.game is game else game.ruleset
     page = next((known for known in Lang if known.value == callback_data.lang), lang)
-    await reply(call, Answer())
+    await reply(call, NO_REPLY, lang)
     try:
         await message.edit_text(
             rules_text(rules, page), reply_markup=rules_keyboard(rules, page), parse_mode="HTML"

@@ -7,7 +7,7 @@ import time
 from aiogram import Bot, F, Router
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.app.usecases import Answer
+from bot.app.reply import Reply
 from bot.infra.lru import Lru
 from bot.telegram.callbacks import RulesCb
 from domino.variants import VARIANTS
@@ -26,7 +26,7 @@ _helped: Lru[int, float] = Lru(HELP_TRACKED)
 async def on_unknown_button(call: CallbackQuery, lang: Lang) -> None:
     """A button from an older version of the bot, forged data, or a hand button pressed
     outside its owner's private chat: out of date."""
-    await reply(call, Answer(t("alert.stale", lang), alert=True))
+    await reply(call, Reply("alert.stale", alert=True), lang)
 
 
 @router.message(in_private, OnLoop(F.text.startswith("/")))

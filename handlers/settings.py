@@ -14,7 +14,8 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.app.effects import EffectDispatcher
 from bot.app.people import Person
-from bot.app.usecases import Answer, ChatCheck, Chats, Playing
+from bot.app.reply import Reply
+from bot.app.usecases import ChatCheck, Chats, Playing
 from bot.telegram.callbacks import (
     BackCb,
     DefaultGameCb,
@@ -97,7 +98,7 @@ async def on_turn_notices(
             if "message is not modified" not in exc.message:
                 raise
     state = notices_state(wanted, lang)
-    await reply(call, Answer(t("answer.turn_notices_set", lang, state=state)))
+    await reply(call, Reply.of("answer.turn_notices_set", state=state), lang)
 
 
 async def _change(
@@ -107,10 +108,10 @@ async def _change(
     refusal (already answered). The settings message is redrawn."""
     message = call.message
     if not isinstance(message, Message) or message.chat.type not in GROUP_TYPES:
-        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        await reply(call, Reply("alert.stale", alert=True), lang)
         return None
     if not await is_admin(message.chat.id):
-        await reply(call, Answer(t("alert.admins_only", lang), alert=True))
+        await reply(call, Reply("alert.admins_only", alert=True), lang)
         return None
     settings = dataclasses.replace(chats.settings_of(message.chat.id), **change)
     await chats.change_settings(chat_of(message.chat), settings)
@@ -138,10 +139,10 @@ async def on_timer(
     try:
         timer = TurnTimer(callback_data.timer)
     except ValueError:
-        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        await reply(call, Reply("alert.stale", alert=True), lang)
         return
     if await _change(call, lang, is_admin, chats, turn_timer=timer) is not None:
-        await reply(call, Answer(t("answer.timer_set", lang, timer=timer_name(timer, lang))))
+        await reply(call, Reply.of("answer.timer_set", timer=timer_name(timer, lang)), lang)
 
 
 @router.callback_query(GroupLangCb.filter(), AdminCheck())
@@ -154,12 +155,12 @@ async def on_group_lang(
 ) -> None:
     code = callback_data.lang
     if code != "auto" and code not in GROUP_LANGS:
-        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        await reply(call, Reply("alert.stale", alert=True), lang)
         return
     group_lang = None if code == "auto" else code
     if await _change(call, lang, is_admin, chats, group_lang=group_lang) is not None:
         name = t(f"group_lang.{code}", lang)
-        await reply(call, Answer(t("answer.group_lang_set", lang, lang=name)))
+        await reply(call, Reply.of("answer.group_lang_set", lang=name), lang)
 
 
 @router.callback_query(LobbyTimeCb.filter(), AdminCheck())
@@ -173,11 +174,11 @@ async def on_lobby_timeout(
     """How long a lobby nobody starts stays open (issue 11, item 5); from the next lobby on."""
     minutes = callback_data.minutes
     if minutes not in LOBBY_TIMEOUTS:
-        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        await reply(call, Reply("alert.stale", alert=True), lang)
         return
     if await _change(call, lang, is_admin, chats, lobby_timeout=minutes) is not None:
         name = lobby_timeout_name(minutes, lang)
-        await reply(call, Answer(t("answer.lobby_timeout_set", lang, time=name)))
+        await reply(call, Reply.of("answer.lobby_timeout_set", time=name), lang)
 
 
 @router.callback_query(DefaultGameCb.filter(), AdminCheck())
@@ -190,11 +191,11 @@ async def on_default_game(
 ) -> None:
     """The game a plain /domino opens in the group (issue 13); from the next lobby on."""
     if callback_data.game not in PLAYABLE:
-        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        await reply(call, Reply("alert.stale", alert=True), lang)
         return
     game = playable_game(callback_data.game)
     if await _change(call, lang, is_admin, chats, default_game=game.key.value) is not None:
-        await reply(call, Answer(t("answer.default_game_set", lang, game=t(game.name_key, lang))))
+        await reply(call, Reply.of("answer.default_game_set", game=t(game.name_key, lang)), lang)
 
 
 @router.callback_query(HintsCb.filter(), AdminCheck())
@@ -209,7 +210,7 @@ async def on_hints(
     redraw; a hint press after switching off is refused (`bot.app.usecases.hints`)."""
     if await _change(call, lang, is_admin, chats, hints=callback_data.on) is not None:
         state = hints_state(callback_data.on, lang)
-        await reply(call, Answer(t("answer.hints_set", lang, state=state)))
+        await reply(call, Reply.of("answer.hints_set", state=state), lang)
 
 
 @router.callback_query(BackCb.filter(), in_own_private_chat)
@@ -217,9 +218,10 @@ async def on_back(
     call: CallbackQuery,
     callback_data: BackCb,
     person: Person,
+    lang: Lang,
     playing: Playing,
     dispatch: EffectDispatcher,
 ) -> None:
     """Sent to the person's own private chat only; pressed elsewhere, the fallback answers
-    it as out of date (issue 11, item 1)."""
-    await reply(call, await dispatch(playing.come_back(callback_data.game, person)))
+    it as out of date."""
+    await reply(call, await dispatch(playing.come_back(callback_data.game, person)), lang)

@@ -24,7 +24,8 @@ from aiogram.types import CallbackQuery, Chat, Message
 
 from bot.app.group_settings import GroupSettings
 from bot.app.people import Person
-from bot.app.usecases import Answer, Refusal
+from bot.app.reply import NO_REPLY, Reply
+from bot.app.usecases import Refusal
 from bot.telegram.callbacks import HistoryCb, StatsCb, TopCb
 from bot.telegram.stats_service import Chat as StatsChat
 from bot.telegram.stats_service import Screen, StatsService
@@ -136,14 +137,14 @@ async def _edit(
         or (message.chat.type not in GROUP_TYPES and not in_private_too)
         or not shows_kind(message, kind, same)
     ):
-        await reply(call, Answer(t("alert.stale", lang), alert=True))
+        await reply(call, Reply("alert.stale", alert=True), lang)
         return
     try:
         screen = await screen_of(where(message.chat))
     except Refusal as refusal:
-        await reply(call, refusal.answer(lang))
+        await reply(call, refusal.reply, lang)
         return
-    await reply(call, Answer())
+    await reply(call, NO_REPLY, lang)
     try:
         await message.edit_text(screen.text, reply_markup=screen.keyboard, parse_mode="HTML")
     except TelegramBadRequest as exc:

@@ -1,47 +1,61 @@
 """What must happen once a use case's transaction has committed, as a value.
 
 A use case loads, checks, changes and saves in one transaction and returns
-`Done(value, effects)`: the answer for the person, and the `Effects` the commit calls
-for (messages to bring up to date, announcements to send, the next turn's clock, the
-computer players' move, a vote's message and clock). `EffectDispatcher` is the one
-place that carries them out, so a use case never reaches into the publisher, the
-timers or the computer players, and nothing is shown that was not committed.
+`Done(value, effects)`: the answer for the person (a `bot.app.reply.Reply`), and
+the `Effects` the commit calls for (messages to bring up to date, announcements to
+send, the next turn's clock, the computer players' move, a vote's message and clock).
+`EffectDispatcher` is the one place that carries them out, for every front end that
+follows the games, so a use case never reaches into a front end, the timers or the
+computer players, and nothing is shown that was not committed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Generic, Protocol, TypeVar
 
 from bot.app.inbox import ComputersDue, VoteExpired
-from bot.telegram.callbacks import HandMenu
 from domino.tiles import Tile
+from i18n import Lang
 from storage.records import GameRecord, GameStatus
 from storage.votes import Vote
 
 T = TypeVar("T")
 
 
+class Menu(StrEnum):
+    """A choice among several moves of one kind a seat may make at once."""
+
+    DOUBLES = "doubles"  # which doubles to lay together (M-3, O-2)
+    CLOSE = "close"  # which end a double closes (O-3)
+
+
+Choice = Tile | Menu
+"""What a seat is choosing: the end to lay a tile that fits several on, or a `Menu`."""
+
+
 @dataclass(frozen=True, slots=True)
 class ClosedHand:
-    """A person's hand message that keeps only `text` (they left, or asked for a new one)."""
+    """A person's hand that is done with: it keeps only the text `key` (they left, or
+    asked for a new one), in their language `lang`."""
 
     game: GameRecord
     seat: int
     user_id: int
-    text: str
+    key: str
+    lang: Lang
 
 
 @dataclass(frozen=True, slots=True)
-class EndChoice:
-    """The hand of `seat` shows a choice instead of its tiles: on which end to lay `tile`
-    (it fits several), or a menu of moves (several doubles at once, an end to close)."""
+class PendingChoice:
+    """The person in `seat` is choosing among the moves `choice` names, on their turn."""
 
     game: GameRecord
     seat: int
-    tile: Tile | HandMenu
+    choice: Choice
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +72,7 @@ class Effects:
     # its digest says (the message may not show what was last sent to it)
     redrawn: tuple[tuple[int, int], ...] = ()
     closed_hands: tuple[ClosedHand, ...] = ()  # done before anything else is shown
-    end_choice: EndChoice | None = None
+    choice: PendingChoice | None = None
     announcements: bool = False  # rows of the outbox were committed
     votes: tuple[int, ...] = ()  # votes whose message to bring up to date
     vote_clocks: tuple[Vote, ...] = ()  # open votes whose expiry to wait for
@@ -74,7 +88,7 @@ class Effects:
             hands=self.hands + other.hands,
             redrawn=self.redrawn + other.redrawn,
             closed_hands=self.closed_hands + other.closed_hands,
-            end_choice=other.end_choice or self.end_choice,
+            choice=other.choice or self.choice,
             announcements=self.announcements or other.announcements,
             votes=self.votes + other.votes,
             vote_clocks=self.vote_clocks + other.vote_clocks,
@@ -94,27 +108,36 @@ class Done(Generic[T]):
     effects: Effects = field(default=NOTHING)
 
 
-# What the dispatcher drives, as it uses them (bot.telegram.publisher, bot.app.timers,
-# bot.telegram.votes, bot.app.alarms, bot.app.group_settings provide them).
+class FrontEnd(Protocol):
+    """What a front end (the Telegram one is `TelegramFrontEnd`) shows of the
+    commits it follows: each method is told what changed, the front end decides how to
+    show it. Every front end that follows the games is given every commit."""
 
+    def show(self, game: GameRecord, *, group: bool = True) -> None:
+        """A committed game (`group`: its group's messages too, not only the hands)."""
 
-class Messages(Protocol):
-    def show(self, game: GameRecord, *, group: bool = True) -> None: ...
     def show_hand(self, game_id: int, seat: int) -> None: ...
-    def redraw_hand(self, game_id: int, seat: int) -> None: ...
-    def reload(self, game_id: int) -> None: ...
-    def announce(self) -> None: ...
-    async def close_hand(self, game: GameRecord, seat: int, user_id: int, text: str) -> None: ...
-    async def show_end_choice(self, game: GameRecord, seat: int, tile: Tile | HandMenu) -> None: ...
+    def redraw_hand(self, game_id: int, seat: int) -> None:
+        """A press found this hand behind its game: shown again whatever was shown last."""
+
+    def reload(self, game_id: int) -> None:
+        """The game changed behind any cache: take its next records as they come."""
+
+    def announce(self) -> None:
+        """Announcements were committed to the outbox."""
+
+    async def close_hand(self, closed: ClosedHand) -> None: ...
+    async def show_choice(self, pending: PendingChoice) -> None: ...
+    def show_vote(self, vote_id: int) -> None: ...
+
+
+# What the core keeps in step itself (bot.app.timers, bot.app.alarms,
+# bot.app.group_settings provide them).
 
 
 class Clocks(Protocol):
     def follow(self, game: GameRecord) -> None: ...
     def forget(self, game_id: int) -> None: ...
-
-
-class VoteMessages(Protocol):
-    def show(self, vote_id: int) -> None: ...
 
 
 class Alarms(Protocol):
@@ -127,23 +150,21 @@ class ChatMoves(Protocol):
 
 class EffectDispatcher:
     """Carries out the effects of committed use cases, in one order: hands closed first,
-    caches of moved games dropped, then the games shown, the hands, the end choice, the
-    votes, and the announcements last."""
+    caches of moved games dropped, then the games shown, the hands, a pending choice, the
+    votes, and the announcements last; each step for every front end in turn."""
 
     def __init__(
         self,
-        messages: Messages,
+        front_ends: Sequence[FrontEnd],
         clocks: Clocks,
         alarms: Alarms,
-        votes: VoteMessages,
         chats: ChatMoves,
         *,
         computer_delay: float,
     ) -> None:
-        self.messages = messages
+        self.front_ends = tuple(front_ends)
         self.clocks = clocks
         self.alarms = alarms
-        self.votes = votes
         self.chats = chats
         self.computer_delay = computer_delay  # seconds a computer "thinks" before moving
 
@@ -154,33 +175,42 @@ class EffectDispatcher:
         return done.value
 
     async def carry_out(self, effects: Effects) -> None:
+        fronts = self.front_ends
         for closed in effects.closed_hands:
-            await self.messages.close_hand(closed.game, closed.seat, closed.user_id, closed.text)
+            for front in fronts:
+                await front.close_hand(closed)
         if effects.moved_chat is not None:
             self.chats.chat_moved(*effects.moved_chat)
         for game_id in effects.reloaded:
-            self.messages.reload(game_id)
+            for front in fronts:
+                front.reload(game_id)
             self.clocks.forget(game_id)
         for game in effects.games:
-            self.messages.show(game)
+            for front in fronts:
+                front.show(game)
             self._follow(game)
         for game in effects.hands_only:
-            self.messages.show(game, group=False)
+            for front in fronts:
+                front.show(game, group=False)
             self._follow(game)
         for game_id, seat in effects.hands:
-            self.messages.show_hand(game_id, seat)
+            for front in fronts:
+                front.show_hand(game_id, seat)
         for game_id, seat in effects.redrawn:
-            self.messages.redraw_hand(game_id, seat)
-        if effects.end_choice is not None:
-            choice = effects.end_choice
-            await self.messages.show_end_choice(choice.game, choice.seat, choice.tile)
+            for front in fronts:
+                front.redraw_hand(game_id, seat)
+        if effects.choice is not None:
+            for front in fronts:
+                await front.show_choice(effects.choice)
         for vote_id in effects.votes:
-            self.votes.show(vote_id)
+            for front in fronts:
+                front.show_vote(vote_id)
         for vote in effects.vote_clocks:
             wait = (vote.expires_at - datetime.now(UTC)).total_seconds()
             self.alarms.set(("vote", vote.id), max(0.0, wait), VoteExpired(vote.id))
         if effects.announcements:
-            self.messages.announce()
+            for front in fronts:
+                front.announce()
 
     def _follow(self, game: GameRecord) -> None:
         """The game's clocks follow it; a computer to move moves after its pause."""

@@ -4,7 +4,7 @@ phone draws (`display_width`: a Cyrillic letter is one column, an emoji or an Ea
 wide character two, marks and joiners none), a ZWJ sequence or a flag kept whole or left
 out whole, and "…" where something was cut. The presenter's texts cut names to
 `NAME_LIMIT` columns (`short_name`), the /top table to its column's width (`pad` in
-`bot.telegram.stats_view`); the pictures cut by pixels (`render.text.fit`)."""
+the stats screens); the pictures cut by pixels (`render.text.fit`)."""
 
 from __future__ import annotations
 

@@ -38,13 +38,15 @@ from bot.app.timers import TurnTimers
 from bot.app.usecases import Chats, Context, Endings, Lobby, Playing
 from bot.app.usecases.base import utcnow
 from bot.app.usecases.hints import Hints
+from bot.app.votes import VOTE_TIME
 from bot.infra.render_pool import RenderPool
 from bot.telegram.announcements import ScoresRenderer
+from bot.telegram.front_end import TelegramFrontEnd
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.publisher import Publisher, TableRenderer
 from bot.telegram.table_pin import GroupTail
 from bot.telegram.turn_notices import TURN_NOTICE_AFTER, Followers, TurnNotices
-from bot.telegram.votes import VOTE_TIME, VoteBoard
+from bot.telegram.vote_board import VoteBoard
 from storage import repo
 from storage import votes as vote_store
 from storage.db import Database, retrying
@@ -106,8 +108,8 @@ class Pickup(EffectDispatcher):
         yield from effects.games
         yield from effects.hands_only
         yield from (closed.game for closed in effects.closed_hands)
-        if effects.end_choice is not None:
-            yield effects.end_choice.game
+        if effects.choice is not None:
+            yield effects.choice.game
 
 
 class Application:
@@ -165,10 +167,9 @@ class Application:
         self._resumed = False  # `resume` has run: the games are followed
         db.on_recovery(self._after_outage)
         self.dispatch = Pickup(
-            self.publisher,
+            (TelegramFrontEnd(self.publisher, self.votes),),
             Followers(self.timers, self.notices),
             self.alarms,
-            self.votes,
             self.settings,
             computer_delay=computer_delay,
         )

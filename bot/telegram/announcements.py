@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import html
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -29,6 +30,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboar
 
 from bot.app.group_settings import GroupSettings
 from bot.app.inbox import GroupLost, Inbox
+from bot.app.reply import restored
 from bot.infra import perf
 from bot.infra.render_pool import RenderPool
 from bot.infra.workers import Resync
@@ -36,6 +38,7 @@ from bot.telegram import delivery, presenter
 from bot.telegram.callbacks import RematchCb
 from bot.telegram.delivery import TELEGRAM_FAILURES, seat_names, tell_migration
 from bot.telegram.outgoing import Outgoing
+from bot.telegram.presenter import replies
 from domino.variants import GameVariant
 from i18n import Lang, t
 from storage import repo
@@ -50,14 +53,35 @@ and every hand laid open, over the score sheet)."""
 
 
 def notice_values(values: Mapping[str, Any], game: GameVariant, lang: Lang) -> dict[str, Any]:
-    """A notice's stored values as its text takes them in `lang`: a notice of an
-    abandoned match names its loser's side (`goat`), and the text says it in the game's
-    own word (`loser`, from the text `loser.<game key>`): the козёл, the осёл, or plainly
-    a loss where points are good."""
-    shown = dict(values)
+    """A notice's stored values as its text takes them in `lang`: sides and seats' scores
+    kept as values (`bot.app.reply.stored`) written out here, their names escaped (text
+    values were escaped when stored, rows of older versions stored them written out
+    already); a notice of an abandoned match names its loser's side (`goat`), and the
+    text says it in the game's own word (`loser`, from the text `loser.<game key>`): the
+    козёл, the осёл, or plainly a loss where points are good."""
+    shown = {key: _notice_value(value, lang) for key, value in values.items()}
     if "goat" in shown:
         shown["loser"] = t(f"loser.{game.key.value}", lang, names=shown["goat"])
     return shown
+
+
+def _private_notice(item: repo.OutboxItem) -> SendMessage | None:
+    """A notice to a person, outside any game: its key in the person's language as it was
+    when it was owed (a row of an older version holds its text written out)."""
+    key = item.payload.get("key")
+    if isinstance(key, str):
+        lang = Lang(str(item.payload.get("lang", Lang.RU.value)))
+        text = t(key, lang, **item.payload.get("values", {}))
+    else:
+        text = str(item.payload.get("text", ""))
+    return SendMessage(chat_id=item.chat_id, text=text) if text else None
+
+
+def _notice_value(value: Any, lang: Lang) -> Any:
+    if isinstance(value, str):
+        return value  # escaped when stored
+    written = replies.shown(restored(value), lang)
+    return html.escape(written, quote=False) if isinstance(written, str) else written
 
 
 OUTBOX = "outbox"  # the one key of the announcer's worker
@@ -192,8 +216,7 @@ class Announcer:
         """The call that says `item` in its chat; None when there is nothing to say."""
         game = await repo.load_game(self.db, item.game_id) if item.game_id else None
         if game is None or game.match is None:
-            text = str(item.payload.get("text", ""))
-            return SendMessage(chat_id=item.chat_id, text=text) if text else None
+            return _private_notice(item)
         lang = await self.settings.language_of(game)
         view = game.match.view(None)
         names = seat_names(game, lang)

@@ -26,6 +26,15 @@ from typing import Annotated
 from aiogram.filters.callback_data import CallbackData
 from pydantic import Field
 
+from bot.app.effects import Menu
+from bot.app.lobby_rules import START_JOIN, is_join_token
+from bot.app.usecases.lobby_options import LEVEL_ACTIONS as LEVEL_ACTIONS
+from bot.app.usecases.lobby_options import LobbyAction as LobbyAction
+from bot.app.usecases.lobby_options import LobbyOption as LobbyOption
+from domino.actions import DRAW, END_TURN, FLIP, KNOCK, Action, Close, Play, PlayDoubles
+from domino.geometry import End
+from domino.tiles import ALL_TILES, Tile, double
+
 SQLITE_MAX = 2**63 - 1  # the largest integer SQLite stores
 Id = Annotated[int, Field(ge=0, le=SQLITE_MAX)]  # a game, vote or message number
 UserId = Annotated[int, Field(ge=1, le=SQLITE_MAX)]  # a Telegram user id
@@ -38,53 +47,6 @@ GameKey = Annotated[str, Field(pattern=r"^[a-z_]{1,16}$")]  # a `GameVariant.key
 # first tile of a round, or several doubles at once as pip and end each ("3L5R": 3-3 on
 # the left and 5-5 on the right, in the order they are laid; `doubles_payload`).
 Where = Annotated[str, Field(pattern=r"^(?:[LRUD]|(?:[0-6][LRUD]){2,4})?$")]
-
-
-class LobbyAction(StrEnum):
-    JOIN = "j"
-    LEAVE = "l"
-    ADD_COMPUTER = "c"
-    START = "s"
-    CANCEL = "x"
-    OPTION = "o"  # the creator cycles one rule option (see `LobbyOption`)
-    REMOVE = "r"  # the creator or an admin asks which seated person to remove (item 5)
-    # The creator or an admin sets the level of the computer in the seat the option names
-    # (`LobbyOption.SEAT_0` ...; issue 14). The button of a computer playing medium sets
-    # hard, so a second press of an old button changes nothing twice.
-    EASY = "e"
-    MEDIUM = "m"
-    HARD = "h"
-
-
-class LobbyOption(StrEnum):
-    """The rule options a group may change in the lobby (issue: players, teams, target ...)."""
-
-    NONE = "-"
-    GAME = "v"  # the game (`bot.telegram.presenter.lobby.PLAYABLE`), with its default options
-    SEATS = "n"  # players 2-4
-    TEAMS = "t"  # 2x2 when four
-    TARGET = "g"  # 101 / 125
-    FISH = "f"  # K-9 fish mode
-    THRESHOLD = "h"  # K-7 open threshold
-    SPINNER = "s"  # F-2: the first double played spins, or only an opening double (Straight)
-    # The seat of a computer whose level a level action sets (issue 14).
-    SEAT_0 = "0"
-    SEAT_1 = "1"
-    SEAT_2 = "2"
-    SEAT_3 = "3"
-
-    @classmethod
-    def of_seat(cls, seat: int) -> LobbyOption:
-        return cls(str(seat))
-
-    @property
-    def seat(self) -> int | None:
-        """The seat a `SEAT_*` option names, else None."""
-        return int(self.value) if self.value.isdigit() else None
-
-
-LEVEL_ACTIONS = (LobbyAction.EASY, LobbyAction.MEDIUM, LobbyAction.HARD)
-"""The lobby actions that set a computer's level, weakest first (as `domino.ai.Level`)."""
 
 
 class LobbyCb(CallbackData, prefix="l1"):
@@ -112,12 +74,9 @@ class MoveKind(StrEnum):
     FLIP = "o"  # «🁢 Открыть верхнюю»: turn up the top tile of a face-down stack (Втемную)
 
 
-class HandMenu(StrEnum):
-    """A choice the hand keyboard shows instead of the tiles, opened by a button of the
-    same name (`MoveKind.CHOOSE_DOUBLES`, `MoveKind.CHOOSE_CLOSE`)."""
-
-    DOUBLES = "doubles"
-    CLOSE = "close"
+HandMenu = Menu
+"""A choice the hand keyboard shows instead of the tiles, opened by a button of the
+same name (`MoveKind.CHOOSE_DOUBLES`, `MoveKind.CHOOSE_CLOSE`): the core's `Menu`."""
 
 
 class MoveCb(CallbackData, prefix="m1"):
@@ -142,6 +101,54 @@ def doubles_of(payload: str) -> tuple[tuple[int, str], ...]:
 
 
 _DOUBLES = re.compile(r"(?:[0-6][LRUD]){2,4}")
+
+_SIMPLE: dict[MoveKind, Action] = {
+    MoveKind.DRAW: DRAW,
+    MoveKind.KNOCK: KNOCK,
+    MoveKind.END_TURN: END_TURN,
+    MoveKind.FLIP: FLIP,
+}
+
+
+def action_of(data: MoveCb) -> Action | None:
+    """The engine's action a move button makes; None for a button that makes no move or
+    is malformed (forged: the tile or end does not parse)."""
+    if data.kind in _SIMPLE:
+        return _SIMPLE[data.kind]
+    tile = _tile(data.tile)
+    if data.kind is MoveKind.PLAY and tile is not None:
+        if not data.end:
+            return Play(tile, None)
+        return Play(tile, End(data.end)) if data.end in _ENDS else None
+    if data.kind is MoveKind.CLOSE and tile is not None and data.end in _ENDS:
+        return Close(tile, End(data.end))
+    if data.kind is MoveKind.DOUBLES:
+        plays = tuple(Play(double(pip), End(side)) for pip, side in doubles_of(data.end))
+        return PlayDoubles(plays) if plays else None
+    return None
+
+
+def choice_of(data: MoveCb) -> Tile | Menu | None:
+    """What a button that opens a choice opens: the ends of its tile, or a menu; None
+    for any other button, or a malformed one."""
+    if data.kind is MoveKind.CHOOSE_END:
+        return _tile(data.tile)
+    if data.kind is MoveKind.CHOOSE_DOUBLES:
+        return Menu.DOUBLES
+    if data.kind is MoveKind.CHOOSE_CLOSE:
+        return Menu.CLOSE
+    return None
+
+
+MOVES = frozenset((*_SIMPLE, MoveKind.PLAY, MoveKind.CLOSE, MoveKind.DOUBLES))
+"""The hand buttons that make a move."""
+CHOICES = frozenset((MoveKind.CHOOSE_END, MoveKind.CHOOSE_DOUBLES, MoveKind.CHOOSE_CLOSE))
+"""The hand buttons that open a choice."""
+_ENDS = frozenset(end.value for end in End)
+
+
+def _tile(index: int) -> Tile | None:
+    return ALL_TILES[index] if 0 <= index < len(ALL_TILES) else None
 
 
 class CancelCb(CallbackData, prefix="x1"):
@@ -271,10 +278,6 @@ class TurnNoticesCb(CallbackData, prefix="tn1"):
 
 # /start payloads ----------------------------------------------------------------------
 
-START_JOIN = "j"  # a lobby's join link: "j" + the game's join token
-JOIN_TOKEN_BYTES = 12  # secrets.token_urlsafe(12): 16 characters, 96 random bits
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{16}")
-
 
 class StartKind(StrEnum):
     PLAIN = "plain"  # no payload, or one this version does not use
@@ -289,13 +292,8 @@ class StartPayload:
 
 
 def join_payload(token: str) -> str:
+    """The /start payload of a lobby's join link."""
     return START_JOIN + token
-
-
-def is_join_token(token: str) -> bool:
-    """Whether `parse_start` reads `token` back as a join token: 16 URL-safe characters,
-    not all digits (those would be taken for an old numbered link)."""
-    return bool(_TOKEN.fullmatch(token)) and not token.isdigit()
 
 
 def parse_start(payload: str | None) -> StartPayload:

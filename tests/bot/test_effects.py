@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.effects import ClosedHand, EffectDispatcher, Effects, EndChoice
+from bot.app.effects import ClosedHand, EffectDispatcher, Effects, PendingChoice
 from bot.app.inbox import ComputersDue, Event, Inbox, VoteExpired
 from bot.telegram.callbacks import LobbyAction, LobbyOption
 from domino.match import Match
 from domino.rules import KOZEL
 from domino.tiles import Tile
+from i18n import Lang
 from storage import repo
 from storage.connect import open_database
 from storage.records import GameRecord, GameStatus, SeatRecord
@@ -39,12 +40,12 @@ class Recorder:
     def __init__(self) -> None:
         self.asked: list[tuple[object, ...]] = []
 
-    # the publisher
-    def show(self, game: GameRecord | int, *, group: bool = True) -> None:
-        if isinstance(game, int):
-            self.asked.append(("vote", game))
-        else:
-            self.asked.append(("show", game.id, group))
+    # the front end
+    def show(self, game: GameRecord, *, group: bool = True) -> None:
+        self.asked.append(("show", game.id, group))
+
+    def show_vote(self, vote_id: int) -> None:
+        self.asked.append(("vote", vote_id))
 
     def show_hand(self, game_id: int, seat: int) -> None:
         self.asked.append(("hand", game_id, seat))
@@ -58,11 +59,11 @@ class Recorder:
     def announce(self) -> None:
         self.asked.append(("announce",))
 
-    async def close_hand(self, game: GameRecord, seat: int, user_id: int, text: str) -> None:
-        self.asked.append(("close hand", game.id, seat, text))
+    async def close_hand(self, closed: ClosedHand) -> None:
+        self.asked.append(("close hand", closed.game.id, closed.seat, closed.key))
 
-    async def show_end_choice(self, game: GameRecord, seat: int, tile: Tile) -> None:
-        self.asked.append(("end choice", game.id, seat, str(tile)))
+    async def show_choice(self, pending: PendingChoice) -> None:
+        self.asked.append(("end choice", pending.game.id, pending.seat, str(pending.choice)))
 
     # the turn timers
     def follow(self, game: GameRecord) -> None:
@@ -97,7 +98,7 @@ def playing(game_id: int, *, computer_to_move: bool) -> GameRecord:
 
 async def test_the_dispatcher_closes_hands_first_and_announces_last() -> None:
     parts = Recorder()
-    dispatch = EffectDispatcher(parts, parts, parts, parts, parts, computer_delay=1.5)
+    dispatch = EffectDispatcher((parts,), parts, parts, parts, computer_delay=1.5)
     person, computer = playing(1, computer_to_move=False), playing(2, computer_to_move=True)
     vote = Vote(
         id=9,
@@ -111,8 +112,8 @@ async def test_the_dispatcher_closes_hands_first_and_announces_last() -> None:
     effects = Effects(announcements=True, votes=(9,), vote_clocks=(vote,)) + Effects(
         games=(person, computer),
         hands=((1, 0),),
-        closed_hands=(ClosedHand(person, 0, ALICE.id, "вы вышли"),),
-        end_choice=EndChoice(person, 0, Tile.parse("2-5")),
+        closed_hands=(ClosedHand(person, 0, ALICE.id, "hand.you_left", Lang.RU),),
+        choice=PendingChoice(person, 0, Tile.parse("2-5")),
         reloaded=(3,),
         moved_chat=(-1, -2),
     )
@@ -143,7 +144,7 @@ async def test_the_dispatcher_closes_hands_first_and_announces_last() -> None:
 
 async def test_nothing_is_carried_out_for_no_effects() -> None:
     parts = Recorder()
-    await EffectDispatcher(parts, parts, parts, parts, parts, computer_delay=0).carry_out(Effects())
+    await EffectDispatcher((parts,), parts, parts, parts, computer_delay=0).carry_out(Effects())
     assert parts.asked == []
 
 

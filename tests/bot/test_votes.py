@@ -1,5 +1,5 @@
 """Votes to cancel a match: who votes, majority, failure, expiry, the group message that
-shows a vote (bot/telegram/votes.py), and the stored votes (storage/votes.py, migration 005)
+shows a vote (bot/app/votes.py, bot/telegram/vote_board.py), and the stored votes (storage/votes.py, migration 005)
 against a fresh database file."""
 
 from __future__ import annotations
@@ -17,18 +17,10 @@ from aiogram.types import Chat, Message
 
 from bot.app.group_settings import GroupSettings
 from bot.app.people import People
+from bot.app.votes import VOTE_TIME, Tally, decide, electorate, tally
 from bot.telegram.callbacks import SurrenderCb, VoteCb
 from bot.telegram.outgoing import Limits, Outgoing
-from bot.telegram.votes import (
-    VOTE_TIME,
-    Tally,
-    VoteBoard,
-    decide,
-    electorate,
-    tally,
-    vote_keyboard,
-    vote_text,
-)
+from bot.telegram.vote_board import VoteBoard, vote_keyboard, vote_text
 from domino.rules import KOZEL
 from i18n import Lang
 from storage import repo

@@ -4,7 +4,6 @@ returns `Done(value, effects)`; `bot.app.effects.EffectDispatcher` carries the e
 after the commit."""
 
 from bot.app.usecases.base import (
-    Answer,
     ChatCheck,
     Context,
     MemberCheck,
@@ -17,7 +16,6 @@ from bot.app.usecases.lobby import Lobby
 from bot.app.usecases.play import Playing
 
 __all__ = [
-    "Answer",
     "ChatCheck",
     "Chats",
     "Context",

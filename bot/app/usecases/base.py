@@ -11,7 +11,8 @@ second press of the same button finds the game moved on (its move number no long
 matches) and is answered as stale instead of being applied twice.
 
 Refusals are answers, not errors: a press by an outsider, a stale button, a command
-in the wrong place all get a short polite `Answer` and change nothing.
+in the wrong place all get a short polite `Reply` (a text key, `bot.app.reply`) and
+change nothing.
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ from datetime import UTC, datetime, timedelta
 from bot.app import standings
 from bot.app.effects import Effects
 from bot.app.group_settings import GroupSettings
+from bot.app.names import short_name
 from bot.app.people import People
+from bot.app.reply import Reply, SeatScore, Side, stored
 from bot.infra import perf
-from bot.telegram.presenter import score_line, short_name, side_names
 from domino.match import Match
-from i18n import Lang, t
 from storage import repo, stats
 from storage import votes as vote_store
 from storage.db import Database, Transaction
@@ -39,7 +40,7 @@ from storage.records import GameRecord, GameStatus, TurnDeadline
 
 log = logging.getLogger(__name__)
 
-# Asked of Telegram by the handlers, so the use cases hold no Bot (issue 11): whether the
+# Asked of Telegram by the handlers, so the use cases hold no Bot: whether the
 # person who pressed or wrote is an admin of the chat with the given id ...
 ChatCheck = Callable[[int], Awaitable[bool]]
 # ... and whether the person with the given id is a member of the chat (chat id, user id).
@@ -61,15 +62,6 @@ class Context:
     turn_deadline: Callable[[GameRecord], TurnDeadline | None] = lambda game: None
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """The answer to a button press (answerCallbackQuery): a toast, an alert or a link."""
-
-    text: str = ""
-    alert: bool = False
-    url: str | None = None
-
-
 class Refusal(Exception):
     """A request that changes nothing, with the text (key) that explains why."""
 
@@ -79,11 +71,9 @@ class Refusal(Exception):
         self.alert = alert
         self.values = values
 
-    def answer(self, lang: Lang) -> Answer:
-        return Answer(self.text(lang), alert=self.alert)
-
-    def text(self, lang: Lang) -> str:
-        return t(self.key, lang, **self.values)
+    @property
+    def reply(self) -> Reply:
+        return Reply.of(self.key, alert=self.alert, **self.values)
 
 
 class Stale(Refusal):
@@ -141,9 +131,11 @@ def not_your_turn(game: GameRecord, match: Match) -> Refusal:
 
 async def notice(tx: Transaction, game: GameRecord, key: str, **values: object) -> None:
     """Owe the game's group a notice (a text key and its values), sent after the commit.
-    Notices are HTML: every text value (names above all) is escaped here."""
+    Notices are HTML: every text value is escaped here; the names inside sides and
+    scores (`bot.app.reply.stored`) when the notice is written out."""
     escaped = {
-        k: html.escape(v, quote=False) if isinstance(v, str) else v for k, v in values.items()
+        k: html.escape(v, quote=False) if isinstance(v, str) else stored(v)
+        for k, v in values.items()
     }
     await repo.enqueue(
         tx,
@@ -199,7 +191,7 @@ async def save_moves(
     the `deadline` of the turn it now stands at; owe the announcements of every round
     it finished and of the match's end."""
     move = before.move
-    ids = {"chat_id": game.chat_id, "game_id": game.id}  # fields of a JSON log (issue 18)
+    ids = {"chat_id": game.chat_id, "game_id": game.id}  # fields of a JSON log
     perf.count("moves", len(match.log) - move)
     # One line per batch of moves: numbers and seats, never a tile; told only once the
     # moves are committed (a change refused, or rolled back, is no move).
@@ -273,23 +265,24 @@ async def tell_abandonment_scoring(
     await notice(tx, game, key, name=name, **abandonment_values(game))
 
 
-def abandonment_values(game: GameRecord) -> dict[str, str]:
-    """What the group is told of an abandoned match (plain text: `notice` escapes it): the
-    козёл's side (`goat`), and one line per seat with their points when it was abandoned
-    and the rating they gain for it (`lines`, as the stats record it: K-11's timeout
-    rule, `domino.rating`)."""
+def abandonment_values(game: GameRecord) -> dict[str, object]:
+    """What the group is told of an abandoned match: the козёл's side (`goat`), and every
+    seat's points when it was abandoned with the rating it gains for it (`lines`, as the
+    stats record it: K-11's timeout rule, `domino.rating`)."""
     first, match = game.abandonment, game.match
     assert first is not None and match is not None
     gains = standings.abandonment_gains(first, match.ruleset.game)
-    lines = (
-        score_line(short_name(seat.name), first.points[seat.seat], gains[seat.seat])
-        for seat in game.seats
+    lines = tuple(
+        SeatScore(seat.name, first.points[seat.seat], gains[seat.seat]) for seat in game.seats
     )
-    names = [seat.name for seat in game.seats]
-    return {
-        "goat": side_names(names, match.sides[match.side_of(first.seat)]),
-        "lines": "\n".join(lines),
-    }
+    return {"goat": side_of(game, first.seat), "lines": lines}
+
+
+def side_of(game: GameRecord, seat: int) -> Side:
+    """The side of `seat` by its seats' names."""
+    match = game.match
+    assert match is not None
+    return Side(tuple(game.seats[s].name for s in match.sides[match.side_of(seat)]))
 
 
 class UseCases:

@@ -7,9 +7,8 @@ import dataclasses
 import logging
 
 from bot.app.effects import Done, Effects
+from bot.app.names import short_name
 from bot.app.usecases.base import UseCases, end_game, notice, utcnow
-from bot.telegram.presenter import short_name
-from i18n import t
 from storage import repo
 from storage.records import ChatRecord, ChatSettings, GameStatus
 
@@ -67,7 +66,7 @@ class Chats(UseCases):
                     game_id=None,
                     chat_id=seat.user_id,
                     kind="notice",
-                    payload={"text": t("notice.bot_removed", lang, chat=title)},
+                    payload={"key": "notice.bot_removed", "lang": lang, "values": {"chat": title}},
                 )
         log.warning("chat %s game %s: the bot was removed from the group", chat_id, saved.id)
         return Done(None, effects + Effects(hands_only=(saved,), announcements=True))

@@ -8,9 +8,10 @@ import logging
 from datetime import datetime
 
 from bot.app.effects import ClosedHand, Done, Effects
+from bot.app.names import short_name
 from bot.app.people import Person
+from bot.app.reply import Loser, Reply
 from bot.app.usecases.base import (
-    Answer,
     ChatCheck,
     NotCreatorOrAdmin,
     Refusal,
@@ -19,13 +20,12 @@ from bot.app.usecases.base import (
     checked_press,
     end_game,
     notice,
+    side_of,
     tell_abandonment_scoring,
     utcnow,
 )
 from bot.app.usecases.lobby import Lobby
-from bot.telegram.presenter import side_names, surrender_confirm_text
-from bot.telegram.votes import decide, electorate
-from i18n import t
+from bot.app.votes import decide, electorate
 from storage import repo
 from storage import votes as vote_store
 from storage.db import Transaction
@@ -38,21 +38,21 @@ log = logging.getLogger(__name__)
 class Endings(UseCases):
     """Leaving, surrendering, cancelling and voting to cancel."""
 
-    async def leave(self, chat_id: int | None, person: Person) -> Done[str]:
+    async def leave(self, chat_id: int | None, person: Person) -> Done[Reply]:
         """/leave: out of the lobby, or a computer player takes the seat mid-game. The reply
-        to send, or "" for none: leaving a running match from its group is told there by
-        the one announcement (the group's message budget, `bot.telegram.outgoing`)."""
+        to send (one with no key for none): leaving a running match from its group is told there by
+        the one announcement (the group's message budget)."""
         lang = person.lang
         effects = Effects()
         async with self.db.transaction() as tx:
             game = await repo.active_game_of_user(tx, person.id)
             if game is None or (chat_id is not None and game.chat_id != chat_id):
-                return Done(t("leave.not_playing", lang))
+                return Done(Reply("leave.not_playing"))
             seat = game.seat_of(person.id)
             assert seat is not None
             if game.status is GameStatus.LOBBY:
                 saved = await repo.save_game(tx, game.without_seat(seat.seat))
-                text = t("answer.left", lang)
+                text = Reply("answer.left")
             else:
                 saved = await repo.save_game(tx, game.left_by(seat.seat))
                 if game.abandonment is None:
@@ -62,9 +62,9 @@ class Endings(UseCases):
                 saved, effects = await self._recount_vote(tx, saved)
                 # The group hears it once, from the announcement above; the person from
                 # their closed hand (`hand.you_left`), and in private from this reply too.
-                text = "" if chat_id is not None else t("leave.done", lang)
+                text = Reply("" if chat_id is not None else "leave.done")
         if game.status is GameStatus.PLAYING:
-            closed = ClosedHand(saved, seat.seat, person.id, t("hand.you_left", lang))
+            closed = ClosedHand(saved, seat.seat, person.id, "hand.you_left", lang)
             effects += Effects(closed_hands=(closed,), announcements=True)
         log.info(
             "chat %s game %s: seat %d left by %s (%s)",
@@ -82,13 +82,12 @@ class Endings(UseCases):
         loser (`goat`: the announcer says it in the game's own word)."""
         assert game.abandonment is not None and game.match is not None
         seat = game.seats[game.abandonment.seat]
-        match = game.match
         await notice(
             tx,
             game,
             "notice.left_scoring",
             name=seat.name,
-            goat=side_names([s.name for s in game.seats], match.sides[match.side_of(seat.seat)]),
+            goat=side_of(game, seat.seat),
             points=game.abandonment.points[seat.seat],
         )
 
@@ -114,10 +113,9 @@ class Endings(UseCases):
 
     async def cancel(
         self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
-    ) -> Done[Answer]:
+    ) -> Done[Reply]:
         """The confirmation of /cancel, pressed in `chat_id`: only in the game's own group,
-        by its creator or an admin of that group (issue 11, item 1)."""
-        lang = person.lang
+        by its creator or an admin of that group."""
         try:
             shown = await repo.load_game(self.db, game_id)
             if shown is None or chat_id is None or shown.chat_id != chat_id:
@@ -137,15 +135,17 @@ class Endings(UseCases):
                     await tell_abandonment_scoring(tx, saved, "notice.cancelled_counted")
                     effects += Effects(announcements=True)
         except Refusal as refusal:
-            return Done(refusal.answer(lang))
+            return Done(refusal.reply)
         log.info("chat %s game %s: cancelled by %s", saved.chat_id, saved.id, person.id)
-        return Done(Answer(t("answer.cancelled", lang)), effects + Effects(games=(saved,)))
+        return Done(Reply("answer.cancelled"), effects + Effects(games=(saved,)))
 
-    async def surrender_allowed(self, chat_id: int | None, person: Person) -> tuple[int, int, str]:
+    async def surrender_allowed(
+        self, chat_id: int | None, person: Person
+    ) -> tuple[int, int, Reply]:
         """/surrender: the running match the person may give up (in its group or in
         private), who abandoned it first (`first_abandoner`, for the confirmation's
-        button), and the confirmation's text: what giving up will do, by the rules
-        `surrender` applies (issue 15, item 8)."""
+        button), and the confirmation's question: what giving up will do, by the rules
+        `surrender` applies (`surrender_question`)."""
         game = await repo.active_game_of_user(self.db, person.id)
         seat = game.seat_of(person.id) if game is not None else None
         if (
@@ -156,12 +156,11 @@ class Endings(UseCases):
             or (chat_id is not None and game.chat_id != chat_id)
         ):
             raise Refusal("surrender.not_playing")
-        text = surrender_confirm_text(game, seat.seat, person.lang)
-        return game.id, first_abandoner(game), text
+        return game.id, first_abandoner(game), surrender_question(game, seat.seat)
 
     async def surrender(
         self, game_id: int, chat_id: int | None, person: Person, first: int
-    ) -> Done[Answer]:
+    ) -> Done[Reply]:
         """The person gives up: the match ends at once, scored by K-11's timeout rule from
         the first abandonment (this one unless someone abandoned before), with them the
         loser (their side in teams: the козёл where points are bad); the stats record it
@@ -171,7 +170,6 @@ class Endings(UseCases):
         confirmation counts while what it said holds: `first` (`first_abandoner` when it
         was asked) is still who abandoned first; moves made meanwhile change nothing it
         said."""
-        lang = person.lang
         try:
             async with self.db.transaction() as tx:
                 game = await repo.load_game(tx, game_id)
@@ -199,17 +197,16 @@ class Endings(UseCases):
                     **abandonment_values(saved),
                 )
         except Refusal as refusal:
-            return Done(refusal.answer(lang))
+            return Done(refusal.reply)
         log.info("chat %s game %s: seat %s surrendered", saved.chat_id, saved.id, seat)
         effects += Effects(games=(saved,), announcements=True)
-        return Done(Answer(t("answer.surrendered", lang)), effects)
+        return Done(Reply("answer.surrendered"), effects)
 
-    # --- votes to cancel (issue 7) ----------------------------------------------------
+    # --- votes to cancel ----------------------------------------------------
 
-    async def open_vote(self, chat_id: int, person: Person) -> Done[str | None]:
+    async def open_vote(self, chat_id: int, person: Person) -> Done[Reply | None]:
         """/cancel by a player who may not cancel outright: a vote, with their ballot for
-        cancelling. The text of a refusal, or None (the vote shows itself)."""
-        lang = person.lang
+        cancelling. A refusal, or None (the vote shows itself)."""
         now = utcnow()
         try:
             async with self.db.transaction() as tx:
@@ -243,7 +240,7 @@ class Endings(UseCases):
                 vote = vote.with_ballot(person.id, True)
                 effects += await self._settle_vote(tx, game, vote, now)
         except Refusal as refusal:
-            return Done(refusal.text(lang))
+            return Done(refusal.reply)
         log.info(
             "chat %s game %s: vote %s to cancel opened by %s", chat_id, game.id, vote.id, person.id
         )
@@ -251,10 +248,9 @@ class Endings(UseCases):
 
     async def vote(
         self, vote_id: int, chat_id: int | None, person: Person, in_favour: bool
-    ) -> Done[Answer]:
+    ) -> Done[Reply]:
         """A ballot for or against cancelling, pressed in `chat_id` (the vote's own group
         only); the vote is decided as soon as it can be."""
-        lang = person.lang
         now = utcnow()
         try:
             async with self.db.transaction() as tx:
@@ -274,12 +270,12 @@ class Endings(UseCases):
                         raise Refusal("alert.voted_same", alert=False)
                     await vote_store.cast_ballot(tx, vote.id, person.id, in_favour, now)
                     vote = vote.with_ballot(person.id, in_favour)
-                    answer = Answer(t("answer.voted_yes" if in_favour else "answer.voted_no", lang))
+                    answer = Reply("answer.voted_yes" if in_favour else "answer.voted_no")
                 else:
-                    answer = Answer(t("alert.vote_over", lang), alert=True)
+                    answer = Reply("alert.vote_over", alert=True)
                 effects = await self._settle_vote(tx, game, vote, now)
         except Refusal as refusal:
-            return Done(refusal.answer(lang))
+            return Done(refusal.reply)
         return Done(answer, effects)
 
     async def vote_expired(self, vote_id: int) -> Done[None] | None:
@@ -334,3 +330,21 @@ def first_abandoner(game: GameRecord) -> int:
     """Who abandoned the match first, as a /surrender confirmation carries it: their
     seat + 1, or 0 while nobody has."""
     return 0 if game.abandonment is None else game.abandonment.seat + 1
+
+
+def surrender_question(game: GameRecord, seat: int) -> Reply:
+    """«🏳 Сдаться?» with what it will do, as `Endings.surrender` and the stats count it:
+    the match ends at once by K-11's timeout rule from its first abandonment; the loser
+    (in the game's word: the козёл) is the side of whoever abandoned it first, the person
+    asking unless someone left or timed out before; the person asking gains no rating
+    (README), the others by their lead."""
+    match = game.match
+    assert match is not None
+    first = game.abandonment
+    culprit = seat if first is None else first.seat
+    loser = Loser(match.ruleset.game.key.value, side_of(game, culprit))
+    if culprit == seat:
+        return Reply.of("surrender.confirm", loser=loser)
+    return Reply.of(
+        "surrender.confirm_after", loser=loser, name=short_name(game.seats[culprit].name)
+    )

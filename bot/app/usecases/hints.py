@@ -31,8 +31,8 @@ from typing import Protocol
 
 from bot.app.effects import Done
 from bot.app.people import Person
-from bot.app.usecases.base import Answer, Context, Refusal, UseCases, not_your_turn
-from bot.telegram.presenter.hand import hint_text
+from bot.app.reply import Hint, Reply
+from bot.app.usecases.base import Context, Refusal, UseCases, not_your_turn
 from domino.actions import parse_action
 from domino.ai import Decision, Level
 from domino.match import Match
@@ -59,10 +59,9 @@ class Hints(UseCases):
         self.decider = decider
         self._thinking: set[int] = set()  # people whose hint is being worked out now
 
-    async def press(self, game_id: int, person: Person, move: int) -> Done[Answer]:
+    async def press(self, game_id: int, person: Person, move: int) -> Done[Reply]:
         """The hint for move number `move` of the game, as an alert to the presser; or
         why not. Changes nothing but the seat's hint count (one per turn)."""
-        lang = person.lang
         try:
             seat, match = self._checked(await repo.load_game(self.db, game_id), person, move)
             view = match.view(seat)
@@ -77,10 +76,10 @@ class Hints(UseCases):
                 finally:
                     self._thinking.discard(person.id)
             action = parse_action(stored.action)
-            text = hint_text(view, action, stored.reason, stored.args, lang)
-            return Done(Answer(text, alert=True))
+            hint = Hint(view, action, stored.reason, stored.args)
+            return Done(Reply.of("hint.shown", hint=hint, alert=True))
         except Refusal as refusal:
-            return Done(refusal.answer(lang))
+            return Done(refusal.reply)
 
     def _checked(self, game: GameRecord | None, person: Person, move: int) -> tuple[int, Match]:
         """The presser's seat and the match, if a hint may be shown for `move` now."""

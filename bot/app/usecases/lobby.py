@@ -6,12 +6,19 @@ from __future__ import annotations
 import dataclasses
 import logging
 import secrets
-from typing import TypeVar
 
 from bot.app.effects import ClosedHand, Done, Effects
+from bot.app.lobby_rules import (
+    JOIN_TOKEN_BYTES,
+    START_JOIN,
+    is_join_token,
+    playable_game,
+    seat_choices,
+)
+from bot.app.names import short_name
 from bot.app.people import Person
+from bot.app.reply import NO_REPLY, Reply
 from bot.app.usecases.base import (
-    Answer,
     ChatCheck,
     MemberCheck,
     Refusal,
@@ -19,23 +26,13 @@ from bot.app.usecases.base import (
     chat_title,
     utcnow,
 )
-from bot.telegram.callbacks import (
-    JOIN_TOKEN_BYTES,
-    LEVEL_ACTIONS,
+from bot.app.usecases.lobby_options import (
+    LEVELS,
     LobbyAction,
     LobbyOption,
-    StartKind,
-    is_join_token,
-    join_payload,
-    parse_start,
-)
-from bot.telegram.presenter import short_name
-from bot.telegram.presenter.lobby import (
-    level_name,
-    pairs_fixed,
-    playable_game,
-    playable_games,
-    seat_choices,
+    computer_seat,
+    seated_at,
+    with_option,
 )
 from domino.ai import Level
 from domino.match import Match
@@ -47,17 +44,6 @@ from storage.db import Transaction
 from storage.records import ChatRecord, GameRecord, GameStatus, SeatRecord
 
 log = logging.getLogger(__name__)
-
-RULE_OPTIONS = {
-    LobbyOption.TARGET: "target",
-    LobbyOption.FISH: "fish",
-    LobbyOption.THRESHOLD: "open_threshold",
-    LobbyOption.SPINNER: "layout",
-}
-"""The lobby's buttons that cycle a `Ruleset` option through the game's `choices`."""
-
-LEVELS = dict(zip(LEVEL_ACTIONS, Level, strict=True))
-"""The level each level button sets (issue 14)."""
 
 
 class Lobby(UseCases):
@@ -71,7 +57,7 @@ class Lobby(UseCases):
         """The lobby's deep link: it carries the game's secret token, never its number."""
         if game.join_token is None:
             return None
-        return self.bot_link(join_payload(game.join_token))
+        return self.bot_link(START_JOIN + game.join_token)
 
     @staticmethod
     def new_join_token() -> str:
@@ -82,7 +68,7 @@ class Lobby(UseCases):
 
     async def open(
         self, chat: ChatRecord, person: Person, game: GameVariant | None = None
-    ) -> Done[str | None]:
+    ) -> Done[Reply | None]:
         """/domino in a group: a new lobby of `game` (None: the group's default game, as
         /settings keeps it), or the text pointing to the game already there. An anonymous
         admin gets no seat, since nobody can write to them; the chat's admins control the
@@ -91,22 +77,22 @@ class Lobby(UseCases):
             game = playable_game(self.context.settings.of(chat.id).default_game)
         return await self._open(chat, person, game.ruleset)
 
-    async def rematch(self, chat: ChatRecord, person: Person, game_id: int) -> Done[Answer]:
+    async def rematch(self, chat: ChatRecord, person: Person, game_id: int) -> Done[Reply]:
         """«🔁 Ещё партию» under a match's last word: a new lobby of the same game with the
         same options and table size, the presser seated and the computers of that match
         seated again at their levels; the people join again themselves. Pressed on a game
         of another chat, or on one still running, it is stale and changes nothing."""
-        lang = self.people.noticed(person)
+        self.people.noticed(person)
         ended = await repo.load_game(self.db, game_id)
         if ended is None or ended.chat_id != chat.id or ended.status.active:
-            return Done(Answer(t("alert.stale", lang), alert=True))
+            return Done(Reply("alert.stale", alert=True))
         computers = tuple(seat.level for seat in ended.seats if seat.is_computer)
         done = await self._open(
             chat, person, ended.ruleset, seats_wanted=ended.seats_wanted, computers=computers
         )
         if done.value is not None:  # a game is already there, or the presser plays elsewhere
-            return Done(Answer(done.value, alert=True))
-        return Done(Answer(t("answer.rematch_opened", lang)), done.effects)
+            return Done(dataclasses.replace(done.value, alert=True))
+        return Done(Reply("answer.rematch_opened"), done.effects)
 
     async def _open(
         self,
@@ -116,7 +102,7 @@ class Lobby(UseCases):
         *,
         seats_wanted: int = 4,
         computers: tuple[Level, ...] = (),
-    ) -> Done[str | None]:
+    ) -> Done[Reply | None]:
         """A new lobby of `ruleset` for `seats_wanted`, the opener seated if the bot can
         write to them, then a computer for each of `computers` (their levels); or the
         text saying why not (a game already there, the opener playing elsewhere)."""
@@ -133,7 +119,7 @@ class Lobby(UseCases):
                         if running.status is GameStatus.LOBBY
                         else "lobby.already_running"
                     )
-                    return Done(t(key, lang))
+                    return Done(Reply(key))
                 user = await repo.get_user(tx, person.id)
                 seated = user is not None and user.can_message and not person.anonymous_admin
                 seats = [SeatRecord(0, person.id, short_name(person.name))] if seated else []
@@ -153,7 +139,7 @@ class Lobby(UseCases):
         except repo.PlayerBusy:  # raised out of the transaction, so the lobby is rolled back
             busy = await repo.active_game_of_user(self.db, person.id)
             title = await chat_title(self.db, busy.chat_id if busy else chat.id)
-            return Done(t("lobby.you_play_elsewhere", lang, chat=title))
+            return Done(Reply.of("lobby.you_play_elsewhere", chat=title))
         log.info(
             "chat %s game %s: %s lobby opened by %s",
             chat.id,
@@ -177,7 +163,7 @@ class Lobby(UseCases):
 
     async def shown(self, game_id: int, chat_id: int | None) -> GameRecord:
         """The lobby `game_id` if the press came from its own group (`chat_id`: the chat of
-        the pressed message); refused otherwise (issue 11, items 1 and 2)."""
+        the pressed message); refused otherwise."""
         game = await repo.load_game(self.db, game_id)
         if game is None or chat_id is None or game.chat_id != chat_id:
             raise Refusal("alert.foreign_game")
@@ -187,7 +173,7 @@ class Lobby(UseCases):
 
     @staticmethod
     async def may_control(game: GameRecord, person: Person, is_admin: ChatCheck) -> bool:
-        """The game's creator or an admin of the game's own chat (issue 11, item 4)."""
+        """The game's creator or an admin of the game's own chat."""
         return person.id == game.creator_id or await is_admin(game.chat_id)
 
     async def press(
@@ -198,10 +184,10 @@ class Lobby(UseCases):
         action: LobbyAction,
         option: LobbyOption,
         is_admin: ChatCheck,
-    ) -> Done[Answer]:
+    ) -> Done[Reply]:
         """A lobby button pressed on a message in `chat_id`. Joining and leaving are anyone's;
         the other buttons the creator's or a chat admin's."""
-        lang = self.people.noticed(person)
+        self.people.noticed(person)
         try:
             shown = await self.shown(game_id, chat_id)
             controls = action not in (LobbyAction.JOIN, LobbyAction.LEAVE) and (
@@ -217,9 +203,9 @@ class Lobby(UseCases):
                     return Done(answer)
                 saved = await repo.save_game(tx, changed)
         except Refusal as refusal:
-            return Done(refusal.answer(lang))
+            return Done(refusal.reply)
         except repo.PlayerBusy:
-            return Done(Answer(t("alert.playing_elsewhere", lang), alert=True))
+            return Done(Reply("alert.playing_elsewhere", alert=True))
         log.info("chat %s game %s: lobby %s by %s", saved.chat_id, saved.id, action.name, person.id)
         if saved.status is GameStatus.PLAYING:
             log.info(
@@ -239,9 +225,8 @@ class Lobby(UseCases):
         action: LobbyAction,
         option: LobbyOption,
         controls: bool,
-    ) -> tuple[GameRecord | None, Answer]:
+    ) -> tuple[GameRecord | None, Reply]:
         """`controls`: the presser is the creator or a chat admin."""
-        lang = person.lang
         seated = game.seat_of(person.id)
         if action is LobbyAction.JOIN:
             if seated is not None:
@@ -251,36 +236,29 @@ class Lobby(UseCases):
                 link = self.join_link(game)
                 if link is None:  # a lobby from before join tokens: /start first
                     raise Refusal("alert.start_private_first", bot=self.context.bot_username)
-                return None, Answer(url=link)
-            return seated_at(game, person), Answer(t("answer.joined", lang))
+                return None, Reply(url=link)
+            return seated_at(game, person), Reply("answer.joined")
         if action is LobbyAction.LEAVE:
             if seated is None:
                 raise Refusal("alert.not_seated", alert=False)
-            return game.without_seat(seated.seat), Answer(t("answer.left", lang))
+            return game.without_seat(seated.seat), Reply("answer.left")
         if not controls:
             raise Refusal("alert.creator_or_admin_only")
         if action is LobbyAction.CANCEL:
-            return game.ended(GameStatus.CANCELLED, utcnow()), Answer(t("answer.cancelled", lang))
+            return game.ended(GameStatus.CANCELLED, utcnow()), Reply("answer.cancelled")
         if action is LobbyAction.ADD_COMPUTER:
             if len(game.seats) >= game.seats_wanted:
                 raise Refusal("alert.table_full")
             computers = sum(1 for s in game.seats if s.is_computer)
             creator_lang = await self.people.language_of(game.creator_id, tx)
             name = t("computer.name", creator_lang, n=computers + 1)
-            return game.with_seat(None, name), Answer(t("answer.computer_added", lang))
+            return game.with_seat(None, name), Reply("answer.computer_added")
         if action is LobbyAction.OPTION:
-            return with_option(game, option), Answer()
+            return with_option(game, option), NO_REPLY
         if action in LEVELS:
             level = LEVELS[action]
             seat = computer_seat(game, option)
-            answer = Answer(
-                t(
-                    "answer.level_set",
-                    lang,
-                    name=short_name(seat.name),
-                    level=level_name(level, lang),
-                )
-            )
+            answer = Reply.of("answer.level_set", name=short_name(seat.name), level=level)
             if seat.level is level:  # pressed twice, or by two people: nothing to change
                 return None, answer
             return game.with_level(seat.seat, level), answer
@@ -293,7 +271,7 @@ class Lobby(UseCases):
                     have=len(game.seats),
                     wanted=game.seats_wanted,
                 )
-            return self._started(game), Answer(t("answer.started", lang))
+            return self._started(game), Reply("answer.started")
         raise Refusal("alert.stale")
 
     def _started(self, game: GameRecord) -> GameRecord:
@@ -305,30 +283,30 @@ class Lobby(UseCases):
             game, status=GameStatus.PLAYING, ruleset=rules, match=match, started_at=utcnow()
         )
 
-    async def start(self, person: Person, payload: str | None, is_member: MemberCheck) -> Done[str]:
-        """/start in the private chat, with the payload of a deep link if any (parsed by
-        `bot.telegram.callbacks.parse_start`). `is_member(chat_id, user_id)` asks Telegram."""
-        parsed = parse_start(payload)
-        if parsed.kind is StartKind.JOIN:
-            return await self._join_by_link(person, parsed.token, is_member)
+    async def start(self, person: Person) -> Done[Reply]:
+        """/start in the private chat without a join link: the person can be written to;
+        their hand comes anew at the bottom of the chat, as by /hand (the one above, if
+        any, says it moved)."""
         await self.people.remember(person, can_message=True)
-        if parsed.kind is StartKind.STALE_JOIN:
-            return Done(t("start.link_stale", person.lang))
-        # Without a payload: the person can be written to; their hand comes anew at the
-        # bottom of the chat, as by /hand (the one above, if any, says it moved).
         game = await repo.active_game_of_user(self.db, person.id)
         seat = game.seat_of(person.id) if game is not None else None
         if game is not None and game.status is GameStatus.PLAYING and seat is not None:
-            moved = ClosedHand(game, seat.seat, person.id, t("hand.moved", person.lang))
+            moved = ClosedHand(game, seat.seat, person.id, "hand.moved", person.lang)
             shown = Effects(closed_hands=(moved,), hands=((game.id, seat.seat),))
-            return Done(t("start.back_in_game", person.lang), shown)
-        return Done(t("start.welcome", person.lang))
+            return Done(Reply("start.back_in_game"), shown)
+        return Done(Reply("start.welcome"))
 
-    async def _join_by_link(self, person: Person, token: str, is_member: MemberCheck) -> Done[str]:
-        """/start j<token>: the person can now be written to; seat them if they are a member
-        of the lobby's group (issue 11, item 2: a link passed on to strangers seats nobody)."""
+    async def stale_link(self, person: Person) -> Done[Reply]:
+        """/start with a join link that is no longer honoured (an old numbered one, or a
+        mangled one): the person can be written to, and is told the link is out of date."""
         await self.people.remember(person, can_message=True)
-        lang = person.lang
+        return Done(Reply("start.link_stale"))
+
+    async def join_by_link(self, person: Person, token: str, is_member: MemberCheck) -> Done[Reply]:
+        """/start with a lobby's join link (its `token`): the person can now be written to;
+        seat them if they are a member of the lobby's group (a link passed on to
+        strangers seats nobody)."""
+        await self.people.remember(person, can_message=True)
         try:
             found = await repo.game_by_join_token(self.db, token)
             if found is None:
@@ -341,14 +319,14 @@ class Lobby(UseCases):
                     raise Refusal("alert.lobby_closed")
                 title = await chat_title(tx, game.chat_id)
                 if game.seat_of(person.id) is not None:
-                    return Done(t("start.already_joined", lang, chat=title))
+                    return Done(Reply.of("start.already_joined", chat=title))
                 saved = await repo.save_game(tx, seated_at(game, person))
         except Refusal as refusal:
-            return Done(refusal.text(lang))
+            return Done(refusal.reply)
         except repo.PlayerBusy:
-            return Done(t("alert.playing_elsewhere", lang))
+            return Done(Reply("alert.playing_elsewhere"))
         log.info("chat %s game %s: %s joined by link", saved.chat_id, saved.id, person.id)
-        return Done(t("start.joined", lang, chat=title), Effects(games=(saved,)))
+        return Done(Reply.of("start.joined", chat=title), Effects(games=(saved,)))
 
     async def removal_choices(
         self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
@@ -373,10 +351,10 @@ class Lobby(UseCases):
         seat: int,
         user_id: int,
         is_admin: ChatCheck,
-    ) -> Done[tuple[Answer, str | None]]:
+    ) -> Done[tuple[Reply, str | None]]:
         """Remove `user_id` from seat `seat` of the lobby (the creator or a chat admin).
         The answer, and the removed person's name (None if nothing changed)."""
-        lang = self.people.noticed(person)
+        self.people.noticed(person)
         try:
             shown = await self.shown(game_id, chat_id)
             if not await self.may_control(shown, person, is_admin):
@@ -390,7 +368,7 @@ class Lobby(UseCases):
                     raise Refusal("alert.not_seated_any_more", alert=False)
                 saved = await repo.save_game(tx, game.without_seat(target.seat))
         except Refusal as refusal:
-            return Done((refusal.answer(lang), None))
+            return Done((refusal.reply, None))
         log.info(
             "chat %s game %s: user %s removed from the lobby by %s",
             saved.chat_id,
@@ -399,7 +377,7 @@ class Lobby(UseCases):
             person.id,
         )
         name = short_name(target.name)
-        return Done((Answer(t("answer.removed", lang, name=name)), name), Effects(games=(saved,)))
+        return Done((Reply.of("answer.removed", name=name), name), Effects(games=(saved,)))
 
     async def time_out(self, game_id: int) -> Done[None] | None:
         """Nobody started the lobby in its group's time: it closes and the group is told
@@ -410,91 +388,21 @@ class Lobby(UseCases):
             return None
         minutes = self.context.settings.of(shown.chat_id).lobby_timeout
         lang = await self.context.settings.language_of(shown)
-        text = t("notice.lobby_timed_out", lang, minutes=minutes)
         async with self.db.transaction() as tx:
             game = await repo.load_game(tx, game_id)
             if game is None or game.status is not GameStatus.LOBBY:
                 return None
             saved = await repo.save_game(tx, game.ended(GameStatus.CANCELLED, utcnow()))
             await repo.enqueue(
-                tx, game_id=game.id, chat_id=game.chat_id, kind="notice", payload={"text": text}
+                tx,
+                game_id=game.id,
+                chat_id=game.chat_id,
+                kind="notice",
+                payload={
+                    "key": "notice.lobby_timed_out",
+                    "lang": lang,
+                    "values": {"minutes": minutes},
+                },
             )
         log.info("chat %s game %s: the lobby closed unstarted", saved.chat_id, saved.id)
         return Done(None, Effects(games=(saved,), announcements=True))
-
-
-def seated_at(game: GameRecord, person: Person) -> GameRecord:
-    """The lobby with `person` seated, refused when it is full.
-
-    Choice (C-2 fixes no order): seats follow the order of joining. The creator sits
-    first (`Lobby.open`), every person or computer who joins takes the next seat at the
-    end of the table (`GameRecord.with_seat`), and someone leaving or removed moves the
-    later seats up. In team play seats 0+2 then play against 1+3
-    (`domino.scoring.sides_for`)."""
-    if len(game.seats) >= game.seats_wanted:
-        raise Refusal("alert.table_full")
-    return game.with_seat(person.id, short_name(person.name))
-
-
-def computer_seat(game: GameRecord, option: LobbyOption) -> SeatRecord:
-    """The computer's seat a level button names; refused politely when the button is
-    older than the seats (someone left, the computer was removed) or forged: the seat is
-    not there, or a person sits in it."""
-    number = option.seat
-    seat = next((s for s in game.seats if s.seat == number), None)
-    if seat is None or not seat.is_computer:
-        raise Refusal("alert.not_a_computer", alert=False)
-    return seat
-
-
-T = TypeVar("T")
-
-
-def _cycle(options: tuple[T, ...], current: T) -> T:
-    index = options.index(current) if current in options else -1
-    return options[(index + 1) % len(options)]
-
-
-def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
-    """The creator cycles the game (`PLAYABLE`: every option goes back to the new game's
-    own defaults, `GameVariant.ruleset`, pairs included; only the table size stays where
-    the new game allows it) or one rule option (K-1 teams, K-7 threshold, K-9 fish, K-10
-    target, F-2's spinner); the game says which options it offers and their values
-    (`GameVariant.choices`), the table sizes it is played by (`seat_choices`) and whether
-    it fixes the pairs (`pairs_fixed`: Спортивное, S-1).
-
-    Choice: switching games keeps the table size when the new game is played by it,
-    else takes the next larger size it is played by (else its largest), so nobody
-    seated loses a seat. A game played in pairs by default (Морской козёл, Спортивное)
-    opens with pairs at a table of four; at a smaller table nobody plays in pairs."""
-    rules: Ruleset = game.ruleset
-    wanted = game.seats_wanted
-    if option is LobbyOption.GAME:
-        games = {g.key: g for g in playable_games()}
-        chosen = games[_cycle(tuple(games), rules.variant)].ruleset
-        choices = seat_choices(chosen, len(game.seats))
-        if not choices:
-            raise Refusal("alert.table_full")
-        if wanted not in choices:
-            wanted = next((n for n in choices if n > wanted), choices[-1])
-        if chosen.teams and wanted != 4 and not pairs_fixed(chosen):
-            chosen = chosen.with_options(teams=False)
-        rules = chosen
-    elif option is LobbyOption.SEATS:
-        if len(seat_choices(rules)) < 2:
-            raise Refusal("alert.option_fixed")
-        wanted = _cycle(seat_choices(rules, len(game.seats)), wanted)
-        if wanted != 4 and rules.teams:
-            rules = rules.with_options(teams=False)
-    elif option is LobbyOption.TEAMS:
-        if pairs_fixed(rules):
-            raise Refusal("alert.option_fixed")
-        if wanted != 4:
-            raise Refusal("alert.teams_need_four")
-        rules = rules.with_options(teams=not rules.teams)
-    elif option in RULE_OPTIONS and rules.game.offers(name := RULE_OPTIONS[option]):
-        chosen = _cycle(rules.game.choices[name], getattr(rules, name))
-        rules = rules.with_options(**{name: chosen})
-    else:
-        raise Refusal("alert.stale")
-    return dataclasses.replace(game, ruleset=rules, seats_wanted=wanted)

@@ -7,12 +7,12 @@ import functools
 import logging
 from collections.abc import Sequence
 
-from bot.app.effects import ClosedHand, Done, Effects, EndChoice
+from bot.app.effects import Choice, ClosedHand, Done, Effects, Menu, PendingChoice
 from bot.app.people import Person
+from bot.app.reply import NO_REPLY, Reply, TileRefused, Tiles
 from bot.app.thinker import Thinker
 from bot.app.timers import STRIKES_TO_TAKE_OVER
 from bot.app.usecases.base import (
-    Answer,
     Before,
     Context,
     Refusal,
@@ -23,14 +23,8 @@ from bot.app.usecases.base import (
     notice,
     save_moves,
 )
-from bot.telegram.callbacks import HandMenu, MoveKind, doubles_of
-from bot.telegram.presenter.common import tile_label
-from bot.telegram.presenter.hand import tile_refusal
 from domino.actions import (
-    DRAW,
     END_TURN,
-    FLIP,
-    KNOCK,
     Action,
     Close,
     Draw,
@@ -42,10 +36,8 @@ from domino.actions import (
 )
 from domino.ai import Level
 from domino.errors import DominoError
-from domino.geometry import End
 from domino.match import Match
-from domino.tiles import ALL_TILES, Tile, double
-from i18n import t
+from domino.tiles import Tile
 from storage import repo
 from storage.db import Transaction
 from storage.records import Ending, GameRecord, GameStatus
@@ -63,36 +55,67 @@ class Playing(UseCases):
         super().__init__(context)
         self.thinker = thinker  # the computers' decisions (bot.app.thinker), each seat its level
 
-    async def press(
-        self, game_id: int, person: Person, move: int, kind: MoveKind, tile_index: int, end: str
-    ) -> Done[Answer]:
-        """A button of the person's hand (pressed in their own private chat)."""
-        lang = person.lang
+    async def play(self, game_id: int, person: Person, move: int, action: Action) -> Done[Reply]:
+        """The person makes `action` (from their own private chat) on move number `move`."""
         try:
-            if kind in MOVES:
-                return await self._play(game_id, person, move, action_for(kind, tile_index, end))
+            return await self._play(game_id, person, move, action)
+        except Stale as stale:
+            return Done(stale.reply, stale.effects())
+        except Refusal as refusal:
+            return Done(refusal.reply)
+
+    async def show_choice(
+        self, game_id: int, person: Person, move: int, choice: Choice
+    ) -> Done[Reply]:
+        """The person opens a choice on their turn (`choice`: the ends a tile fits, or a
+        `Menu` of moves); refused when the position offers no such choice (the keyboard
+        draws these only when they have something to offer)."""
+        try:
+            game, seat, match = await self._own_turn(game_id, person, move)
+            key = choice_key(choice, match.legal_actions())
+            return Done(Reply(key), Effects(choice=PendingChoice(game, seat, choice)))
+        except Stale as stale:
+            return Done(stale.reply, stale.effects())
+        except Refusal as refusal:
+            return Done(refusal.reply)
+
+    async def show_hand(self, game_id: int, person: Person, move: int) -> Done[Reply]:
+        """The person's hand shown as it is, on their turn (back from a choice)."""
+        try:
+            game, seat, _ = await self._own_turn(game_id, person, move)
+            return Done(NO_REPLY, Effects(hands=((game.id, seat),)))
+        except Stale as stale:
+            return Done(stale.reply, stale.effects())
+        except Refusal as refusal:
+            return Done(refusal.reply)
+
+    async def why_not(self, game_id: int, person: Person) -> Done[Reply]:
+        """A tile the person may not play now (or off their turn) was pressed: whose turn
+        it is, or on their own turn why the tile cannot go (a fixed opening tile, K-3,
+        T-2, B-1, or no fit). Changes nothing, whatever move the button was drawn for."""
+        try:
             game = await repo.load_game(self.db, game_id)
-            seat, match = checked_press(game, person.id, move, current=kind is not MoveKind.INFO)
+            seat, match = checked_press(game, person.id, 0, current=False)
             assert game is not None
-            if kind is MoveKind.INFO:
-                if match.turn == seat:  # why: a fixed opening tile (K-3, T-2, B-1) or no fit
-                    return Done(Answer(tile_refusal(match.view(seat), lang)))
-                raise not_your_turn(game, match)
             if match.turn != seat:
                 raise not_your_turn(game, match)
-            if kind is MoveKind.BACK:  # the hand as it was
-                return Done(Answer(), Effects(hands=((game.id, seat),)))
-            shown, answer = choice_for(kind, tile_index, match.legal_actions())
-            choice = EndChoice(game, seat, shown)
-            return Done(Answer(t(answer, lang)), Effects(end_choice=choice))
-        except Stale as stale:
-            return Done(stale.answer(lang), stale.effects())
+            return Done(Reply.of("answer.tile_refused", refused=TileRefused(match.view(seat))))
         except Refusal as refusal:
-            return Done(refusal.answer(lang))
+            return Done(refusal.reply)
 
-    async def _play(self, game_id: int, person: Person, move: int, action: Action) -> Done[Answer]:
+    async def _own_turn(
+        self, game_id: int, person: Person, move: int
+    ) -> tuple[GameRecord, int, Match]:
+        game = await repo.load_game(self.db, game_id)
+        seat, match = checked_press(game, person.id, move)
+        assert game is not None
+        if match.turn != seat:
+            raise not_your_turn(game, match)
+        return game, seat, match
+
+    async def _play(self, game_id: int, person: Person, move: int, action: Action) -> Done[Reply]:
         """Apply a person's action (a Draw means: draw until a tile fits, C-6): one
-        transaction in one hop to the database (issue 16). A draw is answered with the
+        transaction in one hop to the database. A draw is answered with the
         tiles drawn; a `Flip` (Втемную) with what became of the tile, never naming it
         (`flip_answer`)."""
 
@@ -103,7 +126,7 @@ class Playing(UseCases):
             if match.turn != seat:
                 raise not_your_turn(game, match)
             if game.seats[seat].away:
-                raise Refusal("alert.away")  # the computer plays for them (issue 7)
+                raise Refusal("alert.away")  # the computer plays for them
             if action not in match.legal_actions():
                 # A forged button, or one for a move the rules refuse: nothing changes.
                 log.debug(
@@ -141,11 +164,10 @@ class Playing(UseCases):
 
         drawn, flipped, effects = await self.db.atomic(apply)
         if drawn:
-            tiles = ", ".join(tile_label(tile) for tile in drawn)
-            return Done(Answer(t("answer.drew", person.lang, tiles=tiles)), effects)
+            return Done(Reply.of("answer.drew", tiles=Tiles(drawn)), effects)
         if flipped is not None:
-            return Done(Answer(t(flipped, person.lang)), effects)
-        return Done(Answer(), effects)
+            return Done(Reply(flipped), effects)
+        return Done(NO_REPLY, effects)
 
     async def computers(self, game_id: int) -> Done[None] | None:
         """Every computer whose turn it is moves, up to the round's end or a person's turn.
@@ -246,7 +268,7 @@ class Playing(UseCases):
                     tx, game, match, before, None, self.context.turn_deadline
                 )
                 return saved, effects, seat, None, False
-            match.take_turn(seat, self.thinker.inline(Level.MEDIUM))  # issue 14: medium
+            match.take_turn(seat, self.thinker.inline(Level.MEDIUM))
             strikes = record.strikes + 1
             away = strikes >= STRIKES_TO_TAKE_OVER
             changed = game.struck(seat, strikes, away=away)
@@ -283,10 +305,10 @@ class Playing(UseCases):
         )
         return Done(None, effects + Effects(announcements=True))
 
-    async def come_back(self, game_id: int, person: Person) -> Done[Answer]:
+    async def come_back(self, game_id: int, person: Person) -> Done[Reply]:
         """The «I'm back» button: a person a computer stood in for plays their seat again,
         with no strikes; if the match's abandonment is this seat's timeout, it is withdrawn."""
-        lang = self.people.noticed(person)
+        self.people.noticed(person)
         try:
             async with self.db.transaction() as tx:
                 game = await repo.load_game(tx, game_id)
@@ -300,9 +322,9 @@ class Playing(UseCases):
                 saved = await repo.save_game(tx, game.back(seat.seat))
                 await notice(tx, game, "notice.back", name=seat.name)
         except Refusal as refusal:
-            return Done(refusal.answer(lang))
+            return Done(refusal.reply)
         log.info("chat %s game %s: seat %d is back", saved.chat_id, saved.id, seat.seat)
-        return Done(Answer(t("answer.back", lang)), Effects(games=(saved,), announcements=True))
+        return Done(Reply("answer.back"), Effects(games=(saved,), announcements=True))
 
     async def plays_in(self, chat_id: int, person: Person) -> bool:
         """Whether the person is seated in the match running in this group (/hand there
@@ -315,14 +337,14 @@ class Playing(UseCases):
             and game.seat_of(person.id) is not None
         )
 
-    async def resend_hand(self, person: Person) -> Done[str | None]:
+    async def resend_hand(self, person: Person) -> Done[Reply | None]:
         """/hand: a fresh hand message at the bottom of the private chat (None), or why not."""
         game = await repo.active_game_of_user(self.db, person.id)
         if game is None or game.status is not GameStatus.PLAYING:
-            return Done(t("hand.no_game", person.lang))
+            return Done(Reply("hand.no_game"))
         seat = game.seat_of(person.id)
         assert seat is not None
-        moved = ClosedHand(game, seat.seat, person.id, t("hand.moved", person.lang))
+        moved = ClosedHand(game, seat.seat, person.id, "hand.moved", person.lang)
         return Done(None, Effects(closed_hands=(moved,), hands=((game.id, seat.seat),)))
 
 
@@ -335,48 +357,6 @@ def computer_to_move(game: GameRecord | None) -> int | None:
     if seat is None or not game.seats[seat].by_computer:
         return None
     return seat
-
-
-def tile_at(index: int) -> Tile:
-    if not 0 <= index < len(ALL_TILES):
-        raise Refusal("alert.illegal")
-    return ALL_TILES[index]
-
-
-MOVES = frozenset(
-    (
-        MoveKind.PLAY,
-        MoveKind.DOUBLES,
-        MoveKind.CLOSE,
-        MoveKind.DRAW,
-        MoveKind.KNOCK,
-        MoveKind.END_TURN,
-        MoveKind.FLIP,
-    )
-)
-"""The hand buttons that make a move (the others show a choice, or answer)."""
-
-
-def action_for(kind: MoveKind, tile_index: int, end: str) -> Action:
-    """The engine's action a hand button stands for; refused if the button is malformed."""
-    if kind is MoveKind.DRAW:
-        return DRAW
-    if kind is MoveKind.KNOCK:
-        return KNOCK
-    if kind is MoveKind.END_TURN:
-        return END_TURN
-    if kind is MoveKind.FLIP:
-        return FLIP
-    if kind is MoveKind.PLAY:
-        return Play(tile_at(tile_index), end_at(end) if end else None)
-    if kind is MoveKind.CLOSE:
-        return Close(tile_at(tile_index), end_at(end))
-    if kind is MoveKind.DOUBLES:
-        plays = tuple(Play(double(pip), end_at(side)) for pip, side in doubles_of(end))
-        if not plays:
-            raise Refusal("alert.illegal")
-        return PlayDoubles(plays)
-    raise Refusal("alert.stale")
 
 
 def flip_answer(match: Match, seat: int, round_no: int, event: Event) -> str:
@@ -393,30 +373,17 @@ def flip_answer(match: Match, seat: int, round_no: int, event: Event) -> str:
     return "answer.flip_laid"
 
 
-def end_at(value: str) -> End:
-    try:
-        return End(value)
-    except ValueError:
-        raise Refusal("alert.illegal") from None
-
-
-def choice_for(
-    kind: MoveKind, tile_index: int, legal: Sequence[Action]
-) -> tuple[Tile | HandMenu, str]:
-    """What a button that opens a choice shows (a tile's ends, or a menu of moves) and
-    the answer's text key; refused when the position offers no such choice (a forged
-    button: the keyboard draws these only when they have something to offer)."""
-    if kind is MoveKind.CHOOSE_END:
-        tile = tile_at(tile_index)
-        if sum(1 for a in legal if isinstance(a, Play) and a.tile == tile) < 2:
+def choice_key(choice: Choice, legal: Sequence[Action]) -> str:
+    """The reply's key to opening `choice` among the `legal` actions; refused when the
+    position offers no such choice (a forged button)."""
+    if isinstance(choice, Tile):
+        if sum(1 for a in legal if isinstance(a, Play) and a.tile == choice) < 2:
             raise Refusal("alert.illegal")
-        return tile, "answer.choose_end"
-    if kind is MoveKind.CHOOSE_DOUBLES:
+        return "answer.choose_end"
+    if choice is Menu.DOUBLES:
         if not any(isinstance(a, PlayDoubles) for a in legal):
             raise Refusal("alert.illegal")
-        return HandMenu.DOUBLES, "answer.choose_doubles"
-    if kind is MoveKind.CHOOSE_CLOSE:
-        if not any(isinstance(a, Close) for a in legal):
-            raise Refusal("alert.illegal")
-        return HandMenu.CLOSE, "answer.choose_close"
-    raise Refusal("alert.stale")
+        return "answer.choose_doubles"
+    if not any(isinstance(a, Close) for a in legal):
+        raise Refusal("alert.illegal")
+    return "answer.choose_close"

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.app.usecases.endings import surrender_question
 from bot.telegram.callbacks import CancelCb, SurrenderCb
-from bot.telegram.presenter.common import short_name, side_names
+from bot.telegram.presenter.replies import reply_text
 from domino.views import MatchView
 from i18n import Lang, t
 from storage.records import GameRecord
@@ -83,23 +84,5 @@ def ended_view(
 
 
 def surrender_confirm_text(game: GameRecord, seat: int, lang: Lang) -> str:
-    """«🏳 Сдаться?» (plain text) with what it will do (issue 15, item 8), as
-    `Endings.surrender` and the stats count it: the match ends at once by K-11's
-    timeout rule from its first abandonment; the loser (in the game's word: the
-    козёл) is the side of whoever abandoned it first, the person asking unless someone
-    left or timed out before; the person asking gains no rating (README), the others
-    by their lead."""
-    match = game.match
-    assert match is not None
-    names = [s.name for s in game.seats]
-    first = game.abandonment
-    culprit = seat if first is None else first.seat
-    loser = t(
-        f"loser.{match.ruleset.game.key.value}",
-        lang,
-        names=side_names(names, match.sides[match.side_of(culprit)]),
-    )
-    if culprit == seat:
-        return t("surrender.confirm", lang, loser=loser)
-    name = short_name(names[culprit])
-    return t("surrender.confirm_after", lang, loser=loser, name=name)
+    """«🏳 Сдаться?» (plain text) with what it will do (`surrender_question`)."""
+    return reply_text(surrender_question(game, seat), lang)

@@ -8,11 +8,14 @@ from types import MappingProxyType
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.app.lobby_rules import PLAYABLE as PLAYABLE
+from bot.app.lobby_rules import pairs_fixed, seat_choices
+from bot.app.lobby_rules import playable_game as playable_game
+from bot.app.lobby_rules import playable_games as playable_games
 from bot.app.timers import timer_in_force
 from bot.telegram.callbacks import LEVEL_ACTIONS, LobbyAction, LobbyCb, LobbyOption, RemoveCb
 from bot.telegram.presenter.common import fish_mode_name, short_name, variant_name
 from domino.ai import Level
-from domino.errors import BadRuleset
 from domino.rules import LayoutKind, Ruleset, Variant
 from domino.timing import (
     DEFAULT_TURN_TIMER,
@@ -21,44 +24,9 @@ from domino.timing import (
     SPORT_SEVERAL_MOVES,
     TurnTimer,
 )
-from domino.variants import VARIANTS, GameVariant
+from domino.variants import GameVariant
 from i18n import Lang, t
 from storage.records import GameRecord, GameStatus, SeatRecord
-
-PLAYABLE = tuple(game.key.value for game in VARIANTS)
-"""The keys of the games the bot offers (`GameVariant.key`), in the lobby's order: every
-game of `domino.variants.VARIANTS`, since the hand keyboard (`bot.telegram.presenter.hand`)
-offers every kind of move the engine has (a play, several doubles at once, closing an
-end, draw, knock or pass, the end of a turn of several tiles)."""
-
-
-def playable_games() -> tuple[GameVariant, ...]:
-    """The games the bot offers, in the registry's order."""
-    return tuple(game for game in VARIANTS if game.key.value in PLAYABLE)
-
-
-def seat_choices(rules: Ruleset, seated: int = 0) -> tuple[int, ...]:
-    """The table sizes a lobby offers (2 to 4) that the game is played by and that leave
-    nobody already seated (`seated`) without a seat: Спортивное only 4 (S-1)."""
-    return tuple(n for n in (2, 3, 4) if n in rules.hand_sizes and n >= seated)
-
-
-def pairs_fixed(rules: Ruleset) -> bool:
-    """Whether the game decides by itself if four play in pairs (Спортивное: always,
-    S-1), so the lobby offers no choice: the ruleset with the other choice is no game."""
-    try:
-        rules.with_options(teams=not rules.teams)
-    except BadRuleset:
-        return True
-    return False
-
-
-def playable_game(key: str | None) -> GameVariant:
-    """The playable game `key` names, else the first one (a group's stored default that
-    the bot no longer offers opens the first game)."""
-    games = playable_games()
-    return next((game for game in games if game.key.value == key), games[0])
-
 
 ALIASES: Mapping[Variant, tuple[str, ...]] = MappingProxyType(
     {

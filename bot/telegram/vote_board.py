@@ -1,32 +1,17 @@
-"""Votes to cancel a running match (issue 7): who votes, when a vote is decided, and the
-group message that shows it.
-
-The creator or a chat admin cancels a match outright (/cancel); anyone else seated in it
-starts a vote instead. The people of the match vote (seated persons who have not left;
-computers do not vote), each ballot may change while the vote is open, and the vote is
-decided as soon as the outcome is certain:
-
-- passed when more than half of the people are for cancelling;
-- failed when so many are against that the rest could no longer make that majority;
-- expired when `VOTE_TIME` runs out first; closed when the match ends another way.
-
-`decide` is a pure function of the stored vote, the people and the time; the use cases
-apply it inside their transactions. `VoteBoard` keeps each vote's group message in step
-with the stored vote (one worker per vote that always shows the newest state,
-`bot.infra.workers.Resync`).
-"""
+"""The group message that shows a vote to cancel (`bot.app.votes` decides it):
+`VoteBoard` keeps each vote's message in step with the stored vote (one worker per vote
+that always shows the newest state, `bot.infra.workers.Resync`)."""
 
 from __future__ import annotations
 
 import html
 import logging
-from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.app.group_settings import GroupSettings
+from bot.app.votes import VOTE_TIME, electorate, tally
 from bot.infra.workers import Resync
 from bot.telegram.callbacks import VoteCb
 from bot.telegram.delivery import digest_of, markup_data, send_or_edit
@@ -37,59 +22,9 @@ from storage import repo
 from storage import votes as vote_store
 from storage.db import Database
 from storage.records import GameRecord
-from storage.votes import Vote, VoteState
+from storage.votes import Vote
 
 log = logging.getLogger(__name__)
-
-VOTE_TIME = timedelta(minutes=5)
-
-
-def electorate(game: GameRecord) -> frozenset[int]:
-    """The people who vote: seated persons who have not left the match (a person the
-    computer stands in for after timeouts still votes: they may come back)."""
-    return frozenset(s.user_id for s in game.seats if s.user_id is not None and not s.left)
-
-
-@dataclass(frozen=True, slots=True)
-class Tally:
-    in_favour: int
-    against: int
-    voters: int  # the size of the electorate
-
-    @property
-    def needed(self) -> int:
-        """Ballots for cancelling that make more than half of the electorate."""
-        return self.voters // 2 + 1
-
-    @property
-    def undecided(self) -> int:
-        return self.voters - self.in_favour - self.against
-
-
-def tally(vote: Vote, voters: frozenset[int]) -> Tally:
-    """Count the ballots of the current electorate only: a ballot of someone who has
-    left the match since no longer counts."""
-    in_favour = sum(1 for user, yes in vote.ballots if yes and user in voters)
-    against = sum(1 for user, yes in vote.ballots if not yes and user in voters)
-    return Tally(in_favour, against, len(voters))
-
-
-def decide(vote: Vote, voters: frozenset[int], now: datetime) -> VoteState:
-    """The vote's state now: a decided vote stays decided; an open one is decided by the
-    ballots, else by the clock."""
-    if not vote.state.open:
-        return vote.state
-    count = tally(vote, voters)
-    if count.in_favour >= count.needed:
-        return VoteState.PASSED
-    if count.in_favour + count.undecided < count.needed:
-        return VoteState.FAILED
-    if now >= vote.expires_at:
-        return VoteState.EXPIRED
-    return VoteState.OPEN
-
-
-# --- what the group sees ------------------------------------------------------------------
 
 
 def _names(game: GameRecord, vote: Vote, in_favour: bool, voters: frozenset[int]) -> str:

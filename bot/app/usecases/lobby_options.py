@@ -1,0 +1,155 @@
+"""What a lobby's creator may ask of it, and the rules of each change: seating, the
+computers' levels, and cycling the game and its options.
+
+The values of `LobbyAction` and `LobbyOption` are short codes that stay stable, so a
+front end may carry them as they are (Telegram's lobby buttons do)."""
+
+from __future__ import annotations
+
+import dataclasses
+from enum import StrEnum
+from typing import TypeVar
+
+from bot.app.lobby_rules import pairs_fixed, playable_games, seat_choices
+from bot.app.names import short_name
+from bot.app.people import Person
+from bot.app.usecases.base import Refusal
+from domino.ai import Level
+from domino.rules import Ruleset
+from storage.records import GameRecord, SeatRecord
+
+
+class LobbyAction(StrEnum):
+    JOIN = "j"
+    LEAVE = "l"
+    ADD_COMPUTER = "c"
+    START = "s"
+    CANCEL = "x"
+    OPTION = "o"  # the creator cycles one rule option (see `LobbyOption`)
+    REMOVE = "r"  # the creator or an admin asks which seated person to remove (item 5)
+    # The creator or an admin sets the level of the computer in the seat the option names
+    # (`LobbyOption.SEAT_0` ...; issue 14). The button of a computer playing medium sets
+    # hard, so a second press of an old button changes nothing twice.
+    EASY = "e"
+    MEDIUM = "m"
+    HARD = "h"
+
+
+class LobbyOption(StrEnum):
+    """The rule options a group may change in the lobby (issue: players, teams, target ...)."""
+
+    NONE = "-"
+    GAME = "v"  # the game (`bot.app.lobby_rules.PLAYABLE`), with its default options
+    SEATS = "n"  # players 2-4
+    TEAMS = "t"  # 2x2 when four
+    TARGET = "g"  # 101 / 125
+    FISH = "f"  # K-9 fish mode
+    THRESHOLD = "h"  # K-7 open threshold
+    SPINNER = "s"  # F-2: the first double played spins, or only an opening double (Straight)
+    # The seat of a computer whose level a level action sets (issue 14).
+    SEAT_0 = "0"
+    SEAT_1 = "1"
+    SEAT_2 = "2"
+    SEAT_3 = "3"
+
+    @classmethod
+    def of_seat(cls, seat: int) -> LobbyOption:
+        return cls(str(seat))
+
+    @property
+    def seat(self) -> int | None:
+        """The seat a `SEAT_*` option names, else None."""
+        return int(self.value) if self.value.isdigit() else None
+
+
+LEVEL_ACTIONS = (LobbyAction.EASY, LobbyAction.MEDIUM, LobbyAction.HARD)
+"""The lobby actions that set a computer's level, weakest first (as `domino.ai.Level`)."""
+
+
+RULE_OPTIONS = {
+    LobbyOption.TARGET: "target",
+    LobbyOption.FISH: "fish",
+    LobbyOption.THRESHOLD: "open_threshold",
+    LobbyOption.SPINNER: "layout",
+}
+"""The lobby's buttons that cycle a `Ruleset` option through the game's `choices`."""
+
+LEVELS = dict(zip(LEVEL_ACTIONS, Level, strict=True))
+"""The level each level button sets (issue 14)."""
+
+
+def seated_at(game: GameRecord, person: Person) -> GameRecord:
+    """The lobby with `person` seated, refused when it is full.
+
+    Choice (C-2 fixes no order): seats follow the order of joining. The creator sits
+    first (`Lobby.open`), every person or computer who joins takes the next seat at the
+    end of the table (`GameRecord.with_seat`), and someone leaving or removed moves the
+    later seats up. In team play seats 0+2 then play against 1+3
+    (`domino.scoring.sides_for`)."""
+    if len(game.seats) >= game.seats_wanted:
+        raise Refusal("alert.table_full")
+    return game.with_seat(person.id, short_name(person.name))
+
+
+def computer_seat(game: GameRecord, option: LobbyOption) -> SeatRecord:
+    """The computer's seat a level button names; refused politely when the button is
+    older than the seats (someone left, the computer was removed) or forged: the seat is
+    not there, or a person sits in it."""
+    number = option.seat
+    seat = next((s for s in game.seats if s.seat == number), None)
+    if seat is None or not seat.is_computer:
+        raise Refusal("alert.not_a_computer", alert=False)
+    return seat
+
+
+T = TypeVar("T")
+
+
+def _cycle(options: tuple[T, ...], current: T) -> T:
+    index = options.index(current) if current in options else -1
+    return options[(index + 1) % len(options)]
+
+
+def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
+    """The creator cycles the game (`PLAYABLE`: every option goes back to the new game's
+    own defaults, `GameVariant.ruleset`, pairs included; only the table size stays where
+    the new game allows it) or one rule option (K-1 teams, K-7 threshold, K-9 fish, K-10
+    target, F-2's spinner); the game says which options it offers and their values
+    (`GameVariant.choices`), the table sizes it is played by (`seat_choices`) and whether
+    it fixes the pairs (`pairs_fixed`: Спортивное, S-1).
+
+    Choice: switching games keeps the table size when the new game is played by it,
+    else takes the next larger size it is played by (else its largest), so nobody
+    seated loses a seat. A game played in pairs by default (Морской козёл, Спортивное)
+    opens with pairs at a table of four; at a smaller table nobody plays in pairs."""
+    rules: Ruleset = game.ruleset
+    wanted = game.seats_wanted
+    if option is LobbyOption.GAME:
+        games = {g.key: g for g in playable_games()}
+        chosen = games[_cycle(tuple(games), rules.variant)].ruleset
+        choices = seat_choices(chosen, len(game.seats))
+        if not choices:
+            raise Refusal("alert.table_full")
+        if wanted not in choices:
+            wanted = next((n for n in choices if n > wanted), choices[-1])
+        if chosen.teams and wanted != 4 and not pairs_fixed(chosen):
+            chosen = chosen.with_options(teams=False)
+        rules = chosen
+    elif option is LobbyOption.SEATS:
+        if len(seat_choices(rules)) < 2:
+            raise Refusal("alert.option_fixed")
+        wanted = _cycle(seat_choices(rules, len(game.seats)), wanted)
+        if wanted != 4 and rules.teams:
+            rules = rules.with_options(teams=False)
+    elif option is LobbyOption.TEAMS:
+        if pairs_fixed(rules):
+            raise Refusal("alert.option_fixed")
+        if wanted != 4:
+            raise Refusal("alert.teams_need_four")
+        rules = rules.with_options(teams=not rules.teams)
+    elif option in RULE_OPTIONS and rules.game.offers(name := RULE_OPTIONS[option]):
+        chosen = _cycle(rules.game.choices[name], getattr(rules, name))
+        rules = rules.with_options(**{name: chosen})
+    else:
+        raise Refusal("alert.stale")
+    return dataclasses.replace(game, ruleset=rules, seats_wanted=wanted)

@@ -1,0 +1,42 @@
+"""The Telegram front end as the core's dispatcher sees it (`bot.app.effects.FrontEnd`):
+each commit's changes shown through the publisher (the lobby, the table, the hands,
+the announcements) and the vote board."""
+
+from __future__ import annotations
+
+from bot.app.effects import ClosedHand, PendingChoice
+from bot.telegram.publisher import Publisher
+from bot.telegram.vote_board import VoteBoard
+from i18n import t
+from storage.records import GameRecord
+
+
+class TelegramFrontEnd:
+    def __init__(self, publisher: Publisher, votes: VoteBoard) -> None:
+        self.publisher = publisher
+        self.votes = votes
+
+    def show(self, game: GameRecord, *, group: bool = True) -> None:
+        self.publisher.show(game, group=group)
+
+    def show_hand(self, game_id: int, seat: int) -> None:
+        self.publisher.show_hand(game_id, seat)
+
+    def redraw_hand(self, game_id: int, seat: int) -> None:
+        self.publisher.redraw_hand(game_id, seat)
+
+    def reload(self, game_id: int) -> None:
+        self.publisher.reload(game_id)
+
+    def announce(self) -> None:
+        self.publisher.announce()
+
+    async def close_hand(self, closed: ClosedHand) -> None:
+        text = t(closed.key, closed.lang)
+        await self.publisher.close_hand(closed.game, closed.seat, closed.user_id, text)
+
+    async def show_choice(self, pending: PendingChoice) -> None:
+        await self.publisher.show_end_choice(pending.game, pending.seat, pending.choice)
+
+    def show_vote(self, vote_id: int) -> None:
+        self.votes.show(vote_id)
