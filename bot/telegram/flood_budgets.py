@@ -30,7 +30,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.telegram.outgoing import Pace
+from bot.telegram.pacing import Pace
 from storage import flood
 from storage.db import DATABASE_ERRORS, Database, is_transient
 from storage.flood import Budget

@@ -11,7 +11,7 @@ Everything the bot sends goes through `Outgoing.call(chat_id, method)`:
   call's result, and Telegram sees one edit instead of two;
 - the game's own messages (the table, hands, lobby, votes, announcements: `Lane.GAME`)
   go before replies to commands (`Lane.REPLY`, everything a handler sends), so a flood
-  of commands cannot hold a group's table back (issue 11, item 9); one reply in
+  of commands cannot hold a group's table back; one reply in
   `GAME_STREAK + 1` calls still goes while both wait, so replies are never starved;
 - in a group, a reply whose text and keyboard equal a reply still waiting is not sent
   again: both commands get the one message (`/top` ×300 sends one table of standings);
@@ -20,15 +20,15 @@ Everything the bot sends goes through `Outgoing.call(chat_id, method)`:
   (its caller redoes it on the next change); both with `QueueFull`, a kind of 429;
 - a chat's entry is forgotten once it is idle and its bucket full again, so `_chats`
   holds only the chats written to in the last few seconds (see `Outgoing._sweep`);
-- with `budgets` (`bot.telegram.flood_budgets`, issue 18), a group's bucket is kept in the
+- with `budgets` (`bot.telegram.flood_budgets`), a group's bucket is kept in the
   database: a new one starts from what this or another instance left there (refilled
   for the time since), and its tokens are noted after each call, so a takeover or a
   restart does not start with a full bucket while Telegram still counts the last minute;
-- 429 `retry_after` makes only that chat wait; other chats go on;
-- "message is not modified" is success (the message already shows what we want);
-- 5xx answers and dropped connections are retried a few times with backoff (an answer
-  to a press: as often as Telegram's window for it allows, `Outgoing.direct`);
-  everything else (403, 400) reaches the caller as the aiogram exception.
+- 429 `retry_after` makes only that chat wait; other chats go on; 5xx answers and
+  dropped connections are retried a few times with backoff; "message is not modified"
+  is success (`bot.telegram.retries`).
+
+The buckets' shapes are `bot.telegram.pacing`.
 
 `QueueMiddleware` puts the queue under aiogram's session, so a handler's plain
 `message.answer(...)` is paced like everything else: no call that sends or edits in a
@@ -47,28 +47,24 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from aiogram.client.session.middlewares.base import (
     BaseRequestMiddleware,
     NextRequestMiddlewareType,
 )
-from aiogram.exceptions import (
-    TelegramBadRequest,
-    TelegramNetworkError,
-    TelegramRetryAfter,
-    TelegramServerError,
-)
-from aiogram.methods import AnswerCallbackQuery, GetUpdates, SendMessage, TelegramMethod
+from aiogram.exceptions import TelegramRetryAfter
+from aiogram.methods import GetUpdates, SendMessage, TelegramMethod
 
-if TYPE_CHECKING:
-    from bot.telegram.flood_budgets import SharedBudgets
+from bot.telegram.flood_budgets import SharedBudgets
+from bot.telegram.pacing import Limits, TokenBucket
+from bot.telegram.retries import Retrying
+
+__all__ = ["SWEEP_FLOOR", "Caller", "Lane", "Limits", "Outgoing", "QueueFull", "QueueMiddleware"]
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-NOT_MODIFIED = "message is not modified"
 
 # Methods that put something in a chat and so count against its limits.
 PACED_METHODS = frozenset(
@@ -96,79 +92,6 @@ SWEEP_FLOOR = 64
 
 # Set inside the queue's own workers: their calls go straight to Telegram.
 _IN_QUEUE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_outgoing_queue", default=False)
-
-
-# Telegram answers a press's answerCallbackQuery only this long after the press (about
-# 15 s; the margin is for the update's way to the bot), and a failed answer is tried
-# again at pauses of at most `ANSWER_PAUSE` until then (`Outgoing.direct`).
-ANSWER_WINDOW = 14.0
-ANSWER_PAUSE = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class Pace:
-    """A token bucket's shape: `rate` calls a second on average, `burst` at once."""
-
-    rate: float
-    burst: int
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """How fast the bot lets itself talk. `Limits.off()` for benchmarks of the bot itself."""
-
-    # A little under Telegram's one a second with a burst of three, so that timing jitter
-    # never tips it over: a token is taken when a call leaves and Telegram counts it when
-    # it arrives, so the burst is one short of Telegram's, slack for a call held up to a
-    # second on its way (seen on a loaded machine: 29 × 429 in 3000 moves with a full one).
-    private: Pace | None = Pace(rate=0.95, burst=2)
-    # At most 3 + 16 = 19 calls in any minute: under the 20 a group allows.
-    group: Pace | None = Pace(rate=16 / 60, burst=3)
-    overall: Pace | None = Pace(rate=25.0, burst=25)
-    retries: int = 5  # attempts after a 5xx or a dropped connection
-    backoff: float = 0.5  # first pause before such a retry, doubled each time
-    # Calls waiting per chat and lane. The game lane holds at most one call per message
-    # of a game (the publisher waits for each), so 100 is far above any real chat; the
-    # reply lane is what a flood of commands fills: 20 replies are a minute of a group's
-    # pacing, and anything older than that is no longer worth sending.
-    game_queue: int = 100
-    reply_queue: int = 20
-
-    @classmethod
-    def off(cls) -> Limits:
-        return cls(private=None, group=None, overall=None)
-
-
-class TokenBucket:
-    def __init__(self, pace: Pace, clock: Callable[[], float], tokens: float | None = None) -> None:
-        """A bucket holding `tokens` now (None: full)."""
-        self.pace = pace
-        self.clock = clock
-        self.tokens = float(pace.burst) if tokens is None else tokens
-        self.updated = clock()
-
-    def wait_time(self) -> float:
-        """Seconds until a token is there (0: now)."""
-        moment = self.clock()
-        self.tokens = min(
-            float(self.pace.burst), self.tokens + (moment - self.updated) * self.pace.rate
-        )
-        self.updated = moment
-        # A token short by a rounding error is there: waiting for 1e-16 s more could be
-        # lost in the clock's own rounding and wait forever.
-        return 0.0 if self.tokens >= 1.0 - 1e-9 else (1.0 - self.tokens) / self.pace.rate
-
-    def take(self) -> None:
-        self.tokens -= 1.0
-
-    def level(self) -> float:
-        """The tokens held now."""
-        self.wait_time()
-        return self.tokens
-
-    def full(self) -> bool:
-        """Whether the bucket holds its whole burst again (as a new one would)."""
-        return self.level() >= self.pace.burst - 1e-9
 
 
 class Lane(enum.IntEnum):
@@ -257,11 +180,24 @@ class Outgoing:
         # The chats whose worker has calls to send or is sending one: idle when empty
         # (kept as a set: checking every chat's queue at each worker's end cost O(chats)).
         self._working: set[int] = set()
-        self.sent = 0  # calls that reached Telegram and succeeded, for logs and benchmarks
+        self.retrying = Retrying(self.limits, clock, sleep)
         self.merged = 0  # calls folded into a newer one with the same merge_key
         self.dropped = 0  # calls not sent because their chat's queue was full
-        self.flood_waits = 0  # Telegram's 429s honoured (each call waited, then tried again)
-        self.retries = 0  # calls tried again after a 5xx, a dropped connection or a timeout
+
+    @property
+    def sent(self) -> int:
+        """Calls that reached Telegram and succeeded, for logs and metrics."""
+        return self.retrying.sent
+
+    @property
+    def flood_waits(self) -> int:
+        """Telegram's 429s honoured (each call waited, then tried again)."""
+        return self.retrying.flood_waits
+
+    @property
+    def retries(self) -> int:
+        """Calls tried again after a 5xx, a dropped connection or a timeout."""
+        return self.retrying.retries
 
     def call(
         self,
@@ -275,7 +211,7 @@ class Outgoing:
         """Queue `method` for `chat_id`; the returned future resolves with Telegram's answer.
         `on_sent(answer)` runs in the chat's worker as soon as Telegram answered, before the
         worker goes on and before the caller resumes: the narrowest window there is between
-        a message sent and it being recorded as sent (issue 11, item 10). A call with
+        a message sent and it being recorded as sent. A call with
         `on_sent` is never merged with another."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
@@ -413,74 +349,17 @@ class Outgoing:
     async def direct(self, method: TelegramMethod[T], call: Callable[[], Awaitable[T]]) -> T:
         """`call()` (which sends `method`) now, outside every chat's queue: answers to
         presses, reads, the calls at start. Only the retries apply (429, 5xx, dropped
-        connections); a press unanswered because one call failed would spin for seconds.
-
-        An answer to a press is good only within Telegram's window for it
-        (`ANSWER_WINDOW`): it is tried again as often as that window allows, at short
-        pauses (`ANSWER_PAUSE` at most), instead of `Limits.retries` times at pauses
-        that double past the window; a wait that would end after the window is not
-        begun (the person's spinner has stopped by then anyway)."""
-        deadline = (
-            self._clock() + ANSWER_WINDOW if isinstance(method, AnswerCallbackQuery) else None
-        )
-        result: T = await self._send(None, None, method, call, deadline=deadline)
+        connections; an answer to a press within Telegram's window for it,
+        `bot.telegram.retries`); a press unanswered because one call failed would spin
+        for seconds."""
+        deadline = self.retrying.deadline_for(method)
+        result: T = await self.retrying.send(None, method, call, deadline=deadline)
         return result
 
-    async def _send(
-        self,
-        chat_id: int | None,
-        queue: _ChatQueue | None,
-        method: TelegramMethod[Any],
-        call: Callable[[], Awaitable[Any]] | None = None,
-        *,
-        deadline: float | None = None,
-    ) -> Any:
-        failures = 0
-        while True:
-            try:
-                result = await (call() if call is not None else self._call(method))
-            except TelegramRetryAfter as exc:
-                if deadline is not None and self._clock() + exc.retry_after > deadline:
-                    raise
-                self.flood_waits += 1
-                log.warning(
-                    "chat %s: flood limit, %s waits %ss",
-                    chat_id,
-                    type(method).__name__,
-                    exc.retry_after,
-                    extra={"chat_id": chat_id},
-                )
-                await self._sleep(exc.retry_after)
-                if queue is not None:
-                    await self._wait_turn(queue)  # the retry is one more message for the limits
-                continue
-            except TelegramBadRequest as exc:
-                if NOT_MODIFIED in exc.message:
-                    return True
-                raise
-            except (TelegramServerError, TelegramNetworkError, TimeoutError) as exc:
-                failures += 1
-                pause = self.limits.backoff * 2 ** (failures - 1)
-                if deadline is not None:
-                    pause = min(pause, ANSWER_PAUSE)
-                    if self._clock() + pause > deadline:
-                        raise
-                elif failures > self.limits.retries:
-                    raise
-                self.retries += 1
-                log.warning(
-                    "chat %s: %s failed (%s), retry %d in %.1fs",
-                    chat_id,
-                    type(method).__name__,
-                    exc,
-                    failures,
-                    pause,
-                    extra={"chat_id": chat_id},
-                )
-                await self._sleep(pause)
-                continue
-            self.sent += 1
-            return result
+    async def _send(self, chat_id: int, queue: _ChatQueue, method: TelegramMethod[Any]) -> Any:
+        return await self.retrying.send(
+            chat_id, method, lambda: self._call(method), paced=lambda: self._wait_turn(queue)
+        )
 
 
 def reply_key(chat_id: int, method: TelegramMethod[Any]) -> Hashable | None:

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from bot.telegram.flood_budgets import MEMORY, SharedBudgets
-from bot.telegram.outgoing import Limits, Outgoing, Pace
+from bot.telegram.outgoing import Limits, Outgoing
+from bot.telegram.pacing import Pace
 from storage import flood
 from storage.connect import open_database
 from storage.db import WORK, Database, DatabaseBusy

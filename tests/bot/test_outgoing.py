@@ -20,15 +20,9 @@ from aiogram.exceptions import (
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.telegram.outgoing import (
-    ANSWER_WINDOW,
-    SWEEP_FLOOR,
-    Lane,
-    Limits,
-    Outgoing,
-    Pace,
-    QueueFull,
-)
+from bot.telegram.outgoing import SWEEP_FLOOR, Lane, Limits, Outgoing, QueueFull
+from bot.telegram.pacing import Pace
+from bot.telegram.retries import ANSWER_WINDOW
 
 GROUP = -100
 PRIVATE = 7
