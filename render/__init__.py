@@ -5,7 +5,8 @@ view; `render_scores(view, names, result, lang, ended)` draws the score sheet at
 of a round or match (given the round `ended`, a game that scores in play takes each
 side's points apart); `render_round_end(view, names, ended, result, lang)` draws a round as it
 ended, every hand laid open, over its score sheet (the round's announcement); all
-write their words in the group's language (`labels.LANGS`).
+write their words in the group's language (a language without a catalogue: Russian),
+taken from the catalogues (`i18n`, the `picture.*` texts, through `render.labels`).
 `table_geometry(layout, area)` is the pure geometry under the table: where every tile
 lies, without pixels. Nothing here does I/O except `render.samples`, whose job is
 writing sample files (`python -m render.samples OUT_DIR`: every game).

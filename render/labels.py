@@ -1,204 +1,49 @@
-"""The words and numbers the pictures show, in the group's language (Russian, the bot's
-main audience, unless the bot asks for English).
+"""The words and numbers the pictures show, in the group's language: the words come from
+the catalogues (`i18n`, the `picture.*` texts), and this module chooses which and puts
+the numbers and names into them.
 
-The pictures name a game's loser in that game's own word (`LOSERS`, keyed by the game's
-stable key, as the bot's texts are): the козёл, the осёл; a game with no such word says
-plainly who lost. Nothing here asks which game is played otherwise: good or bad points
-come from the game object (`MatchView.ruleset.game`).
+The pictures name a game's loser in that game's own word (`picture.loser`, chosen by
+the game's stable key, as the bot's texts are): the козёл, the осёл; a game with no such
+word says plainly who lost. Nothing here asks which game is played otherwise: good or
+bad points come from the game object (`MatchView.ruleset.game`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Sequence
 
 from domino.tiles import SET_SIZE
 from domino.views import Account, MatchView, OutcomeKind, RoundOutcome, RoundResult
+from i18n import Lang, lang_of, t
 from render import draw, text
 from render.geometry import RenderError
 
-LANGS = ("ru", "en")
-"""The languages the pictures speak; any other is drawn in Russian."""
 
-_WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
-    {
-        "ru": MappingProxyType(
-            {
-                "round": "Раунд",
-                "pairs": "пары",
-                "pair": "пара",
-                "bazaar": "базар",
-                "turn": "ход",
-                "face_up": "открыты",
-                "turn_of": "ход: {name}",
-                "win": "победа",
-                "winner": "Победа: {names}",
-                "went_out": "домино",
-                "went_out_of": "домино: {name}",
-                "went_out_by": "домино — {name}",
-                "fisherman": "рыбак",
-                "fish_of": "рыба, рыбак: {name}",
-                "fish_by": "рыба, рыбак — {name}",
-                "draw": "ничья",
-                "too_few": "меньше {n}: не пишется",
-                "empty": "стол пуст: первый ход",
-                "over": "Партия окончена",
-                "results": "Раунд {n} · итоги",
-                "round_of": "Раунд {n}: ",
-                "score": "Счёт · раунд {n}",
-                "before": "было",
-                "points": "раунд",
-                "after": "стало",
-                "player": "игрок",
-                "to": "{game} · игра до {target}",
-                "eggs_next": "+{n} в следующий раунд",
-                "eggs_taken": "+{n} забирает {name}",
-                "turned": "кто ходит первым: открытые кости",
-                "and": " и ",
-                "teams": "АБ",
-                "player_n": "Игрок {n}",
-                "no_tiles": "костей не осталось",
-                "reaches": "набирает",
-                "reach": "набирают",
-                "reached_of": "{name} {verb} {score} — партия окончена",
-                "reached_by": "{name} {verb} {score}",
-                "reached": "{verb} {score}",
-                "in_play": "в игре +{n}",
-                "at_end": "в конце +{n}",
-                "no_doubles": "без дублей",
-                "scored": "+{n} {name}",
-                "ends": "концы: {n}",
-            }
-        ),
-        "en": MappingProxyType(
-            {
-                "round": "Round",
-                "pairs": "pairs",
-                "pair": "pair",
-                "bazaar": "boneyard",
-                "turn": "to move",
-                "face_up": "turned up",
-                "turn_of": "to move: {name}",
-                "win": "winner",
-                "winner": "Winner: {names}",
-                "went_out": "domino",
-                "went_out_of": "{name} goes out",
-                "went_out_by": "{name} goes out",
-                "fisherman": "fisherman",
-                "fish_of": "fish, fisherman: {name}",
-                "fish_by": "fish, fisherman — {name}",
-                "draw": "draw",
-                "too_few": "under {n}: not written",
-                "empty": "empty table: first move",
-                "over": "Match over",
-                "results": "Round {n} · results",
-                "round_of": "Round {n}: ",
-                "score": "Score · round {n}",
-                "before": "before",
-                "points": "round",
-                "after": "after",
-                "player": "player",
-                "to": "{game} · game to {target}",
-                "eggs_next": "+{n} to the next round",
-                "eggs_taken": "+{n} taken by {name}",
-                "turned": "who leads: the turned tiles",
-                "and": " and ",
-                "teams": "AB",
-                "player_n": "Player {n}",
-                "no_tiles": "no tiles left",
-                "reaches": "reaches",
-                "reach": "reach",
-                "reached_of": "{name} {verb} {score} — match over",
-                "reached_by": "{name} {verb} {score}",
-                "reached": "{verb} {score}",
-                "in_play": "in play +{n}",
-                "at_end": "round end +{n}",
-                "no_doubles": "no doubles",
-                "scored": "+{n} {name}",
-                "ends": "ends: {n}",
-            }
-        ),
-    }
-)
-
-_BLOCK_WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
-    {
-        "en": MappingProxyType(
-            {
-                "fisherman": "block",
-                "fish_of": "blocked by {name}",
-                "fish_by": "blocked by {name}",
-            }
-        ),
-    }
-)
-"""The words for a blocked round (C-8 b) where they differ in the games that score in
-play (`GameVariant.scores_in_play`: All Fives, Threes and Fives, Bergen, Doubles): a
-block in English, as the bot's texts call it there; Russian says «рыба» in every game."""
-
-LOSERS: Mapping[str, Mapping[str, str]] = MappingProxyType(
-    {
-        "ru": MappingProxyType({"kozel": "Козёл", "osel": "Осёл"}),
-        "en": MappingProxyType({"kozel": "Goat", "osel": "Donkey"}),
-    }
-)
-"""A game's loser in its own word, by language and game key (K-10, O-6)."""
-
-_LOSS = MappingProxyType({"ru": "Проигрыш", "en": "Loss"})
-
-NAMES: Mapping[str, Mapping[str, str]] = MappingProxyType(
-    {
-        "en": MappingProxyType(
-            {
-                "kozel": "Kozel",
-                "classic": "Classic",
-                "sea_kozel": "Sea Kozel",
-                "osel": "Osel",
-                "sport": "Sport dominoes",
-                "all_fives": "All Fives",
-                "threes_and_fives": "Threes and Fives",
-                "bergen": "Bergen",
-                "dubli": "Doubles",
-                "blitz": "Blitz",
-                "cross": "Cross",
-                "shesterka": "Sixes",
-                "dark": "In the Dark",
-            }
-        ),
-    }
-)
-"""The games' names where they differ from `GameVariant.name` (Russian)."""
-
-
-def _lang(lang: str) -> str:
-    return lang if lang in LANGS else "ru"
+def _lang(lang: str) -> Lang:
+    """The language of the pictures: `lang` where it has a catalogue, else Russian."""
+    return lang_of(lang)
 
 
 def word(key: str, lang: str = "ru", **values: object) -> str:
-    """One of the pictures' words in `lang`, with `values` put in."""
-    return _WORDS[_lang(lang)][key].format(**values)
+    """One of the pictures' words (`picture.<key>` in the catalogue) in `lang`, with
+    `values` put in."""
+    return t(f"picture.{key}", _lang(lang), **values)
 
 
 def game_word(view: MatchView, key: str, lang: str = "ru", **values: object) -> str:
-    """`word` as `view`'s game says it: a blocked round's words where the game scores in
-    play (`_BLOCK_WORDS`), else the words of every game."""
-    if view.ruleset.game.scores_in_play:
-        said = _BLOCK_WORDS.get(_lang(lang), {}).get(key)
-        if said is not None:
-            return said.format(**values)
-    return word(key, lang, **values)
+    """`word` as `view`'s game says it: the catalogue may choose by the game's key (in
+    English a blocked round is a block where the game scores in play, C-8 b)."""
+    return word(key, lang, game=view.ruleset.game.key.value, **values)
 
 
 def variant_name(view: MatchView, lang: str = "ru") -> str:
-    """The game's name as the pictures show it (`GameVariant.name`, or its translation)."""
-    game = view.ruleset.game
-    return NAMES.get(_lang(lang), {}).get(game.key.value, game.name)
+    """The game's name as the pictures show it (`picture.game.<key>`)."""
+    return word(f"game.{view.ruleset.game.key.value}", lang)
 
 
 def loser_word(view: MatchView, lang: str = "ru") -> str:
     """The game's loser in its own word (the козёл, the осёл), else plainly a loss."""
-    words = LOSERS[_lang(lang)]
-    return words.get(view.ruleset.game.key.value, _LOSS[_lang(lang)])
+    return game_word(view, "loser", lang)
 
 
 def check_names(view: MatchView, names: Sequence[str]) -> None:
@@ -257,23 +102,10 @@ def is_team_play(view: MatchView) -> bool:
     return any(len(seats) > 1 for seats in view.sides)
 
 
-def plural(n: int, one: str, few: str, many: str) -> str:
-    """The Russian noun form for `n`: 1 дубль, 2 дубля, 5 дублей (21 дубль, 11 дублей)."""
-    if n % 10 == 1 and n % 100 != 11:
-        return one
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return few
-    return many
-
-
 def doubles_left(count: int, lang: str = "ru") -> str:
     """What a hand left counts at the round's end where doubles count (B-1: a block goes
     to the hand without any; B-2: such a hand scores 1): «без дублей», «2 дубля»."""
-    if not count:
-        return word("no_doubles", lang)
-    if _lang(lang) == "en":
-        return f"{count} double" + ("" if count == 1 else "s")
-    return f"{count} " + plural(count, "дубль", "дубля", "дублей")
+    return word("doubles_left", lang, n=count)
 
 
 def _reaches(view: MatchView, side: int, lang: str) -> str:

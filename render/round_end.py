@@ -67,7 +67,7 @@ def render_round_end(
 ) -> bytes:
     """Round `ended` as it ended, every hand laid open, and the score sheet, as PNG bytes
     `WIDTH` wide; `result` is that round's line (default: the last round's), the words in
-    `lang` (`labels.LANGS`)."""
+    `lang` (`i18n.Lang`; any other is drawn in Russian)."""
     labels.check_names(view, names)
     if not ended.over or ended.outcome is None:
         raise RenderError("the round has not ended: its hands are not shown")

@@ -45,9 +45,9 @@ def render_scores(
     ended: Round | None = None,
 ) -> bytes:
     """The score sheet as PNG bytes of `SCORES_SIZE`; `result` defaults to the last round;
-    the words in `lang` (`labels.LANGS`). `ended`, the result's round as it ended, lets
-    a game that scores in play take each side's points apart (`counts.split_points`);
-    without it only the current round's are known."""
+    the words in `lang` (`i18n.Lang`; any other is drawn in Russian). `ended`, the
+    result's round as it ended, lets a game that scores in play take each side's points
+    apart (`counts.split_points`); without it only the current round's are known."""
     labels.check_names(view, names)
     names = labels.shown_names(names, lang)
     if result is None and view.results:

@@ -83,7 +83,7 @@ class Badge:
 
 def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> bytes:
     """The table of `view` as PNG bytes of `TABLE_SIZE`; `names` per seat, the words in
-    `lang` (`labels.LANGS`)."""
+    `lang` (`i18n.Lang`; any other is drawn in Russian)."""
     labels.check_names(view, names)
     names = labels.shown_names(names, lang)
     canvas = Image.new("RGB", TABLE_SIZE, draw.BACKGROUND)

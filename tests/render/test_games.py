@@ -21,6 +21,7 @@ from domino.rules import LayoutKind, Ruleset
 from domino.tiles import Tile
 from domino.variants import VARIANTS, find_variant
 from domino.views import Account, MatchView
+from i18n import Lang, t
 from render import (
     SCORES_SIZE,
     TABLE_AREA,
@@ -173,11 +174,11 @@ def test_every_game_draws_in_both_languages(game: str) -> None:
     players = 4 if game == "sport" else 2
     match = played(game, players, 20, moves=12)
     view = match.view(None)
-    for lang in labels.LANGS:
+    for lang in Lang:
         opened(render_table(view, NAMES[:players], lang), TABLE_SIZE)
         opened(render_scores(view, NAMES[:players], None, lang), SCORES_SIZE)
     assert render_table(view, NAMES[:players], "en") != render_table(view, NAMES[:players])
-    assert labels.variant_name(view) == find_variant(game).name
+    assert labels.variant_name(view) == t(find_variant(game).name_key, Lang.RU)
 
 
 def test_the_words_follow_the_language() -> None:

@@ -1,5 +1,5 @@
-"""What the pictures write (issue 15, items 2 and 3): every word in the group's
-language, and every name drawn, emoji included, never an empty one.
+"""What the pictures write: every word in the group's language, taken from the
+catalogues, and every name drawn, emoji included, never an empty one.
 
 The words are checked where they are drawn: every string handed to Pillow's text
 drawing is recorded while whole matches of every game are drawn in English, table and
@@ -9,18 +9,23 @@ their pixels: a name drawn alone differs from a blank, exactly where the emoji i
 
 from __future__ import annotations
 
+import ast
 import io
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from fluent.syntax import ast as fluent_ast
 from PIL import Image
 
 from domino.match import Match
 from domino.players import GreedyPlayer, RandomPlayer
-from domino.rules import KOZEL
+from domino.rules import KOZEL, GameVariant
 from domino.variants import VARIANTS, find_variant
+from domino.views import MatchView
+from i18n import Lang, catalogue_source, parse_catalogue, t
 from render import (
     SCORES_SIZE,
     TABLE_SIZE,
@@ -85,25 +90,88 @@ def test_an_english_picture_draws_no_russian_word(drawn: list[str], key: str, pl
     assert not russian, f"Russian drawn on English pictures of {key}: {russian}"
 
 
-def test_every_picture_word_has_an_english_form_without_russian_letters() -> None:
+def picture_keys() -> list[str]:
+    """The pictures' words in the catalogue, as `labels.word` names them."""
+    return sorted(
+        entry.id.name.removeprefix("picture-").replace("-", ".")
+        for entry in parse_catalogue(catalogue_source(Lang.RU)).body
+        if isinstance(entry, fluent_ast.Message) and entry.id.name.startswith("picture-")
+    )
+
+
+@pytest.mark.parametrize("game", [game.key.value for game in VARIANTS])
+def test_every_picture_word_has_an_english_form_without_russian_letters(game: str) -> None:
     """The words a picture may draw but a given match may not reach (eggs, a drawn
-    round, too few to write), checked in the dictionary itself."""
-    ru_keys = {key for key in labels._WORDS["ru"]}
-    assert set(labels._WORDS["en"]) == ru_keys
+    round, too few to write), checked in the catalogue itself, as each game says them."""
     values = {
         "n": 3,
         "name": "Bob",
         "names": "Bob",
-        "game": "Kozel",
+        "game": game,
         "target": 101,
         "score": 104,
         "verb": labels.word("reaches", "en"),
     }
-    for key in ru_keys:
+    keys = picture_keys()
+    assert {f"game.{game.key.value}" for game in VARIANTS} <= set(keys)  # every game's name
+    for key in keys:
         assert not CYRILLIC.search(labels.word(key, "en", **values)), key
-    for words in (labels.LOSERS["en"], labels.NAMES["en"]):
-        assert not any(CYRILLIC.search(w) for w in words.values())
-    assert len(labels.NAMES["en"]) == len(VARIANTS)  # every game's name in English
+
+
+@pytest.mark.parametrize("game", VARIANTS, ids=lambda game: game.key.value)
+def test_a_blocked_round_is_a_block_in_english_where_the_game_scores_in_play(
+    game: GameVariant,
+) -> None:
+    """The catalogue chooses by the game's key; the game says whether it scores in play."""
+    view = played_view(game)
+    said = labels.game_word(view, "fisherman", "en")
+    assert said == ("block" if game.scores_in_play else "fisherman")
+    assert labels.game_word(view, "fish_of", "en", name="Bob").startswith(said[:4])
+    assert labels.game_word(view, "fisherman", "ru") == "рыбак"
+
+
+@pytest.mark.parametrize("game", VARIANTS, ids=lambda game: game.key.value)
+def test_the_pictures_name_a_game_from_the_catalogue(game: GameVariant) -> None:
+    """In Russian as the bot's texts name it; in English without the bot's gloss."""
+    view = played_view(game)
+    assert labels.variant_name(view, "ru") == t(game.name_key, Lang.RU)
+    assert labels.variant_name(view, "en") in t(game.name_key, Lang.EN)
+
+
+def played_view(game: GameVariant) -> MatchView:
+    return Match.new(game.ruleset, 4 if game.key.value == "sport" else 2, seed=1).view(None)
+
+
+def string_literals(path: Path) -> Iterator[tuple[int, str]]:
+    """Each string literal of a module with its line, docstrings left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    for node in ast.walk(tree):
+        is_text = isinstance(node, ast.Constant) and isinstance(node.value, str)
+        if is_text and id(node) not in docstrings:
+            yield node.lineno, node.value
+
+
+def test_the_pictures_take_their_words_from_the_catalogues() -> None:
+    """No Russian word is written in render/'s code: a picture's words are texts of the
+    catalogues (comments and docstrings may quote them; `render.samples` has players'
+    names, not words)."""
+    root = Path(labels.__file__).resolve().parent
+    found = [
+        f"{path.name}:{line}: {literal!r}"
+        for path in sorted(root.glob("*.py"))
+        if path.name != "samples.py"
+        for line, literal in string_literals(path)
+        if CYRILLIC.search(literal)
+    ]
+    assert found == []
 
 
 # ------------------------------------------------------------------ names with emoji
@@ -160,7 +228,7 @@ def test_a_cut_name_keeps_its_emoji_within_the_width() -> None:
     assert text.width(shown, 28, bold=True) <= 300
 
 
-@pytest.mark.parametrize("lang", labels.LANGS)
+@pytest.mark.parametrize("lang", list(Lang))
 @pytest.mark.parametrize("name", ["", "   ", "\u200b\u200d", "\ufe0f", "\x00\x01"])
 def test_a_name_with_nothing_to_draw_becomes_player_n(name: str, lang: str) -> None:
     names = ["Alice", name, "Carol"]
