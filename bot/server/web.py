@@ -1,4 +1,4 @@
-"""The bot's HTTP side (issue 18): the webhook server and the metrics server.
+"""The bot's HTTP side: the webhook server and the metrics server.
 
 With `WEBHOOK_URL` set, Telegram posts each update to that URL; a reverse proxy in front
 (TLS ends there) forwards the URL's path to `WEBHOOK_LISTEN`, where `WebhookHandler`
@@ -19,18 +19,17 @@ never logged.
 
 Anyone who reaches these servers may send them anything, so nothing a client sends
 makes a traceback or an ERROR line, and each kind of junk makes at most one WARNING line
-a minute (`bot.server.log_limits`): a malformed request (`ServerLog`), a post without the
-secret, a body that is no update (`parse_update`). A client has `request_seconds` to
-send a request's head, counted from its connecting or from its previous answer, and a
-webhook post's body; then the connection is closed (`WebServer`).
+a minute (`bot.server.log_limits`): a malformed request (`ServerLog`), a post without
+the secret, a body that is no update (`bot.server.webhook_updates`). A client has
+`request_seconds` to send a request's head, counted from its connecting or from its
+previous answer, and a webhook post's body; then the connection is closed
+(`WebServer`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import re
 import secrets
 import sys
 from collections.abc import Callable
@@ -39,15 +38,15 @@ from typing import Any
 from aiogram import Bot, Dispatcher
 from aiogram.methods import TelegramMethod
 from aiogram.types import Update
-from aiogram.types.update import UpdateTypeLookupError
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler, Middleware
-from pydantic import SecretStr, ValidationError
+from pydantic import SecretStr
 
 from bot.server.config import Address
 from bot.server.log_limits import Throttled
+from bot.server.webhook_updates import Unusable, parse_update
 from storage import kv
 from storage.db import Database
 
@@ -64,49 +63,16 @@ REQUEST_SECONDS = 10.0
 # Telegram's updates are a few kilobytes, a few hundred at the most (nginx's
 # `client_max_body_size 1m` in the README says the same).
 MAX_BODY = 1024 * 1024
-# Telegram's updates nest a dozen levels at most; deeper is junk that only risks the
-# recursion of whatever walks it later.
-MAX_DEPTH = 64
-# Every number in an update (ids, dates, sizes) fits in 64 bits.
-INT_DIGITS = 20
-INT_RANGE = range(-(2**63), 2**63)
-JSON_KINDS: dict[type, str] = {
-    list: "an array",
-    str: "a string",
-    int: "a number",
-    float: "a number",
-    bool: "true or false",
-    type(None): "null",
-}
-SURROGATE = re.compile("[\ud800-\udfff]")
 
 # Why a post is dropped: the causes of its WARNING line (`Throttled`).
 NO_SECRET = "webhook post without the right secret token"
 TOO_LARGE = "webhook post too large"
 TOO_SLOW = "webhook post too slow"
 CUT_OFF = "webhook post cut off"
-NOT_UTF8 = "webhook body not UTF-8"
-NOT_JSON = "webhook body not JSON"
-TOO_DEEP = "webhook body nested too deep"
-NUMBER = "webhook body with a number out of range"
-NOT_OBJECT = "webhook body not a JSON object"
-NOT_UPDATE = "webhook body not an update"
-UNKNOWN_KIND = "webhook update of a kind this bot does not know"
 
 
 class CannotListen(RuntimeError):
     """A server cannot take its address; the text is one line for the admin."""
-
-
-class Unusable(Exception):
-    """A webhook post that can never be handled: `cause` names why (a `Throttled` cause),
-    `detail` says a little more in a few words (of the body, a few names at most, cut
-    short and escaped)."""
-
-    def __init__(self, cause: str, detail: str = "") -> None:
-        super().__init__(cause)
-        self.cause = cause
-        self.detail = detail
 
 
 async def webhook_secret(configured: SecretStr | None, db: Database) -> str:
@@ -115,83 +81,6 @@ async def webhook_secret(configured: SecretStr | None, db: Database) -> str:
     if configured is not None:
         return configured.get_secret_value()
     return await kv.kept_value(db, SECRET_NAME, lambda: secrets.token_urlsafe(32))
-
-
-def _bounded_int(digits: str) -> int:
-    # Before `int()`: a 5,000-digit number costs time to convert, and Python refuses
-    # past 4,300 digits with a ValueError that would read as "not JSON".
-    if len(digits) > INT_DIGITS or (number := int(digits)) not in INT_RANGE:
-        raise Unusable(NUMBER)
-    return number
-
-
-def _no_constant(name: str) -> Any:
-    raise Unusable(NOT_JSON, f"{name} is not JSON")  # NaN, Infinity: Python's extension
-
-
-def _refused(value: object) -> Unusable | None:
-    """Why a parsed body cannot be taken, walking it without recursion of its own: it
-    nests deeper than `MAX_DEPTH`, or a string holds a lone surrogate (an escape such as
-    "\\ud800" that JSON lets through and UTF-8 cannot encode, so the database or a reply
-    would fail on it)."""
-    stack: list[tuple[object, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, str):
-            if SURROGATE.search(item):
-                return Unusable(NOT_UTF8, "a lone surrogate")
-            continue
-        if isinstance(item, dict):
-            children: list[object] = [*item.keys(), *item.values()]
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth > MAX_DEPTH:
-            return Unusable(TOO_DEEP)
-        stack.extend((child, depth + 1) for child in children)
-    return None
-
-
-def _shown(text: str, limit: int = 80) -> str:
-    """`text` fit for one log line: cut short, escaped to printable ASCII."""
-    return ascii(text[:limit])
-
-
-def parse_update(body: bytes, bot: Bot) -> Update:
-    """A webhook post's body as an update, or `Unusable`: not UTF-8 (or a lone
-    surrogate), not JSON (cut short, empty), nested deeper than `MAX_DEPTH`, a number
-    beyond 64 bits, not an object, not an update, or an update of a kind aiogram does
-    not know. Every way a body fails is one of these, never another exception."""
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise Unusable(NOT_UTF8, f"at byte {exc.start}") from None
-    try:
-        data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
-    except RecursionError:  # Python's parser refuses to nest about 1,000 deep
-        raise Unusable(TOO_DEEP) from None
-    except json.JSONDecodeError as exc:
-        raise Unusable(NOT_JSON, f"{exc.msg}, character {exc.pos} of {len(text)}") from None
-    if (refused := _refused(data)) is not None:
-        raise refused
-    if not isinstance(data, dict):
-        raise Unusable(NOT_OBJECT, JSON_KINDS.get(type(data), "a value"))
-    try:
-        update = Update.model_validate(data, context={"bot": bot})
-    except ValidationError as exc:
-        errors = exc.errors(include_url=False, include_input=False)
-        first = errors[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise Unusable(
-            NOT_UPDATE, f"{len(errors)} error(s), first {first['type']} at {_shown(where)}"
-        ) from None
-    try:
-        update.event_type  # noqa: B018 - what the dispatcher would trip over later
-    except UpdateTypeLookupError:
-        fields = ", ".join(sorted(name for name in data if name != "update_id")[:5])
-        raise Unusable(UNKNOWN_KIND, f"fields {_shown(fields)}") from None
-    return update
 
 
 class WebhookHandler(SimpleRequestHandler):

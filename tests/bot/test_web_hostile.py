@@ -22,9 +22,11 @@ from aiohttp import ClientSession
 from pydantic import SecretStr
 
 from bot.server import web as bot_web
+from bot.server import webhook_updates as updates
 from bot.server.config import Address, Settings
 from bot.server.log_limits import Throttled
-from bot.server.web import Unusable, WebServer, parse_update, webhook_app
+from bot.server.web import WebServer, webhook_app
+from bot.server.webhook_updates import Unusable, parse_update
 from tests.e2e.harness import free_port
 from tests.fakegram.waiting import pace, within
 
@@ -53,21 +55,21 @@ def genuine(update_id: int = 1, text: str = "привет") -> dict[str, object]
 
 # Bodies with the right secret that no one can handle, and the cause each is dropped for.
 MALFORMED: dict[str, tuple[bytes, str]] = {
-    "truncated": (json.dumps(genuine()).encode()[:40], bot_web.NOT_JSON),
-    "empty": (b"", bot_web.NOT_JSON),
-    "NaN": (b'{"update_id": NaN}', bot_web.NOT_JSON),
-    "invalid UTF-8": (b'{"update_id": 1, "x": "\xff\xfe"}', bot_web.NOT_UTF8),
-    "a lone surrogate": (b'{"update_id": 1, "x": "\\udc00"}', bot_web.NOT_UTF8),
-    "200k deep": (b"[" * 200_000 + b"]" * 200_000, bot_web.TOO_DEEP),
-    "65 objects deep": (b'{"a": ' * 65 + b"1" + b"}" * 65, bot_web.TOO_DEEP),
-    "5,000 digits": (b'{"update_id": ' + b"7" * 5000 + b"}", bot_web.NUMBER),
-    "beyond 64 bits": (b'{"update_id": 9223372036854775808}', bot_web.NUMBER),
-    "an array": (b"[]", bot_web.NOT_OBJECT),
-    "null": (b"null", bot_web.NOT_OBJECT),
-    "a string": (b'"update"', bot_web.NOT_OBJECT),
-    "no update_id": (b'{"message": {}}', bot_web.NOT_UPDATE),
-    "a wrong type": (b'{"update_id": "one"}', bot_web.NOT_UPDATE),
-    "an unknown kind": (b'{"update_id": 7, "brand_new_kind": {"a": 1}}', bot_web.UNKNOWN_KIND),
+    "truncated": (json.dumps(genuine()).encode()[:40], updates.NOT_JSON),
+    "empty": (b"", updates.NOT_JSON),
+    "NaN": (b'{"update_id": NaN}', updates.NOT_JSON),
+    "invalid UTF-8": (b'{"update_id": 1, "x": "\xff\xfe"}', updates.NOT_UTF8),
+    "a lone surrogate": (b'{"update_id": 1, "x": "\\udc00"}', updates.NOT_UTF8),
+    "200k deep": (b"[" * 200_000 + b"]" * 200_000, updates.TOO_DEEP),
+    "65 objects deep": (b'{"a": ' * 65 + b"1" + b"}" * 65, updates.TOO_DEEP),
+    "5,000 digits": (b'{"update_id": ' + b"7" * 5000 + b"}", updates.NUMBER),
+    "beyond 64 bits": (b'{"update_id": 9223372036854775808}', updates.NUMBER),
+    "an array": (b"[]", updates.NOT_OBJECT),
+    "null": (b"null", updates.NOT_OBJECT),
+    "a string": (b'"update"', updates.NOT_OBJECT),
+    "no update_id": (b'{"message": {}}', updates.NOT_UPDATE),
+    "a wrong type": (b'{"update_id": "one"}', updates.NOT_UPDATE),
+    "an unknown kind": (b'{"update_id": 7, "brand_new_kind": {"a": 1}}', updates.UNKNOWN_KIND),
 }
 
 # Request lines and heads aiohttp's parser refuses (400), a few of each kind.
@@ -228,7 +230,7 @@ async def test_without_the_secret_a_post_is_refused_before_its_body_is_read(
         assert await hook.post(b"[]") == 200
     assert hook.handled == []
     found = causes(quiet_but_warnings(caplog.records))
-    assert found == {bot_web.NO_SECRET: 1, bot_web.NOT_OBJECT: 1}
+    assert found == {bot_web.NO_SECRET: 1, updates.NOT_OBJECT: 1}
     assert SECRET not in caplog.text
 
 
