@@ -136,7 +136,7 @@ def _game_figures() -> tuple[Figure, ...]:
         ):
             chosen = matchup(key, focal, field)
             table = "2x2" if chosen.pairs else f"{chosen.players}-player"
-            title = f"{table} {game.name}, {focal} vs {field}"
+            title = f"{table} {key}, {focal} vs {field}"
             figures.append(Figure(title, chosen, None, deals, quick))
     return tuple(figures)
 

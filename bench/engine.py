@@ -125,7 +125,7 @@ def report_games(rounds: int, repeats: int) -> None:
     for index, (game, players) in enumerate(tables):
         playout, api = seconds[2 * index : 2 * index + 2]
         print(
-            f"  {game.key.value:<10} {game.name} ({players} players):"
+            f"  {game.key.value:<16} ({players} players):"
             f" {rounds_per_s(playout, rounds)} | {rounds_per_s(api, rounds)}"
         )
 

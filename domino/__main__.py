@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from domino.errors import DominoError
 from domino.ladder import LEVELS, format_ladder, matchup, run_ladder
-from domino.rules import FishMode
+from domino.rules import FishMode, GameVariant
 from domino.simulate import PLAYER_KINDS, format_report, simulate
 from domino.variants import VARIANTS, Kozel, find_variant
 
@@ -18,7 +18,9 @@ from domino.variants import VARIANTS, Kozel, find_variant
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m domino", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("variants", help="list the games: one line KEY<TAB>name each")
+    commands.add_parser(
+        "variants", help="list the games: one line KEY<TAB>PLAYERS<TAB>TARGET<TAB>POINTS each"
+    )
     sim = commands.add_parser(
         "simulate", help="play whole matches between computer players and print statistics"
     )
@@ -102,11 +104,23 @@ def ladder_main(args: argparse.Namespace) -> int:
     return 0
 
 
+def variant_line(variant: GameVariant) -> str:
+    """A game as the command line lists it, without words of any language (its name is
+    a text of the bot's catalogues): its key, how many play, its default target and
+    whether reaching it loses ("bad") or wins ("good"): "kozel	2-4	101	bad"."""
+    ruleset = variant.ruleset
+    players = f"{ruleset.min_players}-{ruleset.max_players}"
+    if ruleset.min_players == ruleset.max_players:
+        players = str(ruleset.min_players)
+    points = "bad" if variant.points_are_bad else "good"
+    return f"{variant.key.value}\t{players}\t{ruleset.target}\t{points}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "variants":
         for variant in VARIANTS:
-            print(f"{variant.key.value}\t{variant.name}")
+            print(variant_line(variant))
         return 0
     if args.command == "ladder":
         return ladder_main(args)

@@ -469,7 +469,6 @@ def loss_name(chosen: Matchup) -> str:
 def format_ladder(report: LadderReport) -> str:
     """The lines `python -m domino ladder` prints."""
     m = report.matchup
-    game = find_variant(m.variant)
     table = "pairs 0+2 vs 1+3" if m.pairs else "individual"
     focal = f"{m.focal} pair" if m.pairs else m.focal
     field_ = f"a {m.field} pair" if m.pairs else f"{m.players - 1} x {m.field}"
@@ -477,7 +476,7 @@ def format_ladder(report: LadderReport) -> str:
         "the focal pair at 0+2, then at 1+3" if m.pairs else "the focal player in each seat in turn"
     )
     lines = [
-        f"ladder: {game.name} ({m.variant}), {m.players} players, {table}: {focal} vs"
+        f"ladder: {m.variant}, {m.players} players, {table}: {focal} vs"
         f" {field_}; seed {report.seed}",
         f"deals: {report.lost.deals}, each played {report.seatings} times ({seating}):"
         f" {report.lost.matches} matches in {report.seconds:.1f} s, {report.jobs} job(s)",

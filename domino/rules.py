@@ -217,14 +217,14 @@ class RoundEnd:
 
 
 class GameVariant(ABC):
-    """One game: its names, its options and the rules where games differ.
+    """One game: its key, its options and the rules where games differ. Its name and
+    rules in words are texts of the catalogues, named by `name_key` and `rules_key`.
 
     Options a group may change in the lobby are `choices` (option name -> the allowed
     values, cycled in this order); the default of each is in `ruleset`.
     """
 
     key: ClassVar[Variant]
-    name: ClassVar[str]  # as the pictures and `python -m domino variants` show it
     name_key: ClassVar[str]  # the bot's text key of the name
     rules_key: ClassVar[str]  # the bot's text key of the rules
     ruleset: ClassVar[Ruleset]  # the default options

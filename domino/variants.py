@@ -63,7 +63,6 @@ class Kozel(GameVariant):
     """«Козёл» (K-1 .. K-11): points are bad; the first to the target is the козёл."""
 
     key = Variant.KOZEL
-    name = "Козёл"
     name_key = "variant.kozel"
     rules_key = "rules.kozel"
     ruleset = KOZEL
@@ -93,7 +92,6 @@ class Classic(GameVariant):
     """«Классика» (T-1 .. T-6): points are good; the first to the target wins."""
 
     key = Variant.CLASSIC
-    name = "Классика"
     name_key = "variant.classic"
     rules_key = "rules.classic"
     ruleset = CLASSIC
@@ -126,7 +124,6 @@ class SeaKozel(GameVariant):
     points are good, the first to the target (125) wins."""
 
     key = Variant.SEA_KOZEL
-    name = "Морской козёл"
     name_key = "variant.sea_kozel"
     rules_key = "rules.sea_kozel"
     ruleset = sea_kozel.SEA_KOZEL
@@ -156,7 +153,6 @@ class Osel(Kozel):
     (`osel.OSEL`: the lone `0-0` counts only off a fish, `lone_blank_on_fish`)."""
 
     key = Variant.OSEL
-    name = "Осёл"
     name_key = "variant.osel"
     rules_key = "rules.osel"
     ruleset = osel.OSEL
@@ -182,7 +178,6 @@ class Sport(GameVariant):
     """
 
     key = Variant.SPORT
-    name = "Спортивное"
     name_key = "variant.sport"
     rules_key = "rules.sport"
     ruleset = sport.SPORT
@@ -219,7 +214,6 @@ class AllFives(GameVariant):
     first double played wherever it lies (`FirstDoubleLayout`)."""
 
     key = Variant.ALL_FIVES
-    name = "Пятёрки"
     name_key = "variant.all_fives"
     rules_key = "rules.all_fives"
     ruleset = all_fives.ALL_FIVES
@@ -264,7 +258,6 @@ class ThreesAndFives(AllFives):
     round's end scores in fives; the first side to 61 wins."""
 
     key = Variant.THREES_AND_FIVES
-    name = "Тройки и пятёрки"
     name_key = "variant.threes_and_fives"
     rules_key = "rules.threes_and_fives"
     ruleset = all_fives.THREES_AND_FIVES
@@ -281,7 +274,6 @@ class Bergen(GameVariant):
     the target (15) wins, in the middle of a round if a move gets it there."""
 
     key = Variant.BERGEN
-    name = "Берген"
     name_key = "variant.bergen"
     rules_key = "rules.bergen"
     ruleset = bergen.BERGEN
@@ -327,7 +319,6 @@ class Dubli(Bergen):
     without doubles 1; on Bergen's round; the first to the target (10) wins."""
 
     key = Variant.DUBLI
-    name = "Дубли"
     name_key = "variant.dubli"
     rules_key = "rules.dubli"
     ruleset = bergen.DUBLI
@@ -354,7 +345,6 @@ class Blitz(Classic):
     to 100 wins."""
 
     key = Variant.BLITZ
-    name = "Блиц"
     name_key = "variant.blitz"
     rules_key = "rules.blitz"
     ruleset = children.BLITZ
@@ -368,7 +358,6 @@ class Cross(Blitz):
     C-6; scored as Классика (T-4, T-5), the first to 100 wins."""
 
     key = Variant.CROSS
-    name = "Крест"
     name_key = "variant.cross"
     rules_key = "rules.cross"
     ruleset = children.CROSS
@@ -380,7 +369,6 @@ class Shesterka(Classic):
     (T-4, T-5), the first to 100 wins."""
 
     key = Variant.SHESTERKA
-    name = "Шестёрка"
     name_key = "variant.shesterka"
     rules_key = "rules.shesterka"
     ruleset = children.SHESTERKA
@@ -394,7 +382,6 @@ class Dark(Classic):
     Классика otherwise, the first to 100 wins."""
 
     key = Variant.DARK
-    name = "Втемную"
     name_key = "variant.dark"
     rules_key = "rules.dark"
     ruleset = children.DARK

@@ -68,9 +68,8 @@ def fish(seat: int, *hand_values: int) -> RoundOutcome:
 def test_the_game_is_registered_with_its_names_options_and_default_ruleset() -> None:
     game = find_variant("osel")
     assert isinstance(game, Osel) and game is OSEL.game and game.ruleset is OSEL
-    assert (game.key, game.name, game.name_key, game.rules_key) == (
+    assert (game.key, game.name_key, game.rules_key) == (
         Variant.OSEL,
-        "Осёл",
         "variant.osel",
         "rules.osel",
     )
