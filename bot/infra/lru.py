@@ -1,4 +1,4 @@
-"""A bounded mapping for the caches of the bot (issue 11, item 9: memory is bounded)."""
+"""A bounded mapping for the caches of the bot: their memory is bounded."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Counters of what the bot's work costs (issue 16): statements, transactions, hops to
+"""Counters of what the bot's work costs: statements, transactions, hops to
 the database thread and the time waited for them, pictures rendered and sent, Bot API
 calls, moves saved ("moves"), and the garbage collector's passes and pauses (`watch_gc`:
 "gc.<generation>", "gc.us"); and the collector's settings for a long-running bot (`tune_gc`).
@@ -64,7 +64,7 @@ MEMORY_TOP = 25
 def log_memory(top: int = MEMORY_TOP) -> None:
     """With `PYTHONTRACEMALLOC=1` (or `-X tracemalloc`) set for the bot: one INFO line,
     the Python memory traced now and the `top` source lines holding the most of it (file,
-    line, KiB, blocks), for finding what grows with the games (issue 16). Only places in
+    line, KiB, blocks), for finding what grows with the games. Only places in
     the code are named, never what the memory holds. Without tracing it does nothing."""
     if not tracemalloc.is_tracing():
         return
@@ -104,16 +104,15 @@ interpreter's default is 700. See `tune_gc`."""
 
 
 def tune_gc() -> None:
-    """Set the garbage collector for the bot once it has started (issue 16).
+    """Set the garbage collector for the bot once it has started.
 
     What the start made (modules, aiogram's and pydantic's types and schemas, the
     texts, the fonts) lives as long as the process: it is collected once, then frozen
     (`gc.freeze`), so no later pass walks it. And the youngest generation is collected
     every `GC_YOUNG` allocations instead of 700: a move allocates thousands of short-lived
     objects (pydantic models of the calls and answers, texts, keyboards), and at 700 the
-    collector ran every other move, each pass stopping the loop for ~1.4 ms. Measured with
-    bench/e2e.py --games 50 (`watch_gc`'s counters): collection time 1.7 ms a move before,
-    0.08 ms after; see README's performance notes for the throughput."""
+    collector would run every other move, each pass stopping the loop (`watch_gc`'s
+    counters show the passes and their pauses)."""
     gc.collect()
     gc.freeze()
     _, middle, old = gc.get_threshold()

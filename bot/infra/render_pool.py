@@ -1,18 +1,19 @@
-"""Pictures drawn in a process of their own (issue 16), off the event loop's GIL.
+"""Pictures drawn in a process of their own, off the event loop's GIL.
 
-Drawing and PNG-encoding a table takes ~10-20 ms of CPU; on a thread of the bot's process
-it competed with the event loop for the GIL. `RenderPool.draw(renderer, *args)` sends the
-picture's inputs (a `MatchView`, names, a language: plain frozen dataclasses that
-pickle) to a small process pool and awaits the PNG bytes, so the loop only ever awaits a
-future. The pool follows `bot.app.thinker`'s: a 'forkserver' context by default (the bot's
-process, with its threads, is never forked), each worker ends with the bot even when
-the bot is killed (`bot.infra.worker_pool`) and runs at a lower priority (`NICENESS`). It is
-made at the first picture, so the start-up does not pay for it, and shut down by
-`close` with the bot.
+Drawing and PNG-encoding a table takes milliseconds of CPU; on a thread of the bot's
+process it would compete with the event loop for the GIL.
+`RenderPool.draw(renderer, *args)` sends the picture's inputs (a `MatchView`, names, a
+language: plain frozen dataclasses that pickle) to a small process pool and awaits the
+PNG bytes, so the loop only ever awaits a future. The pool follows `bot.app.thinker`'s:
+a 'forkserver' context by default (the bot's process, with its threads, is never
+forked), each worker ends with the bot even when the bot is killed
+(`bot.infra.worker_pool`) and runs at a lower priority (`NICENESS`). It is made at the
+first picture, so the start-up does not pay for it, and shut down by `close` with the
+bot.
 
 A renderer goes to the pool by name, so it must be a module-level function a worker can
 import (`table_picture`, `round_end_picture` below). Any other (a test's lambda, a
-function of the `__main__` module) is drawn on one thread of the bot's own, as before.
+function of the `__main__` module) is drawn on one thread of the bot's own.
 If the pool breaks (a worker killed, out of memory) it is made anew and the picture
 drawn again; after `ATTEMPTS` broken pools in a row the picture is drawn on the thread:
 a picture is never lost.
@@ -38,23 +39,21 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Pictures drawn at once. A table is ~10-20 ms of CPU, and Telegram takes at most 20 of a
-# group's pictures a minute, so one worker keeps up; on this 2-core machine a second
+# Pictures drawn at once. A table is milliseconds of CPU, and Telegram takes at most 20 of
+# a group's pictures a minute, so one worker keeps up; on a machine of two cores a second
 # would only compete with the event loop.
 DEFAULT_WORKERS = 1
 # The worker's `nice`: when the machine's cores are all busy, the event loop (answers to
 # presses, hand edits) runs first and the picture waits. A table picture is paced to one
 # every few seconds per group anyway, and the edits that wait for it are merged, so a
 # late picture costs nothing; a late answer is a spinner on the person's button.
-# bench/e2e.py --games 50 --against 7874f49 --repeat 3, 4 people a table: moves/s x1.42,
-# press -> answer p50 x0.67 and p99 x0.65, table pictures per move x0.44 (merged).
 NICENESS = 10
 ATTEMPTS = 3  # broken pools in a row before a picture is drawn on the thread instead
 
 
 def table_picture(view: MatchView, names: Sequence[str], lang: str) -> bytes:
     """`render.render_table`, imported at the first picture (in the worker): Pillow and
-    the fonts are not needed to start polling (issue 15, item 14)."""
+    the fonts are not needed to start polling."""
     from render import render_table
 
     return render_table(view, names, lang)

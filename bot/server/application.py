@@ -160,7 +160,7 @@ class Application:
             painter=painter,  # where pictures are drawn (`bot.server.metrics` times them)
         )
         self.votes = VoteBoard(db, out, self.settings)
-        # «🔔 Ваш ход» (issue 15, item 7): follows the committed games as the timers do.
+        # «🔔 Ваш ход»: follows the committed games as the timers do.
         self.notices = TurnNotices(db, out, self.people, after=turn_notice_after)
         self._pickup: asyncio.Task[None] | None = None  # `resume(after=...)`'s
         self._repickup: asyncio.Task[None] | None = None  # after the database's outage
@@ -186,7 +186,7 @@ class Application:
         self.lobby = Lobby(context)
         self.playing = Playing(context, self.thinker)
         self.endings = Endings(context)
-        self.hints = Hints(context, self.thinker)  # «💡 Подсказка» (issue 14)
+        self.hints = Hints(context, self.thinker)  # «💡 Подсказка»
         self.chats = Chats(context)
         self.reactor = Reactor(
             self.inbox,

@@ -207,7 +207,7 @@ class Settings(BaseSettings):
 
 def explain(error: ValidationError) -> str:
     """One line naming each wrong variable and what is wrong with it, without its value
-    (issue 11, item 12: the token is a secret, and so may be anything mistyped into it)."""
+    (the token is a secret, and so may be anything mistyped into it)."""
     problems = []
     for problem in error.errors(include_url=False, include_context=False, include_input=False):
         variable = "_".join(str(part) for part in problem["loc"]).upper() or "the settings"

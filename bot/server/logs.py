@@ -1,4 +1,4 @@
-"""`LOG_FORMAT=json` (issue 18): one JSON object a line, for a log collector.
+"""`LOG_FORMAT=json`: one JSON object a line, for a log collector.
 
 Each line has `time` (UTC, ISO 8601 with milliseconds), `level`, `logger` and `message`
 (the same text the plain format shows), plus `chat_id` and `game_id` where the code

@@ -29,7 +29,7 @@ log = logging.getLogger("bot")
 
 # Libraries whose DEBUG lines carry data: aiosqlite logs every statement's parameters,
 # which hold whole matches (hands, the bazaar, the seed). They log at INFO at most,
-# whatever LOG_LEVEL says (issue 11, item 11).
+# whatever LOG_LEVEL says.
 QUIET_LOGGERS = ("aiosqlite",)
 
 

@@ -1,4 +1,4 @@
-"""What the bot shows a monitor (issue 18): `/metrics` in Prometheus's text format and
+"""What the bot shows a monitor: `/metrics` in Prometheus's text format and
 `/healthz`, served by `bot.server.web` on the webhook server or on `METRICS_LISTEN`.
 
 Most figures are counters the bot keeps anyway, read when Prometheus scrapes

@@ -55,9 +55,9 @@ from storage.connect import open_database
 log = logging.getLogger("bot")
 
 # aiogram parses every answer with `Response[<returned type>]`; pydantic caches those
-# models only weakly, so under load they were rebuilt again and again (milliseconds
-# each). Holding them here keeps them built. Building them takes about 0.1 s, so it is
-# done at the first update (`KeepResponseModels`), not before the first poll.
+# models only weakly, so under load they would be rebuilt again and again (milliseconds
+# each). Holding them here keeps them built. Building them takes a noticeable part of a
+# second, so it is done at the first update (`KeepResponseModels`), not before the first poll.
 _RESPONSE_MODELS: list[object] = []
 _KEPT_METHODS = (
     methods.SendMessage,
@@ -83,7 +83,7 @@ def keep_response_models() -> None:
 
 class KeepResponseModels(BaseMiddleware):
     """At the first update, builds the answer models on a thread: the first poll went
-    out without waiting for them (issue 15, item 14)."""
+    out without waiting for them."""
 
     def __init__(self) -> None:
         self.started = False
@@ -106,7 +106,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     name = settings.instance_name
     db = await open_database(settings.database, label=f"domino-bot {name}" if name else None)
     resources.push_async_callback(db.close)
-    # JSON bodies and cheaper answers than aiogram's own session (issue 16).
+    # JSON bodies and cheaper answers than aiogram's own session.
     session = (
         JsonSession(api=TelegramAPIServer.from_base(settings.telegram_api_base))
         if settings.telegram_api_base
@@ -129,7 +129,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         tail.saw_answer(answer)
         return answer
 
-    # The groups' flood budgets are kept in the database (issue 18): a takeover or a
+    # The groups' flood budgets are kept in the database: a takeover or a
     # restart does not start every group's bucket full while Telegram counts the minute.
     budgets = SharedBudgets(db) if settings.pacing else None
     out = Outgoing(call, Limits() if settings.pacing else Limits.off(), budgets=budgets)
@@ -141,7 +141,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         db,
         out,
         bot_username=me.username,
-        render_table=table_picture,  # drawn in the render pool's process (issue 16)
+        render_table=table_picture,  # drawn in the render pool's process
         render_scores=round_end_picture,
         table_interval=settings.table_interval,
         computer_delay=settings.computer_delay,
@@ -156,7 +156,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     resources.callback(application.publisher.close)
 
     # No handler keeps a conversation state: aiogram's FSM (a storage key and a context
-    # built for every update) is not needed (issue 16).
+    # built for every update) is not needed.
     dp = Dispatcher(disable_fsm=True)
     in_flight = InFlight()
     dp.update.outer_middleware(UpdateMetrics(metrics))
@@ -176,10 +176,10 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     dp["turn_notices"] = application.notices
     dp["stats"] = StatsService(db)
 
-    # /metrics and /healthz (issue 18): on the webhook server, and on METRICS_LISTEN. The
+    # /metrics and /healthz: on the webhook server, and on METRICS_LISTEN. The
     # servers stop after `app.stop` (pushed later), but for the webhook's, which `serve`
     # stops first: no update is taken once the bot is stopping.
-    # Several instances (issue 18): this one acts only while it holds the lease.
+    # Several instances: this one acts only while it holds the lease.
     leadership = (
         Leadership(
             db,

@@ -4,7 +4,7 @@ open and the score sheet, in one picture), the match's winner or its козёл
 
 They are rows of the outbox, written in the same transaction as the move that caused
 them and marked sent once Telegram has them. They are delivered at least once: a
-repeat is better than a loss (issue 11, item 10). The window in which a crash repeats
+repeat is better than a loss. The window in which a crash repeats
 one is as narrow as it can be without giving up that: each row is marked in a
 transaction of its own, by the chat's queue worker right after Telegram's answer
 (`Outgoing.call(on_sent=...)`), before that worker or this one does anything else.

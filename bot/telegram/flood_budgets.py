@@ -1,4 +1,4 @@
-"""The groups' flood budgets, shared through the database (issue 18, migration 013).
+"""The groups' flood budgets, shared through the database (migration 013).
 
 Telegram counts a group's messages of the last minute whoever sent them, but the
 outgoing queue's token bucket for a group (`bot.telegram.outgoing`) lives in memory: an instance

@@ -22,7 +22,7 @@ class Limits:
     # A little under Telegram's one a second with a burst of three, so that timing jitter
     # never tips it over: a token is taken when a call leaves and Telegram counts it when
     # it arrives, so the burst is one short of Telegram's, slack for a call held up to a
-    # second on its way (seen on a loaded machine: 29 × 429 in 3000 moves with a full one).
+    # second on its way (a loaded machine holds calls up that long).
     private: Pace | None = Pace(rate=0.95, burst=2)
     # At most 3 + 16 = 19 calls in any minute: under the 20 a group allows.
     group: Pace | None = Pace(rate=16 / 60, burst=3)

@@ -1,4 +1,4 @@
-"""aiogram's HTTP session, cheaper per call (issue 16): JSON bodies, answers parsed once.
+"""aiogram's HTTP session, cheaper per call: JSON bodies, answers parsed once.
 
 aiogram's `AiohttpSession` builds a multipart form for every call and parses every answer
 twice (`json.loads`, then pydantic over the dicts). `JsonSession` sends a call that
@@ -44,7 +44,7 @@ _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 class JsonSession(AiohttpSession):
-    """`AiohttpSession` sending JSON bodies for calls without files (issue 16)."""
+    """`AiohttpSession` sending JSON bodies for calls without files."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -1,6 +1,6 @@
-"""Keeps a game's table findable in a busy group (issue 15, item 5): pinned while its
-match runs, and sent anew at the bottom at a round's start once newer messages have
-pushed it off a phone's screen (the publisher decides when, `bot.telegram.publisher`).
+"""Keeps a game's table findable in a busy group: pinned while its match runs, and sent
+anew at the bottom at a round's start once newer messages have pushed it off a phone's
+screen (the table's message decides when, `bot.telegram.table_message`).
 
 `GroupTail` watches how far each group has moved on: the messages in the updates the
 bot gets and the ones it sends itself. In privacy mode a bot sees only commands and its

@@ -1,5 +1,4 @@
-"""«🔔 Ваш ход»: a short message that tells a person their turn has started (issue 15,
-item 7).
+"""«🔔 Ваш ход»: a short message that tells a person their turn has started.
 
 Telegram notifies nobody of an edit, and the hand is a message edited in place, so a
 person not watching the chat learns of their turn only when its time runs out. When a
