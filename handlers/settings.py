@@ -39,7 +39,7 @@ from handlers.buttons import reply
 from handlers.filters import in_group, in_own_private_chat, in_private
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of
 from i18n import Lang, t
-from storage.records import GROUP_LANGS, LOBBY_TIMEOUTS, ChatSettings
+from storage.records import LOBBY_TIMEOUTS, ChatSettings
 
 router = Router(name="settings")
 
@@ -154,7 +154,7 @@ async def on_group_lang(
     chats: Chats,
 ) -> None:
     code = callback_data.lang
-    if code != "auto" and code not in GROUP_LANGS:
+    if code != "auto" and code not in list(Lang):
         await reply(call, Reply("alert.stale", alert=True), lang)
         return
     group_lang = None if code == "auto" else code

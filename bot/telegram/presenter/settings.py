@@ -12,7 +12,7 @@ from bot.telegram.presenter.common import short_name
 from bot.telegram.presenter.lobby import own_turn_times, playable_games
 from domino.timing import TurnTimer
 from i18n import Lang, t
-from storage.records import GROUP_LANGS, LOBBY_TIMEOUTS, ChatSettings
+from storage.records import LOBBY_TIMEOUTS, ChatSettings
 
 TIMER_ROWS = (
     (TurnTimer.OFF, TurnTimer.S30, TurnTimer.S60),
@@ -84,7 +84,7 @@ def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarku
                 code == (settings.group_lang or "auto"),
                 GroupLangCb(lang=code).pack(),
             )
-            for code in ("auto", *GROUP_LANGS)
+            for code in ("auto", *(lang.value for lang in Lang))
         ]
     )
     rows.append(
