@@ -15,7 +15,17 @@ import functools
 
 from aiogram import Router
 
-from handlers import buttons, chat_events, commands, endings, errors, fallback, settings, stats
+from handlers import (
+    buttons,
+    chat_events,
+    commands,
+    endings,
+    errors,
+    fallback,
+    lobby,
+    settings,
+    stats,
+)
 from handlers.people import PersonMiddleware
 from handlers.throttle import CommandThrottle
 
@@ -31,6 +41,7 @@ def get_routers() -> list[Router]:
     from_people.include_routers(
         commands.router,
         endings.router,
+        lobby.router,
         buttons.router,
         stats.router,
         settings.router,
