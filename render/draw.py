@@ -343,12 +343,12 @@ def _palette() -> Image.Image:
     return image
 
 
-# zlib levels of the 8-bit PNG (issue 16). The table, drawn for every move shown, is
-# saved at level 3: ~0.4x the time of level 6 (4-5 ms against 11-13 ms a picture), ~1.5x
-# the size (the full 28-tile table 25 KB), well under 50 KB. Levels 1-3 cost the same
-# (4 and up search lazily, ~0.8x); 1 and 2 only grow the files. A round's end and the
-# score sheet, drawn once a round and taller with every round, keep level 6: at level 3
-# a long four-seat match's round end nears 50 KB (47 KB measured), at 6 it is 35 KB.
+# zlib levels of the 8-bit PNG. The table, drawn for every move shown, is saved at
+# level 3: well under half the time of level 6 for about 1.5 times the size, still well
+# under 50 KB for the full 28-tile table. Levels 1-3 cost the same (4 and up search
+# lazily), and 1 and 2 only grow the files. A round's end and the score sheet, drawn
+# once a round and taller with every round, keep level 6: at level 3 a long four-seat
+# match's round end would near 50 KB (`tests/render/test_png_size.py` holds the bound).
 PNG_LEVEL = 6
 TABLE_PNG_LEVEL = 3
 COLOURFUL = "domino-colourful"

@@ -12,14 +12,10 @@ across it counts both halves) a small tag with what it counts («=12», `end_bad
 and notes on the felt give the points of the move just played and the sum of the ends
 (`plan_felt`). A seat's own view may be passed too; its hand is never drawn.
 
-Format: an 8-bit palette PNG (`draw.encode_png`). Measured with `bench/render.py` on
-the full 28-tile table with four players (1280x860 px, 2-core machine): 18 KB and
-10 ms median in all (16 ms while other work loads the machine), of which 6.4 ms is
-encoding; a blank picture through the same encoder (the floor) takes 4.9 ms. For
-the same picture an RGB PNG takes 15 ms (zlib level 1, 57 KB) or 22 ms (level 6,
-40 KB) to encode, and a JPEG is 89 KB at quality 75 and 125 KB at quality 90 and
-smears the pips and thin letters. JPEG is neither smaller nor crisp here, because
-the picture is mostly flat colour, so the table is a PNG.
+Format: an 8-bit palette PNG (`draw.encode_png`). The picture is mostly flat colour,
+so a palette PNG is both the smallest and the quickest to encode of the formats that
+keep it crisp: an RGB PNG is larger and slower, and a JPEG is larger still and smears
+the pips and thin letters (`bench/render.py` measures them).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ computer-name = 🤖 Computer { $n }
 # A person a computer plays for: the name stays as it is, marked.
 computer-instead = { $name } (🤖)
 
-# Computer levels (issue 14): chosen per computer seat in the lobby.
+# Computer levels: chosen per computer seat in the lobby.
 level-easy = Easy
 level-medium = Medium
 level-hard = Strong

@@ -22,7 +22,7 @@ computer-name = 🤖 Компьютер { $n }
 # A person a computer plays for: the name stays as it is (nominative), marked.
 computer-instead = { $name } (🤖)
 
-# Computer levels (issue 14): chosen per computer seat in the lobby.
+# Computer levels: chosen per computer seat in the lobby.
 level-easy = Лёгкий
 level-medium = Средний
 level-hard = Сильный

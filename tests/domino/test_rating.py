@@ -96,7 +96,7 @@ def test_a_ratio_needs_a_positive_denominator() -> None:
         (Variant.THREES_AND_FIVES, (63, 30), (10, 5)),
         # Bergen to 15: 16 and 7 (4.7).
         (Variant.BERGEN, (16, 7), (11, 5)),
-        # Дубли to 10: 10 and 4, no longer 1 and 1; nothing still gains 1.
+        # Дубли to 10: 10 and 4, not 1 and 1; nothing still gains 1.
         (Variant.DUBLI, (10, 4, 0), (10, 4, 1)),
         # Классика keeps its scale of 100.
         (Variant.CLASSIC, (104, 25, 0), (10, 3, 1)),

@@ -1,8 +1,8 @@
-"""How the pictures say how a round ended (C-8, F-6), as a play-tester read them.
+"""How the pictures say how a round ended (C-8, F-6).
 
-1. After the round's number the outcome reads as one phrase with one colon: the final
-   sheet said «Раунд 3: домино: Маша»; now «Раунд 3: домино — Маша», «Раунд 3: рыба,
-   рыбак — Саша», «Раунд 3: Маша набирает 255». Alone (the table's status line, the
+1. After the round's number the outcome reads as one phrase with one colon, never
+   «Раунд 3: домино: Маша» but «Раунд 3: домино — Маша», «Раунд 3: рыба, рыбак —
+   Саша», «Раунд 3: Маша набирает 255». Alone (the table's status line, the
    sheet of a round in the middle of a match) it stays «домино: Маша».
 2. In English a blocked round is a «block» in the games that score in play (All Fives,
    Threes and Fives, Bergen, Doubles), as the bot's texts call it there, and a «fish» in

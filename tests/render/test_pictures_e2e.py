@@ -1,4 +1,4 @@
-"""The table picture as the group gets it through the fake Telegram (issue 15, item 3):
+"""The table picture as the group gets it through the fake Telegram, with player
 names of emoji only, with emoji after letters, and of nothing drawable.
 
 The bot runs as `python -m bot` against tests/fakegram; three people with such names

@@ -1,4 +1,4 @@
-"""The pictures' size bound (issue 16): the table's cheaper zlib level
+"""The pictures' size bound: the table's cheaper zlib level
 (`render.draw.TABLE_PNG_LEVEL`) and the round end's and score sheet's
 (`render.draw.PNG_LEVEL`) keep even the largest pictures under 50 KB. The largest are
 a four-seat round's end, every hand laid open over the score sheet, and the full

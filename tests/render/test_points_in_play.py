@@ -1,6 +1,6 @@
-"""The pictures of the games that score in play, as a play-tester found them wanting:
-a round stopped at the target names the side that reached it and the score it
-reached (F-6), the words under a name fit beside the hand whatever the name's length,
+"""The pictures of the games that score in play: a round stopped at the target names
+the side that reached it and the score it reached (F-6), the words under a name fit
+beside the hand whatever the name's length,
 each side's round points are taken apart into those scored in play and those of the
 round's end (F-3; F-5, B-1, B-2), Bergen's and Дубли's hands count by their doubles
 and not their pips, and the round's end lays the table out as the table picture does

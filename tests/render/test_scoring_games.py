@@ -184,8 +184,8 @@ def test_a_double_at_an_end_shows_its_pip_and_a_tag_with_both_halves() -> None:
 
 
 def test_six_six_across_an_end_shows_six_and_twelve(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The play-tester's case: 6-6 across an end read «12», as if a 12 were to be laid.
-    The badge's label is the 6 to match; the tag «=12» says what the end counts."""
+    """6-6 across an end must not read «12», as if a 12 were to be laid: the badge's
+    label is the 6 to match; the tag «=12» says what the end counts."""
     badges: list[tuple[str, str]] = []
     tags: list[str] = []
     original_badge, original_write = draw.badge, draw.write

@@ -30,7 +30,7 @@ def test_glyphs_no_font_has_are_dropped_not_drawn_as_boxes() -> None:
 
 
 def test_emoji_come_from_the_emoji_font_per_character() -> None:
-    """DejaVu lacks 🐐 and 🥚; Noto Color Emoji draws them (issue 15, item 3)."""
+    """DejaVu lacks 🐐 and 🥚; Noto Color Emoji draws them."""
     assert not text.has_glyph("🐐") and text.has_emoji("🐐") and text.is_emoji("🥚")
     assert text.clean("Вася 🐐") == "Вася 🐐"
     assert text.clean("🐐🐐") == "🐐🐐"
@@ -106,7 +106,7 @@ def _is_rgb(value: object) -> bool:
 
 
 def test_a_cut_name_keeps_its_trailing_number_so_the_computers_stay_apart() -> None:
-    """The play-test saw three panels all reading «🤖 Компьюте…»: the number survives."""
+    """Three panels must not all read «🤖 Компьюте…»: the number survives the cut."""
     names = [f"🤖 Компьютер {n}" for n in (1, 2, 3)]
     narrow = text.width("🤖 Компьютер", 28) * 0.8
     shown = [text.fit(name, 28, int(narrow)) for name in names]
