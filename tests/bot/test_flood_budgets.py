@@ -1,4 +1,4 @@
-"""The groups' flood budgets shared through the database (bot/telegram/flood_budgets.py, issue 18):
+"""The groups' flood budgets shared through the database (bot/telegram/flood_budgets.py):
 an instance that takes over goes on from the buckets the last one left, so a group that
 just had its burst is not sent another at once.
 

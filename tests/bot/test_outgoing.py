@@ -192,7 +192,7 @@ async def test_forbidden_reaches_the_caller_and_the_queue_goes_on() -> None:
     await out.drain()
 
 
-# --- issue 11, item 9: the game first, identical replies once, bounded queues ----------
+# --- the game first, identical replies once, bounded queues --------------------------
 
 
 def reply(chat: int, text: str, to: int) -> SendMessage:

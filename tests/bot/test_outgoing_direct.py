@@ -1,5 +1,5 @@
 """Calls outside every chat's queue (answers to presses, reads, the calls at start) are
-retried like queued ones, and getUpdates is left to aiogram (bot/telegram/outgoing.py, issue 7)."""
+retried like queued ones, and getUpdates is left to aiogram (bot/telegram/outgoing.py)."""
 
 from __future__ import annotations
 

@@ -153,7 +153,7 @@ async def test_a_started_game_gets_its_table_and_one_hand_per_person(
     stored = await repo.game_messages(db, game.id)
     assert set(stored) == {(Role.TABLE, -1), (Role.HAND, 0), (Role.HAND, 1)}
     # The hands were edited (the table's link): their stored digests are not known until
-    # the stop writes what memory holds (issue 16: no write per edit).
+    # the stop writes what memory holds (no write per edit).
     await setup.publisher.stop()
     stored = await repo.game_messages(db, game.id)
     assert all(record.digest for record in stored.values())
@@ -359,7 +359,7 @@ async def test_a_record_the_locked_database_refuses_is_written_later_and_nothing
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """The table went out, then another process held the write lock (issue 11): the
+    """The table went out, then another process held the write lock: the
     publisher keeps the message in memory, waits, and writes its record; the group gets
     one table, not one per try."""
     put_message = repo.put_message

@@ -1,4 +1,4 @@
-"""The table's pictures cost what they must (issue 16, bot/telegram/publisher.py): a picture is
+"""The table's pictures cost what they must (bot/telegram/table_message.py): a picture is
 drawn only when it is about to be sent, so a run of moves the table's worker merged
 draws one picture, and a state that changes nothing on the picture draws none; a
 change of the caption alone shows the picture already uploaded by its `file_id`; and a

@@ -262,7 +262,7 @@ def test_the_other_games_with_records_are_buttons_with_the_shown_one_marked() ->
 
 
 def test_every_game_with_records_fits_rows_a_phone_shows() -> None:
-    """Nine games with records (issue 17 and after) are rows of three, in the registry's
+    """Nine games with records are rows of three, in the registry's
     order, the shown one marked; Telegram takes at most 8 buttons a row."""
     games = tuple(game.key for game in VARIANTS)
     page: Page[LeaderRow] = Page((leader(1, "A"),), 1, 0, 10)

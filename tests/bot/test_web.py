@@ -1,4 +1,4 @@
-"""/metrics, /healthz and the web servers (issue 18), in-process through real HTTP on
+"""/metrics, /healthz and the web servers, in-process through real HTTP on
 127.0.0.1; and LOG_FORMAT=json's lines. The webhook itself is tested end to end
 (tests/e2e/test_webhook_e2e.py)."""
 
