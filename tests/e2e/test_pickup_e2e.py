@@ -35,7 +35,9 @@ from tests.fakegram import FakeTelegram
 
 GAMES = 8
 PRESSES = 3  # people who press while the bot is down
-PICKED_UP = re.compile(r"^(\S+ \S+) INFO bot\.application: resumed (\d+) running games", re.M)
+PICKED_UP = re.compile(
+    r"^(\S+ \S+) INFO bot\.server\.application: resumed (\d+) running games", re.M
+)
 
 
 def game_id_of(bot: BotProcess, table: Table) -> int:

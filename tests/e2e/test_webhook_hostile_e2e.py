@@ -20,6 +20,7 @@ from pathlib import Path
 from aiohttp import ClientSession
 
 from bot.server import web as bot_web
+from bot.server import webhook_updates as updates
 from bot.server.config import Address
 from tests.bot.test_web_hostile import GARBLED, MALFORMED, send_raw
 from tests.e2e.harness import (
@@ -39,7 +40,7 @@ DRIBBLE_EVERY = 0.25  # seconds between two bytes of a slow client's head
 # DEADLINE; its process may wait this long for a CPU before it gets to run the timer.
 LATE_BY = 30.0
 SLACK = 3  # open files of the bot's own that may come and go meanwhile
-WARNING_LINE = re.compile(r" WARNING bot\.web: (.+?): ")
+WARNING_LINE = re.compile(r" WARNING bot\.server\.web: (.+?): ")
 
 
 def hostile_env() -> dict[str, str]:
@@ -101,7 +102,7 @@ async def test_json_that_is_not_an_object_is_dropped_with_one_warning(
         assert not bot.problems(), bot.problem_report()
         assert "never retrieved" not in bot.log()
         found = warning_causes(bot)
-        assert found.get(bot_web.NOT_OBJECT) == 1, found
+        assert found.get(updates.NOT_OBJECT) == 1, found
         assert_once_a_minute(found, since)
 
 
