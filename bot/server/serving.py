@@ -17,7 +17,7 @@ from bot.server.start_failures import START_TIMEOUT
 from bot.server.web import WebhookHandler, WebServer
 from bot.telegram.outgoing import Outgoing
 from handlers.in_flight import InFlight
-from i18n import Lang, t
+from i18n import DEFAULT_LANG, Lang, t
 
 log = logging.getLogger("bot")
 
@@ -126,12 +126,15 @@ def on_signals(stopping: asyncio.Event) -> None:
 
 
 async def set_command_menus(bot: Bot) -> None:
-    """The «/» menu in Russian (the default) and English; a failure is logged, not fatal:
-    the commands work without their menu."""
+    """The «/» menu in Russian (the default, for every language without a menu of its
+    own) and in each other language found; a failure is logged, not fatal: the commands
+    work without their menu."""
     try:
-        await bot.set_my_commands(commands_for(Lang.RU), request_timeout=START_TIMEOUT)
-        await bot.set_my_commands(
-            commands_for(Lang.EN), language_code="en", request_timeout=START_TIMEOUT
-        )
+        await bot.set_my_commands(commands_for(DEFAULT_LANG), request_timeout=START_TIMEOUT)
+        for lang in Lang:
+            if lang is not DEFAULT_LANG:
+                await bot.set_my_commands(
+                    commands_for(lang), language_code=lang.value, request_timeout=START_TIMEOUT
+                )
     except TelegramAPIError as exc:  # the network's and the server's errors included
         log.warning("could not set the command menus: %s", type(exc).__name__)
