@@ -16,9 +16,9 @@ from aiogram.types import CallbackQuery, Message
 from bot.app.effects import EffectDispatcher
 from bot.app.group_settings import GroupSettings
 from bot.app.people import Person
-from bot.app.reply import NO_REPLY
+from bot.app.reply import NO_REPLY, Reply
 from bot.app.usecases import ChatCheck, Lobby, Refusal
-from bot.telegram.callbacks import LobbyAction, LobbyCb, RematchCb, RemoveCb
+from bot.telegram.callbacks import LobbyAction, LobbyCb, RematchCb, RemoveCb, lobby_intent
 from bot.telegram.presenter import removal_keyboard
 from handlers.buttons import reply
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of, pressed_in
@@ -44,16 +44,8 @@ async def on_lobby(
             call, callback_data.game, person, lang, is_admin, lobby, group_settings
         )
         return
-    answer = await dispatch(
-        lobby.press(
-            callback_data.game,
-            pressed_in(call),
-            person,
-            callback_data.action,
-            callback_data.option,
-            is_admin,
-        )
-    )
+    intent = lobby_intent(lobby, callback_data, pressed_in(call), person, is_admin)
+    answer = Reply("alert.stale", alert=True) if intent is None else await dispatch(intent)
     await reply(call, answer, lang)
 
 

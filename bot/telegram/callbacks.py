@@ -18,7 +18,7 @@ payloads of /start deep links are parsed by `parse_start` under the same rules.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated
@@ -26,12 +26,14 @@ from typing import Annotated
 from aiogram.filters.callback_data import CallbackData
 from pydantic import Field
 
-from bot.app.effects import Menu
+from bot.app.effects import Done, Menu
 from bot.app.lobby_rules import START_JOIN, is_join_token
-from bot.app.usecases.lobby_options import LEVEL_ACTIONS as LEVEL_ACTIONS
-from bot.app.usecases.lobby_options import LobbyAction as LobbyAction
+from bot.app.people import Person
+from bot.app.reply import Reply
+from bot.app.usecases import ChatCheck, Lobby
 from bot.app.usecases.lobby_options import LobbyOption as LobbyOption
 from domino.actions import DRAW, END_TURN, FLIP, KNOCK, Action, Close, Play, PlayDoubles
+from domino.ai import Level
 from domino.geometry import End
 from domino.tiles import ALL_TILES, Tile, double
 
@@ -49,10 +51,64 @@ GameKey = Annotated[str, Field(pattern=r"^[a-z_]{1,16}$")]  # a `GameVariant.key
 Where = Annotated[str, Field(pattern=r"^(?:[LRUD]|(?:[0-6][LRUD]){2,4})?$")]
 
 
+class LobbyAction(StrEnum):
+    """What a lobby button asks for. Its letters are only ever added: an old lobby's
+    buttons keep their meaning."""
+
+    JOIN = "j"
+    LEAVE = "l"
+    ADD_COMPUTER = "c"
+    START = "s"
+    CANCEL = "x"
+    OPTION = "o"  # cycle the rule option `LobbyCb.option` names
+    REMOVE = "r"  # ask which seated person to remove (their button is a `RemoveCb`)
+    # Set the level of the computer in the seat `LobbyCb.option` names (`LobbyOption.SEAT_0`
+    # ...). The button of a computer playing medium sets hard, so a second press of an old
+    # button changes nothing twice.
+    EASY = "e"
+    MEDIUM = "m"
+    HARD = "h"
+
+
+LEVEL_ACTIONS = (LobbyAction.EASY, LobbyAction.MEDIUM, LobbyAction.HARD)
+"""The lobby actions that set a computer's level, weakest first (as `domino.ai.Level`)."""
+
+LEVELS = dict(zip(LEVEL_ACTIONS, Level, strict=True))
+"""The level each level button sets."""
+
+
 class LobbyCb(CallbackData, prefix="l1"):
     game: Id
     action: LobbyAction
     option: LobbyOption = LobbyOption.NONE
+
+
+def lobby_intent(
+    lobby: Lobby, press: LobbyCb, chat_id: int | None, person: Person, is_admin: ChatCheck
+) -> Awaitable[Done[Reply]] | None:
+    """The lobby's use case a button asks for, pressed on a message in `chat_id`. None
+    for «remove a player» (it offers a choice first: `Lobby.removal_choices`) and for a
+    level button that names no seat (forged)."""
+    game = press.game
+    match press.action:
+        case LobbyAction.JOIN:
+            return lobby.join(game, chat_id, person)
+        case LobbyAction.LEAVE:
+            return lobby.leave(game, chat_id, person)
+        case LobbyAction.ADD_COMPUTER:
+            return lobby.add_computer(game, chat_id, person, is_admin)
+        case LobbyAction.OPTION:
+            return lobby.set_option(game, chat_id, person, press.option, is_admin)
+        case LobbyAction.START:
+            return lobby.start_game(game, chat_id, person, is_admin)
+        case LobbyAction.CANCEL:
+            return lobby.cancel(game, chat_id, person, is_admin)
+        case LobbyAction.REMOVE:
+            return None
+    seat = press.option.seat
+    if seat is None:
+        return None
+    return lobby.set_level(game, chat_id, person, seat, LEVELS[press.action], is_admin)
 
 
 class MoveKind(StrEnum):

@@ -18,7 +18,7 @@ from bot.app.people import ANONYMOUS_ADMIN_ID, People, Person
 from bot.app.usecases import Answer, ChatCheck
 from bot.app.usecases.base import Refusal
 from bot.infra.lru import Lru
-from bot.telegram.callbacks import LobbyAction, LobbyOption
+from bot.telegram.callbacks import LEVEL_ACTIONS, LobbyAction, LobbyCb, LobbyOption, lobby_intent
 from domino.ai import Level
 from i18n import Lang
 from storage import repo
@@ -82,13 +82,18 @@ async def lobby(setup: Setup, creator: Person = ALICE) -> GameRecord:
 async def press(
     setup: Setup, person: Person, action: LobbyAction, *, chat: int = CHAT.id, admin: bool = False
 ) -> Answer:
+    """A lobby button pressed, as the handler maps it to the lobby's use case."""
     check = admin_everywhere if admin else no_admin
-    return await setup.run(setup.app.lobby.press(1, chat, person, action, LobbyOption.SEATS, check))
+    option = LobbyOption.SEAT_1 if action in LEVEL_ACTIONS else LobbyOption.SEATS
+    data = LobbyCb(game=1, action=action, option=option)
+    intent = lobby_intent(setup.app.lobby, data, chat, person, check)
+    assert intent is not None, action
+    return await setup.run(intent)
 
 
 async def test_lobby_presses_from_another_chat_change_nothing(setup: Setup) -> None:
     before = await lobby(setup)
-    for action in LobbyAction:
+    for action in set(LobbyAction) - {LobbyAction.REMOVE}:  # `removal_choices`: below
         answer = await press(setup, MALLORY, action, chat=OTHER_CHAT.id, admin=True)
         assert answer.alert and "does not belong" in answer.text, (action, answer)
         answer = await press(setup, ALICE, action, chat=OTHER_CHAT.id)  # the creator, elsewhere
@@ -104,9 +109,7 @@ async def test_the_creator_or_an_admin_of_the_games_chat_controls_the_lobby(
     assert refused.alert and "админы чата" in refused.text
     # An admin of another chat is no admin here.
     check = admin_of(OTHER_CHAT.id)
-    answer = await setup.run(
-        setup.app.lobby.press(1, CHAT.id, BOB, LobbyAction.CANCEL, LobbyOption.NONE, check)
-    )
+    answer = await setup.run(setup.app.lobby.cancel(1, CHAT.id, BOB, check))
     assert answer.alert
     assert await setup.game() == before
     changed = await press(setup, BOB, LobbyAction.OPTION, admin=True)
@@ -153,6 +156,8 @@ async def test_the_list_of_people_to_remove_leaves_out_the_one_asking(setup: Set
     with pytest.raises(Refusal) as alone:
         await choices(1, CHAT.id, ALICE, no_admin)
     assert "только вы" in alone.value.text(Lang.RU)
+    with pytest.raises(Refusal):  # the list is asked for from another chat
+        await choices(1, OTHER_CHAT.id, MALLORY, admin_everywhere)
     await press(setup, BOB, LobbyAction.JOIN)
     _, people = await choices(1, CHAT.id, ALICE, no_admin)
     assert [s.user_id for s in people] == [BOB.id]
@@ -227,12 +232,10 @@ async def test_a_second_domino_points_to_the_lobby_or_the_running_game(setup: Se
     reply = await setup.run(setup.app.lobby.open(CHAT, BOB))
     assert reply is not None and "собирается игра" in reply and "Играю" in reply
     assert await setup.game() == before  # no second lobby, nothing changed
-    for action, option in [
-        (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
-        (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
-        (LobbyAction.START, LobbyOption.NONE),
-    ]:
-        await setup.run(setup.app.lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+    lobby_ = setup.app.lobby
+    await setup.run(lobby_.set_option(1, CHAT.id, ALICE, LobbyOption.SEATS, no_admin))  # 4 -> 2
+    await setup.run(lobby_.add_computer(1, CHAT.id, ALICE, no_admin))
+    await setup.run(lobby_.start_game(1, CHAT.id, ALICE, no_admin))
     assert (await setup.game()).status is GameStatus.PLAYING
     reply = await setup.run(setup.app.lobby.open(CHAT, BOB))
     assert reply is not None and "уже идёт игра" in reply
@@ -254,15 +257,10 @@ async def test_a_lobby_opens_the_named_game_else_the_groups_default_and_rules_fo
     assert (await setup.app.lobby.rules_for(None, ALICE.id)).variant.value == "classic"
     assert (await setup.app.lobby.rules_for(None, BOB.id)).variant.value == "kozel"
 
-    refused = await setup.run(
-        setup.app.lobby.press(game.id, CHAT.id, BOB, LobbyAction.OPTION, LobbyOption.GAME, no_admin)
-    )
+    lobby_ = setup.app.lobby
+    refused = await setup.run(lobby_.set_option(game.id, CHAT.id, BOB, LobbyOption.GAME, no_admin))
     assert refused.alert and (await setup.game()).version == game.version
-    await setup.run(
-        setup.app.lobby.press(
-            game.id, CHAT.id, ALICE, LobbyAction.OPTION, LobbyOption.GAME, no_admin
-        )
-    )
+    await setup.run(lobby_.set_option(game.id, CHAT.id, ALICE, LobbyOption.GAME, no_admin))
     switched = await setup.game()  # the next game in the registry, with its own defaults
     assert switched.ruleset.variant.value == "sea_kozel" and switched.ruleset.target == 125
     assert (await setup.app.lobby.rules_for(CHAT.id, BOB.id)).variant.value == "sea_kozel"
@@ -274,9 +272,7 @@ async def test_starting_with_too_few_points_to_the_seats_button_where_fewer_woul
     """Two people in a lobby for four: the refusal names the 👥 button (play as two)."""
     game = await lobby(setup)
     assert len(game.seats) == 1 and game.seats_wanted == 4
-    await setup.run(
-        setup.app.lobby.press(1, CHAT.id, BOB, LobbyAction.JOIN, LobbyOption.NONE, no_admin)
-    )
+    await setup.run(setup.app.lobby.join(1, CHAT.id, BOB))
     refused = await press(setup, ALICE, LobbyAction.START)
     assert refused.alert and "сыграйте вдвоём" in refused.text and "👥" in refused.text
     assert (await setup.game()).status is GameStatus.LOBBY
@@ -289,13 +285,11 @@ async def test_play_again_opens_a_lobby_like_the_ended_match_and_only_in_its_cha
     the presser seated and the computers back at their levels; refused (changing nothing)
     for a match still on, a game of another chat, or while a lobby is open."""
     await lobby(setup)
-    for action, option in [
-        (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
-        (LobbyAction.OPTION, LobbyOption.TARGET),  # 101 -> 125
-        (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
-        (LobbyAction.START, LobbyOption.NONE),
-    ]:
-        await setup.run(setup.app.lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+    lobby_ = setup.app.lobby
+    await setup.run(lobby_.set_option(1, CHAT.id, ALICE, LobbyOption.SEATS, no_admin))  # 4 -> 2
+    await setup.run(lobby_.set_option(1, CHAT.id, ALICE, LobbyOption.TARGET, no_admin))  # -> 125
+    await setup.run(lobby_.add_computer(1, CHAT.id, ALICE, no_admin))
+    await setup.run(lobby_.start_game(1, CHAT.id, ALICE, no_admin))
     playing = await setup.game()
     assert playing.status is GameStatus.PLAYING and playing.ruleset.target == 125
 

@@ -13,7 +13,6 @@ import pytest
 
 from bot.app.effects import ClosedHand, EffectDispatcher, Effects, PendingChoice
 from bot.app.inbox import ComputersDue, Event, Inbox, VoteExpired
-from bot.telegram.callbacks import LobbyAction, LobbyOption
 from domino.match import Match
 from domino.rules import KOZEL
 from domino.tiles import Tile
@@ -186,9 +185,7 @@ async def test_a_refused_press_changes_nothing_and_owes_nothing(setup: Setup) ->
     await setup.app.people.remember(ALICE, can_message=True)
     await setup.run(setup.app.lobby.open(CHAT, ALICE))
     before = await setup.game()
-    done = await setup.app.lobby.press(
-        before.id, CHAT.id - 1, ALICE, LobbyAction.START, LobbyOption.NONE, no_admin
-    )
+    done = await setup.app.lobby.start_game(before.id, CHAT.id - 1, ALICE, no_admin)
     assert done.value.alert and done.effects == Effects()
     assert await setup.game() == before
 

@@ -22,7 +22,8 @@ from bot.app import standings
 from bot.app.people import Person
 from bot.app.usecases import Answer
 from bot.app.usecases.hints import Hints
-from bot.telegram.callbacks import HintsCb, LobbyAction, LobbyOption, MoveCb, MoveKind
+from bot.app.usecases.lobby_options import LobbyOption
+from bot.telegram.callbacks import HintsCb, MoveCb, MoveKind
 from bot.telegram.presenter.hand import action_text, hand_keyboard, hint_text
 from bot.telegram.presenter.settings import settings_keyboard, settings_text
 from bot.telegram.stats_view import player_stats_text
@@ -113,19 +114,10 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
         for person in (ALICE, BOB):
             await setup.app.people.remember(person, can_message=True)
         assert await setup.run(setup.app.lobby.open(CHAT, ALICE, KOZEL_VARIANT)) is None
-        await setup.run(
-            setup.app.lobby.press(
-                GAME, CHAT.id, ALICE, LobbyAction.OPTION, LobbyOption.SEATS, no_admin
-            )
-        )
-        await setup.run(
-            setup.app.lobby.press(GAME, CHAT.id, BOB, LobbyAction.JOIN, LobbyOption.NONE, no_admin)
-        )
-        await setup.run(
-            setup.app.lobby.press(
-                GAME, CHAT.id, ALICE, LobbyAction.START, LobbyOption.NONE, no_admin
-            )
-        )
+        lobby = setup.app.lobby
+        await setup.run(lobby.set_option(GAME, CHAT.id, ALICE, LobbyOption.SEATS, no_admin))
+        await setup.run(lobby.join(GAME, CHAT.id, BOB))
+        await setup.run(lobby.start_game(GAME, CHAT.id, ALICE, no_admin))
         game = await setup.game(GAME)
         assert game.status is GameStatus.PLAYING and [s.user_id for s in game.seats] == [
             ALICE.id,

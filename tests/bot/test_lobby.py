@@ -10,7 +10,7 @@ import pytest
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.app.usecases.base import Refusal
-from bot.app.usecases.lobby import RULE_OPTIONS, with_option
+from bot.app.usecases.lobby_options import RULE_OPTIONS, with_option
 from bot.telegram import presenter
 from bot.telegram.callbacks import LobbyCb, LobbyOption
 from bot.telegram.presenter.lobby import game_named, pairs_fixed, seat_choices

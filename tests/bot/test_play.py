@@ -14,8 +14,9 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.app.people import Person
 from bot.app.usecases import Answer
+from bot.app.usecases.lobby_options import LobbyOption
 from bot.app.usecases.play import MOVES
-from bot.telegram.callbacks import LobbyAction, LobbyOption, MoveCb, MoveKind
+from bot.telegram.callbacks import MoveCb, MoveKind
 from bot.telegram.presenter.hand import doubles_where
 from domino.actions import Action, Close, Draw, Play, PlayDoubles
 from domino.ai import Level, computer
@@ -89,12 +90,10 @@ async def start_against_a_computer(setup: Setup, game: str = "kozel") -> None:
     starts it (the first game of the database: id 1)."""
     await setup.app.people.remember(ALICE, can_message=True)
     assert await setup.run(setup.app.lobby.open(CHAT, ALICE, find_variant(game))) is None
-    for action, option in [
-        (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
-        (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
-        (LobbyAction.START, LobbyOption.NONE),
-    ]:
-        await setup.run(setup.app.lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+    lobby = setup.app.lobby
+    await setup.run(lobby.set_option(1, CHAT.id, ALICE, LobbyOption.SEATS, no_admin))  # 4 -> 2
+    await setup.run(lobby.add_computer(1, CHAT.id, ALICE, no_admin))
+    await setup.run(lobby.start_game(1, CHAT.id, ALICE, no_admin))
 
 
 async def alice_to_move(setup: Setup) -> bool:

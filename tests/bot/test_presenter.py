@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.app.usecases.lobby import with_option
+from bot.app.usecases.lobby_options import with_option
 from bot.telegram import presenter
 from bot.telegram.callbacks import LobbyOption
 from bot.telegram.delivery import seat_names

@@ -25,7 +25,6 @@ from bot.telegram.callbacks import (
     DefaultGameCb,
     GroupLangCb,
     HintsCb,
-    LobbyAction,
     LobbyOption,
     LobbyTimeCb,
     MoveKind,
@@ -80,12 +79,9 @@ async def start_game(setup: Setup) -> GameRecord:
     lobby = setup.app.lobby
     await setup.app.people.remember(ALICE, can_message=True)
     assert await setup.run(lobby.open(CHAT, ALICE)) is None
-    for action, option in [
-        (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
-        (LobbyAction.ADD_COMPUTER, LobbyOption.NONE),
-        (LobbyAction.START, LobbyOption.NONE),
-    ]:
-        await setup.run(lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+    await setup.run(lobby.set_option(1, CHAT.id, ALICE, LobbyOption.SEATS, no_admin))  # 4 -> 2
+    await setup.run(lobby.add_computer(1, CHAT.id, ALICE, no_admin))
+    await setup.run(lobby.start_game(1, CHAT.id, ALICE, no_admin))
     await settle()
     game = await setup.game()
     assert game.status is GameStatus.PLAYING and game.match is not None
@@ -418,10 +414,8 @@ async def start_sport(setup: Setup) -> GameRecord:
     await setup.app.people.remember(ALICE, can_message=True)
     assert await setup.run(lobby.open(CHAT, ALICE, find_variant("sport"))) is None
     for _ in range(3):
-        await setup.run(
-            lobby.press(1, CHAT.id, ALICE, LobbyAction.ADD_COMPUTER, LobbyOption.NONE, no_admin)
-        )
-    await setup.run(lobby.press(1, CHAT.id, ALICE, LobbyAction.START, LobbyOption.NONE, no_admin))
+        await setup.run(lobby.add_computer(1, CHAT.id, ALICE, no_admin))
+    await setup.run(lobby.start_game(1, CHAT.id, ALICE, no_admin))
     await eventually(lambda: person_to_move(setup))
     return await setup.game()
 

@@ -19,7 +19,7 @@ from aiogram.exceptions import TelegramForbiddenError
 from aiogram.methods import TelegramMethod
 
 from bot.app.people import Person
-from bot.telegram.callbacks import LobbyAction, LobbyOption
+from bot.app.usecases.lobby_options import LobbyOption
 from i18n import Lang, t
 from storage import repo
 from storage.connect import open_database
@@ -119,13 +119,10 @@ async def started_with_bob_blocking(setup: Setup) -> BlockingTelegram:
         await setup.app.people.remember(person, can_message=True)
     await setup.run(setup.app.lobby.open(CHAT, ALICE))
     lobby = setup.app.lobby
-    await setup.run(lobby.press(1, CHAT.id, BOB, LobbyAction.JOIN, LobbyOption.NONE, no_admin))
+    await setup.run(lobby.join(1, CHAT.id, BOB))
     telegram.blocked.add(BOB.id)
-    for action, option in [
-        (LobbyAction.OPTION, LobbyOption.SEATS),  # 4 -> 2 seats
-        (LobbyAction.START, LobbyOption.NONE),
-    ]:
-        await setup.run(lobby.press(1, CHAT.id, ALICE, action, option, no_admin))
+    await setup.run(lobby.set_option(1, CHAT.id, ALICE, LobbyOption.SEATS, no_admin))  # 4 -> 2
+    await setup.run(lobby.start_game(1, CHAT.id, ALICE, no_admin))
     assert await told_unreachable(setup) == 1
     assert not await bob_reachable(setup)
     assert setup.telegram.sent_to(BOB.id) == []

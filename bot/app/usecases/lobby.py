@@ -1,70 +1,33 @@
-"""The lobby: open it, join (by button or deep link), change its options, add computer
-players, remove someone, start, cancel, and close it when nobody starts it in time."""
+"""The lobby: open it (or again after a match), join by deep link, the rules it is
+played by, and close it when nobody starts it in time. The changes its buttons ask for
+are `LobbyChanges`'."""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import secrets
 
 from bot.app.effects import ClosedHand, Done, Effects
-from bot.app.lobby_rules import (
-    JOIN_TOKEN_BYTES,
-    START_JOIN,
-    is_join_token,
-    playable_game,
-    seat_choices,
-)
+from bot.app.lobby_rules import playable_game
 from bot.app.names import short_name
 from bot.app.people import Person
-from bot.app.reply import NO_REPLY, Reply
-from bot.app.usecases.base import (
-    ChatCheck,
-    MemberCheck,
-    Refusal,
-    UseCases,
-    chat_title,
-    utcnow,
-)
-from bot.app.usecases.lobby_options import (
-    LEVELS,
-    LobbyAction,
-    LobbyOption,
-    computer_seat,
-    seated_at,
-    with_option,
-)
+from bot.app.reply import Reply
+from bot.app.usecases.base import MemberCheck, Refusal, chat_title, utcnow
+from bot.app.usecases.lobby_changes import LobbyChanges
+from bot.app.usecases.lobby_options import seated_at
 from domino.ai import Level
-from domino.match import Match
 from domino.rules import Ruleset
 from domino.variants import GameVariant
 from i18n import t
 from storage import repo
-from storage.db import Transaction
-from storage.records import ChatRecord, GameRecord, GameStatus, SeatRecord
+from storage.records import ChatRecord, GameStatus, SeatRecord
 
 log = logging.getLogger(__name__)
 
 
-class Lobby(UseCases):
-    """Everything before the deal, and the lobby that closes by itself."""
-
-    def bot_link(self, payload: str) -> str:
-        """A link that opens the private chat with the bot and sends it /start `payload`."""
-        return f"https://t.me/{self.context.bot_username}?start={payload}"
-
-    def join_link(self, game: GameRecord) -> str | None:
-        """The lobby's deep link: it carries the game's secret token, never its number."""
-        if game.join_token is None:
-            return None
-        return self.bot_link(START_JOIN + game.join_token)
-
-    @staticmethod
-    def new_join_token() -> str:
-        while True:
-            token = secrets.token_urlsafe(JOIN_TOKEN_BYTES)
-            if is_join_token(token):  # not all digits: read as an old numbered link
-                return token
+class Lobby(LobbyChanges):
+    """Everything before the deal: opening a lobby, seating by link, the changes to it
+    (`LobbyChanges`), and the lobby that closes by itself."""
 
     async def open(
         self, chat: ChatRecord, person: Person, game: GameVariant | None = None
@@ -161,128 +124,6 @@ class Lobby(UseCases):
             return game.ruleset
         return playable_game(self.context.settings.of(chat_id).default_game).ruleset
 
-    async def shown(self, game_id: int, chat_id: int | None) -> GameRecord:
-        """The lobby `game_id` if the press came from its own group (`chat_id`: the chat of
-        the pressed message); refused otherwise."""
-        game = await repo.load_game(self.db, game_id)
-        if game is None or chat_id is None or game.chat_id != chat_id:
-            raise Refusal("alert.foreign_game")
-        if game.status is not GameStatus.LOBBY:
-            raise Refusal("alert.lobby_closed")
-        return game
-
-    @staticmethod
-    async def may_control(game: GameRecord, person: Person, is_admin: ChatCheck) -> bool:
-        """The game's creator or an admin of the game's own chat."""
-        return person.id == game.creator_id or await is_admin(game.chat_id)
-
-    async def press(
-        self,
-        game_id: int,
-        chat_id: int | None,
-        person: Person,
-        action: LobbyAction,
-        option: LobbyOption,
-        is_admin: ChatCheck,
-    ) -> Done[Reply]:
-        """A lobby button pressed on a message in `chat_id`. Joining and leaving are anyone's;
-        the other buttons the creator's or a chat admin's."""
-        self.people.noticed(person)
-        try:
-            shown = await self.shown(game_id, chat_id)
-            controls = action not in (LobbyAction.JOIN, LobbyAction.LEAVE) and (
-                await self.may_control(shown, person, is_admin)
-            )
-            async with self.db.transaction() as tx:
-                await repo.upsert_user(tx, person.record())
-                game = await repo.load_game(tx, game_id)
-                if game is None or game.status is not GameStatus.LOBBY:
-                    raise Refusal("alert.lobby_closed")
-                changed, answer = await self._change(tx, game, person, action, option, controls)
-                if changed is None:
-                    return Done(answer)
-                saved = await repo.save_game(tx, changed)
-        except Refusal as refusal:
-            return Done(refusal.reply)
-        except repo.PlayerBusy:
-            return Done(Reply("alert.playing_elsewhere", alert=True))
-        log.info("chat %s game %s: lobby %s by %s", saved.chat_id, saved.id, action.name, person.id)
-        if saved.status is GameStatus.PLAYING:
-            log.info(
-                "chat %s game %s: started, %d seats (%d computers)",
-                saved.chat_id,
-                saved.id,
-                len(saved.seats),
-                sum(1 for s in saved.seats if s.is_computer),
-            )
-        return Done(answer, Effects(games=(saved,)))
-
-    async def _change(
-        self,
-        tx: Transaction,
-        game: GameRecord,
-        person: Person,
-        action: LobbyAction,
-        option: LobbyOption,
-        controls: bool,
-    ) -> tuple[GameRecord | None, Reply]:
-        """`controls`: the presser is the creator or a chat admin."""
-        seated = game.seat_of(person.id)
-        if action is LobbyAction.JOIN:
-            if seated is not None:
-                raise Refusal("alert.already_seated", alert=False)
-            user = await repo.get_user(tx, person.id)
-            if user is None or not user.can_message:
-                link = self.join_link(game)
-                if link is None:  # a lobby from before join tokens: /start first
-                    raise Refusal("alert.start_private_first", bot=self.context.bot_username)
-                return None, Reply(url=link)
-            return seated_at(game, person), Reply("answer.joined")
-        if action is LobbyAction.LEAVE:
-            if seated is None:
-                raise Refusal("alert.not_seated", alert=False)
-            return game.without_seat(seated.seat), Reply("answer.left")
-        if not controls:
-            raise Refusal("alert.creator_or_admin_only")
-        if action is LobbyAction.CANCEL:
-            return game.ended(GameStatus.CANCELLED, utcnow()), Reply("answer.cancelled")
-        if action is LobbyAction.ADD_COMPUTER:
-            if len(game.seats) >= game.seats_wanted:
-                raise Refusal("alert.table_full")
-            computers = sum(1 for s in game.seats if s.is_computer)
-            creator_lang = await self.people.language_of(game.creator_id, tx)
-            name = t("computer.name", creator_lang, n=computers + 1)
-            return game.with_seat(None, name), Reply("answer.computer_added")
-        if action is LobbyAction.OPTION:
-            return with_option(game, option), NO_REPLY
-        if action in LEVELS:
-            level = LEVELS[action]
-            seat = computer_seat(game, option)
-            answer = Reply.of("answer.level_set", name=short_name(seat.name), level=level)
-            if seat.level is level:  # pressed twice, or by two people: nothing to change
-                return None, answer
-            return game.with_level(seat.seat, level), answer
-        if action is LobbyAction.START:
-            if len(game.seats) < game.seats_wanted:
-                # Fewer seats would do where the game is played by as many as sit (👥).
-                fewer = len(game.seats) in seat_choices(game.ruleset)
-                raise Refusal(
-                    "alert.not_enough_players_fewer" if fewer else "alert.not_enough_players",
-                    have=len(game.seats),
-                    wanted=game.seats_wanted,
-                )
-            return self._started(game), Reply("answer.started")
-        raise Refusal("alert.stale")
-
-    def _started(self, game: GameRecord) -> GameRecord:
-        rules = game.ruleset
-        if rules.teams and len(game.seats) != 4:
-            rules = rules.with_options(teams=False)
-        match = Match.new(rules, len(game.seats), seed=self.context.new_seed())
-        return dataclasses.replace(
-            game, status=GameStatus.PLAYING, ruleset=rules, match=match, started_at=utcnow()
-        )
-
     async def start(self, person: Person) -> Done[Reply]:
         """/start in the private chat without a join link: the person can be written to;
         their hand comes anew at the bottom of the chat, as by /hand (the one above, if
@@ -327,57 +168,6 @@ class Lobby(UseCases):
             return Done(Reply("alert.playing_elsewhere"))
         log.info("chat %s game %s: %s joined by link", saved.chat_id, saved.id, person.id)
         return Done(Reply.of("start.joined", chat=title), Effects(games=(saved,)))
-
-    async def removal_choices(
-        self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
-    ) -> tuple[GameRecord, tuple[SeatRecord, ...]]:
-        """The «remove a player» button: the lobby and the people seated in it other than
-        the one asking (who leaves by «🚪 Выйти»), for the creator or a chat admin to pick
-        from. Raises Refusal."""
-        game = await self.shown(game_id, chat_id)
-        if not await self.may_control(game, person, is_admin):
-            raise Refusal("alert.creator_or_admin_only")
-        others = tuple(seat for seat in game.people if seat.user_id != person.id)
-        if not others:
-            key = "alert.nobody_else_to_remove" if game.people else "alert.nobody_to_remove"
-            raise Refusal(key)
-        return game, others
-
-    async def remove(
-        self,
-        game_id: int,
-        chat_id: int | None,
-        person: Person,
-        seat: int,
-        user_id: int,
-        is_admin: ChatCheck,
-    ) -> Done[tuple[Reply, str | None]]:
-        """Remove `user_id` from seat `seat` of the lobby (the creator or a chat admin).
-        The answer, and the removed person's name (None if nothing changed)."""
-        self.people.noticed(person)
-        try:
-            shown = await self.shown(game_id, chat_id)
-            if not await self.may_control(shown, person, is_admin):
-                raise Refusal("alert.creator_or_admin_only")
-            async with self.db.transaction() as tx:
-                game = await repo.load_game(tx, game_id)
-                if game is None or game.status is not GameStatus.LOBBY:
-                    raise Refusal("alert.lobby_closed")
-                target = game.seat_of(user_id)
-                if target is None or target.seat != seat:
-                    raise Refusal("alert.not_seated_any_more", alert=False)
-                saved = await repo.save_game(tx, game.without_seat(target.seat))
-        except Refusal as refusal:
-            return Done((refusal.reply, None))
-        log.info(
-            "chat %s game %s: user %s removed from the lobby by %s",
-            saved.chat_id,
-            saved.id,
-            user_id,
-            person.id,
-        )
-        name = short_name(target.name)
-        return Done((Reply.of("answer.removed", name=name), name), Effects(games=(saved,)))
 
     async def time_out(self, game_id: int) -> Done[None] | None:
         """Nobody started the lobby in its group's time: it closes and the group is told

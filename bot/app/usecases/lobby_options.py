@@ -1,12 +1,14 @@
-"""What a lobby's creator may ask of it, and the rules of each change: seating, the
-computers' levels, and cycling the game and its options.
+"""The changes a lobby's creator (or a chat admin) may make to it, and the rules of each:
+seating, the computers' levels, cycling the game and its options, and starting the
+match.
 
-The values of `LobbyAction` and `LobbyOption` are short codes that stay stable, so a
-front end may carry them as they are (Telegram's lobby buttons do)."""
+The values of `LobbyOption` are short codes that stay stable, so a front end may carry
+them as they are (Telegram's lobby buttons do)."""
 
 from __future__ import annotations
 
 import dataclasses
+from datetime import datetime
 from enum import StrEnum
 from typing import TypeVar
 
@@ -15,28 +17,14 @@ from bot.app.names import short_name
 from bot.app.people import Person
 from bot.app.usecases.base import Refusal
 from domino.ai import Level
+from domino.match import Match
 from domino.rules import Ruleset
-from storage.records import GameRecord, SeatRecord
-
-
-class LobbyAction(StrEnum):
-    JOIN = "j"
-    LEAVE = "l"
-    ADD_COMPUTER = "c"
-    START = "s"
-    CANCEL = "x"
-    OPTION = "o"  # the creator cycles one rule option (see `LobbyOption`)
-    REMOVE = "r"  # the creator or an admin asks which seated person to remove (item 5)
-    # The creator or an admin sets the level of the computer in the seat the option names
-    # (`LobbyOption.SEAT_0` ...; issue 14). The button of a computer playing medium sets
-    # hard, so a second press of an old button changes nothing twice.
-    EASY = "e"
-    MEDIUM = "m"
-    HARD = "h"
+from storage.records import GameRecord, GameStatus, SeatRecord
 
 
 class LobbyOption(StrEnum):
-    """The rule options a group may change in the lobby (issue: players, teams, target ...)."""
+    """What a lobby's option button names: a rule option the group may change (the table
+    size, pairs, the target ...), or the seat of a computer whose level it sets."""
 
     NONE = "-"
     GAME = "v"  # the game (`bot.app.lobby_rules.PLAYABLE`), with its default options
@@ -46,7 +34,7 @@ class LobbyOption(StrEnum):
     FISH = "f"  # K-9 fish mode
     THRESHOLD = "h"  # K-7 open threshold
     SPINNER = "s"  # F-2: the first double played spins, or only an opening double (Straight)
-    # The seat of a computer whose level a level action sets (issue 14).
+    # The seat of a computer whose level a level button sets.
     SEAT_0 = "0"
     SEAT_1 = "1"
     SEAT_2 = "2"
@@ -62,10 +50,6 @@ class LobbyOption(StrEnum):
         return int(self.value) if self.value.isdigit() else None
 
 
-LEVEL_ACTIONS = (LobbyAction.EASY, LobbyAction.MEDIUM, LobbyAction.HARD)
-"""The lobby actions that set a computer's level, weakest first (as `domino.ai.Level`)."""
-
-
 RULE_OPTIONS = {
     LobbyOption.TARGET: "target",
     LobbyOption.FISH: "fish",
@@ -73,9 +57,6 @@ RULE_OPTIONS = {
     LobbyOption.SPINNER: "layout",
 }
 """The lobby's buttons that cycle a `Ruleset` option through the game's `choices`."""
-
-LEVELS = dict(zip(LEVEL_ACTIONS, Level, strict=True))
-"""The level each level button sets (issue 14)."""
 
 
 def seated_at(game: GameRecord, person: Person) -> GameRecord:
@@ -91,11 +72,10 @@ def seated_at(game: GameRecord, person: Person) -> GameRecord:
     return game.with_seat(person.id, short_name(person.name))
 
 
-def computer_seat(game: GameRecord, option: LobbyOption) -> SeatRecord:
-    """The computer's seat a level button names; refused politely when the button is
-    older than the seats (someone left, the computer was removed) or forged: the seat is
-    not there, or a person sits in it."""
-    number = option.seat
+def computer_seat(game: GameRecord, number: int) -> SeatRecord:
+    """The computer in seat `number`; refused politely when the request is older than the
+    seats (someone left, the computer was removed) or forged: the seat is not there, or a
+    person sits in it."""
     seat = next((s for s in game.seats if s.seat == number), None)
     if seat is None or not seat.is_computer:
         raise Refusal("alert.not_a_computer", alert=False)
@@ -153,3 +133,30 @@ def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
     else:
         raise Refusal("alert.stale")
     return dataclasses.replace(game, ruleset=rules, seats_wanted=wanted)
+
+
+def with_level(game: GameRecord, number: int, level: Level) -> GameRecord | None:
+    """The lobby with the computer in seat `number` playing at `level`; None when it
+    already does (pressed twice, or by two people: nothing to change)."""
+    seat = computer_seat(game, number)
+    return None if seat.level is level else game.with_level(seat.seat, level)
+
+
+def started(game: GameRecord, seed: int, now: datetime) -> GameRecord:
+    """The lobby's match dealt, refused while seats are empty. Pairs need a table of
+    four: at a smaller one nobody plays in pairs."""
+    if len(game.seats) < game.seats_wanted:
+        # Fewer seats would do where the game is played by as many as sit (👥).
+        fewer = len(game.seats) in seat_choices(game.ruleset)
+        raise Refusal(
+            "alert.not_enough_players_fewer" if fewer else "alert.not_enough_players",
+            have=len(game.seats),
+            wanted=game.seats_wanted,
+        )
+    rules = game.ruleset
+    if rules.teams and len(game.seats) != 4:
+        rules = rules.with_options(teams=False)
+    match = Match.new(rules, len(game.seats), seed=seed)
+    return dataclasses.replace(
+        game, status=GameStatus.PLAYING, ruleset=rules, match=match, started_at=now
+    )

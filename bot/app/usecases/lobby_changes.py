@@ -1,0 +1,260 @@
+"""The changes to an open lobby, asked by its buttons: join, leave, add a computer, set
+its level, change an option, start, cancel, and remove someone seated. Joining and
+leaving are anyone's; the rest the creator's or a chat admin's."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+
+from bot.app.effects import Done, Effects
+from bot.app.lobby_rules import JOIN_TOKEN_BYTES, START_JOIN, is_join_token
+from bot.app.names import short_name
+from bot.app.people import Person
+from bot.app.reply import NO_REPLY, Reply
+from bot.app.usecases.base import ChatCheck, Refusal, UseCases, utcnow
+from bot.app.usecases.lobby_options import (
+    LobbyOption,
+    computer_seat,
+    seated_at,
+    started,
+    with_level,
+    with_option,
+)
+from domino.ai import Level
+from i18n import t
+from storage import repo
+from storage.db import Transaction
+from storage.records import GameRecord, GameStatus, SeatRecord
+
+log = logging.getLogger(__name__)
+
+Change = tuple[GameRecord | None, Reply]
+"""What a lobby change gives: the lobby to save (None: nothing changes) and the answer."""
+
+
+class LobbyChanges(UseCases):
+    """An open lobby's own changes, each checked against the chat it was asked in."""
+
+    def bot_link(self, payload: str) -> str:
+        """A link that opens the private chat with the bot and sends it /start `payload`."""
+        return f"https://t.me/{self.context.bot_username}?start={payload}"
+
+    def join_link(self, game: GameRecord) -> str | None:
+        """The lobby's deep link: it carries the game's secret token, never its number."""
+        if game.join_token is None:
+            return None
+        return self.bot_link(START_JOIN + game.join_token)
+
+    @staticmethod
+    def new_join_token() -> str:
+        while True:
+            token = secrets.token_urlsafe(JOIN_TOKEN_BYTES)
+            if is_join_token(token):  # not all digits: read as an old numbered link
+                return token
+
+    async def shown(self, game_id: int, chat_id: int | None) -> GameRecord:
+        """The lobby `game_id` if the press came from its own group (`chat_id`: the chat of
+        the pressed message); refused otherwise."""
+        game = await repo.load_game(self.db, game_id)
+        if game is None or chat_id is None or game.chat_id != chat_id:
+            raise Refusal("alert.foreign_game")
+        if game.status is not GameStatus.LOBBY:
+            raise Refusal("alert.lobby_closed")
+        return game
+
+    @staticmethod
+    async def may_control(game: GameRecord, person: Person, is_admin: ChatCheck) -> bool:
+        """The game's creator or an admin of the game's own chat."""
+        return person.id == game.creator_id or await is_admin(game.chat_id)
+
+    async def join(self, game_id: int, chat_id: int | None, person: Person) -> Done[Reply]:
+        """«Играю» pressed in `chat_id`: anyone takes the next seat. Someone the bot
+        cannot write to yet is sent to the private chat by the lobby's join link."""
+
+        async def join(tx: Transaction, game: GameRecord) -> Change:
+            if game.seat_of(person.id) is not None:
+                raise Refusal("alert.already_seated", alert=False)
+            user = await repo.get_user(tx, person.id)
+            if user is None or not user.can_message:
+                link = self.join_link(game)
+                if link is None:  # a lobby without a join token: /start first
+                    raise Refusal("alert.start_private_first", bot=self.context.bot_username)
+                return None, Reply(url=link)
+            return seated_at(game, person), Reply("answer.joined")
+
+        return await self._change(game_id, chat_id, person, None, "join", join)
+
+    async def leave(self, game_id: int, chat_id: int | None, person: Person) -> Done[Reply]:
+        """«Выйти» pressed in `chat_id`: anyone seated gives up their seat."""
+
+        async def leave(tx: Transaction, game: GameRecord) -> Change:
+            seated = game.seat_of(person.id)
+            if seated is None:
+                raise Refusal("alert.not_seated", alert=False)
+            return game.without_seat(seated.seat), Reply("answer.left")
+
+        return await self._change(game_id, chat_id, person, None, "leave", leave)
+
+    async def add_computer(
+        self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
+    ) -> Done[Reply]:
+        """A computer takes the next seat, named in the creator's language."""
+
+        async def add(tx: Transaction, game: GameRecord) -> Change:
+            if len(game.seats) >= game.seats_wanted:
+                raise Refusal("alert.table_full")
+            computers = sum(1 for s in game.seats if s.is_computer)
+            creator_lang = await self.people.language_of(game.creator_id, tx)
+            name = t("computer.name", creator_lang, n=computers + 1)
+            return game.with_seat(None, name), Reply("answer.computer_added")
+
+        return await self._change(game_id, chat_id, person, is_admin, "add computer", add)
+
+    async def set_option(
+        self,
+        game_id: int,
+        chat_id: int | None,
+        person: Person,
+        option: LobbyOption,
+        is_admin: ChatCheck,
+    ) -> Done[Reply]:
+        """The game or one of its options moves on to its next choice (`with_option`)."""
+
+        async def cycle(tx: Transaction, game: GameRecord) -> Change:
+            return with_option(game, option), NO_REPLY
+
+        return await self._change(game_id, chat_id, person, is_admin, f"option {option}", cycle)
+
+    async def set_level(
+        self,
+        game_id: int,
+        chat_id: int | None,
+        person: Person,
+        seat: int,
+        level: Level,
+        is_admin: ChatCheck,
+    ) -> Done[Reply]:
+        """The computer in `seat` plays at `level` from the deal on."""
+
+        async def set_level(tx: Transaction, game: GameRecord) -> Change:
+            name = short_name(computer_seat(game, seat).name)
+            answer = Reply.of("answer.level_set", name=name, level=level)
+            return with_level(game, seat, level), answer
+
+        what = f"level {level.name} for seat {seat}"
+        return await self._change(game_id, chat_id, person, is_admin, what, set_level)
+
+    async def start_game(
+        self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
+    ) -> Done[Reply]:
+        """«Начать»: the match is dealt once every seat is taken."""
+
+        async def start(tx: Transaction, game: GameRecord) -> Change:
+            return started(game, self.context.new_seed(), utcnow()), Reply("answer.started")
+
+        return await self._change(game_id, chat_id, person, is_admin, "start", start)
+
+    async def cancel(
+        self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
+    ) -> Done[Reply]:
+        """The lobby closes unplayed."""
+
+        async def cancel(tx: Transaction, game: GameRecord) -> Change:
+            return game.ended(GameStatus.CANCELLED, utcnow()), Reply("answer.cancelled")
+
+        return await self._change(game_id, chat_id, person, is_admin, "cancel", cancel)
+
+    async def _change(
+        self,
+        game_id: int,
+        chat_id: int | None,
+        person: Person,
+        is_admin: ChatCheck | None,
+        what: str,
+        change: Callable[[Transaction, GameRecord], Awaitable[Change]],
+    ) -> Done[Reply]:
+        """Apply `change` to the lobby `game_id`, asked on a message in `chat_id`. With
+        `is_admin` only the creator or a chat admin may; without it anyone. `change`
+        gives the lobby to save (None: nothing changes) and the answer, or raises
+        Refusal."""
+        self.people.noticed(person)
+        try:
+            shown = await self.shown(game_id, chat_id)
+            if is_admin is not None and not await self.may_control(shown, person, is_admin):
+                raise Refusal("alert.creator_or_admin_only")
+            async with self.db.transaction() as tx:
+                await repo.upsert_user(tx, person.record())
+                game = await repo.load_game(tx, game_id)
+                if game is None or game.status is not GameStatus.LOBBY:
+                    raise Refusal("alert.lobby_closed")
+                changed, answer = await change(tx, game)
+                if changed is None:
+                    return Done(answer)
+                saved = await repo.save_game(tx, changed)
+        except Refusal as refusal:
+            return Done(refusal.reply)
+        except repo.PlayerBusy:
+            return Done(Reply("alert.playing_elsewhere", alert=True))
+        log.info("chat %s game %s: lobby %s by %s", saved.chat_id, saved.id, what, person.id)
+        if saved.status is GameStatus.PLAYING:
+            log.info(
+                "chat %s game %s: started, %d seats (%d computers)",
+                saved.chat_id,
+                saved.id,
+                len(saved.seats),
+                sum(1 for s in saved.seats if s.is_computer),
+            )
+        return Done(answer, Effects(games=(saved,)))
+
+    async def removal_choices(
+        self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
+    ) -> tuple[GameRecord, tuple[SeatRecord, ...]]:
+        """The «remove a player» button: the lobby and the people seated in it other than
+        the one asking (who leaves by «🚪 Выйти»), for the creator or a chat admin to pick
+        from. Raises Refusal."""
+        game = await self.shown(game_id, chat_id)
+        if not await self.may_control(game, person, is_admin):
+            raise Refusal("alert.creator_or_admin_only")
+        others = tuple(seat for seat in game.people if seat.user_id != person.id)
+        if not others:
+            key = "alert.nobody_else_to_remove" if game.people else "alert.nobody_to_remove"
+            raise Refusal(key)
+        return game, others
+
+    async def remove(
+        self,
+        game_id: int,
+        chat_id: int | None,
+        person: Person,
+        seat: int,
+        user_id: int,
+        is_admin: ChatCheck,
+    ) -> Done[tuple[Reply, str | None]]:
+        """Remove `user_id` from seat `seat` of the lobby (the creator or a chat admin).
+        The answer, and the removed person's name (None if nothing changed)."""
+        self.people.noticed(person)
+        try:
+            shown = await self.shown(game_id, chat_id)
+            if not await self.may_control(shown, person, is_admin):
+                raise Refusal("alert.creator_or_admin_only")
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                if game is None or game.status is not GameStatus.LOBBY:
+                    raise Refusal("alert.lobby_closed")
+                target = game.seat_of(user_id)
+                if target is None or target.seat != seat:
+                    raise Refusal("alert.not_seated_any_more", alert=False)
+                saved = await repo.save_game(tx, game.without_seat(target.seat))
+        except Refusal as refusal:
+            return Done((refusal.reply, None))
+        log.info(
+            "chat %s game %s: user %s removed from the lobby by %s",
+            saved.chat_id,
+            saved.id,
+            user_id,
+            person.id,
+        )
+        name = short_name(target.name)
+        return Done((Reply.of("answer.removed", name=name), name), Effects(games=(saved,)))
