@@ -12,20 +12,19 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.app.effects import EffectDispatcher
+from bot.app.lobby_rules import game_of_key
 from bot.app.people import Person
 from bot.app.reply import NO_REPLY, Reply
 from bot.app.usecases import ChatCheck, Endings, Lobby, NotCreatorOrAdmin, Playing, Refusal
+from bot.app.usecases.endings import cancel_question
 from bot.telegram.callbacks import RulesCb, StartKind, parse_start
 from bot.telegram.presenter import cancel_confirm_keyboard, rules_keyboard, rules_text
 from bot.telegram.presenter.lobby import game_named, games_list
 from bot.telegram.presenter.replies import reply_text
-from domino.errors import UnknownVariant
-from domino.variants import find_variant
 from handlers.buttons import reply, shows_button
 from handlers.filters import in_group, in_private, not_a_bot
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of, is_member
 from i18n import Lang, t
-from storage.records import GameRecord, GameStatus
 
 router = Router(name="commands")
 log = logging.getLogger(__name__)
@@ -137,18 +136,8 @@ async def on_cancel(
         await message.reply(reply_text(refusal.reply, lang))
         return
     keyboard = cancel_confirm_keyboard(game.id, lang)
-    await message.reply(cancel_question(game, lang), reply_markup=keyboard)
-
-
-def cancel_question(game: GameRecord, lang: Lang) -> str:
-    """/cancel's question as the game stands: a lobby has no points to lose; a match
-    somebody abandoned counts all the same (K-11), and the question says so."""
-    if game.status is GameStatus.LOBBY:
-        return t("cancel.confirm_lobby", lang)
-    if game.abandonment is not None:
-        name = game.seats[game.abandonment.seat].name  # a plain text: no escaping
-        return t("cancel.confirm_counted", lang, name=name)
-    return t("cancel.confirm", lang)
+    question = reply_text(cancel_question(game), lang)  # plain text: the name unescaped
+    await message.reply(question, reply_markup=keyboard)
 
 
 @router.message(Command("cancel"), in_private)
@@ -177,9 +166,8 @@ async def on_rules_page(
     game's default. A press that names no game, or comes on a message without that
     button (forged), is answered and changes nothing."""
     message = call.message
-    try:
-        game = find_variant(callback_data.game)
-    except UnknownVariant:
+    game = game_of_key(callback_data.game)
+    if game is None:
         await reply(call, Reply("alert.rules_unknown", alert=True), lang)
         return
     if not isinstance(message, Message) or not shows_button(message, call.data):

@@ -5,10 +5,10 @@
   (deleted, upgraded to a supergroup), a chat that removed or blocked the bot, or a call
   that still failed after the outgoing queue's retries. A press not answered yet gets
   the "this button is out of date" alert.
-- The database refusing a change for the moment (`storage.db.is_transient`): another
-  process holds its write lock, or the disk is full. The transaction was rolled back,
-  so nothing changed; a press gets an alert and a command a reply asking to try again
-  in a few seconds (issue 11, items 7 and 8).
+- The database refusing a change for the moment (`bot.app.usecases.is_transient`):
+  another process holds its write lock, or the disk is full. The transaction was rolled
+  back, so nothing changed; a press gets an alert and a command a reply asking to try
+  again in a few seconds.
 
 Anything else is left to aiogram, which logs it as the error it is.
 """
@@ -29,9 +29,9 @@ from aiogram.exceptions import (
 )
 from aiogram.types import ErrorEvent, Update
 
+from bot.app.usecases import is_transient
 from handlers.filters import OnLoop
 from i18n import lang_of, t
-from storage.db import is_transient
 
 router = Router(name="errors")
 log = logging.getLogger(__name__)

@@ -7,10 +7,10 @@ import time
 from aiogram import Bot, F, Router
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
+from bot.app.lobby_rules import playable_game
 from bot.app.reply import Reply
 from bot.infra.lru import Lru
 from bot.telegram.callbacks import RulesCb
-from domino.variants import VARIANTS
 from handlers.buttons import reply
 from handlers.filters import OnLoop, in_private
 from i18n import Lang, t
@@ -42,7 +42,7 @@ def private_help_keyboard(bot_username: str, lang: Lang) -> InlineKeyboardMarkup
     )
     rules = InlineKeyboardButton(
         text=t("btn.rules", lang),
-        callback_data=RulesCb(game=VARIANTS[0].key.value, lang=lang.value).pack(),
+        callback_data=RulesCb(game=playable_game(None).key.value, lang=lang.value).pack(),
     )
     return InlineKeyboardMarkup(inline_keyboard=[[add], [rules]])
 

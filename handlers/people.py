@@ -31,8 +31,7 @@ from aiogram.types import (
 )
 
 from bot.app.people import ANONYMOUS_ADMIN_ID, Person
-from bot.app.usecases import ChatCheck
-from storage.records import ChatRecord
+from bot.app.usecases import ChatCheck, ChatRecord
 
 GROUP_TYPES = frozenset({"group", "supergroup"})
 ADMIN_STATUSES = frozenset({"creator", "administrator"})

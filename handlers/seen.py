@@ -13,8 +13,8 @@ from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, User
 
 from bot.app.people import People
+from bot.app.usecases import is_transient
 from handlers.people import Handler, person_of
-from storage.db import is_transient
 
 log = logging.getLogger(__name__)
 

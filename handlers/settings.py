@@ -13,6 +13,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.app.effects import EffectDispatcher
+from bot.app.group_settings import LOBBY_TIMEOUTS, ChatSettings, turn_timer_of
 from bot.app.people import Person
 from bot.app.reply import Reply
 from bot.app.usecases import ChatCheck, Chats, Playing
@@ -34,12 +35,10 @@ from bot.telegram.turn_notices import (
     private_settings_keyboard,
     private_settings_text,
 )
-from domino.timing import TurnTimer
 from handlers.buttons import reply
 from handlers.filters import in_group, in_own_private_chat, in_private
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of
 from i18n import Lang, t
-from storage.records import LOBBY_TIMEOUTS, ChatSettings
 
 router = Router(name="settings")
 
@@ -136,9 +135,8 @@ async def on_timer(
     is_admin: ChatCheck,
     chats: Chats,
 ) -> None:
-    try:
-        timer = TurnTimer(callback_data.timer)
-    except ValueError:
+    timer = turn_timer_of(callback_data.timer)
+    if timer is None:
         await reply(call, Reply("alert.stale", alert=True), lang)
         return
     if await _change(call, lang, is_admin, chats, turn_timer=timer) is not None:

@@ -1,19 +1,31 @@
-"""Each group's own settings (/settings): the turn timer, how long a lobby waits, the
-language of its messages, whether the hands offer hints (issue 14). Read once at the
-start and kept in memory (a group changes them rarely); the turn timers, the lobby
-deadlines, the publisher and the hints read them here."""
+"""Each group's own settings (/settings, `ChatSettings`): the turn timer, how long a
+lobby waits, the language of its messages, the game a plain /domino opens, whether the
+hands offer hints. Read once at the start and kept in memory (a group changes them
+rarely); the turn timers, the lobby deadlines, the publisher and the hints read them
+here."""
 
 from __future__ import annotations
 
 import logging
 
 from bot.app.people import People
+from domino.timing import TurnTimer
 from i18n import Lang
 from storage import repo
 from storage.db import Database
-from storage.records import ChatRecord, ChatSettings, GameRecord
+from storage.records import LOBBY_TIMEOUTS as LOBBY_TIMEOUTS
+from storage.records import ChatRecord, GameRecord
+from storage.records import ChatSettings as ChatSettings
 
 log = logging.getLogger(__name__)
+
+
+def turn_timer_of(value: str) -> TurnTimer | None:
+    """The turn timer `value` names (`TurnTimer`'s value); None for one no timer has."""
+    try:
+        return TurnTimer(value)
+    except ValueError:
+        return None
 
 
 class GroupSettings:

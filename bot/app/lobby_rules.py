@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from domino.errors import BadRuleset
+from domino.errors import BadRuleset, UnknownVariant
 from domino.rules import Ruleset
-from domino.variants import VARIANTS, GameVariant
+from domino.variants import VARIANTS, GameVariant, find_variant
 
 PLAYABLE = tuple(game.key.value for game in VARIANTS)
 """The keys of the games the bot offers (`GameVariant.key`), in the lobby's order: every
@@ -42,6 +42,15 @@ def playable_game(key: str | None) -> GameVariant:
     the bot no longer offers opens the first game)."""
     games = playable_games()
     return next((game for game in games if game.key.value == key), games[0])
+
+
+def game_of_key(key: str) -> GameVariant | None:
+    """The game `key` names (`GameVariant.key`); None for a key no game has (forged, or
+    of a game this version no longer has)."""
+    try:
+        return find_variant(key)
+    except UnknownVariant:
+        return None
 
 
 START_JOIN = "j"  # a lobby's join link: "j" + the game's join token

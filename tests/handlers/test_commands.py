@@ -1,12 +1,14 @@
-"""/cancel's question as the game stands (handlers/commands.py)."""
+"""/cancel's question as the game stands (`bot.app.usecases.endings.cancel_question`), as
+the handler writes it."""
 
 from __future__ import annotations
 
 import dataclasses
 
+from bot.app.usecases.endings import cancel_question
+from bot.telegram.presenter.replies import reply_text
 from domino.match import Match
 from domino.rules import KOZEL
-from handlers.commands import cancel_question
 from i18n import Lang
 from storage.records import Ending, GameRecord, GameStatus, SeatRecord
 
@@ -21,11 +23,14 @@ LOBBY = GameRecord(
 )
 
 
+def asked(game: GameRecord, lang: Lang) -> str:
+    return reply_text(cancel_question(game), lang)
+
+
 def test_a_lobby_a_match_and_a_match_someone_left_are_asked_differently() -> None:
-    assert cancel_question(LOBBY, Lang.RU) == "Отменить текущую игру? Набор игроков закроется."
+    assert asked(LOBBY, Lang.RU) == "Отменить текущую игру? Набор игроков закроется."
     playing = dataclasses.replace(LOBBY, status=GameStatus.PLAYING, match=Match.new(KOZEL, 2, 1))
-    assert cancel_question(playing, Lang.RU) == "Отменить текущую игру? Очки не сохранятся."
+    assert asked(playing, Lang.RU) == "Отменить текущую игру? Очки не сохранятся."
     left = playing.left_by(1).abandoned_by(1, Ending.LEFT)
-    asked = cancel_question(left, Lang.RU)
-    assert asked.endswith("как при тайм-ауте: первый уход из партии — Олег.")
-    assert cancel_question(left, Lang.EN).endswith("the first to leave the match was Олег.")
+    assert asked(left, Lang.RU).endswith("как при тайм-ауте: первый уход из партии — Олег.")
+    assert asked(left, Lang.EN).endswith("the first to leave the match was Олег.")

@@ -5,10 +5,12 @@ after the commit."""
 
 from bot.app.usecases.base import (
     ChatCheck,
+    ChatRecord,
     Context,
     MemberCheck,
     NotCreatorOrAdmin,
     Refusal,
+    is_transient,
 )
 from bot.app.usecases.chats import Chats
 from bot.app.usecases.endings import Endings
@@ -17,6 +19,7 @@ from bot.app.usecases.play import Playing
 
 __all__ = [
     "ChatCheck",
+    "ChatRecord",
     "Chats",
     "Context",
     "Endings",
@@ -25,4 +28,5 @@ __all__ = [
     "NotCreatorOrAdmin",
     "Playing",
     "Refusal",
+    "is_transient",
 ]

@@ -12,7 +12,12 @@ matches) and is answered as stale instead of being applied twice.
 
 Refusals are answers, not errors: a press by an outsider, a stale button, a command
 in the wrong place all get a short polite `Reply` (a text key, `bot.app.reply`) and
-change nothing.
+change nothing. What a use case may raise is the database failing for the moment
+(`is_transient`): another process holds its write lock, or the disk is full. Its
+transaction was rolled back, so nothing changed, and the same request may succeed when
+tried again; a front end asks the person to.
+
+A use case is asked about a chat as a `ChatRecord` (its id, type and title).
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from domino.match import Match
 from storage import repo, stats
 from storage import votes as vote_store
 from storage.db import Database, Transaction
+from storage.db import is_transient as is_transient
+from storage.records import ChatRecord as ChatRecord
 from storage.records import GameRecord, GameStatus, TurnDeadline
 
 log = logging.getLogger(__name__)

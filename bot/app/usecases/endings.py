@@ -35,6 +35,16 @@ from storage.votes import Vote, VoteBusy, VoteState
 log = logging.getLogger(__name__)
 
 
+def cancel_question(game: GameRecord) -> Reply:
+    """/cancel's question as the game stands: a lobby has no points to lose; a match
+    somebody abandoned counts all the same (K-11), and the question says so."""
+    if game.status is GameStatus.LOBBY:
+        return Reply("cancel.confirm_lobby")
+    if game.abandonment is not None:
+        return Reply.of("cancel.confirm_counted", name=game.seats[game.abandonment.seat].name)
+    return Reply("cancel.confirm")
+
+
 class Endings(UseCases):
     """Leaving, surrendering, cancelling and voting to cancel."""
 
