@@ -1,7 +1,7 @@
 """/top, /stats, /history and their buttons: parse, ask the stats service, reply or edit.
 
 A command shows the group's default game (`ChatSettings.default_game`, see
-`bot.telegram.stats_service`), with buttons for the other games. A press is only honoured on a
+`bot.app.stats`), with buttons for the other games. A press is only honoured on a
 message that really is a stats screen of its kind, showing a button of the same kind
 (for /stats: about the same person): a modified client can send any data on any
 message, and a forged press must not turn a lobby or the table into a leaderboard.

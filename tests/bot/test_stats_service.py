@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import standings
+from bot.app.stats import page_exists
 from bot.app.usecases import Refusal
 from bot.telegram.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from bot.telegram.stats_service import MAX_PAGE, Chat, StatsService
@@ -93,6 +94,23 @@ async def test_the_board_pages_and_refuses_pages_that_do_not_exist(
     assert "2×2" in pairs.text  # no team games: page 1 exists
     with pytest.raises(Refusal):
         await service.top(GROUP, Lang.RU, game="kozel", scope=TopScope.PAIRS, page=2)
+
+
+async def test_the_core_gives_records_and_the_games_to_switch_to(service: StatsService) -> None:
+    """`bot.app.stats` answers rows, the game shown and the games with records; the
+    screens are the adapter's."""
+    core = service.stats
+    board = await core.top_players(OTHER, preferred="classic", page=1)
+    assert board.game.key.value == "classic" and board.rows.total == 2
+    assert [game.value for game in board.games] == ["kozel", "classic"]
+    history = await core.history(GROUP, game="kozel")
+    assert history.rows.total == len(history.rows.rows) == 6 and history.games == board.games[:1]
+    with pytest.raises(Refusal):
+        await core.history(GROUP, game="kozel", page=2)
+    assert await core.player(99, GROUP) is None
+    mine = await core.player(7, PRIVATE, preferred="classic")
+    assert mine is not None and mine.found.game.value == "classic" and len(mine.games) == 2
+    assert page_exists(1, 0, 10) and page_exists(2, 11, 10) and not page_exists(3, 20, 10)
 
 
 async def test_a_command_opens_the_default_game_and_offers_the_others(
