@@ -4,9 +4,8 @@ No game rules here. `get_routers()` gives one router holding all of them in the 
 they must be tried: what happens to chats first, then everything a person sends
 (specific handlers first, the polite fallbacks last), then the error handlers. What a
 person sends passes two outer middlewares first: `PersonMiddleware` (the handlers'
-`person` and `lang`) and, for messages, `CommandThrottle` (issue 11, item 9: one
-person's command spam in a group gets a cooldown), which is why those routers hang
-under one parent.
+`person` and `lang`) and, for messages, `CommandThrottle` (one person's command spam
+in a group gets a cooldown), which is why those routers hang under one parent.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ def private_help_keyboard(bot_username: str, lang: Lang) -> InlineKeyboardMarkup
 @router.message(in_private, OnLoop(F.text))
 async def on_private_text(message: Message, bot: Bot, lang: Lang) -> None:
     """A plain message in private («привет, как играть?»): a short help with the buttons
-    to start (issue 15, item 12), at most once in `HELP_EVERY` a person, so a chatty
+    to start, at most once in `HELP_EVERY` a person, so a chatty
     person is not answered at every line."""
     user = message.from_user
     if user is None:

@@ -1,12 +1,11 @@
-"""The handlers' filters, all checked on the event loop (issue 16).
+"""The handlers' filters, all checked on the event loop.
 
 aiogram runs a filter that is not a coroutine function (a plain predicate, and every magic
 filter such as ``F.chat.type == "private"``) in a worker thread (`asyncio.to_thread`): a
 thread hop, a `Future` and a hand-over of the GIL for every filter of every handler an
-update is tried against. py-spy of the bot at 500 games put those hops at ~5% of the
-main thread. Every filter here is a quick look at the update, so `OnLoop` makes it a
-coroutine that answers at once; `tests/handlers/test_filters.py` checks that no filter
-of any router goes to a thread.
+update is tried against, paid on the main thread for every update. Every filter here is
+a quick look at the update, so `OnLoop` makes it a coroutine that answers at once;
+`tests/handlers/test_filters.py` checks that no filter of any router goes to a thread.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 On SIGTERM aiogram stops taking updates, but the ones it took are still running as
 tasks (a press half-way through its transaction, a reply not yet sent). `InFlight`
 is an outer middleware of the dispatcher's updates: `await in_flight.idle()` returns
-once every update taken has been handled (issue 7: in-flight updates finish).
+once every update taken has been handled, so a restart loses no press half-done.
 """
 
 from __future__ import annotations

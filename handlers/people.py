@@ -5,7 +5,8 @@
   handler.
 - `AdminCheck`, a filter that adds to the handler's data (aiogram's filter-to-context
   pattern), gives `is_admin: ChatCheck`: whether that person is an admin of a chat the
-  use case names, the game's own chat above all (issue 11, item 4). Telegram is asked
+  use case names, the game's own chat above all (an admin of another group is no admin
+  here). Telegram is asked
   only when the use case asks, at most once per chat per update, so a handler that needs
   no admin never costs a getChatMember call.
 
@@ -109,7 +110,7 @@ def pressed_in(call: CallbackQuery) -> int | None:
 
 def pressed_in_own_private_chat(call: CallbackQuery) -> bool:
     """Hand, "I'm back" and similar buttons are only ever sent to the person's own private
-    chat, whose id is the person's id (issue 11, item 1): their handlers' filter is
+    chat, whose id is the person's id: their handlers' filter is
     `handlers.filters.in_own_private_chat`."""
     message = call.message
     return (

@@ -1,6 +1,6 @@
 """/settings (the group's turn timer, language, lobby timeout, default game and hints;
-in the private chat the person's own turn notices) and the "I'm back" button of a hand
-(issues 7, 11, 13, 14 and 15)."""
+in the private chat the person's own turn notices) and the "I'm back" button of a
+hand."""
 
 from __future__ import annotations
 
@@ -64,8 +64,8 @@ async def on_settings(message: Message, lang: Lang, chats: Chats) -> None:
 async def on_settings_in_private(
     message: Message, lang: Lang, person: Person, turn_notices: TurnNotices
 ) -> None:
-    """The person's own settings (the «🔔 Ваш ход» notices, issue 15, item 7); the
-    group's are in the group."""
+    """The person's own settings (the «🔔 Ваш ход» notices); the group's are in the
+    group."""
     wanted = await turn_notices.wanted(person.id)
     await message.answer(
         private_settings_text(wanted, lang),
@@ -169,7 +169,7 @@ async def on_lobby_timeout(
     is_admin: ChatCheck,
     chats: Chats,
 ) -> None:
-    """How long a lobby nobody starts stays open (issue 11, item 5); from the next lobby on."""
+    """How long a lobby nobody starts stays open; from the next lobby on."""
     minutes = callback_data.minutes
     if minutes not in LOBBY_TIMEOUTS:
         await reply(call, Reply("alert.stale", alert=True), lang)
@@ -187,7 +187,7 @@ async def on_default_game(
     is_admin: ChatCheck,
     chats: Chats,
 ) -> None:
-    """The game a plain /domino opens in the group (issue 13); from the next lobby on."""
+    """The game a plain /domino opens in the group; from the next lobby on."""
     if callback_data.game not in PLAYABLE:
         await reply(call, Reply("alert.stale", alert=True), lang)
         return
@@ -204,7 +204,7 @@ async def on_hints(
     is_admin: ChatCheck,
     chats: Chats,
 ) -> None:
-    """«💡 Подсказки: вкл/выкл» (issue 14): the hands show the button from their next
+    """«💡 Подсказки: вкл/выкл»: the hands show the button from their next
     redraw; a hint press after switching off is refused (`bot.app.usecases.hints`)."""
     if await _change(call, lang, is_admin, chats, hints=callback_data.on) is not None:
         state = hints_state(callback_data.on, lang)

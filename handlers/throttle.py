@@ -1,4 +1,4 @@
-"""One person's command spam in a group gets a cooldown (issue 11, item 9).
+"""One person's command spam in a group gets a cooldown.
 
 Whoever sends more than `LIMIT` commands to the bot within `WINDOW` seconds in one
 group gets one polite answer, then silence for `COOLDOWN` seconds: their commands there

@@ -1,5 +1,5 @@
 """People's names as every text shows them: one line, no control or bidi characters,
-never empty, and cut by one rule everywhere (issue 15, item 11): by the columns a
+never empty, and cut by one rule everywhere: by the columns a
 phone draws (`display_width`: a Cyrillic letter is one column, an emoji or an East-Asian
 wide character two, marks and joiners none), a ZWJ sequence or a flag kept whole or left
 out whole, and "…" where something was cut. The presenter's texts cut names to
@@ -110,8 +110,7 @@ def clean_name(name: str) -> str:
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     """A name as texts show it: cleaned (`clean_name`) and cut to `limit` columns with an
     ellipsis (`truncate`); never empty. Every text built from a name uses this. Kept for
-    the names seen last (issue 16: every hand, caption and seat list asks again, ~13% of
-    the bot's CPU per move when it was worked out each time)."""
+    the names seen last: every hand, caption and seat list asks again at every move."""
     return truncate(clean_name(name), limit)
 
 

@@ -1,4 +1,4 @@
-"""The computers' decisions, made where they do not hold up the bot (issue 14).
+"""The computers' decisions, made where they do not hold up the bot.
 
 `Thinker.decide(view, level)` gives the `Decision` of a computer of `level` for the
 seat whose `MatchView` it is handed: the engine's `domino.ai.computer`, which sees that
@@ -22,8 +22,8 @@ bench/e2e.py reads back for p50/p95 (ms) per level and the fallbacks.
 
 `start` warms the pool (each worker imports the search and decides once), so the first
 real decision is not slow; it does so off the event loop (starting the processes blocks
-for a while), and `start_soon` does it in the background, so the bot serves at once
-(issue 15, item 14): until the pool is ready the hard level's decisions are medium's
+for a while), and `start_soon` does it in the background, so the bot serves at once:
+until the pool is ready the hard level's decisions are medium's
 (logged at debug level). `stop` shuts the pool down with the application, started or
 still starting.
 """
@@ -54,10 +54,9 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET = 0.25  # seconds a hard decision may take, from its request
 DEFAULT_MARGIN = 0.03  # seconds after the deadline before medium decides instead
-# Hard searches at once. A search takes ~25 ms of CPU, so one worker keeps up on an idle
-# 2-core machine; on a loaded one (bench/e2e.py, 50 games of 3 strong computers, load
-# average 8) one worker fell back to medium on 34% of decisions (p95 328 ms), two on
-# 1.5% (p95 272 ms).
+# Hard searches at once. One worker keeps up with an idle machine; two keep the fallbacks
+# to medium rare on a loaded one, where a search waits for the CPU (bench/e2e.py measures
+# the fallbacks and the decision times).
 DEFAULT_WORKERS = 2
 KEPT_TIMES = 100_000  # decision times kept per level (the oldest are forgotten)
 

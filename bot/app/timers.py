@@ -26,7 +26,7 @@ whose time runs out after a tile was laid just ends there, without a strike
 (`bot.app.usecases.play.Playing.time_out`). A draw from the bazaar (C-6) still starts the
 clock afresh, as in every game: the drawn tile is a new position to think over.
 
-Lobbies nobody starts close by themselves (issue 11, item 5): a new lobby gets a
+Lobbies nobody starts close by themselves: a new lobby gets a
 deadline from the group's `lobby_timeout` (times `scale`), stored with the game
 (`games.lobby_deadline`); `follow` arms one task per lobby, also after a restart, which
 emits `LobbyExpired(game_id)` at the deadline (the use case closes the lobby if it is
@@ -120,7 +120,7 @@ class TurnTimers:
         self._follow_turn(game)
         self._follow_lobby(game)
 
-    # --- lobbies (issue 11, item 5) ---------------------------------------------------
+    # --- lobbies ----------------------------------------------------------------------
 
     def lobby_deadline(self, chat_id: int) -> datetime | None:
         """When a lobby opened now in `chat_id` closes unstarted; None: the group set no limit."""
@@ -153,7 +153,8 @@ class TurnTimers:
     def turn_deadline(self, game: GameRecord) -> TurnDeadline | None:
         """The deadline the turn `game` now stands at gets, if a person is to move and
         the group times turns: computed inside the move's transaction and stored by
-        the same statement as the move (issue 16), then followed (`follow`) as is."""
+        the same statement as the move (no second write per move), then followed
+        (`follow`) as is."""
         turn = self._person_turn(game)
         if turn is None:
             return None
