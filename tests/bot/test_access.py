@@ -1,4 +1,4 @@
-"""Who may act on a game (issue 11): the use cases' checks, against a fresh database file.
+"""Who may act on a game: the use cases' checks, against a fresh database file.
 
 Each refusal is shown to change nothing: the stored game (its version above all) is the
 same before and after. The timers' `FakeTime` stands in for the clock, so the lobby's
@@ -248,7 +248,7 @@ async def closed(setup: Setup) -> bool:
 async def test_a_lobby_opens_the_named_game_else_the_groups_default_and_rules_follow_it(
     setup: Setup,
 ) -> None:
-    """Issue 13: `/domino classic` opens Классика; a plain /domino the group's default."""
+    """`/domino classic` opens Классика; a plain /domino the group's default."""
     assert (await setup.app.lobby.rules_for(CHAT.id, ALICE.id)).variant.value == "kozel"
     await setup.app.settings.change(CHAT, ChatSettings(default_game="classic"))
     assert (await setup.app.lobby.rules_for(CHAT.id, ALICE.id)).variant.value == "classic"

@@ -1,4 +1,4 @@
-"""No filter of the bot's handlers runs in a thread (`handlers.filters`, issue 16).
+"""No filter of the bot's handlers runs in a thread (`handlers.filters`).
 
 aiogram hands every filter that is not a coroutine function (magic filters included)
 to `asyncio.to_thread`; the bot's filters are `OnLoop` or aiogram's own async ones, and
