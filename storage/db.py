@@ -33,7 +33,10 @@ Otherwise the transaction is rolled back, the fence's `deposed` is called (it st
 process) and `Deposed` is raised: an instance that was paused past its lease while
 another took over changes nothing after it resumes. On PostgreSQL the check locks the
 lease's row `FOR SHARE` until COMMIT, so a takeover waits for a change already checked
-and a change not yet checked sees the takeover: the two never overlap. Reads are not
+and a change not yet checked sees the takeover: the two never overlap. The check also
+bounds how long that transaction may then stay idle (`Fence.hold`): a process paused
+between its check and its COMMIT loses its session, not the deployment its leader.
+Reads are not
 fenced. `Transaction.after_commit` runs a hook (a log line) only once the change is in.
 
 Migrations are numbered SQL files in `storage/migrations/` (`001_initial.sql`, ...).
@@ -148,6 +151,10 @@ class Fence:
     lease: str
     term: int
     deposed: Callable[[Deposed], None]
+    # Seconds a checked transaction may then sit idle before its COMMIT (PostgreSQL ends
+    # the session past it): a process paused in that moment must not hold the lease's
+    # row, or the takeover would wait for it until it resumes. None: no bound.
+    hold: float | None = None
 
 
 # The fence's read of the current term; PostgreSQL's holds the row until COMMIT.

@@ -67,6 +67,12 @@ POOL_SIZE = 10
 STATEMENT_TIMEOUT = 10.0
 # How many times `atomic` runs its body when a deadlock or a lost connection undid it.
 ATOMIC_TRIES = 5
+# The fence's check bounding, in the same hop, how long its transaction may then sit
+# idle before COMMIT (milliseconds, as text; `Fence.hold`); for this transaction only.
+HELD_FENCE_SQL = (
+    "SELECT term, set_config('idle_in_transaction_session_timeout', $2, true)"
+    " FROM leases WHERE name = $1 FOR SHARE"
+)
 # The advisory lock that makes two starting instances migrate one after the other.
 MIGRATION_LOCK = 0x646F6D696E6F  # "domino"
 
@@ -221,12 +227,20 @@ class PgTransaction(Transaction):
     async def check_fence(self, fence: Fence | None) -> None:
         """Raise `Deposed` when the lease is no longer in the fence's term. The row stays
         locked `FOR SHARE` until the COMMIT: a takeover (an UPDATE of it) waits for this
-        transaction, and one that came first is seen here (storage.db, "Fencing")."""
+        transaction, and one that came first is seen here (storage.db, "Fencing"). With
+        `Fence.hold`, the server ends the session if the transaction then sits idle
+        longer than that (`idle_in_transaction_session_timeout`, for this transaction
+        only), so a process stopped before its COMMIT releases the row."""
         if fence is None:
             return
-        current = await self._run(
-            self._conn.fetchval, to_postgres(FENCE_SQL + " FOR SHARE"), fence.lease
-        )
+        if fence.hold is None:
+            current = await self._run(
+                self._conn.fetchval, to_postgres(FENCE_SQL + " FOR SHARE"), fence.lease
+            )
+        else:  # the bound on the idle time after it, set in the same hop
+            current = await self._run(
+                self._conn.fetchval, HELD_FENCE_SQL, fence.lease, f"{fence.hold * 1000:.0f}"
+            )
         refusal = fence_refusal(fence, current)
         if refusal is not None:
             raise refusal

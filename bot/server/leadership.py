@@ -246,7 +246,7 @@ class Leadership:
                 told = True
             await self._sleep(self.ttl / 3)
         self.term = term
-        self.db.fence = Fence(LEADER, term, self._deposed)
+        self.db.fence = Fence(LEADER, term, self._deposed, hold=self.ttl / 3)
         self._confirm(began_m)
         log.info(
             "leader as %r in term %d (the lease runs %.0f s, renewed every %.0f s)",

@@ -370,10 +370,12 @@ async def test_a_leader_paused_past_its_lease_changes_nothing_after_a_takeover(
         pid, starts, runs_before = leader.process.pid, standby.starts, leader.starts
         os.kill(pid, signal.SIGSTOP)
         began = time.monotonic()
-        await fakegram.wait_for(lambda: leading(standby, starts), timeout=120)
-        # The pause itself is what is tested: twice the lease, whatever the pace.
-        await asyncio.sleep(max(0.0, 2 * lease - (time.monotonic() - began)))
-        os.kill(pid, signal.SIGCONT)
+        try:
+            await fakegram.wait_for(lambda: leading(standby, starts), timeout=120)
+            # The pause itself is what is tested: twice the lease, whatever the pace.
+            await asyncio.sleep(max(0.0, 2 * lease - (time.monotonic() - began)))
+        finally:  # a stopped process would outlive a failed test: stopping it waits
+            os.kill(pid, signal.SIGCONT)
         await fakegram.wait_for(lambda: leader.starts > runs_before, timeout=180)
         pauses.append(leader.env["INSTANCE_NAME"])
 

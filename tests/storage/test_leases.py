@@ -3,6 +3,7 @@ out, each take a new term; and the fence: a change is kept only in the current t
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 
 from storage import leases
 from storage.connect import open_database
-from storage.db import Database, Deposed, Fence, Transaction
+from storage.db import Database, DatabaseBusy, Deposed, Fence, Transaction
 
 
 @pytest.fixture
@@ -113,4 +114,50 @@ async def test_the_fence_keeps_changes_in_the_current_term_and_refuses_them_afte
         assert [(r.term, r.current) for r in refusals] == [(1, 2)] * 3
         assert await db.fetch_one("SELECT value FROM bot_values WHERE name = 'two'")
     finally:
+        await other.close()
+
+
+async def test_a_process_paused_between_its_check_and_its_commit_does_not_hold_the_lease(
+    db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL: the fence's check locks the lease's row until COMMIT, so a leader
+    stopped in that moment (SIGSTOP, a VM pause) would keep the standby from taking over
+    until it resumed. `Fence.hold` bounds it: the server ends that session once it sits
+    idle longer, the takeover goes through, and the paused change is not kept."""
+    if db.dialect != "postgres":
+        pytest.skip("SQLite serves one instance: no takeover to hold up (the PostgreSQL pass)")
+    from storage.postgres import PgTransaction
+
+    other = await open_database(tmp_path / "leases.sqlite3", side=True)  # the standby's
+    checked = asyncio.Event()
+    resume = asyncio.Event()
+    original = PgTransaction.check_fence
+
+    async def check_then_pause(self: PgTransaction, fence: Fence | None) -> None:
+        await original(self, fence)
+        if fence is not None:  # the leader's change, not the standby's take
+            checked.set()
+            await resume.wait()  # the process stopped between its check and its COMMIT
+
+    try:
+        term = await leases.take(db, "leader", "a", now=100.0, ttl=15)
+        assert term == 1
+        db.fence = Fence("leader", term, lambda refusal: None, hold=0.5)
+        monkeypatch.setattr(PgTransaction, "check_fence", check_then_pause)
+
+        async def paused_change() -> None:
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO bot_values (name, value) VALUES ('late', '1')")
+
+        change = asyncio.create_task(paused_change())
+        await checked.wait()
+        # Past the lease, "b" takes over while "a" still sits in its transaction.
+        async with asyncio.timeout(30):  # without the hold: until "a" resumes, never
+            assert await leases.take(other, "leader", "b", now=200.0, ttl=15) == 2
+        resume.set()
+        with pytest.raises(DatabaseBusy, match="connection is closed"):  # ended by the server
+            await change
+        assert await _count(other) == 0
+    finally:
+        resume.set()
         await other.close()
