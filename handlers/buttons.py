@@ -21,10 +21,10 @@ from bot.app.usecases import ChatCheck, Endings, Playing
 from bot.app.usecases.hints import Hints
 from bot.telegram.callbacks import (
     CHOICES,
-    MOVES,
     CancelCb,
+    HandCb,
+    HandKind,
     MoveCb,
-    MoveKind,
     action_of,
     choice_of,
 )
@@ -72,10 +72,31 @@ def shows_button(message: Message, data: str | None) -> bool:
     )
 
 
-@router.callback_query(MoveCb.filter(F.kind == MoveKind.HINT), in_own_private_chat)
-async def on_hint(
+@router.callback_query(MoveCb.filter(), in_own_private_chat)
+async def on_move(
     call: CallbackQuery,
     callback_data: MoveCb,
+    person: Person,
+    lang: Lang,
+    playing: Playing,
+    dispatch: EffectDispatcher,
+) -> None:
+    """A move button of the person's hand: the engine's action it carries, made if it is
+    legal now (the use case checks). Text that names no action (forged) is refused and
+    changes nothing."""
+    action = action_of(callback_data)
+    if action is None:
+        await reply(call, Reply("alert.illegal", alert=True), lang)
+        return
+    game, move = callback_data.game, callback_data.move
+    answer = await dispatch(playing.play(game, person, move, action))
+    await reply(call, answer, lang)
+
+
+@router.callback_query(HandCb.filter(F.kind == HandKind.HINT), in_own_private_chat)
+async def on_hint(
+    call: CallbackQuery,
+    callback_data: HandCb,
     person: Person,
     lang: Lang,
     hints: Hints,
@@ -86,36 +107,29 @@ async def on_hint(
     await reply(call, answer, lang)
 
 
-@router.callback_query(MoveCb.filter(), in_own_private_chat)
-async def on_move(
+@router.callback_query(HandCb.filter(), in_own_private_chat)
+async def on_hand(
     call: CallbackQuery,
-    callback_data: MoveCb,
+    callback_data: HandCb,
     person: Person,
     lang: Lang,
     playing: Playing,
     dispatch: EffectDispatcher,
 ) -> None:
-    """A button of the person's hand: a move, a choice to open, back to the hand, or a
-    tile that cannot go now. A malformed button (forged) is refused and changes nothing."""
+    """A hand button that makes no move: a choice to open, back to the hand, or a tile
+    that cannot go now. A choice whose tile does not parse (forged) is refused and
+    changes nothing."""
     game, move, kind = callback_data.game, callback_data.move, callback_data.kind
-    if kind in MOVES:
-        action = action_of(callback_data)
-        if action is None:
-            await reply(call, Reply("alert.illegal", alert=True), lang)
-            return
-        answer = await dispatch(playing.play(game, person, move, action))
-    elif kind in CHOICES:
+    if kind in CHOICES:
         choice = choice_of(callback_data)
         if choice is None:
             await reply(call, Reply("alert.illegal", alert=True), lang)
             return
         answer = await dispatch(playing.show_choice(game, person, move, choice))
-    elif kind is MoveKind.BACK:
+    elif kind is HandKind.BACK:
         answer = await dispatch(playing.show_hand(game, person, move))
-    elif kind is MoveKind.INFO:
-        answer = await dispatch(playing.why_not(game, person))
     else:
-        answer = Reply("alert.stale", alert=True)
+        answer = await dispatch(playing.why_not(game, person))
     await reply(call, answer, lang)
 
 

@@ -6,19 +6,20 @@ game) is recognised and refused with a clear answer instead of changing anything
 The prefixes carry a version digit: a future incompatible layout gets a new prefix
 and old buttons are then answered as stale, never misread.
 
-Every payload stays well under Telegram's 64 bytes (`pack()` checks it).
+Every payload stays under Telegram's 64 bytes (`pack()` checks it); the longest, a
+move button laying four doubles in a game of the largest id, takes 56.
 
-Every number in a payload is parsed here, once, with bounds (issue 11, item 3): ids
-are non-negative and fit SQLite's signed 64-bit integers. Data that does not parse
-(forged, out of range, `²` for a digit) matches no button's filter, so the fallback
-router answers it as an out-of-date button and nothing reaches the use cases. The
-payloads of /start deep links are parsed by `parse_start` under the same rules.
+Every number in a payload is parsed here, once, with bounds: ids are non-negative and
+fit SQLite's signed 64-bit integers. Data that does not parse (forged, out of range, `²`
+for a digit, an `m1` hand button of the layout before the engine's action text) matches
+no button's filter, so the fallback router answers it as an out-of-date button and
+nothing reaches the use cases. The payloads of /start deep links are parsed by
+`parse_start` under the same rules.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated
@@ -32,23 +33,21 @@ from bot.app.people import Person
 from bot.app.reply import Reply
 from bot.app.usecases import ChatCheck, Lobby
 from bot.app.usecases.lobby_options import LobbyOption as LobbyOption
-from domino.actions import DRAW, END_TURN, FLIP, KNOCK, Action, Close, Play, PlayDoubles
+from domino.actions import Action, parse_action
 from domino.ai import Level
-from domino.geometry import End
-from domino.tiles import ALL_TILES, Tile, double
+from domino.tiles import Tile
 
 SQLITE_MAX = 2**63 - 1  # the largest integer SQLite stores
 Id = Annotated[int, Field(ge=0, le=SQLITE_MAX)]  # a game, vote or message number
 UserId = Annotated[int, Field(ge=1, le=SQLITE_MAX)]  # a Telegram user id
-Count = Annotated[int, Field(ge=0, le=SQLITE_MAX)]  # a move number
+Count = Annotated[int, Field(ge=0, le=SQLITE_MAX)]  # minutes
+MOVE_NUMBER_MAX = 10**9 - 1  # far beyond any match; keeps a move button under 64 bytes
 Page = Annotated[int, Field(ge=1, le=1_000_000)]  # 1-based; the stats service checks the end
-TileIndex = Annotated[int, Field(ge=-1, le=27)]  # Tile.index of the 28 tiles; -1: none
 Seat = Annotated[int, Field(ge=0, le=3)]
 GameKey = Annotated[str, Field(pattern=r"^[a-z_]{1,16}$")]  # a `GameVariant.key`
-# Where a hand button lays its tile(s): an End value ("L", "R", "U", "D"), "" for the
-# first tile of a round, or several doubles at once as pip and end each ("3L5R": 3-3 on
-# the left and 5-5 on the right, in the order they are laid; `doubles_payload`).
-Where = Annotated[str, Field(pattern=r"^(?:[LRUD]|(?:[0-6][LRUD]){2,4})?$")]
+MoveNumber = Annotated[int, Field(ge=0, le=MOVE_NUMBER_MAX)]  # actions applied in a match
+ActionText = Annotated[str, Field(pattern=r"^[a-z0-6LRUD+-]{1,23}$")]  # `str(action)`
+TileText = Annotated[str, Field(pattern=r"^(?:[0-6]-[0-6])?$")]  # `str(tile)`, or none
 
 
 class LobbyAction(StrEnum):
@@ -111,100 +110,67 @@ def lobby_intent(
     return lobby.set_level(game, chat_id, person, seat, LEVELS[press.action], is_admin)
 
 
-class MoveKind(StrEnum):
-    """What a hand button does. Kinds are only ever added: an older button keeps its
-    meaning, and a kind this version does not know does not parse (answered as stale)."""
+class MoveCb(CallbackData, prefix="m2"):
+    """A hand button that makes a move: the engine's own text of the action
+    (`str(action)`, read back by `domino.actions.parse_action`), so a button and the
+    move it makes are one encoding. The use case makes it only if it is legal now."""
 
-    PLAY = "p"  # play `tile` on `end`
-    CHOOSE_END = "e"  # the tile fits several ends: show the choice of end
-    BACK = "b"  # back from a choice (of end, of doubles, of the end to close) to the hand
-    DRAW = "d"  # draw from the bazaar until a tile fits (C-6)
-    KNOCK = "k"  # стучу (C-7), «пас» in Спортивное (S-3)
-    INFO = "i"  # a button off turn: answers whose turn it is, changes nothing
-    DOUBLES = "2"  # lay the doubles `end` names at once (M-3, O-2)
-    CLOSE = "c"  # lay the double `tile` face down on `end`, closing it (O-3)
-    CHOOSE_DOUBLES = "md"  # show every way to lay several doubles at once
-    CHOOSE_CLOSE = "mc"  # show every end a double may close
-    HINT = "h"  # «💡 Подсказка»: the computer's choice for the turn, to the presser (issue 14)
-    END_TURN = "t"  # «✔️ Сходить»: end a turn of several tiles (section V: Блиц, Крест)
-    FLIP = "o"  # «🁢 Открыть верхнюю»: turn up the top tile of a face-down stack (Втемную)
+    game: Id
+    move: MoveNumber  # the number of actions applied in the match when the keyboard was drawn
+    action: ActionText
+
+
+def action_of(data: MoveCb) -> Action | None:
+    """The engine's action a move button makes; None for text that names no action
+    (a forged button)."""
+    try:
+        return parse_action(data.action)
+    except ValueError:
+        return None
+
+
+class HandKind(StrEnum):
+    """What a hand button that makes no move does. Kinds are only ever added: an older
+    button keeps its meaning, and a kind this version does not know does not parse
+    (answered as out of date)."""
+
+    ENDS = "e"  # the tile fits several ends: show the choice of end
+    DOUBLES = "d"  # show every way to lay several doubles at once (M-3, O-2)
+    CLOSE = "c"  # show every end a double may close (O-3)
+    BACK = "b"  # back from a choice to the hand
+    INFO = "i"  # a tile that is no move now: why not, or whose turn it is
+    HINT = "h"  # «💡 Подсказка»: the computer's choice for the turn, to the presser
 
 
 HandMenu = Menu
 """A choice the hand keyboard shows instead of the tiles, opened by a button of the
-same name (`MoveKind.CHOOSE_DOUBLES`, `MoveKind.CHOOSE_CLOSE`): the core's `Menu`."""
+same name (`HandKind.DOUBLES`, `HandKind.CLOSE`): the core's `Menu`."""
 
 
-class MoveCb(CallbackData, prefix="m1"):
+class HandCb(CallbackData, prefix="hb1"):
+    """A hand button that makes no move: a choice to open, back to the tiles, a tile
+    that cannot go now, the hint. `INFO` buttons carry move 0: they never change as the
+    game moves on, so they cost no edit."""
+
     game: Id
-    move: Count  # the number of actions applied in the match when the keyboard was drawn
-    kind: MoveKind
-    tile: TileIndex = -1  # Tile.index, for PLAY, CHOOSE_END and CLOSE
-    end: Where = ""  # for PLAY and CLOSE an End value; for DOUBLES the doubles (`Where`)
+    move: MoveNumber
+    kind: HandKind
+    tile: TileText = ""  # the tile whose ends `ENDS` shows
 
 
-def doubles_payload(plays: Iterable[tuple[int, str]]) -> str:
-    """`MoveCb.end` of a DOUBLES button: each double (by its pip) and its end, in order."""
-    return "".join(f"{pip}{end}" for pip, end in plays)
+_MENUS = {HandKind.DOUBLES: Menu.DOUBLES, HandKind.CLOSE: Menu.CLOSE}
 
 
-def doubles_of(payload: str) -> tuple[tuple[int, str], ...]:
-    """The doubles (pip, End value) a DOUBLES button names, read back from `MoveCb.end`;
-    () for anything that is not two to four of them (a forged or malformed button)."""
-    if not _DOUBLES.fullmatch(payload):
-        return ()
-    return tuple((int(payload[i]), payload[i + 1]) for i in range(0, len(payload), 2))
-
-
-_DOUBLES = re.compile(r"(?:[0-6][LRUD]){2,4}")
-
-_SIMPLE: dict[MoveKind, Action] = {
-    MoveKind.DRAW: DRAW,
-    MoveKind.KNOCK: KNOCK,
-    MoveKind.END_TURN: END_TURN,
-    MoveKind.FLIP: FLIP,
-}
-
-
-def action_of(data: MoveCb) -> Action | None:
-    """The engine's action a move button makes; None for a button that makes no move or
-    is malformed (forged: the tile or end does not parse)."""
-    if data.kind in _SIMPLE:
-        return _SIMPLE[data.kind]
-    tile = _tile(data.tile)
-    if data.kind is MoveKind.PLAY and tile is not None:
-        if not data.end:
-            return Play(tile, None)
-        return Play(tile, End(data.end)) if data.end in _ENDS else None
-    if data.kind is MoveKind.CLOSE and tile is not None and data.end in _ENDS:
-        return Close(tile, End(data.end))
-    if data.kind is MoveKind.DOUBLES:
-        plays = tuple(Play(double(pip), End(side)) for pip, side in doubles_of(data.end))
-        return PlayDoubles(plays) if plays else None
-    return None
-
-
-def choice_of(data: MoveCb) -> Tile | Menu | None:
+def choice_of(data: HandCb) -> Tile | Menu | None:
     """What a button that opens a choice opens: the ends of its tile, or a menu; None
-    for any other button, or a malformed one."""
-    if data.kind is MoveKind.CHOOSE_END:
-        return _tile(data.tile)
-    if data.kind is MoveKind.CHOOSE_DOUBLES:
-        return Menu.DOUBLES
-    if data.kind is MoveKind.CHOOSE_CLOSE:
-        return Menu.CLOSE
-    return None
+    for any other button, or one whose tile does not parse."""
+    if data.kind is HandKind.ENDS:
+        return Tile.parse(data.tile) if data.tile else None
+    return _MENUS.get(data.kind)
 
 
-MOVES = frozenset((*_SIMPLE, MoveKind.PLAY, MoveKind.CLOSE, MoveKind.DOUBLES))
-"""The hand buttons that make a move."""
-CHOICES = frozenset((MoveKind.CHOOSE_END, MoveKind.CHOOSE_DOUBLES, MoveKind.CHOOSE_CLOSE))
+CHOICES = frozenset((HandKind.ENDS, *_MENUS))
 """The hand buttons that open a choice."""
-_ENDS = frozenset(end.value for end in End)
-
-
-def _tile(index: int) -> Tile | None:
-    return ALL_TILES[index] if 0 <= index < len(ALL_TILES) else None
 
 
 class CancelCb(CallbackData, prefix="x1"):
@@ -222,7 +188,7 @@ class TopScope(StrEnum):
 
 
 class TopCb(CallbackData, prefix="t2"):
-    """A page of the group's leaderboard (/top) of one game (issue 13). The button
+    """A page of the group's leaderboard (/top) of one game. The button
     carries the game and the page, not state: an old button still opens what it names."""
 
     game: GameKey
@@ -250,8 +216,8 @@ class StatsCb(CallbackData, prefix="st1"):
 class SurrenderCb(CallbackData, prefix="s2"):
     """The confirmation of /surrender. It stays good while what it said still holds:
     `first` is who had abandoned the match first when it was asked (their seat + 1, 0 for
-    nobody), the one it named the loser; moves made meanwhile do not stale it (the
-    prefix was `s1` while it held the move number: those buttons read as out of date)."""
+    nobody), the one it named the loser; moves made meanwhile do not stale it (an
+    `s1` button, which held the move number, reads as out of date)."""
 
     game: Id
     first: Annotated[int, Field(ge=0, le=4)]
@@ -266,7 +232,7 @@ class VoteCb(CallbackData, prefix="v1"):
     in_favour: bool
 
 
-# Turn timers (issue 7) -------------------------------------------------------------
+# Group settings ----------------------------------------------------------------------
 
 
 class TimerCb(CallbackData, prefix="ts1"):
@@ -290,8 +256,7 @@ class DefaultGameCb(CallbackData, prefix="dg1"):
 
 
 class HintsCb(CallbackData, prefix="hs1"):
-    """/settings: a chat admin switches the «💡 Подсказка» button on the hands on or off
-    (issue 14)."""
+    """/settings: a chat admin switches the «💡 Подсказка» button on the hands on or off."""
 
     on: bool
 
@@ -309,7 +274,7 @@ class RematchCb(CallbackData, prefix="pa1"):
 
 
 class RemoveCb(CallbackData, prefix="k1"):
-    """The creator or an admin removes a seated person from the lobby (issue 11, item 5).
+    """The creator or an admin removes a seated person from the lobby.
     `user` is who sat in `seat` when the list was drawn: if the seats moved meanwhile,
     the press is refused instead of removing someone else."""
 
@@ -326,8 +291,7 @@ class LobbyTimeCb(CallbackData, prefix="lt1"):
 
 
 class TurnNoticesCb(CallbackData, prefix="tn1"):
-    """The private /settings: the person switches their «🔔 Ваш ход» notices on or off
-    (issue 15, item 7)."""
+    """The private /settings: the person switches their «🔔 Ваш ход» notices on or off."""
 
     on: bool
 

@@ -15,10 +15,12 @@ import pytest
 
 from bot.app import people as people_module
 from bot.app.people import ANONYMOUS_ADMIN_ID, People, Person
-from bot.app.usecases import Answer, ChatCheck
+from bot.app.reply import Reply
+from bot.app.usecases import ChatCheck
 from bot.app.usecases.base import Refusal
 from bot.infra.lru import Lru
 from bot.telegram.callbacks import LEVEL_ACTIONS, LobbyAction, LobbyCb, LobbyOption, lobby_intent
+from bot.telegram.presenter.replies import reply_text
 from domino.ai import Level
 from i18n import Lang
 from storage import repo
@@ -81,7 +83,7 @@ async def lobby(setup: Setup, creator: Person = ALICE) -> GameRecord:
 
 async def press(
     setup: Setup, person: Person, action: LobbyAction, *, chat: int = CHAT.id, admin: bool = False
-) -> Answer:
+) -> Reply:
     """A lobby button pressed, as the handler maps it to the lobby's use case."""
     check = admin_everywhere if admin else no_admin
     option = LobbyOption.SEAT_1 if action in LEVEL_ACTIONS else LobbyOption.SEATS
@@ -91,11 +93,16 @@ async def press(
     return await setup.run(intent)
 
 
+def said(reply: Reply, person: Person = ALICE) -> str:
+    """The text a reply shows `person`."""
+    return reply_text(reply, person.lang)
+
+
 async def test_lobby_presses_from_another_chat_change_nothing(setup: Setup) -> None:
     before = await lobby(setup)
     for action in set(LobbyAction) - {LobbyAction.REMOVE}:  # `removal_choices`: below
         answer = await press(setup, MALLORY, action, chat=OTHER_CHAT.id, admin=True)
-        assert answer.alert and "does not belong" in answer.text, (action, answer)
+        assert answer.alert and "does not belong" in said(answer, MALLORY), (action, answer)
         answer = await press(setup, ALICE, action, chat=OTHER_CHAT.id)  # the creator, elsewhere
         assert answer.alert, (action, answer)
     assert await setup.game() == before
@@ -106,7 +113,7 @@ async def test_the_creator_or_an_admin_of_the_games_chat_controls_the_lobby(
 ) -> None:
     before = await lobby(setup)
     refused = await press(setup, BOB, LobbyAction.OPTION)
-    assert refused.alert and "админы чата" in refused.text
+    assert refused.alert and "админы чата" in said(refused)
     # An admin of another chat is no admin here.
     check = admin_of(OTHER_CHAT.id)
     answer = await setup.run(setup.app.lobby.cancel(1, CHAT.id, BOB, check))
@@ -140,7 +147,7 @@ async def test_removing_a_seat_is_checked_like_every_lobby_control(setup: Setup)
         assert answer.alert and removed is None, (chat, person, answer)
     # The seat no longer holds the person named: nothing happens either.
     answer, removed = await setup.run(lobby_.remove(1, CHAT.id, ALICE, 0, BOB.id, no_admin))
-    assert removed is None and "уже нет" in answer.text
+    assert removed is None and "уже нет" in said(answer)
     assert await setup.game() == before
 
     answer, removed = await setup.run(
@@ -155,7 +162,7 @@ async def test_the_list_of_people_to_remove_leaves_out_the_one_asking(setup: Set
     choices = setup.app.lobby.removal_choices
     with pytest.raises(Refusal) as alone:
         await choices(1, CHAT.id, ALICE, no_admin)
-    assert "только вы" in alone.value.text(Lang.RU)
+    assert "только вы" in reply_text(alone.value.reply, Lang.RU)
     with pytest.raises(Refusal):  # the list is asked for from another chat
         await choices(1, OTHER_CHAT.id, MALLORY, admin_everywhere)
     await press(setup, BOB, LobbyAction.JOIN)
@@ -230,7 +237,7 @@ async def test_the_bot_keeps_at_most_the_bound_of_languages_and_sightings(
 async def test_a_second_domino_points_to_the_lobby_or_the_running_game(setup: Setup) -> None:
     before = await lobby(setup)
     reply = await setup.run(setup.app.lobby.open(CHAT, BOB))
-    assert reply is not None and "собирается игра" in reply and "Играю" in reply
+    assert reply is not None and "собирается игра" in said(reply) and "Играю" in said(reply)
     assert await setup.game() == before  # no second lobby, nothing changed
     lobby_ = setup.app.lobby
     await setup.run(lobby_.set_option(1, CHAT.id, ALICE, LobbyOption.SEATS, no_admin))  # 4 -> 2
@@ -238,7 +245,7 @@ async def test_a_second_domino_points_to_the_lobby_or_the_running_game(setup: Se
     await setup.run(lobby_.start_game(1, CHAT.id, ALICE, no_admin))
     assert (await setup.game()).status is GameStatus.PLAYING
     reply = await setup.run(setup.app.lobby.open(CHAT, BOB))
-    assert reply is not None and "уже идёт игра" in reply
+    assert reply is not None and "уже идёт игра" in said(reply)
 
 
 async def closed(setup: Setup) -> bool:
@@ -274,7 +281,7 @@ async def test_starting_with_too_few_points_to_the_seats_button_where_fewer_woul
     assert len(game.seats) == 1 and game.seats_wanted == 4
     await setup.run(setup.app.lobby.join(1, CHAT.id, BOB))
     refused = await press(setup, ALICE, LobbyAction.START)
-    assert refused.alert and "сыграйте вдвоём" in refused.text and "👥" in refused.text
+    assert refused.alert and "сыграйте вдвоём" in said(refused) and "👥" in said(refused)
     assert (await setup.game()).status is GameStatus.LOBBY
 
 
@@ -294,7 +301,7 @@ async def test_play_again_opens_a_lobby_like_the_ended_match_and_only_in_its_cha
     assert playing.status is GameStatus.PLAYING and playing.ruleset.target == 125
 
     still_on = await setup.run(setup.app.lobby.rematch(CHAT, BOB, 1))
-    assert still_on.alert and "устарела" in still_on.text
+    assert still_on.alert and "устарела" in said(still_on, BOB)
     async with setup.db.transaction() as tx:
         computer = dataclasses.replace(playing.seats[1], level=Level.HARD)
         ended = await repo.save_game(
@@ -304,11 +311,11 @@ async def test_play_again_opens_a_lobby_like_the_ended_match_and_only_in_its_cha
             ),
         )
     elsewhere = await setup.run(setup.app.lobby.rematch(OTHER_CHAT, MALLORY, 1))
-    assert elsewhere.alert and "out of date" in elsewhere.text
+    assert elsewhere.alert and "out of date" in said(elsewhere, MALLORY)
     assert await repo.active_game_in_chat(setup.db, OTHER_CHAT.id) is None
 
     opened = await setup.run(setup.app.lobby.rematch(CHAT, BOB, 1))
-    assert not opened.alert and "Новая партия" in opened.text
+    assert not opened.alert and "Новая партия" in said(opened, BOB)
     again = await setup.game(2)
     assert again.status is GameStatus.LOBBY and again.creator_id == BOB.id
     assert again.ruleset == ended.ruleset and again.seats_wanted == 2
@@ -317,5 +324,5 @@ async def test_play_again_opens_a_lobby_like_the_ended_match_and_only_in_its_cha
         (None, "🤖 Компьютер 1", Level.HARD),
     ]
     twice = await setup.run(setup.app.lobby.rematch(CHAT, ALICE, 1))
-    assert twice.alert and "собирается игра" in twice.text
+    assert twice.alert and "собирается игра" in said(twice)
     assert await setup.game(2) == again

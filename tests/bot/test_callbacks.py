@@ -1,4 +1,4 @@
-"""Callback data and /start payloads are parsed once, with bounds (issue 11, item 3).
+"""Callback data and /start payloads are parsed once, with bounds.
 
 A payload that does not parse matches no button's filter (aiogram's filter treats
 `TypeError` and `ValueError`, pydantic's `ValidationError` among them, as "not this
@@ -12,15 +12,17 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot.app.usecases import Lobby
 from bot.telegram.callbacks import (
+    MOVE_NUMBER_MAX,
     SQLITE_MAX,
     BackCb,
     CancelCb,
+    HandCb,
+    HandKind,
     HistoryCb,
     LobbyAction,
     LobbyCb,
     LobbyTimeCb,
     MoveCb,
-    MoveKind,
     RemoveCb,
     StartKind,
     StatsCb,
@@ -35,7 +37,8 @@ from bot.telegram.callbacks import (
 
 # One layout per prefix, `{n}` where a number goes.
 LAYOUTS: dict[type[CallbackData], list[str]] = {
-    MoveCb: ["m1:{n}:0:k:-1:", "m1:1:{n}:k:-1:", "m1:1:0:p:{n}:L"],
+    MoveCb: ["m2:{n}:0:k", "m2:1:{n}:k"],
+    HandCb: ["hb1:{n}:0:i:", "hb1:1:{n}:b:"],
     LobbyCb: ["l1:{n}:j:-"],
     CancelCb: ["x1:{n}:1"],
     BackCb: ["r1:{n}"],
@@ -59,7 +62,7 @@ def test_numbers_out_of_range_or_not_ascii_do_not_parse(
 
 
 @pytest.mark.parametrize(
-    "layout", ["m1:{n}:0:k:-1:", "l1:{n}:j:-", "x1:{n}:1", "r1:{n}", "v1:{n}:1"]
+    "layout", ["m2:{n}:0:k", "hb1:{n}:0:i:", "l1:{n}:j:-", "x1:{n}:1", "r1:{n}", "v1:{n}:1"]
 )
 def test_ids_are_not_negative(layout: str) -> None:
     kind = next(k for k, xs in LAYOUTS.items() if layout in xs)
@@ -69,7 +72,8 @@ def test_ids_are_not_negative(layout: str) -> None:
 
 def test_the_largest_sqlite_integer_still_parses_and_round_trips() -> None:
     cases: list[CallbackData] = [
-        MoveCb(game=SQLITE_MAX, move=SQLITE_MAX, kind=MoveKind.KNOCK),
+        MoveCb(game=SQLITE_MAX, move=MOVE_NUMBER_MAX, action="k"),
+        HandCb(game=SQLITE_MAX, move=MOVE_NUMBER_MAX, kind=HandKind.ENDS, tile="6-6"),
         LobbyCb(game=SQLITE_MAX, action=LobbyAction.REMOVE),
         CancelCb(game=SQLITE_MAX, confirm=True),
         SurrenderCb(game=SQLITE_MAX, first=4, user=SQLITE_MAX, confirm=False),

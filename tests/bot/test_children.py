@@ -14,21 +14,26 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.usecases.play import action_for
 from bot.telegram import presenter
-from bot.telegram.callbacks import MoveCb, MoveKind
-from bot.telegram.presenter.hand import (
-    action_text,
-    ends_text,
-    hand_keyboard,
-    hand_text,
-    hint_text,
-    laid_this_turn,
-    tile_refusal,
-)
+from bot.telegram.callbacks import MoveCb, action_of
+from bot.telegram.presenter.hand import ends_text, hand_text, laid_this_turn, tile_refusal
+from bot.telegram.presenter.hand_keyboard import hand_keyboard
+from bot.telegram.presenter.moves import action_text, hint_text
+from bot.telegram.presenter.replies import reply_text
 from bot.telegram.presenter.table import Shown, event_text, open_ends_text, recent_events
 from bot.telegram.turn_notices import turn_of
-from domino.actions import END_TURN, Ended, EndTurn, Event, Knocked, Play, Played
+from domino.actions import (
+    END_TURN,
+    Action,
+    Draw,
+    Ended,
+    EndTurn,
+    Event,
+    Knock,
+    Knocked,
+    Play,
+    Played,
+)
 from domino.children import SHESTERKA
 from domino.geometry import End
 from domino.match import Match
@@ -60,14 +65,15 @@ def mid_turn(key: str) -> tuple[Match, int]:
     raise AssertionError(f"no seed of {key} leaves seat 0 in the middle of its turn")
 
 
-def moves(view: MatchView, lang: Lang = Lang.RU) -> list[tuple[str, MoveCb]]:
+def moves(view: MatchView, lang: Lang = Lang.RU) -> list[tuple[str, Action | None]]:
+    """The hand's move buttons: each one's text and the action its data carries."""
     markup = hand_keyboard(view, 7, len(view.round.history), lang)
     assert markup is not None
     return [
-        (b.text, MoveCb.unpack(b.callback_data))
+        (b.text, action_of(MoveCb.unpack(b.callback_data)))
         for row in markup.inline_keyboard
         for b in row
-        if b.callback_data and b.callback_data.startswith("m1:")
+        if b.callback_data and b.callback_data.startswith("m2:")
     ]
 
 
@@ -79,17 +85,14 @@ def test_the_hand_offers_end_turn_only_in_the_middle_of_a_turn(key: str) -> None
     match, _ = mid_turn(key)
     view = match.view(0)
     assert END_TURN in view.round.legal
-    ends = [(text, data) for text, data in moves(view) if data.kind is MoveKind.END_TURN]
-    assert [text for text, _ in ends] == ["✔️ Сходить"]
-    assert action_for(ends[0][1].kind, ends[0][1].tile, ends[0][1].end) == END_TURN
-    assert [text for text, d in moves(view, Lang.EN) if d.kind is MoveKind.END_TURN] == [
-        "✔️ End turn"
-    ]
+    ends = [text for text, action in moves(view) if action == END_TURN]
+    assert ends == ["✔️ Сходить"]
+    assert [text for text, action in moves(view, Lang.EN) if action == END_TURN] == ["✔️ End turn"]
     # No draw or knock beside it: a tile of the hand fits.
-    assert not {MoveKind.DRAW, MoveKind.KNOCK} & {d.kind for _, d in moves(view)}
+    assert not any(isinstance(action, Draw | Knock) for _, action in moves(view))
     # At the start of a turn (here: the round's first tile) there is nothing to end.
     fresh = Match.replay(match.ruleset, 2, match.seed, []).view(0)
-    assert MoveKind.END_TURN not in {d.kind for _, d in moves(fresh)}
+    assert END_TURN not in {action for _, action in moves(fresh)}
 
 
 def test_a_one_tile_game_never_offers_end_turn() -> None:
@@ -99,7 +102,7 @@ def test_a_one_tile_game_never_offers_end_turn() -> None:
         if seat is None or match.over:
             break
         view = match.view(seat)
-        assert MoveKind.END_TURN not in {d.kind for _, d in moves(view)}
+        assert END_TURN not in {action for _, action in moves(view)}
         match.apply(view.round.legal[0], seat)
 
 
@@ -349,12 +352,7 @@ async def press_play(setup: Setup) -> GameRecord:
     game = await setup.game()
     assert game.match is not None and game.match.turn == 0
     action = next(a for a in game.match.legal_actions() if isinstance(a, Play))
-    end = action.end.value if action.end else ""
-    answer = await setup.run(
-        setup.app.playing.press(
-            game.id, ALICE, len(game.match.log), MoveKind.PLAY, action.tile.index, end
-        )
-    )
+    answer = await setup.run(setup.app.playing.play(game.id, ALICE, len(game.match.log), action))
     assert not answer.alert, answer
     await settle()
     return await setup.game()
@@ -372,13 +370,9 @@ async def test_a_person_lays_tiles_then_ends_the_turn_and_the_computer_plays_its
     moves_before = len(game.match.log)
 
     # A stale «✔️ Сходить» (an older move number) changes nothing.
-    stale = await setup.run(
-        setup.app.playing.press(game.id, ALICE, moves_before - 1, MoveKind.END_TURN, -1, "")
-    )
-    assert stale.alert and stale.text == t("alert.stale", Lang.RU)
-    answer = await setup.run(
-        setup.app.playing.press(game.id, ALICE, moves_before, MoveKind.END_TURN, -1, "")
-    )
+    stale = await setup.run(setup.app.playing.play(game.id, ALICE, moves_before - 1, END_TURN))
+    assert stale.alert and reply_text(stale, Lang.RU) == t("alert.stale", Lang.RU)
+    answer = await setup.run(setup.app.playing.play(game.id, ALICE, moves_before, END_TURN))
     assert not answer.alert, answer
     await eventually(lambda: alice_moves_or_round_over(setup, moves_before))
     after = await setup.game()
@@ -394,11 +388,9 @@ async def test_a_person_lays_tiles_then_ends_the_turn_and_the_computer_plays_its
     # Ending the turn when none is in progress is refused (a forged button).
     if after.match.turn == 0 and not after.match.round.mid_turn:
         refused = await setup.run(
-            setup.app.playing.press(
-                after.id, ALICE, len(after.match.log), MoveKind.END_TURN, -1, ""
-            )
+            setup.app.playing.play(after.id, ALICE, len(after.match.log), END_TURN)
         )
-        assert refused.alert and refused.text == t("alert.illegal", Lang.RU)
+        assert refused.alert and reply_text(refused, Lang.RU) == t("alert.illegal", Lang.RU)
 
 
 async def alice_moves_or_round_over(setup: Setup, since: int) -> bool:

@@ -22,22 +22,16 @@ from pathlib import Path
 import pytest
 from aiogram.methods import EditMessageText, SendMessage
 
-from bot.app.usecases.play import action_for, flip_answer
+from bot.app.usecases.play import flip_answer
 from bot.telegram import presenter
-from bot.telegram.callbacks import MoveCb, MoveKind
-from bot.telegram.presenter.hand import (
-    action_text,
-    away_keyboard,
-    flip_text,
-    hand_keyboard,
-    hand_text,
-    hint_text,
-    others_text,
-    tile_refusal,
-)
+from bot.telegram.callbacks import HandCb, HandKind, MoveCb, action_of
+from bot.telegram.presenter.hand import flip_text, hand_text, others_text, tile_refusal
+from bot.telegram.presenter.hand_keyboard import away_keyboard, hand_keyboard
 from bot.telegram.presenter.lobby import game_named
+from bot.telegram.presenter.moves import action_text, hint_text
+from bot.telegram.presenter.replies import reply_text
 from bot.telegram.presenter.table import Shown, event_text, recent_events, table_caption
-from domino.actions import FLIP, Flip, Flipped, Played
+from domino.actions import FLIP, Draw, Flip, Flipped, Knock, Play, Played
 from domino.ai import Level, computer
 from domino.match import Match
 from domino.round import FACE_UP
@@ -93,13 +87,17 @@ def turned_up_to_move() -> Match:
     raise AssertionError("no turned-up seat to move")
 
 
-def buttons(view: MatchView, *, hints: bool = False) -> list[list[tuple[str, MoveCb]]]:
+def buttons(view: MatchView, *, hints: bool = False) -> list[list[tuple[str, MoveCb | HandCb]]]:
     markup = hand_keyboard(view, 7, 12, Lang.RU, hints=hints)
     assert markup is not None
     return [
-        [(b.text, MoveCb.unpack(b.callback_data or "")) for b in row]
-        for row in markup.inline_keyboard
+        [(b.text, unpacked(b.callback_data or "")) for b in row] for row in markup.inline_keyboard
     ]
+
+
+def unpacked(data: str) -> MoveCb | HandCb:
+    """A hand button's data: a move, or a button that makes none."""
+    return MoveCb.unpack(data) if data.startswith("m2:") else HandCb.unpack(data)
 
 
 # --- the hand ---------------------------------------------------------------------------
@@ -122,11 +120,11 @@ def test_a_face_down_hand_on_its_turn_offers_one_button_and_names_no_tile() -> N
         "не подойдёт — уйдёт под низ стопки, а сверху ляжет кость из базара."
     )
     assert "Стол пуст." in lines and "Костей у соперника: Боб — 7 🁢 · базар: 14" in lines
-    flip = MoveCb(game=7, move=12, kind=MoveKind.FLIP)
+    flip = MoveCb(game=7, move=12, action=str(FLIP))
     assert buttons(view) == [[("🁢 Открыть верхнюю", flip)]]
     # No «💡 Подсказка» where the group allows hints: the one move needs none.
     assert buttons(view, hints=True) == [[("🁢 Открыть верхнюю", flip)]]
-    assert action_for(MoveKind.FLIP, -1, "") is FLIP
+    assert action_of(flip) is FLIP
     assert MoveCb.unpack(flip.pack()) == flip
 
 
@@ -138,7 +136,7 @@ def test_a_face_down_hand_off_turn_shows_the_stack_and_whose_turn_it_is() -> Non
     # Two at the table: the one opponent is named; at three or four the stack tells.
     assert "Ходит Алиса, стол — в группе." in text and "на кость" not in text
     assert "рубашкой вверх: 7 костей" in text
-    info = MoveCb(game=7, move=0, kind=MoveKind.INFO)
+    info = HandCb(game=7, move=0, kind=HandKind.INFO)
     assert buttons(view) == [[("🁢 × 7", info)]]
     away = away_keyboard(view, 7, Lang.RU)
     assert [b.text for b in away.inline_keyboard[0]] == ["🁢 × 7"]
@@ -190,8 +188,8 @@ def test_a_turned_up_hand_plays_as_in_blitz() -> None:
     text = hand_text(view, NAMES, "Двор", Lang.RU)
     assert "🁢 Ваши кости открыты: за ход можно положить несколько подряд." in text
     assert "рубашкой вверх" not in text
-    kinds = {cb.kind for row in buttons(view) for _, cb in row}
-    assert MoveKind.FLIP not in kinds and kinds & {MoveKind.PLAY, MoveKind.DRAW, MoveKind.KNOCK}
+    moves = {action_of(cb) for row in buttons(view) for _, cb in row if isinstance(cb, MoveCb)}
+    assert FLIP not in moves and any(isinstance(a, Play | Draw | Knock) for a in moves)
     assert f"{NAMES[1 - seat]} — {view.round.hand_counts[1 - seat]} 🁢" in others_text(
         view, NAMES, Lang.RU
     )
@@ -361,10 +359,8 @@ async def test_a_person_flips_and_is_told_what_became_of_the_tile(dark: Setup) -
         assert match is not None
         if match.over or match.turn != 0 or not match.round.face_down(0) or match.round_no > 1:
             break
-        answer = await setup.run(
-            setup.app.playing.press(game.id, ALICE, len(match.log), MoveKind.FLIP, -1, "")
-        )
-        assert not answer.alert and answer.text in {
+        answer = await setup.run(setup.app.playing.play(game.id, ALICE, len(match.log), FLIP))
+        assert not answer.alert and reply_text(answer, Lang.RU) in {
             t(key, Lang.RU)
             for key in (
                 "answer.flip_laid",
@@ -382,8 +378,8 @@ async def test_a_person_flips_and_is_told_what_became_of_the_tile(dark: Setup) -
     mine = [entry for entry in game.match.log if entry.seat == 0]
     assert all(isinstance(entry.action, Flip) for entry in mine[:flips])
     # A stale «🁢 Открыть верхнюю» (an older move number) changes nothing.
-    stale = await setup.run(setup.app.playing.press(game.id, ALICE, 0, MoveKind.FLIP, -1, ""))
-    assert stale.alert and stale.text == t("alert.stale", Lang.RU)
+    stale = await setup.run(setup.app.playing.play(game.id, ALICE, 0, FLIP))
+    assert stale.alert and reply_text(stale, Lang.RU) == t("alert.stale", Lang.RU)
     # Her hand, while face down, never named a tile.
     face_down = [text for text in alice_texts(setup) if "рубашкой вверх" in text]
     assert face_down and not any(TILE.search(text) for text in face_down)
@@ -399,7 +395,7 @@ async def test_a_hint_pressed_while_face_down_is_refused_and_not_counted(dark: S
     assert match is not None and match.turn == 0 and match.round.face_down(0)
     assert setup.app.settings.hints_allowed(game.chat_id)
     move = len(match.log)
-    hint = MoveCb(game=game.id, move=move, kind=MoveKind.HINT).pack()
+    hint = HandCb(game=game.id, move=move, kind=HandKind.HINT).pack()
     markup = hand_keyboard(match.view(0), game.id, move, Lang.RU, hints=True)
     assert markup is not None
     assert hint not in [b.callback_data for row in markup.inline_keyboard for b in row]
@@ -411,8 +407,9 @@ async def test_a_hint_pressed_while_face_down_is_refused_and_not_counted(dark: S
     for person_lang in (Lang.RU, Lang.EN):
         person = dataclasses.replace(ALICE, language_code=person_lang.value)
         answer = await setup.run(setup.app.hints.press(game.id, person, move))
-        assert answer.alert and answer.text == t("alert.hint_face_down", person_lang), answer
-        assert not TILE.search(answer.text)
+        said = reply_text(answer, person_lang)
+        assert answer.alert and said == t("alert.hint_face_down", person_lang), answer
+        assert not TILE.search(said)
     assert await hint_store.hint_counts(setup.db, game.id) == {}
     assert (await setup.game()).version == game.version
 

@@ -20,14 +20,15 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.app import standings
 from bot.app.people import Person
-from bot.app.usecases import Answer
+from bot.app.reply import Reply
 from bot.app.usecases.hints import Hints
 from bot.app.usecases.lobby_options import LobbyOption
-from bot.telegram.callbacks import HintsCb, MoveCb, MoveKind
-from bot.telegram.presenter.hand import action_text, hand_keyboard, hint_text
+from bot.telegram.callbacks import HandCb, HandKind, HintsCb
+from bot.telegram.presenter.hand_keyboard import hand_keyboard
+from bot.telegram.presenter.moves import action_text, hint_text
+from bot.telegram.presenter.replies import reply_text
 from bot.telegram.presenter.settings import settings_keyboard, settings_text
 from bot.telegram.stats_view import player_stats_text
-from domino.actions import Action, Draw, Knock, Play
 from domino.ai import REASONS, Decision, Level
 from domino.match import Match
 from domino.players import GreedyPlayer
@@ -79,7 +80,7 @@ class Table:
         assert game.match is not None and game.match.turn is not None
         return (ALICE, BOB)[game.match.turn], len(game.match.log)
 
-    async def hint(self, person: Person, move: int) -> Answer:
+    async def hint(self, person: Person, move: int) -> Reply:
         return await self.setup.run(self.hints.press(GAME, person, move))
 
     async def play(self) -> None:
@@ -88,21 +89,16 @@ class Table:
         assert game.match is not None and game.match.turn is not None
         seat = game.match.turn
         action = GreedyPlayer().choose(game.match.view(seat))
-        kind, tile, end = button_of(action)
         person = (ALICE, BOB)[seat]
         answer = await self.setup.run(
-            self.setup.app.playing.press(GAME, person, len(game.match.log), kind, tile, end)
+            self.setup.app.playing.play(GAME, person, len(game.match.log), action)
         )
         assert not answer.alert, answer
 
 
-def button_of(action: Action) -> tuple[MoveKind, int, str]:
-    if isinstance(action, Play):
-        return MoveKind.PLAY, action.tile.index, action.end.value if action.end else ""
-    if isinstance(action, Draw):
-        return MoveKind.DRAW, -1, ""
-    assert isinstance(action, Knock), action
-    return MoveKind.KNOCK, -1, ""
+def said(reply: Reply, lang: Lang = Lang.RU) -> str:
+    """The text the press is answered with."""
+    return reply_text(reply, lang)
 
 
 @pytest.fixture
@@ -135,8 +131,8 @@ async def test_a_hint_is_a_legal_move_with_its_reason_counted_once_a_turn(table:
     mover, move = await table.mover()
     before = await table.game()
     answer = await table.hint(mover, move)
-    assert answer.alert and answer.text.startswith("💡 ")
-    assert t("hint.reason.double", Lang.RU) in answer.text
+    assert answer.alert and said(answer).startswith("💡 ")
+    assert t("hint.reason.double", Lang.RU) in said(answer)
     assert table.decider.calls == 1
     game = await table.game()
     assert game.match is not None
@@ -146,7 +142,7 @@ async def test_a_hint_is_a_legal_move_with_its_reason_counted_once_a_turn(table:
     assert stored is not None and stored.count == 1 and stored.move == move
     view = game.match.view(seat)
     legal = {action_text(view, a, Lang.RU) for a in view.round.legal}
-    assert answer.text.removeprefix("💡 ").split(" — ")[0] in legal
+    assert said(answer).removeprefix("💡 ").split(" — ")[0] in legal
     assert game.version == before.version  # the game itself is not touched
 
     # Again on the same turn: the same hint, not computed or counted.
@@ -173,7 +169,7 @@ async def test_a_press_while_the_hint_is_worked_out_waits_and_the_next_turn_is_n
     while table.decider.calls == 0:  # the search has begun
         await asyncio.sleep(0)
     soon = await table.hint(mover, move)
-    assert not soon.alert and soon.text == t("answer.hint_too_fast", Lang.RU)
+    assert not soon.alert and said(soon) == t("answer.hint_too_fast", Lang.RU)
     table.decider.hold.set()
     assert (await first).alert
     assert (await table.hint(mover, move)) == await first  # shown again at once
@@ -203,16 +199,16 @@ async def test_refusals_change_nothing(table: Table) -> None:
     ]
     for person, pressed, expected in cases:
         answer = await table.hint(person, pressed)
-        assert answer.text == expected, (person, pressed, answer)
+        assert said(answer, person.lang) == expected, (person, pressed, answer)
     off_turn = await table.hint(other, move)
-    assert not off_turn.alert and mover.name in off_turn.text
+    assert not off_turn.alert and mover.name in said(off_turn)
     missing = await table.setup.run(table.hints.press(999, mover, move))
-    assert missing.alert and missing.text == text("alert.stale")
+    assert missing.alert and said(missing) == text("alert.stale")
 
     # Hints switched off in the group: refused, and the hands show no button.
     settings = table.setup.app.settings
     await settings.change(CHAT, ChatSettings(hints=False))
-    assert (await table.hint(mover, move)).text == text("alert.hints_off")
+    assert said(await table.hint(mover, move)) == text("alert.hints_off")
     await settings.change(CHAT, ChatSettings(hints=True))
 
     assert table.decider.calls == 0
@@ -233,7 +229,7 @@ async def test_no_hint_for_a_seat_a_computer_plays(table: Table) -> None:
             current = await repo.load_game(tx, GAME)
             assert current is not None
             await repo.save_game(tx, dataclasses.replace(changed, version=current.version))
-        assert (await table.hint(mover, move)).text == t(key, Lang.RU)
+        assert said(await table.hint(mover, move)) == t(key, Lang.RU)
     assert table.decider.calls == 0
 
 
@@ -252,7 +248,7 @@ async def test_a_move_made_while_the_hint_is_worked_out_leaves_it_uncounted(
 
     table.decider.decide = moving  # type: ignore[method-assign]
     answer = await table.hint(mover, move)
-    assert answer.alert and answer.text == t("alert.hint_stale", Lang.RU)
+    assert answer.alert and said(answer) == t("alert.hint_stale", Lang.RU)
     assert await hint_store.hint_counts(table.setup.db, GAME) == {}
     assert len((await table.game()).match.log) > move  # type: ignore[union-attr]
 
@@ -287,7 +283,7 @@ async def test_the_count_goes_to_the_match_record_and_stats_not_the_rating(table
     assert "💡 1 подсказка" in player_stats_text(mine, CHAT.title, Lang.RU)
     assert "💡" not in player_stats_text(theirs, CHAT.title, Lang.RU)
     # The game is over: a hint press is refused.
-    assert (await table.hint(mover, move)).text == t("alert.finished", Lang.RU)
+    assert said(await table.hint(mover, move)) == t("alert.finished", Lang.RU)
 
 
 def test_the_hint_button_shows_on_the_own_turn_only_where_hints_are_on() -> None:
@@ -295,7 +291,7 @@ def test_the_hint_button_shows_on_the_own_turn_only_where_hints_are_on() -> None
     mover = match.turn
     assert mover is not None
     move = len(match.log)
-    hint = MoveCb(game=GAME, move=move, kind=MoveKind.HINT).pack()
+    hint = HandCb(game=GAME, move=move, kind=HandKind.HINT).pack()
 
     def data(markup: InlineKeyboardMarkup | None) -> list[str]:
         assert markup is not None
@@ -306,9 +302,9 @@ def test_the_hint_button_shows_on_the_own_turn_only_where_hints_are_on() -> None
     assert hint not in data(hand_keyboard(own, GAME, move, Lang.RU, hints=False))
     other = match.view(1 - mover)
     assert all(
-        MoveKind.HINT.value != d.split(":")[3]
+        HandCb.unpack(d).kind is not HandKind.HINT
         for d in data(hand_keyboard(other, GAME, move, Lang.RU, hints=True))
-        if d.startswith("m1:")
+        if d.startswith("hb1:")
     )
     assert "💡 Hint" in [
         b.text

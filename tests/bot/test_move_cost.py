@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.app.effects import Done
-from bot.app.usecases import Answer
+from bot.app.reply import Reply
 from storage import db as storage_db
 from storage.connect import open_database
 from storage.records import GameRecord, GameStatus
@@ -52,7 +52,7 @@ async def test_a_press_is_one_transaction_in_one_hop(against_a_computer: Setup) 
         if game is None:
             break
         before = storage_db.WORK.copy()
-        done: Done[Answer] = await setup.app.playing.press(*greedy_press(game))
+        done: Done[Reply] = await setup.app.playing.play(*greedy_press(game))
         costs.append(storage_db.WORK - before)
         assert not done.value.alert, done.value
         await setup.app.dispatch.carry_out(done.effects)
@@ -69,7 +69,7 @@ async def test_a_computers_move_is_one_transaction_in_one_hop(against_a_computer
         game = await alices_turn(setup)
         if game is None:
             break
-        done = await setup.app.playing.press(*greedy_press(game))
+        done = await setup.app.playing.play(*greedy_press(game))
         moved = await setup.game()
         assert moved.match is not None
         if moved.status is not GameStatus.PLAYING or moved.match.turn == 0:

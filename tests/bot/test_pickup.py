@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.telegram.callbacks import MoveKind
 from domino.actions import Play
 from storage import votes as vote_store
 from storage.connect import open_database
@@ -56,10 +55,7 @@ async def test_nothing_is_picked_up_before_the_first_poll_and_a_press_meanwhile_
     # Алиса's press comes in the first poll's answer, before the pickup reads her game.
     assert game.match is not None
     play = next(a for a in game.match.legal_actions() if isinstance(a, Play))
-    end = play.end.value if play.end else ""
-    answer = await again.run(
-        again.app.playing.press(game.id, ALICE, 0, MoveKind.PLAY, play.tile.index, end)
-    )
+    answer = await again.run(again.app.playing.play(game.id, ALICE, 0, play))
     assert not answer.alert
     polled.set()
     await again.app.until_picked_up()
@@ -117,8 +113,7 @@ async def test_a_game_the_database_holds_older_than_shown_goes_on_as_stored(
         before = await start_game(setup)
         assert before.match is not None
         play = next(a for a in before.match.legal_actions() if isinstance(a, Play))
-        end = play.end.value if play.end else ""
-        pressed = setup.app.playing.press(before.id, ALICE, 0, MoveKind.PLAY, play.tile.index, end)
+        pressed = setup.app.playing.play(before.id, ALICE, 0, play)
         assert not (await setup.run(pressed)).alert
         await settle()
         await setup.app.publisher.idle()

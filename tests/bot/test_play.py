@@ -12,16 +12,18 @@ import pytest
 from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.app.effects import Choice, Menu
 from bot.app.people import Person
-from bot.app.usecases import Answer
+from bot.app.reply import Reply
 from bot.app.usecases.lobby_options import LobbyOption
-from bot.app.usecases.play import MOVES
-from bot.telegram.callbacks import MoveCb, MoveKind
-from bot.telegram.presenter.hand import doubles_where
-from domino.actions import Action, Close, Draw, Play, PlayDoubles
+from bot.telegram.callbacks import HandCb, HandKind, MoveCb, action_of
+from bot.telegram.presenter.replies import reply_text
+from domino.actions import Action, Close, Play, PlayDoubles
 from domino.ai import Level, computer
+from domino.geometry import End
 from domino.match import Match
 from domino.players import GreedyPlayer
+from domino.tiles import double
 from domino.variants import find_variant
 from domino.views import MatchView
 from i18n import Lang, t
@@ -111,11 +113,11 @@ async def quiet(setup: Setup) -> None:
             return
 
 
-def greedy_press(game: GameRecord) -> tuple[int, Person, int, MoveKind, int, str]:
-    """The arguments of `Playing.press` for Алиса's greedy move in `game` (her turn)."""
+def greedy_press(game: GameRecord) -> tuple[int, Person, int, Action]:
+    """The arguments of `Playing.play` for Алиса's greedy move in `game` (her turn)."""
     assert game.match is not None
-    kind, tile, end = button_of(GreedyPlayer().choose(game.match.view(0)))
-    return game.id, ALICE, len(game.match.log), kind, tile, end
+    action = GreedyPlayer().choose(game.match.view(0))
+    return game.id, ALICE, len(game.match.log), action
 
 
 async def play_until_alice_may(setup: Setup, wanted: type[Action]) -> GameRecord:
@@ -126,37 +128,38 @@ async def play_until_alice_may(setup: Setup, wanted: type[Action]) -> GameRecord
         assert game.status is GameStatus.PLAYING and game.match is not None
         if any(isinstance(a, wanted) for a in game.match.legal_actions()):
             return game
-        action = GreedyPlayer().choose(game.match.view(0))
-        kind, tile, end = button_of(action)
-        answer = await press(setup, game, kind, tile, end)
+        answer = await play(setup, game, GreedyPlayer().choose(game.match.view(0)))
         assert not answer.alert, answer
         await settle()
 
 
-def button_of(action: Action) -> tuple[MoveKind, int, str]:
-    """The hand button's kind, tile and `end` that stand for `action`."""
-    if isinstance(action, PlayDoubles):
-        return MoveKind.DOUBLES, -1, doubles_where(action)
-    if isinstance(action, Close):
-        return MoveKind.CLOSE, action.tile.index, action.end.value
-    if isinstance(action, Play):
-        return MoveKind.PLAY, action.tile.index, action.end.value if action.end else ""
-    return (MoveKind.DRAW if isinstance(action, Draw) else MoveKind.KNOCK), -1, ""
+def number_of(game: GameRecord, move: int | None) -> int:
+    """`move`, else the move number `game` stands at."""
+    assert game.match is not None
+    return len(game.match.log) if move is None else move
 
 
-async def press(
+async def play(
     setup: Setup,
     game: GameRecord,
-    kind: MoveKind,
-    tile: int = -1,
-    end: str = "",
+    action: Action,
     *,
     person: Person = ALICE,
     move: int | None = None,
-) -> Answer:
-    assert game.match is not None
-    number = len(game.match.log) if move is None else move
-    return await setup.run(setup.app.playing.press(game.id, person, number, kind, tile, end))
+) -> Reply:
+    number = number_of(game, move)
+    return await setup.run(setup.app.playing.play(game.id, person, number, action))
+
+
+async def choose(
+    setup: Setup, game: GameRecord, choice: Choice, *, move: int | None = None
+) -> Reply:
+    number = number_of(game, move)
+    return await setup.run(setup.app.playing.show_choice(game.id, ALICE, number, choice))
+
+
+def text(reply: Reply) -> str:
+    return reply_text(reply, Lang.RU)
 
 
 def last_hand(setup: Setup) -> InlineKeyboardMarkup:
@@ -169,13 +172,25 @@ def last_hand(setup: Setup) -> InlineKeyboardMarkup:
     raise AssertionError("no hand was shown to Алиса")
 
 
-def kinds(markup: InlineKeyboardMarkup) -> list[MoveCb]:
-    return [
-        MoveCb.unpack(b.callback_data)
-        for row in markup.inline_keyboard
-        for b in row
-        if b.callback_data and b.callback_data.startswith("m1:")
-    ]
+def hand_data(markup: InlineKeyboardMarkup) -> list[MoveCb | HandCb]:
+    """The data of the hand's buttons, in order."""
+    found: list[MoveCb | HandCb] = []
+    for row in markup.inline_keyboard:
+        for button in row:
+            data = button.callback_data or ""
+            if data.startswith("m2:"):
+                found.append(MoveCb.unpack(data))
+            elif data.startswith("hb1:"):
+                found.append(HandCb.unpack(data))
+    return found
+
+
+def move_buttons(markup: InlineKeyboardMarkup) -> list[MoveCb]:
+    return [data for data in hand_data(markup) if isinstance(data, MoveCb)]
+
+
+def hand_kinds(markup: InlineKeyboardMarkup) -> set[HandKind]:
+    return {data.kind for data in hand_data(markup) if isinstance(data, HandCb)}
 
 
 @pytest.mark.parametrize("doubles", ["sea_kozel", "osel"], indirect=True)
@@ -185,32 +200,40 @@ async def test_several_doubles_are_laid_at_once_from_their_menu(doubles: Setup) 
     assert game.match is not None
     legal = [a for a in game.match.legal_actions() if isinstance(a, PlayDoubles)]
     await settle()
-    assert MoveKind.CHOOSE_DOUBLES in {d.kind for d in kinds(last_hand(setup))}
+    assert HandKind.DOUBLES in hand_kinds(last_hand(setup))
 
-    answer = await press(setup, game, MoveKind.CHOOSE_DOUBLES)
-    assert answer.text == t("answer.choose_doubles", Lang.RU) and not answer.alert
+    answer = await choose(setup, game, Menu.DOUBLES)
+    assert text(answer) == t("answer.choose_doubles", Lang.RU) and not answer.alert
     await settle()
-    menu = kinds(last_hand(setup))
-    assert [d.end for d in menu if d.kind is MoveKind.DOUBLES] == [doubles_where(a) for a in legal]
-    assert menu[-1].kind is MoveKind.BACK
+    menu = hand_data(last_hand(setup))
+    assert [action_of(d) for d in menu if isinstance(d, MoveCb)] == legal
+    assert isinstance(menu[-1], HandCb) and menu[-1].kind is HandKind.BACK
     assert (await setup.game()).version == game.version  # a menu changes nothing
 
     # A forged set of doubles (the right move, the wrong tiles) is refused.
-    offered = {doubles_where(a) for a in legal}
-    forged = next(w for w in ("0L1R", "2L3R", "4L5R") if w not in offered)
-    refused = await press(setup, game, MoveKind.DOUBLES, -1, forged)
-    assert refused.alert and refused.text == t("alert.illegal", Lang.RU)
+    forged = next(
+        a
+        for a in (
+            PlayDoubles((Play(double(low), End.LEFT), Play(double(low + 1), End.RIGHT)))
+            for low in (0, 2, 4)
+        )
+        if a not in legal
+    )
+    refused = await play(setup, game, forged)
+    assert refused.alert and text(refused) == t("alert.illegal", Lang.RU)
     assert (await setup.game()).version == game.version
 
-    chosen = next(d for d in menu if d.kind is MoveKind.DOUBLES)
-    done = await press(setup, game, MoveKind.DOUBLES, -1, chosen.end)
+    chosen = next(d for d in menu if isinstance(d, MoveCb))
+    chosen_action = action_of(chosen)
+    assert chosen_action is not None
+    done = await play(setup, game, chosen_action)
     assert not done.alert, done
     after = await setup.game()
     assert after.match is not None
     assert after.match.log[len(game.match.log)].action == legal[0]
     # The same button again: the game moved on, nothing more happens.
-    again = await press(setup, game, MoveKind.DOUBLES, -1, chosen.end)
-    assert again.alert and again.text == t("alert.stale", Lang.RU)
+    again = await play(setup, game, chosen_action)
+    assert again.alert and text(again) == t("alert.stale", Lang.RU)
 
 
 async def test_an_end_is_closed_from_its_menu_and_back_leads_to_the_tiles(
@@ -221,27 +244,26 @@ async def test_an_end_is_closed_from_its_menu_and_back_leads_to_the_tiles(
     assert game.match is not None
     legal = [a for a in game.match.legal_actions() if isinstance(a, Close)]
 
-    answer = await press(setup, game, MoveKind.CHOOSE_CLOSE)
-    assert answer.text == t("answer.choose_close", Lang.RU)
+    answer = await choose(setup, game, Menu.CLOSE)
+    assert text(answer) == t("answer.choose_close", Lang.RU)
     await settle()
-    menu = kinds(last_hand(setup))
-    assert [(d.tile, d.end) for d in menu if d.kind is MoveKind.CLOSE] == [
-        (a.tile.index, a.end.value) for a in legal
-    ]
-    back = await press(setup, game, MoveKind.BACK)
+    menu = move_buttons(last_hand(setup))
+    assert [action_of(d) for d in menu] == legal
+    assert hand_kinds(last_hand(setup)) == {HandKind.BACK}
+    back = await setup.run(setup.app.playing.show_hand(game.id, ALICE, number_of(game, None)))
     assert not back.alert
     await settle()
-    assert MoveKind.CHOOSE_CLOSE in {d.kind for d in kinds(last_hand(setup))}
+    assert HandKind.CLOSE in hand_kinds(last_hand(setup))
 
     # Another person's press, and one for an end no double of hers closes, change nothing.
-    stranger = await press(setup, game, MoveKind.CLOSE, legal[0].tile.index, "D", person=BOB)
+    stranger = await play(setup, game, Close(legal[0].tile, End.DOWN), person=BOB)
     assert stranger.alert
-    wrong = next(e for e in "LRUD" if all(a.end.value != e for a in legal))
-    refused = await press(setup, game, MoveKind.CLOSE, legal[0].tile.index, wrong)
-    assert refused.alert and refused.text == t("alert.illegal", Lang.RU)
+    wrong = next(e for e in End if all(a.end is not e for a in legal))
+    refused = await play(setup, game, Close(legal[0].tile, wrong))
+    assert refused.alert and text(refused) == t("alert.illegal", Lang.RU)
     assert (await setup.game()).version == game.version
 
-    done = await press(setup, game, MoveKind.CLOSE, legal[0].tile.index, legal[0].end.value)
+    done = await play(setup, game, legal[0])
     assert not done.alert, done
     after = await setup.game()
     assert after.match is not None
@@ -253,8 +275,8 @@ async def test_a_menu_of_another_move_number_is_stale(closing: Setup) -> None:
     game = await play_until_alice_may(setup, Close)
     assert game.match is not None
     for move in (len(game.match.log) - 1, len(game.match.log) + 1):
-        stale = await press(setup, game, MoveKind.CHOOSE_CLOSE, move=move)
-        assert stale.alert and stale.text == t("alert.stale", Lang.RU)
+        stale = await choose(setup, game, Menu.CLOSE, move=move)
+        assert stale.alert and text(stale) == t("alert.stale", Lang.RU)
     assert (await setup.game()).version == game.version
 
 
@@ -270,7 +292,7 @@ async def test_a_hand_left_behind_its_game_is_mended_by_the_press_that_finds_it(
     await eventually(lambda: alice_to_move(setup))
     game = await setup.game()
     arguments = greedy_press(game)
-    kept = await setup.app.playing.press(*arguments)  # committed; its effects are lost
+    kept = await setup.app.playing.play(*arguments)  # committed; its effects are lost
     assert not kept.value.alert, kept.value
     await settle()
     await setup.app.publisher.idle()
@@ -278,8 +300,8 @@ async def test_a_hand_left_behind_its_game_is_mended_by_the_press_that_finds_it(
     moved_on = await setup.game()
     assert moved_on.version > game.version
 
-    stale = await setup.run(setup.app.playing.press(*arguments))
-    assert stale.alert and stale.text == t("alert.stale", Lang.RU)
+    stale = await setup.run(setup.app.playing.play(*arguments))
+    assert stale.alert and text(stale) == t("alert.stale", Lang.RU)
     assert moved_on.match is not None
     kept_moves = len(moved_on.match.log)
 
@@ -296,7 +318,7 @@ async def test_a_hand_left_behind_its_game_is_mended_by_the_press_that_finds_it(
 
 def moves_of(markup: InlineKeyboardMarkup) -> set[int]:
     """The move numbers the hand's move buttons were drawn for (one, in a fresh hand)."""
-    return {button.move for button in kinds(markup) if button.kind in MOVES}
+    return {button.move for button in move_buttons(markup)}
 
 
 async def test_a_stale_press_edits_the_pressers_hand_again_whatever_its_digest_says(
@@ -313,9 +335,9 @@ async def test_a_stale_press_edits_the_pressers_hand_again_whatever_its_digest_s
     shown = last_hand(setup)
     edits = len(hand_edits(setup))
 
-    kind, tile, end = button_of(GreedyPlayer().choose(game.match.view(0)))
-    stale = await press(setup, game, kind, tile, end, move=len(game.match.log) - 1)
-    assert stale.alert and stale.text == t("alert.stale", Lang.RU)
+    greedy = GreedyPlayer().choose(game.match.view(0))
+    stale = await play(setup, game, greedy, move=len(game.match.log) - 1)
+    assert stale.alert and text(stale) == t("alert.stale", Lang.RU)
     await settle()
     await setup.app.publisher.idle()
     assert (await setup.game()).version == game.version  # nothing changed

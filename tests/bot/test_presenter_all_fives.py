@@ -14,10 +14,10 @@ from collections.abc import Iterator
 import pytest
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.app.usecases.play import action_for, tile_at
 from bot.telegram import presenter
-from bot.telegram.callbacks import MoveCb, MoveKind
-from bot.telegram.presenter.hand import POINTS_TILES_PER_ROW, ends_text, hand_keyboard, hand_text
+from bot.telegram.callbacks import HandCb, HandKind, MoveCb, action_of, choice_of
+from bot.telegram.presenter.hand import ends_text, hand_text
+from bot.telegram.presenter.hand_keyboard import POINTS_TILES_PER_ROW, hand_keyboard
 from bot.telegram.presenter.table import open_ends_text, play_points, recent_events
 from domino.actions import Action, Play, Played
 from domino.all_fives import end_count
@@ -333,14 +333,25 @@ def test_a_round_gone_out_adds_its_plays_points_to_its_end() -> None:
 # --- the hand's points -------------------------------------------------------------------
 
 
-def move_buttons(markup: InlineKeyboardMarkup | None) -> list[tuple[str, MoveCb]]:
+def move_buttons(markup: InlineKeyboardMarkup | None) -> list[tuple[str, MoveCb | HandCb]]:
+    """The hand's buttons as (text, unpacked data)."""
     assert markup is not None
     return [
-        (button.text, MoveCb.unpack(button.callback_data))
+        (button.text, unpacked(button.callback_data or ""))
         for row in markup.inline_keyboard
         for button in row
-        if button.callback_data and button.callback_data.startswith("m1:")
+        if (button.callback_data or "").startswith(("m2:", "hb1:"))
     ]
+
+
+def unpacked(data: str) -> MoveCb | HandCb:
+    return MoveCb.unpack(data) if data.startswith("m2:") else HandCb.unpack(data)
+
+
+def play_of(data: MoveCb | HandCb) -> Play | None:
+    """The tile a button plays, if it plays one."""
+    action = action_of(data) if isinstance(data, MoveCb) else None
+    return action if isinstance(action, Play) else None
 
 
 def scored_by(match: Match, seat: int, action: Action) -> int | None:
@@ -376,19 +387,19 @@ def test_each_playable_tile_shows_what_the_engine_then_scores(key: str) -> None:
             view = match.view(seat)
             markup = hand_keyboard(view, 7, len(match.log), Lang.RU, hints=True)
             for text, data in move_buttons(markup):
-                if data.kind is MoveKind.PLAY:
-                    action = action_for(data.kind, data.tile, data.end)
+                action = play_of(data)
+                if action is not None:
                     assert agrees(shown_points(text), scored_by(match, seat, action)), text
                     checked += 1
-                elif data.kind is MoveKind.CHOOSE_END:
-                    tile = tile_at(data.tile)
+                elif isinstance(data, HandCb) and data.kind is HandKind.ENDS:
+                    tile = choice_of(data)
                     ends = presenter.hand_keyboard(
                         view, 7, len(match.log), Lang.RU, choosing=tile, hints=True
                     )
                     points = []
                     for end_text, end_data in move_buttons(ends):
-                        if end_data.kind is MoveKind.PLAY:
-                            action = action_for(end_data.kind, end_data.tile, end_data.end)
+                        action = play_of(end_data)
+                        if action is not None:
                             points.append(shown_points(end_text))
                             assert agrees(points[-1], scored_by(match, seat, action)), end_text
                     best = max(points)
@@ -411,7 +422,7 @@ def test_points_only_where_hints_are_allowed_and_the_game_scores_in_play() -> No
             for text, data in move_buttons(
                 hand_keyboard(view, 7, len(match.log), Lang.RU, hints=True)
             )
-            if data.kind is MoveKind.PLAY
+            if play_of(data) is not None
         ]
         if any(points):
             break

@@ -93,7 +93,7 @@ def match_view(
     )
 
 
-INFO = "m1:7:0:i:-1:"  # a tile that is no move: pressing it tells whose turn it is
+INFO = "hb1:7:0:i:"  # a tile that is no move: pressing it tells whose turn it is
 HAND = tiles("1-2", "2-5", "3-5")
 # 2-5 fits the right end only; 3-5 fits both.
 PLAYS = (Play(HAND[1], End.RIGHT), Play(HAND[2], End.LEFT), Play(HAND[2], End.RIGHT))
@@ -194,8 +194,8 @@ def test_a_hand_shows_each_open_end_with_the_arrow_its_buttons_use() -> None:
     text = presenter.hand_text(view, NAMES, "Дворик", Lang.RU)
     assert "\nконцы: ⬅️ 2 · ➡️ 0 · ⬆️ 1 · ⬇️ 1\n" in text
     assert buttons(presenter.hand_keyboard(view, 7, 4, Lang.RU, choosing=HAND[0]))[0] == [
-        ("1|2 на ⬆️ 1", "m1:7:4:p:8:U"),
-        ("1|2 на ⬇️ 1", "m1:7:4:p:8:D"),
+        ("1|2 на ⬆️ 1", "m2:7:4:p1-2U"),
+        ("1|2 на ⬇️ 1", "m2:7:4:p1-2D"),
     ]
     english = presenter.hand_text(view, NAMES, "Yard", Lang.EN)
     assert "\nopen ends: ⬅️ 2 · ➡️ 0 · ⬆️ 1 · ⬇️ 1\n" in english
@@ -229,11 +229,11 @@ def test_a_pair_game_names_the_partner_apart_and_a_full_deal_no_bazaar() -> None
 def test_a_hand_at_its_turn_marks_what_fits_and_asks_for_the_end_when_both_fit() -> None:
     view = match_view(hand=HAND, legal=PLAYS)
     assert buttons(presenter.hand_keyboard(view, 7, 4, Lang.RU)) == [
-        [("1|2", "m1:7:0:i:-1:"), ("✅ 2|5", "m1:7:4:p:16:R"), ("✅ 3|5", "m1:7:4:e:20:")]
+        [("1|2", "hb1:7:0:i:"), ("✅ 2|5", "m2:7:4:p2-5R"), ("✅ 3|5", "hb1:7:4:e:3-5")]
     ]
     assert buttons(presenter.hand_keyboard(view, 7, 4, Lang.RU, choosing=HAND[2])) == [
-        [("3|5 на ⬅️ 3", "m1:7:4:p:20:L"), ("3|5 на ➡️ 5", "m1:7:4:p:20:R")],
-        [("↩️ Назад", "m1:7:4:b:-1:")],
+        [("3|5 на ⬅️ 3", "m2:7:4:p3-5L"), ("3|5 на ➡️ 5", "m2:7:4:p3-5R")],
+        [("↩️ Назад", "hb1:7:4:b:")],
     ]
 
 
@@ -249,17 +249,17 @@ def test_a_hand_with_nothing_to_play_draws_or_knocks() -> None:
     assert buttons(presenter.hand_keyboard(drawing, 7, 4, Lang.RU)) == [
         [(label, INFO) for label in ("0|0", "0|1", "1|1", "1|2")],
         [("4|4", INFO)],
-        [("🎲 Взять из базара", "m1:7:4:d:-1:")],
+        [("🎲 Взять из базара", "m2:7:4:d")],
     ]
     knocking = match_view(hand=many[:1], legal=(Knock(),))
     assert buttons(presenter.hand_keyboard(knocking, 7, 4, Lang.EN))[-1] == [
-        ("✊ Knock", "m1:7:4:k:-1:")
+        ("✊ Knock", "m2:7:4:k")
     ]
 
 
 def test_the_first_tile_of_a_round_needs_no_end() -> None:
     view = match_view(hand=HAND[:1], legal=(Play(HAND[0]),), ends=())
-    assert buttons(presenter.hand_keyboard(view, 7, 0, Lang.RU)) == [[("✅ 1|2", "m1:7:0:p:8:")]]
+    assert buttons(presenter.hand_keyboard(view, 7, 0, Lang.RU)) == [[("✅ 1|2", "m2:7:0:p1-2")]]
     assert "\nСтол пуст.\n" in presenter.hand_text(view, NAMES, "Дворик", Lang.RU)
 
 
@@ -271,7 +271,7 @@ def test_a_hand_off_its_turn_waits_and_its_tiles_only_tell_whose_turn_it_is() ->
         "Счёт: Маша 0 · Олег &lt;3 0"
     )
     assert buttons(presenter.hand_keyboard(view, 7, 4, Lang.RU)) == [
-        [("1|2", "m1:7:0:i:-1:"), ("2|5", "m1:7:0:i:-1:"), ("3|5", "m1:7:0:i:-1:")]
+        [("1|2", "hb1:7:0:i:"), ("2|5", "hb1:7:0:i:"), ("3|5", "hb1:7:0:i:")]
     ]
 
 
@@ -279,7 +279,7 @@ def test_a_hand_a_computer_plays_for_reads_as_off_turn_and_offers_coming_back() 
     view = match_view(hand=HAND, legal=PLAYS)
     assert "<b>Ваш ход!</b>" not in presenter.hand_text(view, NAMES, "Д", Lang.RU, away=True)
     assert buttons(presenter.away_keyboard(view, 7, Lang.RU)) == [
-        [("1|2", "m1:7:0:i:-1:"), ("2|5", "m1:7:0:i:-1:"), ("3|5", "m1:7:0:i:-1:")],
+        [("1|2", "hb1:7:0:i:"), ("2|5", "hb1:7:0:i:"), ("3|5", "hb1:7:0:i:")],
         [("🙋 Я снова играю", "r1:7")],
     ]
 

@@ -308,7 +308,7 @@ async def started_against_a_computer(db: Database) -> Setup:
         await quiet(setup)
         game = await setup.game()
         assert game.match is not None and game.status is GameStatus.PLAYING
-        await setup.run(setup.app.playing.press(*greedy_press(game)))
+        await setup.run(setup.app.playing.play(*greedy_press(game)))
     await quiet(setup)
     return setup
 

@@ -27,11 +27,11 @@ from bot.telegram.callbacks import (
     HintsCb,
     LobbyOption,
     LobbyTimeCb,
-    MoveKind,
     TimerCb,
 )
 from bot.telegram.presenter import hand_timer_lines, settings_keyboard, table_timer_line
 from bot.telegram.presenter.lobby import PLAYABLE
+from bot.telegram.presenter.replies import reply_text
 from domino.actions import Play
 from domino.match import Match
 from domino.players import GreedyPlayer
@@ -236,10 +236,7 @@ async def test_a_press_just_before_the_deadline_wins(setup: Setup) -> None:
     assert game.match is not None
     action = game.match.legal_actions()[0]
     assert isinstance(action, Play)
-    end = action.end.value if action.end else ""
-    answer = await setup.run(
-        setup.app.playing.press(game.id, ALICE, 0, MoveKind.PLAY, action.tile.index, end)
-    )
+    answer = await setup.run(setup.app.playing.play(game.id, ALICE, 0, action))
     assert not answer.alert, answer
     await setup.time.advance(0.2)  # the old deadline passes
     await settle()
@@ -278,7 +275,7 @@ async def test_three_strikes_hand_the_seat_to_a_computer_once_and_i_am_back(
     assert not returned.seats[0].away and returned.seats[0].strikes == 0
     assert returned.abandonment is None
     again = await setup.run(setup.app.playing.come_back(game.id, ALICE))
-    assert again.text and not again.alert  # "you are playing yourself already"
+    assert reply_text(again, Lang.RU) and not again.alert  # "you are playing yourself already"
     await setup.app.publisher.idle()
     assert setup.telegram.sent_to(CHAT.id).count(t("notice.back", Lang.RU, name="Алиса")) == 1
 
@@ -334,11 +331,8 @@ async def test_a_press_is_refused_while_a_computer_plays_for_the_person(setup: S
     assert away.match is not None and away.match.turn == 0
     action = away.match.legal_actions()[0]
     assert isinstance(action, Play)
-    end = action.end.value if action.end else ""
-    refused = await setup.run(
-        setup.app.playing.press(game.id, ALICE, 0, MoveKind.PLAY, action.tile.index, end)
-    )
-    assert refused.alert and "компьютер" in refused.text
+    refused = await setup.run(setup.app.playing.play(game.id, ALICE, 0, action))
+    assert refused.alert and "компьютер" in reply_text(refused, Lang.RU)
     assert (await setup.game()).version == away.version
 
 
@@ -440,12 +434,7 @@ async def test_a_sport_turn_gets_k12s_time_by_default_and_none_when_switched_off
     assert now.match is not None
     move = len(now.match.log)
     action = GreedyPlayer().choose(now.match.view(0))
-    kind, tile, end = (
-        (MoveKind.PLAY, action.tile.index, action.end.value if action.end else "")
-        if isinstance(action, Play)
-        else (MoveKind.KNOCK, -1, "")
-    )
-    answer = await setup.run(setup.app.playing.press(game.id, ALICE, move, kind, tile, end))
+    answer = await setup.run(setup.app.playing.play(game.id, ALICE, move, action))
     assert not answer.alert, answer
 
     async def her_turn_again() -> bool:

@@ -20,6 +20,7 @@ from aiogram.methods import TelegramMethod
 
 from bot.app.people import Person
 from bot.app.usecases.lobby_options import LobbyOption
+from bot.telegram.presenter.replies import reply_text
 from i18n import Lang, t
 from storage import repo
 from storage.connect import open_database
@@ -99,15 +100,11 @@ async def bob_reachable(setup: Setup) -> bool:
     return user.can_message
 
 
-async def no_member(chat_id: int, user_id: int) -> bool:
-    raise AssertionError("a /start without a payload asks nobody")
-
-
 async def bob_comes_back(setup: Setup, telegram: BlockingTelegram) -> None:
     """Боб unblocks the bot and presses Start in the private chat."""
     telegram.blocked.discard(BOB.id)
-    greeting = await setup.run(setup.app.lobby.start(BOB, None, no_member))
-    assert greeting == t("start.back_in_game", Lang.RU)
+    greeting = await setup.run(setup.app.lobby.start(BOB))
+    assert reply_text(greeting, Lang.RU) == t("start.back_in_game", Lang.RU)
 
 
 async def started_with_bob_blocking(setup: Setup) -> BlockingTelegram:
@@ -153,6 +150,6 @@ async def test_a_person_who_comes_back_and_blocks_the_bot_again_is_told_again(
     assert await bob_reachable(setup) and len(setup.telegram.sent_to(BOB.id)) == 1
     telegram.blocked.add(BOB.id)  # a new block: his hand changes at Алиса's move
     await eventually(lambda: alice_to_move(setup))
-    await setup.run(setup.app.playing.press(*greedy_press(await setup.game())))
+    await setup.run(setup.app.playing.play(*greedy_press(await setup.game())))
     assert await told_unreachable(setup) == 2
     assert not await bob_reachable(setup)

@@ -99,7 +99,7 @@ class Playing(UseCases):
             assert game is not None
             if match.turn != seat:
                 raise not_your_turn(game, match)
-            return Done(Reply.of("answer.tile_refused", refused=TileRefused(match.view(seat))))
+            return Done(Reply.of("answer.tile_does_not_fit", refused=TileRefused(match.view(seat))))
         except Refusal as refusal:
             return Done(refusal.reply)
 

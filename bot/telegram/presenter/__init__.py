@@ -1,10 +1,11 @@
 """What people see, as pure functions of stored games and engine views.
 
 Texts, captions and inline keyboards for the lobby (`lobby`), the group's table message
-and the announcements (`table`), each player's private hand message (`hand`), the
-confirmations that end a match (`endings`), /rules (`rules`), /settings (`settings`)
-and the turn timer's lines (`clock`); `common` writes names, sides, scores and tiles
-the same way for all.
+and the announcements (`table`), each player's private hand message (its text `hand`,
+its buttons `hand_keyboard`, the words of moves and hints `moves`), the confirmations
+that end a match (`endings`), /rules (`rules`), /settings (`settings`) and the turn
+timer's lines (`clock`); `common` writes names, sides, scores and tiles the same way
+for all.
 Nothing here talks to Telegram or the database, so every screen can be tested by value.
 
 Hidden information: the group's texts are built from the public view only, and a
@@ -19,7 +20,8 @@ from bot.telegram.presenter.endings import (
     surrender_confirm_keyboard,
     surrender_confirm_text,
 )
-from bot.telegram.presenter.hand import away_keyboard, hand_keyboard, hand_text
+from bot.telegram.presenter.hand import hand_text
+from bot.telegram.presenter.hand_keyboard import away_keyboard, hand_keyboard
 from bot.telegram.presenter.lobby import (
     lobby_closed_text,
     lobby_keyboard,

@@ -1,52 +1,28 @@
-"""A player's hand in their private chat: the text above it and the tiles as buttons.
-Built only from the owner's own view (`MatchView.round.hand`).
-
-In games that score during play (F-3) a group that allows hints sees on each playable
-tile what its play would score («✅ 5|5 +10»), and in the choice of ends what each end
-would: the table is laid again from the view with that tile on that end and the game
-asked (`GameVariant.move_points`)."""
+"""A player's hand in their private chat: the text above its buttons
+(`bot.telegram.presenter.hand_keyboard`), and why a tile cannot go now. Built only from
+the owner's own view (`MatchView.round.hand`)."""
 
 from __future__ import annotations
 
-import functools
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
-from bot.telegram.callbacks import BackCb, HandMenu, MoveCb, MoveKind, doubles_payload
 from bot.telegram.presenter.common import (
     score_text,
     short_name,
     side_names,
     tile_label,
-    tile_rows,
     variant_name,
 )
+from bot.telegram.presenter.moves import ARROWS
 from bot.telegram.presenter.table import has_bazaar, listed_ends, result_lines
-from domino.actions import (
-    Action,
-    Close,
-    Draw,
-    EndTurn,
-    Flip,
-    Knock,
-    Play,
-    PlayDoubles,
-    Played,
-)
-from domino.geometry import End
-from domino.layout import SumSixLayout, layout_of
+from domino.actions import EndTurn, Play, Played
+from domino.layout import SumSixLayout
 from domino.round import FACE_UP
 from domino.rules import LayoutKind
 from domino.tiles import Tile
 from domino.views import MatchView
 from i18n import Lang, t
-
-ARROWS = {End.LEFT: "⬅️", End.RIGHT: "➡️", End.UP: "⬆️", End.DOWN: "⬇️"}
-POINTS_TILES_PER_ROW = 3
-"""Tile buttons a row when they carry points («✅ 5|5 +10»): four such do not fit a
-phone's row without being cut."""
 
 
 def hand_text(
@@ -95,7 +71,7 @@ def hand_text(
         # Off turn the text changes only with the player's own hand and the scores (and
         # in pairs as the partner's turn comes and goes), so opponents' moves cost no
         # edit here (Telegram's limits); the tile buttons answer whose turn it is.
-        # Pairs (issue 15, item 6): who the partner is (at the turn `others_text` says).
+        # Pairs: who the partner is (at the turn `others_text` says).
         if partners:
             partner = ", ".join(html.escape(short_name(names[seat])) for seat in partners)
             lines.append(t("hand.your_partner", lang, name=partner))
@@ -261,306 +237,3 @@ def others_text(view: MatchView, names: Sequence[str], lang: Lang) -> str:
     if has_bazaar(view):
         parts.append(t("table.bazaar", lang, n=rnd.bazaar_size))
     return " · ".join(parts)
-
-
-def _play_ends(legal: Sequence[Action]) -> dict[Tile, list[End | None]]:
-    ends: dict[Tile, list[End | None]] = {}
-    for action in legal:
-        if isinstance(action, Play):
-            ends.setdefault(action.tile, []).append(action.end)
-    return ends
-
-
-def play_points(view: MatchView, plays: Mapping[Tile, Sequence[End | None]]) -> dict[Play, int]:
-    """F-3: what each of `plays` (tile -> the ends it fits) would score, in games that
-    score during play ({} in the others): the table of `view` laid again, the tile put on
-    the end, the game asked (`GameVariant.move_points`). Only the public table and the
-    viewer's own tiles are read."""
-    game = view.ruleset.game
-    if not game.scores_in_play or not plays:
-        return {}
-    table = layout_of(view.ruleset.layout, view.round.layout.placements)
-    points: dict[Play, int] = {}
-    for tile, ends in plays.items():
-        for end in ends:
-            after = table.copy()
-            after.place(tile, end)
-            points[Play(tile, end)] = game.move_points(view.ruleset, after.view())[0]
-    return points
-
-
-def _points_label(points: int) -> str:
-    """A play's points on its button, «+10»; nothing for none."""
-    return f" +{points}" if points else ""
-
-
-def _end_label(view: MatchView, end: End | None) -> str:
-    for open_end, pip in view.round.layout.open_ends:
-        if open_end is end:
-            return f"{ARROWS[open_end]} {pip}"
-    return "•"
-
-
-@functools.lru_cache(maxsize=4096)
-def _info(game_id: int) -> str:
-    """A tile button that is no move: it carries no move number, so it never changes (or
-    needs an edit) as the game moves on; pressing it tells whose turn it is."""
-    return MoveCb(game=game_id, move=0, kind=MoveKind.INFO).pack()
-
-
-# A hand's keyboard is built again for every change its text shows (another's move, a
-# clock), its buttons mostly the same: the buttons and their data made last are kept
-# (issue 16: pydantic's checks and `pack` were ~7% of the bot's CPU per move). The
-# buttons are never changed once made, so one may sit in several keyboards.
-@functools.lru_cache(maxsize=16384)
-def _button(text: str, data: str) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text=text, callback_data=data)
-
-
-@functools.lru_cache(maxsize=16384)
-def _move_data(game_id: int, move: int, kind: MoveKind, tile: int, end: str) -> str:
-    return MoveCb(game=game_id, move=move, kind=kind, tile=tile, end=end).pack()
-
-
-def doubles_label(action: PlayDoubles) -> str:
-    """A way to lay several doubles at once, in the order they are laid, each with the
-    arrow of its end: «3|3 ⬅️ + 5|5 ➡️»."""
-    return " + ".join(
-        f"{tile_label(play.tile)} {ARROWS[play.end]}" for play in action.plays if play.end
-    )
-
-
-def hand_keyboard(
-    view: MatchView,
-    game_id: int,
-    move: int,
-    lang: Lang,
-    *,
-    choosing: Tile | HandMenu | None = None,
-    hints: bool = False,
-) -> InlineKeyboardMarkup | None:
-    """Tiles as buttons: playable ones marked on the player's turn; draw or knock when
-    those are the legal actions, «✔️ Сходить» in the middle of a turn of several tiles
-    (section V: Блиц, Крест). Where the game allows them, one button opens the ways
-    to lay several doubles at once (M-3, O-2) and one the ends a double may close (O-3).
-    `choosing` shows a choice instead of the tiles: the ends for that tile, or the menu.
-    `hints` (the group allows them, issue 14): on the player's turn a last row
-    «💡 Подсказка», which carries the move number like every move button (not while
-    Втемную's tiles lie face down: the one move needs no hint); in games that
-    score during play each playable tile shows its points too (`play_points`): «✅ 5|5
-    +10», «до +10» where its ends score differently, each end's in the choice of ends.
-
-    Втемную: while the player's tiles lie face down, no tiles (none is shown, not even to
-    them) but one button: «🁢 Открыть верхнюю» on their turn (`Flip`, their only move),
-    else the stack «🁢 × 5» that tells whose turn it is (`_face_down_keyboard`).
-
-    Every legal action is reachable by exactly one path of presses: a play by its tile
-    (then its end, when it fits several), several doubles and a closing double from
-    their menus, a draw, knock, end of the turn or flip by its button; a choice has a
-    way back to the tiles."""
-    rnd = view.round
-    if view.over or rnd.turn is None:
-        return None
-    if face_down(view):
-        return _face_down_keyboard(view, game_id, move, lang)
-    plays = _play_ends(rnd.legal)
-    points = play_points(view, plays) if hints else {}
-    doubles = [a for a in rnd.legal if isinstance(a, PlayDoubles)]
-    closes = [a for a in rnd.legal if isinstance(a, Close)]
-
-    def button(
-        text: str,
-        kind: MoveKind,
-        tile: Tile | None = None,
-        end: End | None = None,
-        where: str = "",
-    ) -> InlineKeyboardButton:
-        data = _move_data(
-            game_id, move, kind, tile.index if tile else -1, end.value if end else where
-        )
-        return _button(text, data)
-
-    def choice(rows: list[list[InlineKeyboardButton]]) -> InlineKeyboardMarkup:
-        return InlineKeyboardMarkup(
-            inline_keyboard=[*rows, [button(t("btn.back", lang), MoveKind.BACK)]]
-        )
-
-    if isinstance(choosing, Tile) and len(plays.get(choosing, [])) > 1:
-        return choice(
-            [
-                [
-                    button(
-                        t("btn.end", lang, end=_end_label(view, end), tile=tile_label(choosing))
-                        + _points_label(points.get(Play(choosing, end), 0)),
-                        MoveKind.PLAY,
-                        choosing,
-                        end,
-                    )
-                    for end in plays[choosing]
-                ]
-            ]
-        )
-    if choosing is HandMenu.DOUBLES and doubles:
-        return choice(
-            [
-                [button(doubles_label(action), MoveKind.DOUBLES, where=doubles_where(action))]
-                for action in doubles
-            ]
-        )
-    if choosing is HandMenu.CLOSE and closes:
-        return choice(
-            [
-                [
-                    button(
-                        t(
-                            "btn.close_end",
-                            lang,
-                            tile=tile_label(action.tile),
-                            end=_end_label(view, action.end),
-                        ),
-                        MoveKind.CLOSE,
-                        action.tile,
-                        action.end,
-                    )
-                ]
-                for action in closes
-            ]
-        )
-
-    tiles: list[InlineKeyboardButton] = []
-    for tile in rnd.hand:
-        ends = plays.get(tile, [])
-        label = f"✅ {tile_label(tile)}" + _tile_points(tile, ends, points, lang)
-        if len(ends) == 1:
-            tiles.append(button(label, MoveKind.PLAY, tile, ends[0]))
-        elif len(ends) > 1:
-            tiles.append(button(label, MoveKind.CHOOSE_END, tile))
-        else:
-            tiles.append(_button(tile_label(tile), _info(game_id)))
-    rows = tile_rows(tiles, POINTS_TILES_PER_ROW if any(points.values()) else None)
-    game = view.ruleset.game
-    if doubles:
-        text = t("btn.choose_doubles", lang, n=game.max_doubles)
-        rows.append([button(text, MoveKind.CHOOSE_DOUBLES)])
-    if closes:
-        rows.append([button(t("btn.choose_close", lang), MoveKind.CHOOSE_CLOSE)])
-    extra: list[InlineKeyboardButton] = []
-    if any(isinstance(a, Draw) for a in rnd.legal):
-        extra.append(button(t("btn.draw", lang), MoveKind.DRAW))
-    if any(isinstance(a, Knock) for a in rnd.legal):
-        # The knock's own name in the game: «Стучу», «Пас» in Спортивное (S-3).
-        extra.append(button(t("btn.knock", lang, game=game.key.value), MoveKind.KNOCK))
-    if any(isinstance(a, EndTurn) for a in rnd.legal):
-        # Section V: a tile laid this turn, more may follow; this ends the turn.
-        extra.append(button(t("btn.end_turn", lang), MoveKind.END_TURN))
-    if extra:
-        rows.append(extra)
-    if hints and rnd.turn == rnd.seat and rnd.legal:
-        rows.append([button(t("btn.hint", lang), MoveKind.HINT)])
-    return InlineKeyboardMarkup(inline_keyboard=rows)
-
-
-def _face_down_keyboard(
-    view: MatchView, game_id: int, move: int, lang: Lang
-) -> InlineKeyboardMarkup:
-    """Втемную, the viewer's tiles face down: «🁢 Открыть верхнюю» on their turn, else the
-    stack as one button that tells whose turn it is. No «💡 Подсказка» even where the
-    group allows hints: it could only say «другого хода нет», and would count in /stats
-    (a forged press is refused, `bot.app.usecases.hints`)."""
-    rnd = view.round
-    if rnd.turn != rnd.seat or not any(isinstance(a, Flip) for a in rnd.legal):
-        return InlineKeyboardMarkup(inline_keyboard=[[_stack_button(view, game_id, lang)]])
-    flip = _move_data(game_id, move, MoveKind.FLIP, -1, "")
-    return InlineKeyboardMarkup(inline_keyboard=[[_button(t("btn.flip", lang), flip)]])
-
-
-def _stack_button(view: MatchView, game_id: int, lang: Lang) -> InlineKeyboardButton:
-    """Втемную: the viewer's face-down stack, «🁢 × 5»; pressed, it says whose turn it is."""
-    rnd = view.round
-    assert rnd.seat is not None, "a hand is drawn from its owner's view"
-    return _button(t("btn.face_down", lang, n=rnd.hand_counts[rnd.seat]), _info(game_id))
-
-
-def _tile_points(
-    tile: Tile, ends: Sequence[End | None], points: Mapping[Play, int], lang: Lang
-) -> str:
-    """A playable tile's points on its button: « +10», « до +10» when its ends score
-    differently (the choice of ends shows each), "" when no end scores."""
-    scores = {points.get(Play(tile, end), 0) for end in ends}
-    best = max(scores, default=0)
-    if not best:
-        return ""
-    if len(scores) > 1:
-        return " " + t("btn.points_up_to", lang, points=best)
-    return _points_label(best)
-
-
-def action_text(view: MatchView, action: Action, lang: Lang) -> str:
-    """A move in the words of the hand's own buttons: «5|5 на ⬅️ 3» (a tile on an end),
-    «5|5» (the round's first tile), «3|3 ⬅️ + 5|5 ➡️», «🔒 Закрыть …», «🎲 Взять из
-    базара», «✊ Стучу» / «🤚 Пас», «✔️ Сходить»,
-    «🁢 Открыть верхнюю». `view` is the position the move is for."""
-    if isinstance(action, Play):
-        if action.end is None:
-            return tile_label(action.tile)
-        return t("btn.end", lang, end=_end_label(view, action.end), tile=tile_label(action.tile))
-    if isinstance(action, PlayDoubles):
-        return doubles_label(action)
-    if isinstance(action, Close):
-        return t(
-            "btn.close_end", lang, tile=tile_label(action.tile), end=_end_label(view, action.end)
-        )
-    if isinstance(action, Draw):
-        return t("btn.draw", lang)
-    if isinstance(action, EndTurn):
-        return t("btn.end_turn", lang)
-    if isinstance(action, Flip):
-        return t("btn.flip", lang)
-    return t("btn.knock", lang, game=view.ruleset.game.key.value)
-
-
-def hint_text(
-    view: MatchView, action: Action, reason: str, args: Mapping[str, int], lang: Lang
-) -> str:
-    """A hint as its alert shows it, to the presser only (issue 14): the move and its
-    one-line reason, «💡 5|5 на ⬅️ 3 — дубль лучше сбросить пораньше». The reason is the
-    text `hint.reason.<reason>` (`domino.ai.REASONS`) with its numbers and the game's
-    key (a chance reads as the game counts: to stay козёл, or to win); a reason this
-    version has no text for, or whose numbers do not fit its text, leaves the move alone.
-
-    «✔️ Сходить» (section V) keeps only the reasons that tell why the table and the hand
-    are best left as they are (`END_TURN_REASONS`); one that speaks of a tile laid
-    (a heavy tile, a double, going out) would not fit it, and `hint.end_turn` says
-    instead that the other tiles are best kept for later turns."""
-    move = action_text(view, action, lang)
-    if isinstance(action, EndTurn) and reason not in END_TURN_REASONS:
-        return t("hint.shown", lang, move=move, reason=t("hint.end_turn", lang))
-    try:
-        why = t(f"hint.reason.{reason}", lang, **args, game=view.ruleset.game.key.value)
-    except KeyError:
-        return t("hint.move_only", lang, move=move)
-    return t("hint.shown", lang, move=move, reason=why)
-
-
-END_TURN_REASONS = frozenset(
-    ("keep_suits", "block", "block_leader", "avoid_fish", "search", "safe_ends")
-)
-"""The reasons of `domino.ai.REASONS` that also tell why a turn of several tiles is best
-ended now: what is kept in hand, the ends left to the others, a fish avoided, a search."""
-
-
-def doubles_where(action: PlayDoubles) -> str:
-    """`MoveCb.end` of the button that lays `action`'s doubles (`bot.telegram.callbacks.Where`)."""
-    return doubles_payload((play.tile.low, play.end.value) for play in action.plays if play.end)
-
-
-def away_keyboard(view: MatchView, game_id: int, lang: Lang) -> InlineKeyboardMarkup:
-    """The hand of a person a computer plays for: their tiles (press: whose turn it is),
-    in Втемную while they lie face down the stack instead, and "I'm back"."""
-    tiles = [_button(tile_label(tile), _info(game_id)) for tile in view.round.hand]
-    if face_down(view):
-        tiles = [_stack_button(view, game_id, lang)]
-    back = InlineKeyboardButton(
-        text=t("btn.back_in_game", lang), callback_data=BackCb(game=game_id).pack()
-    )
-    return InlineKeyboardMarkup(inline_keyboard=[*tile_rows(tiles), [back]])

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 
 from bot.app.reply import Hint, Loser, Reply, SeatScore, Side, TileRefused, Tiles
 from bot.telegram.presenter.common import score_line, short_name, tile_label
-from bot.telegram.presenter.hand import hint_text, tile_refusal
+from bot.telegram.presenter.hand import tile_refusal
+from bot.telegram.presenter.moves import hint_text
 from domino.tiles import Tile
 from i18n import Lang, t
 
