@@ -329,3 +329,23 @@ def test_files_named_bare_are_in_a_folder_named_beside_them(doc: Path) -> None:
             if name and folders and not any((ROOT / f / name).exists() for f in folders):
                 missing.append(f"{rel(doc)}:{number}: {name} (in none of {sorted(folders)})")
     assert not missing, "files named bare that no folder beside them holds:\n" + "\n".join(missing)
+
+
+def packages_to_map() -> list[str]:
+    """The packages the developers' layout must have a row for: the top-level ones of
+    the code (bot itself by its parts) and the engine's own."""
+    top = ("domino", "render", "i18n", "storage", "handlers")
+    parts = [
+        f"{parent}/{folder.name}"
+        for parent in ("bot", "domino")
+        for folder in sorted((ROOT / parent).iterdir())
+        if (folder / "__init__.py").is_file()
+    ]
+    return [*top, *parts]
+
+
+def test_the_layout_has_a_row_for_every_package() -> None:
+    text = (ROOT / "docs" / "developers.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([\w/]+)/` \|", text, re.MULTILINE))
+    assert {"bot/app", "bot/telegram", "domino/ai"} <= set(packages_to_map())
+    assert sorted(set(packages_to_map()) - rows) == []
