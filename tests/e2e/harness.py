@@ -35,11 +35,12 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from bot.telegram.callbacks import TimerCb
-from domino.actions import Flipped
+from bot.telegram.callbacks import HandCb, HandKind, MoveCb, TimerCb, action_of
+from domino.actions import Close, Draw, EndTurn, Flip, Flipped, Knock, Play, PlayDoubles
 from domino.match import Match
 from domino.round import Round
 from domino.timing import TurnTimer
@@ -51,7 +52,72 @@ from tests.fakegram.waiting import Watch
 from tests.fakegram.world import ChatType, FakeChat, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
-MOVE_PREFIX = "m1:"
+MOVE_PREFIX = "m2:"  # a move button (`MoveCb`): the engine's `str(action)`
+HAND_PREFIX = "hb1:"  # a hand button that makes no move (`HandCb`)
+HAND_PREFIXES = (MOVE_PREFIX, HAND_PREFIX)
+
+
+class Press(StrEnum):
+    """What a hand button does, read from its data (`kind_of`)."""
+
+    PLAY = "p"  # a tile on an end
+    DOUBLES = "2"  # several doubles at once
+    CLOSE = "c"  # a double closing an end
+    DRAW = "d"
+    KNOCK = "k"
+    END_TURN = "t"
+    FLIP = "o"
+    ENDS = "e"  # opens the choice of a tile's end
+    DOUBLES_MENU = "md"
+    CLOSE_MENU = "mc"
+    BACK = "b"
+    INFO = "i"  # a tile that is no move now
+    HINT = "h"
+
+
+_MOVES = {
+    Play: Press.PLAY,
+    PlayDoubles: Press.DOUBLES,
+    Close: Press.CLOSE,
+    Draw: Press.DRAW,
+    Knock: Press.KNOCK,
+    EndTurn: Press.END_TURN,
+    Flip: Press.FLIP,
+}
+_HAND = {
+    HandKind.ENDS: Press.ENDS,
+    HandKind.DOUBLES: Press.DOUBLES_MENU,
+    HandKind.CLOSE: Press.CLOSE_MENU,
+    HandKind.BACK: Press.BACK,
+    HandKind.INFO: Press.INFO,
+    HandKind.HINT: Press.HINT,
+}
+MOVES = frozenset(_MOVES.values())
+"""The presses that make a move."""
+
+
+def is_hand_button(data: str | None) -> bool:
+    return (data or "").startswith(HAND_PREFIXES)
+
+
+def kind_of(data: str) -> Press:
+    """What the hand button with this data does (a move: by its action's type)."""
+    if data.startswith(MOVE_PREFIX):
+        action = action_of(MoveCb.unpack(data))
+        assert action is not None, data
+        return _MOVES[type(action)]
+    return _HAND[HandCb.unpack(data).kind]
+
+
+def move_of(data: str) -> int:
+    """The move number a hand button was drawn for (0 for a tile that is no move)."""
+    return int(data.split(":")[2])
+
+
+def game_of(data: str) -> int:
+    return int(data.split(":")[1])
+
+
 # The windows below are times with no progress at all, each stretched by the machine's pace
 # (tests.fakegram.waiting), never deadlines for the whole wait.
 # How long a game may show no change at all before a test calls it stuck. A move, a
@@ -402,7 +468,7 @@ class Person:
     def hand(self) -> StoredMessage | None:
         """The newest hand message (the one with tile buttons), if any."""
         for message in reversed(self.chat.bot_messages):
-            if any((b.callback_data or "").startswith(MOVE_PREFIX) for b in message.buttons):
+            if any(is_hand_button(b.callback_data) for b in message.buttons):
                 return message
         return None
 
@@ -413,9 +479,9 @@ class Person:
     def choice(self, hand: StoredMessage) -> str | None:
         """The callback data a simple person presses now: the first marked tile, the first
         end offered, else draw or knock."""
-        moves = [b for b in hand.buttons if (b.callback_data or "").startswith(MOVE_PREFIX)]
-        kinds = {b.callback_data: b.callback_data.split(":")[3] for b in moves if b.callback_data}
-        for wanted in ("p", "e", "d", "k"):
+        buttons = [b.callback_data for b in hand.buttons if is_hand_button(b.callback_data)]
+        kinds = {data: kind_of(data) for data in buttons if data}
+        for wanted in (Press.PLAY, Press.ENDS, Press.DRAW, Press.KNOCK):
             for data, kind in kinds.items():
                 if kind == wanted:
                     return data

@@ -23,6 +23,7 @@ from tests.e2e.harness import (
     Stall,
     assert_hands_private,
     button_data,
+    is_hand_button,
     play_until,
     set_turn_timer,
     settle,
@@ -56,7 +57,7 @@ class Player(Person):
     last_answer: CallbackAnswer | None = None
 
     def choice(self, hand: StoredMessage) -> str | None:
-        self.seen.update(b.text for b in hand.buttons if (b.callback_data or "").startswith("m1:"))
+        self.seen.update(b.text for b in hand.buttons if is_hand_button(b.callback_data))
         return super().choice(hand)
 
     async def take_turn(self) -> bool:

@@ -23,8 +23,12 @@ from domino.tiles import Tile
 from domino.views import MatchView, OutcomeKind, RoundResult
 from tests.e2e.harness import (
     BotProcess,
+    Press,
     Stall,
     assert_hands_private,
+    is_hand_button,
+    kind_of,
+    move_of,
     play_until,
     settle,
     wait_progressing,
@@ -64,7 +68,7 @@ class Scorer(Player):
         best: tuple[int, str] | None = None
         for button in hand.buttons:
             data = button.callback_data or ""
-            if not data.startswith("m1:") or data.split(":")[3] not in ("p", "e"):
+            if not is_hand_button(data) or kind_of(data) not in (Press.PLAY, Press.ENDS):
                 continue
             found = POINTS.search(button.text)
             if found and (best is None or int(found.group(1)) > best[0]):
@@ -82,12 +86,12 @@ class Scorer(Player):
         answer = await self.user.press(hand, data=data, timeout=self.press_timeout)
         self.presses += 1
         points = POINTS.search(label)
-        if data.split(":")[3] == "p" and points is not None:
+        if kind_of(data) is Press.PLAY and points is not None:
             assert self.watch is not None
             if not answer.answered:  # no answer in time (a loaded machine): not known
                 self.watch.unanswered += 1
             elif not answer.text and not answer.show_alert:  # played, not refused
-                await self.watch.scored(int(points.group(1)), int(data.split(":")[2]))
+                await self.watch.scored(int(points.group(1)), move_of(data))
         return True
 
 

@@ -32,9 +32,12 @@ from domino.views import MatchView
 from tests.e2e.harness import (
     TABLE_TITLE,
     BotProcess,
+    Press,
     Stall,
     assert_hands_private,
     button_data,
+    is_hand_button,
+    kind_of,
     play_until,
     set_turn_timer,
     settle,
@@ -47,17 +50,12 @@ from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
 WAIT = 60.0  # a window with no progress at all (tests.fakegram.waiting), not a deadline
 RECENT = 3  # the moves the caption's «Последние ходы» shows
-END_TURN_KIND = "t"  # `bot.telegram.callbacks.MoveKind.END_TURN` in a hand button's data
 LAID = re.compile(r"Вы положили (\d+) \S+ за этот ход\. Можно положить ещё кость или нажать")
 # Блиц matches at most until both turns the test looks at came: Алиса ended a turn of two
 # tiles herself, and a turn of several tiles of Боб's passed on by itself without ending
 # its round (the first is missing from about one match in a hundred, the second from
 # some more: each extra match makes a miss of both that much rarer)
 MATCHES = 4
-
-
-def kind_of(data: str) -> str:
-    return data.split(":")[3]
 
 
 def tiles_word(n: int) -> str:
@@ -237,11 +235,13 @@ class Ender(Player):
         ends = [
             b.callback_data
             for b in hand.buttons
-            if (b.callback_data or "").startswith("m1:")
-            and kind_of(b.callback_data or "") == END_TURN_KIND
+            if is_hand_button(b.callback_data) and kind_of(b.callback_data or "") is Press.END_TURN
         ]
         laid = LAID.search(hand.content)
-        menu = any(kind_of(b.callback_data or "") == "b" for b in hand.buttons)  # of ends
+        menu = any(  # of ends
+            is_hand_button(b.callback_data) and kind_of(b.callback_data or "") is Press.BACK
+            for b in hand.buttons
+        )
         if not menu:  # the hand's tiles: the button and its line go together
             assert bool(ends) == bool(laid), hand.content
             assert [b.text for b in hand.buttons if b.callback_data in ends] == (
@@ -264,11 +264,11 @@ class Ender(Player):
         self.presses += 1
         refused = not answer.answered or answer.show_alert or bool(answer.text)
         kind = kind_of(data)
-        if refused or kind not in ("p", END_TURN_KIND) or self.watch is None:
+        if refused or kind not in (Press.PLAY, Press.END_TURN) or self.watch is None:
             return True
         match = self.watch.bot.stored_match()
         mine = match.log[-1].seat
-        if kind == END_TURN_KIND:
+        if kind is Press.END_TURN:
             assert isinstance(match.log[-1].action, EndTurn)
             self.ended_tables.append(await self.watch.shown())
         elif match.over or match.log[-1].round_no != match.round_no:

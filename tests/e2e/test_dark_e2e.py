@@ -29,10 +29,15 @@ from domino.match import LoggedAction, Match
 from domino.views import MatchView
 from tests.e2e.fault_tools import check_stored_games, private_tile_lines
 from tests.e2e.harness import (
-    MOVE_PREFIX,
+    HAND_PREFIX,
     BotProcess,
     Person,
+    Press,
     Stall,
+    game_of,
+    is_hand_button,
+    kind_of,
+    move_of,
     play_until,
     settle,
     wait_progressing,
@@ -56,9 +61,6 @@ from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 WAIT = 60.0  # a window with no progress at all (tests.fakegram.waiting), not a deadline
 MATCHES = 4  # at most, until a person's stack was turned up and played
 RECENT = 3  # the moves the caption's «Последние ходы» shows
-FLIP = "o"  # `bot.telegram.callbacks.MoveKind.FLIP` in a hand button's data
-HINT = "h"
-END_TURN = "t"
 FACE_DOWN = "рубашкой вверх"
 TILE = re.compile(r"(?<![0-9])[0-6][|-][0-6](?![0-9])")
 STALE = "Эта кнопка устарела: игра ушла дальше."
@@ -74,10 +76,6 @@ ANSWERS = {
     "Не подошла: кость ушла под низ стопки.",
     "Не подошла: кость ушла под низ стопки, а сверху легла кость из базара.",
 }
-
-
-def kind_of(data: str) -> str:
-    return data.split(":")[3]
 
 
 @dataclass
@@ -126,16 +124,16 @@ class DarkPlayer(Person):
     ended: int = 0
 
     def choice(self, hand: StoredMessage) -> str | None:
-        moves = [b for b in hand.buttons if (b.callback_data or "").startswith(MOVE_PREFIX)]
+        moves = [b for b in hand.buttons if is_hand_button(b.callback_data)]
         kinds = {kind_of(b.callback_data or ""): b for b in moves}
         if FACE_DOWN in hand.content:
             # Face down, on the turn: nothing but the flip (no hint either), no tile.
             assert [b.text for b in moves] == ["🁢 Открыть верхнюю"], hand.content
             assert not TILE.search(hand.content), hand.content
-            return kinds[FLIP].callback_data
-        assert FLIP not in kinds, hand.content
-        if self.end_turns and END_TURN in kinds:
-            return kinds[END_TURN].callback_data
+            return kinds[Press.FLIP].callback_data
+        assert Press.FLIP not in kinds, hand.content
+        if self.end_turns and Press.END_TURN in kinds:
+            return kinds[Press.END_TURN].callback_data
         return super().choice(hand)
 
     async def take_turn(self) -> bool:
@@ -147,10 +145,9 @@ class DarkPlayer(Person):
             return False
         down = FACE_DOWN in hand.content
         if down and self.hint is None:
-            # The flip's own data with the hint's kind: the move number is the hand's.
-            parts = data.split(":")
-            parts[3] = HINT
-            asked = await self.user.forge_press(hand, ":".join(parts), timeout=WAIT)
+            # The hint's data for the flip's game and move number: the hand's.
+            hint = f"{HAND_PREFIX}{game_of(data)}:{move_of(data)}:h:"
+            asked = await self.user.forge_press(hand, hint, timeout=WAIT)
             assert asked.answered and asked.show_alert, asked
             if asked.text not in MOVED_ON:
                 self.hint = asked.text or ""
@@ -163,7 +160,7 @@ class DarkPlayer(Person):
             assert answer.text in MOVED_ON, answer
             return True
         kind = kind_of(data)
-        if kind == FLIP:
+        if kind is Press.FLIP:
             assert answer.answered, answer
             self.face_down.append(content)
             self.answers.append(answer.text or "")
@@ -171,7 +168,7 @@ class DarkPlayer(Person):
                 await self.watch.after_flip()
         else:
             self.turned_up.append(content)
-            self.ended += kind == END_TURN
+            self.ended += kind is Press.END_TURN
         return True
 
 

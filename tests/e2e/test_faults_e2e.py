@@ -28,7 +28,17 @@ from tests.e2e.fault_tools import (
     stored_actors,
     stored_matches,
 )
-from tests.e2e.harness import EXIT_SECONDS, MOVE_PREFIX, BotProcess, settle
+from tests.e2e.harness import (
+    EXIT_SECONDS,
+    MOVE_PREFIX,
+    MOVES,
+    BotProcess,
+    Press,
+    game_of,
+    kind_of,
+    settle,
+)
+from tests.e2e.harness import move_of as move_number_of
 from tests.fakegram import FakeTelegram
 
 # 20 games: most are the usual small table (2 people, 2 computers), some 4 people.
@@ -36,7 +46,6 @@ LAYOUTS = [(2, 2)] * 17 + [(4, 0)] * 3
 FAULT_SEED = 7
 # 10% of the bot's calls fail: 4% 5xx, 3% 429 retry_after, 3% dropped connections.
 SERVER_ERRORS, FLOODS, DROPS = 0.04, 0.03, 0.03
-MOVE_KINDS = frozenset("pdk")  # presses that apply actions (play, draw, knock)
 ROUND_LINE = re.compile(r": round (\d+) over ")
 MOVES_LINE = re.compile(r": moves (\d+) to (\d+) by ")
 
@@ -60,10 +69,9 @@ async def bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProces
         assert not process.problems(), f"errors in the bot's log:\n{process.problem_report()}"
 
 
-def move_of(data: str) -> tuple[int, int, str]:
-    """(game, move number, kind) of a hand button's callback data."""
-    _, game, move, kind, *_ = data.split(":")
-    return int(game), int(move), kind
+def move_of(data: str) -> tuple[int, int, Press]:
+    """(game, move number, what it does) of a hand button's callback data."""
+    return game_of(data), move_number_of(data), kind_of(data)
 
 
 def accepted(answer_text: str | None, alert: bool, answered: bool) -> bool:
@@ -85,7 +93,7 @@ def audit_presses(games: list[Game], database: Path) -> tuple[int, int, int]:
             for data, answer in player.pressed:
                 presses += 1
                 gid, move, kind = move_of(data)
-                if kind not in MOVE_KINDS:
+                if kind not in MOVES:
                     continue
                 asked.add((gid, move, player.user.id))
                 if accepted(answer.text, answer.show_alert, answer.answered):

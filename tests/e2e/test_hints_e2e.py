@@ -12,17 +12,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.telegram.callbacks import HintsCb, MoveKind
-from bot.telegram.presenter.hand import action_text
+from bot.telegram.callbacks import HintsCb
+from bot.telegram.presenter.moves import action_text
 from i18n import Lang
 from tests.e2e.harness import (
-    MOVE_PREFIX,
     PRESS_SECONDS,
     REPLY_SECONDS,
     BotProcess,
     Person,
+    Press,
     assert_hands_private,
     button_data,
+    is_hand_button,
+    kind_of,
+    move_of,
     open_game,
     play_until,
     settle,
@@ -37,7 +40,7 @@ def hint_data(message: StoredMessage) -> str | None:
     """The callback data of the hand's «💡» button, if it shows one."""
     for button in message.buttons:
         data = button.callback_data or ""
-        if data.startswith(MOVE_PREFIX) and data.split(":")[3] == MoveKind.HINT.value:
+        if is_hand_button(data) and kind_of(data) is Press.HINT:
             return data
     return None
 
@@ -47,8 +50,7 @@ def turn_data(message: StoredMessage) -> list[str]:
     return [
         data
         for button in message.buttons
-        if (data := button.callback_data or "").startswith(MOVE_PREFIX)
-        and data.split(":")[3] != MoveKind.INFO.value
+        if is_hand_button(data := button.callback_data or "") and kind_of(data) is not Press.INFO
     ]
 
 
@@ -232,7 +234,7 @@ async def test_hints_off_in_settings_hide_the_button_and_refuse_an_old_one(
 
     def next_turn_drawn() -> bool:
         hand = person.hand()
-        numbers = [int(d.split(":")[2]) for d in turn_data(hand)] if hand else []
+        numbers = [move_of(d) for d in turn_data(hand)] if hand else []
         return person.my_turn() and bool(numbers) and min(numbers) > moves
 
     await fakegram.wait_for(

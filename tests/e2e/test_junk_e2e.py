@@ -30,7 +30,14 @@ from tests.e2e.fault_tools import (
     stored_matches,
     tile_pattern,
 )
-from tests.e2e.harness import MOVE_PREFIX, BotProcess, Stall, settle, wait_progressing
+from tests.e2e.harness import (
+    BotProcess,
+    Stall,
+    is_hand_button,
+    move_of,
+    settle,
+    wait_progressing,
+)
 from tests.fakegram import CallbackAnswer, FakeTelegram, FakeUser
 from tests.fakegram.junk import Junk
 
@@ -40,6 +47,23 @@ SEED = 4242
 JUNK_TEXT = string.ascii_letters + string.digits + string.punctuation + " ёжзЖЗ🁢🀰\u200b"
 COMMANDS = ("start", "hand", "rules", "help", "stats", "top", "history", "settings", "domino")
 OUTSIDER_COMMANDS = (*COMMANDS, "leave", "surrender", "cancel", "newgame", "xyzzy")
+# Action texts a forged move button may carry: moves, moves of no hand, no action at all.
+FORGED_ACTIONS = (
+    "p2-5L",
+    "p0-0",
+    "d",
+    "k",
+    "e",
+    "f",
+    "c3-3U",
+    "p1-1L+p2-2R",
+    "p2-5R+p3-3L",
+    "d+d",
+    "p9-9L",
+    "pQ",
+    "P2-5L",
+    "",
+)
 
 
 def snapshot(database: Path, game_ids: set[int] | None = None) -> list[tuple[object, ...]]:
@@ -62,7 +86,7 @@ def waiting_for_a_person(bot: BotProcess, game: Game) -> bool:
     for player in game.players:
         hand = player.hand()
         if hand is not None and player.my_turn() and (data := player.choice(hand)):
-            return int(data.split(":")[2]) == moves
+            return move_of(data) == moves
     return False
 
 
@@ -126,9 +150,8 @@ class JunkPlan:
         return found
 
     def _harmless(self, data: str, user: FakeUser) -> bool:
-        parts = data.split(":")
-        if data.startswith(MOVE_PREFIX):
-            return int(parts[2]) != self.moves
+        if is_hand_button(data):
+            return move_of(data) != self.moves
         # Lobby buttons: every game is past its lobby. Cancel confirmations, votes and
         # the like: never from a player.
         return data.startswith("l1:")
@@ -188,9 +211,18 @@ class JunkPlan:
             move = rng.choice([self.moves + 1, self.moves - 1, 0, -1, 10**9, self.moves])
             if not outsider and move == self.moves:
                 move += rng.randint(1, 5)  # a player never names the position as it is
-            kind = rng.choice("pedkbiz")
-            end = rng.choice(["", "L", "R", "U", "D", "Q", "LL"])
-            data = f"m1:{gid}:{move}:{kind}:{rng.randint(-2, 30)}:{end}"
+            layout = rng.random()
+            if layout < 0.2:  # a hand button of the layout before the engine's action text
+                kind = rng.choice("pedkbiz")
+                end = rng.choice(["", "L", "R", "U", "D", "Q", "LL"])
+                data = f"m1:{gid}:{move}:{kind}:{rng.randint(-2, 30)}:{end}"
+            elif layout < 0.5:
+                kind = rng.choice("edcbihz")
+                tile = rng.choice(["", "2-5", "6-6", "9-9", "x"])
+                data = f"hb1:{gid}:{move}:{kind}:{tile}"
+            else:
+                action = rng.choice(FORGED_ACTIONS)
+                data = f"m2:{gid}:{move}:{action}"
         elif shape < 0.85:
             action = rng.choice("jlcsxoz")
             data = f"l1:{gid}:{action}:{rng.choice('-ntgfhz')}"

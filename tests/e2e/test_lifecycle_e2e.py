@@ -16,8 +16,8 @@ import pytest
 from tests.e2e.fault_tools import GOAT_MARK, Game, Player, assert_game_private
 from tests.e2e.harness import (
     EXIT_SECONDS,
-    MOVE_PREFIX,
     BotProcess,
+    is_hand_button,
     open_game,
     play_until,
     running_bot,
@@ -104,7 +104,7 @@ async def test_sigterm_lets_updates_in_flight_finish_and_exits_within_ten_second
     hand = mover.hand()
     assert hand is not None
     data = mover.choice(hand)
-    assert data is not None and data.startswith(MOVE_PREFIX)
+    assert data is not None and is_hand_button(data)
     moves_before = len(bot.stored_match().log)
     shown_before = hand.content
     assert table.table is not None

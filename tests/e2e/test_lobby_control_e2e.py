@@ -228,7 +228,7 @@ async def test_a_128_emoji_name_is_shortened_wherever_it_is_shown(
     hand = other.hand()
     assert hand is not None
     # An off-turn tile of Боб's: «сейчас ходит <name>», which must fit Telegram's 200.
-    answer = await other.user.forge_press(hand, f"m1:{game_id}:0:i:-1:", timeout=WAIT)
+    answer = await other.user.forge_press(hand, f"hb1:{game_id}:0:i:", timeout=WAIT)
     assert answer.answered and "Сейчас ходит" in (answer.text or ""), answer
     assert cut in (answer.text or "")
     assert isinstance(smiley, Person)

@@ -17,7 +17,7 @@ import asyncio
 import re
 from datetime import datetime
 
-from bot.telegram.callbacks import MoveCb, MoveKind
+from bot.telegram.callbacks import MoveCb, action_of
 from domino.actions import Play
 from domino.match import LoggedAction, Match
 from tests.e2e.harness import (
@@ -66,16 +66,11 @@ def single_end_play(person: Person, match: Match) -> tuple[str, LoggedAction] | 
         data = button.callback_data or ""
         if not data.startswith(MOVE_PREFIX):
             continue
-        move = MoveCb.unpack(data)
-        if move.kind is not MoveKind.PLAY or not move.end:
+        pressed = action_of(MoveCb.unpack(data))
+        if not isinstance(pressed, Play) or pressed.end is None:
             continue
         for action in match.legal_actions():
-            if (
-                isinstance(action, Play)
-                and action.tile.index == move.tile
-                and action.end is not None
-                and action.end.value == move.end
-            ):
+            if action == pressed:
                 return data, LoggedAction(match.round_no, 0, action)
     return None
 

@@ -14,8 +14,10 @@ from tests.e2e.harness import (
     REPLY_SECONDS,
     BotProcess,
     Person,
+    Press,
     assert_hands_private,
     button_data,
+    kind_of,
     open_game,
     play_until,
     settle,
@@ -88,7 +90,8 @@ async def test_double_stale_foreign_and_forged_presses_change_nothing(
     hand = mover.hand()
     assert hand is not None
     data = mover.choice(hand)
-    assert data is not None and data.split(":")[3] in "pedk"
+    assert data is not None
+    assert kind_of(data) in {Press.PLAY, Press.ENDS, Press.DRAW, Press.KNOCK}
     moves_before = len(bot.stored_match().log)
 
     # Two presses of the same button at once: one applies, the other is refused.
@@ -97,7 +100,7 @@ async def test_double_stale_foreign_and_forged_presses_change_nothing(
     )
     await settle(fakegram)
     after = bot.stored_match()
-    if data.split(":")[3] == "e":  # the first press only asked for the end
+    if kind_of(data) is Press.ENDS:  # the first press only asked for the end
         assert len(after.log) == moves_before
     else:
         assert len(after.log) > moves_before
@@ -112,14 +115,14 @@ async def test_double_stale_foreign_and_forged_presses_change_nothing(
     # Someone outside the game forges a press on the group's table (hand buttons only
     # live in private chats) or in their own private chat: refused, politely.
     assert game.table is not None
-    foreign = await eve.forge_press(game.table, f"{MOVE_PREFIX}1:{moves}:p:0:L")
+    foreign = await eve.forge_press(game.table, f"{MOVE_PREFIX}1:{moves}:p0-0L")
     assert foreign.answered and foreign.show_alert and "устарела" in (foreign.text or "")
     await eve.start()
     own = await eve.private_chat.wait_for_message(lambda m: "Привет" in m.content)
-    foreign = await eve.forge_press(own, f"{MOVE_PREFIX}1:{moves}:p:0:L")
+    foreign = await eve.forge_press(own, f"{MOVE_PREFIX}1:{moves}:p0-0L")
     assert foreign.answered and foreign.show_alert and "не играете" in (foreign.text or "")
 
-    # Junk, malformed and out-of-range payloads.
+    # Junk, malformed and out-of-range payloads, and hand buttons of the old layout.
     for junk in (
         "",
         "x",
@@ -127,6 +130,12 @@ async def test_double_stale_foreign_and_forged_presses_change_nothing(
         f"m1:1:{moves}:p:99:L",
         "m1:999:0:p:0:L",
         f"m1:1:{moves}:p:0:Q",
+        "m2:1:abc:d",
+        f"m2:1:{moves}:p9-9L",
+        "m2:999:0:p0-0L",
+        f"m2:1:{moves}:p0-0Q",
+        f"m2:1:{moves}:d+d",
+        f"hb1:1:{moves}:e:9-9",
         "l1:1:j:-",
         "x1:abc:1",
         "zz:" + "9" * 60,

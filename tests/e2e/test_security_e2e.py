@@ -81,7 +81,8 @@ async def test_an_admin_of_another_group_cancels_nothing_with_a_forged_press(
     group_b.members[alice.id] = MemberStatus.MEMBER
     in_b_by_alice = await bot_message_in(alice, group_b)
     for data in (
-        f"m1:{game_id}:{move}:k",
+        f"m2:{game_id}:{move}:k",
+        f"hb1:{game_id}:{move}:b:",
         f"s2:{game_id}:0:{alice.id}:1",
         f"r1:{game_id}",
         f"x1:{game_id}:1",  # Alice is the creator, but not of a game of this chat
@@ -90,7 +91,12 @@ async def test_an_admin_of_another_group_cancels_nothing_with_a_forged_press(
         assert answer.answered and answer.show_alert, (data, answer)
     # Hand buttons pressed in someone else's private chat are refused too.
     in_mallorys_chat = await bot_message_in(mallory, None)
-    for data in (f"m1:{game_id}:{move}:k", f"r1:{game_id}", f"s2:{game_id}:0:{mallory.id}:1"):
+    for data in (
+        f"m2:{game_id}:{move}:k",
+        f"hb1:{game_id}:{move}:b:",
+        f"r1:{game_id}",
+        f"s2:{game_id}:0:{mallory.id}:1",
+    ):
         answer = await mallory.forge_press(in_mallorys_chat, data, timeout=WAIT)
         assert answer.answered and answer.show_alert, (data, answer)
     # On the vote's own message in the game's group, a member who does not play may not vote.
@@ -161,7 +167,8 @@ async def test_ids_out_of_range_are_answered_as_old_buttons_without_a_traceback(
     in_private = await bot_message_in(alice, None)
     before = snapshot(bot)
     layouts = {
-        "m1": "m1:{n}:0:k",
+        "m2": "m2:{n}:0:k",
+        "hb1": "hb1:{n}:0:i:",
         "l1": "l1:{n}:j:-",
         "x1": "x1:{n}:1",
         "r1": "r1:{n}",
@@ -177,7 +184,12 @@ async def test_ids_out_of_range_are_answered_as_old_buttons_without_a_traceback(
                 answer = await alice.forge_press(message, data, timeout=WAIT)
                 assert refused(answer, "устарела"), (prefix, data, answer)
     # The move number and the person of a confirmation are bounded as well.
-    for data in (f"m1:1:{2**63}:k", f"s2:1:0:{2**64}:1", "m1:1:0:p:28:L"):
+    for data in (
+        f"m2:1:{2**63}:k",
+        f"s2:1:0:{2**64}:1",
+        "m2:1:0:p7-7L",
+        "m1:1:0:k",  # a hand button of the layout before the engine's action text
+    ):
         answer = await alice.forge_press(in_private, data, timeout=WAIT)
         assert refused(answer, "устарела"), (data, answer)
 

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.telegram.callbacks import MoveKind
 from bot.telegram.presenter.common import side_names
 from domino.actions import Draw
 from domino.match import Match
 from i18n import Lang, t
 from tests.e2e.fault_tools import check_stored_games
 from tests.e2e.harness import (
-    MOVE_PREFIX,
     BotProcess,
     Person,
+    Press,
     assert_hands_private,
     button_data,
+    is_hand_button,
+    kind_of,
     live_table,
+    move_of,
     play_until,
     set_turn_timer,
     settle,
@@ -214,16 +216,7 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
 # --- Морской козёл, Осёл, Спортивное ------------------------------------------------------
 
 COMPUTERS = ["🤖 Компьютер 1", "🤖 Компьютер 2", "🤖 Компьютер 3"]
-MOVES = {k.value for k in (MoveKind.PLAY, MoveKind.DOUBLES, MoveKind.CLOSE, MoveKind.KNOCK)}
-
-
-def kind_of(data: str) -> str:
-    """The `MoveKind` value of a hand button's callback data (`m1:game:move:kind:...`)."""
-    return data.split(":")[3]
-
-
-def move_of(data: str) -> int:
-    return int(data.split(":")[2])
+MOVES = {Press.PLAY, Press.DOUBLES, Press.CLOSE, Press.KNOCK}
 
 
 @dataclass
@@ -241,8 +234,8 @@ class Player(Person):
     taken: list[tuple[str, str]] = field(default_factory=list)  # (callback data, text)
     shown: dict[str, str] = field(default_factory=dict)  # callback data -> button text
 
-    def pressed(self, kind: MoveKind) -> int:
-        return sum(1 for data, _ in self.taken if kind_of(data) == kind.value)
+    def pressed(self, kind: Press) -> int:
+        return sum(1 for data, _ in self.taken if kind_of(data) is kind)
 
     def choice(self, hand: StoredMessage) -> str | None:
         self.shown.update({b.callback_data: b.text for b in hand.buttons if b.callback_data})
@@ -257,17 +250,17 @@ class Player(Person):
         if hand is None or not self.my_turn():
             return False
         offered = {kind_of(b.callback_data): b.callback_data for b in move_buttons(hand)}
-        if MoveKind.CHOOSE_DOUBLES.value in offered:
-            return await self._from_menu(hand, offered[MoveKind.CHOOSE_DOUBLES.value], "2")
+        if Press.DOUBLES_MENU in offered:
+            return await self._from_menu(hand, offered[Press.DOUBLES_MENU], Press.DOUBLES)
         if (
-            MoveKind.CHOOSE_CLOSE.value in offered
-            and self.pressed(MoveKind.CLOSE) < self.closes
-            and any(p.pressed(MoveKind.DOUBLES) for p in self.table or [self])
+            Press.CLOSE_MENU in offered
+            and self.pressed(Press.CLOSE) < self.closes
+            and any(p.pressed(Press.DOUBLES) for p in self.table or [self])
         ):
-            return await self._from_menu(hand, offered[MoveKind.CHOOSE_CLOSE.value], "c")
+            return await self._from_menu(hand, offered[Press.CLOSE_MENU], Press.CLOSE)
         return await super().take_turn()
 
-    async def _from_menu(self, hand: StoredMessage, opener: str, kind: str) -> bool:
+    async def _from_menu(self, hand: StoredMessage, opener: str, kind: Press) -> bool:
         """Open the menu, then press its first move: the hand shows the menu in place."""
         answer = await self.user.press(hand, data=opener, timeout=self.press_timeout)
         self.presses += 1
@@ -295,7 +288,7 @@ def move_buttons(message: StoredMessage) -> list[MoveButton]:
     return [
         MoveButton(b.text, b.callback_data)
         for b in message.buttons
-        if b.callback_data and b.callback_data.startswith(MOVE_PREFIX)
+        if b.callback_data and is_hand_button(b.callback_data)
     ]
 
 
@@ -389,7 +382,7 @@ async def test_a_whole_match_of_sea_kozel_with_two_doubles_laid_at_once(
     # Every pair of doubles a person laid at once is in the log as one move of theirs.
     for seat, person in enumerate(people):
         for data, text in person.taken:
-            if kind_of(data) == MoveKind.DOUBLES.value:
+            if kind_of(data) is Press.DOUBLES:
                 entry = match.log[move_of(data)]
                 assert entry.seat == seat and "+" in str(entry.action) and " + " in text
 
@@ -440,13 +433,13 @@ async def test_a_whole_match_of_osel_with_doubles_closed_ends_and_a_restart(
         pressed = [move_of(data) for data, _ in person.taken if kind_of(data) in MOVES]
         assert sorted(pressed) == sorted(made), person.user.first_name
         for data, _ in person.taken:
-            if kind_of(data) == MoveKind.DRAW.value:
+            if kind_of(data) is Press.DRAW:
                 assert match.log[move_of(data)].seat == seat
-    doubles = sum(p.pressed(MoveKind.DOUBLES) for p in people)
-    closed = sum(p.pressed(MoveKind.CLOSE) for p in people)
+    doubles = sum(p.pressed(Press.DOUBLES) for p in people)
+    closed = sum(p.pressed(Press.CLOSE) for p in people)
     assert doubles >= 1 and closed >= 1, (doubles, closed)
     for data, text in (item for p in people for item in p.taken):
-        if kind_of(data) == MoveKind.CLOSE.value:
+        if kind_of(data) is Press.CLOSE:
             assert str(match.log[move_of(data)].action).startswith("c") and "🔒" in text
     checked = assert_hands_private(fakegram, match, {i: u.id for i, u in enumerate(users)})
     assert checked > 50
@@ -472,7 +465,7 @@ async def test_a_whole_match_of_sport_in_pairs_with_pass(
     await final_announcement(group, match, names)
     assert max(account.recorded for account in match.scores) >= match.ruleset.target  # S-6
     assert not any(isinstance(e.action, Draw) for e in match.log)  # no bazaar (S-1)
-    passes = [text for p in people for data, text in p.taken if kind_of(data) == "k"]
+    passes = [text for p in people for data, text in p.taken if kind_of(data) is Press.KNOCK]
     assert passes and set(passes) == {"🤚 Пас"}  # S-3
     assert bot.stored("SELECT turn_deadline FROM games") == [(None,)]  # the timer is off
     checked = assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
