@@ -1,4 +1,4 @@
-"""«💡 Подсказка» (issue 14): the strong computer's choice for a person's turn, shown to
+"""«💡 Подсказка»: the strong computer's choice for a person's turn, shown to
 that person only, with a one-line reason.
 
 A hint press is untrusted like every button (it arrives only from the presser's own
@@ -14,12 +14,12 @@ The decision is `Thinker.decide(view, Level.HARD)` on the presser's own view
 deadline (medium decides when it is late), outside any transaction.
 
 Limits. A seat is counted one hint per turn at most: a second press on the same turn
-shows the stored hint again, neither computed nor counted again (`storage.hints`,
-migration 010: the count is kept with the game and copied into the match record, where
-/stats shows it). And one person has at most one hint being worked out at a time: a
-press while their search runs is told to wait. A stored hint is shown again at once, and
-a new turn's first press is never refused for coming soon after the last turn's (the
-play-test found a 2-second gap refusing a person's next turn behind quick computers).
+shows the stored hint again, neither computed nor counted again (`storage.hints`: the
+count is kept with the game and copied into the match record, where /stats shows it).
+And one person has at most one hint being worked out at a time: a press while their
+search runs is told to wait. A stored hint is shown again at once, and a new turn's
+first press is never refused for coming soon after the last turn's: behind quick
+computers a person's next turn may come within a second or two.
 
 A hint changes nothing else: not the game, not the rating (`storage.stats`).
 """

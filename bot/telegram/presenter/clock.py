@@ -1,5 +1,5 @@
 """What a running turn timer adds to the texts: the time left, the warning, the strikes
-and the computer standing in (issue 7)."""
+and the computer standing in."""
 
 from __future__ import annotations
 

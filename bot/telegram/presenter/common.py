@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.app.names import NAME_LIMIT as NAME_LIMIT  # names are cut by one rule (issue 15)
+from bot.app.names import NAME_LIMIT as NAME_LIMIT  # names are cut by one rule
 from bot.app.names import short_name as short_name
 from domino.rules import FishMode, Variant
 from domino.tiles import Tile

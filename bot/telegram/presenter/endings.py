@@ -1,5 +1,5 @@
-"""The confirmations that end a match early: /cancel and /surrender (issue 7), and how
-a match ended so looks in its messages (issue 15)."""
+"""The confirmations that end a match early: /cancel and /surrender, and how
+a match ended so looks in its messages."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def ended_view(
     gave_up: int | None = None,
 ) -> MatchView:
     """A match that ended before its engine finished it (/surrender, /cancel, a vote), as
-    its messages show it (issue 15, item 4): over, nobody to move, nothing legal. With an
+    its messages show it: over, nobody to move, nothing legal. With an
     abandonment (K-11's timeout rule: `culprit` the first to abandon, `points` every
     seat's points then) the culprit's side is the loser (the козёл where points are bad)
     and the side(s) best placed by those points, never the culprit's nor that of

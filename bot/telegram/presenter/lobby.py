@@ -147,7 +147,7 @@ def lobby_text(game: GameRecord, lang: Lang, timer: TurnTimer = DEFAULT_TURN_TIM
         else:
             lines.append(f"👤 {name}")
     if not game.seats:
-        # The creator is seated at once only if the bot may write to them (issue 15).
+        # The creator is seated at once only if the bot may write to them.
         lines.append(t("lobby.nobody", lang))
     elif rules.teams and game.seats_wanted == 4:
         lines.append(t("lobby.pairs", lang, first=_pair(game, 0), second=_pair(game, 1)))
@@ -180,7 +180,7 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
     `PLAYABLE`) and then that game's own options (the table sizes it is played by, pairs
     where four may choose them, the rule options of `GameVariant.choices`: the target,
     K-9's fish and K-7's threshold, F-2's spinner on a row of its own), one button
-    per computer that shows its level and switches it to the next (issue 14), removing
+    per computer that shows its level and switches it to the next, removing
     someone, start and cancel. An option the game does not let the group change has no
     button."""
 
@@ -225,7 +225,7 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
     if game.seats_wanted == 4 and not pairs_fixed(rules):
         teams = "btn.opt_teams_on" if rules.teams else "btn.opt_teams_off"
         rows.append([button(teams, LobbyAction.OPTION, LobbyOption.TEAMS)])
-    # One button per computer: it shows the level and switches to the next (issue 14).
+    # One button per computer: it shows the level and switches to the next.
     for seat in game.seats:
         if seat.is_computer:
             level = seat.level
@@ -250,7 +250,7 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
 def removal_keyboard(
     game: GameRecord, people: Sequence[SeatRecord], lang: Lang
 ) -> InlineKeyboardMarkup:
-    """One button per seated person: pressing it removes them from the lobby (issue 11)."""
+    """One button per seated person: pressing it removes them from the lobby."""
     rows = []
     for seat in people:
         assert seat.user_id is not None

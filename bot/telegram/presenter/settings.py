@@ -1,5 +1,5 @@
 """/settings: a group's turn timer, language, lobby timeout, default game and hints, and
-the buttons that change them (issues 7, 11, 13 and 14)."""
+the buttons that change them."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def lobby_timeout_name(minutes: int, lang: Lang) -> str:
 
 
 def hints_state(on: bool, lang: Lang) -> str:
-    """«вкл» / «выкл»: whether the hands show «💡 Подсказка» (issue 14)."""
+    """«вкл» / «выкл»: whether the hands show «💡 Подсказка»."""
     return t("hints.on" if on else "hints.off", lang)
 
 

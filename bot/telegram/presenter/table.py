@@ -217,7 +217,7 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
         # S-2: who leads was decided by the turned tiles, which the picture shows.
         lines.append(t("table.turned", lang, name=html.escape(short_name(names[rnd.turn]))))
     lines.append("")
-    # Seats in turn order (issue 15, item 6: in pairs too, partners are not adjacent);
+    # Seats in turn order (in pairs too, partners are not adjacent);
     # a seat alone on its side shows its score, pairs' scores follow the seats. In
     # Втемную the tiles that still lie face down say so («5 костей рубашкой вверх»).
     for seat in range(view.players):
@@ -255,7 +255,7 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
 
 
 def result_lines(view: MatchView, names: Sequence[str], lang: Lang) -> list[str]:
-    """Who lost and who won a match that is over (issue 15, item 4), in the game's own
+    """Who lost and who won a match that is over, in the game's own
     words: «🐐 Козёл: Алиса.», «Проигрыш: Алиса.» (K-10, O-6; a match someone abandoned,
     K-11), «🏆 Победа — Боб» (T-6, M-6, S-6); nothing for a match cancelled with nobody
     to blame. Plain names, escaped for HTML."""
