@@ -1,4 +1,4 @@
-"""The suite against PostgreSQL (issue 18): with `DOMINO_TEST_POSTGRES` set to a server's
+"""The suite against PostgreSQL: with `DOMINO_TEST_POSTGRES` set to a server's
 URL (`python3 tasks.py test` starts a throwaway one and sets it), every database a test
 opens by a file path is a schema of its own on that server instead, and so is every
 bot process's of `tests/e2e/harness.py`. One path is one schema: opening the same path

@@ -84,7 +84,7 @@ def tell_migration(
     inbox: Inbox, game_id: int | None, game: GameRecord | None, exc: TelegramMigrateToChat
 ) -> None:
     """Telegram says the group is a supergroup now, before its service message reached
-    us: the game's group moves there (issue 7), by the use case that takes `ChatMigrated`."""
+    us: the game's group moves there, by the use case that takes `ChatMigrated`."""
     if game is None:
         log.warning("game %s: the group moved to %s", game_id, exc.migrate_to_chat_id)
         return

@@ -42,9 +42,9 @@ def table_caption(
 
 
 def table_face(view: MatchView, names: Sequence[str], lang: str) -> str:
-    """A digest of what the table picture of `view` shows (issue 16): equal for two
-    views that draw the same picture, computed without drawing it, so the picture is
-    drawn only when the message really changes. The picture is a function of the public
+    """A digest of what the table picture of `view` shows: equal for two views that
+    draw the same picture, computed without drawing it, so the picture is drawn only
+    when the message really changes. The picture is a function of the public
     view, the names and the language (`render.render_table`); what it never shows is left
     out (the round's history, the legal actions, the seat's own hand), so a change there
     draws nothing. The `repr` of these frozen dataclasses, tuples and enums is the same
@@ -82,7 +82,7 @@ def hand_message(
     """The hand of `seat` (a person's, still seated): its text and buttons, with a link
     to the group's table; None before the match. `choosing` asks on which end to lay
     that tile (it fits several), or shows a menu of moves (`HandMenu`); `hints`: the
-    group allows «💡 Подсказка» (issue 14)."""
+    group allows «💡 Подсказка»."""
     if game.match is None:
         return None
     person = game.seats[seat]
@@ -114,7 +114,7 @@ def hand_message(
 def shown_view(game: GameRecord, view: MatchView) -> MatchView:
     """`view` as the game's messages show it: a game that ended before its match did
     (/surrender, /cancel, a vote) is over, with no turn, its loser and winner by K-11's
-    timeout rule from its first abandonment, if any (issue 15, item 4)."""
+    timeout rule from its first abandonment, if any."""
     if game.status.active:
         return view
     first = game.abandonment

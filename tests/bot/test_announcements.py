@@ -1,5 +1,5 @@
-"""The announcer's notices of an abandoned match name the loser in the game's own word
-(issue 13): the козёл, the осёл, or plainly a loss where points are good."""
+"""The announcer's notices of an abandoned match name the loser in the game's own word:
+the козёл, the осёл, or plainly a loss where points are good."""
 
 from __future__ import annotations
 

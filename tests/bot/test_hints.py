@@ -1,5 +1,5 @@
-"""«💡 Подсказка» (issue 14) through the application: a real database file, the fake Bot
-API and a decider that counts its calls (and can be held, to press during a search).
+"""«💡 Подсказка» through the application: a real database file, the fake Bot API and
+a decider that counts its calls (and can be held, to press during a search).
 
 Алиса and Боб play a two-person Козёл (no computer, so only their presses move it): the
 hint goes to the person whose turn it is, once per turn (a second press shows the same

@@ -1,7 +1,6 @@
-"""What a move costs the database (issue 16): one transaction, in one hop to the
-database's thread, of at most four statements, for a person's press and for a computer's
-move alike (which reads the game to think it over first, in one more hop), through the
-whole application."""
+"""What a move costs the database: one transaction, in one hop to the database's thread,
+of at most four statements, for a person's press and for a computer's move alike (which
+reads the game to think it over first, in one more hop), through the whole application."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Пятёрки and Тройки и пятёрки (issue 17, F-1 .. F-6), and the other games that score
+"""Пятёрки and Тройки и пятёрки (F-1 .. F-6), and the other games that score
 during play (Берген, Дубли), as people see them, by value: the caption's running scores,
 the «+N» of the very play that scored and the sum of the open ends (where it scores); the
 round stopped where a move reached the target (F-6) and the match's end; each playable

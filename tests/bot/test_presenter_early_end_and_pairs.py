@@ -1,5 +1,5 @@
-"""Issue 15 by value: a match ended early as its messages show it (item 4), the partner
-in a pair game's hand and the seats in turn order (item 6)."""
+"""By value: a match ended early as its messages show it, the partner in a pair game's
+hand and the seats in turn order."""
 
 from __future__ import annotations
 

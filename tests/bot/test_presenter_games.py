@@ -1,4 +1,4 @@
-"""What the group reads of every game (issue 13), by value: the loser in the game's own
+"""What the group reads of every game, by value: the loser in the game's own
 word or the winner, the scores best first, «голый козёл», «пас», several doubles at
 once, closed ends, the turned tiles, a drawn fish, /rules paged by game; and every game
 having the texts the bot builds from its key."""

@@ -1,4 +1,4 @@
-"""The render pool (bot/infra/render_pool.py, issue 16): a picture by a module-level renderer
+"""The render pool (bot/infra/render_pool.py): a picture by a module-level renderer
 is drawn in a worker process, any other renderer on a thread of the bot's own, a killed
 worker is replaced and its picture still comes, and `close` ends the processes.
 

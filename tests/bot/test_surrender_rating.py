@@ -1,5 +1,5 @@
-"""Issue 15, item 8 by value: a surrender after someone else abandoned the match keeps
-that one the culprit (K-11) and gives the surrenderer no rating; the record keeps it."""
+"""By value: a surrender after someone else abandoned the match keeps that one the
+culprit (K-11) and gives the surrenderer no rating; the record keeps it."""
 
 from __future__ import annotations
 

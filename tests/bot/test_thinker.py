@@ -1,4 +1,4 @@
-"""The thinker (issue 14): hard decisions come from its process pool and are legal, a
+"""The thinker: hard decisions come from its process pool and are legal, a
 deadline that is missed falls back to medium (still legal), each decision has a fresh
 seed, the pool starts in the background (medium answers until it is ready) and lives
 and ends with the application (asked after, medium answers), even stopped while starting."""

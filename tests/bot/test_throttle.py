@@ -1,4 +1,4 @@
-"""The command cooldown of one person in one group (handlers/throttle.py, issue 11 item 9)."""
+"""The command cooldown of one person in one group (handlers/throttle.py)."""
 
 from __future__ import annotations
 

@@ -137,7 +137,7 @@ def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
         *(GroupLangCb(lang=code).pack() for code in ("auto", "ru", "en")),
         *(LobbyTimeCb(minutes=n).pack() for n in LOBBY_TIMEOUTS),
         *(DefaultGameCb(game=key).pack() for key in PLAYABLE),
-        HintsCb(on=False).pack(),  # hints are on: the switch turns them off (issue 14)
+        HintsCb(on=False).pack(),  # hints are on: the switch turns them off
     ]
     tail = len(PLAYABLE) + 1  # the default game's buttons, then the hints' switch
     assert [b.text for b in buttons][-7 - tail : -4 - tail] == [
@@ -207,8 +207,8 @@ async def test_a_turn_gets_a_stored_deadline_a_warning_then_a_move_once(
 async def test_a_deadline_the_locked_database_refuses_still_times_out(
     setup: Setup, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Another process holds the write lock when the turn starts (issue 11): the deadline
-    lives in memory and the turn times out on time all the same."""
+    """Another process holds the write lock when the turn starts: the deadline lives in
+    memory and the turn times out on time all the same."""
 
     async def locked(*args: object) -> None:
         error = sqlite3.OperationalError("database is locked")

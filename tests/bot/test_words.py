@@ -1,4 +1,4 @@
-"""The words players read (issue 15, items 9-11): Russian grammar with real plurals and
+"""The words players read: Russian grammar with real plurals and
 names in the nominative, English that is all English, one word for one thing, no rule
 ids, names cut by one rule, a lobby that explains its empty table, the «+N» legend."""
 

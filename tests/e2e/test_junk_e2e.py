@@ -1,4 +1,4 @@
-"""10,000 junk updates against running games change nothing and crash nothing (issue 7).
+"""10,000 junk updates against running games change nothing and crash nothing.
 
 Random, forged and stale button presses, commands with junk arguments, messages from
 chats the bot (or Telegram) does not know, edited messages, channel posts and messages

@@ -1,4 +1,4 @@
-"""Nobody acts on another group's game (issue 11, items 1 to 3), end to end.
+"""Nobody acts on another group's game, end to end.
 
 A hostile person uses a modified client: they press buttons with data they made up,
 on messages of their own group or private chat, naming games of other groups. Every
@@ -70,7 +70,7 @@ async def test_an_admin_of_another_group_cancels_nothing_with_a_forged_press(
         f"x1:{game_id}:1": ("не относится",),
         f"v1:{vote_id}:1": ("не относится",),
         f"l1:{game_id}:x:-": ("не относится",),
-        # A score sheet forged onto a message that is no /history screen (issue 13).
+        # A score sheet forged onto a message that is no /history screen.
         f"h2:kozel:1:{game_id}": ("устарела",),
     }
     for data, texts in forged.items():
