@@ -142,11 +142,6 @@ class HandKind(StrEnum):
     HINT = "h"  # «💡 Подсказка»: the computer's choice for the turn, to the presser
 
 
-HandMenu = Menu
-"""A choice the hand keyboard shows instead of the tiles, opened by a button of the
-same name (`HandKind.DOUBLES`, `HandKind.CLOSE`): the core's `Menu`."""
-
-
 class HandCb(CallbackData, prefix="hb1"):
     """A hand button that makes no move: a choice to open, back to the tiles, a tile
     that cannot go now, the hint. `INFO` buttons carry move 0: they never change as the

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.app.effects import Menu
 from bot.telegram import presenter
-from bot.telegram.callbacks import HandMenu
 from domino.actions import Drew
 from domino.tiles import Tile
 from domino.views import MatchView
@@ -76,12 +76,12 @@ def hand_message(
     clock: TurnClock | None,
     now: float,
     table_message_id: int | None,
-    choosing: Tile | HandMenu | None = None,
+    choosing: Tile | Menu | None = None,
     hints: bool = False,
 ) -> tuple[str, InlineKeyboardMarkup | None] | None:
     """The hand of `seat` (a person's, still seated): its text and buttons, with a link
     to the group's table; None before the match. `choosing` asks on which end to lay
-    that tile (it fits several), or shows a menu of moves (`HandMenu`); `hints`: the
+    that tile (it fits several), or shows a menu of moves (`Menu`); `hints`: the
     group allows «💡 Подсказка»."""
     if game.match is None:
         return None

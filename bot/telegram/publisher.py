@@ -39,6 +39,7 @@ from aiogram.exceptions import (
 from aiogram.methods import EditMessageText
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.app.effects import Menu
 from bot.app.group_settings import GroupSettings
 from bot.app.inbox import GroupLost, Inbox
 from bot.app.people import People
@@ -46,7 +47,6 @@ from bot.infra.render_pool import RenderPool
 from bot.infra.workers import Resync
 from bot.telegram import delivery, game_messages, presenter
 from bot.telegram.announcements import Announcer, ScoresRenderer
-from bot.telegram.callbacks import HandMenu
 from bot.telegram.delivery import (
     TELEGRAM_FAILURES,
     group_refuses,
@@ -316,7 +316,7 @@ class Publisher:
         existing: MessageRecord | None,
         table: MessageRecord | None,
         *,
-        choosing: Tile | HandMenu | None = None,
+        choosing: Tile | Menu | None = None,
     ) -> None:
         if game.match is None or seat >= len(game.seats):
             return
@@ -352,9 +352,9 @@ class Publisher:
             return None, 0.0
         return self.clocks.clock_of(game.id), self.clocks.clock()
 
-    async def show_end_choice(self, game: GameRecord, seat: int, tile: Tile | HandMenu) -> None:
+    async def show_end_choice(self, game: GameRecord, seat: int, tile: Tile | Menu) -> None:
         """The tile fits several ends: the hand message asks on which end to lay it; or
-        the hand shows a menu of moves (`HandMenu`) instead of its tiles."""
+        the hand shows a menu of moves (`Menu`) instead of its tiles."""
         messages = await self.records.messages_of(game.id)
         await self._sync_hand(
             game,

@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.telegram.callbacks import BackCb, HandCb, HandKind, HandMenu, MoveCb
+from bot.app.effects import Menu
+from bot.telegram.callbacks import BackCb, HandCb, HandKind, MoveCb
 from bot.telegram.presenter.common import tile_label, tile_rows
 from bot.telegram.presenter.hand import face_down
 from bot.telegram.presenter.moves import (
@@ -86,7 +87,7 @@ def hand_keyboard(
     move: int,
     lang: Lang,
     *,
-    choosing: Tile | HandMenu | None = None,
+    choosing: Tile | Menu | None = None,
     hints: bool = False,
 ) -> InlineKeyboardMarkup | None:
     """Tiles as buttons: playable ones marked on the player's turn; draw or knock when
@@ -141,9 +142,9 @@ def hand_keyboard(
                 ]
             ]
         )
-    if choosing is HandMenu.DOUBLES and doubles:
+    if choosing is Menu.DOUBLES and doubles:
         return choice([[move_button(doubles_label(action), action)] for action in doubles])
-    if choosing is HandMenu.CLOSE and closes:
+    if choosing is Menu.CLOSE and closes:
         return choice(
             [
                 [

@@ -10,6 +10,7 @@ from bot.app.reply import Hint, Loser, Reply, SeatScore, Side, TileRefused, Tile
 from bot.telegram.presenter.common import score_line, short_name, tile_label
 from bot.telegram.presenter.hand import tile_refusal
 from bot.telegram.presenter.moves import hint_text
+from domino.ai import Level
 from domino.tiles import Tile
 from i18n import Lang, t
 
@@ -34,6 +35,8 @@ def shown_values(values: Mapping[str, object], lang: Lang) -> dict[str, object]:
 
 
 def shown(value: object, lang: Lang) -> object:
+    if isinstance(value, Level):  # as the lobby's buttons name it: «Сильный»
+        return t(f"level.{value.value}", lang)
     if isinstance(value, Tile):
         return tile_label(value)
     if isinstance(value, Tiles):
