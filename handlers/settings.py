@@ -13,7 +13,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.app.effects import EffectDispatcher
-from bot.app.group_settings import LOBBY_TIMEOUTS, ChatSettings, turn_timer_of
+from bot.app.group_settings import LOBBY_TIMEOUTS, ChatSettings, group_lang, turn_timer_of
 from bot.app.people import Person
 from bot.app.reply import Reply
 from bot.app.usecases import ChatCheck, Chats, Playing
@@ -45,7 +45,7 @@ router = Router(name="settings")
 
 def shown_in(settings: ChatSettings, person_lang: Lang) -> Lang:
     """The settings message speaks the group's language once it has one."""
-    return Lang(settings.group_lang) if settings.group_lang else person_lang
+    return group_lang(settings) or person_lang
 
 
 @router.message(Command("settings"), in_group)

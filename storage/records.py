@@ -11,6 +11,7 @@ works it out), in the shape `storage.stats.record_match` stores.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -318,7 +319,9 @@ class ScoredMatch:
 # Turn timers -----------------------------------------------------------------------
 
 
-GROUP_LANGS = ("ru", "en")  # the languages a group may choose for its messages
+# A language a group chose for its messages, as a code (a folder of i18n's catalogues;
+# which of them this version has is the reader's question, `bot.app.group_settings`).
+LANG_CODE = re.compile(r"^[a-z]{2,3}$")
 LOBBY_TIMEOUTS = (0, 5, 10, 30)  # minutes an unstarted lobby stays open; 0: no limit
 DEFAULT_LOBBY_TIMEOUT = 10
 GAME_KEYS = frozenset(game.key.value for game in VARIANTS)  # a group's default game is one
@@ -331,7 +334,7 @@ class ChatSettings:
     missing ones take their defaults, so old rows and new fields both read back)."""
 
     turn_timer: TurnTimer = DEFAULT_TURN_TIMER
-    group_lang: str | None = None  # "ru" or "en" for the group's messages; None: the creator's
+    group_lang: str | None = None  # a language code for the group's messages; None: the creator's
     lobby_timeout: int = DEFAULT_LOBBY_TIMEOUT  # minutes (LOBBY_TIMEOUTS); 0: no limit
     default_game: str = DEFAULT_GAME  # the `GameVariant.key` a plain /domino opens
     hints: bool = True  # the «💡 Подсказка» button on the hands
@@ -360,7 +363,7 @@ class ChatSettings:
         game = data.get("default_game")
         return cls(
             turn_timer=turn_timer,
-            group_lang=lang if lang in GROUP_LANGS else None,
+            group_lang=lang if isinstance(lang, str) and LANG_CODE.match(lang) else None,
             lobby_timeout=(
                 minutes
                 if isinstance(minutes, int) and minutes in LOBBY_TIMEOUTS

@@ -71,7 +71,14 @@ class GroupSettings:
         """The language of the game's group messages: the group's own choice in /settings,
         else its creator's (a person is answered in their own language, `i18n.lang_of`,
         as last seen: `People.language_of`)."""
-        chosen = self.of(game.chat_id).group_lang
+        chosen = group_lang(self.of(game.chat_id))
         if chosen is not None:
-            return Lang(chosen)
+            return chosen
         return await self.people.language_of(game.creator_id)
+
+
+def group_lang(settings: ChatSettings) -> Lang | None:
+    """The language a group chose, if this version has its catalogues (a code stored
+    for a language whose folder is gone reads as no choice: the creator's language)."""
+    code = settings.group_lang
+    return Lang(code) if code in {lang.value for lang in Lang} else None

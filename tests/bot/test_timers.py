@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.group_settings import GroupSettings
+from bot.app.group_settings import GroupSettings, group_lang
 from bot.app.inbox import Event, TurnWarned
 from bot.app.people import People
 from bot.app.timers import STRIKES_TO_TAKE_OVER, TurnClock, turn_seconds
@@ -112,7 +112,13 @@ def test_chat_settings_round_trip(timer: TurnTimer, group_lang: str | None) -> N
 def test_chat_settings_defaults_for_missing_and_unknown_values() -> None:
     assert ChatSettings.from_dict({}) == ChatSettings() == ChatSettings(TurnTimer.S60)
     assert ChatSettings.from_dict({"turn_timer": "7"}).turn_timer is TurnTimer.S60
-    assert ChatSettings.from_dict({"group_lang": "de"}).group_lang is None
+    # A language code is kept whatever catalogues this version has (a group's choice
+    # survives a downgrade); anything else is no choice.
+    assert ChatSettings.from_dict({"group_lang": "de"}).group_lang == "de"
+    assert group_lang(ChatSettings.from_dict({"group_lang": "de"})) is None
+    assert group_lang(ChatSettings.from_dict({"group_lang": "en"})) is Lang.EN
+    for junk in ("DE", "deutsch", 5, "", None):
+        assert ChatSettings.from_dict({"group_lang": junk}).group_lang is None
     assert ChatSettings.from_dict({"turn_timer": "sport", "later": 1}).turn_timer is (
         TurnTimer.SPORT
     )

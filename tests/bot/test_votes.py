@@ -1,6 +1,6 @@
 """Votes to cancel a match: who votes, majority, failure, expiry, the group message that
-shows a vote (bot/app/votes.py, bot/telegram/vote_board.py), and the stored votes (storage/votes.py, migration 005)
-against a fresh database file."""
+shows a vote (bot/app/votes.py, bot/telegram/vote_board.py), and the stored votes
+(storage/votes.py, migration 005) against a fresh database file."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ import html
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.app.group_settings import group_lang
 from bot.telegram.callbacks import DefaultGameCb, GroupLangCb, HintsCb, LobbyTimeCb, TimerCb
 from bot.telegram.presenter.common import short_name
 from bot.telegram.presenter.lobby import own_turn_times, playable_games
@@ -42,7 +43,7 @@ def settings_text(chat_title: str, settings: ChatSettings, lang: Lang) -> str:
         chat=html.escape(short_name(chat_title, 40)),
         timer=timer_name(settings.turn_timer, lang),
     )
-    chosen = t(f"group_lang.{settings.group_lang or 'auto'}", lang)
+    chosen = t(f"group_lang.{chosen_code(settings)}", lang)
     language = t("settings.lang", lang, lang=chosen)
     lobby = t("settings.lobby_timeout", lang, time=lobby_timeout_name(settings.lobby_timeout, lang))
     hints = t("settings.hints", lang, state=hints_state(settings.hints, lang))
@@ -81,7 +82,7 @@ def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarku
         [
             _choice(
                 t(f"btn.group_lang.{code}", lang),
-                code == (settings.group_lang or "auto"),
+                code == chosen_code(settings),
                 GroupLangCb(lang=code).pack(),
             )
             for code in ("auto", *(lang.value for lang in Lang))
@@ -111,3 +112,9 @@ def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarku
     switch = HintsCb(on=not settings.hints).pack()
     rows.append([InlineKeyboardButton(text=hints, callback_data=switch)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def chosen_code(settings: ChatSettings) -> str:
+    """The group's language as its button names it; "auto": the creator's."""
+    chosen = group_lang(settings)
+    return chosen.value if chosen is not None else "auto"
