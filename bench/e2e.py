@@ -513,7 +513,7 @@ class Tree:
     def counts_work(self) -> bool:
         """Whether its bot logs its counters on SIGUSR1 (without the handler the signal
         would kill it)."""
-        return (self.path / "bot" / "perf.py").exists()
+        return any((self.path / "bot" / where / "perf.py").exists() for where in ("infra", "."))
 
 
 @dataclass(frozen=True)

@@ -132,6 +132,12 @@ TARGETS = {
         ("Application.pick_up", "pickup"),
     ),
     "bot.infra.perf": (("tune_gc", "tune_gc"),),
+    # the same steps where an older tree (`--against`) keeps them
+    "bot.application": (
+        ("Application.resume", "resume"),
+        ("Application.pick_up", "pickup"),
+    ),
+    "bot.perf": (("tune_gc", "tune_gc"),),
     "aiogram.dispatcher.dispatcher": (
         ("Dispatcher.start_polling", "polling"),
         ("Dispatcher.emit_startup", "startup"),

@@ -54,11 +54,15 @@ from tests.fakegram.world import ChatType, FakeChat, FakeUser, StoredMessage
 ROOT = Path(__file__).resolve().parents[2]
 MOVE_PREFIX = "m2:"  # a move button (`MoveCb`): the engine's `str(action)`
 HAND_PREFIX = "hb1:"  # a hand button that makes no move (`HandCb`)
-HAND_PREFIXES = (MOVE_PREFIX, HAND_PREFIX)
+# A hand button of an older bot (`m1:game:move:kind:…`, a letter a kind), read so that
+# `bench/e2e.py --against` can drive an older commit; this bot answers it as stale.
+OLD_HAND_PREFIX = "m1:"
+HAND_PREFIXES = (MOVE_PREFIX, HAND_PREFIX, OLD_HAND_PREFIX)
 
 
 class Press(StrEnum):
-    """What a hand button does, read from its data (`kind_of`)."""
+    """What a hand button does, read from its data (`kind_of`); the values are the older
+    bot's kind letters."""
 
     PLAY = "p"  # a tile on an end
     DOUBLES = "2"  # several doubles at once
@@ -102,6 +106,8 @@ def is_hand_button(data: str | None) -> bool:
 
 def kind_of(data: str) -> Press:
     """What the hand button with this data does (a move: by its action's type)."""
+    if data.startswith(OLD_HAND_PREFIX):
+        return Press(data.split(":")[3])
     if data.startswith(MOVE_PREFIX):
         action = action_of(MoveCb.unpack(data))
         assert action is not None, data
