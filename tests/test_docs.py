@@ -37,6 +37,7 @@ SOURCE_ROOTS = (
     "render",
     "storage",
     "handlers",
+    "i18n",
     "tests",
     "bench",
     "deploy",
@@ -46,7 +47,7 @@ SOURCE_ROOTS = (
 TOP_FILES = ("tasks.py", "pyproject.toml", "Dockerfile", "README.md", ".gitignore", ".dockerignore")
 # Named by the docs, made by whoever deploys (git ignores them): not in the repository.
 NOT_IN_REPO = {"deploy/.env", "deploy/certs"}
-PACKAGES = ("domino", "bot", "render", "storage", "handlers", "tests", "bench")
+PACKAGES = ("domino", "bot", "render", "storage", "handlers", "i18n", "tests", "bench")
 # A dotted word ending so is a file's name (`domino.dump`), not a module's.
 FILE_SUFFIXES = (
     ".py",
