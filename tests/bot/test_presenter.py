@@ -80,7 +80,10 @@ def test_a_lobby_of_four_in_teams_with_a_computer_and_the_rule_of_13_off() -> No
     assert "<b>Игроки (3/4):</b>\n👤 Маша\n👤 Олег &lt;3\n🤖 Компьютер 1 · Средний\n" in text
     # Who plays with whom, before the start (seats opposite: 1+3, 2+4; a free seat «…»).
     assert "\n🤝 Пары: Маша + 🤖 Компьютер 1 · Олег &lt;3 + …\n" in text
-    assert "🤝 Pairs: Маша + 🤖 Компьютер 1 · Олег &lt;3 + …" in presenter.lobby_text(game, Lang.EN)
+    # A computer seated in Russian is named in the group's language (people as they are).
+    english = presenter.lobby_text(game, Lang.EN)
+    assert "🤝 Pairs: Маша + 🤖 Computer 1 · Олег &lt;3 + …" in english
+    assert "🤖 Computer 1 · Medium\n" in english and "Компьютер" not in english
     rows = buttons(presenter.lobby_keyboard(game, Lang.RU))
     assert rows[3:6] == [
         [("👥 Игроков: 4", "l1:7:o:n"), ("🎯 До 101", "l1:7:o:g")],
@@ -110,7 +113,7 @@ def test_a_classic_lobby_has_no_kozel_options_and_nobody_to_remove() -> None:
         [("🤖 Add a computer player", "l1:7:c:-")],
         [("🎲 Game: Classic", "l1:7:o:v")],
         [("👥 Players: 2", "l1:7:o:n"), ("🎯 To 100", "l1:7:o:g")],
-        [("🤖 Компьютер 1 · Medium", "l1:7:h:2")],
+        [("🤖 Computer 1 · Medium", "l1:7:h:2")],
         [("▶️ Start", "l1:7:s:-"), ("✖️ Cancel", "l1:7:x:-")],
     ]
 

@@ -12,6 +12,7 @@ from bot.app.lobby_rules import PLAYABLE as PLAYABLE
 from bot.app.lobby_rules import pairs_fixed, seat_choices
 from bot.app.lobby_rules import playable_game as playable_game
 from bot.app.lobby_rules import playable_games as playable_games
+from bot.app.names import computer_name
 from bot.app.timers import timer_in_force
 from bot.telegram.callbacks import LEVEL_ACTIONS, LobbyAction, LobbyCb, LobbyOption, RemoveCb
 from bot.telegram.presenter.common import fish_mode_name, short_name, variant_name
@@ -141,7 +142,7 @@ def lobby_text(game: GameRecord, lang: Lang, timer: TurnTimer = DEFAULT_TURN_TIM
     for seat in game.seats:
         # A computer's name carries its own 🤖 (`computer.name`) and its level; a person
         # gets 👤.
-        name = html.escape(short_name(seat.name))
+        name = html.escape(seat_name(seat, lang))
         if seat.is_computer:
             lines.append(t("lobby.computer", lang, name=name, level=level_name(seat.level, lang)))
         else:
@@ -150,18 +151,26 @@ def lobby_text(game: GameRecord, lang: Lang, timer: TurnTimer = DEFAULT_TURN_TIM
         # The creator is seated at once only if the bot may write to them.
         lines.append(t("lobby.nobody", lang))
     elif rules.teams and game.seats_wanted == 4:
-        lines.append(t("lobby.pairs", lang, first=_pair(game, 0), second=_pair(game, 1)))
+        lines.append(
+            t("lobby.pairs", lang, first=_pair(game, 0, lang), second=_pair(game, 1, lang))
+        )
     lines.append("")
     lines.append(t("lobby.hint", lang))
     lines.append(t("lobby.controls", lang))
     return "\n".join(lines)
 
 
-def _pair(game: GameRecord, first_seat: int) -> str:
+def seat_name(seat: SeatRecord, lang: Lang) -> str:
+    """A seated name as the lobby shows it: a computer's own name in `lang` (it was
+    stored in its creator's language), a person's as they call themselves."""
+    return short_name(computer_name(seat.name, lang) if seat.user_id is None else seat.name)
+
+
+def _pair(game: GameRecord, first_seat: int, lang: Lang) -> str:
     """The partners of seats `first_seat` and `first_seat + 2` (sitting opposite), a seat
     still free shown as «…»: who plays with whom, before the start."""
     names = [
-        html.escape(short_name(game.seats[seat].name)) if seat < len(game.seats) else "…"
+        html.escape(seat_name(game.seats[seat], lang)) if seat < len(game.seats) else "…"
         for seat in (first_seat, first_seat + 2)
     ]
     return " + ".join(names)
@@ -171,7 +180,7 @@ def lobby_closed_text(game: GameRecord, lang: Lang) -> str:
     """What the lobby message says once the game started or was called off."""
     if game.status is GameStatus.CANCELLED and game.match is None:
         return t("lobby.closed_cancelled", lang)
-    names = ", ".join(html.escape(short_name(seat.name)) for seat in game.seats)
+    names = ", ".join(html.escape(seat_name(seat, lang)) for seat in game.seats)
     return t("lobby.closed_started", lang, names=names)
 
 
@@ -236,7 +245,7 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
                         "btn.computer_level",
                         action,
                         LobbyOption.of_seat(seat.seat),
-                        name=short_name(seat.name),
+                        name=seat_name(seat, lang),
                         level=level_name(level, lang),
                     )
                 ]
