@@ -24,4 +24,4 @@ def test_the_command_line_ladders_hard_on_all_fives(capsys: pytest.CaptureFixtur
     args = ["ladder", "--variant", "all_fives", "--players", "2", "--focal", "hard"]
     assert main([*args, "--field", "medium", "--matches", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "Пятёрки (all_fives), 2 players" in out and "decision time, hard" in out
+    assert "ladder: all_fives, 2 players" in out and "decision time, hard" in out
