@@ -61,8 +61,8 @@ class LobbyAction(StrEnum):
     CANCEL = "x"
     OPTION = "o"  # cycle the rule option `LobbyCb.option` names
     REMOVE = "r"  # ask which seated person to remove (their button is a `RemoveCb`)
-    # Set the level of the computer in the seat `LobbyCb.option` names (`LobbyOption.SEAT_0`
-    # ...). The button of a computer playing medium sets hard, so a second press of an old
+    # Set the level of the computer in the seat `LobbyCb.option` names (`seat_field`).
+    # The button of a computer playing medium sets hard, so a second press of an old
     # button changes nothing twice.
     EASY = "e"
     MEDIUM = "m"
@@ -76,18 +76,42 @@ LEVELS = dict(zip(LEVEL_ACTIONS, Level, strict=True))
 """The level each level button sets."""
 
 
+# What a lobby button's third field names: a rule option (the core's `LobbyOption`, by
+# its letter), the seat of the computer whose level it sets ("0" to "3"), or nothing.
+LobbyField = Annotated[str, Field(pattern=r"^(?:-|[a-z]|[0-3])$")]
+NO_FIELD = "-"
+
+
+def seat_field(seat: int) -> str:
+    """The field of a level button: the computer's seat."""
+    return str(seat)
+
+
 class LobbyCb(CallbackData, prefix="l1"):
     game: Id
     action: LobbyAction
-    option: LobbyOption = LobbyOption.NONE
+    option: LobbyField = NO_FIELD
+
+    @property
+    def rule_option(self) -> LobbyOption | None:
+        """The rule option an option button cycles; None for a letter no option has."""
+        try:
+            return LobbyOption(self.option)
+        except ValueError:
+            return None
+
+    @property
+    def seat(self) -> int | None:
+        """The seat a level button names, else None."""
+        return int(self.option) if self.option.isdigit() else None
 
 
 def lobby_intent(
     lobby: Lobby, press: LobbyCb, chat_id: int | None, person: Person, is_admin: ChatCheck
 ) -> Awaitable[Done[Reply]] | None:
     """The lobby's use case a button asks for, pressed on a message in `chat_id`. None
-    for «remove a player» (it offers a choice first: `Lobby.removal_choices`) and for a
-    level button that names no seat (forged)."""
+    for «remove a player» (it offers a choice first: `Lobby.removal_choices`) and for an
+    option or level button that names no option or seat (forged)."""
     game = press.game
     match press.action:
         case LobbyAction.JOIN:
@@ -97,14 +121,17 @@ def lobby_intent(
         case LobbyAction.ADD_COMPUTER:
             return lobby.add_computer(game, chat_id, person, is_admin)
         case LobbyAction.OPTION:
-            return lobby.set_option(game, chat_id, person, press.option, is_admin)
+            option = press.rule_option
+            if option is None:
+                return None
+            return lobby.set_option(game, chat_id, person, option, is_admin)
         case LobbyAction.START:
             return lobby.start_game(game, chat_id, person, is_admin)
         case LobbyAction.CANCEL:
             return lobby.cancel(game, chat_id, person, is_admin)
         case LobbyAction.REMOVE:
             return None
-    seat = press.option.seat
+    seat = press.seat
     if seat is None:
         return None
     return lobby.set_level(game, chat_id, person, seat, LEVELS[press.action], is_admin)

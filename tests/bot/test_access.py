@@ -19,7 +19,14 @@ from bot.app.reply import Reply
 from bot.app.usecases import ChatCheck
 from bot.app.usecases.base import Refusal
 from bot.infra.lru import Lru
-from bot.telegram.callbacks import LEVEL_ACTIONS, LobbyAction, LobbyCb, LobbyOption, lobby_intent
+from bot.telegram.callbacks import (
+    LEVEL_ACTIONS,
+    LobbyAction,
+    LobbyCb,
+    LobbyOption,
+    lobby_intent,
+    seat_field,
+)
 from bot.telegram.presenter.replies import reply_text
 from domino.ai import Level
 from i18n import Lang
@@ -86,7 +93,7 @@ async def press(
 ) -> Reply:
     """A lobby button pressed, as the handler maps it to the lobby's use case."""
     check = admin_everywhere if admin else no_admin
-    option = LobbyOption.SEAT_1 if action in LEVEL_ACTIONS else LobbyOption.SEATS
+    option = seat_field(1) if action in LEVEL_ACTIONS else LobbyOption.SEATS
     data = LobbyCb(game=1, action=action, option=option)
     intent = lobby_intent(setup.app.lobby, data, chat, person, check)
     assert intent is not None, action

@@ -35,10 +35,10 @@ def lobby(game: str, *seats: SeatRecord, wanted: int = 4) -> GameRecord:
     )
 
 
-def options(markup: InlineKeyboardMarkup) -> list[LobbyOption]:
+def options(markup: InlineKeyboardMarkup) -> list[LobbyOption | None]:
     """The options the lobby's buttons change, in order."""
     return [
-        LobbyCb.unpack(b.callback_data).option
+        LobbyCb.unpack(b.callback_data).rule_option
         for row in markup.inline_keyboard
         for b in row
         if b.callback_data and b.callback_data.startswith("l1:") and ":o:" in b.callback_data

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.telegram.callbacks import LobbyAction, LobbyCb, LobbyOption
+from bot.telegram.callbacks import LobbyAction, LobbyCb, seat_field
 from tests.e2e.harness import (
     PRESS_SECONDS,
     REPLY_SECONDS,
@@ -144,7 +144,7 @@ async def test_forged_and_stale_level_presses_change_nothing(
     assert before[1:] == [(0, alice.id, "medium"), (1, bob.id, "medium"), (2, None, "medium")]
 
     def level_data(seat: int, action: LobbyAction = LobbyAction.HARD) -> str:
-        return LobbyCb(game=game_id, action=action, option=LobbyOption.of_seat(seat)).pack()
+        return LobbyCb(game=game_id, action=action, option=seat_field(seat)).pack()
 
     # Another chat's game: pressed on Вера's own lobby in her group.
     answer = await carol.forge_press(other.lobby, level_data(2), timeout=PRESS_SECONDS)

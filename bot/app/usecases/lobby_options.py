@@ -23,10 +23,9 @@ from storage.records import GameRecord, GameStatus, SeatRecord
 
 
 class LobbyOption(StrEnum):
-    """What a lobby's option button names: a rule option the group may change (the table
-    size, pairs, the target ...), or the seat of a computer whose level it sets."""
+    """A rule option of a lobby the group may change: the game, the table size, pairs,
+    the target ... (the letters are what the lobby's buttons carry)."""
 
-    NONE = "-"
     GAME = "v"  # the game (`bot.app.lobby_rules.PLAYABLE`), with its default options
     SEATS = "n"  # players 2-4
     TEAMS = "t"  # 2x2 when four
@@ -34,20 +33,6 @@ class LobbyOption(StrEnum):
     FISH = "f"  # K-9 fish mode
     THRESHOLD = "h"  # K-7 open threshold
     SPINNER = "s"  # F-2: the first double played spins, or only an opening double (Straight)
-    # The seat of a computer whose level a level button sets.
-    SEAT_0 = "0"
-    SEAT_1 = "1"
-    SEAT_2 = "2"
-    SEAT_3 = "3"
-
-    @classmethod
-    def of_seat(cls, seat: int) -> LobbyOption:
-        return cls(str(seat))
-
-    @property
-    def seat(self) -> int | None:
-        """The seat a `SEAT_*` option names, else None."""
-        return int(self.value) if self.value.isdigit() else None
 
 
 RULE_OPTIONS = {

@@ -14,7 +14,15 @@ from bot.app.lobby_rules import playable_game as playable_game
 from bot.app.lobby_rules import playable_games as playable_games
 from bot.app.names import computer_name
 from bot.app.timers import timer_in_force
-from bot.telegram.callbacks import LEVEL_ACTIONS, LobbyAction, LobbyCb, LobbyOption, RemoveCb
+from bot.telegram.callbacks import (
+    LEVEL_ACTIONS,
+    NO_FIELD,
+    LobbyAction,
+    LobbyCb,
+    LobbyOption,
+    RemoveCb,
+    seat_field,
+)
 from bot.telegram.presenter.common import fish_mode_name, short_name, variant_name
 from domino.ai import Level
 from domino.rules import LayoutKind, Ruleset, Variant
@@ -194,7 +202,7 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
     button."""
 
     def button(
-        text_key: str, action: LobbyAction, option: LobbyOption = LobbyOption.NONE, **values: object
+        text_key: str, action: LobbyAction, option: str = NO_FIELD, **values: object
     ) -> InlineKeyboardButton:
         data = LobbyCb(game=game.id, action=action, option=option).pack()
         return InlineKeyboardButton(text=t(text_key, lang, **values), callback_data=data)
@@ -244,7 +252,7 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
                     button(
                         "btn.computer_level",
                         action,
-                        LobbyOption.of_seat(seat.seat),
+                        seat_field(seat.seat),
                         name=seat_name(seat, lang),
                         level=level_name(level, lang),
                     )
