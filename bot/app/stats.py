@@ -69,7 +69,7 @@ class Sheet:
     game: GameVariant
 
 
-def page_exists(page: int, total: int, size: int) -> bool:
+def page_exists(page: int, total: int, size: int = PAGE_SIZE) -> bool:
     """Page 1 always exists (it may be empty); others only while they hold rows."""
     return page == 1 or 1 < page <= -(-total // size)
 

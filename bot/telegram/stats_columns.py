@@ -23,13 +23,14 @@ from typing import TypeVar
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.app.names import clean_name, pad
+from bot.app.stats import PAGE_SIZE as PAGE_SIZE  # rows on a page
+from bot.app.stats import page_exists as page_exists
 from domino.rules import Variant
 from domino.variants import VARIANTS, GameVariant
 from i18n import Lang, t
 from storage.stats import Page
 
 LINE_WIDTH = 32  # columns of every line of a table
-PAGE_SIZE = 10
 TEXT_LIMIT = 4096  # characters of one Telegram message
 T = TypeVar("T")
 NO_VALUE = "—"
@@ -67,11 +68,6 @@ def chat_title(chat: str | None) -> str:
 
 
 # --- paging --------------------------------------------------------------------------
-
-
-def page_exists(page: int, total: int, size: int = PAGE_SIZE) -> bool:
-    """Page 1 always exists (it may be empty); others only while they hold rows."""
-    return page == 1 or 1 < page <= -(-total // size)
 
 
 def paging_row(page: Page[T], data: Callable[[int], str]) -> list[InlineKeyboardButton]:
