@@ -110,8 +110,9 @@ def lobby_intent(
     lobby: Lobby, press: LobbyCb, chat_id: int | None, person: Person, is_admin: ChatCheck
 ) -> Awaitable[Done[Reply]] | None:
     """The lobby's use case a button asks for, pressed on a message in `chat_id`. None
-    for «remove a player» (it offers a choice first: `Lobby.removal_choices`) and for an
-    option or level button that names no option or seat (forged)."""
+    for «remove a player» (it offers a choice first: `Lobby.removal_choices`); an option
+    or level button that names no option or seat (forged) is refused by the core
+    after the checks every change gets (`Lobby.refuse_unknown`)."""
     game = press.game
     match press.action:
         case LobbyAction.JOIN:
@@ -123,7 +124,7 @@ def lobby_intent(
         case LobbyAction.OPTION:
             option = press.rule_option
             if option is None:
-                return None
+                return lobby.refuse_unknown(game, chat_id, person, is_admin)
             return lobby.set_option(game, chat_id, person, option, is_admin)
         case LobbyAction.START:
             return lobby.start_game(game, chat_id, person, is_admin)
@@ -133,7 +134,7 @@ def lobby_intent(
             return None
     seat = press.seat
     if seat is None:
-        return None
+        return lobby.refuse_unknown(game, chat_id, person, is_admin)
     return lobby.set_level(game, chat_id, person, seat, LEVELS[press.action], is_admin)
 
 

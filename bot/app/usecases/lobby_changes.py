@@ -146,6 +146,18 @@ class LobbyChanges(UseCases):
         what = f"level {level.name} for seat {seat}"
         return await self._change(game_id, chat_id, person, is_admin, what, set_level)
 
+    async def refuse_unknown(
+        self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
+    ) -> Done[Reply]:
+        """A lobby button that names no option or seat (forged, or of a layout this
+        version does not know): refused as out of date once it passed the checks every
+        change gets, so a press from another group is told so first."""
+
+        async def refuse(tx: Transaction, game: GameRecord) -> Change:
+            raise Refusal("alert.stale")
+
+        return await self._change(game_id, chat_id, person, is_admin, "unknown", refuse)
+
     async def start_game(
         self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
     ) -> Done[Reply]:
