@@ -4,9 +4,12 @@ Telegram cannot be reached from tests, and mocks cannot show a flood error, a us
 pressed Start, a stale button or a restart. ``FakeTelegram`` is an aiohttp server on
 127.0.0.1 that the bot talks to over real HTTP, exactly as it would to api.telegram.org.
 
-Where the definitions come from: ``api.json`` beside this file is the Bot API reference as
-data (Bot API 10.1), from the open-source project telegram-bot-api-spec (MIT licence, see
-``LICENSE`` beside it).
+Where the definitions come from: Bot API 10.3, as data in three files beside this one:
+``api.json`` (Bot API 10.1, from the open-source project telegram-bot-api-spec, MIT licence,
+``LICENSE``), ``aiogram-schema-10.2.json`` (Bot API 10.2 as aiogram's code generator reads
+it, MIT licence, ``LICENSE-aiogram``) and ``bot-api-10.3.json`` (the 10.3 changes to
+ephemeral messages, from aiogram 3.31's generated classes); ``spec.load_definitions`` layers
+them in that order.
 
 Starting it
 -----------
@@ -32,12 +35,12 @@ acting as any person; ``start(routes=PlayPage(fake).attach)`` in code), which
 The bot side
 ------------
 ``/bot{token}/{method}``, GET or POST, form-encoded, multipart (uploads, ``attach://``) or
-JSON; method names are case-insensitive. Every request is checked against ``api.json``:
+JSON; method names are case-insensitive. Every request is checked against the definitions:
 unknown method -> 404 ``Not Found``; missing required field or wrong type -> 400 in the
 real server's words (``Bad Request: message text is empty``, ``Bad Request: chat not
 found``, ``Bad Request: field "x" must be of type Integer``). Every answer is checked
 against the definitions too (only declared fields, right types; the one field aiogram 3.31
-requires beyond api.json, ``ChatMemberAdministrator.can_send_welcome_messages``, is
+requires beyond them, ``ChatMemberAdministrator.can_send_welcome_messages``, is
 declared in ``spec.EXTRA_RESPONSE_FIELDS``). Modelled methods: getMe, getUpdates (long
 polling, offsets, allowed_updates, 409 on a second poller or while a webhook is set),
 setWebhook / deleteWebhook / getWebhookInfo (updates POSTed with

@@ -1074,6 +1074,8 @@ class FakeTelegram:
             params = parsed.params
             for name in parsed.unknown_fields:
                 self.problems.append(f"{spec.name}: unknown field {name!r}")
+            for name in parsed.deprecated_fields:
+                self.problems.append(f"{spec.name}: field {name!r} is deprecated since 10.3")
             handler = self._handlers.get(spec.name.lower())
             if spec.name.lower() == "getupdates":
                 result: Any = await self._get_updates(params)

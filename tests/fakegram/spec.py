@@ -1,6 +1,13 @@
-"""The official Bot API definitions (``api.json``) as a request checker and response shaper.
+"""The official Bot API definitions, as a request checker and response shaper.
 
-``api.json`` comes from telegram-bot-api-spec (MIT, see ``LICENSE`` beside it), Bot API 10.1.
+The definitions are Bot API 10.3, built from three files beside this one (see
+:func:`load_definitions`): ``api.json``, Bot API 10.1 from telegram-bot-api-spec (MIT,
+``LICENSE``), which gives every method's return types and every union's members;
+``aiogram-schema-10.2.json``, Bot API 10.2 as aiogram's code generator reads it
+(``.butcher/schema/schema.json`` of the aiogram repository, MIT, ``LICENSE-aiogram``), whose
+fields replace 10.1's; and ``bot-api-10.3.json``, the 10.3 changes to ephemeral messages as
+aiogram 3.31's generated classes carry them (same licence). A field 10.3 deprecates is still
+accepted, as the real server accepts it, but reported like an unknown one.
 Requests are checked the way the real server checks them: unknown method, missing required
 field, value of the wrong type. Unknown fields are *not* refused (the real server ignores
 them) but reported, so the fake can fail the test that sent them. Responses built by the fake
@@ -12,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -21,14 +28,16 @@ from typing import Any
 from .errors import ApiError, bad_request
 
 SPEC_PATH = Path(__file__).with_name("api.json")
+AIOGRAM_SCHEMA_PATH = Path(__file__).with_name("aiogram-schema-10.2.json")
+UPDATE_PATH = Path(__file__).with_name("bot-api-10.3.json")
 
-# Fields aiogram 3.31 requires in answers that api.json (Bot API 10.1) does not list; the
+# Fields aiogram 3.31 requires in answers that the definitions (Bot API 10.3) do not list; the
 # real server sends them, so the fake declares them too rather than break the client.
 EXTRA_RESPONSE_FIELDS: Mapping[str, tuple[tuple[str, str, bool], ...]] = {
     "ChatMemberAdministrator": (("can_send_welcome_messages", "Boolean", False),),
 }
 
-_DISCRIMINATOR = re.compile(r"(?:must be|always) [“\"]?([a-z_]+)")
+_DISCRIMINATOR = re.compile(r"(?:must be|always) [“\"']?([a-z_]+)")
 _INTEGER = re.compile(r"-?\d+")
 
 
@@ -49,6 +58,7 @@ class FieldSpec:
     name: str
     types: tuple[str, ...]
     required: bool
+    deprecated: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +75,7 @@ class ParsedRequest:
     method: MethodSpec
     params: dict[str, Any]
     unknown_fields: list[str] = field(default_factory=list)
+    deprecated_fields: list[str] = field(default_factory=list)
 
 
 class SpecViolation(AssertionError):
@@ -115,6 +126,8 @@ class ApiSpec:
                 if not isinstance(value, UploadedFile):
                     parsed.unknown_fields.append(key)
                 continue
+            if spec.deprecated:
+                parsed.deprecated_fields.append(key)
             parsed.params[key] = self._top_level(spec, value, parsed.unknown_fields)
         for spec in method.fields.values():
             if spec.required and spec.name not in parsed.params:
@@ -288,7 +301,9 @@ class ApiSpec:
 
 
 def _field(raw: Mapping[str, Any]) -> FieldSpec:
-    return FieldSpec(raw["name"], tuple(raw["types"]), bool(raw["required"]))
+    return FieldSpec(
+        raw["name"], tuple(raw["types"]), bool(raw["required"]), bool(raw.get("deprecated"))
+    )
 
 
 def _is_object(type_expr: str) -> bool:
@@ -310,7 +325,93 @@ def _missing(method: str, name: str) -> ApiError:
     return bad_request(f'parameter "{name}" is required')
 
 
+_UNION_MEMBER = re.compile(r"^ - ([A-Z]\w+)$", re.MULTILINE)
+
+
+def _aiogram_types(type_text: str) -> list[str]:
+    """aiogram's ``"A or B"`` and ``"Array of A, B and C"`` as api.json's list of types."""
+    if type_text.startswith("Array of ") and ", " in type_text:
+        inner = type_text.removeprefix("Array of ").replace(" and ", ", ").split(", ")
+        return [f"Array of {name}" for name in inner]
+    return type_text.split(" or ")
+
+
+def _aiogram_entries(node: Any) -> Iterator[Mapping[str, Any]]:
+    if isinstance(node, dict):
+        if {"anchor", "name", "category"} <= node.keys():
+            yield node
+        for value in node.values():
+            yield from _aiogram_entries(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _aiogram_entries(value)
+
+
+def overlay_aiogram_schema(data: dict[str, Any], schema: Mapping[str, Any]) -> None:
+    """Replace ``data``'s fields (api.json's shape) with those of a later aiogram schema.
+
+    A method keeps api.json's return types (aiogram's schema has them in prose only); a
+    method new in the schema must get its return types from a later update. A type without
+    fields whose description lists its members (" - Name" lines) is a union, as api.json
+    writes one with ``subtypes``.
+    """
+    data["version"] = f"Bot API {schema['api']['version']}"
+    for entry in _aiogram_entries(schema["items"]):
+        section = data[entry["category"]]
+        known = section.setdefault(entry["name"], {"name": entry["name"]})
+        known["description"] = [entry["description"]]
+        annotations = entry.get("annotations", [])
+        members = _UNION_MEMBER.findall(entry["description"])
+        if entry["category"] == "types" and not annotations and members:
+            known["subtypes"] = members
+            continue
+        known["fields"] = [
+            {
+                "name": a["name"],
+                "types": _aiogram_types(a["type"]),
+                "required": bool(a["required"]),
+                "description": a["description"],
+            }
+            for a in annotations
+        ]
+
+
+def apply_update(data: dict[str, Any], update: Mapping[str, Any]) -> None:
+    """Apply ``bot-api-10.3.json``: new types, fields added or changed, fields deprecated."""
+    data["version"] = update["version"]
+    data["release_date"] = update["release_date"]
+    data["changelog"] = update["changelog"]
+    data["types"].update(update["types"])
+    for method, added in update["added_fields"].items():
+        data["methods"][method]["fields"].extend(added)
+    for method, changed in update["changed_fields"].items():
+        fields = data["methods"][method]["fields"]
+        for new in changed:
+            names = [f["name"] for f in fields]
+            if new["name"] in names:
+                fields[names.index(new["name"])] = new
+            else:
+                fields.append(new)
+    for method, names in update["deprecated_fields"].items():
+        for known in data["methods"][method]["fields"]:
+            if known["name"] in names:
+                known["deprecated"] = True
+    for method, returns in update["returns"].items():
+        data["methods"][method]["returns"] = returns
+
+
+def load_definitions() -> dict[str, Any]:
+    """Bot API 10.3 in api.json's shape: 10.1, then aiogram's 10.2 schema, then 10.3."""
+    data: dict[str, Any] = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+    overlay_aiogram_schema(data, json.loads(AIOGRAM_SCHEMA_PATH.read_text(encoding="utf-8")))
+    apply_update(data, json.loads(UPDATE_PATH.read_text(encoding="utf-8")))
+    missing = [name for name, raw in data["methods"].items() if "returns" not in raw]
+    if missing:
+        raise SpecViolation(f"methods without return types: {missing}")
+    return data
+
+
 @cache
 def load_spec() -> ApiSpec:
-    """The spec bundled with the fake, parsed once per process."""
-    return ApiSpec(json.loads(SPEC_PATH.read_text(encoding="utf-8")))
+    """The spec bundled with the fake (Bot API 10.3), parsed once per process."""
+    return ApiSpec(load_definitions())
