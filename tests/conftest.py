@@ -21,7 +21,7 @@ from tests.databases import (
     test_server,
     url_for,
 )
-from tests.fakegram import FakeTelegram
+from tests.fakegram import FakeTelegram, assert_ephemeral_private
 from tests.fakegram.aiogram_support import aiogram_parse_problems, make_bot
 from tests.fakegram.waiting import pace
 
@@ -138,6 +138,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 def _check(fake: FakeTelegram) -> None:
     fake.assert_clean()
+    assert_ephemeral_private(fake)
     problems = aiogram_parse_problems(fake)
     assert not problems, "\n".join(problems)
 

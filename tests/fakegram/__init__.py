@@ -157,7 +157,13 @@ Example test
 
 from .errors import ApiError
 from .limits import Fault, Faults, FloodLimits, ManualClock
-from .privacy import DEFAULT_TILE_FORMS, HandPrivacy, Leak
+from .privacy import (
+    DEFAULT_TILE_FORMS,
+    HandPrivacy,
+    Leak,
+    assert_ephemeral_private,
+    ephemeral_leaks,
+)
 from .server import DEFAULT_TOKEN, Exposure, FakeTelegram
 from .spec import ApiSpec, load_spec
 from .transcript import Call, Transcript
@@ -197,5 +203,7 @@ __all__ = [
     "Photo",
     "StoredMessage",
     "Transcript",
+    "assert_ephemeral_private",
+    "ephemeral_leaks",
     "load_spec",
 ]

@@ -6,6 +6,9 @@ members), callback answers and inline results (seen by one user). A tile dealt t
 is a secret from the moment it is dealt until the moment it is revealed (played); any
 exposure in that interval outside the player's private chat is a leak. Pictures are not
 read: a tile drawn only inside an image is not caught here.
+
+Ephemeral messages in a group are their receiver's alone: :func:`ephemeral_leaks` finds any
+seen by someone else, and :meth:`HandPrivacy.assert_no_leaks` fails on those too.
 """
 
 from __future__ import annotations
@@ -110,6 +113,38 @@ class HandPrivacy:
         return found
 
     def assert_no_leaks(self) -> None:
-        found = self.leaks()
+        found = [*map(str, self.leaks()), *ephemeral_leaks(self.fake)]
         if found:
-            raise AssertionError("hand privacy broken:\n  " + "\n  ".join(map(str, found)))
+            raise AssertionError("hand privacy broken:\n  " + "\n  ".join(found))
+
+
+def ephemeral_leaks(fake: FakeTelegram) -> list[str]:
+    """Every way an ephemeral message is visible to anyone but its receiver: an exposure
+    shown to a chat or another user, a copy among the chat's shared messages, a person's
+    view of a chat that holds someone else's."""
+    found: list[str] = []
+    for exposure in fake.exposures:
+        if exposure.receiver is not None and (
+            exposure.chat_id is not None or exposure.audience != exposure.receiver
+        ):
+            found.append(
+                f"ephemeral message for user {exposure.receiver} shown to "
+                f"{exposure.chat_id or exposure.audience} (transcript position "
+                f"{exposure.position}): {exposure.text[:200]!r}"
+            )
+    for chat in list(fake.chats.values()):
+        for message in chat.messages.values():
+            if message.ephemeral:
+                found.append(f"ephemeral {message!r} is among chat {chat.id}'s shared messages")
+        for user in fake.users.values():
+            for message in chat.view(user):
+                if message.ephemeral and message.receiver is not user:
+                    found.append(f"{user.first_name} sees ephemeral {message!r} of another")
+    return found
+
+
+def assert_ephemeral_private(fake: FakeTelegram) -> None:
+    """Fail if any ephemeral message is visible to anyone but its receiver."""
+    found = ephemeral_leaks(fake)
+    if found:
+        raise AssertionError("ephemeral privacy broken:\n  " + "\n  ".join(found))

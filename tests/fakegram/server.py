@@ -78,6 +78,11 @@ _CHAT_ACTIONS = {
     "upload_video_note",
 }
 _COMMAND = re.compile(r"[a-z0-9_]{1,32}")
+# A bot may reply to an ephemeral message only this long after it was sent (Bot API 10.3).
+EPHEMERAL_REPLY_WINDOW = 15.0
+# No observed text for these two: Telegram's usual short sentences, in its style.
+EPHEMERAL_IN_PRIVATE = "ephemeral messages can be sent only to group and supergroup chats"
+EPHEMERAL_REPLY_NOT_EPHEMERAL = "a reply to an ephemeral message must be ephemeral"
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 Handler = Callable[[dict[str, Any], Mapping[str, UploadedFile]], Any]
@@ -88,7 +93,8 @@ class Exposure:
     """Something the bot showed: where, to whom, and the text of it (for privacy checks).
 
     ``chat_id`` is the chat everyone in it sees; ``audience`` a single user (callback answers,
-    inline results); ``position`` the transcript position when it was shown.
+    inline results, ephemeral messages); ``position`` the transcript position when it was
+    shown; ``receiver`` the one user an ephemeral message is for (None for anything else).
     """
 
     position: int
@@ -96,6 +102,7 @@ class Exposure:
     audience: int | None
     kind: str
     text: str
+    receiver: int | None = None
 
 
 @dataclass
@@ -120,6 +127,7 @@ class FakeTelegram:
         privacy_mode: bool = True,
         webhook_retry_delay: float = 0.2,
         spec: ApiSpec | None = None,
+        ephemeral_lifetime: float | None = None,
     ) -> None:
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
@@ -130,6 +138,8 @@ class FakeTelegram:
         self.inline_timeout = inline_timeout
         self.privacy_mode = privacy_mode
         self.webhook_retry_delay = webhook_retry_delay
+        # Seconds (on ``clock``) an ephemeral message lives; None: until deleted.
+        self.ephemeral_lifetime = ephemeral_lifetime
         self.spec = spec or load_spec()
         self.transcript = Transcript()
         self.faults = Faults()
@@ -183,6 +193,11 @@ class FakeTelegram:
             "editmessagemedia": self._edit_message_media,
             "editmessagereplymarkup": self._edit_message_reply_markup,
             "deletemessage": self._delete_message,
+            "editephemeralmessagetext": self._edit_message_text,
+            "editephemeralmessagecaption": self._edit_message_caption,
+            "editephemeralmessagemedia": self._edit_message_media,
+            "editephemeralmessagereplymarkup": self._edit_message_reply_markup,
+            "deleteephemeralmessage": self._delete_ephemeral_message,
             "answercallbackquery": self._answer_callback_query,
             "answerinlinequery": self._answer_inline_query,
             "setmycommands": self._set_my_commands,
@@ -458,10 +473,15 @@ class FakeTelegram:
         if text is None and data is None:
             raise ValueError("find the button by text= or data=")
         if not isinstance(message, StoredMessage):
-            message = self.message(message.chat.id, message.message_id)
+            ephemeral_id = getattr(message, "ephemeral_message_id", None)
+            if ephemeral_id:
+                message = self.chats[message.chat.id].ephemeral[ephemeral_id]
+            else:
+                message = self.message(message.chat.id, message.message_id)
+        self.expire_ephemeral(message.chat)
         if message.deleted:
             raise LookupError(f"{message!r} is deleted; no client shows its buttons")
-        self._check_can_see(user, message.chat)
+        self._check_can_see(user, message.chat, message)
         versions = [message.version, *reversed(message.history)] if stale else [message.version]
         button: Button | None = None
         for version in versions:
@@ -487,7 +507,7 @@ class FakeTelegram:
         self, user: FakeUser, message: StoredMessage, data: str, timeout: float
     ) -> CallbackAnswer:
         """A modified client: a callback query with any ``data`` on a message ``user`` sees."""
-        self._check_can_see(user, message.chat)
+        self._check_can_see(user, message.chat, message)
         return await self._callback_query(user, message, data, timeout)
 
     async def _callback_query(
@@ -513,7 +533,11 @@ class FakeTelegram:
         assert isinstance(answer, CallbackAnswer)
         return answer
 
-    def _check_can_see(self, user: FakeUser, chat: FakeChat) -> None:
+    def _check_can_see(
+        self, user: FakeUser, chat: FakeChat, message: StoredMessage | None = None
+    ) -> None:
+        if message is not None and message.ephemeral and message not in chat.view(user):
+            raise ValueError(f"{user.first_name} does not see ephemeral {message!r}")
         if chat.type is ChatType.PRIVATE:
             if chat.user is not user:
                 raise ValueError(f"{user.first_name} cannot see {chat!r}")
@@ -1191,8 +1215,71 @@ class FakeTelegram:
         message = StoredMessage(
             chat, self._next_message_id(chat), sender, self._now(), version, reply_to=reply_to
         )
+        message.sent_at = self.clock()
         chat.messages[message.message_id] = message
         return message
+
+    def _store_ephemeral(
+        self,
+        chat: FakeChat,
+        receiver: FakeUser,
+        version: MessageVersion,
+        reply_to: StoredMessage | None,
+    ) -> StoredMessage:
+        """An ephemeral message: ``message_id`` 0, the lowest free ``ephemeral_message_id``
+        of the chat (freed ids are reused), delivered only if its receiver is online."""
+        self.expire_ephemeral(chat)
+        number = next(n for n in itertools.count(1) if n not in chat.ephemeral)
+        message = StoredMessage(
+            chat,
+            0,
+            None,
+            self._now(),
+            version,
+            reply_to=reply_to,
+            receiver=receiver,
+            ephemeral_id=number,
+            sent_at=self.clock(),
+            delivered=receiver.online,
+        )
+        chat.ephemeral[number] = message
+        return message
+
+    def expire_ephemeral(self, chat: FakeChat) -> None:
+        """Drop the chat's ephemeral messages older than ``ephemeral_lifetime``."""
+        if self.ephemeral_lifetime is None:
+            return
+        now = self.clock()
+        for number, message in list(chat.ephemeral.items()):
+            if now - message.sent_at >= self.ephemeral_lifetime:
+                message.deleted = True
+                del chat.ephemeral[number]
+
+    def _ephemeral_receiver(self, chat: FakeChat, p: dict[str, Any]) -> FakeUser | None:
+        """Whom a send is ephemeral for (None: an ordinary message), checked as Telegram does.
+        Bot API 10.2's separate fields still work: 10.3 deprecated them, not removed them."""
+        params = p.get("ephemeral_message_parameters")
+        if params is None and "receiver_user_id" in p:
+            params = {"receiver_user_id": p["receiver_user_id"]}
+            if "callback_query_id" in p:
+                params["callback_query_id"] = p["callback_query_id"]
+        if params is None:
+            return None
+        if chat.type is ChatType.PRIVATE:
+            raise bad_request(EPHEMERAL_IN_PRIVATE)
+        receiver = self.users.get(params["receiver_user_id"])
+        if receiver is None or not chat.members.get(receiver.id, MemberStatus.LEFT).present:
+            raise bad_request("user not found")
+        query_id = params.get("callback_query_id")
+        if query_id is not None:
+            pending = self._pending_callbacks.get(query_id)
+            if pending is None or pending.user is not receiver:
+                raise bad_request(QUERY_TOO_OLD)
+        return receiver
+
+    def _live_ephemeral(self, chat: FakeChat, number: int) -> StoredMessage | None:
+        self.expire_ephemeral(chat)
+        return chat.ephemeral.get(number)
 
     def _next_message_id(self, chat: FakeChat) -> int:
         """The id the bot sees for a new message in ``chat``.
@@ -1224,6 +1311,9 @@ class FakeTelegram:
             body["edit_date"] = message.edit_date
         if message.via_bot:
             body["via_bot"] = self.bot_user()
+        if message.receiver is not None:
+            body["receiver_user"] = message.receiver.to_api()
+            body["ephemeral_message_id"] = message.ephemeral_id
         if message.reply_to is not None and not nested:
             body["reply_to_message"] = self._message_json(message.reply_to, nested=True)
         if version.text is not None:
@@ -1278,6 +1368,8 @@ class FakeTelegram:
         return sizes
 
     def _expose_message(self, message: StoredMessage, *, kind: str = "message") -> None:
+        if message.receiver is not None and not message.delivered:
+            return  # nobody saw it
         version = message.version
         parts = [version.text or "", version.caption or ""]
         for row in version.keyboard or ():
@@ -1293,8 +1385,17 @@ class FakeTelegram:
                     )
                     if v
                 )
+        shown = "\n".join(parts)
+        if message.receiver is not None:
+            receiver = message.receiver.id
+            self.exposures.append(
+                Exposure(
+                    self.transcript.position, None, receiver, "ephemeral message", shown, receiver
+                )
+            )
+            return
         self.exposures.append(
-            Exposure(self.transcript.position, message.chat.id, None, kind, "\n".join(parts))
+            Exposure(self.transcript.position, message.chat.id, None, kind, shown)
         )
 
     def _text_version(
@@ -1388,10 +1489,21 @@ class FakeTelegram:
         self.files[f"{photo.file_id}-s"] = photo
         return photo
 
-    def _reply_target(self, chat: FakeChat, p: dict[str, Any]) -> StoredMessage | None:
+    def _reply_target(
+        self, chat: FakeChat, p: dict[str, Any], receiver: FakeUser | None = None
+    ) -> StoredMessage | None:
         reply = p.get("reply_parameters")
         if not reply:
             return None
+        if reply.get("ephemeral_message_id"):
+            # A reply to an ephemeral message must be ephemeral itself, and comes within
+            # EPHEMERAL_REPLY_WINDOW seconds of it or not at all.
+            found = self._live_ephemeral(chat, reply["ephemeral_message_id"])
+            if found is None or self.clock() - found.sent_at > EPHEMERAL_REPLY_WINDOW:
+                raise bad_request("message to be replied not found")
+            if receiver is None:
+                raise bad_request(EPHEMERAL_REPLY_NOT_EPHEMERAL)
+            return found
         target = chat.messages.get(reply["message_id"])
         if target is None or target.deleted:
             if reply.get("allow_sending_without_reply"):
@@ -1405,14 +1517,14 @@ class FakeTelegram:
         if not text:
             raise bad_request("message text is empty")
         keyboard, raw = self._check_markup(p.get("reply_markup"))
-        reply_to = self._reply_target(chat, p)
+        receiver = self._ephemeral_receiver(chat, p)
+        reply_to = self._reply_target(chat, p, receiver)
         self._count_flood(chat)
-        message = self._store(
-            chat,
-            None,
-            MessageVersion(text, entities, None, (), None, keyboard, raw),
-            reply_to=reply_to,
-        )
+        version = MessageVersion(text, entities, None, (), None, keyboard, raw)
+        if receiver is not None:
+            message = self._store_ephemeral(chat, receiver, version, reply_to)
+        else:
+            message = self._store(chat, None, version, reply_to=reply_to)
         self._expose_message(message)
         return self._message_json(message)
 
@@ -1423,18 +1535,28 @@ class FakeTelegram:
         )
         keyboard, raw = self._check_markup(p.get("reply_markup"))
         photo = self._photo_from(p["photo"], files)
-        reply_to = self._reply_target(chat, p)
+        receiver = self._ephemeral_receiver(chat, p)
+        reply_to = self._reply_target(chat, p, receiver)
         self._count_flood(chat)
-        message = self._store(
-            chat,
-            None,
-            MessageVersion(None, (), caption or None, entities, photo, keyboard, raw),
-            reply_to=reply_to,
-        )
+        version = MessageVersion(None, (), caption or None, entities, photo, keyboard, raw)
+        if receiver is not None:
+            message = self._store_ephemeral(chat, receiver, version, reply_to)
+        else:
+            message = self._store(chat, None, version, reply_to=reply_to)
         self._expose_message(message)
         return self._message_json(message)
 
     def _edit_target(self, p: dict[str, Any], missing: str) -> StoredMessage:
+        if "ephemeral_message_id" in p:
+            chat = self._writable_chat(p["chat_id"])
+            found = self._live_ephemeral(chat, p["ephemeral_message_id"])
+            if (
+                found is None
+                or found.receiver is None
+                or found.receiver.id != p["receiver_user_id"]
+            ):
+                raise bad_request(missing)
+            return found
         if "inline_message_id" in p:
             found = self._inline_messages.get(p["inline_message_id"])
             if found is None or found.deleted:
@@ -1461,7 +1583,7 @@ class FakeTelegram:
         message.version = version
         message.edit_date = self._now()
         self._expose_message(message)
-        if "inline_message_id" in p:
+        if "inline_message_id" in p or message.ephemeral:
             return True
         return self._message_json(message)
 
@@ -1545,6 +1667,14 @@ class FakeTelegram:
             raise bad_request("message can't be deleted")
         message.deleted = True
         message.pinned = False
+        return True
+
+    def _delete_ephemeral_message(
+        self, p: dict[str, Any], files: Mapping[str, UploadedFile]
+    ) -> bool:
+        message = self._edit_target(p, "message to delete not found")
+        message.deleted = True
+        del message.chat.ephemeral[p["ephemeral_message_id"]]
         return True
 
     # -------------------------------------------------------------- answers

@@ -99,6 +99,18 @@ class StoredMessage:
     service: dict[str, Any] = field(default_factory=dict)
     via_bot: bool = False
     reply_to: StoredMessage | None = None
+    # An ephemeral message: only ``receiver`` sees it; its ``message_id`` is 0 and the
+    # Bot API names it by ``ephemeral_id``. ``sent_at`` is the fake's clock when it came,
+    # ``delivered`` False when its receiver was offline (the call succeeded, nobody saw it).
+    receiver: FakeUser | None = None
+    ephemeral_id: int | None = None
+    sent_at: float = 0.0
+    delivered: bool = True
+    thread_id: int | None = None  # the forum topic it was posted in (None: General)
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.receiver is not None
 
     @property
     def from_bot(self) -> bool:
@@ -189,6 +201,9 @@ class FakeUser:
     language_code: str | None = "ru"
     started: bool = False
     blocked: bool = False
+    # Offline: ephemeral messages sent to them are not delivered (Telegram does not
+    # guarantee them, "especially if they are offline").
+    online: bool = True
 
     def to_api(self) -> dict[str, Any]:
         user: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
@@ -291,6 +306,8 @@ class FakeChat:
     migrated_from: int | None = None
     messages: dict[int, StoredMessage] = field(default_factory=dict)
     next_message_id: int = 1  # a supergroup's own counter; other chats use the bot's account's
+    # Live ephemeral messages by ephemeral_message_id (ids are reused once freed).
+    ephemeral: dict[int, StoredMessage] = field(default_factory=dict)
 
     def to_api(self) -> dict[str, Any]:
         chat: dict[str, Any] = {"id": self.id, "type": self.type.value}
@@ -307,6 +324,21 @@ class FakeChat:
     def visible_messages(self) -> list[StoredMessage]:
         """Messages a client shows now (not deleted), oldest first."""
         return [m for m in self.messages.values() if not m.deleted]
+
+    def view(self, user: FakeUser) -> list[StoredMessage]:
+        """What ``user``'s client shows now: the chat's messages and the live ephemeral
+        messages delivered to them alone, in the order they came."""
+        self.fake.expire_ephemeral(self)
+        own = [
+            m
+            for m in self.ephemeral.values()
+            if m.receiver is user and m.delivered and not m.deleted
+        ]
+        return sorted([*self.visible_messages, *own], key=lambda m: m.sent_at)
+
+    def ephemeral_for(self, user: FakeUser) -> list[StoredMessage]:
+        """The live ephemeral messages ``user`` sees in this chat, oldest first."""
+        return [m for m in self.view(user) if m.ephemeral]
 
     @property
     def bot_messages(self) -> list[StoredMessage]:
