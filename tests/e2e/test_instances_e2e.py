@@ -499,15 +499,16 @@ async def test_postgres_down_for_six_seconds_presses_wait_and_play_resumes(
     a, b, games, database = deployed.a, deployed.b, deployed.games, deployed.database
 
     async def stored_moves() -> int:
-        """The moves stored in all, or -1 while the server does not answer."""
+        """The moves stored in all, or -1 while the server does not answer (the crash may
+        also cut this read in the middle)."""
         try:
             conn = await asyncpg.connect(await url_for(database))
+            try:
+                rows = await conn.fetch("SELECT match FROM games WHERE match IS NOT NULL")
+            finally:
+                await conn.close()
         except (OSError, asyncpg.PostgresError):
             return -1
-        try:
-            rows = await conn.fetch("SELECT match FROM games WHERE match IS NOT NULL")
-        finally:
-            await conn.close()
         return sum(len(Match.from_json(text).log) for (text,) in rows)
 
     figures: dict[str, float] = {}
@@ -552,12 +553,13 @@ async def test_postgres_down_for_six_seconds_presses_wait_and_play_resumes(
                 )
             await asyncio.sleep(1)
 
-    async with Supervisor([a, b]) as supervisor:
-        await asyncio.gather(
-            stop_the_server_once(),
-            watch_for_a_stuck_game(),
-            *(game.play(fakegram) for game in games),
-        )
+    # A task group: a failure cancels the others and waits for them, so the server is
+    # started again before the fixture removes it.
+    async with Supervisor([a, b]) as supervisor, asyncio.TaskGroup() as group:
+        group.create_task(stop_the_server_once())
+        group.create_task(watch_for_a_stuck_game())
+        for game in games:
+            group.create_task(game.play(fakegram))
     await settle(fakegram)
     leader = a if leading(a, a.starts) else b
     summary, _ = assert_finished_once(fakegram, leader, games)
