@@ -164,9 +164,20 @@ def _changed(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
+# The connection, not the statement, failed: closed, never made, timed out, or left in
+# a state it cannot go on from (asyncpg's InternalClientError: a COMMIT asked of a session
+# the server has just ended, e.g. past the fence's idle bound).
+CONNECTION_ERRORS = (
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    asyncio.TimeoutError,
+)
+
+
 def is_transient_state(exc: BaseException) -> bool:
     """Whether an asyncpg error is the server failing for the moment (see above)."""
-    if isinstance(exc, asyncpg.InterfaceError | OSError | asyncio.TimeoutError):
+    if isinstance(exc, CONNECTION_ERRORS):
         return True  # the connection closed or could not be made, a timeout
     state = getattr(exc, "sqlstate", None)
     return isinstance(state, str) and (state in TRANSIENT_STATES or state[:2] in TRANSIENT_CLASSES)
@@ -189,7 +200,7 @@ def _told(exc: BaseException) -> DatabaseError:
 
 
 # What asyncpg raises that `_told` turns into our errors.
-DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
+DRIVER_ERRORS = (asyncpg.PostgresError, *CONNECTION_ERRORS)
 # ... and what the Database's methods turn into them (or note, when they are already).
 FAILURES = (*DRIVER_ERRORS, DatabaseError)
 
