@@ -14,9 +14,10 @@ bot.
 A renderer goes to the pool by name, so it must be a module-level function a worker can
 import (`table_picture`, `round_end_picture` below). Any other (a test's lambda, a
 function of the `__main__` module) is drawn on one thread of the bot's own.
-If the pool breaks (a worker killed, out of memory) it is made anew and the picture
-drawn again; after `ATTEMPTS` broken pools in a row the picture is drawn on the thread:
-a picture is never lost.
+If the pool breaks (a worker killed, out of memory) or draws nothing for `DRAW_SECONDS`
+(a worker hung) it is made anew and the picture drawn again; after `ATTEMPTS` such pools
+in a row the picture is drawn on the thread: a picture is never lost, and never holds up
+what waits behind it for ever.
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ DEFAULT_WORKERS = 1
 # late picture costs nothing; a late answer is a spinner on the person's button.
 NICENESS = 10
 ATTEMPTS = 3  # broken pools in a row before a picture is drawn on the thread instead
+# A picture is milliseconds of CPU; one the pool has not drawn in this long (a worker
+# hung, or lost without the pool noticing) is drawn again by a new pool, so a picture
+# never holds up the announcements behind it for ever.
+DRAW_SECONDS = 60.0
 
 
 def table_picture(view: MatchView, names: Sequence[str], lang: str) -> bytes:
@@ -109,11 +114,18 @@ class RenderPool:
         for _ in range(ATTEMPTS):
             pool = await self._ready()
             try:
-                return await asyncio.wrap_future(pool.submit(renderer, *args))
+                async with asyncio.timeout(DRAW_SECONDS):
+                    return await asyncio.wrap_future(pool.submit(renderer, *args))
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): a new pool draws it again.
                 log.warning("render pool: a worker died; the picture is drawn again")
                 self._discard(pool)
+            except TimeoutError:
+                log.warning(
+                    "render pool: no picture after %.0f s; a new pool draws it again",
+                    DRAW_SECONDS,
+                )
+                self._discard(pool, kill=True)
         log.warning("render pool: broken %d times; the picture is drawn on a thread", ATTEMPTS)
         return await self._on_thread(renderer, *args)
 
@@ -133,10 +145,15 @@ class RenderPool:
         log.info("render pool: %d %s worker(s) up", self.workers, self.method)
         return pool
 
-    def _discard(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    def _discard(self, pool: concurrent.futures.ProcessPoolExecutor, *, kill: bool = False) -> None:
+        """Stop using `pool`; with `kill`, its workers are killed too (a hung one would
+        never take the shutdown)."""
         if self._pool is pool:
             self._pool = None
+        workers = worker_pool.processes(pool) if kill else []
         pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.kill()
 
     async def _on_thread(self, renderer: Callable[..., bytes], *args: Any) -> bytes:
         if self._thread is None:

@@ -1,6 +1,7 @@
 """The render pool (bot/infra/render_pool.py): a picture by a module-level renderer
 is drawn in a worker process, any other renderer on a thread of the bot's own, a killed
-worker is replaced and its picture still comes, and `close` ends the processes.
+worker is replaced and its picture still comes, so is a hung one, and `close` ends the
+processes.
 
 Nothing here sleeps: each test awaits the picture itself, and waits for a killed
 worker on its process's sentinel."""
@@ -13,14 +14,16 @@ import signal
 import threading
 from collections.abc import AsyncIterator
 from multiprocessing.connection import wait
+from pathlib import Path
 
 import pytest
 
+from bot.infra import render_pool
 from bot.infra.render_pool import NICENESS, RenderPool, table_picture
 from domino.match import Match
 from domino.rules import KOZEL
 from render import render_table
-from tests.bot.render_helpers import drawn_by, niceness
+from tests.bot.render_helpers import drawn_by, hangs_once, niceness
 
 
 @pytest.fixture
@@ -77,6 +80,22 @@ async def test_a_killed_worker_is_replaced_and_the_picture_still_comes(
     assert second not in (first, os.getpid())
     assert [process.pid for process in pool.processes()] == [second]
     assert int(await pool.draw(drawn_by)) == second
+
+
+async def test_a_hung_worker_is_killed_and_a_new_pool_draws_the_picture(
+    pool: RenderPool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A picture the pool does not draw within `DRAW_SECONDS` (here 5 s: the worker hangs)
+    is drawn by a new pool, and the hung worker is killed: what waits behind a picture
+    (the announcements) is never held up for good."""
+    monkeypatch.setattr(render_pool, "DRAW_SECONDS", 5.0)
+    marker = str(tmp_path / "hung")
+    await pool.draw(drawn_by)  # the pool is up
+    (hung,) = pool.processes()
+    drawn = int(await pool.draw(hangs_once, marker))
+    assert drawn not in (hung.pid, os.getpid())
+    await asyncio.to_thread(wait, [hung.sentinel])  # killed, not left behind
+    assert [process.pid for process in pool.processes()] == [drawn]
 
 
 async def test_close_ends_the_workers_and_later_pictures_draw_on_a_thread() -> None:
