@@ -392,14 +392,22 @@ class BotProcess:
 
     def problems(self) -> list[str]:
         """Log lines that show something went wrong inside the bot (`LOG_FORMAT=json`'s
-        lines too)."""
+        lines too). Not one: the traceback of a killed bot's forkserver (the pools'
+        process starter, sharing the bot's stderr) that finds its parent gone in the
+        middle of starting a worker (`EOFError` in `multiprocessing/forkserver.py`): a
+        SIGKILL's echo, not the bot's code."""
+        lines = self.log().splitlines()
+        echoes = killed_forkserver_lines(lines)
         return [
             line
-            for line in self.log().splitlines()
-            if "Traceback" in line
-            or " ERROR " in line
-            or " CRITICAL " in line
-            or JSON_PROBLEM.search(line)
+            for index, line in enumerate(lines)
+            if index not in echoes
+            and (
+                "Traceback" in line
+                or " ERROR " in line
+                or " CRITICAL " in line
+                or JSON_PROBLEM.search(line)
+            )
         ]
 
     def problem_report(self, *, before: int = 3, after: int = 40) -> str:
@@ -508,6 +516,29 @@ class Person:
 
     def answered(self, data: str, answer: CallbackAnswer) -> None:
         """What a press of `data` was answered with; a plain person does not keep it."""
+
+
+def killed_forkserver_lines(lines: Sequence[str]) -> set[int]:
+    """The indices of every traceback in `lines` that multiprocessing's forkserver
+    prints when the process it serves is killed while it reads a request: frames in
+    `multiprocessing/forkserver.py`, ending in a bare `EOFError`."""
+    found: set[int] = set()
+    index = 0
+    while index < len(lines):
+        if lines[index].startswith("Traceback (most recent call last):"):
+            end = index + 1
+            while end < len(lines) and lines[end].startswith(" "):
+                end += 1
+            block = lines[index : end + 1]
+            if (
+                end < len(lines)
+                and lines[end] == "EOFError"
+                and any("multiprocessing/forkserver.py" in line for line in block)
+            ):
+                found.update(range(index, end + 1))
+            index = end
+        index += 1
+    return found
 
 
 def chats_of(fake: FakeTelegram, users: Iterable[FakeUser]) -> list[FakeChat]:

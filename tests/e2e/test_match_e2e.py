@@ -77,5 +77,7 @@ async def play_to_the_goat(fakegram: FakeTelegram, bot: BotProcess) -> None:
     assert table.photo is not None and table.history
     assert f"раунд {len(match.results)}" in table.content
     checked = assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
-    assert checked > 50
+    # At least each person's hand of every round was checked (how many edits there were
+    # depends on the machine's pace: under load they merge).
+    assert checked >= 2 * len(match.results)
     assert sum(p.presses for p in people) > 10
