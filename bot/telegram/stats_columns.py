@@ -125,3 +125,16 @@ def games_rows(
 def columns(*cells: tuple[str, int]) -> str:
     """Right-aligned cells, each `width` columns wide (numbers and their headers)."""
     return "".join(pad(text, width, right=True) for text, width in cells)
+
+
+def page_title(key: str, page: Page[T], chat: str | None, game: GameVariant, lang: Lang) -> str:
+    """A screen's heading line, `key` with the group's title, the game's name and where
+    the page stands among the pages."""
+    return t(
+        key,
+        lang,
+        chat=chat_title(chat),
+        game=game_name(game, lang),
+        page=page.page_no,
+        pages=page.pages,
+    )

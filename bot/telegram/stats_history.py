@@ -13,12 +13,12 @@ from bot.telegram.callbacks import HistoryCb
 from bot.telegram.stats_columns import (
     LINE_WIDTH,
     TEXT_LIMIT,
-    chat_title,
     columns,
     day,
     game_name,
     games_rows,
     keyboard_of,
+    page_title,
     paging_row,
 )
 from domino.rules import Variant
@@ -57,14 +57,7 @@ def history_text(page: Page[HistoryEntry], chat: str | None, game: GameVariant, 
     name_of_game = game_name(game, lang)
     if not page.total:
         return t("history.empty", lang, game=name_of_game)
-    title = t(
-        "history.title",
-        lang,
-        chat=chat_title(chat),
-        game=name_of_game,
-        page=page.page_no,
-        pages=page.pages,
-    )
+    title = page_title("history.title", page, chat, game, lang)
     lines = [title]
     for number, entry in enumerate(page.rows, start=page.offset + 1):
         lines.append("")

@@ -16,12 +16,12 @@ from bot.telegram.stats_columns import (
     LINE_WIDTH,
     T,
     cell,
-    chat_title,
     columns,
     elo_text,
     game_name,
     games_rows,
     keyboard_of,
+    page_title,
     paging_row,
     percent,
     round_half_up,
@@ -98,14 +98,7 @@ def leaderboard_text(page: Page[LeaderRow], chat: str | None, game: GameVariant,
     name_of_game = game_name(game, lang)
     if not page.total:
         return t("top.empty", lang, game=name_of_game)
-    head = t(
-        "top.title",
-        lang,
-        chat=chat_title(chat),
-        game=name_of_game,
-        page=page.page_no,
-        pages=page.pages,
-    )
+    head = page_title("top.title", page, chat, game, lang)
     numbers = columns((t("top.col_rating", lang), 6), (t("top.col_elo", lang), 6))
     name = pad(t("top.col_name", lang), NAME_WIDTH)
     lines = [*_ranked("#", name, numbers, _player_headers(game, lang)), "─" * LINE_WIDTH]
@@ -123,14 +116,7 @@ def pairs_text(page: Page[PairRow], chat: str | None, game: GameVariant, lang: L
     name_of_game = game_name(game, lang)
     if not page.total:
         return t("top.pairs_empty", lang, game=name_of_game)
-    head = t(
-        "top.pairs_title",
-        lang,
-        chat=chat_title(chat),
-        game=name_of_game,
-        page=page.page_no,
-        pages=page.pages,
-    )
+    head = page_title("top.pairs_title", page, chat, game, lang)
     numbers = columns((t("top.col_rating", lang), 6))
     name = pad(t("top.col_pair", lang), PAIR_WIDTH)
     lines = [*_ranked("#", name, numbers, _pair_headers(game, lang)), "─" * LINE_WIDTH]
