@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from pydantic import ValidationError
 
-from bot.infra import perf
+from bot.infra import perf, task_dump
 from bot.server.config import Settings, explain
 from bot.server.logs import formatter
 from bot.server.start import StoppedAsStandby, start
@@ -35,9 +35,11 @@ QUIET_LOGGERS = ("aiosqlite",)
 
 async def run(settings: Settings) -> None:
     """Start, serve until a signal, stop; raises StartFailed when the start fails.
-    SIGUSR1 logs the work counters (`bot.infra.perf`), as does the stop. Once started, what
+    SIGUSR1 logs the work counters (`bot.infra.perf`), as does the stop; SIGUSR2 logs where
+    every asyncio task waits (`bot.infra.task_dump`). Once started, what
     the start made is frozen out of the garbage collector's way (`perf.tune_gc`)."""
     asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, perf.log_counters)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR2, task_dump.log_tasks)
     perf.watch_gc()
     async with contextlib.AsyncExitStack() as resources:
         try:

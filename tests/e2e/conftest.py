@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import BotProcess, running_bot
+from tests.e2e.harness import STARTED, BotProcess, running_bot
 from tests.fakegram import FakeTelegram
 
 HERE = Path(__file__).resolve().parent
@@ -21,6 +21,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in item.path.parents and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(HANG_SECONDS))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item):  # type: ignore[no-untyped-def]
+    """A failed test's report shows where each bot still running waits (its asyncio
+    tasks, `BotProcess.tasks_now`): a stall is then found in the report, not re-run."""
+    outcome = yield
+    if outcome.excinfo is None:
+        return
+    for number, process in enumerate(list(STARTED), 1):
+        dump = process.tasks_now()
+        if dump:
+            item.add_report_section("call", f"bot {number}: its tasks", dump)
 
 
 @pytest.fixture

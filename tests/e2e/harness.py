@@ -39,6 +39,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from bot.infra.task_dump import LINE_PREFIX as TASKS_LINE
 from bot.telegram.callbacks import HandCb, HandKind, MoveCb, TimerCb, action_of
 from domino.actions import Close, Draw, EndTurn, Flip, Flipped, Knock, Play, PlayDoubles
 from domino.match import Match
@@ -236,6 +237,14 @@ class CpuProgress:
 # aiogram above all) can take minutes.
 _DOWN: weakref.WeakKeyDictionary[FakeTelegram, set[int]] = weakref.WeakKeyDictionary()
 
+# Every bot process started and not yet collected: the ones still alive when a test fails
+# are asked where they wait (`BotProcess.tasks_now`, tests/e2e/conftest.py).
+STARTED: weakref.WeakSet[BotProcess] = weakref.WeakSet()
+
+# Seconds a failed test waits for a bot's dump of its tasks (a loaded machine's bot may be
+# slow to log; a hung loop never answers, which says as much).
+DUMP_SECONDS = 10.0
+
 
 def bot_down(fake: FakeTelegram) -> bool:
     """Whether a bot of `fake` is being started again (see `Stall`)."""
@@ -314,6 +323,7 @@ class BotProcess:
             )
             log.close()
         self.starts += 1
+        STARTED.add(self)
         process = self.process
 
         log_from = self.log_path.stat().st_size
@@ -389,6 +399,31 @@ class BotProcess:
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    def tasks_now(self, timeout: float = DUMP_SECONDS) -> str:
+        """Where each of the running bot's asyncio tasks waits (SIGUSR2,
+        `bot.infra.task_dump`), as it logs it; blocking, for a failed test's report while
+        the bot still runs. Empty if it is gone or does not answer within `timeout`."""
+        if not self.alive():
+            return ""
+        assert self.process is not None
+        start = self.log_path.stat().st_size
+        os.kill(self.process.pid, signal.SIGUSR2)
+        until = time.monotonic() + timeout
+        while time.monotonic() < until:
+            logged = self.log_path.read_bytes()[start:].decode("utf-8", errors="replace")
+            lines = logged.splitlines()
+            heads = [i for i, line in enumerate(lines) if TASKS_LINE in line]
+            if heads:
+                count = int(lines[heads[0]].rsplit(TASKS_LINE, 1)[1].split()[0])
+                dump = [line for line in lines[heads[0] + 1 :] if " task " in line]
+                if len(dump) >= count:
+                    return "\n".join([lines[heads[0]], *dump[:count]])
+            time.sleep(0.2)
+        return f"(no dump of its tasks in {timeout:g} s)"
 
     def problems(self) -> list[str]:
         """Log lines that show something went wrong inside the bot (`LOG_FORMAT=json`'s
