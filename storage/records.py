@@ -328,6 +328,30 @@ GAME_KEYS = frozenset(game.key.value for game in VARIANTS)  # a group's default 
 DEFAULT_GAME = "kozel"  # Козёл, until a group picks another game
 
 
+class HandsPlace(StrEnum):
+    """Where a person's hand is shown: in the group, as an ephemeral message only they
+    see (the table's «🂠 Мои кости» brings it), in their private chat with the bot, or
+    both. A person's choice (`users.hands`, the private /settings) or a group's default
+    (`ChatSettings.hands`). The group's button works whatever the choice; the choice
+    says whether the private hand is kept too, and where turn notices go."""
+
+    GROUP = "group"
+    PRIVATE = "private"
+    BOTH = "both"
+
+    @property
+    def private(self) -> bool:
+        """The hand is kept in the private chat too (if the bot may write there)."""
+        return self is not HandsPlace.GROUP
+
+    @property
+    def group(self) -> bool:
+        return self is not HandsPlace.PRIVATE
+
+
+DEFAULT_HANDS = HandsPlace.BOTH  # a group's default until its admins pick another
+
+
 @dataclass(frozen=True, slots=True)
 class ChatSettings:
     """A group's settings, stored as JSON in `chats.settings` (unknown keys are ignored,
@@ -338,6 +362,7 @@ class ChatSettings:
     lobby_timeout: int = DEFAULT_LOBBY_TIMEOUT  # minutes (LOBBY_TIMEOUTS); 0: no limit
     default_game: str = DEFAULT_GAME  # the `GameVariant.key` a plain /domino opens
     hints: bool = True  # the «💡 Подсказка» button on the hands
+    hands: HandsPlace = DEFAULT_HANDS  # where hands are shown, for whoever did not choose
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"turn_timer": self.turn_timer.value}
@@ -349,6 +374,8 @@ class ChatSettings:
             data["default_game"] = self.default_game
         if not self.hints:
             data["hints"] = False
+        if self.hands is not DEFAULT_HANDS:
+            data["hands"] = self.hands.value
         return data
 
     @classmethod
@@ -361,6 +388,7 @@ class ChatSettings:
         lang = data.get("group_lang")
         minutes = data.get("lobby_timeout", DEFAULT_LOBBY_TIMEOUT)
         game = data.get("default_game")
+        hands = data.get("hands")
         return cls(
             turn_timer=turn_timer,
             group_lang=lang if isinstance(lang, str) and LANG_CODE.match(lang) else None,
@@ -371,6 +399,7 @@ class ChatSettings:
             ),
             default_game=game if isinstance(game, str) and game in GAME_KEYS else DEFAULT_GAME,
             hints=data.get("hints") is not False,
+            hands=HandsPlace(hands) if hands in HandsPlace.__members__.values() else DEFAULT_HANDS,
         )
 
 

@@ -196,6 +196,13 @@ CHOICES = frozenset((HandKind.ENDS, *_MENUS))
 """The hand buttons that open a choice."""
 
 
+class GroupHandCb(CallbackData, prefix="gh1"):
+    """«🂠 Мои кости» under the group's table: the presser, if seated in `game` (the
+    group's own game), gets their hand in the group as an ephemeral message."""
+
+    game: Id
+
+
 class CancelCb(CallbackData, prefix="x1"):
     """The confirmation of /cancel: `confirm` ends the game, otherwise nothing happens."""
 
@@ -317,6 +324,14 @@ class TurnNoticesCb(CallbackData, prefix="tn1"):
     """The private /settings: the person switches their «🔔 Ваш ход» notices on or off."""
 
     on: bool
+
+
+class HandsCb(CallbackData, prefix="hd1"):
+    """Where hands are shown (`storage.records.HandsPlace` value): in the private
+    /settings the person's own choice ("default": back to their group's), in a group's
+    /settings (a chat admin) the group's default."""
+
+    place: str
 
 
 # /start payloads ----------------------------------------------------------------------
