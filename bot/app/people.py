@@ -8,13 +8,14 @@ from dataclasses import dataclass
 
 from bot.infra.lru import Lru
 from i18n import Lang, lang_of
-from storage import repo
+from storage import group_hands, repo
 from storage.db import Database
-from storage.records import UserRecord
+from storage.records import HandsPlace, UserRecord
 
 SEEN_CACHE_SIZE = 100_000  # people whose last-seen name is remembered in memory
 LANG_CACHE_SIZE = 100_000  # people whose language is remembered in memory
 REACHABLE_CACHE_SIZE = 100_000  # people whose latest /start of this run is remembered
+HANDS_CACHE_SIZE = 100_000  # people whose hands choice and reach are remembered in memory
 # Telegram's sender of an anonymous admin's messages in groups (`sender_chat` is the group).
 ANONYMOUS_ADMIN_ID = 1087968824
 
@@ -65,6 +66,10 @@ class People:
         # rising count: a refusal of a call begun before it answers a block they lifted.
         self._reachable: Lru[int, int] = Lru(REACHABLE_CACHE_SIZE)
         self._marks = itertools.count(1)
+        # User id -> (their hands choice, None: the group's; whether the bot may write to
+        # them), as stored.
+        self._hands: Lru[int, tuple[HandsPlace | None, bool]] = Lru(HANDS_CACHE_SIZE)
+        self._hands_changes = 0  # bumped at each change: a read begun before is not kept
 
     def noticed(self, person: Person) -> Lang:
         """The person wrote or pressed: write to them in their language from now on."""
@@ -79,7 +84,50 @@ class People:
             self._reachable[person.id] = next(self._marks)
         async with self.db.transaction() as tx:
             await repo.upsert_user(tx, person.record(), can_message=can_message)
+        self._forget_hands(person.id)  # read again
         self.noticed(person)
+
+    def unreachable(self, user_id: int) -> None:
+        """The bot may no longer write to the person (stored so by the caller)."""
+        self._forget_hands(user_id)
+
+    async def hands_place(self, user_id: int, group_default: HandsPlace) -> HandsPlace:
+        """Where the person wants their hand: their own choice, else their group's default."""
+        chosen, _ = await self._hands_of(user_id)
+        return chosen or group_default
+
+    async def private_hand(self, user_id: int, group_default: HandsPlace) -> bool:
+        """Whether the person's hand goes to their private chat: they want it there (or in
+        both places) and the bot may write to them (they pressed Start and did not block
+        it). Someone who never opened the bot's chat plays from the group alone."""
+        chosen, can_message = await self._hands_of(user_id)
+        return can_message and (chosen or group_default).private
+
+    async def choose_hands(self, person: Person, place: HandsPlace | None) -> None:
+        """Store the person's choice (None: their group's default from now on)."""
+        async with self.db.transaction() as tx:
+            await group_hands.choose_hands(tx, person.record(), place)
+        self._forget_hands(person.id)
+
+    async def hands_chosen(self, user_id: int) -> HandsPlace | None:
+        """The person's own choice; None: their group's default."""
+        chosen, _ = await self._hands_of(user_id)
+        return chosen
+
+    async def _hands_of(self, user_id: int) -> tuple[HandsPlace | None, bool]:
+        known = self._hands.get(user_id)
+        if known is None:
+            began = self._hands_changes
+            chosen = await group_hands.hands_chosen(self.db, user_id)
+            user = await repo.get_user(self.db, user_id)
+            known = chosen, user is not None and user.can_message
+            if self._hands_changes == began:
+                self._hands[user_id] = known
+        return known
+
+    def _forget_hands(self, user_id: int) -> None:
+        self._hands.pop(user_id)
+        self._hands_changes += 1
 
     def reachable_mark(self, user_id: int) -> int:
         """The number of the person's latest mark as reachable in this run (0: none). Taken

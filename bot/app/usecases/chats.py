@@ -34,15 +34,17 @@ class Chats(UseCases):
                 return Done(None)
             await repo.set_can_message(tx, user_id, False)
             game = await repo.load_game(tx, game_id)
-            if game is None:
-                return Done(None)
-            await notice(
-                tx,
-                game,
-                "notice.unreachable",
-                name=short_name(user.display_name),
-                bot=self.context.bot_username,
-            )
+            if game is not None:
+                await notice(
+                    tx,
+                    game,
+                    "notice.unreachable",
+                    name=short_name(user.display_name),
+                    bot=self.context.bot_username,
+                )
+        self.people.unreachable(user_id)  # its hands go to the group alone from now on
+        if game is None:
+            return Done(None)
         log.warning("chat %s game %s: cannot write to user %s", game.chat_id, game_id, user_id)
         return Done(None, Effects(announcements=True))
 
