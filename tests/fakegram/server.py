@@ -28,6 +28,7 @@ from .world import (
     ChatType,
     FakeChat,
     FakeUser,
+    ForumTopic,
     InlineAnswer,
     MemberStatus,
     MessageVersion,
@@ -84,6 +85,19 @@ EPHEMERAL_REPLY_WINDOW = 15.0
 EPHEMERAL_IN_PRIVATE = "ephemeral messages can be sent only to group and supergroup chats"
 EPHEMERAL_REPLY_NOT_EPHEMERAL = "a reply to an ephemeral message must be ephemeral"
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+# Forum topics. The texts are tdlib's (ForumTopicManager, MessagesManager) as the Bot API
+# passes them on, or the server's own error codes (TOPIC_CLOSED, TOPIC_NOT_MODIFIED,
+# TOPIC_ID_INVALID).
+THREAD_NOT_FOUND = "message thread not found"
+NOT_A_FORUM = "the chat is not a forum"
+TOPIC_CLOSED = "TOPIC_CLOSED"
+TOPIC_NOT_MODIFIED = "TOPIC_NOT_MODIFIED"
+TOPIC_ID_INVALID = "TOPIC_ID_INVALID"
+TOPIC_TITLE_EMPTY = "title must be non-empty"
+TOPIC_ICON_COLORS = (7322096, 16766590, 13338331, 9367192, 16749490, 16478047)
+MAX_TOPIC_NAME = 128  # longer names are cut, as tdlib's clean_name does
+# getForumTopicIconStickers: a few custom emoji the fake offers as topic icons.
+TOPIC_ICON_EMOJI = (("5312536423851630001", "💡"), ("5312536423851630002", "🎲"))
 
 Handler = Callable[[dict[str, Any], Mapping[str, UploadedFile]], Any]
 
@@ -210,6 +224,19 @@ class FakeTelegram:
             "unpinchatmessage": self._unpin_chat_message,
             "sendchataction": self._send_chat_action,
             "leavechat": self._leave_chat,
+            "createforumtopic": self._create_forum_topic,
+            "editforumtopic": self._edit_forum_topic,
+            "closeforumtopic": self._close_forum_topic,
+            "reopenforumtopic": self._reopen_forum_topic,
+            "deleteforumtopic": self._delete_forum_topic,
+            "unpinallforumtopicmessages": self._unpin_all_forum_topic_messages,
+            "editgeneralforumtopic": self._edit_general_forum_topic,
+            "closegeneralforumtopic": self._close_general_forum_topic,
+            "reopengeneralforumtopic": self._reopen_general_forum_topic,
+            "hidegeneralforumtopic": self._hide_general_forum_topic,
+            "unhidegeneralforumtopic": self._unhide_general_forum_topic,
+            "unpinallgeneralforumtopicmessages": self._unpin_all_general_forum_topic_messages,
+            "getforumtopiciconstickers": self._get_forum_topic_icon_stickers,
             "setwebhook": self._set_webhook,
             "deletewebhook": self._delete_webhook,
             "getwebhookinfo": self._get_webhook_info,
@@ -315,13 +342,17 @@ class FakeTelegram:
         members: tuple[FakeUser, ...] | list[FakeUser] = (),
         admins: tuple[FakeUser, ...] | list[FakeUser] = (),
         supergroup: bool = False,
+        forum: bool = False,
         bot_status: MemberStatus = MemberStatus.MEMBER,
     ) -> FakeChat:
-        """A group (or supergroup) with the bot in it. The first admin (or member) owns it."""
+        """A group (or supergroup) with the bot in it. The first admin (or member) owns it.
+        ``forum=True`` (a supergroup only) turns topics on: ``getChat`` says ``is_forum``."""
+        if forum and not supergroup:
+            raise ValueError("only a supergroup can be a forum (pass supergroup=True)")
         number = next(self._group_ids)
         chat_id = -(1_000_000_000_000 + number) if supergroup else -(4_000_000_000 + number)
         chat_type = ChatType.SUPERGROUP if supergroup else ChatType.GROUP
-        chat = FakeChat(self, chat_id, chat_type, title=title, bot_status=bot_status)
+        chat = FakeChat(self, chat_id, chat_type, title=title, bot_status=bot_status, forum=forum)
         everyone = [*admins, *(m for m in members if m not in admins)]
         for index, user in enumerate(everyone):
             if index == 0:
@@ -353,8 +384,8 @@ class FakeTelegram:
                 "chat": chat.to_api(),
                 "from": actor.to_api(),
                 "date": self._now(),
-                "old_chat_member": self._member_json(self.bot_user(), old),
-                "new_chat_member": self._member_json(self.bot_user(), status),
+                "old_chat_member": self._member_json(self.bot_user(), old, chat),
+                "new_chat_member": self._member_json(self.bot_user(), status, chat),
             },
         )
         if status is MemberStatus.MEMBER and not old.present:
@@ -407,7 +438,13 @@ class FakeTelegram:
         return await self.user_sends(user, chat, text, None)
 
     async def user_sends(
-        self, user: FakeUser, chat: FakeChat, text: str, reply_to: StoredMessage | None
+        self,
+        user: FakeUser,
+        chat: FakeChat,
+        text: str,
+        reply_to: StoredMessage | None,
+        *,
+        thread_id: int | None = None,
     ) -> StoredMessage:
         if chat.type is ChatType.PRIVATE:
             if chat.user is not user:
@@ -418,16 +455,131 @@ class FakeTelegram:
             raise ValueError(f"{user.first_name} is not a member of {chat!r}")
         if chat.migrated_to is not None:
             raise ValueError(f"{chat!r} was upgraded; write in chat {chat.migrated_to}")
+        thread = self._user_thread(user, chat, thread_id, reply_to)
         entities = self._client_entities(text)
         message = self._store(
             chat,
             user,
             MessageVersion(text, tuple(entities), None, (), None, None, None),
             reply_to=reply_to,
+            thread_id=thread,
         )
         if self._bot_sees(chat, message):
             self._push("message", self._message_json(message))
         return message
+
+    def _user_thread(
+        self,
+        user: FakeUser,
+        chat: FakeChat,
+        thread_id: int | None,
+        reply_to: StoredMessage | None,
+    ) -> int | None:
+        """Where a person's message goes: the topic asked for, else the topic of the message
+        it replies to, else General; what a client would not let them do raises."""
+        if thread_id is None and reply_to is not None:
+            thread_id = reply_to.thread_id
+        if thread_id is not None:
+            topic = chat.topics.get(thread_id) if chat.forum else None
+            if topic is None or topic.deleted:
+                raise ValueError(f"{chat!r} has no topic {thread_id}")
+            closed = topic.closed
+        else:
+            closed = chat.forum and chat.general_closed
+        if closed and not self._is_admin(chat, user):
+            raise ValueError(f"{user.first_name} cannot write in a closed topic of {chat!r}")
+        return thread_id
+
+    @staticmethod
+    def _is_admin(chat: FakeChat, user: FakeUser) -> bool:
+        status = chat.members.get(user.id, MemberStatus.LEFT)
+        return status in (MemberStatus.CREATOR, MemberStatus.ADMINISTRATOR)
+
+    def _forum_of(self, user: FakeUser, chat: FakeChat) -> None:
+        if not chat.forum:
+            raise ValueError(f"{chat!r} is not a forum (add_group(..., forum=True))")
+        self._check_can_see(user, chat)
+
+    def _may_manage(self, user: FakeUser, topic: ForumTopic | None, chat: FakeChat) -> None:
+        """Admins manage every topic, a topic's creator their own (as in Telegram)."""
+        if self._is_admin(chat, user) or (topic is not None and topic.creator is user):
+            return
+        raise ValueError(f"{user.first_name} may not manage this topic of {chat!r}")
+
+    def _live_topic_for(self, user: FakeUser, topic: ForumTopic) -> None:
+        self._forum_of(user, topic.chat)
+        if topic.deleted:
+            raise ValueError(f"topic {topic.thread_id} of {topic.chat!r} was deleted")
+        self._may_manage(user, topic, topic.chat)
+
+    async def user_creates_topic(
+        self, user: FakeUser, chat: FakeChat, name: str, icon_color: int | None
+    ) -> ForumTopic:
+        self._forum_of(user, chat)
+        return self._open_topic(chat, user, name, icon_color or TOPIC_ICON_COLORS[0], None)
+
+    async def user_edits_topic(self, user: FakeUser, topic: ForumTopic, name: str) -> None:
+        self._live_topic_for(user, topic)
+        topic.name = name
+        self._service_message(
+            topic.chat, user, {"forum_topic_edited": {"name": name}}, thread_id=topic.thread_id
+        )
+
+    async def user_closes_topic(self, user: FakeUser, topic: ForumTopic, *, closed: bool) -> None:
+        self._live_topic_for(user, topic)
+        if topic.closed == closed:
+            raise ValueError(f"topic {topic.thread_id} is {'closed' if closed else 'open'} already")
+        topic.closed = closed
+        kind = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self._service_message(topic.chat, user, {kind: {}}, thread_id=topic.thread_id)
+
+    async def user_deletes_topic(self, user: FakeUser, topic: ForumTopic) -> None:
+        self._live_topic_for(user, topic)
+        self._erase_topic(topic)
+
+    async def user_closes_general(self, user: FakeUser, chat: FakeChat, *, closed: bool) -> None:
+        self._forum_of(user, chat)
+        self._may_manage(user, None, chat)
+        if chat.general_closed == closed:
+            raise ValueError(f"General of {chat!r} is {'closed' if closed else 'open'} already")
+        chat.general_closed = closed
+        kind = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self._service_message(chat, user, {kind: {}})
+
+    def _open_topic(
+        self,
+        chat: FakeChat,
+        creator: FakeUser | None,
+        name: str,
+        icon_color: int,
+        icon_custom_emoji_id: str | None,
+    ) -> ForumTopic:
+        """A new topic: its ``forum_topic_created`` message, whose id is the thread id, comes
+        to the bot as an update when a person made it (the bot gets none of its own)."""
+        created: dict[str, Any] = {"name": name, "icon_color": icon_color}
+        if icon_custom_emoji_id:
+            created["icon_custom_emoji_id"] = icon_custom_emoji_id
+        root = self._store(chat, creator, _EMPTY)
+        root.thread_id = root.message_id
+        root.service = {"forum_topic_created": created}
+        topic = ForumTopic(
+            chat, root.message_id, name, icon_color, icon_custom_emoji_id, creator=creator
+        )
+        chat.topics[topic.thread_id] = topic
+        if creator is not None and self._bot_sees(chat, root):
+            self._push("message", self._message_json(root))
+        return topic
+
+    def _erase_topic(self, topic: ForumTopic) -> None:
+        """A deleted topic takes all its messages with it; no update tells the bot."""
+        topic.deleted = True
+        for message in topic.chat.messages.values():
+            if message.thread_id == topic.thread_id:
+                message.deleted = True
+                message.pinned = False
+        for message in topic.chat.ephemeral.values():
+            if message.thread_id == topic.thread_id:
+                message.deleted = True
 
     def _client_entities(self, text: str) -> list[dict[str, Any]]:
         """Entities a client fills in: bot commands and @mentions."""
@@ -457,6 +609,9 @@ class FakeTelegram:
         if text.startswith("/"):
             command = text.split()[0]
             return "@" not in command or command.endswith(f"@{self.bot_username}")
+        # An explicit reply only: a message in a topic the bot opened is no reply to the
+        # bot here, though the Bot API shows the topic's first message as its
+        # reply_to_message (whether Telegram's privacy mode counts that is not known).
         if message.reply_to is not None and message.reply_to.from_bot:
             return True
         return f"@{self.bot_username}" in text
@@ -620,15 +775,21 @@ class FakeTelegram:
                 "chat": chat.to_api(),
                 "from": user.to_api(),
                 "date": self._now(),
-                "old_chat_member": self._member_json(self.bot_user(), old),
-                "new_chat_member": self._member_json(self.bot_user(), new),
+                "old_chat_member": self._member_json(self.bot_user(), old, chat),
+                "new_chat_member": self._member_json(self.bot_user(), new, chat),
             },
         )
 
     def _service_message(
-        self, chat: FakeChat, actor: FakeUser, service: dict[str, Any], *, force: bool = False
+        self,
+        chat: FakeChat,
+        actor: FakeUser,
+        service: dict[str, Any],
+        *,
+        force: bool = False,
+        thread_id: int | None = None,
     ) -> StoredMessage:
-        message = self._store(chat, actor, MessageVersion(None, (), None, (), None, None, None))
+        message = self._store(chat, actor, _EMPTY, thread_id=thread_id)
         message.service = service
         if force or self._bot_sees(chat, message):
             self._push("message", self._message_json(message))
@@ -1211,9 +1372,16 @@ class FakeTelegram:
         version: MessageVersion,
         *,
         reply_to: StoredMessage | None = None,
+        thread_id: int | None = None,
     ) -> StoredMessage:
         message = StoredMessage(
-            chat, self._next_message_id(chat), sender, self._now(), version, reply_to=reply_to
+            chat,
+            self._next_message_id(chat),
+            sender,
+            self._now(),
+            version,
+            reply_to=reply_to,
+            thread_id=thread_id,
         )
         message.sent_at = self.clock()
         chat.messages[message.message_id] = message
@@ -1225,6 +1393,7 @@ class FakeTelegram:
         receiver: FakeUser,
         version: MessageVersion,
         reply_to: StoredMessage | None,
+        thread_id: int | None = None,
     ) -> StoredMessage:
         """An ephemeral message: ``message_id`` 0, the lowest free ``ephemeral_message_id``
         of the chat (freed ids are reused), delivered only if its receiver is online."""
@@ -1241,6 +1410,7 @@ class FakeTelegram:
             ephemeral_id=number,
             sent_at=self.clock(),
             delivered=receiver.online,
+            thread_id=thread_id,
         )
         chat.ephemeral[number] = message
         return message
@@ -1316,6 +1486,7 @@ class FakeTelegram:
             body["ephemeral_message_id"] = message.ephemeral_id
         if message.reply_to is not None and not nested:
             body["reply_to_message"] = self._message_json(message.reply_to, nested=True)
+        body.update(self._thread_json(message, nested))
         if version.text is not None:
             body["text"] = version.text
             if version.entities:
@@ -1332,6 +1503,35 @@ class FakeTelegram:
             body["reply_markup"] = version.raw_keyboard
         body.update(message.service)
         return body
+
+    def _thread_json(self, message: StoredMessage, nested: bool) -> dict[str, Any]:
+        """A forum message's thread fields, as the Bot API shows them.
+
+        In a topic: ``message_thread_id`` and ``is_topic_message``, and a message that
+        replies to nothing shows the topic's ``forum_topic_created`` message as its
+        ``reply_to_message`` (a topic is the reply thread of that message). In General a
+        reply carries the id of its reply thread's root as ``message_thread_id``, without
+        ``is_topic_message``: no topic, and sending there answers ``message thread not
+        found`` (tdlib/telegram-bot-api#356, #447). Plain supergroups are left out.
+        """
+        chat = message.chat
+        if not chat.forum:
+            return {}
+        if message.thread_id is not None:
+            body: dict[str, Any] = {
+                "message_thread_id": message.thread_id,
+                "is_topic_message": True,
+            }
+            root = chat.messages.get(message.thread_id)
+            if message.reply_to is None and not nested and root is not None and root is not message:
+                body["reply_to_message"] = self._message_json(root, nested=True)
+            return body
+        if message.reply_to is not None and not message.reply_to.ephemeral:
+            root = message.reply_to
+            while root.reply_to is not None:
+                root = root.reply_to
+            return {"message_thread_id": root.message_id}
+        return {}
 
     def _entity_json(self, entity: Mapping[str, Any]) -> dict[str, Any]:
         if "user_id" in entity:
@@ -1511,6 +1711,34 @@ class FakeTelegram:
             raise bad_request("message to be replied not found")
         return target
 
+    def _send_thread(
+        self, chat: FakeChat, p: dict[str, Any], reply_to: StoredMessage | None
+    ) -> int | None:
+        """The topic a send goes to: ``message_thread_id``, else the topic of the message it
+        replies to, else General (None).
+
+        A closed topic (or closed General) refuses the bot unless it may manage topics (the
+        creator, or an administrator with can_manage_topics): Telegram lets only such admins
+        write in a closed topic, and tdlib answers anyone else ``TOPIC_CLOSED``."""
+        thread_id: int | None = p.get("message_thread_id")
+        if thread_id is not None:
+            topic = chat.topics.get(thread_id) if chat.forum else None
+            if topic is None or topic.deleted:
+                raise bad_request(THREAD_NOT_FOUND)
+        elif reply_to is not None:
+            thread_id = reply_to.thread_id
+        if chat.forum:
+            closed = chat.topics[thread_id].closed if thread_id is not None else chat.general_closed
+            if closed and not self._bot_manages_topics(chat):
+                raise bad_request(TOPIC_CLOSED)
+        return thread_id
+
+    @staticmethod
+    def _bot_manages_topics(chat: FakeChat) -> bool:
+        if chat.bot_status is MemberStatus.CREATOR:
+            return True
+        return chat.bot_status is MemberStatus.ADMINISTRATOR and chat.bot_can_manage_topics
+
     def _send_message(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
         chat = self._writable_chat(p["chat_id"])
         text, entities = self._text_version(p, "text", "entities", MAX_TEXT, "message is too long")
@@ -1519,12 +1747,13 @@ class FakeTelegram:
         keyboard, raw = self._check_markup(p.get("reply_markup"))
         receiver = self._ephemeral_receiver(chat, p)
         reply_to = self._reply_target(chat, p, receiver)
+        thread_id = self._send_thread(chat, p, reply_to)
         self._count_flood(chat)
         version = MessageVersion(text, entities, None, (), None, keyboard, raw)
         if receiver is not None:
-            message = self._store_ephemeral(chat, receiver, version, reply_to)
+            message = self._store_ephemeral(chat, receiver, version, reply_to, thread_id)
         else:
-            message = self._store(chat, None, version, reply_to=reply_to)
+            message = self._store(chat, None, version, reply_to=reply_to, thread_id=thread_id)
         self._expose_message(message)
         return self._message_json(message)
 
@@ -1537,12 +1766,13 @@ class FakeTelegram:
         photo = self._photo_from(p["photo"], files)
         receiver = self._ephemeral_receiver(chat, p)
         reply_to = self._reply_target(chat, p, receiver)
+        thread_id = self._send_thread(chat, p, reply_to)
         self._count_flood(chat)
         version = MessageVersion(None, (), caption or None, entities, photo, keyboard, raw)
         if receiver is not None:
-            message = self._store_ephemeral(chat, receiver, version, reply_to)
+            message = self._store_ephemeral(chat, receiver, version, reply_to, thread_id)
         else:
-            message = self._store(chat, None, version, reply_to=reply_to)
+            message = self._store(chat, None, version, reply_to=reply_to, thread_id=thread_id)
         self._expose_message(message)
         return self._message_json(message)
 
@@ -1798,7 +2028,11 @@ class FakeTelegram:
             info["pinned_message"] = self._message_json(pinned[-1])
         return info
 
-    def _member_json(self, user: dict[str, Any], status: MemberStatus) -> dict[str, Any]:
+    def _member_json(
+        self, user: dict[str, Any], status: MemberStatus, chat: FakeChat | None = None
+    ) -> dict[str, Any]:
+        """A ``ChatMember``; in a supergroup an administrator's ``can_manage_topics`` too
+        (the bot's as ``chat.bot_can_manage_topics`` says, a person's always)."""
         if status is MemberStatus.CREATOR:
             return {"status": "creator", "user": user, "is_anonymous": False}
         if status is MemberStatus.ADMINISTRATOR:
@@ -1821,6 +2055,9 @@ class FakeTelegram:
             member["can_be_edited"] = False
             member["can_send_welcome_messages"] = False
             member["can_pin_messages"] = True
+            if chat is not None and chat.type is ChatType.SUPERGROUP:
+                is_bot = user["id"] == self.bot_id
+                member["can_manage_topics"] = chat.bot_can_manage_topics if is_bot else True
             return member
         if status is MemberStatus.KICKED:
             return {"status": "kicked", "user": user, "until_date": 0}
@@ -1832,22 +2069,22 @@ class FakeTelegram:
         if user_id == self.bot_id:
             blocked = chat.user is not None and chat.user.blocked
             status = MemberStatus.KICKED if blocked else chat.bot_status
-            return self._member_json(self.bot_user(), status)
+            return self._member_json(self.bot_user(), status, chat)
         user = self.users.get(user_id)
         if user is None:
             raise bad_request("user not found")
-        return self._member_json(user.to_api(), chat.members.get(user_id, MemberStatus.LEFT))
+        return self._member_json(user.to_api(), chat.members.get(user_id, MemberStatus.LEFT), chat)
 
     def _get_chat_administrators(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
         chat = self._readable_chat(p["chat_id"])
         if chat.type is ChatType.PRIVATE:
             raise bad_request("there are no administrators in the private chat")
         found = [
-            self._member_json(self.users[uid].to_api(), chat.members[uid])
+            self._member_json(self.users[uid].to_api(), chat.members[uid], chat)
             for uid in chat.member_ids(admins_only=True)
         ]
         if chat.bot_status in (MemberStatus.ADMINISTRATOR, MemberStatus.CREATOR):
-            found.append(self._member_json(self.bot_user(), chat.bot_status))
+            found.append(self._member_json(self.bot_user(), chat.bot_status, chat))
         return found
 
     def _pin_chat_message(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
@@ -1875,9 +2112,10 @@ class FakeTelegram:
         return True
 
     def _send_chat_action(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
-        self._writable_chat(p["chat_id"])
+        chat = self._writable_chat(p["chat_id"])
         if p["action"] not in _CHAT_ACTIONS:
             raise bad_request("wrong parameter action in request")
+        self._send_thread(chat, p, None)
         return True
 
     def _leave_chat(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
@@ -1893,11 +2131,209 @@ class FakeTelegram:
                 "chat": chat.to_api(),
                 "from": self.bot_user(),
                 "date": self._now(),
-                "old_chat_member": self._member_json(self.bot_user(), old),
-                "new_chat_member": self._member_json(self.bot_user(), MemberStatus.LEFT),
+                "old_chat_member": self._member_json(self.bot_user(), old, chat),
+                "new_chat_member": self._member_json(self.bot_user(), MemberStatus.LEFT, chat),
             },
         )
         return True
+
+    # -------------------------------------------------------------- forum topics
+
+    def _forum(self, p: dict[str, Any]) -> FakeChat:
+        chat = self._writable_chat(p["chat_id"])
+        if not chat.forum:
+            raise bad_request(NOT_A_FORUM)
+        return chat
+
+    def _managed_topic(self, chat: FakeChat, p: dict[str, Any], refused: str) -> ForumTopic:
+        """The live topic ``message_thread_id`` names, if the bot may manage it (it may
+        manage topics, or it created this one); ``refused`` is the error otherwise."""
+        topic = chat.topics.get(p["message_thread_id"])
+        if topic is None or topic.deleted:
+            raise bad_request(TOPIC_ID_INVALID)
+        if not self._bot_manages_topics(chat) and topic.creator is not None:
+            raise bad_request(refused)
+        return topic
+
+    def _manage_general(self, p: dict[str, Any]) -> FakeChat:
+        chat = self._forum(p)
+        if not self._bot_manages_topics(chat):
+            raise bad_request("not enough rights to close or open the topic")
+        return chat
+
+    def _bot_service(
+        self, chat: FakeChat, service: dict[str, Any], thread_id: int | None = None
+    ) -> None:
+        """A service message of the bot's own doing: stored, never an update to the bot."""
+        message = self._store(chat, None, _EMPTY, thread_id=thread_id)
+        message.service = service
+
+    @staticmethod
+    def _topic_name(raw: str) -> str:
+        return raw.strip()[:MAX_TOPIC_NAME]
+
+    def _create_forum_topic(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> Any:
+        chat = self._forum(p)
+        if not self._bot_manages_topics(chat):
+            raise bad_request("not enough rights to create a topic")
+        name = self._topic_name(p["name"])
+        if not name:
+            raise bad_request(TOPIC_TITLE_EMPTY)
+        color = p.get("icon_color", TOPIC_ICON_COLORS[0])
+        if color not in TOPIC_ICON_COLORS:
+            # The Bot API allows only these six; tdlib's words for a bad colour.
+            raise bad_request("invalid icon color specified")
+        self._count_flood(chat)
+        topic = self._open_topic(chat, None, name, color, p.get("icon_custom_emoji_id"))
+        return topic.to_api()
+
+    def _edit_forum_topic(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        chat = self._forum(p)
+        topic = self._managed_topic(chat, p, "not enough rights to edit the topic")
+        edited: dict[str, Any] = {}
+        # An empty name leaves the name as it is (tdlib); "" removes the icon.
+        name = self._topic_name(p.get("name") or "")
+        if name and name != topic.name:
+            edited["name"] = name
+        emoji = p.get("icon_custom_emoji_id")
+        if emoji is not None and (emoji or None) != topic.icon_custom_emoji_id:
+            edited["icon_custom_emoji_id"] = emoji
+        if not edited:
+            if name or emoji is not None:
+                raise bad_request(TOPIC_NOT_MODIFIED)
+            return True
+        topic.name = edited.get("name", topic.name)
+        if "icon_custom_emoji_id" in edited:
+            topic.icon_custom_emoji_id = emoji or None
+        self._bot_service(chat, {"forum_topic_edited": edited}, topic.thread_id)
+        return True
+
+    def _toggle_topic(self, p: dict[str, Any], closed: bool) -> bool:
+        chat = self._forum(p)
+        topic = self._managed_topic(chat, p, "not enough rights to close or open the topic")
+        if topic.closed == closed:
+            raise bad_request(TOPIC_NOT_MODIFIED)
+        topic.closed = closed
+        kind = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self._bot_service(chat, {kind: {}}, topic.thread_id)
+        return True
+
+    def _close_forum_topic(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        return self._toggle_topic(p, closed=True)
+
+    def _reopen_forum_topic(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        return self._toggle_topic(p, closed=False)
+
+    def _delete_forum_topic(self, p: dict[str, Any], files: Mapping[str, UploadedFile]) -> bool:
+        chat = self._forum(p)
+        topic = chat.topics.get(p["message_thread_id"])
+        if topic is None or topic.deleted:
+            raise bad_request(TOPIC_ID_INVALID)
+        # can_delete_messages: every administrator the fake models has it.
+        bot_is_admin = chat.bot_status in (MemberStatus.ADMINISTRATOR, MemberStatus.CREATOR)
+        if not bot_is_admin and topic.creator is not None:
+            raise bad_request("not enough rights to delete the topic")
+        self._erase_topic(topic)
+        return True
+
+    def _unpin_all_in(self, p: dict[str, Any], thread_id: int | None) -> bool:
+        chat = self._forum(p)
+        if chat.bot_status is MemberStatus.MEMBER:
+            raise bad_request("not enough rights to manage pinned messages in the chat")
+        for message in chat.topic_messages(thread_id):
+            message.pinned = False
+        return True
+
+    def _unpin_all_forum_topic_messages(
+        self, p: dict[str, Any], files: Mapping[str, UploadedFile]
+    ) -> bool:
+        topic = self._forum(p).topics.get(p["message_thread_id"])
+        if topic is None or topic.deleted:
+            raise bad_request(TOPIC_ID_INVALID)
+        return self._unpin_all_in(p, topic.thread_id)
+
+    def _unpin_all_general_forum_topic_messages(
+        self, p: dict[str, Any], files: Mapping[str, UploadedFile]
+    ) -> bool:
+        return self._unpin_all_in(p, None)
+
+    def _edit_general_forum_topic(
+        self, p: dict[str, Any], files: Mapping[str, UploadedFile]
+    ) -> bool:
+        chat = self._forum(p)
+        if not self._bot_manages_topics(chat):
+            raise bad_request("not enough rights to edit the topic")
+        name = self._topic_name(p["name"])
+        if not name:
+            raise bad_request(TOPIC_TITLE_EMPTY)
+        if name == chat.general_name:
+            raise bad_request(TOPIC_NOT_MODIFIED)
+        chat.general_name = name
+        self._bot_service(chat, {"forum_topic_edited": {"name": name}})
+        return True
+
+    def _toggle_general(self, p: dict[str, Any], closed: bool) -> bool:
+        chat = self._manage_general(p)
+        if chat.general_closed == closed:
+            raise bad_request(TOPIC_NOT_MODIFIED)
+        chat.general_closed = closed
+        kind = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self._bot_service(chat, {kind: {}})
+        return True
+
+    def _close_general_forum_topic(
+        self, p: dict[str, Any], files: Mapping[str, UploadedFile]
+    ) -> bool:
+        return self._toggle_general(p, closed=True)
+
+    def _reopen_general_forum_topic(
+        self, p: dict[str, Any], files: Mapping[str, UploadedFile]
+    ) -> bool:
+        return self._toggle_general(p, closed=False)
+
+    def _hide_general_forum_topic(
+        self, p: dict[str, Any], files: Mapping[str, UploadedFile]
+    ) -> bool:
+        """Hidden General is closed too, if it was open (api.json); unhiding leaves it so."""
+        chat = self._manage_general(p)
+        if chat.general_hidden:
+            raise bad_request(TOPIC_NOT_MODIFIED)
+        chat.general_hidden = True
+        chat.general_closed = True
+        self._bot_service(chat, {"general_forum_topic_hidden": {}})
+        return True
+
+    def _unhide_general_forum_topic(
+        self, p: dict[str, Any], files: Mapping[str, UploadedFile]
+    ) -> bool:
+        chat = self._manage_general(p)
+        if not chat.general_hidden:
+            raise bad_request(TOPIC_NOT_MODIFIED)
+        chat.general_hidden = False
+        self._bot_service(chat, {"general_forum_topic_unhidden": {}})
+        return True
+
+    def _get_forum_topic_icon_stickers(
+        self, p: dict[str, Any], files: Mapping[str, UploadedFile]
+    ) -> Any:
+        return [
+            {
+                "file_id": f"CAACAgIAAxUAAfakegram{emoji_id}",
+                "file_unique_id": f"AgAD{emoji_id[-6:]}",
+                "type": "custom_emoji",
+                "width": 100,
+                "height": 100,
+                "is_animated": False,
+                "is_video": False,
+                "emoji": emoji,
+                "set_name": "Topics",
+                "custom_emoji_id": emoji_id,
+            }
+            for emoji_id, emoji in TOPIC_ICON_EMOJI
+        ]
+
+
+_EMPTY = MessageVersion(None, (), None, (), None, None, None)
 
 
 def _is_int(text: str) -> bool:

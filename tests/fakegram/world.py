@@ -11,7 +11,7 @@ import asyncio
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .waiting import describe
 
@@ -159,6 +159,37 @@ class StoredMessage:
         return f"<message {self.chat.id}/{self.message_id} by {who}{state}: {self.content[:60]!r}>"
 
 
+@dataclass(eq=False)
+class ForumTopic:
+    """A topic of a forum supergroup. Its id is the ``message_id`` of the
+    ``forum_topic_created`` service message that opened it (the topic's first message)."""
+
+    chat: FakeChat = field(repr=False)
+    thread_id: int
+    name: str
+    icon_color: int
+    icon_custom_emoji_id: str | None = None
+    creator: FakeUser | None = None  # None: the bot
+    closed: bool = False
+    deleted: bool = False
+
+    def to_api(self) -> dict[str, Any]:
+        """The Bot API's ``ForumTopic``."""
+        topic: dict[str, Any] = {
+            "message_thread_id": self.thread_id,
+            "name": self.name,
+            "icon_color": self.icon_color,
+        }
+        if self.icon_custom_emoji_id:
+            topic["icon_custom_emoji_id"] = self.icon_custom_emoji_id
+        return topic
+
+    @property
+    def messages(self) -> list[StoredMessage]:
+        """The topic's visible messages, its ``forum_topic_created`` first."""
+        return self.chat.topic_messages(self.thread_id)
+
+
 @dataclass(frozen=True)
 class CallbackAnswer:
     """What the client shows after a button press: the bot's answer, or nothing (timed out)."""
@@ -224,20 +255,68 @@ class FakeUser:
         return await self.fake.user_starts(self, payload)
 
     async def send(
-        self, chat: FakeChat | None, text: str, *, reply_to: StoredMessage | None = None
+        self,
+        chat: FakeChat | None,
+        text: str,
+        *,
+        reply_to: StoredMessage | None = None,
+        topic: ForumTopic | int | None = None,
     ) -> StoredMessage:
-        """Send ``text`` to ``chat`` (the private chat when None), entities filled as a client."""
-        return await self.fake.user_sends(self, chat or self.private_chat, text, reply_to)
+        """Send ``text`` to ``chat`` (the private chat when None), entities filled as a client.
+
+        In a forum, ``topic`` (a :class:`ForumTopic` or its thread id) is where it goes; without
+        it the message goes to the topic of ``reply_to``, else to General."""
+        thread_id = topic.thread_id if isinstance(topic, ForumTopic) else topic
+        return await self.fake.user_sends(
+            self, chat or self.private_chat, text, reply_to, thread_id=thread_id
+        )
 
     async def command(
-        self, chat: FakeChat | None, name: str, args: str = "", *, mention: bool | None = None
+        self,
+        chat: FakeChat | None,
+        name: str,
+        args: str = "",
+        *,
+        mention: bool | None = None,
+        topic: ForumTopic | int | None = None,
     ) -> StoredMessage:
         """Send ``/name args``; in groups ``mention`` adds ``@botname`` (default: yes)."""
         target = chat or self.private_chat
         if mention is None:
             mention = target.type is not ChatType.PRIVATE
         text = f"/{name}@{self.fake.bot_username}" if mention else f"/{name}"
-        return await self.send(target, f"{text} {args}".rstrip())
+        return await self.send(target, f"{text} {args}".rstrip(), topic=topic)
+
+    # Forum topics, as a member (creating) or an admin or the topic's creator (the rest)
+    # does them in a client; the bot gets the service messages as updates.
+
+    async def create_topic(
+        self, chat: FakeChat, name: str, *, icon_color: int | None = None
+    ) -> ForumTopic:
+        """Create a topic in the forum ``chat`` (``forum_topic_created`` reaches the bot)."""
+        return await self.fake.user_creates_topic(self, chat, name, icon_color)
+
+    async def edit_topic(self, topic: ForumTopic, name: str) -> None:
+        """Rename ``topic`` (``forum_topic_edited``)."""
+        await self.fake.user_edits_topic(self, topic, name)
+
+    async def close_topic(self, topic: ForumTopic) -> None:
+        """Close ``topic`` (``forum_topic_closed``): only admins may write in it now."""
+        await self.fake.user_closes_topic(self, topic, closed=True)
+
+    async def reopen_topic(self, topic: ForumTopic) -> None:
+        await self.fake.user_closes_topic(self, topic, closed=False)
+
+    async def delete_topic(self, topic: ForumTopic) -> None:
+        """Delete ``topic`` with all its messages (the bot gets no update, as in Telegram)."""
+        await self.fake.user_deletes_topic(self, topic)
+
+    async def close_general(self, chat: FakeChat) -> None:
+        """Close the forum's General topic (``forum_topic_closed`` in General)."""
+        await self.fake.user_closes_general(self, chat, closed=True)
+
+    async def reopen_general(self, chat: FakeChat) -> None:
+        await self.fake.user_closes_general(self, chat, closed=False)
 
     async def press(
         self,
@@ -308,6 +387,14 @@ class FakeChat:
     next_message_id: int = 1  # a supergroup's own counter; other chats use the bot's account's
     # Live ephemeral messages by ephemeral_message_id (ids are reused once freed).
     ephemeral: dict[int, StoredMessage] = field(default_factory=dict)
+    # A forum supergroup: its topics by thread id (deleted ones stay, marked), and General.
+    forum: bool = False
+    topics: dict[int, ForumTopic] = field(default_factory=dict)
+    general_name: str = "General"
+    general_closed: bool = False
+    general_hidden: bool = False
+    # An administrator bot's can_manage_topics right (a test may take it away).
+    bot_can_manage_topics: bool = True
 
     def to_api(self) -> dict[str, Any]:
         chat: dict[str, Any] = {"id": self.id, "type": self.type.value}
@@ -318,23 +405,44 @@ class FakeChat:
                 chat["username"] = self.user.username
         else:
             chat["title"] = self.title
+        if self.forum:
+            chat["is_forum"] = True
         return chat
+
+    def topic(self, thread_id: int) -> ForumTopic:
+        """The topic with this thread id (also a deleted one)."""
+        return self.topics[thread_id]
+
+    @property
+    def live_topics(self) -> list[ForumTopic]:
+        """The topics not deleted, oldest first."""
+        return [t for t in self.topics.values() if not t.deleted]
+
+    def topic_messages(self, thread_id: int | None) -> list[StoredMessage]:
+        """The visible messages of one topic (None: General), oldest first."""
+        return [m for m in self.visible_messages if m.thread_id == thread_id]
 
     @property
     def visible_messages(self) -> list[StoredMessage]:
         """Messages a client shows now (not deleted), oldest first."""
         return [m for m in self.messages.values() if not m.deleted]
 
-    def view(self, user: FakeUser) -> list[StoredMessage]:
+    def view(
+        self, user: FakeUser, *, thread_id: int | Literal["all"] | None = "all"
+    ) -> list[StoredMessage]:
         """What ``user``'s client shows now: the chat's messages and the live ephemeral
-        messages delivered to them alone, in the order they came."""
+        messages delivered to them alone, in the order they came. In a forum ``thread_id``
+        shows one topic (None: General), as a client opens one at a time."""
         self.fake.expire_ephemeral(self)
         own = [
             m
             for m in self.ephemeral.values()
             if m.receiver is user and m.delivered and not m.deleted
         ]
-        return sorted([*self.visible_messages, *own], key=lambda m: m.sent_at)
+        shown = sorted([*self.visible_messages, *own], key=lambda m: m.sent_at)
+        if thread_id == "all":
+            return shown
+        return [m for m in shown if m.thread_id == thread_id]
 
     def ephemeral_for(self, user: FakeUser) -> list[StoredMessage]:
         """The live ephemeral messages ``user`` sees in this chat, oldest first."""
