@@ -53,7 +53,8 @@ editMessageMedia (photos; it also turns a text message into a photo, as the Bot 
 allows; an inline message takes new media by file_id only), editMessageReplyMarkup,
 deleteMessage, answerCallbackQuery, answerInlineQuery, setMyCommands / getMyCommands /
 deleteMyCommands, getChat, getChatMember, getChatAdministrators, pinChatMessage,
-unpinChatMessage, sendChatAction, leaveChat. Telegram's rules with its texts: text 1-4096
+unpinChatMessage, sendChatAction, leaveChat, and the forum topic methods (below). Telegram's
+rules with its texts: text 1-4096
 and caption 0-1024 UTF-16 units after entity parsing; ``parse_mode=HTML`` parsed and
 validated (``can't parse entities: ...``), Markdown modes passed through unchecked;
 callback_data 1-64 bytes (``BUTTON_DATA_INVALID``); at most 8 buttons a row and 100 in all
@@ -77,13 +78,43 @@ default (in groups the bot sees commands, replies to it, mentions and service me
 Every chat keeps its messages as a client shows them now (``chat.visible_messages``,
 ``chat.bot_messages``, ``chat.last_bot_message``): ``StoredMessage`` with text or photo (bytes
 and file_id), caption, keyboard (``message.buttons``), edit ``history``, ``deleted``,
-``pinned``. ``fake.message(chat_id, message_id)`` finds one, e.g. for an aiogram ``Message``.
+``pinned``, ``thread_id``. ``fake.message(chat_id, message_id)`` finds one, e.g. for an aiogram
+``Message``.
 Message ids are the bot's, numbered as Telegram numbers them: in private chats and basic
 groups from one counter of the bot's account (every account numbers its own copies there),
 in a supergroup from the chat's own counter. So an id names one message in one private chat
 or basic group, and a wrong chat/id pair answers ``message to edit not found`` (``... to
 delete ...``, ``... to pin ...``, ``message to be replied not found``), never another chat's
 message; ids rise within a chat but have gaps.
+
+Forum topics
+------------
+``fake.add_group("Форум", members=[...], supergroup=True, forum=True)`` is a forum
+(``is_forum`` in ``getChat``). Methods: createForumTopic, editForumTopic, closeForumTopic,
+reopenForumTopic, deleteForumTopic (the topic's messages go with it, no update),
+unpinAllForumTopicMessages, editGeneralForumTopic, close/reopen/hide/unhideGeneralForumTopic
+(hiding closes it), unpinAllGeneralForumTopicMessages, getForumTopicIconStickers. A topic's id
+is the ``message_id`` of its ``forum_topic_created`` message, its first; General has none.
+sendMessage, sendPhoto (ephemeral ones too) and sendChatAction take ``message_thread_id``;
+a reply goes to the topic of the message it answers. A message in a topic carries
+``message_thread_id`` and ``is_topic_message`` and, if it replies to nothing, the topic's first
+message as ``reply_to_message``, as the Bot API shows it (so aiogram's ``message.answer()``
+stays in the topic); a reply in General carries its reply thread's root id without
+``is_topic_message``. Errors: ``message thread not found`` (a non-forum chat, General's or an
+unknown or deleted topic's id), ``TOPIC_CLOSED`` (a closed topic or General, unless the bot
+is an admin with ``can_manage_topics``: ``chat.bot_can_manage_topics``, default True),
+``the chat is not a forum``, ``not enough rights to create a topic`` (``... to edit the
+topic``, ``... to close or open the topic``, ``... to delete the topic``; a bot manages the
+topics it created without the right), ``TOPIC_NOT_MODIFIED``, ``TOPIC_ID_INVALID``, ``title
+must be non-empty``. Service messages of the bot's own doing are stored, never sent to it.
+In tests: ``topic = await alice.create_topic(group, "Партия")`` (``ForumTopic``:
+``thread_id``, ``name``, ``closed``, ``deleted``, ``messages``), ``await bob.send(group, "hi",
+topic=topic)`` (or a thread id), ``await bob.command(group, "new", topic=topic)``,
+``await alice.edit_topic(topic, "name")``, ``close_topic`` / ``reopen_topic`` /
+``delete_topic(topic)`` (admins, or the topic's creator), ``close_general(group)`` /
+``reopen_general(group)``; ``group.topic(thread_id)``, ``group.live_topics``,
+``group.topic_messages(thread_id)`` (None: General), ``group.view(user, thread_id=...)``.
+A press on a message in a topic carries its thread in ``callback_query.message``.
 
 Acting as users (all awaitable)
 -------------------------------
@@ -173,6 +204,7 @@ from .world import (
     ChatType,
     FakeChat,
     FakeUser,
+    ForumTopic,
     InlineAnswer,
     MemberStatus,
     Photo,
@@ -195,6 +227,7 @@ __all__ = [
     "Fault",
     "Faults",
     "FloodLimits",
+    "ForumTopic",
     "HandPrivacy",
     "InlineAnswer",
     "Leak",
