@@ -1,10 +1,11 @@
-"""Inline buttons: the hand and the confirmation of /cancel (the lobby's are in
-handlers/lobby.py).
+"""Inline buttons: the hand, «🂠 Мои кости» under the table, and the confirmation of
+/cancel (the lobby's are in handlers/lobby.py).
 
 Every press names a game; the use case acts on it only if the pressed message belongs
-to that game's chat (group buttons) or to the presser's own private chat (hand
-buttons), and the presser may act in that game. A hand button
-pressed anywhere else is not taken here: the fallback answers it as out of date."""
+to that game's chat (group buttons, and a hand shown inside the group) or to the
+presser's own private chat (hand buttons), and the presser may act in that game. A
+hand button pressed anywhere else (on a message that is not the presser's own hand) is
+not taken here: the fallback answers it as out of date."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from bot.app.usecases.hints import Hints
 from bot.telegram.callbacks import (
     CHOICES,
     CancelCb,
+    GroupHandCb,
     HandCb,
     HandKind,
     MoveCb,
@@ -29,8 +31,8 @@ from bot.telegram.callbacks import (
     choice_of,
 )
 from bot.telegram.presenter.replies import reply_text
-from handlers.filters import in_own_private_chat
-from handlers.people import AdminCheck, pressed_in
+from handlers.filters import on_own_hand
+from handlers.people import AdminCheck, hand_group, pressed_in
 from i18n import Lang
 
 router = Router(name="buttons")
@@ -72,7 +74,7 @@ def shows_button(message: Message, data: str | None) -> bool:
     )
 
 
-@router.callback_query(MoveCb.filter(), in_own_private_chat)
+@router.callback_query(MoveCb.filter(), on_own_hand)
 async def on_move(
     call: CallbackQuery,
     callback_data: MoveCb,
@@ -89,11 +91,11 @@ async def on_move(
         await reply(call, Reply("alert.illegal", alert=True), lang)
         return
     game, move = callback_data.game, callback_data.move
-    answer = await dispatch(playing.play(game, person, move, action))
+    answer = await dispatch(playing.play(game, person, move, action, group=hand_group(call)))
     await reply(call, answer, lang)
 
 
-@router.callback_query(HandCb.filter(F.kind == HandKind.HINT), in_own_private_chat)
+@router.callback_query(HandCb.filter(F.kind == HandKind.HINT), on_own_hand)
 async def on_hint(
     call: CallbackQuery,
     callback_data: HandCb,
@@ -103,11 +105,12 @@ async def on_hint(
     dispatch: EffectDispatcher,
 ) -> None:
     """«💡 Подсказка»: the hint goes to the presser alone, as an alert."""
-    answer = await dispatch(hints.press(callback_data.game, person, callback_data.move))
+    game, move = callback_data.game, callback_data.move
+    answer = await dispatch(hints.press(game, person, move, group=hand_group(call)))
     await reply(call, answer, lang)
 
 
-@router.callback_query(HandCb.filter(), in_own_private_chat)
+@router.callback_query(HandCb.filter(), on_own_hand)
 async def on_hand(
     call: CallbackQuery,
     callback_data: HandCb,
@@ -120,16 +123,35 @@ async def on_hand(
     that cannot go now. A choice whose tile does not parse (forged) is refused and
     changes nothing."""
     game, move, kind = callback_data.game, callback_data.move, callback_data.kind
+    group = hand_group(call)
     if kind in CHOICES:
         choice = choice_of(callback_data)
         if choice is None:
             await reply(call, Reply("alert.illegal", alert=True), lang)
             return
-        answer = await dispatch(playing.show_choice(game, person, move, choice))
+        answer = await dispatch(playing.show_choice(game, person, move, choice, group=group))
     elif kind is HandKind.BACK:
-        answer = await dispatch(playing.show_hand(game, person, move))
+        answer = await dispatch(playing.show_hand(game, person, move, group=group))
     else:
-        answer = await dispatch(playing.why_not(game, person))
+        answer = await dispatch(playing.why_not(game, person, group=group))
+    await reply(call, answer, lang)
+
+
+@router.callback_query(GroupHandCb.filter())
+async def on_group_hand(
+    call: CallbackQuery,
+    callback_data: GroupHandCb,
+    person: Person,
+    lang: Lang,
+    playing: Playing,
+    dispatch: EffectDispatcher,
+) -> None:
+    """«🂠 Мои кости» under the table: the presser's hand comes inside the group, for them
+    alone (sent before the press is answered, which Telegram asks of a message a press
+    brings); anyone not seated in the group's game is told so, and nothing is sent."""
+    answer = await dispatch(
+        playing.hand_in_group(callback_data.game, pressed_in(call), person, press=call.id)
+    )
     await reply(call, answer, lang)
 
 

@@ -17,7 +17,12 @@ from aiogram import F
 from aiogram.filters import Filter, or_f
 from magic_filter import MagicFilter
 
-from handlers.people import GROUP_TYPES, by_anonymous_admin, pressed_in_own_private_chat
+from handlers.people import (
+    GROUP_TYPES,
+    by_anonymous_admin,
+    pressed_in_own_private_chat,
+    pressed_on_own_hand,
+)
 
 
 class OnLoop(Filter):
@@ -44,3 +49,5 @@ in_private = OnLoop(F.chat.type == "private")
 not_a_bot = or_f(OnLoop(~F.from_user.is_bot), OnLoop(by_anonymous_admin))
 # Hand, "I'm back" and the private settings' buttons: pressed in the presser's own chat.
 in_own_private_chat = OnLoop(pressed_in_own_private_chat)
+# Hand buttons: on the presser's own hand, in their private chat or inside a group.
+on_own_hand = OnLoop(pressed_on_own_hand)

@@ -120,6 +120,31 @@ def pressed_in_own_private_chat(call: CallbackQuery) -> bool:
     )
 
 
+def pressed_on_own_hand(call: CallbackQuery) -> bool:
+    """Hand buttons: pressed on a hand in the presser's own private chat, or on one shown
+    inside a group as an ephemeral message whose receiver is the presser (Telegram shows
+    it to nobody else). Which game's hand it is, and that the game is that group's, the
+    use case checks (`checked_press`, its `group`)."""
+    if pressed_in_own_private_chat(call):
+        return True
+    message = call.message
+    return (
+        isinstance(message, Message)
+        and message.chat.type in GROUP_TYPES
+        and message.ephemeral_message_id is not None
+        and message.receiver_user is not None
+        and message.receiver_user.id == call.from_user.id
+    )
+
+
+def hand_group(call: CallbackQuery) -> int | None:
+    """The group a hand button was pressed in (a hand shown there); None for a private hand."""
+    message = call.message
+    if isinstance(message, Message) and message.chat.type in GROUP_TYPES:
+        return message.chat.id
+    return None
+
+
 def by_anonymous_admin(message: Message) -> bool:
     """An admin writing as the group: Telegram sends it from `GroupAnonymousBot` with the
     group itself as `sender_chat` (only the chat's admins can)."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from storage import repo
 from storage.db import Database, Transaction
-from storage.records import HandsPlace, UserRecord
+from storage.records import HandsPlace, UserRecord, hands_place
 from storage.repo import Reader
 
 
@@ -29,8 +29,7 @@ class GroupHand:
 async def hands_chosen(db: Reader, user_id: int) -> HandsPlace | None:
     """Where the person chose to see their hand; None: not chosen (the group's default)."""
     row = await db.fetch_one("SELECT hands FROM users WHERE id = ?", (user_id,))
-    value = row["hands"] if row else None
-    return HandsPlace(value) if value in HandsPlace.__members__.values() else None
+    return hands_place(row["hands"]) if row else None
 
 
 async def choose_hands(tx: Transaction, user: UserRecord, place: HandsPlace | None) -> None:

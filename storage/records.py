@@ -352,6 +352,16 @@ class HandsPlace(StrEnum):
 DEFAULT_HANDS = HandsPlace.BOTH  # a group's default until its admins pick another
 
 
+def hands_place(value: object) -> HandsPlace | None:
+    """A stored value as a `HandsPlace`; None for anything else (NULL, an unknown value)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return HandsPlace(value)
+    except ValueError:
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class ChatSettings:
     """A group's settings, stored as JSON in `chats.settings` (unknown keys are ignored,
@@ -388,7 +398,6 @@ class ChatSettings:
         lang = data.get("group_lang")
         minutes = data.get("lobby_timeout", DEFAULT_LOBBY_TIMEOUT)
         game = data.get("default_game")
-        hands = data.get("hands")
         return cls(
             turn_timer=turn_timer,
             group_lang=lang if isinstance(lang, str) and LANG_CODE.match(lang) else None,
@@ -399,7 +408,7 @@ class ChatSettings:
             ),
             default_game=game if isinstance(game, str) and game in GAME_KEYS else DEFAULT_GAME,
             hints=data.get("hints") is not False,
-            hands=HandsPlace(hands) if hands in HandsPlace.__members__.values() else DEFAULT_HANDS,
+            hands=hands_place(data.get("hands")) or DEFAULT_HANDS,
         )
 
 

@@ -50,6 +50,17 @@ class ClosedHand:
 
 
 @dataclass(frozen=True, slots=True)
+class HandAsked:
+    """The person in `seat` asked for their hand inside the game's group («🂠 Мои
+    кости»): a fresh one at the bottom of the group, for them alone. `press` names the
+    front end's request that asked (Telegram's callback query), opaque to the core."""
+
+    game_id: int
+    seat: int
+    press: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PendingChoice:
     """The person in `seat` is choosing among the moves `choice` names, on their turn."""
 
@@ -72,6 +83,7 @@ class Effects:
     # its digest says (the message may not show what was last sent to it)
     redrawn: tuple[tuple[int, int], ...] = ()
     closed_hands: tuple[ClosedHand, ...] = ()  # done before anything else is shown
+    asked_hands: tuple[HandAsked, ...] = ()  # hands asked for inside their group
     choice: PendingChoice | None = None
     announcements: bool = False  # rows of the outbox were committed
     votes: tuple[int, ...] = ()  # votes whose message to bring up to date
@@ -88,6 +100,7 @@ class Effects:
             hands=self.hands + other.hands,
             redrawn=self.redrawn + other.redrawn,
             closed_hands=self.closed_hands + other.closed_hands,
+            asked_hands=self.asked_hands + other.asked_hands,
             choice=other.choice or self.choice,
             announcements=self.announcements or other.announcements,
             votes=self.votes + other.votes,
@@ -127,6 +140,9 @@ class FrontEnd(Protocol):
         """Announcements were committed to the outbox."""
 
     async def close_hand(self, closed: ClosedHand) -> None: ...
+    async def bring_hand(self, asked: HandAsked) -> None:
+        """The hand asked for inside the group, sent before the press is answered."""
+
     async def show_choice(self, pending: PendingChoice) -> None: ...
     def show_vote(self, vote_id: int) -> None: ...
 
@@ -150,7 +166,8 @@ class ChatMoves(Protocol):
 
 class EffectDispatcher:
     """Carries out the effects of committed use cases, in one order: hands closed first,
-    caches of moved games dropped, then the games shown, the hands, a pending choice, the
+    caches of moved games dropped, then the games shown, the hands (those asked for inside
+    a group brought), a pending choice, the
     votes, and the announcements last; each step for every front end in turn."""
 
     def __init__(
@@ -199,6 +216,9 @@ class EffectDispatcher:
         for game_id, seat in effects.redrawn:
             for front in fronts:
                 front.redraw_hand(game_id, seat)
+        for asked in effects.asked_hands:
+            for front in fronts:
+                await front.bring_hand(asked)
         if effects.choice is not None:
             for front in fronts:
                 await front.show_choice(effects.choice)

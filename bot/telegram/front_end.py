@@ -4,7 +4,7 @@ the announcements) and the vote board."""
 
 from __future__ import annotations
 
-from bot.app.effects import ClosedHand, PendingChoice
+from bot.app.effects import ClosedHand, HandAsked, PendingChoice
 from bot.telegram.publisher import Publisher
 from bot.telegram.vote_board import VoteBoard
 from i18n import t
@@ -34,6 +34,9 @@ class TelegramFrontEnd:
     async def close_hand(self, closed: ClosedHand) -> None:
         text = t(closed.key, closed.lang)
         await self.publisher.close_hand(closed.game, closed.seat, closed.user_id, text)
+
+    async def bring_hand(self, asked: HandAsked) -> None:
+        await self.publisher.bring_hand(asked.game_id, asked.seat, press=asked.press)
 
     async def show_choice(self, pending: PendingChoice) -> None:
         await self.publisher.show_end_choice(pending.game, pending.seat, pending.choice)

@@ -14,6 +14,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.app.effects import Menu
 from bot.telegram import presenter
+from bot.telegram.callbacks import GroupHandCb
 from domino.actions import Drew
 from domino.tiles import Tile
 from domino.views import MatchView
@@ -39,6 +40,17 @@ def table_caption(
     elif game.ending is Ending.SURRENDER and (note := surrender_note(game, lang)):
         caption += "\n\n" + note
     return caption + presenter.table_timer_line(game, clock, now, names, lang)
+
+
+def table_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup | None:
+    """The table's button while the match runs: «🂠 Мои кости», which brings the presser's
+    hand inside the group, for them alone (`bot.telegram.group_hands`)."""
+    if game.status is not GameStatus.PLAYING:
+        return None
+    button = InlineKeyboardButton(
+        text=t("btn.my_hand", lang), callback_data=GroupHandCb(game=game.id).pack()
+    )
+    return InlineKeyboardMarkup(inline_keyboard=[[button]])
 
 
 def table_face(view: MatchView, names: Sequence[str], lang: str) -> str:

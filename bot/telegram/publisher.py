@@ -2,11 +2,14 @@
 
 A use case commits a change and its effects call `show(game)`; the publisher then
 brings every message of the game up to date: the lobby, the group's table picture and
-each person's hand. Each message has its own worker (`bot.infra.workers.Resync`) that
-always reads the newest committed state, so a burst of moves becomes one edit (the
-group's table is paced to Telegram's 20 messages a minute and simply skips the states it
-had no time to show), and a hand never waits for the group's pacing. A worker sends
-nothing when the digest of what its message shows is unchanged.
+each person's hand (in their private chat, and inside the group as an ephemeral message
+if they asked for it there: `bot.telegram.group_hands`). Each message has its own
+worker (`bot.infra.workers.Resync`) that always reads the newest committed state, so a
+burst of moves becomes one edit (the group's table is paced to Telegram's 20 messages a
+minute and simply skips the states it had no time to show), and a private hand never
+waits for the group's pacing (a hand inside the group is one of the group's messages,
+and waits its turn there). A worker sends nothing when the digest of what its message
+shows is unchanged.
 
 What is known of each game and its messages is kept by `bot.telegram.message_records`;
 the table (drawn only to be sent, pinned, sent anew when buried) by
@@ -53,12 +56,14 @@ from bot.telegram.delivery import (
     seat_names,
     tell_migration,
 )
+from bot.telegram.group_hands import GroupHands
 from bot.telegram.message_records import MessageRecords, Target, targets_of
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.table_message import TableMessages, TableRenderer
 from bot.telegram.table_pin import GroupTail, Pins
 from bot.telegram.text_message import TextMessages
 from domino.tiles import Tile
+from i18n import Lang
 from storage.db import Database
 from storage.records import GameRecord, GameStatus, MessageRecord, Role
 
@@ -138,6 +143,7 @@ class Publisher:
         self.texts = TextMessages(
             out, self.records, people=people, inbox=inbox, mark=self._workers.mark
         )
+        self.group_hands = GroupHands(db, out, games=CACHED_GAMES)
         # Hands a press found behind their game: their digest is not trusted once.
         self._redraw: set[Target] = set()
         self._saving: set[asyncio.Task[None]] = set()  # an ended game's digests written
@@ -318,14 +324,36 @@ class Publisher:
         *,
         choosing: Tile | Menu | None = None,
     ) -> None:
+        """The seat's hand in its person's private chat (if it goes there: `People.
+        private_hand`) and inside the group (if they asked for it there), side by side."""
         if game.match is None or seat >= len(game.seats):
             return
         person = game.seats[seat]
         if person.user_id is None or person.left:
+            await self.group_hands.drop(game.id, seat)  # if any
             return
-        lang = await self.people.language_of(person.user_id)
+        default = self.settings.of(game.chat_id).hands
+        jobs = [self._sync_group_hand(game, seat, person.user_id, choosing)]
+        if existing is not None or await self.people.private_hand(person.user_id, default):
+            jobs.append(self._sync_private_hand(game, seat, existing, table, choosing))
+        failures = [
+            result
+            for result in await asyncio.gather(*jobs, return_exceptions=True)
+            if isinstance(result, BaseException)
+        ]
+        if failures:
+            raise failures[0]
+
+    async def _hand_message(
+        self,
+        game: GameRecord,
+        seat: int,
+        lang: Lang,
+        table: MessageRecord | None,
+        choosing: Tile | Menu | None,
+    ) -> tuple[str, InlineKeyboardMarkup | None] | None:
         clock, now = self._clock_of(game)
-        shown = game_messages.hand_message(
+        return game_messages.hand_message(
             game,
             seat,
             lang,
@@ -337,14 +365,61 @@ class Publisher:
             choosing=choosing,
             hints=self.settings.hints_allowed(game.chat_id),
         )
+
+    async def _sync_private_hand(
+        self,
+        game: GameRecord,
+        seat: int,
+        existing: MessageRecord | None,
+        table: MessageRecord | None,
+        choosing: Tile | Menu | None,
+    ) -> None:
+        user_id = game.seats[seat].user_id
+        assert user_id is not None
+        lang = await self.people.language_of(user_id)
+        shown = await self._hand_message(game, seat, lang, table, choosing)
         if shown is not None:
             text, markup = shown
             target = Target(game.id, Role.HAND, seat)
-            await self.texts.show(target, person.user_id, text, markup, existing)
+            await self.texts.show(target, user_id, text, markup, existing)
             shown_now = await self.records.messages_of(game.id)
             if table is None and (Role.TABLE, -1) in shown_now and (Role.HAND, seat) in shown_now:
                 # The table was sent while this hand was: shown again, with its link.
                 self._workers.mark(Target(game.id, Role.HAND, seat))
+
+    async def _sync_group_hand(
+        self, game: GameRecord, seat: int, user_id: int, choosing: Tile | Menu | None
+    ) -> None:
+        """The hand inside the group, if it has one: no link to the table (it is right
+        there), so a table sent anew edits no hand."""
+        if not await self.group_hands.of(game.id):
+            return
+        lang = await self.people.language_of(user_id)
+        shown = await self._hand_message(game, seat, lang, None, choosing)
+        if shown is not None:
+            await self.group_hands.show(game.id, seat, user_id, *shown)
+
+    async def bring_hand(self, game_id: int, seat: int, *, press: str | None) -> None:
+        """«🂠 Мои кости»: the seat's hand as a fresh ephemeral message at the bottom of
+        the group, for the seat's person alone (as the game stores them, never whoever
+        pressed: the use case checked that they are the same). Sent among the group's
+        replies, before the press is answered (Telegram takes `press` only while the
+        query is unanswered); the seat's worker then makes sure it shows the newest state."""
+        game = await self.records.game(game_id)
+        if game is None or game.match is None or seat >= len(game.seats):
+            return
+        person = game.seats[seat]
+        if person.user_id is None or person.left:
+            return
+        lang = await self.people.language_of(person.user_id)
+        shown = await self._hand_message(game, seat, lang, None, None)
+        if shown is None:
+            return
+        text, markup = shown
+        await self.group_hands.bring(
+            game.id, seat, game.chat_id, person.user_id, text, markup, press=press
+        )
+        self._workers.mark(Target(game.id, Role.HAND, seat))
 
     def _clock_of(self, game: GameRecord) -> tuple[TurnClock | None, float]:
         """The clock of the game's turn, if any, and the time now by the clocks."""

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.methods import DeleteMessage, EditMessageMedia, SendPhoto
-from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
 
 from bot.infra import perf
 from bot.infra.lru import Lru
 from bot.infra.render_pool import RenderPool
 from bot.telegram import game_messages
-from bot.telegram.delivery import TELEGRAM_FAILURES, digest_of, seat_names
+from bot.telegram.delivery import TELEGRAM_FAILURES, digest_of, markup_data, seat_names
 from bot.telegram.message_records import MessageRecords, Target
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.table_pin import GroupTail, Pins, is_supergroup
@@ -118,12 +118,13 @@ class TableMessages:
         )
         names = seat_names(game, lang)
         caption = game_messages.table_caption(game, view, names, lang, clock, now)
+        markup = game_messages.table_keyboard(game, lang)
         face = game_messages.table_face(view, names, lang.value)
-        digest = table_digest(face, caption)
+        digest = table_digest(face, caption, markup)
         target = Target(game.id, Role.TABLE)
         if existing is not None and buried:
             photo = await self._photo(game, view, names, lang.value, face, existing)
-            await self._send(game, photo, caption, face, digest)
+            await self._send(game, photo, caption, markup, face, digest)
             self._rounds[game.id] = view.round_no
             await self._delete(game, existing.message_id)
             return
@@ -134,7 +135,7 @@ class TableMessages:
             return
         photo = await self._photo(game, view, names, lang.value, face, existing)
         if existing is None:
-            await self._send(game, photo, caption, face, digest)
+            await self._send(game, photo, caption, markup, face, digest)
             self._rounds[game.id] = view.round_no
             return
         try:
@@ -144,6 +145,7 @@ class TableMessages:
                     chat_id=game.chat_id,
                     message_id=existing.message_id,
                     media=InputMediaPhoto(media=photo, caption=caption, parse_mode="HTML"),
+                    reply_markup=markup,
                 ),
                 merge_key=("table", game.chat_id, existing.message_id),
             )
@@ -224,13 +226,20 @@ class TableMessages:
         game: GameRecord,
         photo: str | BufferedInputFile,
         caption: str,
+        markup: InlineKeyboardMarkup | None,
         face: str,
         digest: str,
     ) -> None:
         """A new table message at the bottom of the group, pinned while the match runs."""
         sent: Message = await self.out.call(
             game.chat_id,
-            SendPhoto(chat_id=game.chat_id, photo=photo, caption=caption, parse_mode="HTML"),
+            SendPhoto(
+                chat_id=game.chat_id,
+                photo=photo,
+                caption=caption,
+                parse_mode="HTML",
+                reply_markup=markup,
+            ),
         )
         target = Target(game.id, Role.TABLE)
         file_id = self._uploaded(game.id, face, photo, sent)
@@ -272,10 +281,10 @@ class TableMessages:
         await self.pins.unpin(game.chat_id, message_id)
 
 
-def table_digest(face: str, caption: str) -> str:
-    """What a table message shows: its picture's face (`game_messages.table_face`) and
-    its caption, hashed; the face stays readable in it (`shows_face`)."""
-    return f"{face}.{digest_of(caption)}"
+def table_digest(face: str, caption: str, markup: InlineKeyboardMarkup | None = None) -> str:
+    """What a table message shows: its picture's face (`game_messages.table_face`), its
+    caption and its button, hashed; the face stays readable in it (`shows_face`)."""
+    return f"{face}.{digest_of(caption, markup_data(markup))}"
 
 
 def shows_face(digest: str | None, face: str) -> bool:

@@ -16,6 +16,7 @@ btn-start = ▶️ Start
 btn-cancel = ✖️ Cancel
 btn-cancel_yes = Yes, cancel the game
 btn-cancel_no = No, play on
+btn-my_hand = 🂠 My tiles
 btn-table = 🖼 The table in the group
 btn-rematch = 🔁 Play again
 btn-end = { $tile } on { $end }

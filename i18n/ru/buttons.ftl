@@ -16,6 +16,7 @@ btn-start = ▶️ Начать
 btn-cancel = ✖️ Отменить
 btn-cancel_yes = Да, отменить игру
 btn-cancel_no = Нет, играем дальше
+btn-my_hand = 🂠 Мои кости
 btn-table = 🖼 Стол в группе
 btn-rematch = 🔁 Ещё партию
 btn-end = { $tile } на { $end }

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.infra.task_dump import LINE_PREFIX as TASKS_LINE
-from bot.telegram.callbacks import HandCb, HandKind, MoveCb, TimerCb, action_of
+from bot.telegram.callbacks import GroupHandCb, HandCb, HandKind, MoveCb, TimerCb, action_of
 from domino.actions import Close, Draw, EndTurn, Flip, Flipped, Knock, Play, PlayDoubles
 from domino.match import Match
 from domino.round import Round
@@ -236,6 +236,8 @@ class CpuProgress:
 # long poll. A game waiting for its bot is not stalled: under load a start (importing
 # aiogram above all) can take minutes.
 _DOWN: weakref.WeakKeyDictionary[FakeTelegram, set[int]] = weakref.WeakKeyDictionary()
+
+GROUP_HAND_PREFIX = GroupHandCb.__prefix__ + ":"  # «🂠 Мои кости» under the table
 
 # Every bot process started and not yet collected: the ones still alive when a test fails
 # are asked where they wait (`BotProcess.tasks_now`, tests/e2e/conftest.py).
@@ -551,6 +553,59 @@ class Person:
 
     def answered(self, data: str, answer: CallbackAnswer) -> None:
         """What a press of `data` was answered with; a plain person does not keep it."""
+
+
+@dataclass
+class GroupPerson(Person):
+    """A person at the table who plays from inside the group: their hand is the
+    ephemeral message only they see there, brought by «🂠 Мои кости» under the table
+    (again whenever it is gone: expired, or sent while they were offline)."""
+
+    group: FakeChat | None = None
+    brought: int = 0  # presses on «🂠 Мои кости»
+
+    @property
+    def chat(self) -> FakeChat:
+        assert self.group is not None
+        return self.group
+
+    def hand(self) -> StoredMessage | None:
+        """The newest ephemeral hand this person sees in the group, if any."""
+        for message in reversed(self.chat.ephemeral_for(self.user)):
+            if any(is_hand_button(b.callback_data) for b in message.buttons):
+                return message
+        return None
+
+    def table_message(self) -> StoredMessage | None:
+        """The group's live table: the newest message with «🂠 Мои кости»."""
+        for message in reversed(self.chat.bot_messages):
+            if not message.deleted and any(
+                (b.callback_data or "").startswith(GROUP_HAND_PREFIX) for b in message.buttons
+            ):
+                return message
+        return None
+
+    async def bring_hand(self) -> CallbackAnswer | None:
+        """Press «🂠 Мои кости» under the table; the answer (None: no table to press)."""
+        table = self.table_message()
+        if table is None:
+            return None
+        data = next(
+            b.callback_data
+            for b in table.buttons
+            if (b.callback_data or "").startswith(GROUP_HAND_PREFIX)
+        )
+        answer = await self.user.press(table, data=data, timeout=self.press_timeout)
+        self.brought += 1
+        return answer
+
+    async def take_turn(self) -> bool:
+        """Bring the hand if there is none (and the table offers it), then as `Person`."""
+        if self.hand() is None:
+            # A press made (True) brings the hand: the next round of turns plays it.
+            answer = await self.bring_hand()
+            return answer is not None and not answer.show_alert
+        return await super().take_turn()
 
 
 def killed_forkserver_lines(lines: Sequence[str]) -> set[int]:
@@ -904,9 +959,14 @@ async def open_game(
     supergroup: bool = False,
     turn_timer: TurnTimer | None = TurnTimer.OFF,
     group: FakeChat | None = None,
+    in_group: Sequence[FakeUser] = (),
+    game: str = "",
 ) -> Table:
     """People who pressed Start in the bot's chat open a lobby, sit down, fill the other
     seats with computers and (if `start`) start; the first person is the creator.
+    `in_group`: those of `people` who never open the bot's private chat and play from
+    inside the group (`GroupPerson`; the group shows hands there, its default). `game`:
+    the game /domino names (its key, e.g. "osel"; the group's default if empty).
 
     The creator, the group's admin, first sets the group's turn timer to `turn_timer`
     (default off: no clock moves the game behind the test's back); None leaves the
@@ -916,6 +976,8 @@ async def open_game(
     if group is None:
         group = fake.add_group(title, members=people, admins=people[:1], supergroup=supergroup)
         for user in people:
+            if user in in_group:
+                continue
             await user.start()
             await user.private_chat.wait_for_message(
                 lambda m: "Привет" in m.content, timeout=REPLY_SECONDS
@@ -923,7 +985,7 @@ async def open_game(
         if turn_timer is not None:
             await set_turn_timer(group, creator, turn_timer)
     before = group.bot_messages[-1] if group.bot_messages else None
-    await creator.command(group, "domino")
+    await creator.command(group, "domino", game)
     lobby = await group.wait_for_message(
         lambda m: "Игроки" in m.content, after=before, timeout=REPLY_SECONDS
     )
@@ -951,7 +1013,11 @@ async def open_game(
         table = await group.wait_for_message(
             lambda m: m.photo is not None, after=lobby, timeout=REPLY_SECONDS
         )
-    return Table(group, lobby, [Person(fake, user) for user in people], table)
+    players = [
+        GroupPerson(fake, user, group=group) if user in in_group else Person(fake, user)
+        for user in people
+    ]
+    return Table(group, lobby, players, table)
 
 
 async def set_turn_timer(

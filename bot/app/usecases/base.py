@@ -114,12 +114,21 @@ def utcnow() -> datetime:
 
 
 def checked_press(
-    game: GameRecord | None, user_id: int, move: int, *, current: bool = True
+    game: GameRecord | None,
+    user_id: int,
+    move: int,
+    *,
+    current: bool = True,
+    group: int | None = None,
 ) -> tuple[int, Match]:
     """The pressing person's seat and the match; refused unless the press is theirs, the
-    game is running and (`current`) the button was drawn for the position as it is now."""
+    game is running and (`current`) the button was drawn for the position as it is now.
+    `group`: the press came from a hand shown inside that group, which must be the
+    game's own (None: from the person's private chat)."""
     if game is None:
         raise Refusal("alert.stale")
+    if group is not None and game.chat_id != group:
+        raise Refusal("alert.foreign_game")
     seat = game.seat_of(user_id)
     if seat is None:
         raise Refusal("alert.not_in_game")

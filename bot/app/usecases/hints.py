@@ -59,11 +59,15 @@ class Hints(UseCases):
         self.decider = decider
         self._thinking: set[int] = set()  # people whose hint is being worked out now
 
-    async def press(self, game_id: int, person: Person, move: int) -> Done[Reply]:
+    async def press(
+        self, game_id: int, person: Person, move: int, *, group: int | None = None
+    ) -> Done[Reply]:
         """The hint for move number `move` of the game, as an alert to the presser; or
-        why not. Changes nothing but the seat's hint count (one per turn)."""
+        why not (`group`: pressed on the hand shown inside that group, which must be the
+        game's). Changes nothing but the seat's hint count (one per turn)."""
         try:
-            seat, match = self._checked(await repo.load_game(self.db, game_id), person, move)
+            game = await repo.load_game(self.db, game_id)
+            seat, match = self._checked(game, person, move, group)
             view = match.view(seat)
             stored = await hint_store.last_hint(self.db, game_id, seat)
             if stored is None or stored.move != move:
@@ -81,10 +85,14 @@ class Hints(UseCases):
         except Refusal as refusal:
             return Done(refusal.reply)
 
-    def _checked(self, game: GameRecord | None, person: Person, move: int) -> tuple[int, Match]:
+    def _checked(
+        self, game: GameRecord | None, person: Person, move: int, group: int | None
+    ) -> tuple[int, Match]:
         """The presser's seat and the match, if a hint may be shown for `move` now."""
         if game is None:
             raise Refusal("alert.stale")
+        if group is not None and game.chat_id != group:
+            raise Refusal("alert.foreign_game")
         seat = game.seat_of(person.id)
         if seat is None or seat.left:  # left for good: a computer has the seat
             raise Refusal("alert.not_in_game")
@@ -110,7 +118,7 @@ class Hints(UseCases):
         moment: a move made meanwhile makes the hint stale)."""
         async with self.db.transaction() as tx:
             game = await repo.load_game(tx, game_id)
-            seat, _ = self._checked(game, person, move)
+            seat, _ = self._checked(game, person, move, None)  # checked before it
             stored = await hint_store.count_hint(
                 tx, game_id, seat, move, str(decision.action), decision.reason, decision.args
             )

@@ -7,7 +7,7 @@ import functools
 import logging
 from collections.abc import Sequence
 
-from bot.app.effects import Choice, ClosedHand, Done, Effects, Menu, PendingChoice
+from bot.app.effects import Choice, ClosedHand, Done, Effects, HandAsked, Menu, PendingChoice
 from bot.app.people import Person
 from bot.app.reply import NO_REPLY, Reply, TileRefused, Tiles
 from bot.app.thinker import Thinker
@@ -55,23 +55,26 @@ class Playing(UseCases):
         super().__init__(context)
         self.thinker = thinker  # the computers' decisions (bot.app.thinker), each seat its level
 
-    async def play(self, game_id: int, person: Person, move: int, action: Action) -> Done[Reply]:
-        """The person makes `action` (from their own private chat) on move number `move`."""
+    async def play(
+        self, game_id: int, person: Person, move: int, action: Action, *, group: int | None = None
+    ) -> Done[Reply]:
+        """The person makes `action` on move number `move`, from their hand in their private
+        chat, or (`group`) from their hand shown inside that group."""
         try:
-            return await self._play(game_id, person, move, action)
+            return await self._play(game_id, person, move, action, group)
         except Stale as stale:
             return Done(stale.reply, stale.effects())
         except Refusal as refusal:
             return Done(refusal.reply)
 
     async def show_choice(
-        self, game_id: int, person: Person, move: int, choice: Choice
+        self, game_id: int, person: Person, move: int, choice: Choice, *, group: int | None = None
     ) -> Done[Reply]:
         """The person opens a choice on their turn (`choice`: the ends a tile fits, or a
         `Menu` of moves); refused when the position offers no such choice (the keyboard
         draws these only when they have something to offer)."""
         try:
-            game, seat, match = await self._own_turn(game_id, person, move)
+            game, seat, match = await self._own_turn(game_id, person, move, group)
             key = choice_key(choice, match.legal_actions())
             return Done(Reply(key), Effects(choice=PendingChoice(game, seat, choice)))
         except Stale as stale:
@@ -79,23 +82,27 @@ class Playing(UseCases):
         except Refusal as refusal:
             return Done(refusal.reply)
 
-    async def show_hand(self, game_id: int, person: Person, move: int) -> Done[Reply]:
+    async def show_hand(
+        self, game_id: int, person: Person, move: int, *, group: int | None = None
+    ) -> Done[Reply]:
         """The person's hand shown as it is, on their turn (back from a choice)."""
         try:
-            game, seat, _ = await self._own_turn(game_id, person, move)
+            game, seat, _ = await self._own_turn(game_id, person, move, group)
             return Done(NO_REPLY, Effects(hands=((game.id, seat),)))
         except Stale as stale:
             return Done(stale.reply, stale.effects())
         except Refusal as refusal:
             return Done(refusal.reply)
 
-    async def why_not(self, game_id: int, person: Person) -> Done[Reply]:
+    async def why_not(
+        self, game_id: int, person: Person, *, group: int | None = None
+    ) -> Done[Reply]:
         """A tile the person may not play now (or off their turn) was pressed: whose turn
         it is, or on their own turn why the tile cannot go (a fixed opening tile, K-3,
         T-2, B-1, or no fit). Changes nothing, whatever move the button was drawn for."""
         try:
             game = await repo.load_game(self.db, game_id)
-            seat, match = checked_press(game, person.id, 0, current=False)
+            seat, match = checked_press(game, person.id, 0, current=False, group=group)
             assert game is not None
             if match.turn != seat:
                 raise not_your_turn(game, match)
@@ -103,17 +110,39 @@ class Playing(UseCases):
         except Refusal as refusal:
             return Done(refusal.reply)
 
+    async def hand_in_group(
+        self, game_id: int, group: int | None, person: Person, *, press: str | None = None
+    ) -> Done[Reply]:
+        """«🂠 Мои кости» pressed in `group`: the person's hand comes inside the group, for
+        them alone (`press`: the front end's request, handed back to it). Refused unless
+        the game is the group's own, running, and the person holds a seat in it."""
+        self.people.noticed(person)
+        try:
+            game = await repo.load_game(self.db, game_id)
+            if game is None or group is None or game.chat_id != group:
+                raise Refusal("alert.foreign_game")
+            seat = game.seat_of(person.id)
+            if seat is None or seat.left:
+                raise Refusal("alert.not_in_game")
+            if game.status is not GameStatus.PLAYING or game.match is None:
+                raise Refusal("alert.finished")
+        except Refusal as refusal:
+            return Done(refusal.reply)
+        return Done(NO_REPLY, Effects(asked_hands=(HandAsked(game.id, seat.seat, press),)))
+
     async def _own_turn(
-        self, game_id: int, person: Person, move: int
+        self, game_id: int, person: Person, move: int, group: int | None
     ) -> tuple[GameRecord, int, Match]:
         game = await repo.load_game(self.db, game_id)
-        seat, match = checked_press(game, person.id, move)
+        seat, match = checked_press(game, person.id, move, group=group)
         assert game is not None
         if match.turn != seat:
             raise not_your_turn(game, match)
         return game, seat, match
 
-    async def _play(self, game_id: int, person: Person, move: int, action: Action) -> Done[Reply]:
+    async def _play(
+        self, game_id: int, person: Person, move: int, action: Action, group: int | None
+    ) -> Done[Reply]:
         """Apply a person's action (a Draw means: draw until a tile fits, C-6): one
         transaction in one hop to the database. A draw is answered with the
         tiles drawn; a `Flip` (Втемную) with what became of the tile, never naming it
@@ -121,7 +150,7 @@ class Playing(UseCases):
 
         async def apply(tx: Transaction) -> tuple[tuple[Tile, ...], str | None, Effects]:
             game = await repo.load_game(tx, game_id)
-            seat, match = checked_press(game, person.id, move)
+            seat, match = checked_press(game, person.id, move, group=group)
             assert game is not None
             if match.turn != seat:
                 raise not_your_turn(game, match)
