@@ -4,6 +4,7 @@
         [--computers easy|medium|hard] [--quick] [--keep]
         [--table-interval S] [--think S] [--profile PATH] [--against REV] [--repeat N]
         [--updates polling|webhook|both] [--database sqlite|postgres|both]
+        [--hands private|group|both|all]
 
 The bot runs as its own process (``python -m bot``, a temporary DATABASE_PATH,
 COMPUTER_DELAY=0, PACING=false, TABLE_INTERVAL=0.2 unless ``--table-interval`` says
@@ -27,6 +28,13 @@ every person presses Start in the bot's chat, the first sends /domino in the gro
 others press «Играю» (or the creator adds computers), the creator presses «Начать». Then
 the people press as soon as their hand message says it is their turn (first a playable
 tile, then an end if asked, else draw or knock).
+
+Where the people's hands are (``--hands``): ``private`` (the default) as above; ``group``:
+nobody presses Start, everyone sits down from the lobby and plays from their hand inside
+the group (the ephemeral message «🂠 Мои кости» brings, pressed when a person has none);
+``both``: everyone presses Start and also brings the hand inside the group and plays
+from it, the private one kept in step beside it; ``all``: the three in turns on this
+tree, side by side (moves/s, Bot API calls per move, CPU per move).
 
 By default a person presses the moment their hand says it is their turn: a closed loop
 in which every game always has its next press waiting on the bot, so the bot runs
@@ -149,7 +157,7 @@ from tasks import PostgresFailed, find_postgres, throwaway_postgres  # noqa: E40
 from tests.databases import SERVER_VARIABLE, drop_schemas, stored_rows  # noqa: E402
 from tests.e2e import harness  # noqa: E402
 from tests.e2e.fault_tools import stored_actors  # noqa: E402
-from tests.e2e.harness import BotProcess, Person, button_data  # noqa: E402
+from tests.e2e.harness import BotProcess, GroupPerson, Person, button_data  # noqa: E402
 from tests.fakegram import FakeTelegram  # noqa: E402
 from tests.fakegram.world import FakeChat, FakeUser, StoredMessage  # noqa: E402
 
@@ -291,6 +299,7 @@ class Player:
     think: float = 0.0  # mean seconds a person looks at their hand before pressing
     rng: random.Random = field(default_factory=random.Random)
     thought_on: tuple[int, int] | None = None  # the hand version already thought over
+    brought_at: float = -math.inf  # when «🂠 Мои кости» was last pressed (hands in the group)
 
     def on_change(self) -> None:
         """The bot touched this person's private chat or the game's group."""
@@ -321,8 +330,15 @@ class Player:
                 hub.unsubscribe(chat_id, self.on_change)
 
     async def take_turn(self) -> bool:
-        """One press if the hand offers one that was not pressed yet; True if pressed."""
+        """One press if the hand offers one that was not pressed yet; True if pressed. A
+        person who plays from the group and has no hand there presses «🂠 Мои кости»."""
         hand = self.person.hand()
+        if hand is None and isinstance(self.person, GroupPerson):
+            if time.perf_counter() - self.brought_at < NO_CHANGE_RETRY:
+                return False  # asked for it a moment ago: it is on its way
+            self.brought_at = time.perf_counter()
+            await self.person.bring_hand()
+            return True
         if hand is None or not self.person.my_turn():
             return False
         now = time.perf_counter()
@@ -362,9 +378,11 @@ async def set_up(
     people: int,
     level: str | None,
     limit: asyncio.Semaphore,
+    hands: str = "private",
 ) -> Game:
     """One group with its lobby full (4/4), its computers at `level` (None: as added),
-    not yet started."""
+    not yet started; its people pressed Start in the bot's chat unless they play from
+    the group alone (`hands` "group")."""
     async with limit:
         users = [
             fake.add_user(f"Игрок {number}-{seat + 1}", username=f"p{number}_{seat + 1}")
@@ -372,7 +390,7 @@ async def set_up(
         ]
         group = fake.add_group(f"Стол {number}", members=users, admins=users[:1])
         game = Game(group, users)
-        for user in users:
+        for user in users if hands != "group" else ():
             chat = user.private_chat
             await user.start()
             await hub.message(chat, lambda m: "Привет" in m.content, SETUP_TIMEOUT)
@@ -508,6 +526,7 @@ class Tree:
     path: Path
     webhook: bool = False  # the bot takes its updates by webhook, not polling
     postgres: bool = False  # the bot's database is a schema on PostgreSQL
+    hands: str = "private"  # where the people play from: private, group or both (`--hands`)
 
     @property
     def counts_work(self) -> bool:
@@ -649,7 +668,7 @@ async def run(
         limit = asyncio.Semaphore(SETUP_CONCURRENCY)
         games = await asyncio.gather(
             *(
-                set_up(fake, hub, n + 1, args.people, args.computers, limit)
+                set_up(fake, hub, n + 1, args.people, args.computers, limit, tree.hands)
                 for n in range(args.games)
             )
         )
@@ -663,8 +682,13 @@ async def run(
         )
         for game in games:
             for user in game.users:
+                person = (
+                    Person(fake, user)
+                    if tree.hands == "private"
+                    else GroupPerson(fake, user, group=game.group)
+                )
                 player = Player(
-                    Person(fake, user),
+                    person,
                     game,
                     tally,
                     window,
@@ -1128,6 +1152,14 @@ def main() -> None:
         help="the bot's database: SQLite (default), a fresh schema on PostgreSQL "
         "(DOMINO_TEST_POSTGRES's server, else a throwaway one), or both in turns, side by side",
     )
+    parser.add_argument(
+        "--hands",
+        choices=("private", "group", "both", "all"),
+        default="private",
+        help="where the people play from: their private chat (default), the group alone "
+        "(ephemeral hands, nobody presses Start), both (the private hand kept in step), or "
+        "all three in turns on this tree, side by side",
+    )
     parser.add_argument("--quick", action="store_true", help="a tiny run: 2 games, 5 seconds")
     parser.add_argument("--keep", action="store_true", help="keep the bot's database and log")
     parser.add_argument(
@@ -1155,16 +1187,25 @@ def main() -> None:
     for option in ("updates", "database"):
         if getattr(args, option) == "both" and args.against:
             parser.error(f"--{option} both compares the two ways on this tree: no --against")
+    sides = "both" in (args.updates, args.database) or args.hands == "all"
+    if args.hands == "all" and (args.against or "both" in (args.updates, args.database)):
+        parser.error("--hands all compares the three on this tree alone: no --against or both")
     if args.repeat is None:
-        args.repeat = 3 if args.against or "both" in (args.updates, args.database) else 1
+        args.repeat = 3 if args.against or sides else 1
     workdir = Path(tempfile.mkdtemp(prefix="bench-e2e-"))
     try:
         with contextlib.ExitStack() as stack:
             webhook = args.updates == "webhook"
             postgres = args.database == "postgres"
-            trees = [Tree("changed", f"changed ({this_tree()})", ROOT, webhook, postgres)]
+            hands = "private" if args.hands == "all" else args.hands
+            trees = [Tree("changed", f"changed ({this_tree()})", ROOT, webhook, postgres, hands)]
             if "both" in (args.updates, args.database):
                 trees = ways(args.updates, args.database)
+            elif args.hands == "all":
+                trees = [
+                    Tree(way, f"hands: {way} ({this_tree()})", ROOT, webhook, postgres, way)
+                    for way in ("private", "group", "both")
+                ]
             elif args.against:
                 unchanged = stack.enter_context(worktree(args.against))
                 if postgres and not (unchanged / "storage" / "postgres.py").exists():
