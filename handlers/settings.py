@@ -1,6 +1,6 @@
-"""/settings (the group's turn timer, language, lobby timeout, default game and hints;
-in the private chat the person's own turn notices) and the "I'm back" button of a
-hand."""
+"""/settings (the group's turn timer, language, lobby timeout, default game, hints and
+where hands are shown; in the private chat where the person's own hand is shown and
+their turn notices) and the "I'm back" button of a hand."""
 
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.app.effects import EffectDispatcher
 from bot.app.group_settings import LOBBY_TIMEOUTS, ChatSettings, group_lang, turn_timer_of
-from bot.app.people import Person
+from bot.app.people import People, Person
 from bot.app.reply import Reply
 from bot.app.usecases import ChatCheck, Chats, Playing
 from bot.telegram.callbacks import (
     BackCb,
     DefaultGameCb,
     GroupLangCb,
+    HandsCb,
     HintsCb,
     LobbyTimeCb,
     TimerCb,
@@ -28,13 +29,15 @@ from bot.telegram.callbacks import (
 )
 from bot.telegram.presenter import lobby_timeout_name, settings_keyboard, settings_text, timer_name
 from bot.telegram.presenter.lobby import PLAYABLE, playable_game
-from bot.telegram.presenter.settings import hints_state
-from bot.telegram.turn_notices import (
-    TurnNotices,
+from bot.telegram.presenter.settings import (
+    hands_choice,
+    hands_name,
+    hints_state,
     notices_state,
     private_settings_keyboard,
     private_settings_text,
 )
+from bot.telegram.turn_notices import TurnNotices
 from handlers.buttons import reply
 from handlers.filters import in_group, in_own_private_chat, in_private
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of
@@ -62,16 +65,37 @@ async def on_settings(message: Message, lang: Lang, chats: Chats) -> None:
 
 @router.message(Command("settings"), in_private)
 async def on_settings_in_private(
-    message: Message, lang: Lang, person: Person, turn_notices: TurnNotices
+    message: Message, lang: Lang, person: Person, turn_notices: TurnNotices, people: People
 ) -> None:
-    """The person's own settings (the «🔔 Ваш ход» notices); the group's are in the
-    group."""
-    wanted = await turn_notices.wanted(person.id)
+    """The person's own settings (where their hand is shown, the «🔔 Ваш ход» notices);
+    the group's are in the group."""
+    notices = await turn_notices.wanted(person.id)
+    hands = await people.hands_chosen(person.id)
     await message.answer(
-        private_settings_text(wanted, lang),
-        reply_markup=private_settings_keyboard(wanted, lang),
+        private_settings_text(notices, hands, lang),
+        reply_markup=private_settings_keyboard(notices, hands, lang),
         parse_mode="HTML",
     )
+
+
+async def _redraw_private(
+    call: CallbackQuery, lang: Lang, person: Person, turn_notices: TurnNotices, people: People
+) -> None:
+    """The private settings message, redrawn with the person's settings as stored now."""
+    message = call.message
+    if not isinstance(message, Message):
+        return
+    notices = await turn_notices.wanted(person.id)
+    hands = await people.hands_chosen(person.id)
+    try:
+        await message.edit_text(
+            private_settings_text(notices, hands, lang),
+            reply_markup=private_settings_keyboard(notices, hands, lang),
+            parse_mode="HTML",
+        )
+    except TelegramBadRequest as exc:
+        if "message is not modified" not in exc.message:
+            raise
 
 
 @router.callback_query(TurnNoticesCb.filter(), in_own_private_chat)
@@ -81,23 +105,34 @@ async def on_turn_notices(
     lang: Lang,
     person: Person,
     turn_notices: TurnNotices,
+    people: People,
 ) -> None:
     """Switch the person's turn notices on or off; from their next turn on."""
     wanted = callback_data.on
     await turn_notices.set_wanted(person, wanted)
-    message = call.message
-    if isinstance(message, Message):
-        try:
-            await message.edit_text(
-                private_settings_text(wanted, lang),
-                reply_markup=private_settings_keyboard(wanted, lang),
-                parse_mode="HTML",
-            )
-        except TelegramBadRequest as exc:
-            if "message is not modified" not in exc.message:
-                raise
+    await _redraw_private(call, lang, person, turn_notices, people)
     state = notices_state(wanted, lang)
     await reply(call, Reply.of("answer.turn_notices_set", state=state), lang)
+
+
+@router.callback_query(HandsCb.filter(), in_own_private_chat)
+async def on_own_hands(
+    call: CallbackQuery,
+    callback_data: HandsCb,
+    lang: Lang,
+    person: Person,
+    turn_notices: TurnNotices,
+    people: People,
+) -> None:
+    """Where the person's hand is shown: in the group, in private, both, or as their
+    group has it. The group's «🂠 Мои кости» works whatever they choose."""
+    known, place = hands_choice(callback_data.place, own=True)
+    if not known:
+        await reply(call, Reply("alert.stale", alert=True), lang)
+        return
+    await people.choose_hands(person, place)
+    await _redraw_private(call, lang, person, turn_notices, people)
+    await reply(call, Reply.of("answer.hands_set", place=hands_name(place, lang)), lang)
 
 
 async def _change(
@@ -209,6 +244,25 @@ async def on_hints(
     if await _change(call, lang, is_admin, chats, hints=callback_data.on) is not None:
         state = hints_state(callback_data.on, lang)
         await reply(call, Reply.of("answer.hints_set", state=state), lang)
+
+
+@router.callback_query(HandsCb.filter(), AdminCheck())
+async def on_group_hands(
+    call: CallbackQuery,
+    callback_data: HandsCb,
+    lang: Lang,
+    is_admin: ChatCheck,
+    chats: Chats,
+) -> None:
+    """Where the group shows hands for whoever did not choose: in the group, in private,
+    or both. In the group (or both), «🙋 Играю» seats anyone at once; in private, someone
+    the bot cannot write to yet goes to its chat by the lobby's link first."""
+    known, place = hands_choice(callback_data.place, own=False)
+    if not known or place is None:
+        await reply(call, Reply("alert.stale", alert=True), lang)
+        return
+    if await _change(call, lang, is_admin, chats, hands=place) is not None:
+        await reply(call, Reply.of("answer.group_hands_set", place=hands_name(place, lang)), lang)
 
 
 @router.callback_query(BackCb.filter(), in_own_private_chat)

@@ -1,8 +1,8 @@
 """Each group's own settings (/settings, `ChatSettings`): the turn timer, how long a
 lobby waits, the language of its messages, the game a plain /domino opens, whether the
-hands offer hints. Read once at the start and kept in memory (a group changes them
-rarely); the turn timers, the lobby deadlines, the publisher and the hints read them
-here."""
+hands offer hints, where hands are shown for whoever did not choose. Read once at the
+start and kept in memory (a group changes them rarely); the turn timers, the lobby
+deadlines, the lobby's seating, the publisher and the hints read them here."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from storage.db import Database
 from storage.records import LOBBY_TIMEOUTS as LOBBY_TIMEOUTS
 from storage.records import ChatRecord, GameRecord
 from storage.records import ChatSettings as ChatSettings
+from storage.records import HandsPlace as HandsPlace
 
 log = logging.getLogger(__name__)
 
@@ -50,16 +51,23 @@ class GroupSettings:
             await repo.set_chat_settings(tx, chat.id, settings)
         self._settings[chat.id] = settings
         log.info(
-            "chat %s: turn timer set to %s, lobbies close after %s min, hints %s",
+            "chat %s: turn timer set to %s, lobbies close after %s min, hints %s, hands %s",
             chat.id,
             settings.turn_timer.value,
             settings.lobby_timeout or "no limit",
             "on" if settings.hints else "off",
+            settings.hands.value,
         )
 
     def hints_allowed(self, chat_id: int) -> bool:
         """Whether the group's hands offer «💡 Подсказка» (its /settings; on by default)."""
         return self.of(chat_id).hints
+
+    def hands_in_group(self, chat_id: int) -> bool:
+        """Whether the group shows hands in the group by default (its /settings: in the
+        group, or in both places, the default): anyone plays from the group's «🂠 Мои
+        кости» there, without opening the bot's private chat first."""
+        return self.of(chat_id).hands.group
 
     def chat_moved(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its settings (moved in the database) follow it."""

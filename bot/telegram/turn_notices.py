@@ -30,15 +30,14 @@ from typing import Protocol
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.methods import DeleteMessage, SendMessage
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import Message
 
 from bot.app.people import People, Person
 from bot.app.timers import turn_start
 from bot.infra.lru import Lru
-from bot.telegram.callbacks import TurnNoticesCb
 from bot.telegram.delivery import TELEGRAM_FAILURES
 from bot.telegram.outgoing import Lane, Outgoing
-from i18n import Lang, t
+from i18n import t
 from storage import repo
 from storage import turn_notices as store
 from storage.db import DATABASE_ERRORS, Database, is_transient
@@ -284,24 +283,3 @@ class Followers:
     def forget(self, game_id: int) -> None:
         for follower in self.followers:
             follower.forget(game_id)
-
-
-# --- the private /settings ------------------------------------------------------------
-
-
-def private_settings_text(wanted: bool, lang: Lang) -> str:
-    """The person's own settings, and where the group's are."""
-    own = t("settings.private", lang, state=notices_state(wanted, lang))
-    return f"{own}\n\n{t('settings.in_group', lang)}"
-
-
-def private_settings_keyboard(wanted: bool, lang: Lang) -> InlineKeyboardMarkup:
-    button = InlineKeyboardButton(
-        text=t("btn.turn_notices", lang, state=notices_state(wanted, lang)),
-        callback_data=TurnNoticesCb(on=not wanted).pack(),
-    )
-    return InlineKeyboardMarkup(inline_keyboard=[[button]])
-
-
-def notices_state(wanted: bool, lang: Lang) -> str:
-    return t("turn_notices.on" if wanted else "turn_notices.off", lang)

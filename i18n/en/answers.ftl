@@ -43,6 +43,8 @@ alert-not_a_computer = This button is out of date: that computer is no longer at
 
 notice-left = 🚪 { $name } left the game; a computer player took the seat.
 notice-unreachable = ⚠️ { $name }: I cannot write to you privately. Open a chat with @{ $bot } and press Start (or unblock the bot) to get your tiles.
+# The group shows hands in the group: the person plays on from there.
+notice-unreachable_hand_in_group = ⚠️ { $name }: I cannot write to you privately. Your tiles are here: «🂠 My tiles» under the table; /start in the chat with @{ $bot } brings them back there too.
 notice-bot_removed = I was removed from “{ $chat }”, so the game there has stopped.
 
 private-group_only = Games happen in groups: add me to a group and send /domino there.
@@ -148,3 +150,5 @@ answer-hints_set = 💡 Hints: { $state }. The hands show the button from the ne
 notice-turn = 🔔 Your turn — { $chat }
 
 answer-turn_notices_set = 🔔 Turn reminders: { $state }.
+answer-hands_set = 🂠 Your tiles: { $place }.
+answer-group_hands_set = 🂠 Players' tiles: { $place }.

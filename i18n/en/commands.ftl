@@ -8,7 +8,7 @@ help-group =
     /surrender — give up (the match counts as your loss)
     /cancel — cancel the game (creator or admin; players by a vote)
     /hand — where are my tiles
-    /settings — group settings: language, default game, turn timer, when an unstarted game closes, hints (admins change them)
+    /settings — group settings: language, default game, turn timer, when an unstarted game closes, hints, where players' tiles are shown (admins change them)
     /top — the group's leaderboard · /stats — my stats · /history — the last matches
 help-private =
     Your tiles arrive here: press a ✅ tile to play it. In Blitz and Cross a turn may lay several tiles one after another; ✔️ End turn ends it. Playing In the Dark, your tiles lie face down: press 🁢 Turn up the top tile.
@@ -18,7 +18,7 @@ help-private =
     /surrender — give up (the match counts as your loss)
     /rules — the rules of the games
     /stats — my stats across all groups
-    /settings — whether to remind you of your turn
+    /settings — where your tiles are shown and whether to remind you of your turn
     To start a game, add me to a group and send /domino there.
 
 cmd-domino = a new game of dominoes

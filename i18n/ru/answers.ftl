@@ -43,6 +43,8 @@ alert-not_a_computer = Эта кнопка устарела: этого комп
 
 notice-left = 🚪 { $name } покидает игру, место занимает компьютер.
 notice-unreachable = ⚠️ { $name }: не могу написать вам в личку. Откройте чат с @{ $bot } и нажмите «Start» (или разблокируйте бота) — кости придут туда.
+# The group shows hands in the group: the person plays on from there.
+notice-unreachable_hand_in_group = ⚠️ { $name }: не могу написать вам в личку. Ваши кости — здесь, кнопка «🂠 Мои кости» под столом; /start в чате с @{ $bot } вернёт их и в личку.
 notice-bot_removed = Меня удалили из «{ $chat }» — игра там остановлена.
 
 private-group_only = Игра идёт в группе: добавьте меня в группу и напишите там /domino.
@@ -152,3 +154,5 @@ answer-hints_set = 💡 Подсказки: { $state }. Кнопка на рук
 notice-turn = 🔔 Ваш ход — { $chat }
 
 answer-turn_notices_set = 🔔 Напоминания о ходе: { $state }.
+answer-hands_set = 🂠 Ваши кости: { $place }.
+answer-group_hands_set = 🂠 Кости игроков: { $place }.

@@ -31,3 +31,19 @@ settings-private =
 
 turn_notices-on = вкл
 turn_notices-off = выкл
+
+# Where hands are shown (`HandsPlace`): a group's default, a person's own choice.
+hands-group = в группе
+hands-private = в личке
+hands-both = в группе и в личке
+hands-default = как в группе (решают её админы)
+btn-hands-group = В группе
+btn-hands-private = В личке
+btn-hands-both = Там и там
+btn-hands-default = Как в группе
+btn-group_hands = 🂠 { $place }
+settings-hands = 🂠 Кости игроков: <b>{ $place }</b>
+settings-hands_hint = 🂠 «В группе» и «Там и там» — играют прямо здесь (кнопка «🂠 Мои кости» под столом), открывать чат со мной не нужно; «В личке» — сначала «Start» у меня в личке. Каждый может выбрать своё в /settings у меня в личке.
+settings-private_hands =
+    🂠 Ваши кости: <b>{ $place }</b>
+    Кнопка «🂠 Мои кости» под столом в группе работает всегда; «В личке» и «Там и там» держат руку ещё и здесь, и «🔔 Ваш ход» приходит сюда.

@@ -18,7 +18,7 @@ from domino.rules import CLASSIC, KOZEL, FishMode
 from domino.timing import TurnTimer
 from domino.variants import VARIANTS, find_variant
 from i18n import Lang, t
-from storage.records import ChatSettings, GameRecord, GameStatus, SeatRecord
+from storage.records import ChatSettings, GameRecord, GameStatus, HandsPlace, SeatRecord
 
 MASHA = SeatRecord(0, 1, "Маша")
 OLEG = SeatRecord(1, 2, "Олег <3")
@@ -47,7 +47,7 @@ def lobby(*seats: SeatRecord, wanted: int = 2, **rules: object) -> GameRecord:
 
 
 def test_a_fresh_lobby_shows_the_rules_the_creator_and_how_to_join() -> None:
-    assert presenter.lobby_text(lobby(MASHA), Lang.RU) == (
+    assert presenter.lobby_text(lobby(MASHA), Lang.RU, hands=HandsPlace.PRIVATE) == (
         "🁢 <b>Домино: Козёл</b>\n"
         "\n"
         "Игроков: 2 · игра до 101\n"
@@ -59,6 +59,12 @@ def test_a_fresh_lobby_shows_the_rules_the_creator_and_how_to_join() -> None:
         "Нажмите «Играю», чтобы сесть за стол. Кости придут вам в личку.\n"
         "Начать игру, менять правила и убирать игроков могут её создатель и админы чата."
     )
+    # A group showing hands in the group (the default): people play right there.
+    for hands in (HandsPlace.GROUP, HandsPlace.BOTH):
+        assert presenter.lobby_text(lobby(MASHA), Lang.RU, hands=hands).splitlines()[-2] == (
+            "Нажмите «🙋 Играю», чтобы сесть за стол. Играем прямо здесь: ваши кости — под "
+            "столом, кнопка «🂠 Мои кости»; открывать чат со мной не нужно."
+        )
 
 
 def test_a_fresh_lobby_has_every_control_each_with_its_action() -> None:
@@ -316,7 +322,7 @@ def test_a_groups_default_game_reads_back_and_an_unknown_one_is_kozel() -> None:
 
 def test_the_settings_keyboard_marks_the_groups_default_game() -> None:
     rows = buttons(presenter.settings_keyboard(ChatSettings(default_game="osel"), Lang.RU))
-    assert rows[-8:-1] == [
+    assert rows[-9:-2] == [
         [("🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
         [("🎲 Морской козёл", "dg1:sea_kozel"), ("✅ 🎲 Осёл", "dg1:osel")],
         [("🎲 Спортивное", "dg1:sport"), ("🎲 Пятёрки", "dg1:all_fives")],
@@ -366,6 +372,7 @@ def test_the_settings_keyboard_marks_the_choices_in_force() -> None:
         [("🎲 Крест", "dg1:cross"), ("🎲 Шестёрка", "dg1:shesterka")],
         [("🎲 Втемную", "dg1:dark")],
         [("💡 Подсказки: вкл", "hs1:0")],
+        [("🂠 В группе", "hd1:group"), ("🂠 В личке", "hd1:private"), ("✅ 🂠 Там и там", "hd1:both")],
     ]
 
 
@@ -399,9 +406,8 @@ def test_a_game_timed_by_its_own_rules_says_so_in_the_lobby_unless_the_timer_is_
 def test_the_settings_tell_which_game_keeps_its_own_turn_times() -> None:
     settings = ChatSettings(turn_timer=TurnTimer.S60, group_lang=None, lobby_timeout=10)
     text = presenter.settings_text("Дворик", settings, Lang.RU)
-    assert text.endswith(
-        "\n⏱ Спортивное: время на ход по своим правилам — 5, 20 или 60 с, если таймер не выключен."
-    )
+    own = "⏱ Спортивное: время на ход по своим правилам — 5, 20 или 60 с, если таймер не выключен."
+    assert own in text.splitlines()
     english = presenter.settings_text("Yard", settings, Lang.EN)
     assert "5, 20 or 60 s, unless the timer is off." in english
 

@@ -24,6 +24,7 @@ from bot.telegram.callbacks import (
     BackCb,
     DefaultGameCb,
     GroupLangCb,
+    HandsCb,
     HintsCb,
     LobbyOption,
     LobbyTimeCb,
@@ -48,6 +49,7 @@ from storage.records import (
     Ending,
     GameRecord,
     GameStatus,
+    HandsPlace,
     SeatRecord,
     TurnDeadline,
 )
@@ -144,8 +146,10 @@ def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
         *(LobbyTimeCb(minutes=n).pack() for n in LOBBY_TIMEOUTS),
         *(DefaultGameCb(game=key).pack() for key in PLAYABLE),
         HintsCb(on=False).pack(),  # hints are on: the switch turns them off
+        *(HandsCb(place=place.value).pack() for place in HandsPlace),
     ]
-    tail = len(PLAYABLE) + 1  # the default game's buttons, then the hints' switch
+    # The default game's buttons, the hints' switch, then where hands are shown.
+    tail = len(PLAYABLE) + 1 + len(HandsPlace)
     assert [b.text for b in buttons][-7 - tail : -4 - tail] == [
         "🌐 Как у создателя",
         "🇷🇺 Русский",
@@ -163,6 +167,7 @@ def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
         "✅ 🇬🇧 English",
         "✅ ⌛ 10 мин",
         "✅ 🎲 Козёл",
+        "✅ 🂠 Там и там",
     ]
     assert TimerCb.unpack(TimerCb(timer="sport").pack()).timer == "sport"
     assert BackCb.unpack(BackCb(game=12).pack()).game == 12

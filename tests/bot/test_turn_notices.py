@@ -12,16 +12,10 @@ from aiogram.methods import DeleteMessage, SendMessage
 
 from bot.app.people import People, Person
 from bot.telegram.outgoing import Limits, Outgoing
-from bot.telegram.turn_notices import (
-    TurnNotices,
-    private_settings_keyboard,
-    private_settings_text,
-    turn_of,
-)
+from bot.telegram.turn_notices import TurnNotices, turn_of
 from domino.actions import Draw
 from domino.match import Match
 from domino.rules import KOZEL
-from i18n import Lang
 from storage import repo
 from storage import turn_notices as store
 from storage.connect import open_database
@@ -91,15 +85,6 @@ def test_nobody_is_notified_for_a_computer_or_a_game_not_in_play() -> None:
         seats=tuple(dataclasses.replace(s, away=True) for s in game_of(match).seats),
     )
     assert turn_of(away) is None
-
-
-def test_the_private_settings_show_the_state_and_offer_the_other() -> None:
-    assert "вкл" in private_settings_text(True, Lang.RU)
-    assert "/settings" in private_settings_text(True, Lang.RU)
-    assert "off" in private_settings_text(False, Lang.EN)
-    button = private_settings_keyboard(True, Lang.RU).inline_keyboard[0][0]
-    assert button.callback_data == "tn1:0"
-    assert private_settings_keyboard(False, Lang.EN).inline_keyboard[0][0].callback_data == "tn1:1"
 
 
 @dataclasses.dataclass

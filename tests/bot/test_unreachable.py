@@ -41,7 +41,8 @@ from tests.fakegram.waiting import within
 
 BOB = Person(502, "Боб", language_code="ru")
 BOBS_SEAT = 1
-UNREACHABLE = t("notice.unreachable", Lang.RU, name="Боб", bot="domino_test_bot")
+# The group shows hands in the group (its default): Боб plays on from there.
+UNREACHABLE = t("notice.unreachable_hand_in_group", Lang.RU, name="Боб", bot="domino_test_bot")
 
 
 class BlockingTelegram(FakeTelegram):

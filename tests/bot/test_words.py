@@ -19,7 +19,7 @@ from domino.actions import Knocked
 from domino.variants import find_variant
 from domino.views import Account, OutcomeKind, RoundOutcome, RoundResult
 from i18n import Lang, t
-from storage.records import GameRecord, GameStatus, SeatRecord
+from storage.records import GameRecord, GameStatus, HandsPlace, SeatRecord
 from tests.bot.test_i18n import CATALOGUES, KEYS
 
 NUMBERS = (0, 1, 2, 5, 11, 21, 22, 25, 101)
@@ -318,11 +318,15 @@ def _lobby(seats: list[SeatRecord], status: GameStatus = GameStatus.LOBBY) -> Ga
 
 @pytest.mark.parametrize("lang", list(Lang))
 def test_an_empty_lobby_explains_its_empty_table(lang: Lang) -> None:
-    empty = lobby_text(_lobby([]), lang)
-    assert t("lobby.nobody", lang) in empty
-    assert ("Играю" if lang is Lang.RU else "Join") in t("lobby.nobody", lang)
-    seated = lobby_text(_lobby([SeatRecord(0, 7, "Боб")]), lang)
-    assert t("lobby.nobody", lang) not in seated
+    for hands, key in (
+        (HandsPlace.PRIVATE, "lobby.nobody"),
+        (HandsPlace.BOTH, "lobby.nobody_in_group"),
+    ):
+        empty = lobby_text(_lobby([]), lang, hands=hands)
+        assert t(key, lang) in empty
+        assert ("Играю" if lang is Lang.RU else "Join") in t(key, lang)
+        seated = lobby_text(_lobby([SeatRecord(0, 7, "Боб")]), lang, hands=hands)
+        assert t(key, lang) not in seated
 
 
 def test_the_round_caption_explains_remembered_points_once() -> None:

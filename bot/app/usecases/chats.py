@@ -19,7 +19,9 @@ class Chats(UseCases):
     """Groups and private chats as Telegram reports them."""
 
     async def person_unreachable(self, game_id: int, user_id: int, mark: int) -> Done[None]:
-        """A hand could not be delivered (blocked, never started): the group is told once.
+        """A hand could not be delivered (blocked, never started): the group is told once:
+        in a group that shows hands in the group, that the hand is there under «🂠 Мои
+        кости» (and /start brings the private one back); else to open the bot's chat.
         Not when the person came back (/start) after the refused call began (`mark`: their
         `People.reachable_mark` then): the refusal answers the block they lifted, and
         telling it would report them a second time and refuse them the next lobby."""
@@ -35,10 +37,11 @@ class Chats(UseCases):
             await repo.set_can_message(tx, user_id, False)
             game = await repo.load_game(tx, game_id)
             if game is not None:
+                in_group = self.context.settings.hands_in_group(game.chat_id)
                 await notice(
                     tx,
                     game,
-                    "notice.unreachable",
+                    "notice.unreachable_hand_in_group" if in_group else "notice.unreachable",
                     name=short_name(user.display_name),
                     bot=self.context.bot_username,
                 )

@@ -34,8 +34,8 @@ class Lobby(LobbyChanges):
     ) -> Done[Reply | None]:
         """/domino in a group: a new lobby of `game` (None: the group's default game, as
         /settings keeps it), or the text pointing to the game already there. An anonymous
-        admin gets no seat, since nobody can write to them; the chat's admins control the
-        lobby."""
+        admin gets no seat, since nobody can write to them or show them a hand; the
+        chat's admins control the lobby."""
         if game is None:
             game = playable_game(self.context.settings.of(chat.id).default_game)
         return await self._open(chat, person, game.ruleset)
@@ -66,9 +66,10 @@ class Lobby(LobbyChanges):
         seats_wanted: int = 4,
         computers: tuple[Level, ...] = (),
     ) -> Done[Reply | None]:
-        """A new lobby of `ruleset` for `seats_wanted`, the opener seated if the bot can
-        write to them, then a computer for each of `computers` (their levels); or the
-        text saying why not (a game already there, the opener playing elsewhere)."""
+        """A new lobby of `ruleset` for `seats_wanted`, the opener seated (in a group that
+        keeps hands in private, only if the bot can write to them; an anonymous admin
+        never), then a computer for each of `computers` (their levels); or the text
+        saying why not (a game already there, the opener playing elsewhere)."""
         async with self.db.transaction() as tx:
             await repo.upsert_chat(tx, chat)
             await repo.upsert_user(tx, person.record())
@@ -84,7 +85,9 @@ class Lobby(LobbyChanges):
                     )
                     return Done(Reply(key))
                 user = await repo.get_user(tx, person.id)
-                seated = user is not None and user.can_message and not person.anonymous_admin
+                reached = user is not None and user.can_message
+                in_group = self.context.settings.hands_in_group(chat.id)
+                seated = (in_group or reached) and not person.anonymous_admin
                 seats = [SeatRecord(0, person.id, short_name(person.name))] if seated else []
                 for n, level in enumerate(computers[: seats_wanted - len(seats)], start=1):
                     name = t("computer.name", lang, n=n)

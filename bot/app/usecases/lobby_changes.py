@@ -70,12 +70,16 @@ class LobbyChanges(UseCases):
         return person.id == game.creator_id or await is_admin(game.chat_id)
 
     async def join(self, game_id: int, chat_id: int | None, person: Person) -> Done[Reply]:
-        """«Играю» pressed in `chat_id`: anyone takes the next seat. Someone the bot
-        cannot write to yet is sent to the private chat by the lobby's join link."""
+        """«Играю» pressed in `chat_id`: anyone takes the next seat. In a group that shows
+        hands in the group (`GroupSettings.hands_in_group`) that is all: their hand is
+        there, under «🂠 Мои кости». In a group that keeps hands in private, someone the
+        bot cannot write to yet is sent to the private chat by the lobby's join link."""
 
         async def join(tx: Transaction, game: GameRecord) -> Change:
             if game.seat_of(person.id) is not None:
                 raise Refusal("alert.already_seated", alert=False)
+            if self.context.settings.hands_in_group(game.chat_id):
+                return seated_at(game, person), Reply("answer.joined")
             user = await repo.get_user(tx, person.id)
             if user is None or not user.can_message:
                 link = self.join_link(game)

@@ -35,7 +35,7 @@ from domino.timing import (
 )
 from domino.variants import GameVariant
 from i18n import Lang, t
-from storage.records import GameRecord, GameStatus, SeatRecord
+from storage.records import DEFAULT_HANDS, GameRecord, GameStatus, HandsPlace, SeatRecord
 
 ALIASES: Mapping[Variant, tuple[str, ...]] = MappingProxyType(
     {
@@ -121,9 +121,17 @@ def next_level(level: Level) -> Level:
     return levels[(levels.index(level) + 1) % len(levels)]
 
 
-def lobby_text(game: GameRecord, lang: Lang, timer: TurnTimer = DEFAULT_TURN_TIMER) -> str:
+def lobby_text(
+    game: GameRecord,
+    lang: Lang,
+    timer: TurnTimer = DEFAULT_TURN_TIMER,
+    *,
+    hands: HandsPlace = DEFAULT_HANDS,
+) -> str:
     """The lobby: the game, its options, who sits. `timer` is the group's turn timer: a
-    game with turn times of its own says it is timed by them (S-7, `timer_in_force`)."""
+    game with turn times of its own says it is timed by them (S-7, `timer_in_force`).
+    `hands` is the group's default place of hands: shown in the group, the lobby says
+    people play right there, with no private chat to open."""
     rules = game.ruleset
     lines = [
         t("lobby.title", lang, variant=variant_name(rules.variant, lang)),
@@ -156,14 +164,15 @@ def lobby_text(game: GameRecord, lang: Lang, timer: TurnTimer = DEFAULT_TURN_TIM
         else:
             lines.append(f"👤 {name}")
     if not game.seats:
-        # The creator is seated at once only if the bot may write to them.
-        lines.append(t("lobby.nobody", lang))
+        # Hands kept in private: the creator is seated at once only if the bot may write
+        # to them.
+        lines.append(t("lobby.nobody_in_group" if hands.group else "lobby.nobody", lang))
     elif rules.teams and game.seats_wanted == 4:
         lines.append(
             t("lobby.pairs", lang, first=_pair(game, 0, lang), second=_pair(game, 1, lang))
         )
     lines.append("")
-    lines.append(t("lobby.hint", lang))
+    lines.append(t("lobby.hint_in_group" if hands.group else "lobby.hint", lang))
     lines.append(t("lobby.controls", lang))
     return "\n".join(lines)
 
