@@ -185,6 +185,9 @@ class GameRecord:
     seats: tuple[SeatRecord, ...] = ()
     match: Match | None = None
     version: int = 0
+    # The forum topic the game was opened in, where all its group's messages go (its
+    # message_thread_id); None: a group that is no forum, or the forum's General topic.
+    thread_id: int | None = None
     created_at: datetime = field(default_factory=datetime.now)
     started_at: datetime | None = None
     ended_at: datetime | None = None

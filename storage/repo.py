@@ -212,18 +212,22 @@ async def create_game(
     seats: Iterable[SeatRecord] = (),
     join_token: str | None = None,
     lobby_deadline: datetime | None = None,
+    thread_id: int | None = None,
 ) -> GameRecord:
-    """Open a lobby. Raises ChatBusy if the chat has an active game, PlayerBusy for a seat.
-    `join_token` is the secret of its deep link; `lobby_deadline` when it closes unstarted."""
+    """Open a lobby in the forum topic `thread_id` of the chat (None: General, or a group
+    that is no forum). Raises ChatBusy if that topic has an active game, PlayerBusy for a
+    seat. `join_token` is the secret of its deep link; `lobby_deadline` when it closes
+    unstarted."""
     try:
         game_id = await tx.insert(
             """
-            INSERT INTO games (chat_id, status, creator_id, ruleset, seats_wanted, created_at,
-                               join_token, lobby_deadline)
-            VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?)
+            INSERT INTO games (chat_id, thread_id, status, creator_id, ruleset, seats_wanted,
+                               created_at, join_token, lobby_deadline)
+            VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?)
             """,
             (
                 chat_id,
+                thread_id,
                 creator_id,
                 json.dumps(ruleset.to_dict()),
                 seats_wanted,
@@ -233,8 +237,8 @@ async def create_game(
             ),
         )
     except INTEGRITY_ERRORS as exc:
-        if "games" in str(exc) and "chat_id" in str(exc):
-            raise ChatBusy(f"chat {chat_id} already has a game") from None
+        if "games_one_active_per_topic" in str(exc):
+            raise ChatBusy(f"chat {chat_id} topic {thread_id} already has a game") from None
         raise
     await _write_seats(tx, game_id, tuple(seats), active=True)
     record = await load_game(tx, game_id)
@@ -344,11 +348,27 @@ async def game_by_join_token(db: Reader, token: str) -> GameRecord | None:
     return await load_game(db, row["id"]) if row else None
 
 
-async def active_game_in_chat(db: Reader, chat_id: int) -> GameRecord | None:
+async def active_game_in_chat(
+    db: Reader, chat_id: int, thread_id: int | None = None
+) -> GameRecord | None:
+    """The game in a lobby or in play in the chat's forum topic `thread_id` (None: its
+    General topic, or the group's one game if it is no forum)."""
     row = await db.fetch_one(
-        "SELECT id FROM games WHERE chat_id = ? AND status IN (?, ?)", (chat_id, *ACTIVE)
+        "SELECT id FROM games WHERE chat_id = ? AND COALESCE(thread_id, 0) = ?"
+        " AND status IN (?, ?)",
+        (chat_id, thread_id or 0, *ACTIVE),
     )
     return await load_game(db, row["id"]) if row else None
+
+
+async def active_games_in_chat(db: Reader, chat_id: int) -> list[GameRecord]:
+    """Every game in a lobby or in play in the chat, in any of its topics."""
+    rows = await db.fetch_all(
+        "SELECT id FROM games WHERE chat_id = ? AND status IN (?, ?) ORDER BY id",
+        (chat_id, *ACTIVE),
+    )
+    games = [await load_game(db, row["id"]) for row in rows]
+    return [g for g in games if g is not None]
 
 
 async def active_game_of_user(db: Reader, user_id: int) -> GameRecord | None:
@@ -429,6 +449,7 @@ def _game_from_rows(row: Row, seat_rows: list[Row]) -> GameRecord:
     return GameRecord(
         id=row["id"],
         chat_id=row["chat_id"],
+        thread_id=row["thread_id"],
         status=GameStatus(row["status"]),
         creator_id=row["creator_id"],
         ruleset=Ruleset.from_dict(json.loads(row["ruleset"])),

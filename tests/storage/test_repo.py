@@ -115,6 +115,46 @@ async def test_one_active_game_per_chat(db: Database) -> None:
             )
 
 
+async def test_one_active_game_per_forum_topic(db: Database) -> None:
+    """Two topics of one forum run a game each; a topic (General too) runs one at a time;
+    a person still plays in one game at a time, whatever the topic."""
+
+    async def lobby(thread_id: int | None, creator: UserRecord, *seated: UserRecord) -> GameRecord:
+        async with db.transaction() as tx:
+            return await repo.create_game(
+                tx,
+                chat_id=GROUP.id,
+                creator_id=creator.id,
+                ruleset=KOZEL,
+                seats_wanted=2,
+                seats=[SeatRecord(n, u.id, u.first_name) for n, u in enumerate(seated)],
+                thread_id=thread_id,
+            )
+
+    first = await lobby(7, MASHA, MASHA)
+    second = await lobby(9, OLEG)
+    general = await lobby(None, OLEG)
+    assert (first.thread_id, second.thread_id, general.thread_id) == (7, 9, None)
+    for thread_id in (7, 9, None):
+        with pytest.raises(repo.ChatBusy):
+            await lobby(thread_id, OLEG)
+    with pytest.raises(repo.PlayerBusy):
+        await lobby(11, MASHA, MASHA)
+    assert await repo.active_game_in_chat(db, GROUP.id, 7) == first
+    assert await repo.active_game_in_chat(db, GROUP.id, 9) == second
+    assert await repo.active_game_in_chat(db, GROUP.id) == general
+    assert await repo.active_game_in_chat(db, GROUP.id, 11) is None
+    assert [g.id for g in await repo.active_games_in_chat(db, GROUP.id)] == [
+        first.id,
+        second.id,
+        general.id,
+    ]
+    async with db.transaction() as tx:
+        await repo.save_game(tx, first.ended(GameStatus.CANCELLED, datetime.now(UTC)))
+    again = await lobby(7, MASHA, MASHA)  # the topic and the person are free again
+    assert (await repo.load_game(db, again.id)) == again
+
+
 async def test_one_active_game_per_person_and_free_again_after_the_end(db: Database) -> None:
     async with db.transaction() as tx:
         first = await repo.create_game(
