@@ -1,5 +1,5 @@
 """What happens to chats: the bot removed from a group, a person leaving a group (or
-removed from it), a group upgraded to a supergroup."""
+removed from it), a forum topic reopened, a group upgraded to a supergroup."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bot.app.effects import EffectDispatcher
 from bot.app.people import People
 from bot.app.usecases import Chats, Endings
 from handlers.filters import OnLoop, in_group
-from handlers.people import person_of
+from handlers.people import person_of, topic_of
 
 router = Router(name="chat_events")
 
@@ -28,6 +28,13 @@ async def on_migrated(
     message: Message, new_chat_id: int, chats: Chats, dispatch: EffectDispatcher
 ) -> None:
     await dispatch(chats.chat_migrated(message.chat.id, new_chat_id))
+
+
+@router.message(OnLoop(F.forum_topic_reopened), in_group)
+async def on_topic_reopened(message: Message, chats: Chats, dispatch: EffectDispatcher) -> None:
+    """A person reopened a forum topic: a game there that waited while it was closed is
+    shown again (`bot.telegram.topics`)."""
+    await dispatch(chats.topic_reopened(message.chat.id, topic_of(message)))
 
 
 @router.message(OnLoop(F.left_chat_member), in_group)

@@ -23,7 +23,7 @@ from bot.telegram.presenter.lobby import game_named, games_list
 from bot.telegram.presenter.replies import reply_text
 from handlers.buttons import reply, shows_button
 from handlers.filters import in_group, in_private, not_a_bot
-from handlers.people import GROUP_TYPES, AdminCheck, chat_of, is_member
+from handlers.people import GROUP_TYPES, AdminCheck, chat_of, is_member, topic_of
 from i18n import Lang, t
 
 router = Router(name="commands")
@@ -40,16 +40,18 @@ async def on_new_game(
     lobby: Lobby,
     dispatch: EffectDispatcher,
 ) -> None:
-    """A new lobby, of the game named after the command (`/domino classic`, «/domino
-    Классика») or else of the group's default game. An anonymous admin's lobby has no seat
-    for them; the chat's admins run it."""
+    """A new lobby in the forum topic it was asked in, of the game named after the command
+    (`/domino classic`, «/domino Классика») or else of the group's default game. An
+    anonymous admin's lobby has no seat for them; the chat's admins run it."""
     game = None
     if command.args and command.args.strip():
         game = game_named(command.args)
         if game is None:
             await message.reply(t("lobby.unknown_game", lang, games=games_list(lang)))
             return
-    refused = await dispatch(lobby.open(chat_of(message.chat), person, game))
+    refused = await dispatch(
+        lobby.open(chat_of(message.chat), person, game, thread_id=topic_of(message))
+    )
     if refused is not None:
         await message.reply(reply_text(refused, lang))
 
@@ -123,12 +125,13 @@ async def on_cancel(
     endings: Endings,
     dispatch: EffectDispatcher,
 ) -> None:
-    """The creator or an admin is asked to confirm; anyone else seated in the running
-    match opens a vote to cancel it instead."""
+    """The game of the forum topic it was asked in: the creator or an admin is asked to
+    confirm; anyone else seated in the running match opens a vote to cancel it instead."""
+    topic = topic_of(message)
     try:
-        game = await endings.cancel_allowed(message.chat.id, person, is_admin)
+        game = await endings.cancel_allowed(message.chat.id, person, is_admin, topic)
     except NotCreatorOrAdmin:
-        refused = await dispatch(endings.open_vote(message.chat.id, person))
+        refused = await dispatch(endings.open_vote(message.chat.id, person, topic))
         if refused is not None:
             await message.reply(reply_text(refused, lang))
         return
@@ -147,11 +150,11 @@ async def on_cancel_in_private(message: Message, lang: Lang) -> None:
 
 @router.message(Command("rules"))
 async def on_rules(message: Message, person: Person, lang: Lang, lobby: Lobby) -> None:
-    """The rules of the game in the chat (in a private chat: the person's own game), else
-    of the group's default game, with the target it is played to; a button per game pages
-    through the others."""
+    """The rules of the game in the chat's forum topic (in a private chat: the person's own
+    game), else of the group's default game, with the target it is played to; a button
+    per game pages through the others."""
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
-    rules = await lobby.rules_for(chat_id, person.id)
+    rules = await lobby.rules_for(chat_id, person.id, topic_of(message))
     await message.answer(
         rules_text(rules, lang), reply_markup=rules_keyboard(rules, lang), parse_mode="HTML"
     )
@@ -174,7 +177,7 @@ async def on_rules_page(
         await reply(call, Reply("alert.stale", alert=True), lang)
         return
     chat_id = message.chat.id if message.chat.type in GROUP_TYPES else None
-    current = await lobby.rules_for(chat_id, person.id)
+    current = await lobby.rules_for(chat_id, person.id, topic_of(message))
     rules = current if current.game is game else game.ruleset
     page = next((known for known in Lang if known.value == callback_data.lang), lang)
     await reply(call, NO_REPLY, lang)

@@ -102,6 +102,13 @@ def chat_of(chat: Chat) -> ChatRecord:
     return ChatRecord(id=chat.id, type=chat.type, title=chat.title)
 
 
+def topic_of(message: Message) -> int | None:
+    """The forum topic a message was written in (its `message_thread_id`); None in
+    General or a group that is no forum, where a reply carries its reply thread's id
+    without being a topic's message."""
+    return message.message_thread_id if message.is_topic_message else None
+
+
 def pressed_in(call: CallbackQuery) -> int | None:
     """The chat of the message whose button was pressed; None for an inline message or one
     Telegram no longer shows (a press there acts on no game)."""

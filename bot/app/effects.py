@@ -92,6 +92,8 @@ class Effects:
     # records shown next are taken as they come, whatever their version.
     reloaded: tuple[int, ...] = ()
     moved_chat: tuple[int, int] | None = None  # (old, new): a group became a supergroup
+    # (chat id, thread id): forum topics reopened, where the games' messages may go again
+    reopened_topics: tuple[tuple[int, int | None], ...] = ()
 
     def __add__(self, other: Effects) -> Effects:
         return Effects(
@@ -107,6 +109,7 @@ class Effects:
             vote_clocks=self.vote_clocks + other.vote_clocks,
             reloaded=self.reloaded + other.reloaded,
             moved_chat=other.moved_chat or self.moved_chat,
+            reopened_topics=self.reopened_topics + other.reopened_topics,
         )
 
 
@@ -139,6 +142,9 @@ class FrontEnd(Protocol):
     def announce(self) -> None:
         """Announcements were committed to the outbox."""
 
+    def topic_reopened(self, chat_id: int, thread_id: int | None) -> None:
+        """The forum topic was reopened: its games' messages may be sent there again."""
+
     async def close_hand(self, closed: ClosedHand) -> None: ...
     async def bring_hand(self, asked: HandAsked) -> None:
         """The hand asked for inside the group, sent before the press is answered."""
@@ -166,8 +172,8 @@ class ChatMoves(Protocol):
 
 class EffectDispatcher:
     """Carries out the effects of committed use cases, in one order: hands closed first,
-    caches of moved games dropped, then the games shown, the hands (those asked for inside
-    a group brought), a pending choice, the
+    caches of moved games dropped, reopened topics written to again, then the games
+    shown, the hands (those asked for inside a group brought), a pending choice, the
     votes, and the announcements last; each step for every front end in turn."""
 
     def __init__(
@@ -202,6 +208,9 @@ class EffectDispatcher:
             for front in fronts:
                 front.reload(game_id)
             self.clocks.forget(game_id)
+        for chat_id, thread_id in effects.reopened_topics:
+            for front in fronts:
+                front.topic_reopened(chat_id, thread_id)
         for game in effects.games:
             for front in fronts:
                 front.show(game)

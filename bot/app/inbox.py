@@ -1,6 +1,6 @@
 """What happens in the background, as events in one inbox, the way Telegram's updates
 arrive: a turn's time ran out, a lobby's, a vote's; the computer players' pause is over;
-Telegram refused a person or a group, or moved a group to a supergroup.
+Telegram refused a person, a group or a forum topic, or moved a group to a supergroup.
 
 The turn timers, the computer players' pacer, the vote clocks and the publisher only
 `emit` into the inbox; `bot.app.reactor.Reactor` takes each event to its use case and has
@@ -76,6 +76,25 @@ class GroupLost:
 
 
 @dataclass(frozen=True, slots=True)
+class TopicClosed:
+    """The publisher: Telegram refuses new messages in the forum topic `thread_id` of the
+    group (closed, and the bot may not write in closed topics). Its game goes on; the
+    group is told in General; its messages wait until the topic is reopened."""
+
+    chat_id: int
+    thread_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TopicLost:
+    """The publisher: the forum topic `thread_id` of the group is gone (deleted). Its game
+    stops uncounted; the group is told in General."""
+
+    chat_id: int
+    thread_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChatMigrated:
     """The publisher: the group became a supergroup with a new chat id."""
 
@@ -91,6 +110,8 @@ Event = (
     | VoteExpired
     | PersonUnreachable
     | GroupLost
+    | TopicClosed
+    | TopicLost
     | ChatMigrated
 )
 

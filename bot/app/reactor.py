@@ -23,6 +23,8 @@ from bot.app.inbox import (
     Inbox,
     LobbyExpired,
     PersonUnreachable,
+    TopicClosed,
+    TopicLost,
     TurnExpired,
     TurnWarned,
     VoteExpired,
@@ -88,6 +90,14 @@ class Reactor:
                 )
             case GroupLost(chat_id):
                 return lambda: self.chats.bot_left_group(chat_id), f"chat {chat_id}: group lost"
+            case TopicClosed(chat_id, thread_id):
+                return lambda: self.chats.topic_closed(chat_id, thread_id), (
+                    f"chat {chat_id}: topic {thread_id} closed"
+                )
+            case TopicLost(chat_id, thread_id):
+                return lambda: self.chats.topic_lost(chat_id, thread_id), (
+                    f"chat {chat_id}: topic {thread_id} lost"
+                )
             case ChatMigrated(old_id, new_id):
                 return lambda: self.chats.chat_migrated(old_id, new_id), (
                     f"chat {old_id}: moved to {new_id}"

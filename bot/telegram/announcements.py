@@ -12,6 +12,11 @@ A SIGKILL between Telegram taking the message and that commit still sends it aga
 after the restart. Every announcement logs one "sending announcement <id>" line per
 attempt and one "announcement <id> ... sent" line once marked: an id with two
 "sending" lines across restarts is a repeat (or a retry after a failure).
+
+A game's announcements go to the forum topic it was opened in; a notice about the topic
+itself (closed, deleted) goes to General (its payload's `general`). An announcement a
+closed topic refuses waits, with those after it in that topic, until the topic is
+reopened; one in a deleted topic is dropped (`bot.telegram.topics`).
 """
 
 from __future__ import annotations
@@ -24,9 +29,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from aiogram.exceptions import TelegramForbiddenError, TelegramMigrateToChat
-from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
-from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat
+from aiogram.methods import SendMessage, SendPhoto
+from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.app.group_settings import GroupSettings
 from bot.app.inbox import GroupLost, Inbox
@@ -39,6 +44,7 @@ from bot.telegram.callbacks import RematchCb
 from bot.telegram.delivery import TELEGRAM_FAILURES, seat_names, tell_migration
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.presenter import replies
+from bot.telegram.topics import THREAD_NOT_FOUND, Topics
 from domino.variants import GameVariant
 from i18n import Lang, t
 from storage import repo
@@ -65,16 +71,19 @@ def notice_values(values: Mapping[str, Any], game: GameVariant, lang: Lang) -> d
     return shown
 
 
-def _private_notice(item: repo.OutboxItem) -> SendMessage | None:
-    """A notice to a person, outside any game: its key in the person's language as it was
-    when it was owed (a row of an older version holds its text written out)."""
+def _private_notice(item: repo.OutboxItem, thread_id: int | None = None) -> SendMessage | None:
+    """A notice to a person, outside any game (or in a group about a game with no match,
+    in its topic `thread_id`): its key in the language as it was when it was owed (a row
+    of an older version holds its text written out)."""
     key = item.payload.get("key")
     if isinstance(key, str):
         lang = Lang(str(item.payload.get("lang", Lang.RU.value)))
         text = t(key, lang, **item.payload.get("values", {}))
     else:
         text = str(item.payload.get("text", ""))
-    return SendMessage(chat_id=item.chat_id, text=text) if text else None
+    if not text:
+        return None
+    return SendMessage(chat_id=item.chat_id, message_thread_id=thread_id, text=text)
 
 
 def _notice_value(value: Any, lang: Lang) -> Any:
@@ -104,6 +113,7 @@ class Announcer:
         render_scores: ScoresRenderer,
         settings: GroupSettings,
         inbox: Inbox,
+        topics: Topics,
     ) -> None:
         self.db = db
         self.out = out
@@ -113,6 +123,7 @@ class Announcer:
         self.render_scores = render_scores
         self.settings = settings  # each group's language
         self.inbox = inbox  # where a lost or moved group is told
+        self.topics = topics  # the forum topics closed to the bot
 
     def announce(self) -> None:
         """Announcements were committed: send them soon, in the background (never in the
@@ -171,11 +182,27 @@ class Announcer:
             self.inbox.emit(GroupLost(chat_id))
         return bool(held)
 
+    async def _refused_in_topic(
+        self, item: repo.OutboxItem, thread_id: int | None, exc: TelegramBadRequest
+    ) -> bool:
+        """Whether the announcement's topic refused it: closed, it waits for the reopening;
+        deleted, nobody will read it and it is dropped; a notice about a topic refused by
+        a closed General is dropped too (the news would come late)."""
+        if not self.topics.refused(item.chat_id, thread_id, exc):
+            return False
+        if item.payload.get("general") is True or THREAD_NOT_FOUND in exc.message:
+            log.warning("chat %s: announcement %s dropped: %s", item.chat_id, item.id, exc.message)
+            await self._mark_sent(item, None)
+        return True
+
     async def _send(self, item: repo.OutboxItem) -> None:
         method = await self._announcement(item)
         if method is None:
             await self._mark_sent(item, None)  # nothing left to say
             return
+        thread_id = method.message_thread_id
+        if self.topics.closed(item.chat_id, thread_id):
+            return  # the topic is closed to the bot: sent once it is reopened
         log.info(
             "chat %s game %s: sending announcement %s (%s)",
             item.chat_id,
@@ -183,7 +210,13 @@ class Announcer:
             item.id,
             item.kind,
         )
-        await self.out.call(item.chat_id, method, on_sent=functools.partial(self._mark_sent, item))
+        try:
+            await self.out.call(
+                item.chat_id, method, on_sent=functools.partial(self._mark_sent, item)
+            )
+        except TelegramBadRequest as exc:
+            if not await self._refused_in_topic(item, thread_id, exc):
+                raise
         if isinstance(method, SendPhoto):
             perf.count("sent.round_end")
 
@@ -212,11 +245,16 @@ class Announcer:
                 getattr(answer, "message_id", "?"),
             )
 
-    async def _announcement(self, item: repo.OutboxItem) -> TelegramMethod[Message] | None:
-        """The call that says `item` in its chat; None when there is nothing to say."""
+    async def _announcement(self, item: repo.OutboxItem) -> SendMessage | SendPhoto | None:
+        """The call that says `item` in its chat (in its game's topic); None when there is
+        nothing to say."""
         game = await repo.load_game(self.db, item.game_id) if item.game_id else None
+        in_topic = (
+            game is not None and game.chat_id == item.chat_id and not item.payload.get("general")
+        )
+        thread_id = game.thread_id if game is not None and in_topic else None
         if game is None or game.match is None:
-            return _private_notice(item)
+            return _private_notice(item, thread_id)
         lang = await self.settings.language_of(game)
         view = game.match.view(None)
         names = seat_names(game, lang)
@@ -234,6 +272,7 @@ class Announcer:
             picture = await self.painter.draw(self.render_scores, view, names, result, lang, ended)
             return SendPhoto(
                 chat_id=item.chat_id,
+                message_thread_id=thread_id,
                 photo=BufferedInputFile(picture, filename=f"round-{result.round_no}.png"),
                 caption=caption,
                 parse_mode="HTML",
@@ -245,6 +284,7 @@ class Announcer:
             )
             return SendMessage(
                 chat_id=item.chat_id,
+                message_thread_id=thread_id,
                 text=presenter.match_end_text(view, names, lang, last_tile_won=last_tile_won),
                 parse_mode="HTML",
                 reply_markup=InlineKeyboardMarkup(inline_keyboard=[[again]]),
@@ -252,6 +292,8 @@ class Announcer:
         if item.kind == "notice":
             values = notice_values(item.payload.get("values", {}), game.match.ruleset.game, lang)
             text = t(str(item.payload["key"]), lang, **values)
-            return SendMessage(chat_id=item.chat_id, text=text, parse_mode="HTML")
+            return SendMessage(
+                chat_id=item.chat_id, message_thread_id=thread_id, text=text, parse_mode="HTML"
+            )
         log.error("outbox item %s has an unknown kind %r; dropped", item.id, item.kind)
         return None

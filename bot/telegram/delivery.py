@@ -52,13 +52,21 @@ async def send_or_edit(
     message_id: int | None,
     text: str,
     markup: InlineKeyboardMarkup | None,
+    *,
+    thread_id: int | None = None,
 ) -> int:
-    """Send the HTML `text` to `chat_id`, or (with `message_id`) edit that message to
-    show it; the id of the message that shows it now."""
+    """Send the HTML `text` to `chat_id` (in its forum topic `thread_id`), or (with
+    `message_id`) edit that message to show it; the id of the message that shows it now."""
     if message_id is None:
         sent: Message = await out.call(
             chat_id,
-            SendMessage(chat_id=chat_id, text=text, reply_markup=markup, parse_mode="HTML"),
+            SendMessage(
+                chat_id=chat_id,
+                message_thread_id=thread_id,
+                text=text,
+                reply_markup=markup,
+                parse_mode="HTML",
+            ),
         )
         return sent.message_id
     await out.call(

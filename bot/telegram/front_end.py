@@ -31,6 +31,9 @@ class TelegramFrontEnd:
     def announce(self) -> None:
         self.publisher.announce()
 
+    def topic_reopened(self, chat_id: int, thread_id: int | None) -> None:
+        self.publisher.topic_reopened(chat_id, thread_id)
+
     async def close_hand(self, closed: ClosedHand) -> None:
         text = t(closed.key, closed.lang)
         await self.publisher.close_hand(closed.game, closed.seat, closed.user_id, text)

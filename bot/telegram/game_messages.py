@@ -114,7 +114,7 @@ def hand_message(
         markup = presenter.hand_keyboard(
             view, game.id, len(game.match.log), lang, choosing=choosing, hints=hints
         )
-    link = table_link(game.chat_id, table_message_id)
+    link = table_link(game.chat_id, table_message_id, game.thread_id)
     if link:
         row = [InlineKeyboardButton(text=t("btn.table", lang), url=link)]
         markup = InlineKeyboardMarkup(
@@ -165,9 +165,11 @@ def drawn_this_turn(view: MatchView) -> tuple[Tile, ...]:
     return tuple(rnd.drawn[-count:]) if count else ()
 
 
-def table_link(chat_id: int, message_id: int | None) -> str | None:
-    """A t.me link to the group's table message; only supergroups have such links."""
+def table_link(chat_id: int, message_id: int | None, thread_id: int | None = None) -> str | None:
+    """A t.me link to the group's table message (in its forum topic `thread_id`, which
+    the link names so that it opens there); only supergroups have such links."""
     text = str(chat_id)
     if message_id is None or not text.startswith("-100"):
         return None
-    return f"https://t.me/c/{text[4:]}/{message_id}"
+    topic = f"{thread_id}/" if thread_id is not None else ""
+    return f"https://t.me/c/{text[4:]}/{topic}{message_id}"

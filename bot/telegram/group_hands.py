@@ -70,16 +70,19 @@ class GroupHands:
         markup: InlineKeyboardMarkup | None,
         *,
         press: str | None,
+        thread_id: int | None = None,
     ) -> None:
-        """A fresh ephemeral hand for `receiver_id` at the bottom of the group (`press`:
-        the callback query that asked for it, while unanswered); the one before, if any, is
-        deleted. Among the group's replies (`Lane.REPLY`): the press waits for it."""
+        """A fresh ephemeral hand for `receiver_id` at the bottom of the group, in the game's
+        forum topic `thread_id` (`press`: the callback query that asked for it, while
+        unanswered); the one before, if any, is deleted. Among the group's replies
+        (`Lane.REPLY`): the press waits for it."""
 
         def send(press: str | None) -> asyncio.Future[Message]:
             return self.out.call(
                 chat_id,
                 SendMessage(
                     chat_id=chat_id,
+                    message_thread_id=thread_id,
                     text=text,
                     reply_markup=markup,
                     parse_mode="HTML",

@@ -363,15 +363,16 @@ class Outgoing:
 
 
 def reply_key(chat_id: int, method: TelegramMethod[Any]) -> Hashable | None:
-    """What makes two replies in a group the same: the method, its text and keyboard
-    (not the message it answers: one table of standings answers every `/top`). In a
-    private chat every command keeps its own reply (only its sender waits there, and
-    the game's messages go first anyway); None: never merged."""
+    """What makes two replies in a group the same: the method, its forum topic, its text
+    and keyboard (not the message it answers: one table of standings answers every
+    `/top` in a topic; a `/top` in another topic gets its own). In a private chat every
+    command keeps its own reply (only its sender waits there, and the game's messages go
+    first anyway); None: never merged."""
     if chat_id > 0 or not isinstance(method, SendMessage):
         return None
     markup = method.reply_markup
     keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
-    return ("reply", method.text, str(method.parse_mode), keyboard)
+    return ("reply", method.message_thread_id, method.text, str(method.parse_mode), keyboard)
 
 
 class QueueMiddleware(BaseRequestMiddleware):

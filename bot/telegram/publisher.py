@@ -15,10 +15,12 @@ What is known of each game and its messages is kept by `bot.telegram.message_rec
 the table (drawn only to be sent, pinned, sent anew when buried) by
 `bot.telegram.table_message`; the announcements are sent by `bot.telegram.announcements`.
 
-What Telegram refuses is told to the inbox, and a use case takes it from there: a
-person who blocked the bot (`PersonUnreachable`), a group that refuses it
-(`GroupLost`), a group that became a supergroup (`ChatMigrated`; its use case reloads
-and shows the moved games again).
+Every group message of a game goes to the forum topic the game was opened in
+(`GameRecord.thread_id`). What Telegram refuses is told to the inbox, and a use case
+takes it from there: a person who blocked the bot (`PersonUnreachable`), a group that
+refuses it (`GroupLost`), a topic closed or deleted (`bot.telegram.topics`: the group
+messages of a game in a closed topic wait until it is reopened), a group that became a
+supergroup (`ChatMigrated`; its use case reloads and shows the moved games again).
 
 Memory is bounded: per game, what is cached is kept for at most `CACHED_GAMES` games
 (least recently used first out; anything forgotten is read again from the database),
@@ -62,6 +64,7 @@ from bot.telegram.outgoing import Outgoing
 from bot.telegram.table_message import TableMessages, TableRenderer
 from bot.telegram.table_pin import GroupTail, Pins
 from bot.telegram.text_message import TextMessages
+from bot.telegram.topics import Topics
 from domino.tiles import Tile
 from i18n import Lang
 from storage.db import Database
@@ -115,6 +118,7 @@ class Publisher:
         self.inbox = inbox  # where a person or a group Telegram refuses is told
         self.clocks = clocks
         self._painter = painter or RenderPool()
+        self.topics = Topics(inbox)  # the forum topics closed to the bot
         self.announcer = Announcer(
             db,
             out,
@@ -122,6 +126,7 @@ class Publisher:
             render_scores=render_scores,
             settings=settings,
             inbox=inbox,
+            topics=self.topics,
         )
         self._workers: Resync[Target] = Resync(
             self._sync_safely, describe=str, pace=self._table_turn, settled=self._evict_if_done
@@ -199,6 +204,11 @@ class Publisher:
         game = self.records.games.get(game_id)
         return None if game is None else game.version
 
+    def topic_reopened(self, chat_id: int, thread_id: int | None) -> None:
+        """The forum topic was reopened: its games' messages go there again (the games
+        themselves are shown by the same commit's effects)."""
+        self.topics.reopened(chat_id, thread_id)
+
     def reload(self, game_id: int) -> None:
         """Forget what is cached about a game that changed behind our back (a migrated chat)."""
         self.records.reload(game_id)
@@ -239,6 +249,9 @@ class Publisher:
             log.warning("%s is tried again in %.0f s: %s", target, delivery.TELEGRAM_PAUSE, exc)
             self._workers.again(target, after=delivery.TELEGRAM_PAUSE)
         except TelegramBadRequest as exc:
+            game = await self.records.game(target.game_id)
+            if game is not None and self.topics.refused(game.chat_id, game.thread_id, exc):
+                return  # shown again when the topic is reopened, or the game stops
             if target.role is Role.HAND or not group_refuses(exc):
                 raise
             await self._forbidden(target, exc)
@@ -290,12 +303,16 @@ class Publisher:
             return
         messages = await self.records.messages_of(game.id)
         existing = messages.get((target.role, target.seat))
+        # A topic closed to the bot takes no new message, but its messages are still edited.
+        closed = self.topics.closed(game.chat_id, game.thread_id)
+        if closed and existing is None and target.role is not Role.HAND:
+            return  # sent when the topic is reopened
         if target.role is Role.LOBBY:
             await self._sync_lobby(game, existing)
         elif target.role is Role.TABLE:
             lang = await self.settings.language_of(game)
             clock, now = self._clock_of(game)
-            await self.table.sync(game, existing, lang, clock, now)
+            await self.table.sync(game, existing, lang, clock, now, resend=not closed)
         else:
             if redraw and existing is not None:
                 existing = dataclasses.replace(existing, digest=None)
@@ -313,7 +330,14 @@ class Publisher:
         else:
             text = presenter.lobby_closed_text(game, lang)
             markup = None
-        await self.texts.show(Target(game.id, Role.LOBBY), game.chat_id, text, markup, existing)
+        await self.texts.show(
+            Target(game.id, Role.LOBBY),
+            game.chat_id,
+            text,
+            markup,
+            existing,
+            thread_id=game.thread_id,
+        )
 
     async def _sync_hand(
         self,
@@ -416,9 +440,21 @@ class Publisher:
         if shown is None:
             return
         text, markup = shown
-        await self.group_hands.bring(
-            game.id, seat, game.chat_id, person.user_id, text, markup, press=press
-        )
+        try:
+            await self.group_hands.bring(
+                game.id,
+                seat,
+                game.chat_id,
+                person.user_id,
+                text,
+                markup,
+                press=press,
+                thread_id=game.thread_id,
+            )
+        except TelegramBadRequest as exc:
+            if not self.topics.refused(game.chat_id, game.thread_id, exc):
+                raise
+            return
         self._workers.mark(Target(game.id, Role.HAND, seat))
 
     def _clock_of(self, game: GameRecord) -> tuple[TurnClock | None, float]:

@@ -108,13 +108,18 @@ class TableMessages:
         lang: Lang,
         clock: TurnClock | None,
         now: float,
+        *,
+        resend: bool = True,
     ) -> None:
-        """Bring the table of `game` up to date with it (`existing`: its message)."""
+        """Bring the table of `game` up to date with it (`existing`: its message; not sent
+        anew when buried unless `resend`: its topic takes no new message now)."""
         if game.match is None:
             return
         view = game_messages.shown_view(game, game.match.view(None))
-        buried = existing is not None and await self._buried_at_round_start(
-            game, existing, view.round_no
+        buried = (
+            resend
+            and existing is not None
+            and await self._buried_at_round_start(game, existing, view.round_no)
         )
         names = seat_names(game, lang)
         caption = game_messages.table_caption(game, view, names, lang, clock, now)
@@ -235,6 +240,7 @@ class TableMessages:
             game.chat_id,
             SendPhoto(
                 chat_id=game.chat_id,
+                message_thread_id=game.thread_id,
                 photo=photo,
                 caption=caption,
                 parse_mode="HTML",

@@ -43,8 +43,11 @@ class TextMessages:
         text: str,
         markup: InlineKeyboardMarkup | None,
         existing: MessageRecord | None,
+        *,
+        thread_id: int | None = None,
     ) -> None:
-        """Send `text` to `chat_id`, or edit `existing` to show it."""
+        """Send `text` to `chat_id` (in its forum topic `thread_id`), or edit `existing` to
+        show it."""
         digest = digest_of(text, markup_data(markup))
         if existing is not None and existing.digest == digest:
             return
@@ -52,7 +55,12 @@ class TextMessages:
         mark = self.people.reachable_mark(chat_id)
         try:
             message_id = await send_or_edit(
-                self.out, chat_id, existing.message_id if existing else None, text, markup
+                self.out,
+                chat_id,
+                existing.message_id if existing else None,
+                text,
+                markup,
+                thread_id=thread_id,
             )
         except TelegramForbiddenError:
             if chat_id < 0:

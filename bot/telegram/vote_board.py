@@ -118,5 +118,7 @@ class VoteBoard:
         digest = digest_of(text, markup_data(markup))
         if vote.digest == digest:
             return
-        message_id = await send_or_edit(self.out, game.chat_id, vote.message_id, text, markup)
+        message_id = await send_or_edit(
+            self.out, game.chat_id, vote.message_id, text, markup, thread_id=game.thread_id
+        )
         await vote_store.set_vote_message(self.db, vote.id, message_id, digest)

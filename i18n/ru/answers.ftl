@@ -46,6 +46,9 @@ notice-unreachable = ⚠️ { $name }: не могу написать вам в 
 # The group shows hands in the group: the person plays on from there.
 notice-unreachable_hand_in_group = ⚠️ { $name }: не могу написать вам в личку. Ваши кости — здесь, кнопка «🂠 Мои кости» под столом; /start в чате с @{ $bot } вернёт их и в личку.
 notice-bot_removed = Меня удалили из «{ $chat }» — игра там остановлена.
+# Said in General of a forum: the topic of a game was closed to the bot, or deleted.
+notice-topic_closed = ⏸ Тему с партией закрыли, и писать туда я не могу. Партия не потеряна: ходить можно из лички, а стол и итоги вернутся в тему, когда её откроют.
+notice-topic_deleted = 🗑 Тему с партией удалили, поэтому партия остановлена. Новую можно начать командой /domino.
 
 private-group_only = Игра идёт в группе: добавьте меня в группу и напишите там /domino.
 private-cancel_in_group = Отменить игру можно в её группе: /cancel

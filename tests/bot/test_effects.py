@@ -58,6 +58,9 @@ class Recorder:
     def announce(self) -> None:
         self.asked.append(("announce",))
 
+    def topic_reopened(self, chat_id: int, thread_id: int | None) -> None:
+        self.asked.append(("reopened", chat_id, thread_id))
+
     async def close_hand(self, closed: ClosedHand) -> None:
         self.asked.append(("close hand", closed.game.id, closed.seat, closed.key))
 
@@ -115,6 +118,7 @@ async def test_the_dispatcher_closes_hands_first_and_announces_last() -> None:
         choice=PendingChoice(person, 0, Tile.parse("2-5")),
         reloaded=(3,),
         moved_chat=(-1, -2),
+        reopened_topics=((-2, 7),),
     )
     await dispatch.carry_out(effects)
     kinds = [asked[0] for asked in parts.asked]
@@ -123,6 +127,7 @@ async def test_the_dispatcher_closes_hands_first_and_announces_last() -> None:
         "chat moved",
         "reload",
         "forget",  # the clocks take the next record of game 3 as it comes
+        "reopened",  # before the games: their messages may go to the topic again
         "show",
         "follow",
         "show",
@@ -134,9 +139,10 @@ async def test_the_dispatcher_closes_hands_first_and_announces_last() -> None:
         "alarm",  # the vote's expiry
         "announce",
     ]
-    computer_alarm = parts.asked[8]
+    assert ("reopened", -2, 7) in parts.asked
+    computer_alarm = parts.asked[9]
     assert computer_alarm[1:] == (("computers", 2), 1.5, ComputersDue(2))
-    vote_alarm = parts.asked[12]
+    vote_alarm = parts.asked[13]
     assert vote_alarm[1] == ("vote", 9) and vote_alarm[3] == VoteExpired(9)
     assert 299 < float(vote_alarm[2]) <= 300  # type: ignore[arg-type]
 

@@ -1,5 +1,6 @@
 """What Telegram tells about chats and people: a person the bot cannot write to, the bot
-removed from a group, a group that became a supergroup; and a group's /settings."""
+removed from a group, a forum topic closed, reopened or deleted under a game, a group that
+became a supergroup; and a group's /settings."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import logging
 from bot.app.effects import Done, Effects
 from bot.app.names import short_name
 from bot.app.usecases.base import UseCases, end_game, notice, utcnow
+from i18n import Lang
 from storage import repo
-from storage.records import ChatRecord, ChatSettings, GameStatus
+from storage import votes as vote_store
+from storage.db import Transaction
+from storage.records import ChatRecord, ChatSettings, GameRecord, GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -52,28 +56,82 @@ class Chats(UseCases):
         return Done(None, Effects(announcements=True))
 
     async def bot_left_group(self, chat_id: int) -> Done[None]:
-        """The bot was removed from a group: its game stops; the players are told in private."""
+        """The bot was removed from a group: its games (one a forum topic) stop; the players
+        are told in private."""
         async with self.db.transaction() as tx:
             chat = await repo.get_chat(tx, chat_id)
             if chat is not None:
                 await repo.upsert_chat(tx, dataclasses.replace(chat, bot_member=False))
-            game = await repo.active_game_in_chat(tx, chat_id)
-            if game is None:
+            games = await repo.active_games_in_chat(tx, chat_id)
+            effects = Effects()
+            for game in games:
+                saved = await repo.save_game(tx, game.ended(GameStatus.CANCELLED, utcnow()))
+                effects += await end_game(tx, saved)  # counted only after an abandonment
+                effects += Effects(hands_only=(saved,), announcements=True)
+                title = chat.title if chat and chat.title else "?"
+                for seat in saved.people:
+                    assert seat.user_id is not None
+                    lang = await self.people.language_of(seat.user_id, tx)
+                    await repo.enqueue(
+                        tx,
+                        game_id=None,
+                        chat_id=seat.user_id,
+                        kind="notice",
+                        payload={
+                            "key": "notice.bot_removed",
+                            "lang": lang,
+                            "values": {"chat": title},
+                        },
+                    )
+                log.warning(
+                    "chat %s game %s: the bot was removed from the group", chat_id, saved.id
+                )
+        return Done(None, effects)
+
+    async def topic_closed(self, chat_id: int, thread_id: int | None) -> Done[None]:
+        """The forum topic of a game was closed and the bot may not write there: the game
+        goes on (the hands in private and in the group's other topics still work), its new
+        messages wait until the topic is reopened, and the group is told in General."""
+        game = await repo.active_game_in_chat(self.db, chat_id, thread_id)
+        if game is None or thread_id is None:
+            return Done(None)  # General closed: there is nowhere to tell it
+        lang = await self.context.settings.language_of(game)
+        async with self.db.transaction() as tx:
+            await _general_notice(tx, game, "notice.topic_closed", lang)
+        log.warning(
+            "chat %s game %s: topic %s closed; its messages wait", chat_id, game.id, thread_id
+        )
+        return Done(None, Effects(announcements=True))
+
+    async def topic_reopened(self, chat_id: int, thread_id: int | None) -> Done[None]:
+        """A forum topic was reopened: its game (if any) is shown there again, with the
+        announcements and the vote that waited."""
+        game = await repo.active_game_in_chat(self.db, chat_id, thread_id)
+        reopened = Effects(reopened_topics=((chat_id, thread_id),), announcements=True)
+        if game is None:
+            return Done(None, reopened)
+        vote = await vote_store.open_vote_of_game(self.db, game.id)
+        log.info("chat %s game %s: topic %s reopened", chat_id, game.id, thread_id)
+        votes = (vote.id,) if vote is not None else ()
+        return Done(None, reopened + Effects(games=(game,), votes=votes))
+
+    async def topic_lost(self, chat_id: int, thread_id: int) -> Done[None]:
+        """The forum topic of a game was deleted: its game stops, counted only as any
+        cancelled game is (after an abandonment), and the group is told in General."""
+        shown = await repo.active_game_in_chat(self.db, chat_id, thread_id)
+        if shown is None:
+            return Done(None)
+        lang = await self.context.settings.language_of(shown)
+        async with self.db.transaction() as tx:
+            game = await repo.load_game(tx, shown.id)
+            if game is None or not game.status.active:
                 return Done(None)
             saved = await repo.save_game(tx, game.ended(GameStatus.CANCELLED, utcnow()))
-            effects = await end_game(tx, saved)  # counted only after an abandonment
-            title = chat.title if chat and chat.title else "?"
-            for seat in saved.people:
-                assert seat.user_id is not None
-                lang = await self.people.language_of(seat.user_id, tx)
-                await repo.enqueue(
-                    tx,
-                    game_id=None,
-                    chat_id=seat.user_id,
-                    kind="notice",
-                    payload={"key": "notice.bot_removed", "lang": lang, "values": {"chat": title}},
-                )
-        log.warning("chat %s game %s: the bot was removed from the group", chat_id, saved.id)
+            effects = await end_game(tx, saved)
+            await _general_notice(tx, saved, "notice.topic_deleted", lang)
+        log.warning(
+            "chat %s game %s: topic %s deleted; the game stops", chat_id, saved.id, thread_id
+        )
         return Done(None, effects + Effects(hands_only=(saved,), announcements=True))
 
     async def chat_migrated(self, old_id: int, new_id: int) -> Done[None]:
@@ -104,3 +162,15 @@ class Chats(UseCases):
         """/settings: the group's new settings, from the next turn and the next lobby on (a
         turn in progress keeps its deadline); nothing to bring up to date meanwhile."""
         await self.context.settings.change(chat, settings)
+
+
+async def _general_notice(tx: Transaction, game: GameRecord, key: str, lang: Lang) -> None:
+    """Owe the game's group a notice (in `lang`, the group's) in its General topic, not
+    in the game's own."""
+    await repo.enqueue(
+        tx,
+        game_id=game.id,
+        chat_id=game.chat_id,
+        kind="notice",
+        payload={"key": key, "lang": lang, "values": {}, "general": True},
+    )

@@ -101,10 +101,13 @@ class Endings(UseCases):
             points=game.abandonment.points[seat.seat],
         )
 
-    async def cancel_allowed(self, chat_id: int, person: Person, is_admin: ChatCheck) -> GameRecord:
-        """/cancel in a group: the game the person may cancel outright (for the confirmation's
-        button); raises `NotCreatorOrAdmin` for anyone else, who may open a vote instead."""
-        game = await repo.active_game_in_chat(self.db, chat_id)
+    async def cancel_allowed(
+        self, chat_id: int, person: Person, is_admin: ChatCheck, thread_id: int | None = None
+    ) -> GameRecord:
+        """/cancel in a group (in its topic `thread_id`): that topic's game, which the person
+        may cancel outright (for the confirmation's button); raises `NotCreatorOrAdmin` for
+        anyone else, who may open a vote instead."""
+        game = await repo.active_game_in_chat(self.db, chat_id, thread_id)
         if game is None:
             raise Refusal("cancel.nothing")
         if not await Lobby.may_control(game, person, is_admin):
@@ -214,14 +217,17 @@ class Endings(UseCases):
 
     # --- votes to cancel ----------------------------------------------------
 
-    async def open_vote(self, chat_id: int, person: Person) -> Done[Reply | None]:
-        """/cancel by a player who may not cancel outright: a vote, with their ballot for
-        cancelling. A refusal, or None (the vote shows itself)."""
+    async def open_vote(
+        self, chat_id: int, person: Person, thread_id: int | None = None
+    ) -> Done[Reply | None]:
+        """/cancel by a player who may not cancel outright (in the topic `thread_id`): a vote
+        on that topic's game, with their ballot for cancelling. A refusal, or None (the vote
+        shows itself)."""
         now = utcnow()
         try:
             async with self.db.transaction() as tx:
                 await repo.upsert_user(tx, person.record())
-                game = await repo.active_game_in_chat(tx, chat_id)
+                game = await repo.active_game_in_chat(tx, chat_id, thread_id)
                 if game is None:
                     raise Refusal("cancel.nothing")
                 seat = game.seat_of(person.id)

@@ -30,20 +30,27 @@ class Lobby(LobbyChanges):
     (`LobbyChanges`), and the lobby that closes by itself."""
 
     async def open(
-        self, chat: ChatRecord, person: Person, game: GameVariant | None = None
+        self,
+        chat: ChatRecord,
+        person: Person,
+        game: GameVariant | None = None,
+        *,
+        thread_id: int | None = None,
     ) -> Done[Reply | None]:
-        """/domino in a group: a new lobby of `game` (None: the group's default game, as
-        /settings keeps it), or the text pointing to the game already there. An anonymous
-        admin gets no seat, since nobody can write to them or show them a hand; the
-        chat's admins control the lobby."""
+        """/domino in a group (in its forum topic `thread_id`; None: General, or a group
+        that is no forum): a new lobby of `game` (None: the group's default game, as
+        /settings keeps it), or the text pointing to the game already in that topic. An
+        anonymous admin gets no seat, since nobody can write to them or show them a hand;
+        the chat's admins control the lobby."""
         if game is None:
             game = playable_game(self.context.settings.of(chat.id).default_game)
-        return await self._open(chat, person, game.ruleset)
+        return await self._open(chat, person, game.ruleset, thread_id=thread_id)
 
     async def rematch(self, chat: ChatRecord, person: Person, game_id: int) -> Done[Reply]:
         """«🔁 Ещё партию» under a match's last word: a new lobby of the same game with the
-        same options and table size, the presser seated and the computers of that match
-        seated again at their levels; the people join again themselves. Pressed on a game
+        same options and table size in the same topic, the presser seated and the computers
+        of that match seated again at their levels; the people join again themselves.
+        Pressed on a game
         of another chat, or on one still running, it is stale and changes nothing."""
         self.people.noticed(person)
         ended = await repo.load_game(self.db, game_id)
@@ -51,7 +58,12 @@ class Lobby(LobbyChanges):
             return Done(Reply("alert.stale", alert=True))
         computers = tuple(seat.level for seat in ended.seats if seat.is_computer)
         done = await self._open(
-            chat, person, ended.ruleset, seats_wanted=ended.seats_wanted, computers=computers
+            chat,
+            person,
+            ended.ruleset,
+            seats_wanted=ended.seats_wanted,
+            computers=computers,
+            thread_id=ended.thread_id,
         )
         if done.value is not None:  # a game is already there, or the presser plays elsewhere
             return Done(dataclasses.replace(done.value, alert=True))
@@ -65,6 +77,7 @@ class Lobby(LobbyChanges):
         *,
         seats_wanted: int = 4,
         computers: tuple[Level, ...] = (),
+        thread_id: int | None = None,
     ) -> Done[Reply | None]:
         """A new lobby of `ruleset` for `seats_wanted`, the opener seated (in a group that
         keeps hands in private, only if the bot can write to them; an anonymous admin
@@ -76,7 +89,7 @@ class Lobby(LobbyChanges):
         lang = self.people.noticed(person)
         try:
             async with self.db.transaction() as tx:
-                running = await repo.active_game_in_chat(tx, chat.id)
+                running = await repo.active_game_in_chat(tx, chat.id, thread_id)
                 if running is not None:
                     key = (
                         "lobby.already_open"
@@ -101,6 +114,7 @@ class Lobby(LobbyChanges):
                     seats=seats,
                     join_token=self.new_join_token(),
                     lobby_deadline=self.context.lobby_deadline(chat.id),
+                    thread_id=thread_id,
                 )
         except repo.PlayerBusy:  # raised out of the transaction, so the lobby is rolled back
             busy = await repo.active_game_of_user(self.db, person.id)
@@ -115,14 +129,16 @@ class Lobby(LobbyChanges):
         )
         return Done(None, Effects(games=(created,)))
 
-    async def rules_for(self, chat_id: int | None, person_id: int) -> Ruleset:
-        """The rules /rules shows: those of the game in the group `chat_id` (lobby or
-        match), else the group's default game's; in a private chat (None) those of the
-        person's own game, else the first game's."""
+    async def rules_for(
+        self, chat_id: int | None, person_id: int, thread_id: int | None = None
+    ) -> Ruleset:
+        """The rules /rules shows: those of the game in the group `chat_id`'s topic
+        `thread_id` (lobby or match), else the group's default game's; in a private chat
+        (None) those of the person's own game, else the first game's."""
         if chat_id is None:
             game = await repo.active_game_of_user(self.db, person_id)
             return game.ruleset if game is not None else playable_game(None).ruleset
-        game = await repo.active_game_in_chat(self.db, chat_id)
+        game = await repo.active_game_in_chat(self.db, chat_id, thread_id)
         if game is not None:
             return game.ruleset
         return playable_game(self.context.settings.of(chat_id).default_game).ruleset
