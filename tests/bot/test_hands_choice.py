@@ -207,3 +207,19 @@ def test_a_groups_hands_survive_the_round_trip_and_default_to_both() -> None:
         assert ChatSettings.from_dict(settings.to_dict()) == settings
     assert ChatSettings().hands is HandsPlace.BOTH and "hands" not in ChatSettings().to_dict()
     assert ChatSettings.from_dict({"hands": "nowhere"}).hands is HandsPlace.BOTH
+
+
+async def test_the_bot_removed_tells_in_private_only_those_it_may_write_to(setup: Setup) -> None:
+    """Боб played from the group alone: there is no private chat to tell him in (a notice
+    owed there would be refused for ever)."""
+    await setup.app.people.remember(ALICE, can_message=True)
+    await setup.run(setup.app.lobby.open(CHAT, ALICE))
+    await setup.run(setup.app.lobby.join(1, CHAT.id, BOB))  # never pressed Start
+    await setup.run(setup.app.chats.bot_left_group(CHAT.id))
+    for _ in range(3):
+        await settle()
+        await setup.out.drain()
+    removed = t("notice.bot_removed", Lang.RU, chat=CHAT.title)
+    assert setup.telegram.sent_to(ALICE.id) == [removed]
+    assert setup.telegram.sent_to(BOB.id) == []
+    assert await repo.pending_outbox(setup.db) == []

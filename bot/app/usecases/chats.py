@@ -57,7 +57,8 @@ class Chats(UseCases):
 
     async def bot_left_group(self, chat_id: int) -> Done[None]:
         """The bot was removed from a group: its games (one a forum topic) stop; the players
-        are told in private."""
+        it may write to are told in private (someone who played from the group alone,
+        never having opened the bot's chat, has no private chat to be told in)."""
         async with self.db.transaction() as tx:
             chat = await repo.get_chat(tx, chat_id)
             if chat is not None:
@@ -71,6 +72,9 @@ class Chats(UseCases):
                 title = chat.title if chat and chat.title else "?"
                 for seat in saved.people:
                     assert seat.user_id is not None
+                    user = await repo.get_user(tx, seat.user_id)
+                    if user is None or not user.can_message:
+                        continue  # played from the group alone: no private chat to tell
                     lang = await self.people.language_of(seat.user_id, tx)
                     await repo.enqueue(
                         tx,
