@@ -40,11 +40,20 @@ from pathlib import Path
 from typing import Any
 
 from bot.infra.task_dump import LINE_PREFIX as TASKS_LINE
-from bot.telegram.callbacks import GroupHandCb, HandCb, HandKind, MoveCb, TimerCb, action_of
+from bot.telegram.callbacks import (
+    GroupHandCb,
+    HandCb,
+    HandKind,
+    HandsCb,
+    MoveCb,
+    TimerCb,
+    action_of,
+)
 from domino.actions import Close, Draw, EndTurn, Flip, Flipped, Knock, Play, PlayDoubles
 from domino.match import Match
 from domino.round import Round
 from domino.timing import TurnTimer
+from storage.records import HandsPlace
 from tests.databases import stored_rows, test_server, url_for
 from tests.e2e.zygote import ZygoteProcess, forking, start_bot
 from tests.fakegram import CallbackAnswer, FakeTelegram
@@ -961,6 +970,7 @@ async def open_game(
     group: FakeChat | None = None,
     in_group: Sequence[FakeUser] = (),
     game: str = "",
+    hands: HandsPlace | None = None,
 ) -> Table:
     """People who pressed Start in the bot's chat open a lobby, sit down, fill the other
     seats with computers and (if `start`) start; the first person is the creator.
@@ -970,8 +980,11 @@ async def open_game(
 
     The creator, the group's admin, first sets the group's turn timer to `turn_timer`
     (default off: no clock moves the game behind the test's back); None leaves the
-    group's setting alone (the bot's default, 60 s). `group`: a group where these people
-    played before (its settings stay), instead of a new one."""
+    group's setting alone (the bot's default, 60 s). `hands`: where the new group shows
+    hands, set by the creator too (None: the default, both the group and private; a
+    group set to private sends a person who never started the bot by the join link).
+    `group`: a group where these people played before (its settings stay), instead of a
+    new one."""
     creator = people[0]
     if group is None:
         group = fake.add_group(title, members=people, admins=people[:1], supergroup=supergroup)
@@ -984,6 +997,8 @@ async def open_game(
             )
         if turn_timer is not None:
             await set_turn_timer(group, creator, turn_timer)
+        if hands is not None:
+            await set_group_hands(group, creator, hands)
     before = group.bot_messages[-1] if group.bot_messages else None
     await creator.command(group, "domino", game)
     lobby = await group.wait_for_message(
@@ -1033,6 +1048,22 @@ async def set_turn_timer(
         timeout=REPLY_SECONDS,
     )
     answer = await admin.press(shown, data=TimerCb(timer=timer.value).pack(), timeout=PRESS_SECONDS)
+    assert answer.answered and not answer.show_alert, answer
+    return shown
+
+
+async def set_group_hands(group: FakeChat, admin: FakeUser, place: HandsPlace) -> StoredMessage:
+    """`admin` sends /settings in `group` and presses where hands are shown (`place`), as
+    a person would; returns once the bot has stored it."""
+    data = HandsCb(place=place.value).pack()
+    before = group.bot_messages[-1] if group.bot_messages else None
+    await admin.command(group, "settings")
+    shown = await group.wait_for_message(
+        lambda m: any(b.callback_data == data for b in m.buttons),
+        after=before,
+        timeout=REPLY_SECONDS,
+    )
+    answer = await admin.press(shown, data=data, timeout=PRESS_SECONDS)
     assert answer.answered and not answer.show_alert, answer
     return shown
 

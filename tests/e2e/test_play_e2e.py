@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from domino.match import Match
+from storage.records import HandsPlace
 from tests.databases import stored_execute
 from tests.e2e.harness import (
     MOVE_PREFIX,
@@ -53,9 +54,11 @@ async def settle_at_a_person(
 async def test_a_person_who_never_started_the_bot_joins_through_the_deep_link(
     fakegram: FakeTelegram, bot: BotProcess
 ) -> None:
+    """In a group that keeps hands in private; where they are shown in the group,
+    «Играю» seats her at once (tests/e2e/test_hands_settings_e2e.py)."""
     alice = fakegram.add_user("Алиса", username="alice")
     carol = fakegram.add_user("Карина", username="carol")  # never pressed Start
-    game = await open_game(fakegram, [alice], seats=2, start=False)
+    game = await open_game(fakegram, [alice], seats=2, start=False, hands=HandsPlace.PRIVATE)
     game.group.members[carol.id] = game.group.members[alice.id].__class__.MEMBER
 
     answer = await carol.press(game.lobby, data=button_data(game.lobby, "Играю"))

@@ -9,6 +9,7 @@ buttons, with no traceback in the bot's log (the `bot` fixture checks the log).
 
 from __future__ import annotations
 
+from storage.records import HandsPlace
 from tests.e2e.harness import BotProcess, button_data, open_game, settle
 from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.world import FakeChat, FakeUser, MemberStatus, StoredMessage
@@ -116,7 +117,8 @@ async def test_only_the_groups_members_join_and_only_from_its_own_lobby(
     alice = fakegram.add_user("Алиса", username="alice")
     carol = fakegram.add_user("Карина", username="carol")  # in the group, never started the bot
     mallory = fakegram.add_user("Мэллори", username="mallory")  # in no group with the bot
-    game = await open_game(fakegram, [alice], seats=3, start=False)
+    # A group that keeps hands in private: Карина goes by the join link.
+    game = await open_game(fakegram, [alice], seats=3, start=False, hands=HandsPlace.PRIVATE)
     game.group.members[carol.id] = MemberStatus.MEMBER
     group_b = fakegram.add_group("Чужая группа", members=[mallory], admins=[mallory])
     (game_id,) = bot.stored("SELECT id FROM games WHERE chat_id = ?", game.group.id)[0]
