@@ -161,7 +161,13 @@ class Application:
         )
         self.votes = VoteBoard(db, out, self.settings)
         # «🔔 Ваш ход»: follows the committed games as the timers do.
-        self.notices = TurnNotices(db, out, self.people, after=turn_notice_after)
+        self.notices = TurnNotices(
+            db,
+            out,
+            self.people,
+            after=turn_notice_after,
+            hands=lambda chat_id: self.settings.of(chat_id).hands,
+        )
         self._pickup: asyncio.Task[None] | None = None  # `resume(after=...)`'s
         self._repickup: asyncio.Task[None] | None = None  # after the database's outage
         self._resumed = False  # `resume` has run: the games are followed

@@ -1,5 +1,11 @@
 """«🔔 Ваш ход»: a short message that tells a person their turn has started.
 
+It goes where the person's hand is: to their private chat if their hand goes there
+(`People.private_hand`: they want it there or in both places, and the bot may write to
+them), else inside the group as an ephemeral message they alone see, with «🂠 Мои кости»
+to bring the hand there. An ephemeral notice is kept in memory only: one a stop left
+behind expires by itself.
+
 Telegram notifies nobody of an edit, and the hand is a message edited in place, so a
 person not watching the chat learns of their turn only when its time runs out. When a
 person's turn STARTS (the turn passes to their seat, or a round starts with them
@@ -29,19 +35,25 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
-from aiogram.methods import DeleteMessage, SendMessage
-from aiogram.types import Message
+from aiogram.methods import DeleteEphemeralMessage, DeleteMessage, SendMessage
+from aiogram.types import (
+    EphemeralMessageParameters,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+)
 
 from bot.app.people import People, Person
 from bot.app.timers import turn_start
 from bot.infra.lru import Lru
+from bot.telegram.callbacks import GroupHandCb
 from bot.telegram.delivery import TELEGRAM_FAILURES
 from bot.telegram.outgoing import Lane, Outgoing
 from i18n import t
 from storage import repo
 from storage import turn_notices as store
 from storage.db import DATABASE_ERRORS, Database, is_transient
-from storage.records import GameRecord, GameStatus
+from storage.records import GameRecord, GameStatus, HandsPlace
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +97,7 @@ class _Notice:
     task: asyncio.Task[None] | None = None
     sending: bool = False  # handed to the queue: only its answer tells the message's id
     message_id: int | None = None
+    group: int | None = None  # sent inside this group (ephemeral: `message_id` its id there)
     ended: bool = False  # the turn is over: the notice is not sent, or is deleted
 
     def over(self) -> bool:
@@ -102,10 +115,13 @@ class TurnNotices:
         *,
         after: float = TURN_NOTICE_AFTER,
         sleep: Sleep = asyncio.sleep,
+        hands: Callable[[int], HandsPlace] | None = None,
     ) -> None:
         self.db = db
         self.out = out
-        self.people = people  # each person's language
+        self.people = people  # each person's language, and where their hand goes
+        # A group's default place for hands (`GroupSettings`); None: private, as before.
+        self.hands = hands
         self.after = after
         self.sleep = sleep
         self._versions: dict[int, int] = {}  # the newest record seen of each game in play
@@ -163,23 +179,29 @@ class TurnNotices:
             self._end(notice)
         if turn is not None and not self._closing:
             notice = self._notices[game.id] = _Notice(turn)
-            notice.task = self._spawn(self._notify(game.chat_id, notice))
+            notice.task = self._spawn(self._notify(game.chat_id, notice, game.thread_id))
 
     def _end(self, notice: _Notice) -> None:
         notice.ended = True
         if self._closing:
             return  # stored: the next start deletes it (the database closes meanwhile)
-        if notice.message_id is not None:
+        if notice.message_id is not None and notice.group is not None:
+            self._spawn(self._delete_in_group(notice.group, notice.turn.user_id, notice.message_id))
+        elif notice.message_id is not None:
             self._spawn(self._delete(notice.turn.user_id, notice.message_id))
         elif not notice.sending and notice.task is not None:
             notice.task.cancel()
         # Being sent: `_notify` deletes it as soon as Telegram tells its id.
 
-    async def _notify(self, group_id: int, notice: _Notice) -> None:
+    async def _notify(self, group_id: int, notice: _Notice, thread_id: int | None) -> None:
         await self.sleep(self.after)
         user_id = notice.turn.user_id
         # Until it is handed to the queue, a turn that ends cancels this task (`_end`).
         if not await self.wanted(user_id):
+            return
+        default = self.hands(group_id) if self.hands is not None else HandsPlace.PRIVATE
+        if not await self.people.private_hand(user_id, default):
+            await self._notify_in_group(group_id, notice, thread_id)
             return
         lang = await self.people.language_of(user_id)
         text = t("notice.turn", lang, chat=await self._title(group_id))
@@ -203,6 +225,51 @@ class TurnNotices:
         notice.message_id = answer.message_id
         if notice.over():  # the turn ended while the notice was on its way
             await self._delete(user_id, answer.message_id)
+
+    async def _notify_in_group(self, group_id: int, notice: _Notice, thread_id: int | None) -> None:
+        """The notice as an ephemeral message in the group, for the person alone, with
+        «🂠 Мои кости» (their hand may have expired meanwhile)."""
+        user_id = notice.turn.user_id
+        lang = await self.people.language_of(user_id)
+        button = InlineKeyboardButton(
+            text=t("btn.my_hand", lang), callback_data=GroupHandCb(game=notice.turn.game_id).pack()
+        )
+        notice.sending = True
+        try:
+            answer = await self.out.call(
+                group_id,
+                SendMessage(
+                    chat_id=group_id,
+                    message_thread_id=thread_id,
+                    text=t("notice.turn_in_group", lang),
+                    reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
+                    ephemeral_message_parameters=EphemeralMessageParameters(
+                        receiver_user_id=user_id
+                    ),
+                ),
+                lane=Lane.GAME,
+            )
+        except (TelegramForbiddenError, TelegramBadRequest, *TELEGRAM_FAILURES) as exc:
+            log.info("game %s: no turn notice in the group: %s", notice.turn.game_id, exc)
+            return
+        if answer.ephemeral_message_id is None:
+            return
+        notice.group, notice.message_id = group_id, answer.ephemeral_message_id
+        if notice.over():  # the turn ended while the notice was on its way
+            await self._delete_in_group(group_id, user_id, answer.ephemeral_message_id)
+
+    async def _delete_in_group(self, group_id: int, user_id: int, ephemeral_id: int) -> None:
+        """Delete an ephemeral notice; one gone already (expired) is forgotten."""
+        try:
+            await self.out.call(
+                group_id,
+                DeleteEphemeralMessage(
+                    chat_id=group_id, receiver_user_id=user_id, ephemeral_message_id=ephemeral_id
+                ),
+                lane=Lane.GAME,
+            )
+        except (TelegramForbiddenError, TelegramBadRequest, *TELEGRAM_FAILURES) as exc:
+            log.info("the turn notice %s in %s is gone or stays: %s", ephemeral_id, group_id, exc)
 
     async def _store(self, notice: store.StoredNotice) -> None:
         try:

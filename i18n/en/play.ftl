@@ -164,3 +164,6 @@ hand-strikes = ⏰ Your time ran out { $n } { $n ->
 hand-away = 🤖 A computer is playing for you. To play yourself again, press “I'm back”.
 
 table-time_warning = ⏳ { $name }: { $s } s
+
+# «🔔 Your turn» inside the group, to the person alone (their hand is in the group).
+notice-turn_in_group = 🔔 Your turn

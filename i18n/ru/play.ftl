@@ -169,3 +169,6 @@ hand-strikes = ⏰ Время на ход вышло { $n } { $n ->
 hand-away = 🤖 За вас играет компьютер. Хотите снова играть — нажмите «Я снова играю».
 
 table-time_warning = ⏳ { $name }: { $s } с
+
+# «🔔 Ваш ход» inside the group, to the person alone (their hand is in the group).
+notice-turn_in_group = 🔔 Ваш ход

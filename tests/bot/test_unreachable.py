@@ -130,16 +130,35 @@ async def started_with_bob_blocking(setup: Setup) -> BlockingTelegram:
 async def test_a_refusal_that_comes_back_after_the_persons_start_tells_nobody_again(
     setup: Setup,
 ) -> None:
-    telegram = await started_with_bob_blocking(setup)
-    # His hand is tried again while he still blocks the bot; Telegram's refusal is slow.
+    telegram = setup.telegram
+    assert isinstance(telegram, BlockingTelegram)
+    for person in (ALICE, BOB):
+        await setup.app.people.remember(person, can_message=True)
+    await setup.run(setup.app.lobby.open(CHAT, ALICE))
+    lobby = setup.app.lobby
+    await setup.run(lobby.join(1, CHAT.id, BOB))
+    await setup.run(lobby.set_option(1, CHAT.id, ALICE, LobbyOption.SEATS, no_admin))  # 4 -> 2
+    await setup.run(lobby.start_game(1, CHAT.id, ALICE, no_admin))
+    await quiet(setup)
+    assert len(telegram.sent_to(BOB.id)) == 1  # his hand
+    # He blocks the bot; his hand is shown again (a hand not known to be refused is
+    # tried) and Telegram's refusal of that call is slow.
+    telegram.blocked.add(BOB.id)
     held = telegram.held = asyncio.Event()
-    setup.app.publisher.show_hand(1, BOBS_SEAT)
+    setup.app.publisher.redraw_hand(1, BOBS_SEAT)
     await within(telegram.holding.wait(), 5, "the hand's call to Telegram")
-    await bob_comes_back(setup, telegram)
-    held.set()  # the refusal of the call begun before his /start arrives only now
-    assert await told_unreachable(setup) == 1
+    marked = setup.app.people.reachable_mark(BOB.id)
+    coming_back = asyncio.create_task(bob_comes_back(setup, telegram))
+    # His /start is taken (the old hand is closed behind the held call in his chat)...
+    async def started() -> bool:
+        return setup.app.people.reachable_mark(BOB.id) > marked
+
+    await eventually(started)
+    held.set()  # ...and only now the refusal of the call begun before it arrives
+    await within(coming_back, 5, "his /start")
+    assert await told_unreachable(setup) == 0
     assert await bob_reachable(setup)
-    assert len(setup.telegram.sent_to(BOB.id)) == 1  # his hand, after all
+    assert len(setup.telegram.sent_to(BOB.id)) == 2  # his hand again, after all
 
 
 async def test_a_person_who_comes_back_and_blocks_the_bot_again_is_told_again(

@@ -247,6 +247,7 @@ class CpuProgress:
 _DOWN: weakref.WeakKeyDictionary[FakeTelegram, set[int]] = weakref.WeakKeyDictionary()
 
 GROUP_HAND_PREFIX = GroupHandCb.__prefix__ + ":"  # «🂠 Мои кости» under the table
+BRING_WAIT = 10.0  # seconds without any progress a person waits for the hand it brings
 
 # Every bot process started and not yet collected: the ones still alive when a test fails
 # are asked where they wait (`BotProcess.tasks_now`, tests/e2e/conftest.py).
@@ -609,11 +610,18 @@ class GroupPerson(Person):
         return answer
 
     async def take_turn(self) -> bool:
-        """Bring the hand if there is none (and the table offers it), then as `Person`."""
+        """Bring the hand if there is none (and the table offers it), then as `Person`.
+        After a press on «🂠 Мои кости» the person waits for the hand before pressing
+        it again."""
         if self.hand() is None:
-            # A press made (True) brings the hand: the next round of turns plays it.
             answer = await self.bring_hand()
-            return answer is not None and not answer.show_alert
+            if answer is None or answer.show_alert:
+                return False
+            # A paced group's queue may hold the hand back a while, and an offline
+            # person's never comes: wait as long as things move, then press again.
+            with contextlib.suppress(TimeoutError):
+                await self.fake.wait_for(lambda: self.hand() is not None, timeout=BRING_WAIT)
+            return True
         return await super().take_turn()
 
 

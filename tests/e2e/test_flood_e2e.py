@@ -68,3 +68,38 @@ def rounds_announced(game: Table) -> int:
         for m in game.group.bot_messages
         if m.photo is not None and not TABLE_TITLE.search(m.content)
     )
+
+
+@pytest.mark.slow(seconds=60)
+async def test_hands_inside_the_group_share_its_budget_and_get_no_429(
+    fakegram: FakeTelegram, paced_bot: BotProcess
+) -> None:
+    """Two people play from inside the group (ephemeral hands, none in private): every
+    ephemeral message and edit counts against the group's twenty a minute, as the fake
+    counts them (the conservative reading, README: admins), and the bot's pacing keeps
+    the table and the hands within it."""
+    fakegram.enable_flood_limits()
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    game = await open_game(fakegram, [alice, bob], computers=2, in_group=[alice, bob])
+    await play_until(
+        fakegram,
+        game.people,
+        lambda: len(paced_bot.stored_match().log) >= GROUP_MOVES or paced_bot.match_over(),
+    )
+    await settle(fakegram)
+    refused = [call for call in fakegram.transcript.calls() if call.error_code == 429]
+    assert refused == []
+    ephemeral = [
+        call
+        for call in fakegram.transcript.calls()
+        if call.params.get("chat_id") == game.group.id
+        and ("ephemeral" in call.method.lower() or "ephemeral_message_parameters" in call.params)
+    ]
+    assert len(ephemeral) >= 4  # the hands were there, and edited
+    assert not [c for c in fakegram.transcript.calls("sendMessage") if c.params["chat_id"] > 0]
+    match = paced_bot.stored_match()
+    assert_hands_private(fakegram, match, {0: alice.id, 1: bob.id})
+
+
+GROUP_MOVES = 5  # moves of the match, people's and computers'

@@ -22,6 +22,8 @@ async def test_where_hands_are_kept_in_private_a_creator_never_started_sits_by_t
     await dora.command(group, "domino")
     lobby = await group.wait_for_message(lambda m: "Игроки" in m.content, timeout=REPLY_SECONDS)
     assert "(0/4)" in lobby.content
+    assert t("lobby.nobody", Lang.RU) in lobby.content  # a group with hands in private
+    assert t("lobby.hint_in_group", Lang.RU) not in lobby.content
 
     answer = await dora.press(lobby, data=button_data(lobby, "Играю"))
     assert answer.answered and answer.url is not None  # the deep link to the bot's chat
