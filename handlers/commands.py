@@ -9,7 +9,7 @@ import logging
 from aiogram import Bot, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import CallbackQuery, Message
 
 from bot.app.effects import EffectDispatcher
 from bot.app.lobby_rules import game_of_key
@@ -94,16 +94,13 @@ async def on_hand(
 
 @router.message(Command("hand"), in_group)
 async def on_hand_in_group(
-    message: Message, person: Person, lang: Lang, lobby: Lobby, playing: Playing
+    message: Message, person: Person, lang: Lang, playing: Playing, dispatch: EffectDispatcher
 ) -> None:
-    if not await playing.plays_in(message.chat.id, person):
-        await message.reply(t("leave.not_playing", lang))
-        return
-    button = InlineKeyboardButton(text=t("btn.open_private", lang), url=lobby.bot_link("hand"))
-    await message.reply(
-        t("group.hand_is_private", lang),
-        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
-    )
+    """/hand in the group: the person's hand comes right here, for them alone (as
+    «🂠 Мои кости» under the table brings it); someone not playing here is told so."""
+    text = reply_text(await dispatch(playing.hand_here(message.chat.id, person)), lang)
+    if text:
+        await message.reply(text)
 
 
 @router.message(Command("leave"))

@@ -124,10 +124,12 @@ async def test_leave_hands_the_seat_to_a_computer_and_hand_resends(
     alice_person, bob_person = game.people
 
     first = await alice.private_chat.wait_for_message(lambda m: "Козёл в «" in m.content)
-    await alice.command(game.group, "hand")  # seated: pointed to the private chat
-    pointer = await game.group.wait_for_message(lambda m: "личном чате" in m.content)
-    assert pointer.buttons[0].url == "https://t.me/domino_test_bot?start=hand"
-    await alice.start("hand")  # the group's pointer link: back in the game, hand anew
+    await alice.command(game.group, "hand")  # seated: the hand comes right in the group
+    await fakegram.wait_for(
+        lambda: any("Козёл в «" in m.content for m in game.group.ephemeral_for(alice))
+    )
+    assert not game.group.ephemeral_for(bob)  # hers alone
+    await alice.start("hand")  # an old pointer link: back in the game, hand anew
     await alice.private_chat.wait_for_message(lambda m: "С возвращением" in m.content)
     await alice.private_chat.wait_for_message(lambda m: m is first and "ниже" in m.content)
     assert not first.buttons

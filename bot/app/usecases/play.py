@@ -130,6 +130,15 @@ class Playing(UseCases):
             return Done(refusal.reply)
         return Done(NO_REPLY, Effects(asked_hands=(HandAsked(game.id, seat.seat, press),)))
 
+    async def hand_here(self, group: int, person: Person) -> Done[Reply]:
+        """/hand in a group: the person's hand comes inside the group, for them alone, if
+        they hold a seat in the match running there; else they are told they play in no
+        game here."""
+        game = await repo.active_game_of_user(self.db, person.id)
+        if game is None or game.chat_id != group or game.status is not GameStatus.PLAYING:
+            return Done(Reply("leave.not_playing"))
+        return await self.hand_in_group(game.id, group, person)
+
     async def _own_turn(
         self, game_id: int, person: Person, move: int, group: int | None
     ) -> tuple[GameRecord, int, Match]:
