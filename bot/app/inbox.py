@@ -77,12 +77,14 @@ class GroupLost:
 
 @dataclass(frozen=True, slots=True)
 class TopicClosed:
-    """The publisher: Telegram refuses new messages in the forum topic `thread_id` of the
-    group (closed, and the bot may not write in closed topics). Its game goes on; the
-    group is told in General; its messages wait until the topic is reopened."""
+    """The publisher: Telegram refuses new messages of the game `game_id` in the forum
+    topic `thread_id` of the group (closed, and the bot may not write in closed topics).
+    The game goes on; the group is told in General; its messages wait until the topic is
+    reopened."""
 
     chat_id: int
     thread_id: int | None
+    game_id: int
 
 
 @dataclass(frozen=True, slots=True)

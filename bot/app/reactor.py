@@ -90,8 +90,8 @@ class Reactor:
                 )
             case GroupLost(chat_id):
                 return lambda: self.chats.bot_left_group(chat_id), f"chat {chat_id}: group lost"
-            case TopicClosed(chat_id, thread_id):
-                return lambda: self.chats.topic_closed(chat_id, thread_id), (
+            case TopicClosed(chat_id, thread_id, game_id):
+                return lambda: self.chats.topic_closed(game_id), (
                     f"chat {chat_id}: topic {thread_id} closed"
                 )
             case TopicLost(chat_id, thread_id):

@@ -44,11 +44,12 @@ from bot.telegram.callbacks import RematchCb
 from bot.telegram.delivery import TELEGRAM_FAILURES, seat_names, tell_migration
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.presenter import replies
-from bot.telegram.topics import THREAD_NOT_FOUND, Topics
+from bot.telegram.topics import THREAD_NOT_FOUND, Topic, Topics
 from domino.variants import GameVariant
 from i18n import Lang, t
 from storage import repo
 from storage.db import Database, is_transient, retrying
+from storage.records import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -148,12 +149,13 @@ class Announcer:
         lost_groups: set[int] = set()
         moved: set[int] = set()
         held: set[int] = set()  # chats whose announcement failed: the rest waits, in order
+        waiting: set[Topic] = set()  # topics closed to the bot: the rest waits, in order
         async with self._lock:
             for item in await repo.pending_outbox(self.db):
                 if item.chat_id in moved or item.chat_id in held:
                     continue
                 try:
-                    await self._send(item)
+                    await self._send(item, waiting)
                 except TelegramMigrateToChat as exc:
                     moved.add(item.chat_id)
                     game = await repo.load_game(self.db, item.game_id) if item.game_id else None
@@ -188,21 +190,30 @@ class Announcer:
         """Whether the announcement's topic refused it: closed, it waits for the reopening;
         deleted, nobody will read it and it is dropped; a notice about a topic refused by
         a closed General is dropped too (the news would come late)."""
-        if not self.topics.refused(item.chat_id, thread_id, exc):
+        if not self.topics.refused(item.chat_id, thread_id, item.game_id, exc):
             return False
         if item.payload.get("general") is True or THREAD_NOT_FOUND in exc.message:
             log.warning("chat %s: announcement %s dropped: %s", item.chat_id, item.id, exc.message)
             await self._mark_sent(item, None)
         return True
 
-    async def _send(self, item: repo.OutboxItem) -> None:
-        method = await self._announcement(item)
+    async def _send(self, item: repo.OutboxItem, waiting: set[Topic]) -> None:
+        """Send one announcement, unless its topic is closed to the bot (`waiting`: the
+        topics found closed in this pass; what comes after in such a topic waits too, so a
+        topic reopened meanwhile gets all of them in order in the next pass)."""
+        game = await repo.load_game(self.db, item.game_id) if item.game_id else None
+        in_topic = (
+            game is not None and game.chat_id == item.chat_id and not item.payload.get("general")
+        )
+        thread_id = game.thread_id if game is not None and in_topic else None
+        topic = (item.chat_id, thread_id)
+        if topic in waiting or self.topics.closed(*topic):
+            waiting.add(topic)
+            return  # sent once the topic is reopened
+        method = await self._announcement(item, game, thread_id)
         if method is None:
             await self._mark_sent(item, None)  # nothing left to say
             return
-        thread_id = method.message_thread_id
-        if self.topics.closed(item.chat_id, thread_id):
-            return  # the topic is closed to the bot: sent once it is reopened
         log.info(
             "chat %s game %s: sending announcement %s (%s)",
             item.chat_id,
@@ -217,6 +228,8 @@ class Announcer:
         except TelegramBadRequest as exc:
             if not await self._refused_in_topic(item, thread_id, exc):
                 raise
+            if self.topics.closed(*topic):
+                waiting.add(topic)
         if isinstance(method, SendPhoto):
             perf.count("sent.round_end")
 
@@ -245,14 +258,11 @@ class Announcer:
                 getattr(answer, "message_id", "?"),
             )
 
-    async def _announcement(self, item: repo.OutboxItem) -> SendMessage | SendPhoto | None:
-        """The call that says `item` in its chat (in its game's topic); None when there is
-        nothing to say."""
-        game = await repo.load_game(self.db, item.game_id) if item.game_id else None
-        in_topic = (
-            game is not None and game.chat_id == item.chat_id and not item.payload.get("general")
-        )
-        thread_id = game.thread_id if game is not None and in_topic else None
+    async def _announcement(
+        self, item: repo.OutboxItem, game: GameRecord | None, thread_id: int | None
+    ) -> SendMessage | SendPhoto | None:
+        """The call that says `item` of `game` in its chat (in the topic `thread_id`); None
+        when there is nothing to say."""
         if game is None or game.match is None:
             return _private_notice(item, thread_id)
         lang = await self.settings.language_of(game)

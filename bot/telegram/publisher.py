@@ -250,7 +250,7 @@ class Publisher:
             self._workers.again(target, after=delivery.TELEGRAM_PAUSE)
         except TelegramBadRequest as exc:
             game = await self.records.game(target.game_id)
-            if game is not None and self.topics.refused(game.chat_id, game.thread_id, exc):
+            if game is not None and self.topics.refused(game.chat_id, game.thread_id, game.id, exc):
                 return  # shown again when the topic is reopened, or the game stops
             if target.role is Role.HAND or not group_refuses(exc):
                 raise
@@ -452,7 +452,7 @@ class Publisher:
                 thread_id=game.thread_id,
             )
         except TelegramBadRequest as exc:
-            if not self.topics.refused(game.chat_id, game.thread_id, exc):
+            if not self.topics.refused(game.chat_id, game.thread_id, game.id, exc):
                 raise
             return
         self._workers.mark(Target(game.id, Role.HAND, seat))

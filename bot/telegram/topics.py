@@ -46,18 +46,21 @@ class Topics:
     def reopened(self, chat_id: int, thread_id: int | None) -> None:
         self._closed.discard((chat_id, thread_id))
 
-    def refused(self, chat_id: int, thread_id: int | None, exc: TelegramBadRequest) -> bool:
-        """Whether `exc`, answered to a send in the topic, says the topic is closed or gone
-        (then the inbox is told, a closed topic once); False for any other refusal."""
+    def refused(
+        self, chat_id: int, thread_id: int | None, game_id: int | None, exc: TelegramBadRequest
+    ) -> bool:
+        """Whether `exc`, answered to a send of the game `game_id` in the topic, says the
+        topic is closed or gone (then the inbox is told, a closed topic once); False for
+        any other refusal."""
         if thread_id is not None and THREAD_NOT_FOUND in exc.message:
             log.warning("chat %s: topic %s is gone: %s", chat_id, thread_id, exc.message)
             self._closed.discard((chat_id, thread_id))
             self.inbox.emit(TopicLost(chat_id, thread_id))
             return True
         if TOPIC_CLOSED in exc.message:
-            if (chat_id, thread_id) not in self._closed:
+            if (chat_id, thread_id) not in self._closed and game_id is not None:
                 log.warning("chat %s: topic %s is closed to the bot", chat_id, thread_id)
                 self._closed.add((chat_id, thread_id))
-                self.inbox.emit(TopicClosed(chat_id, thread_id))
+                self.inbox.emit(TopicClosed(chat_id, thread_id, game_id))
             return True
         return False

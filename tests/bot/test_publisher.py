@@ -436,6 +436,11 @@ def test_a_hand_links_to_a_supergroups_table(
     assert game_messages.table_link(chat_id, message_id) == link
 
 
+def test_a_hand_links_to_the_table_in_its_forum_topic() -> None:
+    assert game_messages.table_link(-1001234, 42, 7) == "https://t.me/c/1234/7/42"
+    assert game_messages.table_link(-1234, 42, 7) is None
+
+
 async def test_a_hand_shows_its_tiles_and_the_link_to_the_table(db: Database) -> None:
     game = await playing_game(db)
     shown = game_messages.hand_message(

@@ -92,18 +92,22 @@ class Chats(UseCases):
                 )
         return Done(None, effects)
 
-    async def topic_closed(self, chat_id: int, thread_id: int | None) -> Done[None]:
+    async def topic_closed(self, game_id: int) -> Done[None]:
         """The forum topic of a game was closed and the bot may not write there: the game
-        goes on (the hands in private and in the group's other topics still work), its new
-        messages wait until the topic is reopened, and the group is told in General."""
-        game = await repo.active_game_in_chat(self.db, chat_id, thread_id)
-        if game is None or thread_id is None:
+        goes on (the hands in private still work), its new messages (and its last words,
+        if it has ended) wait until the topic is reopened, and the group is told in
+        General."""
+        game = await repo.load_game(self.db, game_id)
+        if game is None or game.thread_id is None:
             return Done(None)  # General closed: there is nowhere to tell it
         lang = await self.context.settings.language_of(game)
         async with self.db.transaction() as tx:
             await _general_notice(tx, game, "notice.topic_closed", lang)
         log.warning(
-            "chat %s game %s: topic %s closed; its messages wait", chat_id, game.id, thread_id
+            "chat %s game %s: topic %s closed; its messages wait",
+            game.chat_id,
+            game.id,
+            game.thread_id,
         )
         return Done(None, Effects(announcements=True))
 
