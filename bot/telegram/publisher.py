@@ -149,6 +149,7 @@ class Publisher:
             out, self.records, people=people, inbox=inbox, mark=self._workers.mark
         )
         self.group_hands = GroupHands(db, out, games=CACHED_GAMES)
+        self._bringing: set[tuple[int, int]] = set()  # (game, seat): a hand on its way
         # Hands a press found behind their game: their digest is not trusted once.
         self._redraw: set[Target] = set()
         self._saving: set[asyncio.Task[None]] = set()  # an ended game's digests written
@@ -323,7 +324,9 @@ class Publisher:
         lang = await self.settings.language_of(game)
         if game.status is GameStatus.LOBBY:
             timer = self.settings.of(game.chat_id).turn_timer
-            text = presenter.lobby_text(game, lang, timer)
+            text = presenter.lobby_text(
+                game, lang, timer, hands=self.settings.of(game.chat_id).hands
+            )
             markup: InlineKeyboardMarkup | None = presenter.lobby_keyboard(game, lang)
         elif existing is None:
             return  # the lobby message is only ever edited after the lobby
@@ -428,7 +431,19 @@ class Publisher:
         the group, for the seat's person alone (as the game stores them, never whoever
         pressed: the use case checked that they are the same). Sent among the group's
         replies, before the press is answered (Telegram takes `press` only while the
-        query is unanswered); the seat's worker then makes sure it shows the newest state."""
+        query is unanswered); the seat's worker then makes sure it shows the newest state.
+        A press while the seat's hand is on its way sends nothing more (the group's
+        budget is shared by everyone at the table)."""
+        key = (game_id, seat)
+        if key in self._bringing:
+            return
+        self._bringing.add(key)
+        try:
+            await self._bring_hand(game_id, seat, press)
+        finally:
+            self._bringing.discard(key)
+
+    async def _bring_hand(self, game_id: int, seat: int, press: str | None) -> None:
         game = await self.records.game(game_id)
         if game is None or game.match is None or seat >= len(game.seats):
             return
