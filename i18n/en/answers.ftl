@@ -47,7 +47,7 @@ notice-unreachable = ⚠️ { $name }: I cannot write to you privately. Open a c
 notice-unreachable_hand_in_group = ⚠️ { $name }: I cannot write to you privately. Your tiles are here: «🂠 My tiles» under the table; /start in the chat with @{ $bot } brings them back there too.
 notice-bot_removed = I was removed from “{ $chat }”, so the game there has stopped.
 # Said in General of a forum: the topic of a game was closed to the bot, or deleted.
-notice-topic_closed = ⏸ The game's topic was closed, and I cannot write there. The game is not lost: you can still move from your private chat with me, and the table and results will come back to the topic once it is reopened.
+notice-topic_closed = ⏸ The game's topic was closed, and I cannot write there. The game is not lost: you can still move, from your private chat with me or from the «🂠 My tiles» already open, and the table and results will come back to the topic once it is reopened.
 notice-topic_deleted = 🗑 The game's topic was deleted, so the game has stopped. Start a new one with /domino.
 
 private-group_only = Games happen in groups: add me to a group and send /domino there.
@@ -57,7 +57,6 @@ private-help_hint =
     👋 I run domino matches in groups. To play, add me to a group with the button below and send /domino there; your tiles will come here.
     The rules: the “📖 Rules” button; every command: /help.
 
-group-hand_is_private = Your tiles are in your private chat with me.
 
 alert-rules_unknown = There are no such rules: choose a game with a button under the message.
 alert-lobby_closed = This game is no longer taking players.
