@@ -19,7 +19,7 @@ import contextlib
 import os
 import shutil
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -220,6 +220,7 @@ async def play_a_match(page: Page, running: Demo) -> None:
         await shown(fake, lobby.filter(has_text=seated))
     await lobby_button("Начать")
     await shown(fake, group.locator("li.msg img").first)  # the table
+    await hands_in_the_group(page, running, group, act_as)
 
     people = [private(alice.id), private(bob.id)]
     handles = [await pane.element_handle() for pane in people]
@@ -241,3 +242,52 @@ async def play_a_match(page: Page, running: Demo) -> None:
                 )
     # The end is shown as the group's clients show it, and the table picture stands.
     assert await group.locator("li.msg img").count() >= 1
+
+
+async def hands_in_the_group(
+    page: Page, running: Demo, group: Locator, act_as: Callable[[int], Awaitable[None]]
+) -> None:
+    """«🂠 Мои кости» under the table brings each person's hand into the group as an
+    ephemeral message: the page draws it only while its person is «I am», marked as
+    theirs alone, and its buttons answer them."""
+    alice, bob = running.people
+    fake = running.fake
+    mine = group.locator("li.msg.ephemeral")
+
+    async def bring() -> str:
+        await group.locator(".kb button", has_text="Мои кости").last.click()
+        await shown(fake, mine.filter(has_text="Only you can see this message"))
+        assert await mine.count() == 1  # nobody else's
+        key = await mine.get_attribute("data-id")
+        assert key is not None and key.startswith("e")
+        return key
+
+    await act_as(alice.id)
+    alices = await bring()
+    await act_as(bob.id)  # Bob's client does not show Alice's hand
+    await page.wait_for_function(
+        "([group, key]) => !group.querySelector(`li[data-id='${key}']`)",
+        arg=[await group.element_handle(), alices],
+    )
+    bobs = await bring()
+    assert bobs != alices
+    await act_as(alice.id)  # hers again, and only hers
+    await shown(fake, group.locator(f'li.msg.ephemeral[data-id="{alices}"]'))
+    assert await mine.count() == 1
+    # A button of her hand goes to the bot as her press on that message and comes back
+    # answered (a move, or why not now): no error from the page.
+    version = await mine.get_attribute("data-version")
+    errors = page.locator(".toast.error")
+    await page.evaluate("document.querySelectorAll('.toast').forEach((t) => t.remove())")
+    await mine.locator(".kb button").first.click()
+    await page.wait_for_function(
+        """([group, key, version]) => {
+            const hand = group.querySelector(`li[data-id='${key}']`);
+            return !hand || hand.dataset.version !== version
+                || document.querySelector("#toasts .toast:not(.error), dialog#alert[open]");
+        }""",
+        arg=[await group.element_handle(), alices, version],
+        timeout=REPLY_MS,
+    )
+    assert await errors.count() == 0, await errors.all_inner_texts()
+    await close_alert(page)

@@ -8,6 +8,7 @@ Chromium is installed; these hold the routes to their word everywhere.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -16,9 +17,16 @@ from typing import Any
 import aiohttp
 import pytest
 from aiogram import Bot
-from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from aiogram.types import (
+    BufferedInputFile,
+    EphemeralMessageParameters,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+)
 
-from tests.fakegram import FakeTelegram
+from tests.fakegram import FakeTelegram, ManualClock
 from tests.fakegram.aiogram_support import aiogram_parse_problems, make_bot
 from tests.fakegram.play import PlayPage
 from tests.fakegram.waiting import within
@@ -53,7 +61,14 @@ class Play:
 
 @pytest.fixture
 async def play() -> AsyncIterator[Play]:
-    fake = FakeTelegram()
+    async with serving() as found:
+        yield found
+
+
+@contextlib.asynccontextmanager
+async def serving(**options: Any) -> AsyncIterator[Play]:
+    """A fake (made with `options`) serving the page, and a bot on it."""
+    fake = FakeTelegram(**options)
     await fake.start(routes=PlayPage(fake).attach)
     bot = make_bot(fake)
     try:
@@ -264,3 +279,119 @@ async def test_start_with_a_payload_and_commands_in_the_group(play: Play) -> Non
     stranger = play.fake.add_user("Чужой", started=True)
     status, refused = await play.act("send", user=stranger.id, chat=group.id, text="/domino")
     assert status == 400 and "not a member" in refused["error"]
+
+
+def _hand(data: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="🁣 2|5", callback_data=data)]]
+    )
+
+
+async def test_an_ephemeral_message_comes_for_its_receiver_who_alone_presses_it(
+    play: Play,
+) -> None:
+    alice = play.fake.add_user("Алиса", started=True)
+    bob = play.fake.add_user("Боб", started=True)
+    group = play.fake.add_group("Домино", members=[alice, bob], supergroup=True)
+    table = await play.bot.send_message(group.id, "Стол")
+    first = await play.bot.send_message(
+        group.id,
+        "Ваши кости",
+        reply_markup=_hand("m1:hand:secret"),
+        ephemeral_message_parameters=EphemeralMessageParameters(receiver_user_id=alice.id),
+    )
+    assert first.ephemeral_message_id == 1
+    async with play.http.get(f"{play.fake.url}/play/events") as response:
+        events = Events(response)
+        reset = await events.next("reset")
+        table_json, hand = reset["messages"]
+        assert (table_json["key"], table_json["receiver"]) == (str(table.message_id), None)
+        assert (hand["chat"], hand["id"], hand["key"]) == (group.id, 0, "e1")
+        assert (hand["receiver"], hand["ephemeral_id"]) == (alice.id, 1)
+        assert hand["after"] == table.message_id  # the page puts it after the table
+        assert hand["keyboard"] == [[{"text": "🁣 2|5", "kind": "callback"}]]
+        assert "secret" not in json.dumps(reset)  # a client shows the face, not the data
+
+        # Another one, for Bob this time: a live event, with its receiver.
+        await play.bot.send_message(
+            group.id,
+            "Ваши кости",
+            reply_markup=_hand("m1:hand:bob"),
+            ephemeral_message_parameters=EphemeralMessageParameters(receiver_user_id=bob.id),
+        )
+        bobs = await events.next("message")
+        assert (bobs["key"], bobs["receiver"], bobs["deleted"]) == ("e2", bob.id, False)
+        assert "m1:hand" not in json.dumps(bobs)
+
+        # Bob does not see Alice's hand: the page refuses his press, nothing reaches the bot.
+        press = {"chat": group.id, "ephemeral": 1, "version": 0, "row": 0, "column": 0}
+        status, refused = await play.act("press", user=bob.id, **press)
+        assert status == 400 and "only its receiver" in refused["error"]
+        assert play.fake.pending_updates == 0
+
+        pressed = asyncio.create_task(play.act("press", user=alice.id, **press))
+        (update,) = await play.updates()
+        query = update.callback_query
+        assert query is not None and query.from_user.id == alice.id
+        assert query.data == "m1:hand:secret"
+        assert isinstance(query.message, Message) and query.message.ephemeral_message_id == 1
+        await play.bot.answer_callback_query(query.id, text="Ход принят")
+        status, answer = await pressed
+        assert (status, answer["answered"], answer["text"]) == (200, True, "Ход принят")
+
+        await play.bot.edit_ephemeral_message_text(
+            chat_id=group.id,
+            receiver_user_id=alice.id,
+            ephemeral_message_id=1,
+            text="Ваши кости (ход сделан)",
+        )
+        edited = await events.next("message")
+        assert (edited["key"], edited["version"], edited["edited"]) == ("e1", 1, True)
+
+        await play.bot.delete_ephemeral_message(
+            chat_id=group.id, receiver_user_id=alice.id, ephemeral_message_id=1
+        )
+        gone = await events.next("message")
+        assert (gone["key"], gone["receiver"], gone["deleted"]) == ("e1", alice.id, True)
+        status, refused = await play.act("press", user=alice.id, **press)
+        assert status == 400 and "no such message" in refused["error"]
+
+        # Its id is free again: the next one takes it, and the page gets it as new.
+        await play.bot.send_message(
+            group.id,
+            "Новые кости",
+            ephemeral_message_parameters=EphemeralMessageParameters(receiver_user_id=alice.id),
+        )
+        again = await events.next("message")
+        assert (again["key"], again["text"], again["deleted"]) == ("e1", "Новые кости", False)
+
+
+async def test_an_expired_or_undelivered_ephemeral_message_is_not_on_the_page() -> None:
+    clock = ManualClock()
+    async with serving(clock=clock, ephemeral_lifetime=60.0) as play:
+        alice = play.fake.add_user("Алиса", started=True)
+        bob = play.fake.add_user("Боб", started=True)
+        group = play.fake.add_group("Домино", members=[alice, bob], supergroup=True)
+        bob.online = False  # sent while he was offline: nobody ever sees it
+        for receiver in (alice, bob):
+            await play.bot.send_message(
+                group.id,
+                "Ваши кости",
+                ephemeral_message_parameters=EphemeralMessageParameters(
+                    receiver_user_id=receiver.id
+                ),
+            )
+        bob.online = True
+        status, refused = await play.act(
+            "press", user=bob.id, chat=group.id, ephemeral=2, version=0, row=0, column=0
+        )
+        assert status == 400 and "no such message" in refused["error"]
+        async with play.http.get(f"{play.fake.url}/play/events") as response:
+            events = Events(response)
+            [hand] = (await events.next("reset"))["messages"]
+            assert (hand["key"], hand["receiver"]) == ("e1", alice.id)
+            clock.advance(60.0)
+            gone = await events.next("message")
+            assert (gone["key"], gone["deleted"]) == ("e1", True)
+        async with play.http.get(f"{play.fake.url}/play/events") as response:
+            assert (await Events(response).next("reset"))["messages"] == []

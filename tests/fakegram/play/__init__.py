@@ -9,18 +9,27 @@ to presses as toasts and alerts. Nothing the clients would not show is sent to t
 no callback data (a button is pressed by its place in the version of the message the page
 showed, as a client that has not refreshed sends the button it shows), no transcript.
 
+An ephemeral message (Bot API 10.3: in a group, for one member alone) comes with its
+``receiver`` and ``ephemeral_id``; the page draws it only while that person is the one
+acting in the groups («I am»), and only they may press its buttons. Its ``key``
+(``e<ephemeral_id>``; an ordinary message's is its id) names it on the page, and
+``after`` is the id of the chat's last message before it, where the page puts it. An
+ephemeral message that expires or is deleted comes as deleted.
+
 Routes (only on a fake started with ``routes=PlayPage(fake).attach``; every one answers
 only a browser on the same machine, and only a page of its own host):
 
 - ``GET /play/``, ``/play/app.js``, ``/play/style.css``: the page, plain HTML and JS;
 - ``GET /play/events``: server-sent events: ``reset`` (everything, on each connection),
   then ``people`` (who is there, their language, Start, block, membership) and
-  ``message`` (a message new, edited, pinned or deleted) as they happen;
+  ``message`` (a message new, edited, pinned or deleted, ephemeral ones too) as they
+  happen;
 - ``GET /play/file/{file_id}``: a picture the bot sent;
 - ``POST /play/api/{action}`` with a JSON body, acting as a person: ``send`` (text or a
   command; ``/start PAYLOAD`` in a private chat presses Start), ``press`` (``chat``,
-  ``message``, ``version``, ``row``, ``column``: answers with the bot's answer to the
-  press), ``add_person``, ``leave`` / ``join`` (a group), ``block``, ``language``.
+  ``message`` or, for an ephemeral message, ``ephemeral``, then ``version``, ``row``,
+  ``column``: answers with the bot's answer to the press), ``add_person``, ``leave`` /
+  ``join`` (a group), ``block``, ``language``.
 """
 
 from __future__ import annotations
@@ -50,6 +59,7 @@ MAX_NAME = 64
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Json = dict[str, Any]
+Mark = tuple[int, bool, bool]  # a message's edits, deletion and pin, as last shown
 
 
 class Refused(Exception):
@@ -214,9 +224,7 @@ class PlayPage:
         """A person presses the button at ``row``, ``column`` of the version of a message
         the page showed; the answer is the bot's answer to the press (or none in time)."""
         user, chat = self._person(body), self._chat(body)
-        message = chat.messages.get(_number(body, "message"))
-        if message is None:
-            raise Refused("no such message")
+        message = self._pressed(user, chat, body)
         versions = [*message.history, message.version]
         version = _number(body, "version")
         if not 0 <= version < len(versions):
@@ -237,6 +245,23 @@ class PlayPage:
             "show_alert": answer.show_alert,
             "url": answer.url,
         }
+
+    def _pressed(self, user: FakeUser, chat: FakeChat, body: Json) -> StoredMessage:
+        """The message a press names: ``message`` (its id) or ``ephemeral`` (its
+        ``ephemeral_id``: a live one, which only its receiver sees and presses)."""
+        if "ephemeral" not in body:
+            message = chat.messages.get(_number(body, "message"))
+            if message is None:
+                raise Refused("no such message")
+            return message
+        number = _number(body, "ephemeral")
+        self.fake.expire_ephemeral(chat)
+        message = chat.ephemeral.get(number)
+        if message is None or message.deleted or not message.delivered:
+            raise Refused("no such message: it has expired or was deleted")
+        if message.receiver is not user:
+            raise Refused(f"{user.first_name} does not see this message: only its receiver does")
+        return message
 
     async def add_person(self, body: Json) -> Json:
         """A new person, in every group (they have not pressed Start yet)."""
@@ -299,16 +324,23 @@ class Watch:
     def __init__(self, fake: FakeTelegram) -> None:
         self.fake = fake
         self.people: Json | None = None
-        self.shown: dict[tuple[int, int], tuple[int, bool, bool]] = {}
+        self.shown: dict[tuple[int, int], Mark] = {}
+        # Live ephemeral messages shown, by (chat, ephemeral_id): the message itself, as
+        # a freed id is given to the next one, and its mark.
+        self.shown_ephemeral: dict[tuple[int, int], tuple[StoredMessage, Mark]] = {}
 
     def reset(self) -> Json:
         self.people = people_json(self.fake)
         self.shown.clear()
+        self.shown_ephemeral.clear()
         messages = []
         for message in self._messages():
             self.shown[(message.chat.id, message.message_id)] = _mark(message)
             if not message.deleted:
                 messages.append(message_json(message))
+        for key, message in self._ephemeral().items():
+            self.shown_ephemeral[key] = (message, _mark(message))
+            messages.append(message_json(message))
         return {**self.people, "messages": messages}
 
     def changes(self) -> list[tuple[str, Json]]:
@@ -322,14 +354,35 @@ class Watch:
             if self.shown.get(key) != mark:
                 self.shown[key] = mark
                 found.append(("message", message_json(message)))
+        live = self._ephemeral()
+        for key, (message, _) in list(self.shown_ephemeral.items()):
+            if live.get(key) is not message:  # expired or deleted (its id may be reused)
+                del self.shown_ephemeral[key]
+                found.append(("message", {**message_json(message), "deleted": True}))
+        for key, message in live.items():
+            mark = _mark(message)
+            if self.shown_ephemeral.get(key) != (message, mark):
+                self.shown_ephemeral[key] = (message, mark)
+                found.append(("message", message_json(message)))
         return found
 
     def _messages(self) -> Iterator[StoredMessage]:
         for chat in list(self.fake.chats.values()):
             yield from list(chat.messages.values())
 
+    def _ephemeral(self) -> dict[tuple[int, int], StoredMessage]:
+        """The live ephemeral messages their receivers see now, oldest first by chat (an
+        undelivered one, sent while its receiver was offline, nobody ever sees)."""
+        live: dict[tuple[int, int], StoredMessage] = {}
+        for chat in list(self.fake.chats.values()):
+            self.fake.expire_ephemeral(chat)
+            for number, message in sorted(chat.ephemeral.items(), key=lambda i: i[1].sent_at):
+                if message.delivered and not message.deleted:
+                    live[(chat.id, number)] = message
+        return live
 
-def _mark(message: StoredMessage) -> tuple[int, bool, bool]:
+
+def _mark(message: StoredMessage) -> Mark:
     """Changes with every edit (the history grows), deletion and pin."""
     return len(message.history), message.deleted, message.pinned
 
@@ -370,9 +423,17 @@ def message_json(message: StoredMessage) -> Json:
     """A message as a client shows it: no callback data, only the buttons' faces."""
     version = message.version
     photo = version.photo
+    chat = message.chat
+    topic = None if message.thread_id is None else chat.topics.get(message.thread_id)
     body: Json = {
-        "chat": message.chat.id,
+        "chat": chat.id,
         "id": message.message_id,
+        "key": _key(message),
+        "receiver": None if message.receiver is None else message.receiver.id,
+        "ephemeral_id": message.ephemeral_id,
+        "after": _after(message) if message.ephemeral else None,
+        "thread_id": message.thread_id,
+        "topic": None if topic is None else topic.name,
         "from": None if message.sender is None else _full_name(message.sender),
         "from_id": None if message.sender is None else message.sender.id,
         "date": message.date,
@@ -400,6 +461,25 @@ def message_json(message: StoredMessage) -> Json:
         },
     }
     return body
+
+
+def _key(message: StoredMessage) -> str:
+    """What names a message on the page: its id, or ``e<ephemeral_id>`` (all ephemeral
+    messages have ``message_id`` 0)."""
+    return str(message.message_id) if message.ephemeral_id is None else f"e{message.ephemeral_id}"
+
+
+def _after(message: StoredMessage) -> int:
+    """The id of the chat's last message before an ephemeral one (0: none), as
+    ``FakeChat.view`` orders them: by the time they came, ephemeral ones last on a tie."""
+    return max(
+        (
+            m.message_id
+            for m in list(message.chat.messages.values())
+            if m.sent_at <= message.sent_at
+        ),
+        default=0,
+    )
 
 
 def _button_json(button: Button) -> Json:

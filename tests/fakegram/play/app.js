@@ -12,7 +12,9 @@ const state = {
   pendingStart: loadPendingStart(),
 };
 const panes = new Map(); // chat id -> { el, list, kind }
-const shown = new Map(); // "chat:id" -> the message's JSON, as last drawn
+// "chat:key" -> the message's JSON, as last received (key: its id, or e<ephemeral_id> for an
+// ephemeral message; kept also while the person it is for is not the one viewing the groups)
+const shown = new Map();
 
 const $ = (selector, root = document) => root.querySelector(selector);
 
@@ -94,7 +96,9 @@ function setPeople(data) {
   state.bot = data.bot;
   state.people = data.people;
   state.groups = data.groups;
+  const before = state.me;
   if (!person(state.me)) state.me = state.people.length ? state.people[0].id : null;
+  if (state.me !== before) redrawEphemeral();
   const select = $("#me");
   select.replaceChildren(
     ...state.people.map((p) => el("option", { value: p.id }, p.name)),
@@ -203,26 +207,48 @@ function order() {
 
 // ------------------------------------------------------------------ messages
 
+// An ephemeral message (Bot API 10.3) is for one member of a group alone: their client
+// shows it, nobody else's. Here that is the person acting in the groups («I am»).
+function seen(message) {
+  return message.receiver === null || message.receiver === state.me;
+}
+
+function redrawEphemeral() {
+  for (const message of [...shown.values()]) {
+    if (message.receiver !== null) upsert(message, { quiet: true });
+  }
+}
+
+// Where a message goes in its chat: by id; an ephemeral one (id 0) right after the chat's
+// last message before it (`after`), with the others that came after that one.
+function rank(message) {
+  return message.receiver === null ? 2 * message.id : 2 * message.after + 1;
+}
+
 function upsert(message, { quiet = false } = {}) {
-  const key = `${message.chat}:${message.id}`;
+  const key = `${message.chat}:${message.key}`;
   const target = panes.get(message.chat);
   if (!target) return;
-  let item = target.list.querySelector(`li[data-id="${message.id}"]`);
+  let item = target.list.querySelector(`li[data-id="${message.key}"]`);
   if (message.deleted) {
     if (item) item.remove();
     shown.delete(key);
+    return;
+  }
+  shown.set(key, message);
+  if (!seen(message)) {
+    if (item) item.remove();
     return;
   }
   const list = target.list;
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
   const fresh = !item;
   if (fresh) {
-    item = el("li", { dataset: { id: message.id } });
-    const after = [...list.children].find((li) => Number(li.dataset.id) > message.id);
+    item = el("li", { dataset: { id: message.key, rank: rank(message) } });
+    const after = [...list.children].find((li) => Number(li.dataset.rank) > rank(message));
     list.insertBefore(item, after || null);
   }
   draw(item, message);
-  shown.set(key, message);
   if (!quiet) {
     item.classList.remove("flash");
     void item.offsetWidth; // restart the animation on an edit
@@ -242,8 +268,12 @@ function draw(item, message) {
     return;
   }
   const own = message.from_id !== null;
-  item.className = `msg ${own ? "own" : "bot"}`;
+  const ephemeral = message.receiver !== null;
+  item.className = `msg ${own ? "own" : "bot"}${ephemeral ? " ephemeral" : ""}`;
   const parts = [];
+  if (message.thread_id !== null) {
+    parts.push(el("div", { class: "topic", title: `forum topic ${message.thread_id}` }, `# ${message.topic ?? message.thread_id}`));
+  }
   if (target.kind === "group" || message.via_bot) {
     const name = own ? message.from : state.bot.name;
     parts.push(el("div", { class: "from" }, message.via_bot ? `${name} via @${state.bot.username}` : name));
@@ -264,6 +294,10 @@ function draw(item, message) {
   if (message.keyboard.length) parts.push(keyboard(message));
   const time = new Date(message.date * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   const marks = [message.pinned ? "📌" : "", message.edited ? "edited" : "", time].filter(Boolean);
+  if (ephemeral) {
+    const name = person(message.receiver)?.name ?? "its receiver";
+    parts.push(el("div", { class: "only-you", title: `An ephemeral message: only ${name} sees it` }, "👁 Only you can see this message"));
+  }
   parts.push(el("div", { class: "meta" }, marks.join(" · ")));
   item.replaceChildren(...parts);
 }
@@ -352,9 +386,13 @@ async function press(message, row, column, button) {
   if (face.kind === "url") return openLink(face.url, actor);
   if (face.kind !== "callback") return toast("Inline mode is not modelled on this page");
   if (actor === null) return toast("Add a person first", { error: true });
+  if (message.receiver !== null && actor !== message.receiver) {
+    return toast("Only the person this message is for can press it", { error: true });
+  }
+  const which = message.receiver === null ? { message: message.id } : { ephemeral: message.ephemeral_id };
   button.classList.add("busy");
   const answer = await api("press", {
-    user: actor, chat: message.chat, message: message.id, version: message.version, row, column,
+    user: actor, chat: message.chat, ...which, version: message.version, row, column,
   });
   button.classList.remove("busy");
   if (!answer) return;
@@ -422,6 +460,7 @@ function showAlert(text, who = null) {
 document.addEventListener("DOMContentLoaded", () => {
   $("#me").addEventListener("change", (event) => {
     state.me = Number(event.target.value);
+    redrawEphemeral();
     for (const group of state.groups) drawGroupPane(group);
     for (const p of state.people) drawPersonPane(p);
     order();
