@@ -90,17 +90,25 @@ def hand_message(
     table_message_id: int | None,
     choosing: Tile | Menu | None = None,
     hints: bool = False,
+    in_group: bool = False,
 ) -> tuple[str, InlineKeyboardMarkup | None] | None:
     """The hand of `seat` (a person's, still seated): its text and buttons, with a link
     to the group's table; None before the match. `choosing` asks on which end to lay
     that tile (it fits several), or shows a menu of moves (`Menu`); `hints`: the
-    group allows «💡 Подсказка»."""
+    group allows «💡 Подсказка»; `in_group`: the hand shown inside the group (no link to
+    the table, which is right there)."""
     if game.match is None:
         return None
     person = game.seats[seat]
     view = shown_view(game, game.match.view(seat))
     text = presenter.hand_text(
-        view, names, chat_title, lang, drew=drawn_this_turn(view), away=person.away
+        view,
+        names,
+        chat_title,
+        lang,
+        drew=drawn_this_turn(view),
+        away=person.away,
+        here=in_group,
     )
     text += presenter.hand_timer_lines(game, seat, clock, now, lang)
     if game.status is GameStatus.CANCELLED:

@@ -378,6 +378,8 @@ class Publisher:
         lang: Lang,
         table: MessageRecord | None,
         choosing: Tile | Menu | None,
+        *,
+        in_group: bool = False,
     ) -> tuple[str, InlineKeyboardMarkup | None] | None:
         clock, now = self._clock_of(game)
         return game_messages.hand_message(
@@ -391,6 +393,7 @@ class Publisher:
             table_message_id=table.message_id if table else None,
             choosing=choosing,
             hints=self.settings.hints_allowed(game.chat_id),
+            in_group=in_group,
         )
 
     async def _sync_private_hand(
@@ -422,7 +425,7 @@ class Publisher:
         if not await self.group_hands.of(game.id):
             return
         lang = await self.people.language_of(user_id)
-        shown = await self._hand_message(game, seat, lang, None, choosing)
+        shown = await self._hand_message(game, seat, lang, None, choosing, in_group=True)
         if shown is not None:
             await self.group_hands.show(game.id, seat, user_id, *shown)
 
@@ -451,7 +454,7 @@ class Publisher:
         if person.user_id is None or person.left:
             return
         lang = await self.people.language_of(person.user_id)
-        shown = await self._hand_message(game, seat, lang, None, None)
+        shown = await self._hand_message(game, seat, lang, None, None, in_group=True)
         if shown is None:
             return
         text, markup = shown

@@ -7,6 +7,7 @@ answer-cancelled = The game is cancelled.
 answer-computer_added = A computer player sits down.
 answer-rematch_opened = A new game with the same rules: waiting for players.
 answer-started = Off we go! Tiles are in your private chat.
+answer-started_here = Off we go! Your tiles are under the table: «🂠 My tiles».
 answer-tile_does_not_fit = That tile does not fit now: the ones marked ✅ do.
 # Sixes: a refused tile; $ends: what each end takes («4 takes a 2, 0 takes a 6»).
 answer-tile_sum_six = It does not fit: touching halves add up to 6 — { $ends }. The ✅ tiles fit.

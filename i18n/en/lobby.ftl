@@ -41,7 +41,7 @@ start-welcome =
     Rules: /rules · help: /help
 start-joined = ✅ You have a seat in “{ $chat }”. Your tiles will arrive here once it starts.
 start-already_joined = You already have a seat in “{ $chat }”.
-start-back_in_game = Welcome back! You are in the game again: your hand and its buttons are in this chat.
+start-back_in_game = You are at the table: your hand and its buttons are in this chat.
 
 leave-not_playing = You are not playing here right now.
 leave-done = You left the game. A computer player took your seat.

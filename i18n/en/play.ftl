@@ -77,9 +77,13 @@ hand-title = 🁢 <b>{ $variant }</b> in “{ $chat }” · round { $n }
 hand-your_turn = <b>Your turn!</b>
 # At a table of two: the one opponent named.
 hand-waiting_for = { $name } is moving; the table is in the group.
+# The same on the hand shown inside the group (the table is right there).
+hand-waiting_for_here = { $name } is moving.
 hand-waiting = The others are moving; the table is in the group. Press a tile to see whose turn it is.
+hand-waiting_here = The others are moving. Press a tile to see whose turn it is.
 # In the Dark: the same while the player's tiles lie face down (the one button is the stack).
 hand-waiting_face_down = The others are moving; the table is in the group. Press your stack to see whose turn it is.
+hand-waiting_face_down_here = The others are moving. Press your stack to see whose turn it is.
 hand-over = The match is over.
 hand-drew = From the boneyard: { $tiles }
 hand-empty_table = The table is empty.
@@ -91,6 +95,7 @@ hand-others = { $n ->
 } tiles: { $others }
 hand-your_partner = 🤝 Your partner: { $name }
 hand-partner_turn = Your partner { $name } is moving; the table is in the group.
+hand-partner_turn_here = Your partner { $name } is moving.
 hand-scores = Score: { $scores }
 # In the Dark: $n tiles in the player's face-down stack; $up: how many are left when it turns up.
 hand-face_down = 🁢 Your tiles lie face down: { $n } { $n ->

@@ -7,6 +7,7 @@ answer-cancelled = Игра отменена.
 answer-computer_added = Компьютер за столом.
 answer-rematch_opened = Новая партия: те же правила, ждём игроков.
 answer-started = Поехали! Кости — в личке.
+answer-started_here = Поехали! Ваши кости — под столом, кнопка «🂠 Мои кости».
 answer-tile_does_not_fit = Эта кость сейчас не подходит: отмеченные ✅ — подходят.
 # Шестёрка: a refused tile; $ends: what each end takes («к 4 — 2, к 0 — 6»).
 answer-tile_sum_six = Не подходит: соседние половинки вместе дают 6 — { $ends }. Отмеченные ✅ — подходят.

@@ -83,9 +83,13 @@ hand-title = 🁢 <b>{ $variant }</b> в «{ $chat }» · раунд { $n }
 hand-your_turn = <b>Ваш ход!</b>
 # At a table of two: the one opponent named.
 hand-waiting_for = Ходит { $name }, стол — в группе.
+# The same on the hand shown inside the group (the table is right there).
+hand-waiting_for_here = Ходит { $name }.
 hand-waiting = Ходят соперники, стол — в группе. Нажмите на кость, чтобы узнать, чей ход.
+hand-waiting_here = Ходят соперники. Нажмите на кость, чтобы узнать, чей ход.
 # Втемную: the same while the player's tiles lie face down (the one button is the stack).
 hand-waiting_face_down = Ходят соперники, стол — в группе. Нажмите на стопку, чтобы узнать, чей ход.
+hand-waiting_face_down_here = Ходят соперники. Нажмите на стопку, чтобы узнать, чей ход.
 hand-over = Партия окончена.
 hand-drew = Из базара: { $tiles }
 hand-empty_table = Стол пуст.
@@ -97,6 +101,7 @@ hand-others = Костей у { $n ->
 }: { $others }
 hand-your_partner = 🤝 Ваш партнёр — { $name }
 hand-partner_turn = Ходит ваш партнёр — { $name }. Стол — в группе.
+hand-partner_turn_here = Ходит ваш партнёр — { $name }.
 hand-scores = Счёт: { $scores }
 # Втемную: $n tiles in the player's face-down stack; $up: how many are left when it turns up.
 hand-face_down = 🁢 Ваши кости лежат рубашкой вверх: { $n } { $n ->

@@ -130,7 +130,7 @@ async def test_leave_hands_the_seat_to_a_computer_and_hand_resends(
     )
     assert not game.group.ephemeral_for(bob)  # hers alone
     await alice.start("hand")  # an old pointer link: back in the game, hand anew
-    await alice.private_chat.wait_for_message(lambda m: "С возвращением" in m.content)
+    await alice.private_chat.wait_for_message(lambda m: "Вы за столом" in m.content)
     await alice.private_chat.wait_for_message(lambda m: m is first and "ниже" in m.content)
     assert not first.buttons
     anew = await alice.private_chat.wait_for_message(

@@ -252,7 +252,7 @@ async def test_a_person_who_blocks_the_bot_is_reported_and_can_come_back(
     )
     await bob.unblock()
     await bob.start()
-    await bob.private_chat.wait_for_message(lambda m: "С возвращением" in m.content)
+    await bob.private_chat.wait_for_message(lambda m: "Вы за столом" in m.content)
     await play_until(fakegram, people, lambda: goat_announced(game.group.bot_messages))
     notices = [m for m in game.group.bot_messages if "не могу написать" in m.content]
     assert len(notices) == 1

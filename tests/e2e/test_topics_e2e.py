@@ -170,6 +170,13 @@ async def table_linked(fake: FakeTelegram, game: TopicGame, tail: str) -> None:
     await fake.wait_for(linked, timeout=REPLY_SECONDS)
 
 
+async def all_announced(fake: FakeTelegram, bot: BotProcess) -> None:
+    """Until every announcement owed is sent (a match is over in the database before its
+    round ends' pictures, drawn in the render pool, reach the group) and the bot is idle."""
+    await fake.wait_for(lambda: owed(bot) == 0, timeout=REPLY_SECONDS)
+    await settle(fake)
+
+
 def assert_whole_match_shown(bot: BotProcess, game: TopicGame) -> None:
     """Every round's end announced once in the game's topic, and the match's end once."""
     match = bot.stored_match(game_id_of(bot, game.group, game.thread_id))
@@ -200,7 +207,7 @@ async def test_two_topics_play_at_once_and_a_third_asks_top(
     )
 
     await play_until(fakegram, [one.person, two.person], lambda: over(bot, *ids))
-    await settle(fakegram)
+    await all_announced(fakegram, bot)
 
     assert [m for m in group.topic_messages(None) if m.from_bot] == []  # nothing in General
     for game in (one, two):
@@ -226,7 +233,7 @@ async def test_a_game_in_general_of_a_forum_plays_as_in_a_plain_group(
     await table_linked(fakegram, game, str(game.table.message_id))
     game_id = game_id_of(bot, group, None)
     await play_until(fakegram, [game.person], lambda: over(bot, game_id))
-    await settle(fakegram)
+    await all_announced(fakegram, bot)
     assert_whole_match_shown(bot, game)
     assert [m for m in group.topic_messages(topic.thread_id) if m.from_bot] == []
     assert_private(fakegram, bot, game)

@@ -165,10 +165,14 @@ class LobbyChanges(UseCases):
     async def start_game(
         self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
     ) -> Done[Reply]:
-        """«Начать»: the match is dealt once every seat is taken."""
+        """«Начать»: the match is dealt once every seat is taken. The answer says where
+        the presser's tiles are: in their private chat, or under the table here."""
+        default = self.context.settings.of(chat_id).hands if chat_id is not None else None
+        private = default is None or await self.people.private_hand(person.id, default)
+        answer = Reply("answer.started" if private else "answer.started_here")
 
         async def start(tx: Transaction, game: GameRecord) -> Change:
-            return started(game, self.context.new_seed(), utcnow()), Reply("answer.started")
+            return started(game, self.context.new_seed(), utcnow()), answer
 
         return await self._change(game_id, chat_id, person, is_admin, "start", start)
 

@@ -33,9 +33,11 @@ def hand_text(
     *,
     drew: Sequence[Tile] = (),
     away: bool = False,
+    here: bool = False,
 ) -> str:
     """The text above a player's hand keyboard. `view` is that player's own view; `away`:
-    a computer moves for them, so their turns read like anyone else's.
+    a computer moves for them, so their turns read like anyone else's; `here`: the hand
+    shown inside the group, which need not say that the table is in the group.
 
     Втемную: while the player's tiles lie face down the hand shows none (the view holds
     none: nobody sees them, not even their owner), only how many there are, and on
@@ -43,6 +45,7 @@ def hand_text(
     several a turn."""
     rnd = view.round
     assert rnd.seat is not None, "a hand is drawn from its owner's view"
+    suffix = "_here" if here else ""  # inside the group: no "the table is in the group"
     lines = [
         t(
             "hand.title",
@@ -77,14 +80,15 @@ def hand_text(
             lines.append(t("hand.your_partner", lang, name=partner))
         if rnd.turn is not None and rnd.turn in partners:
             name = html.escape(short_name(names[rnd.turn]))
-            lines.append(t("hand.partner_turn", lang, name=name))
+            lines.append(t("hand.partner_turn" + suffix, lang, name=name))
         elif len(rnd.hand_counts) == 2 and rnd.turn is not None and rnd.turn != rnd.seat:
             # One opponent: named (the text still changes only when the turn does).
             name = html.escape(short_name(names[rnd.turn]))
-            lines.append(t("hand.waiting_for", lang, name=name))
+            lines.append(t("hand.waiting_for" + suffix, lang, name=name))
         else:
             # Втемную face down: the one button is the stack, «🁢 × 5».
-            lines.append(t("hand.waiting_face_down" if face_down(view) else "hand.waiting", lang))
+            waiting = "hand.waiting_face_down" if face_down(view) else "hand.waiting"
+            lines.append(t(waiting + suffix, lang))
         if face_down(view):
             lines.append(face_down_text(view, lang))
         lines.append(scores)
