@@ -557,6 +557,15 @@ async def pending_outbox(db: Reader, limit: int = 100) -> list[OutboxItem]:
     ]
 
 
+async def oldest_owed(db: Reader, *, after: int = 0) -> int | None:
+    """The id of the oldest announcement not marked sent whose id is above `after`; None
+    when there is none."""
+    row = await db.fetch_one(
+        "SELECT MIN(id) AS id FROM outbox WHERE sent_at IS NULL AND id > ?", (after,)
+    )
+    return None if row is None or row["id"] is None else int(row["id"])
+
+
 async def mark_sent(tx: Transaction, item_id: int) -> None:
     await tx.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (_iso(now()), item_id))
 

@@ -326,6 +326,7 @@ class Application:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await self.reactor.close()
+        await self.publisher.announcer.close()  # its sweep
         await self.timers.close()
         await self.notices.close()
         await self.alarms.close()

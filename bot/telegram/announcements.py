@@ -17,11 +17,19 @@ A game's announcements go to the forum topic it was opened in; a notice about th
 itself (closed, deleted) goes to General (its payload's `general`). An announcement a
 closed topic refuses waits, with those after it in that topic, until the topic is
 reopened; one in a deleted topic is dropped (`bot.telegram.topics`).
+
+A sweep (`SWEEP_SECONDS`) is the net under all of it: an announcement owed that no pass
+has read, on two looks in a row while no pass was under way, is logged (WARNING) and
+sent. Every commit that owes one asks for a pass itself, so in a healthy run the sweep
+finds nothing; it turns a request for a pass lost by a fault into a delay, not a loss.
+Those a pass left on purpose (a chat Telegram failed, a closed topic) are not its
+business: they go when their chat or topic can take them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import html
 import logging
@@ -101,6 +109,9 @@ OUTBOX = "outbox"  # the one key of the announcer's worker
 # past that it is left unmarked, and sent once more when the database is back.
 MARK_SECONDS = 60.0
 
+# Seconds between two looks of the sweep for announcements no pass has read.
+SWEEP_SECONDS = 20.0
+
 
 class Announcer:
     """Sends the outbox's announcements in the background, in order per chat."""
@@ -124,12 +135,47 @@ class Announcer:
         self.render_scores = render_scores
         self.settings = settings  # each group's language
         self.inbox = inbox  # where a lost or moved group is told
+        self._sweeper: asyncio.Task[None] | None = None  # started by the first `announce`
+        self._read_up_to = 0  # the newest announcement a pass has read
+        self._unread_before: int | None = None  # the oldest unread at the sweep's last look
         self.topics = topics  # the forum topics closed to the bot
 
     def announce(self) -> None:
         """Announcements were committed: send them soon, in the background (never in the
         path of a button's answer)."""
         self._worker.mark(OUTBOX)
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep(), name="outbox-sweep")
+
+    async def close(self) -> None:
+        """Stop the sweep (at the stop, after `idle`)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep()
+            except Exception as exc:  # the database refuses for the moment: the next look
+                log.info("the outbox sweep is left out this time: %s", exc)
+
+    async def sweep(self) -> None:
+        """One look: the oldest announcement owed that no pass has read, if it was so at
+        the last look too and no pass is under way, is logged and a pass sent for it."""
+        if self._worker.busy(OUTBOX):
+            self._unread_before = None
+            return
+        unread = await repo.oldest_owed(self.db, after=self._read_up_to)
+        stuck = unread is not None and unread == self._unread_before
+        self._unread_before = None if stuck else unread
+        if stuck:
+            log.warning(
+                "outbox: announcement %s is owed and no pass has read it: a pass is sent", unread
+            )
+            self._worker.mark(OUTBOX)
 
     async def idle(self) -> None:
         """Wait until no announcement is being sent (tests, shutdown)."""
@@ -151,7 +197,10 @@ class Announcer:
         held: set[int] = set()  # chats whose announcement failed: the rest waits, in order
         waiting: set[Topic] = set()  # topics closed to the bot: the rest waits, in order
         async with self._lock:
-            for item in await repo.pending_outbox(self.db):
+            owed = await repo.pending_outbox(self.db)
+            if owed:
+                self._read_up_to = max(self._read_up_to, owed[-1].id)
+            for item in owed:
                 if item.chat_id in moved or item.chat_id in held:
                     continue
                 try:

@@ -3,11 +3,16 @@ the козёл, the осёл, or plainly a loss where points are good."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.telegram.announcements import notice_values
 from domino.variants import find_variant
 from i18n import Lang, t
+from storage import repo
+from storage.connect import open_database
+from tests.bot.app_setup import FakeTime, make, seed_where_seat_0_opens
 
 LINES = "Маша: 34 · +0\nОлег: 12 · +2"
 
@@ -47,3 +52,33 @@ def test_leaving_tells_how_the_match_counts_without_a_goat_where_points_are_good
 def test_other_notices_are_left_as_stored() -> None:
     stored = {"name": "Маша"}
     assert notice_values(stored, find_variant("kozel"), Lang.RU) == stored
+
+
+async def test_the_sweep_sends_what_no_pass_has_read(tmp_path: Path) -> None:
+    """An announcement committed with no request for a pass (a trigger lost by a fault)
+    is sent by the sweep at its second look, and only then; one a pass read is not the
+    sweep's business."""
+    db = await open_database(tmp_path / "sweep.sqlite3")
+    setup = make(db, FakeTime(), seed_where_seat_0_opens())
+    await setup.app.resume()
+    announcer = setup.app.publisher.announcer
+    await announcer.idle()  # the pickup's pass
+    try:
+        async with db.transaction() as tx:
+            await repo.enqueue(
+                tx, game_id=None, chat_id=77, kind="notice", payload={"key": "start.welcome"}
+            )
+        await announcer.sweep()  # first look: noted, nothing sent yet
+        await announcer.idle()
+        assert setup.telegram.sent_to(77) == []
+        await announcer.sweep()  # still unread: a pass
+        await announcer.idle()
+        assert setup.telegram.sent_to(77) == [t("start.welcome", Lang.RU)]
+        assert await repo.oldest_owed(db) is None
+        await announcer.sweep()
+        await announcer.sweep()
+        await announcer.idle()
+        assert len(setup.telegram.sent_to(77)) == 1  # nothing more
+    finally:
+        await setup.close()
+        await db.close()
