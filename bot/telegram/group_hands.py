@@ -153,7 +153,7 @@ class GroupHands:
         except TelegramBadRequest as exc:
             if UNCHANGED in exc.message:
                 pass
-            elif any(text in exc.message for text in GONE):
+            elif any(gone in exc.message for gone in GONE):
                 # Expired, or never delivered: the next «🂠 Мои кости» brings a new one.
                 log.info(
                     "chat %s game %s: the group hand of seat %s is gone: %s",

@@ -272,6 +272,7 @@ class Publisher:
         else:
             self.records.forget_messages(game.id)
         self.table.forget(game.id)
+        self.group_hands.forget_game(game.id)
 
     async def _table_turn(self, target: Target) -> None:
         """Wait until this game's table may show a new picture (`table_interval`)."""
