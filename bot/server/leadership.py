@@ -26,7 +26,12 @@ Three things keep two instances from ever acting together:
   renewal that succeeded (`assured`). A leader cut off from the database, or just
   resumed from a pause, stops polling until a renewal tells it where it stands, so it
   never takes updates it could not store. Answers to presses are not held back (they
-  change nothing); the webhook answers 503 meanwhile (`valid`).
+  change nothing); the webhook answers 503 meanwhile (`valid`). A long poll already on
+  its way when the leader was paused is still open when it resumes, and the new
+  leader's first poll ends it: Telegram answers it "Conflict: terminated by other
+  getUpdates request". That is a takeover, not a fault: the guard logs it as a WARNING
+  and hands aiogram no updates, after a pause (`CONFLICT_PAUSE`), instead of the
+  ERROR aiogram would log; the keeper then finds the lease taken and stops the process.
 
 When the lease is found taken, or a change is refused by the fence, `on_lost` stops the
 process at once (exit code 75) without finishing anything; its supervisor starts it
@@ -52,12 +57,17 @@ from aiogram.client.session.middlewares.base import (
     BaseRequestMiddleware,
     NextRequestMiddlewareType,
 )
-from aiogram.methods import AnswerCallbackQuery, TelegramMethod
+from aiogram.exceptions import TelegramConflictError
+from aiogram.methods import AnswerCallbackQuery, GetUpdates, TelegramMethod
 
 from storage import leases
 from storage.db import DATABASE_ERRORS, Database, Deposed, Fence
 
 log = logging.getLogger(__name__)
+
+# Seconds a poll that another instance's poll ended waits before polling again (the
+# guard: a takeover's first seconds).
+CONFLICT_PAUSE = 1.0
 
 LEADER = "leader"  # the lease's name
 DEFAULT_TTL = 15.0  # LEASE_SECONDS
@@ -355,4 +365,13 @@ class LeaseGuard(BaseRequestMiddleware):
     ) -> Any:
         if not isinstance(method, AnswerCallbackQuery):
             await self.leadership.assured()
-        return await make_request(bot, method)
+        try:
+            return await make_request(bot, method)
+        except TelegramConflictError as exc:
+            if not isinstance(method, GetUpdates):
+                raise
+            log.warning(
+                "a long poll was ended by another instance's (a takeover?): %s", exc.message
+            )
+            await asyncio.sleep(CONFLICT_PAUSE)
+            return []

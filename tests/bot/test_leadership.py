@@ -5,13 +5,18 @@ taken, its changes are fenced by its term, and the keeper renews on a thread of 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from aiogram.exceptions import TelegramConflictError
+from aiogram.methods import GetUpdates, SendMessage, TelegramMethod
 
-from bot.server.leadership import LEADER, Leadership
+from bot.server import leadership
+from bot.server.leadership import LEADER, Leadership, LeaseGuard
 from storage import leases
 from storage.connect import open_database
 from storage.db import Database, DatabaseBusy, Deposed
@@ -236,3 +241,28 @@ async def test_the_keeper_renews_on_its_own_thread_while_the_bots_loop_is_blocke
     assert lost == []
     await leader.release()
     assert (await leases.current(other, LEADER)).expires_at == 0
+
+
+async def test_the_guard_takes_a_poll_ended_by_another_instances_as_a_takeover(
+    db: Database, path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A long poll open across a pause is ended by the new leader's poll (409 Conflict):
+    no updates and a WARNING, not aiogram's ERROR; any other call's conflict is raised."""
+    clock, lost = Clock(), []
+    first = instance(db, path, "a", clock, lost)
+    await first.acquire()
+    monkeypatch.setattr(leadership, "CONFLICT_PAUSE", 0.0)
+    guard = LeaseGuard(first)
+    poll = GetUpdates(timeout=30)
+    conflict = TelegramConflictError(poll, "Conflict: terminated by other getUpdates request")
+
+    async def ended(bot: object, method: TelegramMethod[Any]) -> Any:
+        raise conflict
+
+    with caplog.at_level(logging.WARNING, logger=leadership.__name__):
+        assert await guard(ended, None, poll) == []
+    assert "ended by another instance" in caplog.text
+    send = SendMessage(chat_id=1, text="x")
+    with pytest.raises(TelegramConflictError):
+        await guard(ended, None, send)
+    await first.release()
