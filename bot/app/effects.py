@@ -198,6 +198,18 @@ class EffectDispatcher:
         return done.value
 
     async def carry_out(self, effects: Effects) -> None:
+        """Carry out `effects` in the dispatcher's order. The announcements were committed:
+        the front ends are told of them even when an earlier step fails (a hand that
+        Telegram would not close, a choice it would not show), or nobody would ask for
+        them until the next commit that owes one."""
+        try:
+            await self._carry_out(effects)
+        finally:
+            if effects.announcements:
+                for front in self.front_ends:
+                    front.announce()
+
+    async def _carry_out(self, effects: Effects) -> None:
         fronts = self.front_ends
         for closed in effects.closed_hands:
             for front in fronts:
@@ -237,9 +249,6 @@ class EffectDispatcher:
         for vote in effects.vote_clocks:
             wait = (vote.expires_at - datetime.now(UTC)).total_seconds()
             self.alarms.set(("vote", vote.id), max(0.0, wait), VoteExpired(vote.id))
-        if effects.announcements:
-            for front in fronts:
-                front.announce()
 
     def _follow(self, game: GameRecord) -> None:
         """The game's clocks follow it; a computer to move moves after its pause."""

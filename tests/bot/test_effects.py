@@ -236,3 +236,24 @@ async def test_the_reactor_lets_the_computers_move_when_their_alarm_rings(
 
     await eventually(moved)
     assert ComputersDue(started.id) in emitted
+
+
+async def test_committed_announcements_are_asked_for_even_when_a_step_fails() -> None:
+    """A hand Telegram would not close fails the dispatch, and still the announcer is told
+    of the announcements the commit owes (else nobody asks until the next one)."""
+
+    class Failing(Recorder):
+        async def close_hand(self, closed: ClosedHand) -> None:
+            raise ConnectionError("Telegram went away")
+
+    parts = Failing()
+    dispatch = EffectDispatcher((parts,), parts, parts, parts, computer_delay=1.5)
+    person = playing(1, computer_to_move=False)
+    effects = Effects(
+        announcements=True,
+        games=(person,),
+        closed_hands=(ClosedHand(person, 0, ALICE.id, "hand.you_left", Lang.RU),),
+    )
+    with pytest.raises(ConnectionError):
+        await dispatch.carry_out(effects)
+    assert parts.asked == [("announce",)]
