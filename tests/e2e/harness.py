@@ -627,8 +627,10 @@ class GroupPerson(Person):
 
 def killed_forkserver_lines(lines: Sequence[str]) -> set[int]:
     """The indices of every traceback in `lines` that multiprocessing's forkserver
-    prints when the process it serves is killed while it reads a request: frames in
-    `multiprocessing/forkserver.py`, ending in a bare `EOFError`."""
+    prints when the process it serves is killed while it reads a request: frames of
+    `multiprocessing` alone, `forkserver.py` among them, ending in an `EOFError` (bare,
+    or "Ran out of input" when the kill came while a new worker read its start-up
+    data in `spawn.py`)."""
     found: set[int] = set()
     index = 0
     while index < len(lines):
@@ -637,10 +639,12 @@ def killed_forkserver_lines(lines: Sequence[str]) -> set[int]:
             while end < len(lines) and lines[end].startswith(" "):
                 end += 1
             block = lines[index : end + 1]
+            files = [line for line in block if line.lstrip().startswith('File "')]
             if (
                 end < len(lines)
-                and lines[end] == "EOFError"
-                and any("multiprocessing/forkserver.py" in line for line in block)
+                and (lines[end] == "EOFError" or lines[end].startswith("EOFError: "))
+                and any("multiprocessing/forkserver.py" in line for line in files)
+                and all("/multiprocessing/" in line for line in files)
             ):
                 found.update(range(index, end + 1))
             index = end
