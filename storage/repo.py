@@ -547,9 +547,11 @@ async def enqueue(
     )
 
 
-async def pending_outbox(db: Reader, limit: int = 100) -> list[OutboxItem]:
+async def pending_outbox(db: Reader, *, after: int = 0, limit: int = 100) -> list[OutboxItem]:
+    """The oldest `limit` announcements not marked sent whose id is above `after`."""
     rows = await db.fetch_all(
-        "SELECT * FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?", (limit,)
+        "SELECT * FROM outbox WHERE sent_at IS NULL AND id > ? ORDER BY id LIMIT ?",
+        (after, limit),
     )
     return [
         OutboxItem(r["id"], r["game_id"], r["chat_id"], r["kind"], json.loads(r["payload"]))

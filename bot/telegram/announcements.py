@@ -34,7 +34,7 @@ import functools
 import html
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat
@@ -108,6 +108,9 @@ OUTBOX = "outbox"  # the one key of the announcer's worker
 # Seconds a sent announcement's mark is tried again for, while the database refuses it;
 # past that it is left unmarked, and sent once more when the database is back.
 MARK_SECONDS = 60.0
+
+# Announcements read from the outbox at a time (a pass reads batch after batch).
+OUTBOX_BATCH = 100
 
 # Seconds between two looks of the sweep for announcements no pass has read.
 SWEEP_SECONDS = 20.0
@@ -197,10 +200,7 @@ class Announcer:
         held: set[int] = set()  # chats whose announcement failed: the rest waits, in order
         waiting: set[Topic] = set()  # topics closed to the bot: the rest waits, in order
         async with self._lock:
-            owed = await repo.pending_outbox(self.db)
-            if owed:
-                self._read_up_to = max(self._read_up_to, owed[-1].id)
-            for item in owed:
+            async for item in self._owed():
                 if item.chat_id in moved or item.chat_id in held:
                     continue
                 try:
@@ -232,6 +232,22 @@ class Announcer:
         for chat_id in sorted(lost_groups):
             self.inbox.emit(GroupLost(chat_id))
         return bool(held)
+
+    async def _owed(self) -> AsyncIterator[repo.OutboxItem]:
+        """Every announcement owed, oldest first, read a batch (`OUTBOX_BATCH`) at a time
+        until one comes back short: a backlog longer than a batch (twenty games' round
+        ends on a loaded machine, their pictures drawn one by one) is read to its end in
+        this pass, not left for a request that may never come."""
+        after = 0
+        while True:
+            batch = await repo.pending_outbox(self.db, after=after, limit=OUTBOX_BATCH)
+            if batch:
+                after = batch[-1].id
+                self._read_up_to = max(self._read_up_to, after)
+            for item in batch:
+                yield item
+            if len(batch) < OUTBOX_BATCH:
+                return
 
     async def _refused_in_topic(
         self, item: repo.OutboxItem, thread_id: int | None, exc: TelegramBadRequest

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.telegram import announcements
 from bot.telegram.announcements import notice_values
 from domino.variants import find_variant
 from i18n import Lang, t
@@ -79,6 +80,37 @@ async def test_the_sweep_sends_what_no_pass_has_read(tmp_path: Path) -> None:
         await announcer.sweep()
         await announcer.idle()
         assert len(setup.telegram.sent_to(77)) == 1  # nothing more
+    finally:
+        await setup.close()
+        await db.close()
+
+
+async def test_one_pass_sends_a_backlog_longer_than_a_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stall of the SIGKILL test under load: more announcements owed than a pass read
+    at once, and no commit after them to ask for another pass. A pass reads batch after
+    batch to the end."""
+    monkeypatch.setattr(announcements, "OUTBOX_BATCH", 2)
+    db = await open_database(tmp_path / "backlog.sqlite3")
+    setup = make(db, FakeTime(), seed_where_seat_0_opens())
+    await setup.app.resume()
+    announcer = setup.app.publisher.announcer
+    await announcer.idle()
+    try:
+        async with db.transaction() as tx:
+            for chat_id in range(71, 76):
+                await repo.enqueue(
+                    tx,
+                    game_id=None,
+                    chat_id=chat_id,
+                    kind="notice",
+                    payload={"key": "start.welcome"},
+                )
+        announcer.announce()  # one request for the five
+        await announcer.idle()
+        assert [len(setup.telegram.sent_to(chat_id)) for chat_id in range(71, 76)] == [1] * 5
+        assert await repo.oldest_owed(db) is None
     finally:
         await setup.close()
         await db.close()
