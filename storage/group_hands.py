@@ -26,10 +26,11 @@ class GroupHand:
     digest: str | None = None
 
 
-async def hands_chosen(db: Reader, user_id: int) -> HandsPlace | None:
-    """Where the person chose to see their hand; None: not chosen (the group's default)."""
-    row = await db.fetch_one("SELECT hands FROM users WHERE id = ?", (user_id,))
-    return hands_place(row["hands"]) if row else None
+async def hands_and_reach(db: Reader, user_id: int) -> tuple[HandsPlace | None, bool]:
+    """Where the person chose to see their hand (None: the group's default) and whether
+    the bot may write to them, in one read; (None, False) for anyone not stored."""
+    row = await db.fetch_one("SELECT hands, can_message FROM users WHERE id = ?", (user_id,))
+    return (hands_place(row["hands"]), bool(row["can_message"])) if row else (None, False)
 
 
 async def choose_hands(tx: Transaction, user: UserRecord, place: HandsPlace | None) -> None:

@@ -118,9 +118,7 @@ class People:
         known = self._hands.get(user_id)
         if known is None:
             began = self._hands_changes
-            chosen = await group_hands.hands_chosen(self.db, user_id)
-            user = await repo.get_user(self.db, user_id)
-            known = chosen, user is not None and user.can_message
+            known = await group_hands.hands_and_reach(self.db, user_id)
             if self._hands_changes == began:
                 self._hands[user_id] = known
         return known

@@ -26,13 +26,16 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
 
 
 async def test_a_choice_is_none_until_made_and_can_go_back_to_the_default(db: Database) -> None:
-    assert await store.hands_chosen(db, MASHA.id) is None  # not even stored
+    assert await store.hands_and_reach(db, MASHA.id) == (None, False)  # not even stored
     async with db.transaction() as tx:
         await store.choose_hands(tx, MASHA, HandsPlace.GROUP)
-    assert await store.hands_chosen(db, MASHA.id) is HandsPlace.GROUP
+    assert await store.hands_and_reach(db, MASHA.id) == (HandsPlace.GROUP, False)
     async with db.transaction() as tx:
         await store.choose_hands(tx, MASHA, None)
-    assert await store.hands_chosen(db, MASHA.id) is None
+    assert await store.hands_and_reach(db, MASHA.id) == (None, False)
+    async with db.transaction() as tx:
+        await repo.upsert_user(tx, MASHA, can_message=True)
+    assert await store.hands_and_reach(db, MASHA.id) == (None, True)
 
 
 async def test_a_group_hand_is_kept_replaced_and_forgotten_with_its_game(db: Database) -> None:

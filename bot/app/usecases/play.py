@@ -117,8 +117,26 @@ class Playing(UseCases):
         them alone (`press`: the front end's request, handed back to it). Refused unless
         the game is the group's own, running, and the person holds a seat in it."""
         self.people.noticed(person)
+        game = await repo.load_game(self.db, game_id)
+        return self._hand_asked(game, group, person, press)
+
+    async def hand_here(self, group: int, person: Person) -> Done[Reply]:
+        """/hand in a group: the person's hand comes inside the group, for them alone, if
+        they hold a seat in the match running there; else they are told they play in no
+        game here."""
+        self.people.noticed(person)
+        game = await repo.active_game_of_user(self.db, person.id)
+        if game is None or game.chat_id != group or game.status is not GameStatus.PLAYING:
+            return Done(Reply("leave.not_playing"))
+        return self._hand_asked(game, group, person, None)
+
+    @staticmethod
+    def _hand_asked(
+        game: GameRecord | None, group: int | None, person: Person, press: str | None
+    ) -> Done[Reply]:
+        """The hand of `person`'s seat asked for inside `group`, as read in `game`: refused
+        unless the game is the group's own, running, and the person holds a seat in it."""
         try:
-            game = await repo.load_game(self.db, game_id)
             if game is None or group is None or game.chat_id != group:
                 raise Refusal("alert.foreign_game")
             seat = game.seat_of(person.id)
@@ -129,15 +147,6 @@ class Playing(UseCases):
         except Refusal as refusal:
             return Done(refusal.reply)
         return Done(NO_REPLY, Effects(asked_hands=(HandAsked(game.id, seat.seat, press),)))
-
-    async def hand_here(self, group: int, person: Person) -> Done[Reply]:
-        """/hand in a group: the person's hand comes inside the group, for them alone, if
-        they hold a seat in the match running there; else they are told they play in no
-        game here."""
-        game = await repo.active_game_of_user(self.db, person.id)
-        if game is None or game.chat_id != group or game.status is not GameStatus.PLAYING:
-            return Done(Reply("leave.not_playing"))
-        return await self.hand_in_group(game.id, group, person)
 
     async def _own_turn(
         self, game_id: int, person: Person, move: int, group: int | None
