@@ -21,10 +21,10 @@ async def test_two_people_and_two_computers_play_to_the_goat(
     await play_to_the_goat(fakegram, bot)
 
 
-async def play_to_the_goat(fakegram: FakeTelegram, bot: BotProcess) -> None:
+async def play_to_the_goat(fakegram: FakeTelegram, bot: BotProcess) -> int:
     """Алиса and Боб open a lobby, seat two computers and play the match out; its
     messages are checked against the stored match (also run with the bot on a webhook:
-    tests/e2e/test_webhook_e2e.py)."""
+    tests/e2e/test_webhook_e2e.py). Returns how many presses the two made on their hands."""
     alice = fakegram.add_user("Алиса", username="alice")
     bob = fakegram.add_user("Боб", username="bob")
     group = fakegram.add_group("Домино во дворе", members=[alice, bob], admins=[alice])
@@ -80,4 +80,6 @@ async def play_to_the_goat(fakegram: FakeTelegram, bot: BotProcess) -> None:
     # At least each person's hand of every round was checked (how many edits there were
     # depends on the machine's pace: under load they merge).
     assert checked >= 2 * len(match.results)
-    assert sum(p.presses for p in people) > 10
+    # Both people played from their hands (a short match may take only a few presses).
+    assert all(p.presses > 0 for p in people)
+    return sum(p.presses for p in people)
