@@ -31,7 +31,7 @@ tile, then an end if asked, else draw or knock).
 
 Where the people's hands are (``--hands``): ``private`` (the default) as above; ``group``:
 nobody presses Start, everyone sits down from the lobby and plays from their hand inside
-the group (the ephemeral message «🂠 Мои кости» brings, pressed when a person has none);
+the group (the ephemeral message «✋ Мои кости» brings, pressed when a person has none);
 ``both``: everyone presses Start and also brings the hand inside the group and plays
 from it, the private one kept in step beside it; ``all``: the three in turns on this
 tree, side by side (moves/s, Bot API calls per move, CPU per move).
@@ -299,7 +299,7 @@ class Player:
     think: float = 0.0  # mean seconds a person looks at their hand before pressing
     rng: random.Random = field(default_factory=random.Random)
     thought_on: tuple[int, int] | None = None  # the hand version already thought over
-    brought_at: float = -math.inf  # when «🂠 Мои кости» was last pressed (hands in the group)
+    brought_at: float = -math.inf  # when «✋ Мои кости» was last pressed (hands in the group)
 
     def on_change(self) -> None:
         """The bot touched this person's private chat or the game's group."""
@@ -331,7 +331,7 @@ class Player:
 
     async def take_turn(self) -> bool:
         """One press if the hand offers one that was not pressed yet; True if pressed. A
-        person who plays from the group and has no hand there presses «🂠 Мои кости»."""
+        person who plays from the group and has no hand there presses «✋ Мои кости»."""
         hand = self.person.hand()
         if hand is None and isinstance(self.person, GroupPerson):
             if time.perf_counter() - self.brought_at < NO_CHANGE_RETRY:

@@ -1,4 +1,4 @@
-"""Inline buttons: the hand, «🂠 Мои кости» under the table, and the confirmation of
+"""Inline buttons: the hand, «✋ Мои кости» under the table, and the confirmation of
 /cancel (the lobby's are in handlers/lobby.py).
 
 Every press names a game; the use case acts on it only if the pressed message belongs
@@ -146,7 +146,7 @@ async def on_group_hand(
     playing: Playing,
     dispatch: EffectDispatcher,
 ) -> None:
-    """«🂠 Мои кости» under the table: the presser's hand comes inside the group, for them
+    """«✋ Мои кости» under the table: the presser's hand comes inside the group, for them
     alone (sent before the press is answered, which Telegram asks of a message a press
     brings); anyone not seated in the group's game is told so, and nothing is sent."""
     answer = await dispatch(

@@ -97,7 +97,7 @@ async def on_hand_in_group(
     message: Message, person: Person, lang: Lang, playing: Playing, dispatch: EffectDispatcher
 ) -> None:
     """/hand in the group: the person's hand comes right here, for them alone (as
-    «🂠 Мои кости» under the table brings it); someone not playing here is told so."""
+    «✋ Мои кости» under the table brings it); someone not playing here is told so."""
     text = reply_text(await dispatch(playing.hand_here(message.chat.id, person)), lang)
     if text:
         await message.reply(text)

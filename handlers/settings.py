@@ -125,7 +125,7 @@ async def on_own_hands(
     people: People,
 ) -> None:
     """Where the person's hand is shown: in the group, in private, both, or as their
-    group has it. The group's «🂠 Мои кости» works whatever they choose."""
+    group has it. The group's «✋ Мои кости» works whatever they choose."""
     known, place = hands_choice(callback_data.place, own=True)
     if not known:
         await reply(call, Reply("alert.stale", alert=True), lang)

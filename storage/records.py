@@ -333,7 +333,7 @@ DEFAULT_GAME = "kozel"  # Козёл, until a group picks another game
 
 class HandsPlace(StrEnum):
     """Where a person's hand is shown: in the group, as an ephemeral message only they
-    see (the table's «🂠 Мои кости» brings it), in their private chat with the bot, or
+    see (the table's «✋ Мои кости» brings it), in their private chat with the bot, or
     both. A person's choice (`users.hands`, the private /settings) or a group's default
     (`ChatSettings.hands`). The group's button works whatever the choice; the choice
     says whether the private hand is kept too, and where turn notices go."""

@@ -51,7 +51,7 @@ class ClosedHand:
 
 @dataclass(frozen=True, slots=True)
 class HandAsked:
-    """The person in `seat` asked for their hand inside the game's group («🂠 Мои
+    """The person in `seat` asked for their hand inside the game's group («✋ Мои
     кости»): a fresh one at the bottom of the group, for them alone. `press` names the
     front end's request that asked (Telegram's callback query), opaque to the core."""
 

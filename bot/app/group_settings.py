@@ -65,7 +65,7 @@ class GroupSettings:
 
     def hands_in_group(self, chat_id: int) -> bool:
         """Whether the group shows hands in the group by default (its /settings: in the
-        group, or in both places, the default): anyone plays from the group's «🂠 Мои
+        group, or in both places, the default): anyone plays from the group's «✋ Мои
         кости» there, without opening the bot's private chat first."""
         return self.of(chat_id).hands.group
 

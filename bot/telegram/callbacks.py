@@ -197,7 +197,7 @@ CHOICES = frozenset((HandKind.ENDS, *_MENUS))
 
 
 class GroupHandCb(CallbackData, prefix="gh1"):
-    """«🂠 Мои кости» under the group's table: the presser, if seated in `game` (the
+    """«✋ Мои кости» under the group's table: the presser, if seated in `game` (the
     group's own game), gets their hand in the group as an ephemeral message."""
 
     game: Id

@@ -43,7 +43,7 @@ def table_caption(
 
 
 def table_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup | None:
-    """The table's button while the match runs: «🂠 Мои кости», which brings the presser's
+    """The table's button while the match runs: «✋ Мои кости», which brings the presser's
     hand inside the group, for them alone (`bot.telegram.group_hands`)."""
     if game.status is not GameStatus.PLAYING:
         return None

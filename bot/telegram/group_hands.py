@@ -1,13 +1,13 @@
 """Hands inside the group: a seat's hand as an ephemeral message (Bot API 10.3) that
 its person alone sees, under the group's table.
 
-A person seated in the game presses «🂠 Мои кости» under the table; the hand comes as a
+A person seated in the game presses «✋ Мои кости» under the table; the hand comes as a
 fresh ephemeral message at the bottom of the group (`bring`: the one before, if any, is
 deleted once the new one is there), with the same keyboard as the private hand, and is
 edited in place as the game moves (`show`). It is addressed to the seat's person as the
 game stores it (`receiver_user_id`), never to whoever pressed. Telegram may drop an
 ephemeral message (it expires, its person was offline, it was deleted): an edit that
-finds it gone forgets it, and the next press on «🂠 Мои кости» brings a new one. Nothing
+finds it gone forgets it, and the next press on «✋ Мои кости» brings a new one. Nothing
 about a hand goes to the group but to its receiver.
 
 Every call goes through the group's queue (`Outgoing.call`), so ephemeral messages are
@@ -154,7 +154,7 @@ class GroupHands:
             if UNCHANGED in exc.message:
                 pass
             elif any(gone in exc.message for gone in GONE):
-                # Expired, or never delivered: the next «🂠 Мои кости» brings a new one.
+                # Expired, or never delivered: the next «✋ Мои кости» brings a new one.
                 log.info(
                     "chat %s game %s: the group hand of seat %s is gone: %s",
                     hand.chat_id,

@@ -431,7 +431,7 @@ class Publisher:
             await self.group_hands.show(game.id, seat, user_id, *shown)
 
     async def bring_hand(self, game_id: int, seat: int, *, press: str | None) -> None:
-        """«🂠 Мои кости»: the seat's hand as a fresh ephemeral message at the bottom of
+        """«✋ Мои кости»: the seat's hand as a fresh ephemeral message at the bottom of
         the group, for the seat's person alone (as the game stores them, never whoever
         pressed: the use case checked that they are the same). Sent among the group's
         replies, before the press is answered (Telegram takes `press` only while the

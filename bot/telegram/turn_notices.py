@@ -2,7 +2,7 @@
 
 It goes where the person's hand is: to their private chat if their hand goes there
 (`People.private_hand`: they want it there or in both places, and the bot may write to
-them), else inside the group as an ephemeral message they alone see, with «🂠 Мои кости»
+them), else inside the group as an ephemeral message they alone see, with «✋ Мои кости»
 to bring the hand there. An ephemeral notice is kept in memory only: one a stop left
 behind expires by itself.
 
@@ -228,7 +228,7 @@ class TurnNotices:
 
     async def _notify_in_group(self, group_id: int, notice: _Notice, thread_id: int | None) -> None:
         """The notice as an ephemeral message in the group, for the person alone, with
-        «🂠 Мои кости» (their hand may have expired meanwhile)."""
+        «✋ Мои кости» (their hand may have expired meanwhile)."""
         user_id = notice.turn.user_id
         lang = await self.people.language_of(user_id)
         button = InlineKeyboardButton(

@@ -7,7 +7,7 @@ answer-cancelled = The game is cancelled.
 answer-computer_added = A computer player sits down.
 answer-rematch_opened = A new game with the same rules: waiting for players.
 answer-started = Off we go! Tiles are in your private chat.
-answer-started_here = Off we go! Your tiles are under the table: «🂠 My tiles».
+answer-started_here = Off we go! Your tiles are under the table: «✋ My tiles».
 answer-tile_does_not_fit = That tile does not fit now: the ones marked ✅ do.
 # Sixes: a refused tile; $ends: what each end takes («4 takes a 2, 0 takes a 6»).
 answer-tile_sum_six = It does not fit: touching halves add up to 6 — { $ends }. The ✅ tiles fit.
@@ -33,7 +33,7 @@ answer-choose_close = Which end to close?
 alert-option_fixed = This game does not let you change that.
 
 answer-drew = From the boneyard: { $tiles }
-# In the Dark, after “🁢 Turn up the top tile” (never the tile: nobody may see a face-down stack).
+# In the Dark, after “⬛ Turn up the top tile” (never the tile: nobody may see a face-down stack).
 answer-flip_laid = It fitted and is on the table.
 answer-flip_turned_up = It fitted and is on the table. Your last tiles are turned up: they are in your hand.
 answer-flip_under = No fit: the tile went under your stack.
@@ -45,10 +45,10 @@ alert-not_a_computer = This button is out of date: that computer is no longer at
 notice-left = 🚪 { $name } left the game; a computer player took the seat.
 notice-unreachable = ⚠️ { $name }: I cannot write to you privately. Open a chat with @{ $bot } and press Start (or unblock the bot) to get your tiles.
 # The group shows hands in the group: the person plays on from there.
-notice-unreachable_hand_in_group = ⚠️ { $name }: I cannot write to you privately. Your tiles are here: «🂠 My tiles» under the table; /start in the chat with @{ $bot } brings them back there too.
+notice-unreachable_hand_in_group = ⚠️ { $name }: I cannot write to you privately. Your tiles are here: «✋ My tiles» under the table; /start in the chat with @{ $bot } brings them back there too.
 notice-bot_removed = I was removed from “{ $chat }”, so the game there has stopped.
 # Said in General of a forum: the topic of a game was closed to the bot, or deleted.
-notice-topic_closed = ⏸ The game's topic was closed, and I cannot write there. The game is not lost: you can still move, from your private chat with me or from the «🂠 My tiles» already open, and the table and results will come back to the topic once it is reopened.
+notice-topic_closed = ⏸ The game's topic was closed, and I cannot write there. The game is not lost: you can still move, from your private chat with me or from the «✋ My tiles» already open, and the table and results will come back to the topic once it is reopened.
 notice-topic_deleted = 🗑 The game's topic was deleted, so the game has stopped. Start a new one with /domino.
 
 private-group_only = Games happen in groups: add me to a group and send /domino there.
@@ -145,7 +145,7 @@ reply-db_unavailable = ⏳ One moment… The bot could not save that; nothing ha
 alert-hint_stale = This move has been made: its hint is no longer needed.
 alert-hints_off = Hints are switched off in this group (/settings).
 # In the Dark: a hint pressed while the presser's tiles lie face down (the one move is the flip).
-alert-hint_face_down = Nothing to hint: your tiles lie face down, and the only move is “🁢 Turn up the top tile”.
+alert-hint_face_down = Nothing to hint: your tiles lie face down, and the only move is “⬛ Turn up the top tile”.
 
 answer-hint_too_fast = Your hint is on its way: press again in a moment.
 answer-hints_set = 💡 Hints: { $state }. The hands show the button from the next move.
@@ -153,5 +153,5 @@ answer-hints_set = 💡 Hints: { $state }. The hands show the button from the ne
 notice-turn = 🔔 Your turn — { $chat }
 
 answer-turn_notices_set = 🔔 Turn reminders: { $state }.
-answer-hands_set = 🂠 Your tiles: { $place }.
-answer-group_hands_set = 🂠 Players' tiles: { $place }.
+answer-hands_set = ✋ Your tiles: { $place }.
+answer-group_hands_set = ✋ Players' tiles: { $place }.

@@ -16,7 +16,7 @@ btn-start = ▶️ Start
 btn-cancel = ✖️ Cancel
 btn-cancel_yes = Yes, cancel the game
 btn-cancel_no = No, play on
-btn-my_hand = 🂠 My tiles
+btn-my_hand = ✋ My tiles
 btn-table = 🖼 The table in the group
 btn-rematch = 🔁 Play again
 btn-end = { $tile } on { $end }
@@ -38,9 +38,9 @@ btn-choose_close = 🔒 Close an end with a double
 # Blitz, Cross: ends a turn of several tiles (a tile laid, another may follow).
 btn-end_turn = ✔️ End turn
 # In the Dark: the one move of a player whose tiles lie face down.
-btn-flip = 🁢 Turn up the top tile
+btn-flip = ⬛ Turn up the top tile
 # In the Dark: the face-down stack in the hand, off turn (press: whose turn it is).
-btn-face_down = 🁢 × { $n }
+btn-face_down = ⬛ × { $n }
 btn-close_end = 🔒 Close { $end } with { $tile }
 btn-computer_level = { $name } · { $level }
 btn-add_to_group = ➕ Add to a group

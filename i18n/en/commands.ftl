@@ -11,7 +11,7 @@ help-group =
     /settings — group settings: language, default game, turn timer, when an unstarted game closes, hints, where players' tiles are shown (admins change them)
     /top — the group's leaderboard · /stats — my stats · /history — the last matches
 help-private =
-    Your tiles arrive here: press a ✅ tile to play it. In Blitz and Cross a turn may lay several tiles one after another; ✔️ End turn ends it. Playing In the Dark, your tiles lie face down: press 🁢 Turn up the top tile.
+    Your tiles arrive here: press a ✅ tile to play it. In Blitz and Cross a turn may lay several tiles one after another; ✔️ End turn ends it. Playing In the Dark, your tiles lie face down: press ⬛ Turn up the top tile.
     💡 Hint — the strong computer's move (shown to you alone, one a turn).
     /hand — send my hand again
     /leave — leave the game

@@ -1,7 +1,7 @@
 ### The lobby: the game being gathered, its options, the players and computers.
 ### In English.
 
-lobby-title = 🁢 <b>Dominoes: { $variant }</b>
+lobby-title = 🎲 <b>Dominoes: { $variant }</b>
 lobby-options = Players: { $seats } · game to { $target }
 lobby-kozel_options = Fish: { $fish } · scoring opens at: { $threshold }
 lobby-off = off
@@ -14,11 +14,11 @@ lobby-sport_timing = ⏱ Turn times follow sport domino's rules: { $one }, { $se
 lobby-players = <b>Players ({ $joined }/{ $wanted }):</b>
 lobby-hint = Press “Join” to take a seat. Your tiles arrive in a private chat.
 # The group shows hands in the group (its /settings): nobody needs the private chat.
-lobby-hint_in_group = Press “🙋 Join” to take a seat. We play right here: your tiles are under the table, the «🂠 My tiles» button; no need to open my chat.
+lobby-hint_in_group = Press “🙋 Join” to take a seat. We play right here: your tiles are under the table, the «✋ My tiles» button; no need to open my chat.
 # Nobody seated yet, in a group that keeps hands in private: the creator is seated only once the bot may write to them there.
 lobby-nobody = Nobody is seated yet. Press “🙋 Join” to sit down, the game's creator too: only someone who already has a private chat with me is seated at once (the tiles go there).
 lobby-nobody_in_group = Nobody is seated yet. Press “🙋 Join” to sit down.
-lobby-closed_started = 🁢 <b>The game has started!</b> Players: { $names }
+lobby-closed_started = 🎲 <b>The game has started!</b> Players: { $names }
 lobby-closed_cancelled = ✖️ The game was called off.
 
 computer-name = 🤖 Computer { $n }

@@ -73,7 +73,7 @@ event-repeated = { $move } ×{ $n }
 table-cancelled = ✖️ The game was cancelled.
 
 hand-cancelled = ✖️ The game was cancelled.
-hand-title = 🁢 <b>{ $variant }</b> in “{ $chat }” · round { $n }
+hand-title = 🎲 <b>{ $variant }</b> in “{ $chat }” · round { $n }
 hand-your_turn = <b>Your turn!</b>
 # At a table of two: the one opponent named.
 hand-waiting_for = { $name } is moving; the table is in the group.
@@ -98,15 +98,15 @@ hand-partner_turn = Your partner { $name } is moving; the table is in the group.
 hand-partner_turn_here = Your partner { $name } is moving.
 hand-scores = Score: { $scores }
 # In the Dark: $n tiles in the player's face-down stack; $up: how many are left when it turns up.
-hand-face_down = 🁢 Your tiles lie face down: { $n } { $n ->
+hand-face_down = ⬛ Your tiles lie face down: { $n } { $n ->
     [one] tile
    *[other] tiles
 }. Nobody sees them, not even you; when { $up } are left, they are turned up.
-hand-flip = Press “🁢 Turn up the top tile”: if it fits, it goes on the table; if not, under your stack.
+hand-flip = Press “⬛ Turn up the top tile”: if it fits, it goes on the table; if not, under your stack.
 # The same while the boneyard has tiles: one of them then goes face down on top.
-hand-flip_bazaar = Press “🁢 Turn up the top tile”: if it fits, it goes on the table; if not, under your stack, and a boneyard tile goes on top.
+hand-flip_bazaar = Press “⬛ Turn up the top tile”: if it fits, it goes on the table; if not, under your stack, and a boneyard tile goes on top.
 # In the Dark: on the player's turn once their last tiles are turned up.
-hand-turned_up = 🁢 Your tiles are turned up: a turn may lay several in a row.
+hand-turned_up = ⬛ Your tiles are turned up: a turn may lay several in a row.
 # $n: the tiles the player laid so far in the turn in progress (Blitz, Cross).
 hand-mid_turn = You have played { $n } { $n ->
     [one] tile
@@ -138,7 +138,7 @@ announce-eggs = 🥚 Eggs: { $points } { $points ->
     } over to the next round.
 announce-eggs_taken = 🥚 { $name } takes the eggs ({ $points }).
 announce-loser-kozel = 🐐 The goat is { $names }
-announce-loser-osel = 🫏 The donkey is { $names }
+announce-loser-osel = 🐴 The donkey is { $names }
 announce-last_tile-sea_kozel = 🐐 Naked goat! { $name } goes out on the double blank and wins the match at once.
 announce-draw = 🤝 A draw: nobody scores.
 announce-too_few = ✍️ A win of fewer than { $points } { $points ->

@@ -41,9 +41,9 @@ btn-hands-group = In the group
 btn-hands-private = In private
 btn-hands-both = Both
 btn-hands-default = As the group
-btn-group_hands = 🂠 { $place }
-settings-hands = 🂠 Players' tiles: <b>{ $place }</b>
-settings-hands_hint = 🂠 “In the group” and “Both”: people play right here («🂠 My tiles» under the table), with no need to open my chat; “In private”: press Start in my private chat first. Anyone may choose their own in /settings in my private chat.
+btn-group_hands = ✋ { $place }
+settings-hands = ✋ Players' tiles: <b>{ $place }</b>
+settings-hands_hint = ✋ “In the group” and “Both”: people play right here («✋ My tiles» under the table), with no need to open my chat; “In private”: press Start in my private chat first. Anyone may choose their own in /settings in my private chat.
 settings-private_hands =
-    🂠 Your tiles: <b>{ $place }</b>
-    The «🂠 My tiles» button under the table in the group always works; “In private” and “Both” keep your hand here too, and «🔔 Your turn» comes here; with “In the group” it comes in the group, to you alone.
+    ✋ Your tiles: <b>{ $place }</b>
+    The «✋ My tiles» button under the table in the group always works; “In private” and “Both” keep your hand here too, and «🔔 Your turn» comes here; with “In the group” it comes in the group, to you alone.

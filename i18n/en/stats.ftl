@@ -47,7 +47,7 @@ stats-losses-kozel = 🐐 The goat { $n } { $n ->
     [one] time
    *[other] times
 } ({ $share } of matches)
-stats-losses-osel = 🫏 The donkey { $n } { $n ->
+stats-losses-osel = 🐴 The donkey { $n } { $n ->
     [one] time
    *[other] times
 } ({ $share } of matches)
@@ -85,7 +85,7 @@ stats-streak_good-osel = 🔥 Not the donkey { $n } { $n ->
     [one] match
    *[other] matches
 } in a row
-stats-streak_bad-osel = 🫏 The donkey { $n } { $n ->
+stats-streak_bad-osel = 🐴 The donkey { $n } { $n ->
     [one] match
    *[other] matches
 } in a row
@@ -98,7 +98,7 @@ stats-streak_no_wins = No win in { $n } { $n ->
    *[other] matches
 } in a row
 stats-mark-kozel = 🐐
-stats-mark-osel = 🫏
+stats-mark-osel = 🐴
 stats-mark_winner = 🏆
 stats-none_group = 📊 { $name }: no recorded matches in this group yet. Play one: /domino
 stats-none_all = 📊 { $name }: no recorded matches yet. Add me to a group and send /domino there.

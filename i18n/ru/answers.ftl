@@ -7,7 +7,7 @@ answer-cancelled = Игра отменена.
 answer-computer_added = Компьютер за столом.
 answer-rematch_opened = Новая партия: те же правила, ждём игроков.
 answer-started = Поехали! Кости — в личке.
-answer-started_here = Поехали! Ваши кости — под столом, кнопка «🂠 Мои кости».
+answer-started_here = Поехали! Ваши кости — под столом, кнопка «✋ Мои кости».
 answer-tile_does_not_fit = Эта кость сейчас не подходит: отмеченные ✅ — подходят.
 # Шестёрка: a refused tile; $ends: what each end takes («к 4 — 2, к 0 — 6»).
 answer-tile_sum_six = Не подходит: соседние половинки вместе дают 6 — { $ends }. Отмеченные ✅ — подходят.
@@ -33,7 +33,7 @@ answer-choose_close = Какой конец закрыть?
 alert-option_fixed = В этой игре это не меняется.
 
 answer-drew = Из базара: { $tiles }
-# Втемную, after «🁢 Открыть верхнюю» (never the tile: nobody may see a face-down stack).
+# Втемную, after «⬛ Открыть верхнюю» (never the tile: nobody may see a face-down stack).
 answer-flip_laid = Кость подошла и легла на стол.
 answer-flip_turned_up = Кость подошла и легла на стол. Ваши последние кости открыты — они в руке.
 answer-flip_under = Не подошла: кость ушла под низ стопки.
@@ -45,10 +45,10 @@ alert-not_a_computer = Эта кнопка устарела: этого комп
 notice-left = 🚪 { $name } покидает игру, место занимает компьютер.
 notice-unreachable = ⚠️ { $name }: не могу написать вам в личку. Откройте чат с @{ $bot } и нажмите «Start» (или разблокируйте бота) — кости придут туда.
 # The group shows hands in the group: the person plays on from there.
-notice-unreachable_hand_in_group = ⚠️ { $name }: не могу написать вам в личку. Ваши кости — здесь, кнопка «🂠 Мои кости» под столом; /start в чате с @{ $bot } вернёт их и в личку.
+notice-unreachable_hand_in_group = ⚠️ { $name }: не могу написать вам в личку. Ваши кости — здесь, кнопка «✋ Мои кости» под столом; /start в чате с @{ $bot } вернёт их и в личку.
 notice-bot_removed = Меня удалили из «{ $chat }» — игра там остановлена.
 # Said in General of a forum: the topic of a game was closed to the bot, or deleted.
-notice-topic_closed = ⏸ Тему с партией закрыли, и писать туда я не могу. Партия не потеряна: ходить можно и сейчас — из лички или с уже открытых «🂠 Мои кости», а стол и итоги вернутся в тему, когда её откроют.
+notice-topic_closed = ⏸ Тему с партией закрыли, и писать туда я не могу. Партия не потеряна: ходить можно и сейчас — из лички или с уже открытых «✋ Мои кости», а стол и итоги вернутся в тему, когда её откроют.
 notice-topic_deleted = 🗑 Тему с партией удалили, поэтому партия остановлена. Новую можно начать командой /domino.
 
 private-group_only = Игра идёт в группе: добавьте меня в группу и напишите там /domino.
@@ -149,7 +149,7 @@ reply-db_unavailable = ⏳ Секунду… Бот не смог это сох�
 alert-hint_stale = Этот ход уже сделан — подсказка к нему больше не нужна.
 alert-hints_off = В этой группе подсказки выключены (/settings).
 # Втемную: a hint pressed while the presser's tiles lie face down (the one move is the flip).
-alert-hint_face_down = Подсказывать нечего: кости лежат рубашкой вверх, и ход один — «🁢 Открыть верхнюю».
+alert-hint_face_down = Подсказывать нечего: кости лежат рубашкой вверх, и ход один — «⬛ Открыть верхнюю».
 
 answer-hint_too_fast = Подсказка уже готовится — через мгновение нажмите ещё раз.
 answer-hints_set = 💡 Подсказки: { $state }. Кнопка на руках — со следующего хода.
@@ -157,5 +157,5 @@ answer-hints_set = 💡 Подсказки: { $state }. Кнопка на рук
 notice-turn = 🔔 Ваш ход — { $chat }
 
 answer-turn_notices_set = 🔔 Напоминания о ходе: { $state }.
-answer-hands_set = 🂠 Ваши кости: { $place }.
-answer-group_hands_set = 🂠 Кости игроков: { $place }.
+answer-hands_set = ✋ Ваши кости: { $place }.
+answer-group_hands_set = ✋ Кости игроков: { $place }.

@@ -16,7 +16,7 @@ btn-start = ▶️ Начать
 btn-cancel = ✖️ Отменить
 btn-cancel_yes = Да, отменить игру
 btn-cancel_no = Нет, играем дальше
-btn-my_hand = 🂠 Мои кости
+btn-my_hand = ✋ Мои кости
 btn-table = 🖼 Стол в группе
 btn-rematch = 🔁 Ещё партию
 btn-end = { $tile } на { $end }
@@ -38,9 +38,9 @@ btn-choose_close = 🔒 Закрыть конец дублем
 # Блиц, Крест: ends a turn of several tiles (a tile laid, another may follow).
 btn-end_turn = ✔️ Сходить
 # Втемную: the one move of a player whose tiles lie face down.
-btn-flip = 🁢 Открыть верхнюю
+btn-flip = ⬛ Открыть верхнюю
 # Втемную: the face-down stack in the hand, off turn (press: whose turn it is).
-btn-face_down = 🁢 × { $n }
+btn-face_down = ⬛ × { $n }
 btn-close_end = 🔒 Закрыть { $end } дублем { $tile }
 btn-computer_level = { $name } · { $level }
 btn-add_to_group = ➕ Добавить в группу

@@ -1,7 +1,7 @@
 ### The lobby: the game being gathered, its options, the players and computers.
 ### In Russian, the default language.
 
-lobby-title = 🁢 <b>Домино: { $variant }</b>
+lobby-title = 🎲 <b>Домино: { $variant }</b>
 lobby-options = Игроков: { $seats } · игра до { $target }
 lobby-kozel_options = Рыба: { $fish } · открыть счёт: { $threshold }
 lobby-off = нет
@@ -14,11 +14,11 @@ lobby-sport_timing = ⏱ Время на ход по правилам спорт
 lobby-players = <b>Игроки ({ $joined }/{ $wanted }):</b>
 lobby-hint = Нажмите «Играю», чтобы сесть за стол. Кости придут вам в личку.
 # The group shows hands in the group (its /settings): nobody needs the private chat.
-lobby-hint_in_group = Нажмите «🙋 Играю», чтобы сесть за стол. Играем прямо здесь: ваши кости — под столом, кнопка «🂠 Мои кости»; открывать чат со мной не нужно.
+lobby-hint_in_group = Нажмите «🙋 Играю», чтобы сесть за стол. Играем прямо здесь: ваши кости — под столом, кнопка «✋ Мои кости»; открывать чат со мной не нужно.
 # Nobody seated yet, in a group that keeps hands in private: the creator is seated only once the bot may write to them there.
 lobby-nobody = За столом пока никого. Сесть — кнопка «🙋 Играю», и для создателя игры тоже: сразу за стол попадает только тот, у кого уже открыт личный чат со мной (туда приходят кости).
 lobby-nobody_in_group = За столом пока никого. Сесть — кнопка «🙋 Играю».
-lobby-closed_started = 🁢 <b>Игра началась!</b> Игроки: { $names }
+lobby-closed_started = 🎲 <b>Игра началась!</b> Игроки: { $names }
 lobby-closed_cancelled = ✖️ Набор в игру отменён.
 
 computer-name = 🤖 Компьютер { $n }

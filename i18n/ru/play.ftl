@@ -79,7 +79,7 @@ event-repeated = { $move } ×{ $n }
 table-cancelled = ✖️ Игра отменена.
 
 hand-cancelled = ✖️ Игра отменена.
-hand-title = 🁢 <b>{ $variant }</b> в «{ $chat }» · раунд { $n }
+hand-title = 🎲 <b>{ $variant }</b> в «{ $chat }» · раунд { $n }
 hand-your_turn = <b>Ваш ход!</b>
 # At a table of two: the one opponent named.
 hand-waiting_for = Ходит { $name }, стол — в группе.
@@ -104,17 +104,17 @@ hand-partner_turn = Ходит ваш партнёр — { $name }. Стол —
 hand-partner_turn_here = Ходит ваш партнёр — { $name }.
 hand-scores = Счёт: { $scores }
 # Втемную: $n tiles in the player's face-down stack; $up: how many are left when it turns up.
-hand-face_down = 🁢 Ваши кости лежат рубашкой вверх: { $n } { $n ->
+hand-face_down = ⬛ Ваши кости лежат рубашкой вверх: { $n } { $n ->
     [one] кость
     [few] кости
     [many] костей
    *[other] кости
 }. Их не видит никто, даже вы; когда останется { $up }, они откроются.
-hand-flip = Нажмите «🁢 Открыть верхнюю»: подойдёт кость — ляжет на стол, не подойдёт — уйдёт под низ стопки.
+hand-flip = Нажмите «⬛ Открыть верхнюю»: подойдёт кость — ляжет на стол, не подойдёт — уйдёт под низ стопки.
 # The same while the bazaar has tiles: one of them then goes face down on top.
-hand-flip_bazaar = Нажмите «🁢 Открыть верхнюю»: подойдёт кость — ляжет на стол, не подойдёт — уйдёт под низ стопки, а сверху ляжет кость из базара.
+hand-flip_bazaar = Нажмите «⬛ Открыть верхнюю»: подойдёт кость — ляжет на стол, не подойдёт — уйдёт под низ стопки, а сверху ляжет кость из базара.
 # Втемную: on the player's turn once their last tiles are turned up.
-hand-turned_up = 🁢 Ваши кости открыты: за ход можно положить несколько подряд.
+hand-turned_up = ⬛ Ваши кости открыты: за ход можно положить несколько подряд.
 # $n: the tiles the player laid so far in the turn in progress (Блиц, Крест).
 hand-mid_turn = Вы положили { $n } { $n ->
     [one] кость
@@ -142,7 +142,7 @@ announce-eggs = 🥚 Яйца: { $points } { $points ->
     } в следующий раунд.
 announce-eggs_taken = 🥚 Яйца ({ $points }) забирает { $name }.
 announce-loser-kozel = 🐐 Козёл — { $names }
-announce-loser-osel = 🫏 Осёл — { $names }
+announce-loser-osel = 🐴 Осёл — { $names }
 announce-last_tile-sea_kozel = 🐐 Голый козёл! { $name }: домино пустышкой — и партия выиграна сразу.
 announce-draw = 🤝 Ничья: очков никто не записывает.
 announce-too_few = ✍️ Выигрыш меньше { $points } { $points ->

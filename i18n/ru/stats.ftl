@@ -33,7 +33,7 @@ stats-losses-kozel = 🐐 Козлом { $n } { $n ->
     [few] раза
    *[many] раз
 } ({ $share } партий)
-stats-losses-osel = 🫏 Ослом { $n } { $n ->
+stats-losses-osel = 🐴 Ослом { $n } { $n ->
     [one] раз
     [few] раза
    *[many] раз
@@ -70,7 +70,7 @@ stats-streak_good-osel = 🔥 Не ослом { $n } { $n ->
     [few] партии
    *[many] партий
 } подряд
-stats-streak_bad-osel = 🫏 Ослом { $n } { $n ->
+stats-streak_bad-osel = 🐴 Ослом { $n } { $n ->
     [one] партию
     [few] партии
    *[many] партий
@@ -86,7 +86,7 @@ stats-streak_no_wins = Без побед { $n } { $n ->
    *[many] партий
 } подряд
 stats-mark-kozel = 🐐
-stats-mark-osel = 🫏
+stats-mark-osel = 🐴
 stats-mark_winner = 🏆
 stats-none_group = 📊 { $name }: в этой группе записанных партий пока нет. Сыграть: /domino
 stats-none_all = 📊 { $name }: записанных партий пока нет. Добавьте меня в группу и напишите там /domino.

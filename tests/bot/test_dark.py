@@ -1,5 +1,5 @@
 """Втемную (section V, `domino.children`) in the bot: each player's tiles lie in a
-face-down stack nobody sees, its owner included, turned up one a turn by «🁢 Открыть
+face-down stack nobody sees, its owner included, turned up one a turn by «⬛ Открыть
 верхнюю»; the last three are turned up for their owner, who then plays as in Блиц.
 
 By value: the hand of a face-down seat names no tile, says how many lie face down
@@ -112,18 +112,18 @@ def test_a_face_down_hand_on_its_turn_offers_one_button_and_names_no_tile() -> N
     lines = text.splitlines()
     assert lines[1] == "<b>Ваш ход!</b>"
     assert lines[2] == (
-        "🁢 Ваши кости лежат рубашкой вверх: 7 костей. "
+        "⬛ Ваши кости лежат рубашкой вверх: 7 костей. "
         "Их не видит никто, даже вы; когда останется 3, они откроются."
     )
     assert lines[3] == (
-        "Нажмите «🁢 Открыть верхнюю»: подойдёт кость — ляжет на стол, "
+        "Нажмите «⬛ Открыть верхнюю»: подойдёт кость — ляжет на стол, "
         "не подойдёт — уйдёт под низ стопки, а сверху ляжет кость из базара."
     )
-    assert "Стол пуст." in lines and "Костей у соперника: Боб — 7 🁢 · базар: 14" in lines
+    assert "Стол пуст." in lines and "Костей у соперника: Боб — 7 ⬛ · базар: 14" in lines
     flip = MoveCb(game=7, move=12, action=str(FLIP))
-    assert buttons(view) == [[("🁢 Открыть верхнюю", flip)]]
+    assert buttons(view) == [[("⬛ Открыть верхнюю", flip)]]
     # No «💡 Подсказка» where the group allows hints: the one move needs none.
-    assert buttons(view, hints=True) == [[("🁢 Открыть верхнюю", flip)]]
+    assert buttons(view, hints=True) == [[("⬛ Открыть верхнюю", flip)]]
     assert action_of(flip) is FLIP
     assert MoveCb.unpack(flip.pack()) == flip
 
@@ -137,12 +137,12 @@ def test_a_face_down_hand_off_turn_shows_the_stack_and_whose_turn_it_is() -> Non
     assert "Ходит Алиса, стол — в группе." in text and "на кость" not in text
     assert "рубашкой вверх: 7 костей" in text
     info = HandCb(game=7, move=0, kind=HandKind.INFO)
-    assert buttons(view) == [[("🁢 × 7", info)]]
+    assert buttons(view) == [[("⬛ × 7", info)]]
     away = away_keyboard(view, 7, Lang.RU)
-    assert [b.text for b in away.inline_keyboard[0]] == ["🁢 × 7"]
+    assert [b.text for b in away.inline_keyboard[0]] == ["⬛ × 7"]
     assert "Ходит Алиса" in hand_text(view, NAMES, "Двор", Lang.RU, away=True)
     english = hand_text(view, NAMES, "Yard", Lang.EN)
-    assert "🁢 Your tiles lie face down: 7 tiles. Nobody sees them, not even you" in english
+    assert "⬛ Your tiles lie face down: 7 tiles. Nobody sees them, not even you" in english
     assert "Алиса is moving; the table is in the group." in english
     three = Match.new(DARK, 3, seed=1)
     waiting = next(seat for seat in range(3) if seat != three.turn)
@@ -186,23 +186,23 @@ def test_a_turned_up_hand_plays_as_in_blitz() -> None:
     view = match.view(seat)
     assert view.round.hand and len(view.round.hand) <= FACE_UP
     text = hand_text(view, NAMES, "Двор", Lang.RU)
-    assert "🁢 Ваши кости открыты: за ход можно положить несколько подряд." in text
+    assert "⬛ Ваши кости открыты: за ход можно положить несколько подряд." in text
     assert "рубашкой вверх" not in text
     moves = {action_of(cb) for row in buttons(view) for _, cb in row if isinstance(cb, MoveCb)}
     assert FLIP not in moves and any(isinstance(a, Play | Draw | Knock) for a in moves)
-    assert f"{NAMES[1 - seat]} — {view.round.hand_counts[1 - seat]} 🁢" in others_text(
+    assert f"{NAMES[1 - seat]} — {view.round.hand_counts[1 - seat]} ⬛" in others_text(
         view, NAMES, Lang.RU
     )
 
 
 def test_the_flip_is_hinted_as_the_only_move_and_a_stack_press_explains_it() -> None:
     view = seat_0_opens().view(0)
-    assert action_text(view, FLIP, Lang.RU) == "🁢 Открыть верхнюю"
-    assert action_text(view, FLIP, Lang.EN) == "🁢 Turn up the top tile"
-    assert hint_text(view, FLIP, "only", {}, Lang.RU) == "💡 🁢 Открыть верхнюю — другого хода нет"
+    assert action_text(view, FLIP, Lang.RU) == "⬛ Открыть верхнюю"
+    assert action_text(view, FLIP, Lang.EN) == "⬛ Turn up the top tile"
+    assert hint_text(view, FLIP, "only", {}, Lang.RU) == "💡 ⬛ Открыть верхнюю — другого хода нет"
     decision = computer(Level.HARD, seed=3).decide(view)
     assert decision.action == FLIP
-    assert "🁢 Открыть верхнюю" in hint_text(view, FLIP, decision.reason, decision.args, Lang.RU)
+    assert "⬛ Открыть верхнюю" in hint_text(view, FLIP, decision.reason, decision.args, Lang.RU)
     assert tile_refusal(view, Lang.RU) == t("hand.flip_bazaar", Lang.RU)
 
 
@@ -301,7 +301,7 @@ def test_the_game_is_offered_by_its_names_with_its_rules() -> None:
         assert game is not None and game.key.value == "dark"
     rules = presenter.rules_text(DARK, Lang.RU)
     assert rules.startswith("<b>Втемную</b> — детская игра; кто первым наберёт 100 очков")
-    for words in ("рубашкой вверх", "«🁢 Открыть верхнюю»", "под низ стопки", "из базара"):
+    for words in ("рубашкой вверх", "«⬛ Открыть верхнюю»", "под низ стопки", "из базара"):
         assert words in rules
     assert "3 кости" in rules and "«✔️ Сходить»" in rules and "рыбу" in rules
     # A turned-up player who drew may hold more than three: «несколько», not «одну, две
@@ -377,7 +377,7 @@ async def test_a_person_flips_and_is_told_what_became_of_the_tile(dark: Setup) -
     assert game.match is not None
     mine = [entry for entry in game.match.log if entry.seat == 0]
     assert all(isinstance(entry.action, Flip) for entry in mine[:flips])
-    # A stale «🁢 Открыть верхнюю» (an older move number) changes nothing.
+    # A stale «⬛ Открыть верхнюю» (an older move number) changes nothing.
     stale = await setup.run(setup.app.playing.play(game.id, ALICE, 0, FLIP))
     assert stale.alert and reply_text(stale, Lang.RU) == t("alert.stale", Lang.RU)
     # Her hand, while face down, never named a tile.

@@ -139,7 +139,7 @@ async def test_the_group_is_told_where_the_hand_of_someone_unreachable_is(
         await setup.out.drain()
     assert setup.telegram.sent_to(CHAT.id).count(told) == 1
     if place.group:
-        assert "«🂠 Мои кости»" in told and "/start" in told
+        assert "«✋ Мои кости»" in told and "/start" in told
     bob = await repo.get_user(setup.db, BOB.id)
     assert bob is not None and not bob.can_message
 
@@ -151,7 +151,7 @@ def test_the_private_settings_show_both_choices_and_offer_the_others() -> None:
     text = private_settings_text(True, None, Lang.RU)
     assert "Напоминания о ходе: <b>вкл</b>" in text
     assert "Ваши кости: <b>как в группе (решают её админы)</b>" in text
-    assert "«🂠 Мои кости»" in text and "/settings" in text
+    assert "«✋ Мои кости»" in text and "/settings" in text
     english = private_settings_text(False, HandsPlace.GROUP, Lang.EN)
     assert "<b>off</b>" in english and "Your tiles: <b>in the group</b>" in english
     rows = private_settings_keyboard(True, HandsPlace.PRIVATE, Lang.RU).inline_keyboard
@@ -188,16 +188,16 @@ def test_a_hands_press_of_no_known_place_is_refused() -> None:
 def test_the_group_settings_show_and_offer_where_hands_are() -> None:
     settings = ChatSettings(hands=HandsPlace.PRIVATE)
     text = settings_text("Дворик", settings, Lang.RU)
-    assert "🂠 Кости игроков: <b>в личке</b>" in text.splitlines()
+    assert "✋ Кости игроков: <b>в личке</b>" in text.splitlines()
     assert "Каждый может выбрать своё" in text
     assert "Players' tiles: <b>in the group and in private</b>" in settings_text(
         "Yard", ChatSettings(), Lang.EN
     )
     last = settings_keyboard(settings, Lang.RU).inline_keyboard[-1]
     assert [(b.text, b.callback_data) for b in last] == [
-        ("🂠 В группе", "hd1:group"),
-        ("✅ 🂠 В личке", "hd1:private"),
-        ("🂠 Там и там", "hd1:both"),
+        ("✋ В группе", "hd1:group"),
+        ("✅ ✋ В личке", "hd1:private"),
+        ("✋ Там и там", "hd1:both"),
     ]
 
 

@@ -48,7 +48,7 @@ def lobby(*seats: SeatRecord, wanted: int = 2, **rules: object) -> GameRecord:
 
 def test_a_fresh_lobby_shows_the_rules_the_creator_and_how_to_join() -> None:
     assert presenter.lobby_text(lobby(MASHA), Lang.RU, hands=HandsPlace.PRIVATE) == (
-        "🁢 <b>Домино: Козёл</b>\n"
+        "🎲 <b>Домино: Козёл</b>\n"
         "\n"
         "Игроков: 2 · игра до 101\n"
         "Рыба: на одного · открыть счёт: 13\n"
@@ -63,7 +63,7 @@ def test_a_fresh_lobby_shows_the_rules_the_creator_and_how_to_join() -> None:
     for hands in (HandsPlace.GROUP, HandsPlace.BOTH):
         assert presenter.lobby_text(lobby(MASHA), Lang.RU, hands=hands).splitlines()[-2] == (
             "Нажмите «🙋 Играю», чтобы сесть за стол. Играем прямо здесь: ваши кости — под "
-            "столом, кнопка «🂠 Мои кости»; открывать чат со мной не нужно."
+            "столом, кнопка «✋ Мои кости»; открывать чат со мной не нужно."
         )
 
 
@@ -109,7 +109,7 @@ def test_the_teams_button_says_no_when_four_play_each_for_themselves() -> None:
 def test_a_classic_lobby_has_no_kozel_options_and_nobody_to_remove() -> None:
     game = dataclasses.replace(lobby(COMPUTER), ruleset=CLASSIC)
     assert presenter.lobby_text(game, Lang.EN).splitlines()[:4] == [
-        "🁢 <b>Dominoes: Classic</b>",
+        "🎲 <b>Dominoes: Classic</b>",
         "",
         "Players: 2 · game to 100",
         "",
@@ -127,7 +127,7 @@ def test_a_classic_lobby_has_no_kozel_options_and_nobody_to_remove() -> None:
 def test_a_closed_lobby_names_the_players_or_says_it_was_called_off() -> None:
     started = dataclasses.replace(lobby(MASHA, OLEG), status=GameStatus.PLAYING)
     assert presenter.lobby_closed_text(started, Lang.RU) == (
-        "🁢 <b>Игра началась!</b> Игроки: Маша, Олег &lt;3"
+        "🎲 <b>Игра началась!</b> Игроки: Маша, Олег &lt;3"
     )
     called_off = dataclasses.replace(lobby(MASHA), status=GameStatus.CANCELLED)
     assert presenter.lobby_closed_text(called_off, Lang.RU) == "✖️ Набор в игру отменён."
@@ -175,7 +175,7 @@ def test_a_classic_lobby_names_its_game_in_the_title_and_on_the_game_button() ->
     game = dataclasses.replace(lobby(MASHA, OLEG), ruleset=CLASSIC)
     text = presenter.lobby_text(game, Lang.RU)
     assert text.splitlines()[:3] == [
-        "🁢 <b>Домино: Классика</b>",
+        "🎲 <b>Домино: Классика</b>",
         "",
         "Игроков: 2 · игра до 100",
     ]
@@ -372,7 +372,7 @@ def test_the_settings_keyboard_marks_the_choices_in_force() -> None:
         [("🎲 Крест", "dg1:cross"), ("🎲 Шестёрка", "dg1:shesterka")],
         [("🎲 Втемную", "dg1:dark")],
         [("💡 Подсказки: вкл", "hs1:0")],
-        [("🂠 В группе", "hd1:group"), ("🂠 В личке", "hd1:private"), ("✅ 🂠 Там и там", "hd1:both")],
+        [("✋ В группе", "hd1:group"), ("✋ В личке", "hd1:private"), ("✅ ✋ Там и там", "hd1:both")],
     ]
 
 

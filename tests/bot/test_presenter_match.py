@@ -179,7 +179,7 @@ def test_a_hand_at_its_turn_tells_the_ends_the_others_and_the_scores() -> None:
     view = match_view(hand=HAND, legal=PLAYS, scores=(Account(), Account(remembered=12)))
     text = presenter.hand_text(view, NAMES, "Дворик", Lang.RU, drew=tiles("2-5"))
     assert text == (
-        "🁢 <b>Козёл</b> в «Дворик» · раунд 2\n"
+        "🎲 <b>Козёл</b> в «Дворик» · раунд 2\n"
         "<b>Ваш ход!</b>\n"
         "Из базара: 2|5\n"
         "концы: ⬅️ 3 · ➡️ 5\n"
@@ -266,7 +266,7 @@ def test_the_first_tile_of_a_round_needs_no_end() -> None:
 def test_a_hand_off_its_turn_waits_and_its_tiles_only_tell_whose_turn_it_is() -> None:
     view = match_view(turn=1, hand=HAND)
     assert presenter.hand_text(view, NAMES, "Дворик", Lang.RU) == (
-        "🁢 <b>Козёл</b> в «Дворик» · раунд 2\n"
+        "🎲 <b>Козёл</b> в «Дворик» · раунд 2\n"
         "Ходит Олег &lt;3, стол — в группе.\n"  # the one opponent named
         "Счёт: Маша 0 · Олег &lt;3 0"
     )

@@ -531,7 +531,7 @@ def test_every_game_has_its_screens_in_its_own_words(game: GameVariant, lang: La
     name = view.game_name(game, lang)
     assert all(name in text for text in texts)
     goat = ("козлом", "🐐") if lang is Lang.RU else ("the goat", "🐐")
-    donkey = ("ослом", "🫏") if lang is Lang.RU else ("the donkey", "🫏")
+    donkey = ("ослом", "🐴") if lang is Lang.RU else ("the donkey", "🐴")
     marks = {"kozel": (goat, donkey), "osel": (donkey, goat)}
     own, other = marks.get(key.value, ((), goat + donkey))
     for text in texts:

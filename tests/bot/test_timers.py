@@ -167,7 +167,7 @@ def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
         "✅ 🇬🇧 English",
         "✅ ⌛ 10 мин",
         "✅ 🎲 Козёл",
-        "✅ 🂠 Там и там",
+        "✅ ✋ Там и там",
     ]
     assert TimerCb.unpack(TimerCb(timer="sport").pack()).timer == "sport"
     assert BackCb.unpack(BackCb(game=12).pack()).game == 12

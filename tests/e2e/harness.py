@@ -246,7 +246,7 @@ class CpuProgress:
 # aiogram above all) can take minutes.
 _DOWN: weakref.WeakKeyDictionary[FakeTelegram, set[int]] = weakref.WeakKeyDictionary()
 
-GROUP_HAND_PREFIX = GroupHandCb.__prefix__ + ":"  # «🂠 Мои кости» under the table
+GROUP_HAND_PREFIX = GroupHandCb.__prefix__ + ":"  # «✋ Мои кости» under the table
 BRING_WAIT = 10.0  # seconds without any progress a person waits for the hand it brings
 
 # Every bot process started and not yet collected: the ones still alive when a test fails
@@ -568,11 +568,11 @@ class Person:
 @dataclass
 class GroupPerson(Person):
     """A person at the table who plays from inside the group: their hand is the
-    ephemeral message only they see there, brought by «🂠 Мои кости» under the table
+    ephemeral message only they see there, brought by «✋ Мои кости» under the table
     (again whenever it is gone: expired, or sent while they were offline)."""
 
     group: FakeChat | None = None
-    brought: int = 0  # presses on «🂠 Мои кости»
+    brought: int = 0  # presses on «✋ Мои кости»
 
     @property
     def chat(self) -> FakeChat:
@@ -587,7 +587,7 @@ class GroupPerson(Person):
         return None
 
     def table_message(self) -> StoredMessage | None:
-        """The group's live table: the newest message with «🂠 Мои кости»."""
+        """The group's live table: the newest message with «✋ Мои кости»."""
         for message in reversed(self.chat.bot_messages):
             if not message.deleted and any(
                 (b.callback_data or "").startswith(GROUP_HAND_PREFIX) for b in message.buttons
@@ -596,7 +596,7 @@ class GroupPerson(Person):
         return None
 
     async def bring_hand(self) -> CallbackAnswer | None:
-        """Press «🂠 Мои кости» under the table; the answer (None: no table to press)."""
+        """Press «✋ Мои кости» under the table; the answer (None: no table to press)."""
         table = self.table_message()
         if table is None:
             return None
@@ -611,7 +611,7 @@ class GroupPerson(Person):
 
     async def take_turn(self) -> bool:
         """Bring the hand if there is none (and the table offers it), then as `Person`.
-        After a press on «🂠 Мои кости» the person waits for the hand before pressing
+        After a press on «✋ Мои кости» the person waits for the hand before pressing
         it again."""
         if self.hand() is None:
             answer = await self.bring_hand()

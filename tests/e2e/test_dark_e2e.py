@@ -5,7 +5,7 @@ played), from `/domino втемную` to the final announcement, every move pre
 people in their private chats.
 
 While a person's tiles lie face down their hand shows none, only how many, and on their
-turn the one button «🁢 Открыть верхнюю» (no «💡 Подсказка»: a forged hint press is
+turn the one button «⬛ Открыть верхнюю» (no «💡 Подсказка»: a forged hint press is
 refused, there being nothing to hint); each press is answered with what became of the
 tile, never the tile. Once the stack is turned up
 (three left) the hand is the usual one and Алиса ends her turns with «✔️ Сходить» where
@@ -68,7 +68,7 @@ HINT_STALE = "Этот ход уже сделан — подсказка к не
 FINISHED = "Эта партия уже закончилась."  # pressed as the other player went out
 MOVED_ON = (STALE, HINT_STALE, FINISHED)  # answers to a press the match overtook
 NOTHING_TO_HINT = (
-    "Подсказывать нечего: кости лежат рубашкой вверх, и ход один — «🁢 Открыть верхнюю»."
+    "Подсказывать нечего: кости лежат рубашкой вверх, и ход один — «⬛ Открыть верхнюю»."
 )
 ANSWERS = {
     "Кость подошла и легла на стол.",
@@ -108,7 +108,7 @@ class DarkWatch:
 
 @dataclass
 class DarkPlayer(Person):
-    """A person who presses «🁢 Открыть верхнюю» while their tiles lie face down (once
+    """A person who presses «⬛ Открыть верхнюю» while their tiles lie face down (once
     first forging a hint press onto the hand, which offers none), then plays the first
     ✅ tile; with `end_turns`, presses «✔️ Сходить» whenever it is offered. Keeps the
     face-down hands they pressed on, the answers to their flips, the forged hint's answer
@@ -128,7 +128,7 @@ class DarkPlayer(Person):
         kinds = {kind_of(b.callback_data or ""): b for b in moves}
         if FACE_DOWN in hand.content:
             # Face down, on the turn: nothing but the flip (no hint either), no tile.
-            assert [b.text for b in moves] == ["🁢 Открыть верхнюю"], hand.content
+            assert [b.text for b in moves] == ["⬛ Открыть верхнюю"], hand.content
             assert not TILE.search(hand.content), hand.content
             return kinds[Press.FLIP].callback_data
         assert Press.FLIP not in kinds, hand.content
@@ -311,7 +311,7 @@ async def test_whole_matches_of_dark_with_stacks_nobody_sees(
     assert bot.stored("SELECT SUM(hints) FROM stat_seats") == [(0,)]  # none counted
     pressed = sum(len(person.face_down) for person in people)
     assert pressed == sum(1 for entry in flips if entry.seat in (0, 1))
-    assert any("🁢 Ваши кости открыты" in hand for p in people for hand in p.turned_up)
+    assert any("⬛ Ваши кости открыты" in hand for p in people for hand in p.turned_up)
     # The captions showed misses (after each flip of hers the table showed her move),
     # and stacks face down beside others turned up.
     assert watched and all(moment in seen for moment in watched)

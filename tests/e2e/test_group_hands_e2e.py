@@ -1,5 +1,5 @@
 """Play without leaving the group: each hand is an ephemeral message in the group that its
-person alone sees, brought by «🂠 Мои кости» under the table (Bot API 10.3).
+person alone sees, brought by «✋ Мои кости» under the table (Bot API 10.3).
 
 Whole matches played from the group alone, by people who never open the bot's private
 chat; a hand that expires mid-turn and one sent while its person was offline, each
@@ -70,7 +70,7 @@ async def test_a_whole_match_of_kozel_played_from_the_group_alone(
     assert all(isinstance(person, GroupPerson) for person in game.people)
     table = game.table
     assert table is not None
-    assert any(b.text == "🂠 Мои кости" for b in table.buttons)
+    assert any(b.text == "✋ Мои кости" for b in table.buttons)
     await play_until(fakegram, game.people, lambda: bot.match_over())
     await settle(fakegram)
 

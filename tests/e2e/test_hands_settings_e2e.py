@@ -43,12 +43,12 @@ async def test_a_person_chooses_where_their_hand_is_shown_in_the_private_setting
         timeout=REPLY_SECONDS,
     )
     assert "Ваши кости: как в группе" in settings.content
-    assert "«🂠 Мои кости»" in settings.content
+    assert "«✋ Мои кости»" in settings.content
     assert "✅ Как в группе" in [b.text for b in settings.buttons]
 
     answer = await alice.press(settings, data=hands_data(HandsPlace.GROUP), timeout=PRESS_SECONDS)
     assert answer.answered and not answer.show_alert
-    assert answer.text == "🂠 Ваши кости: в группе.", answer
+    assert answer.text == "✋ Ваши кости: в группе.", answer
     await fakegram.wait_for(
         lambda: "✅ В группе" in [b.text for b in settings.buttons], timeout=REPLY_SECONDS
     )
@@ -78,7 +78,7 @@ async def test_an_admin_sets_where_the_group_shows_hands_and_nobody_else_may(
     group = fakegram.add_group("Двор", members=[alice, bob], admins=[alice])
     await bob.command(group, "settings")
     shown = await group.wait_for_message(lambda m: "Кости игроков" in m.content)
-    assert "✅ 🂠 Там и там" in [b.text for b in shown.buttons]  # the default
+    assert "✅ ✋ Там и там" in [b.text for b in shown.buttons]  # the default
 
     refused = await bob.press(shown, data=hands_data(HandsPlace.PRIVATE))
     assert refused.show_alert and "админы" in (refused.text or "")
@@ -88,9 +88,9 @@ async def test_an_admin_sets_where_the_group_shows_hands_and_nobody_else_may(
     assert stale.show_alert, stale
 
     done = await alice.press(shown, data=hands_data(HandsPlace.PRIVATE))
-    assert not done.show_alert and done.text == "🂠 Кости игроков: в личке.", done
+    assert not done.show_alert and done.text == "✋ Кости игроков: в личке.", done
     await group.wait_for_message(
-        lambda m: m is shown and "✅ 🂠 В личке" in [b.text for b in m.buttons]
+        lambda m: m is shown and "✅ ✋ В личке" in [b.text for b in m.buttons]
     )
     ((stored,),) = bot.stored("SELECT settings FROM chats WHERE id = ?", group.id)
     assert json.loads(stored)["hands"] == "private"

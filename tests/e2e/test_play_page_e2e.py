@@ -247,7 +247,7 @@ async def play_a_match(page: Page, running: Demo) -> None:
 async def hands_in_the_group(
     page: Page, running: Demo, group: Locator, act_as: Callable[[int], Awaitable[None]]
 ) -> None:
-    """«🂠 Мои кости» under the table brings each person's hand into the group as an
+    """«✋ Мои кости» under the table brings each person's hand into the group as an
     ephemeral message: the page draws it only while its person is «I am», marked as
     theirs alone, and its buttons answer them."""
     alice, bob = running.people

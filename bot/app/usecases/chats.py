@@ -24,7 +24,7 @@ class Chats(UseCases):
 
     async def person_unreachable(self, game_id: int, user_id: int, mark: int) -> Done[None]:
         """A hand could not be delivered (blocked, never started): the group is told once:
-        in a group that shows hands in the group, that the hand is there under «🂠 Мои
+        in a group that shows hands in the group, that the hand is there under «✋ Мои
         кости» (and /start brings the private one back); else to open the bot's chat.
         Not when the person came back (/start) after the refused call began (`mark`: their
         `People.reachable_mark` then): the refusal answers the block they lifted, and

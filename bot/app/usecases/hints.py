@@ -6,7 +6,7 @@ private chat: `handlers.buttons`). It is answered with a hint only when the game
 running, the presser holds a seat in it and is playing it themselves, it is their turn,
 the button's move number is the match's now, and the game's group allows hints
 (/settings); anything else gets a polite refusal and changes nothing. Втемную: while the
-presser's tiles lie face down there is nothing to hint (the one move is «🁢 Открыть
+presser's tiles lie face down there is nothing to hint (the one move is «⬛ Открыть
 верхнюю»), so the hand offers no button and a forged press is refused, not counted.
 
 The decision is `Thinker.decide(view, Level.HARD)` on the presser's own view

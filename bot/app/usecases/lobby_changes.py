@@ -72,7 +72,7 @@ class LobbyChanges(UseCases):
     async def join(self, game_id: int, chat_id: int | None, person: Person) -> Done[Reply]:
         """«Играю» pressed in `chat_id`: anyone takes the next seat. In a group that shows
         hands in the group (`GroupSettings.hands_in_group`) that is all: their hand is
-        there, under «🂠 Мои кости». In a group that keeps hands in private, someone the
+        there, under «✋ Мои кости». In a group that keeps hands in private, someone the
         bot cannot write to yet is sent to the private chat by the lobby's join link."""
 
         async def join(tx: Transaction, game: GameRecord) -> Change:

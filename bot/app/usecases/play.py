@@ -113,7 +113,7 @@ class Playing(UseCases):
     async def hand_in_group(
         self, game_id: int, group: int | None, person: Person, *, press: str | None = None
     ) -> Done[Reply]:
-        """«🂠 Мои кости» pressed in `group`: the person's hand comes inside the group, for
+        """«✋ Мои кости» pressed in `group`: the person's hand comes inside the group, for
         them alone (`press`: the front end's request, handed back to it). Refused unless
         the game is the group's own, running, and the person holds a seat in it."""
         self.people.noticed(person)

@@ -41,7 +41,7 @@ def hand_text(
 
     Втемную: while the player's tiles lie face down the hand shows none (the view holds
     none: nobody sees them, not even their owner), only how many there are, and on
-    their turn what «🁢 Открыть верхнюю» does; once turned up, that they may lay
+    their turn what «⬛ Открыть верхнюю» does; once turned up, that they may lay
     several a turn."""
     rnd = view.round
     assert rnd.seat is not None, "a hand is drawn from its owner's view"
@@ -86,7 +86,7 @@ def hand_text(
             name = html.escape(short_name(names[rnd.turn]))
             lines.append(t("hand.waiting_for" + suffix, lang, name=name))
         else:
-            # Втемную face down: the one button is the stack, «🁢 × 5».
+            # Втемную face down: the one button is the stack, «⬛ × 5».
             waiting = "hand.waiting_face_down" if face_down(view) else "hand.waiting"
             lines.append(t(waiting + suffix, lang))
         if face_down(view):
@@ -120,14 +120,14 @@ def face_down(view: MatchView) -> bool:
 
 
 def face_down_text(view: MatchView, lang: Lang) -> str:
-    """Втемную: «🁢 Ваши кости лежат рубашкой вверх: 5 костей…», the count alone."""
+    """Втемную: «⬛ Ваши кости лежат рубашкой вверх: 5 костей…», the count alone."""
     rnd = view.round
     assert rnd.seat is not None, "a hand is drawn from its owner's view"
     return t("hand.face_down", lang, n=rnd.hand_counts[rnd.seat], up=FACE_UP)
 
 
 def flip_text(view: MatchView, lang: Lang) -> str:
-    """Втемную: what «🁢 Открыть верхнюю» does; while the bazaar has a tile to give, also
+    """Втемную: what «⬛ Открыть верхнюю» does; while the bazaar has a tile to give, also
     that one goes face down on top of the stack after a miss (`domino.round.Round._flip`)."""
     rnd = view.round
     bazaar = rnd.bazaar_size > view.ruleset.bazaar_reserve
@@ -201,7 +201,7 @@ def tile_refusal(view: MatchView, lang: Lang) -> str:
     (`view` theirs): at a fixed opening, which tile opens and why (`opening_text`); else
     that the tile does not fit and the ✅ ones do; in Шестёрка, which half each end takes
     (a newcomer looks for the equal number); in Втемную, to a player whose tiles lie face
-    down (an old keyboard's stack pressed), what «🁢 Открыть верхнюю» does."""
+    down (an old keyboard's stack pressed), what «⬛ Открыть верхнюю» does."""
     if face_down(view):
         return flip_text(view, lang)
     opening = opening_text(view, lang)
@@ -222,7 +222,7 @@ def tile_refusal(view: MatchView, lang: Lang) -> str:
 def others_text(view: MatchView, names: Sequence[str], lang: Lang) -> str:
     """How many tiles everyone else holds: the partner apart from the opponents in pair
     games (K-1, M-1, S-1), then the bazaar, when the deal left one at all (C-3). In
-    Втемную a 🁢 after the count of tiles that still lie face down («Боб — 5 🁢»)."""
+    Втемную a ⬛ after the count of tiles that still lie face down («Боб — 5 ⬛»)."""
     rnd = view.round
     assert rnd.seat is not None, "a hand is drawn from its owner's view"
     own = next(seats for seats in view.sides if rnd.seat in seats)
@@ -230,7 +230,7 @@ def others_text(view: MatchView, names: Sequence[str], lang: Lang) -> str:
     def counts(seats: Sequence[int]) -> str:
         return ", ".join(
             f"{html.escape(short_name(names[seat]))} — {rnd.hand_counts[seat]}"
-            + (" 🁢" if rnd.face_down and rnd.face_down[seat] else "")
+            + (" ⬛" if rnd.face_down and rnd.face_down[seat] else "")
             for seat in seats
         )
 

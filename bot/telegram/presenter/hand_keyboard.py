@@ -102,8 +102,8 @@ def hand_keyboard(
     its ends score differently, each end's in the choice of ends.
 
     Втемную: while the player's tiles lie face down, no tiles (none is shown, not even to
-    them) but one button: «🁢 Открыть верхнюю» on their turn (`Flip`, their only move),
-    else the stack «🁢 × 5» that tells whose turn it is (`_face_down_keyboard`).
+    them) but one button: «⬛ Открыть верхнюю» on their turn (`Flip`, their only move),
+    else the stack «⬛ × 5» that tells whose turn it is (`_face_down_keyboard`).
 
     Every legal action is reachable by exactly one path of presses: a play by its tile
     (then its end, when it fits several), several doubles and a closing double from
@@ -198,7 +198,7 @@ def hand_keyboard(
 def _face_down_keyboard(
     view: MatchView, game_id: int, move: int, lang: Lang
 ) -> InlineKeyboardMarkup:
-    """Втемную, the viewer's tiles face down: «🁢 Открыть верхнюю» on their turn, else the
+    """Втемную, the viewer's tiles face down: «⬛ Открыть верхнюю» on their turn, else the
     stack as one button that tells whose turn it is. No «💡 Подсказка» even where the
     group allows hints: it could only say «другого хода нет», and would count in /stats
     (a forged press is refused, `bot.app.usecases.hints`)."""
@@ -210,7 +210,7 @@ def _face_down_keyboard(
 
 
 def _stack_button(view: MatchView, game_id: int, lang: Lang) -> InlineKeyboardButton:
-    """Втемную: the viewer's face-down stack, «🁢 × 5»; pressed, it says whose turn it is."""
+    """Втемную: the viewer's face-down stack, «⬛ × 5»; pressed, it says whose turn it is."""
     rnd = view.round
     assert rnd.seat is not None, "a hand is drawn from its owner's view"
     return _button(t("btn.face_down", lang, n=rnd.hand_counts[rnd.seat]), _info(game_id))

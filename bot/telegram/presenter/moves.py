@@ -60,7 +60,7 @@ def action_text(view: MatchView, action: Action, lang: Lang) -> str:
     """A move in the words of the hand's own buttons: «5|5 на ⬅️ 3» (a tile on an end),
     «5|5» (the round's first tile), «3|3 ⬅️ + 5|5 ➡️», «🔒 Закрыть …», «🎲 Взять из
     базара», «✊ Стучу» / «🤚 Пас», «✔️ Сходить»,
-    «🁢 Открыть верхнюю». `view` is the position the move is for."""
+    «⬛ Открыть верхнюю». `view` is the position the move is for."""
     if isinstance(action, Play):
         if action.end is None:
             return tile_label(action.tile)

@@ -330,7 +330,7 @@ def match_end_text(
     view: MatchView, names: Sequence[str], lang: Lang, *, last_tile_won: bool = False
 ) -> str:
     """The end of a match: the loser in the game's own word where points are bad
-    («🐐 Козёл — NAME», «🫏 Осёл — NAME», K-10, O-6), else the winner (T-6, M-6, S-6);
+    («🐐 Козёл — NAME», «🐴 Осёл — NAME», K-10, O-6), else the winner (T-6, M-6, S-6);
     then the final scores, best first, so the loser comes last. `last_tile_won`: the
     last round's tile decided the match (`Match.won_by_last_tile`), said first."""
 
