@@ -1,6 +1,9 @@
 """The play page in a real browser: two people and two computers play a whole match of
 Козёл through `tasks.py demo`'s page only, in headless Chromium.
 
+A fresh page is looked at too: the fake's bare address leads to it, it says what to
+do until the first message, and four chats fit its width.
+
 Everything the people do goes through the page: Start in their private chats, /domino
 typed in the group, the lobby's buttons (acting as one person or the other with «I am»),
 the tiles of their hands. The test only reads the page to choose what to press. At the
@@ -29,6 +32,7 @@ from tests.e2e.demo import Demo, demo
 from tests.e2e.harness import REPLY_SECONDS, ROOT, STALL_SECONDS
 from tests.fakegram import FakeTelegram
 from tests.fakegram.aiogram_support import aiogram_parse_problems
+from tests.fakegram.play import PlayPage
 
 if TYPE_CHECKING:
     from playwright.async_api import Locator, Page
@@ -175,6 +179,38 @@ async def test_two_people_play_a_match_to_the_goat_through_the_page(tmp_path: Pa
     assert not running.bot.problems(), running.bot.problem_report()
     running.fake.assert_clean()
     assert not aiogram_parse_problems(running.fake)
+
+
+@pytest.mark.slow(seconds=10)
+async def test_a_fresh_page_says_what_to_do_and_fits_four_chats_in_its_width() -> None:
+    """The fake's bare address leads to the page; an empty page says in three lines what
+    to do, until the first message; three people and their group at 1,400 px all fit the
+    width (the chats go on a second row rather than off the edge)."""
+    fake = FakeTelegram()
+    url = await fake.start(routes=PlayPage(fake).attach)
+    try:
+        people = [fake.add_user(name) for name in ("Алиса", "Боб", "Вера")]
+        fake.add_group("Домино во дворе", members=people, admins=people[:1])
+        async with browser_page() as page:
+            await page.goto(f"{url}/")
+            assert page.url == f"{url}/play/"
+            panes = page.locator(".pane")
+            await shown(fake, panes.nth(3))
+            hint = page.locator("#first-run")
+            assert await hint.is_visible()
+            assert len(await hint.locator("li").all_inner_texts()) == 3
+            width = await page.evaluate("window.innerWidth")
+            assert width == 1400
+            assert await panes.count() == 4
+            for box in [await pane.bounding_box() for pane in await panes.all()]:
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+            assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+            await page.locator(f'.pane[data-owner="{people[0].id}"] .start').click()
+            await shown(fake, page.locator("li.msg", has_text="/start"))
+            await hint.wait_for(state="hidden", timeout=REPLY_MS)
+    finally:
+        await fake.stop()
 
 
 async def play_a_match(page: Page, running: Demo) -> None:

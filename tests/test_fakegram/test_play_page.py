@@ -124,6 +124,19 @@ async def test_the_page_is_served_only_where_the_fake_was_started_with_it(
         assert response.status == 404  # a fake started without the page
 
 
+async def test_the_bare_address_and_play_without_its_slash_lead_to_the_page(
+    play: Play, fakegram: FakeTelegram
+) -> None:
+    for path in ("/", "/play"):
+        async with play.http.get(f"{play.fake.url}{path}", allow_redirects=False) as response:
+            assert response.status == 302 and response.headers["Location"] == "/play/", path
+    async with play.http.get(f"{play.fake.url}/") as page:  # followed, as a browser does
+        assert page.status == 200 and page.url.path == "/play/"
+        assert 'id="first-run"' in await page.text()
+    async with play.http.get(f"{fakegram.url}/", allow_redirects=False) as response:
+        assert response.status == 404  # a fake started without the page has none to lead to
+
+
 async def test_a_foreign_page_or_host_is_refused(play: Play) -> None:
     url = f"{play.fake.url}/play/api/language"
     alice = play.fake.add_user("Алиса")

@@ -19,7 +19,9 @@ ephemeral message that expires or is deleted comes as deleted.
 Routes (only on a fake started with ``routes=PlayPage(fake).attach``; every one answers
 only a browser on the same machine, and only a page of its own host):
 
-- ``GET /play/``, ``/play/app.js``, ``/play/style.css``: the page, plain HTML and JS;
+- ``GET /play/``, ``/play/app.js``, ``/play/style.css``: the page, plain HTML and JS
+  (``GET /`` and ``GET /play`` lead to it: the demo prints the page's address, but the
+  fake's bare address is what a person tries first);
 - ``GET /play/events``: server-sent events: ``reset`` (everything, on each connection),
   then ``people`` (who is there, their language, Start, block, membership) and
   ``message`` (a message new, edited, pinned or deleted, ephemeral ones too) as they
@@ -94,6 +96,7 @@ class PlayPage:
         self._closing = False
 
     def attach(self, app: web.Application) -> None:
+        app.router.add_get("/", _local(self._redirect))
         app.router.add_get("/play", _local(self._redirect))
         app.router.add_get("/play/", _local(self._index))
         app.router.add_get("/play/{asset:app\\.js|style\\.css}", _local(self._asset))

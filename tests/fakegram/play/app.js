@@ -85,9 +85,18 @@ function connect() {
     setPeople(data);
     for (const message of data.messages) upsert(message, { quiet: true });
     for (const pane of panes.values()) pane.list.scrollTop = pane.list.scrollHeight;
+    firstRun();
   });
   events.addEventListener("people", (event) => setPeople(JSON.parse(event.data)));
-  events.addEventListener("message", (event) => upsert(JSON.parse(event.data)));
+  events.addEventListener("message", (event) => {
+    upsert(JSON.parse(event.data));
+    firstRun();
+  });
+}
+
+// The three lines on what to do stay until the first message is in any chat.
+function firstRun() {
+  $("#first-run").hidden = shown.size > 0;
 }
 
 // ------------------------------------------------------------------ people and panes
