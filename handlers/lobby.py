@@ -1,5 +1,5 @@
-"""The lobby's buttons: join, leave, computers, options, start, cancel, removing a seated
-person, and «🔁 Ещё партию» under a match's last word.
+"""The lobby's buttons: join, leave, computers, options, the list of games, start,
+cancel, removing a seated person, and «🔁 Ещё партию» under a match's last word.
 
 Every press names a game; the use case acts on it only if the pressed message belongs to
 that game's chat and the presser may act in that game."""
@@ -18,9 +18,17 @@ from bot.app.group_settings import GroupSettings
 from bot.app.people import Person
 from bot.app.reply import NO_REPLY, Reply
 from bot.app.usecases import ChatCheck, Lobby, Refusal
-from bot.telegram.callbacks import LobbyAction, LobbyCb, RematchCb, RemoveCb, lobby_intent
-from bot.telegram.presenter import removal_keyboard
-from handlers.buttons import reply
+from bot.telegram.callbacks import (
+    PICKER_ACTIONS,
+    LobbyAction,
+    LobbyCb,
+    RematchCb,
+    RemoveCb,
+    lobby_intent,
+)
+from bot.telegram.presenter import lobby_keyboard, removal_keyboard
+from bot.telegram.presenter.lobby import games_keyboard
+from handlers.buttons import reply, shows_button
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of, pressed_in
 from i18n import Lang, t
 
@@ -44,9 +52,55 @@ async def on_lobby(
             call, callback_data.game, person, lang, is_admin, lobby, group_settings
         )
         return
+    if callback_data.opens_games or callback_data.action in PICKER_ACTIONS:
+        await _games(call, callback_data, person, lang, is_admin, lobby, dispatch, group_settings)
+        return
     intent = lobby_intent(lobby, callback_data, pressed_in(call), person, is_admin)
     answer = Reply("alert.stale", alert=True) if intent is None else await dispatch(intent)
     await reply(call, answer, lang)
+
+
+async def _games(
+    call: CallbackQuery,
+    press: LobbyCb,
+    person: Person,
+    lang: Lang,
+    is_admin: ChatCheck,
+    lobby: Lobby,
+    dispatch: EffectDispatcher,
+    group_settings: GroupSettings,
+) -> None:
+    """The game's button turns the lobby's buttons into the list of games; a game picked
+    there is the lobby's with its own options (the lobby is redrawn with its buttons, as
+    after any change), «↩️ Назад» or the lobby's own game brings its buttons back. Only
+    the creator or a chat admin; a press on a message that does not show the button
+    (forged) changes nothing."""
+    message = call.message
+    if not isinstance(message, Message) or not shows_button(message, call.data):
+        await reply(call, Reply("alert.stale", alert=True), lang)
+        return
+    try:
+        game = await lobby.game_choices(press.game, pressed_in(call), person, is_admin)
+    except Refusal as refusal:
+        await reply(call, refusal.reply, lang)
+        return
+    picked = press.option if press.action is LobbyAction.PICK else None
+    if picked is not None and picked != game.ruleset.variant.value:
+        await reply(
+            call,
+            await dispatch(lobby.pick_game(game.id, message.chat.id, person, picked, is_admin)),
+            lang,
+        )
+        return
+    await reply(call, NO_REPLY, lang)
+    group_lang = await group_settings.language_of(game)
+    shown = (
+        games_keyboard(game, group_lang) if press.opens_games else lobby_keyboard(game, group_lang)
+    )
+    try:
+        await message.edit_reply_markup(reply_markup=shown)
+    except TelegramBadRequest as exc:  # shown already, or the message is gone
+        log.info("the lobby in %s was not edited: %s", message.chat.id, exc.message)
 
 
 async def _offer_removal(

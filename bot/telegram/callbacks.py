@@ -59,7 +59,7 @@ class LobbyAction(StrEnum):
     ADD_COMPUTER = "c"
     START = "s"
     CANCEL = "x"
-    OPTION = "o"  # cycle the rule option `LobbyCb.option` names
+    OPTION = "o"  # cycle the rule option `LobbyCb.option` names; the game's opens the list
     REMOVE = "r"  # ask which seated person to remove (their button is a `RemoveCb`)
     # Set the level of the computer in the seat `LobbyCb.option` names (`seat_field`).
     # The button of a computer playing medium sets hard, so a second press of an old
@@ -67,7 +67,14 @@ class LobbyAction(StrEnum):
     EASY = "e"
     MEDIUM = "m"
     HARD = "h"
+    # The list of games the game's button opens: take the game `LobbyCb.option` names
+    # (a `GameVariant.key`), or close the list and show the lobby's buttons again.
+    PICK = "p"
+    BACK = "b"
 
+
+PICKER_ACTIONS = frozenset((LobbyAction.PICK, LobbyAction.BACK))
+"""The buttons of the list of games (`LobbyAction.OPTION` with `LobbyOption.GAME` opens it)."""
 
 LEVEL_ACTIONS = (LobbyAction.EASY, LobbyAction.MEDIUM, LobbyAction.HARD)
 """The lobby actions that set a computer's level, weakest first (as `domino.ai.Level`)."""
@@ -77,8 +84,9 @@ LEVELS = dict(zip(LEVEL_ACTIONS, Level, strict=True))
 
 
 # What a lobby button's third field names: a rule option (the core's `LobbyOption`, by
-# its letter), the seat of the computer whose level it sets ("0" to "3"), or nothing.
-LobbyField = Annotated[str, Field(pattern=r"^(?:-|[a-z]|[0-3])$")]
+# its letter), the seat of the computer whose level it sets ("0" to "3"), the game a
+# `PICK` takes (its `GameVariant.key`, two letters or more), or nothing.
+LobbyField = Annotated[str, Field(pattern=r"^(?:-|[a-z]|[0-3]|[a-z_]{2,16})$")]
 NO_FIELD = "-"
 
 
@@ -105,12 +113,19 @@ class LobbyCb(CallbackData, prefix="l1"):
         """The seat a level button names, else None."""
         return int(self.option) if self.option.isdigit() else None
 
+    @property
+    def opens_games(self) -> bool:
+        """Whether the button is the game's («🎲 Игра: Козёл»), which opens the list of games."""
+        return self.action is LobbyAction.OPTION and self.rule_option is LobbyOption.GAME
+
 
 def lobby_intent(
     lobby: Lobby, press: LobbyCb, chat_id: int | None, person: Person, is_admin: ChatCheck
 ) -> Awaitable[Done[Reply]] | None:
     """The lobby's use case a button asks for, pressed on a message in `chat_id`. None
-    for «remove a player» (it offers a choice first: `Lobby.removal_choices`); an option
+    for «remove a player» (it offers a choice first: `Lobby.removal_choices`) and for the
+    game's button and the list of games it opens (`PICKER_ACTIONS`: the handler draws
+    the list and takes the pick, `Lobby.game_choices`, `Lobby.pick_game`); an option
     or level button that names no option or seat (forged) is refused by the core
     after the checks every change gets (`Lobby.refuse_unknown`)."""
     game = press.game
@@ -122,6 +137,8 @@ def lobby_intent(
         case LobbyAction.ADD_COMPUTER:
             return lobby.add_computer(game, chat_id, person, is_admin)
         case LobbyAction.OPTION:
+            if press.opens_games:
+                return None
             option = press.rule_option
             if option is None:
                 return lobby.refuse_unknown(game, chat_id, person, is_admin)
@@ -130,7 +147,7 @@ def lobby_intent(
             return lobby.start_game(game, chat_id, person, is_admin)
         case LobbyAction.CANCEL:
             return lobby.cancel(game, chat_id, person, is_admin)
-        case LobbyAction.REMOVE:
+        case LobbyAction.REMOVE | LobbyAction.PICK | LobbyAction.BACK:
             return None
     seat = press.seat
     if seat is None:

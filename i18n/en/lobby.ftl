@@ -18,6 +18,8 @@ lobby-hint_in_group = Press “🙋 Join” to take a seat. We play right here: 
 # Nobody seated yet, in a group that keeps hands in private: the creator is seated only once the bot may write to them there.
 lobby-nobody = Nobody is seated yet. Press “🙋 Join” to sit down, the game's creator too: only someone who already has a private chat with me is seated at once (the tiles go there).
 lobby-nobody_in_group = Nobody is seated yet. Press “🙋 Join” to sit down.
+# Every seat is taken: nobody is asked to sit down.
+lobby-full = Every seat is taken: the game may start with «▶️ Start».
 lobby-closed_started = 🎲 <b>The game has started!</b> Players: { $names }
 lobby-closed_cancelled = ✖️ The game was called off.
 

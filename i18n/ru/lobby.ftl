@@ -18,6 +18,8 @@ lobby-hint_in_group = Нажмите «🙋 Играю», чтобы сесть 
 # Nobody seated yet, in a group that keeps hands in private: the creator is seated only once the bot may write to them there.
 lobby-nobody = За столом пока никого. Сесть — кнопка «🙋 Играю», и для создателя игры тоже: сразу за стол попадает только тот, у кого уже открыт личный чат со мной (туда приходят кости).
 lobby-nobody_in_group = За столом пока никого. Сесть — кнопка «🙋 Играю».
+# Every seat is taken: nobody is asked to sit down.
+lobby-full = Все места заняты: можно начинать — кнопка «▶️ Начать».
 lobby-closed_started = 🎲 <b>Игра началась!</b> Игроки: { $names }
 lobby-closed_cancelled = ✖️ Набор в игру отменён.
 

@@ -4,12 +4,20 @@ leaving are anyone's; the rest the creator's or a chat admin's."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
 
 from bot.app.effects import Done, Effects
-from bot.app.lobby_rules import JOIN_TOKEN_BYTES, START_JOIN, is_join_token
+from bot.app.lobby_rules import (
+    JOIN_TOKEN_BYTES,
+    START_JOIN,
+    is_join_token,
+    pairs_fixed,
+    playable_games,
+    seat_choices,
+)
 from bot.app.names import short_name
 from bot.app.people import Person
 from bot.app.reply import NO_REPLY, Reply
@@ -23,6 +31,7 @@ from bot.app.usecases.lobby_options import (
     with_option,
 )
 from domino.ai import Level
+from domino.variants import GameVariant
 from i18n import t
 from storage import repo
 from storage.db import Transaction
@@ -130,6 +139,36 @@ class LobbyChanges(UseCases):
             return with_option(game, option), NO_REPLY
 
         return await self._change(game_id, chat_id, person, is_admin, f"option {option}", cycle)
+
+    async def game_choices(
+        self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
+    ) -> GameRecord:
+        """The game's button («🎲 Игра: Козёл») and the list of games it opens: the lobby,
+        for its creator or a chat admin to pick another game from. Raises Refusal."""
+        game = await self.shown(game_id, chat_id)
+        if not await self.may_control(game, person, is_admin):
+            raise Refusal("alert.creator_or_admin_only")
+        return game
+
+    async def pick_game(
+        self,
+        game_id: int,
+        chat_id: int | None,
+        person: Person,
+        key: str,
+        is_admin: ChatCheck,
+    ) -> Done[Reply]:
+        """A game picked from the list (`key`: its `GameVariant.key`): the lobby plays it
+        with its own default options (`with_game`). A key the bot offers no game by
+        (forged, or of a game this version no longer offers) is refused as out of date."""
+        chosen = next((g for g in playable_games() if g.key.value == key), None)
+
+        async def pick(tx: Transaction, game: GameRecord) -> Change:
+            if chosen is None:
+                raise Refusal("alert.stale")
+            return with_game(game, chosen), NO_REPLY
+
+        return await self._change(game_id, chat_id, person, is_admin, f"game {key}", pick)
 
     async def set_level(
         self,
@@ -278,3 +317,23 @@ class LobbyChanges(UseCases):
         )
         name = short_name(target.name)
         return Done((Reply.of("answer.removed", name=name), name), Effects(games=(saved,)))
+
+
+def with_game(game: GameRecord, chosen: GameVariant) -> GameRecord:
+    """The lobby playing `chosen` with its own default options (`GameVariant.ruleset`,
+    pairs included); only the table size stays, where the game is played by it.
+
+    Choice: the table size stays when the new game is played by it, else it takes the
+    next larger size the game is played by (else its largest), so nobody seated loses
+    a seat. A game played in pairs by default (Морской козёл, Спортивное) opens with pairs
+    at a table of four; at a smaller table nobody plays in pairs."""
+    rules = chosen.ruleset
+    choices = seat_choices(rules, len(game.seats))
+    if not choices:
+        raise Refusal("alert.table_full")
+    wanted = game.seats_wanted
+    if wanted not in choices:
+        wanted = next((n for n in choices if n > wanted), choices[-1])
+    if rules.teams and wanted != 4 and not pairs_fixed(rules):
+        rules = rules.with_options(teams=False)
+    return dataclasses.replace(game, ruleset=rules, seats_wanted=wanted)

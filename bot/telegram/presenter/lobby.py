@@ -172,7 +172,10 @@ def lobby_text(
             t("lobby.pairs", lang, first=_pair(game, 0, lang), second=_pair(game, 1, lang))
         )
     lines.append("")
-    lines.append(t("lobby.hint_in_group" if hands.group else "lobby.hint", lang))
+    if len(game.seats) >= game.seats_wanted:
+        lines.append(t("lobby.full", lang))  # nobody is asked to sit down any more
+    else:
+        lines.append(t("lobby.hint_in_group" if hands.group else "lobby.hint", lang))
     lines.append(t("lobby.controls", lang))
     return "\n".join(lines)
 
@@ -202,13 +205,13 @@ def lobby_closed_text(game: GameRecord, lang: Lang) -> str:
 
 
 def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
-    """The lobby's buttons: sitting down, adding a computer, the game (cycling through
-    `PLAYABLE`) and then that game's own options (the table sizes it is played by, pairs
-    where four may choose them, the rule options of `GameVariant.choices`: the target,
-    K-9's fish and K-7's threshold, F-2's spinner on a row of its own), one button
-    per computer that shows its level and switches it to the next, removing
-    someone, start and cancel. An option the game does not let the group change has no
-    button."""
+    """The lobby's buttons: sitting down, adding a computer, the game (opening the list
+    of games, `games_keyboard`) and then that game's own options (the table sizes it is
+    played by, pairs where four may choose them, the rule options of
+    `GameVariant.choices`: the target, K-9's fish and K-7's threshold, F-2's spinner on a
+    row of its own), one button per computer that shows its level and switches it to the
+    next, removing someone, start and cancel. An option the game does not let the group
+    change has no button."""
 
     def button(
         text_key: str, action: LobbyAction, option: str = NO_FIELD, **values: object
@@ -270,6 +273,30 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
     if game.people:
         rows.append([button("btn.remove_player", LobbyAction.REMOVE)])
     rows.append([button("btn.start", LobbyAction.START), button("btn.cancel", LobbyAction.CANCEL)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+GAMES_PER_ROW = 2  # a phone shows a name such as «Тройки и пятёрки» whole only two a row
+
+
+def games_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
+    """The list of games the game's button opens in place of the lobby's buttons: one
+    button per playable game, two a row, the lobby's own marked ✅; a press takes that
+    game with its own default options (`LobbyAction.PICK`); «↩️ Назад» brings the lobby's
+    buttons back."""
+    current = game.ruleset.variant
+    games = [
+        InlineKeyboardButton(
+            text=("✅ " if choice.key is current else "") + t(choice.name_key, lang),
+            callback_data=LobbyCb(
+                game=game.id, action=LobbyAction.PICK, option=choice.key.value
+            ).pack(),
+        )
+        for choice in playable_games()
+    ]
+    rows = [games[i : i + GAMES_PER_ROW] for i in range(0, len(games), GAMES_PER_ROW)]
+    back = LobbyCb(game=game.id, action=LobbyAction.BACK).pack()
+    rows.append([InlineKeyboardButton(text=t("btn.back", lang), callback_data=back)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
