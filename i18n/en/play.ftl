@@ -160,15 +160,32 @@ hand-no_game = You are not in a game. Start one in a group: /domino
 table-surrendered = 🏳 { $name } gave up.
 
 hand-surrendered = 🏳 { $name } gave up.
-hand-time_left = ⏱ Time to move: { $s } s
-hand-time_warning = ⏳ <b>{ $s } s left!</b> Then a computer moves for you.
+# The turn's time left, rounded up, so that it stays true until the next edit (no
+# countdown: Telegram would need an edit a second); $time: clock-minutes or clock-seconds.
+hand-time_left = ⏱ Time to move: up to { $time }
+clock-minutes = { $n } { $n ->
+        [one] minute
+       *[other] minutes
+    }
+clock-seconds = { $n } { $n ->
+        [one] second
+       *[other] seconds
+    }
+# $s: the seconds left at the warning, rounded up (the warning comes at most 15 s before).
+hand-time_warning = ⏳ <b>At most { $s } { $s ->
+        [one] second
+       *[other] seconds
+    } left!</b> Then a computer moves for you.
 hand-strikes = ⏰ Your time ran out { $n } { $n ->
         [one] time
        *[other] times
     } out of { $limit }; a computer moved for you.
 hand-away = 🤖 A computer is playing for you. To play yourself again, press “I'm back”.
 
-table-time_warning = ⏳ { $name }: { $s } s
+table-time_warning = ⏳ { $name }: at most { $s } { $s ->
+        [one] second
+       *[other] seconds
+    } to move
 
 # «🔔 Your turn» inside the group, to the person alone (their hand is in the group).
 notice-turn_in_group = 🔔 Your turn

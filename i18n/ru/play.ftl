@@ -164,8 +164,23 @@ hand-no_game = Вы сейчас не играете. Начните игру в
 table-surrendered = 🏳 { $name } сдаётся.
 
 hand-surrendered = 🏳 { $name } сдаётся.
-hand-time_left = ⏱ На ход: { $s } с
-hand-time_warning = ⏳ <b>Осталось { $s } с!</b> Потом за вас сходит компьютер.
+# The turn's time left, rounded up, so that it stays true until the next edit (no
+# countdown: Telegram would need an edit a second); $time: clock-minutes or clock-seconds.
+hand-time_left = ⏱ На ход: до { $time }
+# After «до» and «не больше»: «до 1 минуты», «до 2 минут», «до 21 минуты».
+clock-minutes = { $n } { $n ->
+        [one] минуты
+       *[other] минут
+    }
+clock-seconds = { $n } { $n ->
+        [one] секунды
+       *[other] секунд
+    }
+# $s: the seconds left at the warning, rounded up (the warning comes at most 15 s before).
+hand-time_warning = ⏳ <b>Осталось не больше { $s } { $s ->
+        [one] секунды
+       *[other] секунд
+    }!</b> Потом за вас сходит компьютер.
 hand-strikes = ⏰ Время на ход вышло { $n } { $n ->
         [one] раз
         [few] раза
@@ -173,7 +188,10 @@ hand-strikes = ⏰ Время на ход вышло { $n } { $n ->
     } из { $limit } — за вас ходил компьютер.
 hand-away = 🤖 За вас играет компьютер. Хотите снова играть — нажмите «Я снова играю».
 
-table-time_warning = ⏳ { $name }: { $s } с
+table-time_warning = ⏳ { $name }: на ход — не больше { $s } { $s ->
+        [one] секунды
+       *[other] секунд
+    }
 
 # «🔔 Ваш ход» inside the group, to the person alone (their hand is in the group).
 notice-turn_in_group = 🔔 Ваш ход

@@ -399,14 +399,16 @@ def test_the_timer_tells_the_player_their_time_and_the_group_the_warning() -> No
     assert game.match is not None and game.match.turn is not None
     turn = game.match.turn
     clock = TurnClock(7, move=0, seat=turn, deadline=100.0, limit=60, warn_at=90, warned=False)
-    assert presenter.hand_timer_lines(game, turn, clock, 40.5, Lang.RU).endswith("\n⏱ На ход: 60 с")
+    assert presenter.hand_timer_lines(game, turn, clock, 40.5, Lang.RU).endswith(
+        "\n⏱ На ход: до 1 минуты"
+    )
     assert presenter.table_timer_line(game, clock, 40.5, names, Lang.RU) == ""
     warned = dataclasses.replace(clock, warned=True)
     assert presenter.hand_timer_lines(game, turn, warned, 95.2, Lang.RU).endswith(
-        "\n⏳ <b>Осталось 5 с!</b> Потом за вас сходит компьютер."
+        "\n⏳ <b>Осталось не больше 5 секунд!</b> Потом за вас сходит компьютер."
     )
     assert presenter.table_timer_line(game, warned, 95.2, names, Lang.RU) == (
-        f"\n⏳ {names[turn]}: 5 с"
+        f"\n⏳ {names[turn]}: на ход — не больше 5 секунд"
     )
     stale = dataclasses.replace(warned, move=3)
     assert presenter.table_timer_line(game, stale, 95.2, names, Lang.RU) == ""
