@@ -44,6 +44,35 @@ async def press_and_wait(
     await group.wait_for_message(lambda m: m is lobby and shows in m.content, timeout=WAIT)
 
 
+async def open_games(user: FakeUser, group: FakeChat, lobby: StoredMessage) -> None:
+    """`user` presses the lobby's game button, until the lobby shows the list of games."""
+    answer = await user.press(lobby, data=button_data(lobby, "🎲 Игра:"), timeout=WAIT)
+    assert answer.answered and not answer.show_alert, answer
+    await group.wait_for_message(
+        lambda m: m is lobby and any("↩️" in b.text for b in m.buttons), timeout=WAIT
+    )
+
+
+async def pick_game(
+    user: FakeUser, group: FakeChat, lobby: StoredMessage, name: str, *, opened: bool = False
+) -> None:
+    """`user` opens the lobby's list of games (unless `opened`) and picks `name`, until
+    the lobby is that game's, its own buttons back."""
+    if not opened:
+        await open_games(user, group, lobby)
+    game = next(b for b in lobby.buttons if b.text.removeprefix("✅ ") == name)
+    answer = await user.press(lobby, data=game.callback_data, timeout=WAIT)
+    assert answer.answered and not answer.show_alert, answer
+    await group.wait_for_message(
+        lambda m: (
+            m is lobby
+            and m.content.splitlines()[0].endswith(f"Домино: {name}")
+            and any(b.text == f"🎲 Игра: {name}" for b in m.buttons)
+        ),
+        timeout=WAIT,
+    )
+
+
 async def test_a_whole_match_of_classic_from_domino_classic_to_its_winner(
     fakegram: FakeTelegram, bot: BotProcess
 ) -> None:
@@ -123,14 +152,15 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
     await settle(fakegram)
     assert bot.stored("SELECT id FROM games WHERE chat_id = ?", group.id) == []
 
-    # A plain /domino opens the group's default game, Козёл; the button switches it.
+    # A plain /domino opens the group's default game, Козёл; its button opens the list.
     await alice.command(group, "domino")
     lobby = await group.wait_for_message(lambda m: "Игроки" in m.content, timeout=WAIT)
     assert "Домино: Козёл" in lobby.content and "Рыба:" in lobby.content
     await press_and_wait(alice, group, lobby, "🎯", "игра до 125")
     answer = await bob.press(lobby, data=button_data(lobby, "🎲"), timeout=WAIT)
     assert answer.show_alert and "админы чата" in (answer.text or ""), answer
-    await press_and_wait(alice, group, lobby, "🎲 Игра: Козёл", "Домино: Классика")
+    assert any(b.text == "🎲 Игра: Козёл" for b in lobby.buttons)  # nothing changed
+    await pick_game(alice, group, lobby, "Классика")
     assert "игра до 100" in lobby.content and "Рыба:" not in lobby.content
     assert any(b.text == "🎲 Игра: Классика" for b in lobby.buttons)
     await press_and_wait(alice, group, lobby, "🎯", "игра до 150")
@@ -144,12 +174,11 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
     await alice.private_chat.wait_for_message(lambda m: "Классика — кто" in m.content)
     await bob.command(None, "rules")
     await bob.private_chat.wait_for_message(lambda m: "Козёл — кто" in m.content)
-    # The button goes through every game, each with its own options, back to Козёл.
-    for name, target in [("Морской козёл", 125), ("Осёл", 125), ("Спортивное", 200)]:
-        await press_and_wait(alice, group, lobby, "🎲 Игра:", f"Домино: {name}")
-        assert f"игра до {target}" in lobby.content
-    assert "Пары: 2×2" in lobby.content and not any("👥" in b.text for b in lobby.buttons)
-    later = [
+    # Every game is one press away, each with its own options.
+    games = [
+        ("Морской козёл", 125),
+        ("Осёл", 125),
+        ("Спортивное", 200),
         ("Пятёрки", 250),
         ("Тройки и пятёрки", 61),
         ("Берген", 15),
@@ -158,12 +187,40 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
         ("Крест", 100),
         ("Шестёрка", 100),
         ("Втемную", 100),
+        ("Козёл", 101),  # back to Козёл's own defaults
     ]
-    for name, target in later:  # the games that score during play, the children's games
-        await press_and_wait(alice, group, lobby, "🎲 Игра:", f"Домино: {name}")
+    for name, target in games:
+        await pick_game(alice, group, lobby, name)
         assert f"игра до {target}" in lobby.content
-    await press_and_wait(alice, group, lobby, "🎲 Игра: Втемную", "Домино: Козёл")
-    assert "игра до 101" in lobby.content  # back to Козёл's own defaults
+        if name == "Спортивное":
+            assert "Пары: 2×2" in lobby.content
+            assert not any("👥" in b.text for b in lobby.buttons)
+    # «↩️ Назад», and the lobby's own game, bring the lobby's buttons back unchanged.
+    shown = lobby.content
+    for close in ("↩️ Назад", "✅ Козёл"):
+        await open_games(alice, group, lobby)
+        answer = await alice.press(lobby, data=button_data(lobby, close), timeout=WAIT)
+        assert answer.answered and not answer.show_alert, answer
+        await group.wait_for_message(
+            lambda m: m is lobby and any("▶️" in b.text for b in m.buttons), timeout=WAIT
+        )
+        assert lobby.content == shown
+    # Someone who may not change the lobby cannot pick from an open list, nor close it; a
+    # forged pick (a game that is no game) and a press of the list on another message
+    # change nothing.
+    await open_games(alice, group, lobby)
+    for fragment in ("Осёл", "↩️ Назад"):
+        answer = await bob.press(lobby, data=button_data(lobby, fragment), timeout=WAIT)
+        assert answer.show_alert and "админы чата" in (answer.text or ""), answer
+    forged = await alice.forge_press(lobby, button_data(lobby, "Осёл").replace("osel", "nope"))
+    assert forged.show_alert, forged
+    elsewhere = await alice.forge_press(rules, button_data(lobby, "Осёл"))
+    assert elsewhere.show_alert, elsewhere
+    await settle(fakegram)
+    assert lobby.content == shown and any(b.text == "✅ Козёл" for b in lobby.buttons)
+    ((stored,),) = bot.stored("SELECT ruleset FROM games WHERE status = 'lobby'")
+    assert '"kozel"' in stored
+    await pick_game(alice, group, lobby, "Осёл", opened=True)
     await press_and_wait(alice, group, lobby, "Отменить", "Набор в игру отменён")
 
     # An admin makes Классика the group's game: a plain /domino and /rules follow it.
