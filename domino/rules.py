@@ -89,6 +89,11 @@ def _frozen(mapping: Mapping[int, int]) -> Mapping[int, int]:
     return MappingProxyType(dict(mapping))
 
 
+LATER_OPTIONS = frozenset({"fish_by_pips"})
+"""`Ruleset` options added after games were stored: missing from a stored ruleset, each
+takes its default, which keeps the rule those games were dealt under."""
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """Everything that makes one variant differ from another."""
@@ -112,6 +117,9 @@ class Ruleset:
     # Классика (T-2, T-4)
     blank_may_open: bool = True  # T-2 option: 0-0 may not open a round
     held_double_six: int = 0  # T-4 option: a 6-6 left in hand counts this much (50), 0 = off
+    # T-5: a fish is won by the fewest pips, special values counting in losers' hands only
+    # (off: as stored before it, the special values count in the comparison too)
+    fish_by_pips: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand_sizes", _frozen(self.hand_sizes))
@@ -159,9 +167,14 @@ class Ruleset:
         return dataclasses.replace(self, **options)
 
     def to_dict(self) -> dict[str, Any]:
+        """The stored form; an option added later (`LATER_OPTIONS`) is written only when
+        it is not at its default, which is the rule as played before it, so a stored
+        ruleset keeps its form and reads back to the rules it was dealt under."""
         data: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            if f.name in LATER_OPTIONS and value == f.default:
+                continue
             if f.name == "hand_sizes":
                 value = {str(k): v for k, v in value.items()}
             data[f.name] = value.value if isinstance(value, StrEnum) else value
@@ -355,5 +368,6 @@ CLASSIC = Ruleset(
     target=100,
     lone_blank=25,  # T-4
     open_threshold=0,  # the rule of 13 is Козёл's
+    fish_by_pips=True,  # T-5
 )
 """«Классика» (T-1 .. T-6): the traditional draw game, points are good."""

@@ -63,11 +63,11 @@ def hand_value(ruleset: Ruleset, hand: Sequence[Tile], *, fish: bool) -> int:
     counts that much instead of 12 (never 0). An empty hand (the player went out) is
     worth 0.
 
-    Choice (C-9 gives one value per variant, not when it applies): this one number is
-    used both for comparing hands (who takes a fish, K-9; who wins one, T-5) and for
-    adding them up. So in Классика a lone `0-0` counts 25 on a fish in the comparison
-    and in the sums, a penalty as after going out; with `lone_blank_on_fish` off it
-    counts 0 and that hand can only win.
+    Choice (C-9 gives one value per variant, not when it applies): in Козёл this one
+    number is used both for comparing hands (who takes a fish, K-9) and for adding them
+    up. Классика (`fish_by_pips`, T-5) compares the pips instead (`compared_values`):
+    the lone `0-0` is the lowest hand and wins the fish, and counts 25 only in a
+    loser's hand; with `lone_blank_on_fish` off it counts 0 on a fish in any hand.
     """
     if len(hand) == 1 and hand[0] == BLANK_DOUBLE:
         return ruleset.lone_blank if (ruleset.lone_blank_on_fish or not fish) else 0
@@ -103,6 +103,20 @@ def seat_values(
     for seat, pips in enumerate(outcome.hand_values):
         went_out = outcome.kind is OutcomeKind.WENT_OUT and seat == outcome.seat
         values.append(lone_blank if pips == 0 and not went_out else pips)
+    return tuple(values)
+
+
+def compared_values(
+    ruleset: Ruleset, outcome: RoundOutcome, values: Sequence[int]
+) -> tuple[int, ...]:
+    """The hand values a round's winner is found by (T-5): with `fish_by_pips`, the pips
+    as they lie (`outcome.hand_values`: a lone `0-0` is 0, the lowest hand), so special
+    values count only in the losers' hands; else `values` themselves (`seat_values`).
+
+    Worked example (Классика, two players, a fish): `0-0` against `3-3`; the `0-0` is
+    the lower hand and scores 6 - 0 = 6 (compared with its 25, the `3-3` scored 19)."""
+    if ruleset.fish_by_pips:
+        return outcome.hand_values
     return tuple(values)
 
 
@@ -249,17 +263,19 @@ def score_classic_round(end: RoundEnd) -> RoundResult:
 
     Choice for teams (RULES.md describes Классика for single players): a side that goes
     out scores the other side's two hands; on a fish the side totals are compared
-    (`classic_round_winner`) and the winning side scores the others' totals minus its own.
+    (`classic_round_winner`, on `compared_values`) and the winning side scores the
+    others' totals minus its own.
     """
     totals = side_totals(end.values, end.sides)
-    winner = classic_round_winner(end.ruleset, end.outcome, end.values)
+    compared = compared_values(end.ruleset, end.outcome, end.values)
+    winner = classic_round_winner(end.ruleset, end.outcome, compared)
     points = [0] * len(end.sides)
     if winner is not None:
         others = sum(totals) - totals[winner]
         if end.outcome.kind is OutcomeKind.WENT_OUT:
             points[winner] = others  # T-4: the opponents' hands
-        else:
-            points[winner] = others - totals[winner]  # T-5: minus the winner's own
+        else:  # T-5: minus the winner's own, as compared
+            points[winner] = others - side_totals(compared, end.sides)[winner]
     return written_result(end.round_no, end.outcome, end.before, points)
 
 
@@ -328,7 +344,7 @@ def classic_next_leader(
     """
     if outcome.kind is OutcomeKind.WENT_OUT:
         return outcome.seat
-    values = seat_values(ruleset, outcome, hands)
+    values = compared_values(ruleset, outcome, seat_values(ruleset, outcome, hands))
     winner = classic_round_winner(ruleset, outcome, values)
     if winner is None:
         return outcome.seat

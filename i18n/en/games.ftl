@@ -52,7 +52,7 @@ rules-classic =
     • Lay a tile on an end with the same number. If you can play, you must.
     • Cannot play: draw until a tile fits; boneyard empty: knock.
     • Whoever goes out wins the round and scores all the pips in the opponents' hands (a lone 0|0 in an opponent's hand counts 25).
-    • Fish, when nobody can play: the player with the fewest pips wins the round and scores the opponents' pips minus their own. A tie for the fewest scores nobody.
+    • Fish, when nobody can play: the player with the fewest pips wins the round and scores the opponents' pips minus their own (a lone 0|0 is 0 pips, the fewest; in an opponent's hand it counts 25). A tie for the fewest scores nobody.
 rules-sea_kozel =
     <b>Sea Kozel</b>: whoever first reaches { $target } { $target ->
         [one] point

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domino.errors import DominoError
-from domino.rules import CLASSIC, KOZEL, FishMode
+from domino.rules import CLASSIC, KOZEL, FishMode, Ruleset
 from domino.scoring import (
     classic_round_winner,
     hand_value,
@@ -346,10 +346,38 @@ def test_t5_fish_tie_for_lowest_scores_nobody() -> None:
     assert classic_round_winner(CLASSIC, fish(2, 4, 4, 11), (4, 4, 11)) is None
 
 
-@pytest.mark.parametrize(("on_fish", "points"), [(True, (0, 25 + 9 - 3, 0)), (False, (12, 0, 0))])
-def test_t5_lone_blank_on_fish(on_fish: bool, points: tuple[int, ...]) -> None:
-    # Option on: the lone 0-0 counts 25 on a fish too, so its holder does not win.
-    ruleset = CLASSIC.with_options(lone_blank_on_fish=on_fish)
+def test_t5_a_lone_blank_is_the_lowest_hand_and_wins_the_fish() -> None:
+    # The issue's worked example: a two-player fish, 0-0 against 3-3. The 0-0 holds no
+    # pip, the lowest hand, and scores 6 - 0; compared as 25 it lost and the 3-3 scored 19.
+    hands = (tiles("0-0"), tiles("3-3"))
+    result = score_round(CLASSIC, 1, fish(1, 0, 6), initial_scores(CLASSIC, 2), hands=hands)
+    assert result.points == (6, 0)
+    assert next_leader(CLASSIC, fish(1, 0, 6), hands) == 0
+    assert score_round(CLASSIC, 1, fish(1, 0, 6), initial_scores(CLASSIC, 2)).points == (6, 0)
+
+
+def test_t5_a_lone_blank_counts_25_in_a_losing_sides_hand() -> None:
+    # Pairs: 0-0 alone and 6-6 5-5 (22 pips) against 1-2 and 2-3 (8): the lower pair
+    # wins and writes the losers' hands with the lone 0-0 as 25, less its own 8.
+    ruleset = CLASSIC.with_options(teams=True)
+    hands = (tiles("0-0"), tiles("1-2"), tiles("5-5", "6-6"), tiles("2-3"))
+    outcome = fish(3, 0, 3, 22, 5)
+    result = score_round(ruleset, 1, outcome, initial_scores(ruleset, 2), hands=hands)
+    assert result.points == (0, 25 + 22 - 8)
+    assert next_leader(ruleset, outcome, hands) == 1
+
+
+@pytest.mark.parametrize(
+    ("by_pips", "on_fish", "points"),
+    [
+        (True, True, (12, 0, 0)),
+        (True, False, (12, 0, 0)),
+        (False, True, (0, 25 + 9 - 3, 0)),  # as stored before T-5 was read by the pips
+        (False, False, (12, 0, 0)),
+    ],
+)
+def test_t5_lone_blank_on_fish(by_pips: bool, on_fish: bool, points: tuple[int, ...]) -> None:
+    ruleset = CLASSIC.with_options(lone_blank_on_fish=on_fish, fish_by_pips=by_pips)
     result = score_round(ruleset, 1, fish(1, 0, 3, 9), initial_scores(ruleset, 3))
     assert result.points == points
 
@@ -380,3 +408,12 @@ def test_score_round_refuses_mismatched_accounts() -> None:
         score_round(KOZEL, 1, out(0, 0, 3, 4), (NONE, NONE))
     with pytest.raises(DominoError, match="negative"):
         score_round(KOZEL, 1, out(0, 0, 3, 4), (NONE,) * 3, eggs=-1)
+
+
+def test_t5_a_classic_ruleset_stored_before_reading_by_pips_keeps_its_rule() -> None:
+    stored = CLASSIC.to_dict()
+    assert stored.pop("fish_by_pips") is True
+    before = Ruleset.from_dict(stored)
+    assert not before.fish_by_pips and before.to_dict() == stored
+    result = score_round(before, 1, fish(1, 0, 6), initial_scores(before, 2))
+    assert result.points == (0, 19)
