@@ -28,7 +28,6 @@ from PIL import Image
 
 from domino.actions import Closed, Ended, Flipped, Knocked, Played
 from domino.geometry import End
-from domino.tiles import Tile
 from domino.views import MatchView
 from render import counts, draw, labels, text
 from render.geometry import EndMark, Orientation, Rect, TableGeometry, table_geometry
@@ -94,6 +93,8 @@ def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> byt
     else:
         centre = TABLE_AREA.centre
         draw.write(pen, centre, labels.word("empty", lang), 34, draw.FELT_TEXT, anchor="mm")
+        if view.round.turned:
+            _turned(canvas, view)
     for note in notes:
         r = note.rect
         pen.rounded_rectangle((r.x0, r.y0, r.x1, r.y1), radius=r.height // 2, fill=draw.PANEL)
@@ -212,12 +213,20 @@ def _status(view: MatchView, names: Sequence[str], lang: str) -> str:
     return ""
 
 
+def _card(view: MatchView, seat: int) -> Rect:
+    """Where `seat`'s card lies: the cards share the row under the title, in seat order."""
+    n = view.players
+    gap = 12
+    width = (_CARDS.width - gap * (n - 1)) // n
+    x0 = _CARDS.x0 + seat * (width + gap)
+    return Rect(x0, _CARDS.y0, x0 + width, _CARDS.y1)
+
+
 def _cards(
     canvas: Image.Image, pen: draw.Pen, view: MatchView, names: Sequence[str], lang: str
 ) -> None:
     n = view.players
-    gap = 12
-    width = (_CARDS.width - gap * (n - 1)) // n
+    width = _card(view, 0).width
     teams = labels.is_team_play(view)
     tags = [_tags(view, seat, lang) for seat in range(n)]
     # The tags stand after the hand while every tile fits beside them on every card; else
@@ -231,8 +240,7 @@ def _cards(
         if tags[seat]
     )
     for seat in range(n):
-        x0 = _CARDS.x0 + seat * (width + gap)
-        card = Rect(x0, _CARDS.y0, x0 + width, _CARDS.y1)
+        card = _card(view, seat)
         side = view.side_of(seat)
         turn = view.round.turn == seat and view.round.outcome is None and not view.over
         pen.rounded_rectangle(
@@ -253,10 +261,6 @@ def _cards(
         score_w = draw.write(
             pen, (card.x1 - 14, card.y0 + 12), score, 34, colour, bold=True, anchor="ra"
         )
-        if view.round.turned and not view.round.layout.placements:
-            score_w += _turned(
-                canvas, round(card.x1 - 14 - score_w - 12), card.y0 + 12, view.round.turned[seat]
-            )
         draw.write(
             pen,
             (left, card.y0 + 14),
@@ -298,12 +302,18 @@ def _tags(view: MatchView, seat: int, lang: str) -> list[tuple[str, draw.RGB]]:
     return tags
 
 
-def _turned(canvas: Image.Image, right: int, top: int, tile: Tile) -> int:
-    """S-2: the tile the seat turned, face up left of the card's score until the first
-    tile is played (the caption says who leads by it); the width it takes."""
-    sprite = draw.tile_sprite(tile.low, tile.high, 16, Orientation.HORIZONTAL)
-    draw.paste(canvas, sprite, right - sprite.width, top)
-    return sprite.width + 12
+_TURNED_UNIT = 28  # S-2's turned tiles on the felt, `4u x 2u`
+
+
+def _turned(canvas: Image.Image, view: MatchView) -> None:
+    """S-2: the tile each seat turned, face up on the empty felt under its card until
+    the first tile is played (the caption says who leads by it). On the felt, not on the
+    card: a card of four has no room for it beside the name («Комп… 1»)."""
+    for seat, tile in enumerate(view.round.turned):
+        sprite = draw.tile_sprite(tile.low, tile.high, _TURNED_UNIT, Orientation.HORIZONTAL)
+        card = _card(view, seat)
+        x = round((card.x0 + card.x1 - sprite.width) / 2)
+        draw.paste(canvas, sprite, x, TABLE_AREA.y0 + 24)
 
 
 _BACK_HEIGHT = 30  # a face-down tile on a card, 16 px wide

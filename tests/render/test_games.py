@@ -121,17 +121,22 @@ def test_a_double_laid_face_down_is_a_tile_back_with_a_lock() -> None:
 
 
 def test_sport_shows_each_seats_turned_tile_until_the_first_tile() -> None:
-    """S-2: before the first tile every card shows its seat's turned tile face up; the
-    game has no bazaar (S-1), so none is counted."""
+    """S-2: before the first tile each seat's turned tile lies face up on the empty felt
+    under its card (not on the card, where it cut the name); the game has no bazaar
+    (S-1), so none is counted."""
     match = Match.new(rules("sport"), 4, seed=11)
     view = match.view(None)
     assert len(view.round.turned) == 4 and not view.round.layout.placements
     assert not labels.has_bazaar(view)
     cards = (0, 72, TABLE_SIZE[0], 200)
     image = opened(render_table(view, NAMES), TABLE_SIZE)
-    assert draw.TILE_FACE in colours(image, cards)
+    assert draw.TILE_FACE not in colours(image, cards)
+    width = TABLE_SIZE[0] // 4
+    under = [(seat * width, 212, (seat + 1) * width, 340) for seat in range(4)]
+    assert all(draw.TILE_FACE in colours(image, box) for box in under)
     hidden = dataclasses.replace(view, round=dataclasses.replace(view.round, turned=()))
-    assert draw.TILE_FACE not in colours(opened(render_table(hidden, NAMES), TABLE_SIZE), cards)
+    felt = (0, 212, *TABLE_SIZE)
+    assert draw.TILE_FACE not in colours(opened(render_table(hidden, NAMES), TABLE_SIZE), felt)
     later = played("sport", 4, 11, moves=1).view(None)
     assert draw.TILE_FACE not in colours(opened(render_table(later, NAMES), TABLE_SIZE), cards)
 

@@ -288,3 +288,15 @@ def test_a_long_name_on_a_card_of_four_is_drawn_smaller_before_it_is_cut(
     assert any(label.endswith("Компьютер 1") for label in drawn), drawn
     assert not any("Компью…" in label for label in drawn)
     assert any(label.startswith("Константин") and label.endswith("…") for label in drawn)
+
+
+def test_names_on_a_card_of_four_stay_whole_beside_the_turned_tiles(drawn: list[str]) -> None:
+    """S-2: before the first tile of Спортивное the turned tiles lie on the felt, so four
+    computers' names on cards of four are drawn whole, not «🤖 Комп… 1»."""
+    names = tuple(f"🤖 Компьютер {n}" for n in range(1, 5))
+    view = Match.new(find_variant("sport").ruleset, 4, seed=11).view(None)
+    assert view.round.turned and not view.round.layout.placements
+    render_table(view, names, "ru")
+    for n in range(1, 5):
+        assert any(label.endswith(f"Компьютер {n}") for label in drawn), drawn
+    assert not any("…" in label for label in drawn), drawn

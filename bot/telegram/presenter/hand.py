@@ -15,7 +15,12 @@ from bot.telegram.presenter.common import (
     variant_name,
 )
 from bot.telegram.presenter.moves import ARROWS
-from bot.telegram.presenter.table import has_bazaar, listed_ends, result_lines
+from bot.telegram.presenter.table import (
+    cut_names_stopped,
+    has_bazaar,
+    listed_ends,
+    result_lines,
+)
 from domino.actions import EndTurn, Play, Played
 from domino.layout import SumSixLayout
 from domino.round import FACE_UP
@@ -69,7 +74,7 @@ def hand_text(
         lines.append(t("hand.over", lang))
         lines.extend(result_lines(view, names, lang))
         lines.append(scores)
-        return "\n".join(lines)
+        return cut_names_stopped("\n".join(lines))
     if rnd.turn != rnd.seat or away:
         # Off turn the text changes only with the player's own hand and the scores (and
         # in pairs as the partner's turn comes and goes), so opponents' moves cost no
@@ -94,7 +99,7 @@ def hand_text(
         lines.append(scores)
         if view.eggs:  # the pot changes only between rounds: no edit more off turn
             lines.append(f"🥚 +{view.eggs}")
-        return "\n".join(lines)
+        return cut_names_stopped("\n".join(lines))
     lines.append(t("hand.your_turn", lang))
     if face_down(view):
         lines.extend((face_down_text(view, lang), flip_text(view, lang)))
@@ -110,7 +115,7 @@ def hand_text(
     lines.append(scores)
     if view.eggs:
         lines.append(f"🥚 +{view.eggs}")
-    return "\n".join(lines)
+    return cut_names_stopped("\n".join(lines))
 
 
 def face_down(view: MatchView) -> bool:

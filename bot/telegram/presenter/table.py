@@ -18,6 +18,7 @@ import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot.app.names import ELLIPSIS
 from bot.telegram.presenter.common import (
     score_line,
     score_text,
@@ -201,6 +202,12 @@ def open_ends_text(view: MatchView, lang: Lang) -> str | None:
     return listed_ends(view, lang)
 
 
+def cut_names_stopped(text: str) -> str:
+    """`text` with no full stop after a cut name's «…»: a sentence that ends on the name
+    ends on its ellipsis («Ходит Вильгельмо…», not «Вильгельмо….»)."""
+    return text.replace(ELLIPSIS + ".", ELLIPSIS)
+
+
 def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
     """The caption under the group's table picture; built from the public view."""
     rnd = view.round
@@ -251,7 +258,7 @@ def table_caption(view: MatchView, names: Sequence[str], lang: Lang) -> str:
         tail.append(t("table.recent", lang, moves=moves))
     if tail:
         lines.extend(["", *tail])
-    return "\n".join(lines)
+    return cut_names_stopped("\n".join(lines))
 
 
 def result_lines(view: MatchView, names: Sequence[str], lang: Lang) -> list[str]:
