@@ -44,12 +44,13 @@ group picks it); four players may play in pairs as in K-1, a pair scoring as one
 later rounds are opened by the round's winner with any tile (as K-4); C-11's redeal
 applies as in every game of the common model."""
 
-DUBLI = BERGEN.with_options(variant=Variant.DUBLI, hand_sizes={2: 7, 3: 6, 4: 5}, target=10)
-"""«Дубли»'s default options: B-2 names only its scoring.
+DUBLI = BERGEN.with_options(variant=Variant.DUBLI, hand_sizes={2: 7, 3: 5, 4: 5}, target=10)
+"""«Дубли»'s default options: B-2 names only its scoring; its text (seeds/002) deals «по
+правилам традиционного домино»: two players get 7 tiles, three or four 5, and a bazaar
+is left.
 
 Choices: the round is Bergen's (its opening, the two bazaar tiles never drawn, the
-block); two players get 7 tiles, three 6 and four 5, so a bazaar is always left; the
-match is to 10 points (15 a lobby choice), the first to reach it wins."""
+block); the match is to 10 points (15 a lobby choice), the first to reach it wins."""
 
 
 def ends(layout: LayoutView) -> tuple[tuple[int, Tile], tuple[int, Tile]] | None:

@@ -9,15 +9,23 @@ out equally, no bazaar"; "Крест: a cross from the opening double, any numbe
 turn"; "Шестёрка: adjacent halves must sum to 6"); everything else is a choice, written
 here once:
 
-- A turn: the mover must lay a tile if one fits (C-5; in Крест draw until one does,
-  C-6), and then may lay more, each on any open end as the table then stands, for as
-  long as one fits; «✔️ Сходить» (`EndTurn`) ends the turn early, and the turn passes by
-  itself once nothing more fits. C-8 ends the round as in every chain game.
-- Шестёрка is otherwise the common draw game: one tile a turn, 7 tiles each, draw until
-  one fits (C-6), knock with nothing to draw (C-7).
+- A turn: the mover must lay a tile if one fits (C-5), and then may lay more, each on
+  any open end as the table then stands, for as long as one fits; «✔️ Сходить»
+  (`EndTurn`) ends the turn early, and the turn passes by itself once nothing more
+  fits; with nothing that fits the mover knocks (C-7: no bazaar). C-8 ends the round as
+  in every chain game.
+- Крест follows its source text (seeds/002): the tiles are shared out equally and the
+  rest put away, as in Блиц, and the game starts with a double, the cross's centre.
+  Every round opens so (`opening_every_round`): the holder of `0-0` or the nearest
+  double opens with it (the text draws lots or counts out among several holders; here
+  the youngest double starts, as in the first round of the other children's games).
+  A double is always dealt: every tile is, but the one put away at three.
+- Шестёрка is the common draw game (its text: «как и в традиционном домино»): one tile
+  a turn, 7 tiles each for two, 5 for three or four (4 for five), draw until one fits
+  (C-6), knock with nothing to draw (C-7).
 - The first round is opened by `0-0` or the nearest double, else the lowest tile
   (`Opening.LOWEST_DOUBLE`, as B-1: the youngest double starts, as families play it);
-  a later round by its winner, with any tile (as T-2).
+  a later round, but in Крест, by its winner, with any tile (as T-2).
 - Scoring is Классика's (T-4, T-5: the winner writes the pips left in the others'
   hands, a fish the lowest hand), points are good and the first to 100 wins: a
   children's game scored the way grown-ups in the same room score theirs. No special
@@ -69,25 +77,30 @@ BLITZ = Ruleset(
 the bazaar's reserve: nobody draws it), so with nothing that fits a player knocks. A
 hand of 14 often holds five doubles, so C-11's redeal is off."""
 
-CROSS = Ruleset(
+CROSS = BLITZ.with_options(
     variant=Variant.CROSS,
+    layout=LayoutKind.FIRST_DOUBLE,
+    opening_every_round=True,
+)
+"""Крест's default options: Блиц's deal (every tile shared out, no bazaar; at three the
+tile left over lies face down all round); every round opens with the youngest double
+dealt, which is the cross's centre, open on four sides once its left and right are
+taken (F-2's spinner, `LayoutKind.FIRST_DOUBLE`)."""
+
+SHESTERKA = Ruleset(
+    variant=Variant.SHESTERKA,
     scoring=Scoring.CLASSIC,
     opening=Opening.LOWEST_DOUBLE,
-    layout=LayoutKind.FIRST_DOUBLE,
-    hand_sizes={2: 7, 3: 7, 4: 7},
+    layout=LayoutKind.SUM_SIX,
+    hand_sizes={2: 7, 3: 5, 4: 5, 5: 4},
     target=100,
     open_threshold=0,
     lone_blank=0,
     lone_blank_on_fish=False,
 )
-"""Крест's default options: 7 tiles each and a bazaar to draw from (C-6) where fewer than
-four play; the first double on the table is the cross's centre, open on four sides
-(F-2's spinner, `LayoutKind.FIRST_DOUBLE`): the first round opens with it, a later
-round once someone lays one."""
-
-SHESTERKA = CROSS.with_options(variant=Variant.SHESTERKA, layout=LayoutKind.SUM_SIX)
-"""Шестёрка's default options: 7 tiles each and a bazaar where fewer than four play; a
-line whose touching halves add up to 6 (after 0-0 opens, only a tile with a 6 fits)."""
+"""Шестёрка's default options: 7 tiles each for two, 5 for three or four (4 for five, as
+Классика's fifth player), the rest a bazaar; a line whose touching halves add up to 6
+(after 0-0 opens, only a tile with a 6 fits)."""
 
 DARK = Ruleset(
     variant=Variant.DARK,

@@ -256,7 +256,7 @@ class Match:
         """Round `round_no` dealt from the seed (C-12) and played as the log says; its
         first action names the seat that opened it (K-4 / T-2)."""
         entries = [entry for entry in self._log if entry.round_no == round_no]
-        leader = entries[0].seat if round_no > 1 else None
+        leader = _opener(self._ruleset, round_no, entries[0].seat)
         round_ = Round.start(
             self._ruleset, self._players, round_rng(self._seed, round_no), leader=leader
         )
@@ -460,11 +460,11 @@ class Match:
         self._round_no += 1
         self._round_points = (0,) * len(self._sides)
         self._scored = None
+        leader = None  # Крест: every round opens as the first does
+        if not self._ruleset.opening_every_round:
+            leader = next_leader(self._ruleset, outcome, hands)  # K-4, T-2
         self._round = Round.start(
-            self._ruleset,
-            self._players,
-            round_rng(self._seed, self._round_no),
-            leader=next_leader(self._ruleset, outcome, hands),
+            self._ruleset, self._players, round_rng(self._seed, self._round_no), leader=leader
         )
 
     def _close_round(self, result: RoundResult, ended: Round) -> bool:
@@ -626,7 +626,7 @@ class Match:
                 start -= 1
             if start == len(log):
                 raise BadState(f"the log has no action of round {finished}, which has a result")
-        leader = log[start].seat if first > 1 else None
+        leader = _opener(ruleset, first, log[start].seat) if first > 1 else None
         match = cls(
             ruleset,
             players,
@@ -674,6 +674,13 @@ class Match:
             f"Match({self._ruleset.variant}, {self._players} players, round {self._round_no},"
             f" {state})"
         )
+
+
+def _opener(ruleset: Ruleset, round_no: int, first_seat: int) -> int | None:
+    """The `leader` that deals round `round_no` again, whose first action `first_seat`
+    made: that seat in a later round (K-4, T-2), None where the round opens as the first
+    does (the first round; every round with `opening_every_round`, Крест)."""
+    return first_seat if round_no > 1 and not ruleset.opening_every_round else None
 
 
 def _int(value: Any) -> int:

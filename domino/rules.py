@@ -89,7 +89,7 @@ def _frozen(mapping: Mapping[int, int]) -> Mapping[int, int]:
     return MappingProxyType(dict(mapping))
 
 
-LATER_OPTIONS = frozenset({"fish_by_pips"})
+LATER_OPTIONS = frozenset({"fish_by_pips", "opening_every_round"})
 """`Ruleset` options added after games were stored: missing from a stored ruleset, each
 takes its default, which keeps the rule those games were dealt under."""
 
@@ -120,6 +120,9 @@ class Ruleset:
     # T-5: a fish is won by the fewest pips, special values counting in losers' hands only
     # (off: as stored before it, the special values count in the comparison too)
     fish_by_pips: bool = False
+    # V (Крест): every round opens as the first does (`opening`: with a double), not by
+    # the last round's winner with any tile
+    opening_every_round: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand_sizes", _frozen(self.hand_sizes))

@@ -132,7 +132,7 @@ rules-dubli =
         [one] point
        *[other] points
     } wins.
-    • 2–4 players: two get 7 tiles each, three 6, four 5; the rest is the boneyard. Four may play in pairs, a pair scoring together.
+    • 2–4 players: two get 7 tiles each, three or four 5; the rest is the boneyard. Four may play in pairs, a pair scoring together.
     • The first round is led by whoever holds 0|0 (else 1|1, … 6|6; with no doubles dealt, the lowest tile). Each later round is led by the winner of the one before, with any tile.
     • Lay a tile on an end with the same number; doubles lie across. If nothing fits, draw from the boneyard until a tile fits; the last two tiles are never drawn, so then you knock.
     • Laying a double scores 1. Both ends showing the same number after your move score 1; a double at one end and the same number at the other 2. They add up: 5|5 on a 5 while the other end shows 5 scores 1 + 2 = 3.
@@ -154,11 +154,10 @@ rules-cross =
         [one] point
        *[other] points
     } wins.
-    • 2–4 players, 7 tiles each; the rest is the boneyard (four leave none). Four may play in pairs.
-    • The first round is led by whoever holds 0|0 (else 1|1, … 6|6; with no doubles dealt, the lowest tile). Each later round is led by the winner of the one before, with any tile.
-    • The first double laid is the centre of the cross: once tiles lie on both its sides, tiles are laid above and below it too.
+    • 2–4 players, and all the tiles are shared out: two get 14 each, four get 7, three get 9 and the one left over stays face down all round. No boneyard. Four may play in pairs.
+    • Every round starts with a double, laid by whoever holds 0|0 (else 1|1, … 6|6). That double is the centre of the cross: once tiles lie on both its sides, tiles are laid above and below it too.
     • Lay a tile on an end with the same number. A turn may lay any number of tiles one after another, each on any open end. Done? Press “✔️ End turn”; once nothing more fits, the turn passes by itself.
-    • Cannot play: draw until a tile fits; boneyard empty: knock.
+    • Cannot play: knock.
     • Whoever goes out first wins the round and scores all the pips in the opponents' hands.
     • Fish, when nobody can play: the player with the fewest pips wins the round and scores the opponents' pips minus their own. A tie for the fewest scores nobody.
 rules-shesterka =
@@ -166,7 +165,7 @@ rules-shesterka =
         [one] point
        *[other] points
     } wins.
-    • 2–4 players, 7 tiles each; the rest is the boneyard (four leave none). Four may play in pairs.
+    • 2–4 players: two get 7 tiles each, three or four 5; the rest is the boneyard. Four may play in pairs.
     • The first round is led by whoever holds 0|0 (else 1|1, … 6|6; with no doubles dealt, the lowest tile). Each later round is led by the winner of the one before, with any tile.
     • Halves that touch add up to 6: an end showing 2 takes a tile with a 4, a 3 takes a 3, a 0 takes a 6 and a 6 a blank; the end then shows the tile's other half. Doubles lie across.
     • One tile a turn. If nothing fits, draw from the boneyard until a tile fits; boneyard empty: knock.

@@ -48,6 +48,15 @@ def test_the_games_are_registered() -> None:
     assert DUBLI.target == 10
 
 
+@pytest.mark.parametrize(("players", "size"), [(2, 7), (3, 5), (4, 5)])
+def test_dubli_deals_as_traditional_dominoes(players: int, size: int) -> None:
+    """B-2's text (seeds/002): «Раздача фишек … по правилам традиционного домино»: 7 tiles
+    each for two, 5 for three or four; the rest is the bazaar."""
+    rnd = Round.start(DUBLI, players, random.Random(1))
+    assert all(len(rnd.hand(seat)) == size for seat in range(players))
+    assert rnd.bazaar_size == 28 - players * size
+
+
 def test_b1_opens_with_0_0_or_the_nearest_double_else_the_lowest_tile() -> None:
     assert first_leader(BERGEN, hands("2-2 5-6", "1-1 3-4")) == (1, T("1-1"))
     assert first_leader(BERGEN, hands("0-0 5-6", "1-1 3-4")) == (0, T("0-0"))

@@ -14,7 +14,6 @@ from domino.actions import (
     DRAW,
     END_TURN,
     KNOCK,
-    Drew,
     Ended,
     Knocked,
     Play,
@@ -30,7 +29,8 @@ from domino.layout import SumSixLayout, layout_of
 from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.round import Round
-from domino.rules import LayoutKind, RoundEnd
+from domino.rules import LayoutKind, RoundEnd, Ruleset
+from domino.scoring import next_leader
 from domino.simulate import format_report, simulate
 from domino.tiles import ALL_TILES, Tile, tile
 from domino.variants import find_variant
@@ -185,33 +185,93 @@ def test_three_play_blitz_with_one_tile_face_down_knock_when_nothing_fits() -> N
     assert all(not isinstance(e, Played) or e.tile != rnd.deal.bazaar[0] for e in rnd.history)
 
 
-def test_the_cross_grows_from_the_first_double_on_four_sides_and_a_turn_may_draw_first() -> None:
-    """Крест: 7 tiles each; the lowest double opens and is the cross's centre; once its
-    left and right are taken it opens up and down (F-2's spinner); a mover with nothing
-    that fits draws (C-6) and, once a drawn tile fits, lays it and may go on."""
+def test_the_cross_grows_from_its_opening_double_on_four_sides_with_no_bazaar() -> None:
+    """Крест (seeds/002): the lowest double opens and is the cross's centre; once its
+    left and right are taken it opens up and down (F-2's spinner); with nothing that
+    fits the mover knocks: there is no bazaar to draw from."""
     rng = random.Random(4)
     for seed in range(40):
         match = Match.new(CROSS, 2, seed)
         rnd = match.round
         first = rnd.opening_tile
         assert first is not None and first.is_double
-        seen_four = drew_then_more = False
+        seen_four = knocked = False
         while match.round_no == 1 and not match.over:
             seat = match.turn
             assert seat is not None
             legal = match.view(seat).round.legal
-            action = legal[0] if legal[0] in (DRAW, KNOCK) else rng.choice(legal)
-            before = match.round.history[-1] if match.round.history else None
+            assert DRAW not in legal
+            action = legal[0] if legal[0] is KNOCK else rng.choice(legal)
+            knocked |= action is KNOCK
             match.apply(action, seat)
             if match.round_no != 1:
                 break
-            rnd = match.round
-            seen_four |= len(rnd.layout.open_ends()) == 4
-            drew_then_more |= isinstance(before, Drew) and isinstance(action, Play) and rnd.mid_turn
+            seen_four |= len(match.round.layout.open_ends()) == 4
         assert match.ruleset.layout.value == "first_double"
-        if seen_four and drew_then_more:
+        if seen_four and knocked:
             return
-    raise AssertionError("no cross with four open ends and a draw that went on")
+    raise AssertionError("no cross with four open ends and a knock")
+
+
+@pytest.mark.parametrize(("players", "size", "left"), [(2, 14, 0), (3, 9, 1), (4, 7, 0)])
+def test_cross_shares_out_every_tile_equally_and_puts_the_rest_away(
+    players: int, size: int, left: int
+) -> None:
+    """«Перед началом игры фишки делят поровну между игроками, остальные убирают»: Блиц's
+    deal; at three the tile left over is never drawn."""
+    rnd = Round.start(CROSS, players, random.Random(5))
+    assert all(len(rnd.hand(seat)) == size for seat in range(players))
+    assert rnd.bazaar_size == left and rnd.drawable == 0
+
+
+def test_every_cross_round_opens_with_the_youngest_double_the_centre_of_its_cross() -> None:
+    """«Игру начинают дублем»: not only the first round. Seat 0 wins round 1 of seed 0
+    (the winner opened the next round with any tile before); round 2 is opened by seat 1,
+    who holds `0-0`, with it, and that double is the cross's centre. The match is stored
+    and read back as it stands before round 2's first tile and in the middle of round 2."""
+    match = Match.new(CROSS.with_options(target=500), 2, 0)
+    match.autoplay(GreedyPlayer(), lambda seat: True)
+    assert match.round_no == 2 and match.results[0].outcome.seat == 0
+    rnd = match.round
+    assert rnd.turn == 1 and rnd.opening_tile == tile(0, 0)
+    opening = rnd.opening_tile
+    assert opening is not None and opening.is_double
+    holders = [seat for seat in range(2) if opening in rnd.hand(seat)]
+    assert holders == [rnd.turn]
+    youngest = min((t for s in range(2) for t in rnd.hand(s) if t.is_double), key=lambda t: t.low)
+    assert opening == youngest
+    assert match.legal_actions() == (Play(opening),)
+    assert Match.from_json(match.to_json()) == match
+    match.apply(Play(opening), rnd.turn)
+    assert match.round.layout.view().centre.tile == opening
+    assert Match.from_json(match.to_json()) == match
+
+
+def test_a_cross_match_stored_before_keeps_its_deal_and_later_openings() -> None:
+    """A Крест match stored before its deal was Блиц's (7 tiles each, a bazaar, a later
+    round opened by its winner with any tile) reads back under those rules."""
+    stored = dict(CROSS.to_dict(), hand_sizes={"2": 7, "3": 7, "4": 7}, bazaar_reserve=0)
+    stored["redeal_doubles"] = 5
+    assert stored.pop("opening_every_round") is True
+    old = Ruleset.from_dict(stored)
+    assert not old.opening_every_round and old.to_dict() == stored
+    match = Match.new(old, 2, 3)
+    assert len(match.round.hand(0)) == 7 and match.round.bazaar_size == 14
+    match.autoplay(GreedyPlayer(), lambda seat: True)
+    assert match.round_no == 2 and not match.over and match.round.opening_tile is None
+    assert match.round.turn == next_leader(old, match.results[0].outcome)
+    assert Match.from_json(match.to_json()) == match
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "size"),
+    [(SHESTERKA, 2, 7), (SHESTERKA, 3, 5), (SHESTERKA, 4, 5), (SHESTERKA, 5, 4)],
+)
+def test_shesterka_deals_as_traditional_dominoes(ruleset: Ruleset, players: int, size: int) -> None:
+    """«Если игроков двое, они берут по 7 фишек, трое или четверо – по 5, пятеро – по 4»."""
+    rnd = Round.start(ruleset, players, random.Random(2))
+    assert all(len(rnd.hand(seat)) == size for seat in range(players))
+    assert rnd.bazaar_size == 28 - players * size
 
 
 def test_end_turn_is_stored_and_read_back_as_e() -> None:
