@@ -32,15 +32,15 @@ BERGEN = Ruleset(
     layout=LayoutKind.LINE,
     hand_sizes={2: 6, 3: 6, 4: 5},  # B-1
     bazaar_reserve=2,  # B-1: the last two bazaar tiles are never drawn
-    target=15,  # B-1: 15 for two players (10 for three: a lobby choice)
+    target=15,  # B-1: 15 for two players (10 for three: `Bergen.table_targets`)
     open_threshold=0,
     lone_blank=0,
 )
 """Bergen's default options.
 
-Choices where B-1 is silent: the target is 15 whatever the number of players and 10 is
-the lobby's other choice (B-1 names 10 for three players; four play to 10 too when the
-group picks it); four players may play in pairs as in K-1, a pair scoring as one side;
+Choices where B-1 is silent: four players play to 15, as two do (three to 10, as B-1
+says: `domino.variants.Bergen.table_targets`; the other value is a lobby choice at every
+table); four players may play in pairs as in K-1, a pair scoring as one side;
 later rounds are opened by the round's winner with any tile (as K-4); C-11's redeal
 applies as in every game of the common model."""
 

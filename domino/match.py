@@ -539,7 +539,7 @@ class Match:
         its mirror, `GameVariant.rating_gains`). Partners gain their team's amount."""
         if not self._over:
             raise DominoError("the match is not over yet: rating is given for finished matches")
-        return self._ruleset.game.rating_gains(self.seat_points())
+        return self._ruleset.game.rating_gains(self.seat_points(), target=self._ruleset.target)
 
     # --- text form ----------------------------------------------------------------------
 

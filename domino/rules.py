@@ -257,11 +257,23 @@ class GameVariant(ABC):
     sums_ends: ClassVar[bool] = False  # F-3: what scores is the sum of the open ends
     # The points worth 10 rating where points are good (`domino.rating.classic_rating_gains`).
     rating_scale: ClassVar[int] = 100
+    # Default targets at some table sizes, where they differ from `ruleset.target` (B-1).
+    table_targets: ClassVar[Mapping[int, int]] = MappingProxyType({})
 
     def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
         """What the move that left the table as `layout` scores, and the count that
         scored it (F-3); (0, 0) in games where points come only at the round's end."""
         return 0, 0
+
+    def default_target(self, players: int) -> int:
+        """The target a match of `players` is played to unless the group chooses another:
+        `ruleset.target`, or the table's own (`table_targets`; B-1: Bergen's three to 10)."""
+        return self.table_targets.get(players, self.ruleset.target)
+
+    def rating_scale_for(self, players: int, target: int | None = None) -> int:
+        """The points worth 10 rating in a match of `players` to `target` (None: not
+        known): `rating_scale`, or the table's own default target where it has one."""
+        return self.table_targets.get(players, self.rating_scale)
 
     def offers(self, option: str) -> bool:
         """Whether a group may change `option` (a `Ruleset` field) in the lobby."""
@@ -286,17 +298,22 @@ class GameVariant(ABC):
         """The seat that opens the next round with any tile (K-4, T-2)."""
         return outcome.seat
 
-    def rating_gains(self, points: Sequence[int]) -> tuple[int, ...]:
-        """Rating gains per seat for a finished match: K-11 where points are bad, its
-        mirror where they are good (`domino.rating.classic_rating_gains`)."""
+    def rating_gains(self, points: Sequence[int], *, target: int | None = None) -> tuple[int, ...]:
+        """Rating gains per seat for a finished match (to `target`, where known): K-11
+        where points are bad, its mirror where they are good
+        (`domino.rating.classic_rating_gains`, `rating_scale_for`)."""
         if self.points_are_bad:
             return rating.rating_gains(points)
-        return rating.classic_rating_gains(points, scale=self.rating_scale)
+        scale = self.rating_scale_for(len(points), target)
+        return rating.classic_rating_gains(points, scale=scale)
 
-    def abandoned_rating_gains(self, points: Sequence[int], culprit: int) -> tuple[int, ...]:
+    def abandoned_rating_gains(
+        self, points: Sequence[int], culprit: int, *, target: int | None = None
+    ) -> tuple[int, ...]:
         """Rating gains per seat for a match `culprit` abandoned (K-11's timeout rule)."""
+        scale = self.rating_scale_for(len(points), target)
         return rating.abandoned_rating_gains(
-            points, culprit, points_are_bad=self.points_are_bad, scale=self.rating_scale
+            points, culprit, points_are_bad=self.points_are_bad, scale=scale
         )
 
     def last_sides(self, scores: Sequence[Account]) -> tuple[int, ...]:

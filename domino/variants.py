@@ -271,7 +271,8 @@ class Bergen(GameVariant):
     """Bergen (B-1, `domino.bergen`): a move that leaves both ends equal scores 2 (a
     double-header; opening with a double is one), 3 when one end is a double (a
     triple-header); going out or winning a block scores 2; points are good, the first to
-    the target (15) wins, in the middle of a round if a move gets it there."""
+    the target (15; at three 10, `table_targets`) wins, in the middle of a round if a
+    move gets it there."""
 
     key = Variant.BERGEN
     name_key = "variant.bergen"
@@ -279,6 +280,7 @@ class Bergen(GameVariant):
     ruleset = bergen.BERGEN
     choices = MappingProxyType({"target": (15, 10)})
     rating_scale = 15  # its default target
+    table_targets = MappingProxyType({3: 10})  # B-1: «при двух … до 15 очков, при трех до 10»
     points_are_bad = False
     rule_of_13 = False
     scores_in_play = True
@@ -324,6 +326,7 @@ class Dubli(Bergen):
     ruleset = bergen.DUBLI
     choices = MappingProxyType({"target": (10, 15)})
     rating_scale = 10  # its default target
+    table_targets = MappingProxyType({})  # B-2 names one target
 
     def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
         """B-2 (`domino.bergen.dubli_points`); the count is the ends' header (0, 2, 3)."""

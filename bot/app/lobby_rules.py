@@ -27,6 +27,20 @@ def seat_choices(rules: Ruleset, seated: int = 0) -> tuple[int, ...]:
     return tuple(n for n in (2, 3, 4) if n in rules.hand_sizes and n >= seated)
 
 
+def at_table(rules: Ruleset, players: int, was: int | None = None) -> Ruleset:
+    """`rules` at a table of `players`: a target the group left at the game's default
+    for the table it had (`was`; None: the game was just chosen, its target is the
+    default) becomes the default at this one (`GameVariant.default_target`, B-1:
+    Bergen's three play to 10, two and four to 15); a target the group chose stays."""
+    game = rules.game
+    if players not in rules.hand_sizes:
+        return rules
+    if was is not None and rules.target != game.default_target(was):
+        return rules
+    target = game.default_target(players)
+    return rules if rules.target == target else rules.with_options(target=target)
+
+
 def pairs_fixed(rules: Ruleset) -> bool:
     """Whether the game decides by itself if four play in pairs (Спортивное: always,
     S-1), so the lobby offers no choice: the ruleset with the other choice is no game."""

@@ -12,7 +12,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TypeVar
 
-from bot.app.lobby_rules import pairs_fixed, playable_games, seat_choices
+from bot.app.lobby_rules import at_table, pairs_fixed, playable_games, seat_choices
 from bot.app.names import short_name
 from bot.app.people import Person
 from bot.app.usecases.base import Refusal
@@ -80,8 +80,9 @@ def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
     own defaults, `GameVariant.ruleset`, pairs included; only the table size stays where
     the new game allows it) or one rule option (K-1 teams, K-7 threshold, K-9 fish, K-10
     target, F-2's spinner); the game says which options it offers and their values
-    (`GameVariant.choices`), the table sizes it is played by (`seat_choices`) and whether
-    it fixes the pairs (`pairs_fixed`: Спортивное, S-1).
+    (`GameVariant.choices`), the table sizes it is played by (`seat_choices`), its
+    default target at each (`at_table`: Bergen's three play to 10, B-1) and whether it
+    fixes the pairs (`pairs_fixed`: Спортивное, S-1).
 
     Choice: switching games keeps the table size when the new game is played by it,
     else takes the next larger size it is played by (else its largest), so nobody
@@ -99,13 +100,14 @@ def with_option(game: GameRecord, option: LobbyOption) -> GameRecord:
             wanted = next((n for n in choices if n > wanted), choices[-1])
         if chosen.teams and wanted != 4 and not pairs_fixed(chosen):
             chosen = chosen.with_options(teams=False)
-        rules = chosen
+        rules = at_table(chosen, wanted)
     elif option is LobbyOption.SEATS:
         if len(seat_choices(rules)) < 2:
             raise Refusal("alert.option_fixed")
-        wanted = _cycle(seat_choices(rules, len(game.seats)), wanted)
+        was, wanted = wanted, _cycle(seat_choices(rules, len(game.seats)), wanted)
         if wanted != 4 and rules.teams:
             rules = rules.with_options(teams=False)
+        rules = at_table(rules, wanted, was)
     elif option is LobbyOption.TEAMS:
         if pairs_fixed(rules):
             raise Refusal("alert.option_fixed")
