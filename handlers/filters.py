@@ -15,14 +15,17 @@ from typing import Any
 
 from aiogram import F
 from aiogram.filters import Filter, or_f
+from aiogram.types import CallbackQuery, Message
 from magic_filter import MagicFilter
 
+from bot.app.group_settings import GroupSettings
 from handlers.people import (
     GROUP_TYPES,
     by_anonymous_admin,
     pressed_in_own_private_chat,
     pressed_on_own_hand,
 )
+from i18n import Lang
 
 
 class OnLoop(Filter):
@@ -43,6 +46,23 @@ class OnLoop(Filter):
         return f"OnLoop({self.shown})"
 
 
+class ChatLanguage(Filter):
+    """Always passes; makes the handler's `lang` the language of the chat the message was
+    written or the button pressed in: a group's own (`GroupSettings.language`; the
+    person's own while the group has none yet), a private chat's person's. Set on a whole
+    router (`router.message.filter(chat_language)`), so every answer in a group, to
+    whoever asked, speaks the group's language."""
+
+    async def __call__(
+        self, event: Message | CallbackQuery, lang: Lang, group_settings: GroupSettings
+    ) -> dict[str, Lang]:
+        message = event if isinstance(event, Message) else event.message
+        if isinstance(message, Message) and message.chat.type in GROUP_TYPES:
+            return {"lang": group_settings.language(message.chat.id) or lang}
+        return {"lang": lang}
+
+
+chat_language = ChatLanguage()
 in_group = OnLoop(F.chat.type.in_(GROUP_TYPES))
 in_private = OnLoop(F.chat.type == "private")
 # Another bot's command is not taken; an anonymous admin writes through Telegram's bot.

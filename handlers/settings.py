@@ -1,6 +1,7 @@
-"""/settings (the group's turn timer, language, lobby timeout, default game, hints and
-where hands are shown; in the private chat where the person's own hand is shown and
-their turn notices) and the "I'm back" button of a hand."""
+"""/settings (the group's default game, turn timer, language, lobby timeout, hints and
+where hands are shown, a section's choices opened by its button; in the private chat
+where the person's own hand is shown and their turn notices) and the "I'm back" button
+of a hand."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from typing import Any
 from aiogram import Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 
 from bot.app.effects import EffectDispatcher
 from bot.app.group_settings import LOBBY_TIMEOUTS, ChatSettings, group_lang, turn_timer_of
 from bot.app.people import People, Person
-from bot.app.reply import Reply
+from bot.app.reply import NO_REPLY, Reply
 from bot.app.usecases import ChatCheck, Chats, Playing
 from bot.telegram.callbacks import (
     BackCb,
@@ -24,6 +25,8 @@ from bot.telegram.callbacks import (
     HandsCb,
     HintsCb,
     LobbyTimeCb,
+    SettingsCb,
+    SettingsSection,
     TimerCb,
     TurnNoticesCb,
 )
@@ -36,25 +39,30 @@ from bot.telegram.presenter.settings import (
     notices_state,
     private_settings_keyboard,
     private_settings_text,
+    section_keyboard,
+    section_text,
 )
 from bot.telegram.turn_notices import TurnNotices
 from handlers.buttons import reply
-from handlers.filters import in_group, in_own_private_chat, in_private
+from handlers.filters import chat_language, in_group, in_own_private_chat, in_private
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of
 from i18n import Lang, t
 
 router = Router(name="settings")
+router.message.filter(chat_language)
+router.callback_query.filter(chat_language)
 
 
-def shown_in(settings: ChatSettings, person_lang: Lang) -> Lang:
-    """The settings message speaks the group's language once it has one."""
-    return group_lang(settings) or person_lang
+def shown_in(settings: ChatSettings, lang: Lang) -> Lang:
+    """The settings message speaks the group's language (just changed, perhaps)."""
+    return group_lang(settings) or lang
 
 
 @router.message(Command("settings"), in_group)
 async def on_settings(message: Message, lang: Lang, chats: Chats) -> None:
-    """Everyone may look; the buttons answer non-admins with a refusal."""
-    settings = chats.settings_of(message.chat.id)
+    """Everyone may look; the buttons answer non-admins with a refusal. A group without
+    a language yet takes the asker's (`GroupSettings.settle_language`)."""
+    settings = await chats.settled_settings(chat_of(message.chat), lang)
     shown = shown_in(settings, lang)
     await message.reply(
         settings_text(message.chat.title or "?", settings, shown),
@@ -135,11 +143,50 @@ async def on_own_hands(
     await reply(call, Reply.of("answer.hands_set", place=hands_name(place, lang)), lang)
 
 
+@router.callback_query(SettingsCb.filter(), AdminCheck())
+async def on_section(
+    call: CallbackQuery,
+    callback_data: SettingsCb,
+    lang: Lang,
+    is_admin: ChatCheck,
+    chats: Chats,
+) -> None:
+    """A section's button: its choices in place of the sections' buttons (or, from
+    «↩️ Назад», the sections again). Only a chat admin: it changes the message everyone
+    sees, and its choices are theirs."""
+    message = call.message
+    if not isinstance(message, Message) or message.chat.type not in GROUP_TYPES:
+        await reply(call, Reply("alert.stale", alert=True), lang)
+        return
+    if not await is_admin(message.chat.id):
+        await reply(call, Reply("alert.admins_only", alert=True), lang)
+        return
+    await reply(call, NO_REPLY, lang)
+    section = callback_data.section
+    settings = chats.settings_of(message.chat.id)
+    shown = shown_in(settings, lang)
+    if section is SettingsSection.MAIN:
+        text = settings_text(message.chat.title or "?", settings, shown)
+    else:
+        text = section_text(section, settings, shown)
+    await _edit(message, text, section_keyboard(section, settings, shown))
+
+
+async def _edit(message: Message, text: str, keyboard: InlineKeyboardMarkup) -> None:
+    """The settings message shows `text` and `keyboard` (already shown: nothing to do)."""
+    try:
+        await message.edit_text(text, reply_markup=keyboard, parse_mode="HTML")
+    except TelegramBadRequest as exc:
+        if "message is not modified" not in exc.message:
+            raise
+
+
 async def _change(
     call: CallbackQuery, lang: Lang, is_admin: ChatCheck, chats: Chats, **change: Any
 ) -> ChatSettings | None:
     """Apply `change` to the group's settings if an admin of it pressed; None after a
-    refusal (already answered). The settings message is redrawn."""
+    refusal (already answered). The settings message shows the sections again, every
+    value as it is now."""
     message = call.message
     if not isinstance(message, Message) or message.chat.type not in GROUP_TYPES:
         await reply(call, Reply("alert.stale", alert=True), lang)
@@ -150,15 +197,8 @@ async def _change(
     settings = dataclasses.replace(chats.settings_of(message.chat.id), **change)
     await chats.change_settings(chat_of(message.chat), settings)
     shown = shown_in(settings, lang)
-    try:
-        await message.edit_text(
-            settings_text(message.chat.title or "?", settings, shown),
-            reply_markup=settings_keyboard(settings, shown),
-            parse_mode="HTML",
-        )
-    except TelegramBadRequest as exc:
-        if "message is not modified" not in exc.message:
-            raise
+    text = settings_text(message.chat.title or "?", settings, shown)
+    await _edit(message, text, settings_keyboard(settings, shown))
     return settings
 
 
@@ -186,12 +226,12 @@ async def on_group_lang(
     is_admin: ChatCheck,
     chats: Chats,
 ) -> None:
+    """The group's one language, for everything the bot says there; from now on."""
     code = callback_data.lang
-    if code != "auto" and code not in list(Lang):
+    if code not in list(Lang):  # forged, or the "auto" of an older message
         await reply(call, Reply("alert.stale", alert=True), lang)
         return
-    group_lang = None if code == "auto" else code
-    if await _change(call, lang, is_admin, chats, group_lang=group_lang) is not None:
+    if await _change(call, lang, is_admin, chats, group_lang=code) is not None:
         name = t(f"group_lang.{code}", lang)
         await reply(call, Reply.of("answer.group_lang_set", lang=name), lang)
 

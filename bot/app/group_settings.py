@@ -2,10 +2,17 @@
 lobby waits, the language of its messages, the game a plain /domino opens, whether the
 hands offer hints, where hands are shown for whoever did not choose. Read once at the
 start and kept in memory (a group changes them rarely); the turn timers, the lobby
-deadlines, the lobby's seating, the publisher and the hints read them here."""
+deadlines, the lobby's seating, the publisher and the hints read them here.
+
+A group speaks one language: everything the bot says there (its games, the answers to
+its commands and buttons) is in it, whoever asked. Choice: it is the language of whoever
+first opened a game or /settings there (`settle_language`), Russian for someone whose
+Telegram language the bot does not speak; only the group's admins change it afterwards.
+A group that played before it had one keeps its latest game creator's (migration 017)."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 from bot.app.people import People
@@ -51,8 +58,9 @@ class GroupSettings:
             await repo.set_chat_settings(tx, chat.id, settings)
         self._settings[chat.id] = settings
         log.info(
-            "chat %s: turn timer set to %s, lobbies close after %s min, hints %s, hands %s",
+            "chat %s: language %s, turn timer %s, lobbies close after %s min, hints %s, hands %s",
             chat.id,
+            settings.group_lang,
             settings.turn_timer.value,
             settings.lobby_timeout or "no limit",
             "on" if settings.hints else "off",
@@ -75,10 +83,25 @@ class GroupSettings:
         if settings is not None:
             self._settings[new_id] = settings
 
+    async def settle_language(self, chat: ChatRecord, lang: Lang) -> ChatSettings:
+        """The group's settings, its language settled: a group without one takes `lang`,
+        the language of whoever opens its first game or its /settings (stored once; see
+        the module's docstring)."""
+        settings = self.of(chat.id)
+        if group_lang(settings) is None:
+            settings = dataclasses.replace(settings, group_lang=lang.value)
+            await self.change(chat, settings)
+        return settings
+
+    def language(self, chat_id: int) -> Lang | None:
+        """The group's language; None while it has none (nobody opened a game or /settings
+        there yet)."""
+        return group_lang(self.of(chat_id))
+
     async def language_of(self, game: GameRecord) -> Lang:
-        """The language of the game's group messages: the group's own choice in /settings,
-        else its creator's (a person is answered in their own language, `i18n.lang_of`,
-        as last seen: `People.language_of`)."""
+        """The language of the game's group messages: the group's (settled when its first
+        game opened); its creator's only for a group that has none, which no game opened
+        since migration 017 is."""
         chosen = group_lang(self.of(game.chat_id))
         if chosen is not None:
             return chosen
@@ -86,7 +109,7 @@ class GroupSettings:
 
 
 def group_lang(settings: ChatSettings) -> Lang | None:
-    """The language a group chose, if this version has its catalogues (a code stored
-    for a language whose folder is gone reads as no choice: the creator's language)."""
+    """The group's language, if this version has its catalogues (a code stored for a
+    language whose folder is gone reads as none: settled again at the next chance)."""
     code = settings.group_lang
     return Lang(code) if code in {lang.value for lang in Lang} else None

@@ -282,6 +282,27 @@ class VoteCb(CallbackData, prefix="v1"):
 # Group settings ----------------------------------------------------------------------
 
 
+class SettingsSection(StrEnum):
+    """A part of a group's /settings: its choices open in place of the sections' buttons.
+    Letters are only ever added; one this version does not know does not parse."""
+
+    MAIN = "m"  # the sections' buttons, every value in force in the text
+    GAME = "g"  # the game a plain /domino opens
+    TIMER = "t"  # the turn timer
+    LANG = "l"  # the group's language
+    LOBBY = "w"  # how long a lobby nobody starts waits
+    HINTS = "h"  # «💡 Подсказка» on the hands
+    HANDS = "p"  # where hands are shown for whoever did not choose
+
+
+class SettingsCb(CallbackData, prefix="se1"):
+    """/settings in a group: a chat admin opens a section's choices, or goes back to the
+    sections (`SettingsSection.MAIN`). Nothing is changed by it; the choices are the
+    buttons below."""
+
+    section: SettingsSection
+
+
 class TimerCb(CallbackData, prefix="ts1"):
     """/settings: a chat admin picks the group's turn timer (`TurnTimer` value)."""
 
@@ -289,8 +310,8 @@ class TimerCb(CallbackData, prefix="ts1"):
 
 
 class GroupLangCb(CallbackData, prefix="gl1"):
-    """/settings: a chat admin picks the group's language ("ru", "en"; "auto": the game
-    creator's)."""
+    """/settings: a chat admin picks the group's language ("ru", "en"; the "auto" of older
+    messages, the game creator's, is no choice any more: answered as out of date)."""
 
     lang: str
 

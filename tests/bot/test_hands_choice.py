@@ -13,13 +13,14 @@ import pytest
 
 from bot.app.people import ANONYMOUS_ADMIN_ID, Person
 from bot.app.usecases.lobby_options import LobbyOption
-from bot.telegram.callbacks import HandsCb
+from bot.telegram.callbacks import HandsCb, SettingsSection
 from bot.telegram.presenter.replies import reply_text
 from bot.telegram.presenter.settings import (
     hands_choice,
     private_settings_keyboard,
     private_settings_text,
-    settings_keyboard,
+    section_keyboard,
+    section_text,
     settings_text,
 )
 from i18n import Lang, t
@@ -189,15 +190,17 @@ def test_the_group_settings_show_and_offer_where_hands_are() -> None:
     settings = ChatSettings(hands=HandsPlace.PRIVATE)
     text = settings_text("Дворик", settings, Lang.RU)
     assert "✋ Кости игроков: <b>в личке</b>" in text.splitlines()
-    assert "Каждый может выбрать своё" in text
     assert "Players' tiles: <b>in the group and in private</b>" in settings_text(
         "Yard", ChatSettings(), Lang.EN
     )
-    last = settings_keyboard(settings, Lang.RU).inline_keyboard[-1]
-    assert [(b.text, b.callback_data) for b in last] == [
-        ("✋ В группе", "hd1:group"),
-        ("✅ ✋ В личке", "hd1:private"),
-        ("✋ Там и там", "hd1:both"),
+    opened = section_text(SettingsSection.HANDS, settings, Lang.RU)
+    assert opened.splitlines()[0] == "✋ Кости игроков: <b>в личке</b>"
+    assert "Каждый может выбрать своё" in opened
+    rows = section_keyboard(SettingsSection.HANDS, settings, Lang.RU).inline_keyboard
+    assert [[(b.text, b.callback_data) for b in row] for row in rows] == [
+        [("В группе", "hd1:group"), ("✅ В личке", "hd1:private")],
+        [("Там и там", "hd1:both")],
+        [("↩️ Назад", "se1:m")],
     ]
 
 

@@ -10,10 +10,11 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.app.usecases.lobby_options import with_option
 from bot.telegram import presenter
-from bot.telegram.callbacks import LobbyOption
+from bot.telegram.callbacks import LobbyOption, SettingsSection
 from bot.telegram.delivery import seat_names
 from bot.telegram.presenter.lobby import PLAYABLE, game_named, games_list, playable_games
 from bot.telegram.presenter.rules import rules_text
+from bot.telegram.presenter.settings import SECTIONS, section_keyboard, section_text
 from domino.rules import CLASSIC, KOZEL, FishMode
 from domino.timing import TurnTimer
 from domino.variants import VARIANTS, find_variant
@@ -321,59 +322,93 @@ def test_a_groups_default_game_reads_back_and_an_unknown_one_is_kozel() -> None:
 
 
 def test_the_settings_keyboard_marks_the_groups_default_game() -> None:
-    rows = buttons(presenter.settings_keyboard(ChatSettings(default_game="osel"), Lang.RU))
-    assert rows[-9:-2] == [
-        [("🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
-        [("🎲 Морской козёл", "dg1:sea_kozel"), ("✅ 🎲 Осёл", "dg1:osel")],
-        [("🎲 Спортивное", "dg1:sport"), ("🎲 Пятёрки", "dg1:all_fives")],
-        [("🎲 Тройки и пятёрки", "dg1:threes_and_fives"), ("🎲 Берген", "dg1:bergen")],
-        [("🎲 Дубли", "dg1:dubli"), ("🎲 Блиц", "dg1:blitz")],
-        [("🎲 Крест", "dg1:cross"), ("🎲 Шестёрка", "dg1:shesterka")],
-        [("🎲 Втемную", "dg1:dark")],
+    settings = ChatSettings(default_game="osel")
+    rows = buttons(presenter.settings_keyboard(settings, Lang.RU))
+    assert rows[0][0] == ("🎲 Игра", "se1:g")
+    rows = buttons(section_keyboard(SettingsSection.GAME, settings, Lang.RU))
+    assert rows == [
+        [("Козёл", "dg1:kozel"), ("Классика", "dg1:classic")],
+        [("Морской козёл", "dg1:sea_kozel"), ("✅ Осёл", "dg1:osel")],
+        [("Спортивное", "dg1:sport"), ("Пятёрки", "dg1:all_fives")],
+        [("Тройки и пятёрки", "dg1:threes_and_fives"), ("Берген", "dg1:bergen")],
+        [("Дубли", "dg1:dubli"), ("Блиц", "dg1:blitz")],
+        [("Крест", "dg1:cross"), ("Шестёрка", "dg1:shesterka")],
+        [("Втемную", "dg1:dark")],
+        [("↩️ Назад", "se1:m")],
     ]
+    assert section_text(SettingsSection.GAME, settings, Lang.RU).splitlines()[0] == (
+        "🎲 Игра по умолчанию: <b>Осёл</b>"
+    )
 
 
 # --- /settings and the confirmations ---------------------------------------------------
 
 
 def test_the_settings_text_tells_each_setting_in_force() -> None:
-    settings = ChatSettings(turn_timer=TurnTimer.S60, group_lang="en", lobby_timeout=0)
-    text = presenter.settings_text("Дворик", settings, Lang.RU)
-    assert text.splitlines()[:4] == [
+    settings = ChatSettings(
+        turn_timer=TurnTimer.S60, group_lang="en", lobby_timeout=0, default_game="bergen"
+    )
+    assert presenter.settings_text("Дворик", settings, Lang.RU).splitlines() == [
         "⚙️ <b>Настройки «Дворик»</b>",
-        "Таймер хода: <b>60 с</b>",
-        "Язык сообщений в группе: <b>английский</b>",
-        "Несыгранная игра закрывается через: <b>никогда</b>",
+        "🎲 Игра по умолчанию: <b>Берген</b>",
+        "⏱ Таймер хода: <b>60 с</b>",
+        "🌐 Язык группы: <b>английский</b>",
+        "⌛ Несыгранная игра закрывается через: <b>никогда</b>",
+        "💡 Подсказки: <b>вкл</b>",
+        "✋ Кости игроков: <b>в группе и в личке</b>",
+        "",
+        "Менять могут админы чата: кнопка — раздел настроек.",
+    ]
+    # A group without a language yet names the one the message is shown in.
+    unsettled = presenter.settings_text("Yard", ChatSettings(), Lang.EN)
+    assert "🌐 Group language: <b>English</b>" in unsettled.splitlines()
+
+
+def test_the_settings_keyboard_has_a_short_button_a_section_two_a_row() -> None:
+    for lang in Lang:
+        rows = buttons(presenter.settings_keyboard(ChatSettings(), lang))
+        assert [len(row) for row in rows] == [2, 2, 2]
+        assert all(len(text) <= 14 for row in rows for text, _ in row), rows
+    assert buttons(presenter.settings_keyboard(ChatSettings(), Lang.RU)) == [
+        [("🎲 Игра", "se1:g"), ("⏱ Таймер", "se1:t")],
+        [("🌐 Язык", "se1:l"), ("⌛ Набор", "se1:w")],
+        [("💡 Подсказки", "se1:h"), ("✋ Кости", "se1:p")],
     ]
 
 
-def test_the_settings_keyboard_marks_the_choices_in_force() -> None:
-    settings = ChatSettings(turn_timer=TurnTimer.S30, group_lang=None, lobby_timeout=10)
-    assert buttons(presenter.settings_keyboard(settings, Lang.RU)) == [
-        [("выключен", "ts1:off"), ("✅ 30 с", "ts1:30"), ("60 с", "ts1:60")],
+def test_each_section_marks_the_choice_in_force_two_a_row_and_leads_back() -> None:
+    settings = ChatSettings(turn_timer=TurnTimer.S30, group_lang="ru", lobby_timeout=10)
+    assert buttons(section_keyboard(SettingsSection.TIMER, settings, Lang.RU)) == [
+        [("выключен", "ts1:off")],
+        [("✅ 30 с", "ts1:30"), ("60 с", "ts1:60")],
         [("2 мин", "ts1:120"), ("5 мин", "ts1:300")],
         [("спортивный (5 / 20 / 60 с)", "ts1:sport")],
-        [
-            ("✅ 🌐 Как у создателя", "gl1:auto"),
-            ("🇷🇺 Русский", "gl1:ru"),
-            ("🇬🇧 English", "gl1:en"),
-        ],
-        [
-            ("⌛ никогда", "lt1:0"),
-            ("⌛ 5 мин", "lt1:5"),
-            ("✅ ⌛ 10 мин", "lt1:10"),
-            ("⌛ 30 мин", "lt1:30"),
-        ],
-        [("✅ 🎲 Козёл", "dg1:kozel"), ("🎲 Классика", "dg1:classic")],
-        [("🎲 Морской козёл", "dg1:sea_kozel"), ("🎲 Осёл", "dg1:osel")],
-        [("🎲 Спортивное", "dg1:sport"), ("🎲 Пятёрки", "dg1:all_fives")],
-        [("🎲 Тройки и пятёрки", "dg1:threes_and_fives"), ("🎲 Берген", "dg1:bergen")],
-        [("🎲 Дубли", "dg1:dubli"), ("🎲 Блиц", "dg1:blitz")],
-        [("🎲 Крест", "dg1:cross"), ("🎲 Шестёрка", "dg1:shesterka")],
-        [("🎲 Втемную", "dg1:dark")],
-        [("💡 Подсказки: вкл", "hs1:0")],
-        [("✋ В группе", "hd1:group"), ("✋ В личке", "hd1:private"), ("✅ ✋ Там и там", "hd1:both")],
+        [("↩️ Назад", "se1:m")],
     ]
+    assert buttons(section_keyboard(SettingsSection.LANG, settings, Lang.RU)) == [
+        [("✅ 🇷🇺 Русский", "gl1:ru"), ("🇬🇧 English", "gl1:en")],
+        [("↩️ Назад", "se1:m")],
+    ]
+    assert buttons(section_keyboard(SettingsSection.LOBBY, settings, Lang.RU)) == [
+        [("никогда", "lt1:0"), ("5 мин", "lt1:5")],
+        [("✅ 10 мин", "lt1:10"), ("30 мин", "lt1:30")],
+        [("↩️ Назад", "se1:m")],
+    ]
+    assert buttons(section_keyboard(SettingsSection.HINTS, settings, Lang.RU)) == [
+        [("✅ вкл", "hs1:1"), ("выкл", "hs1:0")],
+        [("↩️ Назад", "se1:m")],
+    ]
+    for section in SECTIONS:  # an opened section names its value first, then what it does
+        text = section_text(section, settings, Lang.RU)
+        assert (
+            text.splitlines()[0]
+            == presenter.settings_text("Д", settings, Lang.RU).splitlines()[
+                1 + SECTIONS.index(section)
+            ]
+        )
+        assert len(text.splitlines()) > 2, section
+    language = section_text(SettingsSection.LANG, settings, Lang.RU)
+    assert "В личке — каждому на его языке" in language
 
 
 def test_the_cancel_confirmation_says_yes_or_no_for_the_game() -> None:
@@ -405,10 +440,10 @@ def test_a_game_timed_by_its_own_rules_says_so_in_the_lobby_unless_the_timer_is_
 
 def test_the_settings_tell_which_game_keeps_its_own_turn_times() -> None:
     settings = ChatSettings(turn_timer=TurnTimer.S60, group_lang=None, lobby_timeout=10)
-    text = presenter.settings_text("Дворик", settings, Lang.RU)
+    text = section_text(SettingsSection.TIMER, settings, Lang.RU)
     own = "⏱ Спортивное: время на ход по своим правилам — 5, 20 или 60 с, если таймер не выключен."
     assert own in text.splitlines()
-    english = presenter.settings_text("Yard", settings, Lang.EN)
+    english = section_text(SettingsSection.TIMER, settings, Lang.EN)
     assert "5, 20 or 60 s, unless the timer is off." in english
 
 

@@ -28,11 +28,13 @@ from bot.telegram.callbacks import (
     HintsCb,
     LobbyOption,
     LobbyTimeCb,
+    SettingsSection,
     TimerCb,
 )
 from bot.telegram.presenter import hand_timer_lines, settings_keyboard, table_timer_line
 from bot.telegram.presenter.lobby import PLAYABLE
 from bot.telegram.presenter.replies import reply_text
+from bot.telegram.presenter.settings import SECTIONS, section_keyboard
 from domino.actions import Play
 from domino.match import Match
 from domino.players import GreedyPlayer
@@ -138,36 +140,46 @@ async def test_settings_are_stored_per_chat_and_read_back_at_start(db: Database)
 
 
 def test_settings_keyboard_marks_the_current_choice_and_packs_small() -> None:
-    keyboard = settings_keyboard(ChatSettings(TurnTimer.SPORT, "en"), Lang.RU)
-    buttons = [b for row in keyboard.inline_keyboard for b in row]
-    assert [b.callback_data for b in buttons] == [
-        *(TimerCb(timer=x.value).pack() for x in TurnTimer),
-        *(GroupLangCb(lang=code).pack() for code in ("auto", "ru", "en")),
-        *(LobbyTimeCb(minutes=n).pack() for n in LOBBY_TIMEOUTS),
-        *(DefaultGameCb(game=key).pack() for key in PLAYABLE),
-        HintsCb(on=False).pack(),  # hints are on: the switch turns them off
-        *(HandsCb(place=place.value).pack() for place in HandsPlace),
+    settings = ChatSettings(TurnTimer.SPORT, "en")
+    sections = [
+        [b.callback_data for b in row]
+        for row in settings_keyboard(settings, Lang.RU).inline_keyboard
     ]
-    # The default game's buttons, the hints' switch, then where hands are shown.
-    tail = len(PLAYABLE) + 1 + len(HandsPlace)
-    assert [b.text for b in buttons][-7 - tail : -4 - tail] == [
-        "🌐 Как у создателя",
-        "🇷🇺 Русский",
-        "✅ 🇬🇧 English",
+    assert sections == [["se1:g", "se1:t"], ["se1:l", "se1:w"], ["se1:h", "se1:p"]]
+    opened = {
+        section: [
+            b for row in section_keyboard(section, settings, Lang.RU).inline_keyboard for b in row
+        ]
+        for section in SECTIONS
+    }
+    assert [b.callback_data for b in opened[SettingsSection.TIMER]][:-1] == [
+        TimerCb(timer=x.value).pack() for x in TurnTimer
     ]
-    assert [b.text for b in buttons][-4 - tail : -tail] == [
-        "⌛ никогда",
-        "⌛ 5 мин",
-        "✅ ⌛ 10 мин",
-        "⌛ 30 мин",
+    assert [b.callback_data for b in opened[SettingsSection.LANG]][:-1] == [
+        GroupLangCb(lang=code).pack() for code in ("ru", "en")
     ]
-    marked = [b.text for b in buttons if b.text.startswith("✅")]
+    assert [b.callback_data for b in opened[SettingsSection.LOBBY]][:-1] == [
+        LobbyTimeCb(minutes=n).pack() for n in LOBBY_TIMEOUTS
+    ]
+    assert [b.callback_data for b in opened[SettingsSection.GAME]][:-1] == [
+        DefaultGameCb(game=key).pack() for key in PLAYABLE
+    ]
+    assert [b.callback_data for b in opened[SettingsSection.HINTS]][:-1] == [
+        HintsCb(on=True).pack(),
+        HintsCb(on=False).pack(),
+    ]
+    assert [b.callback_data for b in opened[SettingsSection.HANDS]][:-1] == [
+        HandsCb(place=place.value).pack() for place in HandsPlace
+    ]
+    assert {buttons[-1].callback_data for buttons in opened.values()} == {"se1:m"}
+    marked = [b.text for buttons in opened.values() for b in buttons if b.text.startswith("✅")]
     assert marked == [
+        "✅ Козёл",
         "✅ спортивный (5 / 20 / 60 с)",
         "✅ 🇬🇧 English",
-        "✅ ⌛ 10 мин",
-        "✅ 🎲 Козёл",
-        "✅ ✋ Там и там",
+        "✅ 10 мин",
+        "✅ вкл",
+        "✅ Там и там",
     ]
     assert TimerCb.unpack(TimerCb(timer="sport").pack()).timer == "sport"
     assert BackCb.unpack(BackCb(game=12).pack()).game == 12

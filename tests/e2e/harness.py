@@ -46,6 +46,8 @@ from bot.telegram.callbacks import (
     HandKind,
     HandsCb,
     MoveCb,
+    SettingsCb,
+    SettingsSection,
     TimerCb,
     action_of,
 )
@@ -1047,35 +1049,46 @@ async def open_game(
     return Table(group, lobby, players, table)
 
 
-async def set_turn_timer(
-    group: FakeChat, admin: FakeUser, timer: TurnTimer = TurnTimer.OFF
+async def open_settings(
+    group: FakeChat, admin: FakeUser, section: SettingsSection
 ) -> StoredMessage:
-    """`admin` sends /settings in `group` and presses `timer`, as a person would; returns
-    once the bot has stored it (its answer to the press comes after the write)."""
+    """`admin` sends /settings in `group` and opens its `section`, as a person would;
+    returns the settings message once it shows that section's choices."""
     before = group.bot_messages[-1] if group.bot_messages else None
     await admin.command(group, "settings")
-    shown = await group.wait_for_message(
-        lambda m: any(b.callback_data == TimerCb(timer=timer.value).pack() for b in m.buttons),
-        after=before,
-        timeout=REPLY_SECONDS,
-    )
-    answer = await admin.press(shown, data=TimerCb(timer=timer.value).pack(), timeout=PRESS_SECONDS)
-    assert answer.answered and not answer.show_alert, answer
-    return shown
-
-
-async def set_group_hands(group: FakeChat, admin: FakeUser, place: HandsPlace) -> StoredMessage:
-    """`admin` sends /settings in `group` and presses where hands are shown (`place`), as
-    a person would; returns once the bot has stored it."""
-    data = HandsCb(place=place.value).pack()
-    before = group.bot_messages[-1] if group.bot_messages else None
-    await admin.command(group, "settings")
+    data = SettingsCb(section=section).pack()
     shown = await group.wait_for_message(
         lambda m: any(b.callback_data == data for b in m.buttons),
         after=before,
         timeout=REPLY_SECONDS,
     )
     answer = await admin.press(shown, data=data, timeout=PRESS_SECONDS)
+    assert answer.answered and not answer.show_alert, answer
+    back = SettingsCb(section=SettingsSection.MAIN).pack()
+    await group.wait_for_message(
+        lambda m: m is shown and any(b.callback_data == back for b in m.buttons),
+        timeout=REPLY_SECONDS,
+    )
+    return shown
+
+
+async def set_turn_timer(
+    group: FakeChat, admin: FakeUser, timer: TurnTimer = TurnTimer.OFF
+) -> StoredMessage:
+    """`admin` sends /settings in `group`, opens the timer and presses `timer`, as a person
+    would; returns once the bot has stored it (its answer to the press comes after the
+    write)."""
+    shown = await open_settings(group, admin, SettingsSection.TIMER)
+    answer = await admin.press(shown, data=TimerCb(timer=timer.value).pack(), timeout=PRESS_SECONDS)
+    assert answer.answered and not answer.show_alert, answer
+    return shown
+
+
+async def set_group_hands(group: FakeChat, admin: FakeUser, place: HandsPlace) -> StoredMessage:
+    """`admin` sends /settings in `group`, opens where hands are shown and presses `place`,
+    as a person would; returns once the bot has stored it."""
+    shown = await open_settings(group, admin, SettingsSection.HANDS)
+    answer = await admin.press(shown, data=HandsCb(place=place.value).pack(), timeout=PRESS_SECONDS)
     assert answer.answered and not answer.show_alert, answer
     return shown
 

@@ -1,4 +1,5 @@
-"""Turn timers end to end: /settings (timer, group language) by an admin only; a person
+"""Turn timers end to end: /settings (its sections; timer, group language) by an admin
+only, the group's one language settled by its first game; a person
 who never presses is moved for, a strike each time, a computer takes the seat at the
 third, announced once; "I'm back" returns the seat; a restart in the middle of a turn
 still times it out.
@@ -11,11 +12,14 @@ a quarter of a turn before its end still has the time to be drawn and sent.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot.telegram.callbacks import TimerCb
+from domino.timing import TurnTimer
 from tests.e2e.harness import (
     TABLE_TITLE,
     BotProcess,
@@ -23,10 +27,12 @@ from tests.e2e.harness import (
     button_data,
     open_game,
     running_bot,
+    set_turn_timer,
+    settle,
 )
 from tests.fakegram import FakeTelegram
 from tests.fakegram.waiting import pace
-from tests.fakegram.world import FakeChat, StoredMessage
+from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
 SCALE = 0.05  # on an idle machine; times the pace at the test's start
 
@@ -70,33 +76,105 @@ async def test_settings_only_admins_change_and_everyone_sees(
 ) -> None:
     alice = fakegram.add_user("Алиса", username="alice")
     bob = fakegram.add_user("Боб", username="bob")
-    group = fakegram.add_group("Двор", members=[alice, bob], admins=[alice])
+    anna = fakegram.add_user("Anna", username="anna", language_code="en")
+    group = fakegram.add_group("Двор", members=[alice, bob, anna], admins=[alice])
     await bob.command(group, "settings")
     shown = await group.wait_for_message(lambda m: "Таймер хода" in m.content)
-    assert "60 с" in shown.content and "✅ 60 с" in [b.text for b in shown.buttons]
+    # Every value in force in the text, named; a short button a section, two a row.
+    for line in (
+        "🎲 Игра по умолчанию: Козёл",
+        "⏱ Таймер хода: 60 с",
+        "🌐 Язык группы: русский",  # Боб opened the settings first: his language
+        "✋ Кости игроков: в группе и в личке",
+    ):
+        assert line in shown.content.splitlines(), shown.content
+    assert [[b.text for b in row] for row in shown.keyboard] == [
+        ["🎲 Игра", "⏱ Таймер"],
+        ["🌐 Язык", "⌛ Набор"],
+        ["💡 Подсказки", "✋ Кости"],
+    ]
+    assert json.loads(stored_settings(timed_bot, group)) == {"turn_timer": "60", "group_lang": "ru"}
 
-    refused = await bob.press(shown, data=button_data(shown, "2 мин"))
+    # Боб is no admin: a section stays shut to him, and a choice changes nothing.
+    refused = await bob.press(shown, data=button_data(shown, "Таймер"))
     assert refused.show_alert and "админы" in (refused.text or "")
-    assert timed_bot.stored("SELECT settings FROM chats WHERE id = ?", group.id) in ([], [("{}",)])
+    refused = await bob.forge_press(shown, TimerCb(timer="120").pack())
+    assert refused.show_alert and "админы" in (refused.text or "")
+    stale = await alice.forge_press(shown, "se1:z")  # a section of no version
+    assert stale.show_alert, stale
+    await settle(fakegram)
+    assert "⏱ Таймер хода: 60 с" in shown.content and len(shown.buttons) == 6
 
+    await open_section(alice, group, shown, "⏱ Таймер")
+    assert "⏱ Таймер хода: 60 с" in shown.content.splitlines()
+    assert "✅ 60 с" in [b.text for b in shown.buttons]
     done = await alice.press(shown, data=button_data(shown, "спорт"))
     assert not done.show_alert and "со следующего хода" in (done.text or "")
-    await group.wait_for_message(lambda m: m is shown and "спортивный" in m.content)
-    assert timed_bot.stored("SELECT settings FROM chats WHERE id = ?", group.id) == [
-        ('{"turn_timer": "sport"}',)
-    ]
+    await group.wait_for_message(
+        lambda m: m is shown and "⏱ Таймер хода: спортивный" in m.content and len(m.buttons) == 6
+    )
+    assert json.loads(stored_settings(timed_bot, group))["turn_timer"] == "sport"
+    # «↩️ Назад» shows the sections again, changing nothing.
+    await open_section(alice, group, shown, "🌐 Язык")
+    assert "В личке — каждому на его языке" in shown.content
+    await alice.press(shown, data=button_data(shown, "Назад"))
+    await group.wait_for_message(lambda m: m is shown and len(m.buttons) == 6)
     await bob.start()
     await bob.command(None, "settings")
     await bob.private_chat.wait_for_message(lambda m: "/settings в группе" in m.content)
 
-    # The group's language: English for the group's messages, whoever opens the game.
+    # The group's language: English for everything said in the group, whoever asks.
+    await open_section(alice, group, shown, "🌐 Язык")
     refused = await bob.press(shown, data=button_data(shown, "English"))
     assert refused.show_alert
+    old = await alice.forge_press(shown, "gl1:auto")  # «as the creator's»: no choice any more
+    assert old.show_alert, old
     chosen = await alice.press(shown, data=button_data(shown, "English"))
     assert chosen.text == "Язык группы: английский.", chosen
     await group.wait_for_message(lambda m: m is shown and "Turn timer" in m.content)
     await bob.command(group, "domino")
     await group.wait_for_message(lambda m: "Dominoes" in m.content and "Players" in m.content)
+    before = group.bot_messages[-1]
+    await bob.command(group, "help")  # Боб's Telegram speaks Russian: the group does not
+    await group.wait_for_message(lambda m: "/domino — a new game" in m.content, after=before)
+    await bob.command(None, "help")  # his private chat speaks his own
+    await bob.private_chat.wait_for_message(lambda m: "Здесь приходят ваши кости" in m.content)
+
+
+async def test_the_first_game_sets_the_groups_language_for_everyone_after(
+    fakegram: FakeTelegram, timed_bot: BotProcess
+) -> None:
+    anna = fakegram.add_user("Anna", username="anna", language_code="en")
+    bob = fakegram.add_user("Боб", username="bob")
+    group = fakegram.add_group("Yard", members=[anna, bob], admins=[anna])
+    await anna.command(group, "domino")
+    lobby = await group.wait_for_message(lambda m: "Players" in m.content)
+    await anna.press(lobby, data=button_data(lobby, "Cancel"))
+    await group.wait_for_message(lambda m: m is lobby and "called off" in m.content)
+    # Боб, Russian, opens the next game: the group, its answers to him included, speaks English.
+    await bob.command(group, "domino")
+    second = await group.wait_for_message(lambda m: "Players" in m.content, after=lobby)
+    assert "Домино" not in second.content
+    before = group.bot_messages[-1]
+    await bob.command(group, "domino")  # the game is there already: told in English
+    await group.wait_for_message(lambda m: "already gathering" in m.content, after=before)
+    refused = await bob.press(second, data=button_data(second, "Start"))  # one seated of 4
+    assert refused.show_alert and "Players needed" in (refused.text or ""), refused
+    assert json.loads(stored_settings(timed_bot, group))["group_lang"] == "en"
+
+
+def stored_settings(bot: BotProcess, group: FakeChat) -> str:
+    """The group's settings as the bot stored them (JSON)."""
+    ((settings,),) = bot.stored("SELECT settings FROM chats WHERE id = ?", group.id)
+    assert isinstance(settings, str)
+    return settings
+
+
+async def open_section(admin: FakeUser, group: FakeChat, shown: StoredMessage, button: str) -> None:
+    """`admin` opens a section of the settings message `shown`, until it shows its choices."""
+    answer = await admin.press(shown, data=button_data(shown, button))
+    assert answer.answered and not answer.show_alert, answer
+    await group.wait_for_message(lambda m: m is shown and any("↩️" in b.text for b in m.buttons))
 
 
 async def test_timeouts_strikes_takeover_back_and_restart(
@@ -105,9 +183,7 @@ async def test_timeouts_strikes_takeover_back_and_restart(
     bob = fakegram.add_user("Боб", username="bob")
     game = await open_game(fakegram, [bob], computers=1, start=False, turn_timer=None)
     group = game.group
-    await bob.command(group, "settings")
-    shown = await group.wait_for_message(lambda m: "Таймер хода" in m.content)
-    await bob.press(shown, data=button_data(shown, "30 с"))
+    await set_turn_timer(group, bob, TurnTimer.S30)
     answer = await bob.press(game.lobby, data=button_data(game.lobby, "Начать"))
     assert answer.answered and not answer.show_alert, answer
     # The waits below are windows of no progress (tests.fakegram.waiting), each longer

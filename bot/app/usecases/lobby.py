@@ -87,6 +87,7 @@ class Lobby(LobbyChanges):
             await repo.upsert_chat(tx, chat)
             await repo.upsert_user(tx, person.record())
         lang = self.people.noticed(person)
+        await self.context.settings.settle_language(chat, lang)  # the group's first game
         try:
             async with self.db.transaction() as tx:
                 running = await repo.active_game_in_chat(tx, chat.id, thread_id)

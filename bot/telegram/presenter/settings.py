@@ -1,6 +1,7 @@
-"""/settings: a group's turn timer, language, lobby timeout, default game, hints and
-where hands are shown, and the buttons that change them; in the private chat the
-person's own settings (where their hand is shown, their «🔔 Ваш ход» notices)."""
+"""/settings: a group's default game, turn timer, language, lobby timeout, hints and
+where hands are shown: every value in the text and a button a section, each section's
+choices opening in its place with «↩️ Назад»; in the private chat the person's own
+settings (where their hand is shown, their «🔔 Ваш ход» notices)."""
 
 from __future__ import annotations
 
@@ -15,27 +16,41 @@ from bot.telegram.callbacks import (
     HandsCb,
     HintsCb,
     LobbyTimeCb,
+    SettingsCb,
+    SettingsSection,
     TimerCb,
     TurnNoticesCb,
 )
 from bot.telegram.presenter.common import short_name
-from bot.telegram.presenter.lobby import own_turn_times, playable_games
+from bot.telegram.presenter.lobby import own_turn_times, playable_game, playable_games
 from domino.timing import TurnTimer
 from i18n import Lang, t
 from storage.records import LOBBY_TIMEOUTS, ChatSettings, HandsPlace
 
+# The turn timers' choices, two a row as a phone shows them whole; sport, whose name
+# carries its times, on a row of its own.
 TIMER_ROWS = (
-    (TurnTimer.OFF, TurnTimer.S30, TurnTimer.S60),
+    (TurnTimer.OFF,),
+    (TurnTimer.S30, TurnTimer.S60),
     (TurnTimer.S120, TurnTimer.S300),
     (TurnTimer.SPORT,),
 )
-GAMES_PER_ROW = 2  # the default game's buttons
+PER_ROW = 2  # a section's choices, and the sections' buttons
 HANDS_DEFAULT = "default"  # `HandsCb.place` in the private /settings: the group's default
 # The person's choices of where their hand is shown, two a row as a phone shows them whole.
 PRIVATE_HANDS_ROWS: tuple[tuple[HandsPlace | None, ...], ...] = (
     (HandsPlace.GROUP, HandsPlace.PRIVATE),
     (HandsPlace.BOTH, None),
 )
+SECTIONS = (
+    SettingsSection.GAME,
+    SettingsSection.TIMER,
+    SettingsSection.LANG,
+    SettingsSection.LOBBY,
+    SettingsSection.HINTS,
+    SettingsSection.HANDS,
+)
+"""The group's /settings, in the order the text lists them and the buttons open them."""
 
 
 def timer_name(timer: TurnTimer, lang: Lang) -> str:
@@ -67,101 +82,145 @@ def hands_choice(value: str, *, own: bool) -> tuple[bool, HandsPlace | None]:
     return False, None
 
 
+def _values(settings: ChatSettings, lang: Lang) -> dict[SettingsSection, str]:
+    """Each section's value in force, as its line of the text names it."""
+    return {
+        SettingsSection.GAME: t(playable_game(settings.default_game).name_key, lang),
+        SettingsSection.TIMER: timer_name(settings.turn_timer, lang),
+        SettingsSection.LANG: t(f"group_lang.{language_of(settings, lang).value}", lang),
+        SettingsSection.LOBBY: lobby_timeout_name(settings.lobby_timeout, lang),
+        SettingsSection.HINTS: hints_state(settings.hints, lang),
+        SettingsSection.HANDS: hands_name(settings.hands, lang),
+    }
+
+
+def language_of(settings: ChatSettings, lang: Lang) -> Lang:
+    """The group's language; `lang` (the one the message is shown in) while it has none."""
+    return group_lang(settings) or lang
+
+
+def _line(section: SettingsSection, settings: ChatSettings, lang: Lang) -> str:
+    """«🎲 Игра по умолчанию: <b>Козёл</b>»: a section and its value in force."""
+    return t(f"settings.{section.name.lower()}", lang, value=_values(settings, lang)[section])
+
+
 def settings_text(chat_title: str, settings: ChatSettings, lang: Lang) -> str:
-    title = t(
-        "settings.title",
-        lang,
-        chat=html.escape(short_name(chat_title, 40)),
-        timer=timer_name(settings.turn_timer, lang),
-    )
-    chosen = t(f"group_lang.{chosen_code(settings)}", lang)
-    language = t("settings.lang", lang, lang=chosen)
-    lobby = t("settings.lobby_timeout", lang, time=lobby_timeout_name(settings.lobby_timeout, lang))
-    hints = t("settings.hints", lang, state=hints_state(settings.hints, lang))
-    hands = t("settings.hands", lang, place=hands_name(settings.hands, lang))
-    # S-7: the games timed by their own rules whatever the timer (`timer_in_force`).
-    own = [
-        t("settings.own_timing", lang, game=t(game.name_key, lang), **own_turn_times())
-        for game in playable_games()
-        if game.turn_timing
+    """The group's /settings: every value in force, one line a section, and who may
+    change them (a button a section)."""
+    title = t("settings.title", lang, chat=html.escape(short_name(chat_title, 40)))
+    lines = [_line(section, settings, lang) for section in SECTIONS]
+    return "\n".join([title, *lines, "", t("settings.admins", lang)])
+
+
+def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarkup:
+    """A button a section (two a row), each opening that section's choices."""
+    sections = [
+        InlineKeyboardButton(
+            text=t(f"btn.settings.{section.name.lower()}", lang),
+            callback_data=SettingsCb(section=section).pack(),
+        )
+        for section in SECTIONS
     ]
-    hint = "\n".join([t("settings.hint", lang), *own, t("settings.hands_hint", lang)])
-    shown = "\n".join([title, language, lobby, hints, hands])
-    return shown + "\n\n" + hint
+    return InlineKeyboardMarkup(inline_keyboard=_rows(sections))
+
+
+def section_text(section: SettingsSection, settings: ChatSettings, lang: Lang) -> str:
+    """A section of the group's /settings opened: its value in force and what it does."""
+    about = [t(f"settings.about_{section.name.lower()}", lang)]
+    if section is SettingsSection.TIMER:
+        # S-7: the games timed by their own rules whatever the timer (`timer_in_force`).
+        about.extend(
+            t("settings.own_timing", lang, game=t(game.name_key, lang), **own_turn_times())
+            for game in playable_games()
+            if game.turn_timing
+        )
+    return "\n".join([_line(section, settings, lang), "", *about])
+
+
+def section_keyboard(
+    section: SettingsSection, settings: ChatSettings, lang: Lang
+) -> InlineKeyboardMarkup:
+    """A section's choices, the one in force marked ✅, and «↩️ Назад» to the sections. A
+    choice carries the value it sets, so a second press changes nothing more."""
+    match section:
+        case SettingsSection.GAME:
+            rows = _rows(
+                [
+                    _choice(
+                        t(game.name_key, lang),
+                        game.key.value == playable_game(settings.default_game).key.value,
+                        DefaultGameCb(game=game.key.value).pack(),
+                    )
+                    for game in playable_games()
+                ]
+            )
+        case SettingsSection.TIMER:
+            rows = [
+                [
+                    _choice(
+                        timer_name(timer, lang),
+                        timer is settings.turn_timer,
+                        TimerCb(timer=timer.value).pack(),
+                    )
+                    for timer in row
+                ]
+                for row in TIMER_ROWS
+            ]
+        case SettingsSection.LANG:
+            rows = _rows(
+                [
+                    _choice(
+                        t(f"btn.group_lang.{code.value}", lang),
+                        code is language_of(settings, lang),
+                        GroupLangCb(lang=code.value).pack(),
+                    )
+                    for code in Lang
+                ]
+            )
+        case SettingsSection.LOBBY:
+            rows = _rows(
+                [
+                    _choice(
+                        lobby_timeout_name(minutes, lang),
+                        minutes == settings.lobby_timeout,
+                        LobbyTimeCb(minutes=minutes).pack(),
+                    )
+                    for minutes in LOBBY_TIMEOUTS
+                ]
+            )
+        case SettingsSection.HINTS:
+            rows = _rows(
+                [
+                    _choice(hints_state(on, lang), on is settings.hints, HintsCb(on=on).pack())
+                    for on in (True, False)
+                ]
+            )
+        case SettingsSection.HANDS:
+            rows = _rows(
+                [
+                    _choice(
+                        t(f"btn.hands.{place.value}", lang),
+                        place is settings.hands,
+                        HandsCb(place=place.value).pack(),
+                    )
+                    for place in HandsPlace
+                ]
+            )
+        case SettingsSection.MAIN:
+            return settings_keyboard(settings, lang)
+    back = SettingsCb(section=SettingsSection.MAIN).pack()
+    rows.append([InlineKeyboardButton(text=t("btn.back", lang), callback_data=back)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _rows(buttons: list[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]]:
+    """`buttons` two a row: a phone shows a name such as «Морской козёл» whole only so."""
+    return [buttons[i : i + PER_ROW] for i in range(0, len(buttons), PER_ROW)]
 
 
 def _choice(text: str, chosen: bool, data: str) -> InlineKeyboardButton:
     """A button of one setting's choices; the one in force is marked ✅."""
     return InlineKeyboardButton(text=("✅ " if chosen else "") + text, callback_data=data)
-
-
-def settings_keyboard(settings: ChatSettings, lang: Lang) -> InlineKeyboardMarkup:
-    """The choices of each setting, the current ones marked: turn timers, the group's
-    language, the lobby timeout, the game a plain /domino opens; one switch for hints,
-    which names the state in force and turns it over (the button carries the state it
-    sets, so a second press of an old message changes nothing more); where hands are
-    shown for whoever did not choose."""
-    rows = [
-        [
-            _choice(
-                timer_name(timer, lang),
-                timer is settings.turn_timer,
-                TimerCb(timer=timer.value).pack(),
-            )
-            for timer in row
-        ]
-        for row in TIMER_ROWS
-    ]
-    rows.append(
-        [
-            _choice(
-                t(f"btn.group_lang.{code}", lang),
-                code == chosen_code(settings),
-                GroupLangCb(lang=code).pack(),
-            )
-            for code in ("auto", *(lang.value for lang in Lang))
-        ]
-    )
-    rows.append(
-        [
-            _choice(
-                t("btn.lobby_timeout", lang, time=lobby_timeout_name(minutes, lang)),
-                minutes == settings.lobby_timeout,
-                LobbyTimeCb(minutes=minutes).pack(),
-            )
-            for minutes in LOBBY_TIMEOUTS
-        ]
-    )
-    games = [
-        _choice(
-            t("btn.default_game", lang, game=t(game.name_key, lang)),
-            game.key.value == settings.default_game,
-            DefaultGameCb(game=game.key.value).pack(),
-        )
-        for game in playable_games()
-    ]
-    # A phone shows a name such as «Морской козёл» whole only two a row.
-    rows.extend(games[i : i + GAMES_PER_ROW] for i in range(0, len(games), GAMES_PER_ROW))
-    hints = t("btn.hints", lang, state=hints_state(settings.hints, lang))
-    switch = HintsCb(on=not settings.hints).pack()
-    rows.append([InlineKeyboardButton(text=hints, callback_data=switch)])
-    rows.append(
-        [
-            _choice(
-                t("btn.group_hands", lang, place=t(f"btn.hands.{place.value}", lang)),
-                place is settings.hands,
-                HandsCb(place=place.value).pack(),
-            )
-            for place in HandsPlace
-        ]
-    )
-    return InlineKeyboardMarkup(inline_keyboard=rows)
-
-
-def chosen_code(settings: ChatSettings) -> str:
-    """The group's language as its button names it; "auto": the creator's."""
-    chosen = group_lang(settings)
-    return chosen.value if chosen is not None else "auto"
 
 
 # --- the private /settings ------------------------------------------------------------

@@ -1,0 +1,123 @@
+"""One language per group: `handlers.filters.chat_language` makes every answer in a group
+the group's language whoever asked, and a person's private chat their own; a group's
+language is settled by whoever opens its first game or its /settings, and stays until an
+admin changes it (`GroupSettings.settle_language`)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiogram.types import CallbackQuery, Chat, Message, User
+
+from bot.app.people import Person
+from handlers import commands, lobby, settings
+from handlers.filters import ChatLanguage, chat_language
+from i18n import Lang
+from storage import repo
+from storage.connect import open_database
+from storage.db import Database
+from storage.records import ChatSettings
+from tests.bot.app_setup import CHAT, FakeTime, Setup, make, no_admin
+from tests.bot.app_setup import seed_where_seat_0_opens as seed
+
+ANNA = Person(601, "Anna", language_code="en")
+OLGA = Person(602, "Оля", language_code="ru")
+
+
+def message(chat_id: int, chat_type: str, user: Person) -> Message:
+    return Message.model_validate(
+        {
+            "message_id": 1,
+            "date": 0,
+            "chat": Chat(id=chat_id, type=chat_type, title="Двор"),
+            "from": User(id=user.id, is_bot=False, first_name=user.first_name),
+            "text": "/help",
+        }
+    )
+
+
+def press(chat_id: int, chat_type: str, user: Person) -> CallbackQuery:
+    return CallbackQuery.model_validate(
+        {
+            "id": "1",
+            "from": User(id=user.id, is_bot=False, first_name=user.first_name),
+            "chat_instance": "x",
+            "message": message(chat_id, chat_type, OLGA),
+            "data": "l1:1:j:-",
+        }
+    )
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await open_database(tmp_path / "lang.sqlite3")
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+@pytest.fixture
+async def setup(db: Database) -> AsyncIterator[Setup]:
+    made = make(db, FakeTime(), seed())
+    await made.app.resume()
+    try:
+        yield made
+    finally:
+        await made.close()
+
+
+async def test_a_groups_answers_speak_its_language_whoever_asks(setup: Setup) -> None:
+    group_settings = setup.app.settings
+    check = ChatLanguage()
+    # No language yet: each person in their own.
+    assert await check(message(CHAT.id, "supergroup", ANNA), ANNA.lang, group_settings) == {
+        "lang": Lang.EN
+    }
+    await group_settings.settle_language(CHAT, Lang.RU)
+    for event in (message(CHAT.id, "supergroup", ANNA), press(CHAT.id, "supergroup", ANNA)):
+        assert await check(event, ANNA.lang, group_settings) == {"lang": Lang.RU}
+    # A private chat speaks the person's own, whatever their groups speak.
+    private = message(ANNA.id, "private", ANNA)
+    assert await check(private, ANNA.lang, group_settings) == {"lang": Lang.EN}
+    assert await check(press(ANNA.id, "private", ANNA), ANNA.lang, group_settings) == {
+        "lang": Lang.EN
+    }
+
+
+def test_the_routers_that_answer_in_groups_all_speak_the_groups_language() -> None:
+    for module in (commands, lobby, settings):
+        for observer in (module.router.message, module.router.callback_query):
+            assert any(f.callback is chat_language for f in observer._handler.filters or ()), (
+                module.__name__
+            )
+
+
+async def test_the_first_game_settles_the_groups_language_and_later_ones_keep_it(
+    setup: Setup,
+) -> None:
+    for person in (ANNA, OLGA):
+        await setup.app.people.remember(person, can_message=True)
+    assert setup.app.settings.language(CHAT.id) is None
+    assert await setup.run(setup.app.lobby.open(CHAT, ANNA)) is None
+    assert setup.app.settings.language(CHAT.id) is Lang.EN
+    assert (await repo.get_chat_settings(setup.db, CHAT.id)).group_lang == "en"
+    first = await setup.game()
+    await setup.run(setup.app.lobby.cancel(first.id, CHAT.id, ANNA, no_admin))
+    # Оля opens the next game: the group still speaks English, and so does her game.
+    assert await setup.run(setup.app.lobby.open(CHAT, OLGA)) is None
+    second = await setup.game(first.id + 1)
+    assert second.creator_id == OLGA.id
+    assert await setup.app.settings.language_of(second) is Lang.EN
+    # /settings does not settle it again; an admin's choice changes it.
+    assert (await setup.app.chats.settled_settings(CHAT, Lang.RU)).group_lang == "en"
+    await setup.app.chats.change_settings(CHAT, ChatSettings(group_lang="ru"))
+    assert await setup.app.settings.language_of(second) is Lang.RU
+
+
+async def test_settings_opened_first_settle_the_language_too(setup: Setup) -> None:
+    settled = await setup.app.chats.settled_settings(CHAT, Lang.EN)
+    assert settled.group_lang == "en"
+    assert setup.app.settings.language(CHAT.id) is Lang.EN
