@@ -17,7 +17,8 @@ REASONS: tuple[str, ...] = (
     "only",  # one legal action
     "go_out",  # the move empties the hand (C-8 a)
     "double",  # a double while it can still be placed
-    "heavy",  # shed the heaviest tile (K-6: points left in hand are bad)
+    "heavy",  # shed the heaviest tile: points left in hand are the holder's (K-6)
+    "heavy_to_winner",  # the same where the round's winner writes them (T-4, M-1, S-4, F-5)
     "keep_suits",  # keep tiles that follow on the ends
     "block",  # shut a suit an opponent lacks
     "block_leader",  # hold back the side that leads
@@ -26,7 +27,8 @@ REASONS: tuple[str, ...] = (
     "draw",  # nothing fits: draw (C-6)
     "knock",  # nothing fits and nothing to draw (C-7)
     "close",  # close an end face down (O-3)
-    "search",  # the best by sampled play-outs (args: chance, worlds)
+    "search",  # the best by sampled play-outs (args: worlds)
+    "search_likely",  # and the match likely won (not козёл) with it (args: worlds, chance)
     "scores",  # the move scores on the ends now (F-3; args: points)
     "safe_ends",  # leaves ends on which the next opponent can hardly score (F-3)
 )
@@ -38,7 +40,7 @@ _NO_ARGS: Mapping[str, int] = MappingProxyType({})
 @dataclass(frozen=True, slots=True)
 class Decision:
     """A computer's move and why (`reason` one of `REASONS`, `args` its numbers, e.g.
-    `{"chance": 23, "worlds": 120}` for "search")."""
+    `{"worlds": 53}` for "search")."""
 
     action: Action
     reason: str

@@ -7,7 +7,8 @@ it leaves open (`_Position.score`):
 
 - going out first (C-8 a), whatever else;
 - the pips shed (K-6: points left in hand are bad, and where points are good the
-  winner writes them, T-4, M-1, S-4), doubles more (they fit one suit only);
+  winner writes them, T-4, M-1, S-4, F-5; none in Bergen and Дубли, whose rounds score
+  no pips, B-1, B-2: `shed_reason`), doubles more (they fit one suit only);
 - the tiles kept: how many suits the hand still holds, and each tile's chance to be
   placed later: a tile whose suits are nearly all on the table (counted from the tiles
   still unseen) is a tile the seat may be left holding;
@@ -38,14 +39,17 @@ fives, F-5):
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from domino._core import tiles_in
 from domino.actions import END_TURN, Action, Close, Draw, Knock, Play, PlayDoubles
 from domino.ai.decision import Decision
 from domino.ai.knowledge import Knowledge, knowledge
+from domino.ai.sampling import Sampler
 from domino.layout import Layout, new_layout
 from domino.players import _menu
 from domino.rules import FishMode, RoundEnd
@@ -194,6 +198,9 @@ class _Position:
         # K-9: carried eggs go to whoever holds the most this round, so pips weigh more
         eggs = view.eggs if self.game.points_are_bad else 0
         self.shed_weight = weights.shed * (1.0 + eggs / 50.0)
+        self.shed_reason = shed_reason(self.game)
+        if self.shed_reason is None:  # B-1, B-2: the pips left in hand never score
+            self.shed_weight = 0.0
         # K-7: below the threshold, a closed account only remembers the round's points
         account = view.scores[my_side] if view.scores else None
         closed = self.game.rule_of_13 and account is not None and not account.opened
@@ -381,6 +388,8 @@ class _Position:
         rule (K-9's modes, T-5, M-1, S-5). Each hidden hand is estimated from the tiles
         it may hold (mean and spread of a draw without replacement), sides compared as
         normal variables."""
+        if self.shed_reason is None:
+            return self._fish_scored(hand)
         view = self.view
         game = self.game
         rv = view.round
@@ -424,6 +433,42 @@ class _Position:
         win = math.prod(above)  # this side has the least
         return (2.0 * win - 1.0) * total / len(others)
 
+    def _fish_scored(self, hand: int) -> float:
+        """The worth of a fish now where the pips left in hand do not count (B-1, B-2:
+        the doubles held do): the game's own scoring of the block over `FISH_WORLDS`
+        worlds of the others' hands (`domino.ai.sampling`, one fixed generator, so the
+        same view is valued alike), the side's points against the other sides' mean, in
+        pips (`pips_per_point`)."""
+        view = self.view
+        rng = random.Random(0)
+        sampler = Sampler(self.know)
+        my_side = self.my_side
+        total = 0.0
+        for _ in range(FISH_WORLDS):
+            hands = list(sampler.sample(rng).hands)
+            hands[self.seat] = hand
+            tiles = [tiles_in(mask) for mask in hands]
+            values = tuple(_mask_value(mask) for mask in hands)
+            end = RoundEnd(
+                ruleset=view.ruleset,
+                round_no=view.round_no,
+                outcome=RoundOutcome(OutcomeKind.FISH, self.seat, values),
+                before=view.scores,
+                eggs=0,
+                values=values,
+                sides=view.sides,
+                hands=tiles,
+            )
+            points = self.game.score_round(end).points
+            others = [p for side, p in enumerate(points) if side != my_side]
+            total += points[my_side] - sum(others) / len(others)
+        return total / FISH_WORLDS * pips_per_point(view)
+
+
+FISH_WORLDS = 24
+"""The worlds a fish is valued over where the game scores the block by the tiles held
+(`_Position._fish_scored`)."""
+
 
 def pips_per_point(view: MatchView) -> float:
     """How many pips left in the hands a point is worth, by the game's own round-end
@@ -445,6 +490,37 @@ def pips_per_point(view: MatchView) -> float:
     result = ruleset.game.score_round(end)
     points = result.points[0]
     return values[1] / points if points > 0 else 1.0
+
+
+@functools.cache
+def shed_reason(game: GameVariant) -> str | None:
+    """Why a hand is better light in `game`, as a hint tells it: "heavy" where the pips
+    left in hand are the holder's own bad points (K-6, O-5), "heavy_to_winner" where
+    the round's winner writes them (T-4, M-1, S-4, F-5 and the children's games scored
+    as Классика); None where no round's end counts them (Bergen, Дубли: B-1, B-2).
+
+    Asked of the game's own scoring: a round one side goes out of, the other left with
+    30 pips or with 10 (written and remembered, M-1's 25 either side of it)."""
+    ruleset = game.ruleset
+    start = initial_scores(ruleset, 2)
+
+    def scored(left: int) -> tuple[object, ...]:
+        values = (0, left)
+        end = RoundEnd(
+            ruleset=ruleset,
+            round_no=1,
+            outcome=RoundOutcome(OutcomeKind.WENT_OUT, 0, values),
+            before=start,
+            eggs=0,
+            values=values,
+            sides=((0,), (1,)),
+        )
+        result = game.score_round(end)
+        return (result.points, result.after)
+
+    if scored(30) == scored(10):
+        return None
+    return "heavy" if game.points_are_bad else "heavy_to_winner"
 
 
 def _normal_cdf(x: float) -> float:
@@ -485,7 +561,7 @@ class MediumPlayer:
             elif value > runner_up_value:
                 runner_up, runner_up_value = parts, value
         assert best is not None
-        reason = _reason(best, best_parts, runner_up, tempting > best_value)
+        reason = _reason(best, best_parts, runner_up, tempting > best_value, position.shed_reason)
         if reason == "scores":
             return Decision(best, reason, {"points": position.points(best)})
         return Decision(best, reason)
@@ -540,7 +616,10 @@ class EasyPlayer:
         heaviest = max(_laid_value(a) for a in legal)
         if _is_double(action):
             return Decision(action, "close" if isinstance(action, Close) else "double")
-        return Decision(action, "heavy" if _laid_value(action) == heaviest else "keep_suits")
+        shed = shed_reason(view.ruleset.game)
+        if shed is not None and _laid_value(action) == heaviest:
+            return Decision(action, shed)
+        return Decision(action, "keep_suits")
 
     def choose(self, view: MatchView) -> Action:
         return self.decide(view).action
@@ -584,11 +663,17 @@ def _is_double(action: Action) -> bool:
 
 
 def _reason(
-    action: Action, parts: dict[str, float], runner_up: dict[str, float], fish_avoided: bool
+    action: Action,
+    parts: dict[str, float],
+    runner_up: dict[str, float],
+    fish_avoided: bool,
+    shed: str | None,
 ) -> str:
     """What decided the move: going out, a fish, a close, a fish avoided, else the part
     by which it beat the next best move most (where moves score, F-3: the points made,
-    or the ends left on which the next opponent scores little)."""
+    or the ends left on which the next opponent scores little). The pips shed are told
+    as the game counts them (`shed`, from `shed_reason`), and never where they do not
+    count."""
     if "go_out" in parts:
         return "go_out"
     if "fish_win" in parts:
@@ -597,7 +682,17 @@ def _reason(
         return "close"
     if fish_avoided:
         return "avoid_fish"
-    reasons = ("heavy", "double", "keep_suits", "block", "block_leader", "scores", "safe_ends")
+    reasons: tuple[str, ...] = (
+        "double",
+        "keep_suits",
+        "block",
+        "block_leader",
+        "scores",
+        "safe_ends",
+    )
+    if shed is not None:
+        reasons = ("heavy", *reasons)
     if "plain" in runner_up:  # the next best was a fish: compare with its plain parts
         runner_up = {}
-    return max(reasons, key=lambda k: parts.get(k, -math.inf) - runner_up.get(k, 0.0))
+    reason = max(reasons, key=lambda k: parts.get(k, -math.inf) - runner_up.get(k, 0.0))
+    return shed if reason == "heavy" and shed is not None else reason

@@ -17,6 +17,14 @@
    if that beats the medium level's own choice by more than `MARGIN` standard errors
    of their paired differences over the worlds; else the medium level's choice.
 
+The reason a hint shows is what the sample can support (`_searched_reason`): the medium
+level's own reason where its choice stands; "search" (the move did best in the deals
+played out, no number) where the search chose another; "search_likely" (the match is
+likely won, or not lost as the козёл, with it) only when at least `LIKELY_WORLDS`
+worlds were searched and their mean, less two standard errors, is at least `LIKELY`.
+No chance is shown in figures: a few dozen play-outs by a simple policy, valued by a
+model of the rounds to come, give a rough estimate, not a percentage to read.
+
 Why it searches this way (each choice weighed on paired deals, `python -m domino
 ladder`):
 
@@ -74,7 +82,7 @@ from domino.actions import (
     Played,
 )
 from domino.ai.decision import Decision
-from domino.ai.heuristic import DEFAULT_WEIGHTS, _Position
+from domino.ai.heuristic import DEFAULT_WEIGHTS, MediumPlayer, _Position
 from domino.ai.knowledge import knowledge
 from domino.ai.sampling import Sampler
 from domino.errors import NotYourTurn
@@ -109,6 +117,13 @@ time."""
 
 MIN_WORLDS = 6
 
+LIKELY = 0.8
+"""The chance of winning the match (where points are bad: of not being the козёл) whose
+lower bound, the mean less two standard errors, lets a hint say the match is likely won."""
+
+LIKELY_WORLDS = 20
+"""The fewest worlds from which a hint says anything about the match's outcome."""
+
 MARGIN = 1.0
 """How many standard errors a searched move must beat the medium level's own choice by
 to be played instead of it (the search's noise must not undo a sound choice)."""
@@ -138,6 +153,24 @@ _ROUND_GAIN: dict[tuple[str, int, int], tuple[float, float]] = {
     ("threes_and_fives", 3, 3): (11.7, 48.0),
     ("threes_and_fives", 4, 4): (11.9, 49.0),
     ("threes_and_fives", 4, 2): (22.0, 86.0),
+    ("bergen", 2, 2): (3.7, 6.1),
+    ("bergen", 3, 3): (2.7, 5.7),
+    ("bergen", 4, 4): (1.9, 4.4),
+    ("dubli", 2, 2): (4.5, 5.0),
+    ("dubli", 3, 3): (3.4, 3.5),
+    ("dubli", 4, 4): (2.5, 3.0),
+    ("blitz", 2, 2): (14.8, 890.0),
+    ("blitz", 3, 3): (16.3, 1010.0),
+    ("blitz", 4, 4): (16.2, 1159.0),
+    ("cross", 2, 2): (9.1, 218.0),
+    ("cross", 3, 3): (14.2, 655.0),
+    ("cross", 4, 4): (20.4, 1609.0),
+    ("shesterka", 2, 2): (8.2, 156.0),
+    ("shesterka", 3, 3): (9.1, 234.0),
+    ("shesterka", 4, 4): (6.8, 169.0),
+    ("dark", 2, 2): (15.9, 449.0),
+    ("dark", 3, 3): (19.7, 936.0),
+    ("dark", 4, 4): (19.7, 1315.0),
 }
 """(game, players, sides) -> the mean and variance of the points one side gets recorded
 in a round (K-7's remembered points count once recorded; a round a side writes nothing
@@ -145,7 +178,11 @@ counts 0), measured over 1,500 rounds of default-rules matches between greedy pl
 (`domino.players.GreedyPlayer`). All Fives and threes and fives: the points made in play
 and at the round's end (F-3, F-5), over 2,000-4,000 side-rounds of default-rules matches
 between medium players (greedy ones ignore the points on the ends), rounds stopped at
-the target (F-6) left out. `MatchValue` falls back to 8 and 200 elsewhere."""
+the target (F-6) left out. Bergen, Дубли and the children's games (B-1, B-2, section
+V): the same over 200-2,400 side-rounds of default-rules matches between medium players
+(in-play points included, rounds stopped at the target left out); without them a match
+to 10 was valued as if a round gave 8 points, and a small lead read as a won match.
+`MatchValue` falls back to 8 and 200 elsewhere (pairs in these games)."""
 
 
 def _phi(x: float) -> float:
@@ -218,8 +255,8 @@ class MatchValue:
 
 
 def _shed(action: Action) -> int:
-    """The fallback's rank of a move when no world was searched: the pips it sheds,
-    twice, plus one for a double (`Round.greedy_playout`'s policy)."""
+    """A play-out's rank of a move among those that score alike (`_ScoringPlayout`):
+    the pips it sheds, twice, plus one for a double (`Round.greedy_playout`'s policy)."""
     if type(action) is Play:
         t = action.tile
         return 2 * TILE_VALUE[t.index] + t.is_double
@@ -290,7 +327,7 @@ class HardPlayer:
         players = rv.players
         deadline = self.deadline
         if deadline is not None and time.monotonic() >= deadline:
-            return _fallback(view, legal)
+            return _fallback(view)
         mid_turn = END_TURN in legal  # section V: a tile laid this turn, more may follow
         legal, favourite = _candidates(view, legal)
         sampler = Sampler(knowledge(view))
@@ -325,17 +362,15 @@ class HardPlayer:
             searched += 1
         self.searched = searched
         if not searched:
-            return _fallback(view, legal)
+            return _fallback(view)
         totals = [sum(v) for v in values]
         best = max(range(len(legal)), key=lambda i: totals[i])
         if best != favourite and not _clearly_better(values[best], values[favourite]):
             best = favourite
         action = legal[best]
-        mean = totals[best] / searched
-        chance = round(100 * ((1.0 - mean) if ruleset.game.points_are_bad else mean))
         if _goes_out(action, len(rv.hand)):
             return Decision(action, "go_out")
-        return Decision(action, "search", {"chance": chance, "worlds": searched})
+        return _searched_reason(view, action, values[best])
 
 
 def _stacks(
@@ -451,23 +486,28 @@ class _Scorer:
         return value
 
 
-def _fallback(view: MatchView, legal: tuple[Action, ...]) -> Decision:
-    """No time to search: going out if it can (C-8 a), else the heaviest move (greedy's
-    choice); where moves score (F-3), the move that scores the most, the heaviest among
-    equals."""
-    hand_size = len(view.round.hand)
-    for action in legal:
-        if _goes_out(action, hand_size):
-            return Decision(action, "go_out")
-    if view.ruleset.game.scores_in_play:
-        position = _Position(view, DEFAULT_WEIGHTS)
-        made = [position.points(action) for action in legal]
-        best = max(range(len(legal)), key=lambda i: (made[i], _shed(legal[i])))
-        if made[best]:
-            return Decision(legal[best], "scores", {"points": made[best]})
-        return Decision(legal[best], "heavy")
-    best = max(range(len(legal)), key=lambda i: _shed(legal[i]))
-    return Decision(legal[best], "heavy")
+def _fallback(view: MatchView) -> Decision:
+    """No time to search: the medium level's choice and reason (well under a
+    millisecond; its reasons hold for the game played, `domino.ai.heuristic`)."""
+    return MediumPlayer(random.Random(0)).decide(view)
+
+
+def _searched_reason(view: MatchView, action: Action, values: Sequence[float]) -> Decision:
+    """The reason for the searched `action`, `values` its worth in each world (the
+    chance of winning, or of not being the козёл): what the sample supports (see the
+    module's docstring). `args`: the worlds, and for "search_likely" the chance's lower
+    bound in % (for the log and tests; the text shows no figure)."""
+    worlds = len(values)
+    mean = sum(values) / worlds
+    if worlds >= LIKELY_WORLDS:
+        var = sum((v - mean) ** 2 for v in values) / (worlds - 1)
+        low = mean - 2.0 * math.sqrt(var / worlds)
+        if low >= LIKELY:
+            return Decision(action, "search_likely", {"worlds": worlds, "chance": int(100 * low)})
+    medium = MediumPlayer(random.Random(0)).decide(view)
+    if medium.action == action:
+        return medium
+    return Decision(action, "search", {"worlds": worlds})
 
 
 class _ScoringPlayout:

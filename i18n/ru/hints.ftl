@@ -7,11 +7,14 @@ hint-move_only = 💡 { $move }
 hint-reason-only = другого хода нет
 hint-reason-go_out = последняя кость, и раунд ваш
 hint-reason-double = дубль лучше сбросить пораньше
-hint-reason-heavy = тяжёлую кость лучше сбросить: очки на руке идут в счёт
+# Where the pips left in hand are the holder's own points (Козёл, Осёл).
+hint-reason-heavy = тяжёлую кость лучше сбросить: очки, оставшиеся на руке, запишут вам
+# Where the round's winner writes them (Классика, Морской козёл, Спортивное, Пятёрки…).
+hint-reason-heavy_to_winner = тяжёлую кость лучше сбросить: очки с вашей руки запишут тому, кто выиграет раунд
 hint-reason-keep_suits = на руке останется чем ответить на концы
-hint-reason-block = на концах останется масть, которой у соперника нет
+hint-reason-block = сопернику будет труднее приставить кость
 hint-reason-block_leader = так труднее ходить тому, кто ведёт в счёте
-hint-reason-fish_win = рыба, и по очкам она в вашу пользу
+hint-reason-fish_win = рыба, и она в вашу пользу
 hint-reason-avoid_fish = стол остаётся открытым: рыба сейчас была бы не в вашу пользу
 hint-reason-draw = подходящей кости на руке нет
 hint-reason-knock = подходящей кости нет, а брать неоткуда
@@ -22,17 +25,17 @@ hint-reason-scores = ход сразу приносит { $points } { $points ->
     [few] очка
    *[other] очков
 }
-hint-reason-safe_ends = на концах останется сумма, с которой сопернику трудно набрать очки
-# $worlds: the deals of the unseen tiles played out; $chance: in %, the chance to end the match
-# last where points are bad (козёл, осёл), else to win it; $game: the game's key.
-hint-reason-search = лучший ход по { $worlds } { $worlds ->
-    [one] разыгранному раскладу
-   *[other] разыгранным раскладам
-} чужих костей; { $game ->
-    [kozel] шанс остаться козлом
-    [osel] шанс остаться ослом
-   *[other] шанс выиграть партию
-}: { $chance }%
+hint-reason-safe_ends = сопернику будет трудно набрать очки следующим ходом
+# The search chose another move than the simple rules would: it did best when the
+# others' tiles were dealt at random many times and played out. No figures (issue 33).
+hint-reason-search = если разыграть возможные расклады чужих костей, этот ход выходит лучше других
+# Only when the play-outs support it well ($game: the game's key; where points are bad, not
+# ending up last).
+hint-reason-search_likely = { $game ->
+    [kozel] с этим ходом козлом, скорее всего, будете не вы
+    [osel] с этим ходом ослом, скорее всего, будете не вы
+   *[other] с этим ходом партия, скорее всего, ваша
+}
 # «✔️ Сходить» advised for a reason that speaks of a tile laid: why the turn ends here.
 hint-end_turn = остальные кости лучше придержать на следующие ходы
 

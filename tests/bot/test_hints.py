@@ -330,14 +330,27 @@ def test_every_reason_has_a_text_and_plurals_in_both_languages() -> None:
         assert hint_text(view, action, "unknown", {}, lang) == "💡 " + action_text(
             view, action, lang
         )
-    search = hint_text(view, action, "search", {"chance": 23, "worlds": 121}, Lang.RU)
-    assert "121 разыгранному раскладу" in search and "шанс остаться козлом: 23%" in search
+    # A search's reason shows no figure (issue 33: «шанс выиграть: 100 %» after 13
+    # play-outs); a likely outcome reads as the game counts it.
+    for reason in ("search", "search_likely"):
+        for lang in Lang:
+            text = hint_text(view, action, reason, {"chance": 93, "worlds": 121}, lang)
+            why = text.split(" — ")[1]
+            assert not any(c.isdigit() for c in why) and "%" not in why, text
+    likely = hint_text(view, action, "search_likely", args, Lang.RU)
+    assert likely.endswith(" — с этим ходом козлом, скорее всего, будете не вы")
     classic = Match.new(find_variant("classic").ruleset, 2, seed=3).view(0)
-    won = hint_text(classic, classic.round.legal[0], "search", args, Lang.RU)
-    assert "шанс выиграть партию: 23%" in won
-    assert "chance of ending up the goat: 23%" in hint_text(view, action, "search", args, Lang.EN)
-    assert "5 разыгранным раскладам" in hint_text(
-        view, action, "search", {"chance": 1, "worlds": 5}, Lang.RU
+    won = hint_text(classic, classic.round.legal[0], "search_likely", args, Lang.RU)
+    assert won.endswith(" — с этим ходом партия, скорее всего, ваша")
+    assert hint_text(view, action, "search_likely", args, Lang.EN).endswith(
+        " — with this move you will most likely not end up the goat"
+    )
+    # The pips shed, as the game counts them: the holder's own, or the round's winner's.
+    assert hint_text(view, action, "heavy", {}, Lang.RU).endswith(
+        " — тяжёлую кость лучше сбросить: очки, оставшиеся на руке, запишут вам"
+    )
+    assert "запишут тому, кто выиграет раунд" in hint_text(
+        classic, classic.round.legal[0], "heavy_to_winner", {}, Lang.RU
     )
     # Games that score during play: what the move scores now, in the plural it takes.
     scores = hint_text(view, action, "scores", {"points": 21}, Lang.RU)

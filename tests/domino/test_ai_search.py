@@ -42,8 +42,7 @@ def test_only_legal_actions(ruleset: Ruleset, players: int) -> None:
         assert isinstance(decision, Decision)
         assert decision.action in view.round.legal
         if len(view.round.legal) > 1 and decision.reason == "search":
-            assert 0 <= decision.args["chance"] <= 100
-            assert decision.args["worlds"] == 2
+            assert decision.args == {"worlds": 2}  # no chance shown from two worlds
         match.apply(decision.action, seat)
 
 

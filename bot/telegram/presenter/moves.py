@@ -86,8 +86,9 @@ def hint_text(
     """A hint as its alert shows it, to the presser only: the move and its
     one-line reason, «💡 5|5 на ⬅️ 3 — дубль лучше сбросить пораньше». The reason is the
     text `hint.reason.<reason>` (`domino.ai.REASONS`) with its numbers and the game's
-    key (a chance reads as the game counts: to stay козёл, or to win); a reason this
-    version has no text for, or whose numbers do not fit its text, leaves the move alone.
+    key (a likely outcome reads as the game counts: not the козёл, or the match won); a
+    reason this version has no text for, or whose numbers do not fit its text, leaves the
+    move alone.
 
     «✔️ Сходить» (section V) keeps only the reasons that tell why the table and the hand
     are best left as they are (`END_TURN_REASONS`); one that speaks of a tile laid
@@ -104,7 +105,7 @@ def hint_text(
 
 
 END_TURN_REASONS = frozenset(
-    ("keep_suits", "block", "block_leader", "avoid_fish", "search", "safe_ends")
+    ("keep_suits", "block", "block_leader", "avoid_fish", "search", "search_likely", "safe_ends")
 )
 """The reasons of `domino.ai.REASONS` that also tell why a turn of several tiles is best
 ended now: what is kept in hand, the ends left to the others, a fish avoided, a search."""
