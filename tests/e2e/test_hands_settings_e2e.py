@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from bot.telegram.callbacks import HandsCb
+from bot.telegram.callbacks import HandsCb, SettingsSection
 from i18n import Lang, t
 from storage.records import HandsPlace
 from tests.e2e.harness import (
@@ -19,6 +19,7 @@ from tests.e2e.harness import (
     BotProcess,
     button_data,
     open_game,
+    open_settings,
     set_group_hands,
     settle,
 )
@@ -78,20 +79,23 @@ async def test_an_admin_sets_where_the_group_shows_hands_and_nobody_else_may(
     group = fakegram.add_group("Двор", members=[alice, bob], admins=[alice])
     await bob.command(group, "settings")
     shown = await group.wait_for_message(lambda m: "Кости игроков" in m.content)
-    assert "✅ ✋ Там и там" in [b.text for b in shown.buttons]  # the default
+    assert "✋ Кости игроков: в группе и в личке" in shown.content  # the default
+    refused = await bob.press(shown, data=button_data(shown, "✋ Кости"))
+    assert refused.show_alert and "админы" in (refused.text or "")  # a section: admins only
+    shown = await open_settings(group, alice, SettingsSection.HANDS)
+    assert "✅ Там и там" in [b.text for b in shown.buttons]
 
     refused = await bob.press(shown, data=hands_data(HandsPlace.PRIVATE))
     assert refused.show_alert and "админы" in (refused.text or "")
-    assert bot.stored("SELECT settings FROM chats WHERE id = ?", group.id) in ([], [("{}",)])
+    ((stored,),) = bot.stored("SELECT settings FROM chats WHERE id = ?", group.id)
+    assert "hands" not in json.loads(stored)
     # The private chat's "as the group" is no group's choice.
     stale = await alice.forge_press(shown, hands_data(None))
     assert stale.show_alert, stale
 
     done = await alice.press(shown, data=hands_data(HandsPlace.PRIVATE))
     assert not done.show_alert and done.text == "✋ Кости игроков: в личке.", done
-    await group.wait_for_message(
-        lambda m: m is shown and "✅ ✋ В личке" in [b.text for b in m.buttons]
-    )
+    await group.wait_for_message(lambda m: m is shown and "✋ Кости игроков: в личке" in m.content)
     ((stored,),) = bot.stored("SELECT settings FROM chats WHERE id = ?", group.id)
     assert json.loads(stored)["hands"] == "private"
 

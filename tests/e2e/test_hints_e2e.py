@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.telegram.callbacks import HintsCb
+from bot.telegram.callbacks import HintsCb, SettingsSection
 from bot.telegram.presenter.moves import action_text
 from i18n import Lang
 from tests.e2e.harness import (
@@ -27,6 +27,7 @@ from tests.e2e.harness import (
     kind_of,
     move_of,
     open_game,
+    open_settings,
     play_until,
     settle,
 )
@@ -209,16 +210,15 @@ async def test_hints_off_in_settings_hide_the_button_and_refuse_an_old_one(
     assert data is not None
 
     # /settings: Боб (no admin) may not switch hints off; Алиса, the group's admin, may.
-    after = group.last_bot_message
-    await alice.command(group, "settings")
-    shown = await group.wait_for_message(lambda m: "Подсказки: вкл" in m.content, after=after)
+    shown = await open_settings(group, alice, SettingsSection.HINTS)
+    assert "💡 Подсказки: вкл" in shown.content
     off = HintsCb(on=False).pack()
     assert off in [b.callback_data for b in shown.buttons]
     refused = await bob.press(shown, data=off, timeout=PRESS_SECONDS)
     assert refused.show_alert and "админы" in (refused.text or "")
     switched = await alice.press(shown, data=off, timeout=PRESS_SECONDS)
     assert switched.answered and not switched.show_alert and "выкл" in (switched.text or "")
-    await group.wait_for_message(lambda m: m is shown and "Подсказки: выкл" in m.content)
+    await group.wait_for_message(lambda m: m is shown and "💡 Подсказки: выкл" in m.content)
 
     # The hand drawn before still shows the button: pressing it is refused politely.
     answer = await alice.press(hand, data=data, timeout=PRESS_SECONDS)

@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from bot.app.names import short_name
-from tests.e2e.harness import BotProcess, Person, button_data, open_game, running_bot, settle
+from bot.telegram.callbacks import SettingsSection
+from tests.e2e.harness import (
+    BotProcess,
+    Person,
+    button_data,
+    open_game,
+    open_settings,
+    running_bot,
+    settle,
+)
 from tests.fakegram import FakeTelegram
 from tests.fakegram.world import FakeChat, MemberStatus
 
@@ -171,14 +180,15 @@ async def test_a_lobby_nobody_starts_closes_after_the_groups_time_also_across_a_
         bob = fakegram.add_user("Боб", username="bob")
         group = fakegram.add_group("Двор", members=[alice, bob], admins=[alice])
         await alice.start()
-        await alice.command(group, "settings")
-        settings = await group.wait_for_message(lambda m: "Настройки" in m.content, timeout=WAIT)
-        assert "10 мин" in settings.content  # the default
-        refused = await bob.press(settings, data=button_data(settings, "⌛ 5 мин"), timeout=WAIT)
+        settings = await open_settings(group, alice, SettingsSection.LOBBY)
+        assert "⌛ Несыгранная игра закрывается через: 10 мин" in settings.content  # the default
+        refused = await bob.press(settings, data=button_data(settings, "5 мин"), timeout=WAIT)
         assert refused.show_alert, refused
-        chosen = await alice.press(settings, data=button_data(settings, "⌛ 5 мин"), timeout=WAIT)
+        chosen = await alice.press(settings, data=button_data(settings, "5 мин"), timeout=WAIT)
         assert chosen.answered and "5 мин" in (chosen.text or ""), chosen
-        await group.wait_for_message(lambda m: m is settings and "✅ ⌛ 5 мин" in str(m.buttons))
+        await group.wait_for_message(
+            lambda m: m is settings and "закрывается через: 5 мин" in m.content
+        )
 
         await alice.command(group, "domino")
         lobby = await group.wait_for_message(lambda m: "Игроки" in m.content, timeout=WAIT)

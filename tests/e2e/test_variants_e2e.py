@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.telegram.callbacks import SettingsSection
 from bot.telegram.presenter.common import side_names
 from domino.actions import Draw
 from domino.match import Match
@@ -25,6 +26,7 @@ from tests.e2e.harness import (
     kind_of,
     live_table,
     move_of,
+    open_settings,
     play_until,
     set_turn_timer,
     settle,
@@ -180,7 +182,7 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
         ("Осёл", 125),
         ("Спортивное", 200),
         ("Пятёрки", 250),
-        ("Тройки и пятёрки", 61),
+        ("Тройки и пятёрки", 250),
         ("Берген", 15),
         ("Дубли", 10),
         ("Блиц", 100),
@@ -224,32 +226,29 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
     await press_and_wait(alice, group, lobby, "Отменить", "Набор в игру отменён")
 
     # An admin makes Классика the group's game: a plain /domino and /rules follow it.
-    before = group.bot_messages[-1]
-    await bob.command(group, "settings")
-    shown = await group.wait_for_message(
-        lambda m: any(b.callback_data == "dg1:classic" for b in m.buttons), after=before
-    )
+    shown = await open_settings(group, alice, SettingsSection.GAME)
+    assert shown.content.splitlines()[0] == "🎲 Игра по умолчанию: Козёл"
     assert [b.text for b in shown.buttons if (b.callback_data or "").startswith("dg1:")] == [
-        "✅ 🎲 Козёл",
-        "🎲 Классика",
-        "🎲 Морской козёл",
-        "🎲 Осёл",
-        "🎲 Спортивное",
-        "🎲 Пятёрки",
-        "🎲 Тройки и пятёрки",
-        "🎲 Берген",
-        "🎲 Дубли",
-        "🎲 Блиц",
-        "🎲 Крест",
-        "🎲 Шестёрка",
-        "🎲 Втемную",
+        "✅ Козёл",
+        "Классика",
+        "Морской козёл",
+        "Осёл",
+        "Спортивное",
+        "Пятёрки",
+        "Тройки и пятёрки",
+        "Берген",
+        "Дубли",
+        "Блиц",
+        "Крест",
+        "Шестёрка",
+        "Втемную",
     ]
     answer = await bob.press(shown, data="dg1:classic", timeout=WAIT)
     assert answer.show_alert, answer  # admins only
     answer = await alice.press(shown, data="dg1:classic", timeout=WAIT)
     assert answer.answered and not answer.show_alert and "Классика" in (answer.text or "")
     await group.wait_for_message(
-        lambda m: m is shown and any(b.text == "✅ 🎲 Классика" for b in m.buttons)
+        lambda m: m is shown and "🎲 Игра по умолчанию: Классика" in m.content
     )
     before = group.bot_messages[-1]
     await bob.command(group, "rules")
