@@ -40,15 +40,18 @@ an option as in K-1, a team scoring as one side; C-11's redeal (five doubles or 
 a hand) applies as in every game of the common model; the whole bazaar may be drawn
 (F-4 names no reserve)."""
 
-THREES_AND_FIVES = ALL_FIVES.with_options(
-    variant=Variant.THREES_AND_FIVES,
-    target=61,
-)
-"""Threes and fives (F-3's option, section V's «Тройки и пятерки») as a game of its own.
+THREES_AND_FIVES = ALL_FIVES.with_options(variant=Variant.THREES_AND_FIVES)
+"""Threes and fives (F-3's option, section V's «Тройки и пятерки») as a game of its own:
+F-3's threes-and-fives count in play, F-5's round end and F-6's target (250; 200 or 300),
+as section F makes it.
 
-Choices: its points are small (a sum of 15 scores 3 + 5 = 8), so the match is to 61
-(the pub game's cribbage board; 121 is the long game) rather than F-6's 200-300, and
-the round's end is scored in the same unit (`score_round`'s `unit` 5)."""
+Choice: the English pub game is the lobby's other reading: a match to 61 or 121
+(`PUB_BOARD`, its cribbage board), whose round's end is scored in the same unit as its
+small points in play (`score_round`'s `unit` 5)."""
+
+PUB_BOARD = (61, 121)
+"""Threes and fives' targets of the English pub game, counted on a cribbage board: a
+match to one of them scores the round's end in fives (`domino.variants.ThreesAndFives`)."""
 
 
 def end_count(layout: LayoutView) -> int:

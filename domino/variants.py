@@ -226,7 +226,6 @@ class AllFives(GameVariant):
     scores_in_play = True
     sums_ends = True
     threes: ClassVar[bool] = False  # F-3's option: multiples of 3 score too
-    unit: ClassVar[int] = 1  # F-5's points at the round's end are divided by this
 
     def move_points(self, ruleset: Ruleset, layout: LayoutView) -> tuple[int, int]:
         """F-3 (`domino.all_fives.end_count`, `move_points`)."""
@@ -243,7 +242,11 @@ class AllFives(GameVariant):
         """F-5 (`domino.all_fives.score_round`); there are no eggs."""
         if end.eggs:
             raise DominoError("All Fives has no eggs (K-9 is Козёл's rule)")
-        return all_fives.score_round(end, unit=self.unit)
+        return all_fives.score_round(end, unit=self.round_unit(end.ruleset))
+
+    def round_unit(self, ruleset: Ruleset) -> int:
+        """F-5's points at the round's end are divided by this: 1, as F-5 says."""
+        return 1
 
     def next_leader(
         self, ruleset: Ruleset, outcome: RoundOutcome, hands: Sequence[Sequence[Tile]] | None
@@ -255,16 +258,31 @@ class AllFives(GameVariant):
 class ThreesAndFives(AllFives):
     """Threes and fives (F-3's option, `domino.all_fives.THREES_AND_FIVES`): a multiple
     of 3 on the ends scores a third of it, a multiple of 5 a fifth, both add up; the
-    round's end scores in fives; the first side to 61 wins."""
+    round's end as F-5; the first side to 250 wins (F-6). A match to 61 or 121 is the
+    pub game (`all_fives.PUB_BOARD`): its round's end scores in fives."""
 
     key = Variant.THREES_AND_FIVES
     name_key = "variant.threes_and_fives"
     rules_key = "rules.threes_and_fives"
     ruleset = all_fives.THREES_AND_FIVES
-    choices = MappingProxyType({"target": (61, 121), "layout": AllFives.choices["layout"]})
-    rating_scale = 61  # its default target
+    choices = MappingProxyType(
+        {
+            "target": (250, 200, 300, *all_fives.PUB_BOARD),
+            "layout": AllFives.choices["layout"],
+        }
+    )
+    rating_scale = 250  # its default target
     threes = True
-    unit = 5
+
+    def round_unit(self, ruleset: Ruleset) -> int:
+        """F-5's points divided by 5 on the pub's board (25 pips -> 5 points), else 1."""
+        return 5 if ruleset.target in all_fives.PUB_BOARD else 1
+
+    def rating_scale_for(self, players: int, target: int | None = None) -> int:
+        """On the pub's board its first target (61) is worth 10 rating, else 250 is."""
+        if target in all_fives.PUB_BOARD:
+            return all_fives.PUB_BOARD[0]
+        return super().rating_scale_for(players, target)
 
 
 class Bergen(GameVariant):

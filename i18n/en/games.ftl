@@ -113,9 +113,10 @@ rules-threes_and_fives =
     • Lay a tile on an end with the same number. The first double laid is the spinner: once tiles lie on both its sides, tiles go above and below it too. A lobby option makes only a double that opens the round the spinner; a round opened with any other tile stays a single line.
     • After every move add up the open ends: a double across an end counts both halves, and so does the spinner until tiles lie on both its sides. A multiple of 3 scores a third of it, a multiple of 5 a fifth; 15 is both and scores 5 + 3 = 8. So 6|3 as the first tile adds up to 9 and scores 3; 5|5 adds up to 10 and scores 2.
     • If nothing fits, draw from the boneyard until a tile fits; when it is empty, knock.
-    • Whoever goes out scores the pips in the other hands, rounded to the nearest 5 and divided by 5 (23 → 25 → 5).
-    • A block (nobody can move): the lowest hand scores the difference to each other hand, rounded to 5 and divided by 5 the same way.
+    • Whoever goes out scores the pips in the other hands, rounded to the nearest 5 (23 → 25).
+    • A block (nobody can move): the lowest hand scores the difference to each other hand, rounded to 5 too.
     • The match ends as soon as someone reaches { $target }, even in the middle of a round.
+    • The lobby also offers the English pub game, to 61 or 121: there going out and blocks score the pips divided by 5 as well (23 → 25 → 5).
 rules-bergen =
     <b>Bergen</b>: points are scored during play; the first to reach { $target } { $target ->
         [one] point

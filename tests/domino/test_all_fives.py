@@ -73,7 +73,9 @@ def test_the_games_are_registered_with_their_options() -> None:
     assert not find_variant("kozel").scores_in_play
     assert not fives.points_are_bad and not fives.rule_of_13
     assert ALL_FIVES.target == 250 and fives.choices["target"] == (250, 200, 300)  # F-6
-    assert THREES_AND_FIVES.target == 61 and threes.choices["target"] == (61, 121)
+    # F-6 by default; the pub's board (61, 121) the lobby's other reading.
+    assert THREES_AND_FIVES.target == 250
+    assert threes.choices["target"] == (250, 200, 300, 61, 121)
     assert ALL_FIVES.layout is LayoutKind.FIRST_DOUBLE  # F-2
     assert ALL_FIVES.opening is Opening.RANDOM_LEADER  # F-1
 
@@ -339,9 +341,11 @@ def test_f5_rounding_is_to_the_nearest_five() -> None:
     assert [nearest_five(n) for n in (0, 2, 3, 7, 8, 12, 13, 25)] == [0, 0, 5, 5, 10, 10, 15, 25]
 
 
-def score(game_key: str, kind: OutcomeKind, seat: int, values: tuple[int, ...], teams=False):  # type: ignore[no-untyped-def]
+def score(
+    game_key: str, kind: OutcomeKind, seat: int, values: tuple[int, ...], teams=False, target=None
+):  # type: ignore[no-untyped-def]
     game = find_variant(game_key)
-    ruleset = game.ruleset.with_options(teams=teams)
+    ruleset = game.ruleset.with_options(teams=teams, target=target or game.ruleset.target)
     sides = sides_for(ruleset, len(values))
     outcome = RoundOutcome(kind, seat, values)
     start = initial_scores(ruleset, len(sides))
@@ -361,9 +365,31 @@ def test_f5_a_fish_scores_the_lowest_hand_the_differences() -> None:
     assert score("all_fives", OutcomeKind.FISH, 2, (4, 4, 16)) == (0, 0, 0)
 
 
-def test_f5_threes_and_fives_score_the_round_end_in_fives() -> None:
-    """The others hold 23 pips: 25, that is 5 points."""
-    assert score("threes_and_fives", OutcomeKind.WENT_OUT, 1, (9, 0, 14)) == (0, 5, 0)
+def test_f5_threes_and_fives_score_the_round_end_as_f5_says() -> None:
+    """Section F makes threes and fives F-3's count with F-5's round end: the others hold
+    23 pips, rounded to 25, which seat 1 scores; a fish of 4, 10, 16 scores 20."""
+    assert score("threes_and_fives", OutcomeKind.WENT_OUT, 1, (9, 0, 14)) == (0, 25, 0)
+    assert score("threes_and_fives", OutcomeKind.FISH, 2, (4, 10, 16)) == (20, 0, 0)
+
+
+@pytest.mark.parametrize("target", [61, 121])
+def test_f5_threes_and_fives_on_the_pubs_board_score_the_round_end_in_fives(
+    target: int,
+) -> None:
+    """A match to 61 or 121 is the English pub game: 23 pips -> 25, that is 5 points."""
+    assert score("threes_and_fives", OutcomeKind.WENT_OUT, 1, (9, 0, 14), target=target) == (
+        0,
+        5,
+        0,
+    )
+
+
+def test_threes_and_fives_rating_is_scaled_by_its_board() -> None:
+    """Reaching the target is worth 10 on either board; a stored match to 61 keeps it."""
+    threes = find_variant("threes_and_fives")
+    assert threes.rating_gains((250, 100)) == (10, 4)
+    assert threes.rating_gains((61, 24), target=61) == (10, 4)
+    assert threes.rating_gains((121, 24), target=121) == (20, 4)
 
 
 def test_f5_a_round_line_holds_the_points_scored_in_play_and_at_the_end() -> None:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from domino.actions import Play
+from domino.actions import Play, Played
 from domino.match import Match
 from domino.rules import LayoutKind
 from domino.views import OutcomeKind
@@ -178,11 +178,13 @@ async def open_fives(
     *,
     pairs: bool = False,
     straight: bool = False,
+    target: int | None = None,
 ) -> tuple[FakeChat, str]:
     """`/domino <game>` in a new group whose admin (the first person) switched the turn
     timer off; the table made as big as the company, in pairs if asked, with F-2's
-    «Straight» if asked (only an opening double spins), everyone seated, started. The
-    group and the lobby's text with everyone seated."""
+    «Straight» if asked (only an opening double spins), to `target` if given (pressing
+    «🎯» until the lobby says it), everyone seated, started. The group and the lobby's
+    text with everyone seated."""
     group = fakegram.add_group("Домино во дворе", members=people, admins=people[:1])
     for user in people:
         await user.start()
@@ -206,6 +208,10 @@ async def open_fives(
             timeout=WAIT,
         )
         assert "🌀 Спинер: только дубль первым ходом" in [b.text for b in lobby.buttons]
+    while target is not None and f"игра до {target}" not in lobby.content:
+        shown = lobby.content
+        await creator.press(lobby, data=button_data(lobby, "🎯"), timeout=WAIT)
+        await wait_edited(fakegram, lobby, shown, timeout=WAIT)
     for user in people[1:]:
         answer = await user.press(lobby, data=button_data(lobby, "Играю"), timeout=WAIT)
         assert answer.answered and answer.url is None, answer
@@ -332,7 +338,7 @@ async def test_threes_and_fives_in_pairs_between_four_people(
         fakegram.add_user(name, username=f"p{index}")
         for index, name in enumerate(["Алиса", "Боб", "Вика", "Дима"])
     ]
-    group, lobby = await open_fives(fakegram, "threes_and_fives", users, pairs=True)
+    group, lobby = await open_fives(fakegram, "threes_and_fives", users, pairs=True, target=61)
     assert "Домино: Тройки и пятёрки" in lobby and "игра до 61" in lobby
 
     people = [Player(fakegram, user, group=group) for user in users]
@@ -350,9 +356,46 @@ async def test_threes_and_fives_in_pairs_between_four_people(
         pair = " + ".join(names[seat] for seat in seats)
         assert f"пара {pair}: {match.scores[side].recorded}" in final
     check_the_end(group, match, names)
+    assert match.ruleset.target == 61  # the pub's board, picked in the lobby
+    assert pub_round_ends(match) > 0, "no round ended by going out"
     assert points_buttons(people), "no tile button showed its points"
     owners = {seat: user.id for seat, user in enumerate(users)}
     assert assert_hands_private(fakegram, match, owners) > 50
+
+
+def pub_round_ends(match: Match) -> int:
+    """On the pub's board (61, 121) a round won by going out scores, beside its plays,
+    the pips left in the other pair's hands rounded to 5 and divided by 5 (F-5 in fives);
+    each such round checked on the stored match replayed, how many there were."""
+    game = match.ruleset.game
+    replayed = Match.replay(match.ruleset, match.players, match.seed, [])
+    checked = 0
+    for entry in match.log:
+        in_play = replayed.view(None).round_points
+        results = len(replayed.results)
+        event = replayed.apply(entry.action, entry.seat)
+        if len(replayed.results) == results:
+            continue
+        result = replayed.results[-1]
+        if result.outcome.kind is not OutcomeKind.WENT_OUT:
+            continue
+        ended = replayed.finished_round
+        assert ended is not None and isinstance(event, Played)
+        last, _ = game.move_points(match.ruleset, ended.layout.view())
+        side = replayed.side_of(result.outcome.seat)
+        left = sum(
+            result.outcome.hand_values[seat]
+            for index, seats in enumerate(match.sides)
+            if index != side
+            for seat in seats
+        )
+        end = [0] * len(match.sides)
+        end[side] = (left + 2) // 5 * 5 // 5
+        expected = [a + b for a, b in zip(in_play, end, strict=True)]
+        expected[side] += last
+        assert list(result.points) == expected, (result, in_play, last)
+        checked += 1
+    return checked
 
 
 def spinners(match: Match) -> tuple[int, int]:
