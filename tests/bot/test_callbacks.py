@@ -24,6 +24,8 @@ from bot.telegram.callbacks import (
     LobbyTimeCb,
     MoveCb,
     RemoveCb,
+    SettingsCb,
+    SettingsSection,
     StartKind,
     StatsCb,
     SurrenderCb,
@@ -122,3 +124,12 @@ def test_join_tokens_are_secret_short_and_read_back() -> None:
         payload = join_payload(token)
         assert len(payload) <= 64
         assert parse_start(payload).token == token
+
+
+def test_a_settings_section_round_trips_and_one_of_no_version_does_not_parse() -> None:
+    for section in SettingsSection:
+        data = SettingsCb(section=section)
+        assert SettingsCb.unpack(data.pack()) == data
+    for forged in ("se1:z", "se1:", "se1:mm", "se1:M"):
+        with pytest.raises((TypeError, ValueError)):
+            SettingsCb.unpack(forged)

@@ -23,11 +23,11 @@ from bot.app.people import Person
 from bot.app.reply import Reply
 from bot.app.usecases.hints import Hints
 from bot.app.usecases.lobby_options import LobbyOption
-from bot.telegram.callbacks import HandCb, HandKind, HintsCb
+from bot.telegram.callbacks import HandCb, HandKind, HintsCb, SettingsSection
 from bot.telegram.presenter.hand_keyboard import hand_keyboard
 from bot.telegram.presenter.moves import action_text, hint_text
 from bot.telegram.presenter.replies import reply_text
-from bot.telegram.presenter.settings import settings_keyboard, settings_text
+from bot.telegram.presenter.settings import section_keyboard, settings_text
 from bot.telegram.stats_view import player_stats_text
 from domino.ai import REASONS, Decision, Level
 from domino.match import Match
@@ -365,8 +365,8 @@ def test_settings_show_the_switch_in_force() -> None:
     assert "Подсказки: <b>вкл</b>" in settings_text("Группа", on, Lang.RU)
     assert "Hints: <b>off</b>" in settings_text("Group", off, Lang.EN)
     for settings in (on, off):
-        buttons = [b for row in settings_keyboard(settings, Lang.RU).inline_keyboard for b in row]
-        switch = [b for b in buttons if (b.callback_data or "").startswith("hs1:")]
-        assert len(switch) == 1
-        assert switch[0].callback_data == HintsCb(on=not settings.hints).pack()
+        keyboard = section_keyboard(SettingsSection.HINTS, settings, Lang.RU).inline_keyboard
+        buttons = [b for row in keyboard for b in row]
+        marked = [b.callback_data for b in buttons if b.text.startswith("✅")]
+        assert marked == [HintsCb(on=settings.hints).pack()]
     assert ChatSettings.from_dict(off.to_dict()) == off and "hints" not in on.to_dict()
