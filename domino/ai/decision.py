@@ -20,7 +20,7 @@ REASONS: tuple[str, ...] = (
     "heavy",  # shed the heaviest tile: points left in hand are the holder's (K-6)
     "heavy_to_winner",  # the same where the round's winner writes them (T-4, M-1, S-4, F-5)
     "keep_suits",  # keep tiles that follow on the ends
-    "block",  # shut a suit an opponent lacks
+    "block",  # leave ends the next opponents likely cannot follow
     "block_leader",  # hold back the side that leads
     "fish_win",  # make a fish the mover's side wins (C-8 b, K-9)
     "avoid_fish",  # keep the table open where a fish would lose
