@@ -182,6 +182,7 @@ class HistoryEntry:
     ending: Ending
     rounds: int
     players: tuple[HistoryPlayer, ...]  # in seat order
+    number: int  # the group's match of this game it was, counted from 1 (`match_number`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +208,7 @@ class MatchSheet:
     players: tuple[HistoryPlayer, ...]  # in seat order
     sides: tuple[tuple[int, ...], ...]  # seats per side
     rounds: tuple[SheetRound, ...]
+    number: int  # as in the group's history (`HistoryEntry.number`)
 
 
 # Recording ---------------------------------------------------------------------
@@ -631,7 +633,8 @@ async def _extreme_match(
 async def history(
     db: Reader, chat_id: int, *, game: Variant, offset: int = 0, limit: int = 10
 ) -> Page[HistoryEntry]:
-    """The group's recorded matches of one game, the latest first."""
+    """The group's recorded matches of one game, the latest first, each with its number
+    among them (`match_number`): the latest is number `total`."""
     _check_page(offset, limit)
     total = await db.fetch_one(
         "SELECT COUNT(*) FROM stat_matches WHERE chat_id = ? AND variant = ?",
@@ -646,6 +649,7 @@ async def history(
         (chat_id, game.value, limit, offset),
     )
     players = await _players_of(db, [row["game_id"] for row in rows])
+    count = total[0] if total else 0
     return Page(
         rows=tuple(
             HistoryEntry(
@@ -655,10 +659,11 @@ async def history(
                 ending=Ending(row["ending"]),
                 rounds=row["rounds"],
                 players=players.get(row["game_id"], ()),
+                number=count - offset - index,
             )
-            for row in rows
+            for index, row in enumerate(rows)
         ),
-        total=total[0] if total else 0,
+        total=count,
         offset=offset,
         limit=limit,
     )
@@ -693,6 +698,22 @@ async def _players_of(db: Reader, game_ids: Sequence[int]) -> dict[int, tuple[Hi
     return {game_id: tuple(players) for game_id, players in found.items()}
 
 
+async def match_number(db: Reader, chat_id: int, game: Variant, ended_at: str, game_id: int) -> int:
+    """Which of the group's recorded matches of `game` the one that ended at `ended_at`
+    (as stored) was, counted from 1 in the order they ended (ties by id), as /history
+    lists them: only recorded matches count, never a lobby closed unplayed, another
+    game's match or another group's, so the list and the sheet say the same number."""
+    row = await db.fetch_one(
+        """
+        SELECT COUNT(*) FROM stat_matches
+        WHERE chat_id = ? AND variant = ?
+          AND (ended_at < ? OR (ended_at = ? AND game_id <= ?))
+        """,
+        (chat_id, game.value, ended_at, ended_at, game_id),
+    )
+    return row[0] if row else 0
+
+
 async def match_sheet(db: Reader, game_id: int) -> MatchSheet | None:
     """One recorded match round by round; None if no such match was recorded."""
     row = await db.fetch_one("SELECT * FROM stat_matches WHERE game_id = ?", (game_id,))
@@ -702,10 +723,12 @@ async def match_sheet(db: Reader, game_id: int) -> MatchSheet | None:
     rounds = await db.fetch_all(
         "SELECT * FROM stat_rounds WHERE game_id = ? ORDER BY round_no", (game_id,)
     )
+    variant = Variant(row["variant"])
+    number = await match_number(db, row["chat_id"], variant, row["ended_at"], game_id)
     return MatchSheet(
         game_id=game_id,
         chat_id=row["chat_id"],
-        variant=Variant(row["variant"]),
+        variant=variant,
         target=row["target"],
         teams=bool(row["teams"]),
         started_at=_time(row["started_at"]) if row["started_at"] else None,
@@ -724,4 +747,5 @@ async def match_sheet(db: Reader, game_id: int) -> MatchSheet | None:
             )
             for r in rounds
         ),
+        number=number,
     )

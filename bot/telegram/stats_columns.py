@@ -9,8 +9,9 @@ emoji or East-Asian wide character two, and combining marks, joiners and variati
 selectors nothing, with a ZWJ sequence or a flag counted as one picture. Every row
 fits in `LINE_WIDTH` columns, about what a phone shows of a code block in portrait.
 
-Dates are shown as dd.mm.yyyy in UTC (the bot serves groups in many time zones and
-stores UTC; a date is what people compare, not the hour).
+Dates are days in UTC, written as the reader's language writes them («03.12.2026»,
+«3 Dec 2026»): the bot serves groups in many time zones and stores UTC; a date is what
+people compare, not the hour.
 """
 
 from __future__ import annotations
@@ -52,11 +53,20 @@ def percent(share: float) -> str:
     return f"{round_half_up(share * 100)}%"
 
 
-def day(moment: datetime) -> str:
-    """dd.mm.yyyy in UTC; a naive time is taken as UTC (the database stores UTC)."""
+def day(moment: datetime, lang: Lang) -> str:
+    """The day in UTC as `lang` writes a date (`stats.date`); a naive time is taken as
+    UTC (the database stores UTC)."""
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC)
-    return moment.strftime("%d.%m.%Y")
+    return t(
+        "stats.date",
+        lang,
+        day=moment.day,
+        dd=f"{moment.day:02}",
+        month=moment.month,
+        mm=f"{moment.month:02}",
+        year=str(moment.year),
+    )
 
 
 def elo_text(elo: int | None) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.app.names import clean_name, computer_name, pad, short_name, truncate
+from bot.app.names import clean_name, computer_name, display_width, pad, short_name, truncate
 from bot.telegram.callbacks import HistoryCb
 from bot.telegram.stats_columns import (
     LINE_WIDTH,
@@ -29,7 +29,6 @@ from storage.records import Ending
 from storage.stats import HistoryEntry, HistoryPlayer, MatchSheet, Page, SheetRound
 
 SHEETS_PER_ROW = 5  # history buttons that open a score sheet, per keyboard row
-OUTCOME_WIDTH = 8  # the score sheet's outcome column: «домино 4», «рыба 2»
 
 
 def ending_name(ending: Ending, lang: Lang) -> str:
@@ -45,28 +44,28 @@ def result_mark(game: GameVariant, player: HistoryPlayer, lang: Lang) -> str:
 
 
 def _player_result(game: GameVariant, player: HistoryPlayer, lang: Lang) -> str:
-    own = player.name if player.user_id is not None else computer_name(player.name, lang)
-    name = html.escape(truncate(clean_name(own), 24), quote=False)
+    name = html.escape(truncate(_shown_name(player, lang), 24), quote=False)
     return f"{name}{result_mark(game, player, lang)} {player.points}"
 
 
 def history_text(page: Page[HistoryEntry], chat: str | None, game: GameVariant, lang: Lang) -> str:
-    """The group's last matches of one game, newest first, numbered on from the page's
-    offset: date, how it ended, rounds, then every player's final points with the
-    game's mark (`result_mark`)."""
+    """The group's last matches of one game, newest first, each under its number in the
+    group's matches of the game (`HistoryEntry.number`, the same its sheet shows): date,
+    how it ended, rounds, then every player's final points with the game's mark
+    (`result_mark`)."""
     name_of_game = game_name(game, lang)
     if not page.total:
         return t("history.empty", lang, game=name_of_game)
     title = page_title("history.title", page, chat, game, lang)
     lines = [title]
-    for number, entry in enumerate(page.rows, start=page.offset + 1):
+    for entry in page.rows:
         lines.append("")
         lines.append(
             t(
                 "history.entry",
                 lang,
-                n=number,
-                date=day(entry.ended_at),
+                n=entry.number,
+                date=day(entry.ended_at, lang),
                 ending=ending_name(entry.ending, lang),
                 rounds=entry.rounds,
             )
@@ -80,14 +79,14 @@ def history_text(page: Page[HistoryEntry], chat: str | None, game: GameVariant, 
 def history_keyboard(
     page: Page[HistoryEntry], game: Variant, games: Sequence[Variant], lang: Lang
 ) -> InlineKeyboardMarkup | None:
-    """A button per match (its number in the list) that opens its score sheet, ◀️ ▶️,
+    """A button per match (its number, as listed) that opens its score sheet, ◀️ ▶️,
     and the other games with records in the group (`games_rows`)."""
     sheets = [
         InlineKeyboardButton(
-            text=f"📋 {number}",
+            text=f"📋 {entry.number}",
             callback_data=HistoryCb(game=game.value, page=page.page_no, match=entry.game_id).pack(),
         )
-        for number, entry in enumerate(page.rows, start=page.offset + 1)
+        for entry in page.rows
     ]
     rows = [sheets[i : i + SHEETS_PER_ROW] for i in range(0, len(sheets), SHEETS_PER_ROW)]
     rows.append(paging_row(page, lambda n: HistoryCb(game=game.value, page=n).pack()))
@@ -97,10 +96,40 @@ def history_keyboard(
 
 # --- the score sheet -----------------------------------------------------------------
 
+ROW_LABEL_WIDTH = 5  # the sheet's first column: «очки» (the round's) and «счёт» (after it)
+OUTCOME_NAME_WIDTH = 16  # the name in a round's line: «Раунд 2 · рыба, рыбак: Боб»
 
-def side_label(sheet: MatchSheet, side: int) -> str:
-    """A side's column header: the seat number(s) as in the list of players ("1", "1+3")."""
-    return "+".join(str(seat + 1) for seat in sheet.sides[side])
+
+def _shown_name(player: HistoryPlayer, lang: Lang) -> str:
+    """A player's name as the reader calls them: a computer in the reader's language."""
+    own = player.name if player.user_id is not None else computer_name(player.name, lang)
+    return clean_name(own)
+
+
+def column_name(name: str, width: int) -> str:
+    """A name in a column `width` wide: whole if it fits; else without its middle words
+    («🤖 Компьютер 2» → «🤖 2», so computers stay apart); else its first word with a
+    letter («Алиса Иванова» → «Алиса»); else cut."""
+    words = name.split(" ")
+    tries = [name]
+    if len(words) > 2:
+        tries.append(f"{words[0]} {words[-1]}")
+    tries += [word for word in words if any(char.isalpha() for char in word)][:1]
+    for tried in tries:
+        if display_width(tried) <= width:
+            return tried
+    return truncate(tries[-1], width)
+
+
+def side_label(sheet: MatchSheet, side: int, width: int, lang: Lang) -> str:
+    """A side's column header: its player's name, or a pair's two joined by «+», each
+    shortened (`column_name`) to fit `width` columns."""
+    names = [_shown_name(sheet.players[seat], lang) for seat in sheet.sides[side]]
+    joined = "+".join(names)
+    if display_width(joined) <= width:
+        return joined
+    room = (width - (len(names) - 1)) // len(names)
+    return "+".join(column_name(name, room) for name in names)
 
 
 OUTCOME_KEYS = {
@@ -110,74 +139,103 @@ OUTCOME_KEYS = {
 }
 
 
-def _outcome(round_: SheetRound, game: GameVariant, lang: Lang) -> str:
-    return t(OUTCOME_KEYS[round_.outcome], lang, seat=round_.seat + 1, game=game.key.value)
+def _outcome(
+    sheet: MatchSheet, round_: SheetRound, game: GameVariant, lang: Lang, last_tile: bool
+) -> str:
+    """A round's line: its number, how it ended and by whom; `last_tile` when its last
+    tile decided the match (M-4's «голый козёл»), said by the game's own name for it."""
+    key = f"sheet.last_tile.{game.key.value}" if last_tile else OUTCOME_KEYS[round_.outcome]
+    name = truncate(_shown_name(sheet.players[round_.seat], lang), OUTCOME_NAME_WIDTH)
+    outcome = t(key, lang, name=name, game=game.key.value)
+    return t("sheet.round", lang, n=round_.round_no, outcome=outcome)
 
 
-def sheet_text(sheet: MatchSheet, lang: Lang) -> str:
-    """One match round by round: who went out (or рыба and the рыбак's seat), each side's
-    points in the round, and under them each side's total after it; eggs carried on.
-    The legend tells of remembered points only in games with the rule of 13."""
+def sheet_text(sheet: MatchSheet, lang: Lang, *, last_tile_won: bool = False) -> str:
+    """One match round by round, under a header of the players' names (`side_label`):
+    each round's line says how it ended and by whom, then each side's points in the
+    round («очки») and its total after it («счёт»); eggs carried on. `last_tile_won`: the
+    last round's tile decided the match (`Match.won_by_last_tile`, M-4). The number is
+    the match's in the group's history. The legend tells of remembered points only in
+    games with the rule of 13, of points scored in play only where moves score."""
     game = find_variant(sheet.variant)
     sides = len(sheet.sides)
-    column = max(5, (LINE_WIDTH - 4 - OUTCOME_WIDTH) // sides)
+    column = (LINE_WIDTH - ROW_LABEL_WIDTH) // sides
     lines = [
         t(
             "sheet.title",
             lang,
-            id=sheet.game_id,
+            n=sheet.number,
             variant=game_name(game, lang),
             target=sheet.target,
-            date=day(sheet.ended_at),
+            date=day(sheet.ended_at, lang),
             ending=ending_name(sheet.ending, lang),
         )
     ]
-    for seat, player in enumerate(sheet.players):
-        gain = f"+{player.rating_gain}" if player.rating_gain >= 0 else str(player.rating_gain)
-        own = player.name if player.user_id is not None else computer_name(player.name, lang)
-        name = html.escape(short_name(own), quote=False)
+    for player in sheet.players:
+        name = html.escape(short_name(_shown_name(player, lang)), quote=False)
         mark = result_mark(game, player, lang)
-        lines.append(
-            t("sheet.player", lang, seat=seat + 1, name=name, goat=mark, points=player.points)
-            + (f" ({gain})" if player.user_id is not None else "")
-        )
+        if player.user_id is None:  # a computer has no rating
+            lines.append(t("sheet.computer", lang, name=name, goat=mark, points=player.points))
+            continue
+        gain = f"+{player.rating_gain}" if player.rating_gain >= 0 else str(player.rating_gain)
+        lines.append(t("sheet.player", lang, name=name, goat=mark, points=player.points, gain=gain))
+    width = ROW_LABEL_WIDTH + column * sides
     head = [
-        pad(t("sheet.col_round", lang), 3, right=True)
-        + " "
-        + pad(t("sheet.col_outcome", lang), OUTCOME_WIDTH)
-        + columns(*((side_label(sheet, side), column) for side in range(sides))),
-        "─" * (4 + OUTCOME_WIDTH + column * sides),
+        " " * ROW_LABEL_WIDTH
+        + columns(*((side_label(sheet, side, column - 1, lang), column) for side in range(sides))),
+        "─" * width,
     ]
-    blocks = [_sheet_round(round_, column, game, lang) for round_ in sheet.rounds]
-    legend = t("sheet.legend", lang, game=game.key.value)
+    labels = (t("sheet.row_points", lang), t("sheet.row_totals", lang))
+    last = len(sheet.rounds) - 1
+    blocks = [
+        _sheet_round(sheet, round_, column, labels, game, lang, last_tile_won and index == last)
+        for index, round_ in enumerate(sheet.rounds)
+    ]
+    notes = []
     if game.rule_of_13:
-        legend += "\n" + t("sheet.legend_13", lang)
+        notes.append(t("sheet.legend_13", lang))
     if game.scores_in_play:
-        legend += "\n" + t("sheet.legend_in_play", lang)
-    # A very long match keeps its latest rounds: one message holds at most TEXT_LIMIT.
-    budget = TEXT_LIMIT - len("\n".join(lines)) - len(legend) - 200
+        notes.append(t("sheet.legend_in_play", lang))
+    legend = "\n".join(notes)
+    # A very long match keeps its latest rounds: one message holds at most TEXT_LIMIT
+    # (UTF-16 units; counted as sent, escaped, which is never less than Telegram counts).
+    budget = TEXT_LIMIT - _units("\n".join(lines)) - _units(legend) - 200
+    sizes = [sum(_units(html.escape(line, quote=False)) + 1 for line in b) for b in blocks]
     shown = len(blocks)
-    while shown > 1 and sum(len(line) + 1 for b in blocks[-shown:] for line in b) > budget:
+    while shown > 1 and sum(sizes[-shown:]) > budget:
         shown -= 1
     if shown < len(blocks):
         lines.append(t("sheet.cut", lang, n=len(blocks) - shown))
     table = head + [line for block in blocks[len(blocks) - shown :] for line in block]
     lines.append(f"<pre>{html.escape(chr(10).join(table), quote=False)}</pre>")
-    lines.append(legend)
+    if legend:
+        lines.append(legend)
     return "\n".join(lines)
 
 
-def _sheet_round(round_: SheetRound, column: int, game: GameVariant, lang: Lang) -> list[str]:
-    """A round's lines: its number, outcome and points; the totals after it; eggs on."""
+def _units(text: str) -> int:
+    """The length of `text` as Telegram counts it: in UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _sheet_round(
+    sheet: MatchSheet,
+    round_: SheetRound,
+    column: int,
+    labels: tuple[str, str],
+    game: GameVariant,
+    lang: Lang,
+    last_tile: bool,
+) -> list[str]:
+    """A round's lines: how it ended; its points; the totals after it; eggs carried on."""
+    points, totals = (pad(label, ROW_LABEL_WIDTH) for label in labels)
     block = [
-        pad(str(round_.round_no), 3, right=True)
-        + " "
-        + pad(_outcome(round_, game, lang), OUTCOME_WIDTH)
-        + columns(*((f"+{points}", column) for points in round_.points)),
-        " " * (4 + OUTCOME_WIDTH) + columns(*((str(total), column) for total in round_.totals)),
+        _outcome(sheet, round_, game, lang, last_tile),
+        points + columns(*((f"+{n}", column) for n in round_.points)),
+        totals + columns(*((str(total), column) for total in round_.totals)),
     ]
     if round_.eggs_after:
-        block.append(" " * 4 + t("sheet.eggs", lang, n=round_.eggs_after))
+        block.append(t("sheet.eggs", lang, n=round_.eggs_after))
     return block
 
 

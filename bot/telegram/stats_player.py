@@ -88,7 +88,7 @@ def _streak(game: GameVariant, streak: int, lang: Lang) -> str:
 def _match_line(key: str, match: MatchLine, game: GameVariant, lang: Lang) -> str:
     """A best or worst match: its final points, date and rating gained; the loser's mark
     where points are bad and the person was last."""
-    line = t(key, lang, points=match.points, date=day(match.ended_at), gain=match.rating_gain)
+    line = t(key, lang, points=match.points, date=day(match.ended_at, lang), gain=match.rating_gain)
     if match.goat and game.points_are_bad:
         line += " " + t(f"stats.mark.{game.key.value}", lang)
     return line

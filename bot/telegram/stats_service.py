@@ -13,6 +13,7 @@ from bot.app.stats import PlayerRecord, Stats
 from bot.telegram import stats_view as view
 from bot.telegram.callbacks import TopScope
 from i18n import Lang
+from storage import repo
 from storage.repo import Reader
 
 
@@ -28,6 +29,7 @@ class StatsService:
     """The stats screens; a refused press raises the core's `Refusal`."""
 
     def __init__(self, db: Reader, *, page_size: int = view.PAGE_SIZE) -> None:
+        self.db = db
         self.stats = Stats(db, page_size=page_size)
 
     async def top(
@@ -102,9 +104,14 @@ class StatsService:
         )
 
     async def sheet(self, chat: Chat, game: str, match_id: int, page: int, lang: Lang) -> Screen:
-        """One match's score sheet; "back" returns to that game's list at `page`."""
+        """One match's score sheet; "back" returns to that game's list at `page`. Whether
+        its last tile decided it (M-4's «голый козёл») the match itself says, as it does
+        for the announcement at its end (`Match.won_by_last_tile`)."""
         shown = await self.stats.sheet(chat, game, match_id, page)
+        record = await repo.load_game(self.db, match_id)
+        match = None if record is None else record.match
+        last_tile_won = match is not None and match.won_by_last_tile()
         return Screen(
-            view.sheet_text(shown.sheet, lang),
+            view.sheet_text(shown.sheet, lang, last_tile_won=last_tile_won),
             view.sheet_keyboard(shown.game.key, page, lang),
         )

@@ -57,33 +57,47 @@ def _legend(game: GameVariant, lang: Lang) -> str:
     return t("top.legend_wins", lang)
 
 
-PLAYER_WIDTHS = (5, 5, 7, 5, 6)  # matches, the two outcome columns, fish made, average
-PAIR_WIDTHS = (6, 6, 8, 8)  # matches, the two outcome columns, average
+COUNTS_WIDTH = LINE_WIDTH - 4  # a row's second line, after its indent
+PLAYER_LEAST = (4, 5, 5, 4, 4)  # what the numbers need: matches, the outcome columns, fish, average
+PAIR_LEAST = (4, 5, 5, 4)  # matches, the two outcome columns, average
 
 
-def _player_counts(game: GameVariant, row: LeaderRow) -> str:
+def fitted(headers: Sequence[str], least: Sequence[int], room: int = COUNTS_WIDTH) -> list[int]:
+    """The widths of right-aligned columns under `headers` that fill `room` columns: each
+    as wide as its numbers need (`least`) and its header with a space before it (the
+    first follows the indent and needs none); what is left widens them one at a time from
+    the last, so that the words of any language keep apart."""
+    widths = [
+        max(low, display_width(header) + (1 if index else 0))
+        for index, (header, low) in enumerate(zip(headers, least, strict=True))
+    ]
+    for step in range(max(0, room - sum(widths))):
+        widths[-1 - step % len(widths)] += 1
+    return widths
+
+
+def _player_counts(game: GameVariant, row: LeaderRow, widths: Sequence[int]) -> str:
     """A player's counts under their headers: matches, the outcome columns, fish made,
     average final points."""
     outcome = _outcome_values(game, row)
     cells = (str(row.matches), *outcome, str(row.fish_made), str(round_half_up(row.avg_points)))
-    return columns(*zip(cells, PLAYER_WIDTHS, strict=True))
+    return columns(*zip(cells, widths, strict=True))
 
 
-def _pair_counts(game: GameVariant, row: PairRow) -> str:
+def _pair_counts(game: GameVariant, row: PairRow, widths: Sequence[int]) -> str:
     outcome = _outcome_values(game, row)
     cells = (str(row.matches), *outcome, str(round_half_up(row.avg_points)))
-    return columns(*zip(cells, PAIR_WIDTHS, strict=True))
+    return columns(*zip(cells, widths, strict=True))
 
 
-def _player_headers(game: GameVariant, lang: Lang) -> str:
+def _player_headers(game: GameVariant, lang: Lang) -> list[str]:
     keys = ("top.col_matches", *_outcome_keys(game), "top.col_fish", "top.col_avg")
-    headers = (t(key, lang, game=game.key.value) for key in keys)
-    return columns(*zip(headers, PLAYER_WIDTHS, strict=True))
+    return [t(key, lang, game=game.key.value) for key in keys]
 
 
-def _pair_headers(game: GameVariant, lang: Lang) -> str:
+def _pair_headers(game: GameVariant, lang: Lang) -> list[str]:
     keys = ("top.col_matches", *_outcome_keys(game), "top.col_avg")
-    return columns(*zip((t(key, lang) for key in keys), PAIR_WIDTHS, strict=True))
+    return [t(key, lang) for key in keys]
 
 
 def _ranked(place: str, name: str, numbers: str, counts: str) -> list[str]:
@@ -101,11 +115,14 @@ def leaderboard_text(page: Page[LeaderRow], chat: str | None, game: GameVariant,
     head = page_title("top.title", page, chat, game, lang)
     numbers = columns((t("top.col_rating", lang), 6), (t("top.col_elo", lang), 6))
     name = pad(t("top.col_name", lang), NAME_WIDTH)
-    lines = [*_ranked("#", name, numbers, _player_headers(game, lang)), "─" * LINE_WIDTH]
+    headers = _player_headers(game, lang)
+    widths = fitted(headers, PLAYER_LEAST)
+    counts = columns(*zip(headers, widths, strict=True))
+    lines = [*_ranked("#", name, numbers, counts), "─" * LINE_WIDTH]
     for row in page.rows:
         numbers = columns((str(row.rating), 6), (elo_text(row.elo), 6))
         name = cell(row.name, NAME_WIDTH)
-        lines += _ranked(str(row.place), name, numbers, _player_counts(game, row))
+        lines += _ranked(str(row.place), name, numbers, _player_counts(game, row, widths))
     legend = t("top.legend", lang, outcome=_legend(game, lang), game=game.key.value)
     return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{legend}"
 
@@ -119,11 +136,14 @@ def pairs_text(page: Page[PairRow], chat: str | None, game: GameVariant, lang: L
     head = page_title("top.pairs_title", page, chat, game, lang)
     numbers = columns((t("top.col_rating", lang), 6))
     name = pad(t("top.col_pair", lang), PAIR_WIDTH)
-    lines = [*_ranked("#", name, numbers, _pair_headers(game, lang)), "─" * LINE_WIDTH]
+    headers = _pair_headers(game, lang)
+    widths = fitted(headers, PAIR_LEAST)
+    counts = columns(*zip(headers, widths, strict=True))
+    lines = [*_ranked("#", name, numbers, counts), "─" * LINE_WIDTH]
     for row in page.rows:
         name = html.escape(pair_names(row.names, PAIR_WIDTH), quote=False)
         lines += _ranked(
-            str(row.place), name, columns((str(row.rating), 6)), _pair_counts(game, row)
+            str(row.place), name, columns((str(row.rating), 6)), _pair_counts(game, row, widths)
         )
     legend = t("top.pairs_legend", lang, outcome=_legend(game, lang))
     return f"{head}\n<pre>{chr(10).join(lines)}</pre>\n{legend}"

@@ -21,10 +21,12 @@ top-legend_losses-kozel = Коз — раз козлом, Не коз — дол
 top-legend_losses-osel = Осл — раз ослом, Не осл — доля партий не ослом
 top-legend_wins = Поб — побед (первое место), % поб — доля партий с победой
 top-pairs_legend = <i>Пара — те же двое в игре парами, где бы ни сидели. Рейт — рейтинг за партии, Игр — партий, { $outcome }, Ср — средний итог.</i>
-top-empty = 🏆 { $game }: в этой группе ещё не сыграно ни одной партии. Начните: /domino
+top-empty = 🏆 { $game }: в рейтинге этой группы пока никого нет. Сыграйте партию — /domino — и все её игроки появятся здесь.
 top-pairs_empty = 👥 { $game }: партий парами (вчетвером, 2×2) здесь ещё не было.
 top-private = Рейтинг ведётся по группам: напишите /top в группе, где играете. Ваша статистика по всем группам: /stats
 
+# A day: $dd, $mm two digits each, $year; also $day and $month as numbers.
+stats-date = { $dd }.{ $mm }.{ $year }
 stats-title_group = 📊 <b>{ $name }</b> в «{ $chat }» · { $game }
 stats-title_all = 📊 <b>{ $name }</b> во всех группах · { $game }
 stats-matches = Партий: { $n } · рейтинг: { $rating } · Elo: { $elo }
@@ -92,27 +94,34 @@ stats-none_group = 📊 { $name }: в этой группе записанных
 stats-none_all = 📊 { $name }: записанных партий пока нет. Добавьте меня в группу и напишите там /domino.
 
 history-title = 📜 <b>Партии в «{ $chat }»</b> · { $game } · стр. { $page }/{ $pages }
-history-entry = <b>{ $n }.</b> { $date } · { $ending } · { $rounds } { $rounds ->
+history-entry = <b>№{ $n }</b> · { $date } · { $ending } · { $rounds } { $rounds ->
     [one] раунд
     [few] раунда
    *[many] раундов
 }
-history-hint = <i>Кнопка с номером открывает запись партии по раундам.</i>
+history-hint = <i>Кнопка 📋 с номером партии открывает её запись по раундам.</i>
 history-empty = 📜 { $game }: здесь ещё нет сыгранных партий. Начните: /domino
 history-private = История партий ведётся по группам: напишите /history в группе.
 
-sheet-title = 📋 <b>Партия №{ $id }</b> · { $variant } до { $target } · { $date } · { $ending }
-sheet-player = { $seat }. { $name }{ $goat }: итог { $points }
-sheet-col_round = Р
-sheet-col_outcome = Исход
-sheet-went_out = домино { $seat }
-sheet-fish = рыба { $seat }
-sheet-reached = цель { $seat }
-sheet-eggs = яйца +{ $n } дальше
+sheet-title = 📋 <b>Партия №{ $n }</b> · { $variant } до { $target } · { $date } · { $ending }
+sheet-player = { $name }{ $goat }: итог { $points }, рейтинг { $gain }
+# A computer player: it has no rating.
+sheet-computer = { $name }{ $goat }: итог { $points }
+# The labels of a round's two rows: its points, and each side's score after it.
+sheet-row_points = очки
+sheet-row_totals = счёт
+# A round's line: its number and how it ended ($outcome: one of the next texts).
+sheet-round = Раунд { $n } · { $outcome }
+sheet-went_out = домино: { $name }
+sheet-fish = рыба, рыбак: { $name }
+# F-6: a move took the score to the target, and the round stopped there.
+sheet-reached = цель набрана: { $name }
+# M-4: the last round's last tile, 0-0, decided the match.
+sheet-last_tile-sea_kozel = голый козёл: { $name }, домино пустышкой
+sheet-eggs = яйца +{ $n } — в следующий раунд
 sheet-cut = Первые раунды ({ $n }) не поместились в сообщение; ниже — последние.
-sheet-legend = <i>«домино N» — у игрока N кончились кости; «рыба N» — рыба, рыбак — игрок N. В строке раунда — очки за раунд, под ней — счёт после раунда.</i>
 sheet-legend_13 = <i>Очки до открытия счёта только запоминаются и входят в счёт потом.</i>
-sheet-legend_in_play = <i>Очки раунда — и за ходы, и за его конец. «цель N» — ход игрока N довёл счёт до цели, и раунд не доигрывался.</i>
+sheet-legend_in_play = <i>Очки раунда — и за ходы, и за его конец; «цель набрана» — ход довёл счёт до цели, и раунд не доигрывался.</i>
 
 stats-hints = 💡 { $n } { $n ->
     [one] подсказка

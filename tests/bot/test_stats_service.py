@@ -3,6 +3,7 @@ matches that a forged or foreign press names."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -24,7 +25,14 @@ from i18n import Lang
 from storage import repo, stats
 from storage.connect import open_database
 from storage.db import Transaction
-from storage.records import Ending, GameRecord, GameStatus, SeatRecord, UserRecord
+from storage.records import (
+    ChatRecord,
+    Ending,
+    GameRecord,
+    GameStatus,
+    SeatRecord,
+    UserRecord,
+)
 
 GROUP = Chat(-100, "Двор", is_group=True)
 OTHER = Chat(-200, "Чужая", is_group=True)
@@ -185,8 +193,9 @@ async def test_stats_in_a_group_and_across_all_groups(service: StatsService) -> 
 async def test_a_score_sheet_opens_only_in_its_own_chat(service: StatsService) -> None:
     listing = await service.history(GROUP, Lang.RU)
     assert listing.keyboard is not None
-    newest = listing.keyboard.inline_keyboard[0][0].callback_data
-    assert newest == HistoryCb(game="kozel", page=1, match=6).pack()
+    newest = listing.keyboard.inline_keyboard[0][0]
+    assert newest.callback_data == HistoryCb(game="kozel", page=1, match=6).pack()
+    assert newest.text == "📋 6" and "<b>№6</b>" in listing.text
     sheet = await service.sheet(GROUP, "kozel", 6, 1, Lang.RU)
     assert "Партия №6" in sheet.text
     assert sheet.keyboard is not None
@@ -209,8 +218,8 @@ async def test_all_fives_counts_the_most_points_as_the_win_even_when_reached_mid
     tmp_path: Path,
 ) -> None:
     """Пятёрки (F-6): points are good, the winner is the side with the most; a match a
-    move ended mid-round is recorded like any other, its last round «цель N» on the
-    sheet (neither «домино» nor «рыба» in the person's counts)."""
+    move ended mid-round is recorded like any other, its last round «цель набрана» on
+    the sheet (neither «домино» nor «рыба» in the person's counts)."""
     rules = find_variant("all_fives").ruleset
     db = await open_database(tmp_path / "fives.sqlite3")
     try:
@@ -239,10 +248,63 @@ async def test_all_fives_counts_the_most_points_as_the_win_even_when_reached_mid
         assert "🏆 " in mine.text and "🐐" not in mine.text
         sheet = await service.sheet(GROUP, "all_fives", 1, 1, Lang.RU)
         last = first.results[-1]
-        assert f"цель {last.outcome.seat + 1}" in sheet.text
-        assert "«цель N» — ход игрока N довёл счёт до цели" in sheet.text
-        assert f"Игрок 2 🏆: итог {first.scores[1].recorded}" in sheet.text
+        mover = f"Игрок {games[0].seats[last.outcome.seat].user_id}"
+        assert f"Раунд {last.round_no} · цель набрана: {mover}" in sheet.text
+        assert "«цель набрана» — ход довёл счёт до цели" in sheet.text
+        assert f"Игрок 2 🏆: итог {first.scores[1].recorded}, рейтинг +" in sheet.text
         english = await service.sheet(GROUP, "all_fives", 1, 1, Lang.EN)
-        assert f"goal {last.outcome.seat + 1}" in english.text
+        assert f"Round {last.round_no} · target reached by {mover}" in english.text
+    finally:
+        await db.close()
+
+
+async def stored_game(tx: Transaction, game: GameRecord) -> GameRecord:
+    """`game` as the bot keeps it, a row of its own (its id the database's), recorded."""
+    lobby = await repo.create_game(
+        tx,
+        chat_id=game.chat_id,
+        creator_id=game.creator_id,
+        ruleset=game.ruleset,
+        seats_wanted=game.seats_wanted,
+        seats=game.seats,
+    )
+    kept = await repo.save_game(tx, dataclasses.replace(game, id=lobby.id, version=lobby.version))
+    assert await record(tx, kept)
+    return kept
+
+
+async def test_the_sheet_calls_a_match_won_by_the_naked_goat_by_its_name(
+    tmp_path: Path,
+) -> None:
+    """M-4: a Морской козёл match won by going out on `0-0` shows its last round as
+    «голый козёл», not as a plain «домино» that wrote up to the target; a match won
+    otherwise keeps «домино»."""
+    rules = find_variant("sea_kozel").ruleset
+    db = await open_database(tmp_path / "sea.sqlite3")
+    try:
+        async with db.transaction() as tx:
+            await repo.upsert_chat(tx, ChatRecord(GROUP.id, "supergroup", GROUP.title))
+            for user_id in (1, 2):
+                await repo.upsert_user(tx, UserRecord(user_id, f"Игрок {user_id}"))
+            naked = await stored_game(tx, finished(1, GROUP.id, (1, 2), rules))
+            plain = await stored_game(tx, finished(13, GROUP.id, (1, 2), rules))
+        for game, won_by_last_tile in ((naked, True), (plain, False)):
+            assert game.match is not None and game.match.won_by_last_tile() is won_by_last_tile
+        service = StatsService(db)
+        assert naked.match is not None and plain.match is not None
+        last = naked.match.results[-1]
+        winner = f"Игрок {naked.seats[last.outcome.seat].user_id}"
+        sheet = await service.sheet(GROUP, "sea_kozel", naked.id, 1, Lang.RU)
+        lines = sheet.text.split("\n")
+        said = f"Раунд {last.round_no} · голый козёл: {winner}, домино пустышкой"
+        assert said in lines
+        assert sum("голый козёл" in line for line in lines) == 1  # the last round only
+        english = await service.sheet(GROUP, "sea_kozel", naked.id, 1, Lang.EN)
+        assert f"naked goat: {winner} went out on the double blank" in english.text
+        other = await service.sheet(GROUP, "sea_kozel", plain.id, 1, Lang.RU)
+        ended = plain.match.results[-1]
+        mover = f"Игрок {plain.seats[ended.outcome.seat].user_id}"
+        assert f"Раунд {ended.round_no} · домино: {mover}" in other.text
+        assert "голый" not in other.text
     finally:
         await db.close()

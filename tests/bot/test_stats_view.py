@@ -176,7 +176,7 @@ def test_the_table_says_the_rating_and_how_matches_went_as_the_game_counts(lang:
         assert "Рейт — рейтинг" in kozel
     else:
         assert "Won" in pre_lines(classic)[1] and "goat" not in classic.lower()
-        assert "Rtg" in pre_lines(kozel)[0]
+        assert "Rating" in pre_lines(kozel)[0] and "Rtg" not in kozel
 
 
 @pytest.mark.parametrize("lang", list(Lang))
@@ -340,13 +340,18 @@ def test_stats_say_nothing_of_eggs_a_game_does_not_have(game: Variant, lang: Lan
 
 def test_english_tables_and_sheets_call_a_blocked_round_as_the_game_does() -> None:
     page = Page((leader(1, "Alice"),), 1, 0, 10)
-    for game, word, short in ((Variant.BERGEN, "block", "Blk"), (Variant.KOZEL, "fish", "Fish")):
+    games = (
+        (Variant.BERGEN, "blocked by Боб &lt;b&gt;", "Blocks"),
+        (Variant.KOZEL, "fish, fisherman: Боб &lt;b&gt;", "Fish"),
+    )
+    for game, said, header in games:
         board = view.leaderboard_text(page, "Yard", find_variant(game.value), Lang.EN)
-        assert short in board.split("\n")[2]  # the counts' headers
+        assert header in board.split("\n")[2].split()  # the counts' headers, a whole word
         sheet_text = view.sheet_text(dataclasses.replace(sheet(), variant=game), Lang.EN)
-        assert f"{word} 2" in sheet_text and f"“{word} N”" in sheet_text
+        assert f"Round 2 · {said}" in sheet_text
     bergen = view.sheet_text(dataclasses.replace(sheet(), variant=Variant.BERGEN), Lang.EN)
     assert "fish" not in bergen.lower()
+    assert "Blk" not in view.leaderboard_text(page, "Yard", find_variant("bergen"), Lang.EN)
 
 
 def test_eggs_taken_are_told_and_none_taken_not() -> None:
@@ -377,7 +382,7 @@ def test_where_points_are_good_stats_count_wins_and_no_goat() -> None:
     assert "Без побед 4 партии подряд" in text
     assert "🐐" not in text and "озл" not in text
     wins = view.player_stats_text(stats_of(game=Variant.CLASSIC, wins=1, streak=2), None, Lang.EN)
-    assert "🏆 1 win (13% of matches)" in wins and "🔥 2 wins in a row" in wins
+    assert "🏆 Won 1 match (13%)" in wins and "🔥 2 wins in a row" in wins
 
 
 def test_one_match_is_shown_once_and_no_streak_of_one() -> None:
@@ -388,7 +393,7 @@ def test_one_match_is_shown_once_and_no_streak_of_one() -> None:
     assert "📋 Единственная партия: итог 37, 29.11.2026 (рейтинг +6)" in text
     assert "Лучшая" not in text and "Худшая" not in text and "подряд" not in text
     same = view.player_stats_text(stats_of(best=only, worst=only), "Двор", Lang.EN)
-    assert "Every match rated +6; the latest: final score 37, 29.11.2026" in same
+    assert "Every match earned +6 rating; the latest: final score 37, 29 Nov 2026" in same
     assert "Best match" not in same
 
 
@@ -396,15 +401,26 @@ def test_personal_stats_across_groups_in_english_with_a_goat_streak() -> None:
     text = view.player_stats_text(stats_of(chat_id=None, elo=None, streak=-2), None, Lang.EN)
     assert text.startswith("📊 <b>Алиса &lt;3</b> across all groups · Kozel (Goat)")
     assert "Elo: —" in text
-    assert "🐐 The goat 2 matches in a row" in text
+    assert "🐐 The goat in each of the last 2 matches" in text
+    assert "🏁 Went out: 14" in text.splitlines()  # no «Domino: 14 times»
     assert "no recorded matches in this group" in view.no_stats_text("Боб", True, Lang.EN)
     assert "/domino" in view.no_stats_text("Боб", False, Lang.RU)
 
 
-def test_dates_are_utc_days() -> None:
+@pytest.mark.parametrize(
+    ("lang", "late_november", "second_of_january"),
+    [(Lang.RU, "30.11.2026", "02.01.2026"), (Lang.EN, "30 Nov 2026", "2 Jan 2026")],
+)
+def test_dates_are_utc_days_as_the_language_writes_them(
+    lang: Lang, late_november: str, second_of_january: str
+) -> None:
     moscow = timezone(timedelta(hours=3))
-    assert view.day(datetime(2026, 12, 1, 1, 30, tzinfo=moscow)) == "30.11.2026"
-    assert view.day(datetime(2026, 1, 2, 23, 59)) == "02.01.2026"  # naive: stored UTC
+    assert view.day(datetime(2026, 12, 1, 1, 30, tzinfo=moscow), lang) == late_november
+    assert view.day(datetime(2026, 1, 2, 23, 59), lang) == second_of_january  # naive: UTC
+    months = [view.day(datetime(2026, month, 3, tzinfo=UTC), Lang.EN) for month in range(1, 13)]
+    assert [day.split()[1] for day in months] == [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"
+    ]  # fmt: skip
 
 
 PLAYERS = (
@@ -414,15 +430,18 @@ PLAYERS = (
 )
 
 
-def entry(game_id: int, ending: Ending = Ending.FINISHED) -> HistoryEntry:
-    return HistoryEntry(game_id, DAY, Variant.KOZEL, ending, 9, PLAYERS)
+def entry(number: int, ending: Ending = Ending.FINISHED) -> HistoryEntry:
+    """The group's match `number`, whose game id (500 more) is not that number: ids count
+    every lobby of every group."""
+    return HistoryEntry(500 + number, DAY, Variant.KOZEL, ending, 9, PLAYERS, number)
 
 
 @pytest.mark.parametrize("lang", list(Lang))
 def test_history_lists_matches_with_date_players_goat_and_ending(lang: Lang) -> None:
-    page = Page((entry(12), entry(11, Ending.LEFT)), 12, 10, 10)
+    page = Page((entry(2), entry(1, Ending.LEFT)), 12, 10, 10)
     text = view.history_text(page, "Двор", KOZEL, lang)
-    assert "<b>11.</b> 29.11.2026" in text and "<b>12.</b> 29.11.2026" in text
+    number, date = ("№", "29.11.2026") if lang is Lang.RU else ("#", "29 Nov 2026")
+    assert f"<b>{number}2</b> · {date}" in text and f"<b>{number}1</b> · {date}" in text
     assert ("9 раундов" if lang is Lang.RU else "9 rounds") in text
     computer = "🤖 Компьютер 1" if lang is Lang.RU else "🤖 Computer 1"  # in the reader's words
     assert f"Алиса 45 · Боб &lt;b&gt; 🐐 103 · {computer} 60" in text
@@ -432,17 +451,17 @@ def test_history_lists_matches_with_date_players_goat_and_ending(lang: Lang) -> 
     keyboard = view.history_keyboard(page, Variant.KOZEL, (Variant.KOZEL,), lang)
     assert keyboard is not None
     sheets, paging = keyboard.inline_keyboard
-    assert [b.text for b in sheets] == ["📋 11", "📋 12"]
+    assert [b.text for b in sheets] == ["📋 2", "📋 1"]  # the numbers the list shows
     assert [HistoryCb.unpack(b.callback_data or "") for b in sheets] == [
-        HistoryCb(game="kozel", page=2, match=12),
-        HistoryCb(game="kozel", page=2, match=11),
+        HistoryCb(game="kozel", page=2, match=502),
+        HistoryCb(game="kozel", page=2, match=501),
     ]
     assert [(b.text, b.callback_data) for b in paging] == [("◀️ 1", "h2:kozel:1:0")]
 
 
 def test_where_points_are_good_history_marks_the_winner() -> None:
     players = (HistoryPlayer("Алиса", 1, 104, False, 7, True), HistoryPlayer("Боб", 2, 30, True, 1))
-    page = Page((HistoryEntry(3, DAY, Variant.CLASSIC, Ending.FINISHED, 1, players),), 1, 0, 10)
+    page = Page((HistoryEntry(3, DAY, Variant.CLASSIC, Ending.FINISHED, 1, players, 1),), 1, 0, 10)
     text = view.history_text(page, "Двор", CLASSIC, Lang.RU)
     assert "Алиса 🏆 104 · Боб 30" in text and "1 раунд" in text
 
@@ -463,29 +482,62 @@ def sheet(teams: bool = False) -> MatchSheet:
         SheetRound(2, OutcomeKind.FISH, 1, (0, 0, 0)[:width], (0, 12, 25)[:width], 30),
         SheetRound(3, OutcomeKind.WENT_OUT, 2, (45, 91, 0)[:width], (45, 103, 25)[:width], 0),
     )
-    return MatchSheet(7, -100, Variant.KOZEL, 101, teams, DAY, DAY, Ending.FINISHED, players,
-                      sides, rounds)  # fmt: skip
+    return MatchSheet(507, -100, Variant.KOZEL, 101, teams, DAY, DAY, Ending.FINISHED, players,
+                      sides, rounds, 7)  # fmt: skip
 
 
 @pytest.mark.parametrize("lang", list(Lang))
 @pytest.mark.parametrize("teams", [False, True])
 def test_the_score_sheet_shows_every_round_aligned(lang: Lang, teams: bool) -> None:
+    """The columns are headed by the players' names, each round says how it ended and
+    by whom, and its two rows say what they hold: no seat numbers to look up."""
     text = view.sheet_text(sheet(teams), lang)
     lines = pre_lines(text)
-    table = [line for line in lines if not line.strip().startswith(("яйца", "eggs"))]
+    ru = lang is Lang.RU
+    rows = ("очки", "счёт") if ru else ("round", "total")
+    table = [lines[0], lines[1], *(line for line in lines if line.startswith(rows))]
     assert len({view.display_width(line) for line in table}) == 1
-    assert max(view.display_width(line) for line in lines) <= view.LINE_WIDTH
-    went_out, fish = ("домино", "рыба") if lang is Lang.RU else ("domino", "fish")
-    assert lines[2].split()[:3] == ["1", went_out, "1"]
-    assert lines[4].split()[:3] == ["2", fish, "2"]
-    assert "+30" in lines[6]
-    assert lines[-1].split()[:2] == ["45", "103"]
-    assert "Боб &lt;b&gt; 🐐" in text
-    assert "(+6)" in text and ("№7" if lang is Lang.RU else "#7") in text
+    assert max(view.display_width(line) for line in table) <= view.LINE_WIDTH
+    computer = "🤖 Компьютер 1" if ru else "🤖 Computer 1"  # in the reader's words
+    assert lines[2] == ("Раунд 1 · домино: Алиса" if ru else "Round 1 · Алиса went out")
+    assert lines[5] == (
+        "Раунд 2 · рыба, рыбак: Боб <b>" if ru else "Round 2 · fish, fisherman: Боб <b>"
+    )
+    assert lines[8] == (
+        "яйца +30 — в следующий раунд" if ru else "eggs +30 carried to the next round"
+    )
+    assert lines[9] == (f"Раунд 3 · домино: {computer}" if ru else f"Round 3 · {computer} went out")
+    sides = len(sheet(teams).sides)
+    assert lines[3].split() == [rows[0], "+0", "+12", "+25"][: 1 + sides]
+    assert lines[-1].split() == [rows[1], "45", "103", "25"][: 1 + sides]
     header = lines[0].split()
-    assert header[-2:] == (["1+3", "2+4"] if teams else ["2", "3"])
-    computer = "🤖 Компьютер 1" if lang is Lang.RU else "🤖 Computer 1"  # in the reader's words
-    assert f"{computer}: " in text and "60 (" not in text  # no rating
+    assert header == (
+        ["Алиса+🤖", "1", "Боб", "<b>+Гоша"] if teams else ["Алиса", "Боб", "<b>", "🤖", "1"]
+    )
+    assert "Боб &lt;b&gt; 🐐" in text
+    assert ("№7" if ru else "#7") in text and "507" not in text  # the group's number
+    assert ("Алиса: итог 45, рейтинг +6" if ru else "Алиса: final score 45, rating +6") in text
+    assert f"{computer}: " in text and "60, " not in text  # a computer has no rating
+    assert "N»" not in text and "N”" not in text  # no legend of numbers
+
+
+def test_four_players_share_the_sheet_by_names_a_column_holds() -> None:
+    """Four single players get narrow columns: a long name is shortened to a word, a
+    computer to its number, so that no two columns read alike."""
+    players = (
+        HistoryPlayer("Алиса Иванова", 1, 45, False, 6),
+        HistoryPlayer("🤖 Компьютер 1", None, 60, False, 0),
+        HistoryPlayer("Очень длинное имя", 2, 130, True, 0),
+        HistoryPlayer("🤖 Компьютер 2", None, 20, False, 0),
+    )
+    rounds = (SheetRound(1, OutcomeKind.WENT_OUT, 3, (0, 40, 130, 0), (0, 40, 130, 0), 0),)
+    four = dataclasses.replace(sheet(), players=players, sides=((0,), (1,), (2,), (3,)),
+                               rounds=rounds)  # fmt: skip
+    for lang in Lang:
+        lines = pre_lines(view.sheet_text(four, lang))
+        assert {view.display_width(line) for line in lines[:2] + lines[3:]} == {29}
+        assert lines[0].split() == ["Алиса", "🤖", "1", "Очень", "🤖", "2"]
+    assert lines[2] == "Round 1 · 🤖 Computer 2 went out"
 
 
 def test_the_sheet_goes_back_to_the_page_it_came_from() -> None:
@@ -503,8 +555,8 @@ def test_a_very_long_match_keeps_its_latest_rounds_within_one_message() -> None:
     text = view.sheet_text(long, Lang.RU)
     assert len(text.encode("utf-16-le")) // 2 <= view.TEXT_LIMIT
     lines = pre_lines(text)
-    shown = [int(line.split()[0]) for line in lines[2:] if line.split()[1:2] == ["рыба"]]
-    assert shown == list(range(151 - len(shown), 151)) and 40 < len(shown) < 150
+    shown = [int(line.split()[1]) for line in lines if line.startswith("Раунд")]
+    assert shown == list(range(151 - len(shown), 151)) and 25 < len(shown) < 150
     assert f"Первые раунды ({150 - len(shown)}) не поместились" in text
     assert "не поместились" not in view.sheet_text(sheet(), Lang.RU)
 

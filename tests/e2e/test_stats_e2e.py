@@ -6,6 +6,7 @@ one group, each game's table behind its button."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -18,6 +19,7 @@ from domino.match import Match
 from domino.players import GreedyPlayer
 from domino.rules import KOZEL
 from domino.simulate import play_match
+from domino.variants import find_variant
 from domino.views import OutcomeKind
 from storage import repo, stats
 from storage.connect import open_database
@@ -141,9 +143,10 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     group = game.group
     await john.join(group)
 
-    # Before any match: a friendly empty board.
+    # Before any match: a friendly empty board that says how to get on it.
     empty = await ask(group, john, "top", "🏆")
-    assert "no matches played in this group yet" in empty.content and not empty.buttons
+    assert "nobody is on this group's leaderboard yet" in empty.content and not empty.buttons
+    assert "Play a match with /domino" in empty.content
 
     await play_until(
         fakegram, game.people, lambda: any("Козёл —" in m.content for m in group.bot_messages)
@@ -236,25 +239,42 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     await alice.command(None, "top")
     await alice.private_chat.wait_for_message(lambda m: "/top в группе" in m.content)
 
-    # /history: the real match first, then the recorded ones; open a score sheet and back.
+    # /history: the real match first (the group's latest of eight: №8), then the recorded
+    # ones; open a score sheet and back.
     history = await ask(group, alice, "history", "📜")
     assert "стр. 1/1" in history.content
     first = history.content.split("\n\n")[1]
-    assert "1." in first and "доиграна" in first and "🐐" in first
+    assert first.startswith("№8 · ") and "доиграна" in first and "🐐" in first
     rounds = len(match.results)
     assert f" · {rounds} раунд" in first  # 1 раунд, 2 раунда, 5 раундов
-    assert [b.text for b in history.buttons][:8] == [f"📋 {n}" for n in range(1, 9)]
+    assert [b.text for b in history.buttons][:8] == [f"📋 {n}" for n in range(8, 0, -1)]
     listing = history.content
-    await alice.press(history, text="📋 1")
+    await alice.press(history, text="📋 8")
     await group.wait_for_message(lambda m: m is history and "Партия №" in m.content)
     sheet = history.content.split("\n")
-    marks = [line.split()[1] for line in sheet if re.match(r"^\s+\d+ (домино|рыба) \d", line)]
-    expected = [
-        "домино" if r.outcome.kind is OutcomeKind.WENT_OUT else "рыба" for r in match.results
+    assert sheet[0].startswith("📋 Партия №8 · Козёл до ")
+    header = sheet[sheet.index("─" * 31) - 1]
+    assert header.split() == ["Алиса", "Бобби"]  # the players by name, as last seen
+    names = ("Алиса", "Бобби")
+    told = [line for line in sheet if line.startswith("Раунд ")]
+    assert told == [
+        f"Раунд {r.round_no} · домино: {names[r.outcome.seat]}"
+        if r.outcome.kind is OutcomeKind.WENT_OUT
+        else f"Раунд {r.round_no} · рыба, рыбак: {names[r.outcome.seat]}"
+        for r in match.results
     ]
-    assert marks == expected
-    totals = [line.split() for line in sheet if re.match(r"^\s{11}\s*-?\d+\s+-?\d+$", line)]
-    assert totals and totals[-1] == [str(a.recorded) for a in match.scores]
+    totals = [line.split() for line in sheet if line.startswith("счёт ")]
+    assert totals and totals[-1] == ["счёт"] + [str(a.recorded) for a in match.scores]
+    await alice.press(history, text="↩️ К списку партий")
+    await group.wait_for_message(lambda m: m is history and m.content == listing)
+    # A recorded match: the number on its button is the number its sheet shows, whatever
+    # its game id (1002 here).
+    second = history.content.split("\n\n")[-2]
+    assert second.startswith("№1 · 01.11.2026 · доиграна")
+    await alice.press(history, text="📋 1")
+    await group.wait_for_message(lambda m: m is history and "Партия №" in m.content)
+    assert history.content.startswith("📋 Партия №1 · Козёл до ")
+    assert " · 01.11.2026 · " in history.content.split("\n")[0]
     refused = await alice.forge_press(history, "h2:kozel:1:1008")  # a match of another chat
     assert refused.show_alert and "Такой партии" in (refused.text or "")
     refused = await alice.forge_press(history, "h2:kozel:1:777777")  # no such match at all
@@ -454,4 +474,87 @@ async def test_each_game_has_its_own_table_behind_its_button(
     await bob.press(private, text="Классика")
     await bob.private_chat.wait_for_message(
         lambda m: m is private and "во всех группах · Классика" in m.content
+    )
+
+
+BEACH_DAY = datetime(2026, 12, 3, 18, 0, tzinfo=UTC)
+
+
+async def seed_naked_goat(database: Path, chat_id: int, people: Sequence[FakeUser]) -> GameRecord:
+    """A Морской козёл match the first person won by going out on `0-0` (M-4), kept as
+    the bot keeps a game (its row, the next id) and recorded; written while the bot runs."""
+    sea_kozel = find_variant("sea_kozel").ruleset
+    match = play_match(Match.new(sea_kozel, 2, 1), [GreedyPlayer()] * 2)
+    assert match.won_by_last_tile() and match.results[-1].outcome.seat == 0
+    seats = tuple(SeatRecord(seat, user.id, user.first_name) for seat, user in enumerate(people))
+    db = await open_database(database)
+    try:
+        async with db.transaction() as tx:
+            for user in people:
+                await repo.upsert_user(tx, UserRecord(user.id, user.first_name))
+            lobby = await repo.create_game(
+                tx,
+                chat_id=chat_id,
+                creator_id=people[0].id,
+                ruleset=sea_kozel,
+                seats_wanted=2,
+                seats=seats,
+            )
+            ended = dataclasses.replace(
+                lobby,
+                status=GameStatus.FINISHED,
+                match=match,
+                started_at=BEACH_DAY - timedelta(minutes=20),
+                ended_at=BEACH_DAY,
+                ending=Ending.FINISHED,
+            )
+            game = await repo.save_game(tx, ended)
+            assert await record(tx, game)
+    finally:
+        await db.close()
+    return game
+
+
+async def test_history_numbers_a_match_as_its_sheet_does_and_names_the_naked_goat(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    """A lobby closed unplayed, then a Морской козёл match won by going out on `0-0`
+    (M-4): /history lists it as the group's match №1 and its sheet says №1 too, not the
+    game's id; the sheet's columns are the players' names, and its last round says
+    «голый козёл» rather than leaving a bare +125 to guess at; in English likewise, with
+    the date as English writes it."""
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    john = fakegram.add_user("John", username="john", language_code="en")
+    group = fakegram.add_group("Пляж", members=[alice, bob, john], admins=[alice])
+    await alice.command(group, "domino", "sea_kozel")
+    lobby = await group.wait_for_message(lambda m: "Игроки" in m.content)
+    answer = await alice.press(lobby, data=button_data(lobby, "Отменить"))
+    assert answer.answered and not answer.show_alert, answer
+    await group.wait_for_message(lambda m: m is lobby and "Набор в игру отменён" in m.content)
+    game = await seed_naked_goat(bot.database, group.id, (alice, bob))
+    assert game.id == 2 and game.match is not None  # the closed lobby took id 1
+    last = game.match.results[-1]
+
+    history = await ask(group, alice, "history", "📜")
+    assert "· Морской козёл ·" in history.content
+    assert history.content.split("\n\n")[1].startswith("№1 · 03.12.2026 · доиграна")
+    assert [b.text for b in history.buttons] == ["📋 1"]
+    await alice.press(history, text="📋 1")
+    await group.wait_for_message(lambda m: m is history and "Партия №" in m.content)
+    sheet = history.content.split("\n")
+    assert sheet[0].startswith("📋 Партия №1 · Морской козёл до 125 · 03.12.2026")
+    assert sheet[sheet.index("─" * 31) - 1].split() == ["Алиса", "Боб"]
+    naked = f"Раунд {last.round_no} · голый козёл: Алиса, домино пустышкой"
+    told = [line for line in sheet if line.startswith("Раунд ")]
+    assert told[-1] == naked and naked not in told[:-1]
+    assert sheet[sheet.index(naked) + 1].split() == ["очки", *(f"+{n}" for n in last.points)]
+
+    english = await ask(group, john, "history", "📜")
+    assert english.content.split("\n\n")[1].startswith("#1 · 3 Dec 2026 · played out")
+    await john.press(english, text="📋 1")
+    await group.wait_for_message(lambda m: m is english and "Match #" in m.content)
+    assert english.content.startswith("📋 Match #1 · Sea Kozel")
+    assert f"Round {last.round_no} · naked goat: Алиса went out on the double blank" in (
+        english.content.split("\n")
     )

@@ -526,3 +526,36 @@ async def test_pairs_are_kept_per_game(db: Database) -> None:
         (ALEX, OLYA): int(winners[0] == 0),
         (MASHA, PETYA): int(winners[1] == 0),
     }
+
+
+async def test_history_and_sheet_number_a_match_alike_among_the_groups_own(
+    db: Database,
+) -> None:
+    """A match is numbered among the group's recorded matches of its game, in the order
+    they ended: ids taken by a lobby closed unplayed, another group's match or another
+    game's do not count, and the list and the sheet say the same number."""
+    async with db.transaction() as tx:  # a lobby closed unplayed takes game id 1
+        lobby = await repo.create_game(
+            tx, chat_id=GROUP, creator_id=ALEX, ruleset=KOZEL, seats_wanted=2
+        )
+    assert lobby.id == 1
+    assert (
+        await record(
+            db,
+            game(2, played(KOZEL, 2, 1), (ALEX, MASHA)),
+            game(3, played(KOZEL, 2, 2), (ALEX, MASHA), chat_id=OTHER_GROUP),
+            game(4, played(CLASSIC, 3, 5), (ALEX, MASHA, OLYA)),
+            game(5, played(KOZEL, 2, 3), (ALEX, MASHA)),
+            game(6, played(KOZEL, 2, 4), (ALEX, MASHA)),
+        )
+        == [True] * 5
+    )
+    listed = await stats.history(db, GROUP, game=K)
+    assert [(e.game_id, e.number) for e in listed.rows] == [(6, 3), (5, 2), (2, 1)]
+    paged = await stats.history(db, GROUP, game=K, offset=1, limit=1)
+    assert [(e.game_id, e.number) for e in paged.rows] == [(5, 2)]
+    assert [e.number for e in (await stats.history(db, GROUP, game=C)).rows] == [1]
+    assert [e.number for e in (await stats.history(db, OTHER_GROUP, game=K)).rows] == [1]
+    for game_id, number in ((2, 1), (5, 2), (6, 3), (4, 1), (3, 1)):
+        sheet = await stats.match_sheet(db, game_id)
+        assert sheet is not None and sheet.number == number, game_id
