@@ -25,6 +25,7 @@ from domino.actions import (
     Play,
     PlayDoubles,
     Played,
+    TurnedUp,
     parse_action,
 )
 from domino.deal import Deal
@@ -129,6 +130,7 @@ __all__ = [
     "Sport",
     "StaleAction",
     "Tile",
+    "TurnedUp",
     "UnknownVariant",
     "Variant",
     "classic_rating_gains",

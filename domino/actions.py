@@ -81,9 +81,9 @@ class EndTurn:
 @dataclass(frozen=True, slots=True)
 class Flip:
     """Втемную (section V): turn up the top tile of one's face-down stack; it is laid on
-    the first open end it fits, or goes under the stack (and a bazaar tile goes face
-    down on top). The only move of a seat whose tiles lie face down
-    (`GameVariant.face_down`)."""
+    the open end it fits, or goes under the stack (and a bazaar tile goes face down on
+    top); one that fits two ends waits for its owner's `Play` on one of them (`TurnedUp`).
+    The only move of a seat whose tiles lie face down (`GameVariant.face_down`)."""
 
     def __str__(self) -> str:
         return "f"
@@ -166,4 +166,14 @@ class Flipped:
     drew: bool
 
 
-Event = Played | Closed | Drew | Knocked | Ended | Flipped
+@dataclass(frozen=True, slots=True)
+class TurnedUp:
+    """Втемную: `seat` turned up `tile` from its face-down stack and it fits two open ends
+    (everyone saw it): the turn stays, and its owner lays it on the end they choose (the
+    `Played` that follows; `Ruleset.flip_choice`)."""
+
+    seat: int
+    tile: Tile
+
+
+Event = Played | Closed | Drew | Knocked | Ended | Flipped | TurnedUp

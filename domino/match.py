@@ -403,7 +403,8 @@ class Match:
         with the drawer), the play or the knock (C-7) that passes the turn, and where a
         turn lays several tiles (section V) each further tile or `EndTurn` until the turn
         passes or the round ends (every such action lays a tile or ends the turn, so this
-        ends). What a person whose time ran out gets. `MatchOver` or `NotYourTurn` if
+        ends; in Втемную a tile turned up that fits two ends is laid on one). What a person
+        whose time ran out gets. `MatchOver` or `NotYourTurn` if
         `seat` is not to move (the latter from `player`, which has nothing to choose from)."""
         self._refuse_when_over()
         round_no = self._round_no
@@ -412,7 +413,11 @@ class Match:
         while (
             not self._over
             and self._round_no == round_no
-            and (isinstance(action, Draw) or self._round.mid_turn)
+            and (
+                isinstance(action, Draw)
+                or self._round.mid_turn
+                or self._round.turned_up is not None  # Втемную: its end still to choose
+            )
         ):
             action = player.choose(self.view(seat))
             self.apply(action, seat)

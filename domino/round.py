@@ -41,12 +41,14 @@ Rules implemented (ids from docs/RULES.md)
   public (`Ended`), one that ran out of tiles that fit is not an event.
 - Section V, Втемную (`GameVariant.face_down`): each seat's tiles are a face-down
   stack in the order dealt (`Deal.stacks`), hidden from its owner too. Such a seat's
-  only move is `Flip`: its top tile is turned up and laid on the first open end it fits
-  (in `legal_actions`' end order; an empty table takes it as the opening), else it goes
-  under the stack and, while the bazaar has tiles, one goes face down on top (`Flipped`);
-  either way the turn passes. A stack laid down to `FACE_UP` tiles is turned up for its
-  owner for the rest of the round, who then plays as in Блиц (several tiles a turn,
-  C-6 draws, C-7 knocks).
+  only move is `Flip`: its top tile is turned up and laid on the open end it fits (an
+  empty table takes it as the opening), else it goes under the stack and, while the
+  bazaar has tiles, one goes face down on top (`Flipped`); either way the turn passes.
+  A tile that fits two ends (`flip_choice`) waits, turned up for all to see
+  (`TurnedUp`, `turned_up`), for its owner's `Play` on one of them, the turn's only
+  moves (without the option: the first end it fits, in `legal_actions`' end order). A
+  stack laid down to `FACE_UP` tiles is turned up for its owner for the rest of the
+  round, who then plays as in Блиц (several tiles a turn, C-6 draws, C-7 knocks).
 - C-6 / K-5 / T-3: with nothing playable, `Draw` takes one tile (`bazaar[0]` of what
   is left) and the turn stays; once a drawn tile fits it is the only playable tile
   and must be played. The last `bazaar_reserve` tiles are never drawn.
@@ -87,6 +89,7 @@ from domino.actions import (
     Play,
     PlayDoubles,
     Played,
+    TurnedUp,
 )
 from domino.deal import Deal, first_leader_masks, turned_leader
 from domino.deal import deal as deal_tiles
@@ -155,6 +158,7 @@ class Round:
         "_may_close",
         "_reserved_mask",
         "_stacks",
+        "_turned_up",
         "leader",
         "opening_tile",
         "outcome",
@@ -188,6 +192,7 @@ class Round:
     _laid: bool  # section V: the mover has laid a tile this turn and may lay more
     _stacks: list[list[Tile] | None] | None  # Втемную: per seat its face-down stack, top
     # first, None once turned up; None in the other games
+    _turned_up: Tile | None  # Втемную: the mover's tile turned up that fits two ends
 
     # ----------------------------------------------------------------- creation
 
@@ -252,6 +257,7 @@ class Round:
         turn_no: int = 0,
         laid: bool = False,
         stacks: Sequence[Sequence[Tile] | None] | None = None,
+        turned_up: Tile | None = None,
     ) -> Round:
         """A round at a position in mid-play: each seat's hand (`hands`, bitmasks), the
         bazaar left (in draw order), the table (`layout`, copied) and the seat to move.
@@ -264,6 +270,8 @@ class Round:
         the mover has laid a tile this turn and may lay more or end it (section V).
         `stacks`: in Втемную, per seat its face-down stack (top first, the tiles of its
         hand) or None where its tiles are face up; not given, every hand is face up.
+        `turned_up`: in Втемную, the mover's tile turned up that fits two ends, in its
+        hand and out of its stack, waiting for the end (`RoundView.turned_up`).
         """
         self = cls.__new__(cls)
         self.ruleset = ruleset
@@ -292,6 +300,7 @@ class Round:
         self._stacks = None
         if game.face_down and stacks is not None:
             self._stacks = [None if stack is None else list(stack) for stack in stacks]
+        self._turned_up = turned_up if self._stacks is not None else None
         return self
 
     @classmethod
@@ -337,6 +346,7 @@ class Round:
         if game.face_down:
             dealt = deal.stacks or deal.hands
             self._stacks = [list(stack) if len(stack) > FACE_UP else None for stack in dealt]
+        self._turned_up = None
         return self
 
     # ------------------------------------------------------------------ reading
@@ -426,11 +436,17 @@ class Round:
         fewer doubles first, each set's plays in end order), then the `Close` actions
         (O-3, by tile, then end); last `END_TURN` in the middle of a turn of several
         tiles (section V). With nothing playable, exactly one of `DRAW` (C-6) or
-        `KNOCK` (C-7). A seat whose tiles lie face down (Втемную): only `FLIP`.
+        `KNOCK` (C-7). A seat whose tiles lie face down (Втемную): only `FLIP`, and once
+        it turned up a tile that fits two ends, only that tile's plays on them.
         """
         turn = self.turn
         if turn is None:
             return ()
+        if self._turned_up is not None:  # Втемную: the turned-up tile's ends
+            bit = self._turned_up.bit
+            plays = _core.PLAYS
+            index = self._turned_up.index
+            return tuple(plays[end][index] for end, mask in self._layout.end_masks() if mask & bit)
         if self._stacks is not None and self._stacks[turn] is not None:
             return (FLIP,)  # Втемную: the tiles lie face down
         hand = self._hands[turn]
@@ -460,6 +476,12 @@ class Round:
         if self._laid:
             actions.append(END_TURN)
         return tuple(actions)
+
+    @property
+    def turned_up(self) -> Tile | None:
+        """Втемную: the mover's tile turned up that fits two ends, waiting for its owner to
+        choose one (public: everyone saw it turned up); None otherwise."""
+        return self._turned_up
 
     @property
     def mid_turn(self) -> bool:
@@ -527,6 +549,11 @@ class Round:
             return RoundOver("the round is over: no more moves")
         if seat is not None and seat != turn:
             return NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s")
+        turned_up = self._turned_up
+        if turned_up is not None:
+            if not isinstance(action, Play) or action.tile is not turned_up:
+                return IllegalMove(f"you turned up {turned_up}: choose the end to lay it on")
+            return self._play_refusal(action, self._hands[turn], self._layout)
         face_down = self._stacks is not None and self._stacks[turn] is not None
         if isinstance(action, Flip):
             if self._stacks is None:
@@ -683,7 +710,11 @@ class Round:
             self._hands[turn] = hand
             self._layout.place(tile, action.end)
             event = _core.played(turn, action.end, tile.index)
-            self._after_play(turn, hand)
+            if self._turned_up is not None:
+                self._turned_up = None
+                self._laid_from_stack(turn, hand)
+            else:
+                self._after_play(turn, hand)
         elif type(action) is PlayDoubles:
             event = self._lay_doubles(turn, action)
             self._after_play(turn, self._hands[turn])
@@ -727,10 +758,11 @@ class Round:
             self.turn = (turn + 1) % self.players
 
     def _flip(self, turn: int) -> Event:
-        """Втемную: turn up the mover's top tile; lay it on the first open end it fits
-        (an empty table: as the opening) and turn the stack up once `FACE_UP` tiles are
-        left, or put it under the stack and a bazaar tile face down on top. The turn
-        passes either way (or the round ends, C-8)."""
+        """Втемную: turn up the mover's top tile; lay it on the open end it fits (an
+        empty table: as the opening), or, fitting two ends with `flip_choice`, keep the
+        turn for its owner's choice (`TurnedUp`); or put it under the stack and a bazaar
+        tile face down on top. The turn passes once the tile is laid or under the stack
+        (or the round ends, C-8)."""
         stacks = self._stacks
         assert stacks is not None
         stack = stacks[turn]
@@ -739,18 +771,16 @@ class Round:
         layout = self._layout
         bit = tile.bit
         fits = not layout.table_mask
-        end: End | None = None
-        for choice, end_mask in layout.end_masks() if layout.table_mask else ():
-            if end_mask & bit:
-                fits, end = True, choice
-                break
-        if fits:
+        ends = [choice for choice, mask in layout.end_masks() if mask & bit] if not fits else []
+        if len(ends) > 1 and self.ruleset.flip_choice:
+            self._turned_up = tile  # «выкладывают на поле»: its owner lays it
+            return TurnedUp(turn, tile)
+        if fits or ends:
+            end = ends[0] if ends else None
             hand = self._hands[turn] ^ bit
             self._hands[turn] = hand
             layout.place(tile, end)
-            if hand.bit_count() <= FACE_UP:
-                stacks[turn] = None  # turned up for its owner
-            self._after_play(turn, hand, more=False)
+            self._laid_from_stack(turn, hand)
             return _core.played(turn, end, tile.index)
         stack.append(tile)
         drew = len(self._bazaar) - self._drawn > self.ruleset.bazaar_reserve
@@ -761,6 +791,15 @@ class Round:
             stack.insert(0, drawn)
         self.turn = (turn + 1) % self.players
         return Flipped(turn, tile, drew)
+
+    def _laid_from_stack(self, turn: int, hand: int) -> None:
+        """Втемную: a tile from the mover's stack was laid: the stack is turned up for its
+        owner once `FACE_UP` tiles are left, and the turn passes (or the round ends)."""
+        stacks = self._stacks
+        assert stacks is not None
+        if hand.bit_count() <= FACE_UP:
+            stacks[turn] = None  # turned up for its owner
+        self._after_play(turn, hand, more=False)
 
     def _lay_doubles(self, turn: int, action: PlayDoubles) -> Event:
         """M-3, O-2: lay the doubles in the order given, except that a `0-0` goes down
@@ -777,6 +816,8 @@ class Round:
 
     def _allowed(self, action: Action, turn: int) -> bool:
         """The quick yes of `_refusal` for the seat to move (no message built)."""
+        if self._turned_up is not None:
+            return action in self.legal_actions()
         if self._stacks is not None and self._stacks[turn] is not None:
             return type(action) is Flip
         if type(action) is Flip:
@@ -964,6 +1005,7 @@ class Round:
         new._laid = self._laid
         stacks = self._stacks
         new._stacks = None if stacks is None else [s if s is None else s.copy() for s in stacks]
+        new._turned_up = self._turned_up
         return new
 
     # -------------------------------------------------------------------- views
@@ -993,6 +1035,7 @@ class Round:
             outcome=self.outcome,
             turned=self.turned,
             face_down=face_down,
+            turned_up=self._turned_up,
         )
 
     def _key(self) -> tuple[Any, ...]:
@@ -1012,6 +1055,7 @@ class Round:
             self._layout,
             self._history,
             self._stacks,
+            self._turned_up,
         )
 
     def __eq__(self, other: object) -> bool:

@@ -89,7 +89,7 @@ def _frozen(mapping: Mapping[int, int]) -> Mapping[int, int]:
     return MappingProxyType(dict(mapping))
 
 
-LATER_OPTIONS = frozenset({"fish_by_pips", "opening_every_round"})
+LATER_OPTIONS = frozenset({"fish_by_pips", "opening_every_round", "flip_choice"})
 """`Ruleset` options added after games were stored: missing from a stored ruleset, each
 takes its default, which keeps the rule those games were dealt under."""
 
@@ -123,6 +123,9 @@ class Ruleset:
     # V (Крест): every round opens as the first does (`opening`: with a double), not by
     # the last round's winner with any tile
     opening_every_round: bool = False
+    # V (Втемную): a tile turned up that fits two ends waits for its owner's choice of end
+    # (off: as stored before it, it goes to the first end it fits)
+    flip_choice: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand_sizes", _frozen(self.hand_sizes))

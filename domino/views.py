@@ -64,6 +64,8 @@ class RoundView:
     turned: tuple[Tile, ...] = ()  # S-2: the tile each seat turned before the first round
     face_down: tuple[bool, ...] = ()  # Втемную: per seat, its tiles lie face down (hidden
     # from their owner too: `hand` is then ()); () in the other games
+    turned_up: Tile | None = None  # Втемную: the mover's tile turned up that fits two
+    # ends, public, waiting for its owner's choice (`legal`: its plays on them)
 
 
 @dataclass(frozen=True, slots=True)
