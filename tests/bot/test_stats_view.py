@@ -17,7 +17,7 @@ from bot.telegram.callbacks import HistoryCb, StatsCb, TopCb, TopScope
 from domino.rules import Variant
 from domino.variants import VARIANTS, GameVariant, find_variant
 from domino.views import OutcomeKind
-from i18n import Lang
+from i18n import Lang, t
 from storage.records import Ending
 from storage.stats import (
     HistoryEntry,
@@ -593,3 +593,34 @@ def test_every_game_has_its_screens_in_its_own_words(game: GameVariant, lang: La
         assert own[1] in mine and own[1] in history
     if not game.points_are_bad:
         assert "🏆" in mine and ("Поб" if lang is Lang.RU else "Won") in board
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+@pytest.mark.parametrize("game", VARIANTS, ids=lambda game: game.key.value)
+def test_every_games_tables_fit_the_line_with_whole_words_apart(
+    game: GameVariant, lang: Lang
+) -> None:
+    """The counts' columns take their widths from their headers in the reader's language:
+    each header keeps a space before it, numbers never run together, and every line is
+    LINE_WIDTH wide; English says «Rating», «Blocks», «Donkey», never a clipped «Rtg»,
+    «Blk», «Donk»."""
+    key = game.key.value
+    outcome = (
+        (f"top.col_losses.{key}", f"top.col_safe.{key}")
+        if game.points_are_bad
+        else ("top.col_wins", "top.col_win_share")
+    )
+    words = [t(k, lang, game=key) for k in ("top.col_matches", *outcome, "top.col_avg")]
+    fish = t("top.col_fish", lang, game=key)
+    row = leader(1, "Алиса", matches=1234, goats=999, wins=999, fish_made=999, avg_points=999.0)
+    board = view.leaderboard_text(Page((row,), 1, 0, 10), "Двор", game, lang)
+    pair = PairRow(1, (1, 2), ("А", "Б"), 3, 999, 999, 999.0, 1234)
+    pairs = view.pairs_text(Page((pair,), 1, 0, 10), "Двор", game, lang)
+    for text, headers in ((board, [*words, fish]), (pairs, words)):
+        lines = pre_lines(text)
+        assert {view.display_width(line) for line in lines} == {view.LINE_WIDTH}, lines
+        assert all(f" {header}" in lines[1] for header in headers), lines[1]
+        assert len(lines[4].split()) == len(headers), lines[4]
+        if lang is Lang.EN:
+            assert not re.search(r"\b(Rtg|Blk|Donk)\b", text), text
+    assert t("top.col_rating", lang) in pre_lines(board)[0].split()
