@@ -98,6 +98,8 @@ async def test_a_whole_match_of_classic_from_domino_classic_to_its_winner(
     for _ in range(2):
         await alice.press(lobby, data=button_data(lobby, "компьютер"), timeout=WAIT)
     await group.wait_for_message(lambda m: m is lobby and "(4/4)" in m.content, timeout=WAIT)
+    # A full table asks nobody to sit down: it says the game may start.
+    assert "Все места заняты" in lobby.content and "Нажмите «🙋 Играю»" not in lobby.content
     answer = await alice.press(lobby, data=button_data(lobby, "Начать"), timeout=WAIT)
     assert answer.answered and not answer.show_alert, answer
 
