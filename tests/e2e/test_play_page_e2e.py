@@ -184,8 +184,9 @@ async def test_two_people_play_a_match_to_the_goat_through_the_page(tmp_path: Pa
 @pytest.mark.slow(seconds=10)
 async def test_a_fresh_page_says_what_to_do_and_fits_four_chats_in_its_width() -> None:
     """The fake's bare address leads to the page; an empty page says in three lines what
-    to do, until the first message; three people and their group at 1,400 px all fit the
-    width (the chats go on a second row rather than off the edge)."""
+    to do, until the first message, with every START button in view; three people and
+    their group at 1,400 px all fit the width (more chats go on a second row rather than
+    off the edge)."""
     fake = FakeTelegram()
     url = await fake.start(routes=PlayPage(fake).attach)
     try:
@@ -205,6 +206,10 @@ async def test_a_fresh_page_says_what_to_do_and_fits_four_chats_in_its_width() -
             for box in [await pane.bounding_box() for pane in await panes.all()]:
                 assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
             assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            starts = page.locator(".pane.private .start")  # what the hint asks for, in view
+            assert await starts.count() == 3
+            for box in [await start.bounding_box() for start in await starts.all()]:
+                assert box is not None and box["y"] + box["height"] <= 900
 
             await page.locator(f'.pane[data-owner="{people[0].id}"] .start').click()
             await shown(fake, page.locator("li.msg", has_text="/start"))
