@@ -40,7 +40,7 @@ hint-reason-scores = the move scores { $points } { $points ->
 hint-reason-safe_ends = leaves ends on which the next player can hardly score
 # The search chose another move than the simple rules would: it did best when the
 # others' tiles were dealt at random many times and played out. No figures (issue 33).
-hint-reason-search = dealing the others' tiles at random and playing on, this move does best
+hint-reason-search = this move does best when the unseen tiles are dealt at random and played out
 # Only when the play-outs support it well ($game: the game's key; where points are bad, not
 # ending up last).
 hint-reason-search_likely = { $game ->
