@@ -23,7 +23,7 @@ from bot.telegram.stats_columns import (
 )
 from domino.rules import Variant
 from domino.variants import GameVariant, find_variant
-from domino.views import OutcomeKind
+from domino.views import OutcomeKind, RoundOutcome, RoundResult
 from i18n import Lang, t
 from storage.records import Ending
 from storage.stats import HistoryEntry, HistoryPlayer, MatchSheet, Page, SheetRound
@@ -187,10 +187,14 @@ def sheet_text(sheet: MatchSheet, lang: Lang, *, last_tile_won: bool = False) ->
     ]
     labels = (t("sheet.row_points", lang), t("sheet.row_totals", lang))
     last = len(sheet.rounds) - 1
-    blocks = [
-        _sheet_round(sheet, round_, column, labels, game, lang, last_tile_won and index == last)
-        for index, round_ in enumerate(sheet.rounds)
-    ]
+    eggs_before = 0  # K-9: what a round carries in is what the one before carried out
+    blocks = []
+    for index, round_ in enumerate(sheet.rounds):
+        last_tile = last_tile_won and index == last
+        blocks.append(
+            _sheet_round(sheet, round_, eggs_before, column, labels, game, lang, last_tile)
+        )
+        eggs_before = round_.eggs_after
     notes = []
     if game.rule_of_13:
         notes.append(t("sheet.legend_13", lang))
@@ -218,20 +222,39 @@ def _units(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+def _as_result(round_: SheetRound, eggs_before: int) -> RoundResult:
+    """A round of the sheet as the game reads a round's line to tell a draw or too few
+    to write (`GameVariant.drawn`, `too_few`): its outcome, points and eggs. The
+    accounts, which neither reads and the sheet does not keep, are left empty."""
+    outcome = RoundOutcome(round_.outcome, round_.seat, ())
+    return RoundResult(
+        round_.round_no, outcome, (), round_.points, (), eggs_before, round_.eggs_after, None
+    )
+
+
 def _sheet_round(
     sheet: MatchSheet,
     round_: SheetRound,
+    eggs_before: int,
     column: int,
     labels: tuple[str, str],
     game: GameVariant,
     lang: Lang,
     last_tile: bool,
 ) -> list[str]:
-    """A round's lines: how it ended; its points; the totals after it; eggs carried on."""
+    """A round's lines: how it ended; its points, or in words why nobody scored (a draw;
+    M-1: too few to write); the totals after it; eggs carried on."""
     points, totals = (pad(label, ROW_LABEL_WIDTH) for label in labels)
+    result = _as_result(round_, eggs_before)
+    if game.drawn(result):
+        scored = f"{points} {t('sheet.draw', lang)}"
+    elif game.too_few(result):
+        scored = f"{points} {t('sheet.too_few', lang, n=game.min_written)}"
+    else:
+        scored = points + columns(*((f"+{n}", column) for n in round_.points))
     block = [
         _outcome(sheet, round_, game, lang, last_tile),
-        points + columns(*((f"+{n}", column) for n in round_.points)),
+        scored,
         totals + columns(*((str(total), column) for total in round_.totals)),
     ]
     if round_.eggs_after:

@@ -146,6 +146,9 @@ sheet-fish = { $game ->
 sheet-reached = target reached by { $name }
 # M-4: the last round's last tile, 0-0, decided the match.
 sheet-last_tile-sea_kozel = naked goat: { $name } went out on the double blank
+# A round nobody scored in, said instead of its points: a draw; M-1: too few to write.
+sheet-draw = a draw, nobody scores
+sheet-too_few = under { $n }, not written
 sheet-eggs = eggs +{ $n } carried to the next round
 sheet-cut = { $n ->
         [one] The first round did not fit in one message; the latest follow.

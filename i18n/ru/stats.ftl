@@ -118,6 +118,9 @@ sheet-fish = рыба, рыбак: { $name }
 sheet-reached = цель набрана: { $name }
 # M-4: the last round's last tile, 0-0, decided the match.
 sheet-last_tile-sea_kozel = голый козёл: { $name }, домино пустышкой
+# A round nobody scored in, said instead of its points: a draw; M-1: too few to write.
+sheet-draw = ничья, никто не пишет
+sheet-too_few = меньше { $n } — не пишется
 sheet-eggs = яйца +{ $n } — в следующий раунд
 sheet-cut = Первые раунды ({ $n }) не поместились в сообщение; ниже — последние.
 sheet-legend_13 = <i>Очки до открытия счёта только запоминаются и входят в счёт потом.</i>

@@ -624,3 +624,30 @@ def test_every_games_tables_fit_the_line_with_whole_words_apart(
         if lang is Lang.EN:
             assert not re.search(r"\b(Rtg|Blk|Donk)\b", text), text
     assert t("top.col_rating", lang) in pre_lines(board)[0].split()
+
+
+def test_a_round_nobody_scored_in_says_why_in_words() -> None:
+    """A round whose points are all zero says why instead of a row of bare +0: in
+    Морской козёл a winner with under 25 writes nothing (M-1), unless eggs it carries
+    on explain it (M-5); in Классика a fish tied for the lowest is a draw (T-5)."""
+    rounds = (
+        SheetRound(1, OutcomeKind.WENT_OUT, 0, (0, 0), (0, 0), 0),  # too few
+        SheetRound(2, OutcomeKind.FISH, 1, (0, 0), (0, 0), 40),  # tied: eggs
+        SheetRound(3, OutcomeKind.WENT_OUT, 1, (0, 70), (0, 70), 0),  # eggs taken
+    )
+    players = PLAYERS[:2]
+    two = dataclasses.replace(sheet(), players=players, sides=((0,), (1,)), rounds=rounds)
+    sea = dataclasses.replace(two, variant=Variant.SEA_KOZEL)
+    lines = pre_lines(view.sheet_text(sea, Lang.RU))
+    assert lines[3] == "очки  меньше 25 — не пишется"
+    assert lines[6].split() == ["очки", "+0", "+0"] and "яйца +40" in lines[8]
+    assert lines[10].split() == ["очки", "+0", "+70"]
+    assert "очки under 25, not written" not in view.sheet_text(sea, Lang.EN)
+    assert "round under 25, not written" in view.sheet_text(sea, Lang.EN)
+    tied = (SheetRound(1, OutcomeKind.FISH, 1, (0, 0), (0, 0), 0),)
+    classic = dataclasses.replace(two, variant=Variant.CLASSIC, rounds=tied)
+    assert pre_lines(view.sheet_text(classic, Lang.RU))[3] == "очки  ничья, никто не пишет"
+    assert "round a draw, nobody scores" in view.sheet_text(classic, Lang.EN)
+    eggs = (SheetRound(1, OutcomeKind.FISH, 1, (0, 0), (0, 0), 30),)  # K-9: eggs, no draw
+    kozel = dataclasses.replace(two, rounds=eggs)
+    assert pre_lines(view.sheet_text(kozel, Lang.RU))[3].split() == ["очки", "+0", "+0"]
