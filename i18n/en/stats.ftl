@@ -121,7 +121,7 @@ history-entry = <b>#{ $n }</b> · { $date } · { $ending } · { $rounds } { $rou
    *[other] rounds
 }
 history-hint = <i>A 📋 button with a match's number opens its round-by-round score sheet.</i>
-history-empty = 📜 { $game }: no matches played here yet. Start one: /domino
+history-empty = 📜 { $game }: no recorded matches here yet. Play one with /domino, and it appears in the history.
 history-private = Match history belongs to groups: send /history in a group.
 
 sheet-title = 📋 <b>Match #{ $n }</b> · { $variant }, game to { $target } · { $date } · { $ending }

@@ -100,7 +100,7 @@ history-entry = <b>№{ $n }</b> · { $date } · { $ending } · { $rounds } { $r
    *[many] раундов
 }
 history-hint = <i>Кнопка 📋 с номером партии открывает её запись по раундам.</i>
-history-empty = 📜 { $game }: здесь ещё нет сыгранных партий. Начните: /domino
+history-empty = 📜 { $game }: записанных партий здесь пока нет. Сыграйте партию — /domino — и она появится в истории.
 history-private = История партий ведётся по группам: напишите /history в группе.
 
 sheet-title = 📋 <b>Партия №{ $n }</b> · { $variant } до { $target } · { $date } · { $ending }

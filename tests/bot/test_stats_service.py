@@ -175,7 +175,8 @@ async def test_an_empty_group_gets_a_friendly_text_without_buttons(
     empty = await service.top(Chat(-300, "Новая", is_group=True), Lang.RU)
     assert "/domino" in empty.text and empty.keyboard is None
     history = await service.history(Chat(-300, "Новая", is_group=True), Lang.EN)
-    assert "Kozel (Goat): no matches played here yet" in history.text and history.keyboard is None
+    assert "Kozel (Goat): no recorded matches here yet" in history.text
+    assert "Play one with /domino" in history.text and history.keyboard is None
 
 
 async def test_stats_in_a_group_and_across_all_groups(service: StatsService) -> None:
