@@ -92,8 +92,8 @@ def test_a_ratio_needs_a_positive_denominator() -> None:
     [
         # All Fives to 250: the winner at 255 gains 10, the loser at 120 gains 5.
         (Variant.ALL_FIVES, (255, 120), (10, 5)),
-        # Threes and fives to 61: 63 and 30 (10 * 30 / 61 = 4.9).
-        (Variant.THREES_AND_FIVES, (63, 30), (10, 5)),
+        # Threes and fives to 250 (F-6): 255 and 120 (its pub board to 61: test_all_fives).
+        (Variant.THREES_AND_FIVES, (255, 120), (10, 5)),
         # Bergen to 15: 16 and 7 (4.7).
         (Variant.BERGEN, (16, 7), (11, 5)),
         # Дубли to 10: 10 and 4, not 1 and 1; nothing still gains 1.
