@@ -40,6 +40,7 @@ TILE_LAST: RGB = (255, 236, 170)
 TILE_EDGE: RGB = (60, 60, 60)
 PIP: RGB = (28, 28, 28)
 LAST_RING: RGB = (255, 145, 0)
+SPINNER_RING: RGB = TEAM_COLOURS[0]  # the spinner's mark (C-10), unlike the last tile's ring
 END_BADGE: RGB = (255, 213, 79)
 END_INK: RGB = (40, 30, 0)
 END_MUTED: RGB = FELT_EDGE  # an open end that counts nothing (F-3), sunk into the felt
@@ -59,7 +60,7 @@ _BLENDS: tuple[tuple[RGB, tuple[RGB, ...]], ...] = (
     (PANEL, (INK, MUTED, TURN, REMEMBERED, RECORDED, GOOD, *TEAM_COLOURS, BACK_EDGE)),
     (LOSER_TINT, (INK, MUTED, RECORDED, REMEMBERED, TURN)),
     (WINNER_TINT, (INK, MUTED, GOOD, REMEMBERED, TURN)),
-    (FELT, (FELT_TEXT, TILE_EDGE, END_INK)),
+    (FELT, (FELT_TEXT, TILE_EDGE, END_INK, SPINNER_RING)),
     (TILE_FACE, (TILE_EDGE, PIP)),
     (TILE_LAST, (TILE_EDGE, PIP)),
     (END_BADGE, (END_INK,)),
@@ -316,7 +317,7 @@ def palette_colours() -> tuple[RGB, ...]:
         for colour in (backdrop, *inks):
             if colour not in colours:
                 colours.append(colour)
-    for colour in (TURN, LAST_RING, PANEL_EDGE, FELT_EDGE):
+    for colour in (TURN, LAST_RING, SPINNER_RING, PANEL_EDGE, FELT_EDGE):
         if colour not in colours:
             colours.append(colour)
     for backdrop, inks in _BLENDS:

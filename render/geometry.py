@@ -158,6 +158,7 @@ class TableGeometry:
     arms: tuple[tuple[End, tuple[TileBox, ...]], ...]  # each arm from the centre outward
     ends: tuple[EndMark, ...]  # the open ends, in the order of `LayoutView.open_ends`
     cross: bool  # drawn as a spinner cross (C-10)
+    spinner: int | None = None  # the spinner's `Placement.seq` (C-10), in the cross's middle
 
     @property
     def centre(self) -> TileBox | None:
@@ -443,7 +444,10 @@ def table_geometry(layout: LayoutView, area: Rect, unit: int = DEFAULT_UNIT) -> 
                 point, direction = tips[end]
                 ends.append(EndMark(end, pip, point, direction))
         arms = tuple((end, tuple(arm)) for end, arm in arm_boxes.items())
-        return TableGeometry(area, u, tuple(boxes), arms, tuple(ends), layout.spinner is not None)
+        spinner = layout.spinner
+        cross = spinner is not None
+        seq = None if spinner is None else spinner.seq
+        return TableGeometry(area, u, tuple(boxes), arms, tuple(ends), cross, seq)
     raise RenderError(
         f"{len(layout.placements)} tiles do not fit in a {area.width}x{area.height} px table"
     )

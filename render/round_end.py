@@ -194,7 +194,7 @@ def _table(played: MatchView, names: Sequence[str], lang: str) -> Image.Image:
     ends = counts.end_counts(layout) if counts.sums_ends(played) else None
     draw_tiles(band, draw.Pen(band), geometry, ends, just_laid(played))
     reach = 2 * geometry.unit + 12  # the open ends' numbers stand beyond the tiles
-    tags = [badge.tag.rect for badge in end_badges(geometry, ends) if badge.tag is not None]
+    tags = [rect for badge in end_badges(geometry, ends) for rect in badge.rects[1:]]
     top = min([box.rect.y0 - reach for box in geometry.tiles] + [r.y0 - 6 for r in tags])
     bottom = max([box.rect.y1 + reach for box in geometry.tiles] + [r.y1 + 6 for r in tags])
     top, bottom = max(TABLE_AREA.y0, top), min(TABLE_AREA.y1, bottom)

@@ -45,6 +45,7 @@ TABLE_AREA = Rect(_FELT.x0 + 8, _FELT.y0 + 8, _FELT.x1 - 8, _FELT.y1 - 8)
 _NOTE_HEIGHT = 42
 _NOTE_PAD = 18  # text to the ends of a note's pill
 _TAG_GAP = 3  # between an open end's badge and the tag with what the end counts
+_RING = 3  # how far a marked tile's ring (the last laid, the spinner) reaches beyond it
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +58,18 @@ class Note:
     size: int
 
 
+ARROWS = {End.LEFT: "←", End.RIGHT: "→", End.UP: "↑", End.DOWN: "↓"}
+"""Each end's name as the picture writes it beside its badge: the arrow the hand's text
+and buttons show for it (⬅️ ➡️ ⬆️ ⬇️, `bot.telegram.presenter.moves.ARROWS`), so that
+«⬆️ 3» in the hand is found as «↑ 3» on the table however the arms wind."""
+
+
 @dataclass(frozen=True, slots=True)
 class Badge:
     """An open end's badge as drawn: its centre and diameter, the pip the next tile must
-    match (`label`), whether muted (the end counts nothing, F-3) and, where the end
-    counts other than its pip, the tag beside it that says what it counts."""
+    match (`label`), whether muted (the end counts nothing, F-3), the tab beside it with
+    the end's arrow (`arrow`, `ARROWS`) and, where the end counts other than its pip,
+    the tag beside it that says what it counts."""
 
     end: End
     centre: tuple[float, float]
@@ -69,11 +77,17 @@ class Badge:
     label: str
     muted: bool = False
     tag: Note | None = None
+    arrow: Note | None = None
 
     @property
     def rect(self) -> Rect:
         (cx, cy), half = self.centre, self.diameter / 2
         return Rect(int(cx - half), int(cy - half), int(cx + half) + 1, int(cy + half) + 1)
+
+    @property
+    def rects(self) -> list[Rect]:
+        """What the badge takes on the felt: its disc, its arrow's tab and its tag."""
+        return [self.rect, *(note.rect for note in (self.arrow, self.tag) if note is not None)]
 
 
 def render_table(view: MatchView, names: Sequence[str], lang: str = "ru") -> bytes:
@@ -163,9 +177,7 @@ def _taken(
     """What lies on the felt: the tiles, the open ends' badges and their tags."""
     rects = [box.rect for box in geometry.tiles]
     for badge in end_badges(geometry, end_counts):
-        rects.append(badge.rect)
-        if badge.tag is not None:
-            rects.append(badge.tag.rect)
+        rects.extend(badge.rects)
     return rects
 
 
@@ -401,18 +413,25 @@ def draw_tiles(
         draw.paste(canvas, sprite, box.rect.x0, box.rect.y0)
         if is_marked:
             ringed.append(box.rect)
-    for r in ringed:  # after every tile, so that a turn's neighbouring tiles keep their rings
+    rings = [(rect, draw.LAST_RING) for rect in ringed]
+    for box in geometry.tiles:  # C-10: the spinner's own ring, unless it is just laid
+        if box.placement.seq == geometry.spinner and box.rect not in ringed:
+            rings.insert(0, (box.rect, draw.SPINNER_RING))
+    for r, colour in rings:  # after every tile, so that neighbouring tiles keep their rings
         pen.rounded_rectangle(
-            (r.x0 - 3, r.y0 - 3, r.x1 + 3, r.y1 + 3),
+            (r.x0 - _RING, r.y0 - _RING, r.x1 + _RING, r.y1 + _RING),
             radius=max(4, u // 2),
-            outline=draw.LAST_RING,
+            outline=colour,
             width=4,
         )
     for badge in end_badges(geometry, end_counts):
-        if badge.muted:
-            draw.badge(canvas, badge.centre, badge.diameter, badge.label, *_MUTED)
-        else:
-            draw.badge(canvas, badge.centre, badge.diameter, badge.label)
+        fill, ink = _MUTED if badge.muted else (draw.END_BADGE, draw.END_INK)
+        draw.badge(canvas, badge.centre, badge.diameter, badge.label, fill, ink)
+        arrow = badge.arrow
+        if arrow is not None:
+            r = arrow.rect
+            pen.rounded_rectangle((r.x0, r.y0, r.x1, r.y1), radius=r.height // 2, fill=fill)
+            draw.write(pen, r.centre, arrow.label, arrow.size, ink, bold=True, anchor="mm")
         tag = badge.tag
         if tag is not None:
             r = tag.rect
@@ -426,48 +445,70 @@ _MUTED = (draw.END_MUTED, draw.END_MUTED_INK)
 def end_badges(
     geometry: TableGeometry, end_counts: Mapping[End, int | None] | None = None
 ) -> tuple[Badge, ...]:
-    """The open ends' badges, each with the pip the next tile must match. Where the game
-    sums the open ends (`end_counts`, F-3): an end that counts nothing (an empty arm of
-    the spinner) is muted, and one that counts other than its pip (a double lying across
-    it, or the spinner while it is an end, counts both halves) gets a tag «=12» with what
-    it counts, beside its badge where that is free: at its right, under it, at its left
-    or over it, clear of the tiles and the other badges and inside the table."""
+    """The open ends' badges, each with the pip the next tile must match and beside it a
+    tab with the end's arrow (`ARROWS`: the hand's name for the end), out beyond the
+    end where that is free. Where the game sums the open ends (`end_counts`, F-3): an
+    end that counts nothing (an empty arm of the spinner) is muted, its tab too, and one
+    that counts other than its pip (a double lying across it, or the spinner while it is
+    an end, counts both halves) gets a tag «=12» with what it counts, beside its badge
+    where that is free: at its right, under it, at its left or over it, clear of the
+    tiles, the other badges and their tabs, and inside the table."""
     badges = []
     for mark in geometry.ends:
         centre, diameter = _badge_place(geometry, mark)
         count = None if end_counts is None else end_counts.get(mark.end)
         muted = end_counts is not None and count is None
         badges.append(Badge(mark.end, centre, diameter, str(mark.pip), muted))
+    # A tile's ring reaches `_RING` px beyond it: no pill on it either.
+    taken = [_grown(box.rect, _RING) for box in geometry.tiles]
+    taken += [badge.rect for badge in badges]
+    for index, (badge, mark) in enumerate(zip(badges, geometry.ends, strict=True)):
+        size = max(12, badge.diameter * 3 // 5)  # the badge's own number's size
+        arrow = _beside(geometry, badge, ARROWS[mark.end], taken, size, mark.direction)
+        taken.append(arrow.rect)
+        badges[index] = dataclasses.replace(badge, arrow=arrow)
     if end_counts is None:
         return tuple(badges)
-    taken = [box.rect for box in geometry.tiles] + [badge.rect for badge in badges]
     for index, (badge, mark) in enumerate(zip(badges, geometry.ends, strict=True)):
         count = end_counts.get(mark.end)
         if count is None or count == mark.pip:
             continue
-        tag = _tag(geometry, badge, f"={count}", taken)
+        tag = _beside(geometry, badge, f"={count}", taken)
         taken.append(tag.rect)
         badges[index] = dataclasses.replace(badge, tag=tag)
     return tuple(badges)
 
 
-def _tag(geometry: TableGeometry, badge: Badge, label: str, taken: Sequence[Rect]) -> Note:
-    """The small pill beside `badge` that says what its end counts: the first place of
-    right of it, under it, left of it and over it that is inside the table and clear of
-    `taken` (the tiles, the badges and the tags placed before); else the first of them
-    pushed inside the table that is clear, else the one pushed inside that covers
-    least of them (an end hemmed in at the table's edge)."""
-    size = max(12, badge.diameter * 11 // 20)
+def _beside(
+    geometry: TableGeometry,
+    badge: Badge,
+    label: str,
+    taken: Sequence[Rect],
+    size: int | None = None,
+    first: tuple[int, int] | None = None,
+) -> Note:
+    """A small pill beside `badge` (its arrow, or what its end counts): the first place
+    of right of it, under it, left of it and over it (the side `first` points to before
+    them), then of the same a badge's width further out, that is inside the table and
+    clear of `taken` (the tiles, the badges and the pills placed before); else the first
+    of them pushed inside the table that is clear, else the one pushed inside that covers
+    least of them (an end hemmed in at the table's edge). `size`: the label's, by default
+    a little under the badge's number."""
+    size = size or max(12, badge.diameter * 11 // 20)
     width = round(text.width(label, size, bold=True)) + size * 2 // 3
     height = size + max(4, size // 3)
     (cx, cy), half = badge.centre, badge.diameter / 2
-    reach = half + _TAG_GAP
-    centres = (
-        (cx + reach + width / 2, cy),
-        (cx, cy + reach + height / 2),
-        (cx - reach - width / 2, cy),
-        (cx, cy - reach - height / 2),
-    )
+    sides = [(1, 0), (0, 1), (-1, 0), (0, -1)]
+    if first in sides:
+        sides.remove(first)
+        sides.insert(0, first)
+    # Next to the badge, else a badge's width further out (beyond a pill placed there).
+    reaches = (half + _TAG_GAP, half + 2 * _TAG_GAP + badge.diameter)
+    centres = [
+        (cx + dx * (reach + width / 2), cy + dy * (reach + height / 2))
+        for reach in reaches
+        for dx, dy in sides
+    ]
     area = geometry.area
     w, h = width / 2, height / 2
     rects = [Rect(round(x - w), round(y - h), round(x + w), round(y + h)) for x, y in centres]
@@ -477,6 +518,10 @@ def _tag(geometry: TableGeometry, badge: Badge, label: str, taken: Sequence[Rect
             return Note(rect, label, draw.END_BADGE, size)
     least = min(inside, key=lambda rect: sum(_common(rect, other) for other in taken))
     return Note(least, label, draw.END_BADGE, size)
+
+
+def _grown(rect: Rect, by: int) -> Rect:
+    return Rect(rect.x0 - by, rect.y0 - by, rect.x1 + by, rect.y1 + by)
 
 
 def _common(a: Rect, b: Rect) -> int:

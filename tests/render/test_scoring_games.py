@@ -191,7 +191,7 @@ def test_six_six_across_an_end_shows_six_and_twelve(monkeypatch: pytest.MonkeyPa
     original_badge, original_write = draw.badge, draw.write
 
     def badge(canvas: Image.Image, centre: object, diameter: int, label: str, *a: object) -> None:
-        badges.append((label, "muted" if a else "yellow"))
+        badges.append((label, "muted" if a and a[0] == draw.END_MUTED else "yellow"))
         original_badge(canvas, centre, diameter, label, *a)  # type: ignore[arg-type]
 
     def write(pen: draw.Pen, xy: object, label: str, size: int, fill: object, **k: object) -> float:
