@@ -21,6 +21,7 @@ from domino.rules import KOZEL
 from domino.simulate import play_match
 from domino.variants import find_variant
 from domino.views import OutcomeKind
+from i18n import Lang, t
 from storage import repo, stats
 from storage.connect import open_database
 from storage.db import Transaction
@@ -538,7 +539,8 @@ async def test_history_numbers_a_match_as_its_sheet_does_and_names_the_naked_goa
 
     history = await ask(group, alice, "history", "📜")
     assert "· Морской козёл ·" in history.content
-    assert history.content.split("\n\n")[1].startswith("№1 · 03.12.2026 · доиграна")
+    ended = t("ending.finished", Lang.RU)
+    assert history.content.split("\n\n")[1].startswith(f"№1 · 03.12.2026 · {ended}")
     assert [b.text for b in history.buttons] == ["📋 1"]
     await alice.press(history, text="📋 1")
     await group.wait_for_message(lambda m: m is history and "Партия №" in m.content)
@@ -551,7 +553,8 @@ async def test_history_numbers_a_match_as_its_sheet_does_and_names_the_naked_goa
     assert sheet[sheet.index(naked) + 1].split() == ["очки", *(f"+{n}" for n in last.points)]
 
     english = await ask(group, john, "history", "📜")
-    assert english.content.split("\n\n")[1].startswith("#1 · 3 Dec 2026 · played out")
+    ended = t("ending.finished", Lang.EN)
+    assert english.content.split("\n\n")[1].startswith(f"#1 · 3 Dec 2026 · {ended}")
     await john.press(english, text="📋 1")
     await group.wait_for_message(lambda m: m is english and "Match #" in m.content)
     assert english.content.startswith("📋 Match #1 · Sea Kozel")
