@@ -22,6 +22,7 @@ from bot.app.group_settings import GroupSettings
 from handlers.people import (
     GROUP_TYPES,
     by_anonymous_admin,
+    chat_of,
     pressed_in_own_private_chat,
     pressed_on_own_hand,
 )
@@ -48,18 +49,31 @@ class OnLoop(Filter):
 
 class ChatLanguage(Filter):
     """Always passes; makes the handler's `lang` the language of the chat the message was
-    written or the button pressed in: a group's own (`GroupSettings.language`; the
-    person's own while the group has none yet), a private chat's person's. Set on a whole
-    router (`router.message.filter(chat_language)`), so every answer in a group, to
-    whoever asked, speaks the group's language."""
+    written or the button pressed in: a group's own, a private chat's person's. A group
+    that has none yet takes the language of the first person to use the bot there (a
+    command or a press, not talk it happens to see: `GroupSettings.settle_language`,
+    stored once, then a look-up in memory). Set on a whole router (`router.message.filter(
+    chat_language)`), so every answer in a group, to whoever asked, speaks its language."""
 
     async def __call__(
         self, event: Message | CallbackQuery, lang: Lang, group_settings: GroupSettings
     ) -> dict[str, Lang]:
         message = event if isinstance(event, Message) else event.message
-        if isinstance(message, Message) and message.chat.type in GROUP_TYPES:
-            return {"lang": group_settings.language(message.chat.id) or lang}
-        return {"lang": lang}
+        if not isinstance(message, Message) or message.chat.type not in GROUP_TYPES:
+            return {"lang": lang}
+        settled = group_settings.language(message.chat.id)
+        if settled is None and _uses_the_bot(event):
+            await group_settings.settle_language(chat_of(message.chat), lang)
+        return {"lang": settled or lang}
+
+
+def _uses_the_bot(event: Message | CallbackQuery) -> bool:
+    """A press of the bot's button, or a person's message that begins with a command."""
+    if isinstance(event, CallbackQuery):
+        return True
+    commands = (e for e in event.entities or () if e.type == "bot_command" and e.offset == 0)
+    by_person = event.from_user is not None and not event.from_user.is_bot
+    return by_person and any(commands)
 
 
 chat_language = ChatLanguage()

@@ -60,9 +60,8 @@ def shown_in(settings: ChatSettings, lang: Lang) -> Lang:
 
 @router.message(Command("settings"), in_group)
 async def on_settings(message: Message, lang: Lang, chats: Chats) -> None:
-    """Everyone may look; the buttons answer non-admins with a refusal. A group without
-    a language yet takes the asker's (`GroupSettings.settle_language`)."""
-    settings = await chats.settled_settings(chat_of(message.chat), lang)
+    """Everyone may look; the buttons answer non-admins with a refusal."""
+    settings = chats.settings_of(message.chat.id)
     shown = shown_in(settings, lang)
     await message.reply(
         settings_text(message.chat.title or "?", settings, shown),

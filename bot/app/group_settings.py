@@ -5,8 +5,9 @@ start and kept in memory (a group changes them rarely); the turn timers, the lob
 deadlines, the lobby's seating, the publisher and the hints read them here.
 
 A group speaks one language: everything the bot says there (its games, the answers to
-its commands and buttons) is in it, whoever asked. Choice: it is the language of whoever
-first opened a game or /settings there (`settle_language`), Russian for someone whose
+its commands and buttons) is in it, whoever asked. Choice: it is the language of the
+first person to use the bot there, by a command or a press (`settle_language`; a front
+end settles it then, and a group's first game at the latest), Russian for someone whose
 Telegram language the bot does not speak; only the group's admins change it afterwards.
 A group that played before it had one keeps its latest game creator's (migration 017)."""
 
@@ -85,8 +86,8 @@ class GroupSettings:
 
     async def settle_language(self, chat: ChatRecord, lang: Lang) -> ChatSettings:
         """The group's settings, its language settled: a group without one takes `lang`,
-        the language of whoever opens its first game or its /settings (stored once; see
-        the module's docstring)."""
+        the language of the first person to use the bot there (stored once; see the
+        module's docstring)."""
         settings = self.of(chat.id)
         if group_lang(settings) is None:
             settings = dataclasses.replace(settings, group_lang=lang.value)
@@ -94,8 +95,7 @@ class GroupSettings:
         return settings
 
     def language(self, chat_id: int) -> Lang | None:
-        """The group's language; None while it has none (nobody opened a game or /settings
-        there yet)."""
+        """The group's language; None while it has none (nobody used the bot there yet)."""
         return group_lang(self.of(chat_id))
 
     async def language_of(self, game: GameRecord) -> Lang:

@@ -23,8 +23,14 @@ async def test_rules_help_and_commands_in_the_wrong_chat(
     await alice.command(group, "rules")
     rules = await group.wait_for_message(lambda m: "Козёл" in m.content)
     assert "101" in rules.content and "базар" in rules.content and "стучу" in rules.content
+    # Алиса used the bot here first: the group speaks Russian, to John too; his private
+    # chat speaks his own.
     await english.command(group, "rules")
-    await group.wait_for_message(lambda m: "goat" in m.content and "knock" in m.content)
+    again = await group.wait_for_message(lambda m: "Козёл" in m.content, after=rules)
+    assert "стучу" in again.content and "knock" not in again.content
+    await english.start()
+    await english.command(None, "rules")
+    await english.private_chat.wait_for_message(lambda m: "goat" in m.content)
     await alice.command(group, "help")
     await group.wait_for_message(lambda m: "/domino" in m.content and "/cancel" in m.content)
 

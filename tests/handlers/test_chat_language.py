@@ -1,7 +1,8 @@
 """One language per group: `handlers.filters.chat_language` makes every answer in a group
 the group's language whoever asked, and a person's private chat their own; a group's
-language is settled by whoever opens its first game or its /settings, and stays until an
-admin changes it (`GroupSettings.settle_language`)."""
+language is settled by the first person to use the bot there (a command or a press; its
+first game at the latest), and stays until an admin changes it
+(`GroupSettings.settle_language`)."""
 
 from __future__ import annotations
 
@@ -26,14 +27,18 @@ ANNA = Person(601, "Anna", language_code="en")
 OLGA = Person(602, "Оля", language_code="ru")
 
 
-def message(chat_id: int, chat_type: str, user: Person) -> Message:
+def message(
+    chat_id: int, chat_type: str, user: Person, text: str = "/help", *, is_bot: bool = False
+) -> Message:
+    command = [{"type": "bot_command", "offset": 0, "length": 5}] if text == "/help" else []
     return Message.model_validate(
         {
             "message_id": 1,
             "date": 0,
             "chat": Chat(id=chat_id, type=chat_type, title="Двор"),
-            "from": User(id=user.id, is_bot=False, first_name=user.first_name),
-            "text": "/help",
+            "from": User(id=user.id, is_bot=is_bot, first_name=user.first_name),
+            "text": text,
+            "entities": command,
         }
     )
 
@@ -72,11 +77,18 @@ async def setup(db: Database) -> AsyncIterator[Setup]:
 async def test_a_groups_answers_speak_its_language_whoever_asks(setup: Setup) -> None:
     group_settings = setup.app.settings
     check = ChatLanguage()
-    # No language yet: each person in their own.
-    assert await check(message(CHAT.id, "supergroup", ANNA), ANNA.lang, group_settings) == {
-        "lang": Lang.EN
+    # Talk the bot happens to see, and another bot's command, settle nothing.
+    for talk in (
+        message(CHAT.id, "supergroup", ANNA, "hello"),
+        message(CHAT.id, "supergroup", ANNA, is_bot=True),
+    ):
+        assert await check(talk, ANNA.lang, group_settings) == {"lang": Lang.EN}
+    assert group_settings.language(CHAT.id) is None
+    # Оля's command is the first use of the bot there: the group speaks Russian, to Anna too.
+    assert await check(message(CHAT.id, "supergroup", OLGA), OLGA.lang, group_settings) == {
+        "lang": Lang.RU
     }
-    await group_settings.settle_language(CHAT, Lang.RU)
+    assert (await repo.get_chat_settings(setup.db, CHAT.id)).group_lang == "ru"
     for event in (message(CHAT.id, "supergroup", ANNA), press(CHAT.id, "supergroup", ANNA)):
         assert await check(event, ANNA.lang, group_settings) == {"lang": Lang.RU}
     # A private chat speaks the person's own, whatever their groups speak.
@@ -111,13 +123,15 @@ async def test_the_first_game_settles_the_groups_language_and_later_ones_keep_it
     second = await setup.game(first.id + 1)
     assert second.creator_id == OLGA.id
     assert await setup.app.settings.language_of(second) is Lang.EN
-    # /settings does not settle it again; an admin's choice changes it.
-    assert (await setup.app.chats.settled_settings(CHAT, Lang.RU)).group_lang == "en"
+    # Settled once: a later person does not change it; an admin's choice does.
+    assert (await setup.app.settings.settle_language(CHAT, Lang.RU)).group_lang == "en"
     await setup.app.chats.change_settings(CHAT, ChatSettings(group_lang="ru"))
     assert await setup.app.settings.language_of(second) is Lang.RU
 
 
-async def test_settings_opened_first_settle_the_language_too(setup: Setup) -> None:
-    settled = await setup.app.chats.settled_settings(CHAT, Lang.EN)
-    assert settled.group_lang == "en"
+async def test_a_press_is_a_use_of_the_bot_too(setup: Setup) -> None:
+    check = ChatLanguage()
+    assert await check(press(CHAT.id, "group", ANNA), ANNA.lang, setup.app.settings) == {
+        "lang": Lang.EN
+    }
     assert setup.app.settings.language(CHAT.id) is Lang.EN

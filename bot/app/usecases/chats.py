@@ -166,11 +166,6 @@ class Chats(UseCases):
         """The group's settings as they are (defaults for a group that chose nothing)."""
         return self.context.settings.of(chat_id)
 
-    async def settled_settings(self, chat: ChatRecord, lang: Lang) -> ChatSettings:
-        """/settings in a group: its settings, its language settled (a group without one
-        takes `lang`, the asker's: `GroupSettings.settle_language`)."""
-        return await self.context.settings.settle_language(chat, lang)
-
     async def change_settings(self, chat: ChatRecord, settings: ChatSettings) -> None:
         """/settings: the group's new settings, from the next turn and the next lobby on (a
         turn in progress keeps its deadline); nothing to bring up to date meanwhile."""
