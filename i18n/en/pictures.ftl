@@ -12,9 +12,9 @@ picture-face_up = turned up
 picture-turn_of = to move: { $name }
 picture-win = winner
 picture-winner = Winner: { $names }
-picture-went_out = domino
-picture-went_out_of = { $name } goes out
-picture-went_out_by = { $name } goes out
+picture-went_out = went out
+picture-went_out_of = { $name } went out
+picture-went_out_by = { $name } went out
 # A blocked round (C-8 b): a block in the games that score in play, as the bot's texts
 # call it there; $game: the game's key.
 picture-fisherman = { $game ->
@@ -40,8 +40,8 @@ picture-fish_by = { $game ->
 }
 picture-draw = draw
 # M-1: the round's winner writes only from $n up.
-picture-too_few = under { $n }: not written
-picture-empty = empty table: first move
+picture-too_few = under { $n }: not scored
+picture-empty = no tiles yet: first move
 picture-over = Match over
 picture-results = Round { $n } · results
 picture-round_of = Round { $n }:{ " " }
@@ -51,11 +51,11 @@ picture-before = before
 picture-points = round
 picture-after = after
 picture-player = player
-picture-to = { $game } · game to { $target }
-picture-eggs_next = +{ $n } to the next round
+picture-to = { $game } · playing to { $target }
+picture-eggs_next = +{ $n } carried to the next round
 picture-eggs_taken = +{ $n } taken by { $name }
 # S-2: each player's card shows the tile they turned up.
-picture-turned = who leads: the turned tiles
+picture-turned = the turned tiles decide who leads
 # Joins the two names of a pair: «Masha and Olya».
 picture-and = { " and " }
 # The letters of the pairs, in order.
@@ -70,8 +70,8 @@ picture-reached_of = { $name } { $verb } { $score } — match over
 picture-reached_by = { $name } { $verb } { $score }
 picture-reached = { $verb } { $score }
 # F-3: a side's round points, scored by the moves and by the round's end.
-picture-in_play = in play +{ $n }
-picture-at_end = round end +{ $n }
+picture-in_play = during play +{ $n }
+picture-at_end = at the end +{ $n }
 # B-1, B-2: the doubles a hand has left at the round's end.
 picture-doubles_left = { $n ->
     [0] no doubles
@@ -79,7 +79,7 @@ picture-doubles_left = { $n ->
    *[other] { $n } doubles
 }
 picture-scored = +{ $n } { $name }
-picture-ends = ends: { $n }
+picture-ends = open ends: { $n }
 # The loser of a match in the game's own word (K-10, O-6), else plainly a loss.
 picture-loser = { $game ->
     [kozel] Goat

@@ -89,7 +89,7 @@ def test_the_last_rounds_outcome_after_its_number_reads_as_one_phrase(
             ),
         },
         "en": {
-            OutcomeKind.WENT_OUT: (f"Round {n}: {name} goes out", f"{name} goes out"),
+            OutcomeKind.WENT_OUT: (f"Round {n}: {name} went out", f"{name} went out"),
             OutcomeKind.FISH: (
                 f"Round {n}: fish, fisherman — {name}",
                 f"fish, fisherman: {name}",
@@ -196,3 +196,23 @@ def test_the_words_of_a_block_follow_the_game(key: str) -> None:
         assert (english, tag) == ("fish, fisherman: Bob", "fisherman")
     assert labels.outcome(view, fish, NAMES[: view.players]) == "рыба, рыбак: Алексей"
     assert labels.outcome_tag(view, fish, 0) == "рыбак"
+
+
+def test_the_one_who_went_out_went_out_in_english(drawn: list[str]) -> None:
+    """«domino» under the winner's name is Russian domino slang, not English: the round's
+    end says «went out», under the name and after it, and «domino» nowhere."""
+    for seed in range(20):
+        match = finished("classic", 2, seed)
+        result = match.view(None).results[-1]
+        if result.outcome.kind is OutcomeKind.WENT_OUT:
+            break
+    else:
+        raise AssertionError("no seeded classic match ended by going out")
+    view = match.view(None)
+    ended = match.ended_round(result.round_no)
+    render_round_end(view, ENGLISH[:2], ended, result, "en")
+    assert "went out" in drawn, drawn
+    assert not [label for label in drawn if "domino" in label.lower()], drawn
+    drawn.clear()
+    render_round_end(view, NAMES[:2], ended, result, "ru")
+    assert "домино" in drawn, drawn
