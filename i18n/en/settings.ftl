@@ -13,7 +13,7 @@ settings-hands = ✋ Players' tiles: <b>{ $value }</b>
 settings-admins = Chat admins may change them: a button for each part.
 settings-about_game = A plain /domino opens it; another game opens by its name, such as /domino osel. A new default applies from the next game.
 settings-about_timer = When the time runs out a computer moves for the player; after three such moves it plays for them until they come back (/hand → “I'm back”). A new limit applies from the next turn.
-settings-about_lang = I write to everyone in the group in this language: the games, the answers to commands and buttons. In private chats, to each person in their own. At first a group's language is that of whoever first opened a game or the settings here.
+settings-about_lang = I write to everyone in the group in this language: the games, the answers to commands and buttons. In private chats, to each person in their own. At first a group's language is that of whoever first used me here.
 settings-about_lobby = If nobody starts the game in this time, it closes by itself. A new time applies from the next game.
 settings-about_hints = The «💡 Hint» button on a hand shows its player how a strong computer would move (nobody else sees it). Hints switched off leave the hands from the next turn.
 # S-7: a game with turn times of its own keeps them whatever timer is chosen, unless it is off.
