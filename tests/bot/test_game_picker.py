@@ -113,6 +113,24 @@ def test_picking_a_game_gives_its_own_defaults_and_keeps_the_table() -> None:
     assert sport.seats_wanted == 4 and sport.ruleset.teams
 
 
+@pytest.mark.parametrize(("seated", "wanted"), [(1, 2), (1, 3), (2, 4), (3, 3), (3, 4)])
+def test_a_pick_gives_what_the_old_game_button_gave(seated: int, wanted: int) -> None:
+    """Picking the game that cycling would have reached sets the same lobby: its own
+    options, its target at the table (Берген's three play to 10), the table size."""
+    games = playable_games()
+    for before, after in zip(games, games[1:] + games[:1], strict=True):
+        game = dataclasses.replace(
+            lobby(*(MASHA, OLEG, COMPUTER)[:seated], wanted=wanted), ruleset=before.ruleset
+        )
+        try:
+            cycled = with_option(game, LobbyOption.GAME)
+        except Refusal:
+            with pytest.raises(Refusal):
+                with_game(game, after)
+            continue
+        assert with_game(game, after) == cycled, after.key
+
+
 def test_the_table_size_goes_round_in_order_among_the_sizes_the_game_allows() -> None:
     game = lobby(MASHA, wanted=2)
     seen = [game.seats_wanted]

@@ -13,6 +13,7 @@ from bot.app.effects import Done, Effects
 from bot.app.lobby_rules import (
     JOIN_TOKEN_BYTES,
     START_JOIN,
+    at_table,
     is_join_token,
     pairs_fixed,
     playable_games,
@@ -321,7 +322,8 @@ class LobbyChanges(UseCases):
 
 def with_game(game: GameRecord, chosen: GameVariant) -> GameRecord:
     """The lobby playing `chosen` with its own default options (`GameVariant.ruleset`,
-    pairs included); only the table size stays, where the game is played by it.
+    pairs included, the target its default at the table: `at_table`, B-1); only the
+    table size stays, where the game is played by it.
 
     Choice: the table size stays when the new game is played by it, else it takes the
     next larger size the game is played by (else its largest), so nobody seated loses
@@ -336,4 +338,4 @@ def with_game(game: GameRecord, chosen: GameVariant) -> GameRecord:
         wanted = next((n for n in choices if n > wanted), choices[-1])
     if rules.teams and wanted != 4 and not pairs_fixed(rules):
         rules = rules.with_options(teams=False)
-    return dataclasses.replace(game, ruleset=rules, seats_wanted=wanted)
+    return dataclasses.replace(game, ruleset=at_table(rules, wanted), seats_wanted=wanted)
