@@ -203,7 +203,8 @@ def test_russian_numbers_take_their_plural(key: str, values: dict[str, object], 
         ("announce.eggs", {"points": 14}, "14 points carry over"),
         ("announce.too_few", {"points": 1}, "fewer than 1 point is"),
         ("announce.remembered", {"threshold": 13}, "scoring opens at 13 points"),
-        ("stats.went_out", {"n": 1}, "Domino: 1 time"),
+        ("stats.losses.kozel", {"n": 1, "share": "5%"}, "The goat in 1 match (5%)"),
+        ("stats.losses.kozel", {"n": 2, "share": "9%"}, "The goat in 2 matches (9%)"),
         ("hand.strikes", {"n": 2, "limit": 3}, "ran out 2 times out of 3"),
         ("sheet.cut", {"n": 1}, "The first round did not fit"),
     ],
@@ -245,14 +246,13 @@ def test_english_calls_a_blocked_round_a_block_in_the_games_that_score_in_play(
         t("stats.fish", Lang.EN, n=3, game=game),
         t("top.col_fish", Lang.EN, game=game),
         t("top.legend", Lang.EN, outcome="x", game=game),
-        t("sheet.fish", Lang.EN, seat=2, game=game),
-        t("sheet.legend", Lang.EN, game=game),
+        t("sheet.fish", Lang.EN, name="Masha", game=game),
         t("hint.reason.fish_win", Lang.EN, game=game),
         t("hint.reason.avoid_fish", Lang.EN, game=game),
         t(find_variant(game).rules_key, Lang.EN, target=61),
     ]
     assert not [text for text in texts if re.search(r"\bfish", text, re.I)], texts
-    assert t("sheet.fish", Lang.EN, seat=2, game=game) == "block 2"
+    assert t("sheet.fish", Lang.EN, name="Masha", game=game) == "blocked by Masha"
     assert t("stats.fish", Lang.EN, n=3, game=game) == "🧱 Rounds blocked: 3"
 
 
@@ -271,8 +271,8 @@ def test_one_word_for_one_thing() -> None:
     rules name one, all but Спортивное's)."""
     from render.labels import word
 
-    assert t("sheet.went_out", Lang.RU, seat=2) == "домино 2"
-    assert t("sheet.went_out", Lang.EN, seat=2) == "domino 2"
+    assert t("sheet.went_out", Lang.RU, name="Боб") == "домино: Боб"
+    assert t("stats.went_out", Lang.RU, n=2) == "🏁 Домино: 2 раза"
     assert word("over", "ru") == t("table.over", Lang.RU).rstrip(".")
     for lang in Lang:
         for key in KEYS:

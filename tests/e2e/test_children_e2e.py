@@ -511,10 +511,11 @@ async def test_a_whole_match_of_blitz_between_two_people(
         await alice.press(history, text="Блиц", timeout=WAIT)
         await group.wait_for_message(lambda m: m is history and "· Блиц ·" in m.content)
     assert "доиграна" in history.content
-    await alice.press(history, text="📋 1", timeout=WAIT)  # the newest match first
+    newest = len(spans)  # the group's matches of Блиц, numbered from 1: the newest first
+    await alice.press(history, text=f"📋 {newest}", timeout=WAIT)
     await group.wait_for_message(lambda m: m is history and "Партия №" in m.content)
-    assert "Блиц до 100" in history.content
-    marks = re.findall(r"^\s+\d+ (домино|рыба) \d", history.content, re.M)
+    assert f"Партия №{newest} · Блиц до 100" in history.content
+    marks = re.findall(r"^Раунд \d+ · (домино|рыба)", history.content, re.M)
     assert len(marks) == len(match.results), history.content
 
 
