@@ -5,6 +5,7 @@ hard level's search on F-2's table within its deadline."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from domino.actions import Play
 from domino.ai import REASONS, Computer, Level, computer
 from domino.ai.heuristic import MediumPlayer, pips_per_point
 from domino.ai.search import LIKELY_WORLDS, HardPlayer, _Scorer, _ScoringPlayout
+from domino.all_fives import PUB_BOARD
 from domino.geometry import End
 from domino.layout import new_layout
 from domino.match import Match
@@ -28,8 +30,9 @@ GAMES = ("all_fives", "threes_and_fives")
 TABLES = ((2, False), (3, False), (4, False), (4, True))
 
 
-def ruleset_for(key: str, teams: bool = False) -> Ruleset:
-    return find_variant(key).ruleset.with_options(teams=teams)
+def ruleset_for(key: str, teams: bool = False, target: int | None = None) -> Ruleset:
+    ruleset = find_variant(key).ruleset.with_options(teams=teams)
+    return ruleset if target is None else ruleset.with_options(target=target)
 
 
 def made_by(view: MatchView, action: Play) -> int:
@@ -134,20 +137,28 @@ def test_a_move_that_reaches_the_target_is_played(level: Level) -> None:
 
 
 def test_a_point_is_worth_the_pips_that_score_it_at_the_round_end() -> None:
-    """F-5: 1 pip a point in All Fives, 5 in threes and fives (its end scores in fives)."""
+    """F-5: 1 pip a point in All Fives and in threes and fives to F-6's target, 5 in
+    threes and fives on the pub game's board (to 61 or 121: its end scores in fives)."""
     assert pips_per_point(crafted("all_fives")) == 1.0
-    assert pips_per_point(crafted("threes_and_fives")) == 5.0
+    threes = crafted("threes_and_fives")
+    assert pips_per_point(threes) == 1.0
+    for target in PUB_BOARD:
+        pub = dataclasses.replace(threes, ruleset=threes.ruleset.with_options(target=target))
+        assert pips_per_point(pub) == 5.0
 
 
-def in_play_points(level: str, other: str, matches: int, key: str) -> tuple[float, float]:
+def in_play_points(
+    level: str, other: str, matches: int, key: str, target: int | None = None
+) -> tuple[float, float]:
     """Points made in play per tile played by `level` and by `other`, 2 players, each
-    match seed played with both seatings (seeded: the figures are fixed)."""
+    match seed played with both seatings (seeded: the figures are fixed); `target`: the
+    match's, if not the game's default."""
     made = {level: [0, 0], other: [0, 0]}  # points, tiles
     for index in range(matches):
         for focal in (0, 1):
             levels = [level if seat == focal else other for seat in (0, 1)]
             table = [computer(lv, seed=100 * index + seat) for seat, lv in enumerate(levels)]
-            match = Match.new(ruleset_for(key), 2, 40_000 + index)
+            match = Match.new(ruleset_for(key, target=target), 2, 40_000 + index)
             while not match.over:
                 seat = match.turn
                 assert seat is not None
@@ -160,13 +171,17 @@ def in_play_points(level: str, other: str, matches: int, key: str) -> tuple[floa
     return made[level][0] / made[level][1], made[other][0] / made[other][1]
 
 
-@pytest.mark.parametrize(("key", "deals"), [("all_fives", 20), ("threes_and_fives", 60)])
-def test_medium_scores_more_in_play_than_easy(key: str, deals: int) -> None:
+@pytest.mark.parametrize(
+    ("key", "deals", "target"), [("all_fives", 20, None), ("threes_and_fives", 60, 61)]
+)
+def test_medium_scores_more_in_play_than_easy(key: str, deals: int, target: int | None) -> None:
     """Over seeded matches (each deal with both seatings) medium makes more points per
     tile played than easy, which takes the most points it sees at once. Seeded, so the
     figures are fixed, not flaky; the deals (20 in All Fives, 60 in threes and fives, where
-    the gap is smaller) put the two several standard errors apart, well past the 5% asked."""
-    medium, easy = in_play_points("medium", "easy", deals, key)
+    the gap is smaller) put the two several standard errors apart, well past the 5% asked.
+    Threes and fives on the pub game's board (61), where the points in play are nearly
+    all a match is won by (the round's end scores in fives, F-5)."""
+    medium, easy = in_play_points("medium", "easy", deals, key, target)
     assert medium > 1.05 * easy
 
 
