@@ -122,7 +122,7 @@ rules-bergen =
         [one] point
        *[other] points
     } wins.
-    • 2–4 players: two or three get 6 tiles each, four get 5; the rest is the boneyard. Four may play in pairs, a pair scoring together.
+    • 2–4 players: two or three get 6 tiles each, four get 5; the rest is the boneyard. Four may play in pairs, a pair scoring together. Two or four play to 15, three to 10 (the lobby offers the other).
     • The first round is led by whoever holds 0|0 (else 1|1, … 6|6; with no doubles dealt, the lowest tile). Each later round is led by the winner of the one before, with any tile.
     • Lay a tile on an end with the same number; doubles lie across. If nothing fits, draw from the boneyard until a tile fits; the last two tiles are never drawn, so then you knock.
     • Both ends showing the same number after your move score 2 (so does leading with a double). A double across one end and the same number at the other score 3: 4|4 across one end and a 4 at the other.

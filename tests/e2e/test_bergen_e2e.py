@@ -476,3 +476,15 @@ async def test_a_whole_match_of_bergen_between_two_people(
     assert "Домино: Берген" in lobby and "игра до 15" in lobby
     assert match.ruleset.variant.value == "bergen" and match.sides == ((0,), (1,))
     check_match(group, match, names, people, watch)
+
+
+async def test_a_whole_match_of_bergen_between_three_people_is_to_10(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    """B-1: «при трех до 10»: the lobby's table made three (👥) sets the target to 10,
+    and the match is played to it."""
+    names = ["Алиса", "Боб", "Вика"]
+    group, lobby, match, people, watch = await play_a_match(fakegram, bot, "bergen", names)
+    assert "Домино: Берген" in lobby and "игра до 10" in lobby
+    assert match.ruleset.target == 10 and match.sides == ((0,), (1,), (2,))
+    check_match(group, match, names, people, watch)
