@@ -226,6 +226,12 @@ async def test_the_lobby_switches_games_and_a_group_keeps_a_default_game(
     assert '"kozel"' in stored
     await pick_game(alice, group, lobby, "Осёл", opened=True)
     await press_and_wait(alice, group, lobby, "Отменить", "Набор в игру отменён")
+    # A pick from the list of a lobby that is closed, as an old client still shows it.
+    stale = await alice.press(lobby, text="Классика", stale=True, timeout=WAIT)
+    assert stale.show_alert and stale.text, stale
+    await settle(fakegram)
+    assert "Набор в игру отменён" in lobby.content
+    assert bot.stored("SELECT status FROM games WHERE status = 'lobby'") == []
 
     # An admin makes Классика the group's game: a plain /domino and /rules follow it.
     shown = await open_settings(group, alice, SettingsSection.GAME)
