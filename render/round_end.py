@@ -4,17 +4,18 @@ Top to bottom: the score sheet's heading (the round, its outcome, the eggs), the
 as the round ended, laid out and marked as the table picture showed it
 (`table.plan_felt`, `table.just_laid`: the last tile marked, or where a turn lays
 several the last turn's; a closed end's double face down, the open ends' badges with
-the pip to match, and where the ends are summed the tags with what an end counts
+the pip to match and the end's arrow, and where the ends are summed the tags with what an end counts
 other than its pip: a «рыба» shows why nothing fits), then one row per player or
 pair: the tiles left in each hand laid face up with what they count (their pip sum,
 C-9; where doubles count instead, B-1 and B-2, the doubles left), and the account
 before the round, the round's points and the account after it (K-8); where moves
-score in play, the round's points taken apart under them (F-3: «в игре +15 · в конце
-+10»). The game and its target at the foot.
+score in play, the round's points taken apart on a line under the row's seats (F-3:
+«в игре +15 · в конце +10»). The game and its target at the foot.
 
 Only what the end of a round lays open is drawn: the table and the hands. The bazaar's
 tiles stay face down, so they are not drawn at all. The picture is `WIDTH` wide and
-as tall as its rows need (at most `MAX_HEIGHT`), so that a phone shows it readably.
+as tall as its rows need (at most `MAX_HEIGHT`), so that a phone shows it readably:
+no text on it is smaller than `SMALLEST`, 9 px at a phone's chat width.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ from render.geometry import Orientation, Rect, RenderError
 from render.table import TABLE_AREA, draw_tiles, end_badges, just_laid, plan_felt
 
 WIDTH = 1280
-MAX_HEIGHT = 1600
-"""The tallest a round's end picture gets (four seats, or two pairs)."""
+MAX_HEIGHT = 1660
+"""The tallest a round's end picture gets (four seats, or two pairs, over a full table):
+under 1.3 times its width, so that a phone shows it as wide as the chat."""
 
 _MARGIN = 12
 _MIN_TABLE = 280
@@ -42,18 +44,31 @@ _NAME_X = 56
 _COLUMNS = (905, 1040, 1170)  # centres of «было», «раунд», «стало»
 _CELL = 124  # the widest a number in a column is drawn
 _HANDS_RIGHT = _COLUMNS[0] - _CELL // 2 - 20  # where the hands' room ends
-_HEADS = 48  # the column heads above the rows
+_HEADS = 52  # the column heads above the rows
 _ROW_GAP = 8
 _ROW_PAD = 10
-_NAME_LINE = 48  # a pair's names and tags, above its seats
+_NAME_LINE = 52  # a pair's names and tags, above its seats
 _LABEL = 250  # a seat's name (and its tags under it), left of its hand: at least this
 _MAX_LABEL = 420  # and at most this, so that seven tiles and their sum still fit after it
 _UNIT = 16  # a hand's tiles stand upright, `2u x 4u`
 _MIN_UNIT = 9
 _TILE_GAP = 6
 _TRAY_PAD = 7  # felt around a hand's tiles
-_SEAT_LINE = 4 * _UNIT + 2 * _TRAY_PAD + 10  # one seat's name and hand
-_FOOTER = 56
+_SEAT_LINE = 4 * _UNIT + 2 * _TRAY_PAD + 16  # one seat's name and hand
+_SPLIT_LINE = 48  # the round's points taken apart, under a row's seats (F-3)
+_FOOTER = 60
+
+PHONE_WIDTH = 330
+"""How wide a phone shows a picture in a chat, in its points (what text sizes on a
+phone are measured in)."""
+SMALLEST = 36
+"""The smallest text on the picture, in pixels: at `PHONE_WIDTH` the picture's 1280 px
+shrink 3.9 times, and 36 px become 9.3, which a phone reads without opening the
+picture (the 20-26 px words it had became 5-7). Telegram's own smallest texts in a
+chat, the time under a message, are 11-12; the words here are bold or light on dark."""
+_NAME_SIZE = 38  # a player's or a pair's name
+_SEAT_NAME_SIZE = SMALLEST  # a name of a pair's seat
+_NUMBER_SIZE = 40  # «было», «раунд», «стало»
 
 Tags = list[tuple[str, draw.RGB]]
 
@@ -84,7 +99,7 @@ def render_round_end(
     most = _HANDS_RIGHT - _NAME_X - max(map(_hand_room, hands, totals))
     column = name_column(view, names, _seat_tags(view, result, lang), max(_MAX_LABEL, most))
     split = counts.split_points(view, result, ended)
-    heights = [_row_height(len(seats)) for seats in view.sides]
+    heights = [_row_height(len(seats), split is not None) for seats in view.sides]
     table = _table(_as_played(view, ended), names, lang)
     heading = scores.heading_height(view, result)
     felt = Rect(_MARGIN, heading, WIDTH - _MARGIN, heading + table.height + 16)
@@ -106,7 +121,7 @@ def render_round_end(
     footer = labels.word(
         "to", lang, game=labels.variant_name(view, lang), target=view.ruleset.target
     )
-    draw.write(pen, (WIDTH / 2, height - 20), footer, 24, draw.MUTED, anchor="md")
+    draw.write(pen, (WIDTH / 2, height - 16), footer, SMALLEST, draw.MUTED, anchor="md")
     return draw.encode_png(canvas)
 
 
@@ -124,8 +139,8 @@ def name_column(
     room."""
     widest = max(
         max(
-            text.width(names[seat], 32 if len(seats) == 1 else 28, bold=True),
-            scores.tags_width(tags[seat]) if tags else 0.0,
+            text.width(names[seat], _NAME_SIZE if len(seats) == 1 else _SEAT_NAME_SIZE, True),
+            scores.tags_width(tags[seat], SMALLEST) if tags else 0.0,
         )
         for seats in view.sides
         for seat in seats
@@ -146,9 +161,9 @@ def _hand_total(hand: Sequence[Tile], lang: str, doubles: bool) -> str:
 def _hand_room(hand: Sequence[Tile], total: str) -> int:
     """The width a hand takes at its full size, its strip of felt and `total` included."""
     if not hand:
-        return round(text.width(total, 26))
+        return round(text.width(total, SMALLEST))
     tiles = len(hand) * (2 * _UNIT + _TILE_GAP) - _TILE_GAP
-    return tiles + 2 * _TRAY_PAD + 14 + round(text.width(total, 30, bold=True))
+    return tiles + 2 * _TRAY_PAD + 14 + round(text.width(total, SMALLEST, bold=True))
 
 
 def _seat_tags(view: MatchView, result: RoundResult | None, lang: str) -> list[Tags]:
@@ -162,10 +177,11 @@ def _seat_tags(view: MatchView, result: RoundResult | None, lang: str) -> list[T
     ]
 
 
-def _row_height(seats: int) -> int:
-    if seats == 1:
-        return _SEAT_LINE + 2 * _ROW_PAD
-    return _ROW_PAD + _NAME_LINE + seats * _SEAT_LINE + _ROW_PAD
+def _row_height(seats: int, split: bool = False) -> int:
+    """A side's row: its seats (a pair's under its names), and the line that takes its
+    round's points apart (`split`, F-3) under them."""
+    lines = _SEAT_LINE if seats == 1 else _NAME_LINE + seats * _SEAT_LINE
+    return _ROW_PAD + lines + (_SPLIT_LINE if split else 0) + _ROW_PAD
 
 
 def _as_played(view: MatchView, ended: Round) -> MatchView:
@@ -208,9 +224,9 @@ def _table(played: MatchView, names: Sequence[str], lang: str) -> Image.Image:
 def _column_heads(pen: draw.Pen, view: MatchView, top: int, lang: str) -> None:
     heads = (labels.word(key, lang) for key in ("before", "points", "after"))
     for label, x in zip(heads, _COLUMNS, strict=True):
-        draw.write(pen, (x, top - 12), label, 26, draw.MUTED, anchor="md")
+        draw.write(pen, (x, top - 10), label, SMALLEST, draw.MUTED, anchor="md")
     who = labels.word("pair" if labels.is_team_play(view) else "player", lang)
-    draw.write(pen, (_NAME_X, top - 12), who, 26, draw.MUTED, anchor="ld")
+    draw.write(pen, (_NAME_X, top - 10), who, SMALLEST, draw.MUTED, anchor="ld")
 
 
 def _row(
@@ -258,19 +274,20 @@ def _row(
         reached = result is not None and result.outcome.kind is OutcomeKind.REACHED
         tags = scores.side_tags(view, result if reached else None, side, lang)  # K-10, T-6; F-6
         room = row.x1 - 16 - _NAME_X
-        needed = scores.tags_width(tags)
+        needed = scores.tags_width(tags, SMALLEST)
         name_room = max(room // 3, min(_HANDS_RIGHT - _NAME_X, round(room - needed) - 18))
         x = _NAME_X + draw.write(
             pen,
             (_NAME_X, mid),
             labels.side_name(view, side, names, lang),
-            32,
+            _NAME_SIZE,
             draw.INK,
             bold=True,
             anchor="lm",
             max_width=name_room,
         )
-        scores.draw_tags(pen, (x + 18, mid + 2), tags, _NAME_X + room - x - 18)
+        tags_room = _NAME_X + room - x - 18
+        scores.draw_tags(pen, (x + 18, mid + 2), tags, tags_room, SMALLEST, SMALLEST)
         y += _NAME_LINE
         for seat in seats:
             _seat_line(
@@ -281,20 +298,30 @@ def _row(
                 hands[seat],
                 y,
                 lang,
-                size=28,
+                size=_SEAT_NAME_SIZE,
                 column=column,
                 doubles=doubles,
             )
             y += _SEAT_LINE
-    mid_y = (row.y0 + row.y1) / 2
-    numbers_y = mid_y - 12 if split is not None else mid_y
+    seats_bottom = row.y1 - _ROW_PAD - (_SPLIT_LINE if split is not None else 0)
+    numbers_y = (row.y0 + seats_bottom) / 2
     for (label, tint), cx in zip(scores.side_cells(view, result, side), _COLUMNS, strict=True):
-        draw.write(pen, (cx, numbers_y), label, 38, tint, bold=True, anchor="mm", max_width=_CELL)
+        draw.write(
+            pen, (cx, numbers_y), label, _NUMBER_SIZE, tint, bold=True, anchor="mm", max_width=_CELL
+        )
     if split is not None:
-        below = min(row.y1 - 20, mid_y + 34)
-        left, right = _COLUMNS[0] - _CELL // 2, row.x1 - 16
-        scores.draw_split(
-            pen, (_COLUMNS[1], below), scores.split_label(split, side, lang), left, right
+        # Under the seats, as wide as the row: at a phone's width it stays readable.
+        below = seats_bottom + _SPLIT_LINE / 2
+        said = scores.split_label(split, side, lang)
+        room = row.x1 - 16 - _NAME_X
+        draw.write(
+            pen,
+            (row.x1 - 16, below),
+            said,
+            SMALLEST,
+            draw.MUTED,
+            anchor="rm",
+            max_width=room,
         )
     if result is not None and result.eggs_taken_by == side and result.eggs_before:
         egg = draw.egg_sprite(26)
@@ -319,7 +346,7 @@ def _seat_line(
     hand: Sequence[Tile],
     top: int,
     lang: str,
-    size: int = 32,
+    size: int = _NAME_SIZE,
     column: int = _LABEL,
     *,
     doubles: bool = False,
@@ -329,17 +356,17 @@ def _seat_line(
     or where doubles count instead (`doubles`: B-1, B-2) the doubles left; a seat that
     went out has nothing left."""
     mid = top + _SEAT_LINE / 2
-    name_y = mid - 14 if tags else mid
+    name_y = mid - 21 if tags else mid
     draw.write(
         pen, (_NAME_X, name_y), name, size, draw.INK, bold=True, anchor="lm", max_width=column - 16
     )
-    scores.draw_tags(pen, (_NAME_X, mid + 22), tags, column - 16)
+    scores.draw_tags(pen, (_NAME_X, mid + 22), tags, column - 16, SMALLEST, SMALLEST)
     left = _NAME_X + column
     total = _hand_total(hand, lang, doubles)
     if not hand:
-        draw.write(pen, (left, mid), total, 26, draw.MUTED, anchor="lm")
+        draw.write(pen, (left, mid), total, SMALLEST, draw.MUTED, anchor="lm")
         return
-    total_width = round(text.width(total, 30, bold=True)) + 16
+    total_width = round(text.width(total, SMALLEST, bold=True)) + 16
     room = _HANDS_RIGHT - left - total_width - 2 * _TRAY_PAD
     count, unit = len(hand), _UNIT
     while unit > _MIN_UNIT and count * (2 * unit + _TILE_GAP) - _TILE_GAP > room:
@@ -358,4 +385,4 @@ def _seat_line(
         sprite = draw.tile_sprite(tile.low, tile.high, unit, Orientation.VERTICAL)
         draw.paste(canvas, sprite, left + _TRAY_PAD + index * step, tray_top + _TRAY_PAD)
     end = left + width + 2 * _TRAY_PAD + 14
-    draw.write(pen, (end, mid), total, 30, draw.INK, bold=True, anchor="lm")
+    draw.write(pen, (end, mid), total, SMALLEST, draw.INK, bold=True, anchor="lm")

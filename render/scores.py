@@ -35,6 +35,10 @@ SPLIT_SIZE = 20
 """The size of the line that takes a side's round points apart (F-3); shrunk to
 `_MIN_SPLIT_SIZE` where it needs it."""
 _MIN_SPLIT_SIZE = 15
+HEADING_SIZE = 36
+"""The lines under a sheet's title (the match's end, the round's outcome) and its eggs:
+9 px tall at a phone's chat width, as the round's end needs (`render.round_end`)."""
+_HEADING_STEP = 48
 
 
 def render_scores(
@@ -119,8 +123,8 @@ def draw_heading(
         lines.append((outcome, draw.TURN))
     y = 100
     for label, colour in lines[:2]:
-        draw.write(pen, (48, y), label, 30, colour, bold=True, max_width=WIDTH - 96)
-        y += 44
+        draw.write(pen, (48, y), label, HEADING_SIZE, colour, bold=True, max_width=WIDTH - 96)
+        y += _HEADING_STEP
     eggs = _eggs_note(view, names, result, lang)
     if eggs:
         egg = draw.egg_sprite(36)
@@ -129,7 +133,7 @@ def draw_heading(
             pen,
             (WIDTH - 72 - egg.width, 56),
             eggs,
-            28,
+            HEADING_SIZE,
             draw.REMEMBERED,
             bold=True,
             anchor="rm",
@@ -140,7 +144,7 @@ def draw_heading(
 def heading_height(view: MatchView, result: RoundResult | None) -> int:
     """How far down `draw_heading` draws: one line under the title, or two at the
     match's end (its loser or winner, then the last round's outcome)."""
-    return 196 if view.over and result is not None else 150
+    return 100 + _HEADING_STEP * (2 if view.over and result is not None else 1) + 12
 
 
 def _eggs_note(view: MatchView, names: Sequence[str], result: RoundResult | None, lang: str) -> str:
@@ -228,12 +232,13 @@ def draw_tags(
     xy: tuple[float, float],
     tags: Sequence[tuple[str, draw.RGB]],
     room: float,
+    size: int = TAG_SIZE,
+    min_size: int = _MIN_TAG_SIZE,
 ) -> float:
     """The words under a name («победа», «набирает 256») left to right from `xy` within
-    `room` px: in smaller letters where they need it, and only where even the smallest
-    do not fit is the last cut; the width they take."""
-    size = TAG_SIZE
-    while size > _MIN_TAG_SIZE and tags_width(tags, size) > room:
+    `room` px: at `size`, in smaller letters down to `min_size` where they need it, and
+    only where even the smallest do not fit is the last cut; the width they take."""
+    while size > min_size and tags_width(tags, size) > room:
         size -= 1
     x, y = xy
     for index, (label, colour) in enumerate(tags):

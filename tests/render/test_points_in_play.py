@@ -312,7 +312,7 @@ def test_the_split_of_two_and_three_digit_points_is_drawn_whole(
     monkeypatch.setattr(counts, "split_points", lambda *_: split)
     names = NAMES if lang == "ru" else ENGLISH
     expected = labels.in_play_split(points[0], points[1], lang)
-    assert text.width(expected, 20, bold=True) < 381  # the round's end's room, at full size
+    assert text.width(expected, 20, bold=True) < 619  # the sheet's room, at full size
     render_round_end(view, names[:players], match.ended_round(1), result, lang)
     drawn_once = list(drawn)
     drawn.clear()
@@ -348,7 +348,7 @@ def test_a_sheet_in_the_middle_of_a_round_says_what_was_scored_in_play(
             continue
         render_scores(view, ENGLISH[:2], None, "en")
         for made in view.round_points:
-            assert f"in play +{made}" in [d.label for d in drawn]
+            assert f"during play +{made}" in [d.label for d in drawn]
         return
     raise AssertionError("nothing scored in play in the first round")
 

@@ -377,7 +377,7 @@ def test_the_note_names_the_scorer_in_english_and_a_long_name_is_cut() -> None:
     view = view_of(layout, turn=0, scored=scored, round_points=(0, 10))
     assert last_scored(view) == scored
     _, notes = plan_felt(view, ENGLISH[:2], "en")
-    assert [note.label for note in notes] == ["ends: 10", "+10 Bob"]
+    assert [note.label for note in notes] == ["open ends: 10", "+10 Bob"]
     long = ("Маша", "Александра Константиновна " * 8)
     _, notes = plan_felt(view, long)
     assert notes[1].label.startswith("+10 Александра") and notes[1].label.endswith("…")
