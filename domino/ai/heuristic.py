@@ -52,7 +52,7 @@ from domino.ai.knowledge import Knowledge, knowledge
 from domino.ai.sampling import Sampler
 from domino.layout import Layout, new_layout
 from domino.players import _menu
-from domino.rules import FishMode, RoundEnd
+from domino.rules import FishMode, RoundEnd, Ruleset
 from domino.scoring import initial_scores
 from domino.tiles import ALL_TILES, BLANK_DOUBLE, SIX_DOUBLE, SUIT_MASK, TILE_VALUE
 from domino.variants import GameVariant
@@ -471,10 +471,16 @@ FISH_WORLDS = 24
 
 
 def pips_per_point(view: MatchView) -> float:
+    """How many pips left in the hands a point is worth in the match of `view`
+    (`ruleset_pips_per_point`)."""
+    return ruleset_pips_per_point(view.ruleset)
+
+
+def ruleset_pips_per_point(ruleset: Ruleset) -> float:
     """How many pips left in the hands a point is worth, by the game's own round-end
-    scoring: a side going out against a hand of 30 pips (F-5: 30 points in All Fives,
-    6 in threes and fives, so 1 and 5)."""
-    ruleset = view.ruleset
+    scoring under `ruleset`: a side going out against a hand of 30 pips (F-5: 30
+    points in All Fives and threes and fives, 6 in threes and fives on the pub game's
+    board, so 1 and 5)."""
     values = (0, 30)
     outcome = RoundOutcome(OutcomeKind.WENT_OUT, 0, values)
     start = initial_scores(ruleset, 2)

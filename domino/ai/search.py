@@ -82,7 +82,12 @@ from domino.actions import (
     Played,
 )
 from domino.ai.decision import Decision
-from domino.ai.heuristic import DEFAULT_WEIGHTS, MediumPlayer, _Position
+from domino.ai.heuristic import (
+    DEFAULT_WEIGHTS,
+    MediumPlayer,
+    _Position,
+    ruleset_pips_per_point,
+)
 from domino.ai.knowledge import knowledge
 from domino.ai.sampling import Sampler
 from domino.errors import NotYourTurn
@@ -149,10 +154,10 @@ _ROUND_GAIN: dict[tuple[str, int, int], tuple[float, float]] = {
     ("all_fives", 3, 3): (22.5, 418.0),
     ("all_fives", 4, 4): (23.0, 464.0),
     ("all_fives", 4, 2): (39.5, 542.0),
-    ("threes_and_fives", 2, 2): (16.9, 72.0),
-    ("threes_and_fives", 3, 3): (11.7, 48.0),
-    ("threes_and_fives", 4, 4): (11.9, 49.0),
-    ("threes_and_fives", 4, 2): (22.0, 86.0),
+    ("threes_and_fives", 2, 2): (22.3, 243.0),
+    ("threes_and_fives", 3, 3): (17.9, 303.0),
+    ("threes_and_fives", 4, 4): (17.7, 353.0),
+    ("threes_and_fives", 4, 2): (29.6, 319.0),
     ("bergen", 2, 2): (3.7, 6.1),
     ("bergen", 3, 3): (2.7, 5.7),
     ("bergen", 4, 4): (1.9, 4.4),
@@ -176,13 +181,36 @@ _ROUND_GAIN: dict[tuple[str, int, int], tuple[float, float]] = {
 in a round (K-7's remembered points count once recorded; a round a side writes nothing
 counts 0), measured over 1,500 rounds of default-rules matches between greedy players
 (`domino.players.GreedyPlayer`). All Fives and threes and fives: the points made in play
-and at the round's end (F-3, F-5), over 2,000-4,000 side-rounds of default-rules matches
+and at the round's end (F-3, F-5), over 1,200-7,200 side-rounds of default-rules matches
 between medium players (greedy ones ignore the points on the ends), rounds stopped at
 the target (F-6) left out. Bergen, Дубли and the children's games (B-1, B-2, section
-V): the same over 200-2,400 side-rounds of default-rules matches between medium players
-(in-play points included, rounds stopped at the target left out); without them a match
-to 10 was valued as if a round gave 8 points, and a small lead read as a won match.
-`MatchValue` falls back to 8 and 200 elsewhere (pairs in these games)."""
+V): the same over 200-2,400 side-rounds; without them a match to 10 was valued as if a
+round gave 8 points, and a small lead read as a won match. `MatchValue` falls back to
+8 and 200 elsewhere (pairs in these games)."""
+
+
+_ROUND_GAIN_IN_FIVES: dict[tuple[str, int, int], tuple[float, float]] = {
+    ("threes_and_fives", 2, 2): (16.9, 72.0),
+    ("threes_and_fives", 3, 3): (11.7, 48.0),
+    ("threes_and_fives", 4, 4): (11.9, 49.0),
+    ("threes_and_fives", 4, 2): (22.0, 86.0),
+}
+"""The same as `_ROUND_GAIN` where the round's end scores in fives though the game's
+default does not (threes and fives on the pub game's board, 61 or 121: F-5's points
+divided by 5), measured as the All Fives rows."""
+
+
+def round_gain(ruleset: Ruleset, players: int, sides: int) -> tuple[float, float]:
+    """The mean and variance of a side's points in a round under `ruleset`
+    (`_ROUND_GAIN`, or `_ROUND_GAIN_IN_FIVES` where the round's end is scored in
+    another unit than the game's default); 8 and 200 where nothing was measured."""
+    key = (ruleset.variant.value, players, sides)
+    default = ruleset.game.ruleset
+    if ruleset_pips_per_point(ruleset) != ruleset_pips_per_point(default):
+        found = _ROUND_GAIN_IN_FIVES.get(key)
+        if found is not None:
+            return found
+    return _ROUND_GAIN.get(key, (8.0, 200.0))
 
 
 def _phi(x: float) -> float:
@@ -224,9 +252,7 @@ class MatchValue:
         self._ruleset = ruleset
         self._side = side
         self._bad = ruleset.game.points_are_bad
-        self._mean, self._variance = _ROUND_GAIN.get(
-            (ruleset.variant.value, players, sides), (8.0, 200.0)
-        )
+        self._mean, self._variance = round_gain(ruleset, players, sides)
         self._cache: dict[tuple[Account, ...], float] = {}
 
     def __call__(self, accounts: Sequence[Account], eggs: int) -> float:

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from domino.ai import Decision, Level, computer
-from domino.ai.search import HardPlayer, MatchValue, _clearly_better, race
+from domino.ai.search import HardPlayer, MatchValue, _clearly_better, race, round_gain
 from domino.match import Match
 from domino.round import Round
 from domino.rules import Ruleset
@@ -137,6 +137,21 @@ def test_a_rival_must_beat_the_medium_choice_clearly() -> None:
     assert sum(noisy) > sum(favourite)
     assert not _clearly_better(noisy, favourite)
     assert not _clearly_better(favourite, favourite)
+
+
+def test_a_rounds_gain_is_measured_for_every_game_and_its_unit() -> None:
+    """Every game's default has a measured gain a round for one against one (a match to
+    10 valued as if a round gave 8 read a small lead as a won match); threes and fives on
+    the pub game's board scores its round's end in fives, so a round gains less there."""
+    for game in VARIANTS:
+        players = 4 if game.key.value == "sport" else 2
+        sides = 2
+        assert round_gain(game.ruleset, players, sides) != (8.0, 200.0), game
+    threes = find_variant("threes_and_fives").ruleset
+    pub = threes.with_options(target=61)
+    assert round_gain(pub, 2, 2)[0] < round_gain(threes, 2, 2)[0]
+    all_fives = find_variant("all_fives").ruleset
+    assert round_gain(all_fives.with_options(target=200), 2, 2) == round_gain(all_fives, 2, 2)
 
 
 def test_match_value_orders_accounts() -> None:
