@@ -56,7 +56,7 @@ from domino.rules import FishMode, RoundEnd, Ruleset
 from domino.scoring import initial_scores
 from domino.tiles import ALL_TILES, BLANK_DOUBLE, SIX_DOUBLE, SUIT_MASK, TILE_VALUE
 from domino.variants import GameVariant
-from domino.views import MatchView, OutcomeKind, RoundOutcome
+from domino.views import MatchView, OutcomeKind, RoundOutcome, RoundResult
 
 _GO_OUT = 1000.0
 _WIN = 2 * _GO_OUT  # F-6: a move that scores the match's target wins it
@@ -481,21 +481,8 @@ def ruleset_pips_per_point(ruleset: Ruleset) -> float:
     scoring under `ruleset`: a side going out against a hand of 30 pips (F-5: 30
     points in All Fives and threes and fives, 6 in threes and fives on the pub game's
     board, so 1 and 5)."""
-    values = (0, 30)
-    outcome = RoundOutcome(OutcomeKind.WENT_OUT, 0, values)
-    start = initial_scores(ruleset, 2)
-    end = RoundEnd(
-        ruleset=ruleset,
-        round_no=1,
-        outcome=outcome,
-        before=start,
-        eggs=0,
-        values=values,
-        sides=((0,), (1,)),
-    )
-    result = ruleset.game.score_round(end)
-    points = result.points[0]
-    return values[1] / points if points > 0 else 1.0
+    points = _went_out_against(ruleset, 30).points[0]
+    return 30 / points if points > 0 else 1.0
 
 
 @functools.cache
@@ -507,26 +494,26 @@ def shed_reason(game: GameVariant) -> str | None:
 
     Asked of the game's own scoring: a round one side goes out of, the other left with
     30 pips or with 10 (written and remembered, M-1's 25 either side of it)."""
-    ruleset = game.ruleset
-    start = initial_scores(ruleset, 2)
-
-    def scored(left: int) -> tuple[object, ...]:
-        values = (0, left)
-        end = RoundEnd(
-            ruleset=ruleset,
-            round_no=1,
-            outcome=RoundOutcome(OutcomeKind.WENT_OUT, 0, values),
-            before=start,
-            eggs=0,
-            values=values,
-            sides=((0,), (1,)),
-        )
-        result = game.score_round(end)
-        return (result.points, result.after)
-
-    if scored(30) == scored(10):
+    heavy, light = (_went_out_against(game.ruleset, left) for left in (30, 10))
+    if (heavy.points, heavy.after) == (light.points, light.after):
         return None
     return "heavy" if game.points_are_bad else "heavy_to_winner"
+
+
+def _went_out_against(ruleset: Ruleset, left: int) -> RoundResult:
+    """The first round of a match of two under `ruleset`, as its game scores it: seat 0
+    went out, seat 1 is left with `left` pips."""
+    values = (0, left)
+    end = RoundEnd(
+        ruleset=ruleset,
+        round_no=1,
+        outcome=RoundOutcome(OutcomeKind.WENT_OUT, 0, values),
+        before=initial_scores(ruleset, 2),
+        eggs=0,
+        values=values,
+        sides=((0,), (1,)),
+    )
+    return ruleset.game.score_round(end)
 
 
 def _normal_cdf(x: float) -> float:
