@@ -5,7 +5,8 @@ they must be tried: what happens to chats first, then everything a person sends
 (specific handlers first, the polite fallbacks last), then the error handlers. What a
 person sends passes two outer middlewares first: `PersonMiddleware` (the handlers'
 `person` and `lang`) and, for messages, `CommandThrottle` (one person's command spam
-in a group gets a cooldown), which is why those routers hang under one parent.
+in a group gets a cooldown), which is why those routers hang under one parent; its
+filter `chat_language` makes the handlers' `lang` the group's language in a group.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from handlers import (
     settings,
     stats,
 )
+from handlers.filters import chat_language
 from handlers.people import PersonMiddleware
 from handlers.throttle import CommandThrottle
 
@@ -37,6 +39,9 @@ def get_routers() -> list[Router]:
     from_people.message.outer_middleware(person)
     from_people.callback_query.outer_middleware(person)
     from_people.message.outer_middleware(CommandThrottle())
+    # One language per group, whoever asks: every answer in a group speaks the group's.
+    from_people.message.filter(chat_language)
+    from_people.callback_query.filter(chat_language)
     from_people.include_routers(
         commands.router,
         endings.router,

@@ -23,13 +23,11 @@ from bot.telegram.presenter import cancel_confirm_keyboard, rules_keyboard, rule
 from bot.telegram.presenter.lobby import game_named, games_list
 from bot.telegram.presenter.replies import reply_text
 from handlers.buttons import reply, shows_button
-from handlers.filters import chat_language, in_group, in_private, not_a_bot
+from handlers.filters import in_group, in_private, not_a_bot
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of, is_member, topic_of
 from i18n import Lang, t
 
 router = Router(name="commands")
-router.message.filter(chat_language)
-router.callback_query.filter(chat_language)
 log = logging.getLogger(__name__)
 _UNEDITABLE = ("message is not modified", "message to edit not found", "can't be edited")
 

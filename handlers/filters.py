@@ -52,8 +52,9 @@ class ChatLanguage(Filter):
     written or the button pressed in: a group's own, a private chat's person's. A group
     that has none yet takes the language of the first person to use the bot there (a
     command or a press, not talk it happens to see: `GroupSettings.settle_language`,
-    stored once, then a look-up in memory). Set on a whole router (`router.message.filter(
-    chat_language)`), so every answer in a group, to whoever asked, speaks its language."""
+    stored once, then a look-up in memory). Set once on the routers of what people send
+    (`handlers.get_routers`), so every answer in a group, to whoever asked, speaks its
+    language."""
 
     async def __call__(
         self, event: Message | CallbackQuery, lang: Lang, group_settings: GroupSettings

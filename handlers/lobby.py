@@ -29,13 +29,10 @@ from bot.telegram.callbacks import (
 from bot.telegram.presenter import lobby_keyboard, removal_keyboard
 from bot.telegram.presenter.lobby import games_keyboard
 from handlers.buttons import reply, shows_button
-from handlers.filters import chat_language
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of, pressed_in
 from i18n import Lang, t
 
 router = Router(name="lobby")
-router.message.filter(chat_language)
-router.callback_query.filter(chat_language)
 log = logging.getLogger(__name__)
 
 

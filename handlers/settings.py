@@ -44,13 +44,11 @@ from bot.telegram.presenter.settings import (
 )
 from bot.telegram.turn_notices import TurnNotices
 from handlers.buttons import reply
-from handlers.filters import chat_language, in_group, in_own_private_chat, in_private
+from handlers.filters import in_group, in_own_private_chat, in_private
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of
 from i18n import Lang, t
 
 router = Router(name="settings")
-router.message.filter(chat_language)
-router.callback_query.filter(chat_language)
 
 
 def shown_in(settings: ChatSettings, lang: Lang) -> Lang:

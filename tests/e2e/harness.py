@@ -42,6 +42,7 @@ from typing import Any
 from bot.infra.task_dump import LINE_PREFIX as TASKS_LINE
 from bot.telegram.callbacks import (
     GroupHandCb,
+    GroupLangCb,
     HandCb,
     HandKind,
     HandsCb,
@@ -1089,6 +1090,15 @@ async def set_group_hands(group: FakeChat, admin: FakeUser, place: HandsPlace) -
     as a person would; returns once the bot has stored it."""
     shown = await open_settings(group, admin, SettingsSection.HANDS)
     answer = await admin.press(shown, data=HandsCb(place=place.value).pack(), timeout=PRESS_SECONDS)
+    assert answer.answered and not answer.show_alert, answer
+    return shown
+
+
+async def set_group_language(group: FakeChat, admin: FakeUser, lang: str) -> StoredMessage:
+    """`admin` sends /settings in `group`, opens the language and presses `lang` ("ru",
+    "en"), as a person would; returns once the bot has stored it."""
+    shown = await open_settings(group, admin, SettingsSection.LANG)
+    answer = await admin.press(shown, data=GroupLangCb(lang=lang).pack(), timeout=PRESS_SECONDS)
     assert answer.answered and not answer.show_alert, answer
     return shown
 

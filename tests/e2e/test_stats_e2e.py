@@ -39,6 +39,7 @@ from tests.e2e.harness import (
     button_data,
     open_game,
     play_until,
+    set_group_language,
     settle,
 )
 from tests.fakegram import FakeTelegram
@@ -144,10 +145,11 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     group = game.group
     await john.join(group)
 
-    # Before any match: a friendly empty board that says how to get on it.
+    # Before any match: a friendly empty board that says how to get on it, in the group's
+    # language (set by whoever used the bot here first) though John speaks English.
     empty = await ask(group, john, "top", "🏆")
-    assert "nobody is on this group's leaderboard yet" in empty.content and not empty.buttons
-    assert "Play a match with /domino" in empty.content
+    assert "в рейтинге этой группы пока никого нет" in empty.content and not empty.buttons
+    assert "Сыграйте партию — /domino" in empty.content
 
     await play_until(
         fakegram, game.people, lambda: any("Козёл —" in m.content for m in group.bot_messages)
@@ -234,7 +236,8 @@ async def test_top_stats_and_history_after_real_and_recorded_matches(
     his = await group.wait_for_message(lambda m: "📊" in m.content, after=mine)
     assert his.content.startswith("📊 Бобби в «Двор»") and f"рейтинг: {gains[1]}" in his.content
     nobody = await ask(group, john, "stats", "📊")
-    assert "John: no recorded matches in this group yet" in nobody.content
+    assert nobody.content.startswith("📊 John:") and "/domino" in nobody.content
+    assert "no recorded" not in nobody.content  # the group's language, not John's
     private = await ask(alice.private_chat, alice, "stats", "📊")
     assert "Алиса во всех группах" in private.content and "Партий: 1" in private.content
     await alice.command(None, "top")
@@ -552,6 +555,7 @@ async def test_history_numbers_a_match_as_its_sheet_does_and_names_the_naked_goa
     assert told[-1] == naked and naked not in told[:-1]
     assert sheet[sheet.index(naked) + 1].split() == ["очки", *(f"+{n}" for n in last.points)]
 
+    await set_group_language(group, alice, "en")  # the group's language, whoever asks
     english = await ask(group, john, "history", "📜")
     ended = t("ending.finished", Lang.EN)
     assert english.content.split("\n\n")[1].startswith(f"#1 · 3 Dec 2026 · {ended}")

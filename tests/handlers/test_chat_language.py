@@ -13,7 +13,7 @@ import pytest
 from aiogram.types import CallbackQuery, Chat, Message, User
 
 from bot.app.people import Person
-from handlers import commands, lobby, settings
+from handlers import buttons, commands, endings, fallback, get_routers, lobby, settings, stats
 from handlers.filters import ChatLanguage, chat_language
 from i18n import Lang
 from storage import repo
@@ -100,11 +100,14 @@ async def test_a_groups_answers_speak_its_language_whoever_asks(setup: Setup) ->
 
 
 def test_the_routers_that_answer_in_groups_all_speak_the_groups_language() -> None:
-    for module in (commands, lobby, settings):
-        for observer in (module.router.message, module.router.callback_query):
-            assert any(f.callback is chat_language for f in observer._handler.filters or ()), (
-                module.__name__
-            )
+    """The filter sits on the parent of every router of what people send (commands, the
+    lobby, the buttons, the stats, the settings, the endings, the fallbacks), once."""
+    (root,) = get_routers()
+    (from_people,) = [r for r in root.sub_routers if r.name == "from_people"]
+    for module in (commands, endings, lobby, buttons, stats, settings, fallback):
+        assert module.router in from_people.sub_routers, module.__name__
+    for observer in (from_people.message, from_people.callback_query):
+        assert any(f.callback is chat_language for f in observer._handler.filters or ())
 
 
 async def test_the_first_game_settles_the_groups_language_and_later_ones_keep_it(
