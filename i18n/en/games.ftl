@@ -144,7 +144,7 @@ rules-blitz =
         [one] point
        *[other] points
     } wins.
-    • 2–4 players, and all the tiles are shared out: two get 14 each, four get 7, three get 9 and the one left over stays face down all round. No boneyard. Four may play in pairs.
+    • 2–4 players, and all the tiles are shared out: two get 14 each, four get 7, three get 9 (the one left over stays face down all round). No boneyard. Four may play in pairs.
     • The first round is led by whoever holds 0|0 (else 1|1, … 6|6). Each later round is led by the winner of the one before, with any tile.
     • Lay a tile on an end with the same number. A turn may lay any number of tiles one after another, each on any end as the table then stands. Done? Press “✔️ End turn”; once nothing more fits, the turn passes by itself.
     • Cannot play: knock.
@@ -155,7 +155,7 @@ rules-cross =
         [one] point
        *[other] points
     } wins.
-    • 2–4 players, and all the tiles are shared out: two get 14 each, four get 7, three get 9 and the one left over stays face down all round. No boneyard. Four may play in pairs.
+    • 2–4 players, and all the tiles are shared out: two get 14 each, four get 7, three get 9 (the one left over stays face down all round). No boneyard. Four may play in pairs.
     • Every round starts with a double, laid by whoever holds 0|0 (else 1|1, … 6|6). That double is the centre of the cross: once tiles lie on both its sides, tiles are laid above and below it too.
     • Lay a tile on an end with the same number. A turn may lay any number of tiles one after another, each on any open end. Done? Press “✔️ End turn”; once nothing more fits, the turn passes by itself.
     • Cannot play: knock.

@@ -186,16 +186,16 @@ def test_the_round_end_marks_the_last_turn_as_the_table_did(
 
 
 @pytest.mark.parametrize(("key", "players"), CHILDREN)
-def test_a_bazaar_is_counted_only_where_it_can_be_drawn_from(
+def test_no_bazaar_is_counted_where_none_can_be_drawn_from(
     drawn: list[str], key: str, players: int
 ) -> None:
-    """Блиц shares out all 28 tiles (with three, 9 each and one left face down that
-    nobody draws); Крест has a bazaar unless four play."""
+    """Блиц and Крест share out all 28 tiles (with three, 9 each and one left face down
+    that nobody draws): the picture counts no bazaar."""
     match = Match.new(find_variant(key).ruleset, players, seed=1)
     view = match.view(None)
-    expected = key == "cross" and players < 4
+    expected = False
     assert labels.has_bazaar(view) is expected
-    assert view.round.drawable > 0 or not expected
+    assert view.round.drawable == 0
     for names, lang, word in ((NAMES, "ru", "базар"), (ENGLISH, "en", "boneyard")):
         drawn.clear()
         render_table(view, names[:players], lang)
