@@ -6,14 +6,14 @@ table-turn = To move: <b>{ $name }</b>
 table-over = The match is over.
 table-team_score = { "   " }pair { $names }: { $score }
 table-bazaar = boneyard: { $n }
-table-ends = open ends: { $ends }
+table-ends = ends: { $ends }
 # Sixes: an end and the half that makes 6 with it (a tile with that half goes there).
 table-end_wanted = { $pip } (takes a { $wanted })
 # F-3, in games that score the sum of the open ends: each end as it counts («6+6»: a
 # double across an end counts both halves) and their sum, $count.
 table-ends_sum = open ends: { $ends } = { $count }
 # An arm of the spinner with no tile yet: open, but it adds nothing to the sum.
-table-end_uncounted = { $pip } (0)
+table-end_uncounted = { $pip } — nothing on it yet (0)
 # The last few moves, oldest first, joined by arrows.
 table-recent = Last moves: { $moves }
 # $n: the tiles a player holds, in the table's caption.
@@ -76,16 +76,16 @@ hand-cancelled = ✖️ The game was cancelled.
 hand-title = 🎲 <b>{ $variant }</b> in “{ $chat }” · round { $n }
 hand-your_turn = <b>Your turn!</b>
 # At a table of two: the one opponent named.
-hand-waiting_for = { $name } is moving; the table is in the group.
+hand-waiting_for = Waiting for { $name }; the table is in the group.
 # The same on the hand shown inside the group (the table is right there).
-hand-waiting_for_here = { $name } is moving.
-hand-waiting = The others are moving; the table is in the group. Press a tile to see whose turn it is.
-hand-waiting_here = The others are moving. Press a tile to see whose turn it is.
+hand-waiting_for_here = Waiting for { $name }.
+hand-waiting = Waiting for the others; the table is in the group. Press a tile to see whose turn it is.
+hand-waiting_here = Waiting for the others. Press a tile to see whose turn it is.
 # In the Dark: the same while the player's tiles lie face down (the one button is the stack).
-hand-waiting_face_down = The others are moving; the table is in the group. Press your stack to see whose turn it is.
-hand-waiting_face_down_here = The others are moving. Press your stack to see whose turn it is.
+hand-waiting_face_down = Waiting for the others; the table is in the group. Press your stack to see whose turn it is.
+hand-waiting_face_down_here = Waiting for the others. Press your stack to see whose turn it is.
 hand-over = The match is over.
-hand-drew = From the boneyard: { $tiles }
+hand-drew = You drew: { $tiles }
 hand-empty_table = The table is empty.
 # The tiles each other player holds: «Маша — 2»; $n: how many opponents.
 hand-partner = Partner's tiles: { $partner }
@@ -94,8 +94,8 @@ hand-others = { $n ->
    *[other] Opponents'
 } tiles: { $others }
 hand-your_partner = 🤝 Your partner: { $name }
-hand-partner_turn = Your partner { $name } is moving; the table is in the group.
-hand-partner_turn_here = Your partner { $name } is moving.
+hand-partner_turn = Waiting for your partner, { $name }; the table is in the group.
+hand-partner_turn_here = Waiting for your partner, { $name }.
 hand-scores = Score: { $scores }
 # In the Dark: $n tiles in the player's face-down stack; $up: how many are left when it turns up.
 hand-face_down = ⬛ Your tiles lie face down: { $n } { $n ->
@@ -106,7 +106,7 @@ hand-flip = Press “⬛ Turn up the top tile”: if it fits, it goes on the tab
 # The same while the boneyard has tiles: one of them then goes face down on top.
 hand-flip_bazaar = Press “⬛ Turn up the top tile”: if it fits, it goes on the table; if not, under your stack, and a boneyard tile goes on top.
 # In the Dark: on the player's turn once their last tiles are turned up.
-hand-turned_up = ⬛ Your tiles are turned up: a turn may lay several in a row.
+hand-turned_up = ⬛ Your tiles are turned up: you may play several in one turn.
 # $n: the tiles the player laid so far in the turn in progress (Blitz, Cross).
 hand-mid_turn = You have played { $n } { $n ->
     [one] tile

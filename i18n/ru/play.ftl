@@ -13,7 +13,7 @@ table-end_wanted = { $pip } (к нему — { $wanted })
 # double across an end counts both halves) and their sum, $count.
 table-ends_sum = концы: { $ends } = { $count }
 # An arm of the spinner with no tile yet: open, but it adds nothing to the sum.
-table-end_uncounted = { $pip } (0)
+table-end_uncounted = { $pip } — пока пусто (0)
 # The last few moves, oldest first, joined by arrows.
 table-recent = Последние ходы: { $moves }
 # $n: the tiles a player holds, in the table's caption.

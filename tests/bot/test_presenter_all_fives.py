@@ -183,13 +183,13 @@ SPINNER = [("6-6", None)]
         ([*SPINNER, ("6-0", L)], "концы: 0 · 6+6 = 12", "open ends: ⬅️ 0 · ➡️ 6+6 = 12"),
         (
             [*SPINNER, ("6-0", L), ("6-3", R)],
-            "концы: 0 · 3 · 6 (0) · 6 (0) = 3",
-            "open ends: ⬅️ 0 · ➡️ 3 · ⬆️ 6 (0) · ⬇️ 6 (0) = 3",
+            "концы: 0 · 3 · 6 — пока пусто (0) · 6 — пока пусто (0) = 3",
+            "open ends: ⬅️ 0 · ➡️ 3 · ⬆️ 6 — nothing on it yet (0) · ⬇️ 6 — nothing on it yet (0) = 3",
         ),
         (
             [*SPINNER, ("6-0", L), ("6-3", R), ("3-3", R), ("6-1", U)],
-            "концы: 0 · 3+3 · 1 · 6 (0) = 7",
-            "open ends: ⬅️ 0 · ➡️ 3+3 · ⬆️ 1 · ⬇️ 6 (0) = 7",
+            "концы: 0 · 3+3 · 1 · 6 — пока пусто (0) = 7",
+            "open ends: ⬅️ 0 · ➡️ 3+3 · ⬆️ 1 · ⬇️ 6 — nothing on it yet (0) = 7",
         ),
         ([("2-5", None)], "концы: 2 · 5 = 7", "open ends: ⬅️ 2 · ➡️ 5 = 7"),
     ],
@@ -204,19 +204,18 @@ def test_each_end_is_written_as_it_counts_so_that_the_sum_adds_up(
     facts = presenter.table_caption(view, NAMES[:2], Lang.RU).splitlines()[-1]
     assert facts == f"базар: 14 · {caption}"
     assert ends_text(view, Lang.EN) == hand
-    assert f"\n{hand.replace('open ends', 'концы')}\n" in hand_text(
-        view, NAMES[:2], "Двор", Lang.RU
-    )
+    in_russian = hand.replace("open ends", "концы").replace("nothing on it yet", "пока пусто")
+    assert f"\n{in_russian}\n" in hand_text(view, NAMES[:2], "Двор", Lang.RU)
 
 
 def written_sum(ends: str) -> tuple[list[int], int, int]:
-    """«концы: 0 · 6+6 · 6 (0) = 12» read back: the pips listed, what the terms add up
+    """«концы: 0 · 6+6 · 6 — пока пусто (0) = 12» read back: the pips listed, what the terms add up
     to, and the sum written."""
     terms, total = ends.removeprefix("концы: ").split(" = ")
     pips, added = [], 0
     for term in terms.split(" · "):
-        if term.endswith(" (0)"):
-            pips.append(int(term.removesuffix(" (0)")))
+        if term.endswith(" — пока пусто (0)"):
+            pips.append(int(term.removesuffix(" — пока пусто (0)")))
             continue
         halves = [int(half) for half in term.split("+")]
         assert len(set(halves)) == 1, term  # both halves of one double
@@ -245,7 +244,7 @@ def test_over_whole_matches_the_ends_written_add_up_to_the_engines_sum(key: str)
 def test_games_that_do_not_sum_the_ends_list_the_pips_alone(key: str) -> None:
     view = on_table(key, ("6-6", None), ("6-0", L))
     assert open_ends_text(view, Lang.RU) == "концы: 0 · 6"
-    assert ends_text(view, Lang.EN) == "open ends: ⬅️ 0 · ➡️ 6"
+    assert ends_text(view, Lang.EN) == "ends: ⬅️ 0 · ➡️ 6"
 
 
 def test_the_pairs_running_score_is_one_line_a_pair() -> None:

@@ -30,7 +30,7 @@ def test_the_hand_names_the_partner_and_says_when_the_partner_moves() -> None:
     english = hand_text(match.view(0), NAMES, "Yard", Lang.EN).split("\n")
     assert english[1:3] == [
         "🤝 Your partner: Вера",
-        "Your partner Вера is moving; the table is in the group.",
+        "Waiting for your partner, Вера; the table is in the group.",
     ]
     opponent = hand_text(match.view(1), NAMES, "Двор", Lang.RU).split("\n")
     assert opponent[1] == "🤝 Ваш партнёр — Гена" and opponent[2].startswith("Ходят соперники")

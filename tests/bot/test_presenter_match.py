@@ -198,7 +198,7 @@ def test_a_hand_shows_each_open_end_with_the_arrow_its_buttons_use() -> None:
         ("1|2 на ⬇️ 1", "m2:7:4:p1-2D"),
     ]
     english = presenter.hand_text(view, NAMES, "Yard", Lang.EN)
-    assert "\nopen ends: ⬅️ 2 · ➡️ 0 · ⬆️ 1 · ⬇️ 1\n" in english
+    assert "\nends: ⬅️ 2 · ➡️ 0 · ⬆️ 1 · ⬇️ 1\n" in english
 
 
 def test_a_pair_game_names_the_partner_apart_and_a_full_deal_no_bazaar() -> None:

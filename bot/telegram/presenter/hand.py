@@ -161,12 +161,14 @@ def laid_this_turn(view: MatchView) -> int:
 def ends_text(view: MatchView, lang: Lang) -> str | None:
     """The open ends, each with the arrow its end-choice button shows («концы: ⬅️ 3 ·
     ➡️ 5», Осёл's four with ⬆️ and ⬇️), where the game sums them as each counts and the
-    sum («концы: ⬅️ 0 · ➡️ 6+6 = 12», `bot.telegram.presenter.table.listed_ends`); None on an
-    empty table.
+    sum («концы: ⬅️ 0 · ➡️ 6+6 = 12», `bot.telegram.presenter.table.listed_ends`); an end
+    closed for good in its place, «➡️ 🔒» (O-3); None on an empty table.
 
     Choice: the arrows are shown in every game, not only where more than two ends are
-    open, so the hand reads the same way as its «3|5 на ➡️ 5» buttons everywhere."""
-    return listed_ends(view, lang, lambda end, text: f"{ARROWS[end]} {text}")
+    open, so the hand reads the same way as its «3|5 на ➡️ 5» buttons everywhere; the
+    table picture writes the same arrow beside each end's badge (`render.table.ARROWS`),
+    so «⬆️ 3» is found on the table however the arms wind."""
+    return listed_ends(view, lang, lambda end, text: f"{ARROWS[end]} {text}", closed=True)
 
 
 def empty_table_text(view: MatchView, lang: Lang) -> str:

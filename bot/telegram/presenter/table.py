@@ -158,14 +158,20 @@ def has_bazaar(view: MatchView) -> bool:
 
 
 def listed_ends(
-    view: MatchView, lang: Lang, label: Callable[[End, str], str] = lambda _, text: text
+    view: MatchView,
+    lang: Lang,
+    label: Callable[[End, str], str] = lambda _, text: text,
+    *,
+    closed: bool = False,
 ) -> str | None:
     """The open ends, each as `label` writes it (the hand adds its arrows); None on an
     empty table. Where the game scores the sum of the open ends (`GameVariant.sums_ends`,
     F-3) each end is written as it counts and the sum follows, so that it visibly adds
-    up: «концы: 0 · 6+6 = 12» (a double across an end counts both halves), «5 (0)» for
-    a spinner's arm with no tile yet; in Шестёрка each end with the half it takes, «концы:
-    2 (к нему — 4) · 0 (к нему — 6)»; elsewhere the pips alone, «концы: 3 · 5»."""
+    up: «концы: 0 · 6+6 = 12» (a double across an end counts both halves), «5 — пока
+    пусто (0)» for a spinner's arm with no tile yet; in Шестёрка each end with the half
+    it takes, «концы: 2 (к нему — 4) · 0 (к нему — 6)»; elsewhere the pips alone,
+    «концы: 3 · 5», and with `closed` the ends closed for good among them in their
+    place, «концы: ⬅️ 3 · ➡️ 🔒 · ⬆️ 5» (O-3: the hand, whose arrows name every end)."""
     layout = view.round.layout
     if not layout.open_ends:
         return None
@@ -179,7 +185,11 @@ def listed_ends(
         )
         return t("table.ends", lang, ends=pips)
     if not game.sums_ends:
-        pips = " · ".join(label(end, str(pip)) for end, pip in layout.open_ends)
+        shown = [(end, str(pip)) for end, pip in layout.open_ends]
+        if closed:
+            shown += [(end, "🔒") for end in layout.closed_ends]
+            shown.sort(key=lambda item: list(End).index(item[0]))
+        pips = " · ".join(label(end, text) for end, text in shown)
         return t("table.ends", lang, ends=pips)
     halves = end_halves(layout)  # F-3, end by end
     terms = " · ".join(
@@ -190,7 +200,8 @@ def listed_ends(
 
 
 def _counted(pip: int, halves: int, lang: Lang) -> str:
-    """An end as it counts in the sum: «6», «6+6» (both halves), «5 (0)» (nothing)."""
+    """An end as it counts in the sum: «6», «6+6» (both halves), «5 — пока пусто
+    (0)» (a spinner's arm with no tile yet counts nothing, F-3)."""
     if not halves:
         return t("table.end_uncounted", lang, pip=pip)
     return "+".join([str(pip)] * halves)
