@@ -24,6 +24,11 @@ sent. Every commit that owes one asks for a pass itself, so in a healthy run the
 finds nothing; it turns a request for a pass lost by a fault into a delay, not a loss.
 Those a pass left on purpose (a chat Telegram failed, a closed topic) are not its
 business: they go when their chat or topic can take them.
+
+The live table comes below every announcement of its game: the announcer remembers the
+newest message it sent into each game's group (`newest_of`) and tells the table's worker
+(`announced_in_group`), which sends the table anew below it while the match runs
+(`bot.telegram.table_message`).
 """
 
 from __future__ import annotations
@@ -39,25 +44,28 @@ from typing import Any
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat
 from aiogram.methods import SendMessage, SendPhoto
-from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.app.group_settings import GroupSettings
 from bot.app.inbox import GroupLost, Inbox
+from bot.app.names import short_name
 from bot.app.reply import restored
 from bot.infra import perf
+from bot.infra.lru import Lru
 from bot.infra.render_pool import RenderPool
 from bot.infra.workers import Resync
-from bot.telegram import delivery, presenter
+from bot.telegram import delivery, game_messages, presenter
 from bot.telegram.callbacks import RematchCb
 from bot.telegram.delivery import TELEGRAM_FAILURES, seat_names, tell_migration
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.presenter import replies
+from bot.telegram.presenter.endings import played_out_notes
 from bot.telegram.topics import THREAD_NOT_FOUND, Topic, Topics
 from domino.variants import GameVariant
 from i18n import Lang, t
 from storage import repo
 from storage.db import Database, is_transient, retrying
-from storage.records import GameRecord
+from storage.records import Ending, GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +86,35 @@ def notice_values(values: Mapping[str, Any], game: GameVariant, lang: Lang) -> d
     if "goat" in shown:
         shown["loser"] = t(f"loser.{game.key.value}", lang, names=shown["goat"])
     return shown
+
+
+# A notice that a match someone abandoned ended (stored with the match's end): its
+# end announcement says how it counts, in one message (`presenter.played_out_notes`).
+SAID_AT_THE_END = "notice.scored_as_timeout"
+
+
+def counted_from_now(
+    key: str, values: dict[str, Any], game: GameRecord
+) -> tuple[str, dict[str, Any]]:
+    """A computer took the seat after three timeouts (`notice.taken_over`): if that made
+    the match's first abandonment, still standing (the person did not come back), the
+    notice says how the match counts from now (K-11: as that side's loss, the others
+    gaining by their lead over the seat's points then): `notice.taken_over_counted`."""
+    first, match = game.abandonment, game.match
+    if (
+        key != "notice.taken_over"
+        or first is None
+        or match is None
+        or first.reason is not Ending.TIMEOUT
+        or not game.status.active
+        or values.get("name") != html.escape(game.seats[first.seat].name, quote=False)
+    ):
+        return key, values
+    side = " + ".join(
+        short_name(game.seats[s].name) for s in match.sides[match.side_of(first.seat)]
+    )
+    counted = {**values, "goat": html.escape(side, quote=False), "points": first.points[first.seat]}
+    return "notice.taken_over_counted", counted
 
 
 def _private_notice(item: repo.OutboxItem, thread_id: int | None = None) -> SendMessage | None:
@@ -115,6 +152,9 @@ OUTBOX_BATCH = 100
 # Seconds between two looks of the sweep for announcements no pass has read.
 SWEEP_SECONDS = 20.0
 
+# Games whose newest announcement in their group is remembered (an int each).
+CACHED_GAMES = 1000
+
 
 class Announcer:
     """Sends the outbox's announcements in the background, in order per chat."""
@@ -129,6 +169,7 @@ class Announcer:
         settings: GroupSettings,
         inbox: Inbox,
         topics: Topics,
+        announced_in_group: Callable[[int], None],
     ) -> None:
         self.db = db
         self.out = out
@@ -142,6 +183,22 @@ class Announcer:
         self._read_up_to = 0  # the newest announcement a pass has read
         self._unread_before: int | None = None  # the oldest unread at the sweep's last look
         self.topics = topics  # the forum topics closed to the bot
+        # A game's announcement went into its group (the game's id): its table follows.
+        self._announced_in_group = announced_in_group
+        self._newest: Lru[int, int] = Lru(CACHED_GAMES)  # per game, its newest there
+        self._rounds: Lru[int, int] = Lru(CACHED_GAMES)  # per game, its last round announced
+        self._round_sent = asyncio.Condition()
+
+    def newest_of(self, game_id: int) -> int | None:
+        """The id of the newest message this process sent into the game's group (its
+        topic) as one of its announcements; None if none since the start."""
+        return self._newest.get(game_id)
+
+    async def round_announced(self, game_id: int, round_no: int) -> None:
+        """Wait until this process has announced the end of the game's round `round_no`
+        (or a later one) in its group."""
+        async with self._round_sent:
+            await self._round_sent.wait_for(lambda: (self._rounds.get(game_id) or 0) >= round_no)
 
     def announce(self) -> None:
         """Announcements were committed: send them soon, in the background (never in the
@@ -287,7 +344,7 @@ class Announcer:
             item.kind,
         )
         try:
-            await self.out.call(
+            answer = await self.out.call(
                 item.chat_id, method, on_sent=functools.partial(self._mark_sent, item)
             )
         except TelegramBadRequest as exc:
@@ -295,8 +352,19 @@ class Announcer:
                 raise
             if self.topics.closed(*topic):
                 waiting.add(topic)
+            return
         if isinstance(method, SendPhoto):
             perf.count("sent.round_end")
+        if in_topic and game is not None and isinstance(answer, Message):
+            newest = self._newest.get(game.id)
+            if newest is None or answer.message_id > newest:
+                self._newest[game.id] = answer.message_id
+            if item.kind == "round_end":
+                round_no = int(item.payload["round_no"])
+                self._rounds[game.id] = max(round_no, self._rounds.get(game.id) or 0)
+                async with self._round_sent:
+                    self._round_sent.notify_all()
+            self._announced_in_group(game.id)
 
     async def _mark_sent(self, item: repo.OutboxItem, answer: Any) -> None:
         """One announcement, one transaction: it is not sent again. Telegram has it, so
@@ -354,19 +422,28 @@ class Announcer:
             )
         if item.kind == "match_end":
             last_tile_won = game.match.won_by_last_tile()
+            # One result: the stats' (the first to abandon the match loses it, K-11).
+            view = game_messages.shown_view(game, view)
+            notes = played_out_notes(game, lang)
             again = InlineKeyboardButton(
                 text=t("btn.rematch", lang), callback_data=RematchCb(game=game.id).pack()
             )
             return SendMessage(
                 chat_id=item.chat_id,
                 message_thread_id=thread_id,
-                text=presenter.match_end_text(view, names, lang, last_tile_won=last_tile_won),
+                text=presenter.match_end_text(
+                    view, names, lang, last_tile_won=last_tile_won, notes=notes
+                ),
                 parse_mode="HTML",
                 reply_markup=InlineKeyboardMarkup(inline_keyboard=[[again]]),
             )
         if item.kind == "notice":
+            key = str(item.payload["key"])
+            if key == SAID_AT_THE_END:
+                return None  # the match's end says how it counts (`played_out_notes`)
             values = notice_values(item.payload.get("values", {}), game.match.ruleset.game, lang)
-            text = t(str(item.payload["key"]), lang, **values)
+            key, values = counted_from_now(key, values, game)
+            text = t(key, lang, **values)
             return SendMessage(
                 chat_id=item.chat_id, message_thread_id=thread_id, text=text, parse_mode="HTML"
             )

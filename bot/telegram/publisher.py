@@ -12,7 +12,7 @@ and waits its turn there). A worker sends nothing when the digest of what its me
 shows is unchanged.
 
 What is known of each game and its messages is kept by `bot.telegram.message_records`;
-the table (drawn only to be sent, pinned, sent anew when buried) by
+the table (drawn only to be sent, pinned, sent anew below each announcement) by
 `bot.telegram.table_message`; the announcements are sent by `bot.telegram.announcements`.
 
 Every group message of a game goes to the forum topic the game was opened in
@@ -119,6 +119,10 @@ class Publisher:
         self.clocks = clocks
         self._painter = painter or RenderPool()
         self.topics = Topics(inbox)  # the forum topics closed to the bot
+        self._workers: Resync[Target] = Resync(
+            self._sync_safely, describe=str, pace=self._table_turn, settled=self._evict_if_done
+        )
+        self.records = MessageRecords(db, games=CACHED_GAMES, titles=CACHED_TITLES)
         self.announcer = Announcer(
             db,
             out,
@@ -127,20 +131,19 @@ class Publisher:
             settings=settings,
             inbox=inbox,
             topics=self.topics,
+            announced_in_group=self._announced_in_group,
         )
-        self._workers: Resync[Target] = Resync(
-            self._sync_safely, describe=str, pace=self._table_turn, settled=self._evict_if_done
-        )
-        self.records = MessageRecords(db, games=CACHED_GAMES, titles=CACHED_TITLES)
-        # The live table stays findable: pinned while the match runs, sent anew at a
-        # round's start when the group's newer messages (`tail`) buried it.
+        # The live table stays the newest message of its game: pinned while the match
+        # runs, sent anew below each of its announcements (after a restart, below what
+        # the group's newer messages, `tail`, show buried it).
         self.table = TableMessages(
             out,
             self.records,
             render_table=render_table,
             painter=self._painter,
             mark=self._workers.mark,
-            announced=self.announcer.idle,
+            round_announced=self.announcer.round_announced,
+            newest_announcement=self.announcer.newest_of,
             interval=table_interval,
             tail=tail or GroupTail(),
             games=CACHED_GAMES,
@@ -180,6 +183,13 @@ class Publisher:
         self._workers.mark(Target(game.id, Role.TABLE))
         for seat in game.seats:
             self._workers.mark(Target(game.id, Role.HAND, seat.seat))
+
+    def _announced_in_group(self, game_id: int) -> None:
+        """An announcement of the game went into its group: a running match's table is
+        sent anew below it (`TableMessages.sync`)."""
+        game = self.records.games.get(game_id)
+        if game is not None and game.status is GameStatus.PLAYING:
+            self._workers.mark(Target(game_id, Role.TABLE))
 
     def show_hand(self, game_id: int, seat: int) -> None:
         self._workers.mark(Target(game_id, Role.HAND, seat))

@@ -1,6 +1,10 @@
 """The group's table message of a game: its picture and caption, paced, pinned while the
-match runs, and sent anew at a round's start when the group's newer messages buried it
-(`bot.telegram.table_pin`).
+match runs (`bot.telegram.table_pin`), and always the newest message of its game in the
+group: while the match runs, an announcement of the game sent below the table (a round's
+result, a notice) has the table sent anew below it and the old one deleted; at a round's
+start the last round's result is waited for, so that the new round's first picture comes
+below it in one call. The match's last words (its final round and its end) come below
+the table, which keeps the final position, without its button, unpinned.
 
 Whether the table changed is told by the state, not the picture: its digest is made of
 the state's face (`game_messages.table_face`) and the caption, so a picture is drawn
@@ -20,7 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.methods import DeleteMessage, EditMessageMedia, SendPhoto
+from aiogram.methods import DeleteMessage, EditMessageMedia, EditMessageReplyMarkup, SendPhoto
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
 
 from bot.infra import perf
@@ -30,7 +34,7 @@ from bot.telegram import game_messages
 from bot.telegram.delivery import TELEGRAM_FAILURES, digest_of, markup_data, seat_names
 from bot.telegram.message_records import MessageRecords, Target
 from bot.telegram.outgoing import Outgoing
-from bot.telegram.table_pin import GroupTail, Pins, is_supergroup
+from bot.telegram.table_pin import GroupTail, Pins
 from domino.views import MatchView
 from i18n import Lang
 from storage.records import GameRecord, GameStatus, MessageRecord, Role
@@ -43,7 +47,8 @@ log = logging.getLogger(__name__)
 TableRenderer = Callable[[MatchView, Sequence[str], str], bytes]
 """`render.render_table`: the public view, each seat's name, the group's language."""
 
-# Seconds a round's first table picture waits at most for the round's end to be announced.
+# Seconds a round's first table picture waits at most for the round's end to be announced
+# (if it takes longer, the table is sent anew once more when it is).
 ANNOUNCED_WAIT = 10.0
 
 
@@ -59,7 +64,8 @@ class TableMessages:
         render_table: TableRenderer,
         painter: RenderPool,
         mark: Callable[[Target], None],
-        announced: Callable[[], Awaitable[None]],
+        round_announced: Callable[[int, int], Awaitable[None]],
+        newest_announcement: Callable[[int], int | None],
         interval: float,
         tail: GroupTail,
         games: int,
@@ -69,7 +75,9 @@ class TableMessages:
         self.render_table = render_table
         self._painter = painter
         self._mark = mark  # a message's worker is to run again
-        self._announced = announced  # the announcements owed are sent
+        self._round_announced = round_announced  # (game, round): its end is announced
+        # The newest message id of a game's announcements in its group, if any was sent.
+        self._newest_announcement = newest_announcement
         # The group sees at most one new table picture per game this often: Telegram lets
         # a group take 20 messages a minute.
         self.interval = interval
@@ -116,18 +124,19 @@ class TableMessages:
         if game.match is None:
             return
         view = game_messages.shown_view(game, game.match.view(None))
-        buried = (
-            resend
-            and existing is not None
-            and await self._buried_at_round_start(game, existing, view.round_no)
-        )
+        buried = None
+        if resend and existing is not None:
+            buried = await self._buried(game, existing, view.round_no)
+        if buried is not None and buried is not game and buried.match is not None:
+            game = buried  # newer, after the wait for the last round's result
+            view = game_messages.shown_view(game, game.match.view(None))
         names = seat_names(game, lang)
         caption = game_messages.table_caption(game, view, names, lang, clock, now)
         markup = game_messages.table_keyboard(game, lang)
         face = game_messages.table_face(view, names, lang.value)
         digest = table_digest(face, caption, markup)
         target = Target(game.id, Role.TABLE)
-        if existing is not None and buried:
+        if existing is not None and buried is not None:
             photo = await self._photo(game, view, names, lang.value, face, existing)
             await self._send(game, photo, caption, markup, face, digest)
             self._rounds[game.id] = view.round_no
@@ -201,30 +210,30 @@ class TableMessages:
             self._pictures[game_id] = (face, file_id)
         return file_id
 
-    async def _buried_at_round_start(
+    async def _buried(
         self, game: GameRecord, table: MessageRecord, round_no: int
-    ) -> bool:
-        """The first picture of a new round, and the group has buried the table under
-        newer messages (`bot.telegram.table_pin.SINK_DEPTH`): it is sent anew at the
-        bottom. At most once a round; not after a restart until the table has shown a
-        round."""
+    ) -> GameRecord | None:
+        """The running match as it stands now if its table is to be sent anew at the
+        bottom, else None: an announcement of the game came below it. At a round's start
+        the last round's result is waited for first (`ANNOUNCED_WAIT`), so that the new
+        round's table comes below it, unless the match ended meanwhile (then its last
+        words come below the final table). After a restart, which forgets what was
+        announced, a table the group's newer messages buried (`tail`) the first time it
+        is brought up to date."""
+        if game.status is not GameStatus.PLAYING:
+            return None
         shown = self._rounds.get(game.id)
-        if game.status is not GameStatus.PLAYING or shown is None or round_no <= shown:
-            return False
-        if not self.tail.sunk(game.chat_id, table.message_id) and not is_supergroup(game.chat_id):
-            return False
-        # The last round's announcement goes first, so that a table sent anew comes below
-        # it (in a basic group too: it came above, and the round's end buried the live
-        # table at once). In a supergroup its id also shows the chatter a bot in privacy
-        # mode never sees.
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._announced(), ANNOUNCED_WAIT)
-        latest = self.records.games.get(game.id) or game
-        if latest.status is not GameStatus.PLAYING:
-            # The match ended meanwhile (its announcement just went out): a table sent anew
-            # now would come below the match's last word and its «🔁 Ещё партию».
-            return False
-        return self.tail.sunk(game.chat_id, table.message_id)
+        if shown is not None and round_no > shown:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._round_announced(game.id, round_no - 1), ANNOUNCED_WAIT)
+            game = self.records.games.get(game.id) or game
+            if game.status is not GameStatus.PLAYING:
+                return None
+        newest = self._newest_announcement(game.id)
+        if newest is not None:
+            return game if newest > table.message_id else None
+        sunk = shown is None and self.tail.sunk(game.chat_id, table.message_id)
+        return game if sunk else None
 
     async def _send(
         self,
@@ -263,19 +272,26 @@ class TableMessages:
             self._pinned[game.id] = sent.message_id
 
     async def _delete(self, game: GameRecord, message_id: int) -> None:
-        """The table message a new one replaced goes (and its pin with it)."""
+        """The table message a new one replaced goes (and its pin with it); one Telegram
+        no longer lets the bot delete (48 hours old) loses its button instead, so that
+        only the live table looks live."""
         try:
             await self.out.call(
                 game.chat_id, DeleteMessage(chat_id=game.chat_id, message_id=message_id)
             )
+            return
         except (TelegramBadRequest, *TELEGRAM_FAILURES) as exc:
-            # Too old to delete, or deleted already: it stays, the new one is below it.
             log.info(
                 "chat %s game %s: the old table %s stays: %s",
                 game.chat_id,
                 game.id,
                 message_id,
                 exc,
+            )
+        with contextlib.suppress(TelegramBadRequest, *TELEGRAM_FAILURES):
+            await self.out.call(
+                game.chat_id,
+                EditMessageReplyMarkup(chat_id=game.chat_id, message_id=message_id),
             )
 
     async def _unpin(self, game: GameRecord, message_id: int) -> None:

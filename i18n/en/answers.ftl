@@ -90,11 +90,12 @@ notice-surrendered =
     🏳 { $name } gives up. { $loser }
     Score, as if the time had run out · rating gained:
     { $lines }
+# $goat: the side that loses the match (the person who left, with the partner in pairs).
 notice-left_scoring =
-    🚪 { $name } left the game; a computer player took the seat and plays the match out.
-    For the rating the match counts as lost on time. { $loser } The score when leaving: { $points }; the others gain rating by how far they were ahead of that score.
+    🚪 { $name } leaves: the match counts as a loss for { $goat }, and a computer finishes it.
+    The score when leaving: { $points }; the others gain rating by how far they are ahead of it.
 notice-cancelled_counted =
-    ✖️ The game is cancelled, but for the rating it counts as lost on time: the first to leave the match was { $name }. { $loser }
+    ✖️ The game is cancelled, but it still counts as a loss: the first to abandon the match was { $name }. { $loser }
     Score when leaving · rating gained:
     { $lines }
 notice-scored_as_timeout =
@@ -115,6 +116,11 @@ answer-timer_set = Turn timer: { $timer }. It applies from the next turn.
 alert-admins_only = Only the chat's admins can change the settings.
 
 notice-taken_over = 🤖 { $name }: the time ran out three times, so a computer plays from now on.
+# The same, when it is the match's first abandonment (K-11); $goat: the side that loses,
+# $points: the seat's points now.
+notice-taken_over_counted =
+    🤖 { $name }: the time ran out three times, so a computer plays from now on.
+    Unless { $name } comes back with “🙋 I'm back”, the match counts as a loss for { $goat }; the others gain rating by how far they are ahead of { $points }.
 notice-back = 🙋 { $name } is back in the game.
 
 answer-back = Welcome back!

@@ -1,11 +1,19 @@
 ### How a match ends early: /surrender, the vote to cancel, a player who left.
 ### In English.
 
-ending-finished = played out
+ending-finished = finished
 ending-surrender = surrender
 ending-timeout = timeout
 ending-left = a player left
 ending-cancelled = cancelled
+
+# The end of a match the computers played to its end after someone abandoned it (K-11):
+# why it counts as that one's loss ($reason: timeout or left), and each person's rating.
+ending-played_out = { $reason ->
+        [left] 🚪 { $name } left the game and a computer finished the match, so it counts as a loss.
+       *[timeout] 🤖 { $name } ran out of time three times and a computer finished the match, so it counts as a loss.
+    }
+ending-rating = 📈 Rating for the match: { $lines }
 
 surrender-confirm = 🏳 Give up? The match ends at once and is scored as if the time had run out. { $loser } You gain no rating for it; the others gain rating by how far they are ahead of your score.
 surrender-confirm_after = 🏳 Give up? The match ends at once. It is already scored as if the time had run out: { $name } was the first to abandon it. { $loser } You gain no rating for it; the others gain rating by how far they were ahead of the score { $name } had then.

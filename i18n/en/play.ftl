@@ -145,7 +145,11 @@ announce-too_few = ✍️ A win of fewer than { $points } { $points ->
         [one] point
        *[other] points
     } is not written.
-announce-winner = 🏆 The winner is { $names }
+# $n: how many people the winning sides are.
+announce-winner = 🏆 { $n ->
+        [one] The winner is
+       *[other] The winners are
+    } { $names }
 # The score sheet's legend under a round's picture while an account is not open (K-7):
 # «+N» on the sheet is remembered, not yet written. $threshold: the points that open it.
 announce-remembered = <i>“+N”: points remembered but not yet written; scoring opens at { $threshold } { $threshold ->

@@ -7,6 +7,14 @@ ending-timeout = вышло время
 ending-left = уход игрока
 ending-cancelled = отменена
 
+# The end of a match the computers played to its end after someone abandoned it (K-11):
+# why it counts as that one's loss ($reason: timeout or left), and each person's rating.
+ending-played_out = { $reason ->
+        [left] 🚪 { $name } — уход из игры: партию доиграл компьютер, поэтому в зачёт она идёт как проигрыш.
+       *[timeout] 🤖 { $name }: время на ход трижды вышло, и партию доиграл компьютер, поэтому в зачёт она идёт как проигрыш.
+    }
+ending-rating = 📈 Рейтинг за партию: { $lines }
+
 surrender-confirm = 🏳 Сдаться? Партия закончится сразу и пойдёт в зачёт как при тайм-ауте. { $loser } Рейтинга за неё вы не получите, остальные получат его за отрыв от вашего счёта.
 surrender-confirm_after = 🏳 Сдаться? Партия закончится сразу. В зачёт она уже идёт как при тайм-ауте: первый уход из партии — { $name }. { $loser } Рейтинга за неё вы не получите, остальные получат его за отрыв от счёта на момент того ухода.
 surrender-not_playing = Вы сейчас не играете здесь — сдаваться не в чем.

@@ -149,7 +149,10 @@ announce-too_few = ✍️ Выигрыш меньше { $points } { $points ->
         [one] очка
        *[other] очков
     } не записывается.
-announce-winner = 🏆 Победа — { $names }
+# $n: how many people the winning sides are (Russian says «Победа» whatever it is).
+announce-winner = 🏆 { $n ->
+       *[other] Победа
+    } — { $names }
 # The score sheet's legend under a round's picture while an account is not open (K-7):
 # «+N» on the sheet is remembered, not yet written. $threshold: the points that open it.
 announce-remembered = <i>«+N» — очки запомнены, но ещё не записаны: счёт открывается с { $threshold } { $threshold ->

@@ -38,14 +38,17 @@ def test_a_surrender_names_the_loser_in_the_games_word(game: str, loser: str) ->
     )
 
 
-def test_leaving_tells_how_the_match_counts_without_a_goat_where_points_are_good() -> None:
+def test_leaving_tells_how_the_match_counts_and_names_no_goat_while_it_runs() -> None:
     stored = {"name": "Маша", "goat": "Маша + Вика", "points": 34}
-    sport = t(
-        "notice.left_scoring", Lang.RU, **notice_values(stored, find_variant("sport"), Lang.RU)
-    )
-    assert sport.startswith("🚪 Маша покидает игру, место занимает компьютер")
-    assert "Проигрыш: Маша + Вика. Счёт на момент ухода: 34;" in sport
-    assert "козёл" not in sport.casefold()
+    for game in ("sport", "kozel"):
+        text = t(
+            "notice.left_scoring", Lang.RU, **notice_values(stored, find_variant(game), Lang.RU)
+        )
+        assert text == (
+            "🚪 Маша уходит — партия засчитана как проигрыш: Маша + Вика; доиграет компьютер.\n"
+            "Счёт на момент ухода: 34, рейтинг остальным — за отрыв от него."
+        )
+        assert "козёл" not in text.casefold() and "тайм-аут" not in text
     english = notice_values(stored, find_variant("osel"), Lang.EN)
     assert english["loser"] == "🐴 Donkey: Маша + Вика."
 

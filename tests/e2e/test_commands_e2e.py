@@ -150,7 +150,9 @@ async def test_leave_hands_the_seat_to_a_computer_and_hand_resends(
     assert again.buttons and not anew.buttons
 
     await bob.command(game.group, "leave")
-    await game.group.wait_for_message(lambda m: "Боб <&> покидает игру" in m.content)
+    await game.group.wait_for_message(
+        lambda m: "🚪 Боб <&> уходит — партия засчитана как проигрыш" in m.content
+    )
     await bob.private_chat.wait_for_message(lambda m: "Вы покинули эту игру" in m.content)
     assert bob_person.hand() is None
     await play_until(
@@ -188,7 +190,9 @@ async def test_leaving_the_group_leaves_its_lobby_and_its_match(
     assert not any("Козёл в «" in m.content for m in vera.private_chat.bot_messages)
 
     await bob.leave(game.group)
-    await game.group.wait_for_message(lambda m: "Боб покидает игру" in m.content)
+    await game.group.wait_for_message(
+        lambda m: "🚪 Боб уходит — партия засчитана как проигрыш" in m.content
+    )
     await bob.private_chat.wait_for_message(lambda m: "Вы покинули эту игру" in m.content)
     assert game.people[1].hand() is None
     seats = bot.stored("SELECT seat, user_id, has_left FROM seats WHERE game_id = 1 ORDER BY seat")

@@ -145,7 +145,7 @@ async def test_a_surrender_after_someone_left_says_who_is_the_goat_and_gains_not
     await alice.press(own, data=button_data(own, "Нет"))
 
     await bob.command(game.group, "leave")
-    await game.group.wait_for_message(lambda m: "проигрыш по тайм-ауту" in m.content)
+    await game.group.wait_for_message(lambda m: "🚪 Боб уходит" in m.content)
     await alice.command(game.group, "surrender")
     asked = await game.group.wait_for_message(lambda m: "Сдаться?" in m.content and m is not own)
     assert "первый уход из партии — Боб" in asked.content, asked.content

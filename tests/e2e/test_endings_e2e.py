@@ -174,8 +174,10 @@ async def test_a_leaver_is_counted_out_and_an_admins_cancel_closes_the_vote(
     assert "всё равно пойдёт как при тайм-ауте: первый уход из партии — Вера" in confirm.content
     done = await dave.press(confirm, data=button_data(confirm, "Да"))
     assert done.text == "Игра отменена."
-    told = await game.group.wait_for_message(lambda m: "засчитана как проигрыш" in m.content)
-    assert told.content.startswith("✖️ Игра отменена, но для рейтинга засчитана"), told.content
+    told = await game.group.wait_for_message(lambda m: m.content.startswith("✖️ Игра отменена"))
+    assert told.content.startswith("✖️ Игра отменена, но в зачёт всё равно идёт как проигрыш"), (
+        told.content
+    )
     assert "первый уход из партии — Вера" in told.content and "🐐" in told.content
     await game.group.wait_for_message(lambda m: m is vote and "закрыто" in m.content)
     late = await alice.press(vote, data=yes, stale=True)
@@ -236,34 +238,41 @@ async def test_leaving_mid_match_counts_by_the_timeout_rule(
     bob = fakegram.add_user("Боб", username="bob")
     game = await open_game(fakegram, [alice, bob], seats=2)
     await bob.command(game.group, "leave")
-    told = await game.group.wait_for_message(lambda m: "проигрыш по тайм-ауту" in m.content)
+    told = await game.group.wait_for_message(lambda m: "🚪 Боб уходит" in m.content)
     left = abandonment(bot)
     assert left.seat == 1 and left.reason.value == "left"
-    # One group message says it all: who left, the computer in the seat, how it counts.
-    assert told.content.startswith("🚪 Боб покидает игру, место занимает компьютер")
-    assert f"🐐 Козёл: Боб. Счёт на момент ухода: {left.points[1]};" in told.content
+    # One group message says it all: who left, how it counts, the computer in the seat;
+    # no козёл named while the match is still played (and no jargon).
+    assert told.content == (
+        "🚪 Боб уходит — партия засчитана как проигрыш: Боб; доиграет компьютер.\n"
+        f"Счёт на момент ухода: {left.points[1]}, рейтинг остальным — за отрыв от него."
+    )
     await settle(fakegram)
-    about_leaving = [
-        m for m in game.group.bot_messages if "покидает" in m.content or "покинули" in m.content
-    ]
+    about_leaving = [m for m in game.group.bot_messages if "уход" in m.content]
     assert about_leaving == [told]
     await bob.private_chat.wait_for_message(
         lambda m: "Вы покинули эту игру. Ваше место занял компьютер." in m.content
     )
 
+    # The computer plays Боб's seat to the end: one result, the stats', said once at the
+    # end, whoever the board makes the козёл.
     alice_person = game.people[0]
-    await play_until(
-        fakegram,
-        [alice_person],
-        lambda: any("Для рейтинга партия засчитана" in m.content for m in game.group.bot_messages),
-    )
-    summary = next(
-        m for m in game.group.bot_messages if "Для рейтинга партия засчитана" in m.content
-    )
-    assert "🐐 Козёл: Боб." in summary.content
-    assert "Счёт на момент ухода · прибавка к рейтингу:" in summary.content
+    await play_until(fakegram, [alice_person], bot.match_over)
+    end = await game.group.wait_for_message(lambda m: m.content.startswith("🐐 Козёл — "))
+    await settle(fakegram)
     gain = timeout_gain(left.points[1], left.points[0])
-    assert f"Алиса: {left.points[0]} · +{gain}" in summary.content
+    lines = end.content.split("\n")
+    assert lines[:3] == [
+        "🐐 Козёл — Боб (🤖)",
+        "🚪 Боб — уход из игры: партию доиграл компьютер, поэтому в зачёт она идёт как проигрыш.",
+        f"📈 Рейтинг за партию: Алиса +{gain} · Боб +0",
+    ]
+    said = [
+        m.content
+        for m in game.group.bot_messages
+        if ("Козёл —" in m.content or "Козёл:" in m.content) and m.photo is None
+    ]
+    assert said == [end.content], said
     assert bot.stored("SELECT status, ending FROM games") == [("finished", "finished")]
     assert bot.stored("SELECT ending, culprit_seat FROM stat_matches") == [("finished", 1)]
     assert bot.stored("SELECT seat, user_id, goat, rating_gain FROM stat_seats ORDER BY seat") == [

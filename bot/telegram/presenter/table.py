@@ -285,8 +285,16 @@ def result_lines(view: MatchView, names: Sequence[str], lang: Lang) -> list[str]
     if view.losers:
         lines.append(t(f"loser.{view.ruleset.game.key.value}", lang, names=sides(view.losers)))
     if view.winners:
-        lines.append(t("announce.winner", lang, names=sides(view.winners)))
+        lines.append(winner_line(view, names, lang))
     return lines
+
+
+def winner_line(view: MatchView, names: Sequence[str], lang: Lang) -> str:
+    """«🏆 Победа — Боб»; the winning sides by their names, escaped for HTML, and how
+    many people they are (one winner or several)."""
+    winners = ", ".join(html.escape(side_names(names, view.sides[s])) for s in view.winners)
+    people = sum(len(view.sides[s]) for s in view.winners)
+    return t("announce.winner", lang, names=winners, n=people)
 
 
 def side_text(view: MatchView, names: Sequence[str], side: int, lang: Lang) -> str:
@@ -345,12 +353,20 @@ def round_end_text(view: MatchView, result: RoundResult, names: Sequence[str], l
 
 
 def match_end_text(
-    view: MatchView, names: Sequence[str], lang: Lang, *, last_tile_won: bool = False
+    view: MatchView,
+    names: Sequence[str],
+    lang: Lang,
+    *,
+    last_tile_won: bool = False,
+    notes: Sequence[str] = (),
 ) -> str:
     """The end of a match: the loser in the game's own word where points are bad
-    («🐐 Козёл — NAME», «🐴 Осёл — NAME», K-10, O-6), else the winner (T-6, M-6, S-6);
-    then the final scores, best first, so the loser comes last. `last_tile_won`: the
-    last round's tile decided the match (`Match.won_by_last_tile`), said first."""
+    («🐐 Козёл — NAME», «🐴 Осёл — NAME», K-10, O-6), else the winner(s) (T-6, M-6,
+    S-6), as `view` has them (the stats' result of a match someone abandoned:
+    `bot.telegram.game_messages.shown_view`), then `notes` (why, and the rating:
+    `presenter.endings.played_out_notes`); then the final scores on the board, best
+    first. `last_tile_won`: the last round's tile decided the match
+    (`Match.won_by_last_tile`), said first."""
 
     def side(index: int) -> str:
         return html.escape(side_names(names, view.sides[index]))
@@ -360,11 +376,12 @@ def match_end_text(
     if last_tile_won and view.results:
         who = html.escape(short_name(names[view.results[-1].outcome.seat]))
         lines.append(t(f"announce.last_tile.{game.key.value}", lang, name=who))
-    if view.losers:
+    if view.losers and game.points_are_bad:
         losers = ", ".join(side(s) for s in view.losers)
         lines.append(t(f"announce.loser.{game.key.value}", lang, names=losers))
     else:
-        lines.append(t("announce.winner", lang, names=", ".join(side(s) for s in view.winners)))
+        lines.append(winner_line(view, names, lang))
+    lines.extend(notes)
     order = sorted(
         range(len(view.sides)),
         key=lambda index: view.scores[index].recorded,
