@@ -5,8 +5,10 @@ face down to close its end, O-3, as a tile back with a lock; the last one marked
 where a turn lays several, section V, every tile of the last turn: `just_laid`), the
 number of tiles in each hand (as face-down tiles and a number), the bazaar where the
 game has one to draw from, whose turn, the points, and before the first tile of
-Спортивное the tile each seat turned (S-2). Every open end's badge shows the pip the
-next tile must match; where the open ends are summed (F-3) an end that counts nothing
+Спортивное the tile each seat turned (S-2), on the felt under its card. The spinner
+(C-10) is ringed in its own colour. Every open end's badge shows the pip the next tile
+must match, with the end's arrow beside it, the one the hand names the end by
+(`ARROWS`); where the open ends are summed (F-3) an end that counts nothing
 (an empty spinner arm) has a muted badge, one that counts other than its pip (a double
 across it counts both halves) a small tag with what it counts («=12», `end_badges`),
 and notes on the felt give the points of the move just played and the sum of the ends
