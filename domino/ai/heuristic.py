@@ -167,8 +167,13 @@ class _Position:
         self.seat = rv.seat if rv.seat is not None else 0
         self.players = rv.players
         self.know: Knowledge = knowledge(view)
+        # Втемную: a seat whose tiles lie face down sees none of them but the one it
+        # turned up that waits for its end; the rest are `concealed`, unseen to it too.
         self.hand = self.know.hand
-        self.unseen = self.know.unseen
+        if rv.turned_up is not None and rv.seat == rv.turn:
+            self.hand |= rv.turned_up.bit
+        self.unseen = self.know.unseen & ~self.hand
+        self.concealed = 0 if rv.seat is None else rv.hand_counts[rv.seat] - self.hand.bit_count()
         self.unseen_count = [(self.unseen & SUIT_MASK[p]).bit_count() for p in range(7)]
         self.layout: Layout = new_layout(view.ruleset.layout)
         for p in rv.layout.placements:
@@ -252,7 +257,7 @@ class _Position:
         parts: dict[str, float] = {}
         made = self._made(layout) if self.in_play and plays else 0
         wins = made > 0 and made >= self.to_target[self.my_side]  # F-6: the match is won here
-        if not hand:
+        if not hand and not self.concealed:
             parts["go_out"] = _WIN if wins else _GO_OUT
             if made:
                 parts["go_out"] += self.w.points * self.point_worth * made
@@ -387,7 +392,7 @@ class _Position:
         side's standing against the others: what it gains or loses under the game's fish
         rule (K-9's modes, T-5, M-1, S-5). Each hidden hand is estimated from the tiles
         it may hold (mean and spread of a draw without replacement), sides compared as
-        normal variables."""
+        normal variables; so is the seat's own concealed part (Втемную)."""
         if self.shed_reason is None:
             return self._fish_scored(hand)
         view = self.view
@@ -395,8 +400,10 @@ class _Position:
         rv = view.round
         means = [0.0] * self.players
         variances = [0.0] * self.players
-        for s, _weight, possible in self.others:
-            count = rv.hand_counts[s]
+        hidden = [(s, rv.hand_counts[s], possible) for s, _weight, possible in self.others]
+        if self.concealed:
+            hidden.append((self.seat, self.concealed, self.know.possible(self.seat) & self.unseen))
+        for s, count, possible in hidden:
             pool = possible or self.unseen
             values = [TILE_VALUE[i] for i in _bits(pool)]
             n = len(values)
@@ -411,7 +418,7 @@ class _Position:
             if known:
                 scale = _mask_value(self.unseen) / known
                 means = [m * scale for m in means]
-        means[self.seat] = float(hand_value(game, view, hand, fish=True))
+        means[self.seat] += float(hand_value(game, view, hand, fish=True))
         sides = [
             (sum(means[s] for s in seats), sum(variances[s] for s in seats)) for seats in view.sides
         ]
@@ -446,7 +453,7 @@ class _Position:
         total = 0.0
         for _ in range(FISH_WORLDS):
             hands = list(sampler.sample(rng).hands)
-            hands[self.seat] = hand
+            hands[self.seat] = hand | (hands[self.seat] & ~self.hand)  # and what it cannot see
             tiles = [tiles_in(mask) for mask in hands]
             values = tuple(_mask_value(mask) for mask in hands)
             end = RoundEnd(
@@ -554,7 +561,14 @@ class MediumPlayer:
             elif value > runner_up_value:
                 runner_up, runner_up_value = parts, value
         assert best is not None
-        reason = _reason(best, best_parts, runner_up, tempting > best_value, position.shed_reason)
+        reason = _reason(
+            best,
+            best_parts,
+            runner_up,
+            tempting > best_value,
+            position.shed_reason,
+            end_only=view.round.turned_up is not None,
+        )
         if reason == "scores":
             return Decision(best, reason, {"points": position.points(best)})
         return Decision(best, reason)
@@ -585,11 +599,10 @@ class EasyPlayer:
         single = _single(legal)
         if single is not None:
             return single
-        hand = 0
-        for t in view.round.hand:
-            hand |= t.bit
+        rv = view.round
+        held = rv.hand_counts[rv.seat] if rv.seat is not None else 0  # face down too (Втемную)
         for action in legal:
-            if _laid(action) and not hand & ~_laid(action):
+            if _laid(action) and _laid(action).bit_count() == held:
                 return Decision(action, "go_out")
         in_play = view.ruleset.game.scores_in_play
         position = _Position(view, DEFAULT_WEIGHTS) if in_play else None
@@ -661,12 +674,15 @@ def _reason(
     runner_up: dict[str, float],
     fish_avoided: bool,
     shed: str | None,
+    *,
+    end_only: bool = False,
 ) -> str:
     """What decided the move: going out, a fish, a close, a fish avoided, else the part
     by which it beat the next best move most (where moves score, F-3: the points made,
     or the ends left on which the next opponent scores little). The pips shed are told
     as the game counts them (`shed`, from `shed_reason`), and never where they do not
-    count."""
+    count. `end_only`: the tile is given and only its end is chosen (Втемную's tile
+    turned up, the hand unseen), so only what the ends leave the others can tell."""
     if "go_out" in parts:
         return "go_out"
     if "fish_win" in parts:
@@ -683,7 +699,9 @@ def _reason(
         "scores",
         "safe_ends",
     )
-    if shed is not None:
+    if end_only:
+        reasons = ("block", "block_leader")
+    elif shed is not None:
         reasons = ("heavy", *reasons)
     if "plain" in runner_up:  # the next best was a fish: compare with its plain parts
         runner_up = {}

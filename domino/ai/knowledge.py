@@ -21,7 +21,8 @@ that is possible is never excluded):
   its plays and failed turns narrow nothing; a tile it turned up that did not fit went
   under its stack (the seat holds it for sure: taken out of the part that held it, as
   a play, and kept as a part of one tile), and a bazaar tile it took face down is a
-  part allowed anything.
+  part allowed anything. A tile it turned up that fits two ends (`TurnedUp`) is held
+  for sure until its owner lays it: pinned the same way.
 - K-3, T-2: in the first round of a game with a forced opening, no hand was dealt a
   tile that would have opened before the tile that did (a lower double under K-3, a
   higher one under T-2; with no double opening, no double at all and no higher tile);
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domino.actions import Closed, Drew, Flipped, Knocked, Played
+from domino.actions import Closed, Drew, Flipped, Knocked, Played, TurnedUp
 from domino.deal import first_leader_masks
 from domino.layout import new_layout
 from domino.rules import Opening
@@ -161,6 +162,13 @@ def knowledge(view: MatchView) -> Knowledge:
                 parts[s].append([1, event.tile.bit])
                 if event.drew:
                     parts[s].append([1, FULL_SET_MASK])
+                _merge_equal(parts[s])
+        elif kind is TurnedUp:
+            assert isinstance(event, TurnedUp)
+            s = event.seat
+            if s in parts:  # in the hand, turned up for all to see, until it is laid
+                _remove(parts[s], event.tile.bit)
+                parts[s].append([1, event.tile.bit])
                 _merge_equal(parts[s])
         elif kind is Knocked:
             assert isinstance(event, Knocked)

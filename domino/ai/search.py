@@ -341,7 +341,7 @@ class HardPlayer:
             raise NotYourTurn(f"seat {rv.seat} has no action to choose now")
         self.searched = 0
         if len(legal) == 1:
-            return Decision(legal[0], _forced_reason(legal[0], len(rv.hand)))
+            return Decision(legal[0], _forced_reason(legal[0], rv.hand_counts[rv.seat]))
         seed = self.rng.getrandbits(64)
         return self._search(view, legal, seed)
 
@@ -368,7 +368,7 @@ class HardPlayer:
                 break
             world = sampler.sample(rng)
             bazaar = [ALL_TILES[i] for i in world.bazaar]
-            stacks = _stacks(rv.face_down, world.hands, rng)
+            stacks = _stacks(rv.face_down, world.hands, rng, seat, rv.turned_up)
             for index, action in enumerate(legal):
                 sim = Round.from_position(
                     ruleset,
@@ -379,6 +379,7 @@ class HardPlayer:
                     seat,
                     laid=mid_turn,
                     stacks=stacks,
+                    turned_up=rv.turned_up,
                 )
                 if scoring is not None:
                     values[index].append(scoring(sim, action))
@@ -394,21 +395,28 @@ class HardPlayer:
         if best != favourite and not _clearly_better(values[best], values[favourite]):
             best = favourite
         action = legal[best]
-        if _goes_out(action, len(rv.hand)):
+        if _goes_out(action, rv.hand_counts[seat]):
             return Decision(action, "go_out")
         return _searched_reason(view, action, values[best])
 
 
 def _stacks(
-    face_down: Sequence[bool], hands: Sequence[int], rng: random.Random
+    face_down: Sequence[bool],
+    hands: Sequence[int],
+    rng: random.Random,
+    mover: int,
+    turned_up: Tile | None,
 ) -> list[list[Tile] | None] | None:
     """Втемную: a world's face-down stacks, each a sampled hand in a random order (nobody
-    knows the order); None in the other games."""
+    knows the order), less the `mover`'s tile `turned_up` that waits for its end (in the
+    hand, out of the stack); None in the other games."""
     if not face_down:
         return None
     stacks: list[list[Tile] | None] = []
-    for down, hand in zip(face_down, hands, strict=True):
+    for seat, (down, hand) in enumerate(zip(face_down, hands, strict=True)):
         if down:
+            if seat == mover and turned_up is not None:
+                hand &= ~turned_up.bit
             stack = list(tiles_in(hand))
             rng.shuffle(stack)
             stacks.append(stack)

@@ -72,12 +72,14 @@ def _rulesets() -> list[tuple[Ruleset, int]]:
     kozel = VARIANTS[0].ruleset
     cases.append((kozel.with_options(bazaar_reserve=2), 2))
     cases.append((kozel.with_options(teams=True), 4))
+    dark = next(game.ruleset for game in VARIANTS if game.ruleset.game.face_down)
+    cases.append((dark.with_options(flip_choice=True), 3))  # a tile turned up waits (TurnedUp)
     return cases
 
 
 def _case_id(case: object) -> str:
     if isinstance(case, Ruleset):
-        extra = "-teams" if case.teams else ""
+        extra = "-teams" if case.teams else "-choice" if case.flip_choice else ""
         return f"{case.variant}{extra}-r{case.bazaar_reserve}"
     return str(case)
 

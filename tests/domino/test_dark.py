@@ -43,19 +43,7 @@ SEAT0 = stack((3, 4), (0, 0), (3, 6), (1, 1), (2, 2), (5, 5), (0, 1))
 SEAT1 = stack((0, 2), (4, 6), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6))
 
 
-LEVELS = [
-    "easy",
-    "medium",
-    pytest.param(
-        "hard",
-        marks=pytest.mark.xfail(
-            raises=IllegalMove,
-            strict=True,
-            reason="issue 33: the search's worlds do not yet hold the tile turned up"
-            " (RoundView.turned_up, Round.from_position's turned_up)",
-        ),
-    ),
-]
+LEVELS = ["easy", "medium", "hard"]
 
 
 CHOOSING = DARK.with_options(flip_choice=True)

@@ -7,7 +7,9 @@ running, the presser holds a seat in it and is playing it themselves, it is thei
 the button's move number is the match's now, and the game's group allows hints
 (/settings); anything else gets a polite refusal and changes nothing. Втемную: while the
 presser's tiles lie face down there is nothing to hint (the one move is «⬛ Открыть
-верхнюю»), so the hand offers no button and a forged press is refused, not counted.
+верхнюю»), so the hand offers no button and a forged press is refused, not counted; but
+a tile turned up that fits both ends (`Round.turned_up`) waits for its owner to choose
+the end, and that choice is hinted like any other.
 
 The decision is `Thinker.decide(view, Level.HARD)` on the presser's own view
 (`Match.view(seat)`), never the match: the search runs in the thinker's pool with its
@@ -107,7 +109,7 @@ class Hints(UseCases):
             raise Refusal("alert.hint_stale")
         if match.turn != seat.seat:
             raise not_your_turn(game, match)
-        if match.round.face_down(seat.seat):
+        if match.round.face_down(seat.seat) and match.round.turned_up is None:
             raise Refusal("alert.hint_face_down")  # the flip is the one move: nothing to hint
         return seat.seat, match
 
