@@ -23,10 +23,11 @@ that is possible is never excluded):
   a play, and kept as a part of one tile), and a bazaar tile it took face down is a
   part allowed anything. A tile it turned up that fits two ends (`TurnedUp`) is held
   for sure until its owner lays it: pinned the same way.
-- K-3, T-2: in the first round of a game with a forced opening, no hand was dealt a
-  tile that would have opened before the tile that did (a lower double under K-3, a
-  higher one under T-2; with no double opening, no double at all and no higher tile);
-  this narrows the dealt part of every hand.
+- K-3, T-2: in a round opened by force (the first round of a game with a forced
+  opening, and every round where the ruleset opens each one so, `opening_every_round`:
+  Крест), no hand was dealt a tile that would have opened before the tile that did (a
+  lower double under K-3, a higher one under T-2; with no double opening, no double at
+  all and no higher tile); this narrows the dealt part of every hand.
 
 The bazaar holds the unseen tiles no hand holds, in an order nobody knows.
 """
@@ -94,9 +95,12 @@ class Knowledge:
 
 
 def _opening_exclusion(view: MatchView) -> int:
-    """K-3, T-2: the tiles no hand was dealt, given the first round's forced opening."""
+    """K-3, T-2: the tiles no hand was dealt, given the round's forced opening (round 1,
+    or every round with `opening_every_round`; a later round's winner opens with any
+    tile, which tells nothing)."""
     ruleset = view.ruleset
-    if view.round_no != 1 or ruleset.opening in (Opening.TURNED_TILE, Opening.RANDOM_LEADER):
+    forced = view.round_no == 1 or ruleset.opening_every_round
+    if not forced or ruleset.opening in (Opening.TURNED_TILE, Opening.RANDOM_LEADER):
         return 0
     history = view.round.history
     if not history:

@@ -8,7 +8,9 @@ import random
 import pytest
 
 from domino.actions import DRAW, KNOCK
+from domino.ai import Level, computer
 from domino.ai.knowledge import Holding, Knowledge, knowledge
+from domino.children import CROSS
 from domino.match import Match
 from domino.rules import Ruleset
 from domino.tiles import ALL_TILES, FULL_SET_MASK, SUIT_MASK, iter_tiles, tile
@@ -163,6 +165,27 @@ def test_the_forced_opening_rules_out_lower_doubles() -> None:
             assert known.can_hold(1, tile(3, 3).index) or match.round.hand_mask(0) & tile(3, 3).bit
             return
     pytest.fail("no round opened by 2-2")
+
+
+def test_every_round_of_cross_opens_by_force_and_tells_what_was_not_dealt() -> None:
+    """Крест opens every round with the youngest double dealt (`opening_every_round`), so
+    a later round tells as much as the first: seed 53's round 2 at three puts 0-0 away
+    and 1-1 opens, so no hand holds 0-0, in everyone's knowledge, and the truth stays
+    possible."""
+    assert CROSS.opening_every_round
+    match = Match.new(CROSS, 3, 53)
+    players = [computer(Level.MEDIUM, seed=seat) for seat in range(3)]
+    while match.round_no == 1 or not match.round.history:
+        assert not match.over
+        seat = match.turn
+        assert seat is not None
+        match.apply(players[seat].choose(match.view(seat)), seat)
+    assert match.round_no == 2 and match.round.history[0].tile is tile(1, 1)
+    blank = tile(0, 0).index
+    assert not any(match.round.hand_mask(seat) >> blank & 1 for seat in range(3))
+    for viewer in (*range(3), None):
+        known = _check(match, viewer)
+        assert not any(known.can_hold(seat, blank) for seat in range(3) if seat != viewer)
 
 
 def test_the_own_hand_is_known_and_nothing_else_is_read() -> None:
