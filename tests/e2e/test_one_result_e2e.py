@@ -25,8 +25,13 @@ from tests.e2e.harness import (
 )
 from tests.fakegram import FakeTelegram
 from tests.fakegram.waiting import pace
+from tests.fakegram.world import StoredMessage
 
 SCALE = 0.05  # on an idle machine; times the pace at the test's start
+
+
+def below(table: StoredMessage | None, message: StoredMessage) -> bool:
+    return table is not None and not table.deleted and table.message_id > message.message_id
 
 
 @pytest.fixture
@@ -69,6 +74,14 @@ async def test_a_seat_a_computer_took_after_three_timeouts_is_the_one_loser(
         "проигрыш: Боб; рейтинг остальным — за отрыв от счёта "
     ), taken.content
     assert "Козёл" not in taken.content and "тайм-аут" not in taken.content
+    # The notice came below the table: the running match's table comes below it again.
+    await fakegram.wait_for(
+        lambda: timed_bot.match_over() or below(game.table, taken),
+        timeout=quiet,
+        what="the table sent anew below the notice",
+    )
+    if not timed_bot.match_over():
+        assert game.table is not None and game.table.message_id > taken.message_id
 
     await play_until(fakegram, game.people[:1], timed_bot.match_over)
     end = await group.wait_for_message(
