@@ -15,8 +15,8 @@ ending-played_out = { $reason ->
     }
 ending-rating = 📈 Rating for the match: { $lines }
 
-surrender-confirm = 🏳 Give up? The match ends at once and is scored as if the time had run out. { $loser } You gain no rating for it; the others gain rating by how far they are ahead of your score.
-surrender-confirm_after = 🏳 Give up? The match ends at once. It is already scored as if the time had run out: { $name } was the first to abandon it. { $loser } You gain no rating for it; the others gain rating by how far they were ahead of the score { $name } had then.
+surrender-confirm = 🏳 Give up? The match ends at once and counts as your loss. { $loser } You gain no rating for it; the others gain rating by how far they are ahead of your score.
+surrender-confirm_after = 🏳 Give up? The match ends at once. It already counts as a loss: { $name } was the first to abandon it. { $loser } You gain no rating for it; the others gain rating by how far they were ahead of the score { $name } had then.
 surrender-not_playing = You are not playing here, so there is nothing to give up.
 
 vote-title =

@@ -148,3 +148,24 @@ def test_english_names_one_winner_or_several() -> None:
     assert "🏆 The winner is Боб\n" in match_end_text(one, NAMES, Lang.EN)
     assert "🏆 The winners are Боб, Вера\n" in match_end_text(two, NAMES, Lang.EN)
     assert "🏆 Победа — Боб, Вера\n" in match_end_text(two, NAMES, Lang.RU)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "surrender.confirm",
+        "surrender.confirm_after",
+        "notice.left_scoring",
+        "notice.cancelled_counted",
+        "notice.taken_over_counted",
+        "ending.played_out",
+    ],
+)
+def test_how_a_match_counts_is_said_without_jargon(key: str) -> None:
+    values = {"name": "Боб", "loser": "🐐 Козёл: Боб.", "goat": "Боб", "points": 3}
+    values |= {"lines": "Боб: 3 · +0", "reason": "timeout"}
+    russian, english = t(key, Lang.RU, **values), t(key, Lang.EN, **values)
+    assert "тайм-аут" not in russian and "по времени" not in russian, russian
+    assert not any(words in english for words in ("time had run out", "lost on time", " out.")), (
+        english
+    )
