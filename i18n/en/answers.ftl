@@ -88,7 +88,7 @@ alert-already_left = You have already left this match.
 
 notice-surrendered =
     🏳 { $name } gives up. { $loser }
-    Score, as if the time had run out · rating gained:
+    Score when the match was first abandoned · rating gained:
     { $lines }
 # $goat: the side that loses the match (the person who left, with the partner in pairs).
 notice-left_scoring =

@@ -92,7 +92,7 @@ alert-already_left = Вы уже покинули эту партию.
 
 notice-surrendered =
     🏳 { $name } сдаётся. { $loser }
-    Счёт, как при тайм-ауте · прибавка к рейтингу:
+    Счёт на момент первого ухода из партии · прибавка к рейтингу:
     { $lines }
 # $goat: the side that loses the match (the person who left, with the partner in pairs).
 notice-left_scoring =

@@ -34,7 +34,8 @@ def test_a_surrender_names_the_loser_in_the_games_word(game: str, loser: str) ->
     )
     assert values["loser"] == loser
     assert t("notice.surrendered", Lang.RU, **values) == (
-        f"🏳 Маша сдаётся. {loser}\nСчёт, как при тайм-ауте · прибавка к рейтингу:\n{LINES}"
+        f"🏳 Маша сдаётся. {loser}\n"
+        f"Счёт на момент первого ухода из партии · прибавка к рейтингу:\n{LINES}"
     )
 
 

@@ -152,7 +152,7 @@ def test_texts_keep_leading_spaces_and_line_breaks() -> None:
     loser = t("loser.kozel", Lang.EN, names="A")
     surrendered = t("notice.surrendered", Lang.EN, name="A", loser=loser, lines="x\ny")
     assert surrendered == (
-        "🏳 A gives up. 🐐 Goat: A.\nScore, as if the time had run out · rating gained:\nx\ny"
+        "🏳 A gives up. 🐐 Goat: A.\nScore when the match was first abandoned · rating gained:\nx\ny"
     )
 
 

@@ -158,6 +158,7 @@ def test_english_names_one_winner_or_several() -> None:
         "notice.left_scoring",
         "notice.cancelled_counted",
         "notice.taken_over_counted",
+        "notice.surrendered",
         "ending.played_out",
     ],
 )
