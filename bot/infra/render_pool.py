@@ -14,8 +14,10 @@ bot.
 A renderer goes to the pool by name, so it must be a module-level function a worker can
 import (`table_picture`, `round_end_picture` below). Any other (a test's lambda, a
 function of the `__main__` module) is drawn on one thread of the bot's own.
-If the pool breaks (a worker killed, out of memory) or draws nothing for `DRAW_SECONDS`
-(a worker hung) it is made anew and the picture drawn again; after `ATTEMPTS` such pools
+At most `workers` pictures are in the pool at once (the others wait their turn on the
+loop), so the time a picture is given is its own drawing's, never a queue's. If the pool
+breaks (a worker killed, out of memory) or draws nothing for `DRAW_SECONDS` (a worker
+hung) it is made anew and the picture drawn again; after `ATTEMPTS` such pools
 in a row the picture is drawn on the thread: a picture is never lost, and never holds up
 what waits behind it for ever.
 """
@@ -100,6 +102,7 @@ class RenderPool:
         self.method = method
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._making: asyncio.Lock | None = None  # one pool made at a time
+        self._slots: asyncio.Semaphore | None = None  # pictures in the pool at once
         self._thread: ThreadPoolExecutor | None = None  # for renderers not found by name
         self._closed = False
 
@@ -111,21 +114,24 @@ class RenderPool:
         """The PNG bytes `renderer(*args)` makes, drawn in the pool when it can be."""
         if not by_name(renderer) or self._closed:
             return await self._on_thread(renderer, *args)
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
         for _ in range(ATTEMPTS):
-            pool = await self._ready()
-            try:
-                async with asyncio.timeout(DRAW_SECONDS):
-                    return await asyncio.wrap_future(pool.submit(renderer, *args))
-            except BrokenProcessPool:
-                # A worker died (killed, out of memory): a new pool draws it again.
-                log.warning("render pool: a worker died; the picture is drawn again")
-                self._discard(pool)
-            except TimeoutError:
-                log.warning(
-                    "render pool: no picture after %.0f s; a new pool draws it again",
-                    DRAW_SECONDS,
-                )
-                self._discard(pool, kill=True)
+            async with self._slots:  # a worker free for it: its time is its own drawing's
+                pool = await self._ready()
+                try:
+                    async with asyncio.timeout(DRAW_SECONDS):
+                        return await asyncio.wrap_future(pool.submit(renderer, *args))
+                except BrokenProcessPool:
+                    # A worker died (killed, out of memory): a new pool draws it again.
+                    log.warning("render pool: a worker died; the picture is drawn again")
+                    self._discard(pool)
+                except TimeoutError:
+                    log.warning(
+                        "render pool: no picture after %.0f s; a new pool draws it again",
+                        DRAW_SECONDS,
+                    )
+                    self._discard(pool, kill=True)
         log.warning("render pool: broken %d times; the picture is drawn on a thread", ATTEMPTS)
         return await self._on_thread(renderer, *args)
 

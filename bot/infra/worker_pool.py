@@ -68,10 +68,10 @@ def new_pool(workers: int, method: str, *, niceness: int = 0) -> ProcessPoolExec
 
 
 def processes(pool: ProcessPoolExecutor | None) -> list[multiprocessing.process.BaseProcess]:
-    """The pool's worker processes now (for the tests: they end with the pool)."""
-    if pool is None:
-        return []
-    return list(pool._processes.values())  # no public accessor
+    """The pool's worker processes now (none once it is shut down; for the tests: they
+    end with the pool)."""
+    found = None if pool is None else pool._processes  # no public accessor
+    return [] if found is None else list(found.values())
 
 
 async def shut_down(pool: ProcessPoolExecutor) -> None:

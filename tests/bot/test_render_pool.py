@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.infra import render_pool
+from bot.infra import render_pool, worker_pool
 from bot.infra.render_pool import NICENESS, RenderPool, table_picture
 from domino.match import Match
 from domino.rules import KOZEL
@@ -96,6 +96,36 @@ async def test_a_hung_worker_is_killed_and_a_new_pool_draws_the_picture(
     assert drawn not in (hung.pid, os.getpid())
     await asyncio.to_thread(wait, [hung.sentinel])  # killed, not left behind
     assert [process.pid for process in pool.processes()] == [drawn]
+
+
+async def test_pictures_waiting_behind_a_hung_one_are_not_timed_by_the_wait(
+    pool: RenderPool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Three pictures asked for while the worker hangs on a fourth wait for a free worker,
+    not in the pool's queue: only the hung picture's time runs out, one new pool draws all
+    four, and the hung pool is let go once (three timeouts of one pool, each letting it go,
+    crashed the bot on a busy machine: `processes` of a pool already shut down)."""
+    monkeypatch.setattr(render_pool, "DRAW_SECONDS", 5.0)
+    marker = str(tmp_path / "hung")
+    await pool.draw(drawn_by)  # the pool is up
+    (hung,) = pool.processes()
+    drawn = await asyncio.gather(
+        pool.draw(hangs_once, marker), *(pool.draw(drawn_by) for _ in range(3))
+    )
+    (worker,) = {int(pid) for pid in drawn}
+    assert worker not in (hung.pid, os.getpid())
+    timeouts = [r for r in caplog.records if "no picture after" in r.getMessage()]
+    assert len(timeouts) == 1, timeouts
+
+
+def test_a_shut_down_pool_has_no_processes() -> None:
+    made = worker_pool.new_pool(1, "forkserver")
+    made.submit(os.getpid).result()
+    made.shutdown(wait=True)
+    assert worker_pool.processes(made) == []
 
 
 async def test_close_ends_the_workers_and_later_pictures_draw_on_a_thread() -> None:
