@@ -162,17 +162,17 @@ _ROUND_GAIN: dict[tuple[str, int, int], tuple[float, float]] = {
     ("bergen", 3, 3): (2.7, 5.7),
     ("bergen", 4, 4): (1.9, 4.4),
     ("dubli", 2, 2): (4.5, 5.0),
-    ("dubli", 3, 3): (3.4, 3.5),
+    ("dubli", 3, 3): (3.0, 3.0),
     ("dubli", 4, 4): (2.5, 3.0),
     ("blitz", 2, 2): (14.8, 890.0),
     ("blitz", 3, 3): (16.3, 1010.0),
     ("blitz", 4, 4): (16.2, 1159.0),
-    ("cross", 2, 2): (9.1, 218.0),
-    ("cross", 3, 3): (14.2, 655.0),
-    ("cross", 4, 4): (20.4, 1609.0),
+    ("cross", 2, 2): (26.6, 1549.0),
+    ("cross", 3, 3): (21.5, 1431.0),
+    ("cross", 4, 4): (21.9, 1801.0),
     ("shesterka", 2, 2): (8.2, 156.0),
-    ("shesterka", 3, 3): (9.1, 234.0),
-    ("shesterka", 4, 4): (6.8, 169.0),
+    ("shesterka", 3, 3): (10.3, 307.0),
+    ("shesterka", 4, 4): (10.5, 400.0),
     ("dark", 2, 2): (15.9, 449.0),
     ("dark", 3, 3): (19.7, 936.0),
     ("dark", 4, 4): (19.7, 1315.0),
@@ -184,7 +184,7 @@ counts 0), measured over 1,500 rounds of default-rules matches between greedy pl
 and at the round's end (F-3, F-5), over 1,200-7,200 side-rounds of default-rules matches
 between medium players (greedy ones ignore the points on the ends), rounds stopped at
 the target (F-6) left out. Bergen, Дубли and the children's games (B-1, B-2, section
-V): the same over 200-2,400 side-rounds; without them a match to 10 was valued as if a
+V): the same over 200-3,700 side-rounds; without them a match to 10 was valued as if a
 round gave 8 points, and a small lead read as a won match. `MatchValue` falls back to
 8 and 200 elsewhere (pairs in these games)."""
 
