@@ -288,7 +288,9 @@ async def test_three_strikes_hand_the_seat_to_a_computer_once_and_i_am_back(
     assert taken.abandonment is not None
     assert taken.abandonment.seat == 0 and taken.abandonment.reason is Ending.TIMEOUT
     await setup.app.publisher.idle()
-    taken_over = t("notice.taken_over", Lang.RU, name="Алиса")
+    # The match's first abandonment: the notice says how it counts from now (K-11).
+    points = taken.abandonment.points[0]
+    taken_over = t("notice.taken_over_counted", Lang.RU, name="Алиса", goat="Алиса", points=points)
     assert setup.telegram.sent_to(CHAT.id).count(taken_over) == 1
     assert setup.app.timers.clock_of(game.id) is None  # nobody's turn is timed now
 
