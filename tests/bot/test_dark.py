@@ -143,7 +143,7 @@ def test_a_face_down_hand_off_turn_shows_the_stack_and_whose_turn_it_is() -> Non
     assert "Ходит Алиса" in hand_text(view, NAMES, "Двор", Lang.RU, away=True)
     english = hand_text(view, NAMES, "Yard", Lang.EN)
     assert "⬛ Your tiles lie face down: 7 tiles. Nobody sees them, not even you" in english
-    assert "Алиса is moving; the table is in the group." in english
+    assert "Waiting for Алиса; the table is in the group." in english
     three = Match.new(DARK, 3, seed=1)
     waiting = next(seat for seat in range(3) if seat != three.turn)
     text = hand_text(three.view(waiting), (*NAMES, "Вера"), "Двор", Lang.RU)

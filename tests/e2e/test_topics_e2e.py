@@ -251,9 +251,16 @@ async def test_a_topic_closed_mid_game_keeps_it_and_shows_it_when_reopened(
     await alice.close_topic(topic)
     # The game goes on from the private chat: the round ends' announcements wait.
     await play_until(fakegram, [game.person], lambda: over(bot, game_id))
+
+    def closed_notices() -> list[StoredMessage]:
+        return [m for m in group.topic_messages(None) if CLOSED_NOTICE in m.content]
+
+    # The notice comes when the first announcement, its picture drawn, finds the topic
+    # closed (a slow picture on a busy machine sends nothing for a while: no settling).
+    await fakegram.wait_for(lambda: bool(closed_notices()), timeout=REPLY_SECONDS)
     await settle(fakegram)
     assert status_of(bot, game_id) == "finished"
-    notices = [m for m in group.topic_messages(None) if CLOSED_NOTICE in m.content]
+    notices = closed_notices()
     assert len(notices) == 1  # told once in General
     assert owed(bot) > 0  # the announcements wait for the topic
     assert rematch_offers(game.messages()) == []
