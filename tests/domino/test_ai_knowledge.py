@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from domino.actions import DRAW, KNOCK
+from domino.actions import DRAW, KNOCK, Played
 from domino.ai import Level, computer
 from domino.ai.knowledge import Holding, Knowledge, knowledge
 from domino.children import CROSS
@@ -180,7 +180,8 @@ def test_every_round_of_cross_opens_by_force_and_tells_what_was_not_dealt() -> N
         seat = match.turn
         assert seat is not None
         match.apply(players[seat].choose(match.view(seat)), seat)
-    assert match.round_no == 2 and match.round.history[0].tile is tile(1, 1)
+    opening = match.round.history[0]
+    assert match.round_no == 2 and isinstance(opening, Played) and opening.tile is tile(1, 1)
     blank = tile(0, 0).index
     assert not any(match.round.hand_mask(seat) >> blank & 1 for seat in range(3))
     for viewer in (*range(3), None):
