@@ -142,6 +142,7 @@ _ROUND_GAIN: dict[tuple[str, int, int], tuple[float, float]] = {
     ("classic", 3, 3): (9.1, 251.0),
     ("classic", 4, 4): (8.9, 293.0),
     ("classic", 4, 2): (11.6, 227.0),
+    ("classic", 5, 5): (10.7, 526.0),
     ("sea_kozel", 2, 2): (8.6, 598.0),
     ("sea_kozel", 4, 4): (6.2, 308.0),
     ("sea_kozel", 4, 2): (7.8, 358.0),
@@ -161,21 +162,28 @@ _ROUND_GAIN: dict[tuple[str, int, int], tuple[float, float]] = {
     ("bergen", 2, 2): (3.7, 6.1),
     ("bergen", 3, 3): (2.7, 5.7),
     ("bergen", 4, 4): (1.9, 4.4),
+    ("bergen", 4, 2): (3.8, 6.0),
     ("dubli", 2, 2): (4.5, 5.0),
     ("dubli", 3, 3): (3.0, 3.0),
     ("dubli", 4, 4): (2.5, 3.0),
+    ("dubli", 4, 2): (5.1, 5.0),
     ("blitz", 2, 2): (14.8, 890.0),
     ("blitz", 3, 3): (16.3, 1010.0),
     ("blitz", 4, 4): (16.2, 1159.0),
+    ("blitz", 4, 2): (21.2, 831.0),
     ("cross", 2, 2): (26.6, 1549.0),
     ("cross", 3, 3): (21.5, 1431.0),
     ("cross", 4, 4): (21.9, 1801.0),
+    ("cross", 4, 2): (28.5, 1118.0),
     ("shesterka", 2, 2): (8.2, 156.0),
     ("shesterka", 3, 3): (10.3, 307.0),
     ("shesterka", 4, 4): (10.5, 400.0),
+    ("shesterka", 4, 2): (13.6, 289.0),
+    ("shesterka", 5, 5): (10.5, 498.0),
     ("dark", 2, 2): (15.9, 449.0),
     ("dark", 3, 3): (19.7, 936.0),
     ("dark", 4, 4): (19.7, 1315.0),
+    ("dark", 4, 2): (26.7, 875.0),
 }
 """(game, players, sides) -> the mean and variance of the points one side gets recorded
 in a round (K-7's remembered points count once recorded; a round a side writes nothing
@@ -184,9 +192,9 @@ counts 0), measured over 1,500 rounds of default-rules matches between greedy pl
 and at the round's end (F-3, F-5), over 1,200-7,200 side-rounds of default-rules matches
 between medium players (greedy ones ignore the points on the ends), rounds stopped at
 the target (F-6) left out. Bergen, Дубли and the children's games (B-1, B-2, section
-V): the same over 200-3,700 side-rounds; without them a match to 10 was valued as if a
-round gave 8 points, and a small lead read as a won match. `MatchValue` falls back to
-8 and 200 elsewhere (pairs in these games)."""
+V), pairs in them included, and Классика at five: the same over 500-3,700 side-rounds;
+without them a match to 10 was valued as if a round gave 8 points, and a small lead read
+as a won match. `MatchValue` falls back to 8 and 200 for a table not measured."""
 
 
 _ROUND_GAIN_IN_FIVES: dict[tuple[str, int, int], tuple[float, float]] = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 
@@ -9,9 +10,11 @@ import pytest
 
 from domino.ai import Decision, Level, computer
 from domino.ai.search import HardPlayer, MatchValue, _clearly_better, race, round_gain
+from domino.errors import DominoError
 from domino.match import Match
 from domino.round import Round
 from domino.rules import Ruleset
+from domino.scoring import sides_for
 from domino.variants import VARIANTS, find_variant
 from domino.views import Account, MatchView
 
@@ -152,6 +155,20 @@ def test_a_rounds_gain_is_measured_for_every_game_and_its_unit() -> None:
     assert round_gain(pub, 2, 2)[0] < round_gain(threes, 2, 2)[0]
     all_fives = find_variant("all_fives").ruleset
     assert round_gain(all_fives.with_options(target=200), 2, 2) == round_gain(all_fives, 2, 2)
+
+
+def test_a_rounds_gain_is_measured_at_every_table_of_every_game() -> None:
+    """Every table a game is played at (each size it deals for, four in pairs where it
+    may be so played) has its own measured gain a round, not the fallback's."""
+    for game in VARIANTS:
+        for players in game.ruleset.hand_sizes:
+            tables = [game.ruleset]
+            if players == 4:
+                with contextlib.suppress(DominoError):  # pairs fixed either way (S-1)
+                    tables.append(game.ruleset.with_options(teams=not game.ruleset.teams))
+            for rules in tables:
+                sides = len(sides_for(rules, players))
+                assert round_gain(rules, players, sides) != (8.0, 200.0), (game, players, sides)
 
 
 def test_match_value_orders_accounts() -> None:
