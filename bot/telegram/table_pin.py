@@ -1,6 +1,7 @@
-"""Keeps a game's table findable in a busy group: pinned while its match runs, and sent
-anew at the bottom at a round's start once newer messages have pushed it off a phone's
-screen (the table's message decides when, `bot.telegram.table_message`).
+"""Keeps a game's table findable in a busy group: pinned while its match runs. The table
+is sent anew below each announcement of its game (`bot.telegram.table_message`); after a
+restart, which forgets what was announced, the group's newer messages (`GroupTail`) tell
+whether it has been pushed off a phone's screen.
 
 `GroupTail` watches how far each group has moved on: the messages in the updates the
 bot gets and the ones it sends itself. In privacy mode a bot sees only commands and its
