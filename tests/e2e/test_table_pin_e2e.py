@@ -1,7 +1,7 @@
 """The live table stays findable in the group: pinned while its match runs and unpinned at
-its end; at a round's start it is sent anew at the bottom when the group's messages have
-buried it, the old one deleted and the hands' «table» link following; a group where the
-bot may not pin plays all the same."""
+its end; at a round's start it is sent anew at the bottom, below the chatter and the last
+round's result, the old one deleted and the hands' «table» link following (every round:
+`test_live_table_e2e.py`); a group where the bot may not pin plays all the same."""
 
 from __future__ import annotations
 
