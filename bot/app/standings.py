@@ -67,11 +67,14 @@ from storage.records import (
 )
 
 
-def abandonment_gains(abandonment: Abandonment, game: GameVariant) -> tuple[int, ...]:
-    """Every seat's rating gain for a match `abandonment` scores: K-11's timeout rule
-    from that moment (`GameVariant.abandoned_rating_gains`), and nothing for a person
-    who gave up after the culprit."""
-    gains = game.abandoned_rating_gains(abandonment.points, abandonment.seat)
+def abandonment_gains(
+    abandonment: Abandonment, game: GameVariant, target: int | None = None
+) -> tuple[int, ...]:
+    """Every seat's rating gain for a match to `target` that `abandonment` scores: K-11's
+    timeout rule from that moment (`GameVariant.abandoned_rating_gains`, on the scale a
+    finished match to that target gains on), and nothing for a person who gave up after
+    the culprit."""
+    gains = game.abandoned_rating_gains(abandonment.points, abandonment.seat, target=target)
     if abandonment.surrendered is None:
         return gains
     return tuple(0 if seat == abandonment.surrendered else g for seat, g in enumerate(gains))
@@ -105,7 +108,7 @@ def score(game: GameRecord) -> ScoredMatch | None:
                 f"game {game.id}: the abandonment has {len(abandonment.points)} points"
                 f" for {match.players} players"
             )
-        gains = abandonment_gains(abandonment, variant)
+        gains = abandonment_gains(abandonment, variant, match.ruleset.target)
         goat_sides: tuple[int, ...] = (match.side_of(abandonment.seat),)
         last = match.sides[goat_sides[0]]
         place_points = abandonment.points

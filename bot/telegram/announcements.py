@@ -88,8 +88,9 @@ def notice_values(values: Mapping[str, Any], game: GameVariant, lang: Lang) -> d
     return shown
 
 
-# A notice that a match someone abandoned ended (stored with the match's end): its
-# end announcement says how it counts, in one message (`presenter.played_out_notes`).
+# A notice that a match someone abandoned ended, stored with the match's end by versions
+# before the end announcement said how it counts (`presenter.played_out_notes`): such a
+# row, still owed after an upgrade, is not sent (it would give the match a second result).
 SAID_AT_THE_END = "notice.scored_as_timeout"
 
 

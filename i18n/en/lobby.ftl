@@ -51,7 +51,7 @@ leave-done = You left the game. A computer player took your seat.
 cancel-nothing = There is no game to cancel here.
 cancel-confirm = Cancel the current game? Its scores will not be kept.
 cancel-confirm_lobby = Cancel the current game? The gathering of players closes.
-cancel-confirm_counted = Cancel the current game? It counts all the same, as lost on time: the first to leave the match was { $name }.
+cancel-confirm_counted = Cancel the current game? It counts all the same: as a loss for { $name }, the first to leave the match.
 cancel-kept = Playing on.
 
 start-link_stale = This link is out of date. Press “Join” under the game in the group.

@@ -10,6 +10,8 @@ import dataclasses
 import pytest
 
 from bot.app import standings
+from bot.app.standings import abandonment_gains
+from bot.app.usecases.base import abandonment_values
 from bot.telegram import game_messages
 from bot.telegram.announcements import counted_from_now
 from bot.telegram.presenter import match_end_text, table_caption
@@ -170,3 +172,24 @@ def test_how_a_match_counts_is_said_without_jargon(key: str) -> None:
     assert not any(words in english for words in ("time had run out", "lost on time", " out.")), (
         english
     )
+
+
+def test_an_abandoned_matchs_notice_gives_no_rating_to_a_computer(match: Match) -> None:
+    """A /cancel or /surrender notice lists every seat's points then, and the rating only
+    of people: the stats keep none for a computer's seat (Вера)."""
+    lines = abandonment_values(game_of(match, GameStatus.CANCELLED, 1, Ending.LEFT))["lines"]
+    assert isinstance(lines, tuple)
+    gains = {line.name: line.gain for line in lines}
+    assert gains[NAMES[2]] is None
+    assert gains[NAMES[1]] == 0 and gains[NAMES[0]] is not None  # the culprit gains none
+
+
+def test_an_abandoned_pub_board_match_gains_on_its_own_scale() -> None:
+    """Тройки и пятёрки to 61 (the pub's board): an abandoned match's gains are scaled as
+    a finished match to 61 is, not as one to the game's default target."""
+    game = find_variant("threes_and_fives")
+    left = Abandonment(1, Ending.LEFT, (40, 12, 55))
+    assert abandonment_gains(left, game, 61) == game.abandoned_rating_gains(
+        (40, 12, 55), 1, target=61
+    )
+    assert abandonment_gains(left, game, 61) != abandonment_gains(left, game, 250)

@@ -254,9 +254,9 @@ async def save_moves(
         effects += Effects(announcements=True)
     if match.over:
         await repo.enqueue(tx, game_id=game.id, chat_id=game.chat_id, kind="match_end", payload={})
+        # A match someone abandoned: its end announcement says how it counts, in one
+        # message (`presenter.played_out_notes`), with no notice of its own.
         effects += await end_game(tx, saved) + Effects(announcements=True)
-        if saved.abandonment is not None:
-            await tell_abandonment_scoring(tx, saved)
         tx.after_commit(
             functools.partial(
                 log.info,
@@ -270,12 +270,10 @@ async def save_moves(
     return saved, effects
 
 
-async def tell_abandonment_scoring(
-    tx: Transaction, game: GameRecord, key: str = "notice.scored_as_timeout"
-) -> None:
-    """A match someone abandoned ended: how the stats count it (K-11), in the words of
-    `key` (played out by default; /cancel's says it was cancelled). The notice names the
-    first to abandon it (`name`), its loser's side and every seat's points then."""
+async def tell_abandonment_scoring(tx: Transaction, game: GameRecord, key: str) -> None:
+    """A match someone abandoned ended early: how the stats count it (K-11), in the words
+    of `key` (/cancel's says it was cancelled). The notice names the first to abandon it
+    (`name`), its loser's side and every seat's points then."""
     assert game.abandonment is not None
     name = game.seats[game.abandonment.seat].name
     await notice(tx, game, key, name=name, **abandonment_values(game))
@@ -284,12 +282,18 @@ async def tell_abandonment_scoring(
 def abandonment_values(game: GameRecord) -> dict[str, object]:
     """What the group is told of an abandoned match: the козёл's side (`goat`), and every
     seat's points when it was abandoned with the rating it gains for it (`lines`, as the
-    stats record it: K-11's timeout rule, `domino.rating`)."""
+    stats record it: K-11's timeout rule, `domino.rating`; none for a computer's seat,
+    which the stats do not keep)."""
     first, match = game.abandonment, game.match
     assert first is not None and match is not None
-    gains = standings.abandonment_gains(first, match.ruleset.game)
+    gains = standings.abandonment_gains(first, match.ruleset.game, match.ruleset.target)
     lines = tuple(
-        SeatScore(seat.name, first.points[seat.seat], gains[seat.seat]) for seat in game.seats
+        SeatScore(
+            seat.name,
+            first.points[seat.seat],
+            None if seat.user_id is None else gains[seat.seat],
+        )
+        for seat in game.seats
     )
     return {"goat": side_of(game, first.seat), "lines": lines}
 

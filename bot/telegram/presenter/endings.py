@@ -103,7 +103,7 @@ def played_out_notes(game: GameRecord, lang: Lang) -> list[str]:
     first, match = game.abandonment, game.match
     if first is None or match is None or game.status is not GameStatus.FINISHED:
         return []
-    gains = standings.abandonment_gains(first, match.ruleset.game)
+    gains = standings.abandonment_gains(first, match.ruleset.game, match.ruleset.target)
     reason = "left" if first.reason is Ending.LEFT else "timeout"
     rating = " · ".join(
         f"{html.escape(short_name(seat.name))} +{gains[seat.seat]}"
