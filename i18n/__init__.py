@@ -131,7 +131,9 @@ def parse_catalogue(source: str) -> fluent_ast.Resource:
 
 
 class _Selectors(Visitor):
-    """The variables a message picks a variant by (`{ $n -> [one] ... }`)."""
+    """The variables a message takes as numbers: those it picks a variant by (`{ $n ->
+    [one] ... }`) and those it formats with `NUMBER()` (`{ NUMBER($day,
+    minimumIntegerDigits: 2) }`)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -140,6 +142,13 @@ class _Selectors(Visitor):
     def visit_SelectExpression(self, node: fluent_ast.SelectExpression) -> None:
         if isinstance(node.selector, fluent_ast.VariableReference):
             self.names.add(node.selector.id.name)
+        self.generic_visit(node)
+
+    def visit_FunctionReference(self, node: fluent_ast.FunctionReference) -> None:
+        if node.id.name == "NUMBER":
+            for argument in node.arguments.positional:
+                if isinstance(argument, fluent_ast.VariableReference):
+                    self.names.add(argument.id.name)
         self.generic_visit(node)
 
 
@@ -163,7 +172,7 @@ class _References(Visitor):
 class _Catalogue:
     bundle: FluentBundle  # the messages used so far, and what they refer to
     sources: Mapping[str, str]  # entry id -> its text (`split_catalogue`)
-    # Message id -> the variables its plurals use, of the messages in `bundle`.
+    # Message id -> the variables it takes as numbers (`_Selectors`), of those in `bundle`.
     selectors: dict[str, frozenset[str]] = field(default_factory=dict)
     added: set[str] = field(default_factory=set)  # the entries in `bundle`
 
@@ -203,9 +212,10 @@ class _Catalogue:
                 self._add(other)
 
     def argument(self, message_id: str, name: str, value: Any) -> Any:
-        """A value as Fluent takes it. A number a plural picks by goes in as a number, its
-        digits ungrouped ("1000 костей", never "1 000"); everything else as its text, so
-        numbers read exactly as `str()` writes them (and cost no locale formatting)."""
+        """A value as Fluent takes it. A number a plural picks by (or `NUMBER()` formats)
+        goes in as a number, its digits ungrouped ("1000 костей", never "1 000");
+        everything else as its text, so numbers read exactly as `str()` writes them (and
+        cost no locale formatting)."""
         if name in self.selectors[message_id] and isinstance(value, int):
             return fluent_number(value, useGrouping=False)
         return format(value)

@@ -62,9 +62,7 @@ def day(moment: datetime, lang: Lang) -> str:
         "stats.date",
         lang,
         day=moment.day,
-        dd=f"{moment.day:02}",
         month=moment.month,
-        mm=f"{moment.month:02}",
         year=str(moment.year),
     )
 

@@ -128,8 +128,9 @@ class TableMessages:
         if resend and existing is not None:
             buried = await self._buried(game, existing, view.round_no)
         if buried is not None and buried is not game and buried.match is not None:
-            game = buried  # newer, after the wait for the last round's result
-            view = game_messages.shown_view(game, game.match.view(None))
+            # Newer, after the wait for the last round's result.
+            view = game_messages.shown_view(buried, buried.match.view(None))
+            game = buried
         names = seat_names(game, lang)
         caption = game_messages.table_caption(game, view, names, lang, clock, now)
         markup = game_messages.table_keyboard(game, lang)

@@ -26,7 +26,7 @@ top-pairs_empty = 👥 { $game }: партий парами (вчетвером,
 top-private = Рейтинг ведётся по группам: напишите /top в группе, где играете. Ваша статистика по всем группам: /stats
 
 # A day: $dd, $mm two digits each, $year; also $day and $month as numbers.
-stats-date = { $dd }.{ $mm }.{ $year }
+stats-date = { NUMBER($day, minimumIntegerDigits: 2) }.{ NUMBER($month, minimumIntegerDigits: 2) }.{ $year }
 stats-title_group = 📊 <b>{ $name }</b> в «{ $chat }» · { $game }
 stats-title_all = 📊 <b>{ $name }</b> во всех группах · { $game }
 stats-matches = Партий: { $n } · рейтинг: { $rating } · Elo: { $elo }

@@ -390,12 +390,12 @@ def test_the_timer_lines_of_a_hand_and_the_table() -> None:
     )
     clock = TurnClock(1, 0, 0, START + 60, 60, START + 45)
     lines = hand_timer_lines(game, 0, clock, START + 0.5, Lang.RU)
-    assert "вышло 2 раза из 3" in lines and "⏱ На ход: 60 с" in lines
+    assert "вышло 2 раза из 3" in lines and "⏱ На ход: до 1 минуты" in lines
     assert table_timer_line(game, clock, START, ["Алиса", "🤖"], Lang.RU) == ""
     warned = TurnClock(1, 0, 0, START + 60, 60, START + 45, warned=True)
-    assert "Осталось 10 с" in hand_timer_lines(game, 0, warned, START + 50, Lang.RU)
+    assert "Осталось не больше 10 секунд" in hand_timer_lines(game, 0, warned, START + 50, Lang.RU)
     assert table_timer_line(game, warned, START + 50, ["Алиса", "🤖"], Lang.RU) == (
-        "\n⏳ Алиса: 10 с"
+        "\n⏳ Алиса: на ход — не больше 10 секунд"
     )
     stale = TurnClock(1, 5, 0, START + 60, 60, START + 45, warned=True)
     assert table_timer_line(game, stale, START + 50, ["Алиса", "🤖"], Lang.RU) == ""

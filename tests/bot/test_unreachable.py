@@ -149,6 +149,7 @@ async def test_a_refusal_that_comes_back_after_the_persons_start_tells_nobody_ag
     await within(telegram.holding.wait(), 5, "the hand's call to Telegram")
     marked = setup.app.people.reachable_mark(BOB.id)
     coming_back = asyncio.create_task(bob_comes_back(setup, telegram))
+
     # His /start is taken (the old hand is closed behind the held call in his chat)...
     async def started() -> bool:
         return setup.app.people.reachable_mark(BOB.id) > marked

@@ -171,7 +171,7 @@ async def test_a_leaver_is_counted_out_and_an_admins_cancel_closes_the_vote(
     await dave.command(game.group, "cancel")
     confirm = await game.group.wait_for_message(lambda m: "Отменить текущую игру" in m.content)
     # Вера left first: the match counts all the same, and the question says so.
-    assert "проигрыш — тому, кто первым ушёл из партии (Вера)" in confirm.content
+    assert "проигрыш — Вера (первый уход из партии)" in confirm.content
     done = await dave.press(confirm, data=button_data(confirm, "Да"))
     assert done.text == "Игра отменена."
     told = await game.group.wait_for_message(lambda m: m.content.startswith("✖️ Игра отменена"))

@@ -32,5 +32,5 @@ def test_a_lobby_a_match_and_a_match_someone_left_are_asked_differently() -> Non
     playing = dataclasses.replace(LOBBY, status=GameStatus.PLAYING, match=Match.new(KOZEL, 2, 1))
     assert asked(playing, Lang.RU) == "Отменить текущую игру? Очки не сохранятся."
     left = playing.left_by(1).abandoned_by(1, Ending.LEFT)
-    assert asked(left, Lang.RU).endswith("проигрыш — тому, кто первым ушёл из партии (Олег).")
+    assert asked(left, Lang.RU).endswith("проигрыш — Олег (первый уход из партии).")
     assert asked(left, Lang.EN).endswith("as a loss for Олег, the first to leave the match.")
