@@ -38,6 +38,8 @@ answer-flip_laid = It fitted and is on the table.
 answer-flip_turned_up = It fitted and is on the table. Your last tiles are turned up: they are in your hand.
 answer-flip_under = No fit: the tile went under your stack.
 answer-flip_under_drew = No fit: the tile went under your stack, and a boneyard tile went on top.
+# The tile turned up fits both ends: the player chooses (the hand shows the two ends).
+answer-flip_choice = It fits both ends: choose the end to lay it on.
 answer-level_set = { $name }: { $level }
 
 alert-not_a_computer = This button is out of date: that computer is no longer at the table.

@@ -67,6 +67,8 @@ event-drew = { $name } draws
 # stack; _drew: a boneyard tile went face down on top. (A tile that fits is event-played.)
 event-flipped = { $name } turns up { $tile }: it does not fit and goes under the stack
 event-flipped_drew = { $name } turns up { $tile }: it does not fit and goes under the stack, a boneyard tile on top
+# In the Dark: the tile turned up fits both ends; its owner chooses the end (the play follows).
+event-flip_choice = { $name } turns up { $tile }, which fits both ends, and picks the end
 # The same move made $n times in a row: «Bob draws ×3».
 event-repeated = { $move } ×{ $n }
 
@@ -105,6 +107,8 @@ hand-face_down = ⬛ Your tiles lie face down: { $n } { $n ->
 hand-flip = Press “⬛ Turn up the top tile”: if it fits, it goes on the table; if not, under your stack.
 # The same while the boneyard has tiles: one of them then goes face down on top.
 hand-flip_bazaar = Press “⬛ Turn up the top tile”: if it fits, it goes on the table; if not, under your stack, and a boneyard tile goes on top.
+# In the Dark: the tile the player turned up fits both ends (everyone saw it): they choose one.
+hand-flip_choice = You turned up { $tile }: it fits both ends. Choose the end to lay it on.
 # In the Dark: on the player's turn once their last tiles are turned up.
 hand-turned_up = ⬛ Your tiles are turned up: you may play several in one turn.
 # $n: the tiles the player laid so far in the turn in progress (Blitz, Cross).

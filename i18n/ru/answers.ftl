@@ -38,6 +38,8 @@ answer-flip_laid = Кость подошла и легла на стол.
 answer-flip_turned_up = Кость подошла и легла на стол. Ваши последние кости открыты — они в руке.
 answer-flip_under = Не подошла: кость ушла под низ стопки.
 answer-flip_under_drew = Не подошла: кость ушла под низ стопки, а сверху легла кость из базара.
+# The tile turned up fits both ends: the player chooses (the hand shows the two ends).
+answer-flip_choice = Кость подходит к обоим концам — выберите, к какому её положить.
 answer-level_set = { $name }: { $level }
 
 alert-not_a_computer = Эта кнопка устарела: этого компьютера за столом уже нет.

@@ -73,6 +73,8 @@ event-drew = { $name } берёт из базара
 # stack; _drew: a bazaar tile went face down on top. (A tile that fits is event-played.)
 event-flipped = { $name } открывает { $tile }: не подходит, уходит под стопку
 event-flipped_drew = { $name } открывает { $tile }: не подходит, уходит под стопку, сверху — кость из базара
+# Втемную: the tile turned up fits both ends; its owner chooses the end (the play follows).
+event-flip_choice = { $name } открывает { $tile }: подходит к обоим концам — выбирает конец
 # The same move made $n times in a row: «Боб берёт из базара ×3».
 event-repeated = { $move } ×{ $n }
 
@@ -113,6 +115,8 @@ hand-face_down = ⬛ Ваши кости лежат рубашкой вверх:
 hand-flip = Нажмите «⬛ Открыть верхнюю»: подойдёт кость — ляжет на стол, не подойдёт — уйдёт под низ стопки.
 # The same while the bazaar has tiles: one of them then goes face down on top.
 hand-flip_bazaar = Нажмите «⬛ Открыть верхнюю»: подойдёт кость — ляжет на стол, не подойдёт — уйдёт под низ стопки, а сверху ляжет кость из базара.
+# Втемную: the tile the player turned up fits both ends (everyone saw it): they choose one.
+hand-flip_choice = Открылась кость { $tile }: она подходит к обоим концам. Выберите, к какому её положить.
 # Втемную: on the player's turn once their last tiles are turned up.
 hand-turned_up = ⬛ Ваши кости открыты: за ход можно положить несколько подряд.
 # $n: the tiles the player laid so far in the turn in progress (Блиц, Крест).

@@ -33,6 +33,7 @@ from domino.actions import (
     Flipped,
     Play,
     PlayDoubles,
+    TurnedUp,
 )
 from domino.ai import Level
 from domino.errors import DominoError
@@ -164,7 +165,8 @@ class Playing(UseCases):
         """Apply a person's action (a Draw means: draw until a tile fits, C-6): one
         transaction in one hop to the database. A draw is answered with the
         tiles drawn; a `Flip` (Втемную) with what became of the tile, never naming it
-        (`flip_answer`)."""
+        (`flip_answer`), and the end chosen for a tile it turned up when that turned the
+        last tiles up (`laid_answer`)."""
 
         async def apply(tx: Transaction) -> tuple[tuple[Tile, ...], str | None, Effects]:
             game = await repo.load_game(tx, game_id)
@@ -191,9 +193,12 @@ class Playing(UseCases):
                     drawn = match.draw_until_playable(seat)
                 else:
                     round_no = match.round_no
+                    laying = match.round.turned_up is not None  # Втемную: the end chosen
                     event = match.apply(action, seat)
                     if isinstance(action, Flip):
                         flipped = flip_answer(match, seat, round_no, event)
+                    elif laying:
+                        flipped = laid_answer(match, seat, round_no)
             except DominoError as exc:
                 # The action names a tile of the person's hand: logged by its kind only.
                 log.debug(
@@ -295,7 +300,9 @@ class Playing(UseCases):
         several tiles (`Round.mid_turn`: they laid a tile this turn) has their turn ended
         there, as «✔️ Сходить» would: the tiles laid stay, no computer lays more of their
         tiles, and no strike is noted, since they were at the table and moving (a strike
-        is for a turn nobody took)."""
+        is for a turn nobody took). So too in Втемную for a person who turned up a tile
+        that fits both ends (`Round.turned_up`) and chose no end: the tile is laid on the
+        end the medium computer picks, with no strike."""
 
         async def apply(
             tx: Transaction,
@@ -309,8 +316,11 @@ class Playing(UseCases):
                 return None
             before = Before.of(match)
             record = game.seats[seat]
-            if match.round.mid_turn:
-                match.apply(END_TURN, seat)
+            if match.round.mid_turn or match.round.turned_up is not None:
+                if match.round.mid_turn:
+                    match.apply(END_TURN, seat)
+                else:  # Втемную: the tile they turned up, laid on the end a computer picks
+                    match.take_turn(seat, self.thinker.inline(Level.MEDIUM))
                 saved, effects = await save_moves(
                     tx, game, match, before, None, self.context.turn_deadline
                 )
@@ -411,13 +421,27 @@ def flip_answer(match: Match, seat: int, round_no: int, event: Event) -> str:
     (Втемную), without naming it: nobody may see a face-down stack, its owner included,
     and a tile that went under it is in the stack again. Laid (and, when that left the
     last tiles, `domino.round.FACE_UP`, turned up for them), or under the stack with a
-    bazaar tile on top, or not (the bazaar is empty)."""
+    bazaar tile on top, or not (the bazaar is empty); or, fitting both ends
+    (`TurnedUp`), waiting for the presser to choose the end (the hand shows the tile: it
+    is turned up for all to see)."""
     if isinstance(event, Flipped):
         return "answer.flip_under_drew" if event.drew else "answer.flip_under"
+    if isinstance(event, TurnedUp):
+        return "answer.flip_choice"
     same_round = not match.over and match.round_no == round_no
     if same_round and not match.round.face_down(seat):
         return "answer.flip_turned_up"
     return "answer.flip_laid"
+
+
+def laid_answer(match: Match, seat: int, round_no: int) -> str | None:
+    """Втемную: the answer to laying a tile turned up on the end the presser chose: when
+    that left the last tiles (`domino.round.FACE_UP`) and turned them up, that they are in
+    the hand, as after any flip that does so; else none (the play is seen on the table)."""
+    same_round = not match.over and match.round_no == round_no
+    if same_round and not match.round.face_down(seat):
+        return "answer.flip_turned_up"
+    return None
 
 
 def choice_key(choice: Choice, legal: Sequence[Action]) -> str:

@@ -46,7 +46,8 @@ def hand_text(
 
     Втемную: while the player's tiles lie face down the hand shows none (the view holds
     none: nobody sees them, not even their owner), only how many there are, and on
-    their turn what «⬛ Открыть верхнюю» does; once turned up, that they may lay
+    their turn what «⬛ Открыть верхнюю» does, or, once the tile it turned up fits both
+    ends, that they choose the end (`turned_up_text`); once turned up, that they may lay
     several a turn."""
     rnd = view.round
     assert rnd.seat is not None, "a hand is drawn from its owner's view"
@@ -102,7 +103,7 @@ def hand_text(
         return cut_names_stopped("\n".join(lines))
     lines.append(t("hand.your_turn", lang))
     if face_down(view):
-        lines.extend((face_down_text(view, lang), flip_text(view, lang)))
+        lines.extend((face_down_text(view, lang), turned_up_text(view, lang)))
     elif rnd.face_down:
         lines.append(t("hand.turned_up", lang))
     laid = laid_this_turn(view)
@@ -125,10 +126,24 @@ def face_down(view: MatchView) -> bool:
 
 
 def face_down_text(view: MatchView, lang: Lang) -> str:
-    """Втемную: «⬛ Ваши кости лежат рубашкой вверх: 5 костей…», the count alone."""
+    """Втемную: «⬛ Ваши кости лежат рубашкой вверх: 5 костей…», the count alone; a tile
+    the viewer turned up, waiting for its end, no longer lies face down and is not
+    counted."""
     rnd = view.round
     assert rnd.seat is not None, "a hand is drawn from its owner's view"
-    return t("hand.face_down", lang, n=rnd.hand_counts[rnd.seat], up=FACE_UP)
+    n = rnd.hand_counts[rnd.seat] - (rnd.turned_up is not None and rnd.turn == rnd.seat)
+    return t("hand.face_down", lang, n=n, up=FACE_UP)
+
+
+def turned_up_text(view: MatchView, lang: Lang) -> str:
+    """Втемную, on the viewer's turn with their tiles face down: the tile they turned up
+    that fits both ends and is theirs to lay, «Открылась 3|5: …выберите, к какому концу
+    её положить.» (`RoundView.turned_up`, public: everyone saw it), else what «⬛ Открыть
+    верхнюю» does (`flip_text`)."""
+    tile = view.round.turned_up
+    if tile is None:
+        return flip_text(view, lang)
+    return t("hand.flip_choice", lang, tile=tile_label(tile))
 
 
 def flip_text(view: MatchView, lang: Lang) -> str:
@@ -208,9 +223,10 @@ def tile_refusal(view: MatchView, lang: Lang) -> str:
     (`view` theirs): at a fixed opening, which tile opens and why (`opening_text`); else
     that the tile does not fit and the ✅ ones do; in Шестёрка, which half each end takes
     (a newcomer looks for the equal number); in Втемную, to a player whose tiles lie face
-    down (an old keyboard's stack pressed), what «⬛ Открыть верхнюю» does."""
+    down (an old keyboard's stack pressed), what «⬛ Открыть верхнюю» does, or, with a
+    tile turned up that fits both ends, that they choose its end."""
     if face_down(view):
-        return flip_text(view, lang)
+        return turned_up_text(view, lang)
     opening = opening_text(view, lang)
     if opening is not None:
         return opening

@@ -103,7 +103,8 @@ def hand_keyboard(
 
     Втемную: while the player's tiles lie face down, no tiles (none is shown, not even to
     them) but one button: «⬛ Открыть верхнюю» on their turn (`Flip`, their only move),
-    else the stack «⬛ × 5» that tells whose turn it is (`_face_down_keyboard`).
+    else the stack «⬛ × 5» that tells whose turn it is; once they turned up a tile that
+    fits both ends, its two ends to choose from (`_face_down_keyboard`).
 
     Every legal action is reachable by exactly one path of presses: a play by its tile
     (then its end, when it fits several), several doubles and a closing double from
@@ -113,7 +114,7 @@ def hand_keyboard(
     if view.over or rnd.turn is None:
         return None
     if face_down(view):
-        return _face_down_keyboard(view, game_id, move, lang)
+        return _face_down_keyboard(view, game_id, move, lang, hints=hints)
     plays = _play_ends(rnd.legal)
     points = play_points(view, plays) if hints else {}
     doubles = [a for a in rnd.legal if isinstance(a, PlayDoubles)]
@@ -130,18 +131,7 @@ def hand_keyboard(
         return InlineKeyboardMarkup(inline_keyboard=[*rows, [back]])
 
     if isinstance(choosing, Tile) and len(plays.get(choosing, [])) > 1:
-        return choice(
-            [
-                [
-                    move_button(
-                        t("btn.end", lang, end=end_label(view, end), tile=tile_label(choosing))
-                        + points_label(points.get(Play(choosing, end), 0)),
-                        Play(choosing, end),
-                    )
-                    for end in plays[choosing]
-                ]
-            ]
-        )
+        return choice([_end_buttons(view, game_id, move, choosing, plays[choosing], points, lang)])
     if choosing is Menu.DOUBLES and doubles:
         return choice([[move_button(doubles_label(action), action)] for action in doubles])
     if choosing is Menu.CLOSE and closes:
@@ -195,14 +185,47 @@ def hand_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+def _end_buttons(
+    view: MatchView,
+    game_id: int,
+    move: int,
+    tile: Tile,
+    ends: Sequence[End | None],
+    points: Mapping[Play, int],
+    lang: Lang,
+) -> list[InlineKeyboardButton]:
+    """The choice of ends for a tile that fits several: «3|5 на ⬅️ 3», «3|5 на ➡️ 5», each
+    with its points where the play scores (`play_points`)."""
+    return [
+        _button(
+            t("btn.end", lang, end=end_label(view, end), tile=tile_label(tile))
+            + points_label(points.get(Play(tile, end), 0)),
+            _move_data(game_id, move, Play(tile, end)),
+        )
+        for end in ends
+    ]
+
+
 def _face_down_keyboard(
-    view: MatchView, game_id: int, move: int, lang: Lang
+    view: MatchView, game_id: int, move: int, lang: Lang, *, hints: bool
 ) -> InlineKeyboardMarkup:
     """Втемную, the viewer's tiles face down: «⬛ Открыть верхнюю» on their turn, else the
-    stack as one button that tells whose turn it is. No «💡 Подсказка» even where the
-    group allows hints: it could only say «другого хода нет», and would count in /stats
-    (a forged press is refused, `bot.app.usecases.hints`)."""
+    stack as one button that tells whose turn it is. No «💡 Подсказка» for the flip even
+    where the group allows hints: it could only say «другого хода нет», and would count
+    in /stats (a forged press is refused, `bot.app.usecases.hints`).
+
+    A tile they turned up that fits both ends (`RoundView.turned_up`, public) is theirs
+    to lay: the turn's buttons are its two plays, as in the choice of ends for any tile
+    that fits two (no way back: there is no other move), and «💡 Подсказка» where the
+    group allows hints, since this choice is a real one."""
     rnd = view.round
+    if rnd.turn == rnd.seat and rnd.turned_up is not None:
+        ends = _play_ends(rnd.legal).get(rnd.turned_up, [])
+        points = play_points(view, {rnd.turned_up: ends}) if hints else {}
+        rows = [_end_buttons(view, game_id, move, rnd.turned_up, ends, points, lang)]
+        if hints:
+            rows.append([_button(t("btn.hint", lang), _hand_data(game_id, move, HandKind.HINT))])
+        return InlineKeyboardMarkup(inline_keyboard=rows)
     if rnd.turn != rnd.seat or not any(isinstance(a, Flip) for a in rnd.legal):
         return InlineKeyboardMarkup(inline_keyboard=[[_stack_button(view, game_id, lang)]])
     flip = _move_data(game_id, move, FLIP)

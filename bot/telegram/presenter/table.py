@@ -27,7 +27,7 @@ from bot.telegram.presenter.common import (
     tile_label,
     variant_name,
 )
-from domino.actions import Closed, Drew, Ended, Event, Flipped, Knocked, Played
+from domino.actions import Closed, Drew, Ended, Event, Flipped, Knocked, Played, TurnedUp
 from domino.all_fives import end_halves
 from domino.geometry import End
 from domino.layout import SumSixLayout, new_layout
@@ -59,7 +59,9 @@ def event_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) ->
     demand that no tile of a hand is ever written in the group. The one exception is
     Втемную's tile turned up that fitted nowhere (`Flipped`): everyone at the table saw
     it before it went under its stack, so the caption names it, «Алиса открывает 2|5: не
-    подходит, уходит под стопку» (a tile that fits reads as any play)."""
+    подходит, уходит под стопку» (a tile that fits reads as any play); and one that fits
+    both ends (`TurnedUp`), in sight until its owner lays it, «Алиса открывает 3|5:
+    подходит к обоим концам — выбирает конец» (the play that follows reads as any)."""
     text = _move_text(shown, names, game_key, lang)
     return text if shown.times == 1 else t("event.repeated", lang, move=text, n=shown.times)
 
@@ -83,6 +85,8 @@ def _move_text(shown: Shown, names: Sequence[str], game_key: str, lang: Lang) ->
     if isinstance(event, Flipped):
         key = "event.flipped_drew" if event.drew else "event.flipped"
         return t(key, lang, name=name, tile=tile_label(event.tile))
+    if isinstance(event, TurnedUp):
+        return t("event.flip_choice", lang, name=name, tile=tile_label(event.tile))
     return t("event.drew", lang, name=name)
 
 
