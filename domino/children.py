@@ -40,10 +40,11 @@ in a row; the first to lay all tiles wins, and so does the one whose tile made t
 The choices where the text is silent:
 
 - The bot turns the tile for you (`Flip`, the seat's only move while its tiles lie face
-  down) and lays it on the open end it fits. A tile that fits both ends goes on the
-  first, LEFT before RIGHT; with `flip_choice` (the text's reading: once turned up it is
-  the player's to lay, «выкладывают на поле») it waits for its owner to choose one
-  (`TurnedUp`, then a `Play`; `domino.round.Round._flip`).
+  down) and lays it on the open end it fits. A tile that fits both ends waits for its
+  owner to choose one (`flip_choice`, the text's reading: once turned up it is the
+  player's to lay, «выкладывают на поле»; `TurnedUp`, then a `Play`;
+  `domino.round.Round._flip`); a ruleset without the option (a game stored before it)
+  lays it on the first, LEFT before RIGHT.
 - The opening tile is the first leader's top tile (any tile opens); a later round is
   opened by the last round's winner the same way.
 - A line, not the text's optional cross.
@@ -115,11 +116,12 @@ DARK = Ruleset(
     open_threshold=0,
     lone_blank=0,
     lone_blank_on_fish=False,
+    flip_choice=True,
 )
 """Втемную's default options: 7 tiles each for two, 5 for three or four, the rest a
-bazaar; the first leader drawn by lot; a line. `flip_choice` (a tile turned up that fits
-both ends laid on the end its owner chooses) stays off until the hand's buttons offer
-that choice (issue 33)."""
+bazaar; the first leader drawn by lot; a line; a tile turned up that fits both ends is
+laid on the end its owner chooses (`flip_choice`; a game stored before the option has
+none in its ruleset and lays it on the first end, as it was dealt under)."""
 
 
 def score_dark_round(end: RoundEnd) -> RoundResult:

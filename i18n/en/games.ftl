@@ -179,7 +179,7 @@ rules-dark =
     } wins.
     • 2–4 players: two get 7 tiles each, three or four get 5; the rest is the boneyard. Four may play in pairs.
     • Nobody sees your tiles, not even you: they lie in a face-down stack. Who leads is drawn by lot; each later round is led by the winner of the one before.
-    • On your turn press “⬛ Turn up the top tile”: the top tile is turned up and, if it fits an end with the same number (with ends 2 and 5, say, 2|6 or 4|5 fits) or the table is empty, it goes on the table; if it fits both ends, the bot lays it on the left one: nobody saw it, so nobody chooses. If not, it goes under your stack and a boneyard tile (if any is left) goes face down on top. Either way the turn passes.
+    • On your turn press “⬛ Turn up the top tile”: the top tile is turned up and, if it fits an end with the same number (with ends 2 and 5, say, 2|6 or 4|5 fits) or the table is empty, it goes on the table; if it fits both ends, choose the end to lay it on. If not, it goes under your stack and a boneyard tile (if any is left) goes face down on top. Either way the turn passes.
     • When 3 tiles are left in your stack they are turned up, for your eyes only. From then on a turn may lay several tiles in a row; done? Press “✔️ End turn”. Cannot play: draw until a tile fits; boneyard empty: knock.
     • Whoever first lays all their tiles, or whose tile made the fish (nobody can play), wins the round and scores all the pips in the opponents' hands.
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from aiogram.methods import EditMessageText, SendMessage
 
-from bot.app.usecases.play import flip_answer
+from bot.app.usecases.play import flip_answer, laid_answer
 from bot.telegram import presenter
 from bot.telegram.callbacks import HandCb, HandKind, MoveCb, action_of
 from bot.telegram.presenter.hand import flip_text, hand_text, others_text, tile_refusal
@@ -31,7 +31,7 @@ from bot.telegram.presenter.lobby import game_named
 from bot.telegram.presenter.moves import action_text, hint_text
 from bot.telegram.presenter.replies import reply_text
 from bot.telegram.presenter.table import Shown, event_text, recent_events, table_caption
-from domino.actions import FLIP, Draw, Flip, Flipped, Knock, Play, Played
+from domino.actions import FLIP, Draw, Flip, Flipped, Knock, Play, Played, TurnedUp
 from domino.ai import Level, computer
 from domino.match import Match
 from domino.round import FACE_UP
@@ -211,6 +211,7 @@ def test_the_flip_is_hinted_as_the_only_move_and_a_stack_press_explains_it() -> 
 
 def test_a_flip_is_answered_with_what_became_of_the_tile_never_the_tile() -> None:
     seen: set[str] = set()
+    laid = 0
     for seed in range(3):
         match = Match.new(DARK, 2, seed=seed)
         player = computer(Level.MEDIUM, seed=seed)
@@ -219,15 +220,23 @@ def test_a_flip_is_answered_with_what_became_of_the_tile_never_the_tile() -> Non
             assert seat is not None
             action = player.choose(match.view(seat))
             round_no, down = match.round_no, match.round.face_down(seat)
+            laying = match.round.turned_up is not None
             event = match.apply(action, seat)
-            assert isinstance(action, Flip) == down
+            assert isinstance(action, Flip) == (down and not laying)
+            turned = match.round_no == round_no and not match.round.face_down(seat)
+            if laying:  # the end chosen for a tile turned up that fits both
+                assert isinstance(action, Play) and isinstance(event, Played)
+                answer = laid_answer(match, seat, round_no)
+                assert answer == ("answer.flip_turned_up" if turned and not match.over else None)
+                laid += answer is not None
             if isinstance(action, Flip):
                 key = flip_answer(match, seat, round_no, event)
                 if isinstance(event, Flipped):
                     assert key == ("answer.flip_under_drew" if event.drew else "answer.flip_under")
+                elif isinstance(event, TurnedUp):
+                    assert key == "answer.flip_choice" and match.turn == seat
                 else:
                     assert isinstance(event, Played)
-                    turned = match.round_no == round_no and not match.round.face_down(seat)
                     assert (key == "answer.flip_turned_up") == (turned and not match.over)
                 seen.add(key)
                 for lang in Lang:
@@ -237,7 +246,9 @@ def test_a_flip_is_answered_with_what_became_of_the_tile_never_the_tile() -> Non
         "answer.flip_turned_up",
         "answer.flip_under",
         "answer.flip_under_drew",
+        "answer.flip_choice",
     }
+    assert laid  # a choice of end that turned the last tiles up says so
 
 
 # --- the group's caption ------------------------------------------------------------------
@@ -280,7 +291,7 @@ def test_the_caption_tells_the_miss_and_whose_tiles_lie_face_down(drew: bool) ->
     for seat, name in enumerate(NAMES):
         n = view.round.hand_counts[seat]
         line = next(ln for ln in caption.splitlines() if ln.removeprefix("▶️ ").startswith(name))
-        assert line.endswith("рубашкой вверх · 0") == view.round.face_down[seat], line
+        assert (" рубашкой вверх · " in line) == view.round.face_down[seat], line
         assert f" — {n} " in line
     english = table_caption(view, NAMES, Lang.EN)
     assert "<b>In the Dark</b> · round" in english and "face down" in english
@@ -305,14 +316,14 @@ def test_the_game_is_offered_by_its_names_with_its_rules() -> None:
         assert words in rules
     assert "3 кости" in rules and "«✔️ Сходить»" in rules and "рыбу" in rules
     # A turned-up player who drew may hold more than three: «несколько», not «одну, две
-    # или три»; a flipped tile that fits both ends goes on the left one (nobody chooses).
+    # или три»; a flipped tile that fits both ends is its owner's to lay on either.
     assert "за ход можно положить несколько костей подряд" in rules and "одну, две" not in rules
-    assert "подходит к обоим концам — бот кладёт её к левому" in rules
+    assert "подходит к обоим концам — выберите, к какому её положить." in rules
     assert not re.search(r"\b[A-Z]-\d", rules)  # no rule ids for players
     english = presenter.rules_text(DARK, Lang.EN)
     assert english.startswith("<b>In the Dark</b>, a children's game")
     assert "a turn may lay several tiles in a row" in english and "one, two" not in english
-    assert "if it fits both ends, the bot lays it on the left one" in english
+    assert "if it fits both ends, choose the end to lay it on." in english
 
 
 # --- through the application ----------------------------------------------------------------
@@ -352,13 +363,20 @@ async def test_a_person_flips_and_is_told_what_became_of_the_tile(dark: Setup) -
     game = await setup.game()
     assert game.match is not None and game.match.turn == 0
     assert game.match.round.face_down(0)
-    flips = 0
+    flips = chosen = 0
     for _ in range(6):
         game = await setup.game()
         match = game.match
         assert match is not None
         if match.over or match.turn != 0 or not match.round.face_down(0) or match.round_no > 1:
             break
+        if match.round.turned_up is not None:  # it fits both ends: hers to lay on either
+            play = match.legal_actions()[0]
+            await setup.run(setup.app.playing.play(game.id, ALICE, len(match.log), play))
+            await eventually(functools.partial(alice_to_move_again, setup, len(match.log)))
+            await setup.app.publisher.idle()
+            chosen += 1
+            continue
         answer = await setup.run(setup.app.playing.play(game.id, ALICE, len(match.log), FLIP))
         assert not answer.alert and reply_text(answer, Lang.RU) in {
             t(key, Lang.RU)
@@ -367,16 +385,18 @@ async def test_a_person_flips_and_is_told_what_became_of_the_tile(dark: Setup) -
                 "answer.flip_turned_up",
                 "answer.flip_under",
                 "answer.flip_under_drew",
+                "answer.flip_choice",
             )
         }, answer
         flips += 1
-        await eventually(functools.partial(alice_to_move_again, setup, len(match.log) + 1))
+        await eventually(functools.partial(alice_to_move_again, setup, len(match.log)))
         await setup.app.publisher.idle()
     assert flips >= 2
     game = await setup.game()
     assert game.match is not None
     mine = [entry for entry in game.match.log if entry.seat == 0]
-    assert all(isinstance(entry.action, Flip) for entry in mine[:flips])
+    kinds = [type(entry.action) for entry in mine[: flips + chosen]]
+    assert kinds.count(Flip) == flips and kinds.count(Play) == chosen
     # A stale «⬛ Открыть верхнюю» (an older move number) changes nothing.
     stale = await setup.run(setup.app.playing.play(game.id, ALICE, 0, FLIP))
     assert stale.alert and reply_text(stale, Lang.RU) == t("alert.stale", Lang.RU)
