@@ -44,8 +44,8 @@ from bot.telegram.presenter.settings import (
 )
 from bot.telegram.turn_notices import TurnNotices
 from handlers.buttons import reply
-from handlers.filters import in_group, in_own_private_chat, in_private
-from handlers.people import GROUP_TYPES, AdminCheck, chat_of
+from handlers.filters import in_group, in_own_private_chat, in_private, on_own_hand
+from handlers.people import GROUP_TYPES, AdminCheck, chat_of, hand_group
 from i18n import Lang, t
 
 router = Router(name="settings")
@@ -302,7 +302,7 @@ async def on_group_hands(
         await reply(call, Reply.of("answer.group_hands_set", place=hands_name(place, lang)), lang)
 
 
-@router.callback_query(BackCb.filter(), in_own_private_chat)
+@router.callback_query(BackCb.filter(), on_own_hand)
 async def on_back(
     call: CallbackQuery,
     callback_data: BackCb,
@@ -311,6 +311,8 @@ async def on_back(
     playing: Playing,
     dispatch: EffectDispatcher,
 ) -> None:
-    """Sent to the person's own private chat only; pressed elsewhere, the fallback answers
-    it as out of date."""
-    await reply(call, await dispatch(playing.come_back(callback_data.game, person)), lang)
+    """«🙋 Я снова играю» on the person's own hand: in their private chat, or the one shown
+    to them alone inside the game's group; pressed elsewhere, the fallback answers it as
+    out of date."""
+    game, group = callback_data.game, hand_group(call)
+    await reply(call, await dispatch(playing.come_back(game, person, group=group)), lang)

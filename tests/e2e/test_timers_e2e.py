@@ -23,6 +23,7 @@ from domino.timing import TurnTimer
 from tests.e2e.harness import (
     TABLE_TITLE,
     BotProcess,
+    GroupPerson,
     assert_hands_private,
     button_data,
     open_game,
@@ -260,3 +261,50 @@ async def test_timeouts_strikes_takeover_back_and_restart(
     )
     checked = assert_hands_private(fakegram, timed_bot.stored_match(), {0: bob.id})
     assert checked > 0
+
+
+async def test_im_back_on_the_hand_inside_the_group_returns_the_seat(
+    fakegram: FakeTelegram, timed_bot: BotProcess
+) -> None:
+    """Боб plays from the group and never presses: after three timeouts a computer plays
+    for him, and his hand inside the group offers «🙋 Я снова играю»; pressed there, it
+    gives him his seat back. The same button's data pressed in another group, on a
+    message that is not his hand, changes nothing."""
+    bob = fakegram.add_user("Боб", username="bob")
+    game = await open_game(
+        fakegram, [bob], computers=1, start=False, turn_timer=None, in_group=[bob]
+    )
+    group, person = game.group, game.people[0]
+    assert isinstance(person, GroupPerson)
+    await set_turn_timer(group, bob, TurnTimer.S30)
+    answer = await bob.press(game.lobby, data=button_data(game.lobby, "Начать"))
+    assert answer.answered and not answer.show_alert, answer
+    quiet = 5 + 2 * turn_seconds(timed_bot)
+    await group.wait_for_message(
+        lambda m: "Боб: трижды кончилось время на ход" in m.content, timeout=quiet
+    )
+    assert timed_bot.stored("SELECT away FROM seats WHERE user_id = ?", bob.id) == [(1,)]
+
+    def away_hand() -> StoredMessage | None:
+        hand = person.hand()
+        return hand if hand is not None and "Я снова играю" in str(hand.buttons) else None
+
+    await fakegram.wait_for(lambda: person.table_message() is not None, timeout=quiet)
+    brought = await person.bring_hand()
+    assert brought is not None and brought.answered and not brought.show_alert, brought
+    await fakegram.wait_for(lambda: away_hand() is not None, timeout=quiet)
+    hand = away_hand()
+    assert hand is not None and "За вас играет компьютер" in hand.content
+    data = button_data(hand, "Я снова играю")
+
+    # Forged: the same data pressed in another group, on a message that is no hand of his.
+    other = fakegram.add_group("Другой двор", members=[bob], admins=[bob])
+    await bob.command(other, "top")
+    elsewhere = await other.wait_for_message(lambda m: m.from_bot)
+    refused = await bob.forge_press(elsewhere, data)
+    assert refused.answered and refused.show_alert, refused
+    assert timed_bot.stored("SELECT away FROM seats WHERE user_id = ?", bob.id) == [(1,)]
+
+    back = await bob.press(hand, data=data)
+    assert "С возвращением" in (back.text or ""), back
+    assert timed_bot.stored("SELECT away FROM seats WHERE user_id = ?", bob.id) == [(0,)]

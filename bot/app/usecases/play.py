@@ -362,13 +362,18 @@ class Playing(UseCases):
         )
         return Done(None, effects + Effects(announcements=True))
 
-    async def come_back(self, game_id: int, person: Person) -> Done[Reply]:
+    async def come_back(
+        self, game_id: int, person: Person, *, group: int | None = None
+    ) -> Done[Reply]:
         """The «I'm back» button: a person a computer stood in for plays their seat again,
-        with no strikes; if the match's abandonment is this seat's timeout, it is withdrawn."""
+        with no strikes; if the match's abandonment is this seat's timeout, it is withdrawn.
+        `group`: pressed on the hand shown inside that group, which must be the game's."""
         self.people.noticed(person)
         try:
             async with self.db.transaction() as tx:
                 game = await repo.load_game(tx, game_id)
+                if game is not None and group is not None and game.chat_id != group:
+                    raise Refusal("alert.foreign_game")
                 if game is None or game.status is not GameStatus.PLAYING or game.match is None:
                     raise Refusal("alert.finished")
                 seat = game.seat_of(person.id)
