@@ -374,9 +374,10 @@ class Blitz(Classic):
 
 
 class Cross(Blitz):
-    """«Крест» (section V, `domino.children`): the first double is the centre of a cross
-    open on four sides, and a turn lays any number of tiles one after another; drawing as
-    C-6; scored as Классика (T-4, T-5), the first to 100 wins."""
+    """«Крест» (section V, `domino.children`): every tile shared out, no bazaar; each round
+    opens with a double, the centre of a cross open on four sides, and a turn lays any
+    number of tiles one after another; scored as Классика (T-4, T-5), the first to 100
+    wins."""
 
     key = Variant.CROSS
     name_key = "variant.cross"
