@@ -15,18 +15,34 @@ moment of its match (the round, the turn, each seat's tiles and whether they
 lie face down, the scores, the bazaar, the recent moves with the misses «Алиса открывает
 2|5: не подходит, уходит под стопку»); the final announcement names the winner. No tile of a
 hand is shown to anyone but its owner, no tile of a stack even to its owner (the privacy
-check replays who saw what), and no hand that shows its tiles face down names a tile at
-all."""
+check replays who saw what), and no hand that shows its tiles face down names a tile but
+one it turned up that fits both ends: such a tile is everyone's to see, and its owner's
+to lay on the end they choose (Алиса the ➡️ one, Боб the first offered); its flip is
+answered with that choice to make.
+
+A tile turned up that fits both ends, on purpose: the bot stops, the match of a game
+just started is replaced in the database by one where Алиса's tile waits (a seeded deal
+found here, stored as the bot stores a game), and the bot starts again; her hand comes
+back with the tile's two ends, she presses ➡️, and the stored match has the tile on
+that end, the group's table telling both moves."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from domino.actions import Flip
+import pytest
+
+from domino.actions import Flip, Play, Played, TurnedUp
+from domino.geometry import End
 from domino.match import LoggedAction, Match
+from domino.rules import Ruleset
 from domino.views import MatchView
+from storage import repo
+from storage.connect import open_database
+from tests.e2e import harness
 from tests.e2e.fault_tools import check_stored_games, private_tile_lines
 from tests.e2e.harness import (
     HAND_PREFIX,
@@ -70,7 +86,9 @@ MOVED_ON = (STALE, HINT_STALE, FINISHED)  # answers to a press the match overtoo
 NOTHING_TO_HINT = (
     "Подсказывать нечего: кости лежат рубашкой вверх, и ход один — «⬛ Открыть верхнюю»."
 )
+CHOOSE = "Кость подходит к обоим концам — выберите, к какому её положить."
 ANSWERS = {
+    CHOOSE,
     "Кость подошла и легла на стол.",
     "Кость подошла и легла на стол. Ваши последние кости открыты — они в руке.",
     "Не подошла: кость ушла под низ стопки.",
@@ -110,22 +128,28 @@ class DarkWatch:
 class DarkPlayer(Person):
     """A person who presses «⬛ Открыть верхнюю» while their tiles lie face down (once
     first forging a hint press onto the hand, which offers none), then plays the first
-    ✅ tile; with `end_turns`, presses «✔️ Сходить» whenever it is offered. Keeps the
-    face-down hands they pressed on, the answers to their flips, the forged hint's answer
-    and the turned-up hands' texts. With a `watch`, after each flip they look at the
-    group's table until it shows the match as stored."""
+    ✅ tile; with `end_turns`, presses «✔️ Сходить» whenever it is offered. A tile turned
+    up that fits both ends they lay on the end `end` (the hand's two ends, the first
+    offered when None). Keeps the face-down hands they pressed on, the answers to their
+    flips, the forged hint's answer, the hands of such a choice and the turned-up hands'
+    texts. With a `watch`, after each flip they look at the group's table until it shows
+    the match as stored."""
 
     end_turns: bool = False
     watch: DarkWatch | None = None
+    end: End | None = None
     face_down: list[str] = field(default_factory=list)  # the hands pressed on, face down
     answers: list[str] = field(default_factory=list)  # to each flip
     hint: str | None = None
+    chose: list[str] = field(default_factory=list)  # the hands of a tile turned up to lay
     turned_up: list[str] = field(default_factory=list)  # the hands pressed on, turned up
     ended: int = 0
 
     def choice(self, hand: StoredMessage) -> str | None:
         moves = [b for b in hand.buttons if is_hand_button(b.callback_data)]
         kinds = {kind_of(b.callback_data or ""): b for b in moves}
+        if FACE_DOWN in hand.content and choosing(hand):
+            return end_pressed(hand, self.end)
         if FACE_DOWN in hand.content:
             # Face down, on the turn: nothing but the flip (no hint either), no tile.
             assert [b.text for b in moves] == ["⬛ Открыть верхнюю"], hand.content
@@ -143,7 +167,7 @@ class DarkPlayer(Person):
         data = self.choice(hand)
         if data is None:
             return False
-        down = FACE_DOWN in hand.content
+        down = FACE_DOWN in hand.content and not choosing(hand)
         if down and self.hint is None:
             # The hint's data for the flip's game and move number: the hand's.
             hint = f"{HAND_PREFIX}{game_of(data)}:{move_of(data)}:h:"
@@ -166,10 +190,93 @@ class DarkPlayer(Person):
             self.answers.append(answer.text or "")
             if self.watch is not None:
                 await self.watch.after_flip()
+        elif FACE_DOWN in content:
+            self.chose.append(content)
         else:
             self.turned_up.append(content)
             self.ended += kind is Press.END_TURN
         return True
+
+
+CHOICE = re.compile(r"^Открылась кость ([0-6]\|[0-6]): она подходит к обоим концам\. ", re.M)
+END_BUTTON = re.compile(r"^([0-6]\|[0-6]) на (⬅️|➡️) [0-6]$")
+
+
+def choosing(hand: StoredMessage) -> bool:
+    """Whether a face-down hand offers the ends of a tile it turned up (that fits both)."""
+    return CHOICE.search(hand.content) is not None
+
+
+def end_pressed(hand: StoredMessage, end: End | None) -> str:
+    """A face-down hand waiting for its tile's end: it names that tile and no other, and
+    offers its two ends as the choice of ends of any tile («2|3 на ⬅️ 2», «на ➡️ 3»),
+    nothing else that moves (a hint where the group allows them); the data of `end`'s
+    button (the first's when None)."""
+    found = CHOICE.search(hand.content)
+    assert found is not None, hand.content
+    tile = found.group(1)
+    assert set(TILE.findall(hand.content)) == {tile}, hand.content
+    ends = [b for b in hand.buttons if is_hand_button(b.callback_data) and " на " in b.text]
+    shown = [END_BUTTON.match(b.text) for b in ends]
+    assert [m and (m.group(1), m.group(2)) for m in shown] == [
+        (tile, "⬅️"),
+        (tile, "➡️"),
+    ], [b.text for b in hand.buttons]
+    assert all(kind_of(b.callback_data or "") is Press.PLAY for b in ends)
+    others = {
+        kind_of(b.callback_data or "") for b in hand.buttons if is_hand_button(b.callback_data)
+    }
+    assert others <= {Press.PLAY, Press.HINT}, hand.content
+    button = ends[1] if end is End.RIGHT else ends[0]
+    assert button.callback_data is not None
+    return button.callback_data
+
+
+def turned_up_tiles(match: Match) -> list[set[str]]:
+    """Втемную, per round of `match`: the tiles turned up that fitted both ends
+    (`TurnedUp`), in everyone's sight until laid."""
+    replayed = Match.replay(match.ruleset, match.players, match.seed, [])
+    tiles: list[set[str]] = [set() for _ in range(match.round_no)]
+    for entry in match.log:
+        event = replayed.apply(entry.action, entry.seat)
+        if isinstance(event, TurnedUp):
+            tiles[entry.round_no - 1].add(str(event.tile))
+    return tiles
+
+
+def chosen_ends(match: Match) -> list[tuple[int, End | None]]:
+    """Each end chosen for a tile turned up that fitted both ends: (seat, end)."""
+    replayed = Match.replay(match.ruleset, match.players, match.seed, [])
+    chosen: list[tuple[int, End | None]] = []
+    for entry in match.log:
+        waiting = replayed.round.turned_up is not None
+        replayed.apply(entry.action, entry.seat)
+        if waiting:
+            assert isinstance(entry.action, Play)
+            chosen.append((entry.seat, entry.action.end))
+    return chosen
+
+
+Unseen = tuple[list[dict[int, set[str]]], list[set[str]]]
+
+
+def with_turned_up_public(unseen_hands: Callable[[Match], Unseen]) -> Callable[[Match], Unseen]:
+    """`harness.unseen_hands` that also counts a tile turned up that fitted both ends as
+    seen by all (it is, like a miss), its owner included: the privacy check lets the
+    owner's hand and the group's caption name it, no other tile of a stack."""
+
+    def unseen(match: Match) -> Unseen:
+        hidden, flipped = unseen_hands(match)
+        shown = turned_up_tiles(match)
+        return (
+            [
+                {seat: tiles - shown[index] for seat, tiles in seats.items()}
+                for index, seats in enumerate(hidden)
+            ],
+            [tiles | shown[index] for index, tiles in enumerate(flipped)],
+        )
+
+    return unseen
 
 
 @dataclass(frozen=True)
@@ -264,12 +371,15 @@ def check_match(
 
 
 async def test_whole_matches_of_dark_with_stacks_nobody_sees(
-    fakegram: FakeTelegram, bot: BotProcess
+    fakegram: FakeTelegram, bot: BotProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alice = fakegram.add_user("Алиса", username="alice")
     bob = fakegram.add_user("Боб", username="bob")
     users = [alice, bob]
-    people = [DarkPlayer(fakegram, alice, end_turns=True), DarkPlayer(fakegram, bob)]
+    people = [
+        DarkPlayer(fakegram, alice, end_turns=True, end=End.RIGHT),
+        DarkPlayer(fakegram, bob),
+    ]
     watched: list[Moment] = []
     group: FakeChat | None = None
     spans: list[MatchSpan] = []
@@ -320,10 +430,19 @@ async def test_whole_matches_of_dark_with_stacks_nobody_sees(
         assert moment.turn == 1 and moment.recent[-1].startswith("Алиса "), moment
     assert any(any(m.face_down) and not all(m.face_down) for m in seen)
 
+    # A tile turned up that fitted both ends went where its owner pressed: Алиса's on ➡️,
+    # Боб's on the first end offered (⬅️); a computer's wherever it chose.
+    matches = [bot.stored_match(span.game_id) for span in spans]
+    chosen = [choice for match in matches for choice in chosen_ends(match)]
+    for seat, person, end in ((0, people[0], End.RIGHT), (1, people[1], End.LEFT)):
+        mine = [e for s, e in chosen if s == seat]
+        assert len(mine) == len(person.chose) and set(mine) <= {end}, (seat, mine)
+
     # Privacy: no tile of a hand shown to anyone else, none of a stack even to its owner
     # (`assert_hands_private` replays who saw what), and no private message that shows
     # the tiles face down names any tile.
     owners = {0: alice.id, 1: bob.id}
+    monkeypatch.setattr(harness, "unseen_hands", with_turned_up_public(harness.unseen_hands))
     assert assert_each_match_private(fakegram, bot, spans, owners) > 50
     face_down = [
         exposure
@@ -332,7 +451,77 @@ async def test_whole_matches_of_dark_with_stacks_nobody_sees(
         and FACE_DOWN in exposure.text
     ]
     assert len(face_down) >= pressed  # each flip was pressed on such a hand
-    for exposure in face_down:
-        assert not TILE.search(exposure.text), exposure
-    matches = [bot.stored_match(span.game_id) for span in spans]
+    public = {tile for match in matches for tiles in turned_up_tiles(match) for tile in tiles}
+    for exposure in face_down:  # but a tile turned up that fits both ends, for all to see
+        named = {tile.replace("|", "-") for tile in TILE.findall(exposure.text)}
+        assert named <= public, exposure
     assert not private_tile_lines(bot.log(), matches)  # nor does the log at INFO
+
+
+def waiting(ruleset: Ruleset) -> Match:
+    """A two-seat match of `ruleset` in its first round, Алиса (seat 0) to move with a
+    tile turned up that fits both ends, of two pips, waiting for its end; the seats play
+    their first legal action (a flip while face down)."""
+    for seed in range(50):
+        match = Match.new(ruleset, 2, seed=seed)
+        while not match.over and match.round_no == 1:
+            rnd = match.round
+            pips = {pip for _, pip in rnd.layout.open_ends()}
+            if match.turn == 0 and rnd.turned_up is not None and len(pips) == 2:
+                return match
+            seat = match.turn
+            assert seat is not None
+            match.apply(match.legal_actions()[0], seat)
+    raise AssertionError("no tile turned up that fits both ends in 50 matches")
+
+
+async def test_a_tile_turned_up_that_fits_both_ends_goes_on_the_end_pressed(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    alice = fakegram.add_user("Алиса", username="alice")
+    bob = fakegram.add_user("Боб", username="bob")
+    group, _, _ = await open_children(fakegram, "втемную", [alice, bob])
+    assert seat_names(bot) == ["Алиса", "Боб"]
+    game_id = newest_game(bot)
+    # The bot stops; the game just started is stored as at Алиса's choice (a new game's
+    # ruleset carries the option); the bot starts again and picks it up.
+    assert await bot.stop() == 0
+    db = await open_database(bot.database)
+    try:
+        async with db.transaction() as tx:
+            game = await repo.load_game(tx, game_id)
+            assert game is not None and game.ruleset.flip_choice
+            match = waiting(game.ruleset)
+            await repo.save_game(tx, dataclasses.replace(game, match=match))
+    finally:
+        await db.close()
+    tile = match.round.turned_up
+    assert tile is not None
+    right = dict(match.round.layout.open_ends())[End.RIGHT]
+    label = f"{tile.low}|{tile.high}"
+    await bot.start()
+
+    # Her hand: her tiles face down but the one turned up, whose two ends it offers.
+    hand = await alice.private_chat.wait_for_message(
+        lambda m: any(b.text == f"{label} на ➡️ {right}" for b in m.buttons), timeout=WAIT
+    )
+    assert FACE_DOWN in hand.content and "Ваш ход" in hand.content, hand.content
+    data = end_pressed(hand, End.RIGHT)
+    answer = await alice.press(hand, data=data, timeout=WAIT)
+    assert answer.answered and not answer.show_alert, answer
+
+    stored = bot.stored_match(game_id)
+    assert len(stored.log) == len(match.log) + 1 and stored.round.turned_up is None
+    assert stored.log[-1].action == Play(tile, End.RIGHT) and stored.turn == 1
+    assert stored.round.history[-1] == Played(0, tile, End.RIGHT)
+    assert stored.round.layout.open_ends()[-1] == (End.RIGHT, tile.other(right))
+
+    # The group's table tells both: the tile turned up, then her play.
+    told = f"Алиса открывает {label}: подходит к обоим концам — выбирает конец → Алиса кладёт кость"
+
+    def shown() -> bool:
+        caption = live_caption(group)
+        return caption is not None and told in caption and "\nХод: Боб\n" in caption
+
+    stall = Stall.of_chats(fakegram, [alice, bob], what="the table did not show her choice")
+    await wait_progressing(fakegram, shown, stall)
