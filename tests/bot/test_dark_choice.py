@@ -111,11 +111,11 @@ def test_the_owner_is_offered_the_two_ends_as_for_any_tile_that_fits_two(match: 
     assert tile is not None and view.round.hand == () and view.round.face_down[0]
     ends = ends_of(view)
     label = tile_label(tile)
+    plays = [(play, play.end) for play in view.round.legal if isinstance(play, Play)]
     expected = [
         (f"{label} на {ARROWS[end]} {ends[end]}", MoveCb(game=7, move=12, action=str(play)))
-        for play in view.round.legal
-        for end in [play.end]
-        if isinstance(play, Play) and end is not None
+        for play, end in plays
+        if end is not None
     ]
     assert len(expected) == 2
     assert rows(hand_keyboard(view, 7, 12, Lang.RU)) == [expected]
@@ -232,7 +232,7 @@ def test_a_ruleset_stored_before_the_option_lays_the_tile_on_the_first_end() -> 
             event = match.apply(match.legal_actions()[0], seat)
             assert not isinstance(event, TurnedUp) and match.round.turned_up is None
             if len(fits) == 2:
-                assert event == Played(seat, top, End.LEFT)
+                assert top is not None and event == Played(seat, top, End.LEFT)
                 assert match.turn != seat or match.round_no != round_no or match.over
                 both += 1
         assert Match.from_json(match.to_json()).ruleset == ruleset
