@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from domino.actions import Flip, Play, Played, TurnedUp
+from domino.actions import Drew, Ended, Event, Flip, Flipped, Knocked, Play, Played, TurnedUp
 from domino.geometry import End
 from domino.match import LoggedAction, Match
 from domino.rules import Ruleset
@@ -66,7 +66,6 @@ from tests.e2e.test_children_e2e import (
     newest_game,
     next_match,
     open_children,
-    recent_moves,
     seat_names,
     see_the_end,
     tiles_word,
@@ -291,6 +290,45 @@ class Moment:
     scores: tuple[int, ...]  # per seat
     bazaar: int
     recent: tuple[str, ...]
+
+
+def recent_moves(view: MatchView, names: Sequence[str]) -> tuple[str, ...]:
+    """The caption's last moves as players read them (`test_children_e2e.recent_moves`,
+    which does not know Втемную's choice yet): one seat's plays in a row are one turn,
+    the «✔️ Сходить» that ended it adds nothing, a run of one seat's draws or knocks is
+    one move «×N»; a miss names the tile everyone saw turned up, and so does a tile
+    turned up that fits both ends («Алиса открывает 3|5: подходит к обоим концам —
+    выбирает конец»), the play that follows a move of its own."""
+    folded: list[tuple[Event, int]] = []  # (the run's event, its count)
+    for event in view.round.history:
+        if folded:
+            last, count = folded[-1]
+            if event.seat == last.seat:
+                if isinstance(event, Ended) and isinstance(last, Played):
+                    continue
+                if type(event) is type(last) and isinstance(event, Played | Drew | Knocked):
+                    folded[-1] = (event, count + 1)
+                    continue
+        folded.append((event, 1))
+    shown = []
+    for event, count in folded[-RECENT:]:
+        name = names[event.seat]
+        if isinstance(event, Played):
+            several = f"{name} кладёт {count} {tiles_word(count)}"
+            shown.append(f"{name} кладёт кость" if count == 1 else several)
+            continue
+        if isinstance(event, Flipped | TurnedUp):
+            tile = f"{event.tile.low}|{event.tile.high}"
+            if isinstance(event, TurnedUp):
+                shown.append(f"{name} открывает {tile}: подходит к обоим концам — выбирает конец")
+                continue
+            drew = ", сверху — кость из базара" if event.drew else ""
+            shown.append(f"{name} открывает {tile}: не подходит, уходит под стопку{drew}")
+            continue
+        assert isinstance(event, Knocked | Drew), event
+        move = f"{name}: стучу" if isinstance(event, Knocked) else f"{name} берёт из базара"
+        shown.append(move if count == 1 else f"{move} ×{count}")
+    return tuple(shown)
 
 
 def moment_of(view: MatchView, names: Sequence[str]) -> Moment:
