@@ -125,10 +125,12 @@ def test_turns_lay_the_top_tile_where_it_fits_or_put_it_under_the_stack() -> Non
 
 
 def test_without_the_choice_a_tile_that_fits_two_ends_goes_on_the_first() -> None:
-    """Without `flip_choice` (Втемную's default, and every game stored before it) step 5
-    above goes LEFT, the first end it fits, and the turn passes."""
-    assert not DARK.flip_choice and "flip_choice" not in DARK.to_dict()
-    rnd = two_stacks(DARK)
+    """Without `flip_choice` (every game of Втемную stored before it: its stored ruleset
+    has no such option) step 5 above goes LEFT, the first end it fits, and the turn
+    passes."""
+    stored_before = DARK.with_options(flip_choice=False)
+    assert DARK.flip_choice and "flip_choice" not in stored_before.to_dict()
+    rnd = two_stacks(stored_before)
     for _ in range(4):
         rnd.apply(FLIP)
     assert rnd.apply(FLIP, 0) == Played(0, tile(0, 4), End.LEFT)

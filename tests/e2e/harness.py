@@ -52,7 +52,17 @@ from bot.telegram.callbacks import (
     TimerCb,
     action_of,
 )
-from domino.actions import Close, Draw, EndTurn, Flip, Flipped, Knock, Play, PlayDoubles
+from domino.actions import (
+    Close,
+    Draw,
+    EndTurn,
+    Flip,
+    Flipped,
+    Knock,
+    Play,
+    PlayDoubles,
+    TurnedUp,
+)
 from domino.match import Match
 from domino.round import Round
 from domino.timing import TurnTimer
@@ -909,8 +919,10 @@ def unseen_hands(match: Match) -> tuple[list[dict[int, set[str]]], list[set[str]
             entry = entries[index]
             event = replayed.apply(entry.action, entry.seat)
             index += 1
-            if isinstance(event, Flipped):
+            if isinstance(event, Flipped | TurnedUp):  # everyone saw it turned up
                 turned.add(str(event.tile))
+            if isinstance(event, TurnedUp):  # its owner's hand offers its two ends
+                seen[event.seat].add(str(event.tile))
             if replayed.round_no == round_no:
                 _look(replayed.round, down, seen)
             elif replayed.finished_round is not None:

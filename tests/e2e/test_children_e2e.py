@@ -26,7 +26,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from domino.actions import Drew, Ended, EndTurn, Event, Flipped, Knocked, Play, Played
+from domino.actions import (
+    Drew,
+    Ended,
+    EndTurn,
+    Event,
+    Flipped,
+    Knocked,
+    Play,
+    Played,
+    TurnedUp,
+)
 from domino.match import Match
 from domino.views import MatchView
 from tests.e2e.harness import (
@@ -84,7 +94,8 @@ def recent_moves(view: MatchView, names: Sequence[str]) -> tuple[str, ...]:
     """The caption's last moves as players read them: one seat's plays in a row are one
     turn («кладёт 3 кости»), the «✔️ Сходить» that ended it adds nothing, a run of one
     seat's draws or knocks is one move «×N», and in Втемную a miss names the tile everyone
-    saw turned up."""
+    saw turned up, and so does a tile turned up that fits both ends (the play that follows
+    is a move of its own)."""
     folded: list[tuple[Event, int]] = []  # (the run's event, its count)
     for event in view.round.history:
         if folded:
@@ -105,6 +116,10 @@ def recent_moves(view: MatchView, names: Sequence[str]) -> tuple[str, ...]:
                 if count == 1
                 else f"{name} кладёт {count} {tiles_word(count)}"
             )
+            continue
+        if isinstance(event, TurnedUp):  # Втемную: a tile turned up that fits both ends
+            tile = f"{event.tile.low}|{event.tile.high}"
+            shown.append(f"{name} открывает {tile}: подходит к обоим концам — выбирает конец")
             continue
         if isinstance(event, Flipped):
             tile = f"{event.tile.low}|{event.tile.high}"

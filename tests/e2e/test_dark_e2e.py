@@ -30,19 +30,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import pytest
-
-from domino.actions import Drew, Ended, Event, Flip, Flipped, Knocked, Play, Played, TurnedUp
+from domino.actions import Flip, Play, Played, TurnedUp
 from domino.geometry import End
 from domino.match import LoggedAction, Match
 from domino.rules import Ruleset
 from domino.views import MatchView
 from storage import repo
 from storage.connect import open_database
-from tests.e2e import harness
 from tests.e2e.fault_tools import check_stored_games, private_tile_lines
 from tests.e2e.harness import (
     HAND_PREFIX,
@@ -66,6 +63,7 @@ from tests.e2e.test_children_e2e import (
     newest_game,
     next_match,
     open_children,
+    recent_moves,
     seat_names,
     see_the_end,
     tiles_word,
@@ -256,28 +254,6 @@ def chosen_ends(match: Match) -> list[tuple[int, End | None]]:
     return chosen
 
 
-Unseen = tuple[list[dict[int, set[str]]], list[set[str]]]
-
-
-def with_turned_up_public(unseen_hands: Callable[[Match], Unseen]) -> Callable[[Match], Unseen]:
-    """`harness.unseen_hands` that also counts a tile turned up that fitted both ends as
-    seen by all (it is, like a miss), its owner included: the privacy check lets the
-    owner's hand and the group's caption name it, no other tile of a stack."""
-
-    def unseen(match: Match) -> Unseen:
-        hidden, flipped = unseen_hands(match)
-        shown = turned_up_tiles(match)
-        return (
-            [
-                {seat: tiles - shown[index] for seat, tiles in seats.items()}
-                for index, seats in enumerate(hidden)
-            ],
-            [tiles | shown[index] for index, tiles in enumerate(flipped)],
-        )
-
-    return unseen
-
-
 @dataclass(frozen=True)
 class Moment:
     """What the table's caption shows of the match at one moment."""
@@ -290,45 +266,6 @@ class Moment:
     scores: tuple[int, ...]  # per seat
     bazaar: int
     recent: tuple[str, ...]
-
-
-def recent_moves(view: MatchView, names: Sequence[str]) -> tuple[str, ...]:
-    """The caption's last moves as players read them (`test_children_e2e.recent_moves`,
-    which does not know Втемную's choice yet): one seat's plays in a row are one turn,
-    the «✔️ Сходить» that ended it adds nothing, a run of one seat's draws or knocks is
-    one move «×N»; a miss names the tile everyone saw turned up, and so does a tile
-    turned up that fits both ends («Алиса открывает 3|5: подходит к обоим концам —
-    выбирает конец»), the play that follows a move of its own."""
-    folded: list[tuple[Event, int]] = []  # (the run's event, its count)
-    for event in view.round.history:
-        if folded:
-            last, count = folded[-1]
-            if event.seat == last.seat:
-                if isinstance(event, Ended) and isinstance(last, Played):
-                    continue
-                if type(event) is type(last) and isinstance(event, Played | Drew | Knocked):
-                    folded[-1] = (event, count + 1)
-                    continue
-        folded.append((event, 1))
-    shown = []
-    for event, count in folded[-RECENT:]:
-        name = names[event.seat]
-        if isinstance(event, Played):
-            several = f"{name} кладёт {count} {tiles_word(count)}"
-            shown.append(f"{name} кладёт кость" if count == 1 else several)
-            continue
-        if isinstance(event, Flipped | TurnedUp):
-            tile = f"{event.tile.low}|{event.tile.high}"
-            if isinstance(event, TurnedUp):
-                shown.append(f"{name} открывает {tile}: подходит к обоим концам — выбирает конец")
-                continue
-            drew = ", сверху — кость из базара" if event.drew else ""
-            shown.append(f"{name} открывает {tile}: не подходит, уходит под стопку{drew}")
-            continue
-        assert isinstance(event, Knocked | Drew), event
-        move = f"{name}: стучу" if isinstance(event, Knocked) else f"{name} берёт из базара"
-        shown.append(move if count == 1 else f"{move} ×{count}")
-    return tuple(shown)
 
 
 def moment_of(view: MatchView, names: Sequence[str]) -> Moment:
@@ -409,7 +346,7 @@ def check_match(
 
 
 async def test_whole_matches_of_dark_with_stacks_nobody_sees(
-    fakegram: FakeTelegram, bot: BotProcess, monkeypatch: pytest.MonkeyPatch
+    fakegram: FakeTelegram, bot: BotProcess
 ) -> None:
     alice = fakegram.add_user("Алиса", username="alice")
     bob = fakegram.add_user("Боб", username="bob")
@@ -480,7 +417,6 @@ async def test_whole_matches_of_dark_with_stacks_nobody_sees(
     # (`assert_hands_private` replays who saw what), and no private message that shows
     # the tiles face down names any tile.
     owners = {0: alice.id, 1: bob.id}
-    monkeypatch.setattr(harness, "unseen_hands", with_turned_up_public(harness.unseen_hands))
     assert assert_each_match_private(fakegram, bot, spans, owners) > 50
     face_down = [
         exposure
