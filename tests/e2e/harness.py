@@ -638,6 +638,9 @@ class GroupPerson(Person):
         return await super().take_turn()
 
 
+FORKSERVER_MAIN = 'File "<string>", line 1, in <module>'
+
+
 def killed_forkserver_lines(lines: Sequence[str]) -> set[int]:
     """The indices of every traceback in `lines` that multiprocessing's forkserver
     prints when the process it serves is killed while it reads a request: frames of
@@ -657,7 +660,9 @@ def killed_forkserver_lines(lines: Sequence[str]) -> set[int]:
                 end < len(lines)
                 and (lines[end] == "EOFError" or lines[end].startswith("EOFError: "))
                 and any("multiprocessing/forkserver.py" in line for line in files)
-                and all("/multiprocessing/" in line for line in files)
+                # The forkserver runs as `python -c "from multiprocessing.forkserver import
+                # main; main(...)"`: its first frame is that `<string>` line.
+                and all("/multiprocessing/" in line or FORKSERVER_MAIN in line for line in files)
             ):
                 found.update(range(index, end + 1))
             index = end
