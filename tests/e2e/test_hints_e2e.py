@@ -177,7 +177,8 @@ async def test_a_hint_goes_to_its_owner_only_and_is_counted_in_the_match_record(
     for exposure in fakegram.exposures:
         if any(text in exposure.text for text in hinter.shown):
             assert exposure.audience == alice.id and exposure.kind == "callback answer", exposure
-    assert not any("💡 " in m.content for m in group.bot_messages)
+    # (The group's /settings names the hints' switch, «💡 Подсказки»: no hint.)
+    assert not any(text in m.content for m in group.bot_messages for text in hinter.shown)
     assert not any("💡 " in m.content for m in bob.private_chat.bot_messages)
     match = bot.stored_match()
     assert assert_hands_private(fakegram, match, {seat: alice.id, 1 - seat: bob.id}) > 0
