@@ -33,19 +33,28 @@ Key = tuple[Role, int]
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """One message of a game: its lobby, its table, or the hand of `seat`."""
+    """One message of a game: its lobby, its table, or the hand of `seat`, in its
+    person's private chat or (`in_group`) shown to them inside the group: each has a
+    worker of its own, so neither waits for the other's chat."""
 
     game_id: int
     role: Role
     seat: int = -1
+    in_group: bool = False
 
     def __str__(self) -> str:
-        return f"game {self.game_id}: the {self.role.value} message"
+        where = " in the group" if self.in_group else ""
+        return f"game {self.game_id}: the {self.role.value} message{where}"
+
+
+def hand_targets(game_id: int, seat: int) -> tuple[Target, Target]:
+    """The seat's hand in its person's private chat, and inside the group."""
+    return Target(game_id, Role.HAND, seat), Target(game_id, Role.HAND, seat, in_group=True)
 
 
 def targets_of(game: GameRecord) -> list[Target]:
     """Every message a game may have."""
-    seats = [Target(game.id, Role.HAND, seat.seat) for seat in game.seats]
+    seats = [target for seat in game.seats for target in hand_targets(game.id, seat.seat)]
     return [Target(game.id, Role.LOBBY), Target(game.id, Role.TABLE), *seats]
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
 from aiogram.exceptions import (
@@ -59,7 +60,7 @@ from bot.telegram.delivery import (
     tell_migration,
 )
 from bot.telegram.group_hands import GroupHands
-from bot.telegram.message_records import MessageRecords, Target, targets_of
+from bot.telegram.message_records import MessageRecords, Target, hand_targets, targets_of
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.table_message import TableMessages, TableRenderer
 from bot.telegram.table_pin import GroupTail, Pins
@@ -82,6 +83,14 @@ log = logging.getLogger(__name__)
 # at once on one bot, and a forgotten one is only read again.
 CACHED_GAMES = 1000
 CACHED_TITLES = 1000
+
+
+class Where(Enum):
+    """Which of a seat's hands a pass brings up to date."""
+
+    PRIVATE = "private"
+    GROUP = "group"
+    BOTH = "both"
 
 
 class TurnClocks(Protocol):
@@ -173,7 +182,7 @@ class Publisher:
         self.records.games[game.id] = game
         if not group:
             for seat in game.seats:
-                self._workers.mark(Target(game.id, Role.HAND, seat.seat))
+                self._mark_hand(game.id, seat.seat)
             return
         if game.status is GameStatus.LOBBY:
             self._workers.mark(Target(game.id, Role.LOBBY))
@@ -182,7 +191,15 @@ class Publisher:
             self._workers.mark(Target(game.id, Role.LOBBY))  # once: "the game has started"
         self._workers.mark(Target(game.id, Role.TABLE))
         for seat in game.seats:
-            self._workers.mark(Target(game.id, Role.HAND, seat.seat))
+            self._mark_hand(game.id, seat.seat)
+
+    def _mark_hand(self, game_id: int, seat: int) -> None:
+        """The seat's hand is to be brought up to date, in private and in the group: two
+        workers, so that a hand in private never waits for the group's budget (paced at
+        twenty messages a minute for everyone at the table) and shows at once that the
+        turn moved on."""
+        for target in hand_targets(game_id, seat):
+            self._workers.mark(target)
 
     def _announced_in_group(self, game_id: int) -> None:
         """An announcement of the game went into its group: a running match's table is
@@ -192,7 +209,7 @@ class Publisher:
             self._workers.mark(Target(game_id, Role.TABLE))
 
     def show_hand(self, game_id: int, seat: int) -> None:
-        self._workers.mark(Target(game_id, Role.HAND, seat))
+        self._mark_hand(game_id, seat)
 
     def redraw_hand(self, game_id: int, seat: int) -> None:
         """A press found this hand behind its game: its message may not show what was last
@@ -200,7 +217,7 @@ class Publisher:
         leader's), so it is edited again whatever its digest says."""
         target = Target(game_id, Role.HAND, seat)
         self._redraw.add(target)
-        self._workers.mark(target)
+        self._mark_hand(game_id, seat)
 
     def announce(self) -> None:
         """Announcements were committed: send them soon (see `bot.telegram.announcements`)."""
@@ -328,7 +345,9 @@ class Publisher:
         else:
             if redraw and existing is not None:
                 existing = dataclasses.replace(existing, digest=None)
-            await self._sync_hand(game, target.seat, existing, messages.get((Role.TABLE, -1)))
+            table = messages.get((Role.TABLE, -1))
+            where = Where.GROUP if target.in_group else Where.PRIVATE
+            await self._sync_hand(game, target.seat, existing, table, where=where)
             self._redraw.discard(target)
 
     async def _sync_lobby(self, game: GameRecord, existing: MessageRecord | None) -> None:
@@ -361,18 +380,25 @@ class Publisher:
         table: MessageRecord | None,
         *,
         choosing: Tile | Menu | None = None,
+        where: Where = Where.BOTH,
     ) -> None:
         """The seat's hand in its person's private chat (if it goes there: `People.
-        private_hand`) and inside the group (if they asked for it there), side by side."""
+        private_hand`) and inside the group (if they asked for it there), side by side;
+        `where`: only one of them (each has its worker: `_mark_hand`)."""
         if game.match is None or seat >= len(game.seats):
             return
         person = game.seats[seat]
         if person.user_id is None or person.left:
-            await self.group_hands.drop(game.id, seat)  # if any
+            if where is not Where.PRIVATE:
+                await self.group_hands.drop(game.id, seat)  # if any
             return
         default = self.settings.of(game.chat_id).hands
-        jobs = [self._sync_group_hand(game, seat, person.user_id, choosing)]
-        if existing is not None or await self.people.private_hand(person.user_id, default):
+        jobs = []
+        if where is not Where.PRIVATE:
+            jobs.append(self._sync_group_hand(game, seat, person.user_id, choosing))
+        if where is not Where.GROUP and (
+            existing is not None or await self.people.private_hand(person.user_id, default)
+        ):
             jobs.append(self._sync_private_hand(game, seat, existing, table, choosing))
         failures = [
             result
@@ -484,7 +510,7 @@ class Publisher:
             if not self.topics.refused(game.chat_id, game.thread_id, game.id, exc):
                 raise
             return
-        self._workers.mark(Target(game.id, Role.HAND, seat))
+        self._workers.mark(Target(game.id, Role.HAND, seat, in_group=True))
 
     def _clock_of(self, game: GameRecord) -> tuple[TurnClock | None, float]:
         """The clock of the game's turn, if any, and the time now by the clocks."""

@@ -260,3 +260,59 @@ async def test_presses_nobody_may_make_change_nothing(
     assert answer.show_alert or answer.text
     await settle(fakegram)
     assert len(bot.stored_match().log) == moves
+
+
+async def test_a_private_hand_never_waits_for_the_groups_slow_queue(
+    fakegram: FakeTelegram, bot: BotProcess
+) -> None:
+    """Алиса keeps her hand in private and has brought it into the group too. While the
+    group's queue hands nothing through (a busy group's budget spent: here the fake holds
+    every edit of an ephemeral message there), her private hand still follows the game at
+    once: after her move and Боб's, it says it is her turn again (the two hands have
+    workers of their own; a newcomer saw both stuck on «Ваш ход!» after her move and most
+    of her presses refused as out of date)."""
+    users = people_of(fakegram)[:2]
+    game = await open_game(fakegram, users)
+    alice, bob = game.people
+    table = next(
+        m
+        for m in reversed(game.group.bot_messages)
+        if any((b.callback_data or "").startswith(GroupHandCb.__prefix__) for b in m.buttons)
+    )
+    data = next(
+        b.callback_data
+        for b in table.buttons
+        if (b.callback_data or "").startswith(GroupHandCb.__prefix__)
+    )
+    answer = await alice.user.press(table, data=data)
+    assert answer.answered and not answer.show_alert, answer
+
+    def in_group() -> StoredMessage | None:
+        shown = [
+            m
+            for m in game.group.ephemeral_for(alice.user)
+            if any(is_hand_button(b.callback_data) for b in m.buttons)
+        ]
+        return shown[-1] if shown else None
+
+    await fakegram.wait_for(lambda: in_group() is not None, timeout=REPLY_SECONDS)
+    await settle(fakegram)
+    released = fakegram.hold_calls("editEphemeralMessageText", game.group.id)
+    try:
+        await fakegram.wait_for(lambda: alice.my_turn() or bob.my_turn(), timeout=REPLY_SECONDS)
+        if bob.my_turn():
+            assert await bob.take_turn()
+            await fakegram.wait_for(alice.my_turn, timeout=REPLY_SECONDS)
+        moves = len(bot.stored_match().log)
+        assert await alice.take_turn()
+        await fakegram.wait_for(
+            lambda: len(bot.stored_match().log) > moves and bob.my_turn(), timeout=REPLY_SECONDS
+        )
+        assert await bob.take_turn()
+        # Her private hand shows her turn again, the group's edits still held.
+        await fakegram.wait_for(lambda: alice.my_turn() or bot.match_over(), timeout=REPLY_SECONDS)
+        assert not released.is_set()
+    finally:
+        released.set()
+    await play_until(fakegram, game.people, bot.match_over)
+    assert_hands_private(fakegram, bot.stored_match(), {0: users[0].id, 1: users[1].id})

@@ -157,6 +157,8 @@ class FakeTelegram:
         self.spec = spec or load_spec()
         self.transcript = Transcript()
         self.faults = Faults()
+        # (method, chat id) -> calls that wait until the event is set (`hold_calls`).
+        self.gates: dict[tuple[str, int], asyncio.Event] = {}
         self.flood = FloodControl(self.clock)
         self.problems: list[str] = []
         self.exposures: list[Exposure] = []
@@ -1194,6 +1196,9 @@ class FakeTelegram:
             return web.json_response(error.to_json(), status=error.status)
         chat_hint = raw.get("chat_id")
         chat_id = int(chat_hint) if isinstance(chat_hint, str) and _is_int(chat_hint) else None
+        gate = self.gates.get((spec.name, chat_id)) if chat_id is not None else None
+        if gate is not None:
+            await gate.wait()
         fault = self.faults.pick(spec.name, chat_id)
         if fault is not None and fault.drop:
             if fault.after_executing:
@@ -1358,6 +1363,13 @@ class FakeTelegram:
 
     def _count_flood(self, chat: FakeChat) -> None:
         self.flood.check(chat.id, chat.type is not ChatType.PRIVATE)
+
+    def hold_calls(self, method: str, chat_id: int) -> asyncio.Event:
+        """Every call of ``method`` to ``chat_id`` from now waits, unanswered, until the
+        returned event is set (as a chat whose queue Telegram drains slowly): for tests
+        that nothing else waits for that chat."""
+        gate = self.gates[(method, chat_id)] = asyncio.Event()
+        return gate
 
     def enable_flood_limits(self, limits: FloodLimits | None = None) -> None:
         """Switch Telegram's send limits on (they are off by default)."""
