@@ -45,7 +45,7 @@ answer-level_set = { $name }: { $level }
 alert-not_a_computer = Эта кнопка устарела: этого компьютера за столом уже нет.
 
 notice-left = 🚪 { $name } покидает игру, место занимает компьютер.
-notice-unreachable = ⚠️ { $name }: не могу написать вам в личку. Откройте чат с @{ $bot } и нажмите «Start» (или разблокируйте бота) — кости придут туда.
+notice-unreachable = ⚠️ { $name }: не могу написать вам в личку. Откройте чат с @{ $bot } и нажмите «Запустить» (или разблокируйте бота) — кости придут туда.
 # The group shows hands in the group: the person plays on from there.
 notice-unreachable_hand_in_group = ⚠️ { $name }: не могу написать вам в личку. Ваши кости — здесь, кнопка «✋ Мои кости» под столом; /start в чате с @{ $bot } вернёт их и в личку.
 notice-bot_removed = Меня удалили из «{ $chat }» — игра там остановлена.

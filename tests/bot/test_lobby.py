@@ -186,7 +186,7 @@ def button_texts(markup: InlineKeyboardMarkup) -> list[str]:
 
 @pytest.mark.parametrize("key", ["all_fives", "threes_and_fives"])
 def test_all_fives_offers_straight_a_spinner_only_of_an_opening_double(key: str) -> None:
-    """F-2's option: the «🌀 Спинер» button switches between the first double played
+    """F-2's option: the «🌀 Спиннер» button switches between the first double played
     anywhere (the default, `FIRST_DOUBLE`) and only an opening double (`SPINNER`), and
     the lobby's text says so while Straight is on."""
     game = lobby(key, MASHA, wanted=2)
@@ -198,19 +198,19 @@ def test_all_fives_offers_straight_a_spinner_only_of_an_opening_double(key: str)
         LobbyOption.TARGET,
         LobbyOption.SPINNER,
     ]
-    assert "🌀 Спинер: первый дубль" in button_texts(markup)
-    assert "🌀 Спинер" not in presenter.lobby_text(game, Lang.RU)
+    assert "🌀 Спиннер: первый дубль" in button_texts(markup)
+    assert "🌀 Спиннер" not in presenter.lobby_text(game, Lang.RU)
     straight = with_option(game, LobbyOption.SPINNER)
     assert straight.ruleset.layout is LayoutKind.SPINNER
     assert straight.ruleset == game.ruleset.with_options(layout=LayoutKind.SPINNER)
-    assert "🌀 Спинер: только дубль первым ходом" in button_texts(
+    assert "🌀 Спиннер: только дубль первым ходом" in button_texts(
         presenter.lobby_keyboard(straight, Lang.RU)
     )
     assert "🌀 Spinner: opening double only" in button_texts(
         presenter.lobby_keyboard(straight, Lang.EN)
     )
     text = presenter.lobby_text(straight, Lang.RU)
-    assert "🌀 Спинер — только дубль, которым открыт раунд" in text
+    assert "🌀 Спиннер — только дубль, которым открыт раунд" in text
     assert "🌀 Spinner: only a double that opens the round" in presenter.lobby_text(
         straight, Lang.EN
     )

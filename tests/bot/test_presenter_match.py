@@ -184,7 +184,7 @@ def test_a_hand_at_its_turn_tells_the_ends_the_others_and_the_scores() -> None:
         "Из базара: 2|5\n"
         "концы: ⬅️ 3 · ➡️ 5\n"
         "Костей у соперника: Олег &lt;3 — 6 · базар: 9\n"
-        "Счёт: Маша 0 · Олег &lt;3 +12"
+        "Счёт: Маша: 0 · Олег &lt;3: +12"
     )
 
 
@@ -268,7 +268,7 @@ def test_a_hand_off_its_turn_waits_and_its_tiles_only_tell_whose_turn_it_is() ->
     assert presenter.hand_text(view, NAMES, "Дворик", Lang.RU) == (
         "🎲 <b>Козёл</b> в «Дворик» · раунд 2\n"
         "Ходит Олег &lt;3, стол — в группе.\n"  # the one opponent named
-        "Счёт: Маша 0 · Олег &lt;3 0"
+        "Счёт: Маша: 0 · Олег &lt;3: 0"
     )
     assert buttons(presenter.hand_keyboard(view, 7, 4, Lang.RU)) == [
         [("1|2", "hb1:7:0:i:"), ("2|5", "hb1:7:0:i:"), ("3|5", "hb1:7:0:i:")]

@@ -201,13 +201,13 @@ async def open_fives(
         await creator.press(lobby, data=button_data(lobby, "🤝 Пары"), timeout=WAIT)
         await group.wait_for_message(lambda m: m is lobby and "Пары: 2×2" in m.content)
     if straight:
-        assert "🌀 Спинер: первый дубль" in [b.text for b in lobby.buttons]
-        await creator.press(lobby, data=button_data(lobby, "🌀 Спинер"), timeout=WAIT)
+        assert "🌀 Спиннер: первый дубль" in [b.text for b in lobby.buttons]
+        await creator.press(lobby, data=button_data(lobby, "🌀 Спиннер"), timeout=WAIT)
         await group.wait_for_message(
-            lambda m: m is lobby and "Спинер — только дубль, которым открыт раунд" in m.content,
+            lambda m: m is lobby and "Спиннер — только дубль, которым открыт раунд" in m.content,
             timeout=WAIT,
         )
-        assert "🌀 Спинер: только дубль первым ходом" in [b.text for b in lobby.buttons]
+        assert "🌀 Спиннер: только дубль первым ходом" in [b.text for b in lobby.buttons]
     while target is not None and f"игра до {target}" not in lobby.content:
         shown = lobby.content
         await creator.press(lobby, data=button_data(lobby, "🎯"), timeout=WAIT)
@@ -426,7 +426,7 @@ async def test_all_fives_with_straight_spins_only_an_opening_double(
     alice = fakegram.add_user("Алиса", username="alice")
     bob = fakegram.add_user("Боб", username="bob")
     group, lobby = await open_fives(fakegram, "all_fives", [alice, bob], straight=True)
-    assert "Домино: Пятёрки" in lobby and "Спинер — только дубль" in lobby
+    assert "Домино: Пятёрки" in lobby and "Спиннер — только дубль" in lobby
 
     people = [Player(fakegram, alice, group=group), Player(fakegram, bob, group=group)]
     await play_until(fakegram, people, bot.match_over)

@@ -65,7 +65,8 @@ def hand_text(
         "hand.scores",
         lang,
         scores=" · ".join(
-            f"{html.escape(side_names(names, seats))} {score_text(view, side)}"
+            # «Имя: счёт»: a name ending in a digit («🤖 Компьютер 1») never runs into it.
+            f"{html.escape(side_names(names, seats))}: {score_text(view, side)}"
             for side, seats in enumerate(view.sides)
         ),
     )
