@@ -24,6 +24,7 @@ from domino.actions import (
     Play,
     PlayDoubles,
     Played,
+    TurnedUp,
 )
 from domino.errors import BadRuleset, DominoError
 from domino.geometry import End
@@ -137,8 +138,9 @@ def check_views(match: Match, *, full: bool) -> None:
                 if other != seat or not sees_own:
                     secret |= tiles
             # Втемную: a tile turned up that fitted nowhere went under its stack in
-            # everyone's sight (`Flipped`): public, though still in a hand.
-            secret -= {e.tile for e in rnd.history if isinstance(e, Flipped)}
+            # everyone's sight (`Flipped`), and one that fits both ends waits for its
+            # owner's choice face up (`TurnedUp`): public, though still in a hand.
+            secret -= {e.tile for e in rnd.history if isinstance(e, Flipped | TurnedUp)}
             for t in secret:
                 assert repr(t) not in text, f"{t} of another hand leaks into seat {seat}'s view"
 

@@ -425,11 +425,15 @@ def seat_names(bot: BotProcess) -> list[str]:
     return [str(name) for (name,) in rows]
 
 
-async def see_the_end(fakegram: FakeTelegram, group: FakeChat, users: list[FakeUser]) -> None:
-    """Until the group has the match's end and its table says the match is over."""
+async def see_the_end(
+    fakegram: FakeTelegram, group: FakeChat, users: list[FakeUser], *, matches: int = 1
+) -> None:
+    """Until the group has the end of its `matches`-th match (the ends of its earlier
+    matches are there already) and its table says the match is over."""
 
     def shown() -> bool:
-        ended = any(m.startswith("🏆 Победа — ") for m in announcements(group))
+        ends = [m for m in announcements(group) if m.startswith("🏆 Победа — ")]
+        ended = len(ends) >= matches
         return ended and "Партия окончена." in (live_caption(group) or "")
 
     stall = Stall.of_chats(fakegram, users, what="the match's end was not all shown")
@@ -478,7 +482,7 @@ async def test_a_whole_match_of_blitz_between_two_people(
         ]
         await play_until(fakegram, people, bot.match_over)
         await settle(fakegram)
-        await see_the_end(fakegram, group, users)
+        await see_the_end(fakegram, group, users, matches=len(spans))
         match = bot.stored_match()
         ended_two = any(seat == 0 and laid >= 2 and ended for _, seat, laid, ended in turns(match))
         if ended_two and people[1].passed_tables:
@@ -555,7 +559,7 @@ async def test_a_match_of_cross_with_a_computer_whose_turns_lay_several_tiles(
         people = [Watcher(fakegram, user, watch=watch, computer=computer) for user in users]
         await play_until(fakegram, people, bot.match_over)
         await settle(fakegram)
-        await see_the_end(fakegram, group, users)
+        await see_the_end(fakegram, group, users, matches=len(spans))
         seen_turns = [moment for person in people for moment in person.computer_turns]
         if seen_turns:
             break  # the chances of no such turn in a match: about 1 in 10

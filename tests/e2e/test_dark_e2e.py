@@ -372,7 +372,7 @@ async def test_whole_matches_of_dark_with_stacks_nobody_sees(
         people[0].watch = DarkWatch(fakegram, bot, group, names, users)
         await play_until(fakegram, people, bot.match_over)
         await settle(fakegram)
-        await see_the_end(fakegram, group, users)
+        await see_the_end(fakegram, group, users, matches=len(spans))
         match = bot.stored_match()
         seen += check_match(group, lobby, match, names)
         watched += people[0].watch.shown
