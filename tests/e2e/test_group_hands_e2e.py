@@ -303,14 +303,25 @@ async def test_a_private_hand_never_waits_for_the_groups_slow_queue(
         if bob.my_turn():
             assert await bob.take_turn()
             await fakegram.wait_for(alice.my_turn, timeout=REPLY_SECONDS)
-        moves = len(bot.stored_match().log)
-        assert await alice.take_turn()
-        await fakegram.wait_for(
-            lambda: len(bot.stored_match().log) > moves and bob.my_turn(), timeout=REPLY_SECONDS
-        )
-        assert await bob.take_turn()
-        # Her private hand shows her turn again, the group's edits still held.
-        await fakegram.wait_for(lambda: alice.my_turn() or bot.match_over(), timeout=REPLY_SECONDS)
+        # Her turn: she moves until it passes (a draw keeps it), the group's edits held.
+        seat = game.people.index(alice)
+        while bot.stored_match().turn == seat and not bot.match_over():
+            moves = len(bot.stored_match().log)
+            await fakegram.wait_for(alice.my_turn, timeout=REPLY_SECONDS)
+            await alice.take_turn()  # a press on a hand one step behind is only refused
+            await fakegram.wait_for(
+                lambda moves=moves: len(bot.stored_match().log) > moves, timeout=REPLY_SECONDS
+            )
+
+        def hers_shown() -> bool:
+            return bot.match_over() or (bot.stored_match().turn == seat and alice.my_turn())
+
+        # Боб plays on from private until it is her turn again (a round may end meanwhile
+        # and another seat begin the next): her private hand shows it.
+        while not hers_shown():
+            await fakegram.wait_for(lambda: bob.my_turn() or hers_shown(), timeout=REPLY_SECONDS)
+            if bob.my_turn() and not hers_shown():
+                await bob.take_turn()
         assert not released.is_set()
     finally:
         released.set()
