@@ -3,11 +3,11 @@
 -- has played before without choosing one spoke its latest game creator's language: it
 -- keeps that language. (`settings` is ChatSettings.to_dict() as JSON: '{}' or an object
 -- of one or more keys; the language is known, `users.language` holds only codes the bot
--- speaks.)
+-- speaks; Russian, the default, should the creator's row be gone.)
 UPDATE chats
-SET settings = '{"group_lang": "' || (
+SET settings = '{"group_lang": "' || COALESCE((
         SELECT users.language FROM games JOIN users ON users.id = games.creator_id
         WHERE games.chat_id = chats.id ORDER BY games.id DESC LIMIT 1
-    ) || '"' || CASE WHEN settings = '{}' THEN '}' ELSE ', ' || substr(settings, 2) END
+    ), 'ru') || '"' || CASE WHEN settings = '{}' THEN '}' ELSE ', ' || substr(settings, 2) END
 WHERE settings NOT LIKE '%"group_lang"%'
     AND EXISTS (SELECT 1 FROM games WHERE games.chat_id = chats.id);
