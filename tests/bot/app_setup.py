@@ -16,10 +16,12 @@ from aiogram.types import Chat, Message, PhotoSize
 
 from bot.app.effects import Done
 from bot.app.people import Person
+from bot.app.usecases.lobby_options import LobbyOption
 from bot.server.application import Application
 from bot.telegram.outgoing import Limits, Outgoing
 from domino.match import Match
 from domino.rules import KOZEL
+from domino.variants import find_variant
 from storage import repo
 from storage.db import Database
 from storage.records import ChatRecord, GameRecord
@@ -115,6 +117,21 @@ class FakeTelegram:
 async def no_admin(chat_id: int) -> bool:
     """Nobody here is a chat admin (Алиса controls her lobby as its creator)."""
     return False
+
+
+async def two_seated(setup: Setup, variant: str, bob: Person) -> GameRecord:
+    """Алиса (seat 0) and `bob` at a started two-seat game of `variant` in CHAT, both
+    able to get private messages: the stored game (the first one: id 1)."""
+    for person in (ALICE, bob):
+        await setup.app.people.remember(person, can_message=True)
+    assert await setup.run(setup.app.lobby.open(CHAT, ALICE, find_variant(variant))) is None
+    lobby = setup.app.lobby
+    await setup.run(lobby.set_option(1, CHAT.id, ALICE, LobbyOption.SEATS, no_admin))
+    await setup.run(lobby.join(1, CHAT.id, bob))
+    await setup.run(lobby.start_game(1, CHAT.id, ALICE, no_admin))
+    game = await setup.game(1)
+    assert [s.user_id for s in game.seats] == [ALICE.id, bob.id]
+    return game
 
 
 def seed_where_seat_0_opens() -> int:

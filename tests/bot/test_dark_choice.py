@@ -25,7 +25,6 @@ from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.app.people import Person
-from bot.app.usecases.lobby_options import LobbyOption
 from bot.app.usecases.play import flip_answer
 from bot.telegram.callbacks import HandCb, HandKind, MoveCb, action_of
 from bot.telegram.presenter.common import tile_label
@@ -44,7 +43,15 @@ from domino.views import MatchView
 from i18n import Lang, t
 from storage import repo
 from storage.connect import open_database
-from tests.bot.app_setup import ALICE, CHAT, FakeTime, Setup, eventually, make, no_admin, settle
+from tests.bot.app_setup import (
+    ALICE,
+    FakeTime,
+    Setup,
+    eventually,
+    make,
+    settle,
+    two_seated,
+)
 
 NAMES = ("Алиса", "Боб")
 BOB = Person(502, "Боб", language_code="ru")
@@ -280,16 +287,9 @@ async def bot(tmp_path: Path) -> AsyncIterator[Bot]:
     bot = Bot(tmp_path / "choice.sqlite3", FakeTime())
     setup = await bot.start()
     try:
-        for person in (ALICE, BOB):
-            await setup.app.people.remember(person, can_message=True)
-        assert await setup.run(setup.app.lobby.open(CHAT, ALICE, find_variant("dark"))) is None
-        lobby = setup.app.lobby
-        await setup.run(lobby.set_option(GAME, CHAT.id, ALICE, LobbyOption.SEATS, no_admin))
-        await setup.run(lobby.join(GAME, CHAT.id, BOB))
-        await setup.run(lobby.start_game(GAME, CHAT.id, ALICE, no_admin))
+        await two_seated(setup, "dark", BOB)
         await quiet(setup)
         game = await setup.game(GAME)
-        assert [s.user_id for s in game.seats] == [ALICE.id, BOB.id]
         async with setup.db.transaction() as tx:
             await repo.save_game(tx, dataclasses.replace(game, match=waiting()))
         yield bot

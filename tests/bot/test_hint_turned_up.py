@@ -14,19 +14,17 @@ import pytest
 from bot.app.people import Person
 from bot.app.reply import Reply
 from bot.app.usecases.hints import Hints
-from bot.app.usecases.lobby_options import LobbyOption
 from bot.telegram.presenter.replies import reply_text
 from domino.actions import Play
 from domino.ai import Decision, Level, computer
 from domino.children import DARK
 from domino.match import Match
-from domino.variants import find_variant
 from domino.views import MatchView
 from i18n import Lang, t
 from storage import hints as hint_store
 from storage import repo
 from storage.connect import open_database
-from tests.bot.app_setup import ALICE, CHAT, FakeTime, Setup, make, no_admin
+from tests.bot.app_setup import ALICE, FakeTime, Setup, make, two_seated
 
 BOB = Person(502, "Боб", language_code="ru")
 GAME = 1
@@ -68,15 +66,7 @@ async def setup(tmp_path: Path) -> AsyncIterator[Setup]:
     setup = make(database, FakeTime(), seed=7)
     await setup.app.resume()
     try:
-        for person in (ALICE, BOB):
-            await setup.app.people.remember(person, can_message=True)
-        assert await setup.run(setup.app.lobby.open(CHAT, ALICE, find_variant("dark"))) is None
-        lobby = setup.app.lobby
-        await setup.run(lobby.set_option(GAME, CHAT.id, ALICE, LobbyOption.SEATS, no_admin))
-        await setup.run(lobby.join(GAME, CHAT.id, BOB))
-        await setup.run(lobby.start_game(GAME, CHAT.id, ALICE, no_admin))
-        game = await setup.game(GAME)
-        assert [s.user_id for s in game.seats] == [ALICE.id, BOB.id]
+        game = await two_seated(setup, "dark", BOB)
         assert setup.app.settings.hints_allowed(game.chat_id)
         yield setup
     finally:
