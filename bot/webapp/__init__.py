@@ -1,0 +1,83 @@
+"""The Mini App front end: the table and the viewer's own hand on one screen, in
+Telegram's in-app browser, playing through the same use cases as the messages.
+
+Parts (each module says more):
+
+- `auth`: Telegram's `initData`, checked (HMAC-SHA256 with the key HMAC("WebAppData",
+  bot token), its `auth_date` age); the person it names.
+- `access`: who may see what of a game named by its token (the game's `join_token`,
+  unguessable): a seated person their seat's view, a member of the game's group the
+  public view, anyone else nothing.
+- `views`: a game as the JSON the app draws, for one viewer (a seat, or the public): a
+  pure function of the stored game, never holding another hand, the bazaar, a face-down
+  stack or the seed.
+- `live`: the `FrontEnd` that pushes each committed change to the apps open on that
+  game (server-sent events), so the group's table, the private hand and the app stay in
+  step.
+- `server`: the aiohttp routes (the page at `/`, its files under `/static/`, the API
+  under `/api/`), with per-person rate limits.
+- `static/`: the page itself, plain HTML, JS and SVG, no build step.
+
+## The protocol (version 1)
+
+Every API request carries the app's raw `initData` in the header
+`Authorization: tma <initData>`; a request without valid `initData` is answered 401 and
+changes nothing. The game is named by its token (`g` below): the `startapp` parameter
+of the group's «🃏 Открыть стол» link (`t.me/<bot>/<app>?startapp=<token>`), or the
+`startapp` query parameter of the page's URL when opened from the private hand's
+`web_app` button.
+
+- `GET /api/state?g=<token>`: 200 with the viewer's state (below); 403 `{"error": text}`
+  when the person may not see the game; 404 for no such game.
+- `GET /api/events?g=<token>`: `text/event-stream`; `event: state` with the same JSON at
+  once and after every committed change of the game (and of the viewer's seat);
+  `: keepalive` comments every 15 s. A reconnect starts again from the current state.
+- `POST /api/act` with a JSON body `{"g": token, "do": kind, ...}`; kinds:
+  `play` (`"move"`: the state's `move`, `"action"`: one of the actions the state offers,
+  the engine's `str(action)`), `hint` (`"move"`), `join` (a lobby: take a seat),
+  `back` (a person a computer plays for plays again). The answer: 200
+  `{"ok": bool, "text": str | null, "alert": bool, "url": str | null}`: what the bot would
+  answer the press (`text` plain, in the group's language; `url`: a link to open, e.g.
+  the private chat to press Start). The new state comes by the events.
+  429 `{"error": text}` past the person's rate limit.
+
+The state (`views.game_view`), every text already in the group's language:
+
+    {
+      "v": 1, "lang": "ru" | "en",
+      "game": {"title": str, "chat": str, "status": "lobby" | "playing" | "finished"
+               | "cancelled", "move": int, "round": int, "target": int | null},
+      "viewer": {"seat": int | null, "spectator": bool, "may_join": bool, "away": bool},
+      "seats": [{"seat": int, "name": str, "computer": bool, "away": bool, "tiles": int,
+                 "side": int, "turn": bool, "you": bool, "face_down": int}],
+      "sides": [{"seats": [int], "name": str, "score": int, "shown": str}],
+      "turn": {"seat": int | null, "deadline": epoch ms | null, "limit": seconds | null},
+      "status": str,            # one line: whose turn, «рыба», the round's or match's end
+      "events": [str],          # the last moves, newest last, plain text
+      "table": {"width": int, "height": int, "unit": int,
+                "tiles": [{"a": int, "b": int, "x": int, "y": int, "w": int, "h": int,
+                           "new": bool, "spinner": bool}],   # a = the half at (x, y)'s
+                           # top or left; a tile is vertical when h > w
+                "ends": [{"x": int, "y": int, "pip": int | null, "label": str,
+                          "closed": bool, "arm": str}],   # where a tile goes next
+                "bazaar": int, "turned_up": [a, b] | null},
+      "hand": null | {        # the viewer's own seat only, while a match runs
+          "tiles": [{"a": int, "b": int,
+                     "plays": [{"action": str, "label": str, "end": int | null}]}],
+                     # `end`: the index in `table.ends` the play goes on (a tile that
+                     # fits two ends has a play for each: the app asks for the end)
+          "face_down": int,   # Втемную: tiles the viewer holds face down
+          "moves": [{"action": str, "label": str}],   # draw, knock, flip, end turn, ...
+          "menus": [{"label": str, "options": [{"action": str, "label": str}]}],
+          "your_turn": bool, "hint": bool},
+      "sheet": {"heads": [str], "rows": [[str]], "totals": [str]},
+      "round_end": null | {"title": str, "lines": [str],
+                           "hands": [{"seat": int, "name": str, "tiles": [[a, b]],
+                                      "total": str}]},
+      "texts": {key: str}       # the page's own labels
+    }
+
+`round_end` holds the hands of a round that has ended, laid open as the round-end
+picture shows them (public by then); while a round runs no other seat's tile is in
+the state.
+"""
