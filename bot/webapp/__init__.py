@@ -44,7 +44,7 @@ of the group's «🃏 Открыть стол» link (`t.me/<bot>/<app>?startapp
 The state (`views.game_view`), every text already in the group's language:
 
     {
-      "v": 1, "lang": "ru" | "en",
+      "v": 1, "lang": "ru" | "en", "now": epoch ms,   # the server's clock, for the countdown
       "game": {"title": str, "chat": str, "status": "lobby" | "playing" | "finished"
                | "cancelled", "move": int, "round": int, "target": int | null},
       "viewer": {"seat": int | null, "spectator": bool, "may_join": bool, "away": bool},
@@ -54,24 +54,38 @@ The state (`views.game_view`), every text already in the group's language:
       "turn": {"seat": int | null, "deadline": epoch ms | null, "limit": seconds | null},
       "status": str,            # one line: whose turn, «рыба», the round's or match's end
       "events": [str],          # the last moves, newest last, plain text
-      "table": {"width": int, "height": int, "unit": int,
-                "tiles": [{"a": int, "b": int, "x": int, "y": int, "w": int, "h": int,
-                           "new": bool, "spinner": bool}],   # a = the half at (x, y)'s
-                           # top or left; a tile is vertical when h > w
-                "ends": [{"x": int, "y": int, "pip": int | null, "label": str,
-                          "closed": bool, "arm": str}],   # where a tile goes next
-                "bazaar": int, "turned_up": [a, b] | null},
+      "table": null | {         # null in the lobby
+          "width": int, "height": int, "unit": int,
+          "tiles": [{"a": int, "b": int, "x": int, "y": int, "w": int, "h": int,
+                     "new": bool, "spinner": bool, "closed": bool}],
+                     # a = the half at (x, y)'s top or left; a tile is vertical when
+                     # h > w; `closed`: laid face down, closing its end (O-3)
+          "ends": [{"x": int, "y": int, "r": int, "pip": int | null, "label": str,
+                    "closed": bool, "arm": str, "muted": bool, "count": str | null}],
+                    # where a tile goes next: a badge's centre and radius, the pip to
+                    # match, `label` the end's arrow as the hand names it (←, →, ↑, ↓),
+                    # `arm` left | right | up | down; where the ends are summed (F-3)
+                    # `muted` an end that counts nothing and `count` what one counts
+                    # other than its pip («=12»); a closed end (O-3): pip null, closed
+          "bazaar": int | null,   # null where the deal left no bazaar to draw from
+          "turned_up": [a, b] | null,   # Втемную: the tile turned up that fits two ends
+          "turned": [[a, b]],     # S-2: each seat's turned tile until the first play
+          "sum": int | null},     # F-3: the open ends' sum where the game counts it
       "hand": null | {        # the viewer's own seat only, while a match runs
           "tiles": [{"a": int, "b": int,
                      "plays": [{"action": str, "label": str, "end": int | null}]}],
                      # `end`: the index in `table.ends` the play goes on (a tile that
                      # fits two ends has a play for each: the app asks for the end)
           "face_down": int,   # Втемную: tiles the viewer holds face down
+          "face_down_text": str | null,
           "moves": [{"action": str, "label": str}],   # draw, knock, flip, end turn, ...
-          "menus": [{"label": str, "options": [{"action": str, "label": str}]}],
-          "your_turn": bool, "hint": bool},
-      "sheet": {"heads": [str], "rows": [[str]], "totals": [str]},
-      "round_end": null | {"title": str, "lines": [str],
+          "menus": [{"kind": "doubles" | "close", "label": str,
+                     "options": [{"action": str, "label": str}]}],
+          "your_turn": bool, "hint": bool,
+          "note": str | null},   # what the turn asks: the opening tile, the flip, ...
+      "sheet": null | {"heads": [str], "rows": [[str]], "totals": [str]},
+      "round_end": null | {"round": int, "title": str, "lines": [str],
+                           "table": {...as "table"...},   # as the round's last move left it
                            "hands": [{"seat": int, "name": str, "tiles": [[a, b]],
                                       "total": str}]},
       "texts": {key: str}       # the page's own labels
