@@ -10,11 +10,12 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.app.effects import Menu
 from bot.telegram import presenter
 from bot.telegram.callbacks import GroupHandCb
+from bot.telegram.web_app_links import WebAppLinks
 from domino.actions import Drew
 from domino.tiles import Tile
 from domino.views import MatchView
@@ -42,15 +43,24 @@ def table_caption(
     return caption + presenter.table_timer_line(game, clock, now, names, lang)
 
 
-def table_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup | None:
-    """The table's button while the match runs: «✋ Мои кости», which brings the presser's
-    hand inside the group, for them alone (`bot.telegram.group_hands`)."""
+def table_keyboard(
+    game: GameRecord, lang: Lang, web_app: WebAppLinks | None = None
+) -> InlineKeyboardMarkup | None:
+    """The table's buttons while the match runs: «✋ Мои кости», which brings the presser's
+    hand inside the group, for them alone (`bot.telegram.group_hands`), and beside it,
+    with the Mini App on, «🃏 Открыть стол»: the app's direct link naming the game (a
+    group takes no `web_app` button)."""
     if game.status is not GameStatus.PLAYING:
         return None
-    button = InlineKeyboardButton(
-        text=t("btn.my_hand", lang), callback_data=GroupHandCb(game=game.id).pack()
-    )
-    return InlineKeyboardMarkup(inline_keyboard=[[button]])
+    row = [
+        InlineKeyboardButton(
+            text=t("btn.my_hand", lang), callback_data=GroupHandCb(game=game.id).pack()
+        )
+    ]
+    link = web_app.table_link(game) if web_app is not None else None
+    if link is not None:
+        row.append(InlineKeyboardButton(text=t("btn.open_table", lang), url=link))
+    return InlineKeyboardMarkup(inline_keyboard=[row])
 
 
 def table_face(view: MatchView, names: Sequence[str], lang: str) -> str:
@@ -91,12 +101,15 @@ def hand_message(
     choosing: Tile | Menu | None = None,
     hints: bool = False,
     in_group: bool = False,
+    app_url: str | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None] | None:
     """The hand of `seat` (a person's, still seated): its text and buttons, with a link
     to the group's table; None before the match. `choosing` asks on which end to lay
     that tile (it fits several), or shows a menu of moves (`Menu`); `hints`: the
     group allows «💡 Подсказка»; `in_group`: the hand shown inside the group (no link to
-    the table, which is right there)."""
+    the table, which is right there); `app_url`: the Mini App's address for the private
+    hand's «🃏 Стол в приложении» (`WebAppLinks.hand_url`), last, below the tiles, while
+    the match runs (a `web_app` button works in a private chat only)."""
     if game.match is None:
         return None
     person = game.seats[seat]
@@ -122,11 +135,16 @@ def hand_message(
         markup = presenter.hand_keyboard(
             view, game.id, len(game.match.log), lang, choosing=choosing, hints=hints
         )
+    below: list[list[InlineKeyboardButton]] = []
     link = table_link(game.chat_id, table_message_id, game.thread_id)
     if link:
-        row = [InlineKeyboardButton(text=t("btn.table", lang), url=link)]
+        below.append([InlineKeyboardButton(text=t("btn.table", lang), url=link)])
+    if app_url is not None and not in_group and game.status is GameStatus.PLAYING:
+        app = WebAppInfo(url=app_url)
+        below.append([InlineKeyboardButton(text=t("btn.app_table", lang), web_app=app)])
+    if below:
         markup = InlineKeyboardMarkup(
-            inline_keyboard=[*(markup.inline_keyboard if markup else []), row]
+            inline_keyboard=[*(markup.inline_keyboard if markup else []), *below]
         )
     return text, markup
 

@@ -66,6 +66,7 @@ from bot.telegram.table_message import TableMessages, TableRenderer
 from bot.telegram.table_pin import GroupTail, Pins
 from bot.telegram.text_message import TextMessages
 from bot.telegram.topics import Topics
+from bot.telegram.web_app_links import WebAppLinks
 from domino.tiles import Tile
 from i18n import Lang
 from storage.db import Database
@@ -119,6 +120,7 @@ class Publisher:
         table_interval: float = 3.0,
         tail: GroupTail | None = None,
         painter: RenderPool | None = None,
+        web_app: WebAppLinks | None = None,
     ) -> None:
         self.db = db
         self.out = out
@@ -127,6 +129,7 @@ class Publisher:
         self.inbox = inbox  # where a person or a group Telegram refuses is told
         self.clocks = clocks
         self._painter = painter or RenderPool()
+        self.web_app = web_app  # the Mini App's links on the table, lobby and hands
         self.topics = Topics(inbox)  # the forum topics closed to the bot
         self._workers: Resync[Target] = Resync(
             self._sync_safely, describe=str, pace=self._table_turn, settled=self._evict_if_done
@@ -156,6 +159,7 @@ class Publisher:
             interval=table_interval,
             tail=tail or GroupTail(),
             games=CACHED_GAMES,
+            web_app=web_app,
         )
         self.texts = TextMessages(
             out, self.records, people=people, inbox=inbox, mark=self._workers.mark
@@ -357,7 +361,8 @@ class Publisher:
             text = presenter.lobby_text(
                 game, lang, timer, hands=self.settings.of(game.chat_id).hands
             )
-            markup: InlineKeyboardMarkup | None = presenter.lobby_keyboard(game, lang)
+            app_link = self.web_app.table_link(game) if self.web_app is not None else None
+            markup: InlineKeyboardMarkup | None = presenter.lobby_keyboard(game, lang, app_link)
         elif existing is None:
             return  # the lobby message is only ever edited after the lobby
         else:
@@ -419,6 +424,9 @@ class Publisher:
         in_group: bool = False,
     ) -> tuple[str, InlineKeyboardMarkup | None] | None:
         clock, now = self._clock_of(game)
+        app_url = None
+        if self.web_app is not None and not in_group:
+            app_url = self.web_app.hand_url(game)  # a `web_app` button: private chats only
         return game_messages.hand_message(
             game,
             seat,
@@ -431,6 +439,7 @@ class Publisher:
             choosing=choosing,
             hints=self.settings.hints_allowed(game.chat_id),
             in_group=in_group,
+            app_url=app_url,
         )
 
     async def _sync_private_hand(

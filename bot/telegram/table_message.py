@@ -35,6 +35,7 @@ from bot.telegram.delivery import TELEGRAM_FAILURES, digest_of, markup_data, sea
 from bot.telegram.message_records import MessageRecords, Target
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.table_pin import GroupTail, Pins
+from bot.telegram.web_app_links import WebAppLinks
 from domino.views import MatchView
 from i18n import Lang
 from storage.records import GameRecord, GameStatus, MessageRecord, Role
@@ -69,6 +70,7 @@ class TableMessages:
         interval: float,
         tail: GroupTail,
         games: int,
+        web_app: WebAppLinks | None = None,
     ) -> None:
         self.out = out
         self.records = records
@@ -83,6 +85,7 @@ class TableMessages:
         self.interval = interval
         self.tail = tail
         self.pins = Pins(out)
+        self.web_app = web_app  # «🃏 Открыть стол» beside «✋ Мои кости» when set
         self.shown: Lru[int, float] = Lru(games)  # when each table was last drawn
         # The last table picture uploaded per game: its face and Telegram's file id.
         self._pictures: Lru[int, tuple[str, str]] = Lru(games)
@@ -133,7 +136,7 @@ class TableMessages:
             game = buried
         names = seat_names(game, lang)
         caption = game_messages.table_caption(game, view, names, lang, clock, now)
-        markup = game_messages.table_keyboard(game, lang)
+        markup = game_messages.table_keyboard(game, lang, self.web_app)
         face = game_messages.table_face(view, names, lang.value)
         digest = table_digest(face, caption, markup)
         target = Target(game.id, Role.TABLE)

@@ -18,6 +18,9 @@ btn-cancel_yes = Yes, cancel the game
 btn-cancel_no = No, play on
 btn-my_hand = ✋ My tiles
 btn-table = 🖼 The table in the group
+# The Mini App (bot.webapp): the group's direct link, and the private hand's button.
+btn-open_table = 🃏 Open table
+btn-app_table = 🃏 The table in the app
 btn-rematch = 🔁 Play again
 btn-end = { $tile } on { $end }
 # A tile that scores differently on the ends it fits (F-3): the most it can make.

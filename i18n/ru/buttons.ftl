@@ -18,6 +18,9 @@ btn-cancel_yes = Да, отменить игру
 btn-cancel_no = Нет, играем дальше
 btn-my_hand = ✋ Мои кости
 btn-table = 🖼 Стол в группе
+# The Mini App (bot.webapp): the group's direct link, and the private hand's button.
+btn-open_table = 🃏 Открыть стол
+btn-app_table = 🃏 Стол в приложении
 btn-rematch = 🔁 Ещё партию
 btn-end = { $tile } на { $end }
 # A tile that scores differently on the ends it fits (F-3): the most it can make.

@@ -204,10 +204,13 @@ def lobby_closed_text(game: GameRecord, lang: Lang) -> str:
     return t("lobby.closed_started", lang, names=names)
 
 
-def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
-    """The lobby's buttons: sitting down, adding a computer, the game (opening the list
-    of games, `games_keyboard`) and then that game's own options (the table sizes it is
-    played by, pairs where four may choose them, the rule options of
+def lobby_keyboard(
+    game: GameRecord, lang: Lang, app_link: str | None = None
+) -> InlineKeyboardMarkup:
+    """The lobby's buttons: sitting down (and, given the Mini App's direct link
+    `app_link`, «🃏 Открыть стол», where one sits down too), adding a computer, the game
+    (opening the list of games, `games_keyboard`) and then that game's own options (the
+    table sizes it is played by, pairs where four may choose them, the rule options of
     `GameVariant.choices`: the target, K-9's fish and K-7's threshold, F-2's spinner on a
     row of its own), one button per computer that shows its level and switches it to the
     next, removing someone, start and cancel. An option the game does not let the group
@@ -223,8 +226,10 @@ def lobby_keyboard(game: GameRecord, lang: Lang) -> InlineKeyboardMarkup:
     game_name = variant_name(rules.variant, lang)
     rows = [
         [button("btn.join", LobbyAction.JOIN), button("btn.leave", LobbyAction.LEAVE)],
-        [button("btn.add_computer", LobbyAction.ADD_COMPUTER)],
     ]
+    if app_link is not None:
+        rows.append([InlineKeyboardButton(text=t("btn.open_table", lang), url=app_link)])
+    rows.append([button("btn.add_computer", LobbyAction.ADD_COMPUTER)])
     rows.append([button("btn.opt_game", LobbyAction.OPTION, LobbyOption.GAME, game=game_name)])
     sizes: list[InlineKeyboardButton] = []
     if len(seat_choices(rules)) > 1:
