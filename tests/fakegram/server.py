@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import ClientSession, ClientTimeout, MultipartReader, web
 from PIL import Image
@@ -22,6 +23,15 @@ from .spec import ApiSpec, MethodSpec, UploadedFile, load_spec
 from .text import MAX_CAPTION, MAX_TEXT, format_text, utf16_len
 from .transcript import Call, Transcript
 from .waiting import Deadline, Watch, describe
+from .webapp import (
+    SHORT_NAME,
+    WebAppLaunch,
+    direct_link,
+    init_data,
+    launch_fragment,
+    web_app_url_allowed,
+    with_query,
+)
 from .world import (
     Button,
     CallbackAnswer,
@@ -85,6 +95,9 @@ EPHEMERAL_REPLY_WINDOW = 15.0
 EPHEMERAL_IN_PRIVATE = "ephemeral messages can be sent only to group and supergroup chats"
 EPHEMERAL_REPLY_NOT_EPHEMERAL = "a reply to an ephemeral message must be ephemeral"
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+# A `web_app` button anywhere but a private chat with the bot (Bot API:
+# `InlineKeyboardButton.web_app`, "available only in private chats").
+BUTTON_TYPE_INVALID = "BUTTON_TYPE_INVALID"
 # Forum topics. The texts are tdlib's (ForumTopicManager, MessagesManager) as the Bot API
 # passes them on, or the server's own error codes (TOPIC_CLOSED, TOPIC_NOT_MODIFIED,
 # TOPIC_ID_INVALID).
@@ -167,6 +180,8 @@ class FakeTelegram:
         self.chats: dict[int, FakeChat] = {}
         self.files: dict[str, Photo] = {}
         self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.web_apps: dict[str, str] = {}  # the bot's Mini Apps: short name -> URL
+        self._web_app_queries = itertools.count(1)
         self.webhook_url: str | None = None
         self.webhook_last_error: str | None = None
         self._webhook_secret: str | None = None
@@ -365,6 +380,16 @@ class FakeTelegram:
                 chat.members[user.id] = MemberStatus.MEMBER
         self.chats[chat_id] = chat
         return chat
+
+    def add_web_app(self, short_name: str, url: str) -> str:
+        """BotFather's /newapp: the bot's Mini App `short_name`, opening `url`; returns
+        its direct link (`https://t.me/<bot>/<short name>`, `?startapp=` optional)."""
+        if not SHORT_NAME.fullmatch(short_name):
+            raise ValueError(f"a short name is 3-30 letters, digits or _, not {short_name!r}")
+        if not web_app_url_allowed(url):
+            raise ValueError(f"a Mini App's URL is HTTPS (HTTP on this machine), not {url!r}")
+        self.web_apps[short_name] = url
+        return f"https://t.me/{self.bot_username}/{short_name}"
 
     def chat(self, chat_id: int) -> FakeChat:
         return self.chats[chat_id]
@@ -680,7 +705,7 @@ class FakeTelegram:
                 "id": query_id,
                 "from": user.to_api(),
                 "message": self._message_json(message),
-                "chat_instance": str(abs(hash((message.chat.id, self.bot_id)))),
+                "chat_instance": self._chat_instance(message.chat),
                 "data": data,
             },
         )
@@ -700,6 +725,75 @@ class FakeTelegram:
                 raise ValueError(f"{user.first_name} cannot see {chat!r}")
         elif not chat.members.get(user.id, MemberStatus.LEFT).present:
             raise ValueError(f"{user.first_name} is not a member of {chat!r}")
+
+    def open_web_app(
+        self, user: FakeUser, link: str, *, chat: FakeChat | None = None
+    ) -> WebAppLaunch:
+        """`user` opens the bot's Mini App as a client does. `link` is one of its direct
+        links (tapped in `chat`, which the person must see; None: from outside any
+        chat): the app's URL with `tgWebAppStartParam`, `start_param`, `chat_type` and
+        `chat_instance`. Any other URL is taken as a `web_app` button's in the person's
+        private chat with the bot: opened as it is, with a `query_id`."""
+        found = direct_link(link, self.bot_username)
+        if found is None:
+            if urlsplit(link).hostname in ("t.me", "telegram.me"):
+                raise ValueError(f"{link!r} is no direct link to a Mini App of the bot")
+            if not web_app_url_allowed(link):
+                raise ValueError(f"{link!r} is no Mini App's URL nor a direct link to one")
+            query_id = f"AAF{self.bot_id}-{next(self._web_app_queries)}"
+            data = init_data(
+                self.token, self._web_app_user(user), auth_date=self._now(), query_id=query_id
+            )
+            return WebAppLaunch(f"{link.partition('#')[0]}#{launch_fragment(data)}", data)
+        short_name, start = found
+        url = self.web_apps.get(short_name)
+        if url is None:
+            raise LookupError(
+                f"the bot has no Mini App {short_name!r} (BotFather's /newapp: "
+                f"fake.add_web_app); it has {sorted(self.web_apps)}"
+            )
+        chat_type = instance = None
+        if chat is not None:
+            self._check_can_see(user, chat)
+            chat_type, instance = chat.type.value, self._chat_instance(chat)
+        data = init_data(
+            self.token,
+            self._web_app_user(user),
+            start_param=start,
+            auth_date=self._now(),
+            query_id=None,
+            chat_type=chat_type,
+            chat_instance=instance,
+        )
+        page = with_query(url, tgWebAppStartParam=start) if start else url.partition("#")[0]
+        fragment = launch_fragment(data, start_param=start)
+        return WebAppLaunch(f"{page}#{fragment}", data, start, chat_type, instance)
+
+    def user_opens_web_app_button(
+        self, user: FakeUser, message: StoredMessage, button: Button
+    ) -> WebAppLaunch:
+        """`user` taps `button` of `message`: a `web_app` button (its private chat's
+        person only), or a URL button holding a direct link to one of the bot's apps."""
+        if message.deleted:
+            raise LookupError(f"{message!r} is deleted; no client shows its buttons")
+        self._check_can_see(user, message.chat, message)
+        if button.web_app is not None:
+            return self.open_web_app(user, button.web_app)
+        if button.url is not None and direct_link(button.url, self.bot_username) is not None:
+            return self.open_web_app(user, button.url, chat=message.chat)
+        raise ValueError(f"{button.text!r} opens no Mini App of the bot")
+
+    def _web_app_user(self, user: FakeUser) -> dict[str, Any]:
+        """The person as `initData` shows them (a `User` without `is_bot`)."""
+        shown = {k: v for k, v in user.to_api().items() if k != "is_bot"}
+        if user.started and not user.blocked:
+            shown["allows_write_to_pm"] = True
+        return shown
+
+    def _chat_instance(self, chat: FakeChat) -> str:
+        """What a callback query or a Mini App opened there shows of `chat`: one id per
+        chat and bot, never the chat's own."""
+        return str(abs(hash((chat.id, self.bot_id))))
 
     async def user_inline_query(
         self, user: FakeUser, query: str, chat: FakeChat | None, timeout: float
@@ -1594,6 +1688,7 @@ class FakeTelegram:
                         button.url,
                         button.switch_inline_query,
                         button.switch_inline_query_current_chat,
+                        button.web_app,
                     )
                     if v
                 )
@@ -1619,9 +1714,11 @@ class FakeTelegram:
         return text, tuple(entities)
 
     def _check_markup(
-        self, markup: Mapping[str, Any] | None
+        self, markup: Mapping[str, Any] | None, *, private: bool
     ) -> tuple[tuple[tuple[Button, ...], ...] | None, Mapping[str, Any] | None]:
-        """Telegram's rules for inline keyboards (size, callback data, one action each)."""
+        """Telegram's rules for inline keyboards (size, callback data, one action each);
+        `private`: the message is in a private chat with the bot, the one place a
+        `web_app` button is allowed."""
         if not markup or "inline_keyboard" not in markup:
             return None, None
         rows = markup["inline_keyboard"]
@@ -1647,7 +1744,30 @@ class FakeTelegram:
                     raise bad_request(
                         f"inline keyboard button URL '{button['url']}' is invalid: Wrong HTTP URL"
                     )
+                if "web_app" in button:
+                    self._check_web_app(button["web_app"], private=private)
         return keyboard_from_api(markup)
+
+    @staticmethod
+    def _check_web_app(web_app: Mapping[str, Any], *, private: bool) -> None:
+        """A `web_app` button: an HTTPS URL (HTTP on this machine too, as Telegram's test
+        environment allows), in a private chat only (`InlineKeyboardButton.web_app`)."""
+        url = web_app.get("url")
+        if not isinstance(url, str) or not web_app_url_allowed(url):
+            raise bad_request(
+                f"inline keyboard button Web App URL '{url}' is invalid: "
+                "Only HTTPS links are allowed"
+            )
+        if not private:
+            raise bad_request(BUTTON_TYPE_INVALID)
+
+    @staticmethod
+    def _private(where: FakeChat | StoredMessage) -> bool:
+        """Whether a chat, or a message, is a private chat with the bot (an inline message
+        is not: it goes wherever its sender chose)."""
+        if isinstance(where, StoredMessage):
+            return not where.via_bot and where.chat.type is ChatType.PRIVATE
+        return where.type is ChatType.PRIVATE
 
     @staticmethod
     def _is_upload(value: Any, files: Mapping[str, UploadedFile]) -> bool:
@@ -1756,7 +1876,7 @@ class FakeTelegram:
         text, entities = self._text_version(p, "text", "entities", MAX_TEXT, "message is too long")
         if not text:
             raise bad_request("message text is empty")
-        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        keyboard, raw = self._check_markup(p.get("reply_markup"), private=self._private(chat))
         receiver = self._ephemeral_receiver(chat, p)
         reply_to = self._reply_target(chat, p, receiver)
         thread_id = self._send_thread(chat, p, reply_to)
@@ -1774,7 +1894,7 @@ class FakeTelegram:
         caption, entities = self._text_version(
             p, "caption", "caption_entities", MAX_CAPTION, "message caption is too long"
         )
-        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        keyboard, raw = self._check_markup(p.get("reply_markup"), private=self._private(chat))
         photo = self._photo_from(p["photo"], files)
         receiver = self._ephemeral_receiver(chat, p)
         reply_to = self._reply_target(chat, p, receiver)
@@ -1842,7 +1962,7 @@ class FakeTelegram:
         text, entities = self._text_version(p, "text", "entities", MAX_TEXT, "message is too long")
         if not text:
             raise bad_request("message text is empty")
-        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        keyboard, raw = self._check_markup(p.get("reply_markup"), private=self._private(message))
         old = message.version
         return self._apply_edit(
             p, message, MessageVersion(text, entities, None, (), old.photo, keyboard, raw)
@@ -1855,7 +1975,7 @@ class FakeTelegram:
         caption, entities = self._text_version(
             p, "caption", "caption_entities", MAX_CAPTION, "message caption is too long"
         )
-        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        keyboard, raw = self._check_markup(p.get("reply_markup"), private=self._private(message))
         old = message.version
         return self._apply_edit(
             p,
@@ -1878,7 +1998,7 @@ class FakeTelegram:
         caption, entities = self._text_version(
             media, "caption", "caption_entities", MAX_CAPTION, "message caption is too long"
         )
-        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        keyboard, raw = self._check_markup(p.get("reply_markup"), private=self._private(message))
         return self._apply_edit(
             p,
             message,
@@ -1889,7 +2009,7 @@ class FakeTelegram:
         self, p: dict[str, Any], files: Mapping[str, UploadedFile]
     ) -> Any:
         message = self._editable(p)
-        keyboard, raw = self._check_markup(p.get("reply_markup"))
+        keyboard, raw = self._check_markup(p.get("reply_markup"), private=self._private(message))
         old = message.version
         return self._apply_edit(
             p,
@@ -1957,7 +2077,7 @@ class FakeTelegram:
             if result["id"] in seen:
                 raise bad_request("RESULT_ID_DUPLICATE")
             seen.add(result["id"])
-            self._check_markup(result.get("reply_markup"))
+            self._check_markup(result.get("reply_markup"), private=False)  # sent anywhere
         del self._pending_inline[pending.id]
         answer = InlineAnswer(
             pending.id,

@@ -17,6 +17,7 @@ from .waiting import describe
 
 if TYPE_CHECKING:
     from .server import FakeTelegram
+    from .webapp import WebAppLaunch
 
 
 class ChatType(enum.Enum):
@@ -46,6 +47,7 @@ class Button:
     url: str | None = None
     switch_inline_query: str | None = None
     switch_inline_query_current_chat: str | None = None
+    web_app: str | None = None  # the URL of the Mini App it opens (private chats only)
 
     @classmethod
     def from_api(cls, raw: Mapping[str, Any]) -> Button:
@@ -55,6 +57,7 @@ class Button:
             url=raw.get("url"),
             switch_inline_query=raw.get("switch_inline_query"),
             switch_inline_query_current_chat=raw.get("switch_inline_query_current_chat"),
+            web_app=(raw.get("web_app") or {}).get("url"),
         )
 
 
@@ -355,6 +358,29 @@ class FakeUser:
     ) -> StoredMessage:
         """Pick a result from ``answer``: its message appears in ``chat`` (via the bot)."""
         return await self.fake.user_chooses_inline_result(self, answer, result_id, chat)
+
+    def open_web_app(self, link: str, *, chat: FakeChat | None = None) -> WebAppLaunch:
+        """Open the bot's Mini App from its direct link tapped in `chat` (or a `web_app`
+        button's URL): `FakeTelegram.open_web_app`."""
+        return self.fake.open_web_app(self, link, chat=chat)
+
+    def open_web_app_button(
+        self,
+        message: StoredMessage,
+        *,
+        text: str | None = None,
+        row: int | None = None,
+        column: int | None = None,
+    ) -> WebAppLaunch:
+        """Tap the button of `message` found by `text` (or at `row`, `column`) that opens
+        a Mini App: a `web_app` button, or a URL button with a direct link to the app."""
+        if text is not None:
+            button = message.button(text=text)
+        elif row is not None and column is not None:
+            button = message.keyboard[row][column]
+        else:
+            raise ValueError("find the button by text= or by row= and column=")
+        return self.fake.user_opens_web_app_button(self, message, button)
 
     async def join(self, chat: FakeChat) -> None:
         await self.fake.user_joins(self, chat)
