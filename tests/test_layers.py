@@ -5,8 +5,12 @@ layout forbids fails with the module, the line and the name it imports.
   `bot/server`: a second front end plugs in beside Telegram, not through it.
 - `handlers/` (Telegram's input side) imports no `storage` and no `domino`: it asks the
   core and the adapter.
+- `bot/webapp` (the Mini App) imports the core, the Telegram presenters' words, render,
+  i18n, domino and aiohttp; never aiogram, `bot/server`, nor `storage` but the
+  records the core hands it (`storage.records`): it reads and writes through the core.
+  Nothing but `bot/server` imports it.
 - Nothing imports `bot/server` (the composition root) but itself and `python -m bot`.
-- The packages (`domino`, `storage`, `render`, `i18n`, `handlers` and bot's four parts)
+- The packages (`domino`, `storage`, `render`, `i18n`, `handlers` and bot's parts)
   import one another without a cycle.
 
 Imports under `if TYPE_CHECKING:` count too: a type the core names is a type it knows.
@@ -24,12 +28,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("bot", "handlers", "render", "storage", "domino", "i18n")
-# The packages whose graph must have no cycle: bot's four parts count as packages.
+# The packages whose graph must have no cycle: bot's parts count as packages.
 PACKAGES = (
     "bot.app",
     "bot.telegram",
     "bot.server",
     "bot.infra",
+    "bot.webapp",
     "handlers",
     "render",
     "storage",
@@ -113,6 +118,30 @@ def test_a_layer_imports_nothing_it_must_not(source: str, forbidden: tuple[str, 
         str(edge)
         for edge in EDGES
         if under(edge.module, source) and any(under(edge.target, name) for name in forbidden)
+    ]
+    assert wrong == []
+
+
+def test_the_mini_app_goes_through_the_core() -> None:
+    wrong = [
+        str(edge)
+        for edge in EDGES
+        if under(edge.module, "bot.webapp")
+        and (
+            any(under(edge.target, name) for name in ("aiogram", "bot.server", "handlers"))
+            or (under(edge.target, "storage") and not under(edge.target, "storage.records"))
+        )
+    ]
+    assert wrong == []
+
+
+def test_only_the_composition_root_imports_the_mini_app() -> None:
+    wrong = [
+        str(edge)
+        for edge in EDGES
+        if under(edge.target, "bot.webapp")
+        and not under(edge.module, "bot.webapp")
+        and not under(edge.module, "bot.server")
     ]
     assert wrong == []
 

@@ -37,6 +37,8 @@ def test_the_wheel_carries_the_migrations_and_the_fonts(tmp_path: Path) -> None:
         assert f"storage/migrations/{migration.name}" in names
     for font in (ROOT / "render" / "fonts").glob("*.ttf"):
         assert f"render/fonts/{font.name}" in names
+    for page in (ROOT / "bot" / "webapp" / "static").glob("*"):  # the Mini App's page
+        assert f"bot/webapp/static/{page.name}" in names
     catalogues = sorted(path.relative_to(ROOT).as_posix() for path in ROOT.glob("i18n/*/*.ftl"))
     assert catalogues and set(catalogues) <= names
     for package in RUNTIME_PACKAGES:

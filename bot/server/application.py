@@ -35,7 +35,7 @@ from bot.app.people import People
 from bot.app.reactor import Reactor
 from bot.app.thinker import DEFAULT_BUDGET, DEFAULT_WORKERS, Thinker
 from bot.app.timers import TurnTimers
-from bot.app.usecases import Chats, Context, Endings, Lobby, Playing
+from bot.app.usecases import Chats, Context, Endings, Lobby, MemberCheck, Playing, Viewing
 from bot.app.usecases.base import utcnow
 from bot.app.usecases.hints import Hints
 from bot.app.votes import VOTE_TIME
@@ -47,6 +47,7 @@ from bot.telegram.publisher import Publisher, TableRenderer
 from bot.telegram.table_pin import GroupTail
 from bot.telegram.turn_notices import TURN_NOTICE_AFTER, Followers, TurnNotices
 from bot.telegram.vote_board import VoteBoard
+from bot.webapp.live import WebAppFrontEnd
 from storage import repo
 from storage import votes as vote_store
 from storage.db import Database, retrying
@@ -56,6 +57,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 RECENTLY_ENDED = timedelta(minutes=15)  # ended games whose messages a restart re-checks
+
+
+async def nobody_is_a_member(chat_id: int, user_id: int) -> bool:
+    """The membership check of an application built without Telegram (the tests')."""
+    return False
 
 
 class FirstPoll:
@@ -136,6 +142,7 @@ class Application:
         turn_notice_after: float = TURN_NOTICE_AFTER,
         tail: GroupTail | None = None,
         painter: RenderPool | None = None,
+        is_member: MemberCheck = nobody_is_a_member,
     ) -> None:
         self.db = db
         self.thinker = Thinker(workers=thinker_workers, budget=hard_budget)
@@ -172,8 +179,9 @@ class Application:
         self._repickup: asyncio.Task[None] | None = None  # after the database's outage
         self._resumed = False  # `resume` has run: the games are followed
         db.on_recovery(self._after_outage)
+        self.web = WebAppFrontEnd()  # the Mini Apps open on a game (bot.webapp)
         self.dispatch = Pickup(
-            (TelegramFrontEnd(self.publisher, self.votes),),
+            (TelegramFrontEnd(self.publisher, self.votes), self.web),
             Followers(self.timers, self.notices),
             self.alarms,
             self.settings,
@@ -194,6 +202,7 @@ class Application:
         self.endings = Endings(context)
         self.hints = Hints(context, self.thinker)  # «💡 Подсказка»
         self.chats = Chats(context)
+        self.viewing = Viewing(context, is_member)  # who sees what in the Mini App
         self.reactor = Reactor(
             self.inbox,
             self.dispatch,

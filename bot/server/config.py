@@ -26,6 +26,10 @@ needs. Variables (all optional but the token):
 | `WEBHOOK_SECRET` | unset: made once | `X-Telegram-Bot-Api-Secret-Token`; a made one is stored |
 | `WEBHOOK_REQUEST_SECONDS` | `10` | seconds a client has to send a request; then it is closed |
 | `METRICS_LISTEN` | unset | host:port serving `/metrics`, `/healthz` (webhook server: too) |
+| `WEBAPP_URL` | unset: no Mini App | the Mini App's public https base URL: the app is on |
+| `WEBAPP_SHORT_NAME` | unset | the app's short name (@BotFather's /newapp): its t.me links |
+| `WEBAPP_LISTEN` | `127.0.0.1:8081` | host:port of the app's server (a webhook's serves it too) |
+| `WEBAPP_AUTH_SECONDS` | `86400` | how old the app's signed launch data (`initData`) may be |
 | `PROFILE_TO` | unset | developers: write a cProfile of the whole run to this file at the stop |
 
 A wrong value is told by `explain` in one line that names the variable and never
@@ -98,6 +102,10 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = None
     webhook_request_seconds: float = Field(default=10.0, gt=0, le=300)
     metrics_listen: str | None = None
+    webapp_url: str | None = None
+    webapp_short_name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
+    webapp_listen: str = "127.0.0.1:8081"
+    webapp_auth_seconds: float = Field(default=86400.0, ge=60, le=30 * 86400)
 
     @field_validator("bot_token")
     @classmethod
@@ -129,6 +137,8 @@ class Settings(BaseSettings):
 
     @field_validator(
         "webhook_url",
+        "webapp_url",
+        "webapp_short_name",
         "metrics_listen",
         "webhook_secret",
         "database_url",
@@ -139,7 +149,7 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
 
-    @field_validator("webhook_url")
+    @field_validator("webhook_url", "webapp_url")
     @classmethod
     def _public_url(cls, value: str | None) -> str | None:
         if value is None:
@@ -155,7 +165,7 @@ class Settings(BaseSettings):
             raise ValueError("must be an https:// URL (http:// only for 127.0.0.1 or localhost)")
         return value
 
-    @field_validator("webhook_listen", "metrics_listen")
+    @field_validator("webhook_listen", "metrics_listen", "webapp_listen")
     @classmethod
     def _listen_address(cls, value: str | None) -> str | None:
         return None if value is None else str(parse_address(value))
@@ -174,7 +184,18 @@ class Settings(BaseSettings):
                 "METRICS_LISTEN must differ from WEBHOOK_LISTEN (the webhook server serves "
                 "/metrics and /healthz itself)"
             )
+        if self.webapp_url and self.webhook_url and self.webhook_path == "/":
+            raise ValueError(
+                "WEBHOOK_URL needs a path of its own (such as /telegram) with WEBAPP_URL set: "
+                "the Mini App's page is served at /"
+            )
+        if self.webapp_url and not self.webhook_url and self.webapp_listen == self.metrics_listen:
+            raise ValueError("METRICS_LISTEN must differ from WEBAPP_LISTEN")
         return self
+
+    @property
+    def webapp_address(self) -> Address:
+        return parse_address(self.webapp_listen)
 
     @property
     def database(self) -> str:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import signal
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiogram import BaseMiddleware, Bot, Dispatcher, methods
 from aiogram.client.default import DefaultBotProperties
@@ -47,8 +49,12 @@ from bot.telegram.outgoing import Limits, Outgoing, QueueMiddleware
 from bot.telegram.session import JsonSession
 from bot.telegram.stats_service import StatsService
 from bot.telegram.table_pin import GroupTail, TailMiddleware
+from bot.webapp.access import Access
+from bot.webapp.auth import InitDataCheck
+from bot.webapp.server import WebAppServer
 from handlers import get_routers
 from handlers.in_flight import InFlight
+from handlers.people import is_member
 from handlers.seen import LastSeenMiddleware
 from storage.connect import open_database
 
@@ -152,6 +158,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         turn_notice_after=settings.turn_notice_after,
         tail=tail,
         painter=TimedRenderPool(metrics),
+        is_member=functools.partial(is_member, bot),  # the Mini App's viewers
     )
     resources.callback(application.publisher.close)
 
@@ -216,18 +223,37 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         server = WebServer(hook_app, settings.webhook_address, request_seconds=seconds)
         webhook = Webhook(server, handler, asyncio.Event())
         servers.append(webhook.server)
+    webapp_server = None
+    if settings.webapp_url:
+        # The Mini App (bot.webapp): on the webhook's server, else on its own.
+        webapp = mini_app(
+            settings,
+            application,
+            active=lambda: picked_up.is_set() and (leadership is None or leadership.valid()),
+        )
+        if webhook is not None:
+            webapp.add_routes(webhook.server.app)
+        else:
+            webapp_app = web.Application()
+            webapp.add_routes(webapp_app)
+            webapp_server = WebServer(webapp_app, settings.webapp_address)
+            servers.append(webapp_server)
     if settings.metrics_address is not None:
         metrics_app = web.Application()
         add_routes(metrics_app, metrics, health)
         servers.insert(0, WebServer(metrics_app, settings.metrics_address))
     for server in servers:
-        resources.push_async_callback(server.stop)
+        if server is not webapp_server:
+            resources.push_async_callback(server.stop)
     if leadership is not None:
         resources.push_async_callback(leadership.release)  # after `app.stop`, pushed next
     if budgets is not None:
         resources.push_async_callback(budgets.close)  # the last calls' tokens, then release
     app = App(bot, dp, out, application, in_flight, webhook)
     resources.push_async_callback(app.stop)
+    if webapp_server is not None:
+        # Stopped before the application: no press from the app comes while it winds down.
+        resources.push_async_callback(webapp_server.stop)
 
     if leadership is not None:
         # A standby answers /healthz, and the webhook's posts 503 (`picked_up`), until
@@ -269,7 +295,37 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     log.info("@%s is up (%s): %d running games picked up", me.username, way, resumed)
     if settings.metrics_address is not None:
         log.info("/metrics and /healthz on %s", settings.metrics_address)
+    if settings.webapp_url:
+        where = settings.webhook_address if webhook else settings.webapp_address
+        log.info("the Mini App on %s", where)
     return app
+
+
+def mini_app(
+    settings: Settings, application: Application, *, active: Callable[[], bool]
+) -> WebAppServer:
+    """The Mini App's routes over the application's use cases. The page may be framed by
+    Telegram's web client and, when the bot talks to another Bot API server (the local
+    Telegram), by that server's origin (its play page opens the app in a frame)."""
+    check = InitDataCheck(
+        settings.bot_token.get_secret_value(), max_age=settings.webapp_auth_seconds
+    )
+    ancestors = []
+    if settings.telegram_api_base:
+        parts = urlsplit(settings.telegram_api_base)
+        if parts.scheme and parts.netloc:
+            ancestors.append(f"{parts.scheme}://{parts.netloc}")
+    return WebAppServer(
+        Access(check),
+        application.web,
+        application.dispatch,
+        viewing=application.viewing,
+        playing=application.playing,
+        hints=application.hints,
+        lobby=application.lobby,
+        frame_ancestors=ancestors,
+        active=active,
+    )
 
 
 async def start_servers(servers: list[WebServer], health: Health) -> None:
