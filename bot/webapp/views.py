@@ -80,6 +80,7 @@ PAGE_TEXTS = (
     "score",
     "tiles",
     "menu",
+    "round",
 )
 """The page's own labels (`webapp.<key>`), sent in `texts`."""
 
@@ -507,14 +508,7 @@ def _round_end(
     ended = match.ended_round(result.round_no)
     return {
         "round": result.round_no,
-        "title": labels.outcome(
-            view,
-            result.outcome,
-            names,
-            lang,
-            labels.reached_score(view, result),
-            round_no=result.round_no,
-        ),
+        "title": labels.word("results", lang, n=result.round_no),
         "lines": _round_end_lines(view, result, names, lang),
         "table": _ended_table(view, ended),
         "hands": [

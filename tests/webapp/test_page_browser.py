@@ -1,0 +1,320 @@
+"""The Mini App's page alone, in headless Chromium, against a stand-in of its server.
+
+The stand-in (an aiohttp app written here, no bot and no database) serves
+`bot/webapp/static/` and answers `/api/state`, `/api/events` and `/api/act` from a
+`GameRecord` and its `Match` in memory, through the real `bot.webapp.views.game_view`;
+a computer (`GreedyPlayer`) moves for the other seat at once after each press. The
+person plays through the page only, by its hooks (listed at the top of `app.js`):
+tapping a marked tile, an end on the table when the tile fits two, a menu's option,
+draw and knock. A whole two-seat Козёл match, and a round of Осёл in which several
+doubles are laid at once from their menu. Screenshots at a phone's 390 px and at
+1280 px go to `ARTIFACTS` (default `.artifacts/`); no script error and no console
+error (a Content-Security-Policy violation among them) is allowed.
+
+Debian's Chromium drives it through Playwright (`executable_path`); where either is
+missing the tests are skipped and say so. The whole road through the bot is another
+test's (the fake Telegram's Mini App frame).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import os
+import shutil
+import urllib.parse
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from aiohttp import web
+
+from bot.webapp.views import game_view
+from domino.actions import parse_action
+from domino.match import Match
+from domino.players import GreedyPlayer
+from domino.variants import find_variant
+from i18n import Lang
+from storage.records import GameRecord, GameStatus, SeatRecord
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page, ViewportSize
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "bot" / "webapp" / "static"
+ARTIFACTS = Path(os.environ.get("ARTIFACTS") or ROOT / ".artifacts")
+TOKEN = "Tk7x2c9QpZr4mW8s"
+INIT_DATA = urllib.parse.urlencode(
+    {
+        "user": json.dumps({"id": 1, "first_name": "Алиса", "language_code": "ru"}),
+        "auth_date": "1700000000",
+        "start_param": TOKEN,
+        "hash": "0" * 64,
+    }
+)
+THEME = {"bg_color": "#ffffff", "text_color": "#000000", "button_color": "#2481cc"}
+# The server's own policy: no inline script or style may run.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
+)
+TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+STEP_MS = 20_000  # the page's answer to a press is one round trip on this machine
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
+
+
+def chromium() -> str:
+    """Debian's Chromium, or skip with what to install."""
+    found = (
+        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    )
+    if not found:
+        pytest.skip("Chromium is not installed: `apt-get install chromium` installs it")
+    return found
+
+
+class StandIn:
+    """One two-seat game in memory: seat 0 is the person at the page, seat 1 a computer."""
+
+    def __init__(self, variant: str, seed: int) -> None:
+        ruleset = find_variant(variant).ruleset
+        self.match = Match.new(ruleset, 2, seed=seed)
+        seats = (SeatRecord(0, 1, "Алиса"), SeatRecord(1, None, "🤖 Компьютер 1"))
+        self.game = GameRecord(
+            1, -100, GameStatus.PLAYING, 1, ruleset, 2, seats, self.match, join_token=TOKEN
+        )
+        self.computer = GreedyPlayer()
+        self.version = 0
+        self.changed = asyncio.Condition()
+        self.closing = False
+        self.presses: list[str] = []
+        self.refused: list[str] = []
+        self._computers_move()
+
+    def state(self) -> dict[str, Any]:
+        return game_view(self.game, 0, Lang.RU, now=datetime.now(UTC), hints=True, may_join=False)
+
+    def _computers_move(self) -> None:
+        while not self.match.over and self.match.turn == 1:
+            self.match.apply(self.computer.choose(self.match.view(1)), 1)
+        if self.match.over:
+            self.game = dataclasses.replace(self.game, status=GameStatus.FINISHED)
+
+    def _check(self, request: web.Request) -> None:
+        if request.headers.get("Authorization") != "tma " + INIT_DATA:
+            raise web.HTTPUnauthorized(text='{"error": "no initData"}')
+        token = request.query.get("g")
+        if token is not None and token != TOKEN:
+            raise web.HTTPNotFound(text='{"error": "no such game"}')
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        return self._file("index.html")
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        return self._file(request.match_info["name"])
+
+    @staticmethod
+    def _file(name: str) -> web.StreamResponse:
+        path = STATIC / name
+        if path.parent != STATIC or not path.is_file() or path.suffix not in TYPES:
+            raise web.HTTPNotFound()
+        headers = {"Content-Type": TYPES[path.suffix], "Content-Security-Policy": CSP}
+        return web.FileResponse(path, headers=headers)
+
+    async def api_state(self, request: web.Request) -> web.Response:
+        self._check(request)
+        return web.json_response(self.state())
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        self._check(request)
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        sent = -1
+        while not self.closing:
+            if sent != self.version:
+                sent = self.version
+                data = json.dumps(self.state(), ensure_ascii=False)
+                await response.write(f"event: state\ndata: {data}\n\n".encode())
+            async with self.changed:
+                await self.changed.wait_for(self._moved_on(sent))
+        return response
+
+    def _moved_on(self, sent: int) -> Callable[[], bool]:
+        return lambda: self.closing or sent != self.version
+
+    async def act(self, request: web.Request) -> web.Response:
+        self._check(request)
+        body = await request.json()
+        if body.get("g") != TOKEN:
+            raise web.HTTPNotFound()
+        kind = body.get("do")
+        if kind == "hint":
+            return self._answer(True, "💡", alert=True)
+        if kind != "play" or body.get("move") != len(self.match.log) or self.match.over:
+            self.refused.append(json.dumps(body))
+            return self._answer(False, "stale")
+        action = parse_action(str(body["action"]))
+        self.match.apply(action, 0)
+        self.presses.append(str(action))
+        self._computers_move()
+        async with self.changed:
+            self.version += 1
+            self.changed.notify_all()
+        return self._answer(True, None)
+
+    @staticmethod
+    def _answer(ok: bool, text: str | None, *, alert: bool = False) -> web.Response:
+        return web.json_response({"ok": ok, "text": text, "alert": alert, "url": None})
+
+    async def close(self) -> None:
+        async with self.changed:
+            self.closing = True
+            self.changed.notify_all()
+
+
+@contextlib.asynccontextmanager
+async def served(stand_in: StandIn) -> AsyncIterator[str]:
+    app = web.Application()
+    app.router.add_get("/", stand_in.page)
+    app.router.add_get("/static/{name}", stand_in.static)
+    app.router.add_get("/api/state", stand_in.api_state)
+    app.router.add_get("/api/events", stand_in.events)
+    app.router.add_post("/api/act", stand_in.act)
+    runner = web.AppRunner(app, shutdown_timeout=1)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await stand_in.close()
+        await runner.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def opened(stand_in: StandIn, viewport: ViewportSize) -> AsyncIterator[Page]:
+    """The page as Telegram opens it: the game's token in `startapp`, the launch
+    parameters in the hash; fails on any script or console error."""
+    executable = chromium()
+    playwright = pytest.importorskip(
+        "playwright.async_api", reason="Playwright is not installed (the dev extras have it)"
+    )
+    hash_part = urllib.parse.urlencode(
+        {
+            "tgWebAppData": INIT_DATA,
+            "tgWebAppThemeParams": json.dumps(THEME),
+            "tgWebAppPlatform": "web",
+            "tgWebAppVersion": "7.0",
+        },
+        quote_via=urllib.parse.quote,
+    )
+    async with served(stand_in) as base, playwright.async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=executable, headless=True)
+        try:
+            page = await browser.new_page(viewport=viewport)
+            page.set_default_timeout(STEP_MS)
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on(
+                "console",
+                lambda message: errors.append(message.text) if message.type == "error" else None,
+            )
+            await page.goto(f"{base}/?startapp={TOKEN}#{hash_part}")
+            await page.wait_for_selector('body[data-ready="1"]')
+            yield page
+            assert not errors, f"the page's script failed: {errors}"
+        finally:
+            await browser.close()
+
+
+async def snapshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+async def take_turn(page: Page, *, menus: bool = False) -> str:
+    """One move of the person, chosen from what the page offers and pressed on it: a
+    menu of several doubles (`menus`), else the first marked tile (and, where it fits
+    two ends, the first end lit on the table), else the first move button (draw,
+    knock). What was pressed: "menu", "end", "tile" or "move"."""
+    await page.wait_for_selector('body[data-your-turn="1"]:not([data-busy])')
+    ended = page.locator("#round-end")
+    if await ended.is_visible():
+        await ended.locator('[data-do="close"]').click()
+    before = await page.evaluate("() => document.body.dataset.move")
+    pressed = await _press(page, menus=menus)
+    await page.wait_for_function(
+        "(before) => document.body.dataset.move !== before", arg=before, timeout=STEP_MS
+    )
+    return pressed
+
+
+async def _press(page: Page, *, menus: bool) -> str:
+    doubles = page.locator('#moves [data-menu][data-kind="doubles"]')
+    if menus and await doubles.count():
+        await doubles.first.click()
+        await page.locator("#modal .menu-option").first.click()
+        return "menu"
+    tile = page.locator("#hand .tile.playable").first
+    if await tile.count():
+        direct = await tile.get_attribute("data-action")
+        await tile.click()
+        if direct is not None:
+            return "tile"
+        target = page.locator("#table .end.target").first
+        await target.wait_for()
+        await target.click()
+        return "end"
+    await page.locator("#moves [data-action]").first.click()
+    return "move"
+
+
+@pytest.mark.slow(seconds=40)
+async def test_a_person_plays_a_whole_kozel_match_by_tapping_tiles_and_ends() -> None:
+    stand_in = StandIn("kozel", seed=3)
+    pressed: list[str] = []
+    async with opened(stand_in, PHONE) as page:
+        assert await page.locator("#status").inner_text()
+        assert await page.locator("#table .table-tile").count() == len(
+            stand_in.match.round.layout.placements
+        )
+        while not stand_in.match.over:
+            pressed.append(await take_turn(page))
+            if len(pressed) == 4:
+                await snapshot(page, "webapp_phone")
+                await page.set_viewport_size(DESKTOP)
+                await snapshot(page, "webapp_desktop")
+                await page.set_viewport_size(PHONE)
+        await page.wait_for_selector('body[data-view="over"]')
+        assert "Козёл" in await page.locator("#status").inner_text()
+        await page.wait_for_selector("#round-end:not([hidden])")
+        shown = await page.locator("#round-end .reveal").count()
+        assert shown == 2
+        await snapshot(page, "webapp_match_end_phone")
+        await page.set_viewport_size(DESKTOP)
+        await snapshot(page, "webapp_match_end_desktop")
+    assert "end" in pressed, f"no tile fitted two ends in the whole match: {pressed}"
+    assert "tile" in pressed and "move" in pressed
+    assert not stand_in.refused
+
+
+@pytest.mark.slow(seconds=15)
+async def test_an_osel_round_lays_several_doubles_from_their_menu() -> None:
+    stand_in = StandIn("osel", seed=6)
+    pressed: list[str] = []
+    async with opened(stand_in, PHONE) as page:
+        while stand_in.match.round_no == 1 and not stand_in.match.over:
+            pressed.append(await take_turn(page, menus=True))
+            if pressed[-1] == "menu":
+                await snapshot(page, "webapp_osel_doubles_phone")
+        await page.wait_for_selector("#round-end:not([hidden]), body[data-your-turn='1']")
+    assert "menu" in pressed, pressed
+    doubles = [press for press in stand_in.presses if "+" in press]
+    assert doubles, stand_in.presses
+    assert not stand_in.refused
