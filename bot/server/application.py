@@ -47,6 +47,7 @@ from bot.telegram.publisher import Publisher, TableRenderer
 from bot.telegram.table_pin import GroupTail
 from bot.telegram.turn_notices import TURN_NOTICE_AFTER, Followers, TurnNotices
 from bot.telegram.vote_board import VoteBoard
+from bot.telegram.web_app_links import WebAppLinks
 from bot.webapp.live import WebAppFrontEnd
 from storage import repo
 from storage import votes as vote_store
@@ -143,6 +144,7 @@ class Application:
         tail: GroupTail | None = None,
         painter: RenderPool | None = None,
         is_member: MemberCheck = nobody_is_a_member,
+        web_app: WebAppLinks | None = None,
     ) -> None:
         self.db = db
         self.thinker = Thinker(workers=thinker_workers, budget=hard_budget)
@@ -165,6 +167,7 @@ class Application:
             table_interval=table_interval,
             tail=tail,  # what the group's newer messages are (the table's findability)
             painter=painter,  # where pictures are drawn (`bot.server.metrics` times them)
+            web_app=web_app,  # the Mini App's buttons (None: the app is off)
         )
         self.votes = VoteBoard(db, out, self.settings)
         # «🔔 Ваш ход»: follows the committed games as the timers do.

@@ -49,6 +49,7 @@ from bot.telegram.outgoing import Limits, Outgoing, QueueMiddleware
 from bot.telegram.session import JsonSession
 from bot.telegram.stats_service import StatsService
 from bot.telegram.table_pin import GroupTail, TailMiddleware
+from bot.telegram.web_app_links import WebAppLinks
 from bot.webapp.access import Access
 from bot.webapp.auth import InitDataCheck
 from bot.webapp.server import WebAppServer
@@ -159,6 +160,11 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         tail=tail,
         painter=TimedRenderPool(metrics),
         is_member=functools.partial(is_member, bot),  # the Mini App's viewers
+        web_app=(
+            WebAppLinks(me.username, settings.webapp_short_name, settings.webapp_url)
+            if settings.webapp_url
+            else None
+        ),
     )
     resources.callback(application.publisher.close)
 

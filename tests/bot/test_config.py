@@ -158,3 +158,41 @@ def test_metrics_and_the_webhook_cannot_share_an_address(
     with pytest.raises(ValidationError) as refused:
         Settings()
     assert "METRICS_LISTEN must differ from WEBHOOK_LISTEN" in explain(refused.value)
+
+
+def test_mini_app_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOT_TOKEN", "1:x")
+    settings = Settings()
+    assert settings.webapp_url is None and settings.webapp_short_name is None  # off
+    assert settings.webapp_address == ("127.0.0.1", 8081)
+    assert settings.webapp_auth_seconds == 86400
+    monkeypatch.setenv("WEBAPP_URL", "https://bot.example.org/app/")
+    monkeypatch.setenv("WEBAPP_SHORT_NAME", "table")
+    monkeypatch.setenv("WEBAPP_LISTEN", "0.0.0.0:9000")
+    monkeypatch.setenv("WEBAPP_AUTH_SECONDS", "3600")
+    settings = Settings()
+    assert settings.webapp_url == "https://bot.example.org/app/"
+    assert settings.webapp_short_name == "table"
+    assert settings.webapp_address == ("0.0.0.0", 9000)
+    assert settings.webapp_auth_seconds == 3600
+    for variable, value, reason in (
+        ("WEBAPP_URL", "http://bot.example.org/s3cr3t", "must be an https:// URL"),
+        ("WEBAPP_SHORT_NAME", "s3cr3t with spaces", "String should match pattern"),
+        ("WEBAPP_LISTEN", "s3cr3t", "must be host:port"),
+        ("WEBAPP_AUTH_SECONDS", "1", "Input should be greater than or equal to 60"),
+    ):
+        with monkeypatch.context() as patch:
+            patch.setenv(variable, value)
+            with pytest.raises(ValidationError) as refused:
+                Settings()
+            line = explain(refused.value)
+            assert line.startswith(f"configuration error: {variable}: {reason}"), line
+            assert "s3cr3t" not in line
+    # The page is served at /: a webhook on the same server needs a path of its own.
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example.org")
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    assert "WEBHOOK_URL needs a path of its own" in explain(refused.value)
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example.org/telegram")
+    assert Settings().webhook_path == "/telegram"

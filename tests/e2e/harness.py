@@ -190,6 +190,18 @@ def webhook_env(path: str = "/telegram") -> dict[str, str]:
     }
 
 
+def webapp_env(short_name: str = "table") -> dict[str, str]:
+    """The environment of a bot serving its Mini App (`bot.webapp`) on its own server, on a
+    free port of this machine (http: the fake takes it there, as Telegram's test
+    environment does); the fake's BotFather needs `fake.add_web_app(short_name, url)`."""
+    port = free_port()
+    return {
+        "WEBAPP_URL": f"http://127.0.0.1:{port}/",
+        "WEBAPP_SHORT_NAME": short_name,
+        "WEBAPP_LISTEN": f"127.0.0.1:{port}",
+    }
+
+
 def _die_with_parent() -> None:
     """In the child: get SIGKILL when the test process dies, so no bot outlives its test
     (Linux prctl PR_SET_PDEATHSIG; elsewhere nothing)."""
