@@ -30,7 +30,8 @@ nobody here wrote keeps the fake honest (``tests/test_fakegram/test_ptb_client.p
 By itself (benchmarks, manual checks): ``python -m tests.fakegram --port 8081 --demo``.
 ``--play`` adds the play page at ``/play/`` (``tests.fakegram.play``: every chat in a browser,
 acting as any person; ``start(routes=PlayPage(fake).attach)`` in code), which
-``python3 tasks.py demo`` serves with the bot running against the fake.
+``python3 tasks.py demo`` serves with the bot running against the fake. The page opens the
+bot's Mini App beside the chats, as Telegram's web client does (``tests.fakegram.play``).
 
 The bot side
 ------------
@@ -128,6 +129,18 @@ on timeout; ``stale=True`` presses a button from an earlier version of the messa
 ``await alice.forge_press(message, "any data")`` (a modified client: any callback
 data on a message the user can see), ``await alice.block()`` / ``unblock()``,
 ``await fake.remove_bot(group)``, ``await fake.upgrade_to_supergroup(group)``.
+
+Mini Apps (``webapp.py``): ``link = fake.add_web_app("table", "https://…/")`` is
+BotFather's /newapp (the bot's app by its short name; its direct link is returned);
+``launch = alice.open_web_app(f"{link}?startapp=TOKEN", chat=group)`` opens it as a client
+does (``WebAppLaunch``: ``url``, the page with ``#tgWebAppData=…``; ``init_data`` signed
+with the fake's token for that person; ``start_param``; ``chat_type`` and
+``chat_instance`` of the chat the link was tapped in; ``authorization``, the header the
+app sends its API), and ``alice.open_web_app_button(message, text="🃏 Стол")`` taps a
+``web_app`` button (a ``query_id``, no ``start_param``) or a URL button holding a direct
+link. A ``web_app`` button anywhere but a private chat with the bot is refused
+``BUTTON_TYPE_INVALID``, and its URL must be HTTPS (HTTP on 127.0.0.1 too, as Telegram's
+test environment allows). The play page opens both in a phone-sized panel.
 
 Junk no client sends (``junk.py``): ``junk = Junk(fake)``; ``junk.message(junk.ghost_group(),
 "/help", alice)`` (a chat the fake does not know: replies get 400 ``chat not found``),

@@ -30,8 +30,24 @@ only a browser on the same machine, and only a page of its own host):
 - ``POST /play/api/{action}`` with a JSON body, acting as a person: ``send`` (text or a
   command; ``/start PAYLOAD`` in a private chat presses Start), ``press`` (``chat``,
   ``message`` or, for an ephemeral message, ``ephemeral``, then ``version``, ``row``,
-  ``column``: answers with the bot's answer to the press), ``add_person``, ``leave`` /
-  ``join`` (a group), ``block``, ``language``.
+  ``column``: answers with the bot's answer to the press), ``open_app`` (below),
+  ``add_person``, ``leave`` / ``join`` (a group), ``block``, ``language``.
+
+Mini Apps (`tests.fakegram.webapp`): a ``web_app`` button, and a URL button or a link
+holding a direct link to one of the bot's apps (``t.me/<bot>/<short name>?startapp=``,
+registered with ``fake.add_web_app``), open the app beside the chats in a phone-sized
+panel (390 px wide, a close button), as the person acting: ``open_app`` takes the button
+as ``press`` does, or ``link`` (and the ``chat`` it was tapped in), and answers with the
+page's URL and its launch fragment, its ``initData`` signed here (the browser never sees
+the bot's token). The panel speaks the web client's side of Telegram's Mini App events
+(``postMessage`` of ``{eventType, eventData}`` as JSON): ``web_app_ready``,
+``web_app_expand``, ``web_app_close``, ``web_app_setup_back_button`` (the back button in
+the panel's head posts ``back_button_pressed``), ``web_app_setup_main_button``
+(``main_button_pressed``), ``web_app_request_theme`` / ``web_app_request_viewport``
+(answered ``theme_changed`` / ``viewport_changed``), ``web_app_open_popup``
+(``popup_closed``), ``web_app_open_tg_link`` (a link to the bot's private chat opens that
+chat, a direct link another app), ``web_app_open_link``; haptic feedback, colours,
+closing and swipe behaviour are no-ops.
 """
 
 from __future__ import annotations
@@ -47,6 +63,7 @@ from typing import Any
 from aiohttp import web
 
 from ..server import FakeTelegram
+from ..webapp import THEME
 from ..world import Button, ChatType, FakeChat, FakeUser, MemberStatus, StoredMessage
 
 HERE = Path(__file__).resolve().parent
@@ -170,6 +187,7 @@ class PlayPage:
         actions: dict[str, Callable[[Json], Awaitable[Json]]] = {
             "send": self.send,
             "press": self.press,
+            "open_app": self.open_app,
             "add_person": self.add_person,
             "leave": self.leave,
             "join": self.join,
@@ -228,15 +246,7 @@ class PlayPage:
         the page showed; the answer is the bot's answer to the press (or none in time)."""
         user, chat = self._person(body), self._chat(body)
         message = self._pressed(user, chat, body)
-        versions = [*message.history, message.version]
-        version = _number(body, "version")
-        if not 0 <= version < len(versions):
-            raise Refused("no such version of the message")
-        keyboard = versions[version].keyboard or ()
-        row, column = _number(body, "row"), _number(body, "column")
-        if not (0 <= row < len(keyboard) and 0 <= column < len(keyboard[row])):
-            raise Refused("no such button")
-        button = keyboard[row][column]
+        button = self._button(message, body)
         if button.callback_data is None:
             raise Refused("this button is not pressed through the bot")
         answer = await user.press(
@@ -247,6 +257,42 @@ class PlayPage:
             "text": answer.text,
             "show_alert": answer.show_alert,
             "url": answer.url,
+        }
+
+    @staticmethod
+    def _button(message: StoredMessage, body: Json) -> Button:
+        """The button at ``row``, ``column`` of the ``version`` of `message` the page showed."""
+        versions = [*message.history, message.version]
+        version = _number(body, "version")
+        if not 0 <= version < len(versions):
+            raise Refused("no such version of the message")
+        keyboard = versions[version].keyboard or ()
+        row, column = _number(body, "row"), _number(body, "column")
+        if not (0 <= row < len(keyboard) and 0 <= column < len(keyboard[row])):
+            raise Refused("no such button")
+        return keyboard[row][column]
+
+    async def open_app(self, body: Json) -> Json:
+        """A person opens the bot's Mini App: from a message's button (named as ``press``
+        names it), or from ``link`` tapped in ``chat`` (none: outside any chat). The
+        answer is what the panel loads: the app's page with its launch fragment."""
+        user = self._person(body)
+        if "link" in body:
+            link = body["link"]
+            if not isinstance(link, str):
+                raise Refused("link is the URL the person tapped")
+            chat = self._chat(body) if "chat" in body else None
+            launch = self.fake.open_web_app(user, link, chat=chat)
+        else:
+            chat = self._chat(body)
+            message = self._pressed(user, chat, body)
+            button = self._button(message, body)
+            launch = self.fake.user_opens_web_app_button(user, message, button)
+        return {
+            "url": launch.url,
+            "title": self.fake.bot_name,
+            "theme": THEME,
+            "start_param": launch.start_param,
         }
 
     def _pressed(self, user: FakeUser, chat: FakeChat, body: Json) -> StoredMessage:
@@ -393,7 +439,11 @@ def _mark(message: StoredMessage) -> Mark:
 def people_json(fake: FakeTelegram) -> Json:
     groups = [chat for chat in list(fake.chats.values()) if chat.type is not ChatType.PRIVATE]
     return {
-        "bot": {"name": fake.bot_name, "username": fake.bot_username},
+        "bot": {
+            "name": fake.bot_name,
+            "username": fake.bot_username,
+            "apps": sorted(fake.web_apps),  # its Mini Apps' short names
+        },
         "people": [
             {
                 "id": user.id,
@@ -490,6 +540,8 @@ def _button_json(button: Button) -> Json:
         return {"text": button.text, "kind": "callback"}
     if button.url is not None:
         return {"text": button.text, "kind": "url", "url": button.url}
+    if button.web_app is not None:  # opened through `open_app`, by its place
+        return {"text": button.text, "kind": "web_app"}
     if button.switch_inline_query is not None or button.switch_inline_query_current_chat:
         return {"text": button.text, "kind": "inline"}
     return {"text": button.text, "kind": "other"}

@@ -392,13 +392,17 @@ async function send(actor, chat, text) {
 async function press(message, row, column, button) {
   const actor = actorFor(message);
   const face = message.keyboard[row][column];
-  if (face.kind === "url") return openLink(face.url, actor);
-  if (face.kind !== "callback") return toast("Inline mode is not modelled on this page");
+  const opensApp = face.kind === "web_app" || (face.kind === "url" && isAppLink(face.url));
+  if (face.kind === "url" && !opensApp) return openLink(face.url, actor);
+  if (face.kind !== "callback" && !opensApp) return toast("Inline mode is not modelled on this page");
   if (actor === null) return toast("Add a person first", { error: true });
   if (message.receiver !== null && actor !== message.receiver) {
     return toast("Only the person this message is for can press it", { error: true });
   }
   const which = message.receiver === null ? { message: message.id } : { ephemeral: message.ephemeral_id };
+  if (opensApp) {
+    return openApp(actor, { chat: message.chat, ...which, version: message.version, row, column });
+  }
   button.classList.add("busy");
   const answer = await api("press", {
     user: actor, chat: message.chat, ...which, version: message.version, row, column,
@@ -413,9 +417,25 @@ async function press(message, row, column, button) {
 }
 
 function link(event, href, message) {
-  if (isBotLink(href)) {
+  if (isAppLink(href)) {
+    event.preventDefault();
+    openApp(actorFor(message), { chat: message.chat, link: href });
+  } else if (isBotLink(href)) {
     event.preventDefault();
     openLink(href, actorFor(message));
+  }
+}
+
+// A direct link to one of the bot's Mini Apps: t.me/<bot>/<short name>[?startapp=...].
+function isAppLink(href) {
+  try {
+    const url = new URL(href);
+    const [bot, app, ...rest] = url.pathname.replace(/^\//, "").split("/");
+    return ["t.me", "telegram.me"].includes(url.hostname) && rest.length === 0
+      && (bot || "").toLowerCase() === state.bot.username.toLowerCase()
+      && (state.bot.apps || []).includes(app);
+  } catch {
+    return false;
   }
 }
 
@@ -431,6 +451,10 @@ function isBotLink(href) {
 
 // A t.me link to the bot opens the private chat with its START button, as a client does.
 function openLink(href, actor) {
+  if (isAppLink(href)) {
+    openApp(actor, { link: href });
+    return;
+  }
   if (!isBotLink(href)) {
     window.open(href, "_blank", "noopener");
     return;
@@ -449,6 +473,145 @@ function openLink(href, actor) {
   drawPersonPane(p);
   panes.get(actor).el.scrollIntoView({ behavior: "smooth", block: "nearest" });
   toast(`${p.name}: the chat with @${state.bot.username} is open, press START`);
+}
+
+// ------------------------------------------------------------------ the Mini App panel
+
+// The Mini App open now, as Telegram's web client holds one: a frame beside the chats,
+// opened for one person, talking to the client by postMessage ({eventType, eventData} as
+// JSON, the protocol of telegram-web-app.js inside a frame).
+const app = { frame: null, origin: "*", person: null, theme: {} };
+
+async function openApp(actor, request) {
+  if (actor === null) return toast("Add a person first", { error: true });
+  const answer = await api("open_app", { user: actor, ...request });
+  if (answer) showApp(answer, actor);
+}
+
+function showApp(answer, actor) {
+  closeApp();
+  app.person = actor;
+  app.theme = answer.theme || {};
+  app.origin = new URL(answer.url).origin;
+  // A new frame each time: the same page with another person's fragment must load anew.
+  app.frame = el("iframe", {
+    src: answer.url,
+    title: `${answer.title} · Mini App`,
+    sandbox: "allow-scripts allow-same-origin allow-forms allow-popups allow-modals",
+    // Loaded: no «Loading…» over it even if the app never says web_app_ready.
+    onload: () => { $("#app-loading").hidden = true; },
+  });
+  $("#app-name").textContent = answer.title;
+  $("#app-who").textContent = person(actor) ? `as ${person(actor).name}` : "";
+  $("#app-back").hidden = true;
+  $("#app-main").hidden = true;
+  $("#app-loading").hidden = false;
+  $("#app-frame").replaceChildren(app.frame);
+  $("#app").hidden = false;
+  document.body.classList.add("app-open");
+}
+
+function closeApp() {
+  if (app.frame) app.frame.remove(); // its page goes, and its event stream with it
+  app.frame = null;
+  app.person = null;
+  $("#app").hidden = true;
+  document.body.classList.remove("app-open");
+}
+
+function postToApp(eventType, eventData = {}) {
+  if (app.frame && app.frame.contentWindow) {
+    app.frame.contentWindow.postMessage(JSON.stringify({ eventType, eventData }), app.origin);
+  }
+}
+
+function appEvent(event) {
+  if (!app.frame || event.source !== app.frame.contentWindow) return;
+  let message = event.data;
+  if (typeof message === "string") {
+    try {
+      message = JSON.parse(message);
+    } catch {
+      return;
+    }
+  }
+  if (!message || typeof message.eventType !== "string") return;
+  const data = message.eventData || {};
+  switch (message.eventType) {
+    case "web_app_ready":
+      $("#app-loading").hidden = true;
+      break;
+    case "web_app_close":
+      closeApp();
+      break;
+    case "web_app_setup_back_button":
+      $("#app-back").hidden = !data.is_visible;
+      break;
+    case "web_app_setup_main_button": {
+      const main = $("#app-main");
+      main.hidden = !data.is_visible || !data.text;
+      main.textContent = data.text || "";
+      main.disabled = data.is_active === false;
+      main.style.background = data.color || "";
+      main.style.color = data.text_color || "";
+      break;
+    }
+    case "web_app_request_theme":
+      postToApp("theme_changed", { theme_params: app.theme });
+      break;
+    case "web_app_request_viewport": {
+      const box = $("#app-frame");
+      postToApp("viewport_changed", {
+        height: box.clientHeight, width: box.clientWidth, is_expanded: true, is_state_stable: true,
+      });
+      break;
+    }
+    case "web_app_open_popup":
+      openPopup(data);
+      break;
+    case "web_app_open_tg_link": {
+      const href = `https://t.me${data.path_full || ""}`;
+      if (isAppLink(href) || isBotLink(href)) openLink(href, app.person);
+      else toast(`${href}: only the bot's own links are modelled here`);
+      break;
+    }
+    case "web_app_open_link":
+      if (/^https?:/i.test(data.url || "")) window.open(data.url, "_blank", "noopener");
+      break;
+    case "web_app_data_send":
+      toast("web_app_data_send: only a keyboard button's app sends data; not modelled here");
+      break;
+    case "iframe_ready":
+    case "web_app_expand": // the panel is full height already
+    case "web_app_trigger_haptic_feedback":
+    case "web_app_set_header_color":
+    case "web_app_set_background_color":
+    case "web_app_set_bottom_bar_color":
+    case "web_app_setup_closing_behavior":
+    case "web_app_setup_swipe_behavior":
+      break; // no-ops, as on a client without them
+    default:
+      break; // an event this client does not know: ignored, as Telegram's clients do
+  }
+}
+
+// Telegram's popup: a title, a message and up to three buttons; the one pressed (none
+// when dismissed) goes back to the app as popup_closed.
+function openPopup(data) {
+  const dialog = $("#app-popup");
+  $("#app-popup-title").textContent = data.title || "";
+  $("#app-popup-text").textContent = data.message || "";
+  const names = { ok: "OK", close: "Close", cancel: "Cancel" };
+  const buttons = (data.buttons && data.buttons.length ? data.buttons : [{ id: "", type: "close" }])
+    .map((b) => el("button", { value: b.id ?? "", class: b.type === "destructive" ? "destructive" : "" },
+      b.text || names[b.type] || "OK"));
+  $("#app-popup-buttons").replaceChildren(...buttons);
+  dialog.returnValue = "";
+  dialog.onclose = () => {
+    const chosen = dialog.returnValue;
+    postToApp("popup_closed", chosen ? { button_id: chosen } : {});
+  };
+  dialog.showModal();
 }
 
 function toast(text, { error = false, who = null } = {}) {
@@ -480,5 +643,9 @@ document.addEventListener("DOMContentLoaded", () => {
     const added = await api("add_person", { name: form.elements.name.value, lang: form.elements.lang.value });
     if (added) form.reset();
   });
+  $("#app-close").addEventListener("click", closeApp);
+  $("#app-back").addEventListener("click", () => postToApp("back_button_pressed"));
+  $("#app-main").addEventListener("click", () => postToApp("main_button_pressed"));
+  window.addEventListener("message", appEvent);
   connect();
 });
