@@ -22,36 +22,37 @@ START_PARAM = re.compile(r"[A-Za-z0-9_-]{1,512}")
 
 @dataclass(frozen=True)
 class WebAppLinks:
-    """The Mini App's addresses for one bot; `short_name` (BotFather's) and `url` (the
-    app's public HTTPS address, `WEBAPP_URL`): with either missing the app is off."""
+    """The Mini App's addresses for one bot: `url`, the app's public HTTPS address
+    (`WEBAPP_URL`), and `short_name`, BotFather's name for it (`WEBAPP_SHORT_NAME`).
+    Without `url` the app is off; without `short_name` only the private hands open it
+    (a `web_app` button needs no name, a direct link does)."""
 
     bot_username: str
     short_name: str | None
     url: str | None
 
-    @property
-    def on(self) -> bool:
-        return bool(self.short_name and self.url)
-
     def table_link(self, game: GameRecord) -> str | None:
         """The group's «🃏 Открыть стол»: the app's direct link naming `game`; None with
-        the app off or a game without a token."""
-        token = self._token(game)
-        if token is None:
+        the app off or unnamed, or a game without a token."""
+        token = _token(game)
+        if token is None or not self.url or not self.short_name:
             return None
         return f"https://t.me/{self.bot_username}/{self.short_name}?startapp={token}"
 
     def hand_url(self, game: GameRecord) -> str | None:
-        """The private hand's `web_app` button: the app's URL naming `game`."""
-        token = self._token(game)
-        if token is None or self.url is None:
+        """The private hand's `web_app` button: the app's URL naming `game`; None with
+        the app off or a game without a token."""
+        token = _token(game)
+        if token is None or not self.url:
             return None
         parts = urlsplit(self.url)
         query = "&".join(filter(None, (parts.query, urlencode({"startapp": token}))))
         return urlunsplit(parts._replace(query=query, fragment=""))
 
-    def _token(self, game: GameRecord) -> str | None:
-        token = game.join_token
-        if not self.on or token is None or not START_PARAM.fullmatch(token):
-            return None
-        return token
+
+def _token(game: GameRecord) -> str | None:
+    """The game's join token, if Telegram takes it as a `startapp`."""
+    token = game.join_token
+    if token is None or not START_PARAM.fullmatch(token):
+        return None
+    return token

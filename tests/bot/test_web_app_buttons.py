@@ -68,19 +68,13 @@ def test_the_group_gets_the_apps_direct_link_and_the_hand_its_url() -> None:
     assert kept.hand_url(game) == f"https://example.org/app?lang=ru&startapp={TOKEN}"
 
 
-@pytest.mark.parametrize(
-    "links",
-    [
-        WebAppLinks("domino_bot", None, "https://domino.example.org/"),
-        WebAppLinks("domino_bot", "table", None),
-        WebAppLinks("domino_bot", "", ""),
-    ],
-    ids=["no short name", "no url", "empty"],
-)
-def test_an_app_not_set_up_gives_no_links(links: WebAppLinks) -> None:
+def test_without_a_url_the_app_is_off_and_without_a_name_only_hands_open_it() -> None:
     game = game_with(TOKEN)
-    assert not links.on
-    assert links.table_link(game) is None and links.hand_url(game) is None
+    for off in (WebAppLinks("domino_bot", "table", None), WebAppLinks("domino_bot", "", "")):
+        assert off.table_link(game) is None and off.hand_url(game) is None
+    unnamed = WebAppLinks("domino_bot", None, "https://domino.example.org/")
+    assert unnamed.table_link(game) is None  # a direct link needs BotFather's short name
+    assert unnamed.hand_url(game) == f"https://domino.example.org/?startapp={TOKEN}"
 
 
 @pytest.mark.parametrize(
@@ -111,7 +105,7 @@ def test_the_table_has_open_table_beside_my_tiles_while_the_match_runs(lang: Lan
 
 def test_with_the_app_off_the_table_keeps_its_one_button() -> None:
     game = game_with(TOKEN)
-    off = WebAppLinks("domino_bot", None, None)
+    off = WebAppLinks("domino_bot", None, "https://domino.example.org/")  # no direct link
     assert game_messages.table_keyboard(game, Lang.RU, off) == game_messages.table_keyboard(
         game, Lang.RU
     )
@@ -256,7 +250,7 @@ async def test_a_restart_with_the_app_on_edits_nothing(db: Database) -> None:
 
 
 @pytest.mark.parametrize(
-    "links", [None, WebAppLinks("domino_bot", None, None)], ids=["none", "not set up"]
+    "links", [None, WebAppLinks("domino_bot", "table", None)], ids=["none", "no url"]
 )
 async def test_with_the_app_off_the_messages_are_as_before(
     db: Database, links: WebAppLinks | None
