@@ -86,7 +86,11 @@ class WebAppFrontEnd:
         return sum(len(subscribers) for subscribers in self._games.values())
 
     def close(self) -> None:
+        """The server stops: every stream wakes and ends."""
         self.closing.set()
+        for subscribers in self._games.values():
+            for subscription in subscribers:
+                subscription.changed.set()
 
     # FrontEnd
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,9 @@ class Events:
         self.states: list[dict[str, Any]] = []
         self.arrived = asyncio.Event()
 
-    async def wait_for(self, check: Any, timeout: float = REPLY_SECONDS) -> dict[str, Any]:
+    async def wait_for(
+        self, check: Callable[[dict[str, Any]], bool], timeout: float = REPLY_SECONDS
+    ) -> dict[str, Any]:
         async with asyncio.timeout(timeout):
             while True:
                 found = next((s for s in reversed(self.states) if check(s)), None)
@@ -219,7 +221,19 @@ async def test_the_api_end_to_end(fakegram: FakeTelegram, tmp_path: Path) -> Non
             refused = [body for status, body in statuses if status == 429]
             assert refused and all("подождите" in body["error"].lower() for body in refused)
             assert {status for status, _ in statuses} <= {200, 429}
-        assert "Traceback" not in bot.log()
+
+            # A stream open when the bot stops ends cleanly, and the bot exits at once.
+            events = Events()
+            reading = asyncio.create_task(events.read(http, token, launch))
+            await events.wait_for(lambda s: True)
+            assert await bot.stop() == 0
+            async with asyncio.timeout(REPLY_SECONDS):
+                await reading
+        log = bot.log()
+        assert "Traceback" not in log
+        assert "initData" in log  # the refusals were logged, by their reason only
+        for secret in (launch.fields["hash"], carols.fields["hash"], fakegram.token):
+            assert secret not in log
 
 
 async def test_with_a_webhook_the_app_is_served_by_the_webhook_server(
@@ -229,7 +243,7 @@ async def test_with_a_webhook_the_app_is_served_by_the_webhook_server(
     env["WEBAPP_URL"] = f"http://{env['WEBHOOK_LISTEN']}/"
     env["WEBAPP_SHORT_NAME"] = "table"
     fakegram.add_web_app("table", env["WEBAPP_URL"])
-    async with running_bot(fakegram, tmp_path, PACING="false", **env):
+    async with running_bot(fakegram, tmp_path, PACING="false", **env) as bot:
         alice = fakegram.add_user("Алиса", username="alice")
         bob = fakegram.add_user("Боб", username="bob")
         game = await open_game(fakegram, [alice, bob], seats=2)
@@ -248,3 +262,11 @@ async def test_with_a_webhook_the_app_is_served_by_the_webhook_server(
                 assert (await response.json())["viewer"]["seat"] == 0
             async with http.get("/healthz") as health:
                 assert health.status == 200
+            # A stream open when the bot stops ends cleanly, and the bot exits at once.
+            events = Events()
+            reading = asyncio.create_task(events.read(http, launch.start_param or "", launch))
+            await events.wait_for(lambda s: True)
+            code = await bot.stop()
+            assert code == 0
+            async with asyncio.timeout(REPLY_SECONDS):
+                await reading  # the stream ended
