@@ -19,9 +19,9 @@ A refused request changes nothing, and nothing a client sends makes a traceback:
 logged at DEBUG, a refused initData at INFO with its reason only.
 
 Each answer carries `X-Content-Type-Options: nosniff`; the API's are never cached; the
-page's Content-Security-Policy allows only its own origin (and Telegram's script), and
-may be framed only by Telegram's web client and the configured origins (the local
-fake's play page).
+page's Content-Security-Policy allows only its own origin (the page speaks to Telegram's
+clients itself, `static/tg.js`), and it may be framed only by Telegram's web client and
+the configured origins (the local Telegram's play page).
 """
 
 from __future__ import annotations
@@ -74,7 +74,6 @@ CONTENT_TYPES = {
     ".txt": "text/plain; charset=utf-8",
 }
 TELEGRAM_WEB = "https://web.telegram.org"  # Telegram's web clients frame the app from here
-TELEGRAM_SCRIPT = "https://telegram.org"  # telegram-web-app.js, which real clients need
 
 KEEPALIVE = 15.0  # seconds between two keepalive comments of an idle stream
 MAX_BODY = 4096  # bytes of a POST /api/act: a few dozen are needed
@@ -138,7 +137,7 @@ def content_security_policy(frame_ancestors: Iterable[str]) -> str:
     return "; ".join(
         (
             "default-src 'self'",
-            f"script-src 'self' {TELEGRAM_SCRIPT}",
+            "script-src 'self'",
             "style-src 'self'",
             "img-src 'self' data:",
             "connect-src 'self'",
