@@ -33,6 +33,7 @@ from bot.infra.render_pool import round_end_picture, table_picture
 from bot.server.application import Application, FirstPoll
 from bot.server.config import Settings
 from bot.server.leadership import Leadership, LeaseGuard
+from bot.server.log_limits import Throttled
 from bot.server.metrics import (
     Health,
     Metrics,
@@ -321,8 +322,9 @@ def mini_app(
         parts = urlsplit(settings.telegram_api_base)
         if parts.scheme and parts.netloc:
             ancestors.append(f"{parts.scheme}://{parts.netloc}")
+    warnings = Throttled(logging.getLogger("bot.webapp"))  # a stranger's junk: few lines
     return WebAppServer(
-        Access(check),
+        Access(check, warn=warnings.warning),
         application.web,
         application.dispatch,
         viewing=application.viewing,

@@ -10,6 +10,7 @@ one game opens that game only.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from bot.webapp.auth import InitDataCheck, Launch, Refused
 from i18n import Lang
@@ -30,11 +31,23 @@ class Denied(Exception):
         self.lang = lang
 
 
-class Access:
-    """A request's initData, checked for the game it asks about."""
+Warn = Callable[..., object]
+"""Logs a refusal: `warn(cause, message, *args)`, the cause a fixed text. The composition
+root gives `bot.server.log_limits.Throttled(...).warning`: a stranger's junk at any rate
+makes one line per cause a minute."""
 
-    def __init__(self, check: InitDataCheck) -> None:
+
+def log_warning(cause: str, message: str, *args: object) -> None:
+    log.warning(f"{cause}: {message}", *args)
+
+
+class Access:
+    """A request's initData, checked for the game it asks about; each refusal said in
+    one line by `warn`, with its reason only (never the data)."""
+
+    def __init__(self, check: InitDataCheck, *, warn: Warn = log_warning) -> None:
         self.check = check
+        self.warn = warn
 
     def launch(self, authorization: str | None, token: str) -> Launch:
         """The launch a request's `Authorization` header proves, for the game `token`;
@@ -45,9 +58,9 @@ class Access:
         try:
             launch = self.check(header[len(SCHEME) :].strip())
         except Refused as refused:
-            log.info("a Mini App request refused: %s", refused.reason)
+            self.warn(f"Mini App request refused: {refused.reason}", "401")
             raise Denied(401, "api.unauthorized") from None
         if launch.start_param is not None and launch.start_param != token:
-            log.info("user %s: a launch of another game refused", launch.person.id)
+            self.warn("Mini App launch of another game", "user %s, 403", launch.person.id)
             raise Denied(403, "api.not_allowed", launch.person.lang)
         return launch

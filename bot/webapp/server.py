@@ -16,7 +16,8 @@ person may not see, 404 for no such game, 429 past their rate limit (`RateLimits
 token bucket per person), 400 for a request that makes no sense (bad JSON, an unknown
 kind, a move number or action that is no number or action, a token of the wrong shape).
 A refused request changes nothing, and nothing a client sends makes a traceback: junk is
-logged at DEBUG, a refused initData at INFO with its reason only.
+logged at DEBUG; a refused initData, a launch of another game and a person past their
+limit by `Access.warn` (one line per cause a minute), with the reason only.
 
 Each answer carries `X-Content-Type-Options: nosniff`; the API's are never cached; the
 page's Content-Security-Policy allows only its own origin (the page speaks to Telegram's
@@ -346,6 +347,7 @@ class WebAppServer:
     async def _seen(self, request: web.Request, token: str) -> tuple[Person, Seen]:
         person = self.access.launch(request.headers.get("Authorization"), token).person
         if not self.limits.allow(person.id):
+            self.access.warn("Mini App rate limit", "user %s, 429", person.id)
             raise Denied(429, "api.too_many", person.lang)
         try:
             return person, await self.viewing.see(token, person)
