@@ -70,7 +70,9 @@ The state (`views.game_view`), every text already in the group's language:
           "bazaar": int | null,   # null where the deal left no bazaar to draw from
           "turned_up": [a, b] | null,   # Втемную: the tile turned up that fits two ends
           "turned": [[a, b]],     # S-2: each seat's turned tile until the first play
-          "sum": int | null},     # F-3: the open ends' sum where the game counts it
+          "sum": int | null,      # F-3: the open ends' sum where the game counts it
+          "narrow": {"width", "height", "unit", "tiles", "ends"}},   # the same tiles
+                                  # and ends laid in a square, for a phone held upright
       "hand": null | {        # the viewer's own seat only, while a match runs
           "tiles": [{"a": int, "b": int,
                      "plays": [{"action": str, "label": str, "end": int | null}]}],
@@ -91,7 +93,9 @@ The state (`views.game_view`), every text already in the group's language:
       "texts": {key: str}       # the page's own labels
     }
 
-`round_end` holds the hands of a round that has ended, laid open as the round-end
-picture shows them (public by then); while a round runs no other seat's tile is in
-the state.
+`round_end` holds the hands of the round that ended last, laid open as the round-end
+picture shows them (public by then), until the next round's first move, and for good
+once the match is over; a tile of it may lie in a hand of the round just dealt. While
+a round runs no other seat's tile is in the state, nor the bazaar's, nor a face-down
+stack's (`tests/webapp/test_views_privacy.py` audits every game).
 """

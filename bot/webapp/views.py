@@ -54,6 +54,10 @@ AREA = Rect(0, 0, TABLE_AREA.width, TABLE_AREA.height)
 """The table's area in the app's coordinates: the picture's, moved to the origin, so
 that the tiles lie as on the group's picture."""
 
+NARROW_AREA = Rect(0, 0, 640, 640)
+"""The table's area for a phone held upright: a square, where the picture's wide felt
+would shrink the tiles to a third (the same tiles and ends, laid again)."""
+
 EVENTS = 6
 """How many recent moves the state carries."""
 
@@ -220,7 +224,7 @@ def _lobby(game: GameRecord, names: Sequence[str], lang: Lang) -> dict[str, Any]
         "seats": [
             {
                 "seat": seat.seat,
-                "name": names[seat.seat],
+                "name": name,
                 "computer": seat.is_computer,
                 "away": False,
                 "tiles": 0,
@@ -229,7 +233,7 @@ def _lobby(game: GameRecord, names: Sequence[str], lang: Lang) -> dict[str, Any]
                 "you": False,
                 "face_down": 0,
             }
-            for seat in game.seats
+            for seat, name in zip(game.seats, names, strict=True)
         ],
         "sides": [],
         "turn": {"seat": None, "deadline": None, "limit": None},
@@ -291,13 +295,37 @@ def _tile(tile: Tile) -> list[int]:
 
 
 def table_state(view: MatchView) -> tuple[dict[str, Any], dict[End, int]]:
-    """The table of `view` where the picture lays it (`render.geometry`), and each end's
-    index in its `ends`."""
+    """The table of `view` where the picture lays it (`render.geometry` in `AREA`), laid
+    again in `NARROW_AREA` for a phone (`narrow`: the same ends in the same order), and
+    each end's index in `ends`."""
     rnd = view.round
     layout = rnd.layout
-    geometry = table_geometry(layout, AREA)
+    wide, index = _placed(view, AREA)
+    narrow, _ = _placed(view, NARROW_AREA)
     summed = counts.sums_ends(view)
-    end_counts = counts.end_counts(layout) if summed else None
+    shown = not layout.placements and bool(rnd.turned)
+    return (
+        {
+            **wide,
+            "narrow": narrow,
+            "bazaar": rnd.bazaar_size if labels.has_bazaar(view) else None,
+            "turned_up": None if rnd.turned_up is None else _tile(rnd.turned_up),
+            "turned": [_tile(tile) for tile in rnd.turned] if shown else [],
+            "sum": _ends_sum(view) if summed else None,
+        },
+        index,
+    )
+
+
+def _placed(view: MatchView, area: Rect) -> tuple[dict[str, Any], dict[End, int]]:
+    """The tiles and ends of `view`'s table laid in `area`: each tile's rectangle and
+    halves, the just laid (`just_laid`) and the spinner (C-10) marked, a double closing
+    its end face down (O-3); each open end's badge as the picture places it
+    (`end_badges`: where the ends are summed, F-3, muted or with what it counts), then
+    the closed ends; and each end's index among them."""
+    layout = view.round.layout
+    geometry = table_geometry(layout, area)
+    end_counts = counts.end_counts(layout) if counts.sums_ends(view) else None
     marked = just_laid(view) if len(geometry.tiles) > 1 else frozenset()
     tiles = []
     for box in geometry.tiles:
@@ -339,22 +367,14 @@ def table_state(view: MatchView) -> tuple[dict[str, Any], dict[End, int]]:
         if closed is not None:
             index[end] = len(ends)
             ends.append(closed)
-    bazaar = rnd.bazaar_size if labels.has_bazaar(view) else None
-    shown = not layout.placements and bool(rnd.turned)
-    return (
-        {
-            "width": AREA.width,
-            "height": AREA.height,
-            "unit": geometry.unit,
-            "tiles": tiles,
-            "ends": ends,
-            "bazaar": bazaar,
-            "turned_up": None if rnd.turned_up is None else _tile(rnd.turned_up),
-            "turned": [_tile(tile) for tile in rnd.turned] if shown else [],
-            "sum": _ends_sum(view) if summed else None,
-        },
-        index,
-    )
+    placed = {
+        "width": area.width,
+        "height": area.height,
+        "unit": geometry.unit,
+        "tiles": tiles,
+        "ends": ends,
+    }
+    return placed, index
 
 
 def _ends_sum(view: MatchView) -> int:

@@ -79,31 +79,69 @@ def chromium() -> str:
 
 
 class StandIn:
-    """One two-seat game in memory: seat 0 is the person at the page, seat 1 a computer."""
+    """One two-seat game in memory: seat 1 is a computer, seat 0 the person at the page
+    (`seat`; None: a member of the group watching). With `lobby` the game waits for the
+    person to join (`do: join` seats them and deals)."""
 
-    def __init__(self, variant: str, seed: int) -> None:
-        ruleset = find_variant(variant).ruleset
-        self.match = Match.new(ruleset, 2, seed=seed)
+    def __init__(
+        self, variant: str, seed: int, *, seat: int | None = 0, lobby: bool = False
+    ) -> None:
+        self.ruleset = find_variant(variant).ruleset
+        self.seed = seed
+        self.seat = seat
+        self.match = Match.new(self.ruleset, 2, seed=seed)
         seats = (SeatRecord(0, 1, "Алиса"), SeatRecord(1, None, "🤖 Компьютер 1"))
         self.game = GameRecord(
-            1, -100, GameStatus.PLAYING, 1, ruleset, 2, seats, self.match, join_token=TOKEN
+            1, -100, GameStatus.PLAYING, 1, self.ruleset, 2, seats, self.match, join_token=TOKEN
         )
+        if lobby:
+            waiting = (dataclasses.replace(seats[1], seat=0),)
+            self.game = dataclasses.replace(
+                self.game, status=GameStatus.LOBBY, seats=waiting, match=None
+            )
         self.computer = GreedyPlayer()
         self.version = 0
+        self.streams = 0  # event streams opened
+        self.dropped = 0  # streams cut so far: each open one ends when this grows
         self.changed = asyncio.Condition()
         self.closing = False
         self.presses: list[str] = []
         self.refused: list[str] = []
-        self._computers_move()
+        if not lobby:
+            self._computers_move()
 
     def state(self) -> dict[str, Any]:
-        return game_view(self.game, 0, Lang.RU, now=datetime.now(UTC), hints=True, may_join=False)
+        may_join = self.game.status is GameStatus.LOBBY and self.seat is None
+        return game_view(
+            self.game, self.seat, Lang.RU, now=datetime.now(UTC), hints=True, may_join=may_join
+        )
 
     def _computers_move(self) -> None:
         while not self.match.over and self.match.turn == 1:
             self.match.apply(self.computer.choose(self.match.view(1)), 1)
         if self.match.over:
             self.game = dataclasses.replace(self.game, status=GameStatus.FINISHED)
+
+    async def changes(self) -> None:
+        async with self.changed:
+            self.version += 1
+            self.changed.notify_all()
+
+    async def drop_streams(self) -> None:
+        """Cut every open event stream, as a restart or a lost connection would."""
+        async with self.changed:
+            self.dropped += 1
+            self.changed.notify_all()
+
+    def _join(self) -> None:
+        """The person takes the first seat; the match is dealt."""
+        person = SeatRecord(0, 1, "Алиса")
+        computer = dataclasses.replace(self.game.seats[0], seat=1)
+        self.game = dataclasses.replace(
+            self.game, status=GameStatus.PLAYING, seats=(person, computer), match=self.match
+        )
+        self.seat = 0
+        self._computers_move()
 
     def _check(self, request: web.Request) -> None:
         if request.headers.get("Authorization") != "tma " + INIT_DATA:
@@ -134,18 +172,20 @@ class StandIn:
         self._check(request)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
+        self.streams += 1
+        dropped = self.dropped
         sent = -1
-        while not self.closing:
+        while not self.closing and dropped == self.dropped:
             if sent != self.version:
                 sent = self.version
                 data = json.dumps(self.state(), ensure_ascii=False)
                 await response.write(f"event: state\ndata: {data}\n\n".encode())
             async with self.changed:
-                await self.changed.wait_for(self._moved_on(sent))
+                await self.changed.wait_for(self._moved_on(sent, dropped))
         return response
 
-    def _moved_on(self, sent: int) -> Callable[[], bool]:
-        return lambda: self.closing or sent != self.version
+    def _moved_on(self, sent: int, dropped: int) -> Callable[[], bool]:
+        return lambda: self.closing or sent != self.version or dropped != self.dropped
 
     async def act(self, request: web.Request) -> web.Response:
         self._check(request)
@@ -155,6 +195,10 @@ class StandIn:
         kind = body.get("do")
         if kind == "hint":
             return self._answer(True, "💡", alert=True)
+        if kind == "join" and self.game.status is GameStatus.LOBBY and self.seat is None:
+            self._join()
+            await self.changes()
+            return self._answer(True, "Вы за столом")
         if kind != "play" or body.get("move") != len(self.match.log) or self.match.over:
             self.refused.append(json.dumps(body))
             return self._answer(False, "stale")
@@ -162,9 +206,7 @@ class StandIn:
         self.match.apply(action, 0)
         self.presses.append(str(action))
         self._computers_move()
-        async with self.changed:
-            self.version += 1
-            self.changed.notify_all()
+        await self.changes()
         return self._answer(True, None)
 
     @staticmethod
@@ -306,15 +348,48 @@ async def test_a_person_plays_a_whole_kozel_match_by_tapping_tiles_and_ends() ->
 
 @pytest.mark.slow(seconds=15)
 async def test_an_osel_round_lays_several_doubles_from_their_menu() -> None:
+    """The stream is cut after the first move too: the page opens it again and follows
+    the game on from its current state."""
     stand_in = StandIn("osel", seed=6)
     pressed: list[str] = []
     async with opened(stand_in, PHONE) as page:
         while stand_in.match.round_no == 1 and not stand_in.match.over:
             pressed.append(await take_turn(page, menus=True))
+            if len(pressed) == 1:
+                await stand_in.drop_streams()
             if pressed[-1] == "menu":
                 await snapshot(page, "webapp_osel_doubles_phone")
         await page.wait_for_selector("#round-end:not([hidden]), body[data-your-turn='1']")
     assert "menu" in pressed, pressed
     doubles = [press for press in stand_in.presses if "+" in press]
     assert doubles, stand_in.presses
+    assert stand_in.streams >= 2, "the page never opened the stream again"
     assert not stand_in.refused
+
+
+@pytest.mark.slow(seconds=8)
+async def test_a_person_joins_from_the_lobby_and_gets_a_hand() -> None:
+    stand_in = StandIn("kozel", seed=3, seat=None, lobby=True)
+    async with opened(stand_in, PHONE) as page:
+        await page.wait_for_selector('body[data-view="lobby"]')
+        assert await page.locator("#lobby-seats li").all_inner_texts() == ["🤖 Компьютер 1"]
+        assert await page.locator("#status").inner_text() == "Набор игроков: 1 из 2"
+        await snapshot(page, "webapp_lobby_phone")
+        await page.locator('[data-do="join"]').click()
+        await page.wait_for_selector('body[data-view="play"]')
+        await page.wait_for_selector("#toast:not([hidden])")
+        assert await page.locator("#toast").inner_text() == "Вы за столом"
+        tiles = await page.locator("#hand .tile").count()
+        assert tiles == len(stand_in.match.round.hand(0))
+
+
+@pytest.mark.slow(seconds=8)
+async def test_a_spectator_sees_the_table_and_no_hand() -> None:
+    stand_in = StandIn("osel", seed=6, seat=None)
+    async with opened(stand_in, DESKTOP) as page:
+        await page.wait_for_selector('body[data-view="spectator"]')
+        assert await page.locator("#play").is_hidden()
+        assert await page.locator("#spectator").is_visible()
+        laid = len(stand_in.match.round.layout.placements)
+        assert await page.locator("#table .table-tile").count() == laid
+        await snapshot(page, "webapp_spectator_desktop")

@@ -284,6 +284,14 @@ def test_a_spinner_game_rings_its_spinner_and_sums_its_four_ends() -> None:
     assert len(arms) >= 3
     _, count = match.ruleset.game.move_points(match.ruleset, layout)
     assert table["sum"] == count
+    narrow = table["narrow"]  # a phone's square: the same tiles and ends, laid again
+    assert narrow["width"] == narrow["height"] < table["width"]
+    assert [(t["a"], t["b"], t["spinner"]) for t in narrow["tiles"]] == [
+        (t["a"], t["b"], t["spinner"]) for t in table["tiles"]
+    ]
+    assert [(e["arm"], e["pip"]) for e in narrow["ends"]] == [
+        (e["arm"], e["pip"]) for e in table["ends"]
+    ]
     assert any(end["muted"] for end in table["ends"]) or all(
         end["count"] is None or end["count"].startswith("=") for end in table["ends"]
     )

@@ -12,7 +12,8 @@
 //   #title, #status             the game's title, the status line
 //   #seats .seat[data-seat]     a seat's card; .seat.turn whose turn; .seat.you the viewer
 //   .countdown                  the turn's time left on the card of the seat to move
-//   #table                      the table (SVG); .table-tile[data-a][data-b] its tiles,
+//   #table                      the table (SVG; data-layout "wide" or "narrow", a phone's);
+//                               .table-tile[data-a][data-b] its tiles,
 //                               .table-tile.new just laid, .table-tile.spinner,
 //                               .table-tile.closed a double closing its end (O-3)
 //   .end[data-end]              an open end's badge (data-end: its index in state.table.ends);
@@ -275,12 +276,18 @@ function tileSvg(a, b, { width = 44, height = 88, cls = "" } = {}) {
 
 // --- the table -------------------------------------------------------------------
 
+// A phone held upright draws the table laid in the state's square area (`narrow`).
+const NARROW_PX = 700;
+
 function drawTable(node, table, { interactive = false } = {}) {
   node.replaceChildren();
   if (!table) return;
-  const tiles = table.tiles || [];
-  const ends = table.ends || [];
-  const u = table.unit || 20;
+  const narrow = window.innerWidth < NARROW_PX && table.narrow;
+  const placed = narrow ? table.narrow : table;
+  node.dataset.layout = narrow ? "narrow" : "wide";
+  const tiles = placed.tiles || [];
+  const ends = placed.ends || [];
+  const u = placed.unit || 20;
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
@@ -294,26 +301,29 @@ function drawTable(node, table, { interactive = false } = {}) {
   for (const tile of tiles) grow(tile.x, tile.y, tile.x + tile.w, tile.y + tile.h);
   for (const end of ends) grow(end.x - end.r * 1.8, end.y - end.r * 1.8, end.x + end.r * 1.8, end.y + end.r * 1.8);
   if (!tiles.length) {
-    x0 = table.width / 2 - 10 * u;
-    x1 = table.width / 2 + 10 * u;
-    y0 = table.height / 2 - 5 * u;
-    y1 = table.height / 2 + 5 * u;
+    x0 = placed.width / 2 - 5 * u;
+    x1 = placed.width / 2 + 5 * u;
+    y0 = placed.height / 2 - 3 * u;
+    y1 = placed.height / 2 + 3 * u;
   }
   // Cropped to what lies on the table, never smaller than a few tiles.
   const pad = u * 1.2;
-  const minW = 18 * u;
-  const minH = 9 * u;
+  const minW = (narrow ? 14 : 18) * u;
+  const minH = (narrow ? 11 : 9) * u;
   let w = Math.max(x1 - x0 + 2 * pad, minW);
   let h = Math.max(y1 - y0 + 2 * pad, minH);
   const cx = (x0 + x1) / 2;
   const cy = (y0 + y1) / 2;
-  w = Math.min(w, table.width + 2 * pad);
-  h = Math.min(h, table.height + 2 * pad);
+  w = Math.min(w, placed.width + 2 * pad);
+  h = Math.min(h, placed.height + 2 * pad);
   node.setAttribute("viewBox", `${cx - w / 2} ${cy - h / 2} ${w} ${h}`);
   node.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  // An end to tap is at least 48 px across on the screen, however small the table.
+  const shownWidth = node.getBoundingClientRect().width;
+  const perPixel = shownWidth > 0 ? Math.max(w / shownWidth, h / (node.getBoundingClientRect().height || shownWidth)) : 1;
   svg("rect", { x: cx - w / 2, y: cy - h / 2, width: w, height: h, class: "felt", rx: u * 0.6 }, node);
   if (!tiles.length) {
-    const empty = svg("text", { x: cx, y: cy, class: "felt-text", "font-size": u * 1.3 }, node);
+    const empty = svg("text", { x: cx, y: cy, class: "felt-text", "font-size": Math.min(u * 0.9, w / 16) }, node);
     empty.textContent = text("empty_table");
     (table.turned || []).forEach((tile, seat) => {
       const tw = 4 * u;
@@ -345,7 +355,7 @@ function drawTable(node, table, { interactive = false } = {}) {
       group.setAttribute("data-action", target.action);
       group.setAttribute("role", "button");
       group.setAttribute("aria-label", target.label);
-      svg("circle", { cx: end.x, cy: end.y, r: Math.max(end.r * 2.2, u * 1.6), class: "hit" }, group);
+      svg("circle", { cx: end.x, cy: end.y, r: Math.max(end.r * 1.6, 24 * perPixel), class: "hit" }, group);
     }
     svg("circle", { cx: end.x, cy: end.y, r: end.r, class: "badge" }, group);
     const label = svg("text", { x: end.x, y: end.y, class: "pip-label", "font-size": end.r * 1.15 }, group);
@@ -726,11 +736,22 @@ function onClick(event) {
   }
 }
 
+let resizing = false;
+function onResize() {
+  if (resizing || !state) return;
+  resizing = true;
+  window.requestAnimationFrame(() => {
+    resizing = false;
+    draw(state);
+  });
+}
+
 async function start() {
   tg.ready();
   tg.expand();
   tg.BackButton.onClick(goBack);
   document.addEventListener("click", onClick);
+  window.addEventListener("resize", onResize);
   window.setInterval(tick, 250);
   setConnection(text("connecting"));
   if (!token) {
