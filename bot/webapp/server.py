@@ -382,13 +382,15 @@ class WebAppServer:
     async def _body(request: web.Request) -> dict[str, Any]:
         if (request.content_length or 0) > MAX_BODY:
             raise BadRequest("a body too large")
+        raw = bytearray()
         try:
             async with asyncio.timeout(BODY_SECONDS):
-                raw = await request.content.read(MAX_BODY + 1)
-        except (TimeoutError, ConnectionError, web.HTTPException) as exc:
+                async for chunk in request.content.iter_any():
+                    raw += chunk
+                    if len(raw) > MAX_BODY:
+                        raise BadRequest("a body too large")
+        except (TimeoutError, ConnectionError, web.RequestPayloadError) as exc:
             raise BadRequest(f"no body ({type(exc).__name__})") from None
-        if len(raw) > MAX_BODY:
-            raise BadRequest("a body too large")
         try:
             body = json.loads(raw)
         except ValueError:

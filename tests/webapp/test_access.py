@@ -178,6 +178,24 @@ async def test_junk_is_answered_400_and_changes_nothing(api: Api, caplog: Any) -
     assert "Traceback" not in caplog.text
 
 
+async def test_a_body_in_pieces_is_read_whole_and_one_too_large_is_refused(api: Api) -> None:
+    body = json.dumps({"g": api.token, "do": "join"}).encode()
+
+    async def pieces() -> AsyncIterator[bytes]:
+        for start in range(0, len(body), 5):
+            yield body[start : start + 5]
+
+    response = await api.client.post("/api/act", data=pieces(), headers=api.auth(CAROL))
+    assert response.status == 200  # chunked, no length: read whole
+    assert (await response.json())["ok"] is False  # the lobby is closed: a polite no
+
+    async def endless() -> AsyncIterator[bytes]:
+        yield b'{"g": "' + b"x" * 10_000
+
+    response = await api.client.post("/api/act", data=endless(), headers=api.auth(CAROL))
+    assert response.status == 400
+
+
 async def test_a_stale_move_is_refused_politely_and_changes_nothing(api: Api) -> None:
     game = await api.setup.game(api.game.id)
     assert game.match is not None
