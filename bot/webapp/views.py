@@ -62,12 +62,10 @@ EVENTS = 6
 """How many recent moves the state carries."""
 
 PAGE_TEXTS = (
-    "title",
     "connecting",
     "reconnecting",
     "error",
     "lobby",
-    "seat_free",
     "spectator",
     "your_turn",
     "choose_end",
@@ -79,11 +77,9 @@ PAGE_TEXTS = (
     "bazaar",
     "face_down",
     "empty_table",
-    "computer",
     "away",
     "score",
     "tiles",
-    "menu",
     "round",
 )
 """The page's own labels (`webapp.<key>`), sent in `texts`."""
@@ -464,15 +460,17 @@ def _hand(
         "menus": menus,
         "your_turn": mine,
         "hint": hints and mine and bool(legal) and (not dark or rnd.turned_up is not None),
-        "note": _hand_note(view, lang, mine),
+        "note": _hand_note(view, lang, mine, away),
     }
 
 
-def _hand_note(view: MatchView, lang: Lang, mine: bool) -> str | None:
-    """What the private hand's text says the viewer may do now, on their turn: which tile
-    opens the round and why (K-3, T-2, B-1), the tile turned up to lay or what the flip
-    does (Втемную), that their tiles are turned up, the tiles laid so far in a turn of
-    several (section V)."""
+def _hand_note(view: MatchView, lang: Lang, mine: bool, away: bool) -> str | None:
+    """What the private hand's text says the viewer may do now: that the computer plays
+    for them (`away`); on their turn which tile opens the round and why (K-3, T-2, B-1),
+    the tile turned up to lay or what the flip does (Втемную), that their tiles are
+    turned up, the tiles laid so far in a turn of several (section V)."""
+    if away:
+        return plain(t("hand.away", lang))
     if not mine:
         return None
     rnd = view.round

@@ -1,12 +1,10 @@
 ### The Mini App's own words (bot.webapp): the page's labels and the lines of its state.
 ### Plain text: the page shows no HTML.
 
-webapp-title = Домино
 webapp-connecting = Подключаемся…
 webapp-reconnecting = Связь прервалась, подключаемся снова…
 webapp-error = Не удалось открыть игру.
 webapp-lobby = Набор игроков
-webapp-seat_free = Свободное место
 webapp-spectator = Вы смотрите игру: ходят игроки за столом.
 webapp-your_turn = Ваш ход
 webapp-choose_end = Кость подходит к двум концам: нажмите конец на столе.
@@ -18,11 +16,9 @@ webapp-close = Закрыть
 webapp-bazaar = Базар
 webapp-face_down = рубашкой вверх
 webapp-empty_table = Стол пуст: первый ход
-webapp-computer = компьютер
 webapp-away = за игрока ходит компьютер
 webapp-score = счёт
 webapp-tiles = кости
-webapp-menu = Выбрать
 webapp-round = Раунд
 webapp-total = Итого
 webapp-cancelled = Игра отменена

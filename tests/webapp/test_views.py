@@ -216,6 +216,7 @@ def test_a_person_the_computer_plays_for_sees_the_hand_but_no_move() -> None:
     hand = state["hand"]
     assert hand["tiles"] and all(not tile["plays"] for tile in hand["tiles"])
     assert hand["moves"] == [] and hand["menus"] == [] and not hand["your_turn"]
+    assert hand["note"] == t("hand.away", Lang.RU)  # the private hand's own words
     assert state["texts"]["back_in_game"] == "🙋 Я снова играю"
 
 

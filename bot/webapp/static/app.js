@@ -458,9 +458,12 @@ function drawSeats(s) {
     const name = el("span", { class: "name", text: seat.name });
     const count = el("span", { class: "count", title: text("tiles") });
     count.append(el("span", { class: "back-icon", "aria-hidden": "true" }), document.createTextNode(`× ${seat.tiles}`));
-    if (seat.face_down) count.classList.add("face-down");
+    if (seat.face_down) {
+      count.classList.add("face-down");
+      count.title = text("face_down");
+    }
     const score = el("span", { class: "score", title: text("score"), text: side && side.seats.length === 1 ? side.shown : "" });
-    const card = el("div", { class: classes.join(" "), "data-seat": seat.seat }, name, score, count);
+    const card = el("div", { class: classes.join(" "), "data-seat": seat.seat, title: seat.away ? text("away") : null }, name, score, count);
     if (side && side.seats.length > 1) card.classList.add("side-" + seat.side);
     if (seat.turn) card.append(el("span", { class: "countdown" }));
     box.append(card);
