@@ -291,7 +291,7 @@ class WebAppServer:
                 except Refusal:
                     break  # no longer theirs to see (left the group): the stream ends
                 state = self._view(seen)
-                if state != last:
+                if not same(state, last):
                     last = state
                     await response.write(event(state))
         except (ConnectionError, asyncio.CancelledError):
@@ -438,6 +438,12 @@ def request_lang(request: web.Request) -> Lang:
     """The language of an answer given before the game is known: the browser's."""
     accepted = request.headers.get("Accept-Language", "")
     return Lang.EN if accepted[:2].lower() == "en" else Lang.RU
+
+
+def same(state: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Whether two states show the same (the server's moment aside, `now`, which the page
+    sets its clock by: a state sent only for a new moment would be no news)."""
+    return {**state, "now": None} == {**other, "now": None}
 
 
 def event(state: dict[str, Any]) -> bytes:

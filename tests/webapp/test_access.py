@@ -7,6 +7,7 @@ keeps the newest record only. (Through the bot as a process: test_api_e2e.py.)""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from bot.app.usecases.viewing import Viewing
 from bot.webapp.access import Access
 from bot.webapp.auth import InitDataCheck
 from bot.webapp.live import WebAppFrontEnd
-from bot.webapp.server import RateLimits, WebAppServer, plain
+from bot.webapp.server import STREAMS_PER_PERSON, RateLimits, WebAppServer, plain
 from domino.rules import KOZEL
 from storage.connect import open_database
 from storage.records import GameRecord, GameStatus
@@ -91,6 +92,7 @@ async def api(tmp_path: Path) -> AsyncIterator[Api]:
         lobby=app.lobby,
         frame_ancestors=["http://127.0.0.1:9999"],
         limits=RateLimits(rate=1000, burst=1000),
+        keepalive=0.2,
     )
     web_app = web.Application()
     server.add_routes(web_app)
@@ -299,3 +301,55 @@ async def test_the_live_front_end_keeps_the_newest_record_only() -> None:
 def test_plain_text_has_no_tags() -> None:
     assert plain("<b>Алиса</b> &amp; Боб") == "Алиса & Боб"
     assert plain("x < y") == "x < y"
+
+
+async def test_the_event_stream_sends_the_state_keepalives_and_each_change_once(
+    api: Api,
+) -> None:
+    game = await api.setup.game(api.game.id)
+    assert game.match is not None
+    mover = ALICE if game.match.turn == 0 else BOB
+    response = await api.client.get("/api/events", params={"g": api.token}, headers=api.auth(mover))
+    assert response.status == 200
+    assert response.headers["Content-Type"].startswith("text/event-stream")
+    lines: list[str] = []
+
+    async def until(check: Any) -> None:
+        async with asyncio.timeout(10):
+            while not check():
+                lines.append((await response.content.readline()).decode().rstrip("\n"))
+
+    def states() -> list[dict[str, Any]]:
+        return [json.loads(line[6:]) for line in lines if line.startswith("data: ")]
+
+    await until(lambda: len(states()) == 1)
+    first = states()[0]
+    await until(lambda: ": keepalive" in lines)
+    # The same record shown again (a hand redrawn) sends nothing new.
+    api.setup.app.web.show(game)
+    api.setup.app.web.show_hand(game.id, 0)
+    play = next((p for tile in first["hand"]["tiles"] for p in tile["plays"]), None)
+    play = play or first["hand"]["moves"][0]
+    body = {"g": api.token, "do": "play", "move": first["game"]["move"], "action": play["action"]}
+    assert (await (await api.act(mover, body)).json())["ok"] is True
+    await until(lambda: len(states()) == 2)
+    a, b = states()
+    assert b["game"]["move"] > first["game"]["move"], {k for k in a if a[k] != b[k]}
+    keepalives = lines.count(": keepalive")
+    await until(lambda: lines.count(": keepalive") > keepalives)
+    assert len(states()) == 2  # nothing changed meanwhile: nothing sent
+    response.close()
+
+
+async def test_one_person_holds_a_bounded_number_of_streams(api: Api) -> None:
+    opened = []
+    for _ in range(STREAMS_PER_PERSON):
+        response = await api.client.get(
+            "/api/events", params={"g": api.token}, headers=api.auth(CAROL)
+        )
+        assert response.status == 200
+        opened.append(response)
+    response = await api.client.get("/api/events", params={"g": api.token}, headers=api.auth(CAROL))
+    assert response.status == 429
+    for stream in opened:
+        stream.close()
