@@ -18,6 +18,7 @@ never disagrees with the same text in a message; the page's own labels are the
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Sequence
@@ -40,11 +41,11 @@ from domino.actions import Action, Close, Draw, EndTurn, Flip, Knock, Play, Play
 from domino.geometry import End
 from domino.round import Round
 from domino.tiles import Tile
-from domino.views import MatchView, RoundResult
+from domino.views import LayoutView, MatchView, RoundResult
 from i18n import Lang, t
 from render import counts, labels
 from render.geometry import Rect, TableGeometry, table_geometry
-from render.table import ARROWS, TABLE_AREA, end_badges, just_laid
+from render.table import ARROWS, TABLE_AREA, Badge, end_badges, just_laid
 from storage.records import GameRecord, GameStatus
 
 VERSION = 1
@@ -320,8 +321,8 @@ def _placed(view: MatchView, area: Rect) -> tuple[dict[str, Any], dict[End, int]
     (`end_badges`: where the ends are summed, F-3, muted or with what it counts), then
     the closed ends; and each end's index among them."""
     layout = view.round.layout
-    geometry = table_geometry(layout, area)
-    end_counts = counts.end_counts(layout) if counts.sums_ends(view) else None
+    summed = tuple(counts.end_counts(layout).items()) if counts.sums_ends(view) else None
+    geometry, badges = _laid_out(layout, area, summed)
     marked = just_laid(view) if len(geometry.tiles) > 1 else frozenset()
     tiles = []
     for box in geometry.tiles:
@@ -342,7 +343,7 @@ def _placed(view: MatchView, area: Rect) -> tuple[dict[str, Any], dict[End, int]
         )
     ends: list[dict[str, Any]] = []
     index: dict[End, int] = {}
-    for badge in end_badges(geometry, end_counts):
+    for badge in badges:
         (x, y), tag = badge.centre, badge.tag
         index[badge.end] = len(ends)
         ends.append(
@@ -371,6 +372,16 @@ def _placed(view: MatchView, area: Rect) -> tuple[dict[str, Any], dict[End, int]
         "ends": ends,
     }
     return placed, index
+
+
+@functools.lru_cache(maxsize=1024)
+def _laid_out(
+    layout: LayoutView, area: Rect, end_counts: tuple[tuple[End, int | None], ...] | None
+) -> tuple[TableGeometry, tuple[Badge, ...]]:
+    """The table's geometry and its ends' badges: the same for every viewer of a move,
+    so worked out once for them all (the geometry is most of a state's work)."""
+    geometry = table_geometry(layout, area)
+    return geometry, end_badges(geometry, None if end_counts is None else dict(end_counts))
 
 
 def _ends_sum(view: MatchView) -> int:
