@@ -393,3 +393,18 @@ async def test_a_spectator_sees_the_table_and_no_hand() -> None:
         laid = len(stand_in.match.round.layout.placements)
         assert await page.locator("#table .table-tile").count() == laid
         await snapshot(page, "webapp_spectator_desktop")
+
+
+@pytest.mark.slow(seconds=8)
+async def test_a_dark_round_flips_the_stack_and_lays_a_turned_up_tile_on_an_end() -> None:
+    stand_in = StandIn("dark", seed=15)
+    pressed: list[str] = []
+    async with opened(stand_in, PHONE) as page:
+        assert await page.locator("#stack").is_visible()
+        while stand_in.match.round_no == 1 and not stand_in.match.over:
+            if await page.locator("#turned-up").count():
+                await snapshot(page, "webapp_dark_turned_up_phone")
+            pressed.append(await take_turn(page))
+    assert "move" in pressed and "end" in pressed, pressed
+    assert "f" in stand_in.presses
+    assert not stand_in.refused
