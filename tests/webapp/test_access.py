@@ -19,7 +19,8 @@ from aiohttp import ClientResponse, web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app.people import Person
-from bot.app.usecases.viewing import Viewing
+from bot.app.usecases.base import Refusal
+from bot.app.usecases.viewing import MEMBER_SECONDS, Viewing
 from bot.webapp.access import Access
 from bot.webapp.auth import InitDataCheck
 from bot.webapp.live import WebAppFrontEnd
@@ -353,3 +354,57 @@ async def test_one_person_holds_a_bounded_number_of_streams(api: Api) -> None:
     assert response.status == 429
     for stream in opened:
         stream.close()
+
+
+async def test_in_a_lobby_a_member_may_join_and_membership_is_asked_again_later(
+    tmp_path: Path,
+) -> None:
+    setup = make(await open_database(tmp_path / "lobby.sqlite3"), FakeTime(), seed=3)
+    await setup.app.resume()
+    now = [0.0]
+    asked: list[int] = []
+    members = {ALICE.id, CAROL.id}
+
+    async def is_member(chat_id: int, user_id: int) -> bool:
+        asked.append(user_id)
+        return user_id in members
+
+    viewing = Viewing(setup.app.lobby.context, is_member, clock=lambda: now[0])
+    try:
+        await setup.app.people.remember(ALICE, can_message=True)
+        await setup.app.people.remember(CAROL, can_message=True)
+        assert await setup.run(setup.app.lobby.open(CHAT, ALICE)) is None
+        lobby = await setup.game(1)
+        assert lobby.join_token is not None
+        seen = await viewing.see(lobby.join_token, CAROL)
+        assert seen.seat is None and seen.may_join and seen.chat == CHAT.title
+        mine = await viewing.see(lobby.join_token, ALICE)
+        assert mine.seat == 0 and not mine.may_join
+        with pytest.raises(Refusal):
+            await viewing.see(lobby.join_token, EVE)
+        with pytest.raises(Refusal):
+            await viewing.see("A" * 16, CAROL)
+        with pytest.raises(Refusal):
+            await viewing.see("../etc/passwd", CAROL)
+
+        # Карина takes the seat (the server calls Lobby.join after this check).
+        await setup.run(setup.app.lobby.join(lobby.id, lobby.chat_id, CAROL))
+        joined = await viewing.see(lobby.join_token, CAROL)
+        assert joined.seat == 1 and not joined.may_join
+
+        # Telegram's word is kept a while, then asked again: one who left is refused.
+        members.discard(EVE.id)
+        asked.clear()
+        outsider = Person(505, "Гость")
+        members.add(outsider.id)
+        await viewing.see(lobby.join_token, outsider)
+        members.discard(outsider.id)
+        await viewing.see(lobby.join_token, outsider)  # still within the minute
+        assert asked == [outsider.id]
+        now[0] += MEMBER_SECONDS + 1
+        with pytest.raises(Refusal):
+            await viewing.see(lobby.join_token, outsider)
+        assert asked == [outsider.id, outsider.id]
+    finally:
+        await setup.close()
+        await setup.db.close()
