@@ -280,24 +280,25 @@ async def snapshot(page: Page, name: str) -> None:
     await page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-async def take_turn(page: Page, *, menus: bool = False) -> str:
+async def take_turn(page: Page, *, menus: bool = False, shot: str | None = None) -> str:
     """One move of the person, chosen from what the page offers and pressed on it: a
     menu of several doubles (`menus`), else the first marked tile (and, where it fits
     two ends, the first end lit on the table), else the first move button (draw,
-    knock). What was pressed: "menu", "end", "tile" or "move"."""
+    knock). What was pressed: "menu", "end", "tile" or "move". `shot`: a screenshot's
+    name, taken while the ends are lit for a tile that fits two."""
     await page.wait_for_selector('body[data-your-turn="1"]:not([data-busy])')
     ended = page.locator("#round-end")
     if await ended.is_visible():
         await ended.locator('[data-do="close"]').click()
     before = await page.evaluate("() => document.body.dataset.move")
-    pressed = await _press(page, menus=menus)
+    pressed = await _press(page, menus=menus, shot=shot)
     await page.wait_for_function(
         "(before) => document.body.dataset.move !== before", arg=before, timeout=STEP_MS
     )
     return pressed
 
 
-async def _press(page: Page, *, menus: bool) -> str:
+async def _press(page: Page, *, menus: bool, shot: str | None) -> str:
     doubles = page.locator('#moves [data-menu][data-kind="doubles"]')
     if menus and await doubles.count():
         await doubles.first.click()
@@ -311,6 +312,8 @@ async def _press(page: Page, *, menus: bool) -> str:
             return "tile"
         target = page.locator("#table .end.target").first
         await target.wait_for()
+        if shot is not None:
+            await snapshot(page, shot)
         await target.click()
         return "end"
     await page.locator("#moves [data-action]").first.click()
@@ -327,7 +330,8 @@ async def test_a_person_plays_a_whole_kozel_match_by_tapping_tiles_and_ends() ->
             stand_in.match.round.layout.placements
         )
         while not stand_in.match.over:
-            pressed.append(await take_turn(page))
+            shot = None if "end" in pressed else "webapp_choose_end_phone"
+            pressed.append(await take_turn(page, shot=shot))
             if len(pressed) == 4:
                 await snapshot(page, "webapp_phone")
                 await page.set_viewport_size(DESKTOP)
