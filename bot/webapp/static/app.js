@@ -93,7 +93,8 @@ function svg(tag, attrs = {}, parent = null) {
 function gameToken() {
   const unsafe = tg.initDataUnsafe || {};
   if (unsafe.start_param) return unsafe.start_param;
-  return new URLSearchParams(window.location.search).get("startapp") || "";
+  const query = new URLSearchParams(window.location.search);
+  return query.get("startapp") || query.get("tgWebAppStartParam") || "";
 }
 
 const token = gameToken();
