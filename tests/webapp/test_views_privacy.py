@@ -145,7 +145,7 @@ def audit(state: dict[str, Any], match: Match, seat: int | None, step: int) -> N
     for tile, path in tiles_in(rest):
         assert tile not in hidden, f"{where}: {tile} at {'.'.join(path)}"
     said = hidden - seen_turned(match.round)
-    for text in texts_in(rest):
+    for text in texts_in(state):  # the round end's lines too: they name no tile
         leaked = [str(tile) for tile in written(text) if tile in said]
         assert not leaked, f"{where}: {leaked} in {text!r}"
     if ended is not None:
