@@ -280,6 +280,14 @@ async def snapshot(page: Page, name: str) -> None:
     await page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+async def resized(page: Page, size: ViewportSize) -> None:
+    """The page at `size`, once it has laid the table out for it (a phone's square
+    under 700 px, else the picture's wide felt)."""
+    await page.set_viewport_size(size)
+    layout = "narrow" if size["width"] < 700 else "wide"
+    await page.wait_for_selector(f'#table[data-layout="{layout}"]')
+
+
 async def take_turn(page: Page, *, menus: bool = False, shot: str | None = None) -> str:
     """One move of the person, chosen from what the page offers and pressed on it: a
     menu of several doubles (`menus`), else the first marked tile (and, where it fits
@@ -334,16 +342,16 @@ async def test_a_person_plays_a_whole_kozel_match_by_tapping_tiles_and_ends() ->
             pressed.append(await take_turn(page, shot=shot))
             if len(pressed) == 4:
                 await snapshot(page, "webapp_phone")
-                await page.set_viewport_size(DESKTOP)
+                await resized(page, DESKTOP)
                 await snapshot(page, "webapp_desktop")
-                await page.set_viewport_size(PHONE)
+                await resized(page, PHONE)
         await page.wait_for_selector('body[data-view="over"]')
         assert "Козёл" in await page.locator("#status").inner_text()
         await page.wait_for_selector("#round-end:not([hidden])")
         shown = await page.locator("#round-end .reveal").count()
         assert shown == 2
         await snapshot(page, "webapp_match_end_phone")
-        await page.set_viewport_size(DESKTOP)
+        await resized(page, DESKTOP)
         await snapshot(page, "webapp_match_end_desktop")
     assert "end" in pressed, f"no tile fitted two ends in the whole match: {pressed}"
     assert "tile" in pressed and "move" in pressed
