@@ -28,6 +28,7 @@ from bot.telegram.callbacks import (
 )
 from bot.telegram.presenter import lobby_keyboard, removal_keyboard
 from bot.telegram.presenter.lobby import games_keyboard
+from bot.telegram.web_app_links import WebAppLinks
 from handlers.buttons import reply, shows_button
 from handlers.people import GROUP_TYPES, AdminCheck, chat_of, pressed_in
 from i18n import Lang, t
@@ -46,6 +47,7 @@ async def on_lobby(
     lobby: Lobby,
     dispatch: EffectDispatcher,
     group_settings: GroupSettings,
+    web_app: WebAppLinks | None = None,
 ) -> None:
     if callback_data.action is LobbyAction.REMOVE:
         await _offer_removal(
@@ -53,7 +55,9 @@ async def on_lobby(
         )
         return
     if callback_data.opens_games or callback_data.action in PICKER_ACTIONS:
-        await _games(call, callback_data, person, lang, is_admin, lobby, dispatch, group_settings)
+        await _games(
+            call, callback_data, person, lang, is_admin, lobby, dispatch, group_settings, web_app
+        )
         return
     intent = lobby_intent(lobby, callback_data, pressed_in(call), person, is_admin)
     answer = Reply("alert.stale", alert=True) if intent is None else await dispatch(intent)
@@ -69,6 +73,7 @@ async def _games(
     lobby: Lobby,
     dispatch: EffectDispatcher,
     group_settings: GroupSettings,
+    web_app: WebAppLinks | None,
 ) -> None:
     """The game's button turns the lobby's buttons into the list of games; a game picked
     there is the lobby's with its own options (the lobby is redrawn with its buttons, as
@@ -94,9 +99,11 @@ async def _games(
         return
     await reply(call, NO_REPLY, lang)
     group_lang = await group_settings.language_of(game)
-    shown = (
-        games_keyboard(game, group_lang) if press.opens_games else lobby_keyboard(game, group_lang)
-    )
+    if press.opens_games:
+        shown = games_keyboard(game, group_lang)
+    else:  # the lobby's own buttons, «🃏 Открыть стол» with them when the app is on
+        app_link = web_app.table_link(game) if web_app is not None else None
+        shown = lobby_keyboard(game, group_lang, app_link)
     try:
         await message.edit_reply_markup(reply_markup=shown)
     except TelegramBadRequest as exc:  # shown already, or the message is gone

@@ -187,6 +187,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     dp["chats"] = application.chats
     dp["people"] = application.people
     dp["group_settings"] = application.settings
+    dp["web_app"] = application.publisher.web_app  # the lobby's «🃏 Открыть стол» (or None)
     dp["turn_notices"] = application.notices
     dp["stats"] = StatsService(db)
 

@@ -11,6 +11,9 @@ SIGTERM, which stop the bot (SIGTERM, waited for) and then the fake.
 The demo's bot waits a little before a computer moves and between two pictures of a
 table, so people can follow, and its turn and lobby times are ten times the usual (a
 turn of the default 60 s lasts ten minutes): nobody is hurried while trying it out.
+
+The bot's Mini App is on (`harness.webapp_env`, registered with the fake's BotFather):
+«🃏 Открыть стол» on the lobby and the table opens it in a phone-sized panel of the page.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.e2e.harness import EXIT_SECONDS, BotProcess
+from tests.e2e.harness import EXIT_SECONDS, BotProcess, webapp_env
 from tests.fakegram import FakeChat, FakeTelegram, FakeUser
 from tests.fakegram.play import PlayPage
 
@@ -59,7 +62,9 @@ async def demo(workdir: Path, *, port: int = 0, **env: str) -> AsyncIterator[Dem
         alice = fake.add_user("Алиса", username="alice")
         bob = fake.add_user("Боб", username="bob")
         group = fake.add_group("Домино во дворе", members=[alice, bob], admins=[alice])
-        bot = BotProcess(fake, workdir, **{**DEMO_ENV, **env})
+        app_env = webapp_env()  # the Mini App, opened from the page's «🃏 Открыть стол»
+        fake.add_web_app(app_env["WEBAPP_SHORT_NAME"], app_env["WEBAPP_URL"])
+        bot = BotProcess(fake, workdir, **{**DEMO_ENV, **app_env, **env})
         bot.forked = False  # the bot a person tries: `python -m bot` itself, once
         await bot.start()
         running = Demo(fake, f"{url}/play/", group, [alice, bob], bot)
