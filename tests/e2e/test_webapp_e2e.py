@@ -326,6 +326,8 @@ class Party:
         )
         for app in self.apps:
             await self.shown(app.page, 'body[data-view="over"]')
+            status = await app.page.locator("#status").inner_text()
+            assert loser.split()[0] in status, status  # «Козёл: …», «Осёл: …»
         await self.fake.wait_for(
             lambda: OVER in self.table().content,
             timeout=REPLY_SECONDS,
