@@ -2,7 +2,7 @@
 games played from the private hands, in one run.
 
     .venv/bin/python bench/webapp.py [--games 50] [--think 1] [--seconds 60] [--people 2]
-        [--repeat 1] [--ways app,telegram]
+        [--repeat 1] [--ways app,telegram] [--profile PATH]
 
 Each way runs the bot as its own process (``python -m bot`` with its Mini App on, a
 temporary SQLite database, COMPUTER_DELAY=0, PACING=false, TABLE_INTERVAL=0.2), against the
@@ -33,6 +33,9 @@ Figures, over the window from the first «Начать» to the end (every game 
 - moves/s (every engine action stored, computers' included) and the bot's CPU per move
   in ms (user + system of the bot's process tree), with the ratio app/telegram of CPU
   per move (geometric mean over the paired repeats).
+
+``--profile PATH`` runs the app way's bot under cProfile (``PROFILE_TO``) and prints where
+its main thread's time went, by cumulative and by own time.
 
 Nothing here is a test: no figure is asserted. The bot process is stopped however the
 run ends.
@@ -230,6 +233,8 @@ async def run_app(args: argparse.Namespace, workdir: Path) -> Figures:
     app_env = harness.webapp_env()
     fake.add_web_app(app_env["WEBAPP_SHORT_NAME"], app_env["WEBAPP_URL"])
     env = {"PACING": "false", "COMPUTER_DELAY": "0", "TABLE_INTERVAL": "0.2", **app_env}
+    if args.profile is not None:
+        env["PROFILE_TO"] = str(args.profile)
     bot = BotProcess(fake, workdir, **env)
     tally, window, stop = AppTally(), e2e.Window(), asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
@@ -279,7 +284,7 @@ async def run_app(args: argparse.Namespace, workdir: Path) -> Figures:
         await asyncio.gather(*tasks, return_exceptions=True)
         await http.close()
         if bot.process is not None and bot.process.returncode is None:
-            await bot.stop(timeout=30)
+            await bot.stop(timeout=30 if args.profile is None else 120)
         hub_task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await hub_task
@@ -356,6 +361,7 @@ async def main() -> None:
     parser.add_argument("--people", type=int, default=2, choices=(1, 2, 3, 4))
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--ways", default="app,telegram")
+    parser.add_argument("--profile", type=Path, help="cProfile the app way's bot into PATH")
     args = parser.parse_args()
     ways = [way.strip() for way in args.ways.split(",") if way.strip()]
     runs: dict[str, list[Figures]] = {way: [] for way in ways}
@@ -367,6 +373,8 @@ async def main() -> None:
                 figures = await run(args, Path(folder))
                 report(figures)
                 runs[way].append(figures)
+                if way == "app" and args.profile is not None:
+                    e2e.print_profile(args.profile, [e2e.Tree("app", "app", ROOT)])
     if "app" in runs and "telegram" in runs and runs["app"] and runs["telegram"]:
         ratios = [
             a.cpu_per_move / t.cpu_per_move
