@@ -227,11 +227,35 @@ async def test_a_turn_gets_a_stored_deadline_a_warning_then_a_move_once(
     assert (await setup.game()).version == after.version
 
 
+async def test_the_first_turn_has_its_deadline_in_the_record_the_start_shows(
+    setup: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deal is stored with the first turn's deadline, as every move is with the next
+    turn's: the record the start hands the front ends already counts down."""
+    shown: list[GameRecord] = []
+    front = setup.app.dispatch.front_ends[0]
+    show = front.show
+
+    def noting(game: GameRecord, *, group: bool = True) -> None:
+        shown.append(game)
+        show(game, group=group)
+
+    monkeypatch.setattr(front, "show", noting)
+    game = await start_game(setup)
+    first = next(g for g in shown if g.status is GameStatus.PLAYING)
+    assert first.turn_deadline == TurnDeadline(
+        game.id, 0, datetime.fromtimestamp(START + 60, UTC), 60
+    )
+    assert game.turn_deadline == first.turn_deadline  # stored with the deal
+
+
 async def test_a_deadline_the_locked_database_refuses_still_times_out(
     setup: Setup, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Another process holds the write lock when the turn starts: the deadline lives in
-    memory and the turn times out on time all the same."""
+    """A turn whose deadline came without its move (a game dealt by an older version of
+    the bot, a picked-up game) gets it from the timer's own write; when another process
+    holds the write lock then, the deadline lives in memory and the turn times out on
+    time all the same."""
 
     async def locked(*args: object) -> None:
         error = sqlite3.OperationalError("database is locked")
@@ -239,6 +263,10 @@ async def test_a_deadline_the_locked_database_refuses_still_times_out(
         raise error
 
     monkeypatch.setattr(repo, "set_turn_deadline", locked)
+    lobby = setup.app.lobby
+    monkeypatch.setattr(
+        lobby, "context", dataclasses.replace(lobby.context, turn_deadline=lambda game: None)
+    )
     game = await start_game(setup)
     await settle()
     assert await repo.turn_deadlines(setup.db) == {}

@@ -212,7 +212,12 @@ class LobbyChanges(UseCases):
         answer = Reply("answer.started" if private else "answer.started_here")
 
         async def start(tx: Transaction, game: GameRecord) -> Change:
-            return started(game, self.context.new_seed(), utcnow()), answer
+            dealt = started(game, self.context.new_seed(), utcnow())
+            # The first turn's deadline is stored with the deal, as every later one is
+            # with its move: what shows the game (the Mini App's countdown) has it at once.
+            return dataclasses.replace(
+                dealt, turn_deadline=self.context.turn_deadline(dealt)
+            ), answer
 
         return await self._change(game_id, chat_id, person, is_admin, "start", start)
 
