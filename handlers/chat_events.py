@@ -11,7 +11,7 @@ from aiogram.types import ChatMemberUpdated, Message
 
 from bot.app.effects import EffectDispatcher
 from bot.app.people import People
-from bot.app.usecases import Chats, Endings
+from bot.app.usecases import Chats, Endings, Viewing
 from handlers.filters import OnLoop, in_group
 from handlers.people import person_of, topic_of
 
@@ -39,7 +39,11 @@ async def on_topic_reopened(message: Message, chats: Chats, dispatch: EffectDisp
 
 @router.message(OnLoop(F.left_chat_member), in_group)
 async def on_member_left(
-    message: Message, endings: Endings, people: People, dispatch: EffectDispatcher
+    message: Message,
+    endings: Endings,
+    people: People,
+    dispatch: EffectDispatcher,
+    viewing: Viewing | None = None,
 ) -> None:
     """A person left the group, or was removed from it: as their /leave there (out of
     the lobby, or a computer plays their seat out and the group is told), since the
@@ -48,6 +52,8 @@ async def on_member_left(
     user = message.left_chat_member
     if user is None or user.is_bot:
         return  # the bot itself: `on_removed`
+    if viewing is not None:  # the Mini App shows them the group's games no more
+        viewing.left(message.chat.id, user.id)
     lang = await people.language_of(user.id)  # Telegram names no language for them here
     person = dataclasses.replace(person_of(user), language_code=lang.value)
     await dispatch(endings.leave(message.chat.id, person))

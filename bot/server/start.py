@@ -185,6 +185,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     dp["hints"] = application.hints
     dp["endings"] = application.endings
     dp["chats"] = application.chats
+    dp["viewing"] = application.viewing
     dp["people"] = application.people
     dp["group_settings"] = application.settings
     dp["web_app"] = application.publisher.web_app  # the lobby's «🃏 Открыть стол» (or None)

@@ -114,3 +114,8 @@ class Viewing(UseCases):
         member = await self.is_member(chat_id, user_id)
         self._members[key] = (member, now + MEMBER_SECONDS)
         return member
+
+    def left(self, chat_id: int, user_id: int) -> None:
+        """The person left the chat (Telegram's service message said so): they see
+        nothing of its games from now on, whatever Telegram said of them before."""
+        self._members[(chat_id, user_id)] = (False, self.clock() + MEMBER_SECONDS)
