@@ -266,6 +266,9 @@ class WebAppServer:
             }
         )
         subscription = live.subscribe(seen.game.id)
+        # A commit between the load above and this subscription reached nobody here:
+        # the first turn of the loop loads the game again (and sends it only if it moved).
+        subscription.poke()
         self._streams[person.id] = self._streams.get(person.id, 0) + 1
         try:
             await response.prepare(request)
