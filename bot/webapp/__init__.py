@@ -52,7 +52,10 @@ The state (`views.game_view`), every text already in the group's language:
                  "side": int, "turn": bool, "you": bool, "face_down": int}],
       "sides": [{"seats": [int], "name": str, "score": int, "shown": str}],
       "turn": {"seat": int | null, "deadline": epoch ms | null, "limit": seconds | null},
-      "status": str,            # one line: whose turn, «рыба», the round's or match's end
+      "status": str,            # one line: whose turn, «рыба», the round's or match's end,
+                                # a game cancelled (and who loses it where it still
+                                # counts, K-11); in the lobby how many seats are
+                                # taken (never `game.title` again)
       "events": [str],          # the last moves, newest last, plain text
       "table": null | {         # null in the lobby
           "width": int, "height": int, "unit": int,
@@ -87,15 +90,32 @@ The state (`views.game_view`), every text already in the group's language:
           "note": str | null},   # what the turn asks: the opening tile, the flip, ...
       "sheet": null | {"heads": [str], "rows": [[str]], "totals": [str]},
       "round_end": null | {"round": int, "title": str, "lines": [str],
-                           "table": {...as "table"...},   # as the round's last move left it
+                           "match_lines": [str],   # at the match's end: its announcement
+                                # (who won or lost, why, the rating, the final scores
+                                # best first), a line each; [] while the match goes on
+                           "table": {...as "table"...},   # as the round's last move left
+                                # it, with its `narrow` layout too
                            "hands": [{"seat": int, "name": str, "tiles": [[a, b]],
                                       "total": str}]},
-      "texts": {key: str}       # the page's own labels
+      "lobby": {"rules": [str]},   # in the lobby only: its options a line each, in the
+                                # lobby message's words (players and target, fish and
+                                # threshold, the spinner, pairs); the game's name is
+                                # `game.title`
+      "texts": {key: str}       # the page's own labels: connecting, reconnecting,
+                                # error, lobby, lobby_wait (who starts the game, and
+                                # where), spectator, your_turn, choose_end, no_fit (a
+                                # tile tapped that has no play), menu_back (dismisses
+                                # a menu), sheet, events, round_end, match_over, next,
+                                # close, bazaar, face_down, empty_table, away, score,
+                                # tiles, round; the buttons' join, hint, back,
+                                # back_in_game
     }
 
 `round_end` holds the hands of the round that ended last, laid open as the round-end
 picture shows them (public by then), until the next round's first move, and for good
-once the match is over; a tile of it may lie in a hand of the round just dealt. While
+once the match is over; a tile of it may lie in a hand of the round just dealt. A game
+that ended before its match did (a surrender) shows it only if it ended between two
+rounds, and a cancelled game never: its status says it was cancelled. While
 a round runs no other seat's tile is in the state, nor the bazaar's, nor a face-down
 stack's (`tests/webapp/test_views_privacy.py` audits every game).
 """

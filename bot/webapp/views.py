@@ -26,8 +26,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.app.names import computer_name, short_name
-from bot.telegram.presenter.common import score_text, side_names, variant_name
-from bot.telegram.presenter.endings import ended_view
+from bot.app.timers import timer_in_force
+from bot.telegram.presenter.common import fish_mode_name, score_text, side_names, variant_name
+from bot.telegram.presenter.endings import ended_view, played_out_notes
 from bot.telegram.presenter.hand import (
     face_down,
     face_down_text,
@@ -35,12 +36,19 @@ from bot.telegram.presenter.hand import (
     opening_text,
     turned_up_text,
 )
+from bot.telegram.presenter.lobby import own_turn_times, straight
 from bot.telegram.presenter.moves import action_text, doubles_label
-from bot.telegram.presenter.table import event_text, recent_events, round_end_text
+from bot.telegram.presenter.table import (
+    event_text,
+    match_end_text,
+    recent_events,
+    round_end_text,
+)
 from domino.actions import Action, Close, Draw, EndTurn, Flip, Knock, Play, PlayDoubles
 from domino.geometry import End
 from domino.round import Round
 from domino.tiles import Tile
+from domino.timing import TurnTimer
 from domino.views import LayoutView, MatchView, RoundResult
 from i18n import Lang, t
 from render import counts, labels
@@ -82,6 +90,10 @@ PAGE_TEXTS = (
     "score",
     "tiles",
     "round",
+    "menu_back",
+    "no_fit",
+    "lobby_wait",
+    "match_over",
 )
 """The page's own labels (`webapp.<key>`), sent in `texts`."""
 
@@ -129,11 +141,13 @@ def game_view(
     hints: bool,
     may_join: bool,
     chat_title: str = "",
+    timer: TurnTimer | None = None,
 ) -> dict[str, Any]:
     """The state of the protocol (`bot.webapp`, «The state») of `game` for `seat` (None:
     the public view, a group member who is not seated), in `lang`. `hints`: the group
     allows them; `may_join`: the viewer may take a seat in the lobby; `now`: the
-    server's moment, for the page's clock."""
+    server's moment, for the page's clock; `timer`: the group's turn timer, for the
+    lobby's line on a game's own turn times (None: not said)."""
     names = seat_names(game, lang)
     match = game.match
     record = game.seats[seat] if seat is not None and seat < len(game.seats) else None
@@ -159,7 +173,7 @@ def game_view(
         "texts": page_texts(lang),
     }
     if match is None:
-        state.update(_lobby(game, names, lang))
+        state.update(_lobby(game, names, lang, timer))
         return state
     view = match.view(seat)
     if not game.status.active:
@@ -212,8 +226,11 @@ def game_view(
     return state
 
 
-def _lobby(game: GameRecord, names: Sequence[str], lang: Lang) -> dict[str, Any]:
-    """A game not yet dealt: its seats so far, no table and no hand."""
+def _lobby(
+    game: GameRecord, names: Sequence[str], lang: Lang, timer: TurnTimer | None
+) -> dict[str, Any]:
+    """A game not yet dealt: its seats so far, its options (`lobby_rules`), no table and
+    no hand."""
     status = t("webapp.lobby_status", lang, n=len(game.seats), wanted=game.seats_wanted)
     if game.status is GameStatus.CANCELLED:
         status = t("webapp.cancelled", lang)
@@ -240,7 +257,51 @@ def _lobby(game: GameRecord, names: Sequence[str], lang: Lang) -> dict[str, Any]
         "hand": None,
         "sheet": None,
         "round_end": None,
+        "lobby": {"rules": lobby_rules(game, names, lang, timer)},
     }
+
+
+def lobby_rules(
+    game: GameRecord, names: Sequence[str], lang: Lang, timer: TurnTimer | None = None
+) -> list[str]:
+    """The lobby's options, one a line, in the lobby message's own words
+    (`bot.telegram.presenter.lobby.lobby_text`) without its HTML: how many play and to
+    what target; Козёл's fish and the score's threshold (K-9, K-7); F-2's «Straight»;
+    pairs or each for themselves at a table of four, and who sits with whom; a game
+    timed by its own turn times (S-7) under the group's `timer` (`timer_in_force`; not
+    said when the timer is not known). The game's name is the page's title
+    (`game.title`), not repeated here."""
+    rules = game.ruleset
+    lines = [t("lobby.options", lang, seats=game.seats_wanted, target=rules.target)]
+    if rules.game.offers("fish") and rules.game.offers("open_threshold"):
+        lines.append(
+            t(
+                "lobby.kozel_options",
+                lang,
+                fish=fish_mode_name(rules.fish, lang),
+                threshold=rules.open_threshold or t("lobby.off", lang),
+            )
+        )
+    if straight(rules):
+        lines.append(t("lobby.straight", lang))
+    if game.seats_wanted == 4:
+        lines.append(t("lobby.teams_on" if rules.teams else "lobby.teams_off", lang))
+        if rules.teams and game.seats:
+
+            def pair(first: int) -> str:
+                return " + ".join(
+                    html.escape(names[seat]) if seat < len(names) else "…"
+                    for seat in (first, first + 2)
+                )
+
+            lines.append(t("lobby.pairs", lang, first=pair(0), second=pair(1)))
+    if (
+        timer is not None
+        and rules.game.turn_timing
+        and timer_in_force(timer, rules.game) is TurnTimer.SPORT
+    ):
+        lines.append(t("lobby.sport_timing", lang, **own_turn_times()))
+    return [plain(line) for line in lines]
 
 
 def _turn(game: GameRecord, view: MatchView, turn: int | None) -> dict[str, Any]:
@@ -260,11 +321,15 @@ def _turn(game: GameRecord, view: MatchView, turn: int | None) -> dict[str, Any]
 
 
 def _status(game: GameRecord, view: MatchView, names: Sequence[str], lang: Lang) -> str:
-    """One line, as the table picture's title writes it: the match's end, the round's
-    end, who leads by the turned tiles (S-2), whose turn."""
+    """One line, as the table picture's title writes it: the match's end (a cancelled
+    game says so, and who loses it where it still counts, K-11), the round's end, who
+    leads by the turned tiles (S-2), whose turn."""
     if view.over:
-        if game.status is GameStatus.CANCELLED and not view.losers and not view.winners:
-            return t("webapp.cancelled", lang)
+        if game.status is GameStatus.CANCELLED:
+            cancelled = t("webapp.cancelled", lang)
+            if not view.losers and not view.winners:
+                return cancelled
+            return f"{cancelled} · {labels.match_end(view, names, lang)}"
         return labels.match_end(view, names, lang)
     rnd = view.round
     if rnd.outcome is not None:
@@ -517,11 +582,15 @@ def _sheet(view: MatchView, names: Sequence[str], lang: Lang) -> dict[str, Any]:
 
 def showing_round_end(game: GameRecord) -> bool:
     """Whether the round that ended last is shown laid open: until the next round's
-    first move, or for good once the match is over."""
+    first move, and for good once the match is over (played to its end, also by the
+    computers after everyone left). A game that ended before its match did (a
+    surrender) shows it only if it ended between two rounds, before the next round's
+    first move; a cancelled game never does: its status says it was cancelled, and an
+    earlier round's end would read as if the round had just ended."""
     match = game.match
-    if match is None or not match.results:
+    if match is None or not match.results or game.status is GameStatus.CANCELLED:
         return False
-    return match.over or not game.status.active or not match.round.history
+    return match.over or not match.round.history
 
 
 def _round_end(
@@ -529,7 +598,8 @@ def _round_end(
 ) -> dict[str, Any] | None:
     """The round that ended, laid open as the round-end picture shows it: its table as
     the last move left it, every hand left with what it counts, and the announcement's
-    lines (`round_end_text`)."""
+    lines (`round_end_text`); at the match's end the lines of its announcement too
+    (`match_lines`)."""
     match = game.match
     if match is None or not showing_round_end(game):
         return None
@@ -539,6 +609,7 @@ def _round_end(
         "round": result.round_no,
         "title": labels.word("results", lang, n=result.round_no),
         "lines": _round_end_lines(view, result, names, lang),
+        "match_lines": _match_lines(game, view, names, lang),
         "table": _ended_table(view, ended),
         "hands": [
             {
@@ -557,6 +628,24 @@ def _round_end_lines(
 ) -> list[str]:
     text = plain(round_end_text(view, result, names, lang))
     return [line for line in text.split("\n") if line.strip()]
+
+
+def _match_lines(game: GameRecord, view: MatchView, names: Sequence[str], lang: Lang) -> list[str]:
+    """The match's end as the group's announcement says it (`match_end_text`, plain, a
+    line each): who won or lost it (as the stats count a match someone abandoned,
+    `ended_view`), why and the rating (`played_out_notes`), the final scores best
+    first; nothing while the match goes on or for a game cancelled."""
+    match = game.match
+    if match is None or not view.over or game.status is not GameStatus.FINISHED:
+        return []
+    text = match_end_text(
+        view,
+        names,
+        lang,
+        last_tile_won=match.won_by_last_tile(),
+        notes=played_out_notes(game, lang),
+    )
+    return [line for line in plain(text).split("\n") if line.strip()]
 
 
 def _ended_table(view: MatchView, ended: Round) -> dict[str, Any]:

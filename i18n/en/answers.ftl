@@ -7,12 +7,12 @@ answer-cancelled = The game is cancelled.
 answer-computer_added = A computer player sits down.
 answer-rematch_opened = A new game with the same rules: waiting for players.
 answer-started = Off we go! Tiles are in your private chat.
-answer-started_here = Off we go! Your tiles are under the table: «✋ My tiles».
+answer-started_here = Off we go! Your tiles are under the table: “✋ My tiles”.
 answer-tile_does_not_fit = That tile does not fit now: the ones marked ✅ do.
-# Sixes: a refused tile; $ends: what each end takes («4 takes a 2, 0 takes a 6»).
+# Sixes: a refused tile; $ends: what each end takes (“4 takes a 2, 0 takes a 6”).
 answer-tile_sum_six = It does not fit: touching halves add up to 6 — { $ends }. The ✅ tiles fit.
 answer-end_takes = { $pip } takes a { $wanted }
-# The first round opens with a fixed tile (the game's rules); $tile: that tile («1|1»),
+# The first round opens with a fixed tile (the game's rules); $tile: that tile (“1|1”),
 # $kind: double when it is one of the doubles that open, else tile (nobody got one).
 answer-opening-lowest_double = { $kind ->
     [double] The first move is the lowest double: { $tile }.
@@ -47,10 +47,10 @@ alert-not_a_computer = This button is out of date: that computer is no longer at
 notice-left = 🚪 { $name } left the game; a computer player took the seat.
 notice-unreachable = ⚠️ { $name }: I cannot write to you privately. Open a chat with @{ $bot } and press Start (or unblock the bot) to get your tiles.
 # The group shows hands in the group: the person plays on from there.
-notice-unreachable_hand_in_group = ⚠️ { $name }: I cannot write to you privately. Your tiles are here: «✋ My tiles» under the table; /start in the chat with @{ $bot } brings them back there too.
+notice-unreachable_hand_in_group = ⚠️ { $name }: I cannot write to you privately. Your tiles are here: “✋ My tiles” under the table; /start in the chat with @{ $bot } brings them back there too.
 notice-bot_removed = I was removed from “{ $chat }”, so the game there has stopped.
 # Said in General of a forum: the topic of a game was closed to the bot, or deleted.
-notice-topic_closed = ⏸ The game's topic was closed, and I cannot write there. The game is not lost: you can still move, from your private chat with me or from the «✋ My tiles» already open, and the table and results will come back to the topic once it is reopened.
+notice-topic_closed = ⏸ The game's topic was closed, and I cannot write there. The game is not lost: you can still move, from your private chat with me or from the “✋ My tiles” already open, and the table and results will come back to the topic once it is reopened.
 notice-topic_deleted = 🗑 The game's topic was deleted, so the game has stopped. Start a new one with /domino.
 
 private-group_only = Games happen in groups: add me to a group and send /domino there.

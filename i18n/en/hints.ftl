@@ -1,7 +1,7 @@
 ### «💡 Подсказка»: the computer's choice for a turn, to the presser only.
 ### In English.
 
-# $move: the move as the hand's buttons name it («5|5 on ⬅️ 3»); $reason: one of hint-reason-*.
+# $move: the move as the hand's buttons name it (“5|5 on ⬅️ 3”); $reason: one of hint-reason-*.
 hint-shown = 💡 { $move } — { $reason }
 hint-move_only = 💡 { $move }
 hint-reason-only = there is no other move
@@ -48,7 +48,7 @@ hint-reason-search_likely = { $game ->
     [osel] with this move you will most likely not end up the donkey
    *[other] with this move the match is most likely yours
 }
-# «✔️ End turn» advised for a reason that speaks of a tile laid: why the turn ends here.
+# “✔️ End turn” advised for a reason that speaks of a tile laid: why the turn ends here.
 hint-end_turn = the other tiles are better kept for later turns
 
 hints-on = on

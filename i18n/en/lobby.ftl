@@ -14,12 +14,12 @@ lobby-sport_timing = ⏱ Turn times follow sport domino's rules: { $one }, { $se
 lobby-players = <b>Players ({ $joined }/{ $wanted }):</b>
 lobby-hint = Press “Join” to take a seat. Your tiles arrive in a private chat.
 # The group shows hands in the group (its /settings): nobody needs the private chat.
-lobby-hint_in_group = Press “🙋 Join” to take a seat. We play right here: your tiles are under the table, the «✋ My tiles» button; no need to open my chat.
+lobby-hint_in_group = Press “🙋 Join” to take a seat. We play right here: your tiles are under the table, the “✋ My tiles” button; no need to open my chat.
 # Nobody seated yet, in a group that keeps hands in private: the creator is seated only once the bot may write to them there.
 lobby-nobody = Nobody is seated yet. Press “🙋 Join” to sit down, the game's creator too: only someone who already has a private chat with me is seated at once (the tiles go there).
 lobby-nobody_in_group = Nobody is seated yet. Press “🙋 Join” to sit down.
 # Every seat is taken: nobody is asked to sit down.
-lobby-full = Every seat is taken: the game may start with «▶️ Start».
+lobby-full = Every seat is taken: the game may start with “▶️ Start”.
 lobby-closed_started = 🎲 <b>The game has started!</b> Players: { $names }
 lobby-closed_cancelled = ✖️ The game was called off.
 

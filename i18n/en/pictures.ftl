@@ -56,7 +56,7 @@ picture-eggs_next = +{ $n } carried to the next round
 picture-eggs_taken = +{ $n } taken by { $name }
 # S-2: each player's card shows the tile they turned up.
 picture-turned = the turned tiles decide who leads
-# Joins the two names of a pair: «Masha and Olya».
+# Joins the two names of a pair: “Masha and Olya”.
 picture-and = { " and " }
 # The letters of the pairs, in order.
 picture-teams = AB

@@ -9,7 +9,7 @@ table-bazaar = boneyard: { $n }
 table-ends = ends: { $ends }
 # Sixes: an end and the half that makes 6 with it (a tile with that half goes there).
 table-end_wanted = { $pip } (takes a { $wanted })
-# F-3, in games that score the sum of the open ends: each end as it counts («6+6»: a
+# F-3, in games that score the sum of the open ends: each end as it counts (“6+6”: a
 # double across an end counts both halves) and their sum, $count.
 table-ends_sum = open ends: { $ends } = { $count }
 # An arm of the spinner with no tile yet: open, but it adds nothing to the sum.
@@ -51,7 +51,7 @@ event-tiles = { $name } plays { $n } { $n ->
     [one] tile
    *[other] tiles
 }
-# A turn of several tiles ended with «✔️ End turn», when its tiles are not in the caption.
+# A turn of several tiles ended with “✔️ End turn”, when its tiles are not in the caption.
 event-ended = { $name } ends the turn
 event-closed = { $name } closes an end
 
@@ -69,7 +69,7 @@ event-flipped = { $name } turns up { $tile }: it does not fit and goes under the
 event-flipped_drew = { $name } turns up { $tile }: it does not fit and goes under the stack, a boneyard tile on top
 # In the Dark: the tile turned up fits both ends; its owner chooses the end (the play follows).
 event-flip_choice = { $name } turns up { $tile }, which fits both ends, and picks the end
-# The same move made $n times in a row: «Bob draws ×3».
+# The same move made $n times in a row: “Bob draws ×3”.
 event-repeated = { $move } ×{ $n }
 
 table-cancelled = ✖️ The game was cancelled.
@@ -117,8 +117,8 @@ hand-mid_turn = You have played { $n } { $n ->
    *[other] tiles
 } this turn. Play another or press “✔️ End turn”.
 
-announce-went_out = 🏁 Round { $n }: domino! { $name } is out.
-# $game: the game's key. A blocked round is a «fish» in the Russian games and a block
+announce-went_out = 🏁 Round { $n }: domino! { $name } went out.
+# $game: the game's key. A blocked round is a “fish” in the Russian games and a block
 # in the games that score during play (All Fives, Threes and Fives, Bergen, Doubles).
 announce-fish = { $game ->
     [all_fives] 🧱 Round { $n }: blocked! Nobody can move; { $name } laid the last tile.
@@ -155,8 +155,8 @@ announce-winner = 🏆 { $n ->
        *[other] The winners are
     } { $names }
 # The score sheet's legend under a round's picture while an account is not open (K-7):
-# «+N» on the sheet is remembered, not yet written. $threshold: the points that open it.
-announce-remembered = <i>“+N”: points remembered but not yet written; scoring opens at { $threshold } { $threshold ->
+# “+N” on the sheet is remembered, not yet recorded. $threshold: the points that open it.
+announce-remembered = <i>“+N”: points remembered but not yet recorded; scoring opens at { $threshold } { $threshold ->
         [one] point
        *[other] points
     }.</i>
@@ -195,5 +195,5 @@ table-time_warning = ⏳ { $name }: at most { $s } { $s ->
        *[other] seconds
     } to move
 
-# «🔔 Your turn» inside the group, to the person alone (their hand is in the group).
+# “🔔 Your turn” inside the group, to the person alone (their hand is in the group).
 notice-turn_in_group = 🔔 Your turn

@@ -15,7 +15,7 @@ settings-about_game = A plain /domino opens it; another game opens by its name, 
 settings-about_timer = When the time runs out a computer moves for the player; after three such moves it plays for them until they come back (/hand → “I'm back”). A new limit applies from the next turn.
 settings-about_lang = I write to everyone in the group in this language: the games, the answers to commands and buttons. In private chats, to each person in their own. At first a group's language is that of whoever first used me here.
 settings-about_lobby = If nobody starts the game in this time, it closes by itself. A new time applies from the next game.
-settings-about_hints = The «💡 Hint» button on a hand shows its player how a strong computer would move (nobody else sees it). Hints switched off leave the hands from the next turn.
+settings-about_hints = The “💡 Hint” button on a hand shows its player how a strong computer would move (nobody else sees it). Hints switched off leave the hands from the next turn.
 # S-7: a game with turn times of its own keeps them whatever timer is chosen, unless it is off.
 settings-own_timing = ⏱ { $game }: turn times by its own rules — { $one }, { $several } or { $fish } s, unless the timer is off.
 
@@ -34,7 +34,7 @@ timer-sport = sport (5 / 20 / 60 s)
 settings-private =
     ⚙️ <b>Your settings</b>
     🔔 Turn reminders: <b>{ $state }</b>
-    If you have not moved a few seconds after your turn starts, a «🔔 Your turn» notification arrives here; it goes away when the turn ends.
+    If you have not moved a few seconds after your turn starts, a “🔔 Your turn” notification arrives here; it goes away when the turn ends.
 
 turn_notices-on = on
 turn_notices-off = off
@@ -48,7 +48,7 @@ btn-hands-group = In the group
 btn-hands-private = In private
 btn-hands-both = Both
 btn-hands-default = As the group
-settings-about_hands = “In the group” and “Both”: people play right here («✋ My tiles» under the table), with no need to open my chat; “In private”: press Start in my private chat first. Anyone may choose their own in /settings in my private chat.
+settings-about_hands = “In the group” and “Both”: people play right here (“✋ My tiles” under the table), with no need to open my chat; “In private”: press Start in my private chat first. Anyone may choose their own in /settings in my private chat.
 settings-private_hands =
     ✋ Your tiles: <b>{ $place }</b>
-    The «✋ My tiles» button under the table in the group always works; “In private” and “Both” keep your hand here too, and «🔔 Your turn» comes here; with “In the group” it comes in the group, to you alone.
+    The “✋ My tiles” button under the table in the group always works; “In private” and “Both” keep your hand here too, and “🔔 Your turn” comes here; with “In the group” it comes in the group, to you alone.

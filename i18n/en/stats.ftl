@@ -14,7 +14,7 @@ top-col_losses-osel = Donkey
 top-col_safe-osel = Safe
 top-col_wins = Won
 top-col_win_share = Won %
-# $game: the game's key. A blocked round is a «fish» in the Russian games and a block
+# $game: the game's key. A blocked round is a “fish” in the Russian games and a block
 # in the games that score during play (All Fives, Threes and Fives, Bergen, Doubles).
 top-col_fish = { $game ->
     [all_fives] Blocks

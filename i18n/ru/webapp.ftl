@@ -24,3 +24,11 @@ webapp-total = Итого
 webapp-cancelled = Игра отменена
 # The lobby's line: $n seats taken of $wanted.
 webapp-lobby_status = Набор игроков: { $n } из { $wanted }
+# Dismisses a menu of the hand (several doubles, closing an end): as the messages' «↩️ Назад».
+webapp-menu_back = ↩️ Назад
+# A tap on a tile of the hand that has no play now.
+webapp-no_fit = Эта кость сейчас не подходит.
+# Under the lobby's seats: who starts the game, and where (the lobby's «▶️ Начать», btn-start).
+webapp-lobby_wait = Игру начнёт её создатель или админ чата кнопкой «▶️ Начать» в группе.
+# The match has ended: as the group's table says it (table-over).
+webapp-match_over = Партия окончена

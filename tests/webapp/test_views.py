@@ -1,9 +1,10 @@
 """The Mini App's state by value (`bot.webapp.views.game_view`): Козёл's table and hand
 (a tile that fits two ends, a draw, the clock), Осёл's several doubles and a closed end
 (O-2, O-3), a spinner game's arms and the sum of its ends (C-10, F-3), Втемную's stack
-and its tile turned up, the round's end laid open, the sheet, the lobby, a person the
-computer plays for, a cancelled game; the texts are the messages' own, without HTML,
-in both languages.
+and its tile turned up, the round's end laid open (and when it is not: a game cancelled
+or given up mid-round), the match's end as its announcement says it, the sheet, the
+lobby and its rules, a person the computer plays for, a cancelled game; the texts are
+the messages' own, without HTML, in both languages, English with English quotes.
 
 Positions come from seeded matches played by `GreedyPlayer` until what a test needs
 is on the table (`until`)."""
@@ -18,8 +19,11 @@ from typing import Any
 
 import pytest
 
+from bot.telegram.presenter.endings import played_out_notes
+from bot.telegram.presenter.lobby import lobby_text
 from bot.telegram.presenter.moves import doubles_label
-from bot.webapp.views import PAGE_TEXTS, game_view, plain
+from bot.telegram.presenter.table import match_end_text
+from bot.webapp.views import NARROW_AREA, PAGE_TEXTS, game_view, plain, seat_names
 from domino.actions import (
     Close,
     Draw,
@@ -31,10 +35,12 @@ from domino.actions import (
 from domino.geometry import End
 from domino.match import Match
 from domino.players import GreedyPlayer
+from domino.rules import LayoutKind
+from domino.timing import TurnTimer
 from domino.variants import find_variant
 from i18n import Lang, t
 from render.table import ARROWS
-from storage.records import GameRecord, GameStatus, SeatRecord, TurnDeadline
+from storage.records import Ending, GameRecord, GameStatus, SeatRecord, TurnDeadline
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 NAMES = ("Олег <3 & Co", "Маша", "Вика", "Дима")
@@ -63,7 +69,11 @@ def until(game: GameRecord, wanted: Callable[[Match], bool], limit: int = 400) -
 
 
 def state_of(
-    game: GameRecord, seat: int | None, lang: Lang = Lang.RU, **options: bool
+    game: GameRecord,
+    seat: int | None,
+    lang: Lang = Lang.RU,
+    timer: TurnTimer | None = None,
+    **options: bool,
 ) -> dict[str, Any]:
     state = game_view(
         game,
@@ -72,6 +82,7 @@ def state_of(
         now=NOW,
         hints=options.get("hints", True),
         may_join=options.get("may_join", False),
+        timer=timer,
     )
     # What the server sends: JSON, and nothing in it that JSON cannot say.
     assert json.loads(json.dumps(state)) == state
@@ -383,6 +394,114 @@ def test_a_finished_match_keeps_its_last_round_open_and_names_the_goat() -> None
     assert state["hand"] is None and state["round_end"] is not None
     assert state["status"].startswith("Козёл: ")
     assert state["turn"]["seat"] is None and not any(seat["turn"] for seat in state["seats"])
+    # The match's end as the group's announcement says it, a line each, without HTML.
+    match = finished.match
+    assert match is not None
+    said = match_end_text(match.view(None), seat_names(finished, Lang.RU), Lang.RU)
+    lines = state["round_end"]["match_lines"]
+    assert lines == [plain(line) for line in said.split("\n")]
+    assert lines[0].startswith("🐐 Козёл — ") and NAMES[0] in " ".join(lines)
+    assert all(str(side["score"]) in " ".join(lines) for side in state["sides"])
+    assert state["round_end"]["round"] == len(match.results)
+    english = state_of(finished, None, Lang.EN)["round_end"]["match_lines"]
+    assert english[0].startswith("🐐 The goat is ")
+
+
+def test_the_ended_rounds_table_is_laid_for_a_phone_too() -> None:
+    game = record("osel", seed=6)
+    until(game, lambda m: bool(m.results))
+    ended = state_of(game, 0)["round_end"]["table"]
+    narrow = ended["narrow"]
+    assert (narrow["width"], narrow["height"]) == (NARROW_AREA.width, NARROW_AREA.height)
+    assert len(narrow["tiles"]) == len(ended["tiles"]) > 0
+    assert [end["arm"] for end in narrow["ends"]] == [end["arm"] for end in ended["ends"]]
+
+    def laid(table: dict[str, Any]) -> list[tuple[int, int]]:
+        return sorted((min(x["a"], x["b"]), max(x["a"], x["b"])) for x in table["tiles"])
+
+    assert laid(narrow) == laid(ended)  # the same tiles, laid again for the width
+
+
+def test_a_round_end_has_no_match_lines_while_the_match_goes_on() -> None:
+    game = record("kozel", seed=2)
+    until(game, lambda m: bool(m.results))
+    shown = state_of(game, 0)["round_end"]
+    assert shown is not None and shown["match_lines"] == []
+
+
+def test_a_match_played_out_after_everyone_left_says_how_it_counts() -> None:
+    """Everyone left (the first to go is the culprit, K-11): the computers play the
+    match to its end; the app's lines are the announcement's, its notes included."""
+    game = record("kozel", seed=2)
+    until(game, lambda m: len(m.log) >= 3)
+    game = game.left_by(0).left_by(1)
+    until(game, lambda m: m.over, limit=2000)
+    finished = game.ended(GameStatus.FINISHED, NOW)
+    state = state_of(finished, None)
+    assert state["round_end"] is not None  # the match is over: its last round stays
+    lines = state["round_end"]["match_lines"]
+    # The first to leave loses, whatever the board says; marked as the group's names are.
+    assert lines[0] == f"🐐 Козёл — {NAMES[0]} (🤖)"
+    notes = [plain(note) for note in played_out_notes(finished, Lang.RU)]
+    assert notes and lines[1 : 1 + len(notes)] == notes
+    assert state["status"] == f"Козёл: {NAMES[0]} (🤖)"
+
+
+# --- a game that ended early: which round end it shows (none but one just ended) ----
+
+
+def test_a_game_cancelled_mid_round_shows_no_earlier_round_end() -> None:
+    """The bug: /cancel in round 2 showed round 1's results as if round 2 had ended."""
+    game = record("kozel", seed=2)
+    until(game, lambda m: bool(m.results) and len(m.round.history) >= 2)
+    assert state_of(game, 0)["round_end"] is None  # round 2 runs
+    cancelled = game.ended(GameStatus.CANCELLED, NOW)
+    for seat in (0, None):
+        state = state_of(cancelled, seat)
+        assert state["round_end"] is None
+        assert state["status"] == "Игра отменена"
+        assert state["hand"] is None
+    assert state_of(cancelled, 0, Lang.EN)["status"] == "The game was cancelled"
+
+
+def test_a_game_cancelled_between_rounds_shows_no_round_end_either() -> None:
+    game = record("kozel", seed=2)
+    until(game, lambda m: bool(m.results))
+    assert state_of(game, 0)["round_end"] is not None  # the round just ended
+    cancelled = game.ended(GameStatus.CANCELLED, NOW)
+    state = state_of(cancelled, 0)
+    assert state["round_end"] is None and state["status"] == "Игра отменена"
+
+
+def test_a_cancelled_game_that_still_counts_says_it_was_cancelled_and_who_loses() -> None:
+    game = record("kozel", seed=2)
+    until(game, lambda m: bool(m.results) and len(m.round.history) >= 2)
+    cancelled = game.left_by(1).ended(GameStatus.CANCELLED, NOW)
+    state = state_of(cancelled, 0)
+    assert state["round_end"] is None
+    assert state["status"] == f"Игра отменена · Козёл: {NAMES[1]} (🤖)"
+
+
+def test_a_surrender_mid_round_shows_no_earlier_round_end() -> None:
+    game = record("kozel", seed=2)
+    until(game, lambda m: bool(m.results) and len(m.round.history) >= 2)
+    given_up = game.abandoned_by(1, Ending.SURRENDER)
+    given_up = given_up.ended(GameStatus.FINISHED, NOW, Ending.SURRENDER)
+    state = state_of(given_up, 0)
+    assert state["round_end"] is None
+    assert state["status"] == f"Козёл: {NAMES[1]}"
+    assert state["hand"] is None
+
+
+def test_a_surrender_right_after_a_round_ended_shows_that_round_end() -> None:
+    game = record("kozel", seed=2)
+    until(game, lambda m: bool(m.results))
+    given_up = game.abandoned_by(0, Ending.SURRENDER)
+    given_up = given_up.ended(GameStatus.FINISHED, NOW, Ending.SURRENDER)
+    shown = state_of(given_up, 1)["round_end"]
+    assert shown is not None and shown["round"] == 1
+    # The match ended with it: the app says so as the status does (who lost it).
+    assert shown["match_lines"][0] == f"🐐 Козёл — {NAMES[0]}"
 
 
 def test_a_cancelled_game_says_so_and_offers_no_move() -> None:
@@ -402,10 +521,51 @@ def test_a_lobby_shows_its_seats_and_whether_the_viewer_may_join() -> None:
     assert state["viewer"]["may_join"]
     assert [seat["name"] for seat in state["seats"]] == [NAMES[0]]
     assert state["status"] == "Набор игроков: 1 из 3"
+    assert state["status"] != state["game"]["title"]
     assert state["table"] is None and state["hand"] is None and state["sheet"] is None
     assert state["texts"]["join"] == "🙋 Играю"
+    assert state["lobby"]["rules"] == [
+        "Игроков: 3 · игра до 101",
+        "Рыба: на одного · открыть счёт: 13",
+    ]
+    # The lobby message's own lines, without its HTML.
+    message = plain(lobby_text(game, Lang.RU)).split("\n")
+    assert all(line in message for line in state["lobby"]["rules"])
     english = state_of(game, None, Lang.EN, may_join=True)
     assert english["status"] == "Waiting for players: 1 of 3"
+    assert english["lobby"]["rules"][0] == "Players: 3 · game to 101"
+    assert "lobby" not in state_of(record("kozel", seed=2), None)
+
+
+def test_a_lobby_of_four_in_pairs_says_who_sits_with_whom() -> None:
+    game = replace(record("kozel", seed=2, players=4), status=GameStatus.LOBBY, match=None)
+    game = replace(game, seats=game.seats[:3], ruleset=replace(game.ruleset, teams=True))
+    rules = state_of(game, None)["lobby"]["rules"]
+    message = plain(lobby_text(game, Lang.RU)).split("\n")
+    assert all(line in message for line in rules)
+    assert rules[-2:] == [
+        "Пары: 2×2, партнёры напротив",
+        f"🤝 Пары: {NAMES[0]} + {NAMES[2]} · {NAMES[1]} + …",  # HTML taken out
+    ]
+    alone = replace(game, ruleset=replace(game.ruleset, teams=False))
+    assert state_of(alone, None)["lobby"]["rules"][-1] == "Каждый сам за себя"
+    # The game's name is the title, never a rule's line or the status.
+    state = state_of(game, None)
+    assert all(state["game"]["title"] not in line for line in state["lobby"]["rules"])
+
+
+def test_a_lobby_says_the_straight_spinner_and_a_games_own_turn_times() -> None:
+    game = replace(record("all_fives", seed=2), status=GameStatus.LOBBY, match=None)
+    straight = replace(game, ruleset=replace(game.ruleset, layout=LayoutKind.SPINNER))
+    assert state_of(straight, None)["lobby"]["rules"][-1].startswith("🌀 Спиннер")
+    assert not any("🌀" in line for line in state_of(game, None)["lobby"]["rules"])
+    sport = replace(record("sport", seed=2, players=4), status=GameStatus.LOBBY, match=None)
+    timed = state_of(sport, None, timer=TurnTimer.S60)["lobby"]["rules"]
+    assert timed[-1].startswith("⏱ Время на ход по правилам спортивного домино")
+    assert not any(
+        "⏱" in line for line in state_of(sport, None, timer=TurnTimer.OFF)["lobby"]["rules"]
+    )
+    assert not any("⏱" in line for line in state_of(sport, None)["lobby"]["rules"])
 
 
 # --- texts --------------------------------------------------------------------------
@@ -424,6 +584,33 @@ def test_every_text_is_plain_and_in_the_groups_language(lang: Lang) -> None:
     english = lang is Lang.EN
     assert state["texts"]["sheet"] == ("Score" if english else "Счёт")
     assert any(NAMES[0] in line for line in state["events"])
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+def test_the_pages_new_words(lang: Lang) -> None:
+    texts = state_of(record("kozel", seed=2), 0, lang)["texts"]
+    english = lang is Lang.EN
+    assert texts["menu_back"] == t("btn.back", lang) == ("↩️ Back" if english else "↩️ Назад")
+    assert texts["no_fit"] == (
+        "That tile does not fit now." if english else "Эта кость сейчас не подходит."
+    )
+    start = t("btn.start", lang)
+    assert (f"“{start}”" if english else f"«{start}»") in texts["lobby_wait"]
+    assert texts["match_over"] == ("The match is over" if english else "Партия окончена")
+    assert t("table.over", lang).startswith(texts["match_over"])  # the group's words
+    if english:
+        assert texts["spectator"] == "You are watching this game."
+
+
+def test_english_quotes_are_english_and_a_round_goes_out_in_the_same_words() -> None:
+    game = record("kozel", seed=2)
+    until(game, lambda m: bool(m.results) and m.results[-1].outcome.kind.value == "went_out")
+    state = state_of(game, 0, Lang.EN)
+    for text in texts_of(state):
+        assert "«" not in text and "»" not in text, text
+    assert "went out" in state["status"]
+    assert any("went out" in line for line in state["round_end"]["lines"])
+    assert not any(" is out" in line for line in state["round_end"]["lines"])
 
 
 def test_plain_takes_out_telegrams_html() -> None:

@@ -12,7 +12,13 @@ is searched for the tile as the messages write it («2|5»), as the transcripts 
 What is public is allowed: the table, a tile turned up (Втемную's that fits two ends,
 `Flipped` ones everyone saw before they went under the stack), the tiles turned before
 the first round (S-2), and the round that ended: its `round_end` holds exactly its
-hands as they were left and its table, and nothing of its bazaar.
+hands as they were left and its table (both layouts), and nothing of its bazaar; its
+`match_lines` (the match's end) may name the players and their scores, never a tile.
+
+At every step the same game is also seen as if it had been cancelled, or given up
+(/surrender), right then: a cancelled game lays no round open, a game given up only the
+round that has just ended (never an earlier one while a round runs), and neither shows
+a hand. The lobby, before the deal, holds no tile at all.
 
 Each match is played to its end or through its first two rounds (so that a round's
 end and the next deal are seen), whichever comes first, at most `MAX_STEPS` moves.
@@ -39,7 +45,7 @@ from domino.tiles import Tile
 from domino.tiles import tile as make_tile
 from domino.variants import VARIANTS
 from i18n import Lang
-from storage.records import GameRecord, GameStatus, SeatRecord
+from storage.records import Ending, GameRecord, GameStatus, SeatRecord
 
 SEED_BASE = 7_340_019_221  # no number of a state is near it: a seed is found by its digits
 MAX_STEPS = 260
@@ -163,6 +169,33 @@ def audit_round_end(ended: dict[str, Any], match: Match, where: str) -> None:
     laid_open = placed.union(*(rnd.hand(s) for s in range(players)))
     for tile, path in tiles_in(ended):
         assert tile in laid_open, f"{where}: round end's {tile} at {'.'.join(path)}"
+    narrow = ended["table"]["narrow"]
+    assert len(narrow["tiles"]) == len(ended["table"]["tiles"]), f"{where}: narrow table"
+    for line in ended["match_lines"]:
+        assert not list(written(line)), f"{where}: a tile in the match's end {line!r}"
+    if not match.over:
+        assert ended["match_lines"] == [] or not match.round.history, f"{where}: match lines"
+
+
+def ended_early(record: GameRecord, match: Match) -> Iterator[tuple[str, GameRecord]]:
+    """The game as if it had been cancelled, and given up by seat 0, at this moment."""
+    if record.status is not GameStatus.PLAYING:
+        return
+    yield "cancelled", replace(record, status=GameStatus.CANCELLED, ending=Ending.CANCELLED)
+    given_up = record.abandoned_by(0, Ending.SURRENDER)
+    yield "given up", replace(given_up, status=GameStatus.FINISHED, ending=Ending.SURRENDER)
+
+
+def audit_ended_early(state: dict[str, Any], how: str, match: Match, step: int) -> None:
+    where = f"{match.ruleset.game.key.value}, step {step}, {how}"
+    assert state["hand"] is None, f"{where}: a hand"
+    ended = state["round_end"]
+    if how == "cancelled":
+        assert ended is None, f"{where}: a cancelled game lays a round open"
+    elif match.round.history:
+        assert ended is None, f"{where}: an earlier round's end while a round ran"
+    else:
+        assert ended is None or ended["round"] == len(match.results), f"{where}: round end"
 
 
 @pytest.mark.parametrize("key", [game.key.value for game in VARIANTS])
@@ -179,11 +212,23 @@ def test_no_state_of_any_game_holds_a_secret(key: str) -> None:
     now = datetime(2026, 1, 1, tzinfo=UTC)
     step = 0
     saw_round_end = False
+    lobby = replace(record, status=GameStatus.LOBBY, match=None)
+    for viewer in (None, 0):
+        state = json.loads(
+            json.dumps(game_view(lobby, viewer, Lang.RU, now=now, hints=True, may_join=True))
+        )
+        assert not list(tiles_in(state)), f"{key}: a tile in the lobby"
+        assert state["lobby"]["rules"] and state["round_end"] is None
     while step < MAX_STEPS:
         for viewer in (None, *range(players)):
             state = game_view(record, viewer, Lang.RU, now=now, hints=True, may_join=False)
             audit(state, match, viewer, step)
             saw_round_end |= state["round_end"] is not None
+        for how, early in ended_early(record, match):
+            for viewer in (None, 0, 1):
+                state = game_view(early, viewer, Lang.RU, now=now, hints=True, may_join=False)
+                audit(state, match, viewer, step)
+                audit_ended_early(state, how, match, step)
         if match.over or match.round_no > 2:
             break
         mover = match.turn
