@@ -411,6 +411,7 @@ class WebAppServer:
             hints=seen.hints,
             may_join=seen.may_join,
             chat_title=seen.chat,
+            timer=seen.timer,
         )
 
     @staticmethod

@@ -18,6 +18,7 @@ from bot.app.lobby_rules import is_join_token
 from bot.app.people import Person
 from bot.app.usecases.base import Context, MemberCheck, Refusal, UseCases, chat_title
 from bot.infra.lru import Lru
+from domino.timing import TurnTimer
 from i18n import Lang
 from storage import repo
 from storage.records import GameRecord, GameStatus
@@ -30,7 +31,8 @@ MEMBER_CACHE_SIZE = 50_000  # (chat, person) pairs kept
 class Seen:
     """What one person may see of one game: `seat` their own (None: the public view, a
     member of the group who holds no seat), whether they could take a seat in the lobby
-    (`may_join`), whether the group allows hints, the group's language and title."""
+    (`may_join`), whether the group allows hints, the group's language, title and turn
+    timer."""
 
     game: GameRecord
     seat: int | None
@@ -38,6 +40,7 @@ class Seen:
     hints: bool
     lang: Lang
     chat: str  # the group's title
+    timer: TurnTimer  # the group's turn timer (what the lobby says of turns)
 
 
 class Viewing(UseCases):
@@ -92,7 +95,8 @@ class Viewing(UseCases):
     async def _seen(self, game: GameRecord, seat: int | None, *, may_join: bool) -> Seen:
         lang = await self.settings.language_of(game)
         hints = self.settings.hints_allowed(game.chat_id)
-        return Seen(game, seat, may_join, hints, lang, await self.title(game.chat_id))
+        timer = self.settings.of(game.chat_id).turn_timer
+        return Seen(game, seat, may_join, hints, lang, await self.title(game.chat_id), timer)
 
     async def title(self, chat_id: int) -> str:
         """The chat's title, read again after `MEMBER_SECONDS`."""
