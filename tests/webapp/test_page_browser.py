@@ -78,21 +78,46 @@ def chromium() -> str:
     return found
 
 
+OUTSIDER = "Этот стол видят только участники группы, где идёт партия."
+
+
 class StandIn:
-    """One two-seat game in memory: seat 1 is a computer, seat 0 the person at the page
-    (`seat`; None: a member of the group watching). With `lobby` the game waits for the
-    person to join (`do: join` seats them and deals)."""
+    """One game in memory, two seats unless `players` says more: seat 0 the person at
+    the page (`seat`; None: a member of the group watching), every other seat a
+    computer. With `lobby` the game waits for the person to join (`do: join` seats them
+    and deals). `rounds`: the match is played on by computers for every seat until that
+    round begins; `hold`: the computers wait for `release()` before their first moves;
+    `outsider`: the person may not see the game (every request answered 403)."""
 
     def __init__(
-        self, variant: str, seed: int, *, seat: int | None = 0, lobby: bool = False
+        self,
+        variant: str,
+        seed: int,
+        *,
+        seat: int | None = 0,
+        lobby: bool = False,
+        players: int = 2,
+        rounds: int = 1,
+        hold: bool = False,
+        outsider: bool = False,
     ) -> None:
         self.ruleset = find_variant(variant).ruleset
         self.seed = seed
         self.seat = seat
-        self.match = Match.new(self.ruleset, 2, seed=seed)
-        seats = (SeatRecord(0, 1, "Алиса"), SeatRecord(1, None, "🤖 Компьютер 1"))
+        self.outsider = outsider
+        self.match = Match.new(self.ruleset, players, seed=seed)
+        computers = (SeatRecord(n, None, f"🤖 Компьютер {n}") for n in range(1, players))
+        seats = (SeatRecord(0, 1, "Алиса"), *computers)
         self.game = GameRecord(
-            1, -100, GameStatus.PLAYING, 1, self.ruleset, 2, seats, self.match, join_token=TOKEN
+            1,
+            -100,
+            GameStatus.PLAYING,
+            1,
+            self.ruleset,
+            players,
+            seats,
+            self.match,
+            join_token=TOKEN,
         )
         if lobby:
             waiting = (dataclasses.replace(seats[1], seat=0),)
@@ -107,8 +132,16 @@ class StandIn:
         self.closing = False
         self.presses: list[str] = []
         self.refused: list[str] = []
-        if not lobby:
+        while self.match.round_no < rounds and not self.match.over:
+            turn = self.match.turn
+            self.match.apply(self.computer.choose(self.match.view(turn)), turn)
+        if not lobby and not hold:
             self._computers_move()
+
+    async def release(self) -> None:
+        """The held computers move, up to the person's turn."""
+        self._computers_move()
+        await self.changes()
 
     def state(self) -> dict[str, Any]:
         may_join = self.game.status is GameStatus.LOBBY and self.seat is None
@@ -117,8 +150,9 @@ class StandIn:
         )
 
     def _computers_move(self) -> None:
-        while not self.match.over and self.match.turn == 1:
-            self.match.apply(self.computer.choose(self.match.view(1)), 1)
+        while not self.match.over and self.match.turn != 0:
+            turn = self.match.turn
+            self.match.apply(self.computer.choose(self.match.view(turn)), turn)
         if self.match.over:
             self.game = dataclasses.replace(self.game, status=GameStatus.FINISHED)
 
@@ -146,6 +180,10 @@ class StandIn:
     def _check(self, request: web.Request) -> None:
         if request.headers.get("Authorization") != "tma " + INIT_DATA:
             raise web.HTTPUnauthorized(text='{"error": "no initData"}')
+        if self.outsider:
+            raise web.HTTPForbidden(
+                text=json.dumps({"error": OUTSIDER}), content_type="application/json"
+            )
         token = request.query.get("g")
         if token is not None and token != TOKEN:
             raise web.HTTPNotFound(text='{"error": "no such game"}')
@@ -240,9 +278,12 @@ async def served(stand_in: StandIn) -> AsyncIterator[str]:
 
 
 @contextlib.asynccontextmanager
-async def opened(stand_in: StandIn, viewport: ViewportSize) -> AsyncIterator[Page]:
+async def opened(
+    stand_in: StandIn, viewport: ViewportSize, *, ready: bool = True
+) -> AsyncIterator[Page]:
     """The page as Telegram opens it: the game's token in `startapp`, the launch
-    parameters in the hash; fails on any script or console error."""
+    parameters in the hash; fails on any script or console error (but the refused
+    request's own, when the person may not see the game: `ready` False)."""
     executable = chromium()
     playwright = pytest.importorskip(
         "playwright.async_api", reason="Playwright is not installed (the dev extras have it)"
@@ -265,10 +306,14 @@ async def opened(stand_in: StandIn, viewport: ViewportSize) -> AsyncIterator[Pag
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.on(
                 "console",
-                lambda message: errors.append(message.text) if message.type == "error" else None,
+                lambda message: (
+                    errors.append(message.text)
+                    if message.type == "error" and (ready or "403" not in message.text)
+                    else None
+                ),
             )
             await page.goto(f"{base}/?startapp={TOKEN}#{hash_part}")
-            await page.wait_for_selector('body[data-ready="1"]')
+            await page.wait_for_selector('body[data-ready="1"]' if ready else "#connection")
             yield page
             assert not errors, f"the page's script failed: {errors}"
         finally:
@@ -278,6 +323,31 @@ async def opened(stand_in: StandIn, viewport: ViewportSize) -> AsyncIterator[Pag
 async def snapshot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+# Buttons drawn with nothing on them: no word, no tile.
+EMPTY_BUTTONS_JS = """() => [...document.querySelectorAll("button")]
+    .filter((b) => b.getClientRects().length && !b.textContent.trim() && !b.querySelector("svg"))
+    .map((b) => b.outerHTML)"""
+
+# What of the hand (its tiles and moves) lies outside the screen or under the fixed bar.
+HIDDEN_HAND_JS = """() => {
+    const bar = document.querySelector("#bar");
+    const fixed = !bar.hidden && getComputedStyle(bar).position === "fixed";
+    const floor = fixed ? bar.getBoundingClientRect().top : innerHeight;
+    return [...document.querySelectorAll("#hand .tile, #moves button")]
+        .filter((node) => {
+            const box = node.getBoundingClientRect();
+            return box.top < 0 || box.bottom > floor || box.left < 0 || box.right > innerWidth;
+        })
+        .map((node) => node.dataset.tile || node.textContent);
+}"""
+
+# Each seat's name as shown, and whether any of it is cut off.
+SEAT_NAMES_JS = """() => [...document.querySelectorAll("#seats .seat .name")].map((name) => ({
+    text: name.textContent,
+    cut: name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1,
+}))"""
 
 
 async def resized(page: Page, size: ViewportSize) -> None:
@@ -350,6 +420,11 @@ async def test_a_person_plays_a_whole_kozel_match_by_tapping_tiles_and_ends() ->
         await page.wait_for_selector("#round-end:not([hidden])")
         shown = await page.locator("#round-end .reveal").count()
         assert shown == 2
+        assert "Партия окончена" in await page.locator("#round-end-match").inner_text()
+        width = await page.locator("#round-end-table").evaluate("(n) => n.clientWidth")
+        panel = await page.locator("#round-end .panel").evaluate("(n) => n.clientWidth")
+        assert width >= panel - 32, "the round's table is drawn narrower than its panel"
+        assert not await page.evaluate(EMPTY_BUTTONS_JS)
         await snapshot(page, "webapp_match_end_phone")
         await resized(page, DESKTOP)
         await snapshot(page, "webapp_match_end_desktop")
@@ -386,6 +461,8 @@ async def test_a_person_joins_from_the_lobby_and_gets_a_hand() -> None:
         await page.wait_for_selector('body[data-view="lobby"]')
         assert await page.locator("#lobby-seats li").all_inner_texts() == ["🤖 Компьютер 1"]
         assert await page.locator("#status").inner_text() == "Набор игроков: 1 из 2"
+        assert "Набор игроков" not in await page.locator("#lobby").inner_text()
+        assert not await page.evaluate(EMPTY_BUTTONS_JS)
         await snapshot(page, "webapp_lobby_phone")
         await page.locator('[data-do="join"]').click()
         await page.wait_for_selector('body[data-view="play"]')
@@ -420,3 +497,83 @@ async def test_a_dark_round_flips_the_stack_and_lays_a_turned_up_tile_on_an_end(
     assert "move" in pressed and "end" in pressed, pressed
     assert "f" in stand_in.presses
     assert not stand_in.refused
+
+
+@pytest.mark.slow(seconds=10)
+async def test_a_tap_off_ones_turn_says_whose_turn_and_the_turn_brings_the_hand_in_sight() -> None:
+    """Four seats at a phone's 390 x 844: a tile tapped while a computer is to move says
+    whose turn it is; when the turn comes, every tile of the hand and every move button
+    is on the screen, none under the fixed bar at the foot."""
+    stand_in = StandIn("kozel", seed=1, players=4, hold=True)
+    assert stand_in.match.turn != 0
+    async with opened(stand_in, PHONE) as page:
+        assert await page.evaluate("() => document.body.dataset.yourTurn") == "0"
+        assert await page.locator("#toast").is_hidden()
+        await page.locator("#hand .tile").first.click()
+        await page.wait_for_selector("#toast:not([hidden])")
+        status = await page.locator("#status").inner_text()
+        assert await page.locator("#toast").inner_text() == status
+        await stand_in.release()
+        await page.wait_for_selector('body[data-your-turn="1"]')
+        assert await page.locator("#toast").is_hidden(), "whose turn it was, still said"
+        await page.wait_for_function(f"() => !({HIDDEN_HAND_JS})().length")
+        assert await page.locator("#moves button").count(), "no hint button on the turn"
+        await snapshot(page, "webapp_turn_came_phone")
+        assert not await page.evaluate(EMPTY_BUTTONS_JS)
+        stuck = page.locator("#hand .tile:not(.playable)")
+        if await stuck.count():
+            await stuck.first.click()
+            note = await page.locator("#note").inner_text()
+            wanted = "Эта кость сейчас не подходит." if note == "Ваш ход" else note
+            await page.wait_for_function(
+                "(wanted) => document.querySelector('#toast').textContent === wanted",
+                arg=wanted,
+            )
+
+
+@pytest.mark.slow(seconds=10)
+async def test_four_seats_names_stay_whole_and_the_sheet_fits_a_phone() -> None:
+    """Later in a four-seat match, where scores are wide: no seat's name is cut (two
+    computers never both read «🤖 Компьюте…»), and the score sheet, five columns, stays
+    inside the phone's width (scrolling sideways in its own box if it must)."""
+    stand_in = StandIn("kozel", seed=3, players=4, rounds=3)
+    async with opened(stand_in, PHONE) as page:
+        names = await page.evaluate(SEAT_NAMES_JS)
+        assert [name["text"] for name in names] == [
+            "Алиса",
+            "🤖 Компьютер 1",
+            "🤖 Компьютер 2",
+            "🤖 Компьютер 3",
+        ]
+        assert not [name for name in names if name["cut"]], names
+        await snapshot(page, "webapp_four_seats_phone")
+        await page.locator('[data-do="sheet"]').click()
+        await page.wait_for_selector("#modal:not([hidden]) table.sheet")
+        assert await page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+        sheet = await page.locator("#modal .sheet-scroll").evaluate(
+            "(box) => ({box: box.getBoundingClientRect().right, panel: box.closest('.panel')"
+            ".getBoundingClientRect().right, heads: [...box.querySelectorAll('th')]"
+            ".map((th) => th.getClientRects()[0].height)})"
+        )
+        assert sheet["box"] <= sheet["panel"], sheet
+        assert max(sheet["heads"]) < 40, f"a heading wraps: {sheet}"
+        await snapshot(page, "webapp_sheet_phone")
+        await resized(page, DESKTOP)
+        await page.locator('#modal [data-do="close"]').click()
+        assert await page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), (
+            "the side column's sheet widens the page"
+        )
+        await snapshot(page, "webapp_four_seats_desktop")
+
+
+@pytest.mark.slow(seconds=6)
+async def test_a_person_not_allowed_sees_why_and_no_empty_button() -> None:
+    stand_in = StandIn("kozel", seed=3, outsider=True)
+    async with opened(stand_in, PHONE, ready=False) as page:
+        await page.wait_for_function(
+            "(text) => document.querySelector('#connection').textContent === text",
+            arg=OUTSIDER,
+        )
+        assert not await page.evaluate(EMPTY_BUTTONS_JS)
+        assert await page.locator("#bar").is_hidden()
+        await snapshot(page, "webapp_outsider_phone")

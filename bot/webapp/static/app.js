@@ -1,7 +1,8 @@
 // The Mini App's page: the table, the seats and the viewer's own hand, drawn from the
 // state the server sends (the protocol in `bot/webapp/__init__.py`), and the presses sent
 // back to `/api/act`. Every word comes from the state's `texts` and lines; the few
-// fallbacks here only cover the moment before the first state arrives.
+// fallbacks here cover the moment before the first state arrives, and a label a
+// server older than the page does not send yet (`FALLBACK_WORDS`).
 //
 // Hooks for tests and for the curious (stable; a browser test drives the page by them):
 //   body[data-ready="1"]        the first state is drawn
@@ -31,13 +32,32 @@
 //   #note                       what the turn asks (the opening tile, the flip, ...)
 //   #events li                  the recent moves; #sheet table the score sheet
 //   #round-end                  the round that ended, every hand open (.reveal[data-seat])
-//   #lobby, #lobby-seats li     the lobby; #spectator the spectator's line
+//   #lobby, #lobby-seats li     the lobby; #lobby-wait who starts it, #lobby-rules li its
+//                               options; #spectator the spectator's line
+//   #match-end                  the match's end: its final lines (ranking, козёл), also at
+//                               the top of #round-end (#round-end-match)
 //   #modal, #modal-body         a menu, the sheet on a phone, or an alert
-//   #toast                      a short answer to a press
+//   #toast                      a short answer to a press (or why a tapped tile does
+//                               not go: whose turn it is, or that it does not fit)
+//   #bar                        the bar at the foot (hidden while it has no button)
 
 const tg = window.Telegram.WebApp;
 const SVG = "http://www.w3.org/2000/svg";
 const FALLBACK = { connecting: "…", reconnecting: "…", error: "⚠", close: "✕", sheet: "Σ" };
+const FALLBACK_WORDS = {
+  ru: {
+    menu_back: "↩️ Назад",
+    no_fit: "Эта кость сейчас не подходит.",
+    lobby_wait: "Игру начнёт в группе тот, кто её создал.",
+    match_over: "Партия окончена",
+  },
+  en: {
+    menu_back: "↩️ Back",
+    no_fit: "This tile does not fit now.",
+    lobby_wait: "The game's creator starts it in the group.",
+    match_over: "The match is over",
+  },
+};
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const PIPS = {
   0: [],
@@ -56,13 +76,16 @@ let clockOffset = 0; // the server's clock minus ours, in ms
 let dismissedRoundEnd = null; // the round whose end the viewer closed
 let wasYourTurn = false;
 let modalKind = null;
+let shownSelection = null; // the selection when the hand was last drawn
 let toastTimer = null;
+let toastMove = null; // the move a toast about the turn was shown at: gone when it is not
 
 const $ = (selector) => document.querySelector(selector);
 
 function text(key) {
   const texts = (state && state.texts) || {};
-  return texts[key] || FALLBACK[key] || "";
+  const words = FALLBACK_WORDS[(state && state.lang) || ""] || FALLBACK_WORDS.ru;
+  return texts[key] || words[key] || FALLBACK[key] || "";
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -301,6 +324,11 @@ function drawTable(node, table, { interactive = false } = {}) {
   };
   for (const tile of tiles) grow(tile.x, tile.y, tile.x + tile.w, tile.y + tile.h);
   for (const end of ends) grow(end.x - end.r * 1.8, end.y - end.r * 1.8, end.x + end.r * 1.8, end.y + end.r * 1.8);
+  const arrows = ends.map((end) => arrowSpot(end, tiles, ends));
+  arrows.forEach(([ax, ay], index) => {
+    const half = ends[index].r * 0.6;
+    grow(ax - half, ay - half, ax + half, ay + half);
+  });
   if (!tiles.length) {
     x0 = placed.width / 2 - 5 * u;
     x1 = placed.width / 2 + 5 * u;
@@ -361,13 +389,58 @@ function drawTable(node, table, { interactive = false } = {}) {
     svg("circle", { cx: end.x, cy: end.y, r: end.r, class: "badge" }, group);
     const label = svg("text", { x: end.x, y: end.y, class: "pip-label", "font-size": end.r * 1.15 }, group);
     label.textContent = end.closed ? "🔒" : String(end.pip);
-    const arrow = svg("text", { x: end.x + end.r * 1.05, y: end.y - end.r * 1.05, class: "arrow-label", "font-size": end.r * 0.9 }, group);
+    const [ax, ay] = arrows[index];
+    const arrow = svg("text", { x: ax, y: ay, class: "arrow-label", "font-size": end.r * 0.9 }, group);
     arrow.textContent = end.label;
     if (end.count) {
       const count = svg("text", { x: end.x, y: end.y + end.r * 1.9, class: "count-label", "font-size": end.r * 0.9 }, group);
       count.textContent = end.count;
     }
   });
+}
+
+// Where an end's arrow goes: beside its badge, on the side away from the tile it ends
+// (outward), where it covers no tile, no other badge and no count.
+function arrowSpot(end, tiles, ends) {
+  const r = end.r;
+  const reach = r * 1.7;
+  const half = r * 0.5;
+  let out = [0.7, -0.7]; // up and right, where no tile says otherwise
+  let nearest = Infinity;
+  for (const tile of tiles) {
+    const dx = end.x - (tile.x + tile.w / 2);
+    const dy = end.y - (tile.y + tile.h / 2);
+    const d = Math.hypot(dx, dy);
+    if (d > 0 && d < nearest) {
+      nearest = d;
+      out = [dx / d, dy / d];
+    }
+  }
+  const clearance = (x, y) => {
+    let room = Infinity;
+    for (const tile of tiles) {
+      const dx = Math.max(tile.x - x, 0, x - (tile.x + tile.w));
+      const dy = Math.max(tile.y - y, 0, y - (tile.y + tile.h));
+      room = Math.min(room, Math.hypot(dx, dy) - half);
+    }
+    for (const other of ends) {
+      room = Math.min(room, Math.hypot(other.x - x, other.y - y) - other.r - half);
+      if (other.count) room = Math.min(room, Math.hypot(other.x - x, other.y + other.r * 1.9 - y) - other.r);
+    }
+    return room;
+  };
+  let best = null;
+  for (let k = 0; k < 8; k += 1) {
+    const angle = (k * Math.PI) / 4;
+    const [ux, uy] = [Math.cos(angle), Math.sin(angle)];
+    const x = end.x + ux * reach;
+    const y = end.y + uy * reach;
+    const room = clearance(x, y);
+    // clear of everything first, then the most outward, a little upward
+    const score = (room >= r * 0.1 ? 10 : room / r) + ux * out[0] + uy * out[1] - uy * 0.2;
+    if (!best || score > best.score) best = { score, x, y };
+  }
+  return [best.x, best.y];
 }
 
 // The ends the selected tile may go on: index in table.ends -> its play.
@@ -390,6 +463,7 @@ function draw(next) {
   const first = !state;
   if (state && next.game.move !== state.game.move) selected = null;
   state = next;
+  if (toastMove !== null && toastMove !== next.game.move) hideToast();
   clockOffset = next.now ? next.now - Date.now() : 0;
   document.documentElement.lang = next.lang;
   document.title = next.game.title;
@@ -399,6 +473,7 @@ function draw(next) {
   body.yourTurn = yours ? "1" : "0";
   body.view = viewKind(next);
   if (yours && !wasYourTurn && !first) tg.HapticFeedback.notificationOccurred("success");
+  const turnCame = yours && !wasYourTurn;
   wasYourTurn = yours;
 
   $("#title").textContent = titleLine(next);
@@ -413,6 +488,7 @@ function draw(next) {
     drawFacts(next);
   }
   drawPlay(next);
+  drawMatchEnd(next);
   $("#spectator").hidden = !next.viewer.spectator || lobby;
   $("#spectator").textContent = text("spectator");
   drawEvents(next);
@@ -424,7 +500,33 @@ function draw(next) {
   if (modalKind === "menu") closeModal();
   updateBackButton();
   tick();
+  fitBar();
+  if (turnCame || (yours && selected !== shownSelection)) revealHand();
+  shownSelection = selected;
   body.ready = "1";
+}
+
+// The page keeps room at its foot for the fixed bar, so that nothing sits under it.
+function fitBar() {
+  const bar = $("#bar");
+  const fixed = !bar.hidden && window.getComputedStyle(bar).position === "fixed";
+  const room = fixed ? Math.ceil(bar.getBoundingClientRect().height) + 12 : 12;
+  document.documentElement.style.setProperty("--bar-room", `${room}px`);
+}
+
+// When the turn comes (or a tile's ends are asked), the hand, its moves and the choices
+// are scrolled into sight above the bar, its top (what the turn asks) kept in sight.
+function revealHand() {
+  const play = $("#play");
+  if (play.hidden) return;
+  const bar = $("#bar");
+  const fixed = !bar.hidden && window.getComputedStyle(bar).position === "fixed";
+  const floor = fixed ? bar.getBoundingClientRect().top : window.innerHeight;
+  const box = play.getBoundingClientRect();
+  const below = box.bottom + 8 - floor;
+  if (below <= 0) return;
+  const by = Math.min(below, Math.max(0, box.top - 8));
+  if (by > 0) window.scrollBy(0, by);
 }
 
 function viewKind(s) {
@@ -492,10 +594,17 @@ function drawFacts(s) {
   }
 }
 
+// The lobby's card: the seats taken (the status above says «Набор игроков: n из m»),
+// who starts the game once one is seated, and the game's options.
 function drawLobby(s) {
-  $("#lobby-title").textContent = text("lobby");
   const list = $("#lobby-seats");
   list.replaceChildren(...s.seats.map((seat) => el("li", { "data-seat": seat.seat, class: seat.computer ? "computer" : "", text: seat.name })));
+  const wait = $("#lobby-wait");
+  wait.textContent = text("lobby_wait");
+  wait.hidden = s.game.status !== "lobby" || s.viewer.may_join || !wait.textContent;
+  const rules = (s.lobby && s.lobby.rules) || [];
+  $("#lobby-rules").replaceChildren(...rules.map((line) => el("li", { text: line })));
+  $("#lobby-rules").hidden = !rules.length || s.game.status !== "lobby";
   const actions = $("#lobby-actions");
   actions.replaceChildren();
   if (s.viewer.may_join) {
@@ -547,6 +656,25 @@ function drawPlay(s) {
   if (s.viewer.away) moves.append(el("button", { type: "button", "data-do": "back", class: "primary", text: text("back_in_game") }));
 }
 
+function matchOver(s) {
+  const ended = s.round_end;
+  return Boolean(ended && ((ended.match_lines && ended.match_lines.length) || s.game.status === "finished"));
+}
+
+function matchLines(s) {
+  const ended = s.round_end;
+  return (ended && ended.match_lines) || [];
+}
+
+// The match's end, above the seats: «Партия окончена» and its final lines.
+function drawMatchEnd(s) {
+  const box = $("#match-end");
+  box.hidden = !matchOver(s);
+  if (box.hidden) return;
+  $("#match-end-title").textContent = text("match_over");
+  $("#match-end-lines").replaceChildren(...matchLines(s).map((line) => el("p", { text: line })));
+}
+
 function drawEvents(s) {
   $("#events").replaceChildren(...(s.events || []).map((line) => el("li", { text: line })));
   $("#log").hidden = !(s.events || []).length;
@@ -569,7 +697,8 @@ function drawSheet(box, sheet) {
   const total = el("tr", { class: "total" });
   for (const cell of sheet.totals) total.append(el("td", { text: cell }));
   table.append(el("tfoot", {}, total));
-  box.append(table);
+  // a sheet wider than its box scrolls sideways inside it, the rounds' column kept
+  box.append(el("div", { class: "sheet-scroll" }, table));
 }
 
 function drawBar(s) {
@@ -577,7 +706,7 @@ function drawBar(s) {
   $("#sheet-button").textContent = text("sheet");
   $("#sheet-button").hidden = !s.sheet;
   let again = bar.querySelector('[data-do="round-end"]');
-  if (s.round_end) {
+  if (s.round_end && text("round_end")) {
     if (!again) {
       again = el("button", { type: "button", "data-do": "round-end" });
       bar.append(again);
@@ -586,6 +715,8 @@ function drawBar(s) {
   } else if (again) {
     again.remove();
   }
+  // no bar with nothing in it
+  bar.hidden = ![...bar.querySelectorAll("button")].some((button) => !button.hidden && button.textContent.trim());
 }
 
 function drawRoundEnd(s) {
@@ -597,6 +728,13 @@ function drawRoundEnd(s) {
     return;
   }
   $("#round-end-title").textContent = ended.title;
+  const over = matchOver(s);
+  $("#round-end-match").hidden = !over;
+  if (over) {
+    $("#round-end-match-title").textContent = text("match_over");
+    $("#round-end-match-lines").replaceChildren(...matchLines(s).map((line) => el("p", { text: line })));
+  }
+  overlay.hidden = dismissedRoundEnd === ended.round;
   drawTable($("#round-end-table"), ended.table);
   const hands = $("#round-end-hands");
   hands.replaceChildren();
@@ -606,8 +744,7 @@ function drawRoundEnd(s) {
     hands.append(el("li", { class: "reveal", "data-seat": shown.seat }, el("span", { class: "name", text: shown.name }), tiles, el("span", { class: "total", text: shown.total })));
   }
   $("#round-end-lines").replaceChildren(...ended.lines.map((line) => el("p", { text: line })));
-  overlay.querySelector('[data-do="close"]').textContent = text("next");
-  overlay.hidden = dismissedRoundEnd === ended.round;
+  overlay.querySelector('[data-do="close"]').textContent = text("next") || text("close");
 }
 
 // --- the turn's clock ------------------------------------------------------------
@@ -627,10 +764,10 @@ function tick() {
 
 // --- modal, toast and the back button ----------------------------------------------
 
-function showModal(kind, children) {
+function showModal(kind, children, dismiss = null) {
   modalKind = kind;
   $("#modal-body").replaceChildren(...children);
-  $("#modal").querySelector('[data-do="close"]').textContent = text("close");
+  $("#modal").querySelector('[data-do="close"]').textContent = dismiss || text("close");
   $("#modal").hidden = false;
   updateBackButton();
 }
@@ -641,14 +778,21 @@ function closeModal() {
   updateBackButton();
 }
 
-function showToast(message) {
+// `move`: the toast speaks of that move's turn, and goes when the game moves on.
+function showToast(message, move = null) {
+  if (!message) return;
   const toast = $("#toast");
   toast.textContent = message;
   toast.hidden = false;
+  toastMove = move;
   window.clearTimeout(toastTimer);
-  toastTimer = window.setTimeout(() => {
-    toast.hidden = true;
-  }, 3500);
+  toastTimer = window.setTimeout(hideToast, 3500);
+}
+
+function hideToast() {
+  window.clearTimeout(toastTimer);
+  toastMove = null;
+  $("#toast").hidden = true;
 }
 
 function updateBackButton() {
@@ -718,7 +862,7 @@ function onClick(event) {
     showModal("menu", [
       el("h2", { text: shown.label }),
       ...shown.options.map((option) => el("button", { type: "button", class: "menu-option wide", "data-action": option.action, text: option.label })),
-    ]);
+    ], text("menu_back") || text("back"));
     return;
   }
   const action = target.getAttribute("data-action");
@@ -731,7 +875,14 @@ function onClick(event) {
   if (tile !== null && state.hand) {
     const held = state.hand.tiles.find((t) => key(t) === tile);
     if (!held || !held.plays.length) {
-      if (state.hand.your_turn) haptic("warning");
+      // why it does not go: whose turn it is, or what the turn asks
+      if (state.hand.your_turn) {
+        haptic("warning");
+        showToast(state.hand.note || text("no_fit"), state.game.move);
+      } else {
+        // the status line as shown (its first letter raised, as #status's CSS does)
+        showToast(state.status.charAt(0).toUpperCase() + state.status.slice(1), state.game.move);
+      }
       return;
     }
     tg.HapticFeedback.selectionChanged();
