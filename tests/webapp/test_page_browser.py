@@ -380,6 +380,8 @@ async def _press(page: Page, *, menus: bool, shot: str | None) -> str:
     doubles = page.locator('#moves [data-menu][data-kind="doubles"]')
     if menus and await doubles.count():
         await doubles.first.click()
+        # the menu's dismiss button is no second «Закрыть» beside «🔒 Закрыть …»
+        assert await page.locator('#modal [data-do="close"]').inner_text() == "↩️ Назад"
         await page.locator("#modal .menu-option").first.click()
         return "menu"
     tile = page.locator("#hand .tile.playable").first
@@ -577,3 +579,15 @@ async def test_a_person_not_allowed_sees_why_and_no_empty_button() -> None:
         assert not await page.evaluate(EMPTY_BUTTONS_JS)
         assert await page.locator("#bar").is_hidden()
         await snapshot(page, "webapp_outsider_phone")
+
+
+@pytest.mark.slow(seconds=6)
+async def test_a_seated_person_in_the_lobby_reads_who_starts_the_game() -> None:
+    stand_in = StandIn("kozel", seed=3, seat=0, lobby=True)
+    async with opened(stand_in, PHONE) as page:
+        await page.wait_for_selector('body[data-view="lobby"]')
+        assert await page.locator("#lobby-wait").is_visible()
+        assert await page.locator("#lobby-wait").inner_text()
+        assert not await page.locator('[data-do="join"]').count()
+        assert not await page.evaluate(EMPTY_BUTTONS_JS)
+        await snapshot(page, "webapp_lobby_seated_phone")
