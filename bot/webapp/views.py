@@ -120,7 +120,13 @@ def seat_names(game: GameRecord, lang: Lang) -> list[str]:
 
 
 def page_texts(lang: Lang) -> dict[str, str]:
-    """The page's labels in `lang`."""
+    """The page's labels in `lang` (a copy: the state is the caller's)."""
+    return dict(_page_texts(lang))
+
+
+@functools.cache
+def _page_texts(lang: Lang) -> dict[str, str]:
+    """The labels, looked up once a language: a state carries them all, every time."""
     texts = {key: t(f"webapp.{key}", lang) for key in PAGE_TEXTS}
     texts.update({key: t(f"btn.{key}", lang) for key in BUTTON_TEXTS})
     return texts
