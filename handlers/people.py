@@ -176,6 +176,11 @@ async def _status(bot: Bot, chat_id: int, user_id: int) -> str | None:
     return member.status
 
 
+async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
+    """Whether `user_id` is an admin (or the owner) of the chat now."""
+    return await _status(bot, chat_id, user_id) in ADMIN_STATUSES
+
+
 async def is_member(bot: Bot, chat_id: int, user_id: int) -> bool:
     """Whether `user_id` is in the chat now (owner, admin, member, or restricted but in)."""
     return await _status(bot, chat_id, user_id) in MEMBER_STATUSES

@@ -144,6 +144,7 @@ class Application:
         tail: GroupTail | None = None,
         painter: RenderPool | None = None,
         is_member: MemberCheck = nobody_is_a_member,
+        is_admin: MemberCheck | None = None,
         web_app: WebAppLinks | None = None,
     ) -> None:
         self.db = db
@@ -205,7 +206,7 @@ class Application:
         self.endings = Endings(context)
         self.hints = Hints(context, self.thinker)  # «💡 Подсказка»
         self.chats = Chats(context)
-        self.viewing = Viewing(context, is_member)  # who sees what in the Mini App
+        self.viewing = Viewing(context, is_member, is_admin)  # who sees what in the Mini App
         self.reactor = Reactor(
             self.inbox,
             self.dispatch,

@@ -56,7 +56,7 @@ from bot.webapp.auth import InitDataCheck
 from bot.webapp.server import WebAppServer
 from handlers import get_routers
 from handlers.in_flight import InFlight
-from handlers.people import is_member
+from handlers.people import is_admin, is_member
 from handlers.seen import LastSeenMiddleware
 from storage.connect import open_database
 
@@ -161,6 +161,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         tail=tail,
         painter=TimedRenderPool(metrics),
         is_member=functools.partial(is_member, bot),  # the Mini App's viewers
+        is_admin=functools.partial(is_admin, bot),  # and who may control a lobby there
         web_app=(
             WebAppLinks(me.username, settings.webapp_short_name, settings.webapp_url)
             if settings.webapp_url

@@ -35,7 +35,9 @@ of the group's «🃏 Открыть стол» link (`t.me/<bot>/<app>?startapp
 - `POST /api/act` with a JSON body `{"g": token, "do": kind, ...}`; kinds:
   `play` (`"move"`: the state's `move`, `"action"`: one of the actions the state offers,
   the engine's `str(action)`), `hint` (`"move"`), `join` (a lobby: take a seat),
-  `back` (a person a computer plays for plays again). The answer: 200
+  `start` and `add_computer` (a lobby, by its creator or an admin of its group, as its
+  «▶️ Начать» and «🤖 Добавить компьютер»), `back` (a person a computer plays for plays
+  again). The answer: 200
   `{"ok": bool, "text": str | null, "alert": bool, "url": str | null}`: what the bot would
   answer the press (`text` plain, in the group's language; `url`: a link to open, e.g.
   the private chat to press Start). The new state comes by the events.
@@ -47,7 +49,8 @@ The state (`views.game_view`), every text already in the group's language:
       "v": 1, "lang": "ru" | "en", "now": epoch ms,   # the server's clock, for the countdown
       "game": {"title": str, "chat": str, "status": "lobby" | "playing" | "finished"
                | "cancelled", "move": int, "round": int, "target": int | null},
-      "viewer": {"seat": int | null, "spectator": bool, "may_join": bool, "away": bool},
+      "viewer": {"seat": int | null, "spectator": bool, "may_join": bool, "away": bool,
+                 "controls": bool},   # controls: the lobby's creator (start, computers)
       "seats": [{"seat": int, "name": str, "computer": bool, "away": bool, "tiles": int,
                  "side": int, "turn": bool, "you": bool, "face_down": int}],
       "sides": [{"seats": [int], "name": str, "score": int, "shown": str}],

@@ -85,7 +85,7 @@ RATE_PEOPLE = 100_000  # people whose buckets are kept (the least recently seen 
 STREAMS_PER_PERSON = 8  # event streams one person may hold open at once
 MAX_MOVE = 1_000_000
 MAX_ACTION = 200  # characters of an action's text
-KINDS = frozenset({"play", "hint", "join", "back"})
+KINDS = frozenset({"play", "hint", "join", "back", "start", "add_computer"})
 # Replies that refuse without an "alert." key: the press changed nothing.
 REFUSALS = frozenset({"answer.not_away", "answer.hint_too_fast"})
 TAGS = re.compile(r"</?(?:b|i|u|s|code|pre|tg-spoiler)>")
@@ -335,6 +335,16 @@ class WebAppServer:
                 reply = await self.dispatch(self.hints.press(game.id, person, move))
             elif kind == "join":
                 reply = await self.dispatch(self.lobby.join(game.id, game.chat_id, person))
+            elif kind == "start":
+                is_admin = self.viewing.admin_check(person)
+                reply = await self.dispatch(
+                    self.lobby.start_game(game.id, game.chat_id, person, is_admin)
+                )
+            elif kind == "add_computer":
+                is_admin = self.viewing.admin_check(person)
+                reply = await self.dispatch(
+                    self.lobby.add_computer(game.id, game.chat_id, person, is_admin)
+                )
             else:
                 reply = await self.dispatch(self.playing.come_back(game.id, person))
         except Exception as exc:
@@ -412,6 +422,7 @@ class WebAppServer:
             may_join=seen.may_join,
             chat_title=seen.chat,
             timer=seen.timer,
+            controls=seen.controls,
         )
 
     @staticmethod

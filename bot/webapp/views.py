@@ -97,7 +97,7 @@ PAGE_TEXTS = (
 )
 """The page's own labels (`webapp.<key>`), sent in `texts`."""
 
-BUTTON_TEXTS = ("join", "hint", "back", "back_in_game")
+BUTTON_TEXTS = ("join", "hint", "back", "back_in_game", "start", "add_computer")
 """The buttons' words the page shares with the messages (`btn.<key>`), in `texts`."""
 
 _TAG = re.compile(r"<[^>]+>")
@@ -148,12 +148,14 @@ def game_view(
     may_join: bool,
     chat_title: str = "",
     timer: TurnTimer | None = None,
+    controls: bool = False,
 ) -> dict[str, Any]:
     """The state of the protocol (`bot.webapp`, «The state») of `game` for `seat` (None:
     the public view, a group member who is not seated), in `lang`. `hints`: the group
     allows them; `may_join`: the viewer may take a seat in the lobby; `now`: the
     server's moment, for the page's clock; `timer`: the group's turn timer, for the
-    lobby's line on a game's own turn times (None: not said)."""
+    lobby's line on a game's own turn times (None: not said); `controls`: the viewer
+    opened the lobby, and the page offers its start and its computers."""
     names = seat_names(game, lang)
     match = game.match
     record = game.seats[seat] if seat is not None and seat < len(game.seats) else None
@@ -175,6 +177,7 @@ def game_view(
             "spectator": seat is None,
             "may_join": may_join,
             "away": away,
+            "controls": controls,
         },
         "texts": page_texts(lang),
     }

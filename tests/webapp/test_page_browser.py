@@ -100,11 +100,13 @@ class StandIn:
         rounds: int = 1,
         hold: bool = False,
         outsider: bool = False,
+        creator: bool = False,
     ) -> None:
         self.ruleset = find_variant(variant).ruleset
         self.seed = seed
         self.seat = seat
         self.outsider = outsider
+        self.creator = creator  # the lobby's creator: its start and computers offered
         self.match = Match.new(self.ruleset, players, seed=seed)
         computers = (SeatRecord(n, None, f"🤖 Компьютер {n}") for n in range(1, players))
         seats = (SeatRecord(0, 1, "Алиса"), *computers)
@@ -144,9 +146,16 @@ class StandIn:
         await self.changes()
 
     def state(self) -> dict[str, Any]:
-        may_join = self.game.status is GameStatus.LOBBY and self.seat is None
+        lobby = self.game.status is GameStatus.LOBBY
+        may_join = lobby and self.seat is None
         return game_view(
-            self.game, self.seat, Lang.RU, now=datetime.now(UTC), hints=True, may_join=may_join
+            self.game,
+            self.seat,
+            Lang.RU,
+            now=datetime.now(UTC),
+            hints=True,
+            may_join=may_join,
+            controls=lobby and self.creator,
         )
 
     def _computers_move(self) -> None:
@@ -233,6 +242,10 @@ class StandIn:
         kind = body.get("do")
         if kind == "hint":
             return self._answer(True, "💡", alert=True)
+        if kind == "start" and self.game.status is GameStatus.LOBBY and self.creator:
+            self._join()  # the creator sits at the deal, in this stand-in
+            await self.changes()
+            return self._answer(True, "Игра началась")
         if kind == "join" and self.game.status is GameStatus.LOBBY and self.seat is None:
             self._join()
             await self.changes()
@@ -472,6 +485,20 @@ async def test_a_person_joins_from_the_lobby_and_gets_a_hand() -> None:
         assert await page.locator("#toast").inner_text() == "Вы за столом"
         tiles = await page.locator("#hand .tile").count()
         assert tiles == len(stand_in.match.round.hand(0))
+
+
+async def test_the_lobbys_creator_starts_it_from_the_app() -> None:
+    stand_in = StandIn("kozel", seed=3, seat=None, lobby=True, creator=True)
+    async with opened(stand_in, PHONE) as page:
+        await page.wait_for_selector('body[data-view="lobby"]')
+        start = page.locator('#lobby-actions [data-do="start"]')
+        assert await start.inner_text() == "▶️ Начать"
+        add = page.locator('#lobby-actions [data-do="add_computer"]')
+        assert await add.inner_text() == "🤖 Добавить компьютер"
+        assert await page.locator("#lobby-wait").is_hidden()  # the line says who starts it
+        await start.click()
+        await page.wait_for_selector('body[data-view="play"]')
+        assert await page.locator("#hand .tile").count() == len(stand_in.match.round.hand(0))
 
 
 @pytest.mark.slow(seconds=8)

@@ -124,7 +124,13 @@ def test_kozel_seats_table_and_the_viewers_own_hand() -> None:
         "round": 1,
         "target": match.ruleset.target,
     }
-    assert state["viewer"] == {"seat": 0, "spectator": False, "may_join": False, "away": False}
+    assert state["viewer"] == {
+        "seat": 0,
+        "spectator": False,
+        "may_join": False,
+        "away": False,
+        "controls": False,
+    }
     assert [seat["tiles"] for seat in state["seats"]] == list(match.view(None).round.hand_counts)
     assert [seat["turn"] for seat in state["seats"]] == [True, False]
     assert [seat["you"] for seat in state["seats"]] == [True, False]
@@ -195,7 +201,13 @@ def test_the_public_sees_the_table_and_no_hand() -> None:
     game = record("kozel", seed=2)
     until(game, lambda m: len(m.log) >= 3)
     state = state_of(game, None, may_join=True)
-    assert state["viewer"] == {"seat": None, "spectator": True, "may_join": True, "away": False}
+    assert state["viewer"] == {
+        "seat": None,
+        "spectator": True,
+        "may_join": True,
+        "away": False,
+        "controls": False,
+    }
     assert state["hand"] is None
     assert not any(seat["you"] for seat in state["seats"])
     assert state["table"]["tiles"]

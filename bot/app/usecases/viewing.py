@@ -16,7 +16,14 @@ from dataclasses import dataclass
 
 from bot.app.lobby_rules import is_join_token
 from bot.app.people import Person
-from bot.app.usecases.base import Context, MemberCheck, Refusal, UseCases, chat_title
+from bot.app.usecases.base import (
+    ChatCheck,
+    Context,
+    MemberCheck,
+    Refusal,
+    UseCases,
+    chat_title,
+)
 from bot.infra.lru import Lru
 from domino.timing import TurnTimer
 from i18n import Lang
@@ -32,7 +39,7 @@ class Seen:
     """What one person may see of one game: `seat` their own (None: the public view, a
     member of the group who holds no seat), whether they could take a seat in the lobby
     (`may_join`), whether the group allows hints, the group's language, title and turn
-    timer."""
+    timer, and whether they opened the lobby (`controls`: its start and computers)."""
 
     game: GameRecord
     seat: int | None
@@ -41,6 +48,7 @@ class Seen:
     lang: Lang
     chat: str  # the group's title
     timer: TurnTimer  # the group's turn timer (what the lobby says of turns)
+    controls: bool = False  # the lobby's creator: may start it and add computers
 
 
 class Viewing(UseCases):
@@ -50,12 +58,14 @@ class Viewing(UseCases):
         self,
         context: Context,
         is_member: MemberCheck,
+        is_admin: MemberCheck | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(context)
         self.settings = context.settings
         self.is_member = is_member
+        self.is_admin = is_admin  # None: nobody is taken for an admin (the tests')
         self.clock = clock
         # (chat id, user id) -> (member?, until when the answer holds)
         self._members: Lru[tuple[int, int], tuple[bool, float]] = Lru(MEMBER_CACHE_SIZE)
@@ -80,8 +90,9 @@ class Viewing(UseCases):
     async def seen(self, game: GameRecord, person: Person) -> Seen:
         """What `person` may see of `game`; refused (`api.not_allowed`) if nothing."""
         seat = game.seat_of(person.id)
+        controls = game.status is GameStatus.LOBBY and person.id == game.creator_id
         if seat is not None and not seat.left:
-            return await self._seen(game, seat.seat, may_join=False)
+            return await self._seen(game, seat.seat, may_join=False, controls=controls)
         if not await self.member(game.chat_id, person.id):
             raise Refusal("api.not_allowed")
         may_join = (
@@ -90,13 +101,25 @@ class Viewing(UseCases):
             and len(game.seats) < game.seats_wanted
             and not person.anonymous_admin
         )
-        return await self._seen(game, None, may_join=may_join)
+        return await self._seen(game, None, may_join=may_join, controls=controls)
 
-    async def _seen(self, game: GameRecord, seat: int | None, *, may_join: bool) -> Seen:
+    async def _seen(
+        self, game: GameRecord, seat: int | None, *, may_join: bool, controls: bool
+    ) -> Seen:
         lang = await self.settings.language_of(game)
         hints = self.settings.hints_allowed(game.chat_id)
         timer = self.settings.of(game.chat_id).turn_timer
-        return Seen(game, seat, may_join, hints, lang, await self.title(game.chat_id), timer)
+        title = await self.title(game.chat_id)
+        return Seen(game, seat, may_join, hints, lang, title, timer, controls)
+
+    def admin_check(self, person: Person) -> ChatCheck:
+        """Whether `person` is an admin of a chat, as Telegram says now: what the lobby's
+        controls ask of whoever is not its creator (`LobbyChanges.may_control`)."""
+
+        async def is_admin(chat_id: int) -> bool:
+            return self.is_admin is not None and await self.is_admin(chat_id, person.id)
+
+        return is_admin
 
     async def title(self, chat_id: int) -> str:
         """The chat's title, read again after `MEMBER_SECONDS`."""

@@ -28,7 +28,8 @@
 //                               options, the choice of ends)
 //   [data-menu]                 a button that opens a menu (several doubles, closing an end)
 //   .menu-option[data-action]   an option in the open menu
-//   [data-do="hint"|"join"|"back"|"sheet"|"round-end"|"close"|"cancel"]  the other buttons
+//   [data-do="hint"|"join"|"start"|"add_computer"|"back"|"sheet"|"round-end"|"close"|"cancel"]
+//                               the other buttons (start and add_computer: the lobby's creator)
 //   #note                       what the turn asks (the opening tile, the flip, ...)
 //   #events li                  the recent moves; #sheet table the score sheet
 //   #round-end                  the round that ended, every hand open (.reveal[data-seat])
@@ -601,7 +602,7 @@ function drawLobby(s) {
   list.replaceChildren(...s.seats.map((seat) => el("li", { "data-seat": seat.seat, class: seat.computer ? "computer" : "", text: seat.name })));
   const wait = $("#lobby-wait");
   wait.textContent = text("lobby_wait");
-  wait.hidden = s.game.status !== "lobby" || s.viewer.may_join || !wait.textContent;
+  wait.hidden = s.game.status !== "lobby" || s.viewer.may_join || s.viewer.controls || !wait.textContent;
   const rules = (s.lobby && s.lobby.rules) || [];
   $("#lobby-rules").replaceChildren(...rules.map((line) => el("li", { text: line })));
   $("#lobby-rules").hidden = !rules.length || s.game.status !== "lobby";
@@ -609,6 +610,11 @@ function drawLobby(s) {
   actions.replaceChildren();
   if (s.viewer.may_join) {
     actions.append(el("button", { type: "button", "data-do": "join", class: "primary wide", text: text("join") }));
+  }
+  if (s.viewer.controls && s.game.status === "lobby") {
+    // The lobby's creator starts it and fills it with computers from here too.
+    actions.append(el("button", { type: "button", "data-do": "add_computer", class: "wide", text: text("add_computer") }));
+    actions.append(el("button", { type: "button", "data-do": "start", class: "primary wide", text: text("start") }));
   }
 }
 
@@ -852,6 +858,8 @@ function onClick(event) {
   }
   if (busy) return;
   if (todo === "join") return act({ do: "join" });
+  if (todo === "start") return act({ do: "start" });
+  if (todo === "add_computer") return act({ do: "add_computer" });
   if (todo === "back") return act({ do: "back" });
   if (todo === "hint") return act({ do: "hint", move: state.game.move });
   const menu = target.getAttribute("data-menu");
