@@ -18,7 +18,7 @@ import logging
 import signal
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from aiogram import BaseMiddleware, Bot, Dispatcher, methods
@@ -51,14 +51,14 @@ from bot.telegram.session import JsonSession
 from bot.telegram.stats_service import StatsService
 from bot.telegram.table_pin import GroupTail, TailMiddleware
 from bot.telegram.web_app_links import WebAppLinks
-from bot.webapp.access import Access
-from bot.webapp.auth import InitDataCheck
-from bot.webapp.server import WebAppServer
 from handlers import get_routers
 from handlers.in_flight import InFlight
 from handlers.people import is_admin, is_member
 from handlers.seen import LastSeenMiddleware
 from storage.connect import open_database
+
+if TYPE_CHECKING:
+    from bot.webapp.server import WebAppServer
 
 log = logging.getLogger("bot")
 
@@ -316,7 +316,13 @@ def mini_app(
 ) -> WebAppServer:
     """The Mini App's routes over the application's use cases. The page may be framed by
     Telegram's web client and, when the bot talks to another Bot API server (the local
-    Telegram), by that server's origin (its play page opens the app in a frame)."""
+    Telegram), by that server's origin (its play page opens the app in a frame).
+    Imported here: the app's state draws on `render` (and Pillow), which a bot without
+    the app never loads in its main process."""
+    from bot.webapp.access import Access
+    from bot.webapp.auth import InitDataCheck
+    from bot.webapp.server import WebAppServer
+
     check = InitDataCheck(
         settings.bot_token.get_secret_value(), max_age=settings.webapp_auth_seconds
     )
