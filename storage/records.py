@@ -43,6 +43,7 @@ class Ending(StrEnum):
     TIMEOUT = "timeout"  # a person ran out of time three times and was replaced (K-11)
     LEFT = "left"  # a person left the running match (/leave): scored as TIMEOUT
     CANCELLED = "cancelled"  # /cancel or a vote to cancel: counted for nobody
+    DRAW = "draw"  # every person agreed to a draw: nobody wins, loses or gains rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +292,7 @@ class ScoredSeat:
     went_out: int  # rounds the seat went out
     fish_made: int  # rounds ended by a fish with the seat as the рыбак
     eggs_taken: int  # rounds in which the seat's side took carried eggs (K-9)
+    drawn: bool = False  # the match ended drawn by agreement
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,6 +162,7 @@ class PlayerStats:
     game: Variant
     wins: int
     hints: int = 0  # «💡 Подсказка» presses counted (one per turn at most)
+    draws: int = 0  # matches ended drawn by agreement
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +334,7 @@ class _Totals:
     elo: float | None = None
     streak: int = 0
     hints: int = 0
+    draws: int = 0
 
     def plus(self, s: ScoredSeat, elo_after: float | None, hints: int) -> _Totals:
         """With one more match: the seat's `s`, Elo `elo_after` and `hints` counted."""
@@ -346,8 +348,13 @@ class _Totals:
             fish_made=self.fish_made + s.fish_made,
             eggs_taken=self.eggs_taken + s.eggs_taken,
             elo=elo_after,
-            streak=max(self.streak, 0) + 1 if s.good else min(self.streak, 0) - 1,
+            streak=self.streak
+            if s.drawn
+            else max(self.streak, 0) + 1
+            if s.good
+            else min(self.streak, 0) - 1,
             hints=self.hints + hints,
+            draws=self.draws + int(s.drawn),
         )
 
 
@@ -595,6 +602,7 @@ async def player_stats(
         game=game,
         wins=row["wins"],
         hints=row["hints"],
+        draws=row["draws"],
     )
 
 

@@ -1,6 +1,8 @@
-"""Votes to cancel a running match: the stored shape and every SQL statement about them.
+"""Votes of a running match's people, to cancel it or to end it drawn: the stored shape
+and every SQL statement about them.
 
-A vote belongs to one game; at most one is open per game (a unique index). Each
+A vote belongs to one game; at most one is open per game, whatever its kind (a unique
+index), and a draw is offered at most once a round of the match (another). Each
 person's ballot is one row that a second press overwrites, so a vote can change. The
 group message that shows the vote is remembered with a digest of what it shows, like
 the game's own messages, so a restart re-checks it without sending it twice.
@@ -29,8 +31,17 @@ class VoteState(StrEnum):
         return self is VoteState.OPEN
 
 
+class VoteKind(StrEnum):
+    CANCEL = "cancel"  # /cancel by a player: more than half of the people cancel
+    DRAW = "draw"  # «🤝 Предложить ничью»: every person agrees, and the match ends drawn
+
+
 class VoteBusy(Exception):
     """The game already has an open vote."""
+
+
+class DrawOffered(Exception):
+    """A draw was offered in this round of the match already."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +53,11 @@ class Vote:
     opened_at: datetime
     expires_at: datetime
     state: VoteState = VoteState.OPEN
-    ballots: tuple[tuple[int, bool], ...] = ()  # (user id, in favour of cancelling), by user id
+    ballots: tuple[tuple[int, bool], ...] = ()  # (user id, in favour), by user id
     message_id: int | None = None
     digest: str | None = None
+    kind: VoteKind = VoteKind.CANCEL
+    round_no: int | None = None  # a draw's: the round of the match it was offered in
 
     def ballot_of(self, user_id: int) -> bool | None:
         """The person's current ballot: True to cancel, False to play on, None: none yet."""
@@ -70,21 +83,48 @@ async def open_vote(
     started_by: int,
     opened_at: datetime,
     expires_at: datetime,
+    kind: VoteKind = VoteKind.CANCEL,
+    round_no: int | None = None,
 ) -> Vote:
-    """A new open vote with no ballots. Raises VoteBusy if the game has an open one."""
+    """A new open vote with no ballots. Raises VoteBusy if the game has an open one, and
+    DrawOffered for a draw in a round that had one."""
+    if kind is VoteKind.DRAW and await draw_offered(tx, game_id, round_no):
+        raise DrawOffered(f"game {game_id}: a draw was offered in round {round_no}")
     try:
         vote_id = await tx.insert(
             """
-            INSERT INTO cancel_votes (game_id, chat_id, started_by, opened_at, expires_at)
-            VALUES (?, ?, ?, ?, ?)
+            INSERT INTO cancel_votes (
+                game_id, chat_id, started_by, opened_at, expires_at, kind, round_no
+            ) VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
-            (game_id, chat_id, started_by, _iso(opened_at), _iso(expires_at)),
+            (
+                game_id,
+                chat_id,
+                started_by,
+                _iso(opened_at),
+                _iso(expires_at),
+                kind.value,
+                round_no,
+            ),
         )
     except INTEGRITY_ERRORS as exc:
+        if "round" in str(exc):
+            raise DrawOffered(f"game {game_id}: a draw was offered in round {round_no}") from None
         if "cancel_votes" in str(exc) and "game_id" in str(exc):
             raise VoteBusy(f"game {game_id} already has an open vote") from None
         raise
-    return Vote(vote_id, game_id, chat_id, started_by, opened_at, expires_at)
+    return Vote(
+        vote_id, game_id, chat_id, started_by, opened_at, expires_at, kind=kind, round_no=round_no
+    )
+
+
+async def draw_offered(db: Reader, game_id: int, round_no: int | None) -> bool:
+    """Whether a draw was offered in round `round_no` of the game's match."""
+    row = await db.fetch_one(
+        "SELECT 1 FROM cancel_votes WHERE game_id = ? AND kind = 'draw' AND round_no = ?",
+        (game_id, round_no),
+    )
+    return row is not None
 
 
 async def cast_ballot(
@@ -164,4 +204,6 @@ async def _vote_from_row(db: Reader, row: Row) -> Vote:
         ballots=tuple((int(b["user_id"]), bool(b["in_favour"])) for b in ballots),
         message_id=row["message_id"],
         digest=row["digest"],
+        kind=VoteKind(row["kind"]),
+        round_no=row["round_no"],
     )

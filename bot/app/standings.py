@@ -44,6 +44,10 @@ in `domino.elo`. What is decided here is how the standings count a match:
 - Pairs: in team play, two people on one side are one pair whatever their seats,
   keyed (lower user id, higher user id). The pair gains the smaller of the partners'
   gains (the same amount, except that a culprit's pair gains 0).
+- A draw by agreement (ending DRAW, a FINISHED game without an abandonment: an offer
+  is refused once somebody abandoned the match): no rating gain for anyone, no козёл,
+  no winner, every seat drawn; Elo counts it as a draw between every two sides (one
+  shared place); the streaks stay as they were.
 - Streaks: where points are bad a good match is one not in last place (not козёл);
   where they are good, a win.
 """
@@ -112,6 +116,11 @@ def score(game: GameRecord) -> ScoredMatch | None:
         goat_sides: tuple[int, ...] = (match.side_of(abandonment.seat),)
         last = match.sides[goat_sides[0]]
         place_points = abandonment.points
+    elif ending is Ending.DRAW:
+        gains = tuple(0 for _ in range(match.players))
+        goat_sides = ()
+        last = ()
+        place_points = tuple(0 for _ in range(match.players))
     elif ending is Ending.SURRENDER:
         raise ValueError(f"game {game.id} ended by surrender but names no abandonment")
     elif not match.over:
@@ -124,7 +133,8 @@ def score(game: GameRecord) -> ScoredMatch | None:
     went_out, fish_made, eggs_taken = _credits(match, abandonment)
     places = elo.places(place_points, fewer_is_better=variant.points_are_bad, last=last)
     goat = [match.side_of(seat) in goat_sides for seat in range(match.players)]
-    won = [place == 0 for place in places]
+    drawn = ending is Ending.DRAW and abandonment is None
+    won = [place == 0 and not drawn for place in places]
     if abandonment is not None and abandonment.surrendered is not None:
         # A person who gave up after the culprit abandoned wins nothing, their partner
         # neither, however the points stood (as they gain no rating).
@@ -145,6 +155,7 @@ def score(game: GameRecord) -> ScoredMatch | None:
             went_out=went_out[record.seat],
             fish_made=fish_made[record.seat],
             eggs_taken=eggs_taken[match.side_of(record.seat)],
+            drawn=drawn,
         )
         for record in sorted(game.seats, key=lambda s: s.seat)
     )

@@ -275,3 +275,16 @@ def test_abandonment_gains_are_the_games_own() -> None:
     left = Abandonment(1, Ending.LEFT, (40, 62, 10))
     kozel = find_variant("kozel")
     assert abandonment_gains(left, kozel) == kozel.abandoned_rating_gains((40, 62, 10), 1)
+
+
+def test_a_draw_gains_nobody_rating_has_no_goat_nor_winner_and_is_one_place() -> None:
+    match = played(KOZEL, 3, 56, moves=20)
+    drawn = scored(game(match, (ALEX, MASHA, OLYA), ending=Ending.DRAW))
+    assert drawn.ending is Ending.DRAW and drawn.culprit is None
+    assert column(drawn, "rating_gain") == [0, 0, 0]
+    assert column(drawn, "goat") == [False, False, False]
+    assert column(drawn, "won") == [False, False, False]
+    assert column(drawn, "drawn") == [True, True, True]
+    assert drawn.elo_places == (0, 0, 0)  # a draw between every two sides
+    with_bot = scored(game(match, (ALEX, None, OLYA), ending=Ending.DRAW))
+    assert with_bot.elo_places is None

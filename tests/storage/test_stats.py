@@ -559,3 +559,28 @@ async def test_history_and_sheet_number_a_match_alike_among_the_groups_own(
     for game_id, number in ((2, 1), (5, 2), (6, 3), (4, 1), (3, 1)):
         sheet = await stats.match_sheet(db, game_id)
         assert sheet is not None and sheet.number == number, game_id
+
+
+async def test_a_draw_is_its_own_column_changes_no_rating_and_is_an_elo_draw(
+    db: Database,
+) -> None:
+    won = game(1, played(KOZEL, 2, 1), (ALEX, MASHA))
+    assert await record(db, won) == [True]
+    before = {u: await stats.player_stats(db, u, GROUP, game=K) for u in (ALEX, MASHA)}
+    drawn = game(2, played(KOZEL, 2, 2, moves=10), (ALEX, MASHA), ending=Ending.DRAW)
+    assert await record(db, drawn) == [True]
+    for user_id in (ALEX, MASHA):
+        found, earlier = await stats.player_stats(db, user_id, GROUP, game=K), before[user_id]
+        assert found is not None and earlier is not None
+        assert (found.matches, found.draws) == (2, 1)
+        assert (found.rating, found.goats, found.wins) == (
+            earlier.rating,
+            earlier.goats,
+            earlier.wins,
+        )
+        assert found.streak == earlier.streak
+        assert found.elo is not None and earlier.elo is not None
+    # An Elo draw moves the higher rating down and the lower one up, by the same amount.
+    after = [await stats.player_stats(db, u, GROUP, game=K) for u in (ALEX, MASHA)]
+    moved = [a.elo - b.elo for a, b in zip(after, before.values(), strict=True)]  # type: ignore[union-attr,operator]
+    assert moved[0] == -moved[1] and moved[0] != 0
