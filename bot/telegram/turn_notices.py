@@ -305,6 +305,9 @@ class TurnNotices:
         task = asyncio.ensure_future(_logged(work))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        # A task cancelled before its first step (a stop right after a turn began) never
+        # ran `work`: closed here, it is not reported as "never awaited" at the exit.
+        task.add_done_callback(lambda _: work.close())
         return task
 
     async def close(self) -> None:

@@ -3,7 +3,10 @@ and deleted, against a fake Bot API and a fake clock."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import gc
+import warnings
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -216,3 +219,21 @@ async def test_a_turn_ending_while_the_bot_stops_leaves_its_notice_to_the_next_s
     await settle()
     assert deleted(setup) == [] and len(sent(setup)) == 1
     assert len(await store.stored_notices(setup.db)) == 1
+
+
+async def test_a_stop_right_after_a_turn_began_leaves_no_coroutine_unawaited(
+    setup: Setup,
+) -> None:
+    """The stop cancels a notice's task before its first step: nothing is reported as
+    never awaited (Python's RuntimeWarning at the exit, after the bot's last line)."""
+    match = Match.new(KOZEL, 2, seed=3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        setup.notices.follow(game_of(match, version=1))
+        await setup.notices.close()  # at once: the task has not started
+        for _ in range(3):  # the loop lets go of the cancelled task; then it is collected
+            await asyncio.sleep(0)
+        gc.collect()
+    unawaited = [w for w in caught if "was never awaited" in str(w.message)]
+    assert not unawaited, unawaited
+    assert sent(setup) == []
