@@ -371,7 +371,11 @@ def _start(
             if tasks.get(game_id) is asyncio.current_task():
                 del tasks[game_id]
 
-    return asyncio.ensure_future(guarded())
+    task = asyncio.ensure_future(guarded())
+    # Cancelled before its first step (a new turn at once, or a stop), `work` never ran:
+    # closed here, it is not reported as "never awaited".
+    task.add_done_callback(lambda _: work.close())
+    return task
 
 
 def _cancel(tasks: dict[int, asyncio.Task[None]], game_id: int) -> None:

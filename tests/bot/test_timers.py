@@ -7,9 +7,12 @@ moves the time on, so nothing here waits for a turn to run out for real.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import gc
 import json
 import sqlite3
+import warnings
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -499,3 +502,23 @@ async def test_a_sport_turn_gets_k12s_time_by_default_and_none_when_switched_off
     await eventually(her_turn_again)
     await settle()
     assert setup.app.timers.clock_of(game.id) is None
+
+
+async def test_a_stop_right_after_a_turn_began_leaves_no_coroutine_unawaited(
+    setup: Setup,
+) -> None:
+    """The stop cancels a turn's clock before its first step: nothing is reported as never
+    awaited (Python's RuntimeWarning at the exit, after the bot's last log line)."""
+    game = await start_game(setup)
+    timers = setup.app.timers
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        timers.forget(game.id)
+        timers._stop(game.id)  # a clock's task, then at once a fresh one the stop cancels
+        timers.follow(game)
+        await timers.close()
+        for _ in range(3):  # the loop lets go of the cancelled task; then it is collected
+            await asyncio.sleep(0)
+        gc.collect()
+    unawaited = [w for w in caught if "was never awaited" in str(w.message)]
+    assert not unawaited, unawaited
