@@ -110,6 +110,22 @@ async def on_hint(
     await reply(call, answer, lang)
 
 
+@router.callback_query(HandCb.filter(F.kind == HandKind.OFFER_DRAW), on_own_hand)
+async def on_offer_draw(
+    call: CallbackQuery,
+    callback_data: HandCb,
+    person: Person,
+    lang: Lang,
+    endings: Endings,
+    dispatch: EffectDispatcher,
+) -> None:
+    """«🤝 Предложить ничью»: the button carries the round it was drawn in; the group is
+    asked by the vote's own message."""
+    game, round_no = callback_data.game, callback_data.move
+    answer = await dispatch(endings.offer_draw(game, person, round_no, group=hand_group(call)))
+    await reply(call, answer, lang)
+
+
 @router.callback_query(HandCb.filter(), on_own_hand)
 async def on_hand(
     call: CallbackQuery,

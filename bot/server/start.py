@@ -340,6 +340,7 @@ def mini_app(
         playing=application.playing,
         hints=application.hints,
         lobby=application.lobby,
+        endings=application.endings,
         frame_ancestors=ancestors,
         active=active,
     )

@@ -185,6 +185,7 @@ class HandKind(StrEnum):
     BACK = "b"  # back from a choice to the hand
     INFO = "i"  # a tile that is no move now: why not, or whose turn it is
     HINT = "h"  # «💡 Подсказка»: the computer's choice for the turn, to the presser
+    OFFER_DRAW = "o"  # «🤝 Предложить ничью»: its `move` is the match's round, not a move
 
 
 class HandCb(CallbackData, prefix="hb1"):

@@ -136,6 +136,13 @@ def hand_message(
             view, game.id, len(game.match.log), lang, choosing=choosing, hints=hints
         )
     below: list[list[InlineKeyboardButton]] = []
+    if (
+        game.status is GameStatus.PLAYING
+        and choosing is None  # a choice shows its options and the way back only
+        and not person.left
+        and game.abandonment is None
+    ):
+        below.append([presenter.offer_draw_button(game.id, len(game.match.results) + 1, lang)])
     link = table_link(game.chat_id, table_message_id, game.thread_id)
     if link:
         below.append([InlineKeyboardButton(text=t("btn.table", lang), url=link)])

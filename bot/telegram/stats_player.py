@@ -52,6 +52,8 @@ def player_stats_text(stats: PlayerStats, chat: str | None, lang: Lang) -> str:
     else:
         share = percent(stats.wins / stats.matches) if stats.matches else "0%"
         lines.append(t("stats.wins", lang, n=stats.wins, share=share))
+    if stats.draws:  # matches ended drawn by agreement: neither lost nor won
+        lines.append(t("stats.draws", lang, n=stats.draws))
     lines.append(t("stats.went_out", lang, n=stats.went_out))
     lines.append(t("stats.fish", lang, n=stats.fish_made, game=game.key.value))
     if stats.eggs_taken:  # K-9, M-5: most games have no eggs, and nobody took any here

@@ -1,4 +1,5 @@
-"""The group message that shows a vote to cancel (`bot.app.votes` decides it):
+"""The group message that shows a vote to cancel or a draw offer (`bot.app.votes`
+decides it):
 `VoteBoard` keeps each vote's message in step with the stored vote (one worker per vote
 that always shows the newest state, `bot.infra.workers.Resync`)."""
 
@@ -22,7 +23,7 @@ from storage import repo
 from storage import votes as vote_store
 from storage.db import Database
 from storage.records import GameRecord
-from storage.votes import Vote
+from storage.votes import Vote, VoteKind
 
 log = logging.getLogger(__name__)
 
@@ -37,14 +38,16 @@ def _names(game: GameRecord, vote: Vote, in_favour: bool, voters: frozenset[int]
 
 
 def vote_text(game: GameRecord, vote: Vote, lang: Lang) -> str:
-    """The group message of a vote: who asked, who is for and against, and the result."""
+    """The group message of a vote: who asked, who is for and against, and the result
+    (a draw offer in its own words: `draw.*` instead of `vote.*`)."""
     voters = electorate(game)
     count = tally(vote, voters)
     starter = game.seat_of(vote.started_by)
+    words = "draw" if vote.kind is VoteKind.DRAW else "vote"
     lines = [
-        t("vote.title", lang, name=html.escape(short_name(starter.name) if starter else "?")),
+        t(f"{words}.title", lang, name=html.escape(short_name(starter.name) if starter else "?")),
         t(
-            "vote.count",
+            f"{words}.count",
             lang,
             yes=count.in_favour,
             no=count.against,
@@ -54,9 +57,15 @@ def vote_text(game: GameRecord, vote: Vote, lang: Lang) -> str:
         t("vote.who_yes", lang, names=_names(game, vote, True, voters)),
         t("vote.who_no", lang, names=_names(game, vote, False, voters)),
         "",
-        t(f"vote.state_{vote.state.value}", lang, minutes=int(VOTE_TIME.total_seconds() // 60)),
+        t(f"{words}.state_{vote.state.value}", lang, minutes=_minutes(vote)),
     ]
     return "\n".join(lines)
+
+
+def _minutes(vote: Vote) -> int:
+    """The vote's time in whole minutes (at least 1), as it was opened with."""
+    seconds = (vote.expires_at - vote.opened_at).total_seconds() or VOTE_TIME.total_seconds()
+    return max(1, round(seconds / 60))
 
 
 def vote_keyboard(game: GameRecord, vote: Vote, lang: Lang) -> InlineKeyboardMarkup | None:
@@ -64,15 +73,16 @@ def vote_keyboard(game: GameRecord, vote: Vote, lang: Lang) -> InlineKeyboardMar
     if not vote.state.open:
         return None
     count = tally(vote, electorate(game))
+    words = "draw" if vote.kind is VoteKind.DRAW else "vote"
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
                 InlineKeyboardButton(
-                    text=t("btn.vote_yes", lang, n=count.in_favour),
+                    text=t(f"btn.{words}_yes", lang, n=count.in_favour),
                     callback_data=VoteCb(vote=vote.id, in_favour=True).pack(),
                 ),
                 InlineKeyboardButton(
-                    text=t("btn.vote_no", lang, n=count.against),
+                    text=t(f"btn.{words}_no", lang, n=count.against),
                     callback_data=VoteCb(vote=vote.id, in_favour=False).pack(),
                 ),
             ]

@@ -34,7 +34,8 @@ of the group's «🃏 Открыть стол» link (`t.me/<bot>/<app>?startapp
   `: keepalive` comments every 15 s. A reconnect starts again from the current state.
 - `POST /api/act` with a JSON body `{"g": token, "do": kind, ...}`; kinds:
   `play` (`"move"`: the state's `move`, `"action"`: one of the actions the state offers,
-  the engine's `str(action)`), `hint` (`"move"`), `join` (a lobby: take a seat),
+  the engine's `str(action)`), `hint` (`"move"`), `draw` (`"move"`: the hand's
+  `offer_draw`, the round; «🤝 Предложить ничью»), `join` (a lobby: take a seat),
   `start` and `add_computer` (a lobby, by its creator or an admin of its group, as its
   «▶️ Начать» and «🤖 Добавить компьютер»), `back` (a person a computer plays for plays
   again). The answer: 200
@@ -90,6 +91,8 @@ The state (`views.game_view`), every text already in the group's language:
           "menus": [{"kind": "doubles" | "close", "label": str,
                      "options": [{"action": str, "label": str}]}],
           "your_turn": bool, "hint": bool,
+          "offer_draw": int | null,   # the round a draw may be offered in (POST
+                                      # {"do": "draw", "move": it}); null: may not
           "note": str | null},   # what the turn asks: the opening tile, the flip, ...
       "sheet": null | {"heads": [str], "rows": [[str]], "totals": [str]},
       "round_end": null | {"round": int, "title": str, "lines": [str],
@@ -111,7 +114,7 @@ The state (`views.game_view`), every text already in the group's language:
                                 # a menu), sheet, events, round_end, match_over, next,
                                 # close, bazaar, face_down, empty_table, away, score,
                                 # tiles, round; the buttons' join, hint, back,
-                                # back_in_game
+                                # back_in_game, offer_draw
     }
 
 `round_end` holds the hands of the round that ended last, laid open as the round-end

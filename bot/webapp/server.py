@@ -45,7 +45,7 @@ from bot.app.effects import Done
 from bot.app.lobby_rules import is_join_token
 from bot.app.people import Person
 from bot.app.reply import Reply
-from bot.app.usecases import Lobby, Playing
+from bot.app.usecases import Endings, Lobby, Playing
 from bot.app.usecases.base import Refusal, is_transient
 from bot.app.usecases.hints import Hints
 from bot.app.usecases.viewing import Seen, Viewing
@@ -85,7 +85,7 @@ RATE_PEOPLE = 100_000  # people whose buckets are kept (the least recently seen 
 STREAMS_PER_PERSON = 8  # event streams one person may hold open at once
 MAX_MOVE = 1_000_000
 MAX_ACTION = 200  # characters of an action's text
-KINDS = frozenset({"play", "hint", "join", "back", "start", "add_computer"})
+KINDS = frozenset({"play", "hint", "draw", "join", "back", "start", "add_computer"})
 # Replies that refuse without an "alert." key: the press changed nothing.
 REFUSALS = frozenset({"answer.not_away", "answer.hint_too_fast"})
 TAGS = re.compile(r"</?(?:b|i|u|s|code|pre|tg-spoiler)>")
@@ -164,6 +164,7 @@ class WebAppServer:
         playing: Playing,
         hints: Hints,
         lobby: Lobby,
+        endings: Endings,
         frame_ancestors: Iterable[str] = (),
         keepalive: float = KEEPALIVE,
         limits: RateLimits | None = None,
@@ -176,6 +177,7 @@ class WebAppServer:
         self.playing = playing
         self.hints = hints
         self.lobby = lobby
+        self.endings = endings
         self.keepalive = keepalive
         self.limits = limits or RateLimits()
         self.active = active  # False: a standby, or the games not picked up yet (503)
@@ -319,7 +321,8 @@ class WebAppServer:
             kind = body.get("do")
             if kind not in KINDS:
                 raise BadRequest("an unknown kind")
-            move = self._move(body) if kind in ("play", "hint") else 0
+            # A draw's "move" is the round it is offered in, as the hand gave it.
+            move = self._move(body) if kind in ("play", "hint", "draw") else 0
             action = self._action(body) if kind == "play" else None
             person, seen = await self._seen(request, token)
         except Denied as denied:
@@ -333,6 +336,8 @@ class WebAppServer:
                 reply = await self.dispatch(self.playing.play(game.id, person, move, action))
             elif kind == "hint":
                 reply = await self.dispatch(self.hints.press(game.id, person, move))
+            elif kind == "draw":
+                reply = await self.dispatch(self.endings.offer_draw(game.id, person, move))
             elif kind == "join":
                 reply = await self.dispatch(self.lobby.join(game.id, game.chat_id, person))
             elif kind == "start":

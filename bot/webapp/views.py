@@ -97,7 +97,7 @@ PAGE_TEXTS = (
 )
 """The page's own labels (`webapp.<key>`), sent in `texts`."""
 
-BUTTON_TEXTS = ("join", "hint", "back", "back_in_game", "start", "add_computer")
+BUTTON_TEXTS = ("join", "hint", "back", "back_in_game", "start", "add_computer", "offer_draw")
 """The buttons' words the page shares with the messages (`btn.<key>`), in `texts`."""
 
 _TAG = re.compile(r"<[^>]+>")
@@ -230,6 +230,11 @@ def game_view(
         if seat is not None and not view.over and game.status is GameStatus.PLAYING
         else None
     )
+    if state["hand"] is not None:
+        # «🤝 Предложить ничью»: the round it offers in (as the hand's button carries it),
+        # or None where the viewer may not offer (left, or the match counts already).
+        may_offer = record is not None and not record.left and game.abandonment is None
+        state["hand"]["offer_draw"] = len(match.results) + 1 if may_offer else None
     state["sheet"] = _sheet(view, names, lang)
     state["round_end"] = _round_end(game, view, names, lang)
     return state

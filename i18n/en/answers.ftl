@@ -108,6 +108,21 @@ notice-scored_as_timeout =
 answer-voted_yes = Your vote: cancel.
 answer-voted_no = Your vote: play on.
 
+answer-draw_offered = 🤝 Draw offered: waiting for the others' answers.
+answer-draw_yes = Your answer: agree to a draw.
+answer-draw_no = Your answer: play on.
+alert-draw_offered = A draw has already been offered this round.
+alert-draw_vote_open = A vote is open now: wait until it ends.
+alert-draw_after_abandonment = A draw can no longer be offered: the match counts already, since a player abandoned it.
+# $kind: the game's key; the game's own word for the loser who is not there.
+notice-drawn =
+    🤝 A draw: every player agreed, and the match is over. { $kind ->
+        [kozel] Nobody is the goat
+        [osel] Nobody is the donkey
+       *[other] Nobody loses
+    }, and nobody gains rating.
+notice-draw_declined = 🤝 { $name } declines the draw: playing on.
+
 alert-voted_same = You have already voted so.
 alert-vote_over = This vote is over.
 alert-vote_not_yours = Only this match's players vote.

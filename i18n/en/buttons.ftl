@@ -71,3 +71,6 @@ btn-settings-lobby = ⌛ Lobby
 btn-settings-hints = 💡 Hints
 btn-settings-hands = ✋ Tiles
 btn-turn_notices = 🔔 Turn reminders: { $state }
+btn-offer_draw = 🤝 Offer a draw
+btn-draw_yes = ✅ Agree ({ $n })
+btn-draw_no = ❌ Against ({ $n })

@@ -6,6 +6,7 @@ ending-surrender = surrender
 ending-timeout = timeout
 ending-left = a player left
 ending-cancelled = cancelled
+ending-draw = drawn by agreement
 
 # The end of a match the computers played to its end after someone abandoned it (K-11):
 # why it counts as that one's loss ($reason: timeout or left), and each person's rating.
@@ -31,3 +32,13 @@ vote-state_failed = ▶️ The vote failed: playing on.
 vote-state_expired = ⌛ The vote ran out of time: playing on.
 vote-state_closed = The vote is closed: the match has ended.
 vote-already_open = A vote to cancel is already open: use its buttons.
+
+draw-title =
+    🤝 <b>{ $name } offers a draw.</b>
+    If every player agrees, the match ends drawn: nobody gains rating.
+draw-count = Agree: { $yes } of { $voters } · against: { $no }
+draw-state_open = The match's players answer, for { $minutes } min. An answer may be changed.
+draw-state_passed = 🤝 Everyone agrees: the match ends in a draw.
+draw-state_failed = ▶️ Not everyone agrees: playing on.
+draw-state_expired = ⌛ Time to answer ran out: playing on.
+draw-state_closed = The offer is closed: the match has ended.

@@ -72,6 +72,7 @@ stats-wins = 🏆 Won { $n } { $n ->
 } ({ $share })
 stats-went_out = 🏁 Went out: { $n }
 # $game: the game's key (see top-col_fish).
+stats-draws = 🤝 Draws: { $n }
 stats-fish = { $game ->
     [all_fives] 🧱 Rounds blocked: { $n }
     [threes_and_fives] 🧱 Rounds blocked: { $n }

@@ -112,6 +112,21 @@ notice-scored_as_timeout =
 answer-voted_yes = Ваш голос: за отмену.
 answer-voted_no = Ваш голос: играем дальше.
 
+answer-draw_offered = 🤝 Ничья предложена: ждём ответа остальных.
+answer-draw_yes = Ваш ответ: согласие на ничью.
+answer-draw_no = Ваш ответ: играем дальше.
+alert-draw_offered = В этом раунде ничью уже предлагали.
+alert-draw_vote_open = Сейчас идёт голосование — дождитесь, пока оно закончится.
+alert-draw_after_abandonment = Ничью уже не предложить: партия идёт в зачёт из-за ухода игрока.
+# $kind: the game's key; the game's own word for the loser who is not there.
+notice-drawn =
+    🤝 Ничья: все игроки согласились, партия окончена. { $kind ->
+        [kozel] Козла нет
+        [osel] Осла нет
+       *[other] Проигравших нет
+    }, рейтинг никому не прибавляется.
+notice-draw_declined = 🤝 { $name } против ничьей: играем дальше.
+
 alert-voted_same = Вы уже так проголосовали.
 alert-vote_over = Это голосование уже закончилось.
 alert-vote_not_yours = Голосуют только игроки этой партии.

@@ -6,6 +6,7 @@ ending-surrender = сдача
 ending-timeout = вышло время
 ending-left = уход игрока
 ending-cancelled = отменена
+ending-draw = ничья по согласию
 
 # The end of a match the computers played to its end after someone abandoned it (K-11):
 # why it counts as that one's loss ($reason: timeout or left), and each person's rating.
@@ -31,3 +32,13 @@ vote-state_failed = ▶️ Голосование не прошло: играе�
 vote-state_expired = ⌛ Время голосования вышло: играем дальше.
 vote-state_closed = Голосование закрыто: партия уже закончилась.
 vote-already_open = Голосование об отмене уже идёт — голосуйте кнопками под ним.
+
+draw-title =
+    🤝 <b>{ $name } предлагает ничью.</b>
+    Если согласятся все игроки, партия закончится вничью: рейтинг никому не прибавится.
+draw-count = Согласны: { $yes } из { $voters } · против: { $no }
+draw-state_open = Отвечают игроки партии, { $minutes } мин. Ответ можно поменять.
+draw-state_passed = 🤝 Все согласны: партия окончена вничью.
+draw-state_failed = ▶️ Не все согласны: играем дальше.
+draw-state_expired = ⌛ Время на ответ вышло: играем дальше.
+draw-state_closed = Предложение закрыто: партия уже закончилась.

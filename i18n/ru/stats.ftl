@@ -50,6 +50,7 @@ stats-went_out = 🏁 Домино: { $n } { $n ->
     [few] раза
    *[many] раз
 }
+stats-draws = 🤝 Ничьих: { $n }
 stats-fish = 🐟 Рыб сделано: { $n }
 # Only to a player who has taken eggs: most games have none.
 stats-eggs = 🥚 Яиц забрано: { $n }

@@ -100,6 +100,7 @@ class Press(StrEnum):
     BACK = "b"
     INFO = "i"  # a tile that is no move now
     HINT = "h"
+    OFFER_DRAW = "od"  # «🤝 Предложить ничью»
 
 
 _MOVES = {
@@ -118,6 +119,7 @@ _HAND = {
     HandKind.BACK: Press.BACK,
     HandKind.INFO: Press.INFO,
     HandKind.HINT: Press.HINT,
+    HandKind.OFFER_DRAW: Press.OFFER_DRAW,
 }
 MOVES = frozenset(_MOVES.values())
 """The presses that make a move."""

@@ -143,7 +143,12 @@ class DarkPlayer(Person):
     ended: int = 0
 
     def choice(self, hand: StoredMessage) -> str | None:
-        moves = [b for b in hand.buttons if is_hand_button(b.callback_data)]
+        moves = [  # «🤝 Предложить ничью» under every hand is no move
+            b
+            for b in hand.buttons
+            if is_hand_button(b.callback_data)
+            and kind_of(b.callback_data or "") is not Press.OFFER_DRAW
+        ]
         kinds = {kind_of(b.callback_data or ""): b for b in moves}
         if FACE_DOWN in hand.content and choosing(hand):
             return end_pressed(hand, self.end)
@@ -223,7 +228,7 @@ def end_pressed(hand: StoredMessage, end: End | None) -> str:
     others = {
         kind_of(b.callback_data or "") for b in hand.buttons if is_hand_button(b.callback_data)
     }
-    assert others <= {Press.PLAY, Press.HINT}, hand.content
+    assert others <= {Press.PLAY, Press.HINT, Press.OFFER_DRAW}, hand.content
     button = ends[1] if end is End.RIGHT else ends[0]
     assert button.callback_data is not None
     return button.callback_data

@@ -51,7 +51,8 @@ def turn_data(message: StoredMessage) -> list[str]:
     return [
         data
         for button in message.buttons
-        if is_hand_button(data := button.callback_data or "") and kind_of(data) is not Press.INFO
+        if is_hand_button(data := button.callback_data or "")
+        and kind_of(data) not in (Press.INFO, Press.OFFER_DRAW)
     ]
 
 

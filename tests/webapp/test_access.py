@@ -91,6 +91,7 @@ async def api(tmp_path: Path) -> AsyncIterator[Api]:
         playing=app.playing,
         hints=app.hints,
         lobby=app.lobby,
+        endings=app.endings,
         frame_ancestors=["http://127.0.0.1:9999"],
         limits=RateLimits(rate=1000, burst=1000),
         keepalive=0.2,
@@ -408,3 +409,22 @@ async def test_in_a_lobby_a_member_may_join_and_membership_is_asked_again_later(
     finally:
         await setup.close()
         await setup.db.close()
+
+
+async def test_a_draw_is_offered_from_the_app_once_a_round(api: Api) -> None:
+    state = await (await api.state(ALICE)).json()
+    assert state["hand"]["offer_draw"] == 1
+    assert state["texts"]["offer_draw"] == "🤝 Предложить ничью"
+    public = await (await api.state(CAROL)).json()
+    assert public["hand"] is None  # a member who is not seated has no hand to offer from
+    stale = await api.act(ALICE, {"g": api.token, "do": "draw", "move": 2})
+    assert (await stale.json())["ok"] is False
+    response = await api.act(ALICE, {"g": api.token, "do": "draw", "move": 1})
+    answer = await response.json()
+    assert answer["ok"] is True and "Ничья предложена" in answer["text"], answer
+    again = await (await api.act(BOB, {"g": api.token, "do": "draw", "move": 1})).json()
+    assert again["ok"] is False and "уже предлагали" in again["text"]
+    outsider = await (await api.act(CAROL, {"g": api.token, "do": "draw", "move": 1})).json()
+    assert outsider["ok"] is False
+    rows = await api.setup.db.fetch_all("SELECT kind, state, started_by FROM cancel_votes")
+    assert [tuple(row) for row in rows] == [("draw", "open", ALICE.id)]

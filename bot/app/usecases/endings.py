@@ -1,5 +1,6 @@
 """How a match ends early: /leave (a computer takes the seat), /surrender, /cancel by
-the creator or an admin, and the players' vote to cancel (K-11 for how each counts)."""
+the creator or an admin, the players' vote to cancel (K-11 for how each counts), and a
+draw offered and agreed to (P: "offer a draw")."""
 
 from __future__ import annotations
 
@@ -26,11 +27,12 @@ from bot.app.usecases.base import (
 )
 from bot.app.usecases.lobby import Lobby
 from bot.app.votes import decide, electorate
+from domino.ai.draw import answer_draw
 from storage import repo
 from storage import votes as vote_store
 from storage.db import Transaction
 from storage.records import Ending, GameRecord, GameStatus
-from storage.votes import Vote, VoteBusy, VoteState
+from storage.votes import DrawOffered, Vote, VoteBusy, VoteKind, VoteState
 
 log = logging.getLogger(__name__)
 
@@ -286,7 +288,9 @@ class Endings(UseCases):
                         raise Refusal("alert.voted_same", alert=False)
                     await vote_store.cast_ballot(tx, vote.id, person.id, in_favour, now)
                     vote = vote.with_ballot(person.id, in_favour)
-                    answer = Reply("answer.voted_yes" if in_favour else "answer.voted_no")
+                    said = "yes" if in_favour else "no"
+                    kind = "voted" if vote.kind is VoteKind.CANCEL else "draw"
+                    answer = Reply(f"answer.{kind}_{said}")
                 else:
                     answer = Reply("alert.vote_over", alert=True)
                 effects = await self._settle_vote(tx, game, vote, now)
@@ -330,16 +334,112 @@ class Endings(UseCases):
             return Effects(votes=(vote.id,), vote_clocks=(vote,))
         await vote_store.close_vote(tx, vote.id, state, now)
         log.info(
-            "chat %s game %s: vote %s to cancel %s",
+            "chat %s game %s: vote %s (%s) %s",
             vote.chat_id,
             vote.game_id,
             vote.id,
+            vote.kind.value,
             state.value,
         )
         if state is not VoteState.PASSED:
             return Effects(votes=(vote.id,))
+        if vote.kind is VoteKind.DRAW:
+            assert game.match is not None
+            drawn = game.ended(GameStatus.FINISHED, utcnow(), Ending.DRAW)
+            saved = await repo.save_game(tx, drawn)
+            await notice(tx, saved, "notice.drawn", kind=game.match.ruleset.game.key.value)
+            effects = Effects(games=(saved,), votes=(vote.id,), announcements=True)
+            return effects + await end_game(tx, saved)
         saved = await repo.save_game(tx, game.ended(GameStatus.CANCELLED, utcnow()))
         return Effects(games=(saved,), votes=(vote.id,)) + await end_game(tx, saved)
+
+    # --- draw offers ----------------------------------------------------------
+
+    async def offer_draw(
+        self, game_id: int, person: Person, round_no: int, *, group: int | None = None
+    ) -> Done[Reply]:
+        """«🤝 Предложить ничью» from the person's hand (drawn for round `round_no` of the
+        match; `group`: a hand shown inside that group, else their private chat). At most
+        one offer a round of the match, none once somebody abandoned it (it counts by
+        K-11 already) nor while another vote is open. The offer is a vote of every person
+        at the table (`VoteKind.DRAW`, the offerer's ballot in favour); each computer
+        answers at once by the public score (`domino.ai.draw`): one that declines ends it.
+        All agree: the match ends drawn (`_settle_vote`)."""
+        now = utcnow()
+        try:
+            async with self.db.transaction() as tx:
+                game = await repo.load_game(tx, game_id)
+                seat, match = checked_press(game, person.id, 0, current=False, group=group)
+                assert game is not None
+                if game.seats[seat].left:
+                    raise Refusal("alert.already_left")
+                if match.over or round_no != len(match.results) + 1:
+                    raise Refusal("alert.stale")
+                if game.abandonment is not None:
+                    raise Refusal("alert.draw_after_abandonment")
+                if await vote_store.draw_offered(tx, game.id, round_no):
+                    raise Refusal("alert.draw_offered")
+                effects = Effects()
+                current = await vote_store.open_vote_of_game(tx, game.id)
+                if current is not None:
+                    state = decide(current, electorate(game), now)
+                    if state.open:
+                        raise Refusal("alert.draw_vote_open")
+                    await vote_store.close_vote(tx, current.id, state, now)
+                    effects = Effects(votes=(current.id,))
+                try:
+                    vote = await vote_store.open_vote(
+                        tx,
+                        game_id=game.id,
+                        chat_id=game.chat_id,
+                        started_by=person.id,
+                        opened_at=now,
+                        expires_at=now + self.context.vote_time,
+                        kind=VoteKind.DRAW,
+                        round_no=round_no,
+                    )
+                except DrawOffered:
+                    raise Refusal("alert.draw_offered") from None
+                except VoteBusy:
+                    raise Refusal("alert.draw_vote_open") from None
+                await vote_store.cast_ballot(tx, vote.id, person.id, True, now)
+                vote = vote.with_ballot(person.id, True)
+                answers = [
+                    answer_draw(match.view(s.seat), s.seat) for s in game.seats if s.user_id is None
+                ]
+                for answer in answers:
+                    # The public score only: nothing of a hand is in the reason.
+                    log.info(
+                        "chat %s game %s: draw offer %s: the computer at seat %d %s (%s by %d)",
+                        game.chat_id,
+                        game.id,
+                        vote.id,
+                        answer.seat,
+                        "accepts" if answer.accept else "declines",
+                        answer.reason,
+                        answer.gap,
+                    )
+                declined = next((a for a in answers if not a.accept), None)
+                if declined is not None:
+                    await vote_store.close_vote(tx, vote.id, VoteState.FAILED, now)
+                    await notice(
+                        tx, game, "notice.draw_declined", name=game.seats[declined.seat].name
+                    )
+                    # The notice says it all: no vote message for a vote already over.
+                    effects += Effects(announcements=True)
+                else:
+                    effects += await self._settle_vote(tx, game, vote, now)
+        except Refusal as refusal:
+            return Done(refusal.reply)
+        log.info(
+            "chat %s game %s: draw offer %s by seat %d in round %d",
+            game.chat_id,
+            game.id,
+            vote.id,
+            seat,
+            round_no,
+        )
+        return Done(Reply("answer.draw_offered"), effects)
 
 
 def first_abandoner(game: GameRecord) -> int:

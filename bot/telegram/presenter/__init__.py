@@ -21,7 +21,7 @@ from bot.telegram.presenter.endings import (
     surrender_confirm_text,
 )
 from bot.telegram.presenter.hand import hand_text
-from bot.telegram.presenter.hand_keyboard import away_keyboard, hand_keyboard
+from bot.telegram.presenter.hand_keyboard import away_keyboard, hand_keyboard, offer_draw_button
 from bot.telegram.presenter.lobby import (
     lobby_closed_text,
     lobby_keyboard,
@@ -49,6 +49,7 @@ __all__ = [
     "lobby_text",
     "lobby_timeout_name",
     "match_end_text",
+    "offer_draw_button",
     "removal_keyboard",
     "round_end_text",
     "rules_keyboard",

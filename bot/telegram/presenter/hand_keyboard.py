@@ -73,6 +73,12 @@ def _info(game_id: int) -> str:
     return _hand_data(game_id, 0, HandKind.INFO)
 
 
+def offer_draw_button(game_id: int, round_no: int, lang: Lang) -> InlineKeyboardButton:
+    """«🤝 Предложить ничью» under a running match's hand: it carries the round it was
+    drawn in (a press from an earlier round is stale; one offer a round is the core's)."""
+    return _button(t("btn.offer_draw", lang), _hand_data(game_id, round_no, HandKind.OFFER_DRAW))
+
+
 def _play_ends(legal: Sequence[Action]) -> dict[Tile, list[End | None]]:
     ends: dict[Tile, list[End | None]] = {}
     for action in legal:

@@ -28,7 +28,7 @@
 //                               options, the choice of ends)
 //   [data-menu]                 a button that opens a menu (several doubles, closing an end)
 //   .menu-option[data-action]   an option in the open menu
-//   [data-do="hint"|"join"|"start"|"add_computer"|"back"|"sheet"|"round-end"|"close"|"cancel"]
+//   [data-do="hint"|"draw"|"join"|"start"|"add_computer"|"back"|"sheet"|"round-end"|"close"|"cancel"]
 //                               the other buttons (start and add_computer: the lobby's creator)
 //   #note                       what the turn asks (the opening tile, the flip, ...)
 //   #events li                  the recent moves; #sheet table the score sheet
@@ -659,6 +659,7 @@ function drawPlay(s) {
     moves.append(el("button", { type: "button", class: "move primary", "data-action": move.action, text: move.label }));
   }
   if (hand.hint) moves.append(el("button", { type: "button", "data-do": "hint", text: text("hint") }));
+  if (hand.offer_draw) moves.append(el("button", { type: "button", "data-do": "draw", text: text("offer_draw") }));
   if (s.viewer.away) moves.append(el("button", { type: "button", "data-do": "back", class: "primary", text: text("back_in_game") }));
 }
 
@@ -862,6 +863,7 @@ function onClick(event) {
   if (todo === "add_computer") return act({ do: "add_computer" });
   if (todo === "back") return act({ do: "back" });
   if (todo === "hint") return act({ do: "hint", move: state.game.move });
+  if (todo === "draw" && state.hand && state.hand.offer_draw) return act({ do: "draw", move: state.hand.offer_draw });
   const menu = target.getAttribute("data-menu");
   if (menu !== null) {
     const shown = state.hand && state.hand.menus[Number(menu)];
