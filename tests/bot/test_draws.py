@@ -211,3 +211,14 @@ async def test_the_group_is_asked_in_the_offers_own_words(setup: Setup) -> None:
     closed = dataclasses.replace(vote, state=VoteState.EXPIRED)
     assert "Время на ответ вышло" in vote_text(game, closed, Lang.RU)
     assert vote_keyboard(game, closed, Lang.RU) is None
+
+
+async def test_a_draw_is_off_once_somebody_leaves_the_match(setup: Setup) -> None:
+    await two_seated(setup, "kozel", BOB)
+    await offer(setup, ALICE)
+    # Боб leaves while asked: Алиса alone would agree, but the match counts by K-11 now.
+    await setup.run(setup.app.endings.leave(CHAT.id, BOB))
+    assert (await the_vote(setup)).state is VoteState.FAILED
+    game = await setup.game()
+    assert game.ending is not Ending.DRAW and game.abandonment is not None
+    assert (await offer(setup, ALICE, 1)).key == "alert.draw_after_abandonment"

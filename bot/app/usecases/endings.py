@@ -323,11 +323,14 @@ class Endings(UseCases):
     async def _settle_vote(
         self, tx: Transaction, game: GameRecord, vote: Vote, now: datetime
     ) -> Effects:
-        """Decide the vote as it stands (closed if the match is no longer running) and store
-        it if decided; a passed vote cancels the match, which counts in the stats only if
-        someone abandoned it first (K-11). The effects: the vote's message, its clock while
-        open, the cancelled game."""
+        """Decide the vote as it stands (closed if the match is no longer running; a draw
+        failed once somebody abandoned the match) and store it if decided; a passed vote
+        to cancel cancels the match, which counts in the stats only if someone abandoned
+        it first (K-11); a passed draw ends it drawn. The effects: the vote's message, its
+        clock while open, the ended game."""
         state = decide(vote, electorate(game), now)
+        if vote.kind is VoteKind.DRAW and game.abandonment is not None:
+            state = VoteState.FAILED  # somebody abandoned the match: it counts by K-11
         if game.status is not GameStatus.PLAYING:
             state = VoteState.CLOSED
         if state.open:
