@@ -134,6 +134,7 @@ class StandIn:
         self.closing = False
         self.presses: list[str] = []
         self.refused: list[str] = []
+        self.draws: list[object] = []  # the rounds «🤝 Предложить ничью» was pressed in
         while self.match.round_no < rounds and not self.match.over:
             turn = self.match.turn
             self.match.apply(self.computer.choose(self.match.view(turn)), turn)
@@ -242,6 +243,9 @@ class StandIn:
         kind = body.get("do")
         if kind == "hint":
             return self._answer(True, "💡", alert=True)
+        if kind == "draw":
+            self.draws.append(body.get("move"))
+            return self._answer(True, "🤝 Ничья предложена: ждём ответа остальных.")
         if kind == "start" and self.game.status is GameStatus.LOBBY and self.creator:
             self._join()  # the creator sits at the deal, in this stand-in
             await self.changes()
@@ -502,6 +506,18 @@ async def test_the_lobbys_creator_starts_it_from_the_app() -> None:
 
 
 @pytest.mark.slow(seconds=8)
+async def test_a_draw_is_offered_by_its_button_with_the_round() -> None:
+    stand_in = StandIn("kozel", seed=1)
+    async with opened(stand_in, PHONE) as page:
+        button = page.locator('#moves [data-do="draw"]')
+        await button.wait_for()
+        assert await button.inner_text() == "🤝 Предложить ничью"
+        await button.click()
+        await page.wait_for_selector("#toast:not([hidden])")
+    assert stand_in.draws == [1]
+    assert not stand_in.refused
+
+
 async def test_a_spectator_sees_the_table_and_no_hand() -> None:
     stand_in = StandIn("osel", seed=6, seat=None)
     async with opened(stand_in, DESKTOP) as page:
