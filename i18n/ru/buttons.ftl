@@ -72,5 +72,5 @@ btn-settings-hints = 💡 Подсказки
 btn-settings-hands = ✋ Кости
 btn-turn_notices = 🔔 Напоминания о ходе: { $state }
 btn-offer_draw = 🤝 Предложить ничью
-btn-draw_yes = ✅ Согласен ({ $n })
+btn-draw_yes = ✅ За ничью ({ $n })
 btn-draw_no = ❌ Против ({ $n })

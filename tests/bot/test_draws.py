@@ -205,7 +205,7 @@ async def test_the_group_is_asked_in_the_offers_own_words(setup: Setup) -> None:
     assert "Отвечают игроки партии, 5 мин." in text
     keyboard = vote_keyboard(game, vote, Lang.RU)
     assert keyboard is not None
-    assert [b.text for b in keyboard.inline_keyboard[0]] == ["✅ Согласен (1)", "❌ Против (0)"]
+    assert [b.text for b in keyboard.inline_keyboard[0]] == ["✅ За ничью (1)", "❌ Против (0)"]
     english = vote_text(game, vote, Lang.EN)
     assert "Алиса offers a draw" in english and "Agree: 1 of 2" in english
     closed = dataclasses.replace(vote, state=VoteState.EXPIRED)

@@ -104,9 +104,9 @@ async def test_all_agree_and_the_match_ends_drawn(fakegram: FakeTelegram, bot: B
     assert said == "🤝 Ничья предложена: ждём ответа остальных."
     asked = await game.group.wait_for_message(is_offer)
     assert "Согласны: 1 из 2" in asked.content
-    stranger = await eve.press(asked, data=button_data(asked, "Согласен"))
+    stranger = await eve.press(asked, data=button_data(asked, "За ничью"))
     assert stranger.show_alert and "только игроки" in (stranger.text or "")
-    agreed = await bob.press(asked, data=button_data(asked, "Согласен"))
+    agreed = await bob.press(asked, data=button_data(asked, "За ничью"))
     assert agreed.text == "Ваш ответ: согласие на ничью."
     await game.group.wait_for_message(lambda m: m is asked and "вничью" in m.content)
     told = await game.group.wait_for_message(lambda m: m.content.startswith("🤝 Ничья:"))
@@ -133,7 +133,7 @@ async def test_one_against_then_a_second_offer_and_bad_presses_are_refused(
     await eve.join(game.group)
     _, data = await offer(fakegram, game.people[0])
     asked = await game.group.wait_for_message(is_offer)
-    yes = button_data(asked, "Согласен")
+    yes = button_data(asked, "За ничью")
     against = await bob.press(asked, data=button_data(asked, "Против"))
     assert against.text == "Ваш ответ: играем дальше."
     await game.group.wait_for_message(lambda m: m is asked and "Не все согласны" in m.content)
@@ -227,7 +227,7 @@ async def test_a_draw_is_offered_from_the_hand_inside_the_group(
     said, _ = await offer(fakegram, game.people[1])
     assert said == "🤝 Ничья предложена: ждём ответа остальных."
     asked = await game.group.wait_for_message(lambda m: "Боб предлагает ничью" in m.content)
-    await alice.press(asked, data=button_data(asked, "Согласен"))
+    await alice.press(asked, data=button_data(asked, "За ничью"))
     await game.group.wait_for_message(lambda m: m.content.startswith("🤝 Ничья:"))
     assert totals(bot) == [(alice.id, 1, 1, 0, 0, 0), (bob.id, 1, 1, 0, 0, 0)]
     assert "🤝 Ничьих: 1" in await stats_of(game.group, bob)
