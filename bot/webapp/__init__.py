@@ -103,10 +103,11 @@ The state (`views.game_view`), every text already in the group's language:
                                 # it, with its `narrow` layout too
                            "hands": [{"seat": int, "name": str, "tiles": [[a, b]],
                                       "total": str}]},
-      "lobby": {"rules": [str]},   # in the lobby only: its options a line each, in the
+      "lobby": {"rules": [str], "full": bool},
+                                # in the lobby only: its options a line each, in the
                                 # lobby message's words (players and target, fish and
-                                # threshold, the spinner, pairs); the game's name is
-                                # `game.title`
+                                # threshold, the spinner, pairs; the game's name is
+                                # `game.title`), and whether every seat is taken
       "texts": {key: str}       # the page's own labels: connecting, reconnecting,
                                 # error, lobby, lobby_wait (who starts the game, and
                                 # where), spectator, your_turn, choose_end, no_fit (a

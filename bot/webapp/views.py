@@ -245,7 +245,10 @@ def _lobby(
 ) -> dict[str, Any]:
     """A game not yet dealt: its seats so far, its options (`lobby_rules`), no table and
     no hand."""
+    full = len(game.seats) >= game.seats_wanted
     status = t("webapp.lobby_status", lang, n=len(game.seats), wanted=game.seats_wanted)
+    if full:
+        status = t("webapp.lobby_full", lang)
     if game.status is GameStatus.CANCELLED:
         status = t("webapp.cancelled", lang)
     return {
@@ -271,7 +274,7 @@ def _lobby(
         "hand": None,
         "sheet": None,
         "round_end": None,
-        "lobby": {"rules": lobby_rules(game, names, lang, timer)},
+        "lobby": {"rules": lobby_rules(game, names, lang, timer), "full": full},
     }
 
 
@@ -640,8 +643,24 @@ def _round_end(
 def _round_end_lines(
     view: MatchView, result: RoundResult, names: Sequence[str], lang: Lang
 ) -> list[str]:
+    """The round's announcement as the group reads it, then what the group's picture
+    shows beside it and the app's round-end view does not: each side's points in the
+    round (games that score only at the round's end; the others' announcement says it)
+    and the score now (remembered points as «+N», K-7)."""
     text = plain(round_end_text(view, result, names, lang))
-    return [line for line in text.split("\n") if line.strip()]
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not view.ruleset.game.scores_in_play:
+        points = " · ".join(
+            f"{side_names(names, seats)} +{result.points[side]}"
+            for side, seats in enumerate(view.sides)
+        )
+        lines.append(plain(t("announce.round_points", lang, points=points)))
+    scores = " · ".join(
+        f"{side_names(names, seats)} {score_text(view, side)}"
+        for side, seats in enumerate(view.sides)
+    )
+    lines.append(t("webapp.round_scores", lang, scores=scores))
+    return lines
 
 
 def _match_lines(game: GameRecord, view: MatchView, names: Sequence[str], lang: Lang) -> list[str]:

@@ -29,6 +29,10 @@ webapp-menu_back = ↩️ Back
 # A tap on a tile of the hand that has no play now.
 webapp-no_fit = That tile does not fit now.
 # Under the lobby's seats: who starts the game, and where (the lobby's “▶️ Start”, btn-start).
-webapp-lobby_wait = The game's creator or a chat admin starts it with “▶️ Start” in the group.
+webapp-lobby_wait = The game's creator or a chat admin starts it with “▶️ Start”.
 # The match has ended: as the group's table says it (table-over).
 webapp-match_over = The match is over
+# The round-end view's last line: each side's score now.
+webapp-round_scores = Score: { $scores }
+# A lobby whose seats are all taken.
+webapp-lobby_full = Every seat is taken: ready to start

@@ -29,6 +29,10 @@ webapp-menu_back = ↩️ Назад
 # A tap on a tile of the hand that has no play now.
 webapp-no_fit = Эта кость сейчас не подходит.
 # Under the lobby's seats: who starts the game, and where (the lobby's «▶️ Начать», btn-start).
-webapp-lobby_wait = Игру начнёт её создатель или админ чата кнопкой «▶️ Начать» в группе.
+webapp-lobby_wait = Игру начнёт её создатель или админ чата кнопкой «▶️ Начать».
 # The match has ended: as the group's table says it (table-over).
 webapp-match_over = Партия окончена
+# The round-end view's last line: each side's score now.
+webapp-round_scores = Счёт: { $scores }
+# A lobby whose seats are all taken.
+webapp-lobby_full = Все места заняты: можно начинать

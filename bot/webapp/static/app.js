@@ -613,7 +613,9 @@ function drawLobby(s) {
   }
   if (s.viewer.controls && s.game.status === "lobby") {
     // The lobby's creator starts it and fills it with computers from here too.
-    actions.append(el("button", { type: "button", "data-do": "add_computer", class: "wide", text: text("add_computer") }));
+    if (!(s.lobby && s.lobby.full)) {
+      actions.append(el("button", { type: "button", "data-do": "add_computer", class: "wide", text: text("add_computer") }));
+    }
     actions.append(el("button", { type: "button", "data-do": "start", class: "primary wide", text: text("start") }));
   }
 }
