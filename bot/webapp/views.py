@@ -26,8 +26,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.app.names import computer_name, short_name
-from bot.app.timers import timer_in_force
-from bot.telegram.presenter.common import fish_mode_name, score_text, side_names, variant_name
+from bot.telegram.presenter.common import score_text, side_names, variant_name
 from bot.telegram.presenter.endings import ended_view, played_out_notes
 from bot.telegram.presenter.hand import (
     face_down,
@@ -36,7 +35,7 @@ from bot.telegram.presenter.hand import (
     opening_text,
     turned_up_text,
 )
-from bot.telegram.presenter.lobby import own_turn_times, straight
+from bot.telegram.presenter.lobby import lobby_options
 from bot.telegram.presenter.moves import action_text, doubles_label
 from bot.telegram.presenter.table import (
     event_text,
@@ -274,51 +273,17 @@ def _lobby(
         "hand": None,
         "sheet": None,
         "round_end": None,
-        "lobby": {"rules": lobby_rules(game, names, lang, timer), "full": full},
+        "lobby": {"rules": lobby_rules(game, lang, timer), "full": full},
     }
 
 
-def lobby_rules(
-    game: GameRecord, names: Sequence[str], lang: Lang, timer: TurnTimer | None = None
-) -> list[str]:
+def lobby_rules(game: GameRecord, lang: Lang, timer: TurnTimer | None = None) -> list[str]:
     """The lobby's options, one a line, in the lobby message's own words
-    (`bot.telegram.presenter.lobby.lobby_text`) without its HTML: how many play and to
-    what target; Козёл's fish and the score's threshold (K-9, K-7); F-2's «Straight»;
-    pairs or each for themselves at a table of four, and who sits with whom; a game
-    timed by its own turn times (S-7) under the group's `timer` (`timer_in_force`; not
-    said when the timer is not known). The game's name is the page's title
-    (`game.title`), not repeated here."""
-    rules = game.ruleset
-    lines = [t("lobby.options", lang, seats=game.seats_wanted, target=rules.target)]
-    if rules.game.offers("fish") and rules.game.offers("open_threshold"):
-        lines.append(
-            t(
-                "lobby.kozel_options",
-                lang,
-                fish=fish_mode_name(rules.fish, lang),
-                threshold=rules.open_threshold or t("lobby.off", lang),
-            )
-        )
-    if straight(rules):
-        lines.append(t("lobby.straight", lang))
-    if game.seats_wanted == 4:
-        lines.append(t("lobby.teams_on" if rules.teams else "lobby.teams_off", lang))
-        if rules.teams and game.seats:
-
-            def pair(first: int) -> str:
-                return " + ".join(
-                    html.escape(names[seat]) if seat < len(names) else "…"
-                    for seat in (first, first + 2)
-                )
-
-            lines.append(t("lobby.pairs", lang, first=pair(0), second=pair(1)))
-    if (
-        timer is not None
-        and rules.game.turn_timing
-        and timer_in_force(timer, rules.game) is TurnTimer.SPORT
-    ):
-        lines.append(t("lobby.sport_timing", lang, **own_turn_times()))
-    return [plain(line) for line in lines]
+    (`bot.telegram.presenter.lobby.lobby_options`) without its HTML, who sits with whom
+    among them (the page lists the seats by themselves); the group's `timer` None: a
+    game's own turn times not said. The game's name is the page's title (`game.title`),
+    not repeated here."""
+    return [plain(line) for line in lobby_options(game, lang, timer, pairs=True)]
 
 
 def _turn(game: GameRecord, view: MatchView, turn: int | None) -> dict[str, Any]:

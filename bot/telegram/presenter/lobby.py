@@ -136,24 +136,9 @@ def lobby_text(
     lines = [
         t("lobby.title", lang, variant=variant_name(rules.variant, lang)),
         "",
-        t("lobby.options", lang, seats=game.seats_wanted, target=rules.target),
+        *lobby_options(game, lang, timer),
+        "",
     ]
-    if _offers_fish_and_threshold(rules):
-        lines.append(
-            t(
-                "lobby.kozel_options",
-                lang,
-                fish=fish_mode_name(rules.fish, lang),
-                threshold=rules.open_threshold or t("lobby.off", lang),
-            )
-        )
-    if straight(rules):
-        lines.append(t("lobby.straight", lang))
-    if game.seats_wanted == 4:
-        lines.append(t("lobby.teams_on" if rules.teams else "lobby.teams_off", lang))
-    if rules.game.turn_timing and timer_in_force(timer, rules.game) is TurnTimer.SPORT:
-        lines.append(t("lobby.sport_timing", lang, **own_turn_times()))
-    lines.append("")
     lines.append(t("lobby.players", lang, joined=len(game.seats), wanted=game.seats_wanted))
     for seat in game.seats:
         # A computer's name carries its own 🤖 (`computer.name`) and its level; a person
@@ -178,6 +163,42 @@ def lobby_text(
         lines.append(t("lobby.hint_in_group" if hands.group else "lobby.hint", lang))
     lines.append(t("lobby.controls", lang))
     return "\n".join(lines)
+
+
+def lobby_options(
+    game: GameRecord, lang: Lang, timer: TurnTimer | None, *, pairs: bool = False
+) -> list[str]:
+    """The lobby's options, a line each (HTML): how many play and to what target;
+    Козёл's fish and the score's threshold (K-9, K-7); F-2's «Straight»; pairs or each
+    for themselves at a table of four (`pairs`: and who sits with whom, for a lobby that
+    lists its seats elsewhere); a game timed by its own turn times under the group's
+    `timer` (S-7, `timer_in_force`; None: not said)."""
+    rules = game.ruleset
+    lines = [t("lobby.options", lang, seats=game.seats_wanted, target=rules.target)]
+    if _offers_fish_and_threshold(rules):
+        lines.append(
+            t(
+                "lobby.kozel_options",
+                lang,
+                fish=fish_mode_name(rules.fish, lang),
+                threshold=rules.open_threshold or t("lobby.off", lang),
+            )
+        )
+    if straight(rules):
+        lines.append(t("lobby.straight", lang))
+    if game.seats_wanted == 4:
+        lines.append(t("lobby.teams_on" if rules.teams else "lobby.teams_off", lang))
+        if pairs and rules.teams and game.seats:
+            lines.append(
+                t("lobby.pairs", lang, first=_pair(game, 0, lang), second=_pair(game, 1, lang))
+            )
+    if (
+        timer is not None
+        and rules.game.turn_timing
+        and timer_in_force(timer, rules.game) is TurnTimer.SPORT
+    ):
+        lines.append(t("lobby.sport_timing", lang, **own_turn_times()))
+    return lines
 
 
 def seat_name(seat: SeatRecord, lang: Lang) -> str:
