@@ -235,14 +235,7 @@ class Endings(UseCases):
                 seat = game.seat_of(person.id)
                 if game.status is not GameStatus.PLAYING or seat is None or seat.left:
                     raise NotCreatorOrAdmin()
-                effects = Effects()
-                current = await vote_store.open_vote_of_game(tx, game.id)
-                if current is not None:
-                    state = decide(current, electorate(game), now)
-                    if state.open:
-                        raise Refusal("vote.already_open")
-                    await vote_store.close_vote(tx, current.id, state, now)
-                    effects = Effects(votes=(current.id,))
+                effects = await close_decided_vote(tx, game, now, busy="vote.already_open")
                 try:
                     vote = await vote_store.open_vote(
                         tx,
@@ -382,14 +375,7 @@ class Endings(UseCases):
                     raise Refusal("alert.draw_after_abandonment")
                 if await vote_store.draw_offered(tx, game.id, round_no):
                     raise Refusal("alert.draw_offered")
-                effects = Effects()
-                current = await vote_store.open_vote_of_game(tx, game.id)
-                if current is not None:
-                    state = decide(current, electorate(game), now)
-                    if state.open:
-                        raise Refusal("alert.draw_vote_open")
-                    await vote_store.close_vote(tx, current.id, state, now)
-                    effects = Effects(votes=(current.id,))
+                effects = await close_decided_vote(tx, game, now, busy="alert.draw_vote_open")
                 try:
                     vote = await vote_store.open_vote(
                         tx,
@@ -467,3 +453,20 @@ def surrender_question(game: GameRecord, seat: int) -> Reply:
     return Reply.of(
         "surrender.confirm_after", loser=loser, name=short_name(game.seats[culprit].name)
     )
+
+
+async def close_decided_vote(
+    tx: Transaction, game: GameRecord, now: datetime, *, busy: str
+) -> Effects:
+    """Make room for a new vote of `game` (to cancel, or a draw offer): one still open
+    refuses it (`busy`, the text key that says so); one decided meanwhile, which nobody
+    has closed yet (its time ran out, or its last ballot settled it), is closed now and
+    its message brought up to date."""
+    current = await vote_store.open_vote_of_game(tx, game.id)
+    if current is None:
+        return Effects()
+    state = decide(current, electorate(game), now)
+    if state.open:
+        raise Refusal(busy)
+    await vote_store.close_vote(tx, current.id, state, now)
+    return Effects(votes=(current.id,))
