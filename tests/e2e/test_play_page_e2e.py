@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.browser import chromium
 from tests.e2e.demo import Demo, demo
 from tests.e2e.harness import REPLY_SECONDS, ROOT, STALL_SECONDS
 from tests.fakegram import FakeTelegram
@@ -72,23 +72,12 @@ CHOICE_JS = f"""
 """
 
 
-def chromium() -> str:
-    """Debian's Chromium, or skip with what to install."""
-    found = (
-        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    )
-    if not found:
-        pytest.skip(
-            "Chromium is not installed: `apt-get install chromium` installs it "
-            "(.ci/run does where apt-get can); the page's routes are still tested "
-            "without a browser in tests/test_fakegram/test_play_page.py"
-        )
-    return found
-
-
 @contextlib.asynccontextmanager
 async def browser_page() -> AsyncIterator[Page]:
-    executable = chromium()
+    executable = chromium(
+        "the page's routes are still tested without a browser in "
+        "tests/test_fakegram/test_play_page.py"
+    )
     playwright = pytest.importorskip(
         "playwright.async_api", reason="Playwright is not installed (the dev extras have it)"
     )

@@ -35,7 +35,6 @@ import contextlib
 import functools
 import os
 import re
-import shutil
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -47,6 +46,7 @@ import pytest
 
 from domino.actions import Close, PlayDoubles
 from domino.match import Match
+from tests.browser import chromium
 from tests.e2e.harness import (
     PRESS_SECONDS,
     REPLY_SECONDS,
@@ -482,23 +482,11 @@ async def screenshots(page: Page, name: str) -> None:
     await resized(page, PHONE)
 
 
-def chromium() -> str:
-    """Debian's Chromium, or skip with what to install."""
-    found = (
-        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    )
-    if not found:
-        pytest.skip(
-            "Chromium is not installed: `apt-get install chromium` installs it "
-            "(.ci/run does where apt-get can); the app's API is still tested without a "
-            "browser in tests/webapp/test_api_e2e.py"
-        )
-    return found
-
-
 @contextlib.asynccontextmanager
 async def browser() -> AsyncIterator[Browser]:
-    executable = chromium()
+    executable = chromium(
+        "the app's API is still tested without a browser in tests/webapp/test_api_e2e.py"
+    )
     playwright = pytest.importorskip(
         "playwright.async_api", reason="Playwright is not installed (the dev extras have it)"
     )

@@ -10,8 +10,6 @@ in `tests/test_fakegram/test_webapp_play.py`.
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
@@ -19,6 +17,7 @@ import pytest
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiohttp import web
 
+from tests.browser import chromium
 from tests.fakegram import FakeTelegram
 from tests.fakegram.aiogram_support import make_bot
 from tests.fakegram.play import PlayPage
@@ -54,15 +53,6 @@ post("web_app_setup_back_button", { is_visible: true });
 post("web_app_request_theme");
 </script>
 """
-
-
-def chromium() -> str:
-    found = (
-        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    )
-    if not found:
-        pytest.skip("Chromium is not installed (`apt-get install chromium`)")
-    return found
 
 
 @contextlib.asynccontextmanager

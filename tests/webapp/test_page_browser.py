@@ -23,7 +23,6 @@ import contextlib
 import dataclasses
 import json
 import os
-import shutil
 import urllib.parse
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
@@ -40,6 +39,7 @@ from domino.players import GreedyPlayer
 from domino.variants import find_variant
 from i18n import Lang
 from storage.records import GameRecord, GameStatus, SeatRecord
+from tests.browser import chromium
 
 if TYPE_CHECKING:
     from playwright.async_api import Page, ViewportSize
@@ -66,16 +66,6 @@ TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 STEP_MS = 20_000  # the page's answer to a press is one round trip on this machine
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
-
-
-def chromium() -> str:
-    """Debian's Chromium, or skip with what to install."""
-    found = (
-        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    )
-    if not found:
-        pytest.skip("Chromium is not installed: `apt-get install chromium` installs it")
-    return found
 
 
 OUTSIDER = "Этот стол видят только участники группы, где идёт партия."
