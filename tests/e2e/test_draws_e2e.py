@@ -30,12 +30,21 @@ from tests.fakegram.world import FakeChat, FakeUser, StoredMessage
 
 
 def offer_data(hand: StoredMessage) -> str:
+    data = find_offer(hand)
+    if data is None:
+        raise LookupError([b.text for b in hand.buttons])
+    return data
+
+
+def find_offer(hand: StoredMessage) -> str | None:
+    """The data of the hand's «🤝 Предложить ничью», or None while the hand shows a
+    sub-menu (a tile's choice of ends, several doubles)."""
     for button in hand.buttons:
         data = button.callback_data or ""
         if is_hand_button(data) and kind_of(data) is Press.OFFER_DRAW:
             assert button.text == "🤝 Предложить ничью"
             return data
-    raise LookupError([b.text for b in hand.buttons])
+    return None
 
 
 class Heavy(Person):
@@ -202,9 +211,11 @@ async def test_a_computer_answers_by_the_score(fakegram: FakeTelegram, bot: BotP
 
     def hand_of_the_round() -> bool:
         hand = people[0].hand()
-        return hand is not None and move_of(offer_data(hand)) == round_no
+        data = None if hand is None else find_offer(hand)
+        return data is not None and move_of(data) == round_no
 
     # The hand drawn for the round before carries that one: pressed now, it is stale.
+    # It may still show the last round's choice of ends until the new deal's edit lands.
     await fakegram.wait_for(hand_of_the_round, timeout=REPLY_SECONDS)
     said, _ = await offer(fakegram, people[0])
     assert said == "🤝 Ничья предложена: ждём ответа остальных."
