@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from aiogram import F
+from aiogram import Bot, F
 from aiogram.filters import Filter, or_f
 from aiogram.types import CallbackQuery, Message
 from magic_filter import MagicFilter
@@ -57,24 +57,38 @@ class ChatLanguage(Filter):
     language."""
 
     async def __call__(
-        self, event: Message | CallbackQuery, lang: Lang, group_settings: GroupSettings
+        self,
+        event: Message | CallbackQuery,
+        lang: Lang,
+        group_settings: GroupSettings,
+        bot: Bot | None = None,
     ) -> dict[str, Lang]:
         message = event if isinstance(event, Message) else event.message
         if not isinstance(message, Message) or message.chat.type not in GROUP_TYPES:
             return {"lang": lang}
         settled = group_settings.language(message.chat.id)
-        if settled is None and _uses_the_bot(event):
+        if settled is None and await _uses_the_bot(event, bot):
             await group_settings.settle_language(chat_of(message.chat), lang)
         return {"lang": settled or lang}
 
 
-def _uses_the_bot(event: Message | CallbackQuery) -> bool:
-    """A press of the bot's button, or a person's message that begins with a command."""
+async def _uses_the_bot(event: Message | CallbackQuery, bot: Bot | None) -> bool:
+    """A press of the bot's button, or a person's message that begins with a command to
+    this bot: `/top@another_bot` is another bot's, and settles nothing here."""
     if isinstance(event, CallbackQuery):
         return True
-    commands = (e for e in event.entities or () if e.type == "bot_command" and e.offset == 0)
     by_person = event.from_user is not None and not event.from_user.is_bot
-    return by_person and any(commands)
+    command = next(
+        (e for e in event.entities or () if e.type == "bot_command" and e.offset == 0), None
+    )
+    if not by_person or command is None:
+        return False
+    # A command is ASCII, so its UTF-16 length is its length in characters.
+    _, _, mention = (event.text or "")[: command.length].partition("@")
+    if not mention:
+        return True
+    me = await bot.me() if bot is not None else None
+    return me is not None and mention.lower() == (me.username or "").lower()
 
 
 chat_language = ChatLanguage()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiogram.types import CallbackQuery, Chat, Message, User
@@ -30,7 +31,8 @@ OLGA = Person(602, "Оля", language_code="ru")
 def message(
     chat_id: int, chat_type: str, user: Person, text: str = "/help", *, is_bot: bool = False
 ) -> Message:
-    command = [{"type": "bot_command", "offset": 0, "length": 5}] if text == "/help" else []
+    word = text.split(maxsplit=1)[0] if text.startswith("/") else ""
+    command = [{"type": "bot_command", "offset": 0, "length": len(word)}] if word else []
     return Message.model_validate(
         {
             "message_id": 1,
@@ -138,3 +140,22 @@ async def test_a_press_is_a_use_of_the_bot_too(setup: Setup) -> None:
         "lang": Lang.EN
     }
     assert setup.app.settings.language(CHAT.id) is Lang.EN
+
+
+class Me:
+    """The bot as the filter asks it: only its own username."""
+
+    async def me(self) -> User:
+        return User(id=1, is_bot=True, first_name="Домино", username="domino_bot")
+
+
+async def test_a_command_to_another_bot_settles_nothing(setup: Setup) -> None:
+    check = ChatLanguage()
+    bot: Any = Me()
+    other = message(CHAT.id, "supergroup", ANNA, "/top@another_bot")
+    assert await check(other, ANNA.lang, setup.app.settings, bot) == {"lang": Lang.EN}
+    assert setup.app.settings.language(CHAT.id) is None
+    # The same command addressed to this bot (any case) is a use of it.
+    ours = message(CHAT.id, "supergroup", OLGA, "/top@Domino_Bot")
+    assert await check(ours, OLGA.lang, setup.app.settings, bot) == {"lang": Lang.RU}
+    assert setup.app.settings.language(CHAT.id) is Lang.RU
