@@ -101,3 +101,12 @@ picture-game-blitz = { variant-blitz }
 picture-game-cross = { variant-cross }
 picture-game-shesterka = { variant-shesterka }
 picture-game-dark = { variant-dark }
+
+# Tournament standings
+# The columns' headings. An entrant is a person, a pair or a
+# computer; “wins” counts the first places at a table (a match won).
+picture-standings-place = place
+picture-standings-entrant = entrant
+picture-standings-points = points
+picture-standings-played = played
+picture-standings-firsts = wins

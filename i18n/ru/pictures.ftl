@@ -83,3 +83,12 @@ picture-game-blitz = { variant-blitz }
 picture-game-cross = { variant-cross }
 picture-game-shesterka = { variant-shesterka }
 picture-game-dark = { variant-dark }
+
+# Tournament standings
+# The columns' headings. An entrant is a person, a pair or a
+# computer; «побед» counts the first places at a table (a match won).
+picture-standings-place = место
+picture-standings-entrant = участник
+picture-standings-points = очки
+picture-standings-played = партий
+picture-standings-firsts = побед
