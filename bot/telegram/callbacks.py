@@ -280,6 +280,54 @@ class VoteCb(CallbackData, prefix="v1"):
     in_favour: bool
 
 
+# Tournaments --------------------------------------------------------------------------
+
+
+class TournamentAction(StrEnum):
+    """What a button of a tournament's message asks for. Letters are only ever added: an
+    old message's buttons keep their meaning."""
+
+    JOIN = "j"  # sign up
+    LEAVE = "l"  # sign off (while it runs: withdraw)
+    SETTINGS = "o"  # the organiser's settings in place of the buttons
+    GAMES = "g"  # the list of games, from the settings
+    SET = "v"  # set the option `TournamentCb.option` to `TournamentCb.value`
+    BACK = "b"  # the message's own buttons again
+    START = "s"
+    CANCEL = "x"  # ask to cancel (confirmed by `CANCEL_YES`)
+    CANCEL_YES = "y"
+    PAUSE = "p"
+    RESUME = "r"
+    REMOVE = "k"  # ask whom to remove
+    REMOVE_ASK = "e"  # ask to confirm removing the entrant `TournamentCb.value` names
+    REMOVE_YES = "d"  # remove the entrant `TournamentCb.value` names
+
+
+TOURNAMENT_OPTIONS = ("game", "format", "table_size", "pairs", "rounds", "computers", "show_up")
+"""The options a tournament's settings change (the core's `Tournaments.set_option`)."""
+
+TournamentOptionName = Annotated[str, Field(pattern=r"^(?:-|[a-z_]{1,12})$")]
+TournamentValue = Annotated[str, Field(pattern=r"^[a-z0-9_]{0,16}$")]
+
+
+class TournamentCb(CallbackData, prefix="tr1"):
+    """A button of a tournament's message in its group. The id is untrusted: the core
+    acts only if the tournament is the pressed chat's and the presser may act.
+    `option` and `value` say what a `SET` sets (a name of `TOURNAMENT_OPTIONS`, its
+    value as the core reads it); `value` alone is the entrant a removal names."""
+
+    tournament: Id
+    action: TournamentAction
+    option: TournamentOptionName = NO_FIELD
+    value: TournamentValue = ""
+
+    @property
+    def entrant(self) -> int | None:
+        """The entrant number a removal button names; None for anything else."""
+        value = self.value
+        return int(value) if value.isdigit() and len(value) <= 3 else None
+
+
 # Group settings ----------------------------------------------------------------------
 
 

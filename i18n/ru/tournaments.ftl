@@ -1,0 +1,109 @@
+### Tournaments: the sign-up message, the running tournament's message, its
+### announcements (rounds, tables, forfeits, the end), /history's and /stats' marks.
+### In Russian, the default language.
+
+tournament-title = 🏆 <b>Турнир: { $game }</b>
+tournament-organiser = Организатор: { $name }
+tournament-format = Формат: { $format }
+tournament-format_rounds = Формат: { $format }, { $rounds } { $rounds ->
+    [one] тур
+    [few] тура
+   *[many] туров
+}
+tournament-format-round_robin = круговой
+tournament-format-swiss = швейцарская система
+tournament-tables_of = Столы: по { $n }
+tournament-tables_pairs = Столы: пара на пару (партнёры — по порядку записи)
+tournament-computers_off = Компьютеры: нет
+tournament-computers = Компьютеры: { $level } (добирают последний стол)
+tournament-level-easy = новичок
+tournament-level-medium = средний
+tournament-level-hard = сильный
+tournament-show_up = На сбор за столом: { $minutes } мин
+tournament-entrants = <b>Участники ({ $n }):</b>
+tournament-nobody = пока никого
+tournament-entrant = { $n }. { $name }
+tournament-pair = { $n }. { $first } + { $second }
+tournament-computer = { $name } · { $level }
+tournament-signup_hint = Записаться — «✅ Участвую». Начинает организатор или админ группы: кнопка «▶️ Начать».
+tournament-settings_hint = ⚙️ Настройки: нажимайте на кнопку, чтобы сменить значение.
+tournament-withdrawn = { $name } (вне турнира)
+
+# The running tournament.
+tournament-round = <b>Тур { $round } из { $rounds }</b>
+tournament-paused = ⏸ Турнир на паузе: новые столы не открываются, начатые партии доигрываются.
+tournament-table = Стол { $n }: { $names } — { $state }
+tournament-seats = Стол { $n }: { $names }
+tournament-table_result = Стол { $n }: { $results }
+tournament-state-planned = позже
+tournament-state-due = скоро
+tournament-state-open = ждём
+tournament-state-playing = играют
+tournament-vs = { $first } — { $second }
+tournament-bye = Без стола в этом туре: { $names }
+tournament-standings = <b>Положение:</b>
+tournament-standings_final = <b>Итоговое положение:</b>
+tournament-standings_more = …и ещё { $n }
+tournament-line = { $place }. { $name } — { $points }
+tournament-finished = 🏁 <b>Турнир окончен!</b>
+tournament-cancelled = ✖️ Турнир отменён.
+tournament-winner = 🏆 Победитель турнира: { $names }
+tournament-winners = 🏆 Победители турнира: { $names }
+tournament-no_winner = Победителя нет.
+
+# The standings' picture (render/standings.py): its heading.
+tournament-picture_title = 🏆 Турнир · { $game }
+tournament-picture_round = Тур { $round } из { $rounds } · { $format }
+tournament-picture_final = Итоги
+tournament-buchholz = Бухгольц
+
+# Announcements in the group.
+tournament-round_title = 🏆 <b>Турнир · тур { $round } из { $rounds }</b>
+tournament-round_hint = Каждый за своим столом нажимает «✅ Я на месте»: партия начнётся, когда соберутся все. На сбор — { $minutes } мин, кто не придёт — получит поражение.
+tournament-table_done = 🏁 <b>Тур { $round } · стол { $table }</b>: { $results }
+tournament-forfeit = ⌛ Тур { $round } · стол { $table }: нет на месте — { $names }. Засчитано поражение.
+tournament-topic = 🏆 Тур { $round } · стол { $table }
+
+# The lobby of a tournament's table.
+tournament-lobby = 🏆 <b>Турнир · тур { $round } · стол { $table }</b> — ждём: { $names }
+tournament-lobby_all_here = 🏆 <b>Турнир · тур { $round } · стол { $table }</b> — все на месте
+
+# The buttons.
+btn-tournament_join = ✅ Участвую
+btn-tournament_leave = 🚪 Не участвую
+btn-tournament_settings = ⚙️ Настройки
+btn-tournament_start = ▶️ Начать
+btn-tournament_cancel = ✖️ Отменить
+btn-tournament_back = ↩️ Назад
+btn-tournament_game = 🎲 Игра: { $game }
+btn-tournament_format = 🏆 Формат: { $format }
+btn-tournament_tables_of = 👥 Столы: по { $n }
+btn-tournament_tables_pairs = 👥 Столы: пары
+btn-tournament_rounds = 🔁 Туров: { $n }
+btn-tournament_computers = 🤖 Компьютеры: { $level }
+btn-tournament_computers_off = 🤖 Компьютеры: нет
+btn-tournament_show_up = ⏱ На сбор: { $minutes } мин
+btn-tournament_pause = ⏸ Пауза
+btn-tournament_resume = ▶️ Продолжить
+btn-tournament_remove = 👤 Убрать участника
+btn-tournament_remove_who = 👤 { $name }
+btn-tournament_remove_yes = Да, убрать: { $name }
+btn-tournament_stop = ✖️ Отменить турнир
+btn-tournament_stop_yes = Да, отменить
+btn-tournament_no = Нет
+btn-tournament_here = ✅ Я на месте
+
+# Questions the message asks its organiser.
+tournament-ask_remove = 👤 Кого убрать из турнира? Дальше за этого участника засчитываются поражения, сыгранное остаётся.
+tournament-ask_remove_one = 👤 Убрать из турнира: { $name }? Дальше — поражения, сыгранное остаётся.
+tournament-ask_cancel = ✖️ Отменить турнир? Идущие партии отменятся, победителя не будет.
+
+# The command and its answers.
+tournament-private = Турниры проводятся в группах: добавьте меня в группу и напишите там /tournament.
+tournament-shown_again = Турнир здесь уже идёт — его сообщение ниже.
+
+# /history and /stats.
+tournament-history_title = 🏆 <b>Турниры</b>
+tournament-history_line = { $date } · { $game } · { $winner }
+tournament-history_no_winner = без победителя
+tournament-stats = 🏆 Турниров: { $played }, побед: { $won }
