@@ -169,3 +169,11 @@ def test_withdrawn_rows_are_moved_to_the_bottom(sized: Drawn) -> None:
     draw_standings(StandingsPicture("🏆", "", "", (gone, *rows)), Lang.RU)
     names = [label for label, _, _ in sized if label in ("Маша", "Дима", "Оля")]
     assert names == ["Маша", "Дима", "Оля"]
+
+
+def test_a_long_tiebreak_heading_is_cut_before_the_names_are(sized: Drawn) -> None:
+    draw_standings(standings(5, tiebreak="личные встречи"), Lang.RU)
+    words = [label for label, _, _ in sized]
+    assert "личные встречи" not in words
+    assert any(word.startswith("личные") and word.endswith(ELLIPSIS) for word in words)
+    assert " Компьютер 1" in words and "Тётя Клава " in words
