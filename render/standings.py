@@ -49,37 +49,37 @@ COMPUTER_MARK = "🤖"
 class StandingsRow:
     """One entrant's line, its numbers already formatted by the front end."""
 
+    # Shared places are repeated («1», «2», «2»); None: no place (a withdrawn entrant).
     place: int | None
-    """Shared places are repeated («1», «2», «2»); None: no place (a withdrawn entrant)."""
+    # A person's, a pair's («Алиса и Боб») or a computer's.
     name: str
-    """A person's, a pair's («Алиса и Боб») or a computer's."""
+    # Marked 🤖 (unless the name already begins with it).
     computer: bool
-    """Marked 🤖 (unless the name already begins with it)."""
+    # Already formatted: «2½».
     points: str
-    """«2½»."""
     played: int
+    # First places at a table (a match won).
     firsts: int
-    """First places at a table (a match won)."""
+    # Buchholz «7», head to head «1½», or «».
     tiebreak: str
-    """Buchholz «7», head to head «1½», or «»."""
     withdrawn: bool
+    # An entrant of the table that just finished.
     highlight: bool = False
-    """An entrant of the table that just finished."""
 
 
 @dataclass(frozen=True, slots=True)
 class StandingsPicture:
     """The whole picture: its heading and its rows, best first (up to 32)."""
 
+    # «🏆 Турнир · Козёл».
     title: str
-    """«🏆 Турнир · Козёл»."""
+    # «Тур 2 из 3 · круговой», «Итоги».
     subtitle: str
-    """«Тур 2 из 3 · круговой», «Итоги»."""
+    # The tie-break column's heading; "" hides the column.
     tiebreak_heading: str
-    """The tie-break column's heading; "" hides the column."""
     rows: tuple[StandingsRow, ...]
+    # The last round is over: the rows placed first are the winners, ringed in gold.
     final: bool = False
-    """The last round is over: the rows placed first are the winners, ringed in gold."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,11 +114,17 @@ def runs(shown: str, bold: bool = False) -> list[tuple[str, bool]]:
     return out
 
 
+# A number inside right-to-left text still reads left to right (Unicode's bidi rules,
+# W and I): its digits, with the separators between them, keep their order.
+_NUMBER = re.compile(r"\d+(?:[.,:/\-]\d+)*")
+
+
 def _visual_order(text: str) -> str:
-    """Right-to-left text without left-to-right letters, reversed into drawing order."""
+    """Right-to-left text without left-to-right letters, reversed into drawing order,
+    its numbers kept as written («דני 15» is drawn «15 ינד»)."""
     kinds = {unicodedata.bidirectional(c) for c in text}
     if kinds & {"R", "AL"} and "L" not in kinds:
-        return text[::-1]
+        return _NUMBER.sub(lambda m: m.group()[::-1], text[::-1])
     return text
 
 

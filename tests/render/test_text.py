@@ -53,6 +53,10 @@ def test_control_characters_become_spaces() -> None:
 def test_right_to_left_names_are_put_in_visual_order() -> None:
     assert text.clean("שרה") == "הרש"
     assert text.clean("Dana דנה") == "Dana דנה"  # mixed: left as written
+    # Numbers inside read left to right, as Telegram shows them.
+    assert text.clean("דני 15") == "15 ינד"
+    assert text.clean("שרה 1.5 / 20") == "20 / 1.5 הרש"
+    assert text.clean("علي ٢٣") == "٢٣ يلع"
 
 
 @pytest.mark.parametrize("name", ["Я" * 200, "W" * 200, "Александра Константиновна " * 8])
