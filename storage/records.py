@@ -21,6 +21,7 @@ from domino.ai import Level
 from domino.match import Match
 from domino.rules import Ruleset, Variant
 from domino.timing import DEFAULT_TURN_TIMER, TurnTimer
+from domino.tournament import Bye, Format, Line, TableResult, standings
 from domino.variants import VARIANTS
 
 
@@ -203,6 +204,9 @@ class GameRecord:
     # save that changes none writes none and reads none back.
     stored_seats: tuple[SeatRecord, ...] | None = field(default=None, compare=False, repr=False)
     stored_active: bool | None = field(default=None, compare=False, repr=False)
+    # The tournament table the game is played at (None: an ordinary game); set when the
+    # table's lobby is created, never changed.
+    tournament: TableRef | None = None
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         for seat in self.seats:
@@ -426,3 +430,172 @@ class TurnDeadline:
     move: int
     deadline: datetime
     limit: float
+
+
+# Tournaments (docs/tournaments.md) ---------------------------------------------------
+
+
+class TournamentStatus(StrEnum):
+    SIGNUP = "signup"  # people sign up; the organiser sets the options
+    RUNNING = "running"
+    PAUSED = "paused"  # no new table opens; matches running go on
+    FINISHED = "finished"  # the last round is over
+    CANCELLED = "cancelled"  # ended by the organiser, without a winner
+
+    @property
+    def live(self) -> bool:
+        return self in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+
+
+class TableState(StrEnum):
+    PLANNED = "planned"  # a later round of the round robin's fixed schedule
+    DUE = "due"  # to be opened by the front end (`Tournaments.open_table`)
+    OPEN = "open"  # its lobby waits for the people drawn to it
+    PLAYING = "playing"
+    DONE = "done"  # its result is stored
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentOptions:
+    game: str  # a `GameVariant.key` value
+    format: Format
+    table_size: int  # entrants a table: 2, 3 or 4; with pairs always 2 (two pairs)
+    pairs: bool  # fixed pairs (games of four in teams)
+    rounds: int | None  # Swiss: rounds set at the start; round robin: None
+    computers: Level | None  # the computers' level; None: off
+    show_up_minutes: int  # 5, 10 or 30
+
+    @property
+    def seats(self) -> int:
+        """Seats at a full table."""
+        return self.table_size * (2 if self.pairs else 1)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "game": self.game,
+            "format": self.format.value,
+            "table_size": self.table_size,
+            "pairs": self.pairs,
+            "rounds": self.rounds,
+            "computers": None if self.computers is None else self.computers.value,
+            "show_up_minutes": self.show_up_minutes,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> TournamentOptions:
+        rounds, computers = data.get("rounds"), data.get("computers")
+        return cls(
+            game=str(data["game"]),
+            format=Format(str(data["format"])),
+            table_size=int(str(data["table_size"])),
+            pairs=data.get("pairs") is True,
+            rounds=None if rounds is None else int(str(rounds)),
+            computers=None if computers is None else Level(str(computers)),
+            show_up_minutes=int(str(data["show_up_minutes"])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRecord:
+    number: int  # 0-based, in sign-up order
+    user_id: int | None  # None: a computer
+    name: str
+    partner_id: int | None = None  # fixed pairs: the second person
+    partner_name: str | None = None
+    level: Level | None = None  # a computer's
+    withdrawn_round: int | None = None  # forfeited from this round on
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The user ids of the entrant's people (none for a computer)."""
+        return tuple(u for u in (self.user_id, self.partner_id) if u is not None)
+
+    def withdrawn_by(self, round_no: int) -> bool:
+        """Forfeited at every table of round `round_no`."""
+        return self.withdrawn_round is not None and self.withdrawn_round <= round_no
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    round_no: int
+    table_no: int
+    entrants: tuple[int, ...]  # entrant numbers in seat order
+    state: TableState
+    game_id: int | None = None
+    thread_id: int | None = None
+    result: TableResult | None = None
+    absent: frozenset[int] = frozenset()  # entrants forfeited at this table
+
+
+@dataclass(frozen=True, slots=True)
+class TableDue:
+    """A table the front end should open (make a topic for it if it can, then call
+    `Tournaments.open_table`)."""
+
+    tournament_id: int
+    chat_id: int
+    thread_id: int | None  # the tournament's topic
+    round_no: int
+    table_no: int
+    names: tuple[str, ...]  # the entrants' names, for a topic's title
+
+
+@dataclass(frozen=True, slots=True)
+class TableRef:
+    """The tournament table a game is played at."""
+
+    tournament_id: int
+    round_no: int
+    table_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    id: int
+    chat_id: int
+    thread_id: int | None
+    creator_id: int
+    status: TournamentStatus
+    options: TournamentOptions
+    entrants: tuple[EntrantRecord, ...] = ()
+    tables: tuple[TableRecord, ...] = ()
+    byes: tuple[Bye, ...] = ()
+    current_round: int = 0
+    version: int = 0
+    created_at: datetime | None = None
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+
+    def standings(self) -> tuple[Line, ...]:
+        """The standings of what is stored (`domino.tournament.standings`)."""
+        results = [t.result for t in self.tables if t.result is not None]
+        withdrawn = [e.number for e in self.entrants if e.withdrawn_round is not None]
+        return standings(len(self.entrants), self.options.format, results, self.byes, withdrawn)
+
+    def round_count(self) -> int:
+        """Planned rounds: the round robin's schedule; Swiss, the rounds set."""
+        if self.options.format is Format.SWISS:
+            return self.options.rounds or 0
+        return max((t.round_no for t in self.tables), default=0)
+
+    def table(self, round_no: int, table_no: int) -> TableRecord | None:
+        return next(
+            (t for t in self.tables if (t.round_no, t.table_no) == (round_no, table_no)), None
+        )
+
+    def entrant_of(self, user_id: int) -> EntrantRecord | None:
+        return next((e for e in self.entrants if user_id in e.people), None)
+
+    def with_table(self, table: TableRecord) -> TournamentRecord:
+        """The tournament with `table` (same round and number) replaced."""
+        key = (table.round_no, table.table_no)
+        return replace(
+            self,
+            tables=tuple(table if (t.round_no, t.table_no) == key else t for t in self.tables),
+        )
+
+    def with_entrant(self, entrant: EntrantRecord) -> TournamentRecord:
+        return replace(
+            self,
+            entrants=tuple(entrant if e.number == entrant.number else e for e in self.entrants),
+        )

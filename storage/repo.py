@@ -28,6 +28,7 @@ from storage.records import (
     MessageRecord,
     Role,
     SeatRecord,
+    TableRef,
     TurnDeadline,
     UserRecord,
 )
@@ -213,17 +214,19 @@ async def create_game(
     join_token: str | None = None,
     lobby_deadline: datetime | None = None,
     thread_id: int | None = None,
+    tournament: TableRef | None = None,
 ) -> GameRecord:
     """Open a lobby in the forum topic `thread_id` of the chat (None: General, or a group
     that is no forum). Raises ChatBusy if that topic has an active game, PlayerBusy for a
     seat. `join_token` is the secret of its deep link; `lobby_deadline` when it closes
-    unstarted."""
+    unstarted; `tournament` the tournament table it is played at."""
     try:
         game_id = await tx.insert(
             """
             INSERT INTO games (chat_id, thread_id, status, creator_id, ruleset, seats_wanted,
-                               created_at, join_token, lobby_deadline)
-            VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?)
+                               created_at, join_token, lobby_deadline, tournament_id,
+                               tournament_round, tournament_table)
+            VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             (
                 chat_id,
@@ -234,6 +237,9 @@ async def create_game(
                 _iso(now()),
                 join_token,
                 _iso(lobby_deadline),
+                tournament.tournament_id if tournament else None,
+                tournament.round_no if tournament else None,
+                tournament.table_no if tournament else None,
             ),
         )
     except INTEGRITY_ERRORS as exc:
@@ -469,6 +475,11 @@ def _game_from_rows(row: Row, seat_rows: list[Row]) -> GameRecord:
         turn_deadline=_turn_deadline(row),
         stored_seats=seats,
         stored_active=_seats_active(seat_rows),
+        tournament=(
+            None
+            if row["tournament_id"] is None
+            else TableRef(row["tournament_id"], row["tournament_round"], row["tournament_table"])
+        ),
     )
 
 

@@ -20,7 +20,7 @@ from typing import Generic, Protocol, TypeVar
 from bot.app.inbox import ComputersDue, VoteExpired
 from domino.tiles import Tile
 from i18n import Lang
-from storage.records import GameRecord, GameStatus
+from storage.records import GameRecord, GameStatus, TableDue
 from storage.votes import Vote
 
 T = TypeVar("T")
@@ -94,6 +94,8 @@ class Effects:
     moved_chat: tuple[int, int] | None = None  # (old, new): a group became a supergroup
     # (chat id, thread id): forum topics reopened, where the games' messages may go again
     reopened_topics: tuple[tuple[int, int | None], ...] = ()
+    tournaments: tuple[int, ...] = ()  # tournaments whose message to bring up to date
+    tables_due: tuple[TableDue, ...] = ()  # tournament tables for the front ends to open
 
     def __add__(self, other: Effects) -> Effects:
         return Effects(
@@ -110,6 +112,8 @@ class Effects:
             reloaded=self.reloaded + other.reloaded,
             moved_chat=other.moved_chat or self.moved_chat,
             reopened_topics=self.reopened_topics + other.reopened_topics,
+            tournaments=self.tournaments + other.tournaments,
+            tables_due=self.tables_due + other.tables_due,
         )
 
 
@@ -151,6 +155,12 @@ class FrontEnd(Protocol):
 
     async def show_choice(self, pending: PendingChoice) -> None: ...
     def show_vote(self, vote_id: int) -> None: ...
+    def show_tournament(self, tournament_id: int) -> None:
+        """The tournament changed: its message is brought up to date."""
+
+    async def open_tables(self, due: Sequence[TableDue]) -> None:
+        """Tournament tables are due: each opened (`Tournaments.open_table`), in a topic
+        of its own where the front end can make one."""
 
 
 # What the core keeps in step itself (bot.app.timers, bot.app.alarms,
@@ -174,7 +184,8 @@ class EffectDispatcher:
     """Carries out the effects of committed use cases, in one order: hands closed first,
     caches of moved games dropped, reopened topics written to again, then the games
     shown, the hands (those asked for inside a group brought), a pending choice, the
-    votes, and the announcements last; each step for every front end in turn."""
+    votes, the tournaments and their tables due, and the announcements last; each step
+    for every front end in turn."""
 
     def __init__(
         self,
@@ -249,6 +260,13 @@ class EffectDispatcher:
         for vote in effects.vote_clocks:
             wait = (vote.expires_at - datetime.now(UTC)).total_seconds()
             self.alarms.set(("vote", vote.id), max(0.0, wait), VoteExpired(vote.id))
+        for tournament_id in dict.fromkeys(effects.tournaments):
+            for front in fronts:
+                front.show_tournament(tournament_id)
+        if effects.tables_due:
+            due = tuple(dict.fromkeys(effects.tables_due))
+            for front in fronts:
+                await front.open_tables(due)
 
     def _follow(self, game: GameRecord) -> None:
         """The game's clocks follow it; a computer to move moves after its pause."""

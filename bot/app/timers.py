@@ -130,6 +130,13 @@ class TurnTimers:
         seconds = minutes * 60 * self.scale
         return datetime.fromtimestamp(self.clock(), UTC) + timedelta(seconds=seconds)
 
+    def show_up_deadline(self, minutes: int) -> datetime:
+        """When a tournament table's lobby opened now closes: its show-up time, on the
+        clock (and at the scale) every lobby's deadline is kept by."""
+        return datetime.fromtimestamp(self.clock(), UTC) + timedelta(
+            seconds=minutes * 60 * self.scale
+        )
+
     def _follow_lobby(self, game: GameRecord) -> None:
         """Wait for the lobby's deadline, once; a game that is no longer a lobby needs no
         waiting."""

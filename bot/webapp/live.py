@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from collections.abc import Sequence
 
 from bot.app.effects import ClosedHand, HandAsked, PendingChoice
-from storage.records import GameRecord
+from storage.records import GameRecord, TableDue
 
 MAX_SUBSCRIPTIONS = 10_000  # apps open at once on this instance; past it, new ones wait
 
@@ -131,3 +132,9 @@ class WebAppFrontEnd:
 
     def show_vote(self, vote_id: int) -> None:
         """Votes are answered by buttons in the group; the app does not show them."""
+
+    def show_tournament(self, tournament_id: int) -> None:
+        """A tournament is shown by the group's messages; the app shows a table's game."""
+
+    async def open_tables(self, due: Sequence[TableDue]) -> None:
+        """Tables are opened by the group's front end, which can make their topics."""

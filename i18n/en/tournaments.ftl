@@ -67,6 +67,8 @@ tournament-topic = 🏆 Round { $round } · table { $table }
 tournament-lobby = 🏆 <b>Tournament · round { $round } · table { $table }</b> — waiting for: { $names }
 tournament-lobby_all_here = 🏆 <b>Tournament · round { $round } · table { $table }</b> — all here
 
+tournament-lobby_hint = The people of this table press «✅ I'm here»: the match starts by itself once all are there.
+
 # The buttons.
 btn-tournament_join = ✅ I'm in
 btn-tournament_leave = 🚪 I'm out
@@ -106,3 +108,40 @@ tournament-history_title = 🏆 <b>Tournaments</b>
 tournament-history_line = { $date } · { $game } · { $winner }
 tournament-history_no_winner = no winner
 tournament-stats = 🏆 Tournaments: { $played }, won: { $won }
+
+# core replies
+tournament-not_here = This tournament is not here.
+tournament-already_open = This topic already has a tournament: a new one can open once it is over.
+tournament-organiser_only = Only the organiser and the group's admins can do this.
+tournament-signup_closed = Sign-up for the tournament is closed.
+tournament-signed_up = You are signed up for the tournament.
+tournament-already_signed_up = You are signed up already.
+tournament-signed_off = You are no longer signed up.
+tournament-not_signed_up = You are not among the entrants.
+tournament-full = No places left: { $n } { $n ->
+    [one] person has
+   *[other] people have
+} signed up.
+tournament-withdrawn_now = You left the tournament: your later tables count as losses, what you played stays.
+tournament-anonymous = An anonymous admin cannot play in a tournament: write as yourself.
+tournament-bad_option = This setting has no such value.
+tournament-pairs_need_four = Pairs play four at a table, and this game is not played so.
+tournament-pairs_fixed = This game is always played this way: pairs are not a choice.
+tournament-table_size_pairs = In a pairs tournament a table is always two pairs.
+tournament-table_size_not_played = This game is not played at a table of { $n }.
+tournament-rounds_swiss_only = The number of rounds is chosen in the Swiss system only.
+tournament-too_few = Too few entrants: { $n }, and at least { $min } are needed.
+tournament-too_many = Too many entrants: { $n }, and this format takes at most { $max }.
+tournament-odd_pairs = Pairs need an even number of entrants, and { $n } signed up.
+tournament-started = The tournament has started!
+tournament-not_running = The tournament is not running now.
+tournament-paused_now = The tournament is paused.
+tournament-resumed = The tournament goes on.
+tournament-not_paused = The tournament is not paused.
+tournament-cancelled_now = The tournament is cancelled.
+tournament-removed = { $name } is out of the tournament.
+tournament-no_such_entrant = There is no such entrant in the tournament.
+tournament-over = The tournament is over.
+tournament-not_your_table = This table is for other entrants: { $names }.
+tournament-finish_other_game = Finish your other game first: the table waits for you until the show-up time runs out.
+tournament-table_fixed = The bot sets up tournament tables: they cannot be changed.

@@ -68,6 +68,8 @@ tournament-topic = 🏆 Тур { $round } · стол { $table }
 tournament-lobby = 🏆 <b>Турнир · тур { $round } · стол { $table }</b> — ждём: { $names }
 tournament-lobby_all_here = 🏆 <b>Турнир · тур { $round } · стол { $table }</b> — все на месте
 
+tournament-lobby_hint = Участники этого стола нажимают «✅ Я на месте»: партия начнётся сама, когда соберутся все.
+
 # The buttons.
 btn-tournament_join = ✅ Участвую
 btn-tournament_leave = 🚪 Не участвую
@@ -107,3 +109,41 @@ tournament-history_title = 🏆 <b>Турниры</b>
 tournament-history_line = { $date } · { $game } · { $winner }
 tournament-history_no_winner = без победителя
 tournament-stats = 🏆 Турниров: { $played }, побед: { $won }
+
+# core replies
+tournament-not_here = Этого турнира здесь нет.
+tournament-already_open = В этой теме уже есть турнир: новый можно открыть, когда он закончится.
+tournament-organiser_only = Это могут организатор турнира и админы группы.
+tournament-signup_closed = Запись на турнир закрыта.
+tournament-signed_up = Вы записаны на турнир.
+tournament-already_signed_up = Вы уже записаны.
+tournament-signed_off = Вы больше не записаны на турнир.
+tournament-not_signed_up = Вас нет среди участников.
+tournament-full = Мест больше нет: записано { $n } { $n ->
+    [one] человек
+    [few] человека
+   *[many] человек
+}.
+tournament-withdrawn_now = Вы вышли из турнира: дальше за вас засчитываются поражения, сыгранное остаётся.
+tournament-anonymous = Анонимный админ не может играть в турнире: напишите от своего имени.
+tournament-bad_option = Такого значения у этой настройки нет.
+tournament-pairs_need_four = Парами играют только вчетвером, а эта игра так не играется.
+tournament-pairs_fixed = В этой игре пары не выбирают: она всегда играется так.
+tournament-table_size_pairs = В парном турнире за столом всегда две пары.
+tournament-table_size_not_played = Эту игру не играют за столом на { $n }.
+tournament-rounds_swiss_only = Число туров выбирается только в швейцарской системе.
+tournament-too_few = Мало участников: { $n }, а нужно не меньше { $min }.
+tournament-too_many = Слишком много участников: { $n }, а в этом формате — не больше { $max }.
+tournament-odd_pairs = Для пар нужно чётное число участников, а записано { $n }.
+tournament-started = Турнир начался!
+tournament-not_running = Турнир сейчас не идёт.
+tournament-paused_now = Турнир на паузе.
+tournament-resumed = Турнир продолжается.
+tournament-not_paused = Турнир не на паузе.
+tournament-cancelled_now = Турнир отменён.
+tournament-removed = { $name } — вне турнира.
+tournament-no_such_entrant = Такого участника в турнире нет.
+tournament-over = Турнир уже закончился.
+tournament-not_your_table = Этот стол — для других участников: { $names }.
+tournament-finish_other_game = Сначала доиграйте другую партию: стол ждёт вас, пока не выйдет время на сбор.
+tournament-table_fixed = Стол турнира собирает бот: менять его нельзя.

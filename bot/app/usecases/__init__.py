@@ -1,6 +1,6 @@
 """The game's use cases, split the way the routers are: the lobby, play, the endings
-(leave, surrender, cancel, votes) and chats (what Telegram reports, /settings); and
-viewing, who sees what of a game outside its messages (the Mini App). Each
+(leave, surrender, cancel, votes), chats (what Telegram reports, /settings) and
+tournaments; and viewing, who sees what of a game outside its messages (the Mini App). Each
 returns `Done(value, effects)`; `bot.app.effects.EffectDispatcher` carries the effects out
 after the commit."""
 
@@ -17,6 +17,7 @@ from bot.app.usecases.chats import Chats
 from bot.app.usecases.endings import Endings
 from bot.app.usecases.lobby import Lobby
 from bot.app.usecases.play import Playing
+from bot.app.usecases.tournaments import Tournaments
 from bot.app.usecases.viewing import Viewing
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "NotCreatorOrAdmin",
     "Playing",
     "Refusal",
+    "Tournaments",
     "Viewing",
     "is_transient",
 ]

@@ -36,6 +36,7 @@ from bot.app.group_settings import GroupSettings
 from bot.app.names import short_name
 from bot.app.people import People
 from bot.app.reply import Reply, SeatScore, Side, stored
+from bot.app.usecases import tournament_tables
 from bot.infra import perf
 from domino.match import Match
 from storage import repo, stats
@@ -67,6 +68,10 @@ class Context:
     lobby_deadline: Callable[[int], datetime | None]  # when a lobby opened now in a chat closes
     # The deadline of the turn a game now stands at (None: untimed), stored with the move.
     turn_deadline: Callable[[GameRecord], TurnDeadline | None] = lambda game: None
+    # When a tournament table's lobby opened now closes, given its show-up minutes.
+    show_up_deadline: Callable[[int], datetime] = lambda minutes: (
+        utcnow() + timedelta(minutes=minutes)
+    )
 
 
 class Refusal(Exception):
@@ -175,11 +180,15 @@ async def close_votes(tx: Transaction, game: GameRecord) -> Effects:
 
 async def end_game(tx: Transaction, game: GameRecord) -> Effects:
     """Store a game that just ended (finished or cancelled): it counts in the stats if it
-    should (`bot.app.standings.score` says which and how), and its open vote closes."""
+    should (`bot.app.standings.score` says which and how), its open vote closes, and a
+    tournament table's result counts there with what is due next, in this same
+    transaction (`tournament_tables.table_ended`: never without the match's end, never
+    twice)."""
     scored = standings.score(game)
     if scored is not None:
         await stats.record_match(tx, game, scored)
-    return await close_votes(tx, game)
+    closed = await close_votes(tx, game)
+    return closed + await tournament_tables.table_ended(tx, game)
 
 
 @dataclass(frozen=True, slots=True)

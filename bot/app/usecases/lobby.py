@@ -14,7 +14,7 @@ from bot.app.people import Person
 from bot.app.reply import Reply
 from bot.app.usecases.base import MemberCheck, Refusal, chat_title, utcnow
 from bot.app.usecases.lobby_changes import LobbyChanges
-from bot.app.usecases.lobby_options import seated_at
+from bot.app.usecases.tournaments import check_drawn, table_deadline
 from domino.ai import Level
 from domino.rules import Ruleset
 from domino.variants import GameVariant
@@ -56,6 +56,8 @@ class Lobby(LobbyChanges):
         ended = await repo.load_game(self.db, game_id)
         if ended is None or ended.chat_id != chat.id or ended.status.active:
             return Done(Reply("alert.stale", alert=True))
+        if ended.tournament is not None:  # the tournament draws its tables itself
+            return Done(Reply("tournament.table_fixed", alert=True))
         computers = tuple(seat.level for seat in ended.seats if seat.is_computer)
         done = await self._open(
             chat,
@@ -181,18 +183,25 @@ class Lobby(LobbyChanges):
                 title = await chat_title(tx, game.chat_id)
                 if game.seat_of(person.id) is not None:
                     return Done(Reply.of("start.already_joined", chat=title))
-                saved = await repo.save_game(tx, seated_at(game, person))
+                if game.tournament is not None:
+                    await check_drawn(tx, game, person)
+                saved = await repo.save_game(tx, await self.sit(tx, game, person))
         except Refusal as refusal:
             return Done(refusal.reply)
         except repo.PlayerBusy:
-            return Done(Reply("alert.playing_elsewhere"))
+            busy = found is not None and found.tournament is not None
+            return Done(
+                Reply("tournament.finish_other_game" if busy else "alert.playing_elsewhere")
+            )
         log.info("chat %s game %s: %s joined by link", saved.chat_id, saved.id, person.id)
         return Done(Reply.of("start.joined", chat=title), Effects(games=(saved,)))
 
     async def time_out(self, game_id: int) -> Done[None] | None:
         """Nobody started the lobby in its group's time: it closes and the group is told
-        (a game with no match is announced as plain text). None if it was started or
-        closed meanwhile. One transaction: the background retries it whole."""
+        (a game with no match is announced as plain text). A tournament table's show-up
+        time ran out: the absent are forfeited (`tournaments.table_deadline`). None if it
+        was started or closed meanwhile. One transaction: the background retries it
+        whole."""
         shown = await repo.load_game(self.db, game_id)
         if shown is None or shown.status is not GameStatus.LOBBY:
             return None
@@ -202,6 +211,16 @@ class Lobby(LobbyChanges):
             game = await repo.load_game(tx, game_id)
             if game is None or game.status is not GameStatus.LOBBY:
                 return None
+            if game.tournament is not None:
+                names_lang = await self.people.language_of(game.creator_id, tx)
+                resolved = await table_deadline(tx, game, self.context, names_lang)
+                if resolved is not None:  # the absent forfeited, the table told
+                    changed, effects = resolved
+                    saved = await repo.save_game(tx, changed)
+                    log.info(
+                        "chat %s game %s: the table's show-up time ran out", saved.chat_id, saved.id
+                    )
+                    return Done(None, Effects(games=(saved,)) + effects)
             saved = await repo.save_game(tx, game.ended(GameStatus.CANCELLED, utcnow()))
             await repo.enqueue(
                 tx,

@@ -1,6 +1,8 @@
 """The changes to an open lobby, asked by its buttons: join, leave, add a computer, set
 its level, change an option, start, cancel, and remove someone seated. Joining and
-leaving are anyone's; the rest the creator's or a chat admin's."""
+leaving are anyone's; the rest the creator's or a chat admin's. A tournament table's
+lobby is the tournament's: only the people drawn to it join, its match starts once they
+are in, and nobody changes it otherwise (`bot.app.usecases.tournaments`)."""
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from bot.app.usecases.lobby_options import (
     with_level,
     with_option,
 )
+from bot.app.usecases.tournaments import check_drawn, seated_at_table
 from domino.ai import Level
 from domino.variants import GameVariant
 from i18n import t
@@ -64,6 +67,16 @@ class LobbyChanges(UseCases):
             if is_join_token(token):  # not all digits: read as an old numbered link
                 return token
 
+    async def sit(self, tx: Transaction, game: GameRecord, person: Person) -> GameRecord:
+        """The lobby with `person` seated; at a tournament table, its match dealt once
+        everyone drawn to it is in."""
+        seated = seated_at(game, person)
+        if game.tournament is None:
+            return seated
+        lang = await self.people.language_of(game.creator_id, tx)
+        changed, _ = await seated_at_table(tx, seated, self.context, lang)
+        return changed
+
     async def shown(self, game_id: int, chat_id: int | None) -> GameRecord:
         """The lobby `game_id` if the press came from its own group (`chat_id`: the chat of
         the pressed message); refused otherwise."""
@@ -88,15 +101,17 @@ class LobbyChanges(UseCases):
         async def join(tx: Transaction, game: GameRecord) -> Change:
             if game.seat_of(person.id) is not None:
                 raise Refusal("alert.already_seated", alert=False)
+            if game.tournament is not None:
+                await check_drawn(tx, game, person)
             if self.context.settings.hands_in_group(game.chat_id):
-                return seated_at(game, person), Reply("answer.joined")
+                return await self.sit(tx, game, person), Reply("answer.joined")
             user = await repo.get_user(tx, person.id)
             if user is None or not user.can_message:
                 link = self.join_link(game)
                 if link is None:  # a lobby without a join token: /start first
                     raise Refusal("alert.start_private_first", bot=self.context.bot_username)
                 return None, Reply(url=link)
-            return seated_at(game, person), Reply("answer.joined")
+            return await self.sit(tx, game, person), Reply("answer.joined")
 
         return await self._change(game_id, chat_id, person, None, "join", join)
 
@@ -147,6 +162,8 @@ class LobbyChanges(UseCases):
         """The game's button («🎲 Игра: Козёл») and the list of games it opens: the lobby,
         for its creator or a chat admin to pick another game from. Raises Refusal."""
         game = await self.shown(game_id, chat_id)
+        if game.tournament is not None:
+            raise Refusal("tournament.table_fixed")
         if not await self.may_control(game, person, is_admin):
             raise Refusal("alert.creator_or_admin_only")
         return game
@@ -247,6 +264,8 @@ class LobbyChanges(UseCases):
         self.people.noticed(person)
         try:
             shown = await self.shown(game_id, chat_id)
+            if is_admin is not None and shown.tournament is not None:
+                raise Refusal("tournament.table_fixed")
             if is_admin is not None and not await self.may_control(shown, person, is_admin):
                 raise Refusal("alert.creator_or_admin_only")
             async with self.db.transaction() as tx:
@@ -261,7 +280,13 @@ class LobbyChanges(UseCases):
         except Refusal as refusal:
             return Done(refusal.reply)
         except repo.PlayerBusy:
-            return Done(Reply("alert.playing_elsewhere", alert=True))
+            # A tournament table waits for them until its show-up time: said so.
+            key = (
+                "alert.playing_elsewhere"
+                if shown.tournament is None
+                else "tournament.finish_other_game"
+            )
+            return Done(Reply(key, alert=True))
         log.info("chat %s game %s: lobby %s by %s", saved.chat_id, saved.id, what, person.id)
         if saved.status is GameStatus.PLAYING:
             log.info(
@@ -271,7 +296,10 @@ class LobbyChanges(UseCases):
                 len(saved.seats),
                 sum(1 for s in saved.seats if s.is_computer),
             )
-        return Done(answer, Effects(games=(saved,)))
+        effects = Effects(games=(saved,))
+        if saved.tournament is not None:
+            effects += Effects(tournaments=(saved.tournament.tournament_id,))
+        return Done(answer, effects)
 
     async def removal_choices(
         self, game_id: int, chat_id: int | None, person: Person, is_admin: ChatCheck
@@ -280,6 +308,8 @@ class LobbyChanges(UseCases):
         the one asking (who leaves by «🚪 Выйти»), for the creator or a chat admin to pick
         from. Raises Refusal."""
         game = await self.shown(game_id, chat_id)
+        if game.tournament is not None:
+            raise Refusal("tournament.table_fixed")
         if not await self.may_control(game, person, is_admin):
             raise Refusal("alert.creator_or_admin_only")
         others = tuple(seat for seat in game.people if seat.user_id != person.id)
@@ -302,6 +332,8 @@ class LobbyChanges(UseCases):
         self.people.noticed(person)
         try:
             shown = await self.shown(game_id, chat_id)
+            if shown.tournament is not None:
+                raise Refusal("tournament.table_fixed")
             if not await self.may_control(shown, person, is_admin):
                 raise Refusal("alert.creator_or_admin_only")
             async with self.db.transaction() as tx:
