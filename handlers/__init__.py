@@ -25,6 +25,7 @@ from handlers import (
     lobby,
     settings,
     stats,
+    tournaments,
 )
 from handlers.filters import chat_language
 from handlers.people import PersonMiddleware
@@ -49,6 +50,7 @@ def get_routers() -> list[Router]:
         buttons.router,
         stats.router,
         settings.router,
+        tournaments.router,
         fallback.router,
     )
     root = Router(name="handlers")

@@ -35,7 +35,16 @@ from bot.app.people import People
 from bot.app.reactor import Reactor
 from bot.app.thinker import DEFAULT_BUDGET, DEFAULT_WORKERS, Thinker
 from bot.app.timers import TurnTimers
-from bot.app.usecases import Chats, Context, Endings, Lobby, MemberCheck, Playing, Viewing
+from bot.app.usecases import (
+    Chats,
+    Context,
+    Endings,
+    Lobby,
+    MemberCheck,
+    Playing,
+    Tournaments,
+    Viewing,
+)
 from bot.app.usecases.base import utcnow
 from bot.app.usecases.hints import Hints
 from bot.app.votes import VOTE_TIME
@@ -45,6 +54,7 @@ from bot.telegram.front_end import TelegramFrontEnd
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.publisher import Publisher, TableRenderer
 from bot.telegram.table_pin import GroupTail
+from bot.telegram.tournament_board import TableTopics, TournamentBoard
 from bot.telegram.turn_notices import TURN_NOTICE_AFTER, Followers, TurnNotices
 from bot.telegram.vote_board import VoteBoard
 from bot.telegram.web_app_links import WebAppLinks
@@ -171,6 +181,9 @@ class Application:
             web_app=web_app,  # the Mini App's buttons (None: the app is off)
         )
         self.votes = VoteBoard(db, out, self.settings)
+        # A tournament's message, and its tables' forum topics (bot.telegram.tournament_board).
+        self.tournament_board = TournamentBoard(db, out, self.settings)
+        tables = TableTopics(out, self.settings, self._open_table)
         # «🔔 Ваш ход»: follows the committed games as the timers do.
         self.notices = TurnNotices(
             db,
@@ -185,7 +198,7 @@ class Application:
         db.on_recovery(self._after_outage)
         self.web = WebAppFrontEnd()  # the Mini Apps open on a game (bot.webapp)
         self.dispatch = Pickup(
-            (TelegramFrontEnd(self.publisher, self.votes), self.web),
+            (TelegramFrontEnd(self.publisher, self.votes, self.tournament_board, tables), self.web),
             Followers(self.timers, self.notices),
             self.alarms,
             self.settings,
@@ -200,8 +213,10 @@ class Application:
             vote_time=vote_time,
             lobby_deadline=self.timers.lobby_deadline,
             turn_deadline=self.timers.turn_deadline,
+            show_up_deadline=self.timers.show_up_deadline,
         )
         self.lobby = Lobby(context)
+        self.tournaments = Tournaments(context)
         self.playing = Playing(context, self.thinker)
         self.endings = Endings(context)
         self.hints = Hints(context, self.thinker)  # «💡 Подсказка»
@@ -282,6 +297,7 @@ class Application:
                 votes=tuple(vote.id for vote in votes),  # sent, if a crash came first
                 vote_clocks=tuple(votes),
                 announcements=True,
+                tables_due=tuple(await self.tournaments.due_tables()),
             )
         )
         self.dispatch.picked_up()
@@ -328,6 +344,15 @@ class Application:
             # Said, not fatal: a press still moves its game on (and picks it up); the
             # others wait for their first update or the next start.
             log.exception("the running games were not picked up")
+
+    async def _open_table(
+        self, tournament_id: int, round_no: int, table_no: int, thread_id: int | None
+    ) -> None:
+        """A tournament's table opened in the topic the front end chose, its commit carried
+        out (`TableTopics`)."""
+        await self.dispatch(
+            self.tournaments.open_table(tournament_id, round_no, table_no, thread_id)
+        )
 
     async def close(self) -> None:
         """Stop the background: a pickup still going, events, turn clocks and alarms

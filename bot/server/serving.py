@@ -35,6 +35,7 @@ COMMANDS = (
     "top",
     "stats",
     "history",
+    "tournament",
     "settings",
 )
 

@@ -191,6 +191,8 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     dp["group_settings"] = application.settings
     dp["web_app"] = application.publisher.web_app  # the lobby's «🃏 Открыть стол» (or None)
     dp["turn_notices"] = application.notices
+    dp["tournaments"] = application.tournaments
+    dp["tournament_board"] = application.tournament_board  # the organiser's menus
     dp["stats"] = StatsService(db)
 
     # /metrics and /healthz: on the webhook server, and on METRICS_LISTEN. The

@@ -13,6 +13,9 @@ after the restart. Every announcement logs one "sending announcement <id>" line 
 attempt and one "announcement <id> ... sent" line once marked: an id with two
 "sending" lines across restarts is a repeat (or a retry after a failure).
 
+A tournament's news (its rounds, each table's result with the standings' picture,
+forfeits, its end: `TOURNAMENT_KINDS`) goes to the tournament's own topic.
+
 A game's announcements go to the forum topic it was opened in; a notice about the topic
 itself (closed, deleted) goes to General (its payload's `general`). An announcement a
 closed topic refuses waits, with those after it in that topic, until the topic is
@@ -59,13 +62,16 @@ from bot.telegram.callbacks import RematchCb
 from bot.telegram.delivery import TELEGRAM_FAILURES, seat_names, tell_migration
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.presenter import replies
+from bot.telegram.presenter import tournament as tournaments_text
 from bot.telegram.presenter.endings import played_out_notes
 from bot.telegram.topics import THREAD_NOT_FOUND, Topic, Topics
 from domino.variants import GameVariant
 from i18n import Lang, t
+from render.standings import StandingsPicture, draw_standings
 from storage import repo
+from storage import tournaments as tournament_store
 from storage.db import Database, is_transient, retrying
-from storage.records import Ending, GameRecord
+from storage.records import Ending, GameRecord, TournamentRecord, TournamentStatus
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +147,14 @@ def _notice_value(value: Any, lang: Lang) -> Any:
 
 
 OUTBOX = "outbox"  # the one key of the announcer's worker
+
+# A tournament's news (`storage.repo.enqueue` by `bot.app.usecases.tournaments`): a
+# round's tables, a table's result with the standings, a forfeit, the end.
+CAPTION_LIMIT = 1024  # Telegram's, in characters (the texts here are far from UTF-16 pairs)
+CAPTION_LINES = 14  # lines kept of a caption too long, the last one after them
+TOURNAMENT_KINDS = frozenset(
+    ("tournament_round", "tournament_table", "tournament_forfeit", "tournament_end")
+)
 
 
 # Seconds a sent announcement's mark is tried again for, while the database refuses it;
@@ -324,16 +338,28 @@ class Announcer:
         """Send one announcement, unless its topic is closed to the bot (`waiting`: the
         topics found closed in this pass; what comes after in such a topic waits too, so a
         topic reopened meanwhile gets all of them in order in the next pass)."""
-        game = await repo.load_game(self.db, item.game_id) if item.game_id else None
-        in_topic = (
-            game is not None and game.chat_id == item.chat_id and not item.payload.get("general")
-        )
-        thread_id = game.thread_id if game is not None and in_topic else None
+        if item.kind in TOURNAMENT_KINDS:
+            # A tournament's news goes to the tournament's own topic, whatever game it is of.
+            game = None
+            tournament = await tournament_store.load(self.db, int(item.payload["tournament_id"]))
+            in_topic = False
+            thread_id = tournament.thread_id if tournament is not None else None
+        else:
+            game = await repo.load_game(self.db, item.game_id) if item.game_id else None
+            in_topic = (
+                game is not None
+                and game.chat_id == item.chat_id
+                and not item.payload.get("general")
+            )
+            thread_id = game.thread_id if game is not None and in_topic else None
         topic = (item.chat_id, thread_id)
         if topic in waiting or self.topics.closed(*topic):
             waiting.add(topic)
             return  # sent once the topic is reopened
-        method = await self._announcement(item, game, thread_id)
+        if item.kind in TOURNAMENT_KINDS:
+            method = await self._tournament_news(item, tournament)
+        else:
+            method = await self._announcement(item, game, thread_id)
         if method is None:
             await self._mark_sent(item, None)  # nothing left to say
             return
@@ -391,6 +417,71 @@ class Announcer:
                 item.kind,
                 getattr(answer, "message_id", "?"),
             )
+
+    async def _tournament_news(
+        self, item: repo.OutboxItem, tournament: TournamentRecord | None
+    ) -> SendMessage | SendPhoto | None:
+        """A tournament's round, table result (the standings' picture with the standings
+        as its caption), forfeit or end, in its group's language, in its topic; None when
+        the tournament or the table it names is not stored."""
+        if tournament is None:
+            return None
+        lang = self.settings.language(tournament.chat_id)
+        if lang is None:
+            lang = await self.settings.people.language_of(tournament.creator_id)
+        chat_id, thread_id = tournament.chat_id, tournament.thread_id
+        if item.kind == "tournament_end":
+            text = tournaments_text.end_text(tournament, lang)
+            if tournament.status is TournamentStatus.FINISHED:
+                picture = tournaments_text.standings_picture(tournament, lang, final=True)
+                return await self._standings_photo(chat_id, thread_id, picture, text, lang)
+            return SendMessage(
+                chat_id=chat_id, message_thread_id=thread_id, text=text, parse_mode="HTML"
+            )
+        round_no = int(item.payload["round_no"])
+        if item.kind == "tournament_round":
+            return SendMessage(
+                chat_id=chat_id,
+                message_thread_id=thread_id,
+                text=tournaments_text.round_text(tournament, round_no, lang),
+                parse_mode="HTML",
+            )
+        table = tournament.table(round_no, int(item.payload["table_no"]))
+        if table is None:
+            return None
+        if item.kind == "tournament_forfeit":
+            return SendMessage(
+                chat_id=chat_id,
+                message_thread_id=thread_id,
+                text=tournaments_text.forfeit_text(tournament, table, lang),
+                parse_mode="HTML",
+            )
+        text = tournaments_text.table_done_text(tournament, table, lang)
+        picture = tournaments_text.standings_picture(tournament, lang, highlight=table.entrants)
+        return await self._standings_photo(chat_id, thread_id, picture, text, lang)
+
+    async def _standings_photo(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        picture: StandingsPicture,
+        caption: str,
+        lang: Lang,
+    ) -> SendPhoto:
+        """The standings drawn off the loop (the render pool), `caption` under them (its
+        first lines and the last, the winner's, when it is longer than a caption may be)."""
+        if len(caption) > CAPTION_LIMIT:
+            lines = caption.splitlines()
+            caption = "\n".join([*lines[: CAPTION_LINES - 1], "…", lines[-1]])[:CAPTION_LIMIT]
+        perf.count("render.standings")
+        png = await self.painter.draw(draw_standings, picture, lang)
+        return SendPhoto(
+            chat_id=chat_id,
+            message_thread_id=thread_id,
+            photo=BufferedInputFile(png, filename="standings.png"),
+            caption=caption,
+            parse_mode="HTML",
+        )
 
     async def _announcement(
         self, item: repo.OutboxItem, game: GameRecord | None, thread_id: int | None

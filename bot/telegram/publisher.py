@@ -62,6 +62,7 @@ from bot.telegram.delivery import (
 from bot.telegram.group_hands import GroupHands
 from bot.telegram.message_records import MessageRecords, Target, hand_targets, targets_of
 from bot.telegram.outgoing import Outgoing
+from bot.telegram.presenter.tournament import waiting_names
 from bot.telegram.table_message import TableMessages, TableRenderer
 from bot.telegram.table_pin import GroupTail, Pins
 from bot.telegram.text_message import TextMessages
@@ -69,6 +70,7 @@ from bot.telegram.topics import Topics
 from bot.telegram.web_app_links import WebAppLinks
 from domino.tiles import Tile
 from i18n import Lang
+from storage import tournaments as tournament_store
 from storage.db import Database
 from storage.records import GameRecord, GameStatus, MessageRecord, Role
 
@@ -358,8 +360,13 @@ class Publisher:
         lang = await self.settings.language_of(game)
         if game.status is GameStatus.LOBBY:
             timer = self.settings.of(game.chat_id).turn_timer
+            waiting: list[str] = []
+            if game.tournament is not None:  # whom the tournament's table waits for
+                tournament = await tournament_store.load(self.db, game.tournament.tournament_id)
+                if tournament is not None:
+                    waiting = waiting_names(tournament, game, lang)
             text = presenter.lobby_text(
-                game, lang, timer, hands=self.settings.of(game.chat_id).hands
+                game, lang, timer, hands=self.settings.of(game.chat_id).hands, waiting=waiting
             )
             app_link = self.web_app.table_link(game) if self.web_app is not None else None
             markup: InlineKeyboardMarkup | None = presenter.lobby_keyboard(game, lang, app_link)

@@ -1,5 +1,5 @@
 """/history: a group's last matches of one game, and each match's score sheet round by
-round."""
+round; below the matches, the group's last finished tournaments with their winners."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.app.names import clean_name, computer_name, display_width, pad, short_name, truncate
 from bot.telegram.callbacks import HistoryCb
+from bot.telegram.presenter import tournament as tournament_text
 from bot.telegram.stats_columns import (
     LINE_WIDTH,
     TEXT_LIMIT,
@@ -25,7 +26,7 @@ from domino.rules import Variant
 from domino.variants import GameVariant, find_variant
 from domino.views import OutcomeKind, RoundOutcome, RoundResult
 from i18n import Lang, t
-from storage.records import Ending
+from storage.records import Ending, TournamentRecord
 from storage.stats import HistoryEntry, HistoryPlayer, MatchSheet, Page, SheetRound
 
 SHEETS_PER_ROW = 5  # history buttons that open a score sheet, per keyboard row
@@ -267,3 +268,26 @@ def sheet_keyboard(game: Variant, page: int, lang: Lang) -> InlineKeyboardMarkup
         text=t("btn.history_back", lang), callback_data=HistoryCb(game=game.value, page=page).pack()
     )
     return InlineKeyboardMarkup(inline_keyboard=[[back]])
+
+
+def tournaments_lines(tournaments: Sequence[TournamentRecord], lang: Lang) -> list[str]:
+    """The group's last finished tournaments under /history, newest first: the day, the
+    game and the winner («06.12.2026 · Классика · 🏆 Алиса»); nothing when there are none."""
+    if not tournaments:
+        return []
+    lines = ["", t("tournament.history_title", lang)]
+    for tournament in tournaments:
+        first = tournament_text.winners(tournament)
+        if first:
+            names = ", ".join(
+                html.escape(tournament_text.entrant_name(tournament.entrants[n], lang), quote=False)
+                for n in first
+            )
+            winner = f"{t('stats.mark_winner', lang)} {names}"
+        else:
+            winner = t("tournament.history_no_winner", lang)
+        ended = tournament.ended_at or tournament.created_at
+        date = day(ended, lang) if ended is not None else "—"
+        game = html.escape(tournament_text.game_name(tournament.options, lang), quote=False)
+        lines.append(t("tournament.history_line", lang, date=date, game=game, winner=winner))
+    return lines

@@ -108,3 +108,9 @@ def stats_keyboard(
 def no_stats_text(name: str, in_group: bool, lang: Lang) -> str:
     name = html.escape(clean_name(name), quote=False)
     return t("stats.none_group" if in_group else "stats.none_all", lang, name=name)
+
+
+def tournament_marks(played: int, won: int, lang: Lang) -> str:
+    """«🏆 Турниров: 3, побед: 1»: the finished tournaments of the group the person was
+    an entrant of, and those they won (shared first places count)."""
+    return t("tournament.stats", lang, played=played, won=won)

@@ -12,9 +12,15 @@ from bot.app.stats import Chat as Chat
 from bot.app.stats import PlayerRecord, Stats
 from bot.telegram import stats_view as view
 from bot.telegram.callbacks import TopScope
+from bot.telegram.presenter.tournament import marks_of
+from bot.telegram.stats_history import tournaments_lines
+from bot.telegram.stats_player import tournament_marks
 from i18n import Lang
 from storage import repo
+from storage import tournaments as tournament_store
 from storage.repo import Reader
+
+TOURNAMENTS_IN_HISTORY = 3  # the group's last finished tournaments /history names
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +76,21 @@ class StatsService:
         chat. `name` is how Telegram names them now, for the answer when nothing is
         recorded."""
         record = await self.stats.player(user_id, chat, preferred=preferred)
+        marks = await self._tournament_marks(user_id, chat, lang)
         if record is None:
-            return Screen(view.no_stats_text(name, chat.is_group, lang))
-        return self._player_screen(record, chat, lang)
+            return Screen(view.no_stats_text(name, chat.is_group, lang) + marks)
+        screen = self._player_screen(record, chat, lang)
+        return Screen(screen.text + marks, screen.keyboard)
+
+    async def _tournament_marks(self, user_id: int, chat: Chat, lang: Lang) -> str:
+        """«🏆 Турниров: 3, побед: 1» on its own line, in a group where the person played
+        a finished tournament; "" elsewhere."""
+        if not chat.is_group:
+            return ""
+        played, won = marks_of(
+            await tournament_store.finished_with_person(self.db, chat.id, user_id), user_id
+        )
+        return "\n" + tournament_marks(played, won, lang) if played else ""
 
     async def player_game(self, user_id: int, chat: Chat, lang: Lang, *, game: str) -> Screen:
         """A person's stats in `game` (a press on their /stats)."""
@@ -98,10 +116,13 @@ class StatsService:
     ) -> Screen:
         """The group's last matches of `game` (None: the command's), newest first."""
         board = await self.stats.history(chat, game=game, preferred=preferred, page=page)
-        return Screen(
-            view.history_text(board.rows, chat.title, board.game, lang),
-            view.history_keyboard(board.rows, board.game.key, board.games, lang),
-        )
+        text = view.history_text(board.rows, chat.title, board.game, lang)
+        if page == 1 and chat.is_group:
+            finished = await tournament_store.finished_of_chat(
+                self.db, chat.id, TOURNAMENTS_IN_HISTORY
+            )
+            text = "\n".join([text, *tournaments_lines(finished, lang)])
+        return Screen(text, view.history_keyboard(board.rows, board.game.key, board.games, lang))
 
     async def sheet(self, chat: Chat, game: str, match_id: int, page: int, lang: Lang) -> Screen:
         """One match's score sheet; "back" returns to that game's list at `page`. Whether

@@ -9,6 +9,7 @@ help-group =
     /cancel — cancel the game (creator or admin; players by a vote)
     /hand — where are my tiles
     /settings — group settings: language, default game, turn timer, when an unstarted game closes, hints, where players' tiles are shown (admins change them)
+    /tournament — a tournament: sign-up, rounds of tables, standings after every match
     /top — the group's leaderboard · /stats — my stats · /history — the last matches
 help-private =
     Your tiles arrive here: press a ✅ tile to play it. In Blitz and Cross a turn may lay several tiles one after another; ✔️ End turn ends it. Playing In the Dark, your tiles lie face down: press ⬛ Turn up the top tile.
@@ -31,4 +32,5 @@ cmd-top = the group's leaderboard
 cmd-stats = my stats
 cmd-history = the group's last matches
 cmd-surrender = give up
+cmd-tournament = a tournament in the group
 cmd-settings = group settings

@@ -127,13 +127,18 @@ def lobby_text(
     timer: TurnTimer = DEFAULT_TURN_TIMER,
     *,
     hands: HandsPlace = DEFAULT_HANDS,
+    waiting: Sequence[str] = (),
 ) -> str:
     """The lobby: the game, its options, who sits. `timer` is the group's turn timer: a
     game with turn times of its own says it is timed by them (S-7, `timer_in_force`).
     `hands` is the group's default place of hands: shown in the group, the lobby says
-    people play right there, with no private chat to open."""
+    people play right there, with no private chat to open. A tournament's table
+    (`GameRecord.tournament`) is headed by its round and table and who it waits for
+    (`waiting`, plain names), and asks its people for «✅ Я на месте»."""
     rules = game.ruleset
-    lines = [
+    table = game.tournament
+    lines = [] if table is None else [_table_header(table.round_no, table.table_no, waiting, lang)]
+    lines += [
         t("lobby.title", lang, variant=variant_name(rules.variant, lang)),
         "",
         *lobby_options(game, lang, timer),
@@ -157,12 +162,23 @@ def lobby_text(
             t("lobby.pairs", lang, first=_pair(game, 0, lang), second=_pair(game, 1, lang))
         )
     lines.append("")
+    if table is not None:
+        lines.append(t("tournament.lobby_hint", lang))
+        return "\n".join(lines)
     if len(game.seats) >= game.seats_wanted:
         lines.append(t("lobby.full", lang))  # nobody is asked to sit down any more
     else:
         lines.append(t("lobby.hint_in_group" if hands.group else "lobby.hint", lang))
     lines.append(t("lobby.controls", lang))
     return "\n".join(lines)
+
+
+def _table_header(round_no: int, table_no: int, waiting: Sequence[str], lang: Lang) -> str:
+    """«🏆 Турнир · тур 2 · стол 1 — ждём: Алиса, Боб» (or «все на месте»)."""
+    if not waiting:
+        return t("tournament.lobby_all_here", lang, round=round_no, table=table_no)
+    names = ", ".join(html.escape(short_name(name), quote=False) for name in waiting)
+    return t("tournament.lobby", lang, round=round_no, table=table_no, names=names)
 
 
 def lobby_options(
@@ -245,11 +261,14 @@ def lobby_keyboard(
 
     rules = game.ruleset
     game_name = variant_name(rules.variant, lang)
-    rows = [
-        [button("btn.join", LobbyAction.JOIN), button("btn.leave", LobbyAction.LEAVE)],
-    ]
+    if game.tournament is not None:  # the tournament set the table: its people come
+        rows = [[button("btn.tournament_here", LobbyAction.JOIN)]]
+    else:
+        rows = [[button("btn.join", LobbyAction.JOIN), button("btn.leave", LobbyAction.LEAVE)]]
     if app_link is not None:
         rows.append([InlineKeyboardButton(text=t("btn.open_table", lang), url=app_link)])
+    if game.tournament is not None:
+        return InlineKeyboardMarkup(inline_keyboard=rows)
     rows.append([button("btn.add_computer", LobbyAction.ADD_COMPUTER)])
     rows.append([button("btn.opt_game", LobbyAction.OPTION, LobbyOption.GAME, game=game_name)])
     sizes: list[InlineKeyboardButton] = []

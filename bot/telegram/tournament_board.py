@@ -1,0 +1,218 @@
+"""The group message that shows a tournament in its topic: the sign-up with its buttons,
+then the current round, its tables and the standings, then the final standings
+(`bot.telegram.presenter.tournament`). `TournamentBoard` keeps it in step with the
+stored tournament, one worker per tournament that always shows the newest state
+(`bot.infra.workers.Resync`), as the vote board does for votes.
+
+Which message it is and what it shows are stored (`storage.tournament_messages`), so a
+restart edits it rather than sending another. The organiser's menus (settings, the
+list of games, whom to remove, a confirmation) are shown in place of the message's
+buttons; which one is open lives in memory only: after a restart the message shows its
+own buttons again.
+
+`TableTopics` opens the tables due, each in a forum topic of its own where the bot may
+make one."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.methods import CreateForumTopic, DeleteMessage
+
+from bot.app.group_settings import GroupSettings
+from bot.infra.lru import Lru
+from bot.infra.workers import Resync
+from bot.telegram.delivery import digest_of, markup_data, send_or_edit
+from bot.telegram.outgoing import Outgoing
+from bot.telegram.presenter.tournament import (
+    MAIN_MENU,
+    Menu,
+    board_keyboard,
+    board_text,
+    topic_title,
+)
+from i18n import DEFAULT_LANG, Lang
+from storage import repo
+from storage import tournament_messages as messages
+from storage import tournaments as store
+from storage.db import Database
+from storage.records import TableDue, TournamentRecord
+from storage.tournament_messages import TournamentMessage
+
+log = logging.getLogger(__name__)
+
+OPEN_MENUS = 1000  # tournaments whose organiser's menu is remembered
+GONE = ("message to edit not found", "message can't be edited", "MESSAGE_ID_INVALID")
+
+
+class TournamentBoard:
+    """Sends each tournament's message once and edits it as the stored tournament (or
+    its open menu) changes; `resend` puts it at the bottom of its topic."""
+
+    def __init__(self, db: Database, out: Outgoing, settings: GroupSettings) -> None:
+        self.db = db
+        self.out = out
+        self.settings = settings  # each group's language
+        self._menus: Lru[int, Menu] = Lru(OPEN_MENUS)
+        self._fresh: set[int] = set()  # tournaments whose message goes to the bottom
+        self._workers: Resync[int] = Resync(
+            self._sync_safely, describe="tournament {}: its message".format
+        )
+
+    def show(self, tournament_id: int) -> None:
+        """The tournament changed (committed): bring its message up to date."""
+        self._workers.mark(tournament_id)
+
+    def open_menu(self, tournament_id: int, menu: Menu) -> None:
+        """Show `menu` in place of the message's buttons (`MAIN_MENU`: its own again)."""
+        if menu == MAIN_MENU:
+            self._menus.pop(tournament_id)
+        else:
+            self._menus[tournament_id] = menu
+        self._workers.mark(tournament_id)
+
+    def menu_of(self, tournament_id: int) -> Menu:
+        return self._menus.get(tournament_id) or MAIN_MENU
+
+    def resend(self, tournament_id: int) -> None:
+        """The message again at the bottom of its topic (the one before deleted)."""
+        self._fresh.add(tournament_id)
+        self._workers.mark(tournament_id)
+
+    async def idle(self) -> None:
+        """Wait until every tournament's message is up to date (shutdown)."""
+        await self._workers.idle()
+
+    async def _sync_safely(self, tournament_id: int) -> None:
+        try:
+            await self._sync(tournament_id)
+        except (TelegramBadRequest, TelegramForbiddenError) as exc:
+            log.info("tournament %s: its message could not be updated: %s", tournament_id, exc)
+
+    async def language(self, tournament: TournamentRecord) -> Lang:
+        """The group's language (its creator's while the group has none)."""
+        chosen = self.settings.language(tournament.chat_id)
+        if chosen is not None:
+            return chosen
+        return await self.settings.people.language_of(tournament.creator_id)
+
+    async def organiser_name(self, tournament: TournamentRecord) -> str:
+        user = await repo.get_user(self.db, tournament.creator_id)
+        return user.display_name if user is not None else "?"
+
+    async def _sync(self, tournament_id: int) -> None:
+        tournament = await store.load(self.db, tournament_id)
+        if tournament is None:
+            return
+        lang = await self.language(tournament)
+        menu = self.menu_of(tournament_id)
+        if not tournament.status.live:
+            self._menus.pop(tournament_id)
+            menu = MAIN_MENU
+        text = board_text(tournament, await self.organiser_name(tournament), lang, menu)
+        markup = board_keyboard(tournament, lang, menu)
+        digest = digest_of(text, markup_data(markup))
+        shown = await messages.load(self.db, tournament_id)
+        if tournament_id in self._fresh:
+            self._fresh.discard(tournament_id)
+            if shown is not None:
+                await self._delete(shown)
+                await messages.forget(self.db, tournament_id)
+                shown = None
+        if shown is not None and shown.digest == digest:
+            return
+        message_id = None if shown is None else shown.message_id
+        try:
+            message_id = await send_or_edit(
+                self.out,
+                tournament.chat_id,
+                message_id,
+                text,
+                markup,
+                thread_id=tournament.thread_id,
+            )
+        except TelegramBadRequest as exc:
+            if message_id is None or not any(reason in exc.message for reason in GONE):
+                raise
+            log.info("tournament %s: its message is gone, sent anew: %s", tournament_id, exc)
+            message_id = await send_or_edit(
+                self.out, tournament.chat_id, None, text, markup, thread_id=tournament.thread_id
+            )
+        await messages.put(
+            self.db, TournamentMessage(tournament_id, tournament.chat_id, message_id, digest)
+        )
+
+    async def _delete(self, shown: TournamentMessage) -> None:
+        try:
+            await self.out.call(
+                shown.chat_id, DeleteMessage(chat_id=shown.chat_id, message_id=shown.message_id)
+            )
+        except TelegramBadRequest as exc:  # gone already, or too old to delete: stays
+            log.info("tournament %s: the message before stays: %s", shown.tournament_id, exc)
+
+
+TableOpener = Callable[[int, int, int, int | None], Awaitable[None]]
+"""Opens a tournament's table in a topic (None: the tournament's own) and carries out
+what that commits: `Tournaments.open_table` through the dispatcher, given by the
+composition root."""
+
+TOPICS_REFUSED = ("the chat is not a forum", "not enough rights")
+TOPICS_REMEMBERED = 1000  # tables whose topic is remembered, and groups found without
+
+
+class TableTopics:
+    """A forum topic per tournament table («🏆 Тур 2 · стол 1», createForumTopic), so a
+    round's tables play at once; in a group where the bot may not make one (no forum, no
+    right) the table opens in the tournament's topic (docs/tournaments.md, «Tables»).
+    A topic made for a table is remembered, so a table offered twice (a repeated commit,
+    the pickup) is not given a second one."""
+
+    def __init__(self, out: Outgoing, settings: GroupSettings, open_table: TableOpener) -> None:
+        self.out = out
+        self.settings = settings
+        self.open_table = open_table
+        self._made: Lru[tuple[int, int, int], int] = Lru(TOPICS_REMEMBERED)
+        self._no_topics: Lru[int, bool] = Lru(TOPICS_REMEMBERED)  # groups that refused
+
+    async def open(self, due: Sequence[TableDue]) -> None:
+        for table in due:
+            try:
+                thread_id = await self.topic_for(table)
+                await self.open_table(
+                    table.tournament_id, table.round_no, table.table_no, thread_id
+                )
+            except (TelegramBadRequest, TelegramForbiddenError) as exc:
+                log.warning(
+                    "tournament %s: table %s.%s not opened: %s",
+                    table.tournament_id,
+                    table.round_no,
+                    table.table_no,
+                    exc,
+                )
+
+    async def topic_for(self, table: TableDue) -> int | None:
+        """The table's own topic, made now if need be; the tournament's where none can be."""
+        key = (table.tournament_id, table.round_no, table.table_no)
+        made = self._made.get(key)
+        if made is not None:
+            return made
+        if self._no_topics.get(table.chat_id):
+            return table.thread_id
+        lang = self.settings.language(table.chat_id) or DEFAULT_LANG
+        try:
+            topic = await self.out.call(
+                table.chat_id,
+                CreateForumTopic(
+                    chat_id=table.chat_id, name=topic_title(table.round_no, table.table_no, lang)
+                ),
+            )
+        except TelegramBadRequest as exc:
+            if not any(reason in exc.message for reason in TOPICS_REFUSED):
+                raise
+            log.info("chat %s: tables play in the tournament's topic: %s", table.chat_id, exc)
+            self._no_topics[table.chat_id] = True
+            return table.thread_id
+        self._made[key] = topic.message_thread_id
+        return topic.message_thread_id
