@@ -8,7 +8,7 @@ pause, resume, cancel; a restart; /history and /stats."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -30,13 +30,18 @@ from storage.connect import open_database
 from storage.db import Database
 from storage.records import (
     ChatRecord,
+    ChatSettings,
     Ending,
     GameRecord,
     GameStatus,
+    HandsPlace,
+    TableDue,
+    TableRecord,
     TableState,
     TournamentRecord,
     TournamentStatus,
 )
+from tests.bot.app_setup import FakeTime, make
 
 CHAT = ChatRecord(-100500, "supergroup", "Турнирная")
 OTHER = ChatRecord(-100600, "supergroup", "Соседи")
@@ -76,6 +81,11 @@ class Core:
         tournament = await self.tournaments.get(tournament_id)
         assert tournament is not None
         return tournament
+
+    async def table(self, tournament_id: int, round_no: int, table_no: int) -> TableRecord:
+        table = (await self.get(tournament_id)).table(round_no, table_no)
+        assert table is not None
+        return table
 
     async def game(self, game_id: int) -> GameRecord:
         game = await repo.load_game(self.db, game_id)
@@ -305,7 +315,7 @@ async def test_round_robin_runs_to_its_end_each_table_counted_once(core: Core) -
     game = await core.game(lobby.id)
     assert game.status is GameStatus.PLAYING
     assert [s.user_id for s in game.seats] == [first.id, second.id]  # in the drawn order
-    assert (await core.get(tid)).table(1, 1).state is TableState.PLAYING  # type: ignore[union-attr]
+    assert (await core.table(tid, 1, 1)).state is TableState.PLAYING
 
     await surrender(core, game, first)
     tournament = await core.get(tid)
@@ -313,7 +323,7 @@ async def test_round_robin_runs_to_its_end_each_table_counted_once(core: Core) -
     assert done is not None and done.state is TableState.DONE and done.result is not None
     assert done.result.places == (1, 0)  # the one who gave up is last
     assert tournament.current_round == 2
-    assert tournament.table(2, 1).state is TableState.DUE  # type: ignore[union-attr]
+    assert (await core.table(tid, 2, 1)).state is TableState.DUE
     # The same end again counts nothing more.
     async with core.db.transaction() as tx:
         assert await end_game(tx, await repo.load_game(tx, game.id)) == Effects()  # type: ignore[arg-type]
@@ -349,7 +359,7 @@ async def test_computers_fill_the_last_table_and_a_match_played_out_counts(core:
     assert computer.user_id is None and computer.level is Level.EASY
     table = next(t for t in tournament.tables if t.round_no == 1 and 3 in t.entrants)
     await core.run(core.tournaments.open_table(tid, 1, table.table_no, None))
-    game_id = (await core.get(tid)).table(1, table.table_no).game_id  # type: ignore[union-attr]
+    game_id = (await core.table(tid, 1, table.table_no)).game_id
     assert game_id is not None
     lobby = await core.game(game_id)
     assert [s.user_id for s in lobby.seats] == [None]  # the computer seated at once
@@ -366,7 +376,7 @@ async def test_computers_fill_the_last_table_and_a_match_played_out_counts(core:
         assert await core.run(core.playing.computers(game_id)) is None or True
     game = await core.game(game_id)
     assert game.status is GameStatus.FINISHED and game.ending is Ending.FINISHED
-    result = (await core.get(tid)).table(1, table.table_no).result  # type: ignore[union-attr]
+    result = (await core.table(tid, 1, table.table_no)).result
     assert result is not None
     assert sorted(result.places) == [0, 1]
     points = game.match.seat_points()  # type: ignore[union-attr]
@@ -421,7 +431,7 @@ async def test_a_cancelled_table_is_a_draw_and_a_drawn_match_too(core: Core) -> 
     game = await open_and_seat(core, tid, 1, 1)
     answer = await core.run(core.endings.cancel(game.id, CHAT.id, ALICE, admin))
     assert answer == Reply("answer.cancelled")
-    result = (await core.get(tid)).table(1, 1).result  # type: ignore[union-attr]
+    result = (await core.table(tid, 1, 1)).result
     assert result is not None and result.places == (0, 0) and result.margins == (0.0, 0.0)
 
     other = await open_and_seat(core, tid, 1, 2)
@@ -433,7 +443,7 @@ async def test_a_cancelled_table_is_a_draw_and_a_drawn_match_too(core: Core) -> 
         )
         await end_game(tx, drawn)
     tournament = await core.get(tid)
-    assert tournament.table(1, 2).result.places == (0, 0)  # type: ignore[union-attr]
+    assert (await core.table(tid, 1, 2)).result.places == (0, 0)
     assert tournament.status is TournamentStatus.FINISHED
     assert all(line.half_points == 1 for line in tournament.standings())
 
@@ -454,7 +464,7 @@ async def test_show_up_deadline_forfeits_the_absent(core: Core) -> None:
     )
     await core.run(core.lobby.time_out(table.game_id))
     assert (await core.game(table.game_id)).status is GameStatus.CANCELLED
-    result = (await core.get(tid)).table(1, 1).result  # type: ignore[union-attr]
+    result = (await core.table(tid, 1, 1)).result
     assert result is not None and result.absent == frozenset({away})
     assert await core.outbox("tournament_forfeit") == [
         {"tournament_id": tid, "round_no": 1, "table_no": 1}
@@ -465,7 +475,7 @@ async def test_show_up_deadline_forfeits_the_absent(core: Core) -> None:
     assert second is not None and second.game_id is not None
     await core.run(core.lobby.time_out(second.game_id))
     tournament = await core.get(tid)
-    assert tournament.table(1, 2).result.absent == frozenset(second.entrants)  # type: ignore[union-attr]
+    assert (await core.table(tid, 1, 2)).result.absent == frozenset(second.entrants)
     assert tournament.status is TournamentStatus.FINISHED
     halves = {line.entrant: line.half_points for line in tournament.standings()}
     assert halves[here] == 2 and halves[away] == 0
@@ -488,10 +498,10 @@ async def test_show_up_at_a_table_of_three(core: Core) -> None:
     game = await core.game(table.game_id)
     assert game.status is GameStatus.PLAYING
     assert game.seats[1].user_id is None and game.seats[1].level is Level.MEDIUM
-    assert (await core.get(tid)).table(1, 1).absent == frozenset({absent})  # type: ignore[union-attr]
+    assert (await core.table(tid, 1, 1)).absent == frozenset({absent})
     loser = person_of(tournament.entrants[table.entrants[0]].user_id or 0)
     await surrender(core, game, loser)
-    result = (await core.get(tid)).table(1, 1).result  # type: ignore[union-attr]
+    result = (await core.table(tid, 1, 1)).result
     assert result is not None and result.absent == frozenset({absent})
     places = dict(zip(result.entrants, result.places, strict=True))
     assert places[table.entrants[2]] < places[table.entrants[0]]
@@ -509,7 +519,7 @@ async def test_one_present_of_three_plays_no_match(core: Core) -> None:
     await core.run(core.lobby.join(table.game_id, CHAT.id, who))
     await core.run(core.lobby.time_out(table.game_id))
     assert (await core.game(table.game_id)).status is GameStatus.CANCELLED
-    result = (await core.get(tid)).table(1, 1).result  # type: ignore[union-attr]
+    result = (await core.table(tid, 1, 1)).result
     assert result is not None and result.absent == frozenset(table.entrants[1:])
 
 
@@ -574,7 +584,7 @@ async def test_withdrawing_from_a_waiting_table_of_two_ends_it(core: Core) -> No
     await core.run(core.lobby.join(table.game_id, CHAT.id, goes))
     await core.run(core.tournaments.sign_off(tid, CHAT.id, goes))
     assert (await core.game(table.game_id)).status is GameStatus.CANCELLED
-    result = (await core.get(tid)).table(1, 1).result  # type: ignore[union-attr]
+    result = (await core.table(tid, 1, 1)).result
     assert result is not None and result.absent == frozenset({table.entrants[1]})
     assert stays.id != goes.id
 
@@ -592,10 +602,10 @@ async def test_pause_resume_and_cancel(core: Core) -> None:
     )
     # No new table opens; the one running goes on and counts.
     await core.run(core.tournaments.open_table(tid, 1, 2, None))
-    assert (await core.get(tid)).table(1, 2).state is TableState.DUE  # type: ignore[union-attr]
+    assert (await core.table(tid, 1, 2)).state is TableState.DUE
     assert await core.tournaments.due_tables() == []
     await surrender(core, game, person_of(game.seats[0].user_id or 0))
-    assert (await core.get(tid)).table(1, 1).state is TableState.DONE  # type: ignore[union-attr]
+    assert (await core.table(tid, 1, 1)).state is TableState.DONE
     assert await core.run(core.tournaments.resume(tid, CHAT.id, ALICE, no_admin)) == Reply(
         "tournament.resumed"
     )
@@ -613,7 +623,7 @@ async def test_pause_resume_and_cancel(core: Core) -> None:
     tournament = await core.get(tid)
     assert tournament.status is TournamentStatus.CANCELLED
     assert (await core.game(running.id)).status is GameStatus.CANCELLED
-    assert tournament.table(1, 2).result is None  # counted for nobody  # type: ignore[union-attr]
+    assert (await core.table(tid, 1, 2)).result is None  # counted for nobody
     assert await core.tournaments.current(CHAT.id, None) is None
     assert await core.tournaments.finished_of_chat(CHAT.id, 5) == []
 
@@ -630,21 +640,20 @@ async def test_a_person_in_another_game_is_waited_for(core: Core) -> None:
     await core.context.people.remember(busy, can_message=True)
     await core.run(core.lobby.open(OTHER, busy))  # a game in another group
     await core.run(core.tournaments.open_table(tid, 1, 1, None))
-    game_id = (await core.get(tid)).table(1, 1).game_id  # type: ignore[union-attr]
+    game_id = (await core.table(tid, 1, 1)).game_id
     assert game_id is not None
     answer = await core.run(core.lobby.join(game_id, CHAT.id, busy))
     assert answer == Reply("tournament.finish_other_game", alert=True)
-    assert (await core.get(tid)).table(1, 1).state is TableState.OPEN  # type: ignore[union-attr]
+    assert (await core.table(tid, 1, 1)).state is TableState.OPEN
 
 
 async def test_a_topic_busy_with_a_game_keeps_the_table_due(core: Core) -> None:
     tid = await started(core, 4, format="swiss", rounds="1")
     await core.run(core.tournaments.open_table(tid, 1, 1, None))
     await core.run(core.tournaments.open_table(tid, 1, 2, None))  # the same topic: busy
-    tournament = await core.get(tid)
-    assert tournament.table(1, 2).state is TableState.DUE  # type: ignore[union-attr]
+    assert (await core.table(tid, 1, 2)).state is TableState.DUE
     await core.run(core.tournaments.open_table(tid, 1, 2, 77))  # a topic of its own
-    assert (await core.get(tid)).table(1, 2).thread_id == 77  # type: ignore[union-attr]
+    assert (await core.table(tid, 1, 2)).thread_id == 77
 
 
 async def test_a_restart_finds_everything(core: Core, tmp_path: Path) -> None:
@@ -667,3 +676,65 @@ async def test_a_restart_finds_everything(core: Core, tmp_path: Path) -> None:
     finally:
         await database.close()
     core.db = await open_database(tmp_path / "tournaments.sqlite3")  # for the fixture's close
+
+
+async def test_the_pickup_hands_the_tables_due_to_the_front_ends(tmp_path: Path) -> None:
+    """The whole application: the start's tables go to the front ends at once; after a
+    restart its pickup hands them the tables still due."""
+    database = await open_database(tmp_path / "pickup.sqlite3")
+    setup = make(database, FakeTime(), seed=7)
+    await setup.app.resume()
+    try:
+        app = setup.app
+        await setup.run(app.tournaments.open(CHAT, None, ALICE))
+        for person in PEOPLE[:4]:
+            await setup.run(app.tournaments.sign_up(1, CHAT.id, person))
+        await setup.run(app.tournaments.set_option(1, CHAT.id, ALICE, no_admin, "format", "swiss"))
+        await setup.run(app.tournaments.start(1, CHAT.id, ALICE, no_admin))
+        tournament = await app.tournaments.get(1)
+        assert tournament is not None
+        # The first table opened in the tournament's topic; the second waits for it.
+        assert [t.state for t in tournament.tables] == [TableState.OPEN, TableState.DUE]
+    finally:
+        await setup.close()
+    again = make(database, FakeTime(), seed=7)
+    offered: list[tuple[int, int]] = []
+
+    async def open_tables(due: Sequence[TableDue]) -> None:
+        offered.extend((table.round_no, table.table_no) for table in due)
+
+    again.app.web.open_tables = open_tables  # type: ignore[method-assign]
+    try:
+        await again.app.resume()
+        assert offered == [(1, 2)]
+    finally:
+        await again.close()
+        await database.close()
+
+
+async def test_a_join_link_seats_only_the_people_drawn(core: Core) -> None:
+    """In a group that keeps hands in private, «✅ Я на месте» sends someone the bot may
+    not write to yet to the lobby's link; the link seats only the people drawn too."""
+    await core.context.settings.change(CHAT, ChatSettings(hands=HandsPlace.PRIVATE))
+    tid = await started(core, 4, format="swiss", rounds="1")
+    await core.run(core.tournaments.open_table(tid, 1, 1, None))
+    tournament = await core.get(tid)
+    table = await core.table(tid, 1, 1)
+    assert table.game_id is not None
+    first, second = (person_of(tournament.entrants[n].user_id or 0) for n in table.entrants)
+    answer = await core.run(core.lobby.join(table.game_id, CHAT.id, first))
+    token = (await core.game(table.game_id)).join_token
+    assert answer.url is not None and token is not None and answer.url.endswith(token)
+
+    async def member(chat_id: int, user_id: int) -> bool:
+        return True
+
+    other = next(p for p in PEOPLE[:4] if p.id not in (first.id, second.id))
+    refused = await core.run(core.lobby.join_by_link(other, token, member))
+    assert refused.key == "tournament.not_your_table"
+    for person in (first, second):
+        answer = await core.run(core.lobby.join_by_link(person, token, member))
+        assert answer.key == "start.joined"
+    game = await core.game(table.game_id)
+    assert game.status is GameStatus.PLAYING
+    assert [s.user_id for s in game.seats] == [first.id, second.id]
