@@ -5,10 +5,14 @@ table sit there, the match starts once they are all in, the show-up time forfeit
 absent). What a table's end counts and what is due next is
 `bot.app.usecases.tournament_tables`, reached from `end_game`.
 
-Additions to the core API as agreed (docs of the records): `TableState.PLANNED` (a
-later round of the round robin's stored schedule), `TableRecord.absent` (the
-entrants forfeited at the table), `Effects.tables_due` is also given when an ordinary
-game's end frees a topic where tables wait. Everything else is as agreed.
+Deviations from the agreed core API (all additions; nothing agreed was renamed):
+`TableState.PLANNED` (a later round of the round robin's stored schedule, not due
+yet); `TableRecord.absent` (the entrants forfeited at the table); `Tournaments.manageable`
+(the organiser's menus ask it first); `Context.show_up_deadline` (the tables' lobby
+deadlines on the timers' clock); `Effects.tables_due` is also given when an ordinary
+game's end frees a topic where tables wait. The unconfirmed `cancel` and `remove`
+answer with the front end's own questions, `tournament.ask_cancel` and
+`tournament.ask_remove_one` (`name`).
 
 Who may: signing up and off is anyone's; the options, the start, pause, resume,
 cancel and removals are the organiser's (who opened it) or an admin's of its group. A
