@@ -167,7 +167,7 @@ async def get_chat(db: Reader, chat_id: int) -> ChatRecord | None:
 
 
 # Everything that names a group by its chat id, besides `chats` and `games`.
-_CHAT_TABLES = ("outbox", "cancel_votes", "stat_matches", "stat_seats")
+_CHAT_TABLES = ("outbox", "cancel_votes", "stat_matches", "stat_seats", "tournaments")
 
 
 async def move_chat(tx: Transaction, old_id: int, new_id: int) -> list[int]:

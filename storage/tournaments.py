@@ -256,6 +256,18 @@ async def with_due_tables(db: Reader, *, chat_id: int | None = None) -> list[Tou
     return [t for t in found if t is not None]
 
 
+async def live_with_person(db: Reader, chat_id: int, user_id: int) -> list[int]:
+    """The ids of the chat's tournaments signing up, running or paused that the person
+    is an entrant of (alone or in a pair)."""
+    rows = await db.fetch_all(
+        "SELECT DISTINCT t.id FROM tournaments t JOIN tournament_entrants e"
+        " ON e.tournament_id = t.id WHERE t.chat_id = ? AND t.status IN (?, ?, ?)"
+        " AND (e.user_id = ? OR e.partner_id = ?) ORDER BY t.id",
+        (chat_id, *LIVE, user_id, user_id),
+    )
+    return [int(row["id"]) for row in rows]
+
+
 async def finished_of_chat(db: Reader, chat_id: int, limit: int) -> list[TournamentRecord]:
     """The chat's finished tournaments, newest first."""
     rows = await db.fetch_all(

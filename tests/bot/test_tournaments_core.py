@@ -738,3 +738,22 @@ async def test_a_join_link_seats_only_the_people_drawn(core: Core) -> None:
     game = await core.game(table.game_id)
     assert game.status is GameStatus.PLAYING
     assert [s.user_id for s in game.seats] == [first.id, second.id]
+
+
+async def test_leaving_the_group_takes_a_person_out(core: Core) -> None:
+    signing = await opened(core, 3)
+    await core.run(core.tournaments.open(CHAT, 5, BOB))
+    other = await core.tournaments.current(CHAT.id, 5)
+    assert other is not None
+    for person in PEOPLE[:4]:
+        await core.run(core.tournaments.sign_up(other.id, CHAT.id, person))
+    await core.run(core.tournaments.set_option(other.id, CHAT.id, BOB, no_admin, "format", "swiss"))
+    await core.run(core.tournaments.start(other.id, CHAT.id, BOB, no_admin))
+    await core.run(core.tournaments.person_left(CHAT.id, VERA.id))
+    assert (await core.get(signing)).entrant_of(VERA.id) is None
+    running = await core.get(other.id)
+    vera = running.entrant_of(VERA.id)
+    assert vera is not None and vera.withdrawn_round == 1
+    assert core.effects[-1].tournaments
+    await core.run(core.tournaments.person_left(OTHER.id, BOB.id))  # another group: nothing
+    assert (await core.get(other.id)).version == running.version

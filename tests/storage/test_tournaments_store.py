@@ -174,3 +174,14 @@ async def test_a_game_names_its_tournament_table(db: Database) -> None:
         saved = await repo.save_game(tx, loaded)
     assert saved.tournament == ref and (await repo.load_game(db, game.id)).tournament == ref  # type: ignore[union-attr]
     assert plain.tournament is None
+
+
+async def test_a_group_turned_supergroup_takes_its_tournaments(db: Database) -> None:
+    async with db.transaction() as tx:
+        await repo.upsert_chat(tx, GROUP)
+    tournament = await created(db)
+    async with db.transaction() as tx:
+        await repo.move_chat(tx, GROUP.id, GROUP.id - 1)
+    moved = await store.load(db, tournament.id)
+    assert moved is not None and moved.chat_id == GROUP.id - 1
+    assert (await store.live_in_topic(db, GROUP.id - 1, None)) == moved

@@ -582,6 +582,24 @@ class Tournaments(UseCases):
         what = f"remove entrant {entrant}"
         return await self._change(tournament_id, chat_id, person, is_admin, what, remove)
 
+    async def person_left(self, chat_id: int, user_id: int) -> Done[None]:
+        """The person left the group (or was removed from it): off the sign-up list of
+        its tournaments, out of those running (forfeited from then on, as `sign_off`)."""
+        effects = Effects()
+        for tournament_id in await store.live_with_person(self.db, chat_id, user_id):
+            async with self.db.transaction() as tx:
+                tournament = await store.load(tx, tournament_id)
+                entrant = tournament.entrant_of(user_id) if tournament is not None else None
+                if tournament is None or entrant is None or not tournament.status.live:
+                    continue
+                if tournament.status is TournamentStatus.SIGNUP:
+                    await store.save(tx, without_signup(tournament, user_id))
+                    effects += Effects(tournaments=(tournament_id,))
+                elif entrant.withdrawn_round is None:
+                    _, withdrawn = await self._withdraw(tx, tournament, entrant)
+                    effects += withdrawn
+        return Done(None, effects)
+
     async def _withdraw(
         self, tx: Transaction, tournament: TournamentRecord, entrant: EntrantRecord
     ) -> tuple[TournamentRecord, Effects]:
