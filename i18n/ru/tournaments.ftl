@@ -119,11 +119,7 @@ tournament-signed_up = Вы записаны на турнир.
 tournament-already_signed_up = Вы уже записаны.
 tournament-signed_off = Вы больше не записаны на турнир.
 tournament-not_signed_up = Вас нет среди участников.
-tournament-full = Мест больше нет: записано { $n } { $n ->
-    [one] человек
-    [few] человека
-   *[many] человек
-}.
+tournament-full = Мест больше нет: участников уже { $n }.
 tournament-withdrawn_now = Вы вышли из турнира: дальше за вас засчитываются поражения, сыгранное остаётся.
 tournament-anonymous = Анонимный админ не может играть в турнире: напишите от своего имени.
 tournament-bad_option = Такого значения у этой настройки нет.
