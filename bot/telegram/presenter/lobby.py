@@ -153,7 +153,7 @@ def lobby_text(
             lines.append(t("lobby.computer", lang, name=name, level=level_name(seat.level, lang)))
         else:
             lines.append(f"👤 {name}")
-    if not game.seats:
+    if not game.seats and table is None:
         # Hands kept in private: the creator is seated at once only if the bot may write
         # to them.
         lines.append(t("lobby.nobody_in_group" if hands.group else "lobby.nobody", lang))
