@@ -656,6 +656,26 @@ async def test_a_topic_busy_with_a_game_keeps_the_table_due(core: Core) -> None:
     assert (await core.table(tid, 1, 2)).thread_id == 77
 
 
+async def test_a_lobby_closed_unplayed_frees_the_topic_for_the_tables_due(core: Core) -> None:
+    """An ordinary lobby holds the tournament's topic; cancelled, or closed by its own
+    time, it offers the tables due again at once (not only at the next game's end)."""
+    tid = await started(core, 4, format="swiss", rounds="1")
+    guest = Person(990, "Гость")
+    for attempt in ("cancel", "time_out"):
+        await core.context.people.remember(guest, can_message=True)
+        await core.run(core.lobby.open(CHAT, guest))
+        lobby = await repo.active_game_in_chat(core.db, CHAT.id)
+        assert lobby is not None and lobby.tournament is None
+        await core.run(core.tournaments.open_table(tid, 1, 1, None))
+        assert (await core.table(tid, 1, 1)).state is TableState.DUE  # the topic is busy
+        if attempt == "cancel":
+            await core.run(core.lobby.cancel(lobby.id, CHAT.id, guest, no_admin))
+        else:
+            await core.run(core.lobby.time_out(lobby.id))
+        due = core.effects[-1].tables_due
+        assert [(d.round_no, d.table_no) for d in due] == [(1, 1), (1, 2)], attempt
+
+
 async def test_a_restart_finds_everything(core: Core, tmp_path: Path) -> None:
     tid = await started(core, 5, format="swiss", rounds="3")
     await play_round_by_surrender(core, tid)

@@ -7,11 +7,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from bot.app.effects import ClosedHand, Done, Effects
+from bot.app.effects import NOTHING, ClosedHand, Done, Effects
 from bot.app.lobby_rules import playable_game
 from bot.app.names import short_name
 from bot.app.people import Person
 from bot.app.reply import Reply
+from bot.app.usecases import tournament_tables
 from bot.app.usecases.base import MemberCheck, Refusal, chat_title, utcnow
 from bot.app.usecases.lobby_changes import LobbyChanges
 from bot.app.usecases.tournaments import check_drawn, table_deadline
@@ -233,5 +234,8 @@ class Lobby(LobbyChanges):
                     "values": {"minutes": minutes},
                 },
             )
+            freed = NOTHING
+            if saved.tournament is None:
+                freed = await tournament_tables.topic_freed(tx, saved.chat_id)
         log.info("chat %s game %s: the lobby closed unstarted", saved.chat_id, saved.id)
-        return Done(None, Effects(games=(saved,), announcements=True))
+        return Done(None, Effects(games=(saved,), announcements=True) + freed)

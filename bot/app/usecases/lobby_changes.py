@@ -11,7 +11,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 
-from bot.app.effects import Done, Effects
+from bot.app.effects import NOTHING, Done, Effects
 from bot.app.lobby_rules import (
     JOIN_TOKEN_BYTES,
     START_JOIN,
@@ -24,6 +24,7 @@ from bot.app.lobby_rules import (
 from bot.app.names import short_name
 from bot.app.people import Person
 from bot.app.reply import NO_REPLY, Reply
+from bot.app.usecases import tournament_tables
 from bot.app.usecases.base import ChatCheck, Refusal, UseCases, utcnow
 from bot.app.usecases.lobby_options import (
     LobbyOption,
@@ -277,6 +278,9 @@ class LobbyChanges(UseCases):
                 if changed is None:
                     return Done(answer)
                 saved = await repo.save_game(tx, changed)
+                freed = NOTHING
+                if saved.status is GameStatus.CANCELLED and saved.tournament is None:
+                    freed = await tournament_tables.topic_freed(tx, saved.chat_id)
         except Refusal as refusal:
             return Done(refusal.reply)
         except repo.PlayerBusy:
@@ -296,7 +300,7 @@ class LobbyChanges(UseCases):
                 len(saved.seats),
                 sum(1 for s in saved.seats if s.is_computer),
             )
-        effects = Effects(games=(saved,))
+        effects = Effects(games=(saved,)) + freed
         if saved.tournament is not None:
             effects += Effects(tournaments=(saved.tournament.tournament_id,))
         return Done(answer, effects)

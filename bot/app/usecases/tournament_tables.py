@@ -272,10 +272,7 @@ async def table_ended(tx: Transaction, game: GameRecord) -> Effects:
     topic: the tables due in its group are offered again."""
     ref = game.tournament
     if ref is None:
-        due: list[TableDue] = []
-        for waiting in await store.with_due_tables(tx, chat_id=game.chat_id):
-            due.extend(due_of(waiting))
-        return Effects(tables_due=tuple(due)) if due else NOTHING
+        return await topic_freed(tx, game.chat_id)
     tournament = await store.load(tx, ref.tournament_id)
     if tournament is None or tournament.status not in (
         TournamentStatus.RUNNING,
@@ -301,3 +298,12 @@ async def table_ended(tx: Transaction, game: GameRecord) -> Effects:
         game.id,
     )
     return effects_of(saved)
+
+
+async def topic_freed(tx: Transaction, chat_id: int) -> Effects:
+    """A game of the group that was no tournament's ended, or its lobby closed unplayed:
+    its topic is free, so the tables due in the group are offered again."""
+    due: list[TableDue] = []
+    for waiting in await store.with_due_tables(tx, chat_id=chat_id):
+        due.extend(due_of(waiting))
+    return Effects(tables_due=tuple(due)) if due else NOTHING
