@@ -793,6 +793,7 @@ class Tournaments(UseCases):
                 raise Refusal("tournament.organiser_only")
             async with self.db.transaction() as tx:
                 await repo.upsert_user(tx, person.record())
+                await lock_table_games(tx, shown)
                 tournament = await store.load(tx, tournament_id)
                 assert tournament is not None  # never deleted
                 changed, answer, effects = await change(tx, tournament)
@@ -804,6 +805,19 @@ class Tournaments(UseCases):
         if changed is not None or effects.tournaments:
             log.info("chat %s tournament %s: %s by %s", chat_id, tournament_id, what, person.id)
         return Done(answer, effects)
+
+
+async def lock_table_games(tx: Transaction, tournament: TournamentRecord) -> None:
+    """Lock the games of the tournament's tables in play before the tournament itself,
+    the order a match's end takes (its game, then its table's tournament in `end_game`):
+    so a cancel or a removal and a match ending at the same moment wait for each other
+    on PostgreSQL instead of deadlocking. A no-op where the database locks whole."""
+    if not tx.locks_rows:
+        return
+    live = (TableState.OPEN, TableState.PLAYING)
+    games = {table.game_id for table in tournament.tables if table.state in live}
+    for game_id in sorted(g for g in games if g is not None):
+        await repo.load_game(tx, game_id)
 
 
 def without_signup(tournament: TournamentRecord, user_id: int) -> TournamentRecord:
