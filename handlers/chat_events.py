@@ -11,7 +11,7 @@ from aiogram.types import ChatMemberUpdated, Message
 
 from bot.app.effects import EffectDispatcher
 from bot.app.people import People
-from bot.app.usecases import Chats, Endings, Viewing
+from bot.app.usecases import Chats, Endings, Tournaments, Viewing
 from handlers.filters import OnLoop, in_group
 from handlers.people import person_of, topic_of
 
@@ -44,10 +44,12 @@ async def on_member_left(
     people: People,
     dispatch: EffectDispatcher,
     viewing: Viewing | None = None,
+    tournaments: Tournaments | None = None,
 ) -> None:
     """A person left the group, or was removed from it: as their /leave there (out of
     the lobby, or a computer plays their seat out and the group is told), since the
-    group's game is no place for someone who is not in the group. Nobody is answered:
+    group's game is no place for someone who is not in the group; and out of its
+    tournament (off the sign-up list, or forfeited from then on). Nobody is answered:
     the lobby or the group's notice shows it, and their hand says so."""
     user = message.left_chat_member
     if user is None or user.is_bot:
@@ -57,3 +59,5 @@ async def on_member_left(
     lang = await people.language_of(user.id)  # Telegram names no language for them here
     person = dataclasses.replace(person_of(user), language_code=lang.value)
     await dispatch(endings.leave(message.chat.id, person))
+    if tournaments is not None:
+        await dispatch(tournaments.person_left(message.chat.id, user.id))

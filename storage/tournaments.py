@@ -256,6 +256,15 @@ async def with_due_tables(db: Reader, *, chat_id: int | None = None) -> list[Tou
     return [t for t in found if t is not None]
 
 
+async def live_of_chat(db: Reader, chat_id: int) -> list[int]:
+    """The ids of the chat's tournaments signing up, running or paused, in every topic."""
+    rows = await db.fetch_all(
+        "SELECT id FROM tournaments WHERE chat_id = ? AND status IN (?, ?, ?) ORDER BY id",
+        (chat_id, *LIVE),
+    )
+    return [int(row["id"]) for row in rows]
+
+
 async def live_with_person(db: Reader, chat_id: int, user_id: int) -> list[int]:
     """The ids of the chat's tournaments signing up, running or paused that the person
     is an entrant of (alone or in a pair)."""

@@ -20,7 +20,7 @@ from bot.app.group_settings import GroupSettings
 from bot.app.people import People, Person
 from bot.app.reply import Reply
 from bot.app.thinker import Thinker
-from bot.app.usecases import Context, Endings, Lobby, Playing, Tournaments
+from bot.app.usecases import Chats, Context, Endings, Lobby, Playing, Tournaments
 from bot.app.usecases.base import end_game
 from bot.app.usecases.endings import first_abandoner
 from domino.ai import Level
@@ -777,3 +777,21 @@ async def test_leaving_the_group_takes_a_person_out(core: Core) -> None:
     assert core.effects[-1].tournaments
     await core.run(core.tournaments.person_left(OTHER.id, BOB.id))  # another group: nothing
     assert (await core.get(other.id)).version == running.version
+
+
+async def test_the_bot_removed_from_the_group_ends_its_tournaments(core: Core) -> None:
+    """Cancelled before their tables' games: those count for nobody in them, and no next
+    table is offered in a group the bot cannot write to."""
+    tid = await started(core, 4, format="swiss", rounds="2")
+    game = await open_and_seat(core, tid, 1, 1)
+    assert game.status is GameStatus.PLAYING
+    await core.run(core.tournaments.open(CHAT, 5, BOB))  # another topic's, signing up
+    signing = await core.tournaments.current(CHAT.id, 5)
+    assert signing is not None
+    await core.run(Chats(core.context).bot_left_group(CHAT.id))
+    assert (await core.get(tid)).status is TournamentStatus.CANCELLED
+    assert (await core.get(signing.id)).status is TournamentStatus.CANCELLED
+    assert (await core.game(game.id)).status is GameStatus.CANCELLED
+    assert (await core.table(tid, 1, 1)).result is None
+    assert core.effects[-1].tables_due == ()
+    assert await core.tournaments.due_tables() == []

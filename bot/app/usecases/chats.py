@@ -9,6 +9,7 @@ import logging
 
 from bot.app.effects import Done, Effects
 from bot.app.names import short_name
+from bot.app.usecases import tournament_tables
 from bot.app.usecases.base import UseCases, end_game, notice, utcnow
 from i18n import Lang
 from storage import repo
@@ -63,8 +64,8 @@ class Chats(UseCases):
             chat = await repo.get_chat(tx, chat_id)
             if chat is not None:
                 await repo.upsert_chat(tx, dataclasses.replace(chat, bot_member=False))
+            effects = await tournament_tables.group_lost(tx, chat_id)
             games = await repo.active_games_in_chat(tx, chat_id)
-            effects = Effects()
             for game in games:
                 saved = await repo.save_game(tx, game.ended(GameStatus.CANCELLED, utcnow()))
                 effects += await end_game(tx, saved)  # counted only after an abandonment

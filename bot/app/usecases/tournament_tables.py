@@ -307,3 +307,23 @@ async def topic_freed(tx: Transaction, chat_id: int) -> Effects:
     for waiting in await store.with_due_tables(tx, chat_id=chat_id):
         due.extend(due_of(waiting))
     return Effects(tables_due=tuple(due)) if due else NOTHING
+
+
+async def group_lost(tx: Transaction, chat_id: int) -> Effects:
+    """The bot was removed from the group: its tournaments end there, cancelled, before
+    their tables' games are (so those count for nobody in them and open no next table
+    in a group the bot cannot write to)."""
+    effects = NOTHING
+    for tournament_id in await store.live_of_chat(tx, chat_id):
+        tournament = await store.load(tx, tournament_id)
+        if tournament is None:
+            continue
+        ended = dataclasses.replace(
+            tournament, status=TournamentStatus.CANCELLED, ended_at=utcnow()
+        )
+        await store.save(tx, ended)
+        log.warning(
+            "chat %s tournament %s: the bot was removed from the group", chat_id, tournament_id
+        )
+        effects += Effects(tournaments=(tournament_id,))
+    return effects
