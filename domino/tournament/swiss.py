@@ -22,7 +22,7 @@ from domino.tournament.standings import Bye, Format, TableResult, met_pairs, sta
 
 SWISS_MIN = 2
 SWISS_MAX = 32
-SEARCH_LIMIT = 50_000  # tables tried per number of repeats allowed, before allowing one more
+SEARCH_LIMIT = 20_000  # tables tried before the search settles for the best so far
 
 
 def swiss_rounds_allowed(entrants: int, table_size: int) -> range:
@@ -56,7 +56,7 @@ def swiss_round(
         raise DominoError(f"active entrants must be different entrant numbers, not {active}")
     if not SWISS_MIN <= len(active) <= SWISS_MAX:
         raise DominoError(f"Swiss pairs {SWISS_MIN} to {SWISS_MAX} entrants, not {len(active)}")
-    tables, bye_count = seating(len(active), table_size)
+    _, bye_count = seating(len(active), table_size)
     size = min(table_size, len(active))
 
     known = [*active, *(e for result in results for e in result.entrants)]
@@ -75,49 +75,91 @@ def swiss_round(
         if sorted(byes_had[entrant] for entrant in sitting_out) == due
     ]
 
-    most_repeats = tables * math.comb(size, 2)
-    for allowed in range(most_repeats + 1):
-        search = _Search(size, met, SEARCH_LIMIT if allowed < most_repeats else math.inf)
-        for sitting_out in bye_sets:
-            left = tuple(entrant for entrant in ranked if entrant not in sitting_out)
-            try:
-                seats = search.seat(left, allowed)
-            except _SearchExhausted:
-                break
-            if seats is not None:
-                return Round(
-                    number, tuple(Table(table) for table in seats), tuple(sorted(sitting_out))
-                )
-    raise DominoError("no draw found")  # pragma: no cover - the last pass takes any draw
-
-
-class _SearchExhausted(Exception):
-    """The search tried its limit of tables; the caller allows one more repeat."""
+    # Fewest repeats first: none, then one more at a time, while the search is within
+    # its limit; past it, the best draw a last, bounded search finds.
+    tried = 0
+    for ceiling in range(math.comb(size, 2) * len(ranked) + 1):
+        if tried > SEARCH_LIMIT:
+            break
+        search = _Search(size, met, ceiling + 1, SEARCH_LIMIT - tried)
+        found = search.draw(ranked, bye_sets)
+        if found is not None:
+            return Round(number, *found)
+        tried += search.tried
+    found = _Search(size, met, math.inf, SEARCH_LIMIT).draw(ranked, bye_sets)
+    if found is None:  # pragma: no cover - without a ceiling the first draw is taken
+        raise DominoError("no draw found")
+    return Round(number, *found)
 
 
 class _Search:
-    """Depth-first, top-down: the best-ranked entrant left heads a table, with the next
-    best-ranked ones that keep the repeats within what is allowed."""
+    """Branch and bound, top-down: the best-ranked entrant left heads a table, with the
+    next best-ranked ones first. Only a draw with fewer repeats than `best_repeats` (at
+    first the ceiling) replaces the best, so the best is the first (by ranking) of the
+    fewest repeats, or, once `limit` tables were tried, the best so far.
+    """
 
-    def __init__(self, size: int, met: set[frozenset[int]], limit: float) -> None:
+    def __init__(self, size: int, met: set[frozenset[int]], ceiling: float, limit: int) -> None:
         self.size = size
-        self.met = met
+        self.met_with: dict[int, int] = {}  # entrant -> bit set of the entrants it met
+        for pair in met:
+            first, second = tuple(pair)
+            self.met_with[first] = self.met_with.get(first, 0) | 1 << second
+            self.met_with[second] = self.met_with.get(second, 0) | 1 << first
+        self.best_repeats = ceiling
         self.limit = limit
         self.tried = 0
 
-    def seat(self, left: tuple[int, ...], allowed: int) -> list[tuple[int, ...]] | None:
+    def draw(
+        self, ranked: Sequence[int], bye_sets: Sequence[tuple[int, ...]]
+    ) -> tuple[tuple[Table, ...], tuple[int, ...]] | None:
+        """The best tables and byes within the ceiling, trying the byes in order."""
+        best = None
+        for sitting_out in bye_sets:
+            left = tuple(entrant for entrant in ranked if entrant not in sitting_out)
+            found = self._seat(left, 0, [])
+            if found is not None:
+                best = (tuple(Table(table) for table in found), tuple(sorted(sitting_out)))
+            if self.best_repeats == 0 or self.tried > self.limit:
+                break
+        return best
+
+    def _seat(
+        self, left: tuple[int, ...], repeats: int, seated: list[tuple[int, ...]]
+    ) -> list[tuple[int, ...]] | None:
+        """The best draw of `left` below `best_repeats`, after `seated` with `repeats`."""
         if not left:
-            return []
+            self.best_repeats = repeats
+            return list(seated)
+        if repeats + self._forced(left) >= self.best_repeats:
+            return None
+        found = None
         head, rest = left[0], left[1:]
         for others in combinations(rest, self.size - 1):
+            if self.tried > self.limit and self.best_repeats < math.inf:
+                break
             self.tried += 1
-            if self.tried > self.limit:
-                raise _SearchExhausted
             table = (head, *others)
-            repeats = sum(1 for pair in combinations(table, 2) if frozenset(pair) in self.met)
-            if repeats > allowed:
+            more = sum(1 for a, b in combinations(table, 2) if self.met_with.get(a, 0) >> b & 1)
+            if repeats + more >= self.best_repeats:
                 continue
-            tail = self.seat(tuple(e for e in rest if e not in others), allowed - repeats)
-            if tail is not None:
-                return [table, *tail]
-        return None
+            remaining = tuple(e for e in rest if e not in others)
+            better = self._seat(remaining, repeats + more, [*seated, table])
+            if better is not None:
+                found = better
+                if self.best_repeats == 0:
+                    break
+        return found
+
+    def _forced(self, left: tuple[int, ...]) -> int:
+        """At least this many repeats among `left`: each entrant with fewer unmet ones
+        left than a table's other seats has a repeat at its table, one per two such."""
+        everyone = 0
+        for entrant in left:
+            everyone |= 1 << entrant
+        short = sum(
+            1
+            for entrant in left
+            if (everyone & ~self.met_with.get(entrant, 0)).bit_count() - 1 < self.size - 1
+        )
+        return (short + 1) // 2
