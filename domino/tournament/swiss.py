@@ -5,8 +5,9 @@ Tables are drawn top-down (as in the Monrad system): the best-ranked entrant not
 seated sits with the next best-ranked ones it has not met, so tables gather entrants
 of one score group as far as they can. When that would leave the ones further down
 only repeat meetings, the draw backtracks; a repeat is accepted only when no draw
-avoids it, and then as few as the search finds. Deterministic: the same results give
-the same round.
+avoids it, and then as few as can be. The search is bounded (`SEARCH_LIMIT` tables
+tried, well under a second for 32 entrants): past it, the fewest repeats found so far.
+Deterministic: the same results give the same round.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def swiss_round(
     ranked by `standings` of `results` and `byes` so far.
 
     The byes go to the lowest-ranked active entrants with the fewest byes so far (none
-    yet, while someone has none); among them, higher up only when that avoids a repeat
-    meeting.
+    yet, while someone has none); among them, higher up only when that makes fewer
+    repeat meetings.
     """
     if number < 1:
         raise DominoError(f"rounds are numbered from 1, not {number}")
