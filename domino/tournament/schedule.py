@@ -129,11 +129,11 @@ def _seatings(
     tables of `size`, each table sorted and the tables ordered by their first seat."""
     for sitting_out in combinations(reversed(entrants), byes):
         rest = tuple(e for e in entrants if e not in sitting_out)
-        for seats in partitions(rest, size):
+        for seats in _partitions(rest, size):
             yield seats, tuple(sorted(sitting_out))
 
 
-def partitions(entrants: Sequence[int], size: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+def _partitions(entrants: Sequence[int], size: int) -> Iterator[tuple[tuple[int, ...], ...]]:
     """Every way to split `entrants` (a multiple of `size` of them) into tables of
     `size`, each table in the given order: the first entrant left heads the next table."""
     if not entrants:
@@ -142,5 +142,5 @@ def partitions(entrants: Sequence[int], size: int) -> Iterator[tuple[tuple[int, 
     head, rest = entrants[0], entrants[1:]
     for others in combinations(rest, size - 1):
         left = [e for e in rest if e not in others]
-        for tail in partitions(left, size):
+        for tail in _partitions(left, size):
             yield ((head, *others), *tail)
