@@ -134,6 +134,10 @@ async def on_tournament_button(
         answer = await _open_menu(
             tournament_id, chat_id, person, is_admin, MENUS[action], tournaments, tournament_board
         )
+    if not answer.alert:
+        # Whatever the press changed is shown (a message that shows it already is not
+        # edited: its digest is the same).
+        tournament_board.show(tournament_id)
     await reply(call, answer, lang)
 
 

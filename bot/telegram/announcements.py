@@ -520,6 +520,8 @@ class Announcer:
             again = InlineKeyboardButton(
                 text=t("btn.rematch", lang), callback_data=RematchCb(game=game.id).pack()
             )
+            # A tournament's table is no match to play again: the tournament goes on.
+            rematch = None if game.tournament else InlineKeyboardMarkup(inline_keyboard=[[again]])
             return SendMessage(
                 chat_id=item.chat_id,
                 message_thread_id=thread_id,
@@ -527,7 +529,7 @@ class Announcer:
                     view, names, lang, last_tile_won=last_tile_won, notes=notes
                 ),
                 parse_mode="HTML",
-                reply_markup=InlineKeyboardMarkup(inline_keyboard=[[again]]),
+                reply_markup=rematch,
             )
         if item.kind == "notice":
             key = str(item.payload["key"])

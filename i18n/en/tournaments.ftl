@@ -68,6 +68,7 @@ tournament-lobby = 🏆 <b>Tournament · round { $round } · table { $table }</b
 tournament-lobby_all_here = 🏆 <b>Tournament · round { $round } · table { $table }</b> — all here
 
 tournament-lobby_hint = The people of this table press «✅ I'm here»: the match starts by itself once all are there.
+tournament-lobby_closed = ⌛ The table closed without a match.
 
 # The buttons.
 btn-tournament_join = ✅ I'm in

@@ -69,6 +69,7 @@ tournament-lobby = 🏆 <b>Турнир · тур { $round } · стол { $tabl
 tournament-lobby_all_here = 🏆 <b>Турнир · тур { $round } · стол { $table }</b> — все на месте
 
 tournament-lobby_hint = Участники этого стола нажимают «✅ Я на месте»: партия начнётся сама, когда соберутся все.
+tournament-lobby_closed = ⌛ Стол закрыт без партии.
 
 # The buttons.
 btn-tournament_join = ✅ Участвую

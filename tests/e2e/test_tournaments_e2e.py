@@ -445,7 +445,29 @@ async def test_a_swiss_with_a_computer_plays_two_tables_at_once_in_topics(
             lambda m: "тур 1 из 1" in m.content, timeout=REPLY_SECONDS
         )
         assert announced.thread_id == topic.thread_id
+        # The organiser's controls while it runs: pause and resume; whom to remove,
+        # asked to confirm, «Нет» keeps everyone. Nobody else may.
+        await fakegram.wait_for(lambda: "⏸ Пауза" in buttons(board), timeout=REPLY_SECONDS)
+        refused = await press(fakegram, users[1], board, "Убрать участника")
+        assert refused.show_alert and "организатор" in (refused.text or ""), refused
+        await press_and_see(fakegram, alice, board, "Пауза", "▶️ Продолжить")
+        assert "на паузе" in board.content
+        await press_and_see(fakegram, alice, board, "Продолжить", "⏸ Пауза")
+        await press_and_see(fakegram, alice, board, "Убрать участника", "👤 Боб")
+        assert buttons(board) == ["👤 Алиса", "👤 Боб", "👤 Вера", "↩️ Назад"]
+        await press_and_see(fakegram, alice, board, "👤 Боб", "Да, убрать: Боб")
+        assert "Убрать из турнира: Боб?" in board.content
+        await press_and_see(fakegram, alice, board, "Нет", "⏸ Пауза")
         by_name = {user.first_name: Person(fakegram, user) for user in users}
+        # Only the people drawn to a table may take its seats.
+        for lobby in lobbies:
+            found = TABLE_LOBBY.search(lobby.content)
+            assert found is not None
+            outsider = next(u for u in users if u.first_name not in found.group(3))
+            refused = await outsider.press(
+                lobby, data=button_data(lobby, "Я на месте"), timeout=PRESS_SECONDS
+            )
+            assert refused.show_alert and "для других участников" in (refused.text or "")
         tournament = int(bot.stored("SELECT MAX(id) FROM tournaments")[0][0])
         played = []
         start = len(fakegram.exposures)

@@ -234,8 +234,11 @@ def _pair(game: GameRecord, first_seat: int, lang: Lang) -> str:
 
 
 def lobby_closed_text(game: GameRecord, lang: Lang) -> str:
-    """What the lobby message says once the game started or was called off."""
+    """What the lobby message says once the game started or was called off (a
+    tournament's table closed with no match: too few came, or the tournament ended)."""
     if game.status is GameStatus.CANCELLED and game.match is None:
+        if game.tournament is not None:
+            return t("tournament.lobby_closed", lang)
         return t("lobby.closed_cancelled", lang)
     names = ", ".join(html.escape(seat_name(seat, lang)) for seat in game.seats)
     return t("lobby.closed_started", lang, names=names)
