@@ -506,3 +506,35 @@ async def test_a_swiss_with_a_computer_plays_two_tables_at_once_in_topics(
         assert len(results) == 2
         assert assert_all_private(fakegram, bot, group, played) > 0
         await settle(fakegram)
+
+
+async def test_a_running_tournament_cancelled_by_its_organiser(
+    fakegram: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running_bot(fakegram, tmp_path, **FAST) as bot:
+        users = await started(fakegram, "Алиса", "Боб", "Вера")
+        alice = users[0]
+        group = fakegram.add_group("Двор", members=users, admins=[alice])
+        await set_turn_timer(group, alice)
+        board = await open_tournament(group, alice)
+        for user in users:
+            await press_and_see(fakegram, user, board, "Участвую", user.first_name)
+        answer = await press(fakegram, alice, board, "Начать")
+        assert not answer.show_alert, answer
+        lobby = await group.wait_for_message(
+            lambda m: TABLE_LOBBY.search(m.content) is not None, timeout=REPLY_SECONDS
+        )
+        await fakegram.wait_for(lambda: "✖️ Отменить турнир" in buttons(board))
+        refused = await press(fakegram, users[2], board, "Отменить турнир")
+        assert refused.show_alert
+        await press_and_see(fakegram, alice, board, "Отменить турнир", "Да, отменить")
+        assert "Отменить турнир? Идущие партии отменятся" in board.content
+        await press_and_see(fakegram, alice, board, "Да, отменить", "✖️ Турнир отменён.")
+        assert not board.buttons
+        await fakegram.wait_for(lambda: "Стол закрыт без партии" in lobby.content)
+        assert bot.stored("SELECT status FROM tournaments") == [("cancelled",)]
+        assert {status for (status,) in bot.stored("SELECT status FROM games")} == {"cancelled"}
+        # Nothing is left to open: the group may open another at once.
+        again = await open_tournament(group, users[1])
+        assert "Организатор: Боб" in again.content
+        await settle(fakegram)
