@@ -16,6 +16,7 @@ make one."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
@@ -24,7 +25,13 @@ from aiogram.methods import CreateForumTopic, DeleteMessage
 from bot.app.group_settings import GroupSettings
 from bot.infra.lru import Lru
 from bot.infra.workers import Resync
-from bot.telegram.delivery import digest_of, markup_data, send_or_edit
+from bot.telegram.delivery import (
+    TELEGRAM_FAILURES,
+    TELEGRAM_PAUSE,
+    digest_of,
+    markup_data,
+    send_or_edit,
+)
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.presenter.tournament import (
     MAIN_MENU,
@@ -153,6 +160,9 @@ class TournamentBoard:
             log.info("tournament %s: the message before stays: %s", shown.tournament_id, exc)
 
 
+TableKey = tuple[int, int, int]
+"""A tournament's table: (tournament id, round, table)."""
+
 TableOpener = Callable[[int, int, int, int | None], Awaitable[None]]
 """Opens a tournament's table in a topic (None: the tournament's own) and carries out
 what that commits: `Tournaments.open_table` through the dispatcher, given by the
@@ -160,37 +170,57 @@ composition root."""
 
 TOPICS_REFUSED = ("the chat is not a forum", "not enough rights")
 TOPICS_REMEMBERED = 1000  # tables whose topic is remembered, and groups found without
+TOPICS_RETRY = 600.0  # seconds before a group that refused a topic is asked again
 
 
 class TableTopics:
     """A forum topic per tournament table («🏆 Тур 2 · стол 1», createForumTopic), so a
     round's tables play at once; in a group where the bot may not make one (no forum, no
     right) the table opens in the tournament's topic (docs/tournaments.md, «Tables»).
-    A topic made for a table is remembered, so a table offered twice (a repeated commit,
-    the pickup) is not given a second one."""
+    Each table is opened by a worker of its own in the background, never in the path of
+    the press that made it due (a Swiss round of sixteen tables is sixteen topics); a
+    database that refuses for the moment, or Telegram failing after the queue's
+    retries, has it tried again. A topic made for a table is remembered, so a table
+    offered twice (a repeated commit, the pickup) is not given a second one."""
 
     def __init__(self, out: Outgoing, settings: GroupSettings, open_table: TableOpener) -> None:
         self.out = out
         self.settings = settings
         self.open_table = open_table
-        self._made: Lru[tuple[int, int, int], int] = Lru(TOPICS_REMEMBERED)
-        self._no_topics: Lru[int, bool] = Lru(TOPICS_REMEMBERED)  # groups that refused
+        self._made: Lru[TableKey, int] = Lru(TOPICS_REMEMBERED)
+        # Groups that refused a topic, and when: asked again after `TOPICS_RETRY` (an
+        # admin may give the bot the right meanwhile).
+        self._no_topics: Lru[int, float] = Lru(TOPICS_REMEMBERED)
+        self._due: dict[TableKey, TableDue] = {}
+        self._workers: Resync[TableKey] = Resync(
+            self._open_one, describe="tournament {0[0]}: table {0[1]}.{0[2]}".format
+        )
 
-    async def open(self, due: Sequence[TableDue]) -> None:
+    def open(self, due: Sequence[TableDue]) -> None:
+        """Open these tables soon, each in the background."""
         for table in due:
-            try:
-                thread_id = await self.topic_for(table)
-                await self.open_table(
-                    table.tournament_id, table.round_no, table.table_no, thread_id
-                )
-            except (TelegramBadRequest, TelegramForbiddenError) as exc:
-                log.warning(
-                    "tournament %s: table %s.%s not opened: %s",
-                    table.tournament_id,
-                    table.round_no,
-                    table.table_no,
-                    exc,
-                )
+            key = (table.tournament_id, table.round_no, table.table_no)
+            self._due[key] = table
+            self._workers.mark(key)
+
+    async def idle(self) -> None:
+        """Wait until every table offered has been opened or given up (tests, shutdown)."""
+        await self._workers.idle()
+
+    async def _open_one(self, key: TableKey) -> None:
+        table = self._due.get(key)
+        if table is None:
+            return
+        try:
+            thread_id = await self.topic_for(table)
+            await self.open_table(table.tournament_id, table.round_no, table.table_no, thread_id)
+        except TELEGRAM_FAILURES as exc:
+            log.warning("tournament %s: table %s.%s waits: %s", key[0], key[1], key[2], exc)
+            self._workers.again(key, after=TELEGRAM_PAUSE)
+            return
+        except (TelegramBadRequest, TelegramForbiddenError) as exc:
+            log.warning("tournament %s: table %s.%s not opened: %s", key[0], key[1], key[2], exc)
+        self._due.pop(key, None)
 
     async def topic_for(self, table: TableDue) -> int | None:
         """The table's own topic, made now if need be; the tournament's where none can be."""
@@ -198,7 +228,8 @@ class TableTopics:
         made = self._made.get(key)
         if made is not None:
             return made
-        if self._no_topics.get(table.chat_id):
+        refused = self._no_topics.get(table.chat_id)
+        if refused is not None and time.monotonic() - refused < TOPICS_RETRY:
             return table.thread_id
         lang = self.settings.language(table.chat_id) or DEFAULT_LANG
         try:
@@ -212,7 +243,7 @@ class TableTopics:
             if not any(reason in exc.message for reason in TOPICS_REFUSED):
                 raise
             log.info("chat %s: tables play in the tournament's topic: %s", table.chat_id, exc)
-            self._no_topics[table.chat_id] = True
+            self._no_topics[table.chat_id] = time.monotonic()
             return table.thread_id
         self._made[key] = topic.message_thread_id
         return topic.message_thread_id
