@@ -44,3 +44,12 @@ async def put(db: Reader, message: TournamentMessage) -> None:
 async def forget(db: Reader, tournament_id: int) -> None:
     """The message is gone (deleted, or replaced by one at the bottom)."""
     await db.execute("DELETE FROM tournament_messages WHERE tournament_id = ?", (tournament_id,))
+
+
+async def live(db: Reader) -> list[int]:
+    """The tournaments signing up, running or paused: their messages are re-checked after
+    a restart."""
+    rows = await db.fetch_all(
+        "SELECT id FROM tournaments WHERE status IN ('signup', 'running', 'paused') ORDER BY id"
+    )
+    return [int(row["id"]) for row in rows]

@@ -59,7 +59,7 @@ from bot.telegram.turn_notices import TURN_NOTICE_AFTER, Followers, TurnNotices
 from bot.telegram.vote_board import VoteBoard
 from bot.telegram.web_app_links import WebAppLinks
 from bot.webapp.live import WebAppFrontEnd
-from storage import repo
+from storage import repo, tournament_messages
 from storage import votes as vote_store
 from storage.db import Database, retrying
 from storage.records import GameRecord
@@ -298,6 +298,8 @@ class Application:
                 vote_clocks=tuple(votes),
                 announcements=True,
                 tables_due=tuple(await self.tournaments.due_tables()),
+                # Their messages re-checked, if a crash came before an edit.
+                tournaments=tuple(await tournament_messages.live(self.db)),
             )
         )
         self.dispatch.picked_up()
