@@ -12,16 +12,22 @@ import pytest
 
 from bot.telegram.callbacks import TournamentAction, TournamentCb
 from bot.telegram.presenter import tournament as shown
+from bot.telegram.presenter.lobby import lobby_closed_text, lobby_keyboard, lobby_text
 from bot.telegram.presenter.tournament import MAIN_MENU, Menu, MenuKind
 from bot.telegram.stats_history import tournaments_lines
 from bot.telegram.stats_player import tournament_marks
 from domino.ai import Level
+from domino.rules import find_variant
 from domino.tournament import Bye, Format, TableResult
 from i18n import Lang
 from render.standings import draw_standings
 from storage.records import (
     EntrantRecord,
+    GameRecord,
+    GameStatus,
+    SeatRecord,
     TableRecord,
+    TableRef,
     TableState,
     TournamentOptions,
     TournamentRecord,
@@ -306,3 +312,27 @@ def test_forged_callback_data_does_not_parse() -> None:
             TournamentCb.unpack(forged)
     assert TournamentCb.unpack("tr1:1:e:-:12").entrant == 12
     assert TournamentCb.unpack("tr1:1:e:-:").entrant is None
+
+
+def test_a_tables_lobby_says_whom_it_waits_for_and_asks_them_alone() -> None:
+    tournament = running()
+    game = GameRecord(
+        id=9,
+        chat_id=-100,
+        status=GameStatus.LOBBY,
+        creator_id=101,
+        ruleset=find_variant("dubli").ruleset,
+        seats_wanted=2,
+        seats=(SeatRecord(0, 104, "Дима"),),
+        tournament=TableRef(7, 2, 2),
+    )
+    waiting = shown.waiting_names(tournament, game, Lang.RU)
+    assert waiting == ["Боб"]
+    text = lobby_text(game, Lang.RU, waiting=waiting)
+    assert text.startswith("🏆 <b>Турнир · тур 2 · стол 2</b> — ждём: Боб\n")
+    assert "«✅ Я на месте»" in text and "Играю" not in text
+    assert lobby_text(game, Lang.RU).startswith("🏆 <b>Турнир · тур 2 · стол 2</b> — все на месте")
+    keyboard = lobby_keyboard(game, Lang.RU)
+    assert [b.text for row in keyboard.inline_keyboard for b in row] == ["✅ Я на месте"]
+    closed = dataclasses.replace(game, status=GameStatus.CANCELLED)
+    assert lobby_closed_text(closed, Lang.RU) == "⌛ Стол закрыт без партии."
