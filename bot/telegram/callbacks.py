@@ -303,9 +303,6 @@ class TournamentAction(StrEnum):
     REMOVE_YES = "d"  # remove the entrant `TournamentCb.value` names
 
 
-TOURNAMENT_OPTIONS = ("game", "format", "table_size", "pairs", "rounds", "computers", "show_up")
-"""The options a tournament's settings change (the core's `Tournaments.set_option`)."""
-
 TournamentOptionName = Annotated[str, Field(pattern=r"^(?:-|[a-z_]{1,12})$")]
 TournamentValue = Annotated[str, Field(pattern=r"^[a-z0-9_]{0,16}$")]
 
@@ -313,8 +310,9 @@ TournamentValue = Annotated[str, Field(pattern=r"^[a-z0-9_]{0,16}$")]
 class TournamentCb(CallbackData, prefix="tr1"):
     """A button of a tournament's message in its group. The id is untrusted: the core
     acts only if the tournament is the pressed chat's and the presser may act.
-    `option` and `value` say what a `SET` sets (a name of `TOURNAMENT_OPTIONS`, its
-    value as the core reads it); `value` alone is the entrant a removal names."""
+    `option` and `value` say what a `SET` sets (an option's name and value as the core's
+    `Tournaments.set_option` reads them, checked there); `value` alone is the entrant
+    a removal names."""
 
     tournament: Id
     action: TournamentAction

@@ -565,17 +565,6 @@ def round_text(tournament: TournamentRecord, round_no: int, lang: Lang) -> str:
     return "\n".join(lines)
 
 
-def find_table(tournament: TournamentRecord, round_no: int, table_no: int) -> TableRecord | None:
-    return next(
-        (
-            table
-            for table in tournament.tables
-            if table.round_no == round_no and table.table_no == table_no
-        ),
-        None,
-    )
-
-
 def table_done_text(tournament: TournamentRecord, table: TableRecord, lang: Lang) -> str:
     """A table's result and the standings after it (the caption of the standings'
     picture)."""
