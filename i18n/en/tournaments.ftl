@@ -31,9 +31,9 @@ tournament-withdrawn = { $name } (out)
 # The running tournament.
 tournament-round = <b>Round { $round } of { $rounds }</b>
 tournament-paused = ⏸ The tournament is paused: no new table opens, matches under way are played out.
-tournament-table = Table { $n }: { $names } — { $state }
+tournament-table = Table { $n } · { $state }: { $names }
 tournament-seats = Table { $n }: { $names }
-tournament-table_result = Table { $n }: { $results }
+tournament-table_result = Table { $n } · result: { $results }
 tournament-state-planned = later
 tournament-state-due = soon
 tournament-state-open = waiting

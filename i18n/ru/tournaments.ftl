@@ -32,9 +32,9 @@ tournament-withdrawn = { $name } (вне турнира)
 # The running tournament.
 tournament-round = <b>Тур { $round } из { $rounds }</b>
 tournament-paused = ⏸ Турнир на паузе: новые столы не открываются, начатые партии доигрываются.
-tournament-table = Стол { $n }: { $names } — { $state }
+tournament-table = Стол { $n } · { $state }: { $names }
 tournament-seats = Стол { $n }: { $names }
-tournament-table_result = Стол { $n }: { $results }
+tournament-table_result = Стол { $n } · итог: { $results }
 tournament-state-planned = позже
 tournament-state-due = скоро
 tournament-state-open = ждём

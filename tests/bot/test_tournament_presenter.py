@@ -188,8 +188,8 @@ def test_the_running_message_shows_the_round_its_tables_and_the_standings() -> N
     text = shown.board_text(tournament, "Алиса", Lang.RU)
     assert (
         "<b>Тур 2 из 3</b>\n"
-        "Стол 1: Алиса 1 · Ева &lt;b&gt; 0\n"
-        "Стол 2: Боб — Дима — ждём\n"
+        "Стол 1 · итог: Алиса 1 · Ева &lt;b&gt; 0\n"
+        "Стол 2 · ждём: Боб — Дима\n"
         "\n<b>Положение:</b>\n"
         "1. Алиса — 2\n"
         "2. Ева &lt;b&gt; — 1\n"
