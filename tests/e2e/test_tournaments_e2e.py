@@ -30,6 +30,7 @@ from tests.e2e.harness import (
     button_data,
     play_until,
     running_bot,
+    set_group_language,
     set_turn_timer,
     settle,
     wait_progressing,
@@ -537,4 +538,24 @@ async def test_a_running_tournament_cancelled_by_its_organiser(
         # Nothing is left to open: the group may open another at once.
         again = await open_tournament(group, users[1])
         assert "Организатор: Боб" in again.content
+        await settle(fakegram)
+
+
+async def test_an_english_group_reads_its_tournament_in_english(
+    fakegram: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running_bot(fakegram, tmp_path, PACING="false"):
+        alice, bob = await started(fakegram, "Alice", "Bob")
+        group = fakegram.add_group("Yard", members=[alice, bob], admins=[alice])
+        await set_group_language(group, alice, "en")
+        before = group.bot_messages[-1]
+        await bob.command(group, "tournament")
+        board = await group.wait_for_message(is_board, after=before, timeout=REPLY_SECONDS)
+        assert board.content.startswith("🏆 Tournament: ") and "Organiser: Bob" in board.content
+        assert buttons(board) == ["✅ I'm in", "🚪 I'm out", "⚙️ Settings", "▶️ Start", "✖️ Cancel"]
+        answer = await press(fakegram, alice, board, "I'm in")
+        assert answer.text == "You are signed up for the tournament.", answer
+        await fakegram.wait_for(lambda: "Entrants (1):\n1. Alice" in board.content)
+        # Alice is the group's admin: the settings are hers too.
+        await press_and_see(fakegram, alice, board, "Settings", "🏆 Format: round robin")
         await settle(fakegram)
