@@ -20,7 +20,7 @@ from bot.app.group_settings import GroupSettings
 from bot.app.people import People, Person
 from bot.app.reply import Reply
 from bot.app.thinker import Thinker
-from bot.app.usecases import Chats, Context, Endings, Lobby, Playing, Tournaments
+from bot.app.usecases import Chats, Context, Endings, Lobby, Playing, Tournaments, Viewing
 from bot.app.usecases.base import end_game
 from bot.app.usecases.endings import first_abandoner
 from domino.ai import Level
@@ -795,3 +795,26 @@ async def test_the_bot_removed_from_the_group_ends_its_tournaments(core: Core) -
     assert (await core.table(tid, 1, 1)).result is None
     assert core.effects[-1].tables_due == ()
     assert await core.tournaments.due_tables() == []
+
+
+async def test_the_mini_app_offers_a_table_only_to_those_drawn_to_it(core: Core) -> None:
+    """In the app a tournament table's lobby has no start or computers for anyone (the
+    tournament runs it), and its seat is offered only to the people drawn to it."""
+
+    async def member(chat_id: int, user_id: int) -> bool:
+        return True
+
+    viewing = Viewing(core.context, member)
+    tid = await started(core, 4, format="swiss", rounds="1")
+    await core.run(core.tournaments.open_table(tid, 1, 1, None))
+    tournament = await core.get(tid)
+    table = tournament.table(1, 1)
+    assert table is not None and table.game_id is not None
+    game = await core.game(table.game_id)
+    drawn = {u for n in table.entrants for u in tournament.entrants[n].people}
+    for person in PEOPLE[:4]:
+        seen = await viewing.seen(game, person)
+        assert seen.may_join is (person.id in drawn), person
+        assert seen.controls is False
+    ordinary_lobby = await viewing.seen(dataclasses.replace(game, tournament=None), ALICE)
+    assert ordinary_lobby.controls is (ALICE.id == game.creator_id)

@@ -213,7 +213,7 @@ def new_join_token() -> str:
 
 
 async def drawn_table(
-    tx: Transaction, game: GameRecord
+    tx: repo.Reader, game: GameRecord
 ) -> tuple[TournamentRecord, TableRecord] | None:
     """The tournament and the table whose lobby `game` is, while it waits for its
     people (None: the table is no longer waiting for this game)."""
@@ -232,7 +232,7 @@ async def drawn_table(
     return tournament, table
 
 
-async def check_drawn(tx: Transaction, game: GameRecord, person: Person) -> None:
+async def check_drawn(tx: repo.Reader, game: GameRecord, person: Person) -> None:
     """Only the people drawn to a tournament table may sit at it (and not once they are
     out of the tournament); refused with the names of those it waits for."""
     found = await drawn_table(tx, game)

@@ -24,6 +24,7 @@ from bot.app.usecases.base import (
     UseCases,
     chat_title,
 )
+from bot.app.usecases.tournaments import check_drawn
 from bot.infra.lru import Lru
 from domino.timing import TurnTimer
 from i18n import Lang
@@ -90,7 +91,13 @@ class Viewing(UseCases):
     async def seen(self, game: GameRecord, person: Person) -> Seen:
         """What `person` may see of `game`; refused (`api.not_allowed`) if nothing."""
         seat = game.seat_of(person.id)
-        controls = game.status is GameStatus.LOBBY and person.id == game.creator_id
+        # A tournament table's lobby is the tournament's: nobody starts it or adds
+        # computers, and only the people drawn to it may sit down.
+        controls = (
+            game.status is GameStatus.LOBBY
+            and person.id == game.creator_id
+            and game.tournament is None
+        )
         if seat is not None and not seat.left:
             return await self._seen(game, seat.seat, may_join=False, controls=controls)
         if not await self.member(game.chat_id, person.id):
@@ -100,8 +107,20 @@ class Viewing(UseCases):
             and seat is None
             and len(game.seats) < game.seats_wanted
             and not person.anonymous_admin
+            and await self._drawn(game, person)
         )
         return await self._seen(game, None, may_join=may_join, controls=controls)
+
+    async def _drawn(self, game: GameRecord, person: Person) -> bool:
+        """Whether `person` may sit at `game`'s lobby as far as a tournament is concerned:
+        any lobby of no tournament, a tournament table only for those drawn to it."""
+        if game.tournament is None:
+            return True
+        try:
+            await check_drawn(self.db, game, person)
+        except Refusal:
+            return False
+        return True
 
     async def _seen(
         self, game: GameRecord, seat: int | None, *, may_join: bool, controls: bool
