@@ -183,7 +183,7 @@ class Application:
         self.votes = VoteBoard(db, out, self.settings)
         # A tournament's message, and its tables' forum topics (bot.telegram.tournament_board).
         self.tournament_board = TournamentBoard(db, out, self.settings)
-        tables = TableTopics(out, self.settings, self._open_table)
+        tables = TableTopics(db, out, self.settings, self._open_table)
         # «🔔 Ваш ход»: follows the committed games as the timers do.
         self.notices = TurnNotices(
             db,

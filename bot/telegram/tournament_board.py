@@ -183,7 +183,10 @@ class TableTopics:
     retries, has it tried again. A topic made for a table is remembered, so a table
     offered twice (a repeated commit, the pickup) is not given a second one."""
 
-    def __init__(self, out: Outgoing, settings: GroupSettings, open_table: TableOpener) -> None:
+    def __init__(
+        self, db: Database, out: Outgoing, settings: GroupSettings, open_table: TableOpener
+    ) -> None:
+        self.db = db
         self.out = out
         self.settings = settings
         self.open_table = open_table
@@ -213,7 +216,13 @@ class TableTopics:
             return
         try:
             thread_id = await self.topic_for(table)
-            await self.open_table(table.tournament_id, table.round_no, table.table_no, thread_id)
+            # A topic with a game on (the tournament's, where tables play one after
+            # another) is not asked for: the core offers the table again when that game
+            # ends, and asking meanwhile only competes with that game's presses.
+            if await repo.active_game_in_chat(self.db, table.chat_id, thread_id) is None:
+                await self.open_table(
+                    table.tournament_id, table.round_no, table.table_no, thread_id
+                )
         except TELEGRAM_FAILURES as exc:
             log.warning("tournament %s: table %s.%s waits: %s", key[0], key[1], key[2], exc)
             self._workers.again(key, after=TELEGRAM_PAUSE)
