@@ -4,7 +4,8 @@ them, the organiser's settings; a round robin of four at tables of two played to
 final standings in a plain group (its tables one after another), the bot killed with
 SIGKILL between rounds and started again, one table forfeited by someone who never
 takes their seat; the final standings' text and picture, /history and /stats; a Swiss
-with a computer in a forum, its two tables played at once in topics of their own.
+with a computer in a forum, its two tables played at once in topics of their own; a
+running tournament that loses an entrant and is then cancelled; an English group.
 Every match's hands stay private."""
 
 from __future__ import annotations
@@ -509,7 +510,7 @@ async def test_a_swiss_with_a_computer_plays_two_tables_at_once_in_topics(
         await settle(fakegram)
 
 
-async def test_a_running_tournament_cancelled_by_its_organiser(
+async def test_a_running_tournament_loses_an_entrant_then_is_cancelled(
     fakegram: FakeTelegram, tmp_path: Path
 ) -> None:
     async with running_bot(fakegram, tmp_path, **FAST) as bot:
@@ -526,6 +527,12 @@ async def test_a_running_tournament_cancelled_by_its_organiser(
             lambda m: TABLE_LOBBY.search(m.content) is not None, timeout=REPLY_SECONDS
         )
         await fakegram.wait_for(lambda: "✖️ Отменить турнир" in buttons(board))
+        # Вера removed, confirmed: she is out from now on, the standings say so.
+        await press_and_see(fakegram, alice, board, "Убрать участника", "👤 Вера")
+        await press_and_see(fakegram, alice, board, "👤 Вера", "Да, убрать: Вера")
+        removed = await press(fakegram, alice, board, "Да, убрать")
+        assert removed.text == "Вера — вне турнира.", removed
+        await fakegram.wait_for(lambda: "Вера (вне турнира) — 0" in board.content)
         refused = await press(fakegram, users[2], board, "Отменить турнир")
         assert refused.show_alert
         await press_and_see(fakegram, alice, board, "Отменить турнир", "Да, отменить")
