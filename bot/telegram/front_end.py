@@ -63,5 +63,5 @@ class TelegramFrontEnd:
 
     async def open_tables(self, due: Sequence[TableDue]) -> None:
         """Each table in a forum topic of its own where the bot may make one
-        («🏆 Тур 2 · стол 1»), else in the tournament's topic; in the background."""
-        self.tables.open(due)
+        («🏆 Тур 2 · стол 1»), else in the tournament's topic."""
+        await self.tables.open(due)

@@ -44,7 +44,7 @@ from i18n import DEFAULT_LANG, Lang
 from storage import repo
 from storage import tournament_messages as messages
 from storage import tournaments as store
-from storage.db import Database
+from storage.db import Database, is_transient
 from storage.records import TableDue, TournamentRecord
 from storage.tournament_messages import TournamentMessage
 
@@ -177,11 +177,11 @@ class TableTopics:
     """A forum topic per tournament table («🏆 Тур 2 · стол 1», createForumTopic), so a
     round's tables play at once; in a group where the bot may not make one (no forum, no
     right) the table opens in the tournament's topic (docs/tournaments.md, «Tables»).
-    Each table is opened by a worker of its own in the background, never in the path of
-    the press that made it due (a Swiss round of sixteen tables is sixteen topics); a
-    database that refuses for the moment, or Telegram failing after the queue's
-    retries, has it tried again. A topic made for a table is remembered, so a table
-    offered twice (a repeated commit, the pickup) is not given a second one."""
+    The tables are opened as the commit that made them due is carried out; one that
+    meets a database refusing for the moment, or Telegram failing after the queue's
+    retries, is tried again by a worker of its own. A topic made for a table is
+    remembered, so a table offered twice (a repeated commit, the pickup) is not given
+    a second one."""
 
     def __init__(
         self, db: Database, out: Outgoing, settings: GroupSettings, open_table: TableOpener
@@ -199,18 +199,38 @@ class TableTopics:
             self._open_one, describe="tournament {0[0]}: table {0[1]}.{0[2]}".format
         )
 
-    def open(self, due: Sequence[TableDue]) -> None:
-        """Open these tables soon, each in the background."""
+    async def open(self, due: Sequence[TableDue]) -> None:
+        """Open these tables now, one after another; one that meets a database refusing
+        for the moment or Telegram failing after the queue's retries is left to its
+        worker, which tries it again after a pause."""
         for table in due:
             key = (table.tournament_id, table.round_no, table.table_no)
             self._due[key] = table
-            self._workers.mark(key)
+            if self._workers.busy(key):
+                self._workers.mark(key)  # its worker tries it once more
+                continue
+            try:
+                await self._open_now(key)
+            except Exception as exc:
+                if not (is_transient(exc) or isinstance(exc, TELEGRAM_FAILURES)):
+                    raise
+                log.warning("tournament %s: table %s.%s waits: %s", key[0], key[1], key[2], exc)
+                self._workers.mark(key)
 
     async def idle(self) -> None:
         """Wait until every table offered has been opened or given up (tests, shutdown)."""
         await self._workers.idle()
 
     async def _open_one(self, key: TableKey) -> None:
+        """The worker's try (a refusal of the database for the moment is tried again by
+        `Resync` itself)."""
+        try:
+            await self._open_now(key)
+        except TELEGRAM_FAILURES as exc:
+            log.warning("tournament %s: table %s.%s waits: %s", key[0], key[1], key[2], exc)
+            self._workers.again(key, after=TELEGRAM_PAUSE)
+
+    async def _open_now(self, key: TableKey) -> None:
         table = self._due.get(key)
         if table is None:
             return
@@ -223,10 +243,6 @@ class TableTopics:
                 await self.open_table(
                     table.tournament_id, table.round_no, table.table_no, thread_id
                 )
-        except TELEGRAM_FAILURES as exc:
-            log.warning("tournament %s: table %s.%s waits: %s", key[0], key[1], key[2], exc)
-            self._workers.again(key, after=TELEGRAM_PAUSE)
-            return
         except (TelegramBadRequest, TelegramForbiddenError) as exc:
             log.warning("tournament %s: table %s.%s not opened: %s", key[0], key[1], key[2], exc)
         self._due.pop(key, None)

@@ -532,7 +532,9 @@ async def test_a_running_tournament_loses_an_entrant_then_is_cancelled(
         await press_and_see(fakegram, alice, board, "👤 Вера", "Да, убрать: Вера")
         removed = await press(fakegram, alice, board, "Да, убрать")
         assert removed.text == "Вера — вне турнира.", removed
-        await fakegram.wait_for(lambda: "Вера (вне турнира) — 0" in board.content)
+        await fakegram.wait_for(
+            lambda: "Вера (вне турнира) — 0" in board.content and "⏸ Пауза" in buttons(board)
+        )
         refused = await press(fakegram, users[2], board, "Отменить турнир")
         assert refused.show_alert
         await press_and_see(fakegram, alice, board, "Отменить турнир", "Да, отменить")
