@@ -336,3 +336,38 @@ def test_a_tables_lobby_says_whom_it_waits_for_and_asks_them_alone() -> None:
     assert [b.text for row in keyboard.inline_keyboard for b in row] == ["✅ Я на месте"]
     closed = dataclasses.replace(game, status=GameStatus.CANCELLED)
     assert lobby_closed_text(closed, Lang.RU) == "⌛ Стол закрыт без партии."
+
+
+def test_the_table_button_offers_the_games_own_sizes_then_pairs() -> None:
+    assert shown.table_choices(dataclasses.replace(OPTIONS, game="kozel")) == (
+        "2",
+        "3",
+        "4",
+        "pairs",
+    )
+    assert shown.table_choices(dataclasses.replace(OPTIONS, game="sport")) == ()
+    paired = signup(options=dataclasses.replace(OPTIONS, game="kozel", pairs=True))
+    settings = shown.board_keyboard(paired, Lang.RU, Menu(MenuKind.SETTINGS))
+    assert settings is not None
+    table = next(
+        TournamentCb.unpack(b.callback_data or "")
+        for row in settings.inline_keyboard
+        for b in row
+        if b.text == "👥 Столы: пары"
+    )
+    assert (table.option, table.value) == ("pairs", "off")
+    four = signup(options=dataclasses.replace(OPTIONS, game="kozel", table_size=4))
+    settings = shown.board_keyboard(four, Lang.RU, Menu(MenuKind.SETTINGS))
+    assert settings is not None
+    table = next(
+        TournamentCb.unpack(b.callback_data or "")
+        for row in settings.inline_keyboard
+        for b in row
+        if b.text == "👥 Столы: по 4"
+    )
+    assert (table.option, table.value) == ("pairs", "on")
+    sport = signup(options=dataclasses.replace(OPTIONS, game="sport", pairs=True))
+    assert not any(
+        "Столы" in text
+        for text in texts(shown.board_keyboard(sport, Lang.RU, Menu(MenuKind.SETTINGS)))
+    )
