@@ -610,6 +610,7 @@ async def test_pause_resume_and_cancel(core: Core) -> None:
         "tournament.resumed"
     )
     assert [(d.round_no, d.table_no) for d in core.effects[-1].tables_due] == [(1, 2)]
+    assert core.effects[-1].tournaments == (tid,)  # its message shows it running again
     running = await open_and_seat(core, tid, 1, 2)
     ask = await core.run(core.tournaments.cancel(tid, CHAT.id, ALICE, no_admin, False))
     assert ask == Reply("tournament.ask_cancel")

@@ -509,7 +509,8 @@ class Tournaments(UseCases):
                 raise Refusal("tournament.not_paused")
             running = dataclasses.replace(tournament, status=TournamentStatus.RUNNING)
             saved = await store.save(tx, running)
-            return None, Reply("tournament.resumed"), Effects(tables_due=due_of(saved))
+            shown = Effects(tournaments=(saved.id,), tables_due=due_of(saved))
+            return None, Reply("tournament.resumed"), shown
 
         return await self._change(tournament_id, chat_id, person, is_admin, "resume", resume)
 
