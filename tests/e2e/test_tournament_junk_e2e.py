@@ -36,6 +36,7 @@ from typing import Any
 
 from bot.app.usecases.tournaments import OPTION_NAMES
 from bot.telegram.callbacks import TournamentAction, TournamentCb
+from i18n import Lang, t
 from tests.e2e.harness import (
     PRESS_SECONDS,
     REPLY_SECONDS,
@@ -601,6 +602,27 @@ async def test_six_hundred_forged_tournament_presses_change_nothing(
             or RAW_KEY.fullmatch(a.text.strip())
         ]
         assert not unreadable, "\n".join(unreadable[:10])
+        # The presses reached every check: the handler's (a button the message does not
+        # carry), the tournament's group, the organiser's, the entrant's, the status's;
+        # and every action was pressed by an outsider in each group.
+        for key in (
+            "alert.stale",
+            "tournament.not_here",
+            "tournament.organiser_only",
+            "tournament.not_signed_up",
+            "tournament.signup_closed",
+            "tournament.no_such_entrant",
+            "tournament.bad_option",
+        ):
+            assert texts[t(key, Lang.RU)] > 0, (key, texts)
+        for side in sides:
+            pressed = {
+                p.data.split(":")[2]
+                for p in plan.pushed
+                if p.user in side.outsiders and p.data.startswith(f"tr1:{side.tournament}:")
+            }
+            allowed = {Action.JOIN.value} if side.signup else set()
+            assert pressed >= {a.value for a in Action} - allowed, (side.group.title, pressed)
         after = stored_state(bot)
         for table in STORED:
             assert after[table] == before[table], (table, before[table], after[table])
