@@ -80,7 +80,7 @@ async def on_tournament_button(
 ) -> None:
     message = call.message
     if not isinstance(message, Message) or not shows_button(message, call.data):
-        await reply(call, Reply("alert.stale", alert=True), lang)  # forged onto another message
+        await reply(call, Reply("tournament.stale", alert=True), lang)  # forged onto another message
         return
     press = callback_data
     chat_id = pressed_in(call)
@@ -119,7 +119,7 @@ async def on_tournament_button(
     elif action in (TournamentAction.REMOVE_ASK, TournamentAction.REMOVE_YES):
         entrant = press.entrant
         if entrant is None:
-            await reply(call, Reply("alert.stale", alert=True), lang)
+            await reply(call, Reply("tournament.stale", alert=True), lang)
             return
         confirmed = action is TournamentAction.REMOVE_YES
         answer = await dispatch(

@@ -103,6 +103,7 @@ tournament-ask_cancel = ✖️ Cancel the tournament? Matches under way are canc
 # The command and its answers.
 tournament-private = Tournaments are played in groups: add me to a group and send /tournament there.
 tournament-shown_again = A tournament is on here already: its message is below.
+tournament-stale = This button is out of date: the tournament's message has changed.
 
 # /history and /stats.
 tournament-history_title = 🏆 <b>Tournaments</b>

@@ -104,6 +104,7 @@ tournament-ask_cancel = ✖️ Отменить турнир? Идущие па�
 # The command and its answers.
 tournament-private = Турниры проводятся в группах: добавьте меня в группу и напишите там /tournament.
 tournament-shown_again = Турнир здесь уже идёт — его сообщение ниже.
+tournament-stale = Эта кнопка устарела: сообщение турнира уже другое.
 
 # /history and /stats.
 tournament-history_title = 🏆 <b>Турниры</b>

@@ -607,6 +607,7 @@ async def test_six_hundred_forged_tournament_presses_change_nothing(
         # and every action was pressed by an outsider in each group.
         for key in (
             "alert.stale",
+            "tournament.stale",
             "tournament.not_here",
             "tournament.organiser_only",
             "tournament.not_signed_up",
