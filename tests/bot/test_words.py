@@ -110,7 +110,10 @@ RULE_ID = re.compile(r"\b[A-Z]-\d+")
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 # A past-tense verb: «вышел», «вернулся», «ушла» (the forms that show a gender).
 PAST = re.compile(r"^[а-яё]+(?:л|лся|ла|лась|ло|лось)$")
-NOT_VERBS = frozenset({"стол", "дубль", "пол", "мол", "угол", "козёл", "осёл", "мало", "было"})
+# «вкл» is the sample `state` (short for «включено»), no verb.
+NOT_VERBS = frozenset(
+    {"стол", "дубль", "пол", "мол", "угол", "козёл", "осёл", "мало", "было", "вкл"}
+)
 # Words after which a name would have to change its case («за Боба», «написать Бобу»).
 CASE_GOVERNORS = frozenset(
     {"за", "для", "у", "к", "с", "со", "от", "о", "об", "по", "при", "без", "из", "написать"}
