@@ -1,17 +1,19 @@
 """Tournaments end to end, the bot as `python -m bot` against the fake
 (docs/tournaments.md): the sign-up message, its buttons refused to whoever may not press
-them, the organiser's settings; a round robin of four at tables of two played to its
-final standings in a plain group (its tables one after another), the bot killed with
-SIGKILL between rounds and started again, one table forfeited by someone who never
-takes their seat; the final standings' text and picture, /history and /stats; a Swiss
-with a computer in a forum, its two tables played at once in topics of their own; a
-running tournament that loses an entrant and is then cancelled; an English group.
-Every match's hands stay private."""
+them, the organiser's settings; a round robin of four at tables of two (Классика, to its
+target) played to its final standings in a plain group (its tables one after another),
+the bot killed with SIGKILL between rounds and started again, one table forfeited by
+someone who never takes their seat; the final standings' text and picture, /history and
+/stats; a Swiss of eight (six people, computers filling the last table) at tables of
+four in a forum, two rounds, each round's two tables played at once in topics the bot
+made, round 2 paired from round 1's results; a running tournament that loses an entrant
+and is then cancelled; an English group. Every match's hands stay private."""
 
 from __future__ import annotations
 
 import functools
 import io
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +23,8 @@ from typing import Any, cast
 import pytest
 from PIL import Image
 
+from domino.tournament import swiss_round
+from storage.tournaments import result_from_json
 from tests.e2e.harness import (
     PRESS_SECONDS,
     REPLY_SECONDS,
@@ -330,7 +334,8 @@ async def play_tables(
         played.append(Played(game_id, table_people, start, len(fake.exposures)))
 
 
-@pytest.mark.slow(seconds=45)  # six tables, one waiting out its 30 s show-up time
+# Measured 42-46 s: five matches of Классика to 100 and a table waiting out its 30 s.
+@pytest.mark.slow(seconds=45)
 async def test_a_round_robin_of_four_to_its_final_standings(
     fakegram: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -343,8 +348,10 @@ async def test_a_round_robin_of_four_to_its_final_standings(
         for user in users:
             await press_and_see(fakegram, user, board, "Участвую", user.first_name)
         await press_and_see(fakegram, alice, board, "Настройки", "Формат")
-        await press_and_see(fakegram, alice, board, "Игра", "Дубли")
-        await press_and_see(fakegram, alice, board, "Дубли", "Турнир: Дубли")
+        # Классика at its own target for two: the settings offer no other.
+        await press_and_see(fakegram, alice, board, "Игра", "Классика")
+        await press_and_see(fakegram, alice, board, "Классика", "Турнир: Классика")
+        assert "👥 Столы: по 2" in buttons(board)
         await press_and_see(fakegram, alice, board, "На сбор", "30 мин")
         await press_and_see(fakegram, alice, board, "На сбор", "5 мин")
         await press_and_see(fakegram, alice, board, "Назад", "▶️ Начать")
@@ -363,6 +370,12 @@ async def test_a_round_robin_of_four_to_its_final_standings(
             fakegram, bot, group, people, absent="Дима", absent_round=2, kill_before_round=2
         )
         assert len(played) == 5  # six tables, one forfeited
+        # Every table played Классика for two to its end, at its target of 100.
+        matches = [bot.stored_match(one.game_id) for one in played]
+        assert {(m.ruleset.variant.value, m.ruleset.target, m.players) for m in matches} == {
+            ("classic", 100, 2)
+        }
+        assert all(m.over for m in matches)
         end = await group.wait_for_message(
             lambda m: m.photo is not None and "Турнир окончен" in m.content, timeout=REPLY_SECONDS
         )
@@ -390,7 +403,7 @@ async def test_a_round_robin_of_four_to_its_final_standings(
         assert bot.stored("SELECT status FROM tournaments") == [("finished",)]
         # /history names the tournament and its winner; /stats counts it.
         history = await stats_text(group, alice, "history", "Турниры")
-        assert f"Дубли · 🏆 {', '.join(winners)}" in history
+        assert f"Классика · 🏆 {', '.join(winners)}" in history
         winner = next(u for u in users if u.first_name == winners[0])
         stats = await stats_text(group, winner, "stats", "Турниров")
         assert "🏆 Турниров: 1, побед: 1" in stats
@@ -401,11 +414,115 @@ async def test_a_round_robin_of_four_to_its_final_standings(
         await settle(fakegram)
 
 
-async def test_a_swiss_with_a_computer_plays_two_tables_at_once_in_topics(
+async def organiser_controls(
+    fake: FakeTelegram, board: StoredMessage, users: Sequence[FakeUser]
+) -> None:
+    """The organiser's controls while a round runs: pause and resume; whom to remove (the
+    people, not the computers), asked to confirm, «Нет» keeps everyone. Nobody else
+    may."""
+    alice, bob = users[0], users[1]
+    await fake.wait_for(lambda: "⏸ Пауза" in buttons(board), timeout=REPLY_SECONDS)
+    refused = await press(fake, bob, board, "Убрать участника")
+    assert refused.show_alert and "организатор" in (refused.text or ""), refused
+    await press_and_see(fake, alice, board, "Пауза", "▶️ Продолжить")
+    assert "на паузе" in board.content
+    await press_and_see(fake, alice, board, "Продолжить", "⏸ Пауза")
+    await press_and_see(fake, alice, board, "Убрать участника", "👤 Боб")
+    assert buttons(board) == [*(f"👤 {u.first_name}" for u in users), "↩️ Назад"]
+    await press_and_see(fake, alice, board, "👤 Боб", "Да, убрать: Боб")
+    assert "Убрать из турнира: Боб?" in board.content
+    await press_and_see(fake, alice, board, "Нет", "⏸ Пауза")
+
+
+async def round_lobbies(
+    fake: FakeTelegram, group: FakeChat, round_no: int, stall: Stall
+) -> list[StoredMessage]:
+    """The two lobbies of round `round_no`'s tables, once both are open and nobody has
+    sat down yet (each still waits for everyone drawn there), table 1 first."""
+    lobbies: dict[int, StoredMessage] = {}
+
+    def both_open() -> bool:
+        for message in group.bot_messages:
+            found = TABLE_LOBBY.search(message.content)
+            if found is not None and int(found.group(1)) == round_no:
+                lobbies[int(found.group(2))] = message
+        return len(lobbies) == 2
+
+    await wait_progressing(fake, both_open, stall)
+    return [lobbies[table_no] for table_no in sorted(lobbies)]
+
+
+def announces_round(round_no: int, message: StoredMessage) -> bool:
+    """Whether `message` announces round `round_no` of two, with its two tables."""
+    return f"тур {round_no} из 2" in message.content and "Стол 2:" in message.content
+
+
+def drawn_names(lobby: StoredMessage) -> list[str]:
+    """The people a table's lobby waits for (its computers sit from the start)."""
+    found = TABLE_LOBBY.search(lobby.content)
+    assert found is not None, lobby.content
+    return found.group(3).split(", ")
+
+
+async def play_swiss_round(
+    fake: FakeTelegram,
+    bot: BotProcess,
+    by_name: dict[str, Person],
+    tournament: int,
+    round_no: int,
+    lobbies: Sequence[StoredMessage],
+) -> list[Played]:
+    """Round `round_no`'s two tables played at once: an outsider's press refused at each,
+    then everyone drawn takes a seat at both before either is played, and the people
+    play until both matches are over. Each match began before the other ended."""
+    drawn = [drawn_names(lobby) for lobby in lobbies]
+    for lobby, names in zip(lobbies, drawn, strict=True):
+        outsider = next(p.user for n, p in by_name.items() if n not in names)
+        refused = await outsider.press(
+            lobby, data=button_data(lobby, "Я на месте"), timeout=PRESS_SECONDS
+        )
+        assert refused.show_alert and "для других участников" in (refused.text or ""), refused
+    start = len(fake.exposures)
+    for lobby, names in zip(lobbies, drawn, strict=True):
+        for name in names:
+            answer = await by_name[name].user.press(
+                lobby, data=button_data(lobby, "Я на месте"), timeout=PRESS_SECONDS
+            )
+            assert answer.answered and not answer.show_alert, answer
+    games = [table_game(bot, tournament, round_no, n) for n in (1, 2)]
+    game_ids = [g for g in games if g is not None]
+    assert len(game_ids) == 2, games
+    await play_until(fake, list(by_name.values()), lambda: all(game_over(bot, g) for g in game_ids))
+    spans = bot.stored("SELECT started_at, ended_at FROM games WHERE id IN (?, ?)", *game_ids)
+    assert max(begun for begun, _ in spans) < min(ended for _, ended in spans), spans
+    played = []
+    for game_id in game_ids:
+        rows = bot.stored("SELECT user_id FROM seats WHERE game_id = ?", game_id)
+        people = tuple(int(user) for (user,) in rows if user is not None)
+        match = bot.stored_match(game_id)
+        assert (match.players, match.ruleset.teams) == (4, False)  # each on their own
+        played.append(Played(game_id, people, start, len(fake.exposures)))
+    return played
+
+
+def stored_tables(bot: BotProcess, tournament: int, round_no: int) -> list[tuple[int, ...]]:
+    rows = bot.stored(
+        "SELECT entrants FROM tournament_tables WHERE tournament_id = ? AND round_no = ?"
+        " ORDER BY table_no",
+        tournament,
+        round_no,
+    )
+    return [tuple(json.loads(entrants)) for (entrants,) in rows]
+
+
+async def test_a_swiss_of_eight_with_computers_plays_each_round_at_two_tables_in_topics(
     fakegram: FakeTelegram, tmp_path: Path
 ) -> None:
+    """Six people and computers filling the last table: eight entrants at two tables of
+    four (Дубли, each on their own), two rounds in a forum group, each round's tables
+    played at once in topics the bot made, round 2 paired from round 1's results."""
     async with running_bot(fakegram, tmp_path, **FAST) as bot:
-        users = await started(fakegram, "Алиса", "Боб", "Вера")
+        users = await started(fakegram, "Алиса", "Боб", "Вера", "Гена", "Дима", "Ева")
         alice = users[0]
         group = fakegram.add_group(
             "Форум",
@@ -423,89 +540,90 @@ async def test_a_swiss_with_a_computer_plays_two_tables_at_once_in_topics(
             await press_and_see(fakegram, user, board, "Участвую", user.first_name)
         await press_and_see(fakegram, alice, board, "Настройки", "Формат")
         await press_and_see(fakegram, alice, board, "Формат", "швейцарская система, 3 тура")
-        for shown in ("4 тура", "5 туров", "6 туров", "7 туров", "1 тур"):
+        for shown in ("4 тура", "5 туров", "6 туров", "7 туров", "1 тур", "2 тура"):
             await press_and_see(fakegram, alice, board, "Туров", shown)
         await press_and_see(fakegram, alice, board, "Компьютеры", "новичок")
         await press_and_see(fakegram, alice, board, "Игра", "Дубли")
         await press_and_see(fakegram, alice, board, "Дубли", "Турнир: Дубли")
+        await press_and_see(fakegram, alice, board, "Столы", "Столы: по 3")
+        await press_and_see(fakegram, alice, board, "Столы", "Столы: по 4")
         await press_and_see(fakegram, alice, board, "Назад", "▶️ Начать")
+        assert "Компьютеры: новичок (добирают последний стол)" in board.content
         answer = await press(fakegram, alice, board, "Начать")
         assert not answer.show_alert, answer
-        # Two tables at once, each in a topic of its own; the news in the tournament's.
-        lobbies: list[StoredMessage] = []
-
-        def both_open() -> bool:
-            lobbies[:] = [m for m in group.bot_messages if TABLE_LOBBY.search(m.content)]
-            return len(lobbies) == 2
-
-        await fakegram.wait_for(both_open, timeout=REPLY_SECONDS)
-        titles = sorted(t.name for t in group.live_topics)
-        assert titles == ["Турнир", "🏆 Тур 1 · стол 1", "🏆 Тур 1 · стол 2"], titles
-        threads = {m.thread_id for m in lobbies}
-        assert len(threads) == 2 and topic.thread_id not in threads and None not in threads
-        announced = await group.wait_for_message(
-            lambda m: "тур 1 из 1" in m.content, timeout=REPLY_SECONDS
-        )
-        assert announced.thread_id == topic.thread_id
-        # The organiser's controls while it runs: pause and resume; whom to remove,
-        # asked to confirm, «Нет» keeps everyone. Nobody else may.
-        await fakegram.wait_for(lambda: "⏸ Пауза" in buttons(board), timeout=REPLY_SECONDS)
-        refused = await press(fakegram, users[1], board, "Убрать участника")
-        assert refused.show_alert and "организатор" in (refused.text or ""), refused
-        await press_and_see(fakegram, alice, board, "Пауза", "▶️ Продолжить")
-        assert "на паузе" in board.content
-        await press_and_see(fakegram, alice, board, "Продолжить", "⏸ Пауза")
-        await press_and_see(fakegram, alice, board, "Убрать участника", "👤 Боб")
-        assert buttons(board) == ["👤 Алиса", "👤 Боб", "👤 Вера", "↩️ Назад"]
-        await press_and_see(fakegram, alice, board, "👤 Боб", "Да, убрать: Боб")
-        assert "Убрать из турнира: Боб?" in board.content
-        await press_and_see(fakegram, alice, board, "Нет", "⏸ Пауза")
-        by_name = {user.first_name: Person(fakegram, user) for user in users}
-        # Only the people drawn to a table may take its seats.
-        for lobby in lobbies:
-            found = TABLE_LOBBY.search(lobby.content)
-            assert found is not None
-            outsider = next(u for u in users if u.first_name not in found.group(3))
-            refused = await outsider.press(
-                lobby, data=button_data(lobby, "Я на месте"), timeout=PRESS_SECONDS
-            )
-            assert refused.show_alert and "для других участников" in (refused.text or "")
+        stall = Stall.of_chats(fakegram, users, what="the tournament did not end")
         tournament = int(bot.stored("SELECT MAX(id) FROM tournaments")[0][0])
-        played = []
-        start = len(fakegram.exposures)
-        for lobby in lobbies:
-            found = TABLE_LOBBY.search(lobby.content)
-            assert found is not None
-            for name in found.group(3).split(", "):
-                if name in by_name:
-                    answer = await by_name[name].user.press(
-                        lobby, data=button_data(lobby, "Я на месте"), timeout=PRESS_SECONDS
+        by_name = {user.first_name: Person(fakegram, user) for user in users}
+        titles: dict[int, str] = {}
+        played: list[Played] = []
+        for round_no in (1, 2):
+            # Both tables at once, each in a topic the bot made; the news in the
+            # tournament's topic.
+            lobbies = await round_lobbies(fakegram, group, round_no, stall)
+            titles.update((t.thread_id, t.name) for t in group.live_topics)
+            for table_no, lobby in enumerate(lobbies, start=1):
+                assert lobby.thread_id is not None and lobby.thread_id != topic.thread_id
+                assert titles[lobby.thread_id] == f"🏆 Тур {round_no} · стол {table_no}"
+            assert len({m.thread_id for m in lobbies}) == 2
+            assert sorted(name for m in lobbies for name in drawn_names(m)) == sorted(by_name)
+            announced = await group.wait_for_message(
+                functools.partial(announces_round, round_no), timeout=REPLY_SECONDS
+            )
+            assert announced.thread_id == topic.thread_id and "Без стола" not in announced.content
+            assert announced.content.count("🤖") == 2
+            if round_no == 1:
+                await organiser_controls(fakegram, board, users)
+            else:
+                # Paired from round 1's results, after both its tables ended: the drawn
+                # tables are Monrad's on round 1's stored results, and each seats two
+                # from each table of round 1 (the fewest repeat meetings).
+                first = stored_tables(bot, tournament, 1)
+                results = [
+                    result_from_json(str(row[0]))
+                    for row in bot.stored(
+                        "SELECT result FROM tournament_tables"
+                        " WHERE tournament_id = ? AND round_no = 1 ORDER BY table_no",
+                        tournament,
                     )
-                    assert answer.answered and not answer.show_alert, answer
-        games = [table_game(bot, tournament, 1, n) for n in (1, 2)]
-        assert None not in games
-        game_ids = [g for g in games if g is not None]
-        await play_until(
-            fakegram, list(by_name.values()), lambda: all(game_over(bot, g) for g in game_ids)
+                ]
+                second = stored_tables(bot, tournament, 2)
+                expected = swiss_round(2, range(8), 4, results, ())
+                assert second == [table.entrants for table in expected.tables], second
+                assert all(len(set(t) & set(f)) == 2 for t in second for f in first), second
+                round_two = [table_game(bot, tournament, 2, n) for n in (1, 2)]
+                ended = bot.stored(
+                    "SELECT MAX(ended_at) FROM games WHERE id IN (?, ?)",
+                    *(p.game_id for p in played),
+                )[0][0]
+                opened = bot.stored(
+                    "SELECT MIN(created_at) FROM games WHERE id IN (?, ?)", *round_two
+                )[0][0]
+                assert ended <= opened, (ended, opened)
+            played += await play_swiss_round(fakegram, bot, by_name, tournament, round_no, lobbies)
+        assert sorted(titles.values()) == sorted(
+            ["Турнир", *(f"🏆 Тур {r} · стол {n}" for r in (1, 2) for n in (1, 2))]
+        ), titles
+        # Two computers fill the last table: eight entrants, no bye.
+        entrants = bot.stored(
+            "SELECT user_id FROM tournament_entrants WHERE tournament_id = ? ORDER BY number",
+            tournament,
         )
-        for game_id in game_ids:
-            rows = bot.stored("SELECT user_id FROM seats WHERE game_id = ?", game_id)
-            people = tuple(int(user) for (user,) in rows if user is not None)
-            played.append(Played(game_id, people, start, len(fakegram.exposures)))
-        # Both tables played at once: each match began before the other ended.
-        spans = bot.stored("SELECT started_at, ended_at FROM games WHERE id IN (?, ?)", *game_ids)
-        assert max(begun for begun, _ in spans) < min(ended for _, ended in spans), spans
+        assert [user is None for (user,) in entrants] == [False] * 6 + [True] * 2, entrants
         end = await group.wait_for_message(
             lambda m: m.photo is not None and "Турнир окончен" in m.content, timeout=REPLY_SECONDS
         )
         assert end.thread_id == topic.thread_id
         lines = standings_of(end.content)
-        assert len(lines) == 4 and sum(halves(p) for _, _, p in lines) == 2 * 2
-        assert any("🤖" in name for _, name, _ in lines), lines
-        results = [
-            m for m in group.topic_messages(topic.thread_id) if m.content.startswith("🏁 Тур 1")
-        ]
-        assert len(results) == 2
+        # Four tables of four: 6 meetings a table, a point each.
+        assert len(lines) == 8 and sum(halves(p) for _, _, p in lines) == 2 * 6 * 4, lines
+        assert sum("🤖" in name for _, name, _ in lines) == 2, lines
+        news = group.topic_messages(topic.thread_id)
+        for round_no in (1, 2):
+            results_said = [m for m in news if m.content.startswith(f"🏁 Тур {round_no} ")]
+            assert len(results_said) == 2 and all(m.photo is not None for m in results_said)
+        final = board_in(group, topic.thread_id)
+        await fakegram.wait_for(lambda: "Турнир окончен" in final.content, timeout=REPLY_SECONDS)
+        assert standings_of(final.content) == lines and not final.buttons
         assert assert_all_private(fakegram, bot, group, played) > 0
         await settle(fakegram)
 
