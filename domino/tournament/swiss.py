@@ -6,7 +6,7 @@ seated sits with the next best-ranked ones it has not met, so tables gather entr
 of one score group as far as they can. When that would leave the ones further down
 only repeat meetings, the draw backtracks; a repeat is accepted only when no draw
 avoids it, and then as few as can be. The search is bounded (`SEARCH_LIMIT` tables
-tried, at most about 0.1 s for 32 entrants, `bench/tournament.py`): past it, the
+tried, under 0.2 s for 32 entrants, `bench/tournament.py`): past it, the
 fewest repeats found so far, and never more than the plain top-down draw without
 backtracking leaves (`_greedy`), which the search starts from as the draw to beat.
 Deterministic: the same results give the same round.
