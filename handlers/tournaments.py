@@ -80,7 +80,8 @@ async def on_tournament_button(
 ) -> None:
     message = call.message
     if not isinstance(message, Message) or not shows_button(message, call.data):
-        await reply(call, Reply("tournament.stale", alert=True), lang)  # forged onto another message
+        # Forged onto another message, or its keyboard changed since.
+        await reply(call, Reply("tournament.stale", alert=True), lang)
         return
     press = callback_data
     chat_id = pressed_in(call)

@@ -566,11 +566,19 @@ class TournamentRecord:
     started_at: datetime | None = None
     ended_at: datetime | None = None
 
-    def standings(self) -> tuple[Line, ...]:
-        """The standings of what is stored (`domino.tournament.standings`)."""
-        results = [t.result for t in self.tables if t.result is not None]
+    def standings(self, upto_round: int | None = None) -> tuple[Line, ...]:
+        """The standings of what is stored (`domino.tournament.standings`); with
+        `upto_round`, of its rounds up to that one only (a table's result is shown with
+        the standings of its round, without what a later round already counted: a
+        forfeit decided the moment that round was drawn)."""
+        results = [
+            t.result
+            for t in self.tables
+            if t.result is not None and (upto_round is None or t.round_no <= upto_round)
+        ]
+        byes = tuple(b for b in self.byes if upto_round is None or b.round <= upto_round)
         withdrawn = [e.number for e in self.entrants if e.withdrawn_round is not None]
-        return standings(len(self.entrants), self.options.format, results, self.byes, withdrawn)
+        return standings(len(self.entrants), self.options.format, results, byes, withdrawn)
 
     def round_count(self) -> int:
         """Planned rounds: the round robin's schedule; Swiss, the rounds set."""

@@ -457,7 +457,9 @@ class Announcer:
                 parse_mode="HTML",
             )
         text = tournaments_text.table_done_text(tournament, table, lang)
-        picture = tournaments_text.standings_picture(tournament, lang, highlight=table.entrants)
+        picture = tournaments_text.standings_picture(
+            tournament, lang, highlight=table.entrants, upto_round=table.round_no
+        )
         return await self._standings_photo(chat_id, thread_id, picture, text, lang)
 
     async def _standings_photo(

@@ -76,7 +76,7 @@ class Line:
     entrant: int
     place: int
     half_points: int
-    played: int
+    played: int  # matches played (a table where two or more were present)
     firsts: int
     head_to_head: int | None
     buchholz: int | None
@@ -120,7 +120,8 @@ def standings(
     byes: Sequence[Bye] = (),
     withdrawn: Collection[int] = (),
 ) -> tuple[Line, ...]:
-    """The ranking, best first: points; then head to head among the tied, only when
+    """The ranking, best first, the `withdrawn` after everyone still in (their results
+    kept): points; then head to head among the tied, only when
     every two of them met; then, in Swiss, Buchholz (the points of every opponent met,
     once per meeting; byes are no opponent); then the sum of margins. Entrants still
     level share the place (1, 2, 2, 4) and are listed by entrant number.
@@ -140,7 +141,9 @@ def standings(
             margin[entrant] += entrant_margin
         present = [i for i, e in enumerate(result.entrants) if e not in result.absent]
         for i in present:
-            played[result.entrants[i]] += 1
+            # A match was played only where two or more were present: a forfeit win
+            # alone counts as a first place, not as a match played.
+            played[result.entrants[i]] += len(present) >= 2
             if all(result.places[i] <= result.places[j] for j in present):
                 firsts[result.entrants[i]] += 1
     for bye in byes:
@@ -160,8 +163,12 @@ def standings(
         for entrant in range(entrants):
             buchholz[entrant] = sum(points[o] for o in _opponents(entrant, results))
 
-    def key(entrant: int) -> tuple[int, int, int, float]:
+    gone = set(withdrawn)
+
+    def key(entrant: int) -> tuple[bool, int, int, int, float]:
+        # Whoever is out of the tournament ranks after everyone still in it.
         return (
+            entrant in gone,
             -points[entrant],
             -(head_to_head[entrant] or 0),
             -(buchholz[entrant] or 0),
@@ -170,7 +177,6 @@ def standings(
 
     keys = [key(entrant) for entrant in range(entrants)]
     order = sorted(range(entrants), key=lambda entrant: (keys[entrant], entrant))
-    gone = set(withdrawn)
     return tuple(
         Line(
             entrant=entrant,

@@ -371,3 +371,73 @@ def test_the_table_button_offers_the_games_own_sizes_then_pairs() -> None:
         "Столы" in text
         for text in texts(shown.board_keyboard(sport, Lang.RU, Menu(MenuKind.SETTINGS)))
     )
+
+
+def test_pairs_form_in_sign_up_order_while_signing_up() -> None:
+    """Each person signs up alone; the message pairs them as the start will (1st with
+    2nd, 3rd with 4th), and a pair of the winners is «Победители»."""
+    paired = dataclasses.replace(OPTIONS, game="kozel", pairs=True)
+    text = shown.board_text(signup(*PEOPLE, options=paired), "Алиса", Lang.RU)
+    assert "Участники (4):</b>\n1. Алиса + Боб\n2. Ева &lt;b&gt; + Дима\n" in text
+    pairs = (
+        EntrantRecord(0, 101, "Алиса", partner_id=102, partner_name="Боб"),
+        EntrantRecord(1, 103, "Вера", partner_id=104, partner_name="Дима"),
+    )
+    tables = (TableRecord(1, 1, (0, 1), TableState.DONE, result=won(1, 0, 1)),)
+    over = dataclasses.replace(
+        signup(*pairs, options=paired),
+        tables=tables,
+        status=TournamentStatus.FINISHED,
+        current_round=1,
+    )
+    assert shown.winner_line(over, Lang.RU) == "🏆 Победители турнира: Алиса + Боб"
+
+
+def test_a_tables_result_shows_the_standings_of_its_round_and_who_was_not_there() -> None:
+    """Гоша removed in round 2: his round-3 table was decided as round 3 was drawn, in the
+    same transaction as round 2's last result. Round 2's result shows round 2's
+    standings (not Ева's round-3 point), says who lost without playing, and marks the
+    one out of the tournament with no place; round 3's announcement says its table was
+    not played."""
+    out = dataclasses.replace(PEOPLE[3], withdrawn_round=3)
+    no_show = TableResult(2, (1, 3), (0, 1), (0.0, 0.0), frozenset({3}))
+    walkover = TableResult(3, (2, 3), (0, 1), (0.0, 0.0), frozenset({3}))
+    tables = (
+        TableRecord(1, 1, (0, 1), TableState.DONE, result=won(1, 0, 1)),
+        TableRecord(1, 2, (2, 3), TableState.DONE, result=won(1, 3, 2)),
+        TableRecord(2, 1, (0, 2), TableState.DONE, result=won(2, 0, 2)),
+        TableRecord(2, 2, (1, 3), TableState.DONE, result=no_show, absent=frozenset({3})),
+        TableRecord(3, 1, (0, 1), TableState.DUE),
+        TableRecord(3, 2, (2, 3), TableState.DONE, result=walkover, absent=frozenset({3})),
+    )
+    tournament = dataclasses.replace(
+        signup(PEOPLE[0], PEOPLE[1], PEOPLE[2], out),
+        status=TournamentStatus.RUNNING,
+        tables=tables,
+        current_round=3,
+    )
+    table = tournament.table(2, 2)
+    assert table is not None
+    done = shown.table_done_text(tournament, table, Lang.RU)
+    assert done.splitlines()[:2] == [
+        "🏁 <b>Тур 2 · стол 2</b>: Боб 1 · Дима 0",
+        "Нет на месте: Дима — поражение без игры.",
+    ]
+    # Round 2's standings: Ева has no point yet (her walkover is round 3's).
+    assert done.splitlines()[3:] == [
+        "<b>Положение:</b>",
+        "1. Алиса — 2",
+        "2. Боб — 1",
+        "3. Ева &lt;b&gt; — 0",
+        "— Дима (вне турнира) — 1",
+    ]
+    picture = shown.standings_picture(tournament, Lang.RU, highlight=(1, 3), upto_round=2)
+    assert picture.subtitle == "Тур 2 из 3 · круговой"
+    assert [(r.place, r.name, r.played) for r in picture.rows] == [
+        (1, "Алиса", 2),
+        (2, "Боб", 1),
+        (3, "Ева <b>", 2),
+        (None, "Дима", 1),
+    ]
+    announced = shown.round_text(tournament, 3, Lang.RU)
+    assert "Стол 1: Алиса — Боб\nСтол 2: Ева &lt;b&gt; 1 · Дима 0 — без игры\n" in announced

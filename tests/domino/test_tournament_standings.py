@@ -134,15 +134,20 @@ def test_a_bye_counts_in_points_not_in_played_nor_firsts() -> None:
     assert line_of(lines, 0).firsts == 1
 
 
-def test_firsts_count_shared_firsts_and_forfeit_wins() -> None:
+def test_firsts_count_shared_firsts_and_forfeit_wins_but_played_only_matches() -> None:
     results = [
         TableResult(1, (0, 1, 2), (0, 0, 1), (0.0,) * 3),  # 0 and 1 share first
         TableResult(2, (0, 2), (1, 0), (0.0, 0.0), frozenset({2})),  # 2 absent: 0 wins
+        # A table of 3 with one absent: the two present played a match (a computer sat
+        # in for the absent), so it counts as played for both.
+        TableResult(3, (0, 1, 2), (1, 0, 2), (0.0,) * 3, frozenset({2})),
     ]
     lines = standings(3, Format.ROUND_ROBIN, results)
+    # 0: firsts in rounds 1 and 2 (the forfeit), matches in rounds 1 and 3 (not 2, where
+    # nobody else came); 1: first in rounds 1 and 3; 2: one match, in round 1.
     assert [(line_of(lines, e).firsts, line_of(lines, e).played) for e in range(3)] == [
         (2, 2),
-        (1, 1),
+        (2, 2),
         (0, 1),
     ]
 
@@ -268,10 +273,13 @@ def test_level_margins_are_level_whatever_the_float_sum() -> None:
     assert order(standings(2, Format.ROUND_ROBIN, results)) == [(0, 1), (1, 1)]
 
 
-def test_the_withdrawn_keep_their_results_and_are_flagged() -> None:
+def test_the_withdrawn_keep_their_results_are_flagged_and_rank_last() -> None:
+    # 2 beat both, then withdrew: 2 points kept, but ranked after 0 and 1 (level at 0,
+    # sharing first among those still in), so nobody out of it can win it.
     lines = standings(3, Format.ROUND_ROBIN, [won(1, 2, 0), won(1, 2, 1)], withdrawn={2})
-    assert order(lines) == [(2, 1), (0, 2), (1, 2)]
-    assert [line.withdrawn for line in lines] == [True, False, False]
+    assert order(lines) == [(0, 1), (1, 1), (2, 3)]
+    assert [line.withdrawn for line in lines] == [False, False, True]
+    assert lines[2].half_points == 4
 
 
 def test_no_results_everyone_shares_first_in_entrant_order() -> None:

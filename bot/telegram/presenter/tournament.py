@@ -180,16 +180,23 @@ def entrants_lines(tournament: TournamentRecord, lang: Lang) -> list[str]:
     lines = [t("tournament.entrants", lang, n=people)]
     if not entrants:
         lines.append(t("tournament.nobody", lang))
+    if tournament.options.pairs:
+        # Signing up, each person is an entrant of their own, paired at the start in
+        # sign-up order; once started, each entrant is a pair.
+        names = [
+            html.escape(short_name(name), quote=False)
+            for entrant in entrants
+            for name in (entrant.name, entrant.partner_name)
+            if name is not None
+        ]
+        for index in range(0, len(names), 2):
+            first = names[index]
+            second = names[index + 1] if index + 1 < len(names) else "…"
+            lines.append(t("tournament.pair", lang, n=index // 2 + 1, first=first, second=second))
+        return lines
     for entrant in entrants:
-        number = entrant.number + 1
-        if tournament.options.pairs:
-            first = html.escape(short_name(entrant.name), quote=False)
-            partner = entrant.partner_name
-            second = "…" if partner is None else html.escape(short_name(partner), quote=False)
-            lines.append(t("tournament.pair", lang, n=number, first=first, second=second))
-        else:
-            name = html.escape(entrant_name(entrant, lang), quote=False)
-            lines.append(t("tournament.entrant", lang, n=number, name=name))
+        name = html.escape(entrant_name(entrant, lang), quote=False)
+        lines.append(t("tournament.entrant", lang, n=entrant.number + 1, name=name))
     return lines
 
 
@@ -249,11 +256,19 @@ def table_results(tournament: TournamentRecord, table: TableRecord, lang: Lang) 
 
 
 def standings_lines(
-    tournament: TournamentRecord, lang: Lang, *, limit: int | None = None
+    tournament: TournamentRecord,
+    lang: Lang,
+    *,
+    limit: int | None = None,
+    upto_round: int | None = None,
 ) -> list[str]:
     """«1. Алиса — 2½», a line an entrant, best first (the first `limit`, then how many
-    more)."""
-    lines = tournament.standings()
+    more); with `upto_round`, as of that round (`TournamentRecord.standings`). Those
+    out of the tournament come last, with no place, as the picture shows them."""
+    ranked = tournament.standings(upto_round)
+    lines = [line for line in ranked if not line.withdrawn] + [
+        line for line in ranked if line.withdrawn
+    ]
     shown = lines if limit is None else lines[:limit]
     written = [standing_line(tournament, line, lang) for line in shown]
     if len(lines) > len(shown):
@@ -262,12 +277,14 @@ def standings_lines(
 
 
 def standing_line(tournament: TournamentRecord, line: Line, lang: Lang) -> str:
+    """«1. Алиса — 2½»; someone out of the tournament has no place, as in the picture:
+    «— Гоша (вне турнира) — 1»."""
     name = _escaped(tournament, line.entrant, lang)
+    points = points_text(line.half_points)
     if line.withdrawn:
         name = t("tournament.withdrawn", lang, name=name)
-    return t(
-        "tournament.line", lang, place=line.place, name=name, points=points_text(line.half_points)
-    )
+        return t("tournament.line_withdrawn", lang, name=name, points=points)
+    return t("tournament.line", lang, place=line.place, name=name, points=points)
 
 
 def winners(tournament: TournamentRecord) -> list[int]:
@@ -296,7 +313,8 @@ def winner_line(tournament: TournamentRecord, lang: Lang) -> str:
     if not first:
         return t("tournament.no_winner", lang)
     names = ", ".join(_escaped(tournament, number, lang) for number in first)
-    return t("tournament.winner" if len(first) == 1 else "tournament.winners", lang, names=names)
+    alone = len(first) == 1 and tournament.entrants[first[0]].partner_id is None
+    return t("tournament.winner" if alone else "tournament.winners", lang, names=names)
 
 
 def final_lines(tournament: TournamentRecord, lang: Lang) -> list[str]:
@@ -555,6 +573,10 @@ def round_text(tournament: TournamentRecord, round_no: int, lang: Lang) -> str:
     """A round's tables announced: who sits where, who has no table, and how to sit down."""
     lines = [t("tournament.round_title", lang, round=round_no, rounds=tournament.round_count())]
     for table in tables_of(tournament, round_no):
+        if table.result is not None and table.game_id is None:  # decided at the draw
+            results = table_results(tournament, table, lang)
+            lines.append(t("tournament.seats_decided", lang, n=table.table_no, results=results))
+            continue
         names = table_names(tournament, table, lang)
         lines.append(t("tournament.seats", lang, n=table.table_no, names=names))
     byes = [bye.entrant for bye in tournament.byes if bye.round == round_no]
@@ -576,9 +598,17 @@ def table_done_text(tournament: TournamentRecord, table: TableRecord, lang: Lang
             table=table.table_no,
             results=table_results(tournament, table, lang),
         ),
+    ]
+    absent = table.result.absent if table.result is not None else frozenset()
+    if absent:
+        names = ", ".join(
+            _escaped(tournament, number, lang) for number in table.entrants if number in absent
+        )
+        lines.append(t("tournament.absent_note", lang, names=names))
+    lines += [
         "",
         t("tournament.standings", lang),
-        *standings_lines(tournament, lang, limit=STANDINGS_ON_BOARD),
+        *standings_lines(tournament, lang, limit=STANDINGS_ON_BOARD, upto_round=table.round_no),
     ]
     return "\n".join(lines)
 
@@ -633,6 +663,7 @@ def standings_picture(
     *,
     highlight: Sequence[int] = (),
     final: bool = False,
+    upto_round: int | None = None,
 ) -> StandingsPicture:
     """The standings as `render.standings` draws them: a row an entrant, best first, the
     entrants of `highlight` (the table that just ended) marked, the winners ringed when
@@ -640,7 +671,7 @@ def standings_picture(
     options = tournament.options
     swiss = options.format is Format.SWISS
     rows = []
-    for line in tournament.standings():
+    for line in tournament.standings(upto_round):
         entrant = tournament.entrants[line.entrant]
         tiebreak = points_text(line.buchholz) if swiss and line.buchholz is not None else ""
         rows.append(
@@ -662,7 +693,7 @@ def standings_picture(
         subtitle = t(
             "tournament.picture_round",
             lang,
-            round=tournament.current_round,
+            round=upto_round or tournament.current_round,
             rounds=tournament.round_count(),
             format=format_name(options.format, lang),
         )
