@@ -819,3 +819,27 @@ async def test_the_mini_app_offers_a_table_only_to_those_drawn_to_it(core: Core)
         assert seen.controls is False
     ordinary_lobby = await viewing.seen(dataclasses.replace(game, tournament=None), ALICE)
     assert ordinary_lobby.controls is (ALICE.id == game.creator_id)
+
+
+async def test_a_round_drawn_during_a_pause_is_announced_when_it_resumes(core: Core) -> None:
+    """Nobody is told to take a seat at a table that does not open: the next round is
+    drawn as the last table ends, but announced only once the tournament resumes."""
+    tid = await started(core, 4)
+    first = await open_and_seat(core, tid, 1, 1)
+    await surrender(core, first, person_of(first.seats[0].user_id or 0))
+    last = await open_and_seat(core, tid, 1, 2)
+    await core.run(core.tournaments.pause(tid, CHAT.id, ALICE, no_admin))
+    await surrender(core, last, person_of(last.seats[0].user_id or 0))
+    tournament = await core.get(tid)
+    assert tournament.current_round == 2
+    assert [t.state for t in tournament.tables if t.round_no == 2] == [TableState.DUE] * 2
+    assert [p["round_no"] for p in await core.outbox("tournament_round")] == [1]
+    await core.run(core.tournaments.resume(tid, CHAT.id, ALICE, no_admin))
+    assert [p["round_no"] for p in await core.outbox("tournament_round")] == [1, 2]
+    assert core.effects[-1].announcements
+
+
+async def test_pairs_are_counted_as_pairs_when_too_few(core: Core) -> None:
+    tid = await opened(core, 4, game="kozel", pairs="on")
+    answer = await core.run(core.tournaments.start(tid, CHAT.id, ALICE, no_admin))
+    assert answer == Reply.of("tournament.too_few_pairs", alert=True, n=2, min=3)

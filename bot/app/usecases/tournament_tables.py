@@ -225,12 +225,23 @@ def draw_round(tournament: TournamentRecord, number: int) -> TournamentRecord | 
 async def begin_round(
     tx: Transaction, tournament: TournamentRecord, number: int
 ) -> TournamentRecord | None:
-    """Round `number` drawn, announced, its forfeits counted; None if it cannot be."""
+    """Round `number` drawn, announced, its forfeits counted; None if it cannot be. A
+    paused tournament's round is announced when it resumes (`announce_unopened`): none
+    of its tables opens before, and nobody is told to take a seat that is not there."""
     drawn = draw_round(tournament, number)
     if drawn is None:
         return None
-    await announce(tx, drawn, ROUND, round_no=number)
+    if drawn.status is TournamentStatus.RUNNING:
+        await announce(tx, drawn, ROUND, round_no=number)
     return await settle_due(tx, drawn)
+
+
+async def announce_unopened(tx: Transaction, tournament: TournamentRecord) -> None:
+    """The tournament resumed: its current round is announced if it was drawn during the
+    pause (tables due, none of them opened yet)."""
+    current = [t for t in tournament.tables if t.round_no == tournament.current_round]
+    if any(t.state is TableState.DUE for t in current) and all(t.game_id is None for t in current):
+        await announce(tx, tournament, ROUND, round_no=tournament.current_round)
 
 
 async def advance(tx: Transaction, tournament: TournamentRecord) -> TournamentRecord:

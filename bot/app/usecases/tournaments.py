@@ -47,6 +47,7 @@ from bot.app.usecases.tournament_tables import (
     absent_from_outset,
     advance,
     announce,
+    announce_unopened,
     begin_round,
     due_of,
     effects_of,
@@ -509,7 +510,8 @@ class Tournaments(UseCases):
                 raise Refusal("tournament.not_paused")
             running = dataclasses.replace(tournament, status=TournamentStatus.RUNNING)
             saved = await store.save(tx, running)
-            shown = Effects(tournaments=(saved.id,), tables_due=due_of(saved))
+            await announce_unopened(tx, saved)
+            shown = Effects(tournaments=(saved.id,), tables_due=due_of(saved), announcements=True)
             return None, Reply("tournament.resumed"), shown
 
         return await self._change(tournament_id, chat_id, person, is_admin, "resume", resume)
@@ -852,17 +854,23 @@ def begin(tournament: TournamentRecord, lang: Lang) -> TournamentRecord:
     else:
         entrants = [dataclasses.replace(e, number=i) for i, e in enumerate(people)]
     bounds = entrant_bounds(options)
+    # With pairs the entrants are pairs, and the refusals count pairs.
+    too_few, too_many = (
+        ("tournament.too_few_pairs", "tournament.too_many_pairs")
+        if options.pairs
+        else ("tournament.too_few", "tournament.too_many")
+    )
     if len(entrants) < 2:
-        raise Refusal("tournament.too_few", n=len(entrants), min=bounds.start)
+        raise Refusal(too_few, n=len(entrants), min=bounds.start)
     if options.computers is not None:
         for n in range(1, (-len(entrants)) % options.table_size + 1):
             name = t("computer.name", lang, n=n)
             entrants.append(EntrantRecord(len(entrants), None, name, level=options.computers))
     count = len(entrants)
     if count < bounds.start:
-        raise Refusal("tournament.too_few", n=count, min=bounds.start)
+        raise Refusal(too_few, n=count, min=bounds.start)
     if count > bounds.stop - 1:
-        raise Refusal("tournament.too_many", n=count, max=bounds.stop - 1)
+        raise Refusal(too_many, n=count, max=bounds.stop - 1)
     tables: tuple[TableRecord, ...] = ()
     if options.format is Format.ROUND_ROBIN:
         tables = tuple(
