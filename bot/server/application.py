@@ -183,7 +183,9 @@ class Application:
         self.votes = VoteBoard(db, out, self.settings)
         # A tournament's message, and its tables' forum topics (bot.telegram.tournament_board).
         self.tournament_board = TournamentBoard(db, out, self.settings)
-        tables = TableTopics(db, out, self.settings, self._open_table)
+        self.tables = tables = TableTopics(
+            db, out, self.settings, self._open_table, announced=self.publisher.flush_outbox
+        )
         # «🔔 Ваш ход»: follows the committed games as the timers do.
         self.notices = TurnNotices(
             db,

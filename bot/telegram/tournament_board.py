@@ -44,7 +44,7 @@ from i18n import DEFAULT_LANG, Lang
 from storage import repo
 from storage import tournament_messages as messages
 from storage import tournaments as store
-from storage.db import Database, is_transient
+from storage.db import Database
 from storage.records import TableDue, TournamentRecord
 from storage.tournament_messages import TournamentMessage
 
@@ -184,12 +184,21 @@ class TableTopics:
     a second one."""
 
     def __init__(
-        self, db: Database, out: Outgoing, settings: GroupSettings, open_table: TableOpener
+        self,
+        db: Database,
+        out: Outgoing,
+        settings: GroupSettings,
+        open_table: TableOpener,
+        announced: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self.db = db
         self.out = out
         self.settings = settings
         self.open_table = open_table
+        # Sends the announcements owed before a table opens (`Publisher.flush_outbox`):
+        # the last table's result and standings, and the round's announcement, come in
+        # the group before the next table's lobby.
+        self.announced = announced
         self._made: Lru[TableKey, int] = Lru(TOPICS_REMEMBERED)
         # Groups that refused a topic, and when: asked again after `TOPICS_RETRY` (an
         # admin may give the bot the right meanwhile).
@@ -200,22 +209,14 @@ class TableTopics:
         )
 
     async def open(self, due: Sequence[TableDue]) -> None:
-        """Open these tables now, one after another; one that meets a database refusing
-        for the moment or Telegram failing after the queue's retries is left to its
-        worker, which tries it again after a pause."""
+        """Open these tables soon, each by a worker of its own, so the press whose commit
+        made them due is answered first (opening one sends what is owed before, makes a
+        topic, and sends the lobby); one that meets a database refusing for the moment
+        or Telegram failing after the queue's retries is tried again after a pause."""
         for table in due:
             key = (table.tournament_id, table.round_no, table.table_no)
             self._due[key] = table
-            if self._workers.busy(key):
-                self._workers.mark(key)  # its worker tries it once more
-                continue
-            try:
-                await self._open_now(key)
-            except Exception as exc:
-                if not (is_transient(exc) or isinstance(exc, TELEGRAM_FAILURES)):
-                    raise
-                log.warning("tournament %s: table %s.%s waits: %s", key[0], key[1], key[2], exc)
-                self._workers.mark(key)
+            self._workers.mark(key)
 
     async def idle(self) -> None:
         """Wait until every table offered has been opened or given up (tests, shutdown)."""
@@ -234,6 +235,8 @@ class TableTopics:
         table = self._due.get(key)
         if table is None:
             return
+        if self.announced is not None:
+            await self.announced()
         try:
             thread_id = await self.topic_for(table)
             # A topic with a game on (the tournament's, where tables play one after

@@ -712,6 +712,7 @@ async def test_the_pickup_hands_the_tables_due_to_the_front_ends(tmp_path: Path)
             await setup.run(app.tournaments.sign_up(1, CHAT.id, person))
         await setup.run(app.tournaments.set_option(1, CHAT.id, ALICE, no_admin, "format", "swiss"))
         await setup.run(app.tournaments.start(1, CHAT.id, ALICE, no_admin))
+        await app.tables.idle()  # each table is opened by a worker of its own
         tournament = await app.tournaments.get(1)
         assert tournament is not None
         # The first table opened in the tournament's topic; the second waits for it.

@@ -396,6 +396,21 @@ async def test_a_round_robin_of_four_to_its_final_standings(
         results = [m for m in group.bot_messages if m.content.startswith("🏁 Тур ")]
         assert len(results) == 6 and all(m.photo is not None for m in results)
         assert all("Положение:" in m.content for m in results)
+        # Read top to bottom, the group tells it in order: a round's announcement before
+        # its tables' lobbies, and each table's result before the next table's lobby (the
+        # tables play one after another in a group without topics).
+        lobbies = [m for m in group.bot_messages if TABLE_LOBBY.search(m.content)]
+        rounds = {
+            int(found.group(1)): m.message_id
+            for m in group.bot_messages
+            if (found := re.match(r"🏆 Турнир · тур (\d+) из", m.content))
+        }
+        for lobby in lobbies:
+            found = TABLE_LOBBY.search(lobby.content)
+            assert found is not None
+            assert rounds[int(found.group(1))] < lobby.message_id, lobby.content
+        for result, lobby in zip(results, lobbies[1:], strict=False):
+            assert result.message_id < lobby.message_id, (result.content, lobby.content)
         # The message of the tournament shows the same final standings, no buttons.
         final = board_in(group)
         await fakegram.wait_for(lambda: "Турнир окончен" in final.content, timeout=REPLY_SECONDS)
