@@ -70,6 +70,7 @@ tournament-topic = 🏆 Round { $round } · table { $table }
 tournament-lobby = 🏆 <b>Tournament · round { $round } · table { $table }</b> — waiting for: { $names }
 tournament-lobby_all_here = 🏆 <b>Tournament · round { $round } · table { $table }</b> — all here
 
+tournament-your_table = 🏆 Your tournament table in «{ $chat }» is open: round { $round }, table { $table }. Press «✅ I'm here» there — you have { $minutes } min, or it counts as a loss.
 tournament-lobby_hint = The people of this table press «✅ I'm here»: the match starts by itself once all are there.
 tournament-lobby_closed = ⌛ The table closed without a match.
 

@@ -71,6 +71,7 @@ tournament-topic = 🏆 Тур { $round } · стол { $table }
 tournament-lobby = 🏆 <b>Турнир · тур { $round } · стол { $table }</b> — ждём: { $names }
 tournament-lobby_all_here = 🏆 <b>Турнир · тур { $round } · стол { $table }</b> — все на месте
 
+tournament-your_table = 🏆 Ваш стол турнира в группе «{ $chat }» открыт: тур { $round }, стол { $table }. Нажмите там «✅ Я на месте» — на сбор { $minutes } мин, иначе засчитают поражение.
 tournament-lobby_hint = Участники этого стола нажимают «✅ Я на месте»: партия начнётся сама, когда соберутся все.
 tournament-lobby_closed = ⌛ Стол закрыт без партии.
 

@@ -844,3 +844,29 @@ async def test_pairs_are_counted_as_pairs_when_too_few(core: Core) -> None:
     tid = await opened(core, 4, game="kozel", pairs="on")
     answer = await core.run(core.tournaments.start(tid, CHAT.id, ALICE, no_admin))
     assert answer == Reply.of("tournament.too_few_pairs", alert=True, n=2, min=3)
+
+
+async def test_the_people_drawn_to_a_table_are_told_in_private_when_it_opens(core: Core) -> None:
+    """Someone not watching the group would lose by forfeit: whoever has the bot's
+    private chat hears there that their table opened; the others only in the group."""
+    tid = await started(core, 4, format="swiss", rounds="1")
+    tournament = await core.get(tid)
+    table = tournament.table(1, 1)
+    assert table is not None
+    first, second = (tournament.entrants[n].user_id for n in table.entrants)
+    await core.context.people.remember(person_of(first or 0), can_message=True)
+    await core.run(core.tournaments.open_table(tid, 1, 1, None))
+    told = [
+        item
+        for item in await repo.pending_outbox(core.db)
+        if item.kind == "notice" and item.payload["key"] == "tournament.your_table"
+    ]
+    assert [item.chat_id for item in told] == [first]
+    assert told[0].payload["values"] == {
+        "chat": CHAT.title,
+        "round": 1,
+        "table": 1,
+        "minutes": 10,
+    }
+    assert core.effects[-1].announcements
+    assert second not in [item.chat_id for item in told]

@@ -40,7 +40,15 @@ from bot.app.lobby_rules import (
 from bot.app.names import short_name
 from bot.app.people import Person
 from bot.app.reply import NO_REPLY, Reply
-from bot.app.usecases.base import ChatCheck, Context, Refusal, UseCases, end_game, utcnow
+from bot.app.usecases.base import (
+    ChatCheck,
+    Context,
+    Refusal,
+    UseCases,
+    chat_title,
+    end_game,
+    utcnow,
+)
 from bot.app.usecases.lobby_options import started
 from bot.app.usecases.tournament_tables import (
     FORFEIT,
@@ -705,6 +713,9 @@ class Tournaments(UseCases):
                 )
                 if changed is not None:
                     game = await repo.save_game(tx, changed)
+                told = False
+                if game.status is GameStatus.LOBBY:
+                    told = await self._tell_drawn(tx, tournament, opened)
                 saved = await advance(tx, tournament)
         except repo.ChatBusy:
             return Done(None)
@@ -716,10 +727,44 @@ class Tournaments(UseCases):
             table_no,
             game.id,
         )
-        effects = Effects(games=(game,), tournaments=(saved.id,))
+        effects = Effects(games=(game,), tournaments=(saved.id,), announcements=told)
         if changed is not None and changed.status is GameStatus.CANCELLED:
             effects += effects_of(saved)
         return Done(None, effects)
+
+    async def _tell_drawn(
+        self, tx: Transaction, tournament: TournamentRecord, table: TableRecord
+    ) -> bool:
+        """Each person drawn to the table who has the bot's private chat is told there
+        that it opened (someone not watching the group would miss it and lose by
+        forfeit): in their language, plain text. Whether anyone was told."""
+        title = await chat_title(tx, tournament.chat_id)
+        told = False
+        for number in table.entrants:
+            if number in table.absent:
+                continue
+            for user_id in tournament.entrants[number].people:
+                user = await repo.get_user(tx, user_id)
+                if user is None or not user.can_message:
+                    continue
+                await repo.enqueue(
+                    tx,
+                    game_id=None,
+                    chat_id=user_id,
+                    kind="notice",
+                    payload={
+                        "key": "tournament.your_table",
+                        "lang": (await self.people.language_of(user_id, tx)).value,
+                        "values": {
+                            "chat": title,
+                            "round": table.round_no,
+                            "table": table.table_no,
+                            "minutes": tournament.options.show_up_minutes,
+                        },
+                    },
+                )
+                told = True
+        return told
 
     # Reads
 
