@@ -142,6 +142,10 @@ tournament-too_few_pairs = Too few pairs: { $n }, and at least { $min } are need
 tournament-too_many_pairs = Too many pairs: { $n }, and this format takes at most { $max }.
 tournament-odd_pairs = Pairs need an even number of entrants, and { $n } signed up.
 tournament-started = The tournament has started!
+tournament-started_fewer_rounds = The tournament has begun! { $rounds ->
+    [one] { $rounds } round
+   *[other] { $rounds } rounds
+}: { $n } entrants cannot play more.
 tournament-not_running = The tournament is not running now.
 tournament-paused_now = The tournament is paused.
 tournament-resumed = The tournament goes on.

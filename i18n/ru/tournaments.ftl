@@ -140,6 +140,14 @@ tournament-too_few_pairs = Мало пар: { $n }, а нужно не мень�
 tournament-too_many_pairs = Слишком много пар: { $n }, а в этом формате — не больше { $max }.
 tournament-odd_pairs = Для пар нужно чётное число участников, а записано { $n }.
 tournament-started = Турнир начался!
+tournament-started_fewer_rounds = Турнир начался! { $rounds ->
+    [one] Будет { $rounds } тур
+    [few] Будет { $rounds } тура
+   *[many] Будет { $rounds } туров
+}: больше при { $n ->
+    [one] { $n } участнике
+   *[other] { $n } участниках
+} не сыграть.
 tournament-not_running = Турнир сейчас не идёт.
 tournament-paused_now = Турнир на паузе.
 tournament-resumed = Турнир продолжается.

@@ -25,6 +25,8 @@ from bot.app.usecases.base import end_game
 from bot.app.usecases.endings import first_abandoner
 from domino.ai import Level
 from domino.tournament import Format
+from i18n import Lang
+from i18n import t as text_of
 from storage import repo
 from storage.connect import open_database
 from storage.db import Database
@@ -870,3 +872,15 @@ async def test_the_people_drawn_to_a_table_are_told_in_private_when_it_opens(cor
     }
     assert core.effects[-1].announcements
     assert second not in [item.chat_id for item in told]
+
+
+async def test_fewer_rounds_than_set_are_said_at_the_start(core: Core) -> None:
+    """Two entrants can play one Swiss round: the start says so instead of silently
+    playing fewer than the organiser set."""
+    tid = await opened(core, 2, format="swiss", rounds="4")
+    answer = await core.run(core.tournaments.start(tid, CHAT.id, ALICE, no_admin))
+    assert answer == Reply.of("tournament.started_fewer_rounds", rounds=1, n=2)
+    assert (await core.get(tid)).options.rounds == 1
+    assert text_of(answer.key, Lang.RU, **answer.values) == (
+        "Турнир начался! Будет 1 тур: больше при 2 участниках не сыграть."
+    )

@@ -491,6 +491,13 @@ class Tournaments(UseCases):
             drawn = await begin_round(tx, begun, 1)
             assert drawn is not None  # two entrants at least
             saved = await advance(tx, drawn)
+            asked, rounds = tournament.options.rounds, begun.options.rounds
+            if asked is not None and rounds is not None and rounds < asked:
+                # Fewer rounds than set: as many as these entrants can play, said so.
+                answer = Reply.of(
+                    "tournament.started_fewer_rounds", rounds=rounds, n=len(begun.entrants)
+                )
+                return None, answer, effects_of(saved)
             return None, Reply("tournament.started"), effects_of(saved)
 
         return await self._change(tournament_id, chat_id, person, is_admin, "start", start)
