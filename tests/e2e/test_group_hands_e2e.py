@@ -308,10 +308,20 @@ async def test_a_private_hand_never_waits_for_the_groups_slow_queue(
         while bot.stored_match().turn == seat and not bot.match_over():
             moves = len(bot.stored_match().log)
             await fakegram.wait_for(alice.my_turn, timeout=REPLY_SECONDS)
-            await alice.take_turn()  # a press on a hand one step behind is only refused
-            await fakegram.wait_for(
-                lambda moves=moves: len(bot.stored_match().log) > moves, timeout=REPLY_SECONDS
-            )
+            hand = alice.hand()
+            before = None if hand is None else (hand.message_id, hand.content, hand.buttons)
+
+            def answered(moves: int = moves, before: object = before) -> bool:
+                """A move stored, or her private hand changed without one: a tile that
+                fits two ends opens their choice, and a press on a hand one step behind
+                is refused and the hand shown again (edited, or sent anew at the bottom);
+                either way she presses again."""
+                hand = alice.hand()
+                now = None if hand is None else (hand.message_id, hand.content, hand.buttons)
+                return len(bot.stored_match().log) > moves or now != before
+
+            await alice.take_turn()
+            await fakegram.wait_for(answered, timeout=REPLY_SECONDS)
 
         def hers_shown() -> bool:
             return bot.match_over() or (bot.stored_match().turn == seat and alice.my_turn())
