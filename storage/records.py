@@ -454,6 +454,11 @@ class TableState(StrEnum):
     PLAYING = "playing"
     DONE = "done"  # its result is stored
 
+    @property
+    def in_play(self) -> bool:
+        """A table with a game on: its lobby waiting, or its match running."""
+        return self in (TableState.OPEN, TableState.PLAYING)
+
 
 @dataclass(frozen=True, slots=True)
 class TournamentOptions:

@@ -291,11 +291,7 @@ async def table_ended(tx: Transaction, game: GameRecord) -> Effects:
     ):
         return NOTHING
     table = tournament.table(ref.round_no, ref.table_no)
-    if (
-        table is None
-        or table.game_id != game.id
-        or table.state not in (TableState.OPEN, TableState.PLAYING)
-    ):
+    if table is None or table.game_id != game.id or not table.state.in_play:
         return NOTHING
     result = match_result(table, game)
     tournament = await record(tx, tournament, table, result)

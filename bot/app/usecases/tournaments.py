@@ -554,10 +554,7 @@ class Tournaments(UseCases):
             saved = await store.save(tx, ended)  # first: the games' ends count nothing
             effects = Effects(tournaments=(saved.id,))
             for table in saved.tables:
-                if table.game_id is None or table.state not in (
-                    TableState.OPEN,
-                    TableState.PLAYING,
-                ):
+                if table.game_id is None or not table.state.in_play:
                     continue
                 game = await repo.load_game(tx, table.game_id)
                 if game is None or not game.status.active:
@@ -869,8 +866,7 @@ async def lock_table_games(tx: Transaction, tournament: TournamentRecord) -> Non
     on PostgreSQL instead of deadlocking. A no-op where the database locks whole."""
     if not tx.locks_rows:
         return
-    live = (TableState.OPEN, TableState.PLAYING)
-    games = {table.game_id for table in tournament.tables if table.state in live}
+    games = {table.game_id for table in tournament.tables if table.state.in_play}
     for game_id in sorted(g for g in games if g is not None):
         await repo.load_game(tx, game_id)
 

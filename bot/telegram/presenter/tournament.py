@@ -599,11 +599,8 @@ def table_done_text(tournament: TournamentRecord, table: TableRecord, lang: Lang
             results=table_results(tournament, table, lang),
         ),
     ]
-    absent = table.result.absent if table.result is not None else frozenset()
-    if absent:
-        names = ", ".join(
-            _escaped(tournament, number, lang) for number in table.entrants if number in absent
-        )
+    names = absent_names(tournament, table, lang)
+    if names:
         lines.append(t("tournament.absent_note", lang, names=names))
     lines += [
         "",
@@ -613,12 +610,17 @@ def table_done_text(tournament: TournamentRecord, table: TableRecord, lang: Lang
     return "\n".join(lines)
 
 
-def forfeit_text(tournament: TournamentRecord, table: TableRecord, lang: Lang) -> str:
-    """Who did not take their seat at a table in time."""
+def absent_names(tournament: TournamentRecord, table: TableRecord, lang: Lang) -> str:
+    """The table's entrants forfeited there, in seat order («Боб, Дима»; "" if none)."""
     absent = table.absent or (table.result.absent if table.result is not None else frozenset())
-    names = ", ".join(
+    return ", ".join(
         _escaped(tournament, number, lang) for number in table.entrants if number in absent
     )
+
+
+def forfeit_text(tournament: TournamentRecord, table: TableRecord, lang: Lang) -> str:
+    """Who did not take their seat at a table in time."""
+    names = absent_names(tournament, table, lang)
     return t(
         "tournament.forfeit", lang, round=table.round_no, table=table.table_no, names=names or "—"
     )
