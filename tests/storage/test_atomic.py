@@ -85,6 +85,7 @@ async def test_a_failing_statement_rolls_the_whole_body_back(db: Database) -> No
     assert await xs(db) == []
 
 
+@pytest.mark.sqlite_only  # one connection there; PostgreSQL runs the two side by side on its pool
 async def test_atomic_waits_for_an_open_block_and_sees_what_it_committed(db: Database) -> None:
     block_open = asyncio.Event()
     release = asyncio.Event()
