@@ -1,0 +1,172 @@
+"""Shards: every instance of the bot plays the games of its own share of the chats.
+
+A game belongs to the shard of its chat, `shard_of(chat_id, count)`: the chat's id
+modulo the shard count (Python's `%`, so 0..count-1 for negative group ids too; in SQL
+`shard_sql`). Each shard is a lease named "shard:<n>" in `leases`, with the semantics of
+`storage.leases`: taken when free, run out or the holder's own, each take a new term,
+renewed only in its term; the term fences the changes written for that shard's games.
+
+Who is alive is the table `instances`: each instance writes its `heartbeat` every few
+seconds; one not seen for a lease's time is gone (`live_instances`). The live instances
+share the shards by `fair_share`, a function of their sorted names alone, so each of
+them computes the same split without asking the others.
+
+The keeper that holds an instance's share is `bot.server.shards.ShardKeeper`; this
+module is its SQL, a few round trips a renewal whatever the number of shards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from storage import leases
+from storage.db import Database, Transaction
+
+DEFAULT_SHARD_COUNT = 16
+LEASE_PREFIX = "shard:"
+
+
+def shard_of(chat_id: int, count: int) -> int:
+    """The shard of the chat `chat_id` among `count`: always in 0..count-1 (Python's
+    `%` takes the divisor's sign)."""
+    return chat_id % count
+
+
+def shard_sql(column: str, count: int) -> str:
+    """The SQL expression of `shard_of` for the chat id in `column`: SQLite's and
+    PostgreSQL's `%` take the dividend's sign, hence the second modulo. `count` is
+    written into the text (an int, checked), so that an index or trigger can use it."""
+    if not isinstance(count, int) or count < 1:
+        raise ValueError(f"a shard count is a positive int, not {count!r}")
+    return f"((({column}) % {count}) + {count}) % {count}"
+
+
+def lease_name(shard: int) -> str:
+    """The name of the shard's lease in `leases`."""
+    return f"{LEASE_PREFIX}{shard}"
+
+
+def shard_of_lease(name: str) -> int | None:
+    """The shard a lease's name stands for, None for any other lease ("leader")."""
+    if not name.startswith(LEASE_PREFIX):
+        return None
+    number = name[len(LEASE_PREFIX) :]
+    return int(number) if number.isdigit() else None
+
+
+# The instance registry.
+
+
+async def heartbeat(db: Database, name: str, *, now: float) -> None:
+    """Note that the instance `name` is alive at `now`; its `started_at` is that of its
+    first heartbeat since it last left."""
+    await db.execute(
+        """
+        INSERT INTO instances (name, started_at, seen_at) VALUES (?, ?, ?)
+        ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at
+        """,
+        (name, now, now),
+    )
+
+
+async def live_instances(db: Database, *, now: float, ttl: float) -> list[str]:
+    """The instances seen within the last `ttl` seconds, sorted by name (in Python, not
+    by the database's collation: every instance must sort them alike)."""
+    rows = await db.fetch_all("SELECT name FROM instances WHERE seen_at >= ?", (now - ttl,))
+    return sorted(str(row["name"]) for row in rows)
+
+
+async def leave(db: Database, name: str) -> None:
+    """At a clean stop: the instance is gone at once, not a lease's time later."""
+    await db.execute("DELETE FROM instances WHERE name = ?", (name,))
+
+
+def fair_share(live: Sequence[str], me: str, count: int) -> int:
+    """How many of `count` shards the instance `me` should hold among the `live` ones:
+    by their sorted names, the first `count % L` get one more than `count // L`. 0 when
+    `me` is not live."""
+    names = sorted(set(live))
+    if me not in names:
+        return 0
+    place = names.index(me)
+    return count // len(names) + (1 if place < count % len(names) else 0)
+
+
+# The shards' leases.
+
+
+async def holders(db: Database, count: int) -> dict[int, leases.Lease]:
+    """Every shard's lease as stored (running or not), of shards 0..count-1; a shard
+    never taken has none."""
+    rows = await db.fetch_all(
+        "SELECT name, holder, expires_at, term FROM leases WHERE name LIKE ?",
+        (f"{LEASE_PREFIX}%",),
+    )
+    found: dict[int, leases.Lease] = {}
+    for row in rows:
+        shard = shard_of_lease(str(row["name"]))
+        if shard is not None and shard < count:
+            found[shard] = leases.Lease(
+                str(row["name"]), str(row["holder"]), float(row["expires_at"]), int(row["term"])
+            )
+    return found
+
+
+async def take_shard(
+    db: Database, shard: int, holder: str, *, now: float, ttl: float
+) -> int | None:
+    """Take the shard's lease (free, run out, or `holder`'s own): its new term; None
+    while another holder's runs (`storage.leases.take`)."""
+    return await leases.take(db, lease_name(shard), holder, now=now, ttl=ttl)
+
+
+def _pairs_sql(terms: Mapping[int, int]) -> tuple[str, list[object]]:
+    """A condition matching the leases of `terms` (shard → term), with its parameters."""
+    condition = " OR ".join(["(name = ? AND term = ?)"] * len(terms))
+    params: list[object] = []
+    for shard, term in sorted(terms.items()):
+        params += [lease_name(shard), term]
+    return condition, params
+
+
+async def renew_shards(
+    db: Database, holder: str, terms: Mapping[int, int], *, now: float, ttl: float
+) -> set[int]:
+    """Hold each shard of `terms` (shard → term) until `now + ttl`, in one statement: the
+    shards `holder` still holds in their terms (even run out: nobody took them). A shard
+    missing from the answer was taken by another term."""
+    if not terms:
+        return set()
+    condition, params = _pairs_sql(terms)
+
+    async def body(tx: Transaction) -> set[int]:
+        rows = await tx.fetch_all(
+            f"UPDATE leases SET expires_at = ? WHERE holder = ? AND ({condition}) RETURNING name",
+            [now + ttl, holder, *params],
+        )
+        return {shard for row in rows if (shard := shard_of_lease(str(row["name"]))) is not None}
+
+    return await db.atomic(body)
+
+
+async def release_shard(db: Database, shard: int, holder: str, term: int) -> bool:
+    """End `holder`'s lease of the shard in `term` now, so another instance takes it at
+    once; False if it was not theirs (any more)."""
+    return await leases.release(db, lease_name(shard), holder, term)
+
+
+async def release_shards(db: Database, holder: str, terms: Mapping[int, int]) -> set[int]:
+    """`release_shard` for each shard of `terms` (shard → term), in one statement (a
+    clean stop): the shards given back."""
+    if not terms:
+        return set()
+    condition, params = _pairs_sql(terms)
+
+    async def body(tx: Transaction) -> set[int]:
+        rows = await tx.fetch_all(
+            f"UPDATE leases SET expires_at = 0 WHERE holder = ? AND ({condition}) RETURNING name",
+            [holder, *params],
+        )
+        return {shard for row in rows if (shard := shard_of_lease(str(row["name"]))) is not None}
+
+    return await db.atomic(body)

@@ -1,0 +1,169 @@
+"""Shards (storage.shards): a chat's shard in Python and in SQL, the instance registry,
+the fair share, and the shards' leases taken, renewed and released in few round trips."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from storage import leases, shards
+from storage.connect import open_database
+from storage.db import Database
+
+TTL = 15.0
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await open_database(tmp_path / "shards.sqlite3")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def other(tmp_path: Path, db: Database) -> AsyncIterator[Database]:
+    """Another instance's connection to the same database."""
+    database = await open_database(tmp_path / "shards.sqlite3", side=True)
+    yield database
+    await database.close()
+
+
+CHATS = [0, 1, 15, 16, 17, 5_000_000_007, -1, -16, -17, -1001234567890, -1009876543211]
+
+
+@pytest.mark.parametrize("count", [1, 3, 16])
+def test_a_chat_s_shard_is_always_in_range(count: int) -> None:
+    for chat_id in CHATS:
+        assert 0 <= shards.shard_of(chat_id, count) < count
+    assert shards.shard_of(-1, 16) == 15 and shards.shard_of(17, 16) == 1
+
+
+async def test_the_sql_expression_gives_the_same_shard_as_python(db: Database) -> None:
+    async with db.transaction() as tx:
+        await tx.execute_many(
+            "INSERT INTO update_queue (update_id, shard, chat_id, body, received_at) "
+            "VALUES (?, 0, ?, '{}', 0)",
+            [(n, chat_id) for n, chat_id in enumerate(CHATS)],
+        )
+    rows = await db.fetch_all(
+        f"SELECT chat_id, {shards.shard_sql('chat_id', 16)} AS shard FROM update_queue"
+    )
+    assert {int(r["chat_id"]): int(r["shard"]) for r in rows} == {
+        chat_id: shards.shard_of(chat_id, 16) for chat_id in CHATS
+    }
+
+
+def test_the_sql_expression_takes_only_a_positive_count() -> None:
+    with pytest.raises(ValueError):
+        shards.shard_sql("chat_id", 0)
+
+
+def test_lease_names_round_trip() -> None:
+    assert shards.lease_name(7) == "shard:7"
+    assert shards.shard_of_lease("shard:7") == 7
+    assert shards.shard_of_lease("leader") is None
+    assert shards.shard_of_lease("shard:x") is None
+
+
+@pytest.mark.parametrize(
+    ("live", "count", "expected"),
+    [
+        (["a"], 16, {"a": 16}),
+        (["b", "a"], 16, {"a": 8, "b": 8}),
+        (["c", "a", "b"], 16, {"a": 6, "b": 5, "c": 5}),
+        (["a", "b", "c", "d", "e"], 3, {"a": 1, "b": 1, "c": 1, "d": 0, "e": 0}),
+    ],
+)
+def test_the_fair_share_splits_every_shard_by_sorted_names(
+    live: list[str], count: int, expected: dict[str, int]
+) -> None:
+    got = {me: shards.fair_share(live, me, count) for me in live}
+    assert got == expected and sum(got.values()) == count
+
+
+def test_an_instance_not_live_has_no_share() -> None:
+    assert shards.fair_share(["a", "b"], "z", 16) == 0
+    assert shards.fair_share([], "a", 16) == 0
+
+
+async def _instances(db: Database) -> dict[str, tuple[float, float]]:
+    rows = await db.fetch_all("SELECT name, started_at, seen_at FROM instances")
+    return {r["name"]: (float(r["started_at"]), float(r["seen_at"])) for r in rows}
+
+
+async def test_heartbeats_keep_an_instance_live_until_it_stops_or_leaves(db: Database) -> None:
+    await shards.heartbeat(db, "b", now=100.0)
+    await shards.heartbeat(db, "a", now=101.0)
+    await shards.heartbeat(db, "b", now=110.0)
+    assert await _instances(db) == {"a": (101.0, 101.0), "b": (100.0, 110.0)}
+    assert await shards.live_instances(db, now=112.0, ttl=TTL) == ["a", "b"]
+    assert await shards.live_instances(db, now=117.0, ttl=TTL) == ["b"]  # a not seen since 101
+    await shards.leave(db, "b")
+    assert await shards.live_instances(db, now=117.0, ttl=TTL) == []
+    assert await _instances(db) == {"a": (101.0, 101.0)}
+
+
+async def test_shards_are_taken_renewed_and_listed(db: Database) -> None:
+    assert await shards.take_shard(db, 0, "a", now=100.0, ttl=TTL) == 1
+    assert await shards.take_shard(db, 3, "a", now=100.0, ttl=TTL) == 1
+    assert await shards.take_shard(db, 3, "b", now=101.0, ttl=TTL) is None  # a's runs
+    await leases.take(db, "leader", "c", now=100.0, ttl=TTL)  # not a shard
+    await leases.take(db, "shard:20", "c", now=100.0, ttl=TTL)  # not among 16
+    assert await shards.renew_shards(db, "a", {0: 1, 3: 1}, now=110.0, ttl=TTL) == {0, 3}
+    assert await shards.holders(db, 16) == {
+        0: leases.Lease("shard:0", "a", 125.0, 1),
+        3: leases.Lease("shard:3", "a", 125.0, 1),
+    }
+    assert await shards.renew_shards(db, "a", {}, now=110.0, ttl=TTL) == set()
+
+
+async def test_a_renewal_after_a_takeover_returns_the_shard_as_lost(
+    db: Database, other: Database
+) -> None:
+    assert await shards.take_shard(db, 1, "a", now=100.0, ttl=TTL) == 1
+    assert await shards.take_shard(db, 2, "a", now=100.0, ttl=TTL) == 1
+    # "a" paused past its leases: "b" takes shard 2 (now run out) on its own connection.
+    assert await shards.take_shard(other, 2, "b", now=116.0, ttl=TTL) == 2
+    # Shard 1 is kept though run out (nobody took it); shard 2 is lost.
+    assert await shards.renew_shards(db, "a", {1: 1, 2: 1}, now=120.0, ttl=TTL) == {1}
+    held = await shards.holders(other, 16)
+    assert held[1] == leases.Lease("shard:1", "a", 135.0, 1)
+    assert held[2] == leases.Lease("shard:2", "b", 131.0, 2)  # b's renewal untouched
+
+
+async def test_two_holders_racing_for_a_shard_only_one_gets_it(
+    db: Database, other: Database
+) -> None:
+    for shard in range(8):
+        got = await asyncio.gather(
+            shards.take_shard(db, shard, "a", now=100.0, ttl=TTL),
+            shards.take_shard(other, shard, "b", now=100.0, ttl=TTL),
+        )
+        assert sorted(got, key=lambda term: term is None) == [1, None]
+    held = await shards.holders(db, 16)
+    assert sorted(held) == list(range(8)) and {lease.term for lease in held.values()} == {1}
+
+
+async def test_a_released_shard_is_taken_at_once_and_only_by_its_holder_s_term(
+    db: Database, other: Database
+) -> None:
+    assert await shards.take_shard(db, 5, "a", now=100.0, ttl=TTL) == 1
+    assert not await shards.release_shard(db, 5, "b", 1)
+    assert not await shards.release_shard(db, 5, "a", 2)
+    assert await shards.release_shard(db, 5, "a", 1)
+    assert await shards.take_shard(other, 5, "b", now=101.0, ttl=TTL) == 2
+    assert not await shards.release_shard(db, 5, "a", 1)  # b's now
+
+
+async def test_a_clean_stop_releases_its_shards_in_one_go(db: Database, other: Database) -> None:
+    for shard in (1, 2, 3):
+        assert await shards.take_shard(db, shard, "a", now=100.0, ttl=TTL) == 1
+    assert await shards.take_shard(other, 3, "b", now=116.0, ttl=TTL) == 2  # taken meanwhile
+    assert await shards.release_shards(db, "a", {1: 1, 2: 1, 3: 1}) == {1, 2}
+    assert await shards.release_shards(db, "a", {}) == set()
+    held = await shards.holders(other, 16)
+    assert held[1].expires_at == 0 and held[2].expires_at == 0
+    assert held[3] == leases.Lease("shard:3", "b", 131.0, 2)
