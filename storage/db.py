@@ -39,6 +39,16 @@ between its check and its COMMIT loses its session, not the deployment its leade
 Reads are not
 fenced. `Transaction.after_commit` runs a hook (a log line) only once the change is in.
 
+The scope of a unit of work (`acting_for`, several instances that all play): the fence
+may depend on what is changed (the lease "shard:<n>" of the game's chat), so it can be
+given for a context instead of for the process: every change begun in `with
+acting_for(fence=...)` (and in the tasks created inside it, which inherit the context)
+checks that fence instead of `Database.fence`. The same scope may name the Telegram
+update being handled (`update_id`): the first change committed in it also deletes that
+update's row of `update_queue`, in its own transaction just after the fence's check,
+so the update is done exactly when its change is kept; a row already gone (another
+handling committed first) rolls the change back and raises `AlreadyHandled`.
+
 Migrations are numbered SQL files in `storage/migrations/` (`001_initial.sql`, ...).
 Each runs in its own transaction together with `PRAGMA user_version = N`, so the
 schema version and the schema can never disagree (mopidy-local does the same).
@@ -64,6 +74,7 @@ Faults:
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 import re
@@ -159,6 +170,71 @@ class Fence:
 
 # The fence's read of the current term; PostgreSQL's holds the row until COMMIT.
 FENCE_SQL = "SELECT term FROM leases WHERE name = ?"
+# The consumption of the update a change was made for (`acting_for`): its row goes in the
+# change's own transaction.
+CONSUME_SQL = "DELETE FROM update_queue WHERE update_id = ?"
+
+
+class AlreadyHandled(Exception):
+    """A change made for the Telegram update `update_id` found the update's row gone from
+    `update_queue`: another handling of it (another consumer, or this one before a
+    takeover) committed first. Nothing of the transaction was kept. Not a
+    `DatabaseError`: trying again would find the same."""
+
+    def __init__(self, update_id: int) -> None:
+        super().__init__(f"the update {update_id} was handled already: the change is refused")
+        self.update_id = update_id
+
+
+@dataclass(slots=True, eq=False)
+class Acting:
+    """What the changes begun in one context act for (`acting_for`): the fence they check
+    (None: `Database.fence`), and the update whose row the first change committed also
+    deletes (None: no update). `consumed` says whether that was done; the databases set
+    it when a change takes the update (`claim`) and give it back (`give_back`) when that
+    change is rolled back, so the next change of the scope tries again. The changes of
+    one scope are meant to run one after another (one handling, and the work it starts);
+    two committing at the same moment would not both consume the update, and should the
+    one that took it fail, the other's change is kept while the update stays queued."""
+
+    fence: Fence | None = None
+    update_id: int | None = None
+    consumed: bool = False
+
+    def claim(self) -> int | None:
+        """The update this change is to consume: its id, if no other change took it."""
+        if self.update_id is None or self.consumed:
+            return None
+        self.consumed = True
+        return self.update_id
+
+    def give_back(self, claimed: int | None) -> None:
+        """The change that `claim`ed `claimed` (None: nothing) was not committed."""
+        if claimed is not None:
+            self.consumed = False
+
+
+_ACTING: contextvars.ContextVar[Acting | None] = contextvars.ContextVar("acting", default=None)
+
+
+@contextmanager
+def acting_for(*, fence: Fence | None = None, update_id: int | None = None) -> Iterator[Acting]:
+    """Within this block (and in the tasks created in it), every change checks `fence`
+    (when given; else `Database.fence`), and the first one committed consumes the queued
+    update `update_id` (see the module's docstring). A scope opened inside another
+    replaces it. The `Acting` yielded tells afterwards whether the update was consumed:
+    one whose handling changed nothing is then `storage.update_queue.done`."""
+    scope = Acting(fence, update_id)
+    token = _ACTING.set(scope)
+    try:
+        yield scope
+    finally:
+        _ACTING.reset(token)
+
+
+def current_scope() -> Acting | None:
+    """The scope the current context acts in (`acting_for`), if any."""
+    return _ACTING.get()
 
 
 def fence_refusal(fence: Fence, current: object) -> Deposed | None:
@@ -485,22 +561,45 @@ def _check_fence(raw: sqlite3.Connection, fence: Fence | None) -> None:
         raise refusal
 
 
+def _before_commit(
+    raw: sqlite3.Connection, fence: Fence | None, scope: Acting | None
+) -> int | None:
+    """The fence's check, then the consumption of the scope's update (if this change is
+    the first to commit in it): the update consumed, for `Acting.give_back` should the
+    COMMIT fail. Raises `Deposed` or `AlreadyHandled`, the update given back."""
+    _check_fence(raw, fence)
+    claimed = scope.claim() if scope is not None else None
+    if scope is None or claimed is None:
+        return None
+    try:
+        if _execute(raw, CONSUME_SQL, (claimed,)) != 1:
+            raise AlreadyHandled(claimed)
+    except BaseException:
+        scope.give_back(claimed)
+        raise
+    return claimed
+
+
 def _run_atomic(
     raw: sqlite3.Connection,
     body: Callable[[Transaction], Coroutine[Any, Any, T]],
     fence: Fence | None = None,
+    scope: Acting | None = None,
 ) -> T:
-    """BEGIN IMMEDIATE, the body, the fence's check, COMMIT; ROLLBACK if any raises (on
-    the thread); then the hooks of `after_commit`."""
+    """BEGIN IMMEDIATE, the body, the fence's check and the update's consumption, COMMIT;
+    ROLLBACK if any raises (on the thread); then the hooks of `after_commit`."""
     WORK["transactions"] += 1
     _begin(raw)
     tx = InlineTransaction(raw)
+    claimed = None
     try:
         result = _drive(body(tx))
-        _check_fence(raw, fence)
+        claimed = _before_commit(raw, fence, scope)
         raw.execute("COMMIT")
     except BaseException:
         _roll_back(raw)
+        if scope is not None:
+            scope.give_back(claimed)
         raise
     tx.committed()
     return result
@@ -532,6 +631,19 @@ class Database(ABC):
     # Set by the leader once it holds the lease (bot.server.leadership): every change is fenced.
     fence: Fence | None = None
     _recovery_hooks: tuple[Callable[[], None], ...] = ()
+
+    def acting(self) -> tuple[Fence | None, Acting | None]:
+        """The fence a change begun now checks (its scope's, else `fence`) and its scope."""
+        scope = _ACTING.get()
+        if scope is not None and scope.fence is not None:
+            return scope.fence, scope
+        return self.fence, scope
+
+    def _single_is_a_transaction(self) -> bool:
+        """Whether a single statement (`execute`) must be a transaction of its own: to
+        check a fence, or to consume the scope's update with it."""
+        fence, scope = self.acting()
+        return fence is not None or (scope is not None and scope.update_id is not None)
 
     def on_recovery(self, hook: Callable[[], None]) -> None:
         """Call `hook()` each time the database takes changes again after failing for
@@ -682,15 +794,18 @@ class SqliteDatabase(Database):
             # Checked and begun on the thread: an `atomic` queued before this block took
             # the lock may be running there now, its own transaction open.
             await self._hop(_begin)
-            fence = self.fence
+            fence, scope = self.acting()
             tx = HopTransaction(self._conn)
+            claimed = None
             with deposing(fence):
                 try:
                     yield tx
-                    await self._hop(_check_fence, fence)
+                    claimed = await self._hop(_before_commit, fence, scope)
                     await self._conn.execute("COMMIT")
                 except BaseException:
                     await self._rollback()
+                    if scope is not None:
+                        scope.give_back(claimed)
                     raise
             tx.committed()
 
@@ -698,10 +813,10 @@ class SqliteDatabase(Database):
         """Run `body(tx)` as one transaction in one hop to the database's thread (see the
         module's docstring): committed if it returns, rolled back if it raises (its
         exception is raised here). `body` awaits only `tx`'s methods."""
-        fence = self.fence
+        fence, scope = self.acting()
         with deposing(fence):
             async with self._turn(writes=True):
-                return await self._hop(_run_atomic, body, fence)
+                return await self._hop(_run_atomic, body, fence, scope)
 
     async def read(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
         """Run `body(tx)`, which only reads, in one hop to the database's thread: its
@@ -794,8 +909,9 @@ class SqliteDatabase(Database):
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """One statement on its own, outside any transaction: SQLite makes a single
         statement atomic by itself, so this saves the BEGIN and COMMIT. One hop. Under a
-        fence it is a transaction of its own with the fence's check."""
-        if self.fence is not None:
+        fence it is a transaction of its own with the fence's check (and the consumption
+        of its scope's update)."""
+        if self._single_is_a_transaction():
             return await self.atomic(lambda tx: tx.execute(sql, params))
         async with self._turn(writes=True):
             return await self._hop(_execute, sql, tuple(params))

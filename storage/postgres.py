@@ -37,9 +37,12 @@ from typing import Any, TypeVar
 import asyncpg
 
 from storage.db import (
+    CONSUME_SQL,
     FENCE_SQL,
     TIMING,
     WORK,
+    Acting,
+    AlreadyHandled,
     Database,
     DatabaseBusy,
     DatabaseError,
@@ -256,6 +259,23 @@ class PgTransaction(Transaction):
         if refusal is not None:
             raise refusal
 
+    async def consume(self, scope: Acting | None) -> int | None:
+        """After the fence's check, delete the scope's update from `update_queue` if this
+        change is the first to commit in the scope (storage.db, `acting_for`): the update
+        consumed, for `Acting.give_back` should the COMMIT fail. A row being deleted by
+        another transaction is waited for; gone by then, `AlreadyHandled` is raised (the
+        update given back to the scope), which rolls this transaction back."""
+        claimed = scope.claim() if scope is not None else None
+        if scope is None or claimed is None:
+            return None
+        try:
+            if await self.execute(CONSUME_SQL, (claimed,)) != 1:
+                raise AlreadyHandled(claimed)
+        except BaseException:
+            scope.give_back(claimed)
+            raise
+        return claimed
+
     async def _run(self, call: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         WORK["statements"] += 1
         try:
@@ -355,7 +375,8 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        fence = self.fence
+        fence, scope = self.acting()
+        claimed = None
         with deposing(fence):
             try:
                 async with self._connection() as conn:
@@ -364,7 +385,12 @@ class PostgresDatabase(Database):
                     async with conn.transaction():
                         yield tx
                         await tx.check_fence(fence)
-            except FAILURES as exc:  # the server unreachable (no connection) included
+                        claimed = await tx.consume(scope)
+            except BaseException as exc:  # the server unreachable (no connection) included
+                if scope is not None:
+                    scope.give_back(claimed)
+                if not isinstance(exc, FAILURES):
+                    raise
                 told = self._noted(exc)
                 if told is exc:
                     raise
@@ -395,16 +421,23 @@ class PostgresDatabase(Database):
         self, body: Callable[[Transaction], Coroutine[Any, Any, T]], *, write: bool
     ) -> T:
         began = time.perf_counter()
-        fence = self.fence
+        fence, scope = self.acting()
+        claimed = None
         try:
             async with self._connection() as conn:
                 if write:
                     WORK["transactions"] += 1
                     tx = PgTransaction(conn, locks_rows=True)
                     with deposing(fence):
-                        async with conn.transaction():
-                            result = await body(tx)
-                            await tx.check_fence(fence)
+                        try:
+                            async with conn.transaction():
+                                result = await body(tx)
+                                await tx.check_fence(fence)
+                                claimed = await tx.consume(scope)
+                        except BaseException:
+                            if scope is not None:
+                                scope.give_back(claimed)
+                            raise
                     tx.committed()
                 else:
                     async with conn.transaction(isolation="repeatable_read", readonly=True):
@@ -421,9 +454,9 @@ class PostgresDatabase(Database):
         return result
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
-        """One statement, committed by itself; under a fence, a transaction of its own
-        with the fence's check."""
-        if self.fence is not None:
+        """One statement, committed by itself; under a fence or in the scope of an
+        update, a transaction of its own with the fence's check and the consumption."""
+        if self._single_is_a_transaction():
             return await self.atomic(lambda tx: tx.execute(sql, params))
         return await self._single(lambda tx: tx.execute(sql, params), write=True)
 
