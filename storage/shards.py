@@ -112,6 +112,12 @@ async def holders(db: Database, count: int) -> dict[int, leases.Lease]:
     return found
 
 
+def released(lease: leases.Lease) -> bool:
+    """Whether the lease was given back by its holder (`storage.leases.release` ends it
+    at 0), rather than left to run out."""
+    return lease.expires_at <= 0
+
+
 async def take_shard(
     db: Database, shard: int, holder: str, *, now: float, ttl: float
 ) -> int | None:

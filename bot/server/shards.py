@@ -1,0 +1,430 @@
+"""Every instance plays: each holds a fair share of the shards (issue 35).
+
+A game belongs to the shard of its chat (`storage.shards.shard_of`), and each shard is a
+lease "shard:<n>" with the semantics of the lease "leader" (`storage.leases`): taken when
+free, run out or this name's own, each take a new term, renewed only in its term. The
+`ShardKeeper` of an instance holds its share: every `ttl / 3` seconds, on a thread of its
+own with its own event loop and database connection (as `bot.server.leadership`'s
+keeper: a busy bot loop never delays a renewal), it renews every shard it holds in one
+round trip, writes its heartbeat, and compares what it holds with its fair share.
+
+**Fair share.** The live instances (a heartbeat within the lease's time) split the
+shards by their sorted names (`storage.shards.fair_share`): every instance computes the
+same split alone. A keeper holding fewer than its share takes shards that are free, given
+back or run out, lowest first; shards no live instance holds (their holder died, or gave
+them back) before those of a live holder that is merely late to renew.
+
+**Takeover.** An instance that dies or stalls stops its heartbeat and its renewals: a
+lease's time later it is not live, the others' shares grow, and they take its shards as
+their leases run out. A renewal that is slow or fails never drops a shard (nobody else
+could take it meanwhile either); a shard is lost only when it is found taken by another
+term, or a change for it is refused by its fence: `on_lost(shard)`, and the bot stops
+acting for that shard at once.
+
+**Give-back.** A newcomer makes the others' shares smaller. A keeper holding more than
+its share asks the bot for its highest shard, one at a time (`on_release_asked`); the
+bot stops acting for it, then calls `give_back`, which releases the lease, so the
+newcomer takes it at its next round. Nobody stops: each shard moves alone.
+
+**Fencing.** Every change written for a shard's games checks that shard's term in its
+own transaction (`fence_for`, a `storage.db.Fence`), so an instance paused past its
+lease, whose shard another took meanwhile, changes nothing for it after it resumes.
+Telegram is called for a shard only while its lease surely runs (`valid`: the guard of
+`bot.server.leadership`, per shard).
+
+A stop asked for (`close`) gives every shard back and deletes the instance's heartbeat,
+so the others take its share at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import Any, TypeVar
+
+from bot.server.leadership import DEFAULT_TTL, OPEN_FAILURES, RELEASE_SECONDS, RENEWAL_FAILURES
+from storage import leases, shards
+from storage.db import DATABASE_ERRORS, Database, Deposed, Fence
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class ShardKeeper:
+    """The shards of one named instance: take its fair share, keep it (on the keeper's
+    thread), fence each shard's changes with its term, give shards back when asked.
+
+    The callbacks run on the bot's loop (the one `start` is awaited on): `on_gained(shard,
+    term)` when a shard is taken (pick up its games as a restart does); `on_lost(shard)`
+    when it is found taken or a change for it is refused (stop acting for it at once);
+    `on_release_asked(shard)` when the instance holds more than its share (stop acting
+    for it, then `await give_back(shard)`). `open_keeper_db` opens the keeper's own
+    connection, in the keeper's loop. With `thread=False` the keeper runs as a task on
+    the bot's loop instead (the tests, with an injected `clock`, `monotonic` and
+    `sleep`)."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        open_keeper_db: Callable[[], Awaitable[Database]],
+        on_gained: Callable[[int, int], None],
+        on_lost: Callable[[int], None],
+        on_release_asked: Callable[[int], None],
+        count: int = shards.DEFAULT_SHARD_COUNT,
+        ttl: float = DEFAULT_TTL,
+        thread: bool = True,
+        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.name = name
+        self.count = count
+        self.ttl = ttl
+        self._open_keeper_db = open_keeper_db
+        self._on_gained = on_gained
+        self._on_lost = on_lost
+        self._on_release_asked = on_release_asked
+        self._thread_mode = thread
+        self._clock = clock
+        self._monotonic = monotonic
+        self._sleep = sleep
+        # Shard → term held, and shard → monotonic time its lease surely runs until:
+        # replaced whole under `_state` (the keeper and a refused change may both write),
+        # read anywhere without it.
+        self._owned: Mapping[int, int] = {}
+        self._valid_until: Mapping[int, float] = {}
+        self._state = threading.Lock()
+        self._asked: int | None = None  # the shard the bot was asked to give back
+        self._db: Database | None = None  # the keeper's connection, once open
+        self._db_turn = asyncio.Lock()  # on the keeper's loop: one statement at a time
+        self._main_loop: asyncio.AbstractEventLoop | None = None
+        self._keeper_loop: asyncio.AbstractEventLoop | None = None
+        self._keeper_task: asyncio.Task[None] | None = None
+        self._thread: threading.Thread | None = None
+        self._started = threading.Event()  # the keeper's loop and task exist
+
+    # What the bot reads (from its own loop, or any thread).
+
+    def owned(self) -> dict[int, int]:
+        """The shards held now, each with its term."""
+        return dict(self._owned)
+
+    def fence_for(self, shard: int) -> Fence | None:
+        """The fence of the changes written for the shard's games while this instance
+        holds it (None when it does not): a change refused by it loses the shard."""
+        term = self._owned.get(shard)
+        if term is None:
+            return None
+
+        def deposed(refusal: Deposed) -> None:
+            self._deposed(shard, term, refusal)
+
+        return Fence(shards.lease_name(shard), term, deposed, hold=self.ttl / 3)
+
+    def valid(self, shard: int) -> bool:
+        """Whether the shard's lease surely still runs: for `ttl - ttl / 6` seconds (the
+        clocks' slack) after the start of its last take or renewal that succeeded."""
+        until = self._valid_until.get(shard)
+        return shard in self._owned and until is not None and self._monotonic() < until
+
+    # What the bot asks.
+
+    async def start(self) -> None:
+        """Start the keeper: it takes the instance's share as it finds shards free,
+        telling each one to `on_gained`."""
+        self._main_loop = asyncio.get_running_loop()
+        if self._thread_mode:
+            self._thread = threading.Thread(
+                target=self._run_thread, name=f"shards-{self.name}", daemon=True
+            )
+            self._thread.start()
+            await asyncio.to_thread(self._started.wait, RELEASE_SECONDS)
+        else:
+            self._keeper_loop = self._main_loop
+            self._keeper_task = self._main_loop.create_task(self._keep())
+            self._started.set()
+
+    async def give_back(self, shard: int) -> bool:
+        """The bot has stopped acting for `shard` (asked by `on_release_asked`): release
+        its lease, so another instance takes it at once. False when it was not held, or
+        the release failed (then the lease runs out by itself)."""
+        loop = self._keeper_loop
+        if loop is None:
+            return False
+        if loop is asyncio.get_running_loop():
+            return await self._give_back(shard)
+        try:
+            done = asyncio.run_coroutine_threadsafe(self._give_back(shard), loop)
+        except RuntimeError:  # the keeper's loop is over: stopping
+            return False
+        return await asyncio.wrap_future(done)
+
+    async def close(self) -> None:
+        """At a stop asked for: no more renewing; every shard given back and the heartbeat
+        deleted (by the keeper, on its connection, before it closes it)."""
+        if self._thread_mode:
+            thread = self._thread
+            if thread is None:
+                return
+            await asyncio.to_thread(self._started.wait, RELEASE_SECONDS)
+            if self._keeper_loop is not None and self._keeper_task is not None:
+                with contextlib.suppress(RuntimeError):  # its loop is over: nothing to stop
+                    self._keeper_loop.call_soon_threadsafe(self._keeper_task.cancel)
+            await asyncio.to_thread(thread.join, RELEASE_SECONDS * 2)
+            self._thread = None
+        elif self._keeper_task is not None:
+            self._keeper_task.cancel()
+            await asyncio.gather(self._keeper_task, return_exceptions=True)
+            self._keeper_task = None
+
+    # The keeper: on its own thread (or, in tests, a task of the bot's loop).
+
+    def _run_thread(self) -> None:
+        asyncio.run(self._thread_main())
+
+    async def _thread_main(self) -> None:
+        self._keeper_loop = asyncio.get_running_loop()
+        self._keeper_task = asyncio.current_task()
+        self._started.set()
+        with contextlib.suppress(asyncio.CancelledError):  # a stop asked for (`close`)
+            await self._keep()
+
+    async def _keep(self) -> None:
+        """Open the keeper's connection and keep the share until cancelled; then give
+        every shard back. A keeper that fails loses its shards: nobody would renew them."""
+        db = await self._open_keeper_db_patiently()
+        self._db = db
+        try:
+            await self._rounds(db)
+        except Exception:
+            log.critical("the shards' keeper failed: every shard is lost", exc_info=True)
+            for shard, term in sorted(self._owned.items()):
+                self._lose(shard, term)
+        finally:
+            await self._leave(db)
+
+    async def _open_keeper_db_patiently(self) -> Database:
+        told = False
+        while True:
+            try:
+                return await self._open_keeper_db()
+            except OPEN_FAILURES as exc:
+                if not told:
+                    log.warning("the shards' connection cannot be opened now: %s", exc)
+                    told = True
+                await self._sleep(self.ttl / 6)
+
+    async def _rounds(self, db: Database) -> None:
+        failing_since: float | None = None
+        while True:
+            began_m = self._monotonic()
+            try:
+                async with self._db_turn:
+                    await self._round(db)
+            except RENEWAL_FAILURES as exc:
+                if failing_since is None:  # once a burst
+                    failing_since = began_m
+                    log.warning(
+                        "the shards are not renewed now (%s); tried again (their changes "
+                        "stay fenced, Telegram waits once a lease may have run out)",
+                        str(exc) or "no answer in time",
+                    )
+                await self._sleep(self.ttl / 6)
+                continue
+            if failing_since is not None:
+                log.info("the shards are renewed again after %.1f s", began_m - failing_since)
+                failing_since = None
+            await self._sleep(self.ttl / 3)
+
+    async def _round(self, db: Database) -> None:
+        """Renew what is held, say we are alive, then take or give back towards the
+        fair share."""
+        await self._renew(db)
+        now = self._clock()
+        await self._answer(shards.heartbeat(db, self.name, now=now))
+        live = await self._answer(shards.live_instances(db, now=now, ttl=self.ttl))
+        share = shards.fair_share(live, self.name, self.count)
+        held = len(self._owned)
+        if held < share:
+            await self._take(db, live, share)
+        elif held > share:
+            self._ask_back(share)
+
+    async def _renew(self, db: Database) -> None:
+        terms = dict(self._owned)
+        if not terms:
+            return
+        began, began_m = self._clock(), self._monotonic()
+        kept = await self._answer(
+            shards.renew_shards(db, self.name, terms, now=began, ttl=self.ttl)
+        )
+        with self._state:
+            valid = dict(self._valid_until)
+            for shard in kept:
+                if self._owned.get(shard) == terms[shard]:
+                    valid[shard] = began_m + self.ttl - self.ttl / 6
+            self._valid_until = valid
+        lost = sorted(set(terms) - kept)
+        if not lost:
+            return
+        found = await self._holders_quietly(db)
+        for shard in lost:
+            holder = found.get(shard)
+            log.critical(
+                "shard %d was taken over by %r (term %s): its games stop here at once",
+                shard,
+                holder.holder if holder else "?",
+                holder.term if holder else "?",
+            )
+            self._lose(shard, terms[shard])
+
+    async def _take(self, db: Database, live: list[str], share: int) -> None:
+        """Take free, given back or run out shards, lowest first, but those no live
+        instance holds before those of a live one late to renew, until the share is
+        held (a take another instance won is passed over)."""
+        found = await self._answer(shards.holders(db, self.count))
+        now = self._clock()
+        others = set(live) - {self.name}
+
+        def takeable(shard: int) -> bool:
+            lease = found.get(shard)
+            return lease is None or lease.expires_at < now or lease.holder == self.name
+
+        def late_live_holder(shard: int) -> bool:
+            lease = found.get(shard)
+            return lease is not None and lease.holder in others and not shards.released(lease)
+
+        wanted = sorted(
+            (shard for shard in range(self.count) if shard not in self._owned and takeable(shard)),
+            key=lambda shard: (late_live_holder(shard), shard),
+        )
+        for shard in wanted:
+            if len(self._owned) >= share:
+                return
+            began, began_m = self._clock(), self._monotonic()
+            term = await self._answer(
+                shards.take_shard(db, shard, self.name, now=began, ttl=self.ttl)
+            )
+            if term is not None:
+                self._gain(shard, term, began_m)
+
+    def _gain(self, shard: int, term: int, began_m: float) -> None:
+        with self._state:
+            self._owned = {**self._owned, shard: term}
+            self._valid_until = {
+                **self._valid_until,
+                shard: began_m + self.ttl - self.ttl / 6,
+            }
+        log.info("shard %d taken as %r in term %d", shard, self.name, term)
+        self._tell(self._on_gained, shard, term)
+
+    def _ask_back(self, share: int) -> None:
+        """One shard at a time: the highest, once the last one asked for is given back
+        (or lost)."""
+        if self._asked is not None and self._asked in self._owned:
+            return
+        shard = max(self._owned)
+        self._asked = shard
+        log.debug(
+            "%d shards held, %d is the share: shard %d asked back", len(self._owned), share, shard
+        )
+        self._tell(self._on_release_asked, shard)
+
+    async def _give_back(self, shard: int) -> bool:
+        db = self._db
+        async with self._db_turn:
+            term = self._owned.get(shard)
+            if term is None or db is None:
+                return False
+            self._drop(shard)
+            if self._asked == shard:
+                self._asked = None
+            try:
+                given = await self._answer(shards.release_shard(db, shard, self.name, term))
+            except RENEWAL_FAILURES as exc:
+                log.warning("shard %d is not given back (%s): it runs out by itself", shard, exc)
+                return False
+        if given:
+            log.info("shard %d given back (term %d)", shard, term)
+        return given
+
+    async def _leave(self, db: Database) -> None:
+        """At the keeper's end: every shard released, the heartbeat deleted, the
+        connection closed."""
+        with self._state:
+            terms = dict(self._owned)
+            self._owned, self._valid_until = {}, {}
+        try:
+            async with asyncio.timeout(RELEASE_SECONDS):
+                given = await shards.release_shards(db, self.name, terms)
+                await shards.leave(db, self.name)
+        except RENEWAL_FAILURES as exc:
+            log.warning("the shards are not given back (%s): they run out by themselves", exc)
+        else:
+            if given:
+                log.info("shards given back at the stop: %s", ", ".join(map(str, sorted(given))))
+        with contextlib.suppress(*DATABASE_ERRORS):
+            await db.close()
+        self._db = None
+
+    async def _holders_quietly(self, db: Database) -> dict[int, leases.Lease]:
+        """Who holds the shards, for a log line: nothing when the database cannot say."""
+        with contextlib.suppress(*RENEWAL_FAILURES):
+            return await self._answer(shards.holders(db, self.count))
+        return {}
+
+    async def _answer(self, asked: Coroutine[Any, Any, T]) -> T:
+        """One call to the database, given up after `ttl / 3` (`TimeoutError`)."""
+        async with asyncio.timeout(self.ttl / 3):
+            return await asked
+
+    # Losing a shard, and telling the bot.
+
+    def _deposed(self, shard: int, term: int, refusal: Deposed) -> None:
+        """The fence refused a change for the shard: another instance holds it now."""
+        log.critical("%s: another instance holds shard %d now; its games stop here", refusal, shard)
+        self._lose(shard, term)
+
+    def _lose(self, shard: int, term: int) -> None:
+        """The shard is lost in `term` (once: the keeper and a refused change may both
+        find it): no longer held, and the bot told."""
+        with self._state:
+            if self._owned.get(shard) != term:
+                return
+            self._drop_locked(shard)
+        self._tell(self._on_lost, shard)
+
+    def _drop(self, shard: int) -> None:
+        with self._state:
+            self._drop_locked(shard)
+
+    def _drop_locked(self, shard: int) -> None:
+        self._owned = {s: t for s, t in self._owned.items() if s != shard}
+        self._valid_until = {s: v for s, v in self._valid_until.items() if s != shard}
+
+    def _tell(self, callback: Callable[..., None], *args: int) -> None:
+        """Run `callback(*args)` on the bot's loop, from wherever we are (the keeper's
+        thread, the bot's loop, a database's thread); a callback that fails is logged,
+        never the keeper's end."""
+
+        def guarded() -> None:
+            try:
+                callback(*args)
+            except Exception:
+                log.exception("the bot's answer to a shard's news failed")
+
+        loop = self._main_loop
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if loop is None or loop is here:
+            guarded()
+        else:
+            with contextlib.suppress(RuntimeError):  # the bot's loop is closed: stopping
+                loop.call_soon_threadsafe(guarded)
