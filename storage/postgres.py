@@ -31,7 +31,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any, TypeVar
 
 import asyncpg
@@ -484,6 +484,29 @@ class PostgresDatabase(Database):
         if write:
             self._fine()
         return result
+
+    @asynccontextmanager
+    async def listening(
+        self, channel: str, on_notice: Callable[[str], None]
+    ) -> AsyncIterator[None]:
+        """While the block runs, `on_notice(payload)` for each NOTIFY on `channel` (as
+        each committed transaction sends it). One connection of the pool is held for it
+        meanwhile. A connection lost loses the notices without a word: a listener still
+        looks now and then."""
+
+        def deliver(conn: asyncpg.Connection, pid: int, channel: str, payload: str) -> None:
+            on_notice(payload)
+
+        async with self._connection() as conn:
+            try:
+                await conn.add_listener(channel, deliver)
+            except DRIVER_ERRORS as exc:
+                raise self._noted(exc) from exc
+            try:
+                yield
+            finally:
+                with suppress(*DRIVER_ERRORS):
+                    await conn.remove_listener(channel, deliver)
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:

@@ -44,14 +44,15 @@ What is guaranteed, and how:
   Should both owners still handle the same update, the fence and the deletion above let
   only one change in. SQLite serves one process: there is nothing to lock.
 
-`CHANNEL` is the PostgreSQL notification channel `put` notifies (the shard's number as
-the payload), so an owner may wait for it instead of polling; SQLite sends nothing, its
+On PostgreSQL `put` notifies `CHANNEL` (the shard's number as the payload), so an owner
+`listening` is woken by the update instead of polling for it; SQLite sends nothing, its
 one process knows when it puts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import AsyncIterator, Callable, Collection
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from storage.db import AlreadyHandled, Database, Row, Transaction, current_scope
@@ -157,6 +158,28 @@ async def done(db: Database, update_id: int) -> bool:
         return True
     changed = await db.execute("DELETE FROM update_queue WHERE update_id = ?", (update_id,))
     return changed == 1
+
+
+@asynccontextmanager
+async def listening(db: Database, on_put: Callable[[int], None]) -> AsyncIterator[bool]:
+    """While the block runs, `on_put(shard)` as any instance `put`s an update of `shard`
+    (PostgreSQL: LISTEN on `CHANNEL`, one connection of the pool held meanwhile); yields
+    whether such notices come at all. SQLite sends none: its one process knows when it
+    puts. A lost connection loses notices without a word, so an owner still takes now
+    and then."""
+    if db.dialect != "postgres":
+        yield False
+        return
+    from storage.postgres import PostgresDatabase  # asyncpg only when it is used
+
+    assert isinstance(db, PostgresDatabase), db
+
+    def told(payload: str) -> None:
+        if payload.lstrip("-").isdigit():
+            on_put(int(payload))
+
+    async with db.listening(CHANNEL, told):
+        yield True
 
 
 async def waiting(db: Database, shards: Collection[int] | None = None) -> dict[int, int]:

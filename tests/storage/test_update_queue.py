@@ -117,3 +117,22 @@ async def test_an_update_whose_deletion_is_being_committed_is_skipped_with_its_c
         finish.set()
         await change
     assert ids(await update_queue.take(db, [0], limit=10)) == [2, 3]
+
+
+async def test_an_owner_listening_is_woken_by_each_put_of_any_instance(
+    db: Database, tmp_path: Path
+) -> None:
+    if db.dialect != "postgres":
+        async with update_queue.listening(db, lambda shard: None) as notified:
+            assert not notified  # SQLite: the process that puts knows
+        return
+    receiver = await open_database(tmp_path / "queue.sqlite3", side=True)  # another instance
+    woken: asyncio.Queue[int] = asyncio.Queue()
+    try:
+        async with update_queue.listening(db, woken.put_nowait) as notified:
+            assert notified
+            await fill(receiver, (1, 4, ALICE), (2, 7, BOB))
+            async with asyncio.timeout(10):
+                assert [await woken.get(), await woken.get()] == [4, 7]
+    finally:
+        await receiver.close()
