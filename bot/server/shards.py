@@ -100,6 +100,7 @@ class ShardKeeper:
         self._valid_until: Mapping[int, float] = {}
         self._state = threading.Lock()
         self._asked: int | None = None  # the shard the bot was asked to give back
+        self.share: int | None = None  # the fair share at the last round (None before)
         self._db: Database | None = None  # the keeper's connection, once open
         self._db_turn = asyncio.Lock()  # on the keeper's loop: one statement at a time
         self._main_loop: asyncio.AbstractEventLoop | None = None
@@ -158,11 +159,19 @@ class ShardKeeper:
             return False
         if loop is asyncio.get_running_loop():
             return await self._give_back(shard)
+        asked = self._give_back(shard)
         try:
-            done = asyncio.run_coroutine_threadsafe(self._give_back(shard), loop)
+            done = asyncio.run_coroutine_threadsafe(asked, loop)
         except RuntimeError:  # the keeper's loop is over: stopping
+            asked.close()
             return False
-        return await asyncio.wrap_future(done)
+        try:
+            return await asyncio.wrap_future(done)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # the bot's own task is cancelled
+            return False  # the keeper stopped first (`close`): it releases every shard
 
     async def close(self) -> None:
         """At a stop asked for: no more renewing; every shard given back and the heartbeat
@@ -249,6 +258,15 @@ class ShardKeeper:
         await self._answer(shards.heartbeat(db, self.name, now=now))
         live = await self._answer(shards.live_instances(db, now=now, ttl=self.ttl))
         share = shards.fair_share(live, self.name, self.count)
+        if share != self.share:
+            log.info(
+                "%d live instance(s): %r's share is %d of %d shards",
+                len(live),
+                self.name,
+                share,
+                self.count,
+            )
+            self.share = share
         held = len(self._owned)
         if held < share:
             await self._take(db, live, share)

@@ -178,6 +178,8 @@ async def test_one_instance_takes_every_shard_and_keeps_them(world: World, db: D
     fence = a.keeper.fence_for(3)
     assert fence is not None and (fence.lease, fence.term, fence.hold) == ("shard:3", 1, TTL / 3)
     assert a.keeper.fence_for(COUNT) is None and not a.keeper.valid(COUNT)
+    assert a.keeper.share == COUNT
+    assert not await a.keeper.give_back(COUNT)  # not a shard it holds: nothing done
     await world.run_for(4 * TTL)  # renewed all along
     held = await shards.holders(db, COUNT)
     assert {lease.holder for lease in held.values()} == {"a"}
@@ -201,7 +203,7 @@ async def test_a_newcomer_gets_its_share_as_the_first_gives_shards_back(
     assert a.asked == [15, 14, 13, 12, 11, 10, 9, 8]  # the highest, one at a time
     assert sorted(a.keeper.owned()) == list(range(8))
     assert b.keeper.owned() == {shard: 2 for shard in range(8, 16)}  # each a new term
-    assert a.lost == b.lost == [] and b.asked == []
+    assert a.lost == b.lost == [] and b.asked == [] and a.keeper.share == b.keeper.share == 8
     await world.run_for(4 * TTL)  # and it stays so
     assert world.counts() == {"a": 8, "b": 8} and a.asked == [15, 14, 13, 12, 11, 10, 9, 8]
     held = await shards.holders(db, COUNT)
@@ -362,6 +364,14 @@ async def test_the_keeper_renews_on_its_own_thread_while_the_bots_loop_is_blocke
         assert {(lease.holder, lease.term) for lease in held.values()} == {("a", 1)}
         assert held[0].expires_at > first.expires_at + 1.0
         assert keeper.owned() == {0: 1, 1: 1, 2: 1, 3: 1} and keeper.valid(0)
+        # Given back from the bot's loop (the keeper's thread releases it); still within
+        # the share, so the keeper takes it again at its next round, in a new term.
+        assert await keeper.give_back(3)
+        assert 3 not in keeper.owned() and keeper.fence_for(3) is None
+        async with asyncio.timeout(10):
+            while len(gained) < 5:
+                await asyncio.sleep(0.01)
+        assert gained[-1] == 3 and keeper.owned()[3] == 2
     finally:
         await keeper.close()
     assert all(lease.expires_at == 0 for lease in (await shards.holders(db, 4)).values())
