@@ -177,9 +177,9 @@ CONSUME_SQL = "DELETE FROM update_queue WHERE update_id = ?"
 
 class AlreadyHandled(Exception):
     """A change made for the Telegram update `update_id` found the update's row gone from
-    `update_queue`: another handling of it (another consumer, or this one before a
-    takeover) committed first. Nothing of the transaction was kept. Not a
-    `DatabaseError`: trying again would find the same."""
+    `update_queue`: another handling of it (by the shard's previous owner during a
+    takeover, or a second one in this process) committed first. Nothing of the
+    transaction was kept. Not a `DatabaseError`: trying again would find the same."""
 
     def __init__(self, update_id: int) -> None:
         super().__init__(f"the update {update_id} was handled already: the change is refused")
@@ -628,7 +628,8 @@ class Database(ABC):
 
     dialect: ClassVar[str]
     path: str
-    # Set by the leader once it holds the lease (bot.server.leadership): every change is fenced.
+    # Set by the leader once it holds the lease (bot.server.leadership): every change is
+    # fenced, by this fence unless its scope gives another (`acting_for`).
     fence: Fence | None = None
     _recovery_hooks: tuple[Callable[[], None], ...] = ()
 

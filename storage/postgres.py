@@ -382,15 +382,16 @@ class PostgresDatabase(Database):
                 async with self._connection() as conn:
                     WORK["transactions"] += 1
                     tx = PgTransaction(conn, locks_rows=True)
-                    async with conn.transaction():
-                        yield tx
-                        await tx.check_fence(fence)
-                        claimed = await tx.consume(scope)
-            except BaseException as exc:  # the server unreachable (no connection) included
-                if scope is not None:
-                    scope.give_back(claimed)
-                if not isinstance(exc, FAILURES):
-                    raise
+                    try:
+                        async with conn.transaction():
+                            yield tx
+                            await tx.check_fence(fence)
+                            claimed = await tx.consume(scope)
+                    except BaseException:
+                        if scope is not None:
+                            scope.give_back(claimed)
+                        raise
+            except FAILURES as exc:  # the server unreachable (no connection) included
                 told = self._noted(exc)
                 if told is exc:
                     raise
