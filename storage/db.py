@@ -222,8 +222,10 @@ def acting_for(*, fence: Fence | None = None, update_id: int | None = None) -> I
     """Within this block (and in the tasks created in it), every change checks `fence`
     (when given; else `Database.fence`), and the first one committed consumes the queued
     update `update_id` (see the module's docstring). A scope opened inside another
-    replaces it. The `Acting` yielded tells afterwards whether the update was consumed:
-    one whose handling changed nothing is then `storage.update_queue.done`."""
+    replaces it. The `Acting` yielded tells whether the update was consumed; one whose
+    handling changed nothing is `storage.update_queue.done` before the block ends (so a
+    task started in it that changes something later does not find the row gone). Work
+    meant to outlive the handling is better started in a scope without the update."""
     scope = Acting(fence, update_id)
     token = _ACTING.set(scope)
     try:

@@ -15,6 +15,7 @@ import pytest
 from storage import leases, update_queue
 from storage.connect import open_database
 from storage.db import (
+    DATABASE_ERRORS,
     INTEGRITY_ERRORS,
     Acting,
     AlreadyHandled,
@@ -199,6 +200,7 @@ async def test_a_second_handling_of_an_update_changes_nothing(db: Database, way:
         with pytest.raises(AlreadyHandled) as refused:
             await change(db, way, "second")
         assert refused.value.update_id == 7 and not consumed(again)
+        assert not isinstance(refused.value, DATABASE_ERRORS)  # `retrying` never repeats it
     assert await names(db) == ["first"]
 
 
