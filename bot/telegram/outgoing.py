@@ -24,6 +24,9 @@ Everything the bot sends goes through `Outgoing.call(chat_id, method)`:
   database: a new one starts from what this or another instance left there (refilled
   for the time since), and its tokens are noted after each call, so a takeover or a
   restart does not start with a full bucket while Telegram still counts the last minute;
+- with `overall` (`bot.telegram.bot_budget`), the bot-wide budget is one bucket in the
+  database that every instance claims from, so several instances that all send keep
+  together to what one would; without it, `limits.overall` is a bucket in memory;
 - 429 `retry_after` makes only that chat wait; other chats go on; 5xx answers and
   dropped connections are retried a few times with backoff; "message is not modified"
   is success (`bot.telegram.retries`).
@@ -47,7 +50,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiogram.client.session.middlewares.base import (
     BaseRequestMiddleware,
@@ -60,7 +63,16 @@ from bot.telegram.flood_budgets import SharedBudgets
 from bot.telegram.pacing import Limits, TokenBucket
 from bot.telegram.retries import Retrying
 
-__all__ = ["SWEEP_FLOOR", "Caller", "Lane", "Limits", "Outgoing", "QueueFull", "QueueMiddleware"]
+__all__ = [
+    "SWEEP_FLOOR",
+    "Caller",
+    "Lane",
+    "Limits",
+    "Outgoing",
+    "OverallBudget",
+    "QueueFull",
+    "QueueMiddleware",
+]
 
 log = logging.getLogger(__name__)
 
@@ -154,6 +166,13 @@ class _ChatQueue:
 Caller = Callable[[TelegramMethod[Any]], Awaitable[Any]]
 
 
+class OverallBudget(Protocol):
+    """The bot-wide budget when it is not this process's alone (`Outgoing(overall=...)`)."""
+
+    async def acquire(self) -> None:
+        """Return once one more call may leave (its token taken)."""
+
+
 class Outgoing:
     """Per-chat ordered, paced, merging queues in front of `bot(method)`."""
 
@@ -165,8 +184,11 @@ class Outgoing:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         budgets: SharedBudgets | None = None,
+        overall: OverallBudget | None = None,
     ) -> None:
-        """`budgets`: where the groups' buckets are shared (None: in memory only)."""
+        """`budgets`: where the groups' buckets are shared (None: in memory only);
+        `overall`: the bot-wide budget shared by several instances (None: a bucket of
+        `limits.overall` in memory)."""
         self._call = call
         self.limits = limits or Limits()
         self._clock = clock
@@ -174,7 +196,9 @@ class Outgoing:
         self._budgets = budgets
         self._chats: dict[int, _ChatQueue] = {}
         self._sweep_at = SWEEP_FLOOR  # `_sweep` when `_chats` grows past this
-        self._overall = TokenBucket(self.limits.overall, clock) if self.limits.overall else None
+        self._shared_overall = overall
+        pace = None if overall is not None else self.limits.overall
+        self._overall = TokenBucket(pace, clock) if pace else None
         self._idle = asyncio.Event()
         self._idle.set()
         # The chats whose worker has calls to send or is sending one: idle when empty
@@ -345,6 +369,8 @@ class Outgoing:
             while (delay := bucket.wait_time()) > 0:
                 await self._sleep(delay)
             bucket.take()
+        if self._shared_overall is not None:
+            await self._shared_overall.acquire()
 
     async def direct(self, method: TelegramMethod[T], call: Callable[[], Awaitable[T]]) -> T:
         """`call()` (which sends `method`) now, outside every chat's queue: answers to
