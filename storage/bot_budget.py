@@ -8,6 +8,10 @@ is read locked (`FOR UPDATE` on PostgreSQL; SQLite's writers never overlap), so 
 several instances at once are applied one after the other and together never take more
 than the bucket holds. A missing row is a full bucket.
 
+The bucket is the bot's, no game's: a claim runs in a scope of its own (`acting_for()`),
+so one made while an update is handled (the outgoing queue's workers are created in the
+handler's context) never consumes that update nor checks its shard's fence.
+
 `at` only moves forward: an instance whose clock lags behind the last writer's refills
 nothing rather than counting the same seconds twice (the clocks should agree anyway:
 NTP, as for the leases).
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from storage.db import Database, Transaction
+from storage.db import Database, Transaction, acting_for
 
 OVERALL = "overall"  # the one bucket: Telegram's limit for the whole bot
 # A token short by this much is there: unix seconds as floats are exact to about 2e-7 s,
@@ -37,7 +41,8 @@ async def claim(
         await _store(tx, name, max(0.0, tokens - granted), max(at, now))
         return granted
 
-    return await db.atomic(body)
+    with acting_for():  # see the module's docstring
+        return await db.atomic(body)
 
 
 async def give_back(
@@ -50,7 +55,8 @@ async def give_back(
         held, at = await _refilled(tx, name, now=now, pace_rate=pace_rate, burst=burst)
         await _store(tx, name, min(float(burst), held + max(0, tokens)), max(at, now))
 
-    await db.atomic(body)
+    with acting_for():  # see the module's docstring
+        await db.atomic(body)
 
 
 async def _refilled(

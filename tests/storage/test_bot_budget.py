@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from storage import bot_budget
+from storage import bot_budget, leases, update_queue
 from storage.connect import open_database
-from storage.db import Database
+from storage.db import Database, Deposed, Fence, acting_for
 
 RATE = 25.0
 BURST = 25
@@ -75,6 +75,25 @@ async def test_buckets_of_other_names_are_apart(db: Database) -> None:
     other = await bot_budget.claim(db, 3, now=START, pace_rate=1.0, burst=3, name="another")
     assert other == 3
     assert await claim(db, 1, 0.0) == 0
+
+
+async def test_a_claim_made_while_an_update_is_handled_leaves_the_update_and_its_fence(
+    db: Database,
+) -> None:
+    """The outgoing queue's workers run in the handler's context: a claim there must not
+    consume the handler's update, nor be refused by a shard's fence it does not touch."""
+    assert await update_queue.put(db, 41, 3, -100, "{}", now=START)
+    term = await leases.take(db, "shard:3", "a", now=100.0, ttl=15)
+    assert term == 1
+    refusals: list[Deposed] = []
+    assert await leases.take(db, "shard:3", "b", now=200.0, ttl=15) == 2  # taken over
+    with acting_for(fence=Fence("shard:3", term, refusals.append), update_id=41) as scope:
+        assert await claim(db, 2, 0.0) == 2
+        await bot_budget.give_back(db, 1, now=START, pace_rate=RATE, burst=BURST)
+    assert not scope.consumed and refusals == []
+    row = await db.fetch_one("SELECT update_id FROM update_queue")
+    assert row is not None and row["update_id"] == 41
+    assert await bot_budget.level(db) == (BURST - 1, START)
 
 
 async def test_claims_racing_on_several_connections_never_take_more_than_the_bucket(
