@@ -11,6 +11,13 @@ seconds; one not seen for a lease's time is gone (`live_instances`). The live in
 share the shards by `fair_share`, a function of their sorted names alone, so each of
 them computes the same split without asking the others.
 
+Besides its shards, each instance holds a lease of its own, "instance:<name>"
+(`instance_lease_name`): its term fences every change the instance writes outside a
+shard's scope (the instance's `Database.fence`). It is renewed with the shards in the
+same statement (`renew_held`). An instance that takes a shard whose holder's lease ran
+out also ends that holder's instance term if its lease ran out too (`evict_instance`),
+so a holder that stalled and resumes is refused its very next change of any kind.
+
 The keeper that holds an instance's share is `bot.server.shards.ShardKeeper`; this
 module is its SQL, a few round trips a renewal whatever the number of shards.
 """
@@ -24,6 +31,7 @@ from storage.db import Database, Transaction
 
 DEFAULT_SHARD_COUNT = 16
 LEASE_PREFIX = "shard:"
+INSTANCE_PREFIX = "instance:"
 
 
 def shard_of(chat_id: int, count: int) -> int:
@@ -44,6 +52,11 @@ def shard_sql(column: str, count: int) -> str:
 def lease_name(shard: int) -> str:
     """The name of the shard's lease in `leases`."""
     return f"{LEASE_PREFIX}{shard}"
+
+
+def instance_lease_name(instance: str) -> str:
+    """The name of the instance's own lease in `leases` (its fence outside the shards)."""
+    return f"{INSTANCE_PREFIX}{instance}"
 
 
 def shard_of_lease(name: str) -> int | None:
@@ -141,18 +154,61 @@ async def renew_shards(
     """Hold each shard of `terms` (shard → term) until `now + ttl`, in one statement: the
     shards `holder` still holds in their terms (even run out: nobody took them). A shard
     missing from the answer was taken by another term."""
-    if not terms:
-        return set()
-    condition, params = _pairs_sql(terms)
+    kept, _ = await renew_held(db, holder, terms, None, now=now, ttl=ttl)
+    return kept
 
-    async def body(tx: Transaction) -> set[int]:
+
+async def renew_held(
+    db: Database,
+    holder: str,
+    terms: Mapping[int, int],
+    instance_term: int | None,
+    *,
+    now: float,
+    ttl: float,
+) -> tuple[set[int], bool]:
+    """`renew_shards` and, in the same statement, the holder's own lease
+    "instance:<holder>" in `instance_term` (None: not renewed): the shards kept, and
+    whether the instance's lease was (False also when it was not asked for)."""
+    if not terms and instance_term is None:
+        return set(), False
+    condition, params = _pairs_sql(terms) if terms else ("", [])
+    if instance_term is not None:
+        mine = "(name = ? AND term = ?)"
+        condition = f"{condition} OR {mine}" if condition else mine
+        params = [*params, instance_lease_name(holder), instance_term]
+
+    async def body(tx: Transaction) -> tuple[set[int], bool]:
         rows = await tx.fetch_all(
             f"UPDATE leases SET expires_at = ? WHERE holder = ? AND ({condition}) RETURNING name",
             [now + ttl, holder, *params],
         )
-        return {shard for row in rows if (shard := shard_of_lease(str(row["name"]))) is not None}
+        names = {str(row["name"]) for row in rows}
+        kept = {shard for name in names if (shard := shard_of_lease(name)) is not None}
+        return kept, instance_lease_name(holder) in names
 
     return await db.atomic(body)
+
+
+async def take_instance(db: Database, name: str, *, now: float, ttl: float) -> int:
+    """Take the instance's own lease at its start, in a new term (its name holds it: a
+    restart of the same name takes it back at once). Its term is the instance's fence."""
+    term = await leases.take(db, instance_lease_name(name), name, now=now, ttl=ttl)
+    assert term is not None, "a name's own lease is always its to take"
+    return term
+
+
+async def evict_instance(db: Database, name: str, *, now: float) -> bool:
+    """End the instance `name`'s term when its own lease ran out (a new term, nobody's
+    running): the instance, should it resume, is refused its next change of any kind
+    (its fence). Its lease is ended too (as if released), so it is evicted once. False
+    when its lease still runs, was released or evicted already, or never was."""
+    changed = await db.execute(
+        "UPDATE leases SET term = term + 1, expires_at = 0"
+        " WHERE name = ? AND expires_at < ? AND expires_at > 0",
+        (instance_lease_name(name), now),
+    )
+    return changed == 1
 
 
 async def release_shard(db: Database, shard: int, holder: str, term: int) -> bool:
@@ -161,12 +217,19 @@ async def release_shard(db: Database, shard: int, holder: str, term: int) -> boo
     return await leases.release(db, lease_name(shard), holder, term)
 
 
-async def release_shards(db: Database, holder: str, terms: Mapping[int, int]) -> set[int]:
+async def release_shards(
+    db: Database, holder: str, terms: Mapping[int, int], instance_term: int | None = None
+) -> set[int]:
     """`release_shard` for each shard of `terms` (shard → term), in one statement (a
-    clean stop): the shards given back."""
-    if not terms:
+    clean stop), with the holder's own lease in `instance_term` if given: the shards
+    given back."""
+    if not terms and instance_term is None:
         return set()
-    condition, params = _pairs_sql(terms)
+    condition, params = _pairs_sql(terms) if terms else ("", [])
+    if instance_term is not None:
+        mine = "(name = ? AND term = ?)"
+        condition = f"{condition} OR {mine}" if condition else mine
+        params = [*params, instance_lease_name(holder), instance_term]
 
     async def body(tx: Transaction) -> set[int]:
         rows = await tx.fetch_all(

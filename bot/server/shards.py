@@ -32,8 +32,18 @@ lease, whose shard another took meanwhile, changes nothing for it after it resum
 Telegram is called for a shard only while its lease surely runs (`valid`: the guard of
 `bot.server.leadership`, per shard).
 
-A stop asked for (`close`) gives every shard back and deletes the instance's heartbeat,
-so the others take its share at once.
+**The instance's fence.** Besides its shards, the keeper holds the instance's own lease
+"instance:<name>", taken in a new term before any shard (`start` returns once it is) and
+renewed with the shards in the same statement. Its fence (`instance_fence`) is the
+`Database.fence` of the instance: every change not made in a shard's scope checks it.
+A keeper that takes a shard whose holder's lease ran out also ends that holder's
+instance term if its own lease ran out too (`storage.shards.evict_instance`), so an
+instance that stalled past its leases and resumes is refused its very next change of
+any kind, or finds its instance lease gone at its next renewal: `on_evicted`, and the
+process stops (as a deposed leader's does).
+
+A stop asked for (`close`) gives every shard and the instance's lease back and deletes
+the instance's heartbeat, so the others take its share at once.
 """
 
 from __future__ import annotations
@@ -65,7 +75,9 @@ class ShardKeeper:
     for it, then `await give_back(shard)`). `open_keeper_db` opens the keeper's own
     connection, in the keeper's loop. With `thread=False` the keeper runs as a task on
     the bot's loop instead (the tests, with an injected `clock`, `monotonic` and
-    `sleep`)."""
+    `sleep`). `on_evicted()` is told when the instance's own lease is found taken, or a
+    change under `instance_fence` is refused (stop the process; None: every shard is
+    lost instead)."""
 
     def __init__(
         self,
@@ -75,6 +87,7 @@ class ShardKeeper:
         on_gained: Callable[[int, int], None],
         on_lost: Callable[[int], None],
         on_release_asked: Callable[[int], None],
+        on_evicted: Callable[[], None] | None = None,
         count: int = shards.DEFAULT_SHARD_COUNT,
         ttl: float = DEFAULT_TTL,
         thread: bool = True,
@@ -89,6 +102,7 @@ class ShardKeeper:
         self._on_gained = on_gained
         self._on_lost = on_lost
         self._on_release_asked = on_release_asked
+        self._on_evicted = on_evicted
         self._thread_mode = thread
         self._clock = clock
         self._monotonic = monotonic
@@ -99,6 +113,9 @@ class ShardKeeper:
         self._owned: Mapping[int, int] = {}
         self._valid_until: Mapping[int, float] = {}
         self._state = threading.Lock()
+        self.instance_term: int | None = None  # the instance's own lease, once taken
+        self._evicted = False
+        self._instance_ready: asyncio.Future[int] | None = None  # on the bot's loop
         self._asked: int | None = None  # the shard the bot was asked to give back
         self.share: int | None = None  # the fair share at the last round (None before)
         self._db: Database | None = None  # the keeper's connection, once open
@@ -127,6 +144,16 @@ class ShardKeeper:
 
         return Fence(shards.lease_name(shard), term, deposed, hold=self.ttl / 3)
 
+    def instance_fence(self) -> Fence | None:
+        """The fence of every change the instance writes outside a shard's scope (its
+        `Database.fence`): its own lease's term; None before `start` took it."""
+        term = self.instance_term
+        if term is None:
+            return None
+        return Fence(
+            shards.instance_lease_name(self.name), term, self._instance_deposed, hold=self.ttl / 3
+        )
+
     def valid(self, shard: int) -> bool:
         """Whether the shard's lease surely still runs: for `ttl - ttl / 6` seconds (the
         clocks' slack) after the start of its last take or renewal that succeeded."""
@@ -136,9 +163,11 @@ class ShardKeeper:
     # What the bot asks.
 
     async def start(self) -> None:
-        """Start the keeper: it takes the instance's share as it finds shards free,
+        """Start the keeper; return once it holds the instance's own lease
+        (`instance_fence`). It then takes the instance's share as it finds shards free,
         telling each one to `on_gained`."""
         self._main_loop = asyncio.get_running_loop()
+        self._instance_ready = self._main_loop.create_future()
         if self._thread_mode:
             self._thread = threading.Thread(
                 target=self._run_thread, name=f"shards-{self.name}", daemon=True
@@ -149,6 +178,7 @@ class ShardKeeper:
             self._keeper_loop = self._main_loop
             self._keeper_task = self._main_loop.create_task(self._keep())
             self._started.set()
+        await asyncio.shield(self._instance_ready)
 
     async def give_back(self, shard: int) -> bool:
         """The bot has stopped acting for `shard` (asked by `on_release_asked`): release
@@ -209,6 +239,7 @@ class ShardKeeper:
         db = await self._open_keeper_db_patiently()
         self._db = db
         try:
+            await self._take_instance(db)
             await self._rounds(db)
         except Exception:
             log.critical("the shards' keeper failed: every shard is lost", exc_info=True)
@@ -227,6 +258,31 @@ class ShardKeeper:
                     log.warning("the shards' connection cannot be opened now: %s", exc)
                     told = True
                 await self._sleep(self.ttl / 6)
+
+    async def _take_instance(self, db: Database) -> None:
+        """The instance's own lease, in a new term, tried until the database answers."""
+        failing = False
+        while True:
+            try:
+                term = await self._answer(
+                    shards.take_instance(db, self.name, now=self._clock(), ttl=self.ttl)
+                )
+            except RENEWAL_FAILURES as exc:
+                if not failing:
+                    log.warning("the instance's lease cannot be taken now: %s", exc)
+                    failing = True
+                await self._sleep(self.ttl / 6)
+                continue
+            break
+        self.instance_term = term
+        log.info("instance %r in term %d", self.name, term)
+        ready = self._instance_ready
+
+        def tell_ready() -> None:
+            if ready is not None and not ready.done():
+                ready.set_result(term)
+
+        self._tell(tell_ready)
 
     async def _rounds(self, db: Database) -> None:
         failing_since: float | None = None
@@ -252,8 +308,10 @@ class ShardKeeper:
 
     async def _round(self, db: Database) -> None:
         """Renew what is held, say we are alive, then take or give back towards the
-        fair share."""
+        fair share. An evicted instance takes nothing more: it is stopping."""
         await self._renew(db)
+        if self._evicted:
+            return
         now = self._clock()
         await self._answer(shards.heartbeat(db, self.name, now=now))
         live = await self._answer(shards.live_instances(db, now=now, ttl=self.ttl))
@@ -275,12 +333,19 @@ class ShardKeeper:
 
     async def _renew(self, db: Database) -> None:
         terms = dict(self._owned)
-        if not terms:
-            return
+        instance_term = self.instance_term
         began, began_m = self._clock(), self._monotonic()
-        kept = await self._answer(
-            shards.renew_shards(db, self.name, terms, now=began, ttl=self.ttl)
+        kept, mine = await self._answer(
+            shards.renew_held(db, self.name, terms, instance_term, now=began, ttl=self.ttl)
         )
+        if instance_term is not None and not mine:
+            log.critical(
+                "the lease of instance %r was ended by another instance (it was found "
+                "stalled): stopping at once",
+                self.name,
+            )
+            self._evict()
+            return
         with self._state:
             valid = dict(self._valid_until)
             for shard in kept:
@@ -325,11 +390,20 @@ class ShardKeeper:
             if len(self._owned) >= share:
                 return
             began, began_m = self._clock(), self._monotonic()
+            lease = found.get(shard)
+            if lease is not None and lease.holder != self.name and not shards.released(lease):
+                await self._evict_holder(db, lease.holder, began)
             term = await self._answer(
                 shards.take_shard(db, shard, self.name, now=began, ttl=self.ttl)
             )
             if term is not None:
                 self._gain(shard, term, began_m)
+
+    async def _evict_holder(self, db: Database, holder: str, now: float) -> None:
+        """The shard's holder let its lease run out: end its instance term too if its
+        own lease ran out (it stalled or died), so it changes nothing should it resume."""
+        if await self._answer(shards.evict_instance(db, holder, now=now)):
+            log.warning("instance %r stalled past its lease: its term is ended", holder)
 
     def _gain(self, shard: int, term: int, began_m: float) -> None:
         with self._state:
@@ -377,9 +451,10 @@ class ShardKeeper:
         with self._state:
             terms = dict(self._owned)
             self._owned, self._valid_until = {}, {}
+        instance_term = None if self._evicted else self.instance_term
         try:
             async with asyncio.timeout(RELEASE_SECONDS):
-                given = await shards.release_shards(db, self.name, terms)
+                given = await shards.release_shards(db, self.name, terms, instance_term)
                 await shards.leave(db, self.name)
         except RENEWAL_FAILURES as exc:
             log.warning("the shards are not given back (%s): they run out by themselves", exc)
@@ -407,6 +482,23 @@ class ShardKeeper:
         """The fence refused a change for the shard: another instance holds it now."""
         log.critical("%s: another instance holds shard %d now; its games stop here", refusal, shard)
         self._lose(shard, term)
+
+    def _instance_deposed(self, refusal: Deposed) -> None:
+        """The instance's fence refused a change: another instance found it stalled."""
+        log.critical("%s: this instance was found stalled; stopping at once", refusal)
+        self._evict()
+
+    def _evict(self) -> None:
+        """The instance's own term is over (once): every shard lost, and the bot told
+        to stop (`on_evicted`)."""
+        with self._state:
+            if self._evicted:
+                return
+            self._evicted = True
+        for shard, term in sorted(self._owned.items()):
+            self._lose(shard, term)
+        if self._on_evicted is not None:
+            self._tell(self._on_evicted)
 
     def _lose(self, shard: int, term: int) -> None:
         """The shard is lost in `term` (once: the keeper and a refused change may both

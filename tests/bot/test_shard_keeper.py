@@ -70,6 +70,7 @@ class Instance:
     gained: list[tuple[int, int]] = field(default_factory=list)
     lost: list[int] = field(default_factory=list)
     asked: list[int] = field(default_factory=list)
+    evicted: int = 0
 
 
 class World:
@@ -90,6 +91,7 @@ class World:
                 on_gained=lambda shard, term: instance.gained.append((shard, term)),
                 on_lost=lambda shard: instance.lost.append(shard),
                 on_release_asked=lambda shard: self._give_back(instance, shard),
+                on_evicted=lambda: self._evicted(instance),
                 count=COUNT,
                 ttl=TTL,
                 thread=False,
@@ -102,6 +104,10 @@ class World:
         await instance.keeper.start()
         await self.settle()
         return instance
+
+    @staticmethod
+    def _evicted(instance: Instance) -> None:
+        instance.evicted += 1
 
     def _give_back(self, instance: Instance, shard: int) -> None:
         instance.asked.append(shard)
@@ -244,31 +250,63 @@ async def test_an_instance_that_stops_loses_its_shards_once_their_leases_run_out
     assert not any(b.keeper.valid(shard) for shard in b_shards)  # it could not be sure
 
 
-async def test_a_keeper_paused_past_its_leases_finds_them_taken_and_loses_each(
-    world: World, caplog: pytest.LogCaptureFixture
+async def test_a_keeper_paused_past_its_leases_is_evicted_and_loses_each(
+    world: World, db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """b stalls past its leases: a takes its shards and ends b's instance term; b resumes,
+    its first renewal finds its own lease ended: every shard lost, `on_evicted` told
+    once, and it takes nothing more (its process stops, a restart takes a share anew)."""
     a = await world.join("a")
     b = await world.join("b")
     await world.run_until(lambda: world.counts() == {"a": 8, "b": 8})
     b_shards = sorted(b.keeper.owned())
+    b_term = b.keeper.instance_term
     world.clock.paused.add("b")
     await world.run_until(lambda: len(a.keeper.owned()) == COUNT)
+    evicted = await leases.current(db, shards.instance_lease_name("b"))
+    assert evicted is not None and b_term is not None and evicted.term == b_term + 1
     with caplog.at_level(logging.INFO, logger="bot.server.shards"):
-        world.clock.paused.discard("b")  # b resumes: its first renewal finds them taken
+        world.clock.paused.discard("b")  # b resumes: its first renewal finds it evicted
         await world.run_until(lambda: bool(b.lost))
-    assert b.lost == b_shards and b.keeper.owned() == {}
+    assert sorted(b.lost) == b_shards and b.keeper.owned() == {} and b.evicted == 1
     assert all(b.keeper.fence_for(shard) is None for shard in b_shards)
-    taken_over = [r for r in caplog.records if r.levelno == logging.CRITICAL]
-    assert len(taken_over) == len(b_shards)
-    assert "taken over by 'a'" in taken_over[0].getMessage()
+    stopping = [r for r in caplog.records if r.levelno == logging.CRITICAL]
+    assert len(stopping) == 1 and "instance 'b'" in stopping[0].getMessage()
+    await world.run_for(4 * TTL)
+    assert b.keeper.owned() == {} and b.evicted == 1 and len(a.keeper.owned()) == COUNT
+    assert a.lost == []
 
-    # b is live again: a gives it a share back, and the lost shards are b's once more.
-    def halves() -> bool:
-        world.assert_apart("a", "b")
-        return world.counts() == {"a": 8, "b": 8}
 
-    await world.run_until(halves)
-    assert b.lost == b_shards and a.lost == []
+async def test_the_instance_lease_fences_changes_outside_the_shards(
+    world: World, path: Path
+) -> None:
+    """The instance's own fence (its `Database.fence`): kept while it renews, refused once
+    another instance evicted it, and the refusal stops it (`on_evicted`)."""
+    a = await world.join("a")
+    fence = a.keeper.instance_fence()
+    assert fence is not None and (fence.lease, fence.term) == ("instance:a", 1)
+    bot_db = await open_database(path, side=True)
+    try:
+        bot_db.fence = fence
+        await world.run_for(4 * TTL)
+        await bot_db.execute("INSERT INTO bot_values (name, value) VALUES ('x', '1')")
+        world.clock.paused.add("a")
+        b = await world.join("b")
+        await world.run_until(lambda: len(b.keeper.owned()) == COUNT)
+        with pytest.raises(Deposed):
+            await bot_db.execute("INSERT INTO bot_values (name, value) VALUES ('y', '2')")
+        await world.settle()
+        assert a.evicted == 1 and sorted(a.lost) == list(range(COUNT))
+    finally:
+        await bot_db.close()
+
+
+async def test_a_restart_of_the_same_name_takes_its_lease_in_a_new_term(world: World) -> None:
+    a = await world.join("a")
+    assert a.keeper.instance_term == 1
+    await world.close("a")
+    again = await world.join("a")
+    assert again.keeper.instance_term == 2 and len(again.keeper.owned()) == COUNT
 
 
 async def test_a_change_for_a_lost_shard_is_refused_by_its_fence_and_told_once(
@@ -299,15 +337,15 @@ async def test_renewals_that_fail_never_drop_a_shard(
     shards (nobody could take them either), is not sure of them once they may have run
     out (`valid`), and is sure again at the first renewal that succeeds."""
     a = await world.join("a")
-    renew = shards.renew_shards
+    renew = shards.renew_held
     refusing = True
 
-    async def refused(*args: object, **kwargs: object) -> set[int]:
+    async def refused(*args: object, **kwargs: object) -> tuple[set[int], bool]:
         if refusing:
             raise DatabaseBusy("the server is restarting")
         return await renew(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(shards, "renew_shards", refused)
+    monkeypatch.setattr(shards, "renew_held", refused)
     with caplog.at_level(logging.INFO, logger="bot.server.shards"):
         await world.run_for(3 * TTL)
         assert not a.keeper.valid(0) and len(a.keeper.owned()) == COUNT and a.lost == []

@@ -167,3 +167,36 @@ async def test_a_clean_stop_releases_its_shards_in_one_go(db: Database, other: D
     held = await shards.holders(other, 16)
     assert held[1].expires_at == 0 and held[2].expires_at == 0
     assert held[3] == leases.Lease("shard:3", "b", 131.0, 2)
+
+
+async def test_the_instance_lease_is_renewed_with_the_shards_and_evicted_once_run_out(
+    db: Database, other: Database
+) -> None:
+    """An instance's own lease: taken in a new term at each start, renewed in the shards'
+    statement, ended by another instance only once it ran out (and only once), and given
+    back at a stop with the shards."""
+    term = await shards.take_instance(db, "a", now=100.0, ttl=TTL)
+    assert term == 1 and await shards.take_instance(db, "a", now=101.0, ttl=TTL) == 2
+    shard_term = await shards.take_shard(db, 3, "a", now=101.0, ttl=TTL)
+    assert shard_term is not None
+    kept, mine = await shards.renew_held(db, "a", {3: shard_term}, 2, now=110.0, ttl=TTL)
+    assert kept == {3} and mine
+    assert await shards.renew_held(db, "a", {}, 2, now=111.0, ttl=TTL) == (set(), True)
+    assert not await shards.evict_instance(other, "a", now=120.0)  # it runs till 126
+    assert await shards.evict_instance(other, "a", now=130.0)
+    assert not await shards.evict_instance(other, "a", now=131.0)  # once
+    lease = await leases.current(db, shards.instance_lease_name("a"))
+    assert lease is not None and lease.term == 3
+    kept, mine = await shards.renew_held(db, "a", {3: shard_term}, 2, now=132.0, ttl=TTL)
+    assert kept == {3} and not mine  # the shard nobody took is still its own
+    assert not await shards.evict_instance(other, "nobody", now=130.0)
+
+
+async def test_a_stop_releases_the_instance_lease_with_the_shards(db: Database) -> None:
+    term = await shards.take_instance(db, "a", now=100.0, ttl=TTL)
+    shard_term = await shards.take_shard(db, 0, "a", now=100.0, ttl=TTL)
+    assert shard_term is not None
+    assert await shards.release_shards(db, "a", {0: shard_term}, term) == {0}
+    lease = await leases.current(db, shards.instance_lease_name("a"))
+    assert lease is not None and lease.expires_at == 0
+    assert not await shards.evict_instance(db, "a", now=200.0)  # given back: not evicted
