@@ -239,3 +239,30 @@ async def release_shards(
         return {shard for row in rows if (shard := shard_of_lease(str(row["name"]))) is not None}
 
     return await db.atomic(body)
+
+
+# Routing an update to the shard of the chat it acts on.
+
+_CHAT_OF = {
+    "game": "SELECT chat_id FROM games WHERE id = ?",
+    "vote": "SELECT chat_id FROM cancel_votes WHERE id = ?",
+    "tournament": "SELECT chat_id FROM tournaments WHERE id = ?",
+}
+
+
+async def chat_named(db: Database, kind: str, number: int) -> int | None:
+    """The chat of the game, vote or tournament (`kind`) numbered `number`: a press in a
+    private chat acts on it, so it goes to its chat's shard. None when there is none."""
+    row = await db.fetch_one(_CHAT_OF[kind], (number,))
+    return None if row is None else int(row["chat_id"])
+
+
+async def queue_by_shard(db: Database, *, now: float) -> dict[int, tuple[int, float]]:
+    """The updates waiting by shard, with how long the oldest has waited at `now`
+    (seconds), in one statement (for /metrics); shards with none are absent."""
+    rows = await db.fetch_all(
+        "SELECT shard, COUNT(*) AS n, MIN(received_at) AS oldest FROM update_queue GROUP BY shard"
+    )
+    return {
+        int(row["shard"]): (int(row["n"]), max(0.0, now - float(row["oldest"]))) for row in rows
+    }

@@ -10,6 +10,7 @@ needs. Variables (all optional but the token):
 | `DATABASE_URL` | unset: SQLite | `postgresql://user:pw@host/db`: PostgreSQL (several instances) |
 | `INSTANCE_NAME` | unset: one | its own name: acts only while it leads (`bot.server.leadership`) |
 | `LEASE_SECONDS` | `15` | with `INSTANCE_NAME`: a dead leader's standby takes over within this |
+| `SHARDS` | unset: a leader | `16`: each instance plays its share of the shards (same on all) |
 | `TELEGRAM_API_BASE` | unset: real Telegram | another Bot API server (`http://127.0.0.1:8081`) |
 | `LOG_LEVEL` | `INFO` | `DEBUG`, `INFO`, `WARNING`, ... |
 | `LOG_FORMAT` | `text` | `json`: a JSON object a line, with chat and game ids (`bot.server.logs`) |
@@ -85,6 +86,7 @@ class Settings(BaseSettings):
     database_url: SecretStr | None = None
     instance_name: str | None = Field(default=None, pattern=r"^[\w.@:-]{1,64}$")
     lease_seconds: float = Field(default=15.0, ge=3, le=600)
+    shards: int | None = Field(default=None, ge=1, le=1024)
     telegram_api_base: str | None = None
     log_level: str = "INFO"
     computer_delay: float = Field(default=1.5, ge=0, le=30)
@@ -143,6 +145,7 @@ class Settings(BaseSettings):
         "webhook_secret",
         "database_url",
         "instance_name",
+        "shards",
         mode="before",
     )
     @classmethod
@@ -176,6 +179,21 @@ class Settings(BaseSettings):
         if value is not None and not SECRET_SHAPE.fullmatch(value.get_secret_value()):
             raise ValueError("must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -")
         return value
+
+    @model_validator(mode="after")
+    def _shards_need_instances(self) -> Settings:
+        """Shards are leases in one database that several named instances share."""
+        if self.shards is not None and (self.instance_name is None or self.database_url is None):
+            raise ValueError(
+                "SHARDS needs INSTANCE_NAME and a PostgreSQL DATABASE_URL (several instances "
+                "share one database; unset SHARDS for one instance on SQLite)"
+            )
+        return self
+
+    @property
+    def shard_mode(self) -> bool:
+        """Whether every instance plays its share of the shards (`bot.server.shard_mode`)."""
+        return self.shards is not None
 
     @model_validator(mode="after")
     def _two_servers_two_addresses(self) -> Settings:

@@ -1,0 +1,558 @@
+"""Shard mode at run time (bot.server.shard_mode): the settings that turn it on, an
+update routed to the shard of the chat it acts on, the receiver storing it, and the
+consumers handling each shard's updates in order per chat, exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiogram import Bot
+from aiogram.types import Update
+from pydantic import ValidationError
+
+from bot.server.config import Settings, explain
+from bot.server.shard_mode import (
+    Receiver,
+    ShardConsumers,
+    ShardOwnership,
+    ShardRuntime,
+    UpdateRouter,
+    parse_body,
+    update_body,
+)
+from bot.server.shards import ShardKeeper
+from bot.telegram.callbacks import (
+    BackCb,
+    CancelCb,
+    GroupHandCb,
+    HandCb,
+    HandKind,
+    LobbyAction,
+    LobbyCb,
+    MoveCb,
+    RematchCb,
+    RemoveCb,
+    SettingsCb,
+    SettingsSection,
+    SurrenderCb,
+    TournamentAction,
+    TournamentCb,
+    VoteCb,
+)
+from storage import shards, update_queue
+from storage.connect import open_database
+from storage.db import Database, Deposed, Fence, Transaction, acting_for
+from storage.update_queue import Queued
+
+COUNT = 16
+GROUP = -1001234567890  # its game is game 1, its vote 1, its tournament 1
+OTHER_GROUP = -1009876543211
+ALICE = 5001
+TOKEN = "123456:ABC-DEF"
+
+# Settings.
+
+
+def settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, **env: str) -> Settings:
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return Settings()  # type: ignore[call-arg]
+
+
+def test_shards_with_a_name_on_postgresql_turn_shard_mode_on(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    on = settings(
+        monkeypatch,
+        tmp_path,
+        SHARDS="16",
+        INSTANCE_NAME="a",
+        DATABASE_URL="postgresql://bot@db/domino",
+    )
+    assert on.shard_mode and on.shards == 16
+    assert not settings(monkeypatch, tmp_path, SHARDS="", INSTANCE_NAME="a").shard_mode
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"SHARDS": "16"},  # SQLite, no name
+        {"SHARDS": "16", "INSTANCE_NAME": "a"},  # SQLite
+        {"SHARDS": "16", "DATABASE_URL": "postgresql://bot@db/domino"},  # no name
+    ],
+)
+def test_shards_without_a_name_or_postgresql_are_refused_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, env: dict[str, str]
+) -> None:
+    with pytest.raises(ValidationError) as refused:
+        settings(monkeypatch, tmp_path, **env)
+    line = explain(refused.value)
+    assert "\n" not in line and "SHARDS needs INSTANCE_NAME and a PostgreSQL DATABASE_URL" in line
+
+
+@pytest.mark.parametrize("count", ["0", "-1", "many"])
+def test_a_wrong_shard_count_is_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, count: str
+) -> None:
+    with pytest.raises(ValidationError) as refused:
+        settings(
+            monkeypatch,
+            tmp_path,
+            SHARDS=count,
+            INSTANCE_NAME="a",
+            DATABASE_URL="postgresql://bot@db/domino",
+        )
+    assert explain(refused.value).startswith("configuration error: SHARDS: ")
+
+
+# Routing.
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await open_database(tmp_path / "shard_mode.sqlite3")
+    async with database.transaction() as tx:
+        await seed(tx)
+    yield database
+    await database.close()
+
+
+async def seed(tx: Transaction) -> None:
+    """GROUP with game 1, its vote 1 and tournament 1; ALICE plays there."""
+    await tx.execute(
+        "INSERT INTO chats (id, type, updated_at) VALUES (?, 'supergroup', 'now')", (GROUP,)
+    )
+    await tx.execute(
+        "INSERT INTO users (id, first_name, updated_at) VALUES (?, 'Alice', 'now')", (ALICE,)
+    )
+    await tx.execute(
+        "INSERT INTO games (id, chat_id, status, creator_id, ruleset, seats_wanted, created_at)"
+        " VALUES (1, ?, 'playing', ?, '{}', 2, 'now')",
+        (GROUP, ALICE),
+    )
+    await tx.execute(
+        "INSERT INTO cancel_votes (id, game_id, chat_id, started_by, opened_at, expires_at)"
+        " VALUES (1, 1, ?, ?, 'now', 'later')",
+        (GROUP, ALICE),
+    )
+    await tx.execute(
+        "INSERT INTO tournaments (id, chat_id, creator_id, options, created_at)"
+        " VALUES (1, ?, ?, '{}', 'now')",
+        (GROUP, ALICE),
+    )
+
+
+@pytest.fixture
+def bot() -> Bot:
+    return Bot(TOKEN)
+
+
+def person(user_id: int = ALICE) -> dict[str, Any]:
+    return {"id": user_id, "is_bot": False, "first_name": "Alice"}
+
+
+def chat(chat_id: int) -> dict[str, Any]:
+    kind = "private" if chat_id > 0 else "supergroup"
+    return {"id": chat_id, "type": kind, **({"title": "G"} if chat_id < 0 else {})}
+
+
+def message(chat_id: int, text: str = "/domino", **more: Any) -> dict[str, Any]:
+    return {
+        "message_id": 7,
+        "date": 1_700_000_000,
+        "chat": chat(chat_id),
+        "from": person(),
+        "text": text,
+        **more,
+    }
+
+
+def press(data: str, chat_id: int | None, update_id: int = 1) -> Update:
+    query: dict[str, Any] = {"id": "q1", "from": person(), "chat_instance": "ci", "data": data}
+    if chat_id is None:
+        query["inline_message_id"] = "inline-1"
+    else:
+        query["message"] = message(chat_id, "the hand")
+    return Update.model_validate({"update_id": update_id, "callback_query": query})
+
+
+GAME_PRESSES = [
+    LobbyCb(game=1, action=LobbyAction.JOIN).pack(),
+    MoveCb(game=1, move=3, action="3-4L").pack(),
+    HandCb(game=1, move=3, kind=HandKind.INFO).pack(),
+    GroupHandCb(game=1).pack(),
+    CancelCb(game=1, confirm=True).pack(),
+    SurrenderCb(game=1, first=0, user=ALICE, confirm=True).pack(),
+    BackCb(game=1).pack(),
+    RematchCb(game=1).pack(),
+    RemoveCb(game=1, seat=1, user=ALICE).pack(),
+    VoteCb(vote=1, in_favour=True).pack(),
+    TournamentCb(tournament=1, action=TournamentAction.JOIN).pack(),
+]
+
+
+@pytest.mark.parametrize("data", GAME_PRESSES)
+async def test_a_press_in_private_goes_to_the_shard_of_the_chat_its_data_names(
+    db: Database, data: str
+) -> None:
+    router = UpdateRouter(db, COUNT)
+    route = await router.route(press(data, ALICE))
+    assert route.chat_id == GROUP and route.shard == shards.shard_of(GROUP, COUNT)
+    inline = await router.route(press(data, None))
+    assert inline.chat_id == GROUP
+
+
+async def test_a_press_in_a_group_goes_to_that_group_whatever_its_data_names(
+    db: Database,
+) -> None:
+    router = UpdateRouter(db, COUNT)
+    route = await router.route(press(MoveCb(game=1, move=3, action="3-4L").pack(), OTHER_GROUP))
+    assert route.chat_id == OTHER_GROUP and route.shard == shards.shard_of(OTHER_GROUP, COUNT)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        SettingsCb(section=SettingsSection.MAIN).pack(),  # names no game
+        LobbyCb(game=99, action=LobbyAction.JOIN).pack(),  # a game that is not
+        "l1:junk:j",
+        "l1:٣:j",  # not an ASCII digit
+        "l1:" + "9" * 40 + ":j",
+        "",
+    ],
+)
+async def test_a_private_press_naming_no_known_chat_goes_to_the_person(
+    db: Database, data: str
+) -> None:
+    route = await UpdateRouter(db, COUNT).route(press(data, ALICE))
+    assert route.chat_id == ALICE and route.shard == shards.shard_of(ALICE, COUNT)
+
+
+async def test_messages_go_to_their_chat_and_what_has_no_chat_to_the_person(
+    db: Database,
+) -> None:
+    router = UpdateRouter(db, COUNT)
+    group = Update.model_validate({"update_id": 1, "message": message(GROUP)})
+    private = Update.model_validate({"update_id": 2, "message": message(ALICE, "/stats")})
+    inline = Update.model_validate(
+        {
+            "update_id": 3,
+            "inline_query": {"id": "i", "from": person(), "query": "", "offset": ""},
+        }
+    )
+    member = Update.model_validate(
+        {
+            "update_id": 4,
+            "my_chat_member": {
+                "chat": chat(OTHER_GROUP),
+                "from": person(),
+                "date": 1_700_000_000,
+                "old_chat_member": {"status": "left", "user": person(42)},
+                "new_chat_member": {"status": "member", "user": person(42)},
+            },
+        }
+    )
+    assert (await router.route(group)).chat_id == GROUP
+    assert (await router.route(private)).chat_id == ALICE
+    assert (await router.route(inline)).chat_id == ALICE
+    assert (await router.route(member)).chat_id == OTHER_GROUP
+
+
+async def test_a_game_s_chat_is_read_once_then_remembered(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    router = UpdateRouter(db, COUNT)
+    reads: list[tuple[str, int]] = []
+    read = shards.chat_named
+
+    async def counted(database: Database, kind: str, number: int) -> int | None:
+        reads.append((kind, number))
+        return await read(database, kind, number)
+
+    monkeypatch.setattr(shards, "chat_named", counted)
+    data = MoveCb(game=1, move=3, action="3-4L").pack()
+    for update_id in range(3):
+        await router.route(press(data, ALICE, update_id))
+    assert reads == [("game", 1)]
+
+
+async def test_an_update_round_trips_through_its_stored_body(bot: Bot) -> None:
+    update = press(MoveCb(game=1, move=3, action="3-4L").pack(), ALICE, 77)
+    body = update_body(update)
+    assert '"from"' in body and "from_user" not in body
+    again = parse_body(body, bot)
+    assert again.update_id == 77 and again.callback_query is not None
+    assert again.callback_query.from_user.id == ALICE
+    assert again.callback_query.data == update.callback_query.data  # type: ignore[union-attr]
+
+
+async def test_the_receiver_queues_an_update_once_with_its_shard_and_wakes_its_consumer(
+    db: Database,
+) -> None:
+    woken: list[int] = []
+    receiver = Receiver(db, UpdateRouter(db, COUNT), woken=woken.append, clock=lambda: 500.0)
+    update = Update.model_validate({"update_id": 9, "message": message(GROUP)})
+    body = json.dumps({"update_id": 9, "message": message(GROUP)})
+    await receiver.store_webhook_post(update, body.encode())
+    await receiver.store(update)  # Telegram delivered it again
+    shard = shards.shard_of(GROUP, COUNT)
+    assert woken == [shard, shard] and receiver.received == 1
+    assert await update_queue.take(db, [shard], limit=5) == [Queued(9, shard, GROUP, body, 500.0)]
+
+
+# Consuming.
+
+
+class FakeKeeper:
+    """A keeper holding `held` (shard → term) with its fences as the real one's."""
+
+    def __init__(self, held: dict[int, int]) -> None:
+        self.held = held
+        self.count = COUNT
+        self.refused: list[int] = []
+        self.share: int | None = len(held)
+        self.given_back: list[int] = []
+
+    def owned(self) -> dict[int, int]:
+        return dict(self.held)
+
+    def valid(self, shard: int) -> bool:
+        return shard in self.held
+
+    def fence_for(self, shard: int) -> Fence | None:
+        term = self.held.get(shard)
+        if term is None:
+            return None
+
+        def deposed(refusal: Deposed) -> None:
+            self.refused.append(shard)
+            self.held.pop(shard, None)
+
+        return Fence(shards.lease_name(shard), term, deposed)
+
+    async def give_back(self, shard: int) -> bool:
+        self.given_back.append(shard)
+        return self.held.pop(shard, None) is not None
+
+
+async def hold(db: Database, *shard_numbers: int) -> FakeKeeper:
+    """The leases of these shards taken by "me" (term 1), and a keeper holding them."""
+    for shard in shard_numbers:
+        assert await shards.take_shard(db, shard, "me", now=0.0, ttl=1e9) == 1
+    return FakeKeeper(dict.fromkeys(shard_numbers, 1))
+
+
+class Handling:
+    """A feed that records the updates it is given, writes a change for those whose
+    body says so, and lets the test hold a chat's handling until released."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.fed: list[int] = []
+        self.held: dict[int, asyncio.Event] = {}
+        self.running: set[int] = set()
+        self.most_at_once = 0
+
+    async def __call__(self, queued: Queued) -> None:
+        self.fed.append(queued.update_id)
+        self.running.add(queued.update_id)
+        self.most_at_once = max(self.most_at_once, len(self.running))
+        try:
+            gate = self.held.get(queued.update_id)
+            if gate is not None:
+                await gate.wait()
+            body = json.loads(queued.body)
+            if body.get("writes"):
+                await self.db.execute(
+                    "INSERT INTO bot_values (name, value) VALUES (?, 'x')",
+                    (f"u{queued.update_id}",),
+                )
+            if body.get("fails"):
+                raise RuntimeError("a handler's bug")
+        finally:
+            self.running.discard(queued.update_id)
+
+
+async def queue(db: Database, update_id: int, chat_id: int, **body: bool) -> None:
+    shard = shards.shard_of(chat_id, COUNT)
+    assert await update_queue.put(db, update_id, shard, chat_id, json.dumps(body), now=1.0)
+
+
+async def until(done: Callable[[], bool]) -> None:
+    async with asyncio.timeout(5):
+        while not done():
+            await asyncio.sleep(0.005)
+
+
+async def test_each_chat_in_order_several_chats_at_once_each_update_once(db: Database) -> None:
+    group_b = GROUP + COUNT  # the same shard as GROUP
+    shard = shards.shard_of(GROUP, COUNT)
+    keeper = await hold(db, shard)
+    handling = Handling(db)
+    handling.held[1] = asyncio.Event()
+    consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
+    await queue(db, 1, GROUP, writes=True)
+    await queue(db, 2, group_b)
+    await queue(db, 3, GROUP, writes=True)
+    await queue(db, 4, group_b, writes=True)
+    consumers.start(shard)
+    await until(lambda: handling.fed == [1, 2, 4])  # GROUP's 3 waits behind its 1
+    assert handling.most_at_once == 2
+    handling.held[1].set()
+    await until(lambda: consumers.handled == 4)
+    assert handling.fed == [1, 2, 4, 3]
+    assert await update_queue.waiting(db) == {}
+    written = await db.fetch_all("SELECT name FROM bot_values WHERE name LIKE 'u%'")
+    assert sorted(row["name"] for row in written) == ["u1", "u3", "u4"]
+    await consumers.close()
+    assert handling.fed == [1, 2, 4, 3]  # none handled twice
+
+
+async def test_a_failed_handling_is_dropped_and_an_update_handled_elsewhere_is_not_redone(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.server.shard_mode")
+    shard = shards.shard_of(GROUP, COUNT)
+    keeper = await hold(db, shard)
+    handling = Handling(db)
+    consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
+    await queue(db, 1, GROUP, fails=True)
+    await queue(db, 2, OTHER_GROUP + 0, writes=True)  # another shard: not this consumer's
+    await queue(db, 3, GROUP + COUNT, writes=True)
+    handling.held[3] = asyncio.Event()
+    consumers.start(shard)
+    await until(lambda: handling.fed == [1, 3])
+    # Meanwhile the update is handled by another (the shard's previous owner, say).
+    assert await update_queue.done(db, 3)
+    handling.held[3].set()
+    await until(lambda: consumers.handled == 2)
+    assert "the update 3 was handled already" in caplog.text
+    assert "the update 1 failed" in caplog.text
+    assert await db.fetch_one("SELECT 1 FROM bot_values WHERE name = 'u3'") is None
+    assert await update_queue.waiting(db) == {shards.shard_of(OTHER_GROUP, COUNT): 1}
+    await consumers.close()
+
+
+async def test_a_refused_fence_stops_the_shard_s_consuming(db: Database) -> None:
+    shard = shards.shard_of(GROUP, COUNT)
+    keeper = await hold(db, shard)
+    handling = Handling(db)
+    consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
+    # Another instance takes the shard (its lease ran out): a new term.
+    assert await shards.take_shard(db, shard, "other", now=2e9, ttl=15.0) == 2
+    await queue(db, 1, GROUP, writes=True)
+    await queue(db, 2, GROUP, writes=True)
+    consumers.start(shard)
+    await until(lambda: consumers.handled == 1)
+    assert keeper.refused == [shard] and handling.fed == [1]
+    await asyncio.sleep(0.2)
+    assert handling.fed == [1]  # the shard is not ours: nothing more is taken
+    assert await update_queue.waiting(db, [shard]) == {shard: 2}  # left to its owner
+    assert await db.fetch_one("SELECT 1 FROM bot_values WHERE name = 'u1'") is None
+    await consumers.close()
+
+
+async def test_stopping_a_shard_finishes_its_updates_in_hand_and_takes_no_more(
+    db: Database,
+) -> None:
+    shard = shards.shard_of(GROUP, COUNT)
+    keeper = await hold(db, shard)
+    handling = Handling(db)
+    handling.held[1] = asyncio.Event()
+    consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
+    await queue(db, 1, GROUP, writes=True)
+    consumers.start(shard)
+    await until(lambda: handling.fed == [1])
+    stopping = asyncio.create_task(consumers.stop(shard))
+    await asyncio.sleep(0.05)
+    assert not stopping.done()  # the update in hand is waited for
+    await queue(db, 2, GROUP + COUNT)
+    handling.held[1].set()
+    await stopping
+    assert handling.fed == [1] and consumers.consuming() == set()
+    assert await update_queue.waiting(db, [shard]) == {shard: 1}
+
+
+# Ownership and the runtime.
+
+
+async def test_ownership_plays_the_chats_of_the_shards_held_under_their_fence(
+    db: Database,
+) -> None:
+    shard = shards.shard_of(GROUP, COUNT)
+    keeper = await hold(db, shard)
+    ownership = ShardOwnership(keeper)  # type: ignore[arg-type]
+    assert ownership.owns(GROUP) and not ownership.owns(OTHER_GROUP)
+    with ownership.acting(GROUP):
+        await db.execute("INSERT INTO bot_values (name, value) VALUES ('mine', '1')")
+    with ownership.acting(OTHER_GROUP), pytest.raises(Deposed):
+        await db.execute("INSERT INTO bot_values (name, value) VALUES ('not mine', '1')")
+    with acting_for(), pytest.raises(Deposed), ownership.acting(OTHER_GROUP):  # nor nested
+        await db.execute("INSERT INTO bot_values (name, value) VALUES ('no', '1')")
+
+
+class FakeApplication:
+    def __init__(self) -> None:
+        self.picked: list[list[int]] = []
+        self.let_go_of: list[list[int]] = []
+
+    async def pick_up(self, owned: Callable[[int], bool] | None = None) -> int:
+        assert owned is not None
+        chats = [c for c in (GROUP, OTHER_GROUP, ALICE) if owned(c)]
+        self.picked.append(chats)
+        return len(chats)
+
+    async def let_go(self, owned: Callable[[int], bool]) -> None:
+        self.let_go_of.append([c for c in (GROUP, OTHER_GROUP, ALICE) if owned(c)])
+
+
+async def test_a_shard_gained_is_picked_up_then_consumed_and_one_asked_back_given_back(
+    db: Database,
+) -> None:
+    shard = shards.shard_of(GROUP, COUNT)
+    keeper = await hold(db, shard)
+    application = FakeApplication()
+    stopped: list[str] = []
+    runtime = ShardRuntime(COUNT, playing=application, stop_now=lambda: stopped.append("x"))
+    handling = Handling(db)
+    consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
+    runtime.attach(keeper, consumers)  # type: ignore[arg-type]
+    runtime.gained(shard, 1)
+    await asyncio.sleep(0.02)
+    assert application.picked == []  # not before the application is ready
+    runtime.started.set()
+    await until(lambda: consumers.consuming() == {shard})
+    assert application.picked == [[GROUP]]
+    await queue(db, 1, GROUP)
+    await until(lambda: handling.fed == [1])
+    runtime.release_asked(shard)
+    await until(lambda: keeper.given_back == [shard])
+    assert application.let_go_of == [[GROUP]] and consumers.consuming() == set()
+    assert runtime.health() == {"shards": [], "fair_share": 1, "shard_count": COUNT}
+    runtime.lost(3)
+    runtime.evicted()
+    assert stopped == ["x", "x"]
+    await runtime.close()
+
+
+def test_the_runtime_is_built_over_a_real_keeper(tmp_path: Path) -> None:
+    """The keeper's callbacks are the runtime's (a type check as much as a test)."""
+    runtime = ShardRuntime(COUNT, playing=FakeApplication(), stop_now=lambda: None)
+    keeper = ShardKeeper(
+        "a",
+        open_keeper_db=lambda: open_database(tmp_path / "k.sqlite3", side=True),
+        on_gained=runtime.gained,
+        on_lost=runtime.lost,
+        on_release_asked=runtime.release_asked,
+        on_evicted=runtime.evicted,
+        count=COUNT,
+    )
+    assert keeper.count == runtime.count and runtime.health()["shards"] == []
