@@ -6,8 +6,11 @@ With `WEBHOOK_URL` set, Telegram posts each update to that URL; a reverse proxy 
 `X-Telegram-Bot-Api-Secret-Token` is answered 401 and changes nothing. A right one is
 answered 200 at once and handled in the background (`WebhookHandler.handle`), as polling
 hands each update to a task: Telegram is never kept waiting for a picture or a
-transaction. On stop the server closes first (Telegram keeps what it could not deliver
-and posts it again to the next run), then the updates taken finish
+transaction. In shard mode (`bot.server.shard_mode`) every instance takes posts: each
+update is stored in the queue for its shard's owner (`store`) and answered 200 once it
+is; a post that cannot be stored is answered 503, and Telegram sends it again. On stop
+the server closes first (Telegram keeps what it could not deliver and posts it again to
+the next run), then the updates taken finish
 (`WebhookHandler.idle`, then the dispatcher's in-flight count).
 
 The secret: `WEBHOOK_SECRET`, or else one generated at the first start in webhook mode
@@ -32,7 +35,7 @@ import asyncio
 import logging
 import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -69,6 +72,7 @@ NO_SECRET = "webhook post without the right secret token"
 TOO_LARGE = "webhook post too large"
 TOO_SLOW = "webhook post too slow"
 CUT_OFF = "webhook post cut off"
+NOT_STORED = "webhook update not stored"
 
 
 class CannotListen(RuntimeError):
@@ -100,10 +104,14 @@ class WebhookHandler(SimpleRequestHandler):
         *,
         secret_token: str,
         request_seconds: float = REQUEST_SECONDS,
+        store: Callable[[Update, bytes], Awaitable[object]] | None = None,
         **data: Any,
     ) -> None:
+        """`store`: in shard mode, queue the update (given with the post's body) instead
+        of handling it here."""
         super().__init__(dispatcher, bot, secret_token=secret_token, **data)
         self.request_seconds = request_seconds
+        self.store = store
         self.warnings = Throttled(log)
 
     def verify_secret(self, telegram_secret_token: str, bot: Bot) -> bool:
@@ -125,8 +133,10 @@ class WebhookHandler(SimpleRequestHandler):
         if not self.verify_secret(request.headers.get(SECRET_HEADER, ""), bot):
             self.warnings.warning(NO_SECRET, "from %s, refused (401)", request.remote)
             return web.Response(body="Unauthorized", status=401)
+        body = b""
         try:
-            update = parse_update(await self._body(request), bot)
+            body = await self._body(request)
+            update = parse_update(body, bot)
         except TimeoutError:
             self.warnings.warning(TOO_SLOW, "from %s, refused (408)", request.remote)
             return web.Response(text="too slow", status=408)
@@ -139,6 +149,15 @@ class WebhookHandler(SimpleRequestHandler):
             detail = f" ({exc.detail})" if exc.detail else ""
             self.warnings.warning(exc.cause, "from %s%s, dropped (200)", request.remote, detail)
         else:
+            if self.store is not None:
+                try:
+                    await self.store(update, body)
+                except Exception as exc:  # the database's: Telegram sends it again
+                    self.warnings.warning(
+                        NOT_STORED, "%s (%s), refused (503)", update.update_id, type(exc).__name__
+                    )
+                    return web.Response(status=503, text="not stored", headers={"Retry-After": "1"})
+                return web.json_response({}, dumps=bot.session.json_dumps)
             task = asyncio.create_task(self._feed_in_background(bot, update))
             self._background_feed_update_tasks.add(task)
             task.add_done_callback(self._background_feed_update_tasks.discard)
@@ -181,14 +200,18 @@ def webhook_app(
     secret: str,
     active: Callable[[], bool] = lambda: True,
     request_seconds: float = REQUEST_SECONDS,
+    store: Callable[[Update, bytes], Awaitable[object]] | None = None,
     **data: Any,
 ) -> tuple[web.Application, WebhookHandler]:
     """The webhook server's application: POST `path` takes updates; the dispatcher's
     startup and shutdown run with the server's, as polling runs them. While `active()`
     says no (a standby, or the running games not picked up yet), the posts are answered
-    503 and taken by nobody: Telegram, or the proxy in front, sends them again."""
+    503 and taken by nobody: Telegram, or the proxy in front, sends them again. With
+    `store` (shard mode) each update is queued, not handled here."""
     app = web.Application(middlewares=[standby_gate(path, active)])
-    handler = WebhookHandler(dp, bot, secret_token=secret, request_seconds=request_seconds)
+    handler = WebhookHandler(
+        dp, bot, secret_token=secret, request_seconds=request_seconds, store=store
+    )
     handler.register_route(app, path)
     setup_application(app, dp, bot=bot, **data)
     return app, handler

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiogram import Bot
-from aiogram.types import Update
+from aiogram import Bot, Dispatcher
+from aiogram.types import Message, Update
+from aiohttp import ClientSession
 from pydantic import ValidationError
 
-from bot.server.config import Settings, explain
+from bot.server.config import Address, Settings, explain
 from bot.server.shard_mode import (
     Receiver,
     ShardConsumers,
@@ -27,6 +28,7 @@ from bot.server.shard_mode import (
     update_body,
 )
 from bot.server.shards import ShardKeeper
+from bot.server.web import WebServer, webhook_app
 from bot.telegram.callbacks import (
     BackCb,
     CancelCb,
@@ -47,8 +49,9 @@ from bot.telegram.callbacks import (
 )
 from storage import shards, update_queue
 from storage.connect import open_database
-from storage.db import Database, Deposed, Fence, Transaction, acting_for
+from storage.db import Database, DatabaseBusy, Deposed, Fence, Transaction, acting_for
 from storage.update_queue import Queued
+from tests.e2e.harness import free_port
 
 COUNT = 16
 GROUP = -1001234567890  # its game is game 1, its vote 1, its tournament 1
@@ -556,3 +559,61 @@ def test_the_runtime_is_built_over_a_real_keeper(tmp_path: Path) -> None:
         count=COUNT,
     )
     assert keeper.count == runtime.count and runtime.health()["shards"] == []
+
+
+# The webhook in shard mode.
+
+
+async def post(address: Address, body: bytes) -> int:
+    async with (
+        ClientSession() as http,
+        http.post(
+            f"http://{address}/hook",
+            data=body,
+            headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret"},
+        ) as response,
+    ):
+        await response.read()
+        return response.status
+
+
+async def test_the_webhook_stores_each_post_answers_200_and_handles_nothing_itself(
+    db: Database, bot: Bot
+) -> None:
+    """Every instance takes posts: a post is answered once its update is queued for its
+    shard's owner (nothing is fed to this instance's dispatcher); one that cannot be
+    stored is answered 503, so that Telegram sends it again."""
+    dp = Dispatcher()
+    fed: list[Message] = []
+
+    @dp.message()
+    async def record(message: Message) -> None:
+        fed.append(message)
+
+    receiver = Receiver(db, UpdateRouter(db, COUNT), clock=lambda: 700.0)
+    failing = False
+
+    async def store(update: Update, body: bytes) -> None:
+        if failing:
+            raise DatabaseBusy("the server is restarting")
+        await receiver.store_webhook_post(update, body)
+
+    app, handler = webhook_app(dp, bot, path="/hook", secret="s3cret", store=store)
+    address = Address("127.0.0.1", free_port())
+    server = WebServer(app, address)
+    await server.start()
+    try:
+        body = json.dumps({"update_id": 21, "message": message(GROUP)}).encode()
+        assert await post(address, body) == 200
+        shard = shards.shard_of(GROUP, COUNT)
+        (queued,) = await update_queue.take(db, [shard], limit=5)
+        assert (queued.update_id, queued.chat_id, queued.body) == (21, GROUP, body.decode())
+        failing = True
+        later = json.dumps({"update_id": 22, "message": message(GROUP)}).encode()
+        assert await post(address, later) == 503
+        assert await update_queue.waiting(db, [shard]) == {shard: 1}
+    finally:
+        await server.stop()
+        await handler.idle()
+        await bot.session.close()
+    assert fed == []
