@@ -13,10 +13,13 @@ honoured, retries). A few are measured here, each a `perf_counter` pair or an in
 - Telegram's refusals by code ("400", "403", "429", "5xx", "network", ...), every attempt
   counted (`TelegramMetrics`, the innermost middleware of the Bot API session);
 - the time a picture takes, queueing for the render pool included (`TimedRenderPool`);
-- the games in a lobby and playing, counted in the database at each scrape.
+- the games in a lobby and playing, counted in the database at each scrape;
+- in shard mode (`bot.server.shard_mode`), by shard: whether this instance holds it,
+  the updates queued for it and how long the oldest has waited (a shard whose age keeps
+  growing has no live owner), read from the database at each scrape.
 
-Labels are bounded sets (update types, methods, codes, lanes): no chat, person or game
-is ever a label. `Health` answers `/healthz`: the event loop turned within
+Labels are bounded sets (update types, methods, codes, lanes, shards): no chat, person or
+game is ever a label. `Health` answers `/healthz`: the event loop turned within
 `LOOP_STALE` seconds and a trivial read of the database came back within `DB_TIMEOUT`.
 """
 
@@ -27,7 +30,7 @@ import contextvars
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Collection, Iterator
 from typing import Any
 
 from aiogram import BaseMiddleware
@@ -65,7 +68,7 @@ from prometheus_client.registry import Collector
 from bot.infra import perf
 from bot.infra.render_pool import RenderPool
 from bot.telegram.outgoing import Outgoing
-from storage import repo
+from storage import repo, shards
 from storage.db import Database
 
 log = logging.getLogger(__name__)
@@ -109,8 +112,19 @@ def error_code(error: TelegramAPIError) -> str:
 class Metrics:
     """The registry `/metrics` shows, and the instruments the bot's parts observe."""
 
-    def __init__(self, db: Database, out: Outgoing) -> None:
+    def __init__(
+        self,
+        db: Database,
+        out: Outgoing,
+        *,
+        shard_count: int | None = None,
+        held_shards: Callable[[], Collection[int]] = frozenset,
+    ) -> None:
+        """`shard_count` in shard mode (the shards' gauges), with `held_shards()` the
+        shards this instance holds now."""
         self.db = db
+        self.shard_count = shard_count
+        self._held_shards = held_shards
         self.registry = CollectorRegistry()
         registry = self.registry
         self.updates = Counter(
@@ -138,6 +152,24 @@ class Metrics:
         self.games = Gauge(
             "domino_games", "Games open as a lobby or playing now", ["status"], registry=registry
         )
+        self.shard_held = Gauge(
+            "domino_shard_held",
+            "1 for each shard this instance holds",
+            ["shard"],
+            registry=registry,
+        )
+        self.shard_queued = Gauge(
+            "domino_shard_queued_updates",
+            "Updates waiting in the queue, by shard",
+            ["shard"],
+            registry=registry,
+        )
+        self.shard_oldest = Gauge(
+            "domino_shard_oldest_update_seconds",
+            "How long the oldest update waiting has waited, by shard (0: none waits)",
+            ["shard"],
+            registry=registry,
+        )
         registry.register(WorkCollector(out))
         ProcessCollector(registry=registry)
 
@@ -151,7 +183,27 @@ class Metrics:
         else:
             for status in ("lobby", "playing"):
                 self.games.labels(status=status).set(counts.get(status, 0))
+        if self.shard_count is not None:
+            await self._shards(self.shard_count)
         return generate_latest(self.registry)
+
+    async def _shards(self, count: int) -> None:
+        """The shards' gauges; a database that does not answer leaves the last figures
+        of the queue."""
+        held = set(self._held_shards())
+        for shard in range(count):
+            self.shard_held.labels(shard=str(shard)).set(1 if shard in held else 0)
+        try:
+            queued = await asyncio.wait_for(
+                shards.queue_by_shard(self.db, now=time.time()), DB_TIMEOUT
+            )
+        except Exception as exc:  # the rest of the figures are still worth showing
+            log.warning("metrics: the queue could not be read: %s", type(exc).__name__)
+            return
+        for shard in range(count):
+            waiting, age = queued.get(shard, (0, 0.0))
+            self.shard_queued.labels(shard=str(shard)).set(waiting)
+            self.shard_oldest.labels(shard=str(shard)).set(round(age, 3))
 
 
 class WorkCollector(Collector):
@@ -298,9 +350,11 @@ class Health:
         stale_after: float = LOOP_STALE,
         db_timeout: float = DB_TIMEOUT,
         role: Callable[[], str] | None = None,
+        details: Callable[[], dict[str, object]] | None = None,
     ) -> None:
         self.db = db
-        self.role = role  # "leader" or "standby" when several instances run
+        self.role = role  # "leader", "standby" or "shards" when several instances run
+        self.details = details  # more to show (shard mode: the shards held, the share)
         self.beat = beat
         self.stale_after = stale_after
         self.db_timeout = db_timeout
@@ -342,6 +396,8 @@ class Health:
         }
         if self.role is not None:
             found["role"] = self.role()
+        if self.details is not None:
+            found.update(self.details())
         if problems:
             found["problems"] = problems
         return not problems, found

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from aiohttp import ClientSession
 from pydantic import ValidationError
 
 from bot.server.config import Address, Settings, explain
+from bot.server.metrics import Health, Metrics
 from bot.server.shard_mode import (
     Receiver,
     ShardConsumers,
@@ -47,6 +49,7 @@ from bot.telegram.callbacks import (
     TournamentCb,
     VoteCb,
 )
+from bot.telegram.outgoing import Limits, Outgoing
 from storage import shards, update_queue
 from storage.connect import open_database
 from storage.db import Database, DatabaseBusy, Deposed, Fence, Transaction, acting_for
@@ -617,3 +620,42 @@ async def test_the_webhook_stores_each_post_answers_200_and_handles_nothing_itse
         await handler.idle()
         await bot.session.close()
     assert fed == []
+
+
+# What a monitor sees.
+
+
+async def test_metrics_show_each_shard_held_its_queue_and_its_oldest_update(
+    db: Database,
+) -> None:
+    async def never(method: object) -> object:
+        raise AssertionError("nothing is sent")
+
+    out = Outgoing(never, Limits.off())
+    metrics = Metrics(db, out, shard_count=4, held_shards=lambda: {1, 3})
+    assert await update_queue.put(db, 1, 2, GROUP, "{}", now=time.time() - 30)
+    assert await update_queue.put(db, 2, 2, OTHER_GROUP, "{}", now=time.time())
+    text = (await metrics.exposition()).decode()
+    assert 'domino_shard_held{shard="1"} 1.0' in text
+    assert 'domino_shard_held{shard="2"} 0.0' in text
+    assert 'domino_shard_queued_updates{shard="2"} 2.0' in text
+    assert 'domino_shard_queued_updates{shard="0"} 0.0' in text
+    (age,) = [
+        float(line.split()[-1])
+        for line in text.splitlines()
+        if line.startswith('domino_shard_oldest_update_seconds{shard="2"}')
+    ]
+    assert 29 <= age < 60
+    plain = (await Metrics(db, out).exposition()).decode()
+    assert 'domino_shard_held{shard="' not in plain
+
+
+async def test_healthz_says_the_role_the_shards_held_and_the_fair_share(db: Database) -> None:
+    keeper = await hold(db, 2, 5)
+    runtime = ShardRuntime(COUNT, playing=FakeApplication(), stop_now=lambda: None)
+    runtime.attach(keeper, ShardConsumers(db, keeper, Handling(db)))  # type: ignore[arg-type]
+    health = Health(db, role=lambda: "shards", details=runtime.health)
+    healthy, found = await health.check()
+    assert healthy and found["role"] == "shards"
+    assert found["shards"] == [2, 5] and found["fair_share"] == 2
+    assert found["shard_count"] == COUNT
