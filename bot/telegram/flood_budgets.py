@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -90,7 +91,11 @@ class SharedBudgets:
         self._noted[chat_id] = Budget(tokens, self._wall())
         self._some_noted.set()
         if self._flusher is None and not self._closed:
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_now_and_then())
+            # In a context of its own: the first note may come from a handling's scope
+            # (`storage.db.acting_for`), whose update and shard the flushes are not for.
+            self._flusher = asyncio.get_running_loop().create_task(
+                self._flush_now_and_then(), context=contextvars.Context()
+            )
 
     async def flush(self) -> None:
         """Write what was noted, in one transaction. A note made meanwhile stays for the
