@@ -32,6 +32,10 @@ deadline from the group's `lobby_timeout` (times `scale`), stored with the game
 emits `LobbyExpired(game_id)` at the deadline (the use case closes the lobby if it is
 still one). Time is injected: `clock()` gives seconds since the epoch and
 `sleep(seconds)` waits, so tests never sleep for real.
+
+With several instances that all play (`bot.app.ownership`), a clock rings only while
+this instance plays its game's chat, and stores its deadline inside that chat's scope
+(its shard's fence); `let_go` stops the clocks of the chats another instance takes.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.app.group_settings import GroupSettings
 from bot.app.inbox import Inbox, LobbyExpired, TurnExpired, TurnWarned
+from bot.app.ownership import EVERY_CHAT, Ownership
 from domino.match import Match
 from domino.timing import TurnTimer
 from domino.variants import GameVariant
@@ -96,6 +101,7 @@ class TurnTimers:
         scale: float = 1.0,
         clock: Clock = time.time,
         sleep: Sleep = asyncio.sleep,
+        ownership: Ownership = EVERY_CHAT,
     ) -> None:
         self.db = db
         self.settings = settings  # each group's turn timer and lobby timeout
@@ -103,6 +109,8 @@ class TurnTimers:
         self.scale = scale  # TURN_TIME_SCALE: 0.02 turns a 60 s turn into 1.2 s (tests, demos)
         self.clock = clock
         self.sleep = sleep
+        self.ownership = ownership  # which chats this instance plays, and their scope
+        self._chats: dict[int, int] = {}  # the chat of each game followed and still active
         self._lobby_tasks: dict[int, asyncio.Task[None]] = {}
         self._stored: dict[int, TurnDeadline] = {}  # deadlines read at start, not yet used
         self._clocks: dict[int, TurnClock] = {}
@@ -117,6 +125,10 @@ class TurnTimers:
     def follow(self, game: GameRecord) -> None:
         """`game` was just committed (or picked up at a restart): time the turn of the
         person to move, if any, and the lobby's deadline, if it is one."""
+        if game.status.active:
+            self._chats[game.id] = game.chat_id
+        else:
+            self._chats.pop(game.id, None)
         self._follow_turn(game)
         self._follow_lobby(game)
 
@@ -144,11 +156,13 @@ class TurnTimers:
             _cancel(self._lobby_tasks, game.id)
             return
         if game.id not in self._lobby_tasks:
-            work = self._close_lobby(game.id, game.lobby_deadline.timestamp())
+            work = self._close_lobby(game.id, game.chat_id, game.lobby_deadline.timestamp())
             self._lobby_tasks[game.id] = _start(self._lobby_tasks, game.id, "lobby", work)
 
-    async def _close_lobby(self, game_id: int, deadline: float) -> None:
+    async def _close_lobby(self, game_id: int, chat_id: int, deadline: float) -> None:
         await self._sleep_until(deadline)
+        if not self._plays(chat_id, game_id):
+            return
         log.info("game %s: the lobby's time ran out", game_id)
         self.inbox.emit(LobbyExpired(game_id))
 
@@ -237,6 +251,32 @@ class TurnTimers:
         self._clocks[game.id] = clock
         self._replace_task(game.id, self._run(clock, persist))
 
+    def _plays(self, chat_id: int, game_id: int) -> bool:
+        """Whether this instance still plays the chat (another instance times its games)."""
+        if self.ownership.owns(chat_id):
+            return True
+        log.debug("game %s: its clock is left to the instance that plays chat %s", game_id, chat_id)
+        return False
+
+    async def let_go(self, owned: Callable[[int], bool]) -> None:
+        """Stop the clocks of the games of the chats `owned` picks (another instance
+        times them now, from their stored deadlines)."""
+        games = [game_id for game_id, chat_id in self._chats.items() if owned(chat_id)]
+        tasks = [
+            task
+            for game_id in games
+            for task in (self._tasks.pop(game_id, None), self._lobby_tasks.pop(game_id, None))
+            if task is not None
+        ]
+        for game_id in games:
+            self._clocks.pop(game_id, None)
+            self._games.pop(game_id, None)
+            self._stored.pop(game_id, None)
+            del self._chats[game_id]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     def forget(self, game_id: int) -> None:
         """The database holds an older record of the game than the newest seen here (it
         lost changes it had committed): the next `follow` is taken as it comes."""
@@ -253,8 +293,18 @@ class TurnTimers:
         self._tasks[game_id] = _start(self._tasks, game_id, "turn", work)
 
     async def _run(self, clock: TurnClock, persist: bool) -> None:
+        chat_id = self._chats.get(clock.game_id)
+        if chat_id is None:
+            await self._ring(clock, persist)
+            return
+        with self.ownership.acting(chat_id):
+            await self._ring(clock, persist, chat_id)
+
+    async def _ring(self, clock: TurnClock, persist: bool, chat_id: int | None = None) -> None:
         game_id = clock.game_id
         try:
+            if chat_id is not None and not self._plays(chat_id, game_id):
+                return
             if persist:
                 await self._persist(clock)
             await self._sleep_until(clock.warn_at)
@@ -265,10 +315,12 @@ class TurnTimers:
             ):
                 self._clocks[game_id] = dataclasses.replace(clock, warned=True)
                 game = self._games.get(game_id)
-                if game is not None:
+                if game is not None and (chat_id is None or self._plays(chat_id, game_id)):
                     self.inbox.emit(TurnWarned(game))
             await self._sleep_until(clock.deadline)
             if self._clocks.get(game_id, clock).move != clock.move:
+                return
+            if chat_id is not None and not self._plays(chat_id, game_id):
                 return
             log.info("game %s: the time for move %d ran out", game_id, clock.move)
             self.inbox.emit(TurnExpired(game_id, clock.move))

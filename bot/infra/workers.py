@@ -9,6 +9,11 @@ database refused for the moment (locked by another process, a full disk) is trie
 after `DATABASE_PAUSE`; the sync asks for a retry of its own with `again(key, after=...)`
 (Telegram still failing after the queue's retries, say). The worker and the key's marks
 go when it is done, so memory holds only the keys with a change not yet shown.
+
+A worker outlives whatever marked it first (a handler, in the scope of its Telegram
+update: `storage.db.acting_for`), so it runs in a neutral scope of its own: a sync that
+changes something for a chat sets that chat's scope itself (`bot.app.ownership`).
+`drop(matches)` stops the workers of keys another instance now brings up to date.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Generic, TypeVar
 
-from storage.db import is_transient
+from storage.db import acting_for, is_transient
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +56,8 @@ class Resync(Generic[K]):
         self._dirty: set[K] = set()
         self._pauses: dict[K, float] = {}  # retries asked for: seconds to wait first
         self._workers: dict[K, asyncio.Task[None]] = {}
+        self._passing: set[K] = set()  # keys whose sync runs now
+        self._stopping: set[K] = set()  # keys dropped: their worker ends after its pass
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -77,28 +84,56 @@ class Resync(Generic[K]):
             await self._idle.wait()
             await asyncio.sleep(0)
 
-    async def _work(self, key: K) -> None:
-        try:
-            while key in self._dirty:
-                if self._pace is not None:
-                    await self._pace(key)
-                self._dirty.discard(key)
-                try:
-                    await self._sync(key)
-                except Exception as exc:
-                    if is_transient(exc):
-                        log.warning("%s waits for the database: %s", self._describe(key), exc)
-                        self.again(key, after=DATABASE_PAUSE)
-                    else:
-                        log.exception("%s could not be brought up to date", self._describe(key))
-                pause = self._pauses.pop(key, None)
-                if pause is not None:
-                    await asyncio.sleep(pause)
-        finally:
-            self._workers.pop(key, None)
+    async def drop(self, matches: Callable[[K], bool]) -> None:
+        """Stop bringing the keys `matches` picks up to date (another instance does it
+        now): their marks are dropped, a worker waiting (its pace, a pause) stops at once,
+        one in a pass ends after it; returns when none of them runs. A key marked later
+        gets a worker again."""
+        dropped = {key: worker for key, worker in self._workers.items() if matches(key)}
+        for key, worker in dropped.items():
+            self._stopping.add(key)
             self._dirty.discard(key)
             self._pauses.pop(key, None)
-            if self._settled is not None:
-                self._settled(key)
-            if not self._workers:
-                self._idle.set()
+            if key not in self._passing:
+                worker.cancel()
+        if not dropped:
+            return
+        await asyncio.wait(dropped.values())
+        for key, worker in dropped.items():
+            # A worker cancelled before its first step never ran its `finally`.
+            if self._workers.get(key) is worker:
+                self._ended(key)
+
+    async def _work(self, key: K) -> None:
+        with acting_for():  # not the scope of whatever marked the key first
+            try:
+                while key in self._dirty and key not in self._stopping:
+                    if self._pace is not None:
+                        await self._pace(key)
+                    self._dirty.discard(key)
+                    self._passing.add(key)
+                    try:
+                        await self._sync(key)
+                    except Exception as exc:
+                        if is_transient(exc):
+                            log.warning("%s waits for the database: %s", self._describe(key), exc)
+                            self.again(key, after=DATABASE_PAUSE)
+                        else:
+                            log.exception("%s could not be brought up to date", self._describe(key))
+                    finally:
+                        self._passing.discard(key)
+                    pause = self._pauses.pop(key, None)
+                    if pause is not None and key not in self._stopping:
+                        await asyncio.sleep(pause)
+            finally:
+                self._ended(key)
+
+    def _ended(self, key: K) -> None:
+        self._workers.pop(key, None)
+        self._dirty.discard(key)
+        self._pauses.pop(key, None)
+        self._stopping.discard(key)
+        if self._settled is not None:
+            self._settled(key)
+        if not self._workers:
+            self._idle.set()

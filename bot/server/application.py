@@ -11,6 +11,12 @@ root (`python -m bot`) serves and the tests drive directly.
 
 Nothing here calls back into what does not exist yet: the producers of background
 events only know the inbox, the dispatcher only the parts it drives.
+
+Several instances that all play (issue 35, `bot.app.ownership`): every piece of
+background work is given the same `ChatsPlayed`, the instance's ownership less the chats
+it is letting go, and acts for a chat only while it plays it, in that chat's scope. An
+instance that takes a shard picks its chats' games up (`pick_up(owned)`) as a restart
+does; one that gives a shard back first lets its chats go (`let_go(owned)`).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiogram.client.session.middlewares.base import NextRequestMiddlewareType
 from aiogram.methods import GetUpdates, TelegramMethod
@@ -30,9 +36,10 @@ from aiogram.methods import GetUpdates, TelegramMethod
 from bot.app.alarms import Alarms
 from bot.app.effects import EffectDispatcher, Effects
 from bot.app.group_settings import GroupSettings
-from bot.app.inbox import Inbox
+from bot.app.inbox import Event, Inbox
+from bot.app.ownership import EVERY_CHAT, Ownership
 from bot.app.people import People
-from bot.app.reactor import Reactor
+from bot.app.reactor import GameChats, Reactor
 from bot.app.thinker import DEFAULT_BUDGET, DEFAULT_WORKERS, Thinker
 from bot.app.timers import TurnTimers
 from bot.app.usecases import (
@@ -69,6 +76,47 @@ T = TypeVar("T")
 
 RECENTLY_ENDED = timedelta(minutes=15)  # ended games whose messages a restart re-checks
 
+ChatPicker = Callable[[int], bool]
+"""Picks chats by id: those of a shard (`storage.shards.shard_of(chat_id, n) == shard`)."""
+
+# The decisions `ChatsPlayed` keeps (one per shard let go or picked up); an older one
+# only ever stands for a shard whose lease has long changed hands since.
+REMEMBERED_DECISIONS = 64
+
+
+class ChatsPlayed:
+    """The chats this instance acts for: those `ownership` gives it, less those it let go
+    since (`let_go`) and has not picked up again (`picked_up`). A shard being given back
+    is still held until `give_back`; from its `let_go` on, nothing here acts for its
+    chats. The newest decision that picks a chat stands."""
+
+    def __init__(self, ownership: Ownership) -> None:
+        self.ownership = ownership
+        self._decisions: list[tuple[ChatPicker, bool]] = []  # (chats, played), oldest first
+
+    def owns(self, chat_id: int) -> bool:
+        for chats, played in reversed(self._decisions):
+            if chats(chat_id):
+                return played and self.ownership.owns(chat_id)
+        return self.ownership.owns(chat_id)
+
+    def acting(self, chat_id: int) -> contextlib.AbstractContextManager[object]:
+        return self.ownership.acting(chat_id)
+
+    def every_chat(self) -> bool:
+        """Whether every chat is played (one instance): nothing to sort out."""
+        return self.ownership is EVERY_CHAT and not self._decisions
+
+    def let_go(self, chats: ChatPicker) -> None:
+        self._decide(chats, played=False)
+
+    def picked_up(self, chats: ChatPicker) -> None:
+        self._decide(chats, played=True)
+
+    def _decide(self, chats: ChatPicker, *, played: bool) -> None:
+        self._decisions.append((chats, played))
+        del self._decisions[:-REMEMBERED_DECISIONS]
+
 
 async def nobody_is_a_member(chat_id: int, user_id: int) -> bool:
     """The membership check of an application built without Telegram (the tests')."""
@@ -101,6 +149,7 @@ class Pickup(EffectDispatcher):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._versions: dict[int, int] | None = {}  # None once the pickup is done
+        self._pickups = 0  # pickups under way (several shards may be taken at once)
 
     async def carry_out(self, effects: Effects) -> None:
         if self._versions is not None:
@@ -112,13 +161,18 @@ class Pickup(EffectDispatcher):
         """Whether a newer version of `game` than this one was carried out."""
         return self._versions is not None and self._versions.get(game.id, -1) > game.version
 
-    def picked_up(self) -> None:
-        """The pickup is done: nothing more to note."""
-        self._versions = None
+    def begin(self) -> None:
+        """A pickup begins (the first, after the database's outage, of a shard taken):
+        note until it is done."""
+        if self._versions is None:
+            self._versions = {}
+        self._pickups += 1
 
-    def again(self) -> None:
-        """A pickup begins again (after the database's outage): note once more."""
-        self._versions = {}
+    def picked_up(self) -> None:
+        """A pickup is done: nothing more to note once none is under way."""
+        self._pickups -= 1
+        if self._pickups == 0:
+            self._versions = None
 
     @staticmethod
     def _games_of(effects: Effects) -> Iterator[GameRecord]:
@@ -127,6 +181,19 @@ class Pickup(EffectDispatcher):
         yield from (closed.game for closed in effects.closed_hands)
         if effects.choice is not None:
             yield effects.choice.game
+
+
+class InChat(Protocol):
+    @property
+    def chat_id(self) -> int: ...
+
+
+InChatT = TypeVar("InChatT", bound=InChat)
+
+
+def _of(keep: ChatPicker | None, found: list[InChatT]) -> list[InChatT]:
+    """What `found` holds of the chats `keep` picks (None: all)."""
+    return found if keep is None else [one for one in found if keep(one.chat_id)]
 
 
 class Application:
@@ -156,14 +223,23 @@ class Application:
         is_member: MemberCheck = nobody_is_a_member,
         is_admin: MemberCheck | None = None,
         web_app: WebAppLinks | None = None,
+        ownership: Ownership = EVERY_CHAT,
     ) -> None:
         self.db = db
+        # Which chats this instance plays (all but with shards), less those let go.
+        self.ownership = played = ChatsPlayed(ownership)
         self.thinker = Thinker(workers=thinker_workers, budget=hard_budget)
         self.people = People(db)
         self.settings = GroupSettings(db, self.people)
         self.inbox = Inbox()
         self.timers = TurnTimers(
-            db, self.settings, self.inbox, scale=turn_time_scale, clock=turn_clock, sleep=turn_sleep
+            db,
+            self.settings,
+            self.inbox,
+            scale=turn_time_scale,
+            clock=turn_clock,
+            sleep=turn_sleep,
+            ownership=played,
         )
         self.alarms = Alarms(self.inbox)
         self.publisher = Publisher(
@@ -179,12 +255,18 @@ class Application:
             tail=tail,  # what the group's newer messages are (the table's findability)
             painter=painter,  # where pictures are drawn (`bot.server.metrics` times them)
             web_app=web_app,  # the Mini App's buttons (None: the app is off)
+            ownership=played,
         )
-        self.votes = VoteBoard(db, out, self.settings)
+        self.votes = VoteBoard(db, out, self.settings, played)
         # A tournament's message, and its tables' forum topics (bot.telegram.tournament_board).
-        self.tournament_board = TournamentBoard(db, out, self.settings)
+        self.tournament_board = TournamentBoard(db, out, self.settings, played)
         self.tables = tables = TableTopics(
-            db, out, self.settings, self._open_table, announced=self.publisher.flush_outbox
+            db,
+            out,
+            self.settings,
+            self._open_table,
+            announced=self.publisher.flush_outbox,
+            ownership=played,
         )
         # «🔔 Ваш ход»: follows the committed games as the timers do.
         self.notices = TurnNotices(
@@ -193,6 +275,7 @@ class Application:
             self.people,
             after=turn_notice_after,
             hands=lambda chat_id: self.settings.of(chat_id).hands,
+            ownership=played,
         )
         self._pickup: asyncio.Task[None] | None = None  # `resume(after=...)`'s
         self._repickup: asyncio.Task[None] | None = None  # after the database's outage
@@ -224,6 +307,8 @@ class Application:
         self.hints = Hints(context, self.thinker)  # «💡 Подсказка»
         self.chats = Chats(context)
         self.viewing = Viewing(context, is_member, is_admin)  # who sees what in the Mini App
+        # The chat of a game an event names: the publisher's newest record, else read.
+        self.game_chats = GameChats(db, known=self.publisher.records.games.get)
         self.reactor = Reactor(
             self.inbox,
             self.dispatch,
@@ -231,6 +316,8 @@ class Application:
             playing=self.playing,
             endings=self.endings,
             chats=self.chats,
+            game_chats=self.game_chats,
+            ownership=played,
         )
 
     async def resume(self, *, after: Awaitable[object] | None = None) -> int:
@@ -261,12 +348,24 @@ class Application:
         self._pickup = asyncio.create_task(self._pick_up_after(after), name="pickup")
         return running
 
-    async def pick_up(self) -> int:
+    async def prepare(self) -> None:
+        """With shards, at the start: what updates need before the first is handled (the
+        groups' settings, the reactor), no game picked up: each shard's are when it is
+        taken (`pick_up(owned)`), the turns timed by the deadlines stored with them."""
+        self._resumed = True
+        await self.settings.load()
+        self.reactor.start()
+
+    async def pick_up(self, owned: ChatPicker | None = None) -> int:
         """Bring every running game's messages up to date, time its turn, let computers
-        move, deliver owed announcements, watch open votes; the number of games picked
-        up. The thinker's pool starts in the background (its processes take a second
-        or so): the bot serves meanwhile, and the hard level's decisions are medium's
-        until it is ready.
+        move, deliver owed announcements, watch open votes, offer the tournaments'
+        tables due; the number of games picked up. The thinker's pool starts in the
+        background (its processes take a second or so): the bot serves meanwhile, and
+        the hard level's decisions are medium's until it is ready.
+
+        `owned` picks the chats whose games are picked up (a shard just taken: its
+        notices left behind are deleted too, and this instance plays its chats again
+        after a `let_go`); None: every chat this instance plays.
 
         A game the database holds in an older version than the one shown (after an
         outage) lost changes the server had acknowledged: a server that does not wait
@@ -274,42 +373,90 @@ class Application:
         The database is the truth: such a game is shown as stored (`reloaded`), and the
         moves it lost are made again."""
         began = time.monotonic()
-        games = await repo.active_games(self.db)
-        # A game that ended just before the stop may still owe its final edits (the
-        # digests make this a no-op for the messages that are up to date).
-        ended = await repo.games_ended_since(self.db, utcnow() - RECENTLY_ENDED)
-        votes = await vote_store.open_votes(self.db)
-        went_back = []
-        for game in games:
-            shown = self.publisher.shown_version(game.id)
-            if shown is not None and shown > game.version:
-                log.warning(
-                    "chat %s game %s: the database holds version %d, older than the %d shown:"
-                    " it lost changes it had committed; the game goes on as stored",
-                    game.chat_id,
-                    game.id,
-                    game.version,
-                    shown,
+        if owned is not None:
+            self.ownership.picked_up(owned)
+        keep = owned if owned is not None or self.ownership.every_chat() else self.ownership.owns
+        self.dispatch.begin()
+        try:
+            games = _of(keep, await repo.active_games(self.db))
+            # A game that ended just before the stop may still owe its final edits (the
+            # digests make this a no-op for the messages that are up to date).
+            ended = _of(keep, await repo.games_ended_since(self.db, utcnow() - RECENTLY_ENDED))
+            votes = _of(keep, await vote_store.open_votes(self.db))
+            if owned is not None:
+                await self.notices.clear_left(self.game_chats.of_game, owned)
+            went_back = []
+            for game in games:
+                shown = self.publisher.shown_version(game.id)
+                if shown is not None and shown > game.version:
+                    log.warning(
+                        "chat %s game %s: the database holds version %d, older than the %d"
+                        " shown: it lost changes it had committed; the game goes on as stored",
+                        game.chat_id,
+                        game.id,
+                        game.version,
+                        shown,
+                    )
+                    went_back.append(game.id)
+            await self.dispatch.carry_out(
+                Effects(
+                    reloaded=tuple(went_back),
+                    games=tuple(g for g in (*games, *ended) if not self.dispatch.newer_shown(g)),
+                    votes=tuple(vote.id for vote in votes),  # sent, if a crash came first
+                    vote_clocks=tuple(votes),
+                    announcements=True,
+                    tables_due=tuple(_of(keep, await self.tournaments.due_tables())),
+                    # Their messages re-checked, if a crash came before an edit.
+                    tournaments=tuple(await self._live_tournaments(keep)),
                 )
-                went_back.append(game.id)
-        await self.dispatch.carry_out(
-            Effects(
-                reloaded=tuple(went_back),
-                games=tuple(g for g in (*games, *ended) if not self.dispatch.newer_shown(g)),
-                votes=tuple(vote.id for vote in votes),  # sent, if a crash came first
-                vote_clocks=tuple(votes),
-                announcements=True,
-                tables_due=tuple(await self.tournaments.due_tables()),
-                # Their messages re-checked, if a crash came before an edit.
-                tournaments=tuple(await tournament_messages.live(self.db)),
             )
-        )
-        self.dispatch.picked_up()
+        finally:
+            self.dispatch.picked_up()
         self.thinker.start_soon()
         log.info(
             "resumed %d running games in %.0f ms", len(games), (time.monotonic() - began) * 1000
         )
         return len(games)
+
+    async def _live_tournaments(self, keep: ChatPicker | None) -> list[int]:
+        """The tournaments signing up, running or paused, of the chats `keep` picks."""
+        live = await tournament_messages.live(self.db)
+        if keep is None:
+            return live
+        picked = []
+        for tournament_id in live:
+            tournament = await self.tournaments.get(tournament_id)
+            if tournament is not None and keep(tournament.chat_id):
+                picked.append(tournament_id)
+        return picked
+
+    async def let_go(self, owned: ChatPicker) -> None:
+        """Stop acting for the chats `owned` picks (a shard about to be given back): from
+        now on nothing here starts work for them; the events in hand for them are
+        handled to their end; their turn clocks and alarms stop (their deadlines are
+        stored); a message or announcement on its way is waited for, the rest dropped
+        (the instance that picks them up brings every message up to date from the
+        database and sends what is owed); the records and digests of their messages are
+        written; what is cached of their games is forgotten. Returns when no background
+        work for them runs. They are acted for again only after `pick_up` for them."""
+        self.ownership.let_go(owned)
+        await self.reactor.let_go(owned)
+        await self.timers.let_go(owned)
+        waiting = self.alarms.waiting_events().items()
+        await self.alarms.cancel(
+            [key for key, event in waiting if await self._event_of(event, owned)]
+        )
+        await self.notices.let_go(owned)
+        await self.publisher.let_go(owned)
+        await self.votes.let_go(owned)
+        await self.tournament_board.let_go(owned)
+        await self.tables.let_go(owned)
+        log.info("let go of some chats: their games are played by another instance now")
+
+    async def _event_of(self, event: Event, owned: ChatPicker) -> bool:
+        """Whether `event` is about one of the chats `owned` picks."""
+        chat_id = await self.game_chats.of_event(event)
+        return chat_id is not None and owned(chat_id)
 
     def _after_outage(self) -> None:
         """The database takes changes again after an outage. A press, a computer's move or
@@ -327,7 +474,6 @@ class Application:
         )
 
     async def _pick_up_again(self) -> None:
-        self.dispatch.again()
         try:
             await retrying(self.pick_up, log_as="picking the running games up after the outage")
         except Exception:

@@ -32,6 +32,11 @@ The live table comes below every announcement of its game: the announcer remembe
 newest message it sent into each game's group (`newest_of`) and tells the table's worker
 (`announced_in_group`), which sends the table anew below it while the match runs
 (`bot.telegram.table_message`).
+
+With several instances that all play (`bot.app.ownership`), an announcement is sent by
+the instance that plays its chat (`OutboxItem.chat_id`: a group, or a person's private
+chat), and marked sent in that chat's scope; a pass leaves the others alone.
+`let_go` waits for an announcement of the chats let go that is on its way.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboar
 from bot.app.group_settings import GroupSettings
 from bot.app.inbox import GroupLost, Inbox
 from bot.app.names import short_name
+from bot.app.ownership import EVERY_CHAT, Ownership
 from bot.app.reply import restored
 from bot.infra import perf
 from bot.infra.lru import Lru
@@ -70,7 +76,7 @@ from i18n import Lang, t
 from render.standings import StandingsPicture, draw_standings
 from storage import repo
 from storage import tournaments as tournament_store
-from storage.db import Database, is_transient, retrying
+from storage.db import Database, acting_for, is_transient, retrying
 from storage.records import Ending, GameRecord, TournamentRecord, TournamentStatus
 
 log = logging.getLogger(__name__)
@@ -185,9 +191,11 @@ class Announcer:
         inbox: Inbox,
         topics: Topics,
         announced_in_group: Callable[[int], None],
+        ownership: Ownership = EVERY_CHAT,
     ) -> None:
         self.db = db
         self.out = out
+        self.ownership = ownership  # which chats this instance plays, and their scope
         self._lock = asyncio.Lock()  # one pass over the outbox at a time
         self._worker: Resync[str] = Resync(self._flush, describe=lambda _: "the outbox")
         self.painter = painter
@@ -202,7 +210,10 @@ class Announcer:
         self._announced_in_group = announced_in_group
         self._newest: Lru[int, int] = Lru(CACHED_GAMES)  # per game, its newest there
         self._rounds: Lru[int, int] = Lru(CACHED_GAMES)  # per game, its last round announced
+        self._game_chats: Lru[int, int] = Lru(CACHED_GAMES)  # the chat of each game above
         self._round_sent = asyncio.Condition()
+        self._sending: int | None = None  # the chat of the announcement on its way
+        self._sent_one = asyncio.Condition()
 
     def newest_of(self, game_id: int) -> int | None:
         """The id of the newest message this process sent into the game's group (its
@@ -230,6 +241,10 @@ class Announcer:
                 await self._sweeper
 
     async def _sweep(self) -> None:
+        with acting_for():  # not the scope of the handler whose commit started it
+            await self._sweep_forever()
+
+    async def _sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
@@ -256,6 +271,19 @@ class Announcer:
         """Wait until no announcement is being sent (tests, shutdown)."""
         await self._worker.idle()
 
+    async def let_go(self, owned: Callable[[int], bool]) -> None:
+        """Send nothing more for the chats `owned` picks (the ownership no longer gives
+        them to this instance): returns once none of their announcements is on its way;
+        what is remembered of their games' announcements is forgotten."""
+        async with self._sent_one:
+            await self._sent_one.wait_for(lambda: self._sending is None or not owned(self._sending))
+        for game_id in self._game_chats.keys():  # noqa: SIM118 (an Lru, not a dict)
+            chat_id = self._game_chats.get(game_id)
+            if chat_id is not None and owned(chat_id):
+                self._game_chats.pop(game_id)
+                self._newest.pop(game_id)
+                self._rounds.pop(game_id)
+
     async def _flush(self, _: str) -> None:
         if await self.flush_outbox():
             # Nothing else may announce again (a match's last words): tried after a pause.
@@ -275,35 +303,60 @@ class Announcer:
             async for item in self._owed():
                 if item.chat_id in moved or item.chat_id in held:
                     continue
+                if not self.ownership.owns(item.chat_id):
+                    continue  # sent by the instance that plays the chat
+                await self._begin(item.chat_id)
                 try:
-                    await self._send(item, waiting)
-                except TelegramMigrateToChat as exc:
-                    moved.add(item.chat_id)
-                    game = await repo.load_game(self.db, item.game_id) if item.game_id else None
-                    tell_migration(self.inbox, item.game_id, game, exc)
-                except TelegramForbiddenError:
-                    if item.chat_id < 0:
-                        lost_groups.add(item.chat_id)
-                    log.warning(
-                        "chat %s: announcement %s not delivered: the bot cannot write",
-                        item.chat_id,
-                        item.id,
-                    )
-                    await self._mark_sent(item, None)  # nobody can read it: never again
-                except TELEGRAM_FAILURES as exc:
-                    held.add(item.chat_id)
-                    log.warning(
-                        "chat %s: announcement %s not delivered yet: %s", item.chat_id, item.id, exc
-                    )
-                except Exception as exc:
-                    if is_transient(exc):
-                        raise  # the database refuses for the moment: the whole pass waits
-                    log.exception(
-                        "chat %s: announcement %s failed; will retry", item.chat_id, item.id
-                    )
+                    with self.ownership.acting(item.chat_id):
+                        await self._one(item, waiting, moved, held, lost_groups)
+                finally:
+                    await self._end()
         for chat_id in sorted(lost_groups):
             self.inbox.emit(GroupLost(chat_id))
         return bool(held)
+
+    async def _begin(self, chat_id: int) -> None:
+        async with self._sent_one:
+            self._sending = chat_id
+
+    async def _end(self) -> None:
+        async with self._sent_one:
+            self._sending = None
+            self._sent_one.notify_all()
+
+    async def _one(
+        self,
+        item: repo.OutboxItem,
+        waiting: set[Topic],
+        moved: set[int],
+        held: set[int],
+        lost_groups: set[int],
+    ) -> None:
+        """One announcement of a pass, what Telegram answers noted in the pass's sets."""
+        try:
+            await self._send(item, waiting)
+        except TelegramMigrateToChat as exc:
+            moved.add(item.chat_id)
+            game = await repo.load_game(self.db, item.game_id) if item.game_id else None
+            tell_migration(self.inbox, item.game_id, game, exc)
+        except TelegramForbiddenError:
+            if item.chat_id < 0:
+                lost_groups.add(item.chat_id)
+            log.warning(
+                "chat %s: announcement %s not delivered: the bot cannot write",
+                item.chat_id,
+                item.id,
+            )
+            await self._mark_sent(item, None)  # nobody can read it: never again
+        except TELEGRAM_FAILURES as exc:
+            held.add(item.chat_id)
+            log.warning(
+                "chat %s: announcement %s not delivered yet: %s", item.chat_id, item.id, exc
+            )
+        except Exception as exc:
+            if is_transient(exc):
+                raise  # the database refuses for the moment: the whole pass waits
+            log.exception("chat %s: announcement %s failed; will retry", item.chat_id, item.id)
 
     async def _owed(self) -> AsyncIterator[repo.OutboxItem]:
         """Every announcement owed, oldest first, read a batch (`OUTBOX_BATCH`) at a time
@@ -386,6 +439,7 @@ class Announcer:
             newest = self._newest.get(game.id)
             if newest is None or answer.message_id > newest:
                 self._newest[game.id] = answer.message_id
+                self._game_chats[game.id] = game.chat_id
             if item.kind == "round_end":
                 round_no = int(item.payload["round_no"])
                 self._rounds[game.id] = max(round_no, self._rounds.get(game.id) or 0)
@@ -399,8 +453,10 @@ class Announcer:
         most, the chat's queue waiting meanwhile) rather than the message sent twice."""
 
         async def mark() -> None:
-            async with self.db.transaction() as tx:
-                await repo.mark_sent(tx, item.id)
+            # Called by the chat's queue worker too, which runs in no scope of ours.
+            with self.ownership.acting(item.chat_id):
+                async with self.db.transaction() as tx:
+                    await repo.mark_sent(tx, item.id)
 
         began = time.monotonic()
         await retrying(

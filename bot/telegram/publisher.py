@@ -27,6 +27,11 @@ Memory is bounded: per game, what is cached is kept for at most `CACHED_GAMES` g
 and forgotten at once when a game ends and its messages are up to date; chat titles for
 at most `CACHED_TITLES` chats. The workers hold one entry per message with a change not
 yet shown, and go when it is.
+
+With several instances that all play (`bot.app.ownership`), a worker's pass works for a
+game only while this instance plays its chat, inside that chat's scope (its shard's
+fence); `let_go` stops the workers of the chats another instance takes and forgets
+what is cached of their games, once what is owed to the database is written.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Callable
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
@@ -48,6 +54,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.app.effects import Menu
 from bot.app.group_settings import GroupSettings
 from bot.app.inbox import GroupLost, Inbox
+from bot.app.ownership import EVERY_CHAT, Ownership
 from bot.app.people import People
 from bot.infra.render_pool import RenderPool
 from bot.infra.workers import Resync
@@ -71,7 +78,7 @@ from bot.telegram.web_app_links import WebAppLinks
 from domino.tiles import Tile
 from i18n import Lang
 from storage import tournaments as tournament_store
-from storage.db import Database
+from storage.db import DATABASE_ERRORS, Database, Deposed
 from storage.records import GameRecord, GameStatus, MessageRecord, Role
 
 if TYPE_CHECKING:
@@ -86,6 +93,9 @@ log = logging.getLogger(__name__)
 # at once on one bot, and a forgotten one is only read again.
 CACHED_GAMES = 1000
 CACHED_TITLES = 1000
+
+# What leaves a let-go game's digests unsaved: the database, or the shard taken already.
+UNSAVED: tuple[type[Exception], ...] = (*DATABASE_ERRORS, Deposed)
 
 
 class Where(Enum):
@@ -123,9 +133,11 @@ class Publisher:
         tail: GroupTail | None = None,
         painter: RenderPool | None = None,
         web_app: WebAppLinks | None = None,
+        ownership: Ownership = EVERY_CHAT,
     ) -> None:
         self.db = db
         self.out = out
+        self.ownership = ownership  # which chats this instance plays, and their scope
         self.people = people  # each person's language
         self.settings = settings  # each group's language
         self.inbox = inbox  # where a person or a group Telegram refuses is told
@@ -146,6 +158,7 @@ class Publisher:
             inbox=inbox,
             topics=self.topics,
             announced_in_group=self._announced_in_group,
+            ownership=ownership,
         )
         # The live table stays the newest message of its game: pinned while the match
         # runs, sent anew below each of its announcements (after a restart, below what
@@ -267,8 +280,51 @@ class Publisher:
         """Release the drawing thread (after `idle()`)."""
         self._painter.close_thread()
 
+    async def let_go(self, owned: Callable[[int], bool]) -> None:
+        """Stop showing the games of the chats `owned` picks (the ownership no longer
+        gives them to this instance; the one that picks them up brings every message up
+        to date from the database): their workers are dropped (a pass under way ends
+        first), the records of messages sent and the digests held in memory are written
+        in their chat's scope, and what is cached of them is forgotten."""
+        games = [
+            game
+            for game_id in self.records.games.keys()  # noqa: SIM118 (an Lru, not a dict)
+            if (game := self.records.games.get(game_id)) is not None and owned(game.chat_id)
+        ]
+        ids = {game.id for game in games}
+        await self.announcer.let_go(owned)
+        await self._workers.drop(lambda target: target.game_id in ids)
+        if self._saving:
+            await asyncio.gather(*self._saving, return_exceptions=True)
+        for game in games:
+            try:
+                with self.ownership.acting(game.chat_id):
+                    for target in targets_of(game):
+                        await self.records.write_unsaved(target)
+                    await self.records.save_digests([game.id])
+            except UNSAVED as exc:  # edited once more by the instance that picks it up
+                log.info("chat %s game %s: digests not saved: %s", game.chat_id, game.id, exc)
+            self.records.reload(game.id)
+            self.table.reload(game.id)
+            self.table.forget(game.id)
+            self.group_hands.forget_game(game.id)
+            self._redraw.difference_update(targets_of(game))
+
     async def _sync_safely(self, target: Target) -> None:
-        """One pass of a message's worker: what Telegram refuses is told to the inbox."""
+        """One pass of a message's worker, in the scope of its game's chat, if this
+        instance plays it."""
+        game = await self.records.game(target.game_id)
+        if game is None:
+            await self._sync_telling(target)
+            return
+        if not self.ownership.owns(game.chat_id):
+            log.debug("%s is shown by the instance that plays chat %s", target, game.chat_id)
+            return
+        with self.ownership.acting(game.chat_id):
+            await self._sync_telling(target)
+
+    async def _sync_telling(self, target: Target) -> None:
+        """What Telegram refuses is told to the inbox."""
         try:
             await self._sync(target)
         except TelegramForbiddenError as exc:
@@ -299,7 +355,8 @@ class Publisher:
             return
         self.records.games.pop(game.id)
         if self.records.unsaved_digests(game.id):
-            task = asyncio.create_task(self.records.save_then_forget(game.id))
+            with self.ownership.acting(game.chat_id):  # the task takes the scope
+                task = asyncio.create_task(self.records.save_then_forget(game.id))
             self._saving.add(task)
             task.add_done_callback(self._saving.discard)
         else:

@@ -11,7 +11,10 @@ buttons; which one is open lives in memory only: after a restart the message sho
 own buttons again.
 
 `TableTopics` opens the tables due, each in a forum topic of its own where the bot may
-make one."""
+make one.
+
+Both work for a tournament only while this instance plays its chat, in that chat's
+scope (`bot.app.ownership`); `let_go` stops them for the chats another instance takes."""
 
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.methods import CreateForumTopic, DeleteMessage
 
 from bot.app.group_settings import GroupSettings
+from bot.app.ownership import EVERY_CHAT, Ownership
 from bot.infra.lru import Lru
 from bot.infra.workers import Resync
 from bot.telegram.delivery import (
@@ -58,10 +62,18 @@ class TournamentBoard:
     """Sends each tournament's message once and edits it as the stored tournament (or
     its open menu) changes; `resend` puts it at the bottom of its topic."""
 
-    def __init__(self, db: Database, out: Outgoing, settings: GroupSettings) -> None:
+    def __init__(
+        self,
+        db: Database,
+        out: Outgoing,
+        settings: GroupSettings,
+        ownership: Ownership = EVERY_CHAT,
+    ) -> None:
         self.db = db
         self.out = out
         self.settings = settings  # each group's language
+        self.ownership = ownership  # which chats this instance plays, and their scope
+        self._chats: Lru[int, int] = Lru(OPEN_MENUS)  # each tournament's chat, once read
         self._menus: Lru[int, Menu] = Lru(OPEN_MENUS)
         self._fresh: set[int] = set()  # tournaments whose message goes to the bottom
         self._workers: Resync[int] = Resync(
@@ -92,6 +104,19 @@ class TournamentBoard:
         """Wait until every tournament's message is up to date (shutdown)."""
         await self._workers.idle()
 
+    async def let_go(self, owned: Callable[[int], bool]) -> None:
+        """Stop showing the tournaments of the chats `owned` picks (another instance
+        does): their workers end, their open menus are forgotten."""
+        those = [
+            tournament_id
+            for tournament_id in self._chats.keys()  # noqa: SIM118 (an Lru, not a dict)
+            if (chat_id := self._chats.get(tournament_id)) is not None and owned(chat_id)
+        ]
+        await self._workers.drop(lambda tournament_id: tournament_id in those)
+        for tournament_id in those:
+            self._menus.pop(tournament_id)
+            self._fresh.discard(tournament_id)
+
     async def _sync_safely(self, tournament_id: int) -> None:
         try:
             await self._sync(tournament_id)
@@ -113,6 +138,19 @@ class TournamentBoard:
         tournament = await store.load(self.db, tournament_id)
         if tournament is None:
             return
+        self._chats[tournament_id] = tournament.chat_id
+        if not self.ownership.owns(tournament.chat_id):
+            log.debug(
+                "tournament %s: shown by the instance that plays chat %s",
+                tournament_id,
+                tournament.chat_id,
+            )
+            return
+        with self.ownership.acting(tournament.chat_id):
+            await self._show(tournament)
+
+    async def _show(self, tournament: TournamentRecord) -> None:
+        tournament_id = tournament.id
         lang = await self.language(tournament)
         menu = self.menu_of(tournament_id)
         if not tournament.status.live:
@@ -190,10 +228,12 @@ class TableTopics:
         settings: GroupSettings,
         open_table: TableOpener,
         announced: Callable[[], Awaitable[object]] | None = None,
+        ownership: Ownership = EVERY_CHAT,
     ) -> None:
         self.db = db
         self.out = out
         self.settings = settings
+        self.ownership = ownership  # which chats this instance plays, and their scope
         self.open_table = open_table
         # Sends the announcements owed before a table opens (`Publisher.flush_outbox`):
         # the last table's result and standings, and the round's announcement, come in
@@ -222,6 +262,14 @@ class TableTopics:
         """Wait until every table offered has been opened or given up (tests, shutdown)."""
         await self._workers.idle()
 
+    async def let_go(self, owned: Callable[[int], bool]) -> None:
+        """Open no table of the chats `owned` picks (another instance opens them: its
+        pickup offers the tables due again)."""
+        those = [key for key, table in self._due.items() if owned(table.chat_id)]
+        await self._workers.drop(lambda key: key in those)
+        for key in those:
+            self._due.pop(key, None)
+
     async def _open_one(self, key: TableKey) -> None:
         """The worker's try (a refusal of the database for the moment is tried again by
         `Resync` itself)."""
@@ -235,6 +283,14 @@ class TableTopics:
         table = self._due.get(key)
         if table is None:
             return
+        if not self.ownership.owns(table.chat_id):
+            log.debug("tournament %s: its tables are opened by another instance", key[0])
+            self._due.pop(key, None)
+            return
+        with self.ownership.acting(table.chat_id):
+            await self._open_in_scope(key, table)
+
+    async def _open_in_scope(self, key: TableKey, table: TableDue) -> None:
         if self.announced is not None:
             await self.announced()
         try:

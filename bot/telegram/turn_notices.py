@@ -24,11 +24,17 @@ Telegram answers, before anything else runs, so a notice a stop left behind is d
 by the next start (`load`). Everything goes through the person's private chat's queue
 (`Outgoing.call`, `Lane.GAME`), within its pacing. A person mutes the notices in the
 private /settings (`set_wanted`; `users.turn_notices`).
+
+With several instances that all play (`bot.app.ownership`), a notice goes only while
+this instance plays its game's chat, and everything done for it runs in that chat's
+scope; `let_go` drops the notices of the chats another instance takes (one sent stays
+stored, and the instance that picks the game up deletes it, as a restart does).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
@@ -43,6 +49,7 @@ from aiogram.types import (
     Message,
 )
 
+from bot.app.ownership import EVERY_CHAT, Ownership
 from bot.app.people import People, Person
 from bot.app.timers import turn_start
 from bot.infra.lru import Lru
@@ -94,6 +101,7 @@ class _Notice:
     """The notice of one turn: waiting for the grace to pass, being sent, or sent."""
 
     turn: Turn
+    chat_id: int  # the game's chat: whose instance sends and deletes the notice
     task: asyncio.Task[None] | None = None
     sending: bool = False  # handed to the queue: only its answer tells the message's id
     message_id: int | None = None
@@ -116,6 +124,7 @@ class TurnNotices:
         after: float = TURN_NOTICE_AFTER,
         sleep: Sleep = asyncio.sleep,
         hands: Callable[[int], HandsPlace] | None = None,
+        ownership: Ownership = EVERY_CHAT,
     ) -> None:
         self.db = db
         self.out = out
@@ -124,9 +133,12 @@ class TurnNotices:
         self.hands = hands
         self.after = after
         self.sleep = sleep
+        self.ownership = ownership  # which chats this instance plays, and their scope
         self._versions: dict[int, int] = {}  # the newest record seen of each game in play
+        self._chats: dict[int, int] = {}  # the chat of each game in `_versions`
         self._notices: dict[int, _Notice] = {}  # game id -> the notice of its running turn
-        self._tasks: set[asyncio.Task[None]] = set()
+        # The tasks under way, each with the chat it works for (None: none known).
+        self._tasks: dict[asyncio.Task[None], int | None] = {}
         self._wanted: Lru[int, bool] = Lru(CACHED_PEOPLE)
         self._titles: Lru[int, str] = Lru(CACHED_TITLES)
         self._closing = False
@@ -156,9 +168,40 @@ class TurnNotices:
         for notice in await store.stored_notices(self.db):
             self._spawn(self._delete(notice.chat_id, notice.message_id))
 
+    async def clear_left(
+        self, chat_of_game: Callable[[int], Awaitable[int | None]], owned: Callable[[int], bool]
+    ) -> None:
+        """When this instance takes over the chats `owned` picks: delete the notices left
+        behind for their games (by a stop, or by the instance that played them before).
+        A notice of a game no longer stored goes with its person's private chat."""
+        for notice in await store.stored_notices(self.db):
+            chat_id = await chat_of_game(notice.game_id) or notice.chat_id
+            if owned(chat_id):
+                self._spawn(self._delete(notice.chat_id, notice.message_id), chat_id)
+
+    async def let_go(self, owned: Callable[[int], bool]) -> None:
+        """Stop noticing turns in the chats `owned` picks (another instance plays them):
+        a notice still waiting is not sent, one on its way is waited for (its answer
+        stores it), one sent stays stored for that instance to delete."""
+        for game_id, notice in list(self._notices.items()):
+            if owned(notice.chat_id):
+                del self._notices[game_id]
+                if not notice.sending and notice.task is not None:
+                    notice.task.cancel()
+        for game_id, chat_id in list(self._chats.items()):
+            if owned(chat_id):
+                del self._chats[game_id]
+                self._versions.pop(game_id, None)
+        tasks = [
+            task for task, chat_id in self._tasks.items() if chat_id is not None and owned(chat_id)
+        ]
+        if tasks:
+            await asyncio.wait(tasks)
+
     def forget(self, game_id: int) -> None:
         """The next `follow` of this game is taken as it comes (the database went back)."""
         self._versions.pop(game_id, None)
+        self._chats.pop(game_id, None)
 
     def follow(self, game: GameRecord) -> None:
         """`game` was just committed (or picked up at a restart): a person's turn that
@@ -168,8 +211,10 @@ class TurnNotices:
             return  # an older record arriving late
         if game.status is GameStatus.PLAYING:
             self._versions[game.id] = game.version
+            self._chats[game.id] = game.chat_id
         else:
             self._versions.pop(game.id, None)
+            self._chats.pop(game.id, None)
         turn = turn_of(game)
         notice = self._notices.get(game.id)
         if notice is not None and notice.turn == turn:
@@ -178,23 +223,28 @@ class TurnNotices:
             del self._notices[game.id]
             self._end(notice)
         if turn is not None and not self._closing:
-            notice = self._notices[game.id] = _Notice(turn)
-            notice.task = self._spawn(self._notify(game.chat_id, notice, game.thread_id))
+            notice = self._notices[game.id] = _Notice(turn, game.chat_id)
+            work = self._notify(game.chat_id, notice, game.thread_id)
+            notice.task = self._spawn(work, game.chat_id)
 
     def _end(self, notice: _Notice) -> None:
         notice.ended = True
         if self._closing:
             return  # stored: the next start deletes it (the database closes meanwhile)
-        if notice.message_id is not None and notice.group is not None:
-            self._spawn(self._delete_in_group(notice.group, notice.turn.user_id, notice.message_id))
-        elif notice.message_id is not None:
-            self._spawn(self._delete(notice.turn.user_id, notice.message_id))
+        user_id, message_id = notice.turn.user_id, notice.message_id
+        if message_id is not None and notice.group is not None:
+            self._spawn(self._delete_in_group(notice.group, user_id, message_id), notice.chat_id)
+        elif message_id is not None:
+            self._spawn(self._delete(user_id, message_id), notice.chat_id)
         elif not notice.sending and notice.task is not None:
             notice.task.cancel()
         # Being sent: `_notify` deletes it as soon as Telegram tells its id.
 
     async def _notify(self, group_id: int, notice: _Notice, thread_id: int | None) -> None:
         await self.sleep(self.after)
+        if not self.ownership.owns(group_id):
+            log.debug("game %s: its turn is noticed by another instance", notice.turn.game_id)
+            return
         user_id = notice.turn.user_id
         # Until it is handed to the queue, a turn that ends cancels this task (`_end`).
         if not await self.wanted(user_id):
@@ -209,10 +259,12 @@ class TurnNotices:
         async def sent(answer: object) -> None:
             # Stored in the queue's worker as soon as Telegram answered: a stop right now
             # still leaves a row for the next start to delete the message by.
+            # That worker runs in no scope of ours: the game's chat's is set here.
             if isinstance(answer, Message):
-                await self._store(
-                    store.StoredNotice(user_id, answer.message_id, notice.turn.game_id)
-                )
+                with self.ownership.acting(group_id):
+                    await self._store(
+                        store.StoredNotice(user_id, answer.message_id, notice.turn.game_id)
+                    )
 
         notice.sending = True
         try:
@@ -301,14 +353,25 @@ class TurnNotices:
             title = self._titles[chat_id] = chat.title if chat and chat.title else "?"
         return title
 
-    def _spawn(self, work: Coroutine[None, None, None]) -> asyncio.Task[None]:
-        task = asyncio.ensure_future(_logged(work))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _spawn(
+        self, work: Coroutine[None, None, None], chat_id: int | None = None
+    ) -> asyncio.Task[None]:
+        """A task of the notices, in the scope of the game's chat `chat_id` (if known)."""
+        task = asyncio.ensure_future(self._scoped(work, chat_id))
+        self._tasks[task] = chat_id
+        task.add_done_callback(self._tasks_done)
         # A task cancelled before its first step (a stop right after a turn began) never
         # ran `work`: closed here, it is not reported as "never awaited" at the exit.
         task.add_done_callback(lambda _: work.close())
         return task
+
+    def _tasks_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.pop(task, None)
+
+    async def _scoped(self, work: Coroutine[None, None, None], chat_id: int | None) -> None:
+        scope = contextlib.nullcontext() if chat_id is None else self.ownership.acting(chat_id)
+        with scope:
+            await _logged(work)
 
     async def close(self) -> None:
         """Stop (shutdown): notices not sent are not; those sent stay stored for the next

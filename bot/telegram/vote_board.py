@@ -1,18 +1,22 @@
 """The group message that shows a vote to cancel or a draw offer (`bot.app.votes`
 decides it):
 `VoteBoard` keeps each vote's message in step with the stored vote (one worker per vote
-that always shows the newest state, `bot.infra.workers.Resync`)."""
+that always shows the newest state, `bot.infra.workers.Resync`), while this instance
+plays the vote's chat, in that chat's scope (`bot.app.ownership`)."""
 
 from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Callable
 
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.app.group_settings import GroupSettings
+from bot.app.ownership import EVERY_CHAT, Ownership
 from bot.app.votes import VOTE_TIME, electorate, tally
+from bot.infra.lru import Lru
 from bot.infra.workers import Resync
 from bot.telegram.callbacks import VoteCb
 from bot.telegram.delivery import digest_of, markup_data, send_or_edit
@@ -26,6 +30,8 @@ from storage.records import GameRecord
 from storage.votes import Vote, VoteKind
 
 log = logging.getLogger(__name__)
+
+CACHED_VOTES = 1000  # votes whose chat is remembered (for `let_go`)
 
 
 def _names(game: GameRecord, vote: Vote, in_favour: bool, voters: frozenset[int]) -> str:
@@ -93,10 +99,18 @@ def vote_keyboard(game: GameRecord, vote: Vote, lang: Lang) -> InlineKeyboardMar
 class VoteBoard:
     """Sends each vote's group message once and edits it as the stored vote changes."""
 
-    def __init__(self, db: Database, out: Outgoing, settings: GroupSettings) -> None:
+    def __init__(
+        self,
+        db: Database,
+        out: Outgoing,
+        settings: GroupSettings,
+        ownership: Ownership = EVERY_CHAT,
+    ) -> None:
         self.db = db
         self.out = out
         self.settings = settings  # each group's language (/settings, else the creator's)
+        self.ownership = ownership  # which chats this instance plays, and their scope
+        self._chats: Lru[int, int] = Lru(CACHED_VOTES)  # each vote's chat, once read
         self._workers: Resync[int] = Resync(
             self._sync_safely, describe="vote {}: its message".format
         )
@@ -109,6 +123,15 @@ class VoteBoard:
         """Wait until every vote message is up to date (shutdown)."""
         await self._workers.idle()
 
+    async def let_go(self, owned: Callable[[int], bool]) -> None:
+        """Stop showing the votes of the chats `owned` picks (another instance does)."""
+
+        def of_those(vote_id: int) -> bool:
+            chat_id = self._chats.get(vote_id)
+            return chat_id is not None and owned(chat_id)
+
+        await self._workers.drop(of_those)
+
     async def _sync_safely(self, vote_id: int) -> None:
         try:
             await self._sync(vote_id)
@@ -119,6 +142,14 @@ class VoteBoard:
         vote = await vote_store.load_vote(self.db, vote_id)
         if vote is None:
             return
+        self._chats[vote_id] = vote.chat_id
+        if not self.ownership.owns(vote.chat_id):
+            log.debug("vote %s: shown by the instance that plays chat %s", vote_id, vote.chat_id)
+            return
+        with self.ownership.acting(vote.chat_id):
+            await self._show(vote)
+
+    async def _show(self, vote: Vote) -> None:
         game = await repo.load_game(self.db, vote.game_id)
         if game is None:
             return
