@@ -12,6 +12,13 @@ lobby, a confirmation), is read by nobody, so it is taken as `True` (the other a
 Bot API gives that method). An error or anything unexpected goes through aiogram's own
 `check_response`, so the errors raised stay aiogram's. Every call counts `api.<method>`
 in `bot.infra.perf`.
+
+Two lanes of connections. Everything the bot sends to chats shares aiohttp's pool of
+`limit` connections, and a busy bot keeps every one of them busy (thousands of hand edits
+on their way): a call that needs one waits for one. An answer to a press must reach
+Telegram within its window of about 15 s however many edits wait, and a long poll must go
+out or no press arrives at all, so `URGENT_METHODS` go over a small pool of their own
+(`URGENT_CONNECTIONS`) and never queue behind the chats' calls.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import EditMessageText, Response
 from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup
-from aiohttp import ClientError, ClientTimeout, FormData
+from aiohttp import ClientError, ClientSession, ClientTimeout, FormData
 from pydantic import ValidationError
 
 from bot.infra import perf
@@ -40,6 +47,11 @@ _PLAIN = frozenset({str, int, float, bool})
 # The start of every successful answer, as Telegram writes it (the fake adds spaces).
 _OK = (b'{"ok":true,', b'{"ok": true,')
 
+# Calls that must never wait for a connection behind the chats' calls (see above), and
+# their own pool: a long poll holds one, answers to presses take the rest.
+URGENT_METHODS = frozenset({"answerCallbackQuery", "getUpdates"})
+URGENT_CONNECTIONS = 16
+
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
@@ -50,6 +62,31 @@ class JsonSession(AiohttpSession):
         super().__init__(**kwargs)
         # Response[<type>] per returned type, held strongly: pydantic keeps them weakly.
         self._response_models: dict[Any, type[Response[Any]]] = {}
+        self._urgent: ClientSession | None = None  # the urgent lane (see the module)
+
+    async def urgent_session(self) -> ClientSession:
+        """The pool of `URGENT_CONNECTIONS` for `URGENT_METHODS`, made at first use with
+        the main pool's settings (TLS, proxy, DNS cache) but its own limit."""
+        await self.create_session()  # a reset connector (a proxy set) resets this one too
+        if self._urgent is None or self._urgent.closed:
+            init = {**self._connector_init, "limit": URGENT_CONNECTIONS}
+            main = self._session
+            self._urgent = ClientSession(
+                connector=self._connector_type(**init),
+                headers=dict(main.headers) if main is not None else None,
+            )
+        return self._urgent
+
+    async def close(self) -> None:
+        urgent, self._urgent = self._urgent, None
+        if urgent is not None and not urgent.closed:
+            await urgent.close()
+        await super().close()
+
+    async def _session_for(self, method: TelegramMethod[Any]) -> ClientSession:
+        if method.__api_method__ in URGENT_METHODS:
+            return await self.urgent_session()
+        return await self.create_session()
 
     def build_params(
         self, bot: Bot, method: TelegramMethod[Any], files: dict[str, Any]
@@ -98,7 +135,7 @@ class JsonSession(AiohttpSession):
         timeout: int | None = None,
     ) -> TelegramType:
         perf.count(f"api.{method.__api_method__}")
-        session = await self.create_session()
+        session = await self._session_for(method)
         url = self.api.api_url(token=bot.token, method=method.__api_method__)
         files: dict[str, Any] = {}
         params = self.build_params(bot, method, files)
