@@ -473,28 +473,33 @@ class Playing(Protocol):
 
 class ShardRuntime:
     """The keeper's news carried out (see the module's docstring): `gained`, `lost`,
-    `release_asked` are the keeper's callbacks. `stop_now` is the exit when a shard is
-    lost or the instance evicted (`bot.server.leadership.stop_now`)."""
+    `release_asked`, `evicted` are the keeper's callbacks. `stop_now` is the exit when
+    a shard is lost or the instance evicted (`bot.server.leadership.stop_now`).
 
-    def __init__(
-        self,
-        keeper_count: int,
-        *,
-        playing: Playing,
-        stop_now: Callable[[], None],
-    ) -> None:
-        self.count = keeper_count
-        self.playing = playing
+    The keeper, the application and the consumers depend on one another (the keeper
+    tells the runtime, the runtime asks the application, whose ownership asks the
+    keeper): the runtime is built first and given the others once they are (`attach`);
+    nothing is picked up before `started` is set."""
+
+    def __init__(self, count: int, *, stop_now: Callable[[], None]) -> None:
+        self.count = count
         self.stop_now = stop_now
         self.keeper: ShardKeeper | None = None
         self.consumers: ShardConsumers | None = None
+        self.playing: Playing | None = None
         self._moves: dict[int, asyncio.Task[None]] = {}  # shard → its pickup or let-go
         self.started = asyncio.Event()  # the application is ready: shards may be picked up
 
-    def attach(self, keeper: ShardKeeper, consumers: ShardConsumers) -> None:
-        """The keeper and consumers, built with this runtime's callbacks."""
+    def attach(self, keeper: ShardKeeper, consumers: ShardConsumers, playing: Playing) -> None:
+        """The keeper, the consumers and the application, built with this runtime."""
         self.keeper = keeper
         self.consumers = consumers
+        self.playing = playing
+
+    def wake(self, shard: int) -> None:
+        """An update of `shard` was queued (by this instance, or told by the database)."""
+        if self.consumers is not None:
+            self.consumers.wake(shard)
 
     def in_shard(self, shard: int) -> Callable[[int], bool]:
         """Whether a chat is of `shard`."""
@@ -540,7 +545,7 @@ class ShardRuntime:
 
     async def _pick_up(self, shard: int) -> None:
         await self.started.wait()
-        assert self.keeper is not None and self.consumers is not None
+        assert self.keeper and self.consumers and self.playing, "attached before started"
         if self.keeper.fence_for(shard) is None:
             return  # given back or lost meanwhile
         picked = await self.playing.pick_up(self.in_shard(shard))
@@ -549,7 +554,8 @@ class ShardRuntime:
             self.consumers.start(shard)
 
     async def _let_go(self, shard: int) -> None:
-        assert self.keeper is not None and self.consumers is not None
+        await self.started.wait()
+        assert self.keeper and self.consumers and self.playing, "attached before started"
         await self.consumers.stop(shard)
         await self.playing.let_go(self.in_shard(shard))
         await self.keeper.give_back(shard)
@@ -573,3 +579,63 @@ class ShardRuntime:
             "fair_share": None if keeper is None else keeper.share,
             "shard_count": self.count,
         }
+
+
+# Serving.
+
+LISTEN_RETRY = 5.0  # seconds before listening for the queue's notices is tried again
+
+
+class ShardService:
+    """Shard mode served (`bot.server.serving.App`): the queue's notices listened to, the
+    poller run (polling mode; the webhook's server takes posts by itself) until the
+    stop; then nothing more received, every consumer stopped with its updates in hand
+    handled (`finish`). The keeper closes after, giving every shard back."""
+
+    def __init__(
+        self, db: Database, runtime: ShardRuntime, receiver: Receiver, poller: Poller | None
+    ) -> None:
+        self.db = db
+        self.runtime = runtime
+        self.receiver = receiver
+        self.poller = poller
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        """Listen for the queue's notices and, when polling, poll."""
+        loop = asyncio.get_running_loop()
+        self._tasks.append(loop.create_task(self._listen(), name="queue-notices"))
+        if self.poller is not None:
+            self._tasks.append(loop.create_task(self.poller.run(), name="shard-polling"))
+
+    async def stop_receiving(self) -> None:
+        """No more polls (the webhook's server is stopped by the caller)."""
+        if self.poller is not None:
+            for task in self._tasks:
+                if task.get_name() == "shard-polling":
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
+
+    async def finish(self) -> None:
+        """Every consumer stopped, its updates in hand handled; no more notices."""
+        await self.stop_receiving()
+        await self.runtime.close()
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _listen(self) -> None:
+        """Held until cancelled; a listener that cannot start is tried again (the
+        consumers look at their shards now and then meanwhile)."""
+        told = False
+        while True:
+            try:
+                async with update_queue.listening(self.db, self.runtime.wake):
+                    told = False
+                    await asyncio.Event().wait()
+            except Exception as exc:  # the database's: the periodic looks stand in
+                if not told:
+                    log.warning("the queue's notices are not heard now: %r", exc)
+                    told = True
+            await asyncio.sleep(LISTEN_RETRY)

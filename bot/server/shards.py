@@ -118,6 +118,7 @@ class ShardKeeper:
         self._instance_ready: asyncio.Future[int] | None = None  # on the bot's loop
         self._asked: int | None = None  # the shard the bot was asked to give back
         self.share: int | None = None  # the fair share at the last round (None before)
+        self.live = 1  # the live instances at the last round (the bot-wide budget's share)
         self._db: Database | None = None  # the keeper's connection, once open
         self._db_turn = asyncio.Lock()  # on the keeper's loop: one statement at a time
         self._main_loop: asyncio.AbstractEventLoop | None = None
@@ -316,6 +317,7 @@ class ShardKeeper:
         await self._answer(shards.heartbeat(db, self.name, now=now))
         live = await self._answer(shards.live_instances(db, now=now, ttl=self.ttl))
         share = shards.fair_share(live, self.name, self.count)
+        self.live = max(1, len(live))
         if share != self.share:
             log.info(
                 "%d live instance(s): %r's share is %d of %d shards",

@@ -527,10 +527,10 @@ async def test_a_shard_gained_is_picked_up_then_consumed_and_one_asked_back_give
     keeper = await hold(db, shard)
     application = FakeApplication()
     stopped: list[str] = []
-    runtime = ShardRuntime(COUNT, playing=application, stop_now=lambda: stopped.append("x"))
+    runtime = ShardRuntime(COUNT, stop_now=lambda: stopped.append("x"))
     handling = Handling(db)
     consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
-    runtime.attach(keeper, consumers)  # type: ignore[arg-type]
+    runtime.attach(keeper, consumers, application)  # type: ignore[arg-type]
     runtime.gained(shard, 1)
     await asyncio.sleep(0.02)
     assert application.picked == []  # not before the application is ready
@@ -551,7 +551,7 @@ async def test_a_shard_gained_is_picked_up_then_consumed_and_one_asked_back_give
 
 def test_the_runtime_is_built_over_a_real_keeper(tmp_path: Path) -> None:
     """The keeper's callbacks are the runtime's (a type check as much as a test)."""
-    runtime = ShardRuntime(COUNT, playing=FakeApplication(), stop_now=lambda: None)
+    runtime = ShardRuntime(COUNT, stop_now=lambda: None)
     keeper = ShardKeeper(
         "a",
         open_keeper_db=lambda: open_database(tmp_path / "k.sqlite3", side=True),
@@ -652,8 +652,9 @@ async def test_metrics_show_each_shard_held_its_queue_and_its_oldest_update(
 
 async def test_healthz_says_the_role_the_shards_held_and_the_fair_share(db: Database) -> None:
     keeper = await hold(db, 2, 5)
-    runtime = ShardRuntime(COUNT, playing=FakeApplication(), stop_now=lambda: None)
-    runtime.attach(keeper, ShardConsumers(db, keeper, Handling(db)))  # type: ignore[arg-type]
+    runtime = ShardRuntime(COUNT, stop_now=lambda: None)
+    consumers = ShardConsumers(db, keeper, Handling(db))  # type: ignore[arg-type]
+    runtime.attach(keeper, consumers, FakeApplication())  # type: ignore[arg-type]
     health = Health(db, role=lambda: "shards", details=runtime.health)
     healthy, found = await health.check()
     assert healthy and found["role"] == "shards"
