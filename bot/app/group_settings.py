@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 
 from bot.app.people import People
 from domino.timing import TurnTimer
@@ -48,6 +49,17 @@ class GroupSettings:
     async def load(self) -> None:
         """Read every group's settings (at the start, before any game is picked up)."""
         self._settings = await repo.chats_with_settings(self.db)
+
+    async def reload(self, chats: Callable[[int], bool]) -> None:
+        """Read again the settings of the chats `chats` picks: another instance played
+        them until now, and kept their changes in its own memory (issue 35)."""
+        stored = await repo.chats_with_settings(self.db)
+        for chat_id in [chat_id for chat_id in self._settings if chats(chat_id)]:
+            if chat_id not in stored:
+                del self._settings[chat_id]
+        for chat_id, settings in stored.items():
+            if chats(chat_id):
+                self._settings[chat_id] = settings
 
     def of(self, chat_id: int) -> ChatSettings:
         return self._settings.get(chat_id, ChatSettings())

@@ -384,6 +384,7 @@ class Application:
             ended = _of(keep, await repo.games_ended_since(self.db, utcnow() - RECENTLY_ENDED))
             votes = _of(keep, await vote_store.open_votes(self.db))
             if owned is not None:
+                await self.settings.reload(owned)  # changed meanwhile by their player
                 await self.notices.clear_left(self.game_chats.of_game, owned)
             went_back = []
             for game in games:
