@@ -17,12 +17,19 @@ through and two writers never interleave:
   computers' moves go this way; no lock is held while it runs, since the thread itself
   runs one function at a time.
 - `await db.read(body)`: the same for a body that only reads (a game and its seats), one
-  hop, no transaction.
+  hop, in a read transaction of its own on the reader (below).
 - `async with db.transaction() as tx:` for the rare changes written as a block (the
   lobby, votes, settings, migrations): each statement is a hop, and an asyncio lock
   keeps every other use of the connection out until its COMMIT. `atomic` and the
   single statements (`execute`, `fetch_one`, `fetch_all`, one hop each) wait for such
   a block to end, never hold the lock themselves.
+
+Reads do not queue behind writes: a database opened with its checks (the bot's own, not
+a side connection) has a second connection, the reader, on a thread of its own, that
+`read`, `fetch_one` and `fetch_all` use. In WAL mode a reader never waits for the writer
+and sees the last state committed when its read began, so a press's move is not held up
+by a burst of reads for the messages, nor a read by a block transaction still open.
+`read` runs its body in one read transaction (one snapshot); a single statement is one.
 
 `WORK` counts statements, transactions and hops, `TIMING` their time (read by `bot.infra.perf`).
 
@@ -608,8 +615,15 @@ def _run_atomic(
 
 
 def _run_read(raw: sqlite3.Connection, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
-    """A reading body run to its end on the thread (`Database.read`)."""
-    return _drive(body(InlineTransaction(raw)))
+    """A reading body run to its end on the thread (`Database.read`), in a read
+    transaction when on the reader (the writer's thread runs nothing else meanwhile)."""
+    if raw.in_transaction:  # what a failed end of the last one left open
+        raw.execute("ROLLBACK")
+    raw.execute("BEGIN")
+    try:
+        return _drive(body(InlineTransaction(raw)))
+    finally:
+        raw.execute("COMMIT")  # a read transaction: ends it, changes nothing
 
 
 def is_postgres_url(location: str | Path) -> bool:
@@ -701,8 +715,12 @@ class SqliteDatabase(Database):
 
     dialect = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, path: str, reader: aiosqlite.Connection | None = None
+    ) -> None:
         self._conn = conn
+        # The reader (see the module's docstring); None: reads share the one connection.
+        self._reader = reader
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[object] | None = None  # the task inside transaction()
         # Since when (monotonic) writes fail for a transient reason, and whether it is
@@ -739,6 +757,8 @@ class SqliteDatabase(Database):
             if check:
                 await db.check()
                 await db.migrate(bundled_migrations() if migrations is None else tuple(migrations))
+                if location != ":memory:":
+                    db._reader = await _open_reader(location)
         except BaseException as exc:
             # A refused database leaves no connection behind: its thread would keep the
             # process alive after the error.
@@ -751,6 +771,8 @@ class SqliteDatabase(Database):
 
     async def close(self) -> None:
         async with self._lock:
+            if self._reader is not None:
+                await self._reader.close()
             await self._conn.close()
 
     async def check(self) -> None:
@@ -825,6 +847,9 @@ class SqliteDatabase(Database):
         """Run `body(tx)`, which only reads, in one hop to the database's thread: its
         statements see one state, since nothing else runs on that thread
         meanwhile; no transaction is begun."""
+        if self._reader is not None:
+            self._refuse_reentry()
+            return await _hop(self._reader, _run_read, body)
         async with self._turn(writes=False):
             return await self._hop(_run_read, body)
 
@@ -921,12 +946,33 @@ class SqliteDatabase(Database):
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         """A read outside any transaction (sees the last committed state). One hop."""
+        if self._reader is not None:
+            self._refuse_reentry()
+            return await _hop(self._reader, _fetch_one, sql, tuple(params))
         async with self._turn(writes=False):
             return await self._hop(_fetch_one, sql, tuple(params))
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        if self._reader is not None:
+            self._refuse_reentry()
+            return await _hop(self._reader, _fetch_all, sql, tuple(params))
         async with self._turn(writes=False):
             return await self._hop(_fetch_all, sql, tuple(params))
+
+
+async def _open_reader(location: str) -> aiosqlite.Connection:
+    """The reader of the database at `location` (see the module's docstring): it may
+    read only, and waits for another process's lock as the writer does."""
+    reader = await aiosqlite.connect(location, isolation_level=None, timeout=BUSY_WAIT)
+    try:
+        reader.row_factory = aiosqlite.Row
+        await reader.execute("PRAGMA query_only=ON")
+        await reader.execute("PRAGMA foreign_keys=ON")  # as the writer: the same answers
+    except BaseException:
+        with suppress(sqlite3.Error, ValueError):
+            await reader.close()
+        raise
+    return reader
 
 
 def make_private(path: Path) -> None:

@@ -125,3 +125,33 @@ async def test_transactions_in_different_tasks_do_not_hold_each_other(db: Databa
     grown = storage_db.WORK - before
     assert grown == {"transactions": 50, "hops": 50, "statements": 50}
     assert await xs(db) == list(range(50))
+
+
+async def test_a_read_does_not_wait_for_an_open_block_and_sees_only_what_was_committed(
+    db: Database,
+) -> None:
+    """Reads do not queue behind writes: SQLite's reader connection, PostgreSQL's pool."""
+    await db.execute("INSERT INTO t (x) VALUES (9)")
+    block_open = asyncio.Event()
+    release = asyncio.Event()
+
+    async def block() -> None:
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO t (x) VALUES (1)")
+            block_open.set()
+            await release.wait()
+
+    async def both(tx: Transaction) -> list[int]:
+        return [row["x"] for row in await tx.fetch_all("SELECT x FROM t ORDER BY x")]
+
+    holder = asyncio.create_task(block())
+    await block_open.wait()
+    try:
+        # Answered while the block is still open (it waits for `release`, set below).
+        assert await xs(db) == [9]
+        assert await db.read(both) == [9]
+    finally:
+        release.set()
+        await holder
+    assert await xs(db) == [1, 9]
+    assert await db.read(both) == [1, 9]
