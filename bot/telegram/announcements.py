@@ -173,8 +173,9 @@ OUTBOX_BATCH = 100
 # Seconds between two looks of the sweep for announcements no pass has read.
 SWEEP_SECONDS = 20.0
 
-# Games whose newest announcement in their group is remembered (an int each).
-CACHED_GAMES = 1000
+# Games whose newest announcement in their group is remembered (an int each): all the
+# games one process runs at once (see `bot.telegram.publisher.CACHED_GAMES`).
+CACHED_GAMES = 10_000
 
 
 class Announcer:

@@ -88,11 +88,13 @@ __all__ = ["Publisher", "TableRenderer", "Target", "TurnClocks"]
 
 log = logging.getLogger(__name__)
 
-# Bounds of the caches (see the module's docstring). A game is a few kB here; a group
-# rarely runs more than one game at a time, so 1000 is far more than the games active
-# at once on one bot, and a forgotten one is only read again.
-CACHED_GAMES = 1000
-CACHED_TITLES = 1000
+# Bounds of the caches (see the module's docstring). A game is a few kB here. A bound
+# below the games running at once costs dearly: every move of a game forgotten reads it,
+# its messages and its group's title again (at 2,000 games and a bound of 1,000, 50 reads
+# a move). One process holds a few thousand games (bench/e2e.py), so 10,000 covers them;
+# past that a forgotten one is only read again.
+CACHED_GAMES = 10_000
+CACHED_TITLES = 10_000
 
 # What leaves a let-go game's digests unsaved: the database, or the shard taken already.
 UNSAVED: tuple[type[Exception], ...] = (*DATABASE_ERRORS, Deposed)

@@ -66,7 +66,7 @@ log = logging.getLogger(__name__)
 
 TURN_NOTICE_AFTER = 4.0  # seconds a turn waits before its notice goes (the default)
 CACHED_PEOPLE = 100_000  # people whose choice is remembered in memory
-CACHED_TITLES = 1000  # groups whose title is remembered in memory
+CACHED_TITLES = 10_000  # groups whose title is remembered (as the publisher's)
 
 Sleep = Callable[[float], Awaitable[None]]
 
