@@ -269,18 +269,28 @@ class LobbyChanges(UseCases):
                 raise Refusal("tournament.table_fixed")
             if is_admin is not None and not await self.may_control(shown, person, is_admin):
                 raise Refusal("alert.creator_or_admin_only")
-            async with self.db.transaction() as tx:
+
+            async def body(tx: Transaction) -> tuple[GameRecord | None, Reply, Effects]:
                 await repo.upsert_user(tx, person.record())
                 game = await repo.load_game(tx, game_id)
                 if game is None or game.status is not GameStatus.LOBBY:
                     raise Refusal("alert.lobby_closed")
                 changed, answer = await change(tx, game)
                 if changed is None:
-                    return Done(answer)
+                    return None, answer, NOTHING
                 saved = await repo.save_game(tx, changed)
                 freed = NOTHING
                 if saved.status is GameStatus.CANCELLED and saved.tournament is None:
                     freed = await tournament_tables.topic_freed(tx, saved.chat_id)
+                return saved, answer, freed
+
+            # One hop (`Database.atomic`): a block of hops would hold every other change
+            # back for a loop's turn per statement, and 2,000 starts at once made that
+            # the bot's bottleneck.
+            done, answer, freed = await self.db.atomic(body)
+            if done is None:
+                return Done(answer)
+            saved = done
         except Refusal as refusal:
             return Done(refusal.reply)
         except repo.PlayerBusy:
