@@ -1,5 +1,8 @@
 """Serving once started: polling or the webhook until a signal, the command menus, and
-the stop that lets in-flight work finish and the queues flush within a bounded time."""
+the stop that lets in-flight work finish and the queues flush within a bounded time. In
+shard mode (`bot.server.shard_mode`) the updates are received into the queue and taken
+from it by the consumers of the shards held; at the stop nothing more is received, and
+the updates the consumers hold are handled before the rest winds down."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.types import BotCommand
 
 from bot.server.application import Application
+from bot.server.shard_mode import ShardService
 from bot.server.start_failures import START_TIMEOUT
 from bot.server.web import WebhookHandler, WebServer
 from bot.telegram.outgoing import Outgoing
@@ -63,6 +67,7 @@ class App:
     application: Application
     in_flight: InFlight
     webhook: Webhook | None = None  # None: long polling
+    shards: ShardService | None = None  # shard mode: receiving into the queue, consuming
     served: bool = False
 
     async def serve(self) -> None:
@@ -72,7 +77,9 @@ class App:
         self.served = True
         menus = asyncio.create_task(set_command_menus(self.bot))
         try:
-            if self.webhook is None:
+            if self.shards is not None:
+                await self.serve_shards(self.shards)
+            elif self.webhook is None:
                 await self.dp.start_polling(self.bot, handle_signals=True, close_bot_session=False)
             else:
                 await self.webhook.stopping.wait()
@@ -80,6 +87,20 @@ class App:
         finally:
             if not menus.done():
                 menus.cancel()
+
+    async def serve_shards(self, shards: ShardService) -> None:
+        """Receive (poll while holding shard 0, or take the webhook's posts) and consume
+        until a signal; then receive no more."""
+        if self.webhook is not None:
+            stopping = self.webhook.stopping  # its signals are set before Telegram is told
+        else:
+            stopping = asyncio.Event()
+            on_signals(stopping)
+        shards.start()
+        await stopping.wait()
+        await shards.stop_receiving()
+        if self.webhook is not None:
+            await self.webhook.server.stop()
 
     async def stop(self) -> None:
         """No new work; after serving, the updates in hand, the messages they changed and
@@ -112,7 +133,10 @@ class App:
         await self.application.publisher.stop()
 
     async def updates_done(self) -> None:
-        """Until every update taken (by a poll or the webhook) has been handled."""
+        """Until every update taken (by a poll, the webhook, or a shard's consumer) has
+        been handled."""
+        if self.shards is not None:
+            await self.shards.finish()
         if self.webhook is not None:
             await self.webhook.handler.idle()
         await self.in_flight.idle()

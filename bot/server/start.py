@@ -2,7 +2,10 @@
 application (`bot.server.application`), hands its use cases to the handlers through the
 Dispatcher, sets up the webhook (`bot.server.web`) or polling, `/metrics` and `/healthz`
 (`bot.server.metrics`), waits for the lease when several instances run
-(`bot.server.leadership`) and picks up every running game.
+(`bot.server.leadership`) and picks up every running game. In shard mode (`SHARDS`,
+`bot.server.shard_mode`) every instance plays instead: it keeps its share of the shards,
+stores the updates it receives in the queue, consumes those of its shards, and picks up
+each shard's games as it takes the shard.
 
 What the start does not need waits: Pillow and the fonts load with the first picture (in
 `bot.infra.render_pool`), the answer models are built on a thread at the first update,
@@ -29,10 +32,11 @@ from aiogram.methods.base import Response
 from aiogram.types import TelegramObject
 from aiohttp import web
 
+from bot.app.ownership import EVERY_CHAT
 from bot.infra.render_pool import round_end_picture, table_picture
 from bot.server.application import Application, FirstPoll
 from bot.server.config import Settings
-from bot.server.leadership import Leadership, LeaseGuard
+from bot.server.leadership import Leadership, LeaseGuard, stop_now
 from bot.server.log_limits import Throttled
 from bot.server.metrics import (
     Health,
@@ -43,8 +47,20 @@ from bot.server.metrics import (
     add_routes,
 )
 from bot.server.serving import App, Webhook, on_signals
+from bot.server.shard_mode import (
+    Poller,
+    Receiver,
+    ShardConsumers,
+    ShardOwnership,
+    ShardRuntime,
+    ShardService,
+    UpdateRouter,
+    dispatcher_feed,
+)
+from bot.server.shards import ShardKeeper
 from bot.server.start_failures import START_TIMEOUT, get_me
 from bot.server.web import WebServer, webhook_app, webhook_secret
+from bot.telegram.bot_budget import SharedBotBudget
 from bot.telegram.flood_budgets import SharedBudgets
 from bot.telegram.outgoing import Limits, Outgoing, QueueMiddleware
 from bot.telegram.session import JsonSession
@@ -130,6 +146,29 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     me = await get_me(bot)
     assert me.username is not None, "a bot always has a username"
 
+    # Shard mode: the keeper holds the instance's own lease before anything is changed
+    # (its term is the fence of every change made outside a shard's scope), then takes
+    # its share of the shards; each is picked up once the application is ready.
+    runtime = keeper = None
+    if settings.shards is not None:
+        assert name is not None, "the settings refuse SHARDS without INSTANCE_NAME"
+        runtime = ShardRuntime(settings.shards, stop_now=stop_now)
+        keeper = ShardKeeper(
+            name,
+            open_keeper_db=lambda: open_database(
+                settings.database, side=True, label=f"domino-bot {name} shards"
+            ),
+            on_gained=runtime.gained,
+            on_lost=runtime.lost,
+            on_release_asked=runtime.release_asked,
+            on_evicted=runtime.evicted,
+            count=settings.shards,
+            ttl=settings.lease_seconds,
+        )
+        resources.push_async_callback(keeper.close)  # after `app.stop`: every shard back
+        await keeper.start()
+        db.fence = keeper.instance_fence()
+
     tail = GroupTail()  # how far each group has moved on past the table (bot.telegram.table_pin)
 
     async def call(method: TelegramMethod[object]) -> object:
@@ -140,9 +179,22 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     # The groups' flood budgets are kept in the database: a takeover or a
     # restart does not start every group's bucket full while Telegram counts the minute.
     budgets = SharedBudgets(db) if settings.pacing else None
-    out = Outgoing(call, Limits() if settings.pacing else Limits.off(), budgets=budgets)
+    limits = Limits() if settings.pacing else Limits.off()
+    # In shard mode the bot-wide limit is one bucket in the database that every
+    # instance claims from: N instances together send no more than one would.
+    overall = None
+    if keeper is not None and limits.overall is not None:
+        sharing = keeper
+        overall = SharedBotBudget(db, limits.overall, instances=lambda: sharing.live)
+        resources.push_async_callback(overall.close)  # after the queue's close
+    out = Outgoing(call, limits, budgets=budgets, overall=overall)
     resources.push_async_callback(out.close)
-    metrics = Metrics(db, out)
+    metrics = Metrics(
+        db,
+        out,
+        shard_count=settings.shards,
+        held_shards=(lambda: set()) if keeper is None else keeper.owned,
+    )
     bot.session.middleware(QueueMiddleware(out))
     bot.session.middleware(TelegramMetrics(metrics))  # inside the queue: every attempt
     application = Application(
@@ -167,6 +219,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
             if settings.webapp_url
             else None
         ),
+        ownership=EVERY_CHAT if keeper is None else ShardOwnership(keeper),
     )
     resources.callback(application.publisher.close)
 
@@ -194,13 +247,30 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     dp["tournaments"] = application.tournaments
     dp["tournament_board"] = application.tournament_board  # the organiser's menus
     dp["stats"] = StatsService(db)
+    service = None
+    if runtime is not None and keeper is not None and settings.shards is not None:
+        consumers = ShardConsumers(db, keeper, dispatcher_feed(dp, bot))
+        runtime.attach(keeper, consumers, application)
+        receiver = Receiver(db, UpdateRouter(db, settings.shards), woken=runtime.wake)
+        poller = None
+        if not settings.webhook_url:
+            held = keeper
+            poller = Poller(
+                bot,
+                receiver,
+                may_poll=lambda: held.valid(0),
+                allowed_updates=dp.resolve_used_update_types(),
+            )
+        service = ShardService(db, runtime, receiver, poller)
 
     # /metrics and /healthz: on the webhook server, and on METRICS_LISTEN. The
     # servers stop after `app.stop` (pushed later), but for the webhook's, which `serve`
     # stops first: no update is taken once the bot is stopping.
     # Several instances: this one acts only while it holds the lease.
     leadership = (
-        Leadership(
+        None
+        if runtime is not None
+        else Leadership(
             db,
             name,
             ttl=settings.lease_seconds,
@@ -214,7 +284,10 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     if leadership is not None:
         bot.session.middleware(LeaseGuard(leadership))  # the innermost: every attempt
     picked_up = asyncio.Event()  # the running games are picked up: updates may come
-    health = Health(db, role=None if leadership is None else lambda: leadership.role)
+    if runtime is not None:
+        health = Health(db, role=lambda: "shards", details=runtime.health)
+    else:
+        health = Health(db, role=None if leadership is None else lambda: leadership.role)
     resources.push_async_callback(health.close)
     servers: list[WebServer] = []
     webhook = None
@@ -230,6 +303,8 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
             # the post on and Telegram keeps it until someone can store it.
             active=lambda: picked_up.is_set() and (leadership is None or leadership.valid()),
             request_seconds=seconds,
+            # Shard mode: every instance stores each post's update for its shard's owner.
+            store=None if service is None else service.receiver.store_webhook_post,
         )
         add_routes(hook_app, metrics, health)
         server = WebServer(hook_app, settings.webhook_address, request_seconds=seconds)
@@ -261,7 +336,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         resources.push_async_callback(leadership.release)  # after `app.stop`, pushed next
     if budgets is not None:
         resources.push_async_callback(budgets.close)  # the last calls' tokens, then release
-    app = App(bot, dp, out, application, in_flight, webhook)
+    app = App(bot, dp, out, application, in_flight, webhook, shards=service)
     resources.push_async_callback(app.stop)
     if webapp_server is not None:
         # Stopped before the application: no press from the app comes while it winds down.
@@ -276,7 +351,14 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         await budgets.load()  # what the last minute left, before the first call to a group
 
     # The command menus wait for `serve` (building them parses both catalogues).
-    if webhook is None:
+    if runtime is not None:
+        # Each shard's games are picked up as it is taken (`ShardRuntime`), from now on.
+        await application.prepare()
+        if webhook is None:
+            await bot.delete_webhook(drop_pending_updates=False, request_timeout=START_TIMEOUT)
+        resumed = 0
+        runtime.started.set()
+    elif webhook is None:
         # Independent of each other: made at once rather than one round trip after another.
         # Polling needs no webhook set: one left by a run in webhook mode goes. The running
         # games are picked up once the first poll is out (`Application.resume`).
@@ -304,7 +386,11 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     way = f"webhook on {settings.webhook_address}" if webhook else "long polling"
     if leadership is not None:
         way += f", leader as {leadership.name!r}"
-    log.info("@%s is up (%s): %d running games picked up", me.username, way, resumed)
+    if keeper is not None:
+        way += f", {keeper.count} shards shared as {keeper.name!r}"
+        log.info("@%s is up (%s): each shard's games picked up as it is taken", me.username, way)
+    else:
+        log.info("@%s is up (%s): %d running games picked up", me.username, way, resumed)
     if settings.metrics_address is not None:
         log.info("/metrics and /healthz on %s", settings.metrics_address)
     if settings.webapp_url:

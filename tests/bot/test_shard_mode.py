@@ -49,6 +49,7 @@ from bot.telegram.callbacks import (
     TournamentCb,
     VoteCb,
 )
+from bot.telegram.flood_budgets import SharedBudgets
 from bot.telegram.outgoing import Limits, Outgoing
 from storage import shards, update_queue
 from storage.connect import open_database
@@ -660,3 +661,21 @@ async def test_healthz_says_the_role_the_shards_held_and_the_fair_share(db: Data
     assert healthy and found["role"] == "shards"
     assert found["shards"] == [2, 5] and found["fair_share"] == 2
     assert found["shard_count"] == COUNT
+
+
+async def test_the_flood_budgets_flusher_acts_for_no_update_whoever_noted_first(
+    db: Database,
+) -> None:
+    """A handling's first call notes its group's bucket; the flusher it starts writes in
+    a context of its own, so it neither consumes that update nor checks its shard."""
+    shard = shards.shard_of(GROUP, COUNT)
+    keeper = await hold(db, shard)
+    await queue(db, 1, GROUP)
+    budgets = SharedBudgets(db, interval=0.01)
+    with acting_for(fence=keeper.fence_for(shard), update_id=1) as scope:
+        budgets.note(GROUP, 3.0)
+        await until(lambda: not budgets._noted)  # written by the flusher
+        assert not scope.consumed
+    await budgets.close()
+    assert await update_queue.waiting(db, [shard]) == {shard: 1}
+    assert await db.fetch_one("SELECT 1 FROM flood_budgets WHERE chat_id = ?", (GROUP,))

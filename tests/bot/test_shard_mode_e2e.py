@@ -1,0 +1,171 @@
+"""Shard mode end to end, the plain case: two instances on one PostgreSQL database with
+`SHARDS=4` share the shards two and two, and four games in groups of every shard are
+played to their end through the fake Telegram, each instance playing those of its own
+shards (the one holding shard 0 polls for both), each person pressing in private (a
+press routed by the game its button names). Kills, pauses and newcomers are
+tests/e2e/test_shards_e2e.py's.
+
+On PostgreSQL only: several processes on one database."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import time
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from storage import shards
+from tests.databases import url_for
+from tests.e2e.fault_tools import open_games
+from tests.e2e.harness import ROOT, START_SECONDS, STARTED, BotProcess, _die_with_parent, settle
+from tests.e2e.zygote import forking, start_bot
+from tests.fakegram import FakeTelegram
+from tests.fakegram.waiting import Watch, within
+
+SHARDS = 4
+LEASE = 6.0
+UP_LINE = " is up ("
+
+
+class Instance(BotProcess):
+    """`python -m bot` in shard mode: `start` returns once this start logs that it is up
+    (it need not poll: only shard 0's holder does)."""
+
+    async def start(self, *, standby: bool = False) -> None:
+        if "DATABASE_URL" not in self.env:
+            self.env["DATABASE_URL"] = await url_for(self.env["DATABASE_PATH"])
+        self._down(True)
+        with self.log_path.open("ab") as log:
+            log.write(f"--- start {self.starts + 1}\n".encode())
+        began = self.log_path.stat().st_size
+        if self.forked and forking():
+            self.process = await start_bot(cwd=ROOT, env=self.env, log=self.log_path)
+        else:
+            with self.log_path.open("ab") as log:
+                self.process = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "bot",
+                    cwd=ROOT,
+                    env=self.env,
+                    stdout=log,
+                    stderr=log,
+                    preexec_fn=_die_with_parent,
+                )
+        self.starts += 1
+        STARTED.add(self)
+        process = self.process
+
+        def up_or_gone() -> bool:
+            return (
+                process.returncode is not None
+                or UP_LINE.encode() in (self.log_path.read_bytes()[began:])
+            )
+
+        watch = Watch(
+            self.signs_of_life,
+            window=START_SECONDS,
+            what="the instance did not start",
+            last=lambda: self.log()[-1500:],
+        )
+        try:
+            while not up_or_gone():
+                watch.check()
+                await asyncio.sleep(0.2)
+        finally:
+            self._down(False)
+        assert process.returncode is None, f"the instance exited at start:\n{self.log()}"
+
+
+def instance(fake: FakeTelegram, folder: Path, name: str, database: Path) -> Instance:
+    (folder / name).mkdir(exist_ok=True)
+    return Instance(
+        fake,
+        folder / name,
+        DATABASE_PATH=str(database),
+        INSTANCE_NAME=name,
+        SHARDS=str(SHARDS),
+        LEASE_SECONDS=str(LEASE),
+        PACING="false",  # a quick test; pacing and the shared budget are tested apart
+    )
+
+
+async def holders(url: str) -> dict[int, str]:
+    """Who holds each shard whose lease runs now."""
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch(
+            "SELECT name, holder FROM leases WHERE name LIKE 'shard:%' AND expires_at > $1",
+            time.time(),
+        )
+    finally:
+        await conn.close()
+    return {int(row["name"].split(":")[1]): str(row["holder"]) for row in rows}
+
+
+async def shared_two_and_two(url: str, seconds: float) -> dict[int, str]:
+    """Wait until "a" and "b" hold two shards each (a newcomer's share comes by
+    give-backs, one a keeper's round)."""
+    found: dict[int, str] = {}
+
+    async def shared() -> None:
+        nonlocal found
+        while True:
+            found = await holders(url)
+            names = sorted(found.values())
+            if len(found) == SHARDS and names == ["a", "a", "b", "b"]:
+                return
+            await asyncio.sleep(0.3)
+
+    await within(shared(), seconds, f"the shards shared two and two (now {found})")
+    return found
+
+
+@pytest.mark.slow(seconds=60)
+@pytest.mark.postgres_only
+async def test_two_instances_each_play_the_games_of_their_shards(
+    fakegram: FakeTelegram, tmp_path: Path
+) -> None:
+    database = tmp_path / "domino.sqlite3"  # a schema of its own (tests.databases)
+    a = instance(fakegram, tmp_path, "a", database)
+    b = instance(fakegram, tmp_path, "b", database)
+    await a.start()
+    await b.start()
+    url = a.env["DATABASE_URL"]
+    held = await shared_two_and_two(url, 10 * LEASE)
+    games = await open_games(fakegram, [(1, 1)] * SHARDS, at_once=SHARDS)
+    chats = [game.table.group.id for game in games]
+    assert {shards.shard_of(chat, SHARDS) for chat in chats} == set(range(SHARDS))
+    for game in games:
+        for player in game.players:
+            player.rng = random.Random(player.user.id)
+    await asyncio.gather(*(game.play(fakegram) for game in games))
+    await settle(fakegram)
+    assert all(game.over for game in games)
+    # Each game was played by the holder of its chat's shard, and by no other.
+    by_name = {bot.env["INSTANCE_NAME"]: bot for bot in (a, b)}
+    for chat in chats:
+        holder = held[shards.shard_of(chat, SHARDS)]
+        for name, bot in by_name.items():
+            moved = [line for line in bot.log().splitlines() if f"chat {chat} game" in line]
+            if name == holder:
+                assert any("match over" in line for line in moved), name
+            else:
+                assert moved == [], f"{name} acted for chat {chat}: {moved[:3]}"
+    for name, bot in by_name.items():
+        mine = {s for s, holder in held.items() if holder == name}
+        assert len(mine) == 2
+        assert all(f"shard {s} picked up" in bot.log() for s in mine), bot.log()[-3000:]
+    assert await holders(url) == held  # nobody lost a shard meanwhile
+    for bot in (a, b):
+        assert await bot.stop() == 0
+        problems = [
+            line
+            for line in bot.log().splitlines()
+            if "Traceback" in line or " ERROR " in line or " CRITICAL " in line
+        ]
+        assert problems == [], "\n".join(problems)
