@@ -18,7 +18,7 @@ from domino.timing import TurnTimer
 from storage import repo
 from storage import turn_notices as notice_store
 from storage.connect import open_database
-from storage.db import Database
+from storage.db import Database, acting_for, current_scope
 from storage.records import ChatSettings
 from tests.bot.app_setup import CHAT, FakeTime, Setup, eventually, settle
 from tests.bot.test_ownership_background import (
@@ -69,6 +69,22 @@ async def test_drop_stops_a_waiting_worker_at_once_and_a_busy_one_after_its_pass
     assert not workers.busy("busy")
     await workers.idle()
     assert sorted(synced) == ["busy", "kept"]
+
+
+async def test_a_worker_marked_in_a_handlers_scope_does_not_act_for_its_update() -> None:
+    """A worker outlives the handling that marked it: its change must not consume (or
+    be refused for) that handling's queued update."""
+    seen: list[int | None] = []
+
+    async def sync(key: str) -> None:
+        scope = current_scope()
+        seen.append(None if scope is None else scope.update_id)
+
+    workers: Resync[str] = Resync(sync, describe=str)
+    with acting_for(update_id=77):
+        workers.mark("table")
+    await workers.idle()
+    assert seen == [None]
 
 
 async def owed(db: Database) -> list[int]:
