@@ -1,9 +1,10 @@
 """Shard mode end to end, the plain case: two instances on one PostgreSQL database with
 `SHARDS=4` share the shards two and two, and four games in groups of every shard are
 played to their end through the fake Telegram, each instance playing those of its own
-shards (the one holding shard 0 polls for both), each person pressing in private (a
-press routed by the game its button names). Kills, pauses and newcomers are
-tests/e2e/test_shards_e2e.py's.
+shards, each person pressing in private (a press routed by the game its button
+names). Received by polling (the holder of shard 0 polls for both), or by the webhook
+(the fake posts to "a" alone, as a proxy might: "b" plays from the queue all the same).
+Kills, pauses and newcomers are tests/e2e/test_shards_e2e.py's.
 
 On PostgreSQL only: several processes on one database."""
 
@@ -21,7 +22,16 @@ import pytest
 from storage import shards
 from tests.databases import url_for
 from tests.e2e.fault_tools import open_games
-from tests.e2e.harness import ROOT, START_SECONDS, STARTED, BotProcess, _die_with_parent, settle
+from tests.e2e.harness import (
+    ROOT,
+    START_SECONDS,
+    STARTED,
+    BotProcess,
+    _die_with_parent,
+    free_port,
+    settle,
+    webhook_env,
+)
 from tests.e2e.zygote import forking, start_bot
 from tests.fakegram import FakeTelegram
 from tests.fakegram.waiting import Watch, within
@@ -81,7 +91,7 @@ class Instance(BotProcess):
         assert process.returncode is None, f"the instance exited at start:\n{self.log()}"
 
 
-def instance(fake: FakeTelegram, folder: Path, name: str, database: Path) -> Instance:
+def instance(fake: FakeTelegram, folder: Path, name: str, database: Path, **env: str) -> Instance:
     (folder / name).mkdir(exist_ok=True)
     return Instance(
         fake,
@@ -91,6 +101,7 @@ def instance(fake: FakeTelegram, folder: Path, name: str, database: Path) -> Ins
         SHARDS=str(SHARDS),
         LEASE_SECONDS=str(LEASE),
         PACING="false",  # a quick test; pacing and the shared budget are tested apart
+        **env,
     )
 
 
@@ -125,14 +136,23 @@ async def shared_two_and_two(url: str, seconds: float) -> dict[int, str]:
     return found
 
 
-@pytest.mark.slow(seconds=60)
+@pytest.mark.slow(seconds=45)
 @pytest.mark.postgres_only
+@pytest.mark.parametrize("receiving", ["polling", "webhook"])
 async def test_two_instances_each_play_the_games_of_their_shards(
-    fakegram: FakeTelegram, tmp_path: Path
+    fakegram: FakeTelegram, tmp_path: Path, receiving: str
 ) -> None:
     database = tmp_path / "domino.sqlite3"  # a schema of its own (tests.databases)
-    a = instance(fakegram, tmp_path, "a", database)
-    b = instance(fakegram, tmp_path, "b", database)
+    a_env: dict[str, str] = {}
+    b_env: dict[str, str] = {}
+    if receiving == "webhook":
+        a_env = webhook_env()
+        b_env = {
+            "WEBHOOK_URL": a_env["WEBHOOK_URL"],
+            "WEBHOOK_LISTEN": f"127.0.0.1:{free_port()}",
+        }
+    a = instance(fakegram, tmp_path, "a", database, **a_env)
+    b = instance(fakegram, tmp_path, "b", database, **b_env)
     await a.start()
     await b.start()
     url = a.env["DATABASE_URL"]
