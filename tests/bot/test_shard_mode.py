@@ -14,13 +14,17 @@ from typing import Any
 
 import pytest
 from aiogram import Bot, Dispatcher
+from aiogram.exceptions import TelegramConflictError
+from aiogram.methods import GetUpdates
 from aiogram.types import Message, Update
 from aiohttp import ClientSession
 from pydantic import ValidationError
 
+from bot.server import shard_mode
 from bot.server.config import Address, Settings, explain
 from bot.server.metrics import Health, Metrics
 from bot.server.shard_mode import (
+    Poller,
     Receiver,
     ShardConsumers,
     ShardOwnership,
@@ -679,3 +683,61 @@ async def test_the_flood_budgets_flusher_acts_for_no_update_whoever_noted_first(
     await budgets.close()
     assert await update_queue.waiting(db, [shard]) == {shard: 1}
     assert await db.fetch_one("SELECT 1 FROM flood_budgets WHERE chat_id = ?", (GROUP,))
+
+
+# Polling by the holder of shard 0.
+
+
+class PollingBot:
+    """`get_updates` as Telegram answers it: the updates after the offset confirmed,
+    one poll ended by another instance's (409) when asked."""
+
+    def __init__(self, updates: list[Update]) -> None:
+        self.updates = updates
+        self.offsets: list[int | None] = []
+        self.conflict_next = False
+
+    async def get_updates(self, *, offset: int | None, **kwargs: object) -> list[Update]:
+        self.offsets.append(offset)
+        if self.conflict_next:
+            self.conflict_next = False
+            raise TelegramConflictError(GetUpdates(), "terminated by other getUpdates request")
+        await asyncio.sleep(0)
+        return [u for u in self.updates if offset is None or u.update_id >= offset][:2]
+
+
+async def test_the_poller_stores_each_update_before_it_confirms_it(db: Database) -> None:
+    updates = [
+        Update.model_validate({"update_id": n, "message": message(GROUP if n % 2 else ALICE)})
+        for n in range(10, 15)
+    ]
+    telegram = PollingBot(updates)
+    receiver = Receiver(db, UpdateRouter(db, COUNT), clock=lambda: 1.0)
+    poller = Poller(telegram, receiver, may_poll=lambda: True)  # type: ignore[arg-type]
+    assert await poller.poll_once() == 2
+    assert await poller.poll_once() == 2
+    assert await poller.poll_once() == 1
+    assert telegram.offsets == [None, 12, 14]  # each offset past what was stored
+    waiting = await update_queue.waiting(db)
+    assert sum(waiting.values()) == 5 and receiver.received == 5
+
+
+async def test_the_poller_polls_only_while_shard_0_is_sure_and_lives_through_a_409(
+    db: Database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(shard_mode, "CONFLICT_PAUSE", 0.01)
+    telegram = PollingBot([Update.model_validate({"update_id": 1, "message": message(GROUP)})])
+    telegram.conflict_next = True
+    sure = False
+    receiver = Receiver(db, UpdateRouter(db, COUNT))
+    poller = Poller(telegram, receiver, may_poll=lambda: sure, pause=0.01)  # type: ignore[arg-type]
+    polling = asyncio.create_task(poller.run())
+    try:
+        await asyncio.sleep(0.05)
+        assert telegram.offsets == []  # shard 0 not surely held: no poll
+        sure = True
+        await until(lambda: receiver.received == 1)
+        assert "ended by another instance's" in caplog.text  # the 409: a warning, no more
+    finally:
+        polling.cancel()
+        await asyncio.gather(polling, return_exceptions=True)
