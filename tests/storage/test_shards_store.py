@@ -200,3 +200,44 @@ async def test_a_stop_releases_the_instance_lease_with_the_shards(db: Database) 
     lease = await leases.current(db, shards.instance_lease_name("a"))
     assert lease is not None and lease.expires_at == 0
     assert not await shards.evict_instance(db, "a", now=200.0)  # given back: not evicted
+
+
+async def test_a_press_s_chat_is_read_from_its_game_vote_or_tournament(db: Database) -> None:
+    group, alice = -1001234567890, 5001
+    async with db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO chats (id, type, updated_at) VALUES (?, 'supergroup', 'now')", (group,)
+        )
+        await tx.execute(
+            "INSERT INTO users (id, first_name, updated_at) VALUES (?, 'A', 'now')", (alice,)
+        )
+        await tx.execute(
+            "INSERT INTO games (id, chat_id, status, creator_id, ruleset, seats_wanted,"
+            " created_at) VALUES (7, ?, 'playing', ?, '{}', 2, 'now')",
+            (group, alice),
+        )
+        await tx.execute(
+            "INSERT INTO cancel_votes (id, game_id, chat_id, started_by, opened_at, expires_at)"
+            " VALUES (8, 7, ?, ?, 'now', 'later')",
+            (group, alice),
+        )
+        await tx.execute(
+            "INSERT INTO tournaments (id, chat_id, creator_id, options, created_at)"
+            " VALUES (9, ?, ?, '{}', 'now')",
+            (group, alice),
+        )
+    assert await shards.chat_named(db, "game", 7) == group
+    assert await shards.chat_named(db, "vote", 8) == group
+    assert await shards.chat_named(db, "tournament", 9) == group
+    assert await shards.chat_named(db, "game", 8) is None
+
+
+async def test_the_queue_by_shard_counts_and_ages_in_one_read(db: Database) -> None:
+    assert await shards.queue_by_shard(db, now=100.0) == {}
+    for update_id, shard, received in ((1, 2, 40.0), (2, 2, 70.0), (3, 5, 95.0)):
+        await db.execute(
+            "INSERT INTO update_queue (update_id, shard, chat_id, body, received_at)"
+            " VALUES (?, ?, NULL, '{}', ?)",
+            (update_id, shard, received),
+        )
+    assert await shards.queue_by_shard(db, now=100.0) == {2: (2, 60.0), 5: (1, 5.0)}
