@@ -56,7 +56,15 @@ from bot.telegram.callbacks import (
     VoteCb,
 )
 from storage import shards, update_queue
-from storage.db import DATABASE_ERRORS, AlreadyHandled, Database, Deposed, Fence, acting_for
+from storage.db import (
+    DATABASE_ERRORS,
+    AlreadyHandled,
+    Database,
+    Deposed,
+    Fence,
+    acting_for,
+    retrying,
+)
 
 log = logging.getLogger(__name__)
 
@@ -548,8 +556,13 @@ class ShardRuntime:
         assert self.keeper and self.consumers and self.playing, "attached before started"
         if self.keeper.fence_for(shard) is None:
             return  # given back or lost meanwhile
-        picked = await self.playing.pick_up(self.in_shard(shard))
-        log.info("shard %d picked up: %d running games", shard, picked)
+        keeper, playing = self.keeper, self.playing
+        picked = await retrying(
+            lambda: playing.pick_up(self.in_shard(shard)),
+            log_as=f"picking up shard {shard}",
+            still_wanted=lambda: keeper.fence_for(shard) is not None,
+        )
+        log.info("shard %d picked up: %d running games", shard, picked or 0)
         if self.keeper.fence_for(shard) is not None:
             self.consumers.start(shard)
 
