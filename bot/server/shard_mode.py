@@ -35,9 +35,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from aiogram import Bot, Dispatcher
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
 from aiogram.exceptions import TelegramAPIError, TelegramConflictError
 from aiogram.filters.callback_data import CallbackData
-from aiogram.methods import TelegramMethod
+from aiogram.methods import AnswerCallbackQuery, GetUpdates, TelegramMethod
 from aiogram.types import Update
 
 from bot.server.leadership import CONFLICT_PAUSE
@@ -89,6 +93,7 @@ POLL_SECONDS = 10  # a long poll's length (within the lease's sure time)
 POLL_PAUSE = 1.0  # seconds between polls while shard 0 is not surely held
 CHECK_SECONDS = 2.0  # a consumer looks at its shard at least this often
 HANDLING_PER_SHARD = 16  # updates of one shard handled at once (of different chats)
+GUARD_PAUSE = 0.05  # seconds a call waits between looks while the instance is unsure
 # A poll that failed (Telegram, the network, the database storing its updates): tried again.
 POLL_FAILURES: tuple[type[Exception], ...] = (TelegramAPIError, TimeoutError, *DATABASE_ERRORS)
 
@@ -319,6 +324,34 @@ class Poller:
             await self.receiver.store(update)
             self._offset = update.update_id + 1
         return len(updates)
+
+
+# Calling Telegram.
+
+
+class InstanceGuard(BaseRequestMiddleware):
+    """The innermost middleware of the Bot API session in shard mode, as
+    `bot.server.leadership.LeaseGuard` is for a leader: a call goes out only while the
+    instance's own lease surely runs (`ShardKeeper.instance_valid`), which is renewed
+    with its shards in one statement. So an instance just resumed from a pause, or cut
+    off from the database, sends nothing for games whose shards may have moved on until
+    its keeper has renewed (or found it evicted, and stopped the process). Answers to
+    presses go at once (they change nothing), and polls are guarded by the poller."""
+
+    def __init__(self, keeper: ShardKeeper, *, pause: float = GUARD_PAUSE) -> None:
+        self.keeper = keeper
+        self.pause = pause
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[Any],
+        bot: Any,
+        method: TelegramMethod[Any],
+    ) -> Any:
+        if not isinstance(method, AnswerCallbackQuery | GetUpdates):
+            while not self.keeper.instance_valid():
+                await asyncio.sleep(self.pause)
+        return await make_request(bot, method)
 
 
 # Consuming.

@@ -114,6 +114,7 @@ class ShardKeeper:
         self._valid_until: Mapping[int, float] = {}
         self._state = threading.Lock()
         self.instance_term: int | None = None  # the instance's own lease, once taken
+        self._instance_valid_until: float | None = None  # monotonic, as `_valid_until`
         self._evicted = False
         self._instance_ready: asyncio.Future[int] | None = None  # on the bot's loop
         self._asked: int | None = None  # the shard the bot was asked to give back
@@ -154,6 +155,14 @@ class ShardKeeper:
         return Fence(
             shards.instance_lease_name(self.name), term, self._instance_deposed, hold=self.ttl / 3
         )
+
+    def instance_valid(self) -> bool:
+        """Whether the instance's own lease surely still runs (as `valid` for a shard). It
+        is renewed with the shards in one statement, so while it runs no shard it holds
+        has run out: an instance paused past its leases is not sure of it until its
+        keeper's next renewal (which finds it evicted, and stops the process)."""
+        until = self._instance_valid_until
+        return not self._evicted and until is not None and self._monotonic() < until
 
     def valid(self, shard: int) -> bool:
         """Whether the shard's lease surely still runs: for `ttl - ttl / 6` seconds (the
@@ -264,6 +273,7 @@ class ShardKeeper:
         """The instance's own lease, in a new term, tried until the database answers."""
         failing = False
         while True:
+            began_m = self._monotonic()
             try:
                 term = await self._answer(
                     shards.take_instance(db, self.name, now=self._clock(), ttl=self.ttl)
@@ -276,6 +286,7 @@ class ShardKeeper:
                 continue
             break
         self.instance_term = term
+        self._instance_valid_until = began_m + self.ttl - self.ttl / 6
         log.info("instance %r in term %d", self.name, term)
         ready = self._instance_ready
 
@@ -348,6 +359,8 @@ class ShardKeeper:
             )
             self._evict()
             return
+        if mine:
+            self._instance_valid_until = began_m + self.ttl - self.ttl / 6
         with self._state:
             valid = dict(self._valid_until)
             for shard in kept:

@@ -48,6 +48,7 @@ from bot.server.metrics import (
 )
 from bot.server.serving import App, Webhook, on_signals
 from bot.server.shard_mode import (
+    InstanceGuard,
     Poller,
     Receiver,
     ShardConsumers,
@@ -283,6 +284,8 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     )
     if leadership is not None:
         bot.session.middleware(LeaseGuard(leadership))  # the innermost: every attempt
+    if keeper is not None:
+        bot.session.middleware(InstanceGuard(keeper))  # the same, for shard mode
     picked_up = asyncio.Event()  # the running games are picked up: updates may come
     if runtime is not None:
         health = Health(db, role=lambda: "shards", details=runtime.health)

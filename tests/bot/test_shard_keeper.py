@@ -285,6 +285,7 @@ async def test_the_instance_lease_fences_changes_outside_the_shards(
     a = await world.join("a")
     fence = a.keeper.instance_fence()
     assert fence is not None and (fence.lease, fence.term) == ("instance:a", 1)
+    assert a.keeper.instance_valid()
     bot_db = await open_database(path, side=True)
     try:
         bot_db.fence = fence
@@ -293,10 +294,14 @@ async def test_the_instance_lease_fences_changes_outside_the_shards(
         world.clock.paused.add("a")
         b = await world.join("b")
         await world.run_until(lambda: len(b.keeper.owned()) == COUNT)
+        assert not a.keeper.instance_valid()  # paused past its lease: unsure of it
         with pytest.raises(Deposed):
             await bot_db.execute("INSERT INTO bot_values (name, value) VALUES ('y', '2')")
         await world.settle()
         assert a.evicted == 1 and sorted(a.lost) == list(range(COUNT))
+        world.clock.paused.discard("a")
+        await world.run_for(TTL)
+        assert not a.keeper.instance_valid()  # evicted: never sure again
     finally:
         await bot_db.close()
 

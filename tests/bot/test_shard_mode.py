@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramConflictError
-from aiogram.methods import GetUpdates
+from aiogram.methods import AnswerCallbackQuery, GetUpdates, SendMessage, TelegramMethod
 from aiogram.types import Message, Update
 from aiohttp import ClientSession
 from pydantic import ValidationError
@@ -24,6 +24,7 @@ from bot.server import shard_mode
 from bot.server.config import Address, Settings, explain
 from bot.server.metrics import Health, Metrics
 from bot.server.shard_mode import (
+    InstanceGuard,
     Poller,
     Receiver,
     ShardConsumers,
@@ -741,3 +742,33 @@ async def test_the_poller_polls_only_while_shard_0_is_sure_and_lives_through_a_4
     finally:
         polling.cancel()
         await asyncio.gather(polling, return_exceptions=True)
+
+
+async def test_telegram_is_called_only_while_the_instance_is_sure_of_its_lease() -> None:
+    """A call waits while the instance's own lease may have run out (a pause, a database
+    cut off); an answer to a press goes at once."""
+
+    class Unsure:
+        sure = False
+
+        def instance_valid(self) -> bool:
+            return self.sure
+
+    keeper = Unsure()
+    guard = InstanceGuard(keeper, pause=0.005)  # type: ignore[arg-type]
+    sent: list[str] = []
+
+    async def make_request(bot: object, method: TelegramMethod[Any]) -> bool:
+        sent.append(type(method).__name__)
+        return True
+
+    answer = AnswerCallbackQuery(callback_query_id="q")
+    assert await guard(make_request, None, answer)  # type: ignore[arg-type]
+    sending = asyncio.create_task(
+        guard(make_request, None, SendMessage(chat_id=1, text="x"))  # type: ignore[arg-type]
+    )
+    await asyncio.sleep(0.05)
+    assert sent == ["AnswerCallbackQuery"] and not sending.done()
+    keeper.sure = True
+    assert await sending
+    assert sent == ["AnswerCallbackQuery", "SendMessage"]
