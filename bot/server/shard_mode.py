@@ -645,31 +645,27 @@ class ShardService:
         self.runtime = runtime
         self.receiver = receiver
         self.poller = poller
-        self._tasks: list[asyncio.Task[None]] = []
+        self._listener: asyncio.Task[None] | None = None
+        self._polling: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         """Listen for the queue's notices and, when polling, poll."""
         loop = asyncio.get_running_loop()
-        self._tasks.append(loop.create_task(self._listen(), name="queue-notices"))
+        self._listener = loop.create_task(self._listen(), name="queue-notices")
         if self.poller is not None:
-            self._tasks.append(loop.create_task(self.poller.run(), name="shard-polling"))
+            self._polling = loop.create_task(self.poller.run(), name="shard-polling")
 
     async def stop_receiving(self) -> None:
         """No more polls (the webhook's server is stopped by the caller)."""
-        if self.poller is not None:
-            for task in self._tasks:
-                if task.get_name() == "shard-polling":
-                    task.cancel()
-                    await asyncio.gather(task, return_exceptions=True)
+        await _cancelled(self._polling)
+        self._polling = None
 
     async def finish(self) -> None:
         """Every consumer stopped, its updates in hand handled; no more notices."""
         await self.stop_receiving()
         await self.runtime.close()
-        tasks, self._tasks = self._tasks, []
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await _cancelled(self._listener)
+        self._listener = None
 
     async def _listen(self) -> None:
         """Held until cancelled; a listener that cannot start is tried again (the
@@ -685,3 +681,9 @@ class ShardService:
                     log.warning("the queue's notices are not heard now: %r", exc)
                     told = True
             await asyncio.sleep(LISTEN_RETRY)
+
+
+async def _cancelled(task: asyncio.Task[None] | None) -> None:
+    if task is not None:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)

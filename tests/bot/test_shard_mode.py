@@ -30,6 +30,7 @@ from bot.server.shard_mode import (
     ShardConsumers,
     ShardOwnership,
     ShardRuntime,
+    ShardService,
     UpdateRouter,
     parse_body,
     update_body,
@@ -772,3 +773,33 @@ async def test_telegram_is_called_only_while_the_instance_is_sure_of_its_lease()
     keeper.sure = True
     assert await sending
     assert sent == ["AnswerCallbackQuery", "SendMessage"]
+
+
+async def test_the_service_receives_until_stopped_then_finishes_the_updates_in_hand(
+    db: Database,
+) -> None:
+    shard = shards.shard_of(GROUP, COUNT)
+    keeper = await hold(db, shard)
+    runtime = ShardRuntime(COUNT, stop_now=lambda: None)
+    handling = Handling(db)
+    handling.held[1] = asyncio.Event()
+    consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
+    runtime.attach(keeper, consumers, FakeApplication())  # type: ignore[arg-type]
+    telegram = PollingBot([Update.model_validate({"update_id": 1, "message": message(GROUP)})])
+    receiver = Receiver(db, UpdateRouter(db, COUNT), woken=runtime.wake)
+    poller = Poller(telegram, receiver, may_poll=lambda: True, pause=0.01)  # type: ignore[arg-type]
+    service = ShardService(db, runtime, receiver, poller)
+    runtime.started.set()
+    runtime.gained(shard, 1)
+    service.start()
+    await until(lambda: handling.fed == [1])
+    await service.stop_receiving()
+    polls = len(telegram.offsets)
+    finishing = asyncio.create_task(service.finish())
+    await asyncio.sleep(0.05)
+    assert not finishing.done()  # the update in hand is waited for
+    handling.held[1].set()
+    await finishing
+    assert consumers.handled == 1 and consumers.consuming() == set()
+    assert len(telegram.offsets) == polls  # no poll after the stop
+    assert await update_queue.waiting(db) == {}
