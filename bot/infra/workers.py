@@ -19,6 +19,7 @@ changes something for a chat sets that chat's scope itself (`bot.app.ownership`)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Generic, TypeVar
@@ -32,6 +33,8 @@ DATABASE_PAUSE = 1.0
 
 K = TypeVar("K", bound=Hashable)
 
+_NO_GATE = contextlib.nullcontext()
+
 
 class Resync(Generic[K]):
     """Keyed workers around `sync(key)`.
@@ -39,7 +42,12 @@ class Resync(Generic[K]):
     `describe(key)` names what the key shows in the log ("game 3: the table message");
     `pace(key)`, when given, is awaited before each pass and before the marks the pass
     covers are taken (the marks that come while it waits need no pass of their own);
-    `settled(key)` is called when the key's worker ends."""
+    `settled(key)` is called when the key's worker ends.
+
+    `gate`, when given, bounds the passes running at once (shared by several `Resync`s):
+    a pass waits for a place before it takes its key's marks, so while the bot is
+    overloaded every key's marks of that time become one pass, and the loop is left to
+    the presses instead of to thousands of passes over states already left behind."""
 
     def __init__(
         self,
@@ -48,8 +56,10 @@ class Resync(Generic[K]):
         describe: Callable[[K], str],
         pace: Callable[[K], Awaitable[None]] | None = None,
         settled: Callable[[K], None] | None = None,
+        gate: asyncio.Semaphore | None = None,
     ) -> None:
         self._sync = sync
+        self._gate = gate
         self._describe = describe
         self._pace = pace
         self._settled = settled
@@ -110,23 +120,29 @@ class Resync(Generic[K]):
                 while key in self._dirty and key not in self._stopping:
                     if self._pace is not None:
                         await self._pace(key)
-                    self._dirty.discard(key)
-                    self._passing.add(key)
-                    try:
-                        await self._sync(key)
-                    except Exception as exc:
-                        if is_transient(exc):
-                            log.warning("%s waits for the database: %s", self._describe(key), exc)
-                            self.again(key, after=DATABASE_PAUSE)
-                        else:
-                            log.exception("%s could not be brought up to date", self._describe(key))
-                    finally:
-                        self._passing.discard(key)
+                    async with self._gate or _NO_GATE:
+                        if key in self._stopping:
+                            break
+                        await self._pass(key)
                     pause = self._pauses.pop(key, None)
                     if pause is not None and key not in self._stopping:
                         await asyncio.sleep(pause)
             finally:
                 self._ended(key)
+
+    async def _pass(self, key: K) -> None:
+        self._dirty.discard(key)
+        self._passing.add(key)
+        try:
+            await self._sync(key)
+        except Exception as exc:
+            if is_transient(exc):
+                log.warning("%s waits for the database: %s", self._describe(key), exc)
+                self.again(key, after=DATABASE_PAUSE)
+            else:
+                log.exception("%s could not be brought up to date", self._describe(key))
+        finally:
+            self._passing.discard(key)
 
     def _ended(self, key: K) -> None:
         self._workers.pop(key, None)

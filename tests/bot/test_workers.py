@@ -112,3 +112,39 @@ async def test_the_sync_may_ask_to_be_run_again_after_a_pause() -> None:
     await resync.idle()
     assert calls == ["hand", "hand"]
     assert asyncio.get_running_loop().time() - slept[0] >= 0.01
+
+
+async def test_a_gate_bounds_the_passes_at_once_and_marks_waiting_for_it_make_one_pass() -> None:
+    sync = Recorder()
+    sync.gate.clear()
+    gate = asyncio.Semaphore(2)
+    hands: Resync[str] = Resync(sync, describe=str, gate=gate)
+    tables: Resync[str] = Resync(sync, describe=str, gate=gate)  # the gate is shared
+    for key in ("a", "b", "c"):
+        hands.mark(key)
+    tables.mark("t")
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert sorted(sync.calls) == ["a", "b"]  # two places: c and t wait for one
+    for _ in range(5):  # an overloaded bot: the hand of c changes again and again
+        hands.mark("c")
+    sync.gate.set()
+    await asyncio.gather(hands.idle(), tables.idle())
+    assert sorted(sync.calls) == ["a", "b", "c", "t"]  # c's six marks: one pass
+
+
+async def test_a_key_dropped_while_it_waits_for_the_gate_makes_no_pass() -> None:
+    sync = Recorder()
+    sync.gate.clear()
+    gate = asyncio.Semaphore(1)
+    resync: Resync[str] = Resync(sync, describe=str, gate=gate)
+    resync.mark("a")
+    resync.mark("b")
+    for _ in range(5):
+        await asyncio.sleep(0)
+    dropping = asyncio.create_task(resync.drop(lambda key: key == "b"))
+    await asyncio.sleep(0)
+    sync.gate.set()
+    await dropping
+    await resync.idle()
+    assert sync.calls == ["a"]
