@@ -33,7 +33,7 @@ DATABASE_PAUSE = 1.0
 
 K = TypeVar("K", bound=Hashable)
 
-_NO_GATE = contextlib.nullcontext()
+_NO_GATE: contextlib.AbstractAsyncContextManager[object] = contextlib.nullcontext()
 
 
 class Resync(Generic[K]):
@@ -44,10 +44,12 @@ class Resync(Generic[K]):
     covers are taken (the marks that come while it waits need no pass of their own);
     `settled(key)` is called when the key's worker ends.
 
-    `gate`, when given, bounds the passes running at once (shared by several `Resync`s):
-    a pass waits for a place before it takes its key's marks, so while the bot is
-    overloaded every key's marks of that time become one pass, and the loop is left to
-    the presses instead of to thousands of passes over states already left behind."""
+    `gate`, when given, bounds the passes running at once (shared by several `Resync`s) of
+    the keys `gated(key)` picks (all by default): a pass waits for a place before it
+    takes its key's marks, so while the bot is overloaded every key's marks of that time
+    become one pass, and the loop is left to the presses instead of to thousands of
+    passes over states already left behind. Gate only keys whose pass is quick once it
+    runs: a pass that waits minutes (a group's flood budget) would hold its place."""
 
     def __init__(
         self,
@@ -57,9 +59,11 @@ class Resync(Generic[K]):
         pace: Callable[[K], Awaitable[None]] | None = None,
         settled: Callable[[K], None] | None = None,
         gate: asyncio.Semaphore | None = None,
+        gated: Callable[[K], bool] | None = None,
     ) -> None:
         self._sync = sync
         self._gate = gate
+        self._gated = gated
         self._describe = describe
         self._pace = pace
         self._settled = settled
@@ -120,7 +124,7 @@ class Resync(Generic[K]):
                 while key in self._dirty and key not in self._stopping:
                     if self._pace is not None:
                         await self._pace(key)
-                    async with self._gate or _NO_GATE:
+                    async with self._gate_of(key):
                         if key in self._stopping:
                             break
                         await self._pass(key)
@@ -129,6 +133,12 @@ class Resync(Generic[K]):
                         await asyncio.sleep(pause)
             finally:
                 self._ended(key)
+
+    def _gate_of(self, key: K) -> contextlib.AbstractAsyncContextManager[object]:
+        gate = self._gate
+        if gate is None or (self._gated is not None and not self._gated(key)):
+            return _NO_GATE
+        return gate
 
     async def _pass(self, key: K) -> None:
         self._dirty.discard(key)

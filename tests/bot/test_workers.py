@@ -148,3 +148,20 @@ async def test_a_key_dropped_while_it_waits_for_the_gate_makes_no_pass() -> None
     await dropping
     await resync.idle()
     assert sync.calls == ["a"]
+
+
+async def test_keys_the_gate_does_not_pick_pass_at_once() -> None:
+    sync = Recorder()
+    sync.gate.clear()
+    gate = asyncio.Semaphore(1)
+    resync: Resync[str] = Resync(
+        sync, describe=str, gate=gate, gated=lambda key: key.startswith("hand")
+    )
+    for key in ("hand 1", "hand 2", "table"):
+        resync.mark(key)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert sorted(sync.calls) == ["hand 1", "table"]  # the table's group pacing holds no place
+    sync.gate.set()
+    await resync.idle()
+    assert sorted(sync.calls) == ["hand 1", "hand 2", "table"]
