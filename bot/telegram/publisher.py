@@ -95,6 +95,18 @@ log = logging.getLogger(__name__)
 # past that a forgotten one is only read again.
 CACHED_GAMES = 10_000
 CACHED_TITLES = 10_000
+# Private hands brought up to date at once (`bot.infra.workers.Resync`'s gate). Four
+# hands change with every move; past what the bot can do, their passes wait for a place
+# and each hand skips the states it had no time to show, so the presses are answered
+# first. A private hand is one call at about a call a second: a pass is quick once run.
+HAND_PASSES_AT_ONCE = 200
+
+
+def _quick_pass(target: Target) -> bool:
+    """The passes the gate bounds: private hands (a table, a lobby, a hand inside the
+    group wait for the group's budget of twenty a minute and would hold their place)."""
+    return target.role is Role.HAND and not target.in_group
+
 
 # What leaves a let-go game's digests unsaved: the database, or the shard taken already.
 UNSAVED: tuple[type[Exception], ...] = (*DATABASE_ERRORS, Deposed)
@@ -148,7 +160,12 @@ class Publisher:
         self.web_app = web_app  # the Mini App's links on the table, lobby and hands
         self.topics = Topics(inbox)  # the forum topics closed to the bot
         self._workers: Resync[Target] = Resync(
-            self._sync_safely, describe=str, pace=self._table_turn, settled=self._evict_if_done
+            self._sync_safely,
+            describe=str,
+            pace=self._table_turn,
+            settled=self._evict_if_done,
+            gate=asyncio.Semaphore(HAND_PASSES_AT_ONCE),
+            gated=_quick_pass,
         )
         self.records = MessageRecords(db, games=CACHED_GAMES, titles=CACHED_TITLES)
         self.announcer = Announcer(
