@@ -2,8 +2,10 @@
 of the shards it holds (`bot.server.shards.ShardKeeper`).
 
 - **Ownership.** `ShardOwnership` is the core's `Ownership`: an instance plays a chat
-  while it holds the chat's shard and its lease surely runs, and the work it does for
-  the chat checks that shard's term (`storage.db.acting_for`).
+  while it holds the chat's shard, and the work it does for the chat checks that
+  shard's term (`storage.db.acting_for`). A renewal late for a moment changes nothing
+  of that (only Telegram waits: `InstanceGuard`); a shard leaves by `let_go` then
+  `give_back`, or is lost and the process stops.
 - **Receiving.** Telegram's updates are stored in the queue (`storage.update_queue`)
   with the shard of the chat they act on (`UpdateRouter`), and nothing more is done by
   the receiver (`Receiver`): in polling mode by the holder of shard 0 alone, while its
@@ -102,9 +104,14 @@ POLL_FAILURES: tuple[type[Exception], ...] = (TelegramAPIError, TimeoutError, *D
 
 
 class ShardOwnership:
-    """The core's `Ownership` in shard mode: a chat is played while its shard is held
-    and surely runs (`ShardKeeper.valid`); the work done for it checks the shard's
-    fence."""
+    """The core's `Ownership` in shard mode: a chat is played while its shard is held;
+    the work done for it checks the shard's fence.
+
+    Held, not "held and surely running" (`ShardKeeper.valid`): a renewal slow for a
+    moment must not make a turn's timeout, a computer's move or a lobby's expiry be
+    skipped and lost. A shard that really moves is given back after `let_go`, or is
+    lost (the process stops); a change made meanwhile by a stalled instance is refused
+    by the shard's fence, and its calls to Telegram wait (`InstanceGuard`)."""
 
     def __init__(self, keeper: ShardKeeper) -> None:
         self.keeper = keeper
@@ -114,7 +121,7 @@ class ShardOwnership:
         return shards.shard_of(chat_id, self.count)
 
     def owns(self, chat_id: int) -> bool:
-        return self.keeper.valid(self.shard(chat_id))
+        return self.shard(chat_id) in self.keeper.owned()
 
     @contextlib.contextmanager
     def acting(self, chat_id: int) -> Iterator[object]:

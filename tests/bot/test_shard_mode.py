@@ -20,7 +20,9 @@ from aiogram.types import Message, Update
 from aiohttp import ClientSession
 from pydantic import ValidationError
 
+from bot.app.inbox import TurnExpired
 from bot.server import shard_mode
+from bot.server.application import Application
 from bot.server.config import Address, Settings, explain
 from bot.server.metrics import Health, Metrics
 from bot.server.shard_mode import (
@@ -61,6 +63,15 @@ from storage import shards, update_queue
 from storage.connect import open_database
 from storage.db import Database, DatabaseBusy, Deposed, Fence, Transaction, acting_for
 from storage.update_queue import Queued
+from tests.bot.app_setup import (
+    CHAT,
+    FakeTelegram,
+    FakeTime,
+    Setup,
+    eventually,
+    seed_where_seat_0_opens,
+)
+from tests.bot.test_ownership_background import OTHER, closed, timed_out, two_games
 from tests.e2e.harness import free_port
 
 COUNT = 16
@@ -510,6 +521,88 @@ async def test_ownership_plays_the_chats_of_the_shards_held_under_their_fence(
         await db.execute("INSERT INTO bot_values (name, value) VALUES ('not mine', '1')")
     with acting_for(), pytest.raises(Deposed), ownership.acting(OTHER_GROUP):  # nor nested
         await db.execute("INSERT INTO bot_values (name, value) VALUES ('no', '1')")
+
+
+class Monotonic:
+    """A monotonic clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_held_shard_s_background_work_goes_on_while_its_renewal_is_late(
+    tmp_path: Path,
+) -> None:
+    """A renewal late for a moment (the lease no longer surely runs, `valid` is False)
+    does not make a held shard's games stop: a turn's timeout is still handled, in its
+    shard's scope. A change in a shard another instance took meanwhile is refused by
+    that fence, and the shard is lost."""
+    path = tmp_path / "late.sqlite3"
+    database = await open_database(path)
+    monotonic = Monotonic()
+    lost: list[int] = []
+    never = asyncio.Event()
+
+    async def no_more_rounds(seconds: float) -> None:
+        await never.wait()  # the keeper's renewals are late from its first round on
+
+    keeper = ShardKeeper(
+        "me",
+        open_keeper_db=lambda: open_database(path, side=True),
+        on_gained=lambda shard, term: None,
+        on_lost=lost.append,
+        on_release_asked=lambda shard: None,
+        count=COUNT,
+        thread=False,
+        clock=lambda: 1000.0,
+        monotonic=monotonic,
+        sleep=no_more_rounds,
+    )
+    await keeper.start()
+    database.fence = keeper.instance_fence()
+    await until(lambda: len(keeper.owned()) == COUNT)  # one instance: every shard
+    turn_time = FakeTime()
+    telegram = FakeTelegram()
+    out = Outgoing(telegram, Limits.off())
+    application = Application(
+        database,
+        out,
+        bot_username="domino_test_bot",
+        render_table=lambda view, names, lang: b"table picture",
+        render_scores=lambda *args: b"score sheet",
+        table_interval=0,
+        computer_delay=0,
+        new_seed=seed_where_seat_0_opens,
+        turn_clock=turn_time.clock,
+        turn_sleep=turn_time.sleep,
+        ownership=ShardOwnership(keeper),
+    )
+    setup = Setup(database, turn_time, telegram, out, application)
+    try:
+        mine, other = await two_games(setup)
+        mine_shard, other_shard = (shards.shard_of(c.id, COUNT) for c in (CHAT, OTHER))
+        assert mine_shard != other_shard
+        monotonic.now += 3600  # no renewal for an hour: neither lease surely runs
+        assert not keeper.valid(mine_shard) and not keeper.instance_valid()
+        assert application.ownership.owns(CHAT.id)  # still held: still played here
+
+        application.inbox.emit(TurnExpired(mine.id, 0))
+        await eventually(lambda: timed_out(setup, mine.id))
+        assert lost == []
+
+        # Another instance took OTHER's shard meanwhile: its fence refuses the timeout.
+        assert await shards.take_shard(database, other_shard, "other", now=2e9, ttl=15) == 2
+        application.inbox.emit(TurnExpired(other.id, 0))
+        await until(lambda: lost == [other_shard])
+        assert (await setup.game(other.id)).version == other.version
+        assert not application.ownership.owns(OTHER.id)
+    finally:
+        await closed(setup)
+        await keeper.close()
+        await database.close()
 
 
 class FakeApplication:
