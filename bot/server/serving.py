@@ -1,8 +1,9 @@
 """Serving once started: polling or the webhook until a signal, the command menus, and
 the stop that lets in-flight work finish and the queues flush within a bounded time. In
 shard mode (`bot.server.shard_mode`) the updates are received into the queue and taken
-from it by the consumers of the shards held; at the stop nothing more is received, and
-the updates the consumers hold are handled before the rest winds down."""
+from it by the consumers of the shards held; at the stop nothing more is received, the
+updates the consumers hold are handled, and every chat is let go before the rest winds
+down (the shards are given back after)."""
 
 from __future__ import annotations
 
@@ -105,20 +106,28 @@ class App:
     async def stop(self) -> None:
         """No new work; after serving, the updates in hand, the messages they changed and
         the queues carrying those, in order, within one SHUTDOWN_GRACE (each step may add
-        work to the next, never back)."""
+        work to the next, never back).
+
+        In shard mode the messages' step is the letting go of every chat instead
+        (`Application.let_go`): the keeper gives the shards back after this stop, and
+        nothing may write for a chat once its shard is another's (the digests
+        `publisher.stop` writes included); what was not sent is brought up to date by
+        the instance that takes the shard, as after any give-back."""
         if self.served:
             log.info(
                 "stopping: letting %d updates in hand finish and the queues flush",
                 self.in_flight.count,
             )
         await self.application.close()
-        if not self.served:
+        if not self.served and self.shards is None:
             return
         loop = asyncio.get_running_loop()
         deadline = loop.time() + SHUTDOWN_GRACE
         steps = (
             ("updates", self.updates_done),
-            ("messages", self.application.publisher.idle),
+            ("messages", self.application.publisher.idle)
+            if self.shards is None
+            else ("chats", self.let_go),
             ("queues", self.out.drain),
         )
         for name, step in steps:
@@ -131,6 +140,11 @@ class App:
                 log.info("stopping: %s done in %.2f s", name, loop.time() - began)
         # The digests the messages show now, for a quiet restart; the render pool ends.
         await self.application.publisher.stop()
+
+    async def let_go(self) -> None:
+        """Shard mode: every chat let go, as before a shard is given back (a stop gives
+        every shard back)."""
+        await self.application.let_go(lambda _chat_id: True)
 
     async def updates_done(self) -> None:
         """Until every update taken (by a poll, the webhook, or a shard's consumer) has

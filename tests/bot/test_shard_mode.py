@@ -25,6 +25,7 @@ from bot.server import shard_mode
 from bot.server.application import Application
 from bot.server.config import Address, Settings, explain
 from bot.server.metrics import Health, Metrics
+from bot.server.serving import App
 from bot.server.shard_mode import (
     InstanceGuard,
     Poller,
@@ -59,6 +60,7 @@ from bot.telegram.callbacks import (
 )
 from bot.telegram.flood_budgets import SharedBudgets
 from bot.telegram.outgoing import Limits, Outgoing
+from handlers.in_flight import InFlight
 from storage import shards, update_queue
 from storage.connect import open_database
 from storage.db import Database, DatabaseBusy, Deposed, Fence, Transaction, acting_for
@@ -533,6 +535,27 @@ class Monotonic:
         return self.now
 
 
+def application_over(database: Database, ownership: ShardOwnership) -> Setup:
+    """The application without Telegram (as `tests.bot.app_setup.make`) in shard mode."""
+    turn_time = FakeTime()
+    telegram = FakeTelegram()
+    out = Outgoing(telegram, Limits.off())
+    application = Application(
+        database,
+        out,
+        bot_username="domino_test_bot",
+        render_table=lambda view, names, lang: b"table picture",
+        render_scores=lambda *args: b"score sheet",
+        table_interval=0,
+        computer_delay=0,
+        new_seed=seed_where_seat_0_opens,
+        turn_clock=turn_time.clock,
+        turn_sleep=turn_time.sleep,
+        ownership=ownership,
+    )
+    return Setup(database, turn_time, telegram, out, application)
+
+
 async def test_a_held_shard_s_background_work_goes_on_while_its_renewal_is_late(
     tmp_path: Path,
 ) -> None:
@@ -564,23 +587,8 @@ async def test_a_held_shard_s_background_work_goes_on_while_its_renewal_is_late(
     await keeper.start()
     database.fence = keeper.instance_fence()
     await until(lambda: len(keeper.owned()) == COUNT)  # one instance: every shard
-    turn_time = FakeTime()
-    telegram = FakeTelegram()
-    out = Outgoing(telegram, Limits.off())
-    application = Application(
-        database,
-        out,
-        bot_username="domino_test_bot",
-        render_table=lambda view, names, lang: b"table picture",
-        render_scores=lambda *args: b"score sheet",
-        table_interval=0,
-        computer_delay=0,
-        new_seed=seed_where_seat_0_opens,
-        turn_clock=turn_time.clock,
-        turn_sleep=turn_time.sleep,
-        ownership=ShardOwnership(keeper),
-    )
-    setup = Setup(database, turn_time, telegram, out, application)
+    setup = application_over(database, ShardOwnership(keeper))
+    application = setup.app
     try:
         mine, other = await two_games(setup)
         mine_shard, other_shard = (shards.shard_of(c.id, COUNT) for c in (CHAT, OTHER))
@@ -602,6 +610,61 @@ async def test_a_held_shard_s_background_work_goes_on_while_its_renewal_is_late(
     finally:
         await closed(setup)
         await keeper.close()
+        await database.close()
+
+
+async def test_a_stop_in_shard_mode_lets_every_chat_go_before_the_shards_go_back(
+    tmp_path: Path,
+) -> None:
+    """At SIGTERM: the updates in hand finished, then every chat let go (its clocks
+    stopped, its messages' records and digests written in its shard's scope, its caches
+    forgotten), so that nothing writes for a chat once the keeper (closed after the
+    stop) has given its shard back: the digests written at the very end (`publisher.stop`)
+    hold none of these games'."""
+    database = await open_database(tmp_path / "stop.sqlite3")
+    keeper = await hold(database, *range(COUNT))
+    setup = application_over(database, ShardOwnership(keeper))  # type: ignore[arg-type]
+    application = setup.app
+    order: list[str] = []
+
+    class Service:
+        async def finish(self) -> None:
+            order.append("updates finished")
+
+    let_go, stop_publisher = application.let_go, application.publisher.stop
+
+    async def letting_go(owned: Callable[[int], bool]) -> None:
+        assert owned(CHAT.id) and owned(OTHER.id)
+        order.append("let go")
+        await let_go(owned)
+
+    async def last_digests() -> None:
+        owed = [application.publisher.records.unsaved_digests(game) for game in (1, 2)]
+        order.append(f"last digests, {sum(map(len, owed))} of these games")
+        await stop_publisher()
+
+    application.let_go = letting_go  # type: ignore[method-assign]
+    application.publisher.stop = last_digests  # type: ignore[method-assign]
+    try:
+        await two_games(setup)
+        assert application.timers.clock_of(1) is not None
+        app = App(
+            None,  # type: ignore[arg-type]  # neither Telegram nor the dispatcher is asked
+            None,  # type: ignore[arg-type]
+            setup.out,
+            application,
+            InFlight(),
+            shards=Service(),  # type: ignore[arg-type]
+            served=True,
+        )
+        await app.stop()
+        assert order == ["updates finished", "let go", "last digests, 0 of these games"]
+        assert not application.ownership.owns(CHAT.id)
+        assert not application.ownership.owns(OTHER.id)
+        assert application.timers.clock_of(1) is None and application.timers.clock_of(2) is None
+        assert application.publisher.records.games.get(1) is None
+    finally:
+        await closed(setup)
         await database.close()
 
 
