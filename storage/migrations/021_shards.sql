@@ -27,6 +27,8 @@ CREATE TABLE update_queue (
     received_at  REAL    NOT NULL
 );
 CREATE INDEX update_queue_by_shard ON update_queue (shard, update_id);
+-- `take` returns a chat's update only when none of that chat is older: by this index.
+CREATE INDEX update_queue_by_chat ON update_queue (chat_id, update_id);
 
 -- `bot_budget`: Telegram's bot-wide limit (about thirty messages a second) as one token
 -- bucket shared by every instance: each claims a few tokens at a time, so N instances
