@@ -300,12 +300,17 @@ class Announcer:
         moved: set[int] = set()
         held: set[int] = set()  # chats whose announcement failed: the rest waits, in order
         waiting: set[Topic] = set()  # topics closed to the bot: the rest waits, in order
+        # Chats this pass found played elsewhere: their announcements stay out of the whole
+        # pass, so a chat taken over while the pass runs (its older ones already passed
+        # over) is not sent its newer ones first. Its pickup asks for the next pass.
+        elsewhere: set[int] = set()
         async with self._lock:
             async for item in self._owed():
-                if item.chat_id in moved or item.chat_id in held:
+                if item.chat_id in moved or item.chat_id in held or item.chat_id in elsewhere:
                     continue
                 if not self.ownership.owns(item.chat_id):
-                    continue  # sent by the instance that plays the chat
+                    elsewhere.add(item.chat_id)  # sent by the instance that plays the chat
+                    continue
                 await self._begin(item.chat_id)
                 try:
                     with self.ownership.acting(item.chat_id):
