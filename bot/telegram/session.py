@@ -48,9 +48,11 @@ _PLAIN = frozenset({str, int, float, bool})
 _OK = (b'{"ok":true,', b'{"ok": true,')
 
 # Calls that must never wait for a connection behind the chats' calls (see above), and
-# their own pool: a long poll holds one, answers to presses take the rest.
+# their own pool: a long poll holds one, answers to presses take the rest. A press is
+# answered in one round trip, so the pool carries 64 / (round trip) answers a second:
+# Telegram slow to answer (a second, say) must not make the answers queue.
 URGENT_METHODS = frozenset({"answerCallbackQuery", "getUpdates"})
-URGENT_CONNECTIONS = 16
+URGENT_CONNECTIONS = 64
 
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
