@@ -17,6 +17,11 @@ import contextlib
 from collections.abc import Iterator
 from typing import Protocol
 
+# What a change made in `acting(chat_id)` raises when the chat's shard has moved on to
+# another instance (its fence refused it; nothing of the change was kept): for the
+# front ends, which do not import storage.
+from storage.db import Deposed as Deposed
+
 
 class Ownership(Protocol):
     def owns(self, chat_id: int) -> bool:

@@ -434,6 +434,9 @@ def mini_app(
         endings=application.endings,
         frame_ancestors=ancestors,
         active=active,
+        # Shard mode: a game played by another instance is answered 503, and the proxy
+        # passes the request on to it (deploy/nginx.conf).
+        ownership=application.ownership,
     )
 
 

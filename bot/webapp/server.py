@@ -19,6 +19,15 @@ A refused request changes nothing, and nothing a client sends makes a traceback:
 logged at DEBUG; a refused initData, a launch of another game and a person past their
 limit by `Access.warn` (one line per cause a minute), with the reason only.
 
+With several instances that all play (shard mode, `bot.app.ownership`), a request for a
+game whose chat this instance does not play is answered 503 with nothing done (no
+Telegram call, no change), so that the proxy passes it to the next instance until the
+one that plays it answers (deploy/nginx.conf); the use cases a request calls run in the
+chat's scope (`Ownership.acting`: its shard's fence), an event stream ends once the
+chat is played elsewhere (the app opens it again, and reaches the new owner), and a
+press whose change the shard's fence refused (the shard moved while it was made) is
+answered 503 too: nothing of it was kept. One instance plays every chat (`EVERY_CHAT`).
+
 Each answer carries `X-Content-Type-Options: nosniff`; the API's are never cached; the
 page's Content-Security-Policy allows only its own origin (the page speaks to Telegram's
 clients itself, `static/tg.js`), and it may be framed only by Telegram's web client and
@@ -43,6 +52,7 @@ from aiohttp.typedefs import Handler
 
 from bot.app.effects import Done
 from bot.app.lobby_rules import is_join_token
+from bot.app.ownership import EVERY_CHAT, Deposed, Ownership
 from bot.app.people import Person
 from bot.app.reply import Reply
 from bot.app.usecases import Endings, Lobby, Playing
@@ -56,6 +66,7 @@ from bot.webapp.live import MAX_SUBSCRIPTIONS, WebAppFrontEnd
 from bot.webapp.views import game_view
 from domino.actions import Action, parse_action
 from i18n import Lang, t
+from storage.records import GameRecord
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -86,6 +97,9 @@ STREAMS_PER_PERSON = 8  # event streams one person may hold open at once
 MAX_MOVE = 1_000_000
 MAX_ACTION = 200  # characters of an action's text
 KINDS = frozenset({"play", "hint", "draw", "join", "back", "start", "add_computer"})
+# The answer of an instance that does not play the game (or whose change for it was
+# refused): the proxy tries the next instance; the app, if none plays it yet, again.
+ELSEWHERE = "alert.db_unavailable"  # «nothing has changed, press again in a few seconds»
 # Replies that refuse without an "alert." key: the press changed nothing.
 REFUSALS = frozenset({"answer.not_away", "answer.hint_too_fast"})
 TAGS = re.compile(r"</?(?:b|i|u|s|code|pre|tg-spoiler)>")
@@ -169,6 +183,7 @@ class WebAppServer:
         keepalive: float = KEEPALIVE,
         limits: RateLimits | None = None,
         active: Callable[[], bool] = lambda: True,
+        ownership: Ownership = EVERY_CHAT,
     ) -> None:
         self.access = access
         self.live = live
@@ -181,6 +196,7 @@ class WebAppServer:
         self.keepalive = keepalive
         self.limits = limits or RateLimits()
         self.active = active  # False: a standby, or the games not picked up yet (503)
+        self.ownership = ownership  # the chats this instance plays (503 for the others)
         self.csp = content_security_policy(frame_ancestors)
         self._streams: dict[int, int] = {}  # user id -> event streams open
 
@@ -276,13 +292,16 @@ class WebAppServer:
             await response.prepare(request)
             last = self._view(seen)
             await response.write(event(last))
+            chat_id = seen.game.chat_id
             while not live.closing.is_set():
                 try:
                     await asyncio.wait_for(subscription.changed.wait(), self.keepalive)
                 except TimeoutError:
+                    if not self.ownership.owns(chat_id):
+                        break  # played elsewhere now: no change would reach this stream
                     await response.write(b": keepalive\n\n")
                     continue
-                if live.closing.is_set():
+                if live.closing.is_set() or not self.ownership.owns(chat_id):
                     break
                 newest, reload = subscription.take()
                 if reload:
@@ -331,27 +350,11 @@ class WebAppServer:
             return self._bad(bad, request)
         game = seen.game
         try:
-            if kind == "play":
-                assert action is not None
-                reply = await self.dispatch(self.playing.play(game.id, person, move, action))
-            elif kind == "hint":
-                reply = await self.dispatch(self.hints.press(game.id, person, move))
-            elif kind == "draw":
-                reply = await self.dispatch(self.endings.offer_draw(game.id, person, move))
-            elif kind == "join":
-                reply = await self.dispatch(self.lobby.join(game.id, game.chat_id, person))
-            elif kind == "start":
-                is_admin = self.viewing.admin_check(person)
-                reply = await self.dispatch(
-                    self.lobby.start_game(game.id, game.chat_id, person, is_admin)
-                )
-            elif kind == "add_computer":
-                is_admin = self.viewing.admin_check(person)
-                reply = await self.dispatch(
-                    self.lobby.add_computer(game.id, game.chat_id, person, is_admin)
-                )
-            else:
-                reply = await self.dispatch(self.playing.come_back(game.id, person))
+            with self.ownership.acting(game.chat_id):
+                reply = await self._press(kind, game, person, move, action)
+        except Deposed:
+            log.info("game %s: a Mini App press refused: its shard moved meanwhile", game.id)
+            return self._denied(Denied(503, ELSEWHERE), request, lang=seen.lang)
         except Exception as exc:
             if not is_transient(exc):
                 raise
@@ -359,6 +362,31 @@ class WebAppServer:
             text = t("alert.db_unavailable", seen.lang)
             return web.json_response({"error": text}, status=503, dumps=dumps)
         return web.json_response(answer(reply, seen.lang), dumps=dumps)
+
+    async def _press(
+        self, kind: str, game: GameRecord, person: Person, move: int, action: Action | None
+    ) -> Reply:
+        """The use case of a press of `kind`, its effects carried out: the bot's reply."""
+        if kind == "play":
+            assert action is not None
+            return await self.dispatch(self.playing.play(game.id, person, move, action))
+        if kind == "hint":
+            return await self.dispatch(self.hints.press(game.id, person, move))
+        if kind == "draw":
+            return await self.dispatch(self.endings.offer_draw(game.id, person, move))
+        if kind == "join":
+            return await self.dispatch(self.lobby.join(game.id, game.chat_id, person))
+        if kind == "start":
+            is_admin = self.viewing.admin_check(person)
+            return await self.dispatch(
+                self.lobby.start_game(game.id, game.chat_id, person, is_admin)
+            )
+        if kind == "add_computer":
+            is_admin = self.viewing.admin_check(person)
+            return await self.dispatch(
+                self.lobby.add_computer(game.id, game.chat_id, person, is_admin)
+            )
+        return await self.dispatch(self.playing.come_back(game.id, person))
 
     # Steps
 
@@ -368,7 +396,13 @@ class WebAppServer:
             self.access.warn("Mini App rate limit", "user %s, 429", person.id)
             raise Denied(429, "api.too_many", person.lang)
         try:
-            return person, await self.viewing.see(token, person)
+            game = await self.viewing.game(token)
+            if not self.ownership.owns(game.chat_id):
+                # Not played here (shard mode): nothing asked of Telegram, nothing changed.
+                log.debug("game %s: a Mini App request left to the instance that plays it", game.id)
+                raise Denied(503, ELSEWHERE, person.lang)
+            with self.ownership.acting(game.chat_id):
+                return person, await self.viewing.seen(game, person)
         except Refusal as refusal:
             status = 404 if refusal.key == "api.no_game" else 403
             raise Denied(status, refusal.key, person.lang) from None
@@ -433,7 +467,11 @@ class WebAppServer:
     @staticmethod
     def _denied(denied: Denied, request: web.Request, *, lang: Lang | None = None) -> web.Response:
         text = t(denied.key, lang or denied.lang or request_lang(request))
-        return web.json_response({"error": text}, status=denied.status, dumps=dumps)
+        # 503: another instance may answer now (the proxy tries it), or this one soon.
+        headers = {"Retry-After": "1"} if denied.status == 503 else None
+        return web.json_response(
+            {"error": text}, status=denied.status, headers=headers, dumps=dumps
+        )
 
     @staticmethod
     def _bad(bad: BadRequest, request: web.Request) -> web.Response:
