@@ -34,6 +34,7 @@ _SIMPLE_TAGS = {
 _ALL_TAGS = {*_SIMPLE_TAGS, "a", "span", "tg-emoji"}
 _NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _TAG_NAME = re.compile(r"[A-Za-z0-9-]+")
+_PLAIN_RUN = re.compile(r"[^<&]+")
 _ATTRIBUTE = re.compile(r"\s*([A-Za-z0-9-]+)\s*(?:=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+))?")
 
 
@@ -72,9 +73,11 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
             i += 1
             continue
         if ch != "<":
-            out.append(ch)
-            out_len += utf16_len(ch)
-            i += 1
+            run = _PLAIN_RUN.match(source, i)  # the text up to the next tag or entity
+            assert run is not None  # `ch` is neither "<" nor "&"
+            out.append(run.group(0))
+            out_len += utf16_len(run.group(0))
+            i = run.end()
             continue
         begin = i
         if i + 1 < n and source[i + 1] == "/":
