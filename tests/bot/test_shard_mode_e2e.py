@@ -4,7 +4,10 @@ played to their end through the fake Telegram, each instance playing those of it
 shards, each person pressing in private (a press routed by the game its button
 names). Received by polling (the holder of shard 0 polls for both), or by the webhook
 (the fake posts to "a" alone, as a proxy might: "b" plays from the queue all the same).
-Kills, pauses and newcomers are tests/e2e/test_shards_e2e.py's.
+Kills, pauses and newcomers are tests/e2e/test_shards_e2e.py's. The Mini App, which any
+instance may be asked for (a proxy before them), is answered by the instance that plays
+the game's group; the other answers 503, having done nothing, for the proxy to pass the
+request on.
 
 On PostgreSQL only: several processes on one database."""
 
@@ -18,6 +21,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+from aiohttp import ClientSession
 
 from storage import shards
 from tests.databases import url_for
@@ -30,6 +34,7 @@ from tests.e2e.harness import (
     _die_with_parent,
     free_port,
     settle,
+    webapp_env,
     webhook_env,
 )
 from tests.e2e.zygote import forking, start_bot
@@ -39,6 +44,7 @@ from tests.fakegram.waiting import Watch, within
 SHARDS = 4
 LEASE = 6.0
 UP_LINE = " is up ("
+OPEN_TABLE = "🃏 Открыть стол"
 
 
 class Instance(BotProcess):
@@ -181,6 +187,63 @@ async def test_two_instances_each_play_the_games_of_their_shards(
         assert len(mine) == 2
         assert all(f"shard {s} picked up" in bot.log() for s in mine), bot.log()[-3000:]
     assert await holders(url) == held  # nobody lost a shard meanwhile
+    for bot in (a, b):
+        assert await bot.stop() == 0
+        problems = [
+            line
+            for line in bot.log().splitlines()
+            if "Traceback" in line or " ERROR " in line or " CRITICAL " in line
+        ]
+        assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.slow(seconds=30)
+@pytest.mark.postgres_only
+async def test_the_mini_app_is_answered_by_the_instance_that_plays_the_game(
+    fakegram: FakeTelegram, tmp_path: Path
+) -> None:
+    """Each instance serves the Mini App on its own address (as behind nginx, which
+    tries them in turn): for each game, asked directly, the holder of its group's shard
+    answers and the other says 503 to the state, the event stream and a press alike."""
+    database = tmp_path / "domino.sqlite3"
+    app_env = webapp_env()
+    fakegram.add_web_app(app_env["WEBAPP_SHORT_NAME"], app_env["WEBAPP_URL"])
+    # The same app (its URL) on every instance; each listens on an address of its own.
+    a = instance(fakegram, tmp_path, "a", database, **app_env)
+    b_env = {**app_env, "WEBAPP_LISTEN": f"127.0.0.1:{free_port()}"}
+    b = instance(fakegram, tmp_path, "b", database, **b_env)
+    await a.start()
+    await b.start()
+    held = await shared_two_and_two(a.env["DATABASE_URL"], 10 * LEASE)
+    games = await open_games(fakegram, [(1, 1)] * SHARDS, at_once=SHARDS)
+    by_name = {bot.env["INSTANCE_NAME"]: bot for bot in (a, b)}
+    async with ClientSession() as http:
+        for game in games:
+            table = game.table.table
+            assert table is not None
+            link = table.button(text=OPEN_TABLE).url
+            assert link is not None and "startapp=" in link
+            token = link.rpartition("startapp=")[2]
+            launch = game.players[0].user.open_web_app(link)
+            headers = {"Authorization": launch.authorization}
+            owner = held[shards.shard_of(game.table.group.id, SHARDS)]
+            for name, bot in by_name.items():
+                base = f"http://{bot.env['WEBAPP_LISTEN']}"
+                async with http.get(
+                    f"{base}/api/state", params={"g": token}, headers=headers
+                ) as state:
+                    body = await state.json()
+                    assert state.status == (200 if name == owner else 503), (name, body)
+                async with http.get(
+                    f"{base}/api/events", params={"g": token}, headers=headers
+                ) as events:
+                    assert events.status == (200 if name == owner else 503), name
+                    events.close()
+                press = {"g": token, "do": "back"}  # «back to the table»: refused, or kept
+                async with http.post(f"{base}/api/act", json=press, headers=headers) as act:
+                    answer = await act.json()
+                    assert act.status == (200 if name == owner else 503), (name, answer)
+                    assert ("ok" in answer) == (name == owner)
     for bot in (a, b):
         assert await bot.stop() == 0
         problems = [
