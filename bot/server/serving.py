@@ -143,8 +143,12 @@ class App:
 
     async def let_go(self) -> None:
         """Shard mode: every chat let go, as before a shard is given back (a stop gives
-        every shard back)."""
-        await self.application.let_go(lambda _chat_id: True)
+        every shard back). A failure (the database's) is said, not the stop's end: what
+        was not written is brought up to date by the shards' next holders."""
+        try:
+            await self.application.let_go(lambda _chat_id: True)
+        except Exception as exc:
+            log.warning("stopping: the chats were not all let go: %r", exc)
 
     async def updates_done(self) -> None:
         """Until every update taken (by a poll, the webhook, or a shard's consumer) has
