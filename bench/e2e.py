@@ -513,6 +513,8 @@ class Measured:
     server_cpu: float | None = None  # seconds of CPU the PostgreSQL server used in the window
 
     late_starts: int = 0  # «Начать» presses not answered within Telegram's 15 s
+    # Each press of the window answered at all: (pressed, taken by the bot, answered), s.
+    press_times: list[tuple[float, float, float]] = field(default_factory=list)
 
     @property
     def moves(self) -> int:
@@ -708,6 +710,7 @@ async def run(
         server_cpu_before = tree_cpu_seconds(server_pid) if server_pid else 0.0
         own_cpu_before = time.process_time()
         window.started = time.perf_counter()
+        presses_from = fake.clock()  # the window on the fake's clock (`press_times`)
         tasks.append(asyncio.create_task(sample_moves(bot, args.slice, timeline)))
 
         async def start(game: Game) -> None:
@@ -732,6 +735,7 @@ async def run(
             async with asyncio.timeout(args.seconds):
                 await asyncio.gather(*(game.done.wait() for game in games))
         window.stopped = time.perf_counter()
+        presses_until = fake.clock()
         bot_cpu = tree_cpu_seconds(pid) - bot_cpu_before
         main_cpu = proc_cpu_seconds(pid) - main_cpu_before
         server_cpu = tree_cpu_seconds(server_pid) - server_cpu_before if server_pid else None
@@ -779,6 +783,9 @@ async def run(
         counters=counters,
         calls=Counter(fake.transcript[i].method for i in range(calls_before, calls_after)),
         server_cpu=server_cpu,
+        press_times=[
+            times for times in fake.press_times if presses_from <= times[0] < presses_until
+        ],
     )
     return measured, bot.log()
 
@@ -828,6 +835,17 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
                 f"{name}: p50 {ms(percentile(values, 0.5))}, p99 {ms(percentile(values, 0.99))}, "
                 f"max {ms(max(values))} ({len(values)} presses)"
             )
+    if m.press_times:
+        # Where an answer waited: for its update to be taken (the fake's queue and the
+        # bot's polling), or in the bot from the update to its answer.
+        waited = [taken - pressed for pressed, taken, _ in m.press_times]
+        handled = [answered - taken for _, taken, answered in m.press_times]
+        print(
+            f"of which press -> taken by the bot: p50 {ms(percentile(waited, 0.5))}, "
+            f"p99 {ms(percentile(waited, 0.99))}; taken -> answered: "
+            f"p50 {ms(percentile(handled, 0.5))}, p99 {ms(percentile(handled, 0.99))} "
+            f"({len(m.press_times)} presses answered at all, starts included)"
+        )
     handled = [int(n) for n in HANDLED.findall(log)]
     if handled:
         print(

@@ -181,6 +181,9 @@ class FakeTelegram:
         self.problems: list[str] = []
         self.exposures: list[Exposure] = []
         self.delivered_updates: list[dict[str, Any]] = []
+        # Each answered press as (pressed, its update taken by the bot, answered), on
+        # `clock`: where a slow answer waited, Telegram's side or the bot's (bench/e2e.py).
+        self.press_times: list[tuple[float, float, float]] = []
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.files: dict[str, Photo] = {}
@@ -1056,7 +1059,17 @@ class FakeTelegram:
     def _take_allowed(self, limit: int) -> list[dict[str, Any]]:
         """The first deliverable updates; updates the bot did not subscribe to are dropped."""
         self._drop_unsubscribed()
-        return [u.body for u in self._updates[:limit]]
+        taken = [u.body for u in self._updates[:limit]]
+        for body in taken:
+            self._note_taken(body)
+        return taken
+
+    def _note_taken(self, update: dict[str, Any]) -> None:
+        """The bot took `update`: the moment is kept for a press (`press_times`)."""
+        query = update.get("callback_query")
+        pending = None if query is None else self._pending_callbacks.get(query["id"])
+        if pending is not None and pending.taken is None:
+            pending.taken = self.clock()
 
     def _drop_unsubscribed(self) -> None:
         self._updates = [u for u in self._updates if u.kind in self._allowed]
@@ -1220,6 +1233,7 @@ class FakeTelegram:
                     headers["X-Telegram-Bot-Api-Secret-Token"] = self._webhook_secret
                 self._in_flight += 1
                 self._moved("a webhook POST began")
+                self._note_taken(update)
                 try:
                     async with self._client.post(
                         url, data=json.dumps(update), headers=headers
@@ -2061,6 +2075,8 @@ class FakeTelegram:
         ):
             raise bad_request("URL_INVALID")
         del self._pending_callbacks[pending.id]
+        if pending.taken is not None:
+            self.press_times.append((pending.created, pending.taken, self.clock()))
         answer = CallbackAnswer(True, text, bool(p.get("show_alert")), url)
         if not pending.future.done():
             pending.future.set_result(answer)

@@ -560,3 +560,4 @@ class PendingQuery:
     future: asyncio.Future[Any]
     message: StoredMessage | None = None
     query: str = ""
+    taken: float | None = None  # when the bot first took its update (getUpdates, a post)
