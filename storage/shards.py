@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from storage import leases
-from storage.db import Database, Transaction
+from storage.db import Database, DatabaseUnusable, Transaction
 
 DEFAULT_SHARD_COUNT = 16
 LEASE_PREFIX = "shard:"
@@ -266,3 +266,48 @@ async def queue_by_shard(db: Database, *, now: float) -> dict[int, tuple[int, fl
     return {
         int(row["shard"]): (int(row["n"]), max(0.0, now - float(row["oldest"]))) for row in rows
     }
+
+
+# The deployment's number of shards, as the instances running agreed on it (`bot_values`).
+COUNT_KEY = "shard_count"
+
+
+class CountDisagrees(DatabaseUnusable):
+    """This instance's `SHARDS` is not the number the instances running use."""
+
+
+async def agree_on_count(db: Database, count: int, name: str, *, now: float, ttl: float) -> int:
+    """Store `count` as the deployment's number of shards, or check it against the number
+    stored: an instance with another number would take shards of its own numbering beside
+    the others' (two instances could then play one group, and shards would be left
+    unplayed). The number may change only while no other instance is live and no shard's
+    lease runs (every instance stopped, as docs/instances.md says). Raises
+    `CountDisagrees` (one line for the admin); returns the number stored before, if any
+    other (0 when this is the first)."""
+    async with db.transaction() as tx:
+        lock = " FOR UPDATE" if db.dialect == "postgres" else ""
+        row = await tx.fetch_one(f"SELECT value FROM bot_values WHERE name = ?{lock}", (COUNT_KEY,))
+        stored = None if row is None else int(row["value"])
+        if stored == count:
+            return count
+        if stored is not None:
+            others = await tx.fetch_one(
+                "SELECT count(*) AS n FROM instances WHERE seen_at >= ? AND name <> ?",
+                (now - ttl, name),
+            )
+            held = await tx.fetch_one(
+                "SELECT count(*) AS n FROM leases WHERE name LIKE 'shard:%' AND expires_at >= ?",
+                (now,),
+            )
+            if int(others["n"] if others else 0) or int(held["n"] if held else 0):
+                raise CountDisagrees(
+                    f"SHARDS={count}, but the instances running on this database use "
+                    f"SHARDS={stored}: every instance needs the same number (to change it, "
+                    "stop them all first)"
+                )
+        await tx.execute(
+            "INSERT INTO bot_values (name, value) VALUES (?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            (COUNT_KEY, str(count)),
+        )
+    return stored or 0

@@ -19,6 +19,7 @@ import contextlib
 import functools
 import logging
 import signal
+import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -72,6 +73,7 @@ from handlers import get_routers
 from handlers.in_flight import InFlight
 from handlers.people import is_admin, is_member
 from handlers.seen import LastSeenMiddleware
+from storage import shards
 from storage.connect import open_database
 
 if TYPE_CHECKING:
@@ -153,6 +155,14 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     runtime = keeper = None
     if settings.shards is not None:
         assert name is not None, "the settings refuse SHARDS without INSTANCE_NAME"
+        # Every instance must split the groups alike: another SHARDS is refused here.
+        before = await shards.agree_on_count(
+            db, settings.shards, name, now=time.time(), ttl=settings.lease_seconds
+        )
+        if before and before != settings.shards:
+            log.warning(
+                "the groups are split into %d shards now, %d before", settings.shards, before
+            )
         runtime = ShardRuntime(settings.shards, stop_now=stop_now)
         keeper = ShardKeeper(
             name,

@@ -14,6 +14,7 @@ from storage.connect import open_database
 from storage.db import Database
 
 TTL = 15.0
+NOW = 1_800_000_000.0
 
 
 @pytest.fixture
@@ -241,3 +242,20 @@ async def test_the_queue_by_shard_counts_and_ages_in_one_read(db: Database) -> N
             (update_id, shard, received),
         )
     assert await shards.queue_by_shard(db, now=100.0) == {2: (2, 60.0), 5: (1, 5.0)}
+
+
+async def test_every_instance_must_split_the_groups_alike(db: Database) -> None:
+    """SHARDS is stored by the first instance; another number is refused while another
+    instance is live or a shard's lease runs, and taken once every instance stopped."""
+    assert await shards.agree_on_count(db, 8, "a", now=NOW, ttl=TTL) == 0
+    assert await shards.agree_on_count(db, 8, "b", now=NOW, ttl=TTL) == 8
+    await shards.heartbeat(db, "a", now=NOW)
+    with pytest.raises(shards.CountDisagrees, match=r"SHARDS=16.*SHARDS=8"):
+        await shards.agree_on_count(db, 16, "z", now=NOW + 1, ttl=TTL)
+    await shards.leave(db, "a")
+    assert await shards.take_shard(db, 3, "a", now=NOW, ttl=TTL) is not None
+    with pytest.raises(shards.CountDisagrees):  # a's lease on shard 3 still runs
+        await shards.agree_on_count(db, 16, "z", now=NOW + 1, ttl=TTL)
+    # Every instance stopped and every lease run out: the new number is taken.
+    assert await shards.agree_on_count(db, 16, "z", now=NOW + 2 * TTL, ttl=TTL) == 8
+    assert await shards.agree_on_count(db, 16, "y", now=NOW + 2 * TTL, ttl=TTL) == 16
