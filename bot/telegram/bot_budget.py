@@ -40,12 +40,14 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from bot.telegram.pacing import Pace, TokenBucket
 from storage import bot_budget
 from storage.db import DATABASE_ERRORS, Database
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MAX_BATCH = 5  # tokens one claim takes at most
 BATCH_SECONDS = 0.2  # ... and at most this long of the whole rate
@@ -141,19 +143,8 @@ class SharedBotBudget:
     async def _claim(self, want: int) -> int | None:
         """Claim `want` tokens into `_held`: how many came (None: the database failed,
         and the local share serves until `_retry_at`)."""
-        try:
-            granted = await asyncio.wait_for(
-                bot_budget.claim(
-                    self.db,
-                    want,
-                    now=self._wall(),
-                    pace_rate=self.pace.rate,
-                    burst=self.pace.burst,
-                ),
-                self.claim_timeout,
-            )
-        except FAILURES as exc:
-            self._fall_back(exc)
+        granted = await self._ask(bot_budget.claim, want)
+        if granted is None:
             return None
         self.claims += 1
         self._recovered()
@@ -170,19 +161,7 @@ class SharedBotBudget:
         tokens, self._held = self._held, 0
         if not tokens:
             return
-        try:
-            await asyncio.wait_for(
-                bot_budget.give_back(
-                    self.db,
-                    tokens,
-                    now=self._wall(),
-                    pace_rate=self.pace.rate,
-                    burst=self.pace.burst,
-                ),
-                self.claim_timeout,
-            )
-        except FAILURES as exc:
-            self._fall_back(exc)
+        await self._ask(bot_budget.give_back, tokens)
 
     async def _give_back_unused(self) -> None:
         """While tokens are held, wait until they are `hold` old, then give them back
@@ -195,6 +174,25 @@ class SharedBotBudget:
             async with self._lock:
                 if self._held and self._clock() - self._claimed_at >= self.hold:
                     await self._give_back()
+
+    async def _ask(self, call: Callable[..., Awaitable[T]], tokens: int) -> T | None:
+        """`call` (`bot_budget.claim` or `give_back`) on the shared bucket with `tokens`,
+        bounded by `claim_timeout`: its answer, or None when it failed (then the local
+        share serves until `_retry_at`)."""
+        try:
+            return await asyncio.wait_for(
+                call(
+                    self.db,
+                    tokens,
+                    now=self._wall(),
+                    pace_rate=self.pace.rate,
+                    burst=self.pace.burst,
+                ),
+                self.claim_timeout,
+            )
+        except FAILURES as exc:
+            self._fall_back(exc)
+            return None
 
     def _fall_back(self, exc: Exception) -> None:
         self._retry_at = self._clock() + self.retry_after
