@@ -152,6 +152,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.instances import CapacitySearch, Step, instance_counts, start_instances  # noqa: E402
 from bot.infra.perf import LINE_PREFIX  # noqa: E402
 from tasks import PostgresFailed, find_postgres, throwaway_postgres  # noqa: E402
 from tests.databases import SERVER_VARIABLE, drop_schemas, stored_rows  # noqa: E402
@@ -306,7 +307,9 @@ class Player:
         if self.awaiting_hand:
             hand = self.person.hand()
             if hand is not None and looks(hand) != self.pressed:
-                self.tally.shown.append(time.perf_counter() - self.pressed_at)
+                started = self.window.started
+                if started is not None and self.pressed_at >= started:
+                    self.tally.shown.append(time.perf_counter() - self.pressed_at)
                 self.awaiting_hand = False
         self.wake.set()
 
@@ -362,6 +365,10 @@ class Player:
             self.tally.presses += 1
         answer = await self.person.user.press(hand, data=data, timeout=PRESS_TIMEOUT)
         self.settled_at = time.perf_counter()
+        # A press made before the window (`--held` opens it once the games have started)
+        # is not the window's; every press of the window is, answered after it or not.
+        if self.window.started is None or now < self.window.started:
+            return True
         if not answer.answered:
             self.tally.unanswered += 1
             return True
@@ -474,7 +481,7 @@ def tree_cpu_seconds(pid: int) -> float:
         tree.update(children)
         todo.extend(children)
     own, waited = zip(*(times[p] for p in tree if p in times), strict=True)
-    return (sum(own) + sum(waited)) / os.sysconf("SC_CLK_TCK")
+    return float(sum(own) + sum(waited)) / os.sysconf("SC_CLK_TCK")
 
 
 def stored_counts(bot: BotProcess) -> tuple[int, int, Counter[str]]:
@@ -511,6 +518,7 @@ class Measured:
     counters: dict[str, int] | None  # the bot's counters grown in the window; None: not kept
     calls: Counter[str]  # Bot API calls in the window, by method (the fake's transcript)
     server_cpu: float | None = None  # seconds of CPU the PostgreSQL server used in the window
+    instances: int = 0  # shard mode's instances, whose CPU, RSS and counters are summed
 
     late_starts: int = 0  # «Начать» presses not answered within Telegram's 15 s
     # Each press of the window answered at all: (pressed, taken by the bot, answered), s.
@@ -531,6 +539,7 @@ class Tree:
     webhook: bool = False  # the bot takes its updates by webhook, not polling
     postgres: bool = False  # the bot's database is a schema on PostgreSQL
     hands: str = "private"  # where the people play from: private, group or both (`--hands`)
+    instances: int = 0  # shard mode's instances on PostgreSQL (`--instances`); 0: one bot
 
     @property
     def counts_work(self) -> bool:
@@ -639,6 +648,57 @@ def grown(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
     return {name: value - before.get(name, 0) for name, value in after.items()}
 
 
+@dataclass
+class Snapshot:
+    """What the window's figures are differences of, taken as it opens and as it closes."""
+
+    at: float  # time.perf_counter()
+    moves: tuple[int, int]  # stored actions by people, by computers
+    bot_cpu: float  # every bot process and its workers, summed
+    main_cpu: float  # the bots' main processes, summed
+    server_cpu: float  # the PostgreSQL server's (0 without one)
+    own_cpu: float  # this process's
+    calls: int  # the fake's transcript's length
+    clock: float  # the fake's clock (`FakeTelegram.press_times`)
+    counters: list[dict[str, int]] | None  # each bot's, None if they keep none
+
+
+async def snapshot(
+    fake: FakeTelegram,
+    bots: Sequence[BotProcess],
+    lines: Sequence[CounterLines],
+    server_pid: int | None,
+    counts_work: bool,
+) -> Snapshot:
+    pids = [bot_pid(bot) for bot in bots]
+    counters = [await line.snapshot(pid) for line, pid in zip(lines, pids, strict=True)]
+    people, computers, _ = stored_counts(bots[0])
+    return Snapshot(
+        at=time.perf_counter(),
+        moves=(people, computers),
+        bot_cpu=sum(tree_cpu_seconds(pid) for pid in pids),
+        main_cpu=sum(proc_cpu_seconds(pid) for pid in pids),
+        server_cpu=tree_cpu_seconds(server_pid) if server_pid else 0.0,
+        own_cpu=time.process_time(),
+        calls=len(fake.transcript),
+        clock=fake.clock(),
+        counters=counters if counts_work else None,
+    )
+
+
+def bot_pid(bot: BotProcess) -> int:
+    assert bot.process is not None
+    return bot.process.pid
+
+
+def summed(counters: Sequence[dict[str, int]]) -> dict[str, int]:
+    """The instances' counters added up, name by name."""
+    total: Counter[str] = Counter()
+    for each in counters:
+        total.update(each)
+    return dict(total)
+
+
 async def run(
     args: argparse.Namespace,
     workdir: Path,
@@ -646,9 +706,13 @@ async def run(
     tree: Tree,
     profile: Path | None,
     server: DatabaseServer | None = None,
+    *,
+    steady: bool = False,
 ) -> tuple[Measured, str]:
-    """Set up, play, measure, stop the bot of `tree` (on `server` if `tree.postgres`);
-    the figures and the bot's log."""
+    """Set up, play, measure, stop the bot of `tree` (on `server` if `tree.postgres`; its
+    `tree.instances` instances in shard mode if any); the figures and the bot's log (the
+    instances' logs one after another). `steady`: the window opens once every «Начать» is
+    answered (the starts spread over `--think`), not at the first."""
     server_pid = server.pid if tree.postgres and server is not None else None
     # A load generator: the fake still checks every call the bot makes against the Bot
     # API, but not its own answers (the suite does), which would cost it a sixth of its CPU.
@@ -661,15 +725,22 @@ async def run(
         env["PROFILE_TO"] = str(profile)
     if tree.webhook:
         env.update(harness.webhook_env())
-    bot = TreeBot(fake, workdir, tree.path, **env)
-    lines = CounterLines(bot.log_path)
+    bots: list[BotProcess] = []
     window = Window()
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     try:
-        await bot.start()
-        assert bot.process is not None
-        pid = bot.process.pid
+        if tree.instances:
+            bots.extend(
+                await start_instances(
+                    fake, workdir, workdir / "domino.sqlite3", tree.instances, env
+                )
+            )
+        else:
+            bots.append(TreeBot(fake, workdir, tree.path, **env))
+            await bots[0].start()
+        lines = [CounterLines(bot.log_path) for bot in bots]
+        pids = [bot_pid(bot) for bot in bots]
         setup_started = time.perf_counter()
         limit = asyncio.Semaphore(SETUP_CONCURRENCY)
         games = await asyncio.gather(
@@ -678,12 +749,12 @@ async def run(
                 for n in range(args.games)
             )
         )
+        rss = sum(proc_status(pid, "VmRSS") for pid in pids) / MB
         print(
             f"set up {len(games)} lobbies ({args.people} "
             f"{'person' if args.people == 1 else 'people'} + {4 - args.people} computers "
             f"{args.computers or 'medium'} each) in {time.perf_counter() - setup_started:.1f} s; "
-            "bot RSS then "
-            f"{proc_status(pid, 'VmRSS') / MB:.0f} MB",
+            f"bot RSS then {rss:.0f} MB{instances_note(tree)}",
             flush=True,
         )
         for game in games:
@@ -703,15 +774,9 @@ async def run(
                 )
                 tasks.append(asyncio.create_task(player.play(hub, stop)))
         timeline: list[tuple[float, int]] = []
-        counters_before = await lines.snapshot(pid) if tree.counts_work else None
-        calls_before = len(fake.transcript)
-        bot_cpu_before = tree_cpu_seconds(pid)
-        main_cpu_before = proc_cpu_seconds(pid)
-        server_cpu_before = tree_cpu_seconds(server_pid) if server_pid else 0.0
-        own_cpu_before = time.process_time()
-        window.started = time.perf_counter()
-        presses_from = fake.clock()  # the window on the fake's clock (`press_times`)
-        tasks.append(asyncio.create_task(sample_moves(bot, args.slice, timeline)))
+        before = await snapshot(fake, bots, lines, server_pid, tree.counts_work)
+        window.started = first_start = before.at
+        sampler = asyncio.create_task(sample_moves(bots[0], args.slice, timeline))
 
         async def start(game: Game) -> None:
             assert game.lobby is not None
@@ -726,38 +791,47 @@ async def run(
                 # Past Telegram's window the creator sees the button fail; the bot may
                 # still start the game: counted, and the run goes on (an overloaded bot
                 # is what the figures are for).
-                late_starts.append(game.group.title)
+                late_starts.append(str(game.group.title))
 
         late_starts: list[str] = []
         await asyncio.gather(*(start(game) for game in games))
-        started_in = time.perf_counter() - window.started
+        started_in = time.perf_counter() - first_start
+        if steady:  # the window anew, from here: the presses made from now on
+            before = await snapshot(fake, bots, lines, server_pid, tree.counts_work)
+            window.started = before.at
+            sampler.cancel()
+            timeline.clear()
+            sampler = asyncio.create_task(sample_moves(bots[0], args.slice, timeline))
+        tasks.append(sampler)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(args.seconds):
                 await asyncio.gather(*(game.done.wait() for game in games))
         window.stopped = time.perf_counter()
-        presses_until = fake.clock()
-        bot_cpu = tree_cpu_seconds(pid) - bot_cpu_before
-        main_cpu = proc_cpu_seconds(pid) - main_cpu_before
-        server_cpu = tree_cpu_seconds(server_pid) - server_cpu_before if server_pid else None
-        own_cpu = time.process_time() - own_cpu_before
-        calls_after = len(fake.transcript)
-        counters_after = await lines.snapshot(pid) if tree.counts_work else None
+        after = await snapshot(fake, bots, lines, server_pid, False)
+        counters_after = (
+            [await line.snapshot(pid) for line, pid in zip(lines, pids, strict=True)]
+            if tree.counts_work
+            else None
+        )
         stop.set()
-        people_moves, computer_moves, statuses = stored_counts(bot)
-        timeline.append((window.stopped, people_moves + computer_moves))
-        peak = proc_status(pid, "VmHWM")
+        _, _, statuses = stored_counts(bots[0])
+        timeline.append((window.stopped, sum(after.moves)))
+        peak = sum(proc_status(pid, "VmHWM") for pid in pids)
         tasks.pop().cancel()  # the sampler
         await asyncio.gather(*tasks, return_exceptions=True)  # presses in flight end
         tasks.clear()
         # The profile is written as the bot stops: a profiled bot is slow, so wait longer.
-        code = await bot.stop(timeout=30 if profile is None else 120)
+        codes = await asyncio.gather(
+            *(bot.stop(timeout=30 if profile is None else 120) for bot in bots)
+        )
     finally:
         stop.set()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if bot.process is not None and bot.process.returncode is None:
-            await bot.kill()
+        for bot in bots:
+            if bot.process is not None and bot.process.returncode is None:
+                await bot.kill()
         hub_task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await hub_task
@@ -765,29 +839,33 @@ async def run(
         if tree.postgres and not args.keep:
             await drop_schemas()  # the run's schema (on a shared server, say)
     counters = None  # an empty snapshot: the bot has the signal but counts nothing yet
-    if counters_before is not None and counters_after:
-        counters = grown(counters_before, counters_after)
+    if before.counters is not None and counters_after and all(counters_after):
+        counters = grown(summed(before.counters), summed(counters_after))
     measured = Measured(
         seconds=window.stopped - window.started,
         started_in=started_in,
         late_starts=len(late_starts),
-        people_moves=people_moves,
-        computer_moves=computer_moves,
+        people_moves=after.moves[0] - before.moves[0],
+        computer_moves=after.moves[1] - before.moves[1],
         statuses=statuses,
-        bot_cpu=bot_cpu,
-        main_cpu=main_cpu,
-        own_cpu=own_cpu,
+        bot_cpu=after.bot_cpu - before.bot_cpu,
+        main_cpu=after.main_cpu - before.main_cpu,
+        own_cpu=after.own_cpu - before.own_cpu,
         peak_rss=peak,
         timeline=timeline,
-        exit_code=code,
+        exit_code=max(codes, key=abs),
         counters=counters,
-        calls=Counter(fake.transcript[i].method for i in range(calls_before, calls_after)),
-        server_cpu=server_cpu,
-        press_times=[
-            times for times in fake.press_times if presses_from <= times[0] < presses_until
-        ],
+        calls=Counter(fake.transcript[i].method for i in range(before.calls, after.calls)),
+        server_cpu=after.server_cpu - before.server_cpu if server_pid else None,
+        instances=tree.instances,
+        press_times=[times for times in fake.press_times if before.clock <= times[0] < after.clock],
     )
-    return measured, bot.log()
+    return measured, "\n".join(bot.log() for bot in bots)
+
+
+def instances_note(tree: Tree) -> str:
+    """ ", over N instances" in shard mode: the figures named "bot" are their sums."""
+    return f" (the sum over {tree.instances} instances)" if tree.instances > 1 else ""
 
 
 def ms(seconds: float) -> str:
@@ -863,9 +941,10 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
                 f"({count} decisions, from request to decision)"
             )
         print(f"strong decisions past their deadline, made by medium instead: {thinker[2]}")
-    print(f"bot peak RSS: {m.peak_rss / MB:.1f} MB (VmHWM)")
+    over = f", summed over {m.instances} instances" if m.instances > 1 else ""
+    print(f"bot peak RSS: {m.peak_rss / MB:.1f} MB (VmHWM{over})")
     print(
-        f"CPU in the window: bot {m.bot_cpu / m.seconds * 100:.0f}% of a core, "
+        f"CPU in the window{over}: bot {m.bot_cpu / m.seconds * 100:.0f}% of a core, "
         f"{per_move(m.bot_cpu * 1000, moves)} ms per move (its main process "
         f"{per_move(m.main_cpu * 1000, moves)} ms, its workers the rest); "
         f"this process (fake + people) {m.own_cpu / m.seconds * 100:.0f}% of a core"
@@ -1133,9 +1212,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
     parser.add_argument(
-        "--seconds", type=float, default=30.0, help="seconds of play at most (default 30)"
+        "--games",
+        type=int,
+        default=None,
+        help="concurrent games (default 50; with --held the search's first count, default 25)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="seconds of play at most (default 30; with --held 40 once the games started)",
     )
     parser.add_argument(
         "--people",
@@ -1178,9 +1265,24 @@ def main() -> None:
     parser.add_argument(
         "--database",
         choices=("sqlite", "postgres", "both"),
-        default="sqlite",
+        default=None,
         help="the bot's database: SQLite (default), a fresh schema on PostgreSQL "
         "(DOMINO_TEST_POSTGRES's server, else a throwaway one), or both in turns, side by side",
+    )
+    parser.add_argument(
+        "--instances",
+        nargs="+",
+        metavar="N",
+        help="N bot instances in shard mode on PostgreSQL (SHARDS=12, one schema); "
+        "several counts (`1,2` or `1 2`) run in turns, side by side",
+    )
+    parser.add_argument(
+        "--held",
+        action="store_true",
+        help="search the games held with press -> answer p99 under 1 s at --think (for "
+        "each --instances count): doubling from --games, then halving the gap to ~12%%, a "
+        "run of --seconds (after the starts) per step; `--instances 1,2 --held --think 5` "
+        "takes about 20-25 minutes on 2 cores",
     )
     parser.add_argument(
         "--hands",
@@ -1212,12 +1314,31 @@ def main() -> None:
     args = parser.parse_args()
     if args.people is None:
         args.people = 1 if args.computers else 4
+    if args.games is None:
+        args.games = 25 if args.held else 50
+    if args.seconds is None:
+        args.seconds = 40.0 if args.held else 30.0
     if args.quick:
         args.games, args.seconds = 2, 5.0
+    counts: list[int] = []
+    if args.instances:
+        try:
+            counts = instance_counts(args.instances)
+        except ValueError as wrong:
+            parser.error(f"--instances: {wrong}")
+        if args.database not in (None, "postgres"):
+            parser.error("--instances runs shard mode, on PostgreSQL alone: no --database")
+        args.database = "postgres"
+        if args.against or args.updates == "both" or args.hands == "all" or args.profile:
+            parser.error("--instances compares instance counts: no --against, both, all, profile")
+    elif args.held:
+        parser.error("--held searches per instance count: give --instances (1, or 1,2)")
+    if args.database is None:
+        args.database = "sqlite"
     for option in ("updates", "database"):
         if getattr(args, option) == "both" and args.against:
             parser.error(f"--{option} both compares the two ways on this tree: no --against")
-    sides = "both" in (args.updates, args.database) or args.hands == "all"
+    sides = "both" in (args.updates, args.database) or args.hands == "all" or len(counts) > 1
     if args.hands == "all" and (args.against or "both" in (args.updates, args.database)):
         parser.error("--hands all compares the three on this tree alone: no --against or both")
     if args.repeat is None:
@@ -1236,6 +1357,19 @@ def main() -> None:
                     Tree(way, f"hands: {way} ({this_tree()})", ROOT, webhook, postgres, way)
                     for way in ("private", "group", "both")
                 ]
+            elif counts:
+                trees = [
+                    Tree(
+                        instances_key(count),
+                        f"{count} instance{'s' * (count > 1)} in shard mode ({this_tree()})",
+                        ROOT,
+                        webhook,
+                        postgres=True,
+                        hands=hands,
+                        instances=count,
+                    )
+                    for count in counts
+                ]
             elif args.against:
                 unchanged = stack.enter_context(worktree(args.against))
                 if postgres and not (unchanged / "storage" / "postgres.py").exists():
@@ -1248,6 +1382,9 @@ def main() -> None:
                     server = stack.enter_context(postgres_server())
                 except PostgresFailed as failed:
                     parser.exit(1, f"bench/e2e.py: {failed}\n")
+            if args.held:
+                capacities(args, workdir, trees, server)
+                return
             runs = measure(args, workdir, trees, server)
         if len(runs) > 1:
             table(runs, trees)
@@ -1331,6 +1468,97 @@ def measure(
             runs.append(Run(tree, measured, tally))
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
     return runs
+
+
+def instances_key(count: int) -> str:
+    """A shard-mode tree's key (a column's head, a folder's name)."""
+    return f"{count}-instance{'s' * (count > 1)}"
+
+
+def capacities(
+    args: argparse.Namespace,
+    workdir: Path,
+    trees: Sequence[Tree],
+    server: DatabaseServer | None,
+) -> list[CapacitySearch]:
+    """`--held`: for each tree (an instance count) the games held at `--think` with
+    press -> answer p99 under 1 s (`bench.instances.CapacitySearch`), a line a step, then
+    each count's result and the ratios of the last to the first."""
+    print(
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; games held: "
+        f"press -> answer p99 under 1 s at --think {args.think:g}, {args.seconds:g} s a step "
+        "once every game has started",
+        flush=True,
+    )
+    began = time.perf_counter()
+    searches = []
+    for tree in trees:
+        search = CapacitySearch(start=args.games)
+        print(f"\n=== {tree.label}", flush=True)
+        while (games := search.next_games()) is not None:
+            step_args = argparse.Namespace(**{**vars(args), "games": games})
+            folder = workdir / f"{tree.key}-{games}"
+            folder.mkdir(exist_ok=True)
+            tally = Tally()
+            print(f"--- {games} games (load average {os.getloadavg()[0]:.2f})", flush=True)
+            with on_database(server if tree.postgres else None):
+                measured, log = asyncio.run(
+                    run(step_args, folder, tally, tree, None, server, steady=True)
+                )
+            report(step_args, measured, tally, log)
+            step = held_step(games, measured, tally)
+            search.record(step)
+            print(step_line(step), flush=True)
+        searches.append(search)
+    print(f"\ngames held (press -> answer p99 under 1 s) at --think {args.think:g}:")
+    for tree, search in zip(trees, searches, strict=True):
+        print(f"  {tree.key}: {' '.join(str(s.games) for s in search.steps)} games tried")
+        for step in sorted(search.steps, key=lambda s: s.games):
+            print(f"    {step_line(step)}")
+        held, failed = search.held, search.not_held
+        print(
+            f"  {tree.key}: {held.games if held else 'none'} held"
+            + (f" ({failed.games} not)" if failed else "")
+            + (f", {held.moves_per_second:.1f} moves/s" if held else "")
+        )
+    firsts, lasts = searches[0].held, searches[-1].held
+    if len(searches) > 1 and firsts is not None and lasts is not None:
+        print(
+            f"{trees[-1].key}/{trees[0].key}: games held x{lasts.games / firsts.games:.2f}, "
+            f"moves/s x{lasts.moves_per_second / firsts.moves_per_second:.2f}"
+        )
+    minutes = (time.perf_counter() - began) / 60
+    print(f"load average at the end {os.getloadavg()[0]:.2f}; {minutes:.1f} minutes in all")
+    return searches
+
+
+def held_step(games: int, m: Measured, tally: Tally) -> Step:
+    """A step of the search from one run's figures."""
+    moves = m.moves or math.nan
+    answered, _ = latencies(tally).values()
+    return Step(
+        games=games,
+        p99=percentile(answered, 0.99) if answered else math.inf,
+        moves_per_second=m.moves / m.seconds,
+        cpu_per_move=m.bot_cpu * 1000 / moves,
+        server_cpu_per_move=None if m.server_cpu is None else m.server_cpu * 1000 / moves,
+        fake_share=m.own_cpu / m.seconds,
+        bot_share=m.bot_cpu / m.seconds,
+    )
+
+
+def step_line(step: Step) -> str:
+    server = (
+        ""
+        if step.server_cpu_per_move is None
+        else f" + PostgreSQL {fmt(step.server_cpu_per_move)} ms"
+    )
+    return (
+        f"{step.games} games: press -> answer p99 {ms(step.p99)} "
+        f"({'held' if step.held else 'NOT held'}), {step.moves_per_second:.1f} moves/s, "
+        f"CPU per move: bot {fmt(step.cpu_per_move)} ms{server}; CPU: bot "
+        f"{step.bot_share * 100:.0f}% of a core, fake + people {step.fake_share * 100:.0f}%"
+    )
 
 
 if __name__ == "__main__":
