@@ -15,7 +15,7 @@ Three things keep two instances from ever acting together:
   "Fencing"). A leader paused past its lease (SIGSTOP, a VM pause, a swap stall) that
   resumes after a takeover commits nothing: the first change it tries stops it.
 - **The keeper.** The lease is renewed on a thread of its own, with its own event loop
-  and its own database connection (`open_database(..., side=True)`), every `ttl / 3`
+  and its own database connection (`bot.server.keeper_thread`), every `ttl / 3`
   seconds: however long the bot's own loop is busy (picking up a hundred games on a
   loaded machine), the renewal does not wait behind it. The leader steps down only
   when the lease is found taken by another term, never for a renewal that is slow or
@@ -48,7 +48,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -60,8 +59,14 @@ from aiogram.client.session.middlewares.base import (
 from aiogram.exceptions import TelegramConflictError
 from aiogram.methods import AnswerCallbackQuery, GetUpdates, TelegramMethod
 
+from bot.server.keeper_thread import (
+    DEFAULT_TTL,
+    RELEASE_SECONDS,
+    RENEWAL_FAILURES,
+    KeeperThread,
+)
 from storage import leases
-from storage.db import DATABASE_ERRORS, Database, Deposed, Fence
+from storage.db import Database, Deposed, Fence
 
 log = logging.getLogger(__name__)
 
@@ -70,14 +75,7 @@ log = logging.getLogger(__name__)
 CONFLICT_PAUSE = 1.0
 
 LEADER = "leader"  # the lease's name
-DEFAULT_TTL = 15.0  # LEASE_SECONDS
 LOST_EXIT_CODE = 75  # EX_TEMPFAIL: start me again (as a standby)
-# A renewal refused, or not answered in time.
-RENEWAL_FAILURES: tuple[type[Exception], ...] = (*DATABASE_ERRORS, TimeoutError)
-# What opening the keeper's connection may fail with (then tried again).
-OPEN_FAILURES: tuple[type[Exception], ...] = (*DATABASE_ERRORS, OSError, RuntimeError)
-# Seconds the keeper waits for its thread to give the lease back at a stop.
-RELEASE_SECONDS = 5.0
 
 
 def stop_now() -> None:
@@ -93,7 +91,8 @@ class Leadership:
 
     `open_keeper_db` opens the keeper's own connection, in the keeper's loop. With
     `thread=False` the keeper runs as a task on the caller's loop instead (the tests,
-    with an injected `clock`, `monotonic` and `sleep`)."""
+    with an injected `clock`, `monotonic` and `sleep`). A keeper that fails stops the
+    process (`on_lost`): nobody would renew the lease."""
 
     def __init__(
         self,
@@ -111,8 +110,6 @@ class Leadership:
         self.db = db
         self.name = name
         self.ttl = ttl
-        self._open_keeper_db = open_keeper_db
-        self._thread_mode = thread
         self._clock = clock
         self._monotonic = monotonic
         self._sleep = sleep
@@ -120,14 +117,18 @@ class Leadership:
         # Written by the keeper, read by the bot's loop (single assignments).
         self.term: int | None = None  # the term we hold, while we hold it
         self._valid_until: float | None = None  # monotonic: the lease surely runs until
-        self._main_loop: asyncio.AbstractEventLoop | None = None
-        self._acquired = asyncio.Event()  # on the bot's loop
         self._confirmed = asyncio.Event()  # on the bot's loop: a renewal succeeded
-        self._keeper_loop: asyncio.AbstractEventLoop | None = None
-        self._keeper_task: asyncio.Task[None] | None = None
-        self._thread: threading.Thread | None = None
-        self._started = threading.Event()  # the keeper's loop and task exist
         self._lost_it = False  # found taken, or a change refused: never given back
+        self._keeper = KeeperThread(
+            f"lease-{name}",
+            owner="the lease's",
+            open_db=open_keeper_db,
+            begin=self._take,
+            keep=self._keep,
+            on_failure=self._lose,
+            thread=thread,
+            sleep=sleep,
+        )
 
     @property
     def leading(self) -> bool:
@@ -155,98 +156,38 @@ class Leadership:
     async def acquire(self) -> None:
         """Return once this instance holds the lease (at once when it is free, run out,
         or this name's already), its term fencing the database's changes; the keeper
-        goes on renewing it."""
-        self._main_loop = asyncio.get_running_loop()
-        if self._thread_mode:
-            self._thread = threading.Thread(
-                target=self._run_thread, name=f"lease-{self.name}", daemon=True
-            )
-            self._thread.start()
-        else:
-            self._keeper_loop = self._main_loop
-            self._keeper_task = self._main_loop.create_task(self._keep())
-            self._started.set()
-        await self._acquired.wait()
+        goes on renewing it. Raises when the database does not answer the start
+        (`bot.server.keeper_thread`: the start fails)."""
+        await self._keeper.start()
 
     async def release(self) -> None:
         """At a stop asked for: no more renewing, and the lease given back (by the keeper,
         on its connection, before it closes it). The fence stays: a change written after
         this still passes only while nobody else has taken the lease."""
-        if self._thread_mode:
-            thread = self._thread
-            if thread is None:
-                return
-            await asyncio.to_thread(self._started.wait, RELEASE_SECONDS)
-            if self._keeper_loop is not None and self._keeper_task is not None:
-                with contextlib.suppress(RuntimeError):  # its loop is over: nothing to stop
-                    self._keeper_loop.call_soon_threadsafe(self._keeper_task.cancel)
-            await asyncio.to_thread(thread.join, RELEASE_SECONDS)
-            self._thread = None
-        elif self._keeper_task is not None:
-            self._keeper_task.cancel()
-            await asyncio.gather(self._keeper_task, return_exceptions=True)
-            self._keeper_task = None
+        await self._keeper.stop(RELEASE_SECONDS)
 
     # The keeper: on its own thread (or, in tests, a task of the bot's loop).
 
-    def _run_thread(self) -> None:
-        asyncio.run(self._thread_main())
-
-    async def _thread_main(self) -> None:
-        self._keeper_loop = asyncio.get_running_loop()
-        self._keeper_task = asyncio.current_task()
-        self._started.set()
+    async def _keep(self, db: Database) -> None:
+        """Renew the lease until cancelled (then give it back) or found taken (then stop
+        the process)."""
         try:
-            await self._keep()
-        except asyncio.CancelledError:
-            pass  # a stop asked for (`release`)
-        except Exception:
-            # A keeper that died would leave a leader nobody renews: stop instead.
-            log.critical("the lease's keeper failed: stopping at once", exc_info=True)
-            self._lose()
-
-    async def _keep(self) -> None:
-        """Open the keeper's connection, take the lease, renew it until cancelled (then
-        give it back) or found taken (then stop the process)."""
-        db = await self._open_keeper_db_patiently()
-        try:
-            await self._take(db)
             await self._renew(db)
         finally:
             term, self.term, self._valid_until = self.term, None, None
             if term is not None and not self._lost_it:
                 await self._give_back(db, term)
-            with contextlib.suppress(*DATABASE_ERRORS):
-                await db.close()
-
-    async def _open_keeper_db_patiently(self) -> Database:
-        told = False
-        while True:
-            try:
-                return await self._open_keeper_db()
-            except OPEN_FAILURES as exc:
-                if not told:
-                    log.warning("the lease's connection cannot be opened now: %s", exc)
-                    told = True
-                await self._sleep(self.ttl / 6)
 
     async def _take(self, db: Database) -> None:
+        """Take the lease once it is free, run out or this name's: the first ask with the
+        start's patience (a database that does not answer fails the start), then every
+        `ttl / 3` while another instance holds it."""
+        began_m, term = await self._keeper.at_start(
+            "asking for the lease", lambda: self._ask_for(db), RENEWAL_FAILURES
+        )
         told = failing = False
-        while True:
-            began, began_m = self._clock(), self._monotonic()
-            try:
-                async with asyncio.timeout(self.ttl / 3):
-                    term = await leases.take(db, LEADER, self.name, now=began, ttl=self.ttl)
-            except RENEWAL_FAILURES as exc:
-                if not failing:  # once a burst
-                    log.warning("the lease cannot be asked for now: %s", str(exc) or "no answer")
-                    failing = True
-                await self._sleep(self.ttl / 6)
-                continue
-            failing = False
-            if term is not None:
-                break
-            if not told:
+        while term is None:
+            if not told and not failing:
                 held = await self._current(db)
                 log.info(
                     "standby as %r: the lease is held by %r; waiting to take over",
@@ -254,7 +195,15 @@ class Leadership:
                     held.holder if held else "?",
                 )
                 told = True
-            await self._sleep(self.ttl / 3)
+            await self._sleep(self.ttl / 6 if failing else self.ttl / 3)
+            try:
+                began_m, term = await self._ask_for(db)
+            except RENEWAL_FAILURES as exc:
+                if not failing:  # once a burst
+                    log.warning("the lease cannot be asked for now: %s", str(exc) or "no answer")
+                    failing = True
+                continue
+            failing = False
         self.term = term
         self.db.fence = Fence(LEADER, term, self._deposed, hold=self.ttl / 3)
         self._confirm(began_m)
@@ -265,7 +214,13 @@ class Leadership:
             self.ttl,
             self.ttl / 3,
         )
-        self._tell(self._acquired.set)
+
+    async def _ask_for(self, db: Database) -> tuple[float, int | None]:
+        """One take of the lease: when it began (monotonic), and the term taken (None:
+        another instance holds it)."""
+        began, began_m = self._clock(), self._monotonic()
+        async with asyncio.timeout(self.ttl / 3):
+            return began_m, await leases.take(db, LEADER, self.name, now=began, ttl=self.ttl)
 
     async def _renew(self, db: Database) -> None:
         failing_since: float | None = None
@@ -304,16 +259,7 @@ class Leadership:
     def _confirm(self, began_m: float) -> None:
         """A take or renewal begun at `began_m` (monotonic) succeeded."""
         self._valid_until = began_m + self.ttl - self.ttl / 6
-        self._tell(self._confirmed.set)
-
-    def _tell(self, callback: Callable[[], None]) -> None:
-        """Run `callback` on the bot's loop (from the keeper's thread or task)."""
-        loop = self._main_loop
-        if loop is None or loop is self._keeper_loop:
-            callback()
-        else:
-            with contextlib.suppress(RuntimeError):  # the bot's loop is closed: stopping
-                loop.call_soon_threadsafe(callback)
+        self._keeper.tell(self._confirmed.set)
 
     async def _give_back(self, db: Database, term: int) -> None:
         try:

@@ -4,9 +4,10 @@ A game belongs to the shard of its chat (`storage.shards.shard_of`), and each sh
 lease "shard:<n>" with the semantics of the lease "leader" (`storage.leases`): taken when
 free, run out or this name's own, each take a new term, renewed only in its term. The
 `ShardKeeper` of an instance holds its share: every `ttl / 3` seconds, on a thread of its
-own with its own event loop and database connection (as `bot.server.leadership`'s
-keeper: a busy bot loop never delays a renewal), it renews every shard it holds in one
-round trip, writes its heartbeat, and compares what it holds with its fair share.
+own with its own event loop and database connection (`bot.server.keeper_thread`, as
+`bot.server.leadership`'s keeper: a busy bot loop never delays a renewal), it renews
+every shard it holds in one round trip, writes its heartbeat, and compares what it holds
+with its fair share.
 
 **Fair share.** The live instances (a heartbeat within the lease's time) split the
 shards by their sorted names (`storage.shards.fair_share`): every instance computes the
@@ -56,9 +57,14 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 
-from bot.server.leadership import DEFAULT_TTL, OPEN_FAILURES, RELEASE_SECONDS, RENEWAL_FAILURES
+from bot.server.keeper_thread import (
+    DEFAULT_TTL,
+    RELEASE_SECONDS,
+    RENEWAL_FAILURES,
+    KeeperThread,
+)
 from storage import leases, shards
-from storage.db import DATABASE_ERRORS, Database, Deposed, Fence
+from storage.db import Database, Deposed, Fence
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -77,7 +83,7 @@ class ShardKeeper:
     the bot's loop instead (the tests, with an injected `clock`, `monotonic` and
     `sleep`). `on_evicted()` is told when the instance's own lease is found taken, or a
     change under `instance_fence` is refused (stop the process; None: every shard is
-    lost instead)."""
+    lost instead). A keeper that fails loses every shard: nobody would renew them."""
 
     def __init__(
         self,
@@ -98,12 +104,10 @@ class ShardKeeper:
         self.name = name
         self.count = count
         self.ttl = ttl
-        self._open_keeper_db = open_keeper_db
         self._on_gained = on_gained
         self._on_lost = on_lost
         self._on_release_asked = on_release_asked
         self._on_evicted = on_evicted
-        self._thread_mode = thread
         self._clock = clock
         self._monotonic = monotonic
         self._sleep = sleep
@@ -116,17 +120,20 @@ class ShardKeeper:
         self.instance_term: int | None = None  # the instance's own lease, once taken
         self._instance_valid_until: float | None = None  # monotonic, as `_valid_until`
         self._evicted = False
-        self._instance_ready: asyncio.Future[int] | None = None  # on the bot's loop
         self._asked: int | None = None  # the shard the bot was asked to give back
         self.share: int | None = None  # the fair share at the last round (None before)
         self.live = 1  # the live instances at the last round (the bot-wide budget's share)
         self._db: Database | None = None  # the keeper's connection, once open
         self._db_turn = asyncio.Lock()  # on the keeper's loop: one statement at a time
-        self._main_loop: asyncio.AbstractEventLoop | None = None
-        self._keeper_loop: asyncio.AbstractEventLoop | None = None
-        self._keeper_task: asyncio.Task[None] | None = None
-        self._thread: threading.Thread | None = None
-        self._started = threading.Event()  # the keeper's loop and task exist
+        self._keeper = KeeperThread(
+            f"shards-{name}",
+            owner="the shards'",
+            open_db=open_keeper_db,
+            begin=self._take_instance,
+            keep=self._keep,
+            thread=thread,
+            sleep=sleep,
+        )
 
     # What the bot reads (from its own loop, or any thread).
 
@@ -175,81 +182,29 @@ class ShardKeeper:
     async def start(self) -> None:
         """Start the keeper; return once it holds the instance's own lease
         (`instance_fence`). It then takes the instance's share as it finds shards free,
-        telling each one to `on_gained`."""
-        self._main_loop = asyncio.get_running_loop()
-        self._instance_ready = self._main_loop.create_future()
-        if self._thread_mode:
-            self._thread = threading.Thread(
-                target=self._run_thread, name=f"shards-{self.name}", daemon=True
-            )
-            self._thread.start()
-            await asyncio.to_thread(self._started.wait, RELEASE_SECONDS)
-        else:
-            self._keeper_loop = self._main_loop
-            self._keeper_task = self._main_loop.create_task(self._keep())
-            self._started.set()
-        await asyncio.shield(self._instance_ready)
+        telling each one to `on_gained`. Raises when the database does not answer the
+        start (`bot.server.keeper_thread`: the start fails)."""
+        await self._keeper.start()
 
     async def give_back(self, shard: int) -> bool:
         """The bot has stopped acting for `shard` (asked by `on_release_asked`): release
         its lease, so another instance takes it at once. False when it was not held, or
-        the release failed (then the lease runs out by itself)."""
-        loop = self._keeper_loop
-        if loop is None:
-            return False
-        if loop is asyncio.get_running_loop():
-            return await self._give_back(shard)
-        asked = self._give_back(shard)
-        try:
-            done = asyncio.run_coroutine_threadsafe(asked, loop)
-        except RuntimeError:  # the keeper's loop is over: stopping
-            asked.close()
-            return False
-        try:
-            return await asyncio.wrap_future(done)
-        except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if task is not None and task.cancelling():
-                raise  # the bot's own task is cancelled
-            return False  # the keeper stopped first (`close`): it releases every shard
+        the release failed (then the lease runs out by itself), or the keeper stopped
+        first (`close`: it releases every shard)."""
+        return await self._keeper.on_keeper_loop(self._give_back(shard), False)
 
     async def close(self) -> None:
         """At a stop asked for: no more renewing; every shard given back and the heartbeat
         deleted (by the keeper, on its connection, before it closes it)."""
-        if self._thread_mode:
-            thread = self._thread
-            if thread is None:
-                return
-            await asyncio.to_thread(self._started.wait, RELEASE_SECONDS)
-            if self._keeper_loop is not None and self._keeper_task is not None:
-                with contextlib.suppress(RuntimeError):  # its loop is over: nothing to stop
-                    self._keeper_loop.call_soon_threadsafe(self._keeper_task.cancel)
-            await asyncio.to_thread(thread.join, RELEASE_SECONDS * 2)
-            self._thread = None
-        elif self._keeper_task is not None:
-            self._keeper_task.cancel()
-            await asyncio.gather(self._keeper_task, return_exceptions=True)
-            self._keeper_task = None
+        await self._keeper.stop(RELEASE_SECONDS * 2)
 
     # The keeper: on its own thread (or, in tests, a task of the bot's loop).
 
-    def _run_thread(self) -> None:
-        asyncio.run(self._thread_main())
-
-    async def _thread_main(self) -> None:
-        self._keeper_loop = asyncio.get_running_loop()
-        self._keeper_task = asyncio.current_task()
-        self._started.set()
-        with contextlib.suppress(asyncio.CancelledError):  # a stop asked for (`close`)
-            await self._keep()
-
-    async def _keep(self) -> None:
-        """Open the keeper's connection and keep the share until cancelled; then give
-        every shard back. A keeper that fails loses its shards: nobody would renew them."""
-        db = await self._open_keeper_db_patiently()
+    async def _keep(self, db: Database) -> None:
+        """Keep the share until cancelled; then give every shard back. A keeper that
+        fails loses its shards: nobody would renew them."""
         self._db = db
         try:
-            await self._take_instance(db)
             await self._rounds(db)
         except Exception:
             log.critical("the shards' keeper failed: every shard is lost", exc_info=True)
@@ -258,43 +213,23 @@ class ShardKeeper:
         finally:
             await self._leave(db)
 
-    async def _open_keeper_db_patiently(self) -> Database:
-        told = False
-        while True:
-            try:
-                return await self._open_keeper_db()
-            except OPEN_FAILURES as exc:
-                if not told:
-                    log.warning("the shards' connection cannot be opened now: %s", exc)
-                    told = True
-                await self._sleep(self.ttl / 6)
-
     async def _take_instance(self, db: Database) -> None:
-        """The instance's own lease, in a new term, tried until the database answers."""
-        failing = False
-        while True:
+        """The instance's own lease, in a new term, with the start's patience (a database
+        that does not answer fails the start)."""
+
+        async def take() -> tuple[float, int]:
             began_m = self._monotonic()
-            try:
-                term = await self._answer(
-                    shards.take_instance(db, self.name, now=self._clock(), ttl=self.ttl)
-                )
-            except RENEWAL_FAILURES as exc:
-                if not failing:
-                    log.warning("the instance's lease cannot be taken now: %s", exc)
-                    failing = True
-                await self._sleep(self.ttl / 6)
-                continue
-            break
+            term = await self._answer(
+                shards.take_instance(db, self.name, now=self._clock(), ttl=self.ttl)
+            )
+            return began_m, term
+
+        began_m, term = await self._keeper.at_start(
+            "taking the instance's lease", take, RENEWAL_FAILURES
+        )
         self.instance_term = term
         self._instance_valid_until = began_m + self.ttl - self.ttl / 6
         log.info("instance %r in term %d", self.name, term)
-        ready = self._instance_ready
-
-        def tell_ready() -> None:
-            if ready is not None and not ready.done():
-                ready.set_result(term)
-
-        self._tell(tell_ready)
 
     async def _rounds(self, db: Database) -> None:
         failing_since: float | None = None
@@ -331,11 +266,11 @@ class ShardKeeper:
         self.live = max(1, len(live))
         if share != self.share:
             log.info(
-                "%d live instance(s): %r's share is %d of %d shards",
-                len(live),
+                "instance %s: its share is %d of %d shards (%d live instance(s))",
                 self.name,
                 share,
                 self.count,
+                len(live),
             )
             self.share = share
         held = len(self._owned)
@@ -428,7 +363,7 @@ class ShardKeeper:
                 shard: began_m + self.ttl - self.ttl / 6,
             }
         log.info("shard %d taken as %r in term %d", shard, self.name, term)
-        self._tell(self._on_gained, shard, term)
+        self._keeper.tell(self._on_gained, shard, term)
 
     def _ask_back(self, share: int) -> None:
         """One shard at a time: the highest, once the last one asked for is given back
@@ -440,7 +375,7 @@ class ShardKeeper:
         log.debug(
             "%d shards held, %d is the share: shard %d asked back", len(self._owned), share, shard
         )
-        self._tell(self._on_release_asked, shard)
+        self._keeper.tell(self._on_release_asked, shard)
 
     async def _give_back(self, shard: int) -> bool:
         db = self._db
@@ -461,8 +396,8 @@ class ShardKeeper:
         return given
 
     async def _leave(self, db: Database) -> None:
-        """At the keeper's end: every shard released, the heartbeat deleted, the
-        connection closed."""
+        """At the keeper's end: every shard released, the heartbeat deleted (the keeper's
+        thread then closes the connection)."""
         with self._state:
             terms = dict(self._owned)
             self._owned, self._valid_until = {}, {}
@@ -476,8 +411,6 @@ class ShardKeeper:
         else:
             if given:
                 log.info("shards given back at the stop: %s", ", ".join(map(str, sorted(given))))
-        with contextlib.suppress(*DATABASE_ERRORS):
-            await db.close()
         self._db = None
 
     async def _holders_quietly(self, db: Database) -> dict[int, leases.Lease]:
@@ -513,7 +446,7 @@ class ShardKeeper:
         for shard, term in sorted(self._owned.items()):
             self._lose(shard, term)
         if self._on_evicted is not None:
-            self._tell(self._on_evicted)
+            self._keeper.tell(self._on_evicted)
 
     def _lose(self, shard: int, term: int) -> None:
         """The shard is lost in `term` (once: the keeper and a refused change may both
@@ -522,7 +455,7 @@ class ShardKeeper:
             if self._owned.get(shard) != term:
                 return
             self._drop_locked(shard)
-        self._tell(self._on_lost, shard)
+        self._keeper.tell(self._on_lost, shard)
 
     def _drop(self, shard: int) -> None:
         with self._state:
@@ -531,25 +464,3 @@ class ShardKeeper:
     def _drop_locked(self, shard: int) -> None:
         self._owned = {s: t for s, t in self._owned.items() if s != shard}
         self._valid_until = {s: v for s, v in self._valid_until.items() if s != shard}
-
-    def _tell(self, callback: Callable[..., None], *args: int) -> None:
-        """Run `callback(*args)` on the bot's loop, from wherever we are (the keeper's
-        thread, the bot's loop, a database's thread); a callback that fails is logged,
-        never the keeper's end."""
-
-        def guarded() -> None:
-            try:
-                callback(*args)
-            except Exception:
-                log.exception("the bot's answer to a shard's news failed")
-
-        loop = self._main_loop
-        try:
-            here = asyncio.get_running_loop()
-        except RuntimeError:
-            here = None
-        if loop is None or loop is here:
-            guarded()
-        else:
-            with contextlib.suppress(RuntimeError):  # the bot's loop is closed: stopping
-                loop.call_soon_threadsafe(guarded)

@@ -403,7 +403,8 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
         way += f", {keeper.count} shards shared as {keeper.name!r}"
         log.info("@%s is up (%s): each shard's games picked up as it is taken", me.username, way)
     else:
-        log.info("@%s is up (%s): %d running games picked up", me.username, way, resumed)
+        games = "1 running game" if resumed == 1 else f"{resumed} running games"
+        log.info("@%s is up (%s): %s picked up", me.username, way, games)
     if settings.metrics_address is not None:
         log.info("/metrics and /healthz on %s", settings.metrics_address)
     if settings.webapp_url:
@@ -473,6 +474,8 @@ async def lead(leadership: Leadership) -> None:
     waiting = asyncio.create_task(stopping.wait())
     try:
         await asyncio.wait((acquiring, waiting), return_when=asyncio.FIRST_COMPLETED)
+        if acquiring.done():
+            acquiring.result()  # raises why the start failed (the database did not answer)
     finally:
         for task in (acquiring, waiting):
             task.cancel()
