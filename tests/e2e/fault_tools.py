@@ -3,7 +3,8 @@
 `open_games` sets up N games side by side (each its own group, its own people);
 `Player` is a harness `Person` who keeps every answer to their presses and carries on
 whatever the answer says; `check_stored_games` loads every stored game and holds it to
-the engine's invariants; `private_tile_lines` finds tiles written in the bot's log.
+the engine's invariants; `audit_presses` holds the presses the bot confirmed to the
+moves stored; `private_tile_lines` finds tiles written in the bot's log.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import random
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,16 +28,21 @@ from domino.views import OutcomeKind
 from i18n import Lang, t
 from tests.databases import stored_rows
 from tests.e2e.harness import (
+    MOVES,
     ROUND_MARK,
     TABLE_TITLE,
     TILE_FORMS,
     BotProcess,
     Person,
+    Press,
     Table,
     dealt_hands,
+    game_of,
+    kind_of,
     open_game,
     play_until,
 )
+from tests.e2e.harness import move_of as move_number_of
 from tests.fakegram import CallbackAnswer, FakeTelegram
 from tests.fakegram.text import format_text
 from tests.fakegram.world import StoredMessage
@@ -354,3 +361,44 @@ def stored_actors(database: Path) -> dict[tuple[int, int], int | None]:
         for seq, entry in enumerate(Match.from_json(stored).log, start=1):
             actors[(game_id, seq)] = seated.get((game_id, entry.seat))
     return actors
+
+
+def move_of(data: str) -> tuple[int, int, Press]:
+    """(game, move number, what it does) of a hand button's callback data."""
+    return game_of(data), move_number_of(data), kind_of(data)
+
+
+def accepted(answer_text: str | None, alert: bool, answered: bool) -> bool:
+    """An answer that confirms a move: no alert, and no refusal text (a draw names the
+    tiles drawn)."""
+    return answered and not alert and (not answer_text or answer_text.startswith("Из базара"))
+
+
+def audit_presses(games: list[Game], database: Path) -> tuple[int, int, int]:
+    """(presses, losses, duplicates): a loss is a move press the bot confirmed that is not
+    stored as that person's move; a duplicate is a stored move confirmed to more than one
+    press, or a stored person's move that no press of theirs asked for."""
+    actor = stored_actors(database)  # nobody leaves here, and the turn timer is off
+    confirmed: Counter[tuple[int, int]] = Counter()
+    asked: set[tuple[int, int, int]] = set()
+    presses = losses = 0
+    for game in games:
+        for player in game.players:
+            for data, answer in player.pressed:
+                presses += 1
+                gid, move, kind = move_of(data)
+                if kind not in MOVES:
+                    continue
+                asked.add((gid, move, player.user.id))
+                if accepted(answer.text, answer.show_alert, answer.answered):
+                    confirmed[(gid, move)] += 1
+                    if actor.get((gid, move + 1)) != player.user.id:
+                        losses += 1
+    duplicates = sum(count - 1 for count in confirmed.values() if count > 1)
+    # Every batch of a person's actions starts at a move some press of theirs asked for.
+    for (gid, seq), who in actor.items():
+        if who is None or actor.get((gid, seq - 1)) == who:
+            continue  # a computer's move, or the rest of one press (draws, then the play)
+        if (gid, seq - 1, who) not in asked:
+            duplicates += 1
+    return presses, losses, duplicates

@@ -18,27 +18,16 @@ import pytest
 
 from domino.match import Match
 from tests.e2e.fault_tools import (
-    Game,
     assert_game_private,
     audit_announcements,
+    audit_presses,
     check_stored_games,
     game_id_of,
     open_games,
     private_tile_lines,
-    stored_actors,
     stored_matches,
 )
-from tests.e2e.harness import (
-    EXIT_SECONDS,
-    MOVE_PREFIX,
-    MOVES,
-    BotProcess,
-    Press,
-    game_of,
-    kind_of,
-    settle,
-)
-from tests.e2e.harness import move_of as move_number_of
+from tests.e2e.harness import EXIT_SECONDS, MOVE_PREFIX, BotProcess, settle
 from tests.fakegram import FakeTelegram
 
 # 20 games: most are the usual small table (2 people, 2 computers), some 4 people.
@@ -67,47 +56,6 @@ async def bot(fakegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProces
         code = await process.stop(timeout=EXIT_SECONDS)
         assert code == 0, f"the bot exited with {code}:\n{process.log()[-4000:]}"
         assert not process.problems(), f"errors in the bot's log:\n{process.problem_report()}"
-
-
-def move_of(data: str) -> tuple[int, int, Press]:
-    """(game, move number, what it does) of a hand button's callback data."""
-    return game_of(data), move_number_of(data), kind_of(data)
-
-
-def accepted(answer_text: str | None, alert: bool, answered: bool) -> bool:
-    """An answer that confirms a move: no alert, and no refusal text (a draw names the
-    tiles drawn)."""
-    return answered and not alert and (not answer_text or answer_text.startswith("Из базара"))
-
-
-def audit_presses(games: list[Game], database: Path) -> tuple[int, int, int]:
-    """(presses, losses, duplicates): a loss is a move press the bot confirmed that is not
-    stored as that person's move; a duplicate is a stored move confirmed to more than one
-    press, or a stored person's move that no press of theirs asked for."""
-    actor = stored_actors(database)  # nobody leaves here, and the turn timer is off
-    confirmed: Counter[tuple[int, int]] = Counter()
-    asked: set[tuple[int, int, int]] = set()
-    presses = losses = 0
-    for game in games:
-        for player in game.players:
-            for data, answer in player.pressed:
-                presses += 1
-                gid, move, kind = move_of(data)
-                if kind not in MOVES:
-                    continue
-                asked.add((gid, move, player.user.id))
-                if accepted(answer.text, answer.show_alert, answer.answered):
-                    confirmed[(gid, move)] += 1
-                    if actor.get((gid, move + 1)) != player.user.id:
-                        losses += 1
-    duplicates = sum(count - 1 for count in confirmed.values() if count > 1)
-    # Every batch of a person's actions starts at a move some press of theirs asked for.
-    for (gid, seq), who in actor.items():
-        if who is None or actor.get((gid, seq - 1)) == who:
-            continue  # a computer's move, or the rest of one press (draws, then the play)
-        if (gid, seq - 1, who) not in asked:
-            duplicates += 1
-    return presses, losses, duplicates
 
 
 @pytest.mark.slow(seconds=80)

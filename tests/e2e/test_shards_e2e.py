@@ -36,6 +36,7 @@ from tests.e2e.fault_tools import (
     Game,
     assert_game_private,
     audit_announcements,
+    audit_presses,
     check_stored_games,
     game_id_of,
     open_games,
@@ -49,7 +50,6 @@ from tests.e2e.shard_audit import (
     shard_leases,
     wait_shared,
 )
-from tests.e2e.test_faults_e2e import audit_presses
 from tests.e2e.test_instances_e2e import (
     DEPOSED_LINES,
     Supervisor,
