@@ -307,8 +307,8 @@ class Player:
         if self.awaiting_hand:
             hand = self.person.hand()
             if hand is not None and looks(hand) != self.pressed:
-                started = self.window.started
-                if started is not None and self.pressed_at >= started:
+                started, stopped = self.window.started, self.window.stopped
+                if started is not None and started <= self.pressed_at < (stopped or math.inf):
                     self.tally.shown.append(time.perf_counter() - self.pressed_at)
                 self.awaiting_hand = False
         self.wake.set()
@@ -361,13 +361,15 @@ class Player:
         if data is None:
             return False
         self.pressed, self.pressed_at, self.awaiting_hand = looks(hand), now, True
-        if self.window.open:
+        in_window = self.window.open
+        if in_window:
             self.tally.presses += 1
         answer = await self.person.user.press(hand, data=data, timeout=PRESS_TIMEOUT)
         self.settled_at = time.perf_counter()
-        # A press made before the window (`--held` opens it once the games have started)
-        # is not the window's; every press of the window is, answered after it or not.
-        if self.window.started is None or now < self.window.started:
+        # A press made outside the window (`--held` opens it once the games have started;
+        # play goes on a moment after it closes) is not the window's; every press made in
+        # it is, answered after it or not.
+        if not in_window:
             return True
         if not answer.answered:
             self.tally.unanswered += 1
@@ -519,6 +521,7 @@ class Measured:
     calls: Counter[str]  # Bot API calls in the window, by method (the fake's transcript)
     server_cpu: float | None = None  # seconds of CPU the PostgreSQL server used in the window
     instances: int = 0  # shard mode's instances, whose CPU, RSS and counters are summed
+    each_cpu: tuple[float, ...] = ()  # seconds of CPU of each instance in the window
 
     late_starts: int = 0  # «Начать» presses not answered within Telegram's 15 s
     # Each press of the window answered at all: (pressed, taken by the bot, answered), s.
@@ -655,6 +658,7 @@ class Snapshot:
     at: float  # time.perf_counter()
     moves: tuple[int, int]  # stored actions by people, by computers
     bot_cpu: float  # every bot process and its workers, summed
+    each_cpu: tuple[float, ...]  # each bot process and its workers
     main_cpu: float  # the bots' main processes, summed
     server_cpu: float  # the PostgreSQL server's (0 without one)
     own_cpu: float  # this process's
@@ -673,10 +677,12 @@ async def snapshot(
     pids = [bot_pid(bot) for bot in bots]
     counters = [await line.snapshot(pid) for line, pid in zip(lines, pids, strict=True)]
     people, computers, _ = stored_counts(bots[0])
+    each_cpu = tuple(tree_cpu_seconds(pid) for pid in pids)
     return Snapshot(
         at=time.perf_counter(),
         moves=(people, computers),
-        bot_cpu=sum(tree_cpu_seconds(pid) for pid in pids),
+        bot_cpu=sum(each_cpu),
+        each_cpu=each_cpu,
         main_cpu=sum(proc_cpu_seconds(pid) for pid in pids),
         server_cpu=tree_cpu_seconds(server_pid) if server_pid else 0.0,
         own_cpu=time.process_time(),
@@ -775,7 +781,9 @@ async def run(
                 tasks.append(asyncio.create_task(player.play(hub, stop)))
         timeline: list[tuple[float, int]] = []
         before = await snapshot(fake, bots, lines, server_pid, tree.counts_work)
-        window.started = first_start = before.at
+        first_start = before.at
+        if not steady:  # else no press counts until every game has started
+            window.started = first_start
         sampler = asyncio.create_task(sample_moves(bots[0], args.slice, timeline))
 
         async def start(game: Game) -> None:
@@ -858,6 +866,7 @@ async def run(
         calls=Counter(fake.transcript[i].method for i in range(before.calls, after.calls)),
         server_cpu=after.server_cpu - before.server_cpu if server_pid else None,
         instances=tree.instances,
+        each_cpu=tuple(b - a for a, b in zip(before.each_cpu, after.each_cpu, strict=True)),
         press_times=[times for times in fake.press_times if before.clock <= times[0] < after.clock],
     )
     return measured, "\n".join(bot.log() for bot in bots)
@@ -949,6 +958,9 @@ def report(args: argparse.Namespace, m: Measured, tally: Tally, log: str) -> Non
         f"{per_move(m.main_cpu * 1000, moves)} ms, its workers the rest); "
         f"this process (fake + people) {m.own_cpu / m.seconds * 100:.0f}% of a core"
     )
+    if m.instances > 1:
+        shares = ", ".join(f"{cpu / m.seconds * 100:.0f}%" for cpu in m.each_cpu)
+        print(f"CPU of each instance (% of a core): {shares}")
     if m.server_cpu is not None:
         print(
             f"CPU of the database server (PostgreSQL) in the window: "
@@ -1216,7 +1228,7 @@ def main() -> None:
         "--games",
         type=int,
         default=None,
-        help="concurrent games (default 50; with --held the search's first count, default 25)",
+        help="concurrent games (default 50; with --held the search's first count, default 100)",
     )
     parser.add_argument(
         "--seconds",
@@ -1315,7 +1327,7 @@ def main() -> None:
     if args.people is None:
         args.people = 1 if args.computers else 4
     if args.games is None:
-        args.games = 25 if args.held else 50
+        args.games = 100 if args.held else 50
     if args.seconds is None:
         args.seconds = 40.0 if args.held else 30.0
     if args.quick:

@@ -112,7 +112,7 @@ class CapacitySearch:
 
     start: int
     precision: float = HELD_PRECISION
-    most: int = 9
+    most: int = 8
     steps: list[Step] = field(default_factory=list)
 
     @property
