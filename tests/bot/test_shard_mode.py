@@ -9,6 +9,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -407,6 +408,29 @@ class Handling:
             self.running.discard(queued.update_id)
 
 
+@dataclass
+class Consuming:
+    """GROUP's shard held by a fake keeper, and its consumers (not started yet) feeding
+    its updates to `handling`."""
+
+    shard: int
+    keeper: FakeKeeper
+    handling: Handling
+    consumers: ShardConsumers
+
+
+@pytest.fixture
+async def consuming(db: Database) -> AsyncIterator[Consuming]:
+    shard = shards.shard_of(GROUP, COUNT)
+    keeper = await hold(db, shard)
+    handling = Handling(db)
+    consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
+    yield Consuming(shard, keeper, handling, consumers)
+    for gate in handling.held.values():
+        gate.set()  # a test that failed holding a chat's handling
+    await consumers.close()
+
+
 async def queue(db: Database, update_id: int, chat_id: int, **body: bool) -> None:
     shard = shards.shard_of(chat_id, COUNT)
     assert await update_queue.put(db, update_id, shard, chat_id, json.dumps(body), now=1.0)
@@ -418,13 +442,12 @@ async def until(done: Callable[[], bool]) -> None:
             await asyncio.sleep(0.005)
 
 
-async def test_each_chat_in_order_several_chats_at_once_each_update_once(db: Database) -> None:
+async def test_each_chat_in_order_several_chats_at_once_each_update_once(
+    db: Database, consuming: Consuming
+) -> None:
     group_b = GROUP + COUNT  # the same shard as GROUP
-    shard = shards.shard_of(GROUP, COUNT)
-    keeper = await hold(db, shard)
-    handling = Handling(db)
+    shard, handling, consumers = consuming.shard, consuming.handling, consuming.consumers
     handling.held[1] = asyncio.Event()
-    consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
     await queue(db, 1, GROUP, writes=True)
     await queue(db, 2, group_b)
     await queue(db, 3, GROUP, writes=True)
@@ -443,13 +466,10 @@ async def test_each_chat_in_order_several_chats_at_once_each_update_once(db: Dat
 
 
 async def test_a_failed_handling_is_dropped_and_an_update_handled_elsewhere_is_not_redone(
-    db: Database, caplog: pytest.LogCaptureFixture
+    db: Database, consuming: Consuming, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot.server.shard_mode")
-    shard = shards.shard_of(GROUP, COUNT)
-    keeper = await hold(db, shard)
-    handling = Handling(db)
-    consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
+    shard, handling, consumers = consuming.shard, consuming.handling, consuming.consumers
     await queue(db, 1, GROUP, fails=True)
     await queue(db, 2, OTHER_GROUP + 0, writes=True)  # another shard: not this consumer's
     await queue(db, 3, GROUP + COUNT, writes=True)
@@ -464,36 +484,30 @@ async def test_a_failed_handling_is_dropped_and_an_update_handled_elsewhere_is_n
     assert "the update 1 failed" in caplog.text
     assert await db.fetch_one("SELECT 1 FROM bot_values WHERE name = 'u3'") is None
     assert await update_queue.waiting(db) == {shards.shard_of(OTHER_GROUP, COUNT): 1}
-    await consumers.close()
 
 
-async def test_a_refused_fence_stops_the_shard_s_consuming(db: Database) -> None:
-    shard = shards.shard_of(GROUP, COUNT)
-    keeper = await hold(db, shard)
-    handling = Handling(db)
-    consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
+async def test_a_refused_fence_stops_the_shard_s_consuming(
+    db: Database, consuming: Consuming
+) -> None:
+    shard, handling, consumers = consuming.shard, consuming.handling, consuming.consumers
     # Another instance takes the shard (its lease ran out): a new term.
     assert await shards.take_shard(db, shard, "other", now=2e9, ttl=15.0) == 2
     await queue(db, 1, GROUP, writes=True)
     await queue(db, 2, GROUP, writes=True)
     consumers.start(shard)
     await until(lambda: consumers.handled == 1)
-    assert keeper.refused == [shard] and handling.fed == [1]
+    assert consuming.keeper.refused == [shard] and handling.fed == [1]
     await asyncio.sleep(0.2)
     assert handling.fed == [1]  # the shard is not ours: nothing more is taken
     assert await update_queue.waiting(db, [shard]) == {shard: 2}  # left to its owner
     assert await db.fetch_one("SELECT 1 FROM bot_values WHERE name = 'u1'") is None
-    await consumers.close()
 
 
 async def test_stopping_a_shard_finishes_its_updates_in_hand_and_takes_no_more(
-    db: Database,
+    db: Database, consuming: Consuming
 ) -> None:
-    shard = shards.shard_of(GROUP, COUNT)
-    keeper = await hold(db, shard)
-    handling = Handling(db)
+    shard, handling, consumers = consuming.shard, consuming.handling, consuming.consumers
     handling.held[1] = asyncio.Event()
-    consumers = ShardConsumers(db, keeper, handling, check_seconds=0.05)  # type: ignore[arg-type]
     await queue(db, 1, GROUP, writes=True)
     consumers.start(shard)
     await until(lambda: handling.fed == [1])
