@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sys
 import time
 from pathlib import Path
 
@@ -24,22 +23,16 @@ import pytest
 from aiohttp import ClientSession
 
 from storage import shards
-from tests.databases import url_for
 from tests.e2e.fault_tools import open_games
 from tests.e2e.harness import (
-    ROOT,
-    START_SECONDS,
-    STARTED,
-    BotProcess,
-    _die_with_parent,
     free_port,
     settle,
     webapp_env,
     webhook_env,
 )
-from tests.e2e.zygote import forking, start_bot
+from tests.e2e.shard_audit import ShardInstance, shard_instance
 from tests.fakegram import FakeTelegram
-from tests.fakegram.waiting import Watch, within
+from tests.fakegram.waiting import within
 
 SHARDS = 4
 LEASE = 6.0
@@ -47,68 +40,43 @@ UP_LINE = " is up ("
 OPEN_TABLE = "🃏 Открыть стол"
 
 
-class Instance(BotProcess):
+class Instance(ShardInstance):
     """`python -m bot` in shard mode: `start` returns once this start logs that it is up
     (it need not poll: only shard 0's holder does)."""
 
     async def start(self, *, standby: bool = False) -> None:
-        if "DATABASE_URL" not in self.env:
-            self.env["DATABASE_URL"] = await url_for(self.env["DATABASE_PATH"])
-        self._down(True)
-        with self.log_path.open("ab") as log:
-            log.write(f"--- start {self.starts + 1}\n".encode())
-        began = self.log_path.stat().st_size
-        if self.forked and forking():
-            self.process = await start_bot(cwd=ROOT, env=self.env, log=self.log_path)
-        else:
-            with self.log_path.open("ab") as log:
-                self.process = await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    "-m",
-                    "bot",
-                    cwd=ROOT,
-                    env=self.env,
-                    stdout=log,
-                    stderr=log,
-                    preexec_fn=_die_with_parent,
-                )
-        self.starts += 1
-        STARTED.add(self)
-        process = self.process
+        process, began = await self.launch()
 
-        def up_or_gone() -> bool:
-            return (
-                process.returncode is not None
-                or UP_LINE.encode() in (self.log_path.read_bytes()[began:])
-            )
+        async def up() -> bool:
+            return UP_LINE.encode() in self.log_path.read_bytes()[began:]
 
-        watch = Watch(
-            self.signs_of_life,
-            window=START_SECONDS,
-            what="the instance did not start",
-            last=lambda: self.log()[-1500:],
-        )
-        try:
-            while not up_or_gone():
-                watch.check()
-                await asyncio.sleep(0.2)
-        finally:
-            self._down(False)
-        assert process.returncode is None, f"the instance exited at start:\n{self.log()}"
+        await self.wait_started(process, "the instance did not start", up)
 
 
 def instance(fake: FakeTelegram, folder: Path, name: str, database: Path, **env: str) -> Instance:
-    (folder / name).mkdir(exist_ok=True)
-    return Instance(
+    return shard_instance(
+        Instance,
         fake,
-        folder / name,
-        DATABASE_PATH=str(database),
-        INSTANCE_NAME=name,
+        folder,
+        name,
+        database,
         SHARDS=str(SHARDS),
         LEASE_SECONDS=str(LEASE),
         PACING="false",  # a quick test; pacing and the shared budget are tested apart
         **env,
     )
+
+
+async def stop_cleanly(bots: list[Instance]) -> None:
+    """Stop each instance: exit 0, and no traceback, ERROR or CRITICAL in its log."""
+    for bot in bots:
+        assert await bot.stop() == 0
+        problems = [
+            line
+            for line in bot.log().splitlines()
+            if "Traceback" in line or " ERROR " in line or " CRITICAL " in line
+        ]
+        assert problems == [], "\n".join(problems)
 
 
 async def holders(url: str) -> dict[int, str]:
@@ -187,14 +155,7 @@ async def test_two_instances_each_play_the_games_of_their_shards(
         assert len(mine) == 2
         assert all(f"shard {s} picked up" in bot.log() for s in mine), bot.log()[-3000:]
     assert await holders(url) == held  # nobody lost a shard meanwhile
-    for bot in (a, b):
-        assert await bot.stop() == 0
-        problems = [
-            line
-            for line in bot.log().splitlines()
-            if "Traceback" in line or " ERROR " in line or " CRITICAL " in line
-        ]
-        assert problems == [], "\n".join(problems)
+    await stop_cleanly([a, b])
 
 
 @pytest.mark.slow(seconds=30)
@@ -244,11 +205,4 @@ async def test_the_mini_app_is_answered_by_the_instance_that_plays_the_game(
                     answer = await act.json()
                     assert act.status == (200 if name == owner else 503), (name, answer)
                     assert ("ok" in answer) == (name == owner)
-    for bot in (a, b):
-        assert await bot.stop() == 0
-        problems = [
-            line
-            for line in bot.log().splitlines()
-            if "Traceback" in line or " ERROR " in line or " CRITICAL " in line
-        ]
-        assert problems == [], "\n".join(problems)
+    await stop_cleanly([a, b])

@@ -15,21 +15,24 @@ import asyncio
 import sys
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import asyncpg
 
 from tests.databases import test_server, url_for
 from tests.e2e.harness import ROOT, START_SECONDS, STARTED, BotProcess, _die_with_parent
-from tests.e2e.zygote import forking, start_bot
+from tests.e2e.zygote import ZygoteProcess, forking, start_bot
 from tests.fakegram import FakeTelegram
 from tests.fakegram.waiting import Deadline, Watch
 
-WRITER_PREFIX = "domino-bot "
+WRITER_PREFIX = "domino-bot "  # the bot's application_name before its instance's name
 # A start that keeps busy (its keeper's thread uses CPU) but never writes a heartbeat is
 # not in shard mode: it fails after this many windows of `START_SECONDS`, not at the net.
-START_CAP_WINDOWS = 5  # the bot's application_name before its instance's name
+START_CAP_WINDOWS = 5
+Instance = TypeVar("Instance", bound="ShardInstance")
 
 
 class ShardInstance(BotProcess):
@@ -45,12 +48,24 @@ class ShardInstance(BotProcess):
         """Start the process and wait for its heartbeat; `standby` is accepted for the
         callers of `BotProcess.start` (a supervisor's restart) and means nothing here:
         in shard mode every instance plays."""
+        launched = time.time()
+        process, _ = await self.launch()
+        url = self.env["DATABASE_URL"]
+        await self.wait_started(
+            process,
+            f"{self.name} did not start (no heartbeat in `instances`)",
+            lambda: seen_since(url, self.name, launched),
+        )
+
+    async def launch(self) -> tuple[asyncio.subprocess.Process | ZygoteProcess, int]:
+        """Spawn `python -m bot` (forked from the zygote where it can be): the process, and
+        where this start's lines begin in the log. Down (`_down`) until `wait_started`."""
         if test_server() is not None and "DATABASE_URL" not in self.env:
             self.env["DATABASE_URL"] = await url_for(self.env["DATABASE_PATH"])
         self._down(True)
         with self.log_path.open("ab") as log:
             log.write(f"--- start {self.starts + 1}\n".encode())
-        launched = time.time()
+        began = self.log_path.stat().st_size
         if self.forked and forking():
             self.process = await start_bot(cwd=ROOT, env=self.env, log=self.log_path)
         else:
@@ -67,22 +82,40 @@ class ShardInstance(BotProcess):
                 )
         self.starts += 1
         STARTED.add(self)
-        process = self.process
-        url = self.env["DATABASE_URL"]
+        return self.process, began
+
+    async def wait_started(
+        self,
+        process: asyncio.subprocess.Process | ZygoteProcess,
+        what: str,
+        started: Callable[[], Awaitable[bool]],
+    ) -> None:
+        """Wait until `started()` or the process exits (a failure), for as long as it
+        shows signs of life (a start that keeps busy but never starts fails after
+        `START_CAP_WINDOWS`)."""
         watch = Watch(
             self.signs_of_life,
             window=START_SECONDS,
-            what=f"{self.name} did not start (no heartbeat in `instances`)",
+            what=what,
             last=lambda: self.log()[-1500:],
             cap=START_CAP_WINDOWS,
         )
         try:
-            while process.returncode is None and not await seen_since(url, self.name, launched):
+            while process.returncode is None and not await started():
                 watch.check()
                 await asyncio.sleep(0.2)
         finally:
             self._down(False)
         assert process.returncode is None, f"{self.name} exited at start:\n{self.log()}"
+
+
+def shard_instance(
+    kind: type[Instance], fake: FakeTelegram, folder: Path, name: str, database: Path, **env: str
+) -> Instance:
+    """A `kind` of instance named `name` of the bot on `database`, its files in
+    `folder`/`name`; `env` says the rest (`SHARDS`, `LEASE_SECONDS`, ...)."""
+    (folder / name).mkdir(exist_ok=True)
+    return kind(fake, folder / name, DATABASE_PATH=str(database), INSTANCE_NAME=name, **env)
 
 
 async def seen_since(url: str, name: str, since: float) -> bool:

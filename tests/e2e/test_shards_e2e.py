@@ -47,6 +47,7 @@ from tests.e2e.shard_audit import (
     ShardInstance,
     audited_writes,
     install_shard_audit,
+    shard_instance,
     shard_leases,
     wait_shared,
 )
@@ -78,12 +79,12 @@ DEPOSED_MARKS = DEPOSED_LINES
 
 
 def instance(fake: FakeTelegram, folder: Path, name: str, database: Path) -> ShardInstance:
-    (folder / name).mkdir(exist_ok=True)
-    return ShardInstance(
+    return shard_instance(
+        ShardInstance,
         fake,
-        folder / name,
-        DATABASE_PATH=str(database),
-        INSTANCE_NAME=name,
+        folder,
+        name,
+        database,
         SHARDS=str(SHARDS),
         LEASE_SECONDS=str(LEASE),
         PACING="true",
