@@ -850,7 +850,7 @@ async def run(
     if before.counters is not None and counters_after and all(counters_after):
         counters = grown(summed(before.counters), summed(counters_after))
     measured = Measured(
-        seconds=window.stopped - window.started,
+        seconds=window.stopped - before.at,
         started_in=started_in,
         late_starts=len(late_starts),
         people_moves=after.moves[0] - before.moves[0],
