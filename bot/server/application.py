@@ -299,6 +299,7 @@ class Application:
             lobby_deadline=self.timers.lobby_deadline,
             turn_deadline=self.timers.turn_deadline,
             show_up_deadline=self.timers.show_up_deadline,
+            newest_known=self.publisher.records.games.get,
         )
         self.lobby = Lobby(context)
         self.tournaments = Tournaments(context)

@@ -16,6 +16,7 @@ from bot.app.effects import Choice, Menu
 from bot.app.people import Person
 from bot.app.reply import Reply
 from bot.app.usecases.lobby_options import LobbyOption
+from bot.infra import perf
 from bot.telegram.callbacks import HandCb, HandKind, MoveCb, action_of
 from bot.telegram.presenter.replies import reply_text
 from domino.actions import Action, Close, Play, PlayDoubles
@@ -343,6 +344,43 @@ async def test_a_stale_press_edits_the_pressers_hand_again_whatever_its_digest_s
     assert (await setup.game()).version == game.version  # nothing changed
     assert len(hand_edits(setup)) == edits + 1
     assert last_hand(setup) == shown  # the same position, drawn again
+
+
+async def test_a_press_the_bot_already_knows_is_stale_is_answered_without_the_database(
+    closing: Setup,
+) -> None:
+    """Past the bot's capacity most presses are repeats on a hand whose edit is still on
+    its way. One the newest record the bot holds already proves stale is answered at
+    once, with no hop to the database, and edits only the presser's hand (no table
+    re-checked); a press the record cannot judge (a stranger's, the current move) still
+    goes to the database as ever."""
+    setup = closing
+    await quiet(setup)
+    game = await setup.game()
+    assert game.match is not None
+    await setup.app.publisher.idle()
+    shown = last_hand(setup)
+    edits = len(hand_edits(setup))
+    calls = len(setup.telegram.calls)
+
+    greedy = GreedyPlayer().choose(game.match.view(0))
+    before = perf.snapshot()
+    stale = await play(setup, game, greedy, move=len(game.match.log) - 1)
+    assert stale.alert and text(stale) == t("alert.stale", Lang.RU)
+    assert perf.since(before).get("db.hops", 0) == 0
+    await settle()
+    await setup.app.publisher.idle()
+    assert len(hand_edits(setup)) == edits + 1  # edited again whatever its digest says
+    assert len(setup.telegram.calls) == calls + 1  # and nothing else
+    assert last_hand(setup) == shown
+
+    stranger = await play(setup, game, greedy, move=len(game.match.log) - 1, person=BOB)
+    assert text(stranger) == t("alert.not_in_game", Lang.RU)
+    before = perf.snapshot()
+    current = await play(setup, game, greedy)
+    assert not current.alert, current
+    assert perf.since(before).get("db.transactions", 0) >= 1
+    assert (await setup.game()).version > game.version
 
 
 def hand_edits(setup: Setup) -> list[EditMessageText]:

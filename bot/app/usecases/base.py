@@ -72,6 +72,11 @@ class Context:
     show_up_deadline: Callable[[int], datetime] = lambda minutes: (
         utcnow() + timedelta(minutes=minutes)
     )
+    # The newest committed record of a game this process holds in memory (the front
+    # end's), None if it holds none: never newer than the database's (a database that
+    # went back is found at the pickup, which drops it), so a press it already proves
+    # stale is stale (`Playing.known_stale`).
+    newest_known: Callable[[int], GameRecord | None] = lambda game_id: None
 
 
 class Refusal(Exception):

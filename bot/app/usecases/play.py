@@ -61,6 +61,9 @@ class Playing(UseCases):
     ) -> Done[Reply]:
         """The person makes `action` on move number `move`, from their hand in their private
         chat, or (`group`) from their hand shown inside that group."""
+        known = self.known_stale(game_id, person, move, group)
+        if known is not None:
+            return known
         try:
             return await self._play(game_id, person, move, action, group)
         except Stale as stale:
@@ -74,6 +77,9 @@ class Playing(UseCases):
         """The person opens a choice on their turn (`choice`: the ends a tile fits, or a
         `Menu` of moves); refused when the position offers no such choice (the keyboard
         draws these only when they have something to offer)."""
+        known = self.known_stale(game_id, person, move, group)
+        if known is not None:
+            return known
         try:
             game, seat, match = await self._own_turn(game_id, person, move, group)
             key = choice_key(choice, match.legal_actions())
@@ -87,6 +93,9 @@ class Playing(UseCases):
         self, game_id: int, person: Person, move: int, *, group: int | None = None
     ) -> Done[Reply]:
         """The person's hand shown as it is, on their turn (back from a choice)."""
+        known = self.known_stale(game_id, person, move, group)
+        if known is not None:
+            return known
         try:
             game, seat, _ = await self._own_turn(game_id, person, move, group)
             return Done(NO_REPLY, Effects(hands=((game.id, seat),)))
@@ -94,6 +103,28 @@ class Playing(UseCases):
             return Done(stale.reply, stale.effects())
         except Refusal as refusal:
             return Done(refusal.reply)
+
+    def known_stale(
+        self, game_id: int, person: Person, move: int, group: int | None
+    ) -> Done[Reply] | None:
+        """A press on move number `move` that the newest record this process holds
+        (`Context.newest_known`) already proves stale: the game moved past that move, so
+        the database's newer record has too. It is answered at once, with no hop to the
+        database, and only the presser's hand is shown again (`Stale`: it may not show
+        what was last sent to it). Past the bot's capacity most presses are such repeats
+        on a hand whose edit is still on its way; each one through a transaction, and
+        re-showing the whole game, would take the place of the moves themselves. None
+        when the record proves nothing (none held, the game not running, the press from
+        a chat or by a person the record does not place): the use case decides as usual."""
+        game = self.context.newest_known(game_id)
+        if game is None or game.status is not GameStatus.PLAYING or game.match is None:
+            return None
+        if move >= len(game.match.log) or (group is not None and game.chat_id != group):
+            return None
+        seat = game.seat_of(person.id)
+        if seat is None:
+            return None
+        return Done(Stale(game, seat.seat).reply, Effects(redrawn=((game_id, seat.seat),)))
 
     async def why_not(
         self, game_id: int, person: Person, *, group: int | None = None
