@@ -116,6 +116,9 @@ class KeeperThread:
             self._keeper_task.cancel()
             await asyncio.gather(self._keeper_task, return_exceptions=True)
             self._keeper_task = None
+        begun = self._begun
+        if begun is not None and begun.done() and not begun.cancelled():
+            begun.exception()  # a start that failed after its waiter was cancelled: seen
 
     async def on_keeper_loop(self, work: Coroutine[Any, Any, T], otherwise: T) -> T:
         """Run `work` on the keeper's loop (from the bot's) and return what it returns;
