@@ -4,7 +4,7 @@
         [--computers easy|medium|hard] [--quick] [--keep]
         [--table-interval S] [--think S] [--profile PATH] [--against REV] [--repeat N]
         [--updates polling|webhook|both] [--database sqlite|postgres|both]
-        [--hands private|group|both|all]
+        [--hands private|group|both|all] [--instances N[,N...]] [--held]
 
 The bot runs as its own process (``python -m bot``, a temporary DATABASE_PATH,
 COMPUTER_DELAY=0, PACING=false, TABLE_INTERVAL=0.2 unless ``--table-interval`` says
@@ -109,6 +109,31 @@ side by side with postgres/sqlite ratios; with ``--updates both`` too, all four 
 PostgreSQL part of the database's work is done by the server's processes, not the bot's:
 their CPU in the window is given as "database server CPU" (the whole server's: on a shared
 server other people's work is in it), and "bot + database CPU per move" adds the two.
+
+``--instances N`` runs the bot in shard mode (issue 35, docs/instances.md): N instances
+of ``python -m bot`` on PostgreSQL with ``SHARDS=12``, ``LEASE_SECONDS=6``, an
+``INSTANCE_NAME`` each and the same environment otherwise, on one fresh schema
+(bench/instances.py). They are started one after another (each up once its heartbeat is
+stored, as tests/e2e/shard_audit.py's ``ShardInstance``), and the lobbies are set up only
+once the shards are fairly shared, so each group stays with one instance from its first
+update. Polling: the holder of shard 0 long-polls and stores every update in its shard's
+queue. Webhook: every instance listens on a port of its own, but the fake, like Telegram,
+posts to one URL: all the posts go to the first instance, which stores them (no proxy
+spreads them here). The CPU of the bot is summed over the instances (each is also shown),
+and so are the counters (SIGUSR1 to each) and the peak RSS. ``--instances 1,2`` (or
+``1 2``) runs the counts in turns, ``--repeat`` times each (default 3), side by side with
+the ratio of the last to the first.
+
+``--held`` (with ``--instances``) searches, for each instance count, the most games held
+with press -> answer p99 under 1 s at ``--think``: a run of ``--games`` games (default
+100), doubled until one is not held, then the gap between the last held and the first
+not held halved until it is within 12% (8 runs at most). Each run's window opens once
+every game has started (the starts spread over ``--think``) and lasts ``--seconds``
+(default 40); a line per run gives the games, the p99, moves/s and CPU per move; the end
+gives each count's games held with its moves/s, and the ratios of the last count to the
+first. ``--instances 1,2 --held --think 5`` takes about 20-25 minutes on 2 cores. On one
+machine the instances, PostgreSQL and this process (the fake and the people) share the
+cores: the CPU shares printed with each run say which of them was the limit.
 
 ``--against REV`` compares this working tree (HEAD and whatever is not committed yet,
 "changed") with the commit REV ("unchanged", e.g. ``HEAD~1``): REV is checked out with
