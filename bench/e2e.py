@@ -1585,16 +1585,17 @@ def held_step(games: int, m: Measured, tally: Tally) -> Step:
 
 
 def step_line(step: Step) -> str:
-    server = (
-        ""
-        if step.server_cpu_per_move is None
-        else f" + PostgreSQL {fmt(step.server_cpu_per_move)} ms"
-    )
+    server = server_share = ""
+    if step.server_cpu_per_move is not None:
+        server = f" + PostgreSQL {fmt(step.server_cpu_per_move)} ms"
+        share = step.server_cpu_per_move * step.moves_per_second / 1000
+        server_share = f", PostgreSQL {share * 100:.0f}%"
     return (
         f"{step.games} games: press -> answer p99 {ms(step.p99)} "
         f"({'held' if step.held else 'NOT held'}), {step.moves_per_second:.1f} moves/s, "
         f"CPU per move: bot {fmt(step.cpu_per_move)} ms{server}; CPU: bot "
-        f"{step.bot_share * 100:.0f}% of a core, fake + people {step.fake_share * 100:.0f}%"
+        f"{step.bot_share * 100:.0f}% of a core{server_share}, "
+        f"fake + people {step.fake_share * 100:.0f}%"
     )
 
 
