@@ -22,7 +22,7 @@ from .limits import Clock, Faults, FloodControl, FloodLimits
 from .spec import ApiSpec, MethodSpec, UploadedFile, load_spec
 from .text import MAX_CAPTION, MAX_TEXT, format_text, utf16_len
 from .transcript import Call, Transcript
-from .waiting import Deadline, Watch, describe
+from .waiting import LOOK_GAP, Deadline, Watch, describe
 from .webapp import (
     SHORT_NAME,
     WebAppLaunch,
@@ -996,7 +996,13 @@ class FakeTelegram:
     async def _answer_to(self, pending: PendingQuery, window: float, timeout: float) -> Any:
         """The bot's answer to a query, or why a client stopped waiting for it (a string):
         ``timeout`` seconds passed, stretched by the machine's pace (``Deadline``), or the
-        query is older than Telegram's ``window`` (an answer would be refused now)."""
+        query is older than Telegram's ``window`` (an answer would be refused now).
+
+        It waits on the query's own answer, not on every change here: with thousands of
+        presses waiting (bench/e2e.py at 2,000 games), waking each of them at each of the
+        hundreds of calls a second would take the load generator's whole core. It looks
+        again at the window's end, at the deadline's, and at least every ``LOOK_GAP`` / 2
+        (an injected ``clock`` may jump meanwhile)."""
         deadline = Deadline(timeout)
         while not pending.future.done():
             age = self.clock() - pending.created
@@ -1004,7 +1010,8 @@ class FakeTelegram:
                 return f"not answered within Telegram's {window:g} s for one ({age:.1f} s)"
             if deadline.passed():
                 return f"not answered in {deadline}; last call or update: {self.last_moved()}"
-            await self._next_change(min(0.25, max(deadline.left(), 0.01)))
+            wait = min(LOOK_GAP / 2, max(deadline.left(), 0.01), max(window - age, 0.01))
+            await asyncio.wait((pending.future,), timeout=wait)
         return pending.future.result()
 
     # ------------------------------------------------------------------ updates
