@@ -208,6 +208,12 @@ class Publisher:
         self._saving: set[asyncio.Task[None]] = set()  # an ended game's digests written
 
     @property
+    def hand_gate(self) -> LagGate:
+        """The private hands' gate: what else can wait behind the hands waits there too
+        (the turn notices)."""
+        return self._hand_gate
+
+    @property
     def pins(self) -> Pins:
         """The tables' pins (a group's rights to pin change: `Pins.rights_changed`)."""
         return self.table.pins
