@@ -24,6 +24,8 @@ import contextlib
 from collections import deque
 from types import TracebackType
 
+from bot.infra import perf
+
 TARGET_LAG = 0.05  # seconds late the loop may run before the gate narrows
 LOOK_EVERY = 0.1  # seconds between two looks at the loop, while the gate is in use
 NARROWING = 0.75  # places kept when the loop is late
@@ -41,6 +43,7 @@ class LagGate:
         least: int = 8,
         target: float = TARGET_LAG,
         every: float = LOOK_EVERY,
+        name: str | None = None,
     ) -> None:
         if not 1 <= least <= most:
             raise ValueError(f"a gate needs 1 <= least <= most, not {least} and {most}")
@@ -51,7 +54,9 @@ class LagGate:
         self.places = most  # places now
         self.taken = 0  # places held now
         self.lag = 0.0  # the loop's lag at the last look (seconds)
-        self.narrowed = 0  # looks that found the loop late (metrics, tests)
+        self.narrowed = 0  # looks that found the loop late (tests)
+        # `bot.infra.perf`'s counter of the late looks (/metrics, bench/e2e.py per move).
+        self._counter = None if name is None else f"gate.{name}.late"
         self._waiters: deque[asyncio.Future[None]] = deque()
         self._look: asyncio.TimerHandle | None = None
         self._due = 0.0
@@ -116,6 +121,8 @@ class LagGate:
         self.lag = max(0.0, loop.time() - self._due)
         if self.lag > self.target:
             self.narrowed += 1
+            if self._counter is not None:
+                perf.count(self._counter)
             self.places = max(self.least, int(self.places * NARROWING))
         else:
             self.places = min(self.most, self.places + max(1, self.most // 25))

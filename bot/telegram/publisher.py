@@ -161,7 +161,7 @@ class Publisher:
         self._painter = painter or RenderPool()
         self.web_app = web_app  # the Mini App's links on the table, lobby and hands
         self.topics = Topics(inbox)  # the forum topics closed to the bot
-        self._hand_gate = LagGate(HAND_PASSES_AT_ONCE)
+        self._hand_gate = LagGate(HAND_PASSES_AT_ONCE, name="hands")
         self._workers: Resync[Target] = Resync(
             self._sync_safely,
             describe=str,
