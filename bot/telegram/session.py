@@ -26,12 +26,15 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, cast
 
+from aiogram import __version__ as aiogram_version
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import EditMessageText, Response
 from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup
 from aiohttp import ClientError, ClientSession, ClientTimeout, FormData
+from aiohttp.hdrs import USER_AGENT
+from aiohttp.http import SERVER_SOFTWARE
 from pydantic import ValidationError
 
 from bot.infra import perf
@@ -60,8 +63,13 @@ _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 class JsonSession(AiohttpSession):
     """`AiohttpSession` sending JSON bodies for calls without files."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, instance: str | None = None, **kwargs: Any) -> None:
+        """`instance`: the process's `INSTANCE_NAME`, named in every request's User-Agent
+        (a proxy's log, or the local Telegram's transcript, then says who called)."""
         super().__init__(**kwargs)
+        agent = f"{SERVER_SOFTWARE} aiogram/{aiogram_version} domino/{instance}"
+        self._headers: dict[str, str] = {USER_AGENT: agent} if instance else {}
+        self._json_headers = {**JSON_HEADERS, **self._headers}
         # Response[<type>] per returned type, held strongly: pydantic keeps them weakly.
         self._response_models: dict[Any, type[Response[Any]]] = {}
         self._urgent: ClientSession | None = None  # the urgent lane (see the module)
@@ -143,9 +151,9 @@ class JsonSession(AiohttpSession):
         params = self.build_params(bot, method, files)
         post: dict[str, Any]
         if files:
-            post = {"data": self.form_of(bot, params, files)}
+            post = {"data": self.form_of(bot, params, files), "headers": self._headers}
         else:
-            post = {"data": _encode(params).encode(), "headers": JSON_HEADERS}
+            post = {"data": _encode(params).encode(), "headers": self._json_headers}
         try:
             async with session.post(
                 url,

@@ -249,3 +249,22 @@ def test_answers_read_as_aiogram_reads_them(status: int, body: bytes) -> None:
             assert str(raised.value) == str(error)
         else:
             assert ours.answer_of(bot, method, status, body) == expected
+
+
+async def test_each_request_names_the_instance_that_made_it(fakegram: FakeTelegram) -> None:
+    """With `INSTANCE_NAME` the User-Agent says whose call it was, a picture's included
+    (the local Telegram's transcript shows it beside each call)."""
+    alice = fakegram.add_user("Алиса", username="alice", started=True)
+    api = TelegramAPIServer.from_base(fakegram.url)
+    named = Bot(fakegram.token, session=Quick(api=api, instance="bot-a"))
+    plain = Bot(fakegram.token, session=Quick(api=api))
+    try:
+        await named.send_message(alice.id, "ход")
+        await named.send_photo(alice.id, BufferedInputFile(PNG, "table.png"))
+        await plain.send_message(alice.id, "ход")
+    finally:
+        await named.session.close()
+        await plain.session.close()
+    senders = [call.sender or "" for call in fakegram.transcript.calls()]
+    assert [sender.endswith(" domino/bot-a") for sender in senders] == [True, True, False]
+    assert "aiogram/" in senders[2] and "domino/" not in senders[2]

@@ -242,8 +242,15 @@ def assert_finished_once(fake: FakeTelegram, bot: BotProcess, games: list[Game])
     ), audit.repeats
 
 
-def refused_calls(fake: FakeTelegram) -> list[str]:
-    return [call.line() for call in fake.transcript.calls() if call.error_code == 429]
+def refused_calls(fake: FakeTelegram, before: int = 4) -> list[str]:
+    """Each 429 of the transcript, after the `before` calls to its chat that led to it
+    (their senders named: which instance spent the chat's budget)."""
+    transcript = fake.transcript
+    return [
+        "\n".join(c.line() for c in [*transcript.leading_to(call, before), call])
+        for call in transcript.calls()
+        if call.error_code == 429
+    ]
 
 
 @pytest.mark.slow(seconds=350)

@@ -1320,20 +1320,21 @@ class FakeTelegram:
         gate = self.gates.get((spec.name, chat_id)) if chat_id is not None else None
         if gate is not None:
             await gate.wait()
+        sender = request.headers.get("User-Agent")
         fault = self.faults.pick(spec.name, chat_id)
         if fault is not None and fault.drop:
             if fault.after_executing:
-                await self._call(spec, raw, files, dropped=True)
+                await self._call(spec, raw, files, dropped=True, sender=sender)
             else:
-                self._record(spec.name, raw, None, None, injected=True, dropped=True)
+                self._record(spec.name, raw, None, None, injected=True, dropped=True, sender=sender)
             if request.transport is not None:
                 request.transport.close()
             return web.Response(status=500)
         if fault is not None:
             injected = fault.error()
-            self._record(spec.name, raw, None, injected, injected=True)
+            self._record(spec.name, raw, None, injected, injected=True, sender=sender)
             return web.json_response(injected.to_json(), status=injected.status)
-        ok, payload = await self._call(spec, raw, files)
+        ok, payload = await self._call(spec, raw, files, sender=sender)
         return web.json_response(payload, status=200 if ok else payload["error_code"])
 
     async def _read_params(
@@ -1373,8 +1374,10 @@ class FakeTelegram:
         *,
         via: str = "http",
         dropped: bool = False,
+        sender: str | None = None,
     ) -> tuple[bool, dict[str, Any]]:
-        """Check, execute and record one call; return (ok, JSON body)."""
+        """Check, execute and record one call (`sender`: the request's User-Agent);
+        return (ok, JSON body)."""
         self._in_flight += 1
         if spec.name.lower() != "getupdates":  # a long poll's wait is no progress
             self._moved(f"{spec.name} began")
@@ -1398,12 +1401,14 @@ class FakeTelegram:
             if self.check_own:
                 result = self.spec.conform_result(spec, result)
         except ApiError as error:
-            self._record(spec.name, params or raw, None, error, via=via, dropped=dropped)
+            self._record(
+                spec.name, params or raw, None, error, via=via, dropped=dropped, sender=sender
+            )
             return False, error.to_json()
         finally:
             self._in_flight -= 1
             self._pulse()
-        self._record(spec.name, params, result, None, via=via, dropped=dropped)
+        self._record(spec.name, params, result, None, via=via, dropped=dropped, sender=sender)
         return True, {"ok": True, "result": result}
 
     def _record(
@@ -1416,6 +1421,7 @@ class FakeTelegram:
         injected: bool = False,
         dropped: bool = False,
         via: str = "http",
+        sender: str | None = None,
     ) -> None:
         shown = {k: (repr(v) if isinstance(v, UploadedFile) else v) for k, v in params.items()}
         if method.lower() != "getupdates" or result or error is not None:
@@ -1437,6 +1443,7 @@ class FakeTelegram:
                 injected=injected,
                 dropped=dropped,
                 via=via,
+                sender=sender,
             )
         )
 

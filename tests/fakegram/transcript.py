@@ -25,6 +25,12 @@ class Call:
     injected: bool = False  # the answer came from fault injection
     dropped: bool = False  # the connection was closed without an answer
     via: str = "http"  # or "webhook-reply" for a method returned in a webhook response
+    sender: str | None = None  # the request's User-Agent: which bot process made it
+
+    @property
+    def chat_id(self) -> object:
+        """The chat the call names, if any (as sent: a number or an @username)."""
+        return self.params.get("chat_id")
 
     def line(self) -> str:
         params = json.dumps(self.params, ensure_ascii=False, default=repr)
@@ -34,7 +40,8 @@ class Call:
             outcome = "DROPPED"
         else:
             outcome = f"{self.error_code} {self.description}"
-        return f"#{self.seq} {self.at:.3f} {self.method} {params[:300]} -> {outcome}"
+        sender = f" [{self.sender.rsplit(' ', 1)[-1]}]" if self.sender else ""  # domino/<name>
+        return f"#{self.seq} {self.at:.3f}{sender} {self.method} {params[:300]} -> {outcome}"
 
 
 class Transcript:
@@ -69,6 +76,11 @@ class Transcript:
             for c in self._calls
             if (method is None or c.method.lower() == method.lower()) and (ok is None or c.ok is ok)
         ]
+
+    def leading_to(self, call: Call, count: int) -> list[Call]:
+        """The last `count` calls to `call`'s chat before it: what a refusal followed."""
+        earlier = [c for c in self._calls[: call.seq] if c.chat_id == call.chat_id]
+        return earlier[-count:] if count > 0 else []
 
     def dump(self, *, skip_polling: bool = True) -> str:
         """Readable lines, for failure messages."""
