@@ -63,8 +63,8 @@ class LagGate:
 
     @property
     def waiting(self) -> int:
-        """Waiters not given a place yet."""
-        return sum(1 for waiter in self._waiters if not waiter.done())
+        """Waiters not given a place yet (a cancelled one leaves the queue at once)."""
+        return len(self._waiters)
 
     async def __aenter__(self) -> None:
         await self.acquire()
@@ -105,7 +105,7 @@ class LagGate:
         while self._waiters and self.taken < self.places:
             waiter = self._waiters.popleft()
             if waiter.done():
-                continue  # cancelled meanwhile
+                continue  # cancelled, its task not run yet to leave the queue
             self.taken += 1
             waiter.set_result(None)
 
