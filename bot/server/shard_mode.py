@@ -19,9 +19,11 @@ of the shards it holds (`bot.server.shards.ShardKeeper`).
   handling that changed nothing is `done` in the same scope. A second handling of an
   update (a takeover's moment) is refused (`AlreadyHandled`) and dropped.
 - **Shards moving** (`ShardRuntime`): a shard gained is picked up as a restart picks up
-  every game, then consumed; a shard asked back is no longer consumed, its updates in
-  hand finish, its games are let go, and it is given back. A shard found taken, or the
-  instance found stalled, stops the process at once (exit 75, as a deposed leader).
+  every game (its groups' flood budgets read first), then consumed; a shard asked back
+  is no longer consumed, its updates in hand finish, its games are let go, its groups'
+  last calls are answered and their budgets written, and it is given back. A shard found
+  taken, or the instance found stalled, stops the process at once (exit 75, as a deposed
+  leader).
 """
 
 from __future__ import annotations
@@ -519,6 +521,15 @@ class Playing(Protocol):
     async def let_go(self, owned: Callable[[int], bool]) -> None: ...
 
 
+class Sending(Protocol):
+    """What the runtime asks of the outgoing queue (`bot.telegram.outgoing.Outgoing`): a
+    shard's chats' flood budgets handed over to the next holder, taken over from the last."""
+
+    async def hand_over(self, chats: Callable[[int], bool]) -> None: ...
+
+    async def take_over(self, chats: Callable[[int], bool]) -> None: ...
+
+
 class ShardRuntime:
     """The keeper's news carried out (see the module's docstring): `gained`, `lost`,
     `release_asked`, `evicted` are the keeper's callbacks. `stop_now` is the exit when
@@ -527,7 +538,12 @@ class ShardRuntime:
     The keeper, the application and the consumers depend on one another (the keeper
     tells the runtime, the runtime asks the application, whose ownership asks the
     keeper): the runtime is built first and given the others once they are (`attach`);
-    nothing is picked up before `started` is set."""
+    nothing is picked up before `started` is set.
+
+    A shard's groups keep one flood budget across a move (`sending`): Telegram counts a
+    group's last minute whoever sent in it. So the giver writes what its buckets hold
+    once its last call to them is answered, before the lease goes back (`hand_over`),
+    and the taker reads them before its pickup sends anything (`take_over`)."""
 
     def __init__(self, count: int, *, stop_now: Callable[[], None]) -> None:
         self.count = count
@@ -535,14 +551,23 @@ class ShardRuntime:
         self.keeper: ShardKeeper | None = None
         self.consumers: ShardConsumers | None = None
         self.playing: Playing | None = None
+        self.sending: Sending | None = None
         self._moves: dict[int, asyncio.Task[None]] = {}  # shard → its pickup or let-go
         self.started = asyncio.Event()  # the application is ready: shards may be picked up
 
-    def attach(self, keeper: ShardKeeper, consumers: ShardConsumers, playing: Playing) -> None:
-        """The keeper, the consumers and the application, built with this runtime."""
+    def attach(
+        self,
+        keeper: ShardKeeper,
+        consumers: ShardConsumers,
+        playing: Playing,
+        sending: Sending | None = None,
+    ) -> None:
+        """The keeper, the consumers, the application and the outgoing queue (None: none
+        whose budgets move with the shards), built with this runtime."""
         self.keeper = keeper
         self.consumers = consumers
         self.playing = playing
+        self.sending = sending
 
     def wake(self, shard: int) -> None:
         """An update of `shard` was queued (by this instance, or told by the database)."""
@@ -597,6 +622,8 @@ class ShardRuntime:
         if self.keeper.fence_for(shard) is None:
             return  # given back or lost meanwhile
         keeper, playing = self.keeper, self.playing
+        if self.sending is not None:
+            await self.sending.take_over(self.in_shard(shard))
         picked = await retrying(
             lambda: playing.pick_up(self.in_shard(shard)),
             log_as=f"picking up shard {shard}",
@@ -611,6 +638,8 @@ class ShardRuntime:
         assert self.keeper and self.consumers and self.playing, "attached before started"
         await self.consumers.stop(shard)
         await self.playing.let_go(self.in_shard(shard))
+        if self.sending is not None:
+            await self.sending.hand_over(self.in_shard(shard))
         await self.keeper.give_back(shard)
 
     async def close(self) -> None:

@@ -135,9 +135,9 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     resources.push_async_callback(db.close)
     # JSON bodies and cheaper answers than aiogram's own session.
     session = (
-        JsonSession(api=TelegramAPIServer.from_base(settings.telegram_api_base))
+        JsonSession(api=TelegramAPIServer.from_base(settings.telegram_api_base), instance=name)
         if settings.telegram_api_base
-        else JsonSession()
+        else JsonSession(instance=name)
     )
     # A reply to a message deleted meanwhile is sent as a plain message, not refused.
     bot = Bot(
@@ -261,7 +261,7 @@ async def start(settings: Settings, resources: contextlib.AsyncExitStack) -> App
     service = None
     if runtime is not None and keeper is not None and settings.shards is not None:
         consumers = ShardConsumers(db, keeper, dispatcher_feed(dp, bot))
-        runtime.attach(keeper, consumers, application)
+        runtime.attach(keeper, consumers, application, out)
         receiver = Receiver(db, UpdateRouter(db, settings.shards), woken=runtime.wake)
         poller = None
         if not settings.webhook_url:

@@ -7,7 +7,8 @@ full and could earn a 429. So, for groups only (a private chat's bucket refills 
 seconds, not worth a write):
 
 - `load()`, once at the start or at taking over, reads the buckets written in the last
-  `MEMORY` seconds (an older one is full again by now) and deletes the older rows;
+  `MEMORY` seconds (an older one is full again by now) and deletes the older rows; in
+  shard mode `reload(chats)` reads a shard's groups again when the shard is taken;
 - a group's new bucket starts from that (`tokens_for`): the tokens stored, refilled for
   the wall-clock time passed since, never more than the burst;
 - `note` keeps a group's tokens after each call; a flusher writes what was noted in one
@@ -75,6 +76,22 @@ class SharedBudgets:
             self._failed(exc, "not read (the groups' buckets start full)")
         else:
             self._recovered()
+
+    async def reload(self, chats: Callable[[int], bool]) -> None:
+        """Read again the budgets of the groups `chats` picks (a shard just taken, in shard
+        mode): another instance spent them since `load`, and wrote what it left before it
+        gave the shard back (`bot.server.shard_mode.ShardRuntime`). A failed read leaves
+        what was loaded."""
+        moment = self._wall()
+        try:
+            recent = await flood.recent_budgets(self.db, moment - MEMORY)
+        except DATABASE_ERRORS as exc:
+            self._failed(exc, "not read again (the groups' buckets go on as they are)")
+            return
+        self._recovered()
+        for chat_id, budget in recent.items():
+            if chats(chat_id):
+                self._loaded[chat_id] = budget
 
     def tokens_for(self, chat_id: int, pace: Pace) -> float | None:
         """The tokens a new bucket of `chat_id` starts with: the loaded budget refilled for

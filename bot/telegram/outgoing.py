@@ -23,7 +23,8 @@ Everything the bot sends goes through `Outgoing.call(chat_id, method)`:
 - with `budgets` (`bot.telegram.flood_budgets`), a group's bucket is kept in the
   database: a new one starts from what this or another instance left there (refilled
   for the time since), and its tokens are noted after each call, so a takeover or a
-  restart does not start with a full bucket while Telegram still counts the last minute;
+  restart does not start with a full bucket while Telegram still counts the last minute
+  (in shard mode a shard's groups are handed over by `hand_over` and `take_over`);
 - with `overall` (`bot.telegram.bot_budget`), the bot-wide budget is one bucket in the
   database that every instance claims from, so several instances that all send keep
   together to what one would; without it, `limits.overall` is a bucket in memory;
@@ -294,6 +295,37 @@ class Outgoing:
         self._chats.clear()
         self._working.clear()
         self._idle.set()
+
+    async def hand_over(self, chats: Callable[[int], bool]) -> None:
+        """Before the chats `chats` picks go to another instance (a shard given back):
+        every call queued for them answered, then their groups' buckets written, so the
+        taker's first call counts this instance's last ones. Telegram counts a group's
+        calls of the last minute whoever made them: a taker that started from a bucket
+        read before this one's last calls would send its pickup's edits on top of them
+        and earn a 429."""
+        while busy := [
+            queue.worker
+            for chat_id, queue in list(self._chats.items())
+            if chats(chat_id) and queue.worker is not None and not queue.worker.done()
+        ]:
+            await asyncio.wait(busy)
+        if self._budgets is not None:
+            await self._budgets.flush()
+
+    async def take_over(self, chats: Callable[[int], bool]) -> None:
+        """Before the chats `chats` picks are picked up (a shard taken): their groups'
+        buckets go on from what the database holds now (what the last holder left, see
+        `hand_over`), not from what was read at the start nor from what this instance
+        left when it last played them."""
+        if self._budgets is None:
+            return
+        await self._budgets.reload(chats)
+        for chat_id, queue in list(self._chats.items()):
+            bucket = queue.bucket
+            if chat_id < 0 and bucket is not None and chats(chat_id):
+                stored = self._budgets.tokens_for(chat_id, bucket.pace)
+                if stored is not None:
+                    bucket.tokens = min(bucket.level(), stored)
 
     @property
     def chats(self) -> int:
