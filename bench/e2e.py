@@ -131,7 +131,7 @@ not held halved until it is within 12% (8 runs at most). Each run's window opens
 every game has started (the starts spread over ``--think``) and lasts ``--seconds``
 (default 40); a line per run gives the games, the p99, moves/s and CPU per move; the end
 gives each count's games held with its moves/s, and the ratios of the last count to the
-first. ``--instances 1,2 --held --think 5`` takes about 20-25 minutes on 2 cores. On one
+first. ``--instances 1,2 --held --think 5`` takes about 15-25 minutes on 2 cores. On one
 machine the instances, PostgreSQL and this process (the fake and the people) share the
 cores: the CPU shares printed with each run say which of them was the limit.
 
@@ -1319,7 +1319,7 @@ def main() -> None:
         help="search the games held with press -> answer p99 under 1 s at --think (for "
         "each --instances count): doubling from --games, then halving the gap to ~12%%, a "
         "run of --seconds (after the starts) per step; `--instances 1,2 --held --think 5` "
-        "takes about 20-25 minutes on 2 cores",
+        "takes about 15-25 minutes on 2 cores",
     )
     parser.add_argument(
         "--hands",
