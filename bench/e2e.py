@@ -521,11 +521,18 @@ def stored_counts(bot: BotProcess) -> tuple[int, int, Counter[str]]:
     return people, len(actors) - people, Counter({str(status): int(n) for status, n in rows})
 
 
+def stored_moves(bot: BotProcess) -> int:
+    """The actions the bot committed: each stored match's log, counted without replaying
+    the match (`stored_counts` replays them all: half a second at 2,000 games)."""
+    rows = stored_rows(bot.database, "SELECT match FROM games WHERE match IS NOT NULL")
+    return sum(len(json.loads(text)["log"]) for (text,) in rows)
+
+
 async def sample_moves(bot: BotProcess, every: float, into: list[tuple[float, int]]) -> None:
-    """(when, stored actions) every `every` seconds: a timeline of the run."""
+    """(when, stored actions) every `every` seconds: a timeline of the run. Counted on a
+    thread: on the loop it would stall the fake and the people it times."""
     while True:
-        people, computers, _ = stored_counts(bot)
-        into.append((time.perf_counter(), people + computers))
+        into.append((time.perf_counter(), await asyncio.to_thread(stored_moves, bot)))
         await asyncio.sleep(every)
 
 
