@@ -49,8 +49,7 @@ class Resync(Generic[K]):
     takes its key's marks, so while the bot is overloaded every key's marks of that time
     become one pass, and the loop is left to the presses instead of to thousands of
     passes over states already left behind. Gate only keys whose pass is quick once it
-    runs: a pass that waits minutes (a group's flood budget) would hold its place. A
-    `bot.infra.lag_gate.LagGate` narrows while the event loop is late."""
+    runs: a pass that waits minutes (a group's flood budget) would hold its place."""
 
     def __init__(
         self,
@@ -59,7 +58,7 @@ class Resync(Generic[K]):
         describe: Callable[[K], str],
         pace: Callable[[K], Awaitable[None]] | None = None,
         settled: Callable[[K], None] | None = None,
-        gate: contextlib.AbstractAsyncContextManager[object] | None = None,
+        gate: asyncio.Semaphore | None = None,
         gated: Callable[[K], bool] | None = None,
     ) -> None:
         self._sync = sync

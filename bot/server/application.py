@@ -276,7 +276,6 @@ class Application:
             after=turn_notice_after,
             hands=lambda chat_id: self.settings.of(chat_id).hands,
             ownership=played,
-            gate=self.publisher.hand_gate,  # deferred while the loop runs late
         )
         self._pickup: asyncio.Task[None] | None = None  # `resume(after=...)`'s
         self._repickup: asyncio.Task[None] | None = None  # after the database's outage

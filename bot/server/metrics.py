@@ -243,12 +243,6 @@ class WorkCollector(Collector):
                 family("domino_gc_pause_seconds", "Garbage collector pauses in all").add_metric(
                     [], value / 1e6
                 )
-            elif group == "gate":  # "gate.<name>.late" (`bot.infra.lag_gate`)
-                family(
-                    "domino_loop_late",
-                    "Looks at the event loop that found it late, by the gate that narrowed",
-                    ("gate",),
-                ).add_metric([rest.removesuffix(".late")], value)
             elif group == "gc":
                 family(
                     "domino_gc_collections", "Garbage collector passes", ("generation",)

@@ -56,7 +56,6 @@ from bot.app.group_settings import GroupSettings
 from bot.app.inbox import GroupLost, Inbox
 from bot.app.ownership import EVERY_CHAT, Ownership
 from bot.app.people import People
-from bot.infra.lag_gate import LagGate
 from bot.infra.render_pool import RenderPool
 from bot.infra.workers import Resync
 from bot.telegram import delivery, game_messages, presenter
@@ -96,11 +95,10 @@ log = logging.getLogger(__name__)
 # past that a forgotten one is only read again.
 CACHED_GAMES = 10_000
 CACHED_TITLES = 10_000
-# Private hands brought up to date at once at most (`bot.infra.workers.Resync`'s gate,
-# a `LagGate`: fewer while the event loop runs late). Four hands change with every
-# move; past what the bot can do, their passes wait for a place and each hand skips the
-# states it had no time to show, so the presses are answered first. A private hand is
-# one call at about a call a second: a pass is quick once run.
+# Private hands brought up to date at once (`bot.infra.workers.Resync`'s gate). Four
+# hands change with every move; past what the bot can do, their passes wait for a place
+# and each hand skips the states it had no time to show, so the presses are answered
+# first. A private hand is one call at about a call a second: a pass is quick once run.
 HAND_PASSES_AT_ONCE = 200
 
 
@@ -161,13 +159,12 @@ class Publisher:
         self._painter = painter or RenderPool()
         self.web_app = web_app  # the Mini App's links on the table, lobby and hands
         self.topics = Topics(inbox)  # the forum topics closed to the bot
-        self._hand_gate = LagGate(HAND_PASSES_AT_ONCE, name="hands")
         self._workers: Resync[Target] = Resync(
             self._sync_safely,
             describe=str,
             pace=self._table_turn,
             settled=self._evict_if_done,
-            gate=self._hand_gate,
+            gate=asyncio.Semaphore(HAND_PASSES_AT_ONCE),
             gated=_quick_pass,
         )
         self.records = MessageRecords(db, games=CACHED_GAMES, titles=CACHED_TITLES)
@@ -206,12 +203,6 @@ class Publisher:
         # Hands a press found behind their game: their digest is not trusted once.
         self._redraw: set[Target] = set()
         self._saving: set[asyncio.Task[None]] = set()  # an ended game's digests written
-
-    @property
-    def hand_gate(self) -> LagGate:
-        """The private hands' gate: what else can wait behind the hands waits there too
-        (the turn notices)."""
-        return self._hand_gate
 
     @property
     def pins(self) -> Pins:
@@ -305,9 +296,8 @@ class Publisher:
         await self._painter.close()
 
     def close(self) -> None:
-        """Release the drawing thread (after `idle()`), and stop watching the loop."""
+        """Release the drawing thread (after `idle()`)."""
         self._painter.close_thread()
-        self._hand_gate.close()
 
     async def let_go(self, owned: Callable[[int], bool]) -> None:
         """Stop showing the games of the chats `owned` picks (the ownership no longer

@@ -125,7 +125,6 @@ class TurnNotices:
         sleep: Sleep = asyncio.sleep,
         hands: Callable[[int], HandsPlace] | None = None,
         ownership: Ownership = EVERY_CHAT,
-        gate: contextlib.AbstractAsyncContextManager[object] | None = None,
     ) -> None:
         self.db = db
         self.out = out
@@ -135,11 +134,6 @@ class TurnNotices:
         self.after = after
         self.sleep = sleep
         self.ownership = ownership  # which chats this instance plays, and their scope
-        # Where a notice waits its turn after the grace: the hands' gate, narrow while
-        # the event loop runs late (`bot.infra.lag_gate`), so past the bot's capacity a
-        # notice is deferred behind the hands, and one whose turn ends meanwhile is never
-        # sent (nor deleted, nor stored). None: sent as soon as the grace is over.
-        self.gate = gate or contextlib.nullcontext()
         self._versions: dict[int, int] = {}  # the newest record seen of each game in play
         self._chats: dict[int, int] = {}  # the chat of each game in `_versions`
         self._notices: dict[int, _Notice] = {}  # game id -> the notice of its running turn
@@ -248,10 +242,6 @@ class TurnNotices:
 
     async def _notify(self, group_id: int, notice: _Notice, thread_id: int | None) -> None:
         await self.sleep(self.after)
-        async with self.gate:  # cancelled while it waits if the turn ends (`_end`)
-            await self._notify_now(group_id, notice, thread_id)
-
-    async def _notify_now(self, group_id: int, notice: _Notice, thread_id: int | None) -> None:
         if not self.ownership.owns(group_id):
             log.debug("game %s: its turn is noticed by another instance", notice.turn.game_id)
             return

@@ -14,7 +14,6 @@ import pytest
 from aiogram.methods import DeleteMessage, SendMessage
 
 from bot.app.people import People, Person
-from bot.infra.lag_gate import LagGate
 from bot.telegram.outgoing import Limits, Outgoing
 from bot.telegram.turn_notices import TurnNotices, turn_of
 from domino.actions import Draw
@@ -173,38 +172,6 @@ async def test_a_turn_over_within_the_grace_gets_no_notice(setup: Setup) -> None
     await setup.time.advance(GRACE)
     await eventually(lambda: stored(setup, 1))
     assert [call.chat_id for call in sent(setup)] == [user_to_move(match)]
-
-
-async def test_past_capacity_a_notice_waits_at_the_gate_and_its_turn_may_end_first(
-    setup: Setup,
-) -> None:
-    """While the event loop runs late the hands' gate is narrow and full: a notice whose
-    grace is over waits there behind the hands, and a turn that ends meanwhile sends no
-    notice at all (nor deletes or stores one). Once a place frees up the next turn's
-    notice goes."""
-    gate = LagGate(2, least=1, every=60)
-    setup.notices.gate = gate
-    await gate.acquire()
-    await gate.acquire()  # every place held by hand passes
-    match = Match.new(KOZEL, 2, seed=3)
-    setup.notices.follow(game_of(match, version=1))
-    await setup.time.advance(GRACE + 1)
-    await settle()
-    assert sent(setup) == [] and gate.waiting == 1  # deferred, not dropped
-
-    match.apply(match.legal_actions()[0])  # the turn ended while its notice waited
-    setup.notices.follow(game_of(match, version=2))
-    await settle()
-    assert gate.waiting == 0  # the waiting notice went with its turn
-    await setup.time.advance(GRACE + 1)
-    await settle()
-    assert gate.waiting == 1 and sent(setup) == []  # the next turn's waits in its turn
-    gate.release()  # a hand's pass is over: the notice takes its place
-    await eventually(lambda: stored(setup, 1))
-    assert [call.chat_id for call in sent(setup)] == [user_to_move(match)]
-    assert deleted(setup) == []
-    gate.release()
-    gate.close()
 
 
 async def test_a_muted_person_gets_no_notice(setup: Setup) -> None:
