@@ -336,36 +336,10 @@ class BotProcess:
     async def start(self, *, standby: bool = False) -> None:
         """Start the bot and return once it is long-polling for updates, or (`standby`:
         another instance leads) once it waits for the lease (`bot.server.leadership`)."""
-        if test_server() is not None and "DATABASE_URL" not in self.env:
-            # The suite on PostgreSQL: the schema standing for the file (tests.databases).
-            self.env["DATABASE_URL"] = await url_for(self.env["DATABASE_PATH"])
-        self._down(True)
-        log = self.log_path.open("ab")
-        log.write(f"--- start {self.starts + 1}\n".encode())
-        log.flush()
         polls_before = self.fake.long_polls
         hooks_before = len(self.fake.transcript.calls("setWebhook", ok=True))
         by_webhook = bool(self.env.get("WEBHOOK_URL"))
-        if self.forked and forking():
-            log.close()
-            self.process = await start_bot(cwd=ROOT, env=self.env, log=self.log_path)
-        else:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bot",
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=log,
-                preexec_fn=_die_with_parent,
-            )
-            log.close()
-        self.starts += 1
-        STARTED.add(self)
-        process = self.process
-
-        log_from = self.log_path.stat().st_size
+        process, log_from = await self.launch()
 
         def polling_or_gone() -> bool:
             # After a SIGKILL the fake may still hold the dead process's long poll: wait for
@@ -393,6 +367,35 @@ class BotProcess:
         finally:
             self._down(False)
         assert process.returncode is None, f"the bot exited at start:\n{self.log()}"
+
+    async def launch(self) -> tuple[asyncio.subprocess.Process | ZygoteProcess, int]:
+        """Spawn `python -m bot` (forked from the zygote where it can be): the process, and
+        where this start's lines begin in the log. Down (`_down`) until the caller has
+        seen it start."""
+        if test_server() is not None and "DATABASE_URL" not in self.env:
+            # The suite on PostgreSQL: the schema standing for the file (tests.databases).
+            self.env["DATABASE_URL"] = await url_for(self.env["DATABASE_PATH"])
+        self._down(True)
+        with self.log_path.open("ab") as log:
+            log.write(f"--- start {self.starts + 1}\n".encode())
+        began = self.log_path.stat().st_size
+        if self.forked and forking():
+            self.process = await start_bot(cwd=ROOT, env=self.env, log=self.log_path)
+        else:
+            with self.log_path.open("ab") as log:
+                self.process = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "bot",
+                    cwd=ROOT,
+                    env=self.env,
+                    stdout=log,
+                    stderr=log,
+                    preexec_fn=_die_with_parent,
+                )
+        self.starts += 1
+        STARTED.add(self)
+        return self.process, began
 
     def _down(self, down: bool) -> None:
         bots = _DOWN.setdefault(self.fake, set())

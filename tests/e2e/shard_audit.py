@@ -12,7 +12,6 @@ moment; `wrong_writers` lists the rows committed by anyone else.
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -22,9 +21,9 @@ from typing import TypeVar
 
 import asyncpg
 
-from tests.databases import test_server, url_for
-from tests.e2e.harness import ROOT, START_SECONDS, STARTED, BotProcess, _die_with_parent
-from tests.e2e.zygote import ZygoteProcess, forking, start_bot
+from tests.databases import url_for
+from tests.e2e.harness import START_SECONDS, BotProcess
+from tests.e2e.zygote import ZygoteProcess
 from tests.fakegram import FakeTelegram
 from tests.fakegram.waiting import Deadline, Watch
 
@@ -56,33 +55,6 @@ class ShardInstance(BotProcess):
             f"{self.name} did not start (no heartbeat in `instances`)",
             lambda: seen_since(url, self.name, launched),
         )
-
-    async def launch(self) -> tuple[asyncio.subprocess.Process | ZygoteProcess, int]:
-        """Spawn `python -m bot` (forked from the zygote where it can be): the process, and
-        where this start's lines begin in the log. Down (`_down`) until `wait_started`."""
-        if test_server() is not None and "DATABASE_URL" not in self.env:
-            self.env["DATABASE_URL"] = await url_for(self.env["DATABASE_PATH"])
-        self._down(True)
-        with self.log_path.open("ab") as log:
-            log.write(f"--- start {self.starts + 1}\n".encode())
-        began = self.log_path.stat().st_size
-        if self.forked and forking():
-            self.process = await start_bot(cwd=ROOT, env=self.env, log=self.log_path)
-        else:
-            with self.log_path.open("ab") as log:
-                self.process = await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    "-m",
-                    "bot",
-                    cwd=ROOT,
-                    env=self.env,
-                    stdout=log,
-                    stderr=log,
-                    preexec_fn=_die_with_parent,
-                )
-        self.starts += 1
-        STARTED.add(self)
-        return self.process, began
 
     async def wait_started(
         self,
